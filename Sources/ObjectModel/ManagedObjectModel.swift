@@ -1,0 +1,81 @@
+/// One version of a data model: Core Data's `NSManagedObjectModel`, with inheritance resolved
+/// on demand (entities store only what they declare, as in Xcode's files).
+public struct ManagedObjectModel: Hashable, Sendable {
+    /// Entities in file order.
+    public var entities: [EntityDescription]
+    /// Named entity subsets; the implicit `Default` configuration is not listed.
+    public var configurations: [Configuration]
+    /// Model-level fetch request templates.
+    public var fetchRequestTemplates: [FetchRequestTemplate]
+    /// Xcode's `userDefinedModelVersionIdentifier`: becomes the model's version identifiers and
+    /// the store's `NSStoreModelVersionIdentifiers` (`[""]` when empty).
+    public var versionIdentifier: String
+    /// Informative attributes of the `<model>` element (`lastSavedToolsVersion`,
+    /// `systemVersion`, `minimumToolsVersion`, `sourceLanguage`, …), kept for rewriting.
+    public var documentAttributes: [String: String]
+
+    /// A model of `entities`.
+    public init(
+        entities: [EntityDescription], configurations: [Configuration] = [],
+        fetchRequestTemplates: [FetchRequestTemplate] = [], versionIdentifier: String = "",
+        documentAttributes: [String: String] = [:]
+    ) {
+        self.entities = entities
+        self.configurations = configurations
+        self.fetchRequestTemplates = fetchRequestTemplates
+        self.versionIdentifier = versionIdentifier
+        self.documentAttributes = documentAttributes
+    }
+
+    /// Core Data's `versionIdentifiers`, as a store records them.
+    public var versionIdentifiers: [String] { [versionIdentifier] }
+
+    /// The entity called `name`, if the model has one.
+    public func entity(named name: String) -> EntityDescription? {
+        entities.first { $0.name == name }
+    }
+
+    /// The chain of superentities of `entity`, nearest first. Stops at a missing parent or a
+    /// cycle (both reported by ``problems()``), so it is safe on unvalidated models.
+    public func ancestors(of entity: EntityDescription) -> [EntityDescription] {
+        var chain: [EntityDescription] = []
+        var seen: Set<String> = [entity.name]
+        var next = entity.parentName
+        while let name = next, !seen.contains(name), let parent = self.entity(named: name) {
+            chain.append(parent)
+            seen.insert(name)
+            next = parent.parentName
+        }
+        return chain
+    }
+
+    /// The entities whose parent is `entity`, in file order.
+    public func subentities(of entity: EntityDescription) -> [EntityDescription] {
+        entities.filter { $0.parentName == entity.name }
+    }
+
+    /// The top of `entity`'s hierarchy: the entity whose table holds its rows.
+    public func rootEntity(of entity: EntityDescription) -> EntityDescription {
+        ancestors(of: entity).last ?? entity
+    }
+
+    /// Every attribute of `entity`, inherited ones first (root's first), then its own.
+    public func allAttributes(of entity: EntityDescription) -> [AttributeDescription] {
+        inheritanceLine(of: entity).flatMap(\.attributes)
+    }
+
+    /// Every relationship of `entity`, inherited ones first, then its own.
+    public func allRelationships(of entity: EntityDescription) -> [RelationshipDescription] {
+        inheritanceLine(of: entity).flatMap(\.relationships)
+    }
+
+    /// The relationship `name` as seen from `entity` (declared or inherited).
+    public func relationship(named name: String, in entity: EntityDescription) -> RelationshipDescription? {
+        allRelationships(of: entity).first { $0.name == name }
+    }
+
+    /// The root of the hierarchy first, `entity` last.
+    private func inheritanceLine(of entity: EntityDescription) -> [EntityDescription] {
+        ancestors(of: entity).reversed() + [entity]
+    }
+}

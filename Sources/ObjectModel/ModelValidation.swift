@@ -1,0 +1,116 @@
+/// Something in a model that Core Data would refuse to load, with where it is and how to fix it.
+public struct ModelProblem: Hashable, Sendable, CustomStringConvertible {
+    /// The entity at fault.
+    public var entity: String
+    /// The property at fault, or `nil` when the entity itself is.
+    public var property: String?
+    /// What is wrong.
+    public var message: String
+    /// What to change.
+    public var fix: String
+
+    /// `Entity.property: message. Fix: fix`.
+    public var description: String {
+        "\(entity)\(property.map { ".\($0)" } ?? ""): \(message). Fix: \(fix)"
+    }
+}
+
+extension ManagedObjectModel {
+    /// Every reason Core Data would refuse this model, in file order; empty when it is sound.
+    ///
+    /// Checked: duplicate names, missing or cyclic parents, relationships to missing entities,
+    /// inverses that do not point back, untyped stored attributes, constraints, indexes and
+    /// configurations naming what does not exist.
+    public func problems() -> [ModelProblem] {
+        var found: [ModelProblem] = []
+        var seenEntities: Set<String> = []
+        for entity in entities {
+            if !seenEntities.insert(entity.name).inserted {
+                found.append(.init(entity: entity.name, message: "the model has two entities named \"\(entity.name)\"",
+                                   fix: "rename one of them"))
+            }
+            found += hierarchyProblems(of: entity)
+            found += propertyProblems(of: entity)
+        }
+        for configuration in configurations {
+            for name in configuration.entityNames where entity(named: name) == nil {
+                found.append(.init(entity: name, message: "configuration \"\(configuration.name)\" lists entity \"\(name)\", which does not exist",
+                                   fix: "remove it from the configuration or add the entity"))
+            }
+        }
+        return found
+    }
+
+    private func hierarchyProblems(of entity: EntityDescription) -> [ModelProblem] {
+        guard let parentName = entity.parentName else { return [] }
+        guard self.entity(named: parentName) != nil else {
+            return [.init(entity: entity.name, message: "parent entity \"\(parentName)\" does not exist",
+                          fix: "add an entity named \"\(parentName)\" or change parentEntity (entities: \(entityNameList))")]
+        }
+        let chain = ancestors(of: entity)
+        if let top = chain.last, let next = top.parentName, self.entity(named: next) != nil {
+            let cycle = ([entity] + chain).map(\.name) + [next]
+            return [.init(entity: entity.name, message: "parent entities form a cycle: \(cycle.joined(separator: " → "))",
+                          fix: "make one entity of the cycle a root (no parentEntity)")]
+        }
+        return []
+    }
+
+    private func propertyProblems(of entity: EntityDescription) -> [ModelProblem] {
+        var found: [ModelProblem] = []
+        let inherited = Set(ancestors(of: entity).flatMap(\.declaredPropertyNames))
+        var seen: Set<String> = []
+        for name in entity.declaredPropertyNames {
+            if !seen.insert(name).inserted {
+                found.append(.init(entity: entity.name, property: name, message: "two properties are named \"\(name)\"",
+                                   fix: "rename one of them"))
+            } else if inherited.contains(name) {
+                found.append(.init(entity: entity.name, property: name, message: "\"\(name)\" is already inherited from a parent entity",
+                                   fix: "rename it or remove it from one of the two entities"))
+            }
+        }
+        for attribute in entity.attributes where attribute.attributeType == .undefined && !attribute.isTransient {
+            found.append(.init(entity: entity.name, property: attribute.name, message: "stored attribute \"\(attribute.name)\" has no attributeType",
+                               fix: "give it one of: \(AttributeType.xcodeNames.joined(separator: ", ")), or make it transient"))
+        }
+        for relationship in entity.relationships {
+            found += relationshipProblems(relationship, in: entity)
+        }
+        let names = Set(allAttributes(of: entity).map(\.name) + allRelationships(of: entity).map(\.name))
+        let referenced = entity.uniquenessConstraints.flatMap { $0 } + entity.compoundIndexes.flatMap { $0 }
+            + entity.fetchIndexes.flatMap { $0.elements.map(\.property) }
+        for name in referenced where !names.contains(name) {
+            found.append(.init(entity: entity.name, property: name, message: "a constraint or index names \"\(name)\", which \(entity.name) does not have",
+                               fix: "remove it from the constraint or index, or add the property"))
+        }
+        return found
+    }
+
+    private func relationshipProblems(_ relationship: RelationshipDescription, in entity: EntityDescription) -> [ModelProblem] {
+        func problem(_ message: String, _ fix: String) -> [ModelProblem] {
+            [.init(entity: entity.name, property: relationship.name, message: message, fix: fix)]
+        }
+        guard let destination = self.entity(named: relationship.destinationEntityName) else {
+            return problem("destination entity \"\(relationship.destinationEntityName)\" does not exist",
+                           "set destinationEntity to one of: \(entityNameList)")
+        }
+        guard let inverseName = relationship.inverseName else { return [] }
+        let holderName = relationship.inverseEntityName ?? destination.name
+        guard let holder = self.entity(named: holderName) else {
+            return problem("inverse entity \"\(holderName)\" does not exist", "set inverseEntity to \"\(destination.name)\"")
+        }
+        guard let inverse = self.relationship(named: inverseName, in: holder) else {
+            return problem("inverse \"\(inverseName)\" does not exist in \(holder.name)",
+                           "add relationship \"\(inverseName)\" to \(holder.name) or pick an existing inverse")
+        }
+        let acceptable = Set([entity.name] + ancestors(of: entity).map(\.name))
+        guard acceptable.contains(inverse.destinationEntityName), inverse.inverseName == relationship.name else {
+            let target = "\(inverse.destinationEntityName).\(inverse.inverseName ?? "(no inverse)")"
+            return problem("inverse \(holder.name).\(inverseName) does not point back (it points to \(target))",
+                           "make \(holder.name).\(inverseName) have destination \(entity.name) and inverse \"\(relationship.name)\"")
+        }
+        return []
+    }
+
+    private var entityNameList: String { entities.map(\.name).joined(separator: ", ") }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import ObjectModel
+import XCTest
+
+/// Every real model file in the fixtures loads, and survives a write → read round trip.
+final class ModelBundleFixtureTests: XCTestCase {
+    func testEveryContentsFileLoads() throws {
+        let files = Fixtures.files { $0.lastPathComponent == "contents" && $0.path.contains(".xcdatamodel/") }
+        XCTAssertGreaterThanOrEqual(files.count, 28)
+        for file in files {
+            XCTAssertNoThrow(try ModelXMLReader.read(contentsOf: file), file.path)
+        }
+    }
+
+    func testEveryBundleLoadsWithItsCurrentVersion() throws {
+        let bundles = Fixtures.files { $0.pathExtension == "xcdatamodeld" }
+        XCTAssertGreaterThanOrEqual(bundles.count, 7)
+        for url in bundles {
+            let bundle = try ModelBundle.read(at: url)
+            XCTAssertNotNil(bundle.version(named: bundle.currentVersionName), url.path)
+        }
+        let objcio = try ModelBundle.read(at: Fixtures.root.appendingPathComponent("objcio-issue-4-core-data-migration/BookMigration/Model.xcdatamodeld"))
+        XCTAssertEqual(objcio.versions.map(\.name), ["Model1", "Model2", "Model3"])
+        XCTAssertEqual(objcio.currentVersionName, "Model3")
+        let wibosco = try ModelBundle.read(at: Fixtures.root.appendingPathComponent(
+            "wibosco-CoreDataMigration-Example/CoreDataMigration-Example/CoreData/Model/CoreDataMigration_Example.xcdatamodeld"))
+        XCTAssertEqual(wibosco.versions.map(\.name), ["CoreDataMigration_Example", "CoreDataMigration_Example 2",
+                                                      "CoreDataMigration_Example 3", "CoreDataMigration_Example 4"])
+    }
+
+    func testWriteThenReadGivesAnEqualBundleWithEqualHashes() throws {
+        let directory = try Fixtures.temporaryDirectory(for: self)
+        for url in Fixtures.files(where: { $0.pathExtension == "xcdatamodeld" }) {
+            let original = try ModelBundle.read(at: url)
+            let copy = directory.appendingPathComponent(UUID().uuidString).appendingPathComponent(url.lastPathComponent)
+            try original.write(to: copy)
+            let reread = try ModelBundle.read(at: copy)
+            XCTAssertEqual(reread, original, url.path)
+            for (before, after) in zip(original.versions, reread.versions) {
+                XCTAssertEqual(VersionHash.entityHashes(of: after.model), VersionHash.entityHashes(of: before.model))
+                XCTAssertEqual(VersionHash.versionChecksum(of: after.model), VersionHash.versionChecksum(of: before.model))
+            }
+        }
+    }
+
+    func testInheritanceThreeLevelsDeep() throws {
+        let bundle = try ModelBundle.read(at: Fixtures.root.appendingPathComponent(
+            "CoreDataPlus/Tests/Resources/SampleModel/SampleModel.xcdatamodeld"))
+        let model = try XCTUnwrap(bundle.version(named: "SampleModel3")).model
+        let luxury = try XCTUnwrap(model.entity(named: "LuxuryCar"))
+        XCTAssertEqual(model.ancestors(of: luxury).map(\.name), ["SportCar", "Car"])
+        XCTAssertEqual(model.rootEntity(of: luxury).name, "Car")
+        XCTAssertEqual(luxury.renamingIdentifier, "ExpensiveSportCar")
+        XCTAssertEqual(model.allAttributes(of: luxury).map(\.name),
+                       ["markedForDeletionAsOf", "model", "numberPlate", "isLimitedEdition"])
+        XCTAssertEqual(model.allRelationships(of: luxury).map(\.name), ["createdBy", "owner", "previousOwners"])
+        XCTAssertEqual(model.subentities(of: try XCTUnwrap(model.entity(named: "Car"))).map(\.name), ["SportCar"])
+        XCTAssertEqual(try XCTUnwrap(model.entity(named: "Person")).uniquenessConstraints, [["firstName", "lastName"]])
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import ObjectModel
+import XCTest
+
+/// Bad input gets an error naming the file, the line and the element — never a crash or a
+/// silent default.
+final class ModelErrorTests: XCTestCase {
+    private func model(_ body: String) -> Data {
+        Data("""
+        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" userDefinedModelVersionIdentifier="">
+        \(body)
+        </model>
+        """.utf8)
+    }
+
+    private func error(reading body: String, file: String = "Shop.xcdatamodel/contents") -> ModelFileError? {
+        do {
+            _ = try ModelXMLReader.read(model(body), file: file)
+            XCTFail("expected an error for:\n\(body)")
+            return nil
+        } catch let error as ModelFileError {
+            XCTAssertEqual(error.file, file)
+            return error
+        } catch {
+            XCTFail("unexpected error type \(error)")
+            return nil
+        }
+    }
+
+    func testMalformedXMLNamesTheLine() throws {
+        let error = try XCTUnwrap(self.error(reading: """
+        <entity name="Book">
+            <attribute name="title" attributeType="String"
+        </entity>
+        """))
+        XCTAssertTrue(error.problem.contains("malformed XML"), error.description)
+        XCTAssertEqual(error.line, 5, error.description)
+    }
+
+    func testUnknownAttributeTypeNamesElementAndValidTypes() throws {
+        let error = try XCTUnwrap(self.error(reading: """
+        <entity name="Book">
+            <attribute name="title" attributeType="String"/>
+            <attribute name="pages" attributeType="Integer 128"/>
+        </entity>
+        """))
+        XCTAssertEqual(error.line, 5)
+        XCTAssertEqual(error.element, #"<attribute name="pages"> in entity "Book""#)
+        XCTAssertTrue(error.problem.contains(#""Integer 128""#))
+        XCTAssertTrue(error.fix?.contains("Integer 64") == true)
+        XCTAssertTrue(error.description.hasPrefix("Shop.xcdatamodel/contents:5: <attribute name=\"pages\">"), error.description)
+    }
+
+    func testRelationshipToMissingEntity() throws {
+        let error = try XCTUnwrap(self.error(reading: """
+        <entity name="Book">
+            <relationship name="author" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Autor"/>
+        </entity>
+        <entity name="Author"/>
+        """))
+        XCTAssertEqual(error.line, 4)
+        XCTAssertEqual(error.element, #"<relationship name="author"> in entity "Book""#)
+        XCTAssertTrue(error.problem.contains(#"destination entity "Autor" does not exist"#), error.description)
+        XCTAssertTrue(error.fix?.contains("Author") == true)
+    }
+
+    func testInverseThatDoesNotPointBack() throws {
+        let error = try XCTUnwrap(self.error(reading: """
+        <entity name="Author">
+            <relationship name="books" toMany="YES" deletionRule="Nullify" destinationEntity="Book" inverseName="author" inverseEntity="Book"/>
+        </entity>
+        <entity name="Book">
+            <relationship name="author" maxCount="1" deletionRule="Nullify" destinationEntity="Author" inverseName="editedBooks" inverseEntity="Author"/>
+            <relationship name="editor" maxCount="1" deletionRule="Nullify" destinationEntity="Author"/>
+        </entity>
+        """))
+        XCTAssertEqual(error.line, 4)
+        XCTAssertTrue(error.problem.contains("does not point back"), error.description)
+    }
+
+    func testMissingInverse() throws {
+        let error = try XCTUnwrap(self.error(reading: """
+        <entity name="Author">
+            <relationship name="books" toMany="YES" deletionRule="Nullify" destinationEntity="Book" inverseName="writer" inverseEntity="Book"/>
+        </entity>
+        <entity name="Book"/>
+        """))
+        XCTAssertTrue(error.problem.contains(#"inverse "writer" does not exist in Book"#), error.description)
+    }
+
+    func testMissingParentEntity() throws {
+        let error = try XCTUnwrap(self.error(reading: #"<entity name="Novel" parentEntity="Book"/>"#))
+        XCTAssertEqual(error.line, 3)
+        XCTAssertEqual(error.element, #"<entity name="Novel"> in entity "Novel""#)
+        XCTAssertTrue(error.problem.contains(#"parent entity "Book" does not exist"#))
+    }
+
+    func testCycleOfParents() throws {
+        let error = try XCTUnwrap(self.error(reading: """
+        <entity name="A" parentEntity="C"/>
+        <entity name="B" parentEntity="A"/>
+        <entity name="C" parentEntity="B"/>
+        """))
+        XCTAssertTrue(error.problem.contains("cycle: A → C → B → A"), error.description)
+        XCTAssertEqual(error.line, 3)
+    }
+
+    func testUnknownElementAndBadNumbersAreErrors() throws {
+        let element = try XCTUnwrap(self.error(reading: #"<entity name="A"><gadget name="x"/></entity>"#))
+        XCTAssertEqual(element.element, #"<gadget name="x"> in entity "A""#)
+        let number = try XCTUnwrap(self.error(reading: """
+        <entity name="A"><relationship name="b" toMany="YES" maxCount="many" destinationEntity="A"/></entity>
+        """))
+        XCTAssertTrue(number.problem.contains(#"maxCount="many" is not a whole number"#))
+        let rule = try XCTUnwrap(self.error(reading: """
+        <entity name="A"><relationship name="b" deletionRule="Explode" destinationEntity="A"/></entity>
+        """))
+        XCTAssertTrue(rule.problem.contains("Explode"))
+    }
+
+    func testUntypedStoredAttributeAndNotAModel() throws {
+        let untyped = try XCTUnwrap(self.error(reading: #"<entity name="A"><attribute name="x"/></entity>"#))
+        XCTAssertTrue(untyped.problem.contains("has no attributeType"))
+        XCTAssertNoThrow(try ModelXMLReader.read(model(#"<entity name="A"><attribute name="x" transient="YES"/></entity>"#), file: "ok"))
+        XCTAssertThrowsError(try ModelXMLReader.read(Data("<plist/>".utf8), file: "x")) { error in
+            XCTAssertTrue("\(error)".contains("root element must be <model>"))
+        }
+        XCTAssertThrowsError(try ModelXMLReader.read(Data(), file: "empty")) { error in
+            XCTAssertTrue("\(error)".contains("malformed XML"), "\(error)")
+        }
+    }
+}
