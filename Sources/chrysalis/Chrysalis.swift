@@ -1,0 +1,19 @@
+import ArgumentParser
+
+/// The `chrysalis` command: Core Data model versioning and store migration for Linux.
+@main
+struct Chrysalis: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "chrysalis",
+        abstract: "Core Data model versioning and SQLite store migration for Linux.",
+        discussion: """
+        Chrysalis reads Xcode model bundles (.xcdatamodeld) and computes the same version hashes \
+        Core Data computes, so it can tell which model version a store was written with.
+
+        Start with:
+          chrysalis model Model.xcdatamodeld         versions, entities, hashes
+          chrysalis model Model.xcdatamodeld --json  the same, for scripts
+        """,
+        subcommands: [ModelCommand.self]
+    )
+}

@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+import ObjectModel
+
+/// `chrysalis model BUNDLE`: what a model bundle holds and the hashes Core Data would compute.
+struct ModelCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "model",
+        abstract: "Show a model bundle's versions, entities, version hashes, digest and checksum.",
+        discussion: """
+        BUNDLE is an Xcode model bundle (Model.xcdatamodeld), one of its versions \
+        (Model 2.xcdatamodel), or a compiled bundle from an app (Model.momd, hashes only).
+
+        The hashes are the ones Core Data stores in a store's metadata \
+        (NSStoreModelVersionHashes): a store is at a version when every entity hash matches.
+
+        Examples:
+          chrysalis model Books.xcdatamodeld
+          chrysalis model Books.xcdatamodeld --json | jq '.versions[].checksum'
+        """
+    )
+
+    @Argument(help: "The .xcdatamodeld, .xcdatamodel or .momd to describe.", completion: .directory)
+    var bundle: String
+
+    @Flag(help: "Print JSON instead of text.")
+    var json = false
+
+    func run() throws {
+        let url = URL(fileURLWithPath: bundle)
+        do {
+            let report: ModelReport
+            switch url.pathExtension {
+            case "momd": report = ModelReport(try CompiledModelBundle.read(at: url))
+            case "xcdatamodel":
+                let model = try ModelXMLReader.read(contentsOf: url.appendingPathComponent("contents"))
+                let name = url.deletingPathExtension().lastPathComponent
+                report = ModelReport(ModelBundle(name: name, versions: [.init(name: name, model: model)], currentVersionName: name))
+            default: report = ModelReport(try ModelBundle.read(at: url))
+            }
+            print(json ? try report.json() : report.text(), terminator: "")
+        } catch let error as ModelFileError {
+            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            throw ExitCode.failure
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import ObjectModel
+
+/// What `chrysalis model` shows, as one value that prints as text or encodes as JSON.
+struct ModelReport: Encodable {
+    struct Version: Encodable {
+        var name: String
+        var identifiers: [String]?
+        var checksum: String
+        var digest: String?
+        var entities: [Entity]
+    }
+
+    struct Entity: Encodable {
+        var name: String
+        var parent: String?
+        var abstract: Bool?
+        var hash: String
+        var attributes: [Attribute]?
+        var relationships: [Relationship]?
+
+        enum CodingKeys: String, CodingKey { case name, parent, abstract, hash, attributes, relationships }
+
+        // `parent` is written as null rather than left out: the shape stays the same for every entity.
+        func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(name, forKey: .name)
+            try container.encode(parent, forKey: .parent)
+            try container.encodeIfPresent(abstract, forKey: .abstract)
+            try container.encode(hash, forKey: .hash)
+            try container.encodeIfPresent(attributes, forKey: .attributes)
+            try container.encodeIfPresent(relationships, forKey: .relationships)
+        }
+    }
+
+    struct Attribute: Encodable {
+        var name, type: String
+        var optional, transient: Bool
+        var defaultValue, renamingIdentifier, derivation: String?
+    }
+
+    struct Relationship: Encodable {
+        var name, destination: String
+        var inverse: String?
+        var toMany, ordered, optional, transient: Bool
+        var minCount, maxCount: Int
+        var deleteRule: String
+        var renamingIdentifier: String?
+    }
+
+    var bundle: String
+    var current: String
+    var versions: [Version]
+
+    enum CodingKeys: String, CodingKey { case current, versions }
+
+    init(_ bundle: ModelBundle) {
+        self.bundle = bundle.name
+        current = bundle.currentVersionName
+        versions = bundle.versions.map { version in
+            let model = version.model
+            let hashes = VersionHash.entityHashes(of: model)
+            return Version(
+                name: version.name, identifiers: model.versionIdentifiers,
+                checksum: VersionHash.versionChecksum(of: model), digest: VersionHash.versionHashesDigest(of: model),
+                entities: model.entities.map { entity in
+                    Entity(name: entity.name, parent: entity.parentName, abstract: entity.isAbstract,
+                           hash: hashes[entity.name]?.base64EncodedString() ?? "",
+                           attributes: entity.attributes.map(Self.attribute), relationships: entity.relationships.map(Self.relationship))
+                })
+        }
+    }
+
+    /// A compiled bundle knows only hashes and checksums.
+    init(_ compiled: CompiledModelBundle) {
+        bundle = compiled.name
+        current = compiled.currentVersionName
+        versions = compiled.versionNames.map { name in
+            let hashes = compiled.versionHashes[name] ?? [:]
+            return Version(
+                name: name, identifiers: nil, checksum: compiled.versionChecksums[name] ?? "", digest: nil,
+                entities: hashes.keys.sorted(by: VersionHash.precedesInUTF16).map {
+                    Entity(name: $0, hash: hashes[$0]?.base64EncodedString() ?? "")
+                })
+        }
+    }
+
+    private static func attribute(_ a: AttributeDescription) -> Attribute {
+        Attribute(name: a.name, type: a.attributeType.displayName, optional: a.isOptional, transient: a.isTransient,
+                  defaultValue: a.defaultValueString, renamingIdentifier: a.renamingIdentifier, derivation: a.derivationExpression)
+    }
+
+    private static func relationship(_ r: RelationshipDescription) -> Relationship {
+        Relationship(name: r.name, destination: r.destinationEntityName, inverse: r.inverseName, toMany: r.isToMany,
+                     ordered: r.isOrdered, optional: r.isOptional, transient: r.isTransient, minCount: r.minCount,
+                     maxCount: r.maxCount, deleteRule: r.deleteRule.rawValue, renamingIdentifier: r.renamingIdentifier)
+    }
+
+    func json() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(self), as: UTF8.self) + "\n"
+    }
+}
