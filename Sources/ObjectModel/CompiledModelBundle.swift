@@ -3,8 +3,8 @@ import Foundation
 /// A compiled model bundle (`Name.momd`) as an app ships it: which version is current and every
 /// version's entity hashes and checksum, from its `VersionInfo.plist`.
 ///
-/// The `.mom` files themselves are keyed archives; what a migration needs from a `.momd` — which
-/// version a store is at — the hashes answer.
+/// Each version's `.mom` is a keyed archive of the model; where it is present it is decoded too,
+/// so a `.momd` alone is enough to describe, and later migrate to, every version.
 public struct CompiledModelBundle: Hashable, Sendable {
     /// The bundle's name, without `.momd`.
     public var name: String
@@ -14,11 +14,20 @@ public struct CompiledModelBundle: Hashable, Sendable {
     public var versionHashes: [String: [String: Data]]
     /// `NSManagedObjectModel_VersionChecksums` (newer toolchains): version → base64 SHA-256.
     public var versionChecksums: [String: String]
+    /// The models decoded from each version's `.mom`, where the bundle has one.
+    public var models: [String: ManagedObjectModel]
 
     /// Version names in order (numbers in names compare as numbers).
     public var versionNames: [String] { versionHashes.keys.sorted(by: VersionName.precedes) }
 
-    /// Reads `url/VersionInfo.plist`.
+    /// The bundle as a ``ModelBundle`` when every version's `.mom` was there to decode.
+    public var modelBundle: ModelBundle? {
+        guard models.count == versionHashes.count else { return nil }
+        return ModelBundle(name: name, versions: models.map { ModelBundle.Version(name: $0.key, model: $0.value) },
+                           currentVersionName: currentVersionName)
+    }
+
+    /// Reads `url/VersionInfo.plist` and each version's `.mom`.
     public static func read(at url: URL) throws -> CompiledModelBundle {
         let file = url.appendingPathComponent("VersionInfo.plist")
         guard let data = FileManager.default.contents(atPath: file.path) else {
@@ -41,7 +50,15 @@ public struct CompiledModelBundle: Hashable, Sendable {
                                  problem: "names \"\(current)\", which has no hashes (versions: \(hashes.keys.sorted().joined(separator: ", ")))",
                                  fix: "rebuild the app to regenerate VersionInfo.plist")
         }
+        var models: [String: ManagedObjectModel] = [:]
+        for version in hashes.keys {
+            let mom = url.appendingPathComponent(version + ".mom")
+            if let data = FileManager.default.contents(atPath: mom.path) {
+                models[version] = try ArchivedModelReader.read(data, source: mom.path)
+            }
+        }
         return CompiledModelBundle(name: name, currentVersionName: current, versionHashes: hashes,
-                                   versionChecksums: info["NSManagedObjectModel_VersionChecksums"] as? [String: String] ?? [:])
+                                   versionChecksums: info["NSManagedObjectModel_VersionChecksums"] as? [String: String] ?? [:],
+                                   models: models)
     }
 }

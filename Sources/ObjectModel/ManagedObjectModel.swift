@@ -7,9 +7,10 @@ public struct ManagedObjectModel: Hashable, Sendable {
     public var configurations: [Configuration]
     /// Model-level fetch request templates.
     public var fetchRequestTemplates: [FetchRequestTemplate]
-    /// Xcode's `userDefinedModelVersionIdentifier`: becomes the model's version identifiers and
-    /// the store's `NSStoreModelVersionIdentifiers` (`[""]` when empty).
-    public var versionIdentifier: String
+    /// Core Data's `versionIdentifiers`, as a store records them in
+    /// `NSStoreModelVersionIdentifiers`: Xcode's `userDefinedModelVersionIdentifier` (`[""]` when
+    /// the field is empty); `[]` for a model built in code.
+    public var versionIdentifiers: [String]
     /// Informative attributes of the `<model>` element (`lastSavedToolsVersion`,
     /// `systemVersion`, `minimumToolsVersion`, `sourceLanguage`, …), kept for rewriting.
     public var documentAttributes: [String: String]
@@ -17,18 +18,15 @@ public struct ManagedObjectModel: Hashable, Sendable {
     /// A model of `entities`.
     public init(
         entities: [EntityDescription], configurations: [Configuration] = [],
-        fetchRequestTemplates: [FetchRequestTemplate] = [], versionIdentifier: String = "",
+        fetchRequestTemplates: [FetchRequestTemplate] = [], versionIdentifiers: [String] = [""],
         documentAttributes: [String: String] = [:]
     ) {
         self.entities = entities
         self.configurations = configurations
         self.fetchRequestTemplates = fetchRequestTemplates
-        self.versionIdentifier = versionIdentifier
+        self.versionIdentifiers = versionIdentifiers
         self.documentAttributes = documentAttributes
     }
-
-    /// Core Data's `versionIdentifiers`, as a store records them.
-    public var versionIdentifiers: [String] { [versionIdentifier] }
 
     /// The entity called `name`, if the model has one.
     public func entity(named name: String) -> EntityDescription? {

@@ -61,7 +61,7 @@ private struct Reader {
             throw error(root, "is not an Xcode data model (the root element must be <model>)",
                         fix: "point Chrysalis at an .xcdatamodel's contents file")
         }
-        var model = ManagedObjectModel(entities: [], versionIdentifier: root.attributes["userDefinedModelVersionIdentifier"] ?? "",
+        var model = ManagedObjectModel(entities: [], versionIdentifiers: [root.attributes["userDefinedModelVersionIdentifier"] ?? ""],
                                        documentAttributes: root.attributes.filter { $0.key != "userDefinedModelVersionIdentifier" })
         for child in root.children {
             switch child.name {

@@ -10,7 +10,7 @@ public enum ModelXMLWriter {
         var root = model.documentAttributes
         root["type"] = root["type"] ?? "com.apple.IDECoreDataModeler.DataModel"
         root["documentVersion"] = root["documentVersion"] ?? "1.0"
-        root["userDefinedModelVersionIdentifier"] = model.versionIdentifier
+        root["userDefinedModelVersionIdentifier"] = model.versionIdentifiers.first ?? ""
         out.open(0, "model", ordered(root, first: ["type", "documentVersion", "lastSavedToolsVersion", "systemVersion",
                                                     "minimumToolsVersion", "sourceLanguage", "userDefinedModelVersionIdentifier"]))
         for entity in model.entities { write(entity, to: &out) }

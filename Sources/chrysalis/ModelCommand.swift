@@ -9,7 +9,7 @@ struct ModelCommand: ParsableCommand {
         abstract: "Show a model bundle's versions, entities, version hashes, digest and checksum.",
         discussion: """
         BUNDLE is an Xcode model bundle (Model.xcdatamodeld), one of its versions \
-        (Model 2.xcdatamodel), or a compiled bundle from an app (Model.momd, hashes only).
+        (Model 2.xcdatamodel), or a compiled bundle from an app (Model.momd).
 
         The hashes are the ones Core Data stores in a store's metadata \
         (NSStoreModelVersionHashes): a store is at a version when every entity hash matches.
@@ -31,7 +31,9 @@ struct ModelCommand: ParsableCommand {
         do {
             let report: ModelReport
             switch url.pathExtension {
-            case "momd": report = ModelReport(try CompiledModelBundle.read(at: url))
+            case "momd":
+                let compiled = try CompiledModelBundle.read(at: url)
+                report = compiled.modelBundle.map(ModelReport.init) ?? ModelReport(compiled)
             case "xcdatamodel":
                 let model = try ModelXMLReader.read(contentsOf: url.appendingPathComponent("contents"))
                 let name = url.deletingPathExtension().lastPathComponent

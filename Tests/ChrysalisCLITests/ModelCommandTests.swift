@@ -39,11 +39,24 @@ final class ModelCommandTests: XCTestCase {
         XCTAssertTrue(result.stdout.contains("→ User"), result.stdout)
     }
 
-    func testCompiledBundleShowsHashesOnly() throws {
-        let result = try ChrysalisRunner.run(["model", sampleModel.appendingPathComponent("Fixtures/SampleModel.momd").path])
-        XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertTrue(result.stdout.contains("hashes only"), result.stdout)
-        XCTAssertTrue(result.stdout.contains("LuxuryCar"), result.stdout)
+    func testCompiledBundleDecodesItsMomFiles() throws {
+        let compiled = try ChrysalisRunner.run(["model", sampleModel.appendingPathComponent("Fixtures/SampleModel.momd").path, "--json"])
+        let source = try ChrysalisRunner.run(["model", sampleModel.appendingPathComponent("SampleModel.xcdatamodeld").path, "--json"])
+        XCTAssertEqual(compiled.status, 0, compiled.stderr)
+        func hashes(_ output: String) throws -> [String: String] {
+            let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
+            var result: [String: String] = [:]
+            for version in json["versions"] as? [[String: Any]] ?? [] {
+                for entity in version["entities"] as? [[String: Any]] ?? [] {
+                    result["\(version["name"]!)/\(entity["name"]!)"] = entity["hash"] as? String
+                }
+            }
+            return result
+        }
+        let fromMom = try hashes(compiled.stdout)
+        XCTAssertEqual(fromMom.count, 13)
+        XCTAssertEqual(fromMom, try hashes(source.stdout))
+        XCTAssertTrue(compiled.stdout.contains("\"isLimitedEdition\""), "the .mom's properties are listed")
     }
 
     func testBadModelFailsWithFileLineAndElement() throws {

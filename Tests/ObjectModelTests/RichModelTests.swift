@@ -74,7 +74,7 @@ final class RichModelTests: XCTestCase {
 
     func testEveryFeatureIsRead() throws {
         let model = try read()
-        XCTAssertEqual(model.versionIdentifier, "v7")
+        XCTAssertEqual(model.versionIdentifiers, ["v7"])
         let publication = try XCTUnwrap(model.entity(named: "Publication"))
         XCTAssertTrue(publication.isAbstract)
         XCTAssertEqual(publication.versionHashModifier, "pub-2")

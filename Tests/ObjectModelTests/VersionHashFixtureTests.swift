@@ -49,6 +49,10 @@ final class VersionHashFixtureTests: XCTestCase {
                 if let checksum = info.versionChecksums[version.name] {
                     XCTAssertEqual(VersionHash.versionChecksum(of: version.model), checksum, version.name)
                 }
+                // The compiled .mom decodes to a model with the very same hashes.
+                let compiledModel = try XCTUnwrap(info.models[version.name], "\(version.name).mom")
+                XCTAssertEqual(VersionHash.entityHashes(of: compiledModel), info.versionHashes[version.name], "\(version.name).mom")
+                XCTAssertEqual(Set(compiledModel.entities.map(\.name)), Set(version.model.entities.map(\.name)))
             }
         }
     }

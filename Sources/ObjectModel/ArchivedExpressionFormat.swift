@@ -1,0 +1,34 @@
+/// Writes an archived `NSExpression` the way `-[NSExpression predicateFormat]` does, for the
+/// forms models use (key paths, variables, constants, functions such as `count:(pages)`).
+///
+/// A derived attribute's version hash is taken over this text, so it must match Apple's.
+enum ArchivedExpressionFormat {
+    static func format(_ expression: ArchivedObject, depth: Int = 0) throws -> String {
+        guard depth < 64 else { throw KeyedArchive.Failure(description: "expression nested deeper than 64 levels") }
+        let type = expression.integer("NSExpressionType")
+        switch type {
+        case 0:
+            guard let value = try expression.object("NSConstantValue") else { return "nil" }
+            if let text = value.stringValue { return "\"\(text)\"" }
+            return value.plainValue.map { "\($0)" } ?? "nil"
+        case 1: return "SELF"
+        case 2: return "$" + (try expression.string("NSVariable") ?? "")
+        case 10: return try expression.string("NSKeyPath") ?? ""
+        case 3, 4:
+            let selector = try expression.string("NSSelectorName") ?? ""
+            let operand = try expression.object("NSOperand")
+            let arguments = try (expression.object("NSArguments")?.members ?? []).map { try format($0, depth: depth + 1) }
+            let operandClass = try operand?.string("NSConstantValueClassName")
+            let isUtility = operand?.integer("NSExpressionType") == 0 && operandClass == "_NSPredicateUtilities"
+            if selector == "valueForKey:" || selector == "valueForKeyPath:", let operand {
+                let base = try format(operand, depth: depth + 1)
+                return base == "SELF" ? arguments.joined(separator: ".") : ([base] + arguments).joined(separator: ".")
+            }
+            if isUtility || operand == nil { return "\(selector)(\(arguments.joined(separator: ", ")))" }
+            let receiver = try format(operand!, depth: depth + 1)
+            return "FUNCTION(\(([receiver, "\"\(selector)\""] + arguments).joined(separator: ", ")))"
+        default:
+            throw KeyedArchive.Failure(description: "expression type \(type.map(String.init) ?? "missing") is not supported")
+        }
+    }
+}
