@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .executable(name: "chrysalis", targets: ["chrysalis"]),
         .library(name: "ObjectModel", targets: ["ObjectModel"]),
+        .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
@@ -20,24 +21,36 @@ let package = Package(
             name: "ObjectModel",
             dependencies: [.product(name: "Crypto", package: "swift-crypto")]
         ),
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(
+            name: "SQLiteStore",
+            dependencies: ["ObjectModel", "CZlib", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .executableTarget(
             name: "chrysalis",
             dependencies: [
                 "ObjectModel",
+                "SQLiteStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "ObjectModelTests",
             dependencies: [
                 "ObjectModel",
-                // Only to read the real fixture stores' Z_METADATA until SQLiteStore exists.
+                "TestSupport",
+                // The hash tests read real stores' Z_METADATA with plain SQL, independently of SQLiteStore.
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .testTarget(
+            name: "SQLiteStoreTests",
+            dependencies: ["SQLiteStore", "ObjectModel", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .testTarget(
             name: "ChrysalisCLITests",
-            dependencies: ["chrysalis"]
+            dependencies: ["chrysalis", "TestSupport"]
         ),
     ]
 )

@@ -76,8 +76,9 @@ public struct ArchivedObject {
         return info.fields["$classes"] as? [String] ?? []
     }
 
-    /// The object itself as a string, if it is one.
-    public var stringValue: String? { raw as? String }
+    /// The object itself as a string, if it is one (a plain string or an archived
+    /// `NSMutableString`, which keeps its text under `NS.string`).
+    public var stringValue: String? { raw as? String ?? fields["NS.string"] as? String }
 
     /// The object itself as a plain value (string, number, boolean, data).
     public var plainValue: Any? { raw is [String: Any] ? nil : raw }

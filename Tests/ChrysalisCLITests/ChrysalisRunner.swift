@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// Runs the built `chrysalis` binary as a user would, capturing what it prints.
@@ -10,9 +11,7 @@ struct ChrysalisRunner {
     }
 
     /// The fixtures beside the project root.
-    static let fixtures = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/fixtures/coredata")
+    static let fixtures = Fixtures.root
 
     /// `swift test` builds the executable next to the test bundle.
     static var binary: URL { Bundle.main.bundleURL.appendingPathComponent("chrysalis") }

@@ -1,5 +1,6 @@
 import Foundation
 import ObjectModel
+import TestSupport
 import XCTest
 
 /// Which version of a bundle is current, including the edge cases real bundles have.

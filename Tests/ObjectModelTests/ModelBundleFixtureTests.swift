@@ -1,5 +1,6 @@
 import Foundation
 import ObjectModel
+import TestSupport
 import XCTest
 
 /// Every real model file in the fixtures loads, and survives a write → read round trip.

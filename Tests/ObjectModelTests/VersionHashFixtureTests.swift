@@ -1,5 +1,6 @@
 import Foundation
 import ObjectModel
+import TestSupport
 import XCTest
 
 /// Version hashes recomputed from real Xcode models must equal what real Core Data wrote.

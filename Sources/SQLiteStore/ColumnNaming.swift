@@ -1,0 +1,54 @@
+import ObjectModel
+
+/// Core Data's SQL names: `Z` + upper-cased property name for columns, `Z` + upper-cased root
+/// entity name for tables, and the declared column type for each attribute type.
+enum ColumnNaming {
+    static func table(forRoot entity: String) -> String { "Z" + entity.uppercased() }
+
+    static func column(for property: String) -> String { "Z" + property.uppercased() }
+
+    /// The declared SQL type Core Data gives an attribute's column; `nil` for types with no column.
+    static func sqlType(of type: AttributeType) -> String? {
+        switch type {
+        case .integer16, .integer32, .integer64, .boolean: return "INTEGER"
+        case .date: return "TIMESTAMP"
+        case .decimal: return "DECIMAL"
+        case .double, .float: return "FLOAT"
+        case .string, .uri: return "VARCHAR"
+        case .binaryData, .transformable, .uuid: return "BLOB"
+        case .objectID: return "INTEGER"
+        case .undefined, .composite: return nil
+        }
+    }
+
+    /// Core Data orders a table's columns by storage class (integers and keys first, blobs last).
+    static func rank(of type: AttributeType) -> Int {
+        switch type {
+        case .integer16, .integer32, .integer64, .boolean, .objectID: return 0
+        case .date: return 1
+        case .decimal: return 2
+        case .double, .float: return 3
+        case .string, .uri: return 4
+        case .uuid: return 5
+        case .binaryData, .transformable: return 6
+        case .undefined, .composite: return 7
+        }
+    }
+
+    /// `name`, or `name1`, `name2`… if taken: Core Data's suffix for clashing column names.
+    static func unique(_ name: String, in taken: inout Set<String>) -> String {
+        var candidate = name
+        var suffix = 1
+        while taken.contains(candidate) {
+            candidate = name + String(suffix)
+            suffix += 1
+        }
+        taken.insert(candidate)
+        return candidate
+    }
+
+    /// Quotes an identifier for SQL, so names such as `ORDER` or with quotes stay names.
+    static func quote(_ identifier: String) -> String {
+        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

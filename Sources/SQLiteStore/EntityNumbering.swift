@@ -1,0 +1,61 @@
+import ObjectModel
+
+/// Core Data's entity numbers (`Z_ENT`, the rows of `Z_PRIMARYKEY`): depth-first pre-order over
+/// the entities sorted by name, each root followed by its subentities.
+///
+/// Numbers are not stable across model versions — adding an entity renumbers those after it — so
+/// every store layout computes them from its own model.
+public struct EntityNumbering: Hashable, Sendable {
+    /// One `Z_PRIMARYKEY` row without its `Z_MAX`.
+    public struct Entry: Hashable, Sendable {
+        /// `Z_ENT`.
+        public var number: Int
+        /// `Z_NAME`.
+        public var name: String
+        /// `Z_SUPER`: the parent's number, 0 for a root.
+        public var superNumber: Int
+    }
+
+    /// Entries in number order.
+    public let entries: [Entry]
+    private let numbers: [String: Int]
+
+    /// Numbers `model`'s entities the way Core Data does.
+    public init(model: ManagedObjectModel) {
+        var entries: [Entry] = []
+        func visit(_ entity: EntityDescription, superNumber: Int) {
+            let number = entries.count + 1
+            entries.append(Entry(number: number, name: entity.name, superNumber: superNumber))
+            for child in model.subentities(of: entity).sorted(by: { VersionHash.precedesInUTF16($0.name, $1.name) }) {
+                visit(child, superNumber: number)
+            }
+        }
+        let roots = model.entities.filter { $0.parentName == nil || model.entity(named: $0.parentName!) == nil }
+        for root in roots.sorted(by: { VersionHash.precedesInUTF16($0.name, $1.name) }) { visit(root, superNumber: 0) }
+        self.init(entries: entries)
+    }
+
+    /// Numbering with explicit entries (as a store's `Z_PRIMARYKEY` holds them).
+    public init(entries: [Entry]) {
+        self.entries = entries.sorted { $0.number < $1.number }
+        numbers = Dictionary(entries.map { ($0.name, $0.number) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The number of the entity called `name`.
+    public func number(of name: String) -> Int? { numbers[name] }
+
+    /// The entity numbered `number`.
+    public func name(of number: Int) -> String? { entries.first { $0.number == number }?.name }
+
+    /// `number` and the numbers of all entities below it: the `Z_ENT` values of its instances.
+    public func numbers(inHierarchyOf number: Int) -> [Int] {
+        var result = [number]
+        var frontier = [number]
+        while let next = frontier.popLast() {
+            let children = entries.filter { $0.superNumber == next && $0.number != next }.map(\.number)
+            result += children
+            frontier += children
+        }
+        return result.sorted()
+    }
+}

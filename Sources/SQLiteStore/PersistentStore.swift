@@ -1,0 +1,200 @@
+import Foundation
+import GRDB
+import ObjectModel
+
+/// A Core Data SQLite store on disk, opened read-only unless writing was asked for.
+///
+/// Opening checks the file before SQLite sees it (so a text file, an empty or truncated file each
+/// get their own error), reads through the `-wal` sidecar, and registers the SQL functions that
+/// Core Data's derived-attribute triggers call, so writes to such stores succeed.
+public final class PersistentStore: Sendable {
+    /// How a store is opened.
+    public enum Mode: Sendable {
+        /// Never writes to the file (the default for looking at a store).
+        case readOnly
+        /// Allows writes; refused when the file is read-only.
+        case readWrite
+    }
+
+    /// The store file.
+    public let path: String
+    /// What the header said.
+    public let file: StoreFileCheck
+    /// How it was opened.
+    public let mode: Mode
+    let queue: DatabaseQueue
+
+    private init(path: String, file: StoreFileCheck, mode: Mode, queue: DatabaseQueue) {
+        self.path = path
+        self.file = file
+        self.mode = mode
+        self.queue = queue
+    }
+
+    /// Opens the store at `path`, checking that it is a Core Data store.
+    public static func open(at path: String, mode: Mode = .readOnly) throws -> PersistentStore {
+        let file = try StoreFileCheck.check(path)
+        if mode == .readWrite { try requireWritable(path) }
+        let queue: DatabaseQueue
+        do {
+            queue = try DatabaseQueue(path: path, configuration: configuration(readOnly: mode == .readOnly))
+        } catch {
+            throw storeError(error, path: path)
+        }
+        let store = PersistentStore(path: path, file: file, mode: mode, queue: queue)
+        try store.requireCoreDataTables()
+        return store
+    }
+
+    /// Creates a new, empty store for `model` at `path` (which must not exist yet): Core Data's
+    /// tables, indexes, `Z_PRIMARYKEY` and `Z_METADATA`, in WAL mode with incremental vacuum.
+    public static func create(at path: String, model: ManagedObjectModel, uuid: String = UUID().uuidString) throws -> PersistentStore {
+        guard !FileManager.default.fileExists(atPath: path) else {
+            throw StoreError(.sqlite, path: path, "already exists; Chrysalis never overwrites a store", fix: "choose a new path or remove the file")
+        }
+        let layout = StoreLayout(model: model)
+        let schema = StoreSchema(layout: layout)
+        let metadata = StoreMetadata(model: model, uuid: uuid)
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: configuration(readOnly: false))
+            try queue.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA auto_vacuum = 2; PRAGMA page_size = 4096")
+                _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+                try db.inTransaction {
+                    for statement in schema.statements { try db.execute(sql: statement) }
+                    for entry in layout.numbering.entries {
+                        try db.execute(sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)",
+                                       arguments: [entry.number, entry.name, entry.superNumber])
+                    }
+                    try db.execute(sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
+                                   arguments: [metadata.uuid, try metadata.encodedPlist()])
+                    return .commit
+                }
+            }
+            return PersistentStore(path: path, file: try StoreFileCheck.check(path), mode: .readWrite, queue: queue)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw storeError(error, path: path)
+        }
+    }
+
+    /// The store's metadata (`Z_METADATA`).
+    public func metadata() throws -> StoreMetadata {
+        try read { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1")
+                ?? Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA") else {
+                throw StoreError(.badMetadata, path: path, "Z_METADATA has no row", fix: "the metadata is missing; restore the store from a backup")
+            }
+            guard let plist = row["Z_PLIST"] as Data? else {
+                throw StoreError(.badMetadata, path: path, "Z_METADATA.Z_PLIST is empty or not a blob", fix: "restore the store from a backup")
+            }
+            return try StoreMetadata.decode(plist: plist, uuid: row["Z_UUID"] as String? ?? "", path: path)
+        }
+    }
+
+    /// Replaces the store's metadata (plist and UUID).
+    public func writeMetadata(_ metadata: StoreMetadata) throws {
+        let plist = try metadata.encodedPlist()
+        try write { db in
+            try db.execute(sql: "UPDATE Z_METADATA SET Z_UUID = ?, Z_PLIST = ? WHERE Z_VERSION = 1", arguments: [metadata.uuid, plist])
+        }
+    }
+
+    /// The model the store was last saved with, from `Z_MODELCACHE`; `nil` when the store has
+    /// none (stores from before 2015).
+    public func cachedModel() throws -> ManagedObjectModel? {
+        let blob: Data? = try read { db in
+            guard try db.tableExists("Z_MODELCACHE") else { return nil }
+            return try Data.fetchOne(db, sql: "SELECT Z_CONTENT FROM Z_MODELCACHE")
+        }
+        guard let blob else { return nil }
+        let source = "\(path) (Z_MODELCACHE)"
+        do {
+            return try ArchivedModelReader.read(try Inflate.raw(blob), source: source)
+        } catch let failure as Inflate.Failure {
+            throw ModelFileError(file: source, problem: "cannot be inflated: \(failure.description)",
+                                 fix: "open the store with its .xcdatamodeld instead (--model)")
+        }
+    }
+
+    /// The entity numbering the store itself records in `Z_PRIMARYKEY`.
+    public func recordedNumbering() throws -> EntityNumbering {
+        try read { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME, Z_SUPER FROM Z_PRIMARYKEY ORDER BY Z_ENT")
+            return EntityNumbering(entries: rows.map { EntityNumbering.Entry(number: $0[0], name: $0[1] ?? "", superNumber: $0[2] ?? 0) })
+        }
+    }
+
+    /// Runs `body` in a read transaction; SQLite failures become ``StoreError``s.
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        do { return try queue.read(body) } catch { throw Self.storeError(error, path: path) }
+    }
+
+    /// Runs `body` in a write transaction (rolled back if it throws).
+    func write<T>(_ body: (Database) throws -> T) throws -> T {
+        guard mode == .readWrite else {
+            throw StoreError(.readOnly, path: path, "was opened read-only", fix: "open it with mode .readWrite to change it")
+        }
+        do { return try queue.write(body) } catch { throw Self.storeError(error, path: path) }
+    }
+
+    private func requireCoreDataTables() throws {
+        let missing: [String] = try read { db in
+            try ["Z_METADATA", "Z_PRIMARYKEY"].filter { try !db.tableExists($0) }
+        }
+        guard missing.isEmpty else {
+            throw StoreError(.notCoreData, path: path, "is a SQLite database but not a Core Data store (no \(missing.joined(separator: " or ")) table)",
+                             fix: "give the path of a store written by Core Data or Chrysalis")
+        }
+    }
+
+    private static func requireWritable(_ path: String) throws {
+        // Root ignores permission bits, so look at them rather than asking access(2).
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        let permissions = (attributes?[.posixPermissions] as? NSNumber)?.intValue ?? 0o644
+        if permissions & 0o222 == 0 || access(path, W_OK) != 0 {
+            throw StoreError(.readOnly, path: path, "is read-only (mode \(String(permissions, radix: 8)))",
+                             fix: "make it writable (chmod u+w) or work on a copy")
+        }
+    }
+
+    private static func configuration(readOnly: Bool) -> GRDB.Configuration {
+        var configuration = GRDB.Configuration()
+        configuration.readonly = readOnly
+        configuration.busyMode = .timeout(5)
+        configuration.label = "chrysalis.store"
+        configuration.prepareDatabase { db in
+            // Core Data's derived-attribute triggers call these; plain SQLite has no such functions.
+            for name in ["NSCoreDataDATriggerUpdatedAffectedObjectValue", "NSCoreDataDATriggerInsertUpdatedAffectedObjectValue"] {
+                db.add(function: DatabaseFunction(name, argumentCount: 5, pure: false) { _ in nil })
+            }
+        }
+        return configuration
+    }
+
+    /// Turns a GRDB/SQLite failure into a one-line ``StoreError`` naming the file.
+    static func storeError(_ error: Error, path: String) -> StoreError {
+        if let error = error as? StoreError { return error }
+        guard let database = error as? DatabaseError else {
+            return StoreError(.sqlite, path: path, "\(error)")
+        }
+        let message = database.message ?? "SQLite error \(database.resultCode.rawValue)"
+        switch database.resultCode {
+        case .SQLITE_NOTADB:
+            return StoreError(.corrupt, path: path, "is not a valid database (\(message))", fix: "restore the store from a backup")
+        case .SQLITE_CORRUPT:
+            return StoreError(.corrupt, path: path, "is corrupt (\(message))", fix: "restore the store from a backup; `sqlite3 STORE .recover` may save some rows")
+        case .SQLITE_READONLY, .SQLITE_PERM:
+            return StoreError(.readOnly, path: path, "cannot be written (\(message))", fix: "check the file's and directory's permissions")
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            return StoreError(.busy, path: path, "is locked by another process (\(message))", fix: "close the app or process using it and try again")
+        case .SQLITE_CANTOPEN:
+            return StoreError(.unreadable, path: path, "cannot be opened (\(message))", fix: "check that the file and its directory are readable")
+        case .SQLITE_FULL:
+            return StoreError(.sqlite, path: path, "the disk is full (\(message))", fix: "free space on the volume and try again")
+        default:
+            return StoreError(.sqlite, path: path, message)
+        }
+    }
+}

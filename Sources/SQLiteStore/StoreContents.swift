@@ -1,0 +1,61 @@
+import GRDB
+import ObjectModel
+
+extension EntityNumbering {
+    /// The numbering of `model` as a store that already exists uses it: Core Data's numbers, but
+    /// where `Z_PRIMARYKEY` records an entity under its name with another number, the store's
+    /// number wins (`Z_NAME` can be stale after a rename, so unmatched names keep the model's).
+    public init(model: ManagedObjectModel, recorded: EntityNumbering) {
+        let computed = EntityNumbering(model: model)
+        let recordedNames = Set(recorded.entries.map(\.name))
+        let allAgree = computed.entries.allSatisfy { entry in
+            !recordedNames.contains(entry.name) || recorded.number(of: entry.name) == entry.number
+        }
+        guard !allAgree else {
+            self = computed
+            return
+        }
+        let entries = computed.entries.map { entry -> Entry in
+            let number = recorded.number(of: entry.name) ?? entry.number
+            let parent = computed.name(of: entry.superNumber).flatMap { recorded.number(of: $0) ?? computed.number(of: $0) } ?? 0
+            return Entry(number: number, name: entry.name, superNumber: parent)
+        }
+        self.init(entries: entries)
+    }
+}
+
+extension PersistentStore {
+    /// The layout of this store under `model`, with the store's own entity numbers.
+    public func layout(for model: ManagedObjectModel) throws -> StoreLayout {
+        StoreLayout(model: model, numbering: EntityNumbering(model: model, recorded: try recordedNumbering()))
+    }
+
+    /// Rows per concrete entity (rows whose `Z_ENT` is the entity's number), by entity name.
+    /// With a model the names are the model's; without one, `Z_PRIMARYKEY`'s.
+    public func rowCounts(model: ManagedObjectModel? = nil) throws -> [String: Int] {
+        let numbering = try model.map { EntityNumbering(model: $0, recorded: try recordedNumbering()) } ?? recordedNumbering()
+        var tables: [String: [Int]] = [:]
+        for entry in numbering.entries {
+            var root = entry
+            var seen: Set<Int> = [entry.number]
+            while root.superNumber != 0, let parent = numbering.entries.first(where: { $0.number == root.superNumber }),
+                  seen.insert(parent.number).inserted {
+                root = parent
+            }
+            tables[ColumnNaming.table(forRoot: root.name), default: []].append(entry.number)
+        }
+        return try read { db in
+            var counts: [String: Int] = [:]
+            for (table, numbers) in tables {
+                for number in numbers { counts[numbering.name(of: number) ?? "\(number)"] = 0 }
+                guard try db.tableExists(table) else { continue }
+                let rows = try Row.fetchAll(db, sql: "SELECT Z_ENT, count(*) FROM \(ColumnNaming.quote(table)) GROUP BY Z_ENT")
+                for row in rows {
+                    let number: Int = row[0] ?? 0
+                    if let name = numbering.name(of: number) { counts[name] = row[1] }
+                }
+            }
+            return counts
+        }
+    }
+}

@@ -1,0 +1,195 @@
+import ObjectModel
+
+/// Where every entity, attribute and relationship of a model lives in a Core Data SQLite store:
+/// tables, columns, join tables and entity numbers, computed from the model alone.
+///
+/// Core Data uses single-table inheritance (one table per root entity, `Z_ENT` tells the concrete
+/// entity), `Z`-prefixed upper-case column names, and a foreign-key column per to-one.
+public struct StoreLayout: Sendable {
+    /// What a column holds.
+    public enum ColumnRole: Hashable, Sendable {
+        /// An attribute's value.
+        case attribute(AttributeType)
+        /// A to-one relationship's destination `Z_PK`.
+        case foreignKey
+        /// The destination's `Z_ENT`, when the destination entity has subentities (`Z<n>_<REL>`).
+        case foreignEntity
+        /// The position in an ordered to-many (`Z_FOK_<INVERSE>`).
+        case orderKey
+    }
+
+    /// One column of an entity table (the fixed `Z_PK`, `Z_ENT`, `Z_OPT` are implied).
+    public struct Column: Hashable, Sendable {
+        /// The SQL column name.
+        public var name: String
+        /// The declared SQL type.
+        public var sqlType: String
+        /// What it holds.
+        public var role: ColumnRole
+        /// The entity that declares the property.
+        public var entity: String
+        /// The property it stores.
+        public var property: String
+    }
+
+    /// The table of one entity hierarchy.
+    public struct Table: Hashable, Sendable {
+        /// `Z<ROOT>`.
+        public var name: String
+        /// The root entity.
+        public var rootEntity: String
+        /// Columns in Core Data's order, after `Z_PK`, `Z_ENT`, `Z_OPT`.
+        public var columns: [Column]
+    }
+
+    /// How a relationship's links are stored.
+    public enum RelationshipStorage: Hashable, Sendable {
+        /// A to-one: the destination key in `column` of the source's `table`.
+        case foreignKey(table: String, column: String, entityColumn: String?)
+        /// A to-many whose inverse is a to-one: the source key sits in the destination's table.
+        case inverseForeignKey(table: String, column: String, entityColumn: String?, orderColumn: String?)
+        /// A many-to-many (or a to-many without inverse): rows of a join table.
+        case joinTable(JoinTable, sourceColumn: String, destinationColumn: String, orderColumn: String?)
+    }
+
+    /// The entity numbers of `Z_ENT` and `Z_PRIMARYKEY`.
+    public let numbering: EntityNumbering
+    /// One table per root entity, by entity number of the root.
+    public let tables: [Table]
+    /// The join tables of many-to-many relationships.
+    public let joinTables: [JoinTable]
+    /// The model laid out.
+    public let model: ManagedObjectModel
+    private let columnsByProperty: [String: Column]
+
+    /// Lays out `model` as Core Data would, or with `numbering` taken from an existing store.
+    public init(model: ManagedObjectModel, numbering: EntityNumbering? = nil) {
+        let numbering = numbering ?? EntityNumbering(model: model)
+        self.model = model
+        self.numbering = numbering
+        var tables: [Table] = []
+        var byProperty: [String: Column] = [:]
+        let roots = numbering.entries.filter { $0.superNumber == 0 }.compactMap { model.entity(named: $0.name) }
+        for root in roots {
+            let table = Self.table(for: root, model: model, numbering: numbering)
+            for column in table.columns where column.role != .foreignEntity {
+                byProperty[column.role == .orderKey ? "\(column.entity).#order.\(column.property)" : "\(column.entity).\(column.property)"] = column
+            }
+            for column in table.columns where column.role == .foreignEntity {
+                byProperty["\(column.entity).#entity.\(column.property)"] = column
+            }
+            tables.append(table)
+        }
+        self.tables = tables
+        columnsByProperty = byProperty
+        joinTables = JoinTable.all(in: model, numbering: numbering)
+    }
+
+    /// The table holding instances of `entity` (its root's table).
+    public func table(for entity: String) -> Table? {
+        guard let description = model.entity(named: entity) else { return nil }
+        let root = model.rootEntity(of: description).name
+        return tables.first { $0.rootEntity == root }
+    }
+
+    /// The column of `property` as seen from `entity` (declared there or inherited).
+    public func column(entity: String, property: String) -> Column? {
+        lookup(entity: entity) { columnsByProperty["\($0).\(property)"] }
+    }
+
+    /// Every stored attribute of `entity` (inherited ones included) with its column.
+    public func attributeColumns(of entity: String) -> [(attribute: AttributeDescription, column: Column)] {
+        guard let description = model.entity(named: entity) else { return [] }
+        return model.allAttributes(of: description).compactMap { attribute in
+            column(entity: entity, property: attribute.name).map { (attribute, $0) }
+        }
+    }
+
+    /// How the relationship `name` of `entity` is stored; `nil` for transient or unknown ones.
+    public func storage(entity: String, relationship name: String) -> RelationshipStorage? {
+        guard let source = model.entity(named: entity), let relationship = model.relationship(named: name, in: source),
+              !relationship.isTransient, let table = table(for: entity) else { return nil }
+        if !relationship.isToMany, let column = column(entity: entity, property: name) {
+            let typeColumn = lookup(entity: entity) { columnsByProperty["\($0).#entity.\(name)"] }
+            return .foreignKey(table: table.name, column: column.name, entityColumn: typeColumn?.name)
+        }
+        let inverse = inverse(of: relationship)
+        if let inverse, !inverse.isToMany, let destinationTable = self.table(for: relationship.destinationEntityName),
+           let column = column(entity: relationship.destinationEntityName, property: inverse.name) {
+            let typeColumn = lookup(entity: relationship.destinationEntityName) { columnsByProperty["\($0).#entity.\(inverse.name)"] }
+            let order = relationship.isOrdered
+                ? lookup(entity: relationship.destinationEntityName) { columnsByProperty["\($0).#order.\(inverse.name)"] }?.name : nil
+            return .inverseForeignKey(table: destinationTable.name, column: column.name, entityColumn: typeColumn?.name, orderColumn: order)
+        }
+        let declarer = declaringEntity(of: name, from: source)
+        for join in joinTables {
+            if let side = join.sides.firstIndex(where: { $0.entity == declarer && $0.relationship == name }) {
+                let other = join.sides.count == 2 ? join.sides[1 - side] : nil
+                return .joinTable(join, sourceColumn: other?.column ?? join.sourceColumn ?? "",
+                                  destinationColumn: join.sides[side].column, orderColumn: join.sides[side].orderColumn)
+            }
+        }
+        return nil
+    }
+
+    /// The inverse relationship object of `relationship`, looked up on its destination.
+    func inverse(of relationship: RelationshipDescription) -> RelationshipDescription? {
+        guard let name = relationship.inverseName, let destination = model.entity(named: relationship.destinationEntityName) else { return nil }
+        return model.relationship(named: name, in: destination)
+    }
+
+    private func declaringEntity(of property: String, from entity: EntityDescription) -> String {
+        ([entity] + model.ancestors(of: entity)).first { $0.declaredPropertyNames.contains(property) }?.name ?? entity.name
+    }
+
+    private func lookup(entity: String, _ find: (String) -> Column?) -> Column? {
+        guard let description = model.entity(named: entity) else { return nil }
+        for candidate in [description] + model.ancestors(of: description) {
+            if let found = find(candidate.name) { return found }
+        }
+        return nil
+    }
+
+    /// The columns of one hierarchy, in Core Data's order: by storage class, then entity (root
+    /// first), attributes before relationships, then name.
+    private static func table(for root: EntityDescription, model: ManagedObjectModel, numbering: EntityNumbering) -> Table {
+        let hierarchy = numbering.numbers(inHierarchyOf: numbering.number(of: root.name) ?? 0)
+            .compactMap { numbering.name(of: $0) }.compactMap { model.entity(named: $0) }
+        var candidates: [(key: [Int], name: String, column: Column)] = []
+        for (position, entity) in hierarchy.enumerated() {
+            for attribute in entity.attributes where !attribute.isTransient {
+                guard let type = ColumnNaming.sqlType(of: attribute.attributeType) else { continue }
+                candidates.append(([ColumnNaming.rank(of: attribute.attributeType), position, 0, 0], attribute.name,
+                                   Column(name: ColumnNaming.column(for: attribute.name), sqlType: type,
+                                          role: .attribute(attribute.attributeType), entity: entity.name, property: attribute.name)))
+            }
+            for relationship in entity.relationships where !relationship.isTransient && !relationship.isToMany {
+                candidates.append(([0, position, 1, 0], relationship.name,
+                                   Column(name: ColumnNaming.column(for: relationship.name), sqlType: "INTEGER", role: .foreignKey,
+                                          entity: entity.name, property: relationship.name)))
+                if let destination = model.entity(named: relationship.destinationEntityName), !model.subentities(of: destination).isEmpty,
+                   let number = numbering.number(of: destination.name) {
+                    candidates.append(([0, position, 1, 1], relationship.name,
+                                       Column(name: "Z\(number)_\(relationship.name.uppercased())", sqlType: "INTEGER",
+                                              role: .foreignEntity, entity: entity.name, property: relationship.name)))
+                }
+                // An ordered to-many pointing here keeps each row's position beside the key.
+                if let destination = model.entity(named: relationship.destinationEntityName),
+                   let inverseName = relationship.inverseName,
+                   let inverse = model.relationship(named: inverseName, in: destination), inverse.isToMany, inverse.isOrdered {
+                    candidates.append(([0, position, 2, 0], relationship.name,
+                                       Column(name: "Z_FOK_\(relationship.name.uppercased())", sqlType: "INTEGER", role: .orderKey,
+                                              entity: entity.name, property: relationship.name)))
+                }
+            }
+        }
+        candidates.sort { $0.key != $1.key ? $0.key.lexicographicallyPrecedes($1.key) : VersionHash.precedesInUTF16($0.name, $1.name) }
+        var taken: Set<String> = ["Z_PK", "Z_ENT", "Z_OPT"]
+        let columns = candidates.map { candidate -> Column in
+            var column = candidate.column
+            column.name = ColumnNaming.unique(column.name, in: &taken)
+            return column
+        }
+        return Table(name: ColumnNaming.table(forRoot: root.name), rootEntity: root.name, columns: columns)
+    }
+}

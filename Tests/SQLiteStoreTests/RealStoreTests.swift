@@ -1,0 +1,68 @@
+import Foundation
+import GRDB
+import ObjectModel
+import SQLiteStore
+import TestSupport
+import XCTest
+
+/// Every real store in the fixtures opens, reports its metadata, and is recognised.
+final class RealStoreTests: XCTestCase {
+    func testEveryStoreOpensAndItsCachedModelReproducesItsHashes() throws {
+        let stores = Fixtures.stores
+        XCTAssertEqual(stores.count, 18)
+        var cached = 0
+        for store in stores {
+            let copy = try copyOfFixture(store)
+            let opened = try PersistentStore.open(at: copy.path)
+            let metadata = try opened.metadata()
+            XCTAssertFalse(metadata.versionHashes.isEmpty, store.path)
+            XCTAssertEqual(metadata.uuid.count, 36, store.path)
+            XCTAssertNotNil(metadata.frameworkVersion, store.path)
+            guard let model = try opened.cachedModel() else {
+                XCTAssertEqual(store.lastPathComponent, "Model1.sqlite", "only the 2013 store has no Z_MODELCACHE")
+                continue
+            }
+            cached += 1
+            XCTAssertEqual(VersionHash.entityHashes(of: model), metadata.versionHashes, store.path)
+            if let digest = metadata.versionHashesDigest {
+                XCTAssertEqual(VersionHash.versionHashesDigest(of: model), digest, store.path)
+            }
+            if let checksum = metadata.versionChecksum {
+                XCTAssertEqual(VersionHash.versionChecksum(of: model), checksum, store.path)
+            }
+        }
+        XCTAssertEqual(cached, 17)
+    }
+
+    func testEveryVerifiedStoreMatchesItsBundleVersion() throws {
+        for (store, contents) in try Fixtures.verifiedPairs() {
+            let bundle = try ModelBundle.read(at: Fixtures.bundle(of: contents))
+            let metadata = try PersistentStore.open(at: try copyOfFixture(store).path).metadata()
+            let version = bundle.version(for: metadata)
+            XCTAssertEqual(version?.name, contents.deletingLastPathComponent().deletingPathExtension().lastPathComponent, store.path)
+        }
+    }
+
+    func testWALStoreIsReadThroughItsWAL() throws {
+        let store = try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent == "CoreDataMigration_Example_WAL.sqlite" })
+        let copy = try copyOfFixture(store)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: copy.path + "-wal"))
+        let opened = try PersistentStore.open(at: copy.path)
+        let counts = try opened.rowCounts()
+        XCTAssertEqual(counts.values.reduce(0, +), 168, "84 posts and 84 colors live only in the -wal")
+    }
+
+    func testMetadataKeepsEveryKeyThroughAWrite() throws {
+        let store = try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent == "SampleModel2_V1.sqlite" })
+        let copy = try copyOfFixture(store)
+        let original = try PersistentStore.open(at: copy.path).metadata()
+        var changed = original
+        changed.values["com.example.lastSync"] = .date(Date(timeIntervalSinceReferenceDate: 12345))
+        let writable = try PersistentStore.open(at: copy.path, mode: .readWrite)
+        try writable.writeMetadata(changed)
+        let reread = try PersistentStore.open(at: copy.path).metadata()
+        XCTAssertEqual(reread, changed)
+        XCTAssertEqual(Set(reread.values.keys), Set(original.values.keys).union(["com.example.lastSync"]))
+        XCTAssertEqual(reread.uuid, original.uuid)
+    }
+}
