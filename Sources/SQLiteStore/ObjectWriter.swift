@@ -1,0 +1,190 @@
+import Foundation
+import GRDB
+import ObjectModel
+
+/// Inserts and updates objects and their relationships inside one write transaction, the way
+/// Core Data saves them: `Z_PK` allocated from `Z_PRIMARYKEY.Z_MAX`, `Z_OPT` counting changes,
+/// both sides of a one-to-one kept in step.
+///
+/// Statements are prepared once per shape and reused, so inserting millions of rows costs one
+/// statement execution each and no memory beyond the current row.
+public final class ObjectWriter {
+    private let db: Database
+    private let layout: StoreLayout
+    private let path: String
+    private var nextKeys: [Int: Int64] = [:]
+
+    init(db: Database, layout: StoreLayout, path: String) {
+        self.db = db
+        self.layout = layout
+        self.path = path
+    }
+
+    /// Inserts an instance of `entity` with attribute `values`; returns its ID.
+    @discardableResult
+    public func insert(_ entity: String, _ values: [String: StoreValue] = [:]) throws -> ObjectID {
+        let (description, table, number) = try resolve(entity)
+        guard !description.isAbstract else {
+            throw StoreError(.unknownEntity, path: path, "entity \(entity) is abstract and cannot have instances",
+                             fix: "insert one of its subentities: \(layout.model.subentities(of: description).map(\.name).joined(separator: ", "))")
+        }
+        let root = layout.numbering.number(of: layout.model.rootEntity(of: description).name) ?? number
+        let key = try nextKey(root: root, table: table.name)
+        let (columns, arguments) = try assignments(entity: entity, values)
+        let names = ["Z_PK", "Z_ENT", "Z_OPT"] + columns.map(ColumnNaming.quote)
+        let sql = "INSERT INTO \(ColumnNaming.quote(table.name)) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))"
+        try db.cachedStatement(sql: sql).execute(arguments: StatementArguments([key.databaseValue, number.databaseValue, 1.databaseValue] + arguments))
+        return ObjectID(entityNumber: number, primaryKey: key)
+    }
+
+    /// Changes attribute `values` of an existing object and counts the change in `Z_OPT`.
+    public func update(_ id: ObjectID, _ values: [String: StoreValue]) throws {
+        let entity = try name(of: id)
+        let (_, table, _) = try resolve(entity)
+        let (columns, arguments) = try assignments(entity: entity, values)
+        let sets = (["Z_OPT = Z_OPT + 1"] + columns.map { "\(ColumnNaming.quote($0)) = ?" }).joined(separator: ", ")
+        try db.cachedStatement(sql: "UPDATE \(ColumnNaming.quote(table.name)) SET \(sets) WHERE Z_PK = ?")
+            .execute(arguments: StatementArguments(arguments + [id.primaryKey.databaseValue]))
+    }
+
+    /// Sets the relationship `name` of `id` to exactly `destinations` (in order, for ordered
+    /// relationships); a to-one takes zero or one destination.
+    public func relate(_ id: ObjectID, _ name: String, to destinations: [ObjectID]) throws {
+        let entity = try self.name(of: id)
+        guard let storage = layout.storage(entity: entity, relationship: name),
+              let source = layout.model.entity(named: entity), let relationship = layout.model.relationship(named: name, in: source) else {
+            throw StoreError(.unknownProperty, path: path, "entity \(entity) has no stored relationship \(name)",
+                             fix: "use one of: \(relationshipNames(of: entity))")
+        }
+        for destination in destinations {
+            let destinationName = try self.name(of: destination)
+            let allowed = layout.model.entity(named: relationship.destinationEntityName).map { [$0.name] + descendants(of: $0) } ?? []
+            guard allowed.contains(destinationName) else {
+                throw StoreError(.badValue, path: path, "\(entity).\(name) points to \(relationship.destinationEntityName), not to \(destinationName)",
+                                 fix: "relate it to an instance of \(relationship.destinationEntityName)")
+            }
+        }
+        let q = ColumnNaming.quote
+        switch storage {
+        case let .foreignKey(table, column, entityColumn):
+            guard destinations.count <= 1 else {
+                throw StoreError(.badValue, path: path, "\(entity).\(name) is to-one but was given \(destinations.count) destinations",
+                                 fix: "give at most one destination")
+            }
+            var sets = ["\(q(column)) = ?"]
+            var arguments: [DatabaseValue] = [destinations.first?.primaryKey.databaseValue ?? .null]
+            if let entityColumn {
+                sets.append("\(q(entityColumn)) = ?")
+                arguments.append(destinations.first?.entityNumber.databaseValue ?? .null)
+            }
+            try db.cachedStatement(sql: "UPDATE \(q(table)) SET \(sets.joined(separator: ", ")) WHERE Z_PK = ?")
+                .execute(arguments: StatementArguments(arguments + [id.primaryKey.databaseValue]))
+            // A one-to-one keeps a key on both sides.
+            if let inverse = layout.inverse(of: relationship), !inverse.isToMany, let destination = destinations.first {
+                try setForeignKey(of: destination, inverse.name, to: id)
+            }
+        case let .inverseForeignKey(table, column, entityColumn, orderColumn):
+            let typeSet = entityColumn.map { ", \(q($0)) = ?" } ?? ""
+            let orderSet = orderColumn.map { ", \(q($0)) = ?" } ?? ""
+            try db.cachedStatement(sql: "UPDATE \(q(table)) SET \(q(column)) = NULL\(typeSet)\(orderSet) WHERE \(q(column)) = ?")
+                .execute(arguments: StatementArguments((entityColumn == nil ? [] : [DatabaseValue.null]) + (orderColumn == nil ? [] : [DatabaseValue.null]) + [id.primaryKey.databaseValue]))
+            let update = try db.cachedStatement(sql: "UPDATE \(q(table)) SET \(q(column)) = ?\(typeSet)\(orderSet) WHERE Z_PK = ?")
+            for (position, destination) in destinations.enumerated() {
+                var arguments: [DatabaseValue] = [id.primaryKey.databaseValue]
+                if entityColumn != nil { arguments.append(id.entityNumber.databaseValue) }
+                if orderColumn != nil { arguments.append(Self.orderKey(position).databaseValue) }
+                try update.execute(arguments: StatementArguments(arguments + [destination.primaryKey.databaseValue]))
+            }
+        case let .joinTable(join, sourceColumn, destinationColumn, orderColumn):
+            try db.cachedStatement(sql: "DELETE FROM \(q(join.name)) WHERE \(q(sourceColumn)) = ?").execute(arguments: [id.primaryKey])
+            let columns = [sourceColumn, destinationColumn] + (orderColumn.map { [$0] } ?? [])
+            let insert = try db.cachedStatement(sql: "INSERT INTO \(q(join.name)) (\(columns.map(q).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))")
+            for (position, destination) in destinations.enumerated() {
+                var arguments: [DatabaseValue] = [id.primaryKey.databaseValue, destination.primaryKey.databaseValue]
+                if orderColumn != nil { arguments.append(Self.orderKey(position).databaseValue) }
+                try insert.execute(arguments: StatementArguments(arguments))
+            }
+        }
+    }
+
+    private func setForeignKey(of id: ObjectID, _ name: String, to destination: ObjectID) throws {
+        guard case let .foreignKey(table, column, entityColumn)? = layout.storage(entity: try self.name(of: id), relationship: name) else { return }
+        let q = ColumnNaming.quote
+        let typeSet = entityColumn.map { ", \(q($0)) = ?" } ?? ""
+        var arguments: [DatabaseValue] = [destination.primaryKey.databaseValue]
+        if entityColumn != nil { arguments.append(destination.entityNumber.databaseValue) }
+        try db.cachedStatement(sql: "UPDATE \(q(table)) SET \(q(column)) = ?\(typeSet) WHERE Z_PK = ?")
+            .execute(arguments: StatementArguments(arguments + [id.primaryKey.databaseValue]))
+    }
+
+    /// Core Data's ordering keys: steps of 1024 from 1024 (position 0).
+    static func orderKey(_ position: Int) -> Int64 { Int64(position + 1) * 1024 }
+
+    /// Records the keys handed out in `Z_PRIMARYKEY.Z_MAX`, as Core Data does at save.
+    func finish() throws {
+        for (root, next) in nextKeys {
+            try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", arguments: [next - 1, root])
+        }
+    }
+
+    private func nextKey(root: Int, table: String) throws -> Int64 {
+        if let next = nextKeys[root] {
+            nextKeys[root] = next + 1
+            return next
+        }
+        let recorded = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [root]) ?? 0
+        let used = try Int64.fetchOne(db, sql: "SELECT max(Z_PK) FROM \(ColumnNaming.quote(table))") ?? 0
+        let next = max(recorded, used) + 1
+        nextKeys[root] = next + 1
+        return next
+    }
+
+    private func resolve(_ entity: String) throws -> (EntityDescription, StoreLayout.Table, Int) {
+        guard let description = layout.model.entity(named: entity), let table = layout.table(for: entity),
+              let number = layout.numbering.number(of: entity) else {
+            throw StoreError(.unknownEntity, path: path, "the model has no entity \(entity)",
+                             fix: "use one of: \(layout.model.entities.map(\.name).joined(separator: ", "))")
+        }
+        return (description, table, number)
+    }
+
+    private func name(of id: ObjectID) throws -> String {
+        guard let name = layout.numbering.name(of: id.entityNumber) else {
+            throw StoreError(.unknownEntity, path: path, "no entity has number \(id.entityNumber) (object \(id))", fix: "use an ID this store handed out")
+        }
+        return name
+    }
+
+    private func assignments(entity: String, _ values: [String: StoreValue]) throws -> ([String], [DatabaseValue]) {
+        let attributes = Dictionary(layout.attributeColumns(of: entity).map { ($0.attribute.name, $0) }, uniquingKeysWith: { first, _ in first })
+        var columns: [String] = []
+        var arguments: [DatabaseValue] = []
+        for (name, value) in values.sorted(by: { $0.key < $1.key }) {
+            guard let (attribute, column) = attributes[name] else {
+                let isRelationship = layout.model.entity(named: entity).flatMap { layout.model.relationship(named: name, in: $0) } != nil
+                throw StoreError(.unknownProperty, path: path,
+                                 isRelationship ? "\(entity).\(name) is a relationship, not an attribute" : "entity \(entity) has no stored attribute \(name)",
+                                 fix: isRelationship ? "set it with relate(_:_:to:)" : "use one of: \(attributes.keys.sorted().joined(separator: ", "))")
+            }
+            guard let converted = value.databaseValue(for: attribute) else {
+                throw StoreError(.badValue, path: path, "\(entity).\(name) is \(attribute.attributeType.displayName) and cannot hold \(value)",
+                                 fix: "give a value of the attribute's type")
+            }
+            if converted.isNull && !attribute.isOptional && attribute.defaultValueString == nil {
+                throw StoreError(.badValue, path: path, "\(entity).\(name) is required but was given no value", fix: "give it a value")
+            }
+            columns.append(column.name)
+            arguments.append(converted)
+        }
+        return (columns, arguments)
+    }
+
+    private func descendants(of entity: EntityDescription) -> [String] {
+        layout.model.subentities(of: entity).flatMap { [$0.name] + descendants(of: $0) }
+    }
+
+    private func relationshipNames(of entity: String) -> String {
+        guard let description = layout.model.entity(named: entity) else { return "" }
+        return layout.model.allRelationships(of: description).map(\.name).joined(separator: ", ")
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import GRDB
+import ObjectModel
+
+/// An attribute value as Chrysalis reads and writes it, converted to and from Core Data's
+/// column encoding: dates as seconds since 2001, UUIDs as 16 bytes, booleans as 0/1.
+public enum StoreValue: Hashable, Sendable {
+    case null
+    case integer(Int64)
+    case double(Double)
+    case decimal(Decimal)
+    case string(String)
+    case bool(Bool)
+    case date(Date)
+    case data(Data)
+    case uuid(UUID)
+    case uri(URL)
+    /// An external-storage binary whose bytes live in a file beside the store (tag 2 + UUID).
+    case externalDataReference(String)
+
+    /// The SQL value Core Data stores for this value in an attribute of `attribute`'s type;
+    /// `nil` when the value cannot be stored there.
+    func databaseValue(for attribute: AttributeDescription) -> DatabaseValue? {
+        if case .null = self { return .null }
+        switch (attribute.attributeType, self) {
+        case (.integer16, .integer(let number)), (.integer32, .integer(let number)), (.integer64, .integer(let number)):
+            return number.databaseValue
+        case (.integer16, .bool(let flag)), (.integer32, .bool(let flag)), (.integer64, .bool(let flag)), (.boolean, .bool(let flag)):
+            return (flag ? 1 : 0).databaseValue
+        case (.boolean, .integer(let number)) where number == 0 || number == 1:
+            return number.databaseValue
+        case (.date, .date(let date)): return date.timeIntervalSinceReferenceDate.databaseValue
+        case (.date, .double(let seconds)): return seconds.databaseValue
+        case (.double, .double(let number)), (.float, .double(let number)), (.decimal, .double(let number)):
+            return number.databaseValue
+        case (.double, .integer(let number)), (.float, .integer(let number)), (.decimal, .integer(let number)):
+            return Double(number).databaseValue
+        case (.decimal, .decimal(let number)): return NSDecimalNumber(decimal: number).doubleValue.databaseValue
+        case (.string, .string(let text)), (.uri, .string(let text)): return text.databaseValue
+        case (.uri, .uri(let url)): return url.absoluteString.databaseValue
+        case (.uuid, .uuid(let uuid)): return Data(withUnsafeBytes(of: uuid.uuid) { Array($0) }).databaseValue
+        case (.binaryData, .data(let data)), (.transformable, .data(let data)):
+            return (attribute.allowsExternalBinaryDataStorage ? Data([1]) + data : data).databaseValue
+        case (.binaryData, .externalDataReference(let reference)) where attribute.allowsExternalBinaryDataStorage:
+            return (Data([2]) + Data(reference.utf8) + Data([0])).databaseValue
+        default: return nil
+        }
+    }
+
+    /// The value of an attribute of `attribute`'s type stored as `value`.
+    init(_ value: DatabaseValue, for attribute: AttributeDescription) {
+        switch (attribute.attributeType, value.storage) {
+        case (_, .null): self = .null
+        case (.boolean, .int64(let number)): self = .bool(number != 0)
+        case (.integer16, .int64(let number)), (.integer32, .int64(let number)), (.integer64, .int64(let number)):
+            self = .integer(number)
+        case (.date, .double(let seconds)): self = .date(Date(timeIntervalSinceReferenceDate: seconds))
+        case (.date, .int64(let seconds)): self = .date(Date(timeIntervalSinceReferenceDate: Double(seconds)))
+        case (.decimal, .double(let number)): self = .decimal(Decimal(string: String(number)) ?? Decimal(number))
+        case (.decimal, .int64(let number)): self = .decimal(Decimal(number))
+        case (.double, .int64(let number)), (.float, .int64(let number)): self = .double(Double(number))
+        case (.uuid, .blob(let bytes)) where bytes.count == 16:
+            self = .uuid(bytes.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) })
+        case (.uri, .string(let text)): self = URL(string: text).map(StoreValue.uri) ?? .string(text)
+        case (.binaryData, .blob(let bytes)) where attribute.allowsExternalBinaryDataStorage:
+            self = Self.external(bytes)
+        case (_, .int64(let number)): self = .integer(number)
+        case (_, .double(let number)): self = .double(number)
+        case (_, .string(let text)): self = .string(text)
+        case (_, .blob(let bytes)): self = .data(bytes)
+        }
+    }
+
+    /// External-storage blobs carry a tag byte: 1 = the bytes follow, 2 = a file reference.
+    private static func external(_ bytes: Data) -> StoreValue {
+        switch bytes.first {
+        case 1: return .data(bytes.dropFirst())
+        case 2: return .externalDataReference(String(decoding: bytes.dropFirst().prefix { $0 != 0 }, as: UTF8.self))
+        default: return .data(bytes)
+        }
+    }
+}
+
+/// An object's identity in a store: its concrete entity's number and its `Z_PK`.
+public struct ObjectID: Hashable, Sendable, CustomStringConvertible {
+    /// `Z_ENT`.
+    public var entityNumber: Int
+    /// `Z_PK`, unique within the entity's hierarchy.
+    public var primaryKey: Int64
+
+    /// An object ID.
+    public init(entityNumber: Int, primaryKey: Int64) {
+        self.entityNumber = entityNumber
+        self.primaryKey = primaryKey
+    }
+
+    /// `x-coredata`-like text: `<entity number>/p<pk>`.
+    public var description: String { "\(entityNumber)/p\(primaryKey)" }
+}

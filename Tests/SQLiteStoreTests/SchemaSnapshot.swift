@@ -1,0 +1,42 @@
+import Foundation
+import GRDB
+
+/// A store's schema as plain values, read with SQL, for comparing a store Chrysalis created with
+/// one Core Data created.
+struct SchemaSnapshot: Equatable {
+    struct Index: Hashable, CustomStringConvertible {
+        var name, table: String
+        var columns: [String]
+        var isUnique: Bool
+        var description: String { "\(isUnique ? "UNIQUE " : "")\(name) ON \(table)(\(columns.joined(separator: ",")))" }
+    }
+
+    /// Table name → column name → declared type.
+    var tables: [String: [String: String]]
+    var indexes: Set<Index>
+    /// `Z_PRIMARYKEY` rows as `Z_ENT Z_NAME Z_SUPER`.
+    var primaryKeys: [String]
+
+    static func read(_ path: String) throws -> SchemaSnapshot {
+        try DatabaseQueue(path: path).read { db in
+            var tables: [String: [String: String]] = [:]
+            for table in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'") {
+                var columns: [String: String] = [:]
+                for row in try Row.fetchAll(db, sql: "PRAGMA table_info(\"\(table)\")") { columns[row["name"]] = row["type"] }
+                tables[table] = columns
+            }
+            var indexes: Set<Index> = []
+            for row in try Row.fetchAll(db, sql: "SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL") {
+                let name: String = row["name"]
+                let columns = try Row.fetchAll(db, sql: "PRAGMA index_xinfo(\"\(name)\")")
+                    .filter { ($0["key"] as Int) == 1 }
+                    .map { "\($0["name"] as String? ?? "?") \($0["coll"] as String? ?? "") \(($0["desc"] as Int) == 1 ? "DESC" : "ASC")" }
+                let sql: String = row["sql"]
+                indexes.insert(Index(name: name, table: row["tbl_name"], columns: columns, isUnique: sql.uppercased().hasPrefix("CREATE UNIQUE")))
+            }
+            let keys = try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME, Z_SUPER FROM Z_PRIMARYKEY ORDER BY Z_ENT")
+                .map { "\($0[0] as Int) \($0[1] as String) \($0[2] as Int)" }
+            return SchemaSnapshot(tables: tables, indexes: indexes, primaryKeys: keys)
+        }
+    }
+}
