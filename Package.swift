@@ -46,11 +46,17 @@ let package = Package(
         ),
         .testTarget(
             name: "SQLiteStoreTests",
-            dependencies: ["SQLiteStore", "ObjectModel", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "SQLiteStore", "ObjectModel", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .testTarget(
             name: "ChrysalisCLITests",
-            dependencies: ["chrysalis", "TestSupport"]
+            dependencies: [
+                "chrysalis", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
     ]
 )

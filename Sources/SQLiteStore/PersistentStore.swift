@@ -37,7 +37,7 @@ public final class PersistentStore: Sendable {
         if mode == .readWrite { try requireWritable(path) }
         let queue: DatabaseQueue
         do {
-            queue = try DatabaseQueue(path: path, configuration: configuration(readOnly: mode == .readOnly))
+            queue = try DatabaseQueue(path: connectionPath(path, file: file, mode: mode), configuration: configuration(readOnly: mode == .readOnly))
         } catch {
             throw storeError(error, path: path)
         }
@@ -147,6 +147,16 @@ public final class PersistentStore: Sendable {
             throw StoreError(.notCoreData, path: path, "is a SQLite database but not a Core Data store (no \(missing.joined(separator: " or ")) table)",
                              fix: "give the path of a store written by Core Data or Chrysalis")
         }
+    }
+
+    /// A WAL store without a `-wal` file has nothing in a WAL to read; opening it read-only as
+    /// usual would still create empty `-wal` and `-shm` files beside it. Opening it immutable
+    /// reads the same data and leaves the directory as it was.
+    private static func connectionPath(_ path: String, file: StoreFileCheck, mode: Mode) -> String {
+        guard mode == .readOnly, file.isWAL, file.walPath == nil else { return path }
+        let escaped = path.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "?", with: "%3f")
+            .replacingOccurrences(of: "#", with: "%23")
+        return "file:\(escaped)?immutable=1"
     }
 
     private static func requireWritable(_ path: String) throws {

@@ -64,7 +64,9 @@ public struct StoreMetadata: Hashable, Sendable {
 
     /// Reads a `Z_PLIST` blob; `path` names the store in errors.
     public static func decode(plist: Data, uuid: String, path: String) throws -> StoreMetadata {
-        guard let object = try? PropertyListSerialization.propertyList(from: plist, format: nil) else {
+        // Core Data writes binary plists; OpenStep text would parse almost any bytes as a string.
+        var format = PropertyListSerialization.PropertyListFormat.binary
+        guard let object = try? PropertyListSerialization.propertyList(from: plist, format: &format), format != .openStep else {
             throw StoreError(.badMetadata, path: path, "Z_METADATA.Z_PLIST is not a property list",
                              fix: "the metadata is damaged; restore the store from a backup")
         }

@@ -7,13 +7,16 @@ struct Chrysalis: ParsableCommand {
         commandName: "chrysalis",
         abstract: "Core Data model versioning and SQLite store migration for Linux.",
         discussion: """
-        Chrysalis reads Xcode model bundles (.xcdatamodeld) and computes the same version hashes \
-        Core Data computes, so it can tell which model version a store was written with.
+        Chrysalis reads Xcode model bundles (.xcdatamodeld) and Core Data SQLite stores, and \
+        computes the same version hashes Core Data computes, so it can tell which model version a \
+        store was written with.
 
         Start with:
           chrysalis model Model.xcdatamodeld         versions, entities, hashes
           chrysalis model Model.xcdatamodeld --json  the same, for scripts
+          chrysalis inspect App.sqlite --model Model.xcdatamodeld
+                                                     rows, hashes, model version
         """,
-        subcommands: [ModelCommand.self]
+        subcommands: [ModelCommand.self, InspectCommand.self]
     )
 }

@@ -27,23 +27,15 @@ struct ModelCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let url = URL(fileURLWithPath: bundle)
         do {
             let report: ModelReport
-            switch url.pathExtension {
-            case "momd":
-                let compiled = try CompiledModelBundle.read(at: url)
-                report = compiled.modelBundle.map(ModelReport.init) ?? ModelReport(compiled)
-            case "xcdatamodel":
-                let model = try ModelXMLReader.read(contentsOf: url.appendingPathComponent("contents"))
-                let name = url.deletingPathExtension().lastPathComponent
-                report = ModelReport(ModelBundle(name: name, versions: [.init(name: name, model: model)], currentVersionName: name))
-            default: report = ModelReport(try ModelBundle.read(at: url))
+            switch try ModelPath.load(bundle) {
+            case .bundle(let bundle): report = ModelReport(bundle)
+            case .hashesOnly(let compiled): report = ModelReport(compiled)
             }
             print(json ? try report.json() : report.text(), terminator: "")
-        } catch let error as ModelFileError {
-            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
-            throw ExitCode.failure
+        } catch {
+            fail(error)
         }
     }
 }

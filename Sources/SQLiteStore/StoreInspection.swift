@@ -1,0 +1,63 @@
+import Foundation
+import GRDB
+import ObjectModel
+
+/// Everything `chrysalis inspect` reports about a store: file facts, metadata, entities with
+/// their hashes and row counts, and which model version the store is at.
+public struct StoreInspection: Sendable {
+    /// One entity the store's metadata lists.
+    public struct Entity: Sendable {
+        /// The entity's name.
+        public var name: String
+        /// Its 32-byte version hash from the metadata.
+        public var hash: Data
+        /// Rows whose concrete entity is this one (its `Z_ENT`).
+        public var rows: Int
+    }
+
+    /// The store file.
+    public var path: String
+    /// File size in bytes (the main file, without sidecars).
+    public var fileSize: Int64
+    /// `wal` or `delete` (rollback journal), as SQLite reports it.
+    public var journalMode: String
+    /// Page size in bytes.
+    public var pageSize: Int
+    /// Pages in the database (through the WAL).
+    public var pageCount: Int
+    /// The `-wal` sidecar, if present.
+    public var walPath: String?
+    /// The `-shm` sidecar, if present.
+    public var shmPath: String?
+    /// The store's metadata.
+    public var metadata: StoreMetadata
+    /// Entities listed in the metadata, by name.
+    public var entities: [Entity]
+    /// Which model describes the store.
+    public var match: StoreModelMatch
+    /// The bundle's current version, when a bundle was given.
+    public var currentVersion: String?
+    /// Whether the store's hashes equal the current version's (no migration needed).
+    public var compatibleWithCurrent: Bool
+
+    /// Inspects the store at `path` without writing to it; `bundle` is the model to match against.
+    public static func inspect(_ path: String, bundle: ModelBundle?) throws -> StoreInspection {
+        let store = try PersistentStore.open(at: path)
+        let metadata = try store.metadata()
+        let match = try StoreModelMatch.find(for: store, metadata: metadata, in: bundle)
+        let counts = try store.rowCounts(model: match.model)
+        let (journal, pages): (String, Int) = try store.read { db in
+            // An immutable read-only connection reports "delete"; the header knows WAL.
+            (store.file.isWAL ? "wal" : try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "unknown",
+             try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0)
+        }
+        let entities = metadata.versionHashes.sorted { VersionHash.precedesInUTF16($0.key, $1.key) }
+            .map { Entity(name: $0.key, hash: $0.value, rows: counts[$0.key] ?? 0) }
+        let current = bundle?.current
+        return StoreInspection(
+            path: path, fileSize: store.file.fileSize, journalMode: journal, pageSize: store.file.pageSize, pageCount: pages,
+            walPath: store.file.walPath, shmPath: store.file.shmPath, metadata: metadata, entities: entities, match: match,
+            currentVersion: current?.name,
+            compatibleWithCurrent: current.map { VersionHash.entityHashes(of: $0.model) == metadata.versionHashes } ?? false)
+    }
+}

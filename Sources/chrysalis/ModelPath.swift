@@ -1,0 +1,40 @@
+import Foundation
+import ObjectModel
+
+/// A model given on the command line: an `.xcdatamodeld`, one `.xcdatamodel` version, or a
+/// compiled `.momd` (whose `.mom` files may be missing, leaving only hashes).
+enum ModelPath {
+    case bundle(ModelBundle)
+    case hashesOnly(CompiledModelBundle)
+
+    static func load(_ path: String) throws -> ModelPath {
+        let url = URL(fileURLWithPath: path)
+        switch url.pathExtension {
+        case "momd":
+            let compiled = try CompiledModelBundle.read(at: url)
+            return compiled.modelBundle.map(ModelPath.bundle) ?? .hashesOnly(compiled)
+        case "xcdatamodel":
+            let model = try ModelXMLReader.read(contentsOf: url.appendingPathComponent("contents"))
+            let name = url.deletingPathExtension().lastPathComponent
+            return .bundle(ModelBundle(name: name, versions: [.init(name: name, model: model)], currentVersionName: name))
+        default:
+            return .bundle(try ModelBundle.read(at: url))
+        }
+    }
+
+    /// The bundle, or an error saying why a hashes-only `.momd` is not enough.
+    func requireBundle() throws -> ModelBundle {
+        switch self {
+        case .bundle(let bundle): return bundle
+        case .hashesOnly(let compiled):
+            throw ModelFileError(file: compiled.name + ".momd", problem: "has no .mom files, only hashes",
+                                 fix: "give the .xcdatamodeld, or a .momd with its .mom files")
+        }
+    }
+}
+
+/// Prints a failure as one line on standard error and exits with status 1.
+func fail(_ error: Error) -> Never {
+    FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+    exit(1)
+}

@@ -1,0 +1,97 @@
+import Crypto
+import Foundation
+import GRDB
+import TestSupport
+import XCTest
+
+/// `chrysalis inspect`, run as a process on copies of every real store.
+final class InspectCommandTests: XCTestCase {
+    private func scratch() throws -> URL {
+        let directory = try Fixtures.makeTemporaryDirectory()
+        addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
+        return directory
+    }
+
+    private func inspectJSON(_ arguments: [String]) throws -> [String: Any] {
+        let result = try ChrysalisRunner.run(["inspect"] + arguments + ["--json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        return try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], result.stdout)
+    }
+
+    /// Rows per `Z_ENT` in every entity table, counted with plain SQL (the WAL applied).
+    private func rowsByEntityNumber(_ path: String) throws -> (byNumber: [Int: Int], names: [String: Int]) {
+        try DatabaseQueue(path: path).read { db in
+            var counts: [Int: Int] = [:]
+            let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE '%Z_ENT INTEGER,%' AND name NOT LIKE 'A%'")
+            for table in tables {
+                for row in try Row.fetchAll(db, sql: "SELECT Z_ENT, count(*) FROM \"\(table)\" GROUP BY Z_ENT") { counts[row[0], default: 0] += row[1] as Int }
+            }
+            let names = Dictionary(try Row.fetchAll(db, sql: "SELECT Z_NAME, Z_ENT FROM Z_PRIMARYKEY").map { ($0[0] as String, $0[1] as Int) },
+                                   uniquingKeysWith: { first, _ in first })
+            return (counts, names)
+        }
+    }
+
+    func testEveryVerifiedStoreIsMatchedAndCountedRight() throws {
+        let pairs = try Fixtures.verifiedPairs()
+        XCTAssertEqual(pairs.count, 16)
+        for (store, contents) in pairs {
+            let copy = try Fixtures.copyStore(store, into: try scratch())
+            let bundle = Fixtures.bundle(of: contents)
+            let json = try inspectJSON([copy.path, "--model", bundle.path])
+            let version = contents.deletingLastPathComponent().deletingPathExtension().lastPathComponent
+            XCTAssertEqual(json["matchedVersion"] as? String, version, store.path)
+            XCTAssertEqual(json["modelSource"] as? String, "bundle", store.path)
+            XCTAssertEqual(json["compatibleWithCurrent"] as? Bool, json["currentVersion"] as? String == version, store.path)
+            let entities = try XCTUnwrap(json["entities"] as? [[String: Any]])
+            let counted = try rowsByEntityNumber(copy.path)
+            var total = 0
+            for entity in entities {
+                let name = try XCTUnwrap(entity["name"] as? String), rows = try XCTUnwrap(entity["rows"] as? Int)
+                total += rows
+                if let number = counted.names[name] { XCTAssertEqual(rows, counted.byNumber[number] ?? 0, "\(name) in \(store.path)") }
+            }
+            XCTAssertEqual(total, counted.byNumber.values.reduce(0, +), "every row of \(store.path) is counted once")
+        }
+    }
+
+    func testStoresWithoutAMatchingVersionFallBackToTheirModelCache() throws {
+        let bundle = Fixtures.root.appendingPathComponent("CoreDataPlus/Tests/Resources/SampleModel/SampleModel.xcdatamodeld")
+        for name in ["SampleModel2_V1.sqlite", "SampleModel2_V2.sqlite"] {
+            let store = try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent == name })
+            let copy = try Fixtures.copyStore(store, into: try scratch())
+            let json = try inspectJSON([copy.path, "--model", bundle.path])
+            XCTAssertTrue(json["matchedVersion"] is NSNull, name)
+            XCTAssertEqual(json["modelSource"] as? String, "modelcache", name)
+            XCTAssertEqual(json["cachedModelReproducesHashes"] as? Bool, true, name)
+            XCTAssertEqual(json["compatibleWithCurrent"] as? Bool, false, name)
+            XCTAssertNotNil(json["nearestVersion"] as? String, name)
+            XCTAssertFalse((json["differingEntities"] as? [String] ?? []).isEmpty, name)
+            let counted = try rowsByEntityNumber(copy.path)
+            for entity in json["entities"] as? [[String: Any]] ?? [] {
+                let number = try XCTUnwrap(counted.names[entity["name"] as? String ?? ""])
+                XCTAssertEqual(entity["rows"] as? Int, counted.byNumber[number] ?? 0, "\(entity["name"]!) in \(name)")
+            }
+        }
+    }
+
+    func testWALStoreCountsTheRowsInItsWAL() throws {
+        let store = try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent == "CoreDataMigration_Example_WAL.sqlite" })
+        let copy = try Fixtures.copyStore(store, into: try scratch())
+        let json = try inspectJSON([copy.path])
+        let rows = (json["entities"] as? [[String: Any]])?.compactMap { $0["rows"] as? Int }
+        XCTAssertEqual(rows, [84, 84])
+        XCTAssertEqual((json["file"] as? [String: Any])?["wal"] as? String, copy.path + "-wal")
+        XCTAssertEqual(json["modelSource"] as? String, "modelcache")
+        XCTAssertTrue(json["currentVersion"] is NSNull)
+    }
+
+    func testTextReportSaysWhetherAMigrationIsNeeded() throws {
+        let store = try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent == "Model1.sqlite" })
+        let bundle = Fixtures.root.appendingPathComponent("objcio-issue-4-core-data-migration/BookMigration/Model.xcdatamodeld")
+        let result = try ChrysalisRunner.run(["inspect", try Fixtures.copyStore(store, into: try scratch()).path, "--model", bundle.path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.contains("Model1 of Model (current is Model3; a migration is needed)"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("Book       4  QAj4tkrjwHQVGdiK0wEeqC4C3pQrvIhRCwPbCZIk7fU="), result.stdout)
+    }
+}

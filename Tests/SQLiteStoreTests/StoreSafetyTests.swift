@@ -1,0 +1,44 @@
+import Crypto
+import Foundation
+import ObjectModel
+import SQLiteStore
+import TestSupport
+import XCTest
+
+/// Stores are written only when asked, and never in a way that loses what was there.
+final class StoreSafetyTests: XCTestCase {
+    private func digest(_ path: String) throws -> Data {
+        Data(SHA256.hash(data: try Data(contentsOf: URL(fileURLWithPath: path))))
+    }
+
+    func testReadOnlyFileRefusesWritesAndStaysIntact() throws {
+        let store = try copyOfFixture(try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent == "Model1.sqlite" }))
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: store.path)
+        let before = try digest(store.path)
+        XCTAssertThrowsError(try PersistentStore.open(at: store.path, mode: .readWrite)) { error in
+            XCTAssertEqual((error as? StoreError)?.kind, .readOnly)
+            XCTAssertEqual("\(error)", "\(store.path): is read-only (mode 444). Fix: make it writable (chmod u+w) or work on a copy")
+        }
+        XCTAssertNoThrow(try PersistentStore.open(at: store.path).metadata())
+        XCTAssertEqual(try digest(store.path), before)
+    }
+
+    func testReadOnlyOpeningRefusesWrites() throws {
+        let store = try copyOfFixture(try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent == "Model1.sqlite" }))
+        let before = try digest(store.path)
+        let opened = try PersistentStore.open(at: store.path)
+        XCTAssertThrowsError(try opened.writeMetadata(try opened.metadata())) { error in
+            XCTAssertEqual((error as? StoreError)?.kind, .readOnly)
+        }
+        XCTAssertEqual(try digest(store.path), before)
+    }
+
+    func testCreateNeverOverwrites() throws {
+        let store = try copyOfFixture(try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent == "Model1.sqlite" }))
+        let before = try digest(store.path)
+        XCTAssertThrowsError(try PersistentStore.create(at: store.path, model: ManagedObjectModel(entities: []))) { error in
+            XCTAssertTrue("\(error)".contains("already exists; Chrysalis never overwrites a store"), "\(error)")
+        }
+        XCTAssertEqual(try digest(store.path), before)
+    }
+}
