@@ -42,3 +42,27 @@ final class StoreSafetyTests: XCTestCase {
         XCTAssertEqual(try digest(store.path), before)
     }
 }
+
+/// Core Data's derived-attribute triggers call SQL functions plain SQLite lacks; Chrysalis
+/// registers them, so writes to such stores work (and the triggers do their job).
+final class DerivedAttributeTriggerTests: XCTestCase {
+    func testWritesFiringDerivedAttributeTriggersSucceed() throws {
+        let copy = try copyOfFixture(try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent == "SampleModel2_V1.sqlite" }))
+        let store = try PersistentStore.open(at: copy.path, mode: .readWrite)
+        let model = try XCTUnwrap(try store.cachedModel())
+        let layout = try store.layout(for: model)
+        let book = try store.readObjects(layout) { reader -> ObjectID in
+            var first: ObjectID?
+            try reader.forEachObject(of: "Book", includingSubentities: false) { if first == nil { first = $0.id } }
+            return try XCTUnwrap(first)
+        }
+        let before = try store.readObjects(layout) { try $0.object(book)?.values["pagesCount"] }
+        try store.writeObjects(layout) { writer in
+            let page = try writer.insert("Page", ["number": .integer(999), "isBookmarked": .bool(false)])
+            try writer.relate(page, "book", to: [book])
+        }
+        let after = try store.readObjects(layout) { try $0.object(book)?.values["pagesCount"] }
+        guard case .integer(let old)? = before, case .integer(let new)? = after else { return XCTFail("pagesCount \(String(describing: before)) → \(String(describing: after))") }
+        XCTAssertEqual(new, old + 1, "the store's own trigger counted the new page")
+    }
+}
