@@ -10,11 +10,13 @@ let package = Package(
         .executable(name: "chrysalis", targets: ["chrysalis"]),
         .library(name: "ObjectModel", targets: ["ObjectModel"]),
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
+        .library(name: "MigrationEngine", targets: ["MigrationEngine"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
     ],
     targets: [
         .target(
@@ -26,11 +28,16 @@ let package = Package(
             name: "SQLiteStore",
             dependencies: ["ObjectModel", "CZlib", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        .target(
+            name: "MigrationEngine",
+            dependencies: ["ObjectModel", "SQLiteStore", "Yams", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .executableTarget(
             name: "chrysalis",
             dependencies: [
                 "ObjectModel",
                 "SQLiteStore",
+                "MigrationEngine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

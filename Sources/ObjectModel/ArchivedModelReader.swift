@@ -125,7 +125,7 @@ public enum ArchivedModelReader {
             allowsExternalBinaryDataStorage: flags & 4 != 0, preservesValueInHistoryOnDeletion: flags & 16 != 0,
             valueTransformerName: try object.string("NSValueTransformerName"),
             customClassName: type == .transformable ? className : nil, isIndexed: object.bool("NSIsIndexed") ?? false,
-            derivationExpression: try object.object("NSDerivationExpression").map { try ArchivedExpressionFormat.format($0) })
+            derivationExpression: try object.object("NSDerivationExpression").map { try ArchivedExpression.format($0) })
     }
 
     private static func defaultValueString(_ value: ArchivedObject) -> String? {

@@ -5,25 +5,31 @@ import FoundationXML
 
 /// An XML element with the line it starts on: the small tree the Xcode file readers walk, so
 /// every error can point at a line.
-struct XMLTree: Sendable {
-    var name: String
-    var attributes: [String: String]
-    var children: [XMLTree]
-    var line: Int
+public struct XMLTree: Sendable {
+    /// The element name.
+    public var name: String
+    /// Its XML attributes.
+    public var attributes: [String: String]
+    /// Child elements in document order.
+    public var children: [XMLTree]
+    /// The text directly inside the element.
+    public var text: String
+    /// The line the element starts on.
+    public var line: Int
 
     /// The children called `name`, in document order.
-    func children(named name: String) -> [XMLTree] { children.filter { $0.name == name } }
+    public func children(named name: String) -> [XMLTree] { children.filter { $0.name == name } }
 
     /// `YES` is true; anything else, or absence, is false (Xcode's convention).
-    func flag(_ key: String) -> Bool { attributes[key] == "YES" }
+    public func flag(_ key: String) -> Bool { attributes[key] == "YES" }
 
     /// The start tag as a person would look for it: `<attribute name="price">`.
-    var tag: String {
+    public var tag: String {
         attributes["name"].map { "<\(name) name=\"\($0)\">" } ?? "<\(name)>"
     }
 
     /// Parses `data`; malformed XML throws a ``ModelFileError`` with the parser's line and reason.
-    static func parse(_ data: Data, file: String) throws -> XMLTree {
+    public static func parse(_ data: Data, file: String) throws -> XMLTree {
         let parser = XMLParser(data: data)
         let builder = TreeBuilder()
         parser.delegate = builder
@@ -66,7 +72,11 @@ private final class TreeBuilder: NSObject, XMLParserDelegate {
 
     func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
                 qualifiedName: String?, attributes: [String: String] = [:]) {
-        stack.append(XMLTree(name: elementName, attributes: attributes, children: [], line: parser.lineNumber))
+        stack.append(XMLTree(name: elementName, attributes: attributes, children: [], text: "", line: parser.lineNumber))
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        if !stack.isEmpty { stack[stack.count - 1].text += string }
     }
 
     func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {

@@ -2,13 +2,13 @@ import ObjectModel
 
 /// Core Data's SQL names: `Z` + upper-cased property name for columns, `Z` + upper-cased root
 /// entity name for tables, and the declared column type for each attribute type.
-enum ColumnNaming {
-    static func table(forRoot entity: String) -> String { "Z" + entity.uppercased() }
+public enum ColumnNaming {
+    public static func table(forRoot entity: String) -> String { "Z" + entity.uppercased() }
 
-    static func column(for property: String) -> String { "Z" + property.uppercased() }
+    public static func column(for property: String) -> String { "Z" + property.uppercased() }
 
     /// The declared SQL type Core Data gives an attribute's column; `nil` for types with no column.
-    static func sqlType(of type: AttributeType) -> String? {
+    public static func sqlType(of type: AttributeType) -> String? {
         switch type {
         case .integer16, .integer32, .integer64, .boolean: return "INTEGER"
         case .date: return "TIMESTAMP"
@@ -22,7 +22,7 @@ enum ColumnNaming {
     }
 
     /// Core Data orders a table's columns by storage class (integers and keys first, blobs last).
-    static func rank(of type: AttributeType) -> Int {
+    public static func rank(of type: AttributeType) -> Int {
         switch type {
         case .integer16, .integer32, .integer64, .boolean, .objectID: return 0
         case .date: return 1
@@ -36,7 +36,7 @@ enum ColumnNaming {
     }
 
     /// `name`, or `name1`, `name2`… if taken: Core Data's suffix for clashing column names.
-    static func unique(_ name: String, in taken: inout Set<String>) -> String {
+    public static func unique(_ name: String, in taken: inout Set<String>) -> String {
         var candidate = name
         var suffix = 1
         while taken.contains(candidate) {
@@ -48,7 +48,7 @@ enum ColumnNaming {
     }
 
     /// Quotes an identifier for SQL, so names such as `ORDER` or with quotes stay names.
-    static func quote(_ identifier: String) -> String {
+    public static func quote(_ identifier: String) -> String {
         "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }

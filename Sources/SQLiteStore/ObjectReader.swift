@@ -23,18 +23,27 @@ public struct ObjectReader {
     private let db: Database
     private let layout: StoreLayout
     private let path: String
+    private let schema: String
 
-    init(db: Database, layout: StoreLayout, path: String) {
+    /// A view of the store `layout` describes, attached to `db` as `schema` (`main` when it is the
+    /// connection's own file); `path` names it in errors.
+    public init(db: Database, layout: StoreLayout, schema: String = "main", path: String) {
         self.db = db
         self.layout = layout
+        self.schema = schema
         self.path = path
     }
 
+    /// A table name qualified with the schema, quoted.
+    private func t(_ table: String) -> String { "\(ColumnNaming.quote(schema)).\(ColumnNaming.quote(table))" }
+
     /// Calls `body` for each instance of `entity` (and of its subentities unless told not to), in
-    /// `Z_PK` order.
-    public func forEachObject(of entity: String, includingSubentities: Bool = true, _ body: (StoredObject) throws -> Void) throws {
+    /// `Z_PK` order; `after` and `limit` page through a large table a chunk at a time.
+    public func forEachObject(of entity: String, includingSubentities: Bool = true, after: Int64 = 0, limit: Int? = nil,
+                              _ body: (StoredObject) throws -> Void) throws {
         let (table, numbers) = try scope(entity, includingSubentities)
-        let cursor = try Row.fetchCursor(db, sql: "SELECT * FROM \(ColumnNaming.quote(table.name)) WHERE Z_ENT IN (\(numbers.map(String.init).joined(separator: ","))) ORDER BY Z_PK")
+        let cursor = try Row.fetchCursor(db, sql: "SELECT * FROM \(t(table.name)) WHERE Z_ENT IN (\(numbers.map(String.init).joined(separator: ","))) AND Z_PK > ? ORDER BY Z_PK LIMIT ?",
+                                         arguments: [after, limit ?? -1])
         var decoders: [Int: Decoder] = [:]
         while let row = try cursor.next() {
             let number: Int = row["Z_ENT"]
@@ -46,13 +55,26 @@ public struct ObjectReader {
     /// How many instances `entity` has (with its subentities' unless told not to).
     public func count(of entity: String, includingSubentities: Bool = true) throws -> Int {
         let (table, numbers) = try scope(entity, includingSubentities)
-        return try Int.fetchOne(db, sql: "SELECT count(*) FROM \(ColumnNaming.quote(table.name)) WHERE Z_ENT IN (\(numbers.map(String.init).joined(separator: ",")))") ?? 0
+        return try Int.fetchOne(db, sql: "SELECT count(*) FROM \(t(table.name)) WHERE Z_ENT IN (\(numbers.map(String.init).joined(separator: ",")))") ?? 0
+    }
+
+    /// The IDs of instances of `entity` (and its subentities) whose attribute `name` equals
+    /// `value`, in `Z_PK` order: the fetch a migration policy uses to find destination objects.
+    public func objectIDs(of entity: String, where name: String, equals value: StoreValue) throws -> [ObjectID] {
+        let (table, numbers) = try scope(entity, true)
+        guard let (attribute, column) = layout.attributeColumns(of: entity).first(where: { $0.attribute.name == name }),
+              let converted = value.databaseValue(for: attribute) else {
+            throw StoreError(.unknownProperty, path: path, "entity \(entity) has no attribute \(name) that can equal \(value)",
+                             fix: "fetch by an attribute of the entity, with a value of its type")
+        }
+        return try Row.fetchAll(db, sql: "SELECT Z_PK, Z_ENT FROM \(t(table.name)) WHERE Z_ENT IN (\(numbers.map(String.init).joined(separator: ","))) AND \(ColumnNaming.quote(column.name)) IS ? ORDER BY Z_PK",
+                                arguments: [converted]).map { ObjectID(entityNumber: $0[1], primaryKey: $0[0]) }
     }
 
     /// The object with `id`, if it exists.
     public func object(_ id: ObjectID) throws -> StoredObject? {
         guard let name = layout.numbering.name(of: id.entityNumber), let table = layout.table(for: name) else { return nil }
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM \(ColumnNaming.quote(table.name)) WHERE Z_PK = ? AND Z_ENT = ?",
+        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM \(t(table.name)) WHERE Z_PK = ? AND Z_ENT = ?",
                                          arguments: [id.primaryKey, id.entityNumber]) else { return nil }
         return try decoder(for: id.entityNumber).object(from: row)
     }
@@ -68,18 +90,18 @@ public struct ObjectReader {
         let destinationNumber = layout.numbering.number(of: relationship.destinationEntityName) ?? 0
         switch storage {
         case let .foreignKey(table, column, entityColumn):
-            let row = try Row.fetchOne(db, sql: "SELECT \(q(column)), \(entityColumn.map(q) ?? "NULL") FROM \(q(table)) WHERE Z_PK = ?", arguments: [id.primaryKey])
+            let row = try Row.fetchOne(db, sql: "SELECT \(q(column)), \(entityColumn.map(q) ?? "NULL") FROM \(t(table)) WHERE Z_PK = ?", arguments: [id.primaryKey])
             guard let row, let key = row[0] as Int64? else { return [] }
             return [ObjectID(entityNumber: row[1] as Int? ?? destinationNumber, primaryKey: key)]
         case let .inverseForeignKey(table, column, _, orderColumn):
             let order = orderColumn.map { "\(q($0)), Z_PK" } ?? "Z_PK"
-            return try Row.fetchAll(db, sql: "SELECT Z_PK, Z_ENT FROM \(q(table)) WHERE \(q(column)) = ? ORDER BY \(order)", arguments: [id.primaryKey])
+            return try Row.fetchAll(db, sql: "SELECT Z_PK, Z_ENT FROM \(t(table)) WHERE \(q(column)) = ? ORDER BY \(order)", arguments: [id.primaryKey])
                 .map { ObjectID(entityNumber: $0[1], primaryKey: $0[0]) }
         case let .joinTable(join, sourceColumn, destinationColumn, orderColumn):
             guard let destinationTable = layout.table(for: relationship.destinationEntityName) else { return [] }
             let order = orderColumn.map { "j.\(q($0)), d.Z_PK" } ?? "d.Z_PK"
             return try Row.fetchAll(db, sql: """
-                SELECT d.Z_PK, d.Z_ENT FROM \(q(join.name)) j JOIN \(q(destinationTable.name)) d ON d.Z_PK = j.\(q(destinationColumn))
+                SELECT d.Z_PK, d.Z_ENT FROM \(t(join.name)) j JOIN \(t(destinationTable.name)) d ON d.Z_PK = j.\(q(destinationColumn))
                 WHERE j.\(q(sourceColumn)) = ? ORDER BY \(order)
                 """, arguments: [id.primaryKey]).map { ObjectID(entityNumber: $0[1], primaryKey: $0[0]) }
         }

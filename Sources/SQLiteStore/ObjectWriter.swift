@@ -12,17 +12,31 @@ public final class ObjectWriter {
     private let db: Database
     private let layout: StoreLayout
     private let path: String
+    private let schema: String
     private var nextKeys: [Int: Int64] = [:]
+    /// Instances inserted so far, by entity name: what a migration reconciles against.
+    public private(set) var insertedCounts: [String: Int] = [:]
 
-    init(db: Database, layout: StoreLayout, path: String) {
+    /// A view of the store `layout` describes, attached to `db` as `schema` (`main` when it is the
+    /// connection's own file); `path` names it in errors.
+    public init(db: Database, layout: StoreLayout, schema: String = "main", path: String) {
         self.db = db
         self.layout = layout
+        self.schema = schema
         self.path = path
     }
 
-    /// Inserts an instance of `entity` with attribute `values`; returns its ID.
+    /// A table name qualified with the schema, quoted.
+    private func t(_ table: String) -> String { "\(ColumnNaming.quote(schema)).\(ColumnNaming.quote(table))" }
+
+    /// Inserts an instance of `entity` with attribute `values` (attributes not given take the
+    /// model's default values, as a new Core Data object does); returns its ID.
     @discardableResult
     public func insert(_ entity: String, _ values: [String: StoreValue] = [:]) throws -> ObjectID {
+        var values = values
+        for (attribute, _) in layout.attributeColumns(of: entity) where values[attribute.name] == nil {
+            if let value = Self.defaultValue(of: attribute) { values[attribute.name] = value }
+        }
         let (description, table, number) = try resolve(entity)
         guard !description.isAbstract else {
             throw StoreError(.unknownEntity, path: path, "entity \(entity) is abstract and cannot have instances",
@@ -32,8 +46,9 @@ public final class ObjectWriter {
         let key = try nextKey(root: root, table: table.name)
         let (columns, arguments) = try assignments(entity: entity, values)
         let names = ["Z_PK", "Z_ENT", "Z_OPT"] + columns.map(ColumnNaming.quote)
-        let sql = "INSERT INTO \(ColumnNaming.quote(table.name)) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))"
+        let sql = "INSERT INTO \(t(table.name)) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))"
         try db.cachedStatement(sql: sql).execute(arguments: StatementArguments([key.databaseValue, number.databaseValue, 1.databaseValue] + arguments))
+        insertedCounts[entity, default: 0] += 1
         return ObjectID(entityNumber: number, primaryKey: key)
     }
 
@@ -43,7 +58,7 @@ public final class ObjectWriter {
         let (_, table, _) = try resolve(entity)
         let (columns, arguments) = try assignments(entity: entity, values)
         let sets = (["Z_OPT = Z_OPT + 1"] + columns.map { "\(ColumnNaming.quote($0)) = ?" }).joined(separator: ", ")
-        try db.cachedStatement(sql: "UPDATE \(ColumnNaming.quote(table.name)) SET \(sets) WHERE Z_PK = ?")
+        try db.cachedStatement(sql: "UPDATE \(t(table.name)) SET \(sets) WHERE Z_PK = ?")
             .execute(arguments: StatementArguments(arguments + [id.primaryKey.databaseValue]))
     }
 
@@ -77,7 +92,7 @@ public final class ObjectWriter {
                 sets.append("\(q(entityColumn)) = ?")
                 arguments.append(destinations.first?.entityNumber.databaseValue ?? .null)
             }
-            try db.cachedStatement(sql: "UPDATE \(q(table)) SET \(sets.joined(separator: ", ")) WHERE Z_PK = ?")
+            try db.cachedStatement(sql: "UPDATE \(t(table)) SET \(sets.joined(separator: ", ")) WHERE Z_PK = ?")
                 .execute(arguments: StatementArguments(arguments + [id.primaryKey.databaseValue]))
             // A one-to-one keeps a key on both sides.
             if let inverse = layout.inverse(of: relationship), !inverse.isToMany, let destination = destinations.first {
@@ -86,9 +101,9 @@ public final class ObjectWriter {
         case let .inverseForeignKey(table, column, entityColumn, orderColumn):
             let typeSet = entityColumn.map { ", \(q($0)) = ?" } ?? ""
             let orderSet = orderColumn.map { ", \(q($0)) = ?" } ?? ""
-            try db.cachedStatement(sql: "UPDATE \(q(table)) SET \(q(column)) = NULL\(typeSet)\(orderSet) WHERE \(q(column)) = ?")
+            try db.cachedStatement(sql: "UPDATE \(t(table)) SET \(q(column)) = NULL\(typeSet)\(orderSet) WHERE \(q(column)) = ?")
                 .execute(arguments: StatementArguments((entityColumn == nil ? [] : [DatabaseValue.null]) + (orderColumn == nil ? [] : [DatabaseValue.null]) + [id.primaryKey.databaseValue]))
-            let update = try db.cachedStatement(sql: "UPDATE \(q(table)) SET \(q(column)) = ?\(typeSet)\(orderSet) WHERE Z_PK = ?")
+            let update = try db.cachedStatement(sql: "UPDATE \(t(table)) SET \(q(column)) = ?\(typeSet)\(orderSet) WHERE Z_PK = ?")
             for (position, destination) in destinations.enumerated() {
                 var arguments: [DatabaseValue] = [id.primaryKey.databaseValue]
                 if entityColumn != nil { arguments.append(id.entityNumber.databaseValue) }
@@ -96,9 +111,9 @@ public final class ObjectWriter {
                 try update.execute(arguments: StatementArguments(arguments + [destination.primaryKey.databaseValue]))
             }
         case let .joinTable(join, sourceColumn, destinationColumn, orderColumn):
-            try db.cachedStatement(sql: "DELETE FROM \(q(join.name)) WHERE \(q(sourceColumn)) = ?").execute(arguments: [id.primaryKey])
+            try db.cachedStatement(sql: "DELETE FROM \(t(join.name)) WHERE \(q(sourceColumn)) = ?").execute(arguments: [id.primaryKey])
             let columns = [sourceColumn, destinationColumn] + (orderColumn.map { [$0] } ?? [])
-            let insert = try db.cachedStatement(sql: "INSERT INTO \(q(join.name)) (\(columns.map(q).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))")
+            let insert = try db.cachedStatement(sql: "INSERT INTO \(t(join.name)) (\(columns.map(q).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))")
             for (position, destination) in destinations.enumerated() {
                 var arguments: [DatabaseValue] = [id.primaryKey.databaseValue, destination.primaryKey.databaseValue]
                 if orderColumn != nil { arguments.append(Self.orderKey(position).databaseValue) }
@@ -113,17 +128,67 @@ public final class ObjectWriter {
         let typeSet = entityColumn.map { ", \(q($0)) = ?" } ?? ""
         var arguments: [DatabaseValue] = [destination.primaryKey.databaseValue]
         if entityColumn != nil { arguments.append(destination.entityNumber.databaseValue) }
-        try db.cachedStatement(sql: "UPDATE \(q(table)) SET \(q(column)) = ?\(typeSet) WHERE Z_PK = ?")
+        try db.cachedStatement(sql: "UPDATE \(t(table)) SET \(q(column)) = ?\(typeSet) WHERE Z_PK = ?")
             .execute(arguments: StatementArguments(arguments + [id.primaryKey.databaseValue]))
+    }
+
+    /// Adds `destinations` to the to-many relationship `name` of `id`, keeping what is there
+    /// (for a to-one, sets it).
+    public func add(_ id: ObjectID, _ name: String, _ destinations: [ObjectID]) throws {
+        let entity = try self.name(of: id)
+        switch layout.storage(entity: entity, relationship: name) {
+        case .foreignKey?:
+            try relate(id, name, to: Array(destinations.suffix(1)))
+        case let .inverseForeignKey(table, column, entityColumn, orderColumn)?:
+            var next = orderColumn == nil ? 0
+                : try Int64.fetchOne(db, sql: "SELECT count(*) FROM \(t(table)) WHERE \(ColumnNaming.quote(column)) = ?", arguments: [id.primaryKey]) ?? 0
+            let q = ColumnNaming.quote
+            let sets = [q(column) + " = ?"] + (entityColumn.map { [q($0) + " = ?"] } ?? []) + (orderColumn.map { [q($0) + " = ?"] } ?? [])
+            let update = try db.cachedStatement(sql: "UPDATE \(t(table)) SET \(sets.joined(separator: ", ")) WHERE Z_PK = ?")
+            for destination in destinations {
+                var arguments: [DatabaseValue] = [id.primaryKey.databaseValue]
+                if entityColumn != nil { arguments.append(id.entityNumber.databaseValue) }
+                if orderColumn != nil { arguments.append(Self.orderKey(Int(next)).databaseValue); next += 1 }
+                try update.execute(arguments: StatementArguments(arguments + [destination.primaryKey.databaseValue]))
+            }
+        case let .joinTable(join, sourceColumn, destinationColumn, orderColumn)?:
+            let q = ColumnNaming.quote
+            var next = try Int64.fetchOne(db, sql: "SELECT count(*) FROM \(t(join.name)) WHERE \(q(sourceColumn)) = ?", arguments: [id.primaryKey]) ?? 0
+            let columns = [sourceColumn, destinationColumn] + (orderColumn.map { [$0] } ?? [])
+            let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO \(t(join.name)) (\(columns.map(q).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))")
+            for destination in destinations {
+                var arguments: [DatabaseValue] = [id.primaryKey.databaseValue, destination.primaryKey.databaseValue]
+                if orderColumn != nil { arguments.append(Self.orderKey(Int(next)).databaseValue); next += 1 }
+                try insert.execute(arguments: StatementArguments(arguments))
+            }
+        case nil:
+            throw StoreError(.unknownProperty, path: path, "entity \(entity) has no stored relationship \(name)",
+                             fix: "use one of: \(relationshipNames(of: entity))")
+        }
+    }
+
+    /// The model's default for `attribute`, converted from Xcode's `defaultValueString`.
+    static func defaultValue(of attribute: AttributeDescription) -> StoreValue? {
+        guard let text = attribute.defaultValueString else { return nil }
+        switch attribute.attributeType {
+        case .integer16, .integer32, .integer64: return Int64(text).map(StoreValue.integer)
+        case .double, .float: return Double(text).map(StoreValue.double)
+        case .decimal: return Decimal(string: text).map(StoreValue.decimal)
+        case .boolean: return .bool(["YES", "TRUE", "1"].contains(text.uppercased()))
+        case .string: return .string(text)
+        case .uri: return URL(string: text).map(StoreValue.uri)
+        default: return nil
+        }
     }
 
     /// Core Data's ordering keys: steps of 1024 from 1024 (position 0).
     static func orderKey(_ position: Int) -> Int64 { Int64(position + 1) * 1024 }
 
-    /// Records the keys handed out in `Z_PRIMARYKEY.Z_MAX`, as Core Data does at save.
-    func finish() throws {
+    /// Records the keys handed out in `Z_PRIMARYKEY.Z_MAX`, as Core Data does at save. Call it
+    /// before committing when driving transactions yourself.
+    public func finish() throws {
         for (root, next) in nextKeys {
-            try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", arguments: [next - 1, root])
+            try db.execute(sql: "UPDATE \(t("Z_PRIMARYKEY")) SET Z_MAX = ? WHERE Z_ENT = ?", arguments: [next - 1, root])
         }
     }
 
@@ -132,8 +197,8 @@ public final class ObjectWriter {
             nextKeys[root] = next + 1
             return next
         }
-        let recorded = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [root]) ?? 0
-        let used = try Int64.fetchOne(db, sql: "SELECT max(Z_PK) FROM \(ColumnNaming.quote(table))") ?? 0
+        let recorded = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM \(t("Z_PRIMARYKEY")) WHERE Z_ENT = ?", arguments: [root]) ?? 0
+        let used = try Int64.fetchOne(db, sql: "SELECT max(Z_PK) FROM \(t(table))") ?? 0
         let next = max(recorded, used) + 1
         nextKeys[root] = next + 1
         return next

@@ -126,6 +126,29 @@ public final class PersistentStore: Sendable {
         }
     }
 
+    /// Closes the connection; the store must not be used afterwards. Lets a finished store be
+    /// renamed without SQLite holding it open.
+    public func close() throws {
+        do { try queue.close() } catch { throw Self.storeError(error, path: path) }
+    }
+
+    /// The SQLite URI that opens this store read-only from another connection (`ATTACH`), with the
+    /// same care as ``open(at:mode:)``: immutable when a WAL store has no `-wal` to read.
+    public var readOnlyURI: String {
+        let escaped = path.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "?", with: "%3f")
+            .replacingOccurrences(of: "#", with: "%23")
+        return "file:\(escaped)?" + (file.isWAL && file.walPath == nil ? "immutable=1" : "mode=ro")
+    }
+
+    /// Runs `body` on the store's own connection outside any transaction, for work that manages
+    /// its own transactions and attachments (the migration engine). Needs a writable store.
+    public func withConnection<T>(_ body: (Database) throws -> T) throws -> T {
+        guard mode == .readWrite else {
+            throw StoreError(.readOnly, path: path, "was opened read-only", fix: "open it with mode .readWrite to change it")
+        }
+        do { return try queue.writeWithoutTransaction(body) } catch { throw Self.storeError(error, path: path) }
+    }
+
     /// Runs `body` in a read transaction; SQLite failures become ``StoreError``s.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
         do { return try queue.read(body) } catch { throw Self.storeError(error, path: path) }

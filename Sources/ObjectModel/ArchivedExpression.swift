@@ -1,15 +1,21 @@
 /// Writes an archived `NSExpression` the way `-[NSExpression predicateFormat]` does, for the
-/// forms models use (key paths, variables, constants, functions such as `count:(pages)`).
+/// forms models and mapping models use (key paths, variables, constants, `FUNCTION(…)` and
+/// built-in functions such as `count:(pages)`).
 ///
-/// A derived attribute's version hash is taken over this text, so it must match Apple's.
-enum ArchivedExpressionFormat {
-    static func format(_ expression: ArchivedObject, depth: Int = 0) throws -> String {
+/// A derived attribute's version hash is taken over this text, so it must match Apple's; mapping
+/// models' value expressions go through it to reach the one expression parser.
+public enum ArchivedExpression {
+    /// The expression text of an archived `NSExpression` object.
+    public static func format(_ expression: ArchivedObject, depth: Int = 0) throws -> String {
         guard depth < 64 else { throw KeyedArchive.Failure(description: "expression nested deeper than 64 levels") }
         let type = expression.integer("NSExpressionType")
         switch type {
         case 0:
             guard let value = try expression.object("NSConstantValue") else { return "nil" }
-            if let text = value.stringValue { return "\"\(text)\"" }
+            if let text = value.stringValue {
+                return "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+            }
+            if let plain = value.plainValue, let flag = plain as? Bool, Swift.type(of: plain) == Bool.self { return flag ? "YES" : "NO" }
             return value.plainValue.map { "\($0)" } ?? "nil"
         case 1: return "SELF"
         case 2: return "$" + (try expression.string("NSVariable") ?? "")

@@ -1,0 +1,74 @@
+import SQLiteStore
+
+/// Custom migration code for one entity mapping: Core Data's `NSEntityMigrationPolicy`, with
+/// its seven hooks. Every hook has a default that does what Core Data's default does, so a
+/// policy overrides only what it changes.
+public protocol EntityMigrationPolicy {
+    /// Before any instance of the mapping is created.
+    func begin(_ mapping: EntityMapping, manager: MigrationManager) throws
+    /// Stage 1, once per source instance: create its destination instance(s) and associate them.
+    func createDestinationInstances(forSource source: ObjectID, in mapping: EntityMapping, manager: MigrationManager) throws
+    /// After the mapping's last source instance.
+    func endInstanceCreation(for mapping: EntityMapping, manager: MigrationManager) throws
+    /// Stage 2, once per destination instance the mapping created: set its relationships.
+    func createRelationships(forDestination destination: ObjectID, in mapping: EntityMapping, manager: MigrationManager) throws
+    /// After the mapping's relationships.
+    func endRelationshipCreation(for mapping: EntityMapping, manager: MigrationManager) throws
+    /// Stage 3: checks of your own, after Chrysalis validated the destination model's rules.
+    func performCustomValidation(for mapping: EntityMapping, manager: MigrationManager) throws
+    /// After everything.
+    func end(_ mapping: EntityMapping, manager: MigrationManager) throws
+}
+
+extension EntityMigrationPolicy {
+    public func begin(_ mapping: EntityMapping, manager: MigrationManager) throws {}
+
+    public func createDestinationInstances(forSource source: ObjectID, in mapping: EntityMapping, manager: MigrationManager) throws {
+        try manager.createDefaultDestinationInstance(forSource: source, in: mapping)
+    }
+
+    public func endInstanceCreation(for mapping: EntityMapping, manager: MigrationManager) throws {}
+
+    public func createRelationships(forDestination destination: ObjectID, in mapping: EntityMapping, manager: MigrationManager) throws {
+        try manager.createDefaultRelationships(forDestination: destination, in: mapping)
+    }
+
+    public func endRelationshipCreation(for mapping: EntityMapping, manager: MigrationManager) throws {}
+    public func performCustomValidation(for mapping: EntityMapping, manager: MigrationManager) throws {}
+    public func end(_ mapping: EntityMapping, manager: MigrationManager) throws {}
+}
+
+/// The policy of entity mappings that name none: Core Data's defaults throughout.
+public struct DefaultEntityMigrationPolicy: EntityMigrationPolicy {
+    /// The default policy.
+    public init() {}
+}
+
+/// Policies by the names mapping models use. Real mapping models name them bare
+/// (`MHWBookToBookPolicy`) or module-qualified (`App.PublicationToPublicationMigrationPolicy`);
+/// either finds a policy registered under either form.
+public struct PolicyRegistry: Sendable {
+    private var factories: [String: @Sendable () -> EntityMigrationPolicy] = [:]
+
+    /// An empty registry.
+    public init() {}
+
+    /// Registers `make` under `name`.
+    public mutating func register(_ name: String, _ make: @escaping @Sendable () -> EntityMigrationPolicy) {
+        factories[name] = make
+    }
+
+    /// A new policy for `name`, matching bare and module-qualified names.
+    public func policy(named name: String) -> EntityMigrationPolicy? {
+        if let make = factories[name] { return make() }
+        let bare = Self.bare(name)
+        return factories.first { Self.bare($0.key) == bare }.map { $0.value() }
+    }
+
+    /// The registered names.
+    public var names: [String] { factories.keys.sorted() }
+
+    private static func bare(_ name: String) -> Substring {
+        name.split(separator: ".").last ?? Substring(name)
+    }
+}

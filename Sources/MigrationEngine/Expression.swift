@@ -1,0 +1,128 @@
+import Foundation
+import SQLiteStore
+
+/// A value expression in Core Data's syntax (`$source.price * 1.04`,
+/// `FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "BookToBook", $source.books)`),
+/// parsed once and then either evaluated row by row or compiled to SQL.
+public indirect enum Expression: Hashable, Sendable, CustomStringConvertible {
+    /// A literal: number, string, boolean or nil.
+    case constant(StoreValue)
+    /// `$name`: one of the migration variables (`source`, `manager`, `destination`, …).
+    case variable(String)
+    /// `SELF`: the object a predicate is evaluated on.
+    case evaluatedObject
+    /// `base.a.b`; components may be collection operators such as `@count`.
+    case keyPath(Expression, [String])
+    /// `a + b`, `a - b`, `a * b`, `a / b`.
+    case arithmetic(ArithmeticOperator, Expression, Expression)
+    /// `-a`.
+    case negate(Expression)
+    /// `FUNCTION(receiver, "selector:", arguments…)`.
+    case function(Expression, String, [Expression])
+    /// A built-in function such as `count:(pages)` or `now()`.
+    case builtin(String, [Expression])
+    /// `{a, b, c}`.
+    case aggregate([Expression])
+
+    /// The four arithmetic operators.
+    public enum ArithmeticOperator: String, Hashable, Sendable {
+        case add = "+", subtract = "-", multiply = "*", divide = "/"
+    }
+
+    /// The expression in Core Data's syntax, reserved words escaped with `#`.
+    public var description: String {
+        switch self {
+        case .constant(let value): return Self.literal(value)
+        case .variable(let name): return "$" + name
+        case .evaluatedObject: return "SELF"
+        case .keyPath(let base, let path):
+            let keys = path.map { ExpressionLexer.isReserved($0) ? "#" + $0 : $0 }.joined(separator: ".")
+            if case .evaluatedObject = base { return keys }
+            return "\(base).\(keys)"
+        case .arithmetic(let op, let lhs, let rhs): return "\(Self.operand(lhs)) \(op.rawValue) \(Self.operand(rhs))"
+        case .negate(let operand): return "-\(Self.operand(operand))"
+        case .function(let receiver, let selector, let arguments):
+            return "FUNCTION(\(([receiver.description, Self.literal(.string(selector))] + arguments.map(\.description)).joined(separator: ", ")))"
+        case .builtin(let name, let arguments): return "\(name)(\(arguments.map(\.description).joined(separator: ", ")))"
+        case .aggregate(let items): return "{\(items.map(\.description).joined(separator: ", "))}"
+        }
+    }
+
+    private static func operand(_ expression: Expression) -> String {
+        if case .arithmetic = expression { return "(\(expression))" }
+        return expression.description
+    }
+
+    static func literal(_ value: StoreValue) -> String {
+        switch value {
+        case .null: return "nil"
+        case .string(let text):
+            return "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        case .bool(let flag): return flag ? "YES" : "NO"
+        case .integer(let number): return String(number)
+        case .double(let number): return String(number)
+        case .decimal(let number): return "\(number)"
+        default: return "\(value)"
+        }
+    }
+
+    /// `$source.<name>`: the inferred expression of an attribute mapping.
+    public static func sourceKey(_ name: String) -> Expression { .keyPath(.variable("source"), [name]) }
+
+    /// The inferred expression of a relationship mapping: the destination instances that
+    /// `mapping` made from the source's `relationship`.
+    public static func destinationInstances(mapping: String, relationship: String) -> Expression {
+        .function(.variable("manager"), "destinationInstancesForEntityMappingNamed:sourceInstances:",
+                  [.constant(.string(mapping)), sourceKey(relationship)])
+    }
+}
+
+/// A filter predicate in Core Data's syntax (`price > 10 AND title BEGINSWITH "The"`).
+public indirect enum Predicate: Hashable, Sendable, CustomStringConvertible {
+    case truePredicate
+    case falsePredicate
+    /// `lhs OP[flags] rhs`; `caseInsensitive` is the `[c]` flag.
+    case comparison(Expression, ComparisonOperator, Expression, caseInsensitive: Bool)
+    case and([Predicate])
+    case or([Predicate])
+    case not(Predicate)
+
+    /// The comparison operators of the supported subset.
+    public enum ComparisonOperator: String, Hashable, Sendable {
+        case equal = "==", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
+        case beginsWith = "BEGINSWITH", endsWith = "ENDSWITH", contains = "CONTAINS", like = "LIKE", `in` = "IN"
+    }
+
+    /// The predicate in Core Data's syntax.
+    public var description: String {
+        switch self {
+        case .truePredicate: return "TRUEPREDICATE"
+        case .falsePredicate: return "FALSEPREDICATE"
+        case let .comparison(lhs, op, rhs, caseInsensitive): return "\(lhs) \(op.rawValue)\(caseInsensitive ? "[c]" : "") \(rhs)"
+        case .and(let parts): return parts.map { "(\($0))" }.joined(separator: " AND ")
+        case .or(let parts): return parts.map { "(\($0))" }.joined(separator: " OR ")
+        case .not(let inner): return "NOT (\(inner))"
+        }
+    }
+}
+
+/// An expression or predicate that does not parse or cannot be evaluated, pointing at the
+/// column of the text that is wrong.
+public struct ExpressionError: Error, CustomStringConvertible, Equatable, Sendable {
+    /// The whole expression text.
+    public var text: String
+    /// The 1-based column of the problem.
+    public var column: Int
+    /// What is wrong there.
+    public var message: String
+
+    /// An error at `column` of `text`.
+    public init(text: String, column: Int, message: String) {
+        self.text = text
+        self.column = column
+        self.message = message
+    }
+
+    /// `column N of "text": message`.
+    public var description: String { "column \(column) of \"\(text)\": \(message)" }
+}

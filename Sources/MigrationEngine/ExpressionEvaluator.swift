@@ -1,0 +1,134 @@
+import Foundation
+import SQLiteStore
+
+/// Where an expression's variables, keys and functions come from during a migration.
+protocol ExpressionContext {
+    func variable(_ name: String) throws -> ExpressionValue
+    func value(of object: ObjectRef, key: String) throws -> ExpressionValue
+    func call(_ receiver: ExpressionValue, _ selector: String, _ arguments: [ExpressionValue]) throws -> ExpressionValue
+}
+
+/// Evaluates an ``Expression`` row by row: key paths through relationships and collection
+/// operators, arithmetic (nil stays nil, as in SQL), built-ins and allowed `FUNCTION`s.
+struct ExpressionEvaluator {
+    let context: ExpressionContext
+    /// The object `SELF` and bare keys refer to.
+    var evaluatedObject: ExpressionValue = .null
+
+    func evaluate(_ expression: Expression) throws -> ExpressionValue {
+        switch expression {
+        case .constant(let value): return .value(value)
+        case .variable(let name): return try context.variable(name)
+        case .evaluatedObject: return evaluatedObject
+        case .keyPath(let base, let path): return try walk(try evaluate(base), path[...])
+        case .negate(let operand):
+            let value = try evaluate(operand)
+            if value.isNull { return .null }
+            guard let number = value.number else { throw EvaluationError("cannot negate \(value)") }
+            if case .value(.integer(let integer)) = value { return .value(.integer(-integer)) }
+            return .value(.double(-number))
+        case .arithmetic(let op, let lhs, let rhs):
+            return try arithmetic(op, try evaluate(lhs), try evaluate(rhs))
+        case .aggregate(let items): return .collection(try items.map(evaluate))
+        case .builtin(let name, let arguments): return try builtin(name, try arguments.map(evaluate))
+        case .function(let receiver, let selector, let arguments):
+            guard MappingModel.allowedSelectors.contains(selector) else {
+                throw EvaluationError("FUNCTION selector \"\(selector)\" is not allowed")
+            }
+            return try context.call(try evaluate(receiver), selector, try arguments.map(evaluate))
+        }
+    }
+
+    private func walk(_ value: ExpressionValue, _ path: ArraySlice<String>) throws -> ExpressionValue {
+        guard let key = path.first else { return value }
+        let rest = path.dropFirst()
+        if key.hasPrefix("@") {
+            let items: [ExpressionValue]
+            switch value {
+            case .collection(let members): items = members
+            case .value(.null): items = []
+            default: items = [value]
+            }
+            switch key {
+            case "@count": return .value(.integer(Int64(items.count)))
+            case "@sum", "@avg", "@min", "@max":
+                let numbers = try items.map { try walk($0, rest) }.filter { !$0.isNull }.compactMap(\.number)
+                guard !numbers.isEmpty else { return key == "@sum" ? .value(.integer(0)) : .null }
+                switch key {
+                case "@sum": return .value(.double(numbers.reduce(0, +)))
+                case "@avg": return .value(.double(numbers.reduce(0, +) / Double(numbers.count)))
+                case "@min": return .value(.double(numbers.min()!))
+                default: return .value(.double(numbers.max()!))
+                }
+            case "@unionOfObjects", "@unionOfArrays":
+                return .collection(try items.map { try walk($0, rest) })
+            default: // distinct unions
+                var seen: Set<ExpressionValue> = []
+                var result: [ExpressionValue] = []
+                for item in try items.map({ try walk($0, rest) }) {
+                    let members: [ExpressionValue]
+                    if case .collection(let inner) = item, key != "@distinctUnionOfObjects" { members = inner } else { members = [item] }
+                    for member in members where seen.insert(member).inserted { result.append(member) }
+                }
+                return .collection(result)
+            }
+        }
+        switch value {
+        case .object(let object): return try walk(try context.value(of: object, key: key), rest)
+        case .collection(let items): return .collection(try items.map { try walk($0, path) })
+        case .value(.null): return .null
+        case .value(let plain): throw EvaluationError("cannot read key \"\(key)\" of the value \(plain)")
+        }
+    }
+
+    private func arithmetic(_ op: Expression.ArithmeticOperator, _ lhs: ExpressionValue, _ rhs: ExpressionValue) throws -> ExpressionValue {
+        if lhs.isNull || rhs.isNull { return .null }
+        guard let a = lhs.number, let b = rhs.number else {
+            throw EvaluationError("\(op.rawValue) needs numbers, got \(lhs) and \(rhs)")
+        }
+        if case .value(.integer(let x)) = lhs, case .value(.integer(let y)) = rhs, op != .divide {
+            let (result, overflow): (Int64, Bool)
+            switch op {
+            case .add: (result, overflow) = x.addingReportingOverflow(y)
+            case .subtract: (result, overflow) = x.subtractingReportingOverflow(y)
+            default: (result, overflow) = x.multipliedReportingOverflow(by: y)
+            }
+            if !overflow { return .value(.integer(result)) }
+        }
+        switch op {
+        case .add: return .value(.double(a + b))
+        case .subtract: return .value(.double(a - b))
+        case .multiply: return .value(.double(a * b))
+        case .divide:
+            guard b != 0 else { throw EvaluationError("division by zero") }
+            return .value(.double(a / b))
+        }
+    }
+
+    private func builtin(_ name: String, _ arguments: [ExpressionValue]) throws -> ExpressionValue {
+        if name == "now" { return .value(.date(Date())) }
+        guard let argument = arguments.first else { throw EvaluationError("\(name) needs an argument") }
+        let items: [ExpressionValue]
+        if case .collection(let members) = argument { items = members } else { items = [argument] }
+        switch name {
+        case "count:": return .value(.integer(Int64(items.filter { !$0.isNull }.count)))
+        case "sum:", "average:", "min:", "max:":
+            return try walk(.collection(items), ["@" + ["sum:": "sum", "average:": "avg", "min:": "min", "max:": "max"][name]!])
+        case "abs:":
+            guard let number = argument.number else { return .null }
+            if case .value(.integer(let integer)) = argument { return .value(.integer(abs(integer))) }
+            return .value(.double(abs(number)))
+        case "uppercase:", "lowercase:", "length:":
+            guard case .value(.string(let text)) = argument else { return argument.isNull ? .null : argument }
+            if name == "length:" { return .value(.integer(Int64(text.count))) }
+            return .value(.string(name == "uppercase:" ? text.uppercased() : text.lowercased()))
+        default: throw EvaluationError("unknown function \(name)")
+        }
+    }
+}
+
+/// An expression that parsed but cannot be evaluated on this data.
+struct EvaluationError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,293 @@
+import Foundation
+import SQLiteStore
+
+/// Parses Core Data's expression and predicate syntax into ``Expression`` and ``Predicate``.
+///
+/// The subset: literals, the six migration variables, key paths with `#`-escaped reserved words
+/// and collection operators, arithmetic, `FUNCTION(…)`, built-ins such as `count:(x)`, and for
+/// predicates comparisons, `BEGINSWITH`/`ENDSWITH`/`CONTAINS`/`LIKE`/`IN`, `AND`/`OR`/`NOT`.
+public struct ExpressionParser {
+    private let text: String
+    private let tokens: [ExpressionLexer.Token]
+    private var position = 0
+    private var depth = 0
+
+    private init(_ text: String) throws {
+        self.text = text
+        tokens = try ExpressionLexer.tokens(text)
+    }
+
+    /// Parses a whole value expression.
+    public static func expression(_ text: String) throws -> Expression {
+        var parser = try ExpressionParser(text)
+        let result = try parser.additive()
+        try parser.expectEnd()
+        return result
+    }
+
+    /// Parses a whole predicate.
+    public static func predicate(_ text: String) throws -> Predicate {
+        var parser = try ExpressionParser(text)
+        let result = try parser.orPredicate()
+        try parser.expectEnd()
+        return result
+    }
+
+    // MARK: Tokens
+
+    private var current: ExpressionLexer.Token { tokens[position] }
+
+    private func error(_ message: String, at token: ExpressionLexer.Token? = nil) -> ExpressionError {
+        ExpressionError(text: text, column: (token ?? current).column, message: message)
+    }
+
+    private func isSymbol(_ symbol: String) -> Bool { current.kind == .symbol(symbol) }
+
+    private func isWord(_ word: String) -> Bool {
+        if case .identifier(let name) = current.kind { return name.uppercased() == word }
+        return false
+    }
+
+    private mutating func expect(_ symbol: String) throws {
+        guard isSymbol(symbol) else { throw error("expected '\(symbol)' here, found \(describe(current))") }
+        position += 1
+    }
+
+    private func expectEnd() throws {
+        guard current.kind == .end else { throw error("unexpected \(describe(current)) after a complete expression") }
+    }
+
+    private func describe(_ token: ExpressionLexer.Token) -> String {
+        switch token.kind {
+        case .number(let text), .identifier(let text): return "'\(text)'"
+        case .string(let text): return "the string \"\(text)\""
+        case .escaped(let name): return "'#\(name)'"
+        case .variable(let name): return "'$\(name)'"
+        case .collectionOperator(let name): return "'@\(name)'"
+        case .symbol(let symbol): return "'\(symbol)'"
+        case .end: return "the end of the expression"
+        }
+    }
+
+    private mutating func nested<T>(_ body: (inout ExpressionParser) throws -> T) throws -> T {
+        depth += 1
+        defer { depth -= 1 }
+        guard depth < 200 else { throw error("the expression is nested too deeply") }
+        return try body(&self)
+    }
+
+    // MARK: Expressions
+
+    private mutating func additive() throws -> Expression {
+        var result = try multiplicative()
+        while isSymbol("+") || isSymbol("-") {
+            let op: Expression.ArithmeticOperator = isSymbol("+") ? .add : .subtract
+            position += 1
+            result = .arithmetic(op, result, try multiplicative())
+        }
+        return result
+    }
+
+    private mutating func multiplicative() throws -> Expression {
+        var result = try unary()
+        while isSymbol("*") || isSymbol("/") {
+            let op: Expression.ArithmeticOperator = isSymbol("*") ? .multiply : .divide
+            position += 1
+            result = .arithmetic(op, result, try unary())
+        }
+        return result
+    }
+
+    private mutating func unary() throws -> Expression {
+        if isSymbol("-") {
+            position += 1
+            return try nested { parser in
+                let operand = try parser.unary()
+                if case .constant(.integer(let number)) = operand { return .constant(.integer(-number)) }
+                if case .constant(.double(let number)) = operand { return .constant(.double(-number)) }
+                return .negate(operand)
+            }
+        }
+        return try postfix()
+    }
+
+    private mutating func postfix() throws -> Expression {
+        var base = try nested { try $0.primary() }
+        var path: [String] = []
+        while isSymbol(".") {
+            position += 1
+            switch current.kind {
+            case .identifier(let name):
+                guard !ExpressionLexer.isReserved(name) else {
+                    throw error("'\(name)' is a reserved word; write #\(name) to use it as a key")
+                }
+                path.append(name)
+            case .escaped(let name): path.append(name)
+            case .collectionOperator(let name):
+                guard ["count", "sum", "avg", "min", "max", "distinctUnionOfSets", "distinctUnionOfObjects", "unionOfObjects",
+                       "unionOfSets", "distinctUnionOfArrays", "unionOfArrays"].contains(name) else {
+                    throw error("unknown collection operator '@\(name)'")
+                }
+                path.append("@" + name)
+            default: throw error("expected a key after '.', found \(describe(current))")
+            }
+            position += 1
+        }
+        guard !path.isEmpty else { return base }
+        if case .keyPath(let inner, let innerPath) = base { base = .keyPath(inner, innerPath + path) } else { base = .keyPath(base, path) }
+        return base
+    }
+
+    private mutating func primary() throws -> Expression {
+        let token = current
+        switch token.kind {
+        case .number(let text):
+            position += 1
+            if let integer = Int64(text) { return .constant(.integer(integer)) }
+            guard let number = Double(text) else { throw error("'\(text)' is not a number", at: token) }
+            return .constant(.double(number))
+        case .string(let value):
+            position += 1
+            return .constant(.string(value))
+        case .variable(let name):
+            position += 1
+            return .variable(name)
+        case .escaped(let name):
+            position += 1
+            return .keyPath(.evaluatedObject, [name])
+        case .collectionOperator:
+            throw error("a collection operator must follow a key path")
+        case .identifier(let name):
+            position += 1
+            switch name.uppercased() {
+            case "TRUE", "YES": return .constant(.bool(true))
+            case "FALSE", "NO": return .constant(.bool(false))
+            case "NIL", "NULL": return .constant(.null)
+            case "SELF": return .evaluatedObject
+            case "FUNCTION": return try function(at: token)
+            default: break
+            }
+            if isSymbol(":") || isSymbol("(") {
+                return try builtin(name, at: token)
+            }
+            guard !ExpressionLexer.isReserved(name) else { throw error("'\(name)' is a reserved word; write #\(name) to use it as a key", at: token) }
+            return .keyPath(.evaluatedObject, [name])
+        case .symbol("("):
+            position += 1
+            let inner = try nested { try $0.additive() }
+            try expect(")")
+            return inner
+        case .symbol("{"):
+            position += 1
+            var items: [Expression] = []
+            if !isSymbol("}") {
+                repeat {
+                    if isSymbol(",") { position += 1 }
+                    items.append(try nested { try $0.additive() })
+                } while isSymbol(",")
+            }
+            try expect("}")
+            return .aggregate(items)
+        default:
+            throw error("expected a value, a key path or $variable, found \(describe(token))", at: token)
+        }
+    }
+
+    private mutating func arguments() throws -> [Expression] {
+        try expect("(")
+        var items: [Expression] = []
+        if !isSymbol(")") {
+            items.append(try nested { try $0.additive() })
+            while isSymbol(",") {
+                position += 1
+                items.append(try nested { try $0.additive() })
+            }
+        }
+        try expect(")")
+        return items
+    }
+
+    private mutating func function(at token: ExpressionLexer.Token) throws -> Expression {
+        let items = try arguments()
+        guard items.count >= 2, case .constant(.string(let selector)) = items[1] else {
+            throw error("FUNCTION needs a receiver and a selector string: FUNCTION($manager, \"selector:\", …)", at: token)
+        }
+        return .function(items[0], selector, Array(items.dropFirst(2)))
+    }
+
+    /// Built-ins are written `count:(x)` (Core Data's form) or `count(x)`; both become `count:`.
+    private mutating func builtin(_ name: String, at token: ExpressionLexer.Token) throws -> Expression {
+        if isSymbol(":") { position += 1 }
+        let selector = name + ":"
+        let items = try arguments()
+        let known = ["count:", "sum:", "average:", "min:", "max:", "uppercase:", "lowercase:", "abs:", "now:", "length:"]
+        guard known.contains(selector) else {
+            throw error("unknown function '\(name)'; known: \(known.map { String($0.dropLast()) }.joined(separator: ", "))", at: token)
+        }
+        return .builtin(selector == "now:" ? "now" : selector, items)
+    }
+
+    // MARK: Predicates
+
+    private mutating func orPredicate() throws -> Predicate {
+        var parts = [try andPredicate()]
+        while isWord("OR") || isSymbol("||") {
+            position += 1
+            parts.append(try andPredicate())
+        }
+        return parts.count == 1 ? parts[0] : .or(parts)
+    }
+
+    private mutating func andPredicate() throws -> Predicate {
+        var parts = [try notPredicate()]
+        while isWord("AND") || isSymbol("&&") {
+            position += 1
+            parts.append(try notPredicate())
+        }
+        return parts.count == 1 ? parts[0] : .and(parts)
+    }
+
+    private mutating func notPredicate() throws -> Predicate {
+        if isWord("NOT") || isSymbol("!") {
+            position += 1
+            return .not(try nested { try $0.notPredicate() })
+        }
+        if isWord("TRUEPREDICATE") { position += 1; return .truePredicate }
+        if isWord("FALSEPREDICATE") { position += 1; return .falsePredicate }
+        if isSymbol("(") {
+            // A parenthesised predicate, or an expression that starts with a parenthesis.
+            let saved = position
+            position += 1
+            if let inner = try? nested({ try $0.orPredicate() }), isSymbol(")") {
+                position += 1
+                return inner
+            }
+            position = saved
+        }
+        return try comparison()
+    }
+
+    private mutating func comparison() throws -> Predicate {
+        let lhs = try additive()
+        let token = current
+        var op: Predicate.ComparisonOperator?
+        switch token.kind {
+        case .symbol(let symbol): op = Predicate.ComparisonOperator(rawValue: symbol)
+        case .identifier(let word): op = Predicate.ComparisonOperator(rawValue: word.uppercased())
+        default: break
+        }
+        guard let op else { throw error("expected a comparison (==, !=, <, >, BEGINSWITH, CONTAINS, LIKE, IN…), found \(describe(token))") }
+        position += 1
+        var caseInsensitive = false
+        if isSymbol("[") {
+            position += 1
+            guard case .identifier(let flags) = current.kind, flags.allSatisfy({ "cdn".contains($0) }) else {
+                throw error("expected comparison options such as [c] or [cd]")
+            }
+            caseInsensitive = flags.contains("c")
+            position += 1
+            try expect("]")
+        }
+        return .comparison(lhs, op, try additive(), caseInsensitive: caseInsensitive)
+    }
+}

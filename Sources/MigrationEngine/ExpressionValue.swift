@@ -1,0 +1,78 @@
+import Foundation
+import SQLiteStore
+
+/// An object a migration expression can reach: a source instance or a destination instance.
+public struct ObjectRef: Hashable, Sendable {
+    /// Which store the object lives in.
+    public enum Side: Hashable, Sendable { case source, destination }
+    /// Which store.
+    public var side: Side
+    /// The object's ID in that store.
+    public var id: ObjectID
+}
+
+/// What an expression evaluates to: a plain value, an object, or a collection of either.
+public enum ExpressionValue: Hashable, Sendable {
+    case value(StoreValue)
+    case object(ObjectRef)
+    case collection([ExpressionValue])
+
+    /// `nil`.
+    public static let null = ExpressionValue.value(.null)
+
+    /// The objects this value holds (itself, or a collection's objects, flattened).
+    public var objects: [ObjectRef] {
+        switch self {
+        case .object(let object): return [object]
+        case .collection(let items): return items.flatMap(\.objects)
+        case .value: return []
+        }
+    }
+
+    /// The value as a number, if it is one.
+    var number: Double? {
+        guard case .value(let value) = self else { return nil }
+        switch value {
+        case .integer(let number): return Double(number)
+        case .double(let number): return number
+        case .decimal(let number): return NSDecimalNumber(decimal: number).doubleValue
+        case .bool(let flag): return flag ? 1 : 0
+        case .date(let date): return date.timeIntervalSinceReferenceDate
+        default: return nil
+        }
+    }
+
+    var isNull: Bool { self == .null }
+
+    /// Converts the value for an attribute of `type`: numbers convert between number types (an
+    /// integer attribute truncates), everything else must already be of the attribute's kind.
+    func storeValue(for type: AttributeTypeName) -> StoreValue? {
+        guard case .value(let value) = self else { return nil }
+        if case .null = value { return .null }
+        switch type {
+        case .integer:
+            if case .integer = value { return value }
+            return number.map { StoreValue.integer(Int64($0.rounded(.towardZero))) }
+        case .real:
+            if case .double = value { return value }
+            return number.map(StoreValue.double)
+        case .decimal:
+            if case .decimal = value { return value }
+            if case .integer(let number) = value { return .decimal(Decimal(number)) }
+            return number.map { StoreValue.decimal(Decimal(string: String($0)) ?? Decimal($0)) }
+        case .boolean:
+            if case .bool = value { return value }
+            return number.map { StoreValue.bool($0 != 0) }
+        case .date:
+            if case .date = value { return value }
+            if case .double(let seconds) = value { return .date(Date(timeIntervalSinceReferenceDate: seconds)) }
+            return nil
+        case .other: return value
+        }
+    }
+}
+
+/// The kinds of attribute an expression value converts into.
+enum AttributeTypeName {
+    case integer, real, decimal, boolean, date, other
+}

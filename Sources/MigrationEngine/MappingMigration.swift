@@ -1,0 +1,147 @@
+import Foundation
+import GRDB
+import ObjectModel
+import SQLiteStore
+
+/// What a finished migration did, for the console's result screen and the command line.
+public struct MigrationReport: Sendable {
+    /// The migrated store.
+    public var store: String
+    /// Where the source store was kept (`Name~.ext`).
+    public var backup: String?
+    /// The versions migrated from and to.
+    public var sourceVersion: String, destinationVersion: String
+    /// The mapping models run, in order.
+    public var passes: [String]
+    /// Rows per entity before (source) and after (destination).
+    public var rowsBefore: [String: Int], rowsAfter: [String: Int]
+    /// Seconds the migration took.
+    public var duration: Double
+}
+
+/// Settings of one migration.
+public struct MigrationOptions {
+    /// Custom policies by the names mapping models use.
+    public var policies: PolicyRegistry
+    /// Lets the caller stop the migration between chunks.
+    public var cancellation: CancellationToken
+    /// Source rows per transaction (a progress and cancellation point).
+    public var chunkSize: Int
+    /// Customises each pass's manager before it runs (Core Data's custom `NSMigrationManager`).
+    public var configureManager: ((MigrationManager) -> Void)?
+
+    /// Options with Core Data's defaults.
+    public init(policies: PolicyRegistry = PolicyRegistry(), cancellation: CancellationToken = CancellationToken(),
+                chunkSize: Int = 10_000, configureManager: ((MigrationManager) -> Void)? = nil) {
+        self.policies = policies
+        self.cancellation = cancellation
+        self.chunkSize = chunkSize
+        self.configureManager = configureManager
+    }
+}
+
+/// Migrates a store from one model version to the next with mapping models: into a new file
+/// beside it, verified, then swapped in. The source is only ever read; on any error or cancel
+/// the new file is removed and the source stays byte for byte as it was.
+public enum MappingMigration {
+    /// Runs the `mappings` (in order, as passes into one destination) over the store at `path`.
+    public static func run(store path: String, from source: ModelBundle.Version, to destination: ModelBundle.Version,
+                           mappings: [MappingModel], options: MigrationOptions = MigrationOptions()) throws -> MigrationReport {
+        let started = Date()
+        let lock = try StoreLock(store: path)
+        defer { withExtendedLifetime(lock) {} }
+        try StoreSwap.recover(store: path)
+        let paths = StoreSwap.Paths(store: path)
+
+        let sourceStore = try PersistentStore.open(at: path)
+        let metadata = try sourceStore.metadata()
+        guard VersionHash.entityHashes(of: source.model) == metadata.versionHashes else {
+            let differing = Set(metadata.versionHashes.keys).union(VersionHash.entityHashes(of: source.model).keys)
+                .filter { metadata.versionHashes[$0] != VersionHash.entityHashes(of: source.model)[$0] }.sorted()
+            throw MigrationError(.wrongModel, "\(path) is not at version \(source.name): its entity hashes differ for \(differing.joined(separator: ", "))",
+                                 fix: "run `chrysalis inspect \(path) --model …` to see which version it is at, and use that version's mapping")
+        }
+        let resolved = try mappings.map { mapping -> MappingModel in
+            guard mapping.sourceVersion == source.name, mapping.destinationVersion == destination.name else {
+                throw MigrationError(.wrongModel, "mapping \(mapping.name) maps \(mapping.sourceVersion) → \(mapping.destinationVersion), not \(source.name) → \(destination.name)",
+                                     fix: "use a mapping model made for \(source.name) → \(destination.name)")
+            }
+            return try mapping.resolved(source: source.model, destination: destination.model)
+        }
+        let sourceLayout = try sourceStore.layout(for: source.model)
+        let rowsBefore = try sourceStore.rowCounts(model: source.model)
+        let sourceURI = sourceStore.readOnlyURI
+
+        var newStore: PersistentStore?
+        do {
+            let created = try PersistentStore.create(at: paths.newStore, model: destination.model, uuid: metadata.uuid)
+            newStore = created
+            var carried = metadata
+            carried.setModel(destination.model)
+            try created.writeMetadata(carried)
+            let destinationLayout = StoreLayout(model: destination.model)
+            var inserted: [String: Int] = [:]
+            var reporter: ProgressReporter?
+            try created.withConnection { db in
+                try db.execute(sql: "ATTACH DATABASE ? AS src", arguments: [sourceURI])
+                try db.execute(sql: "ATTACH DATABASE ? AS work", arguments: [paths.workStore])
+                defer { try? db.execute(sql: "DETACH DATABASE src"); try? db.execute(sql: "DETACH DATABASE work") }
+                let probe = MigrationManager(db: db, sourceLayout: sourceLayout, destinationLayout: destinationLayout, sourcePath: path,
+                                             destinationPath: paths.newStore, mappingModel: resolved[0], policies: options.policies,
+                                             cancellation: options.cancellation, progress: ProgressReporter(total: 1, stepCount: 1), chunkSize: options.chunkSize)
+                var total = 2
+                for mapping in resolved {
+                    probe.mappingModel = mapping
+                    total += MigrationManager.units(sourceCounts: try probe.sourceCounts(), destinationEntities: destination.model.entities.count)
+                }
+                let progress = ProgressReporter(total: total, stepCount: 1)
+                reporter = progress
+                for mapping in resolved {
+                    let manager = MigrationManager(db: db, sourceLayout: sourceLayout, destinationLayout: destinationLayout, sourcePath: path,
+                                                   destinationPath: paths.newStore, mappingModel: mapping, policies: options.policies,
+                                                   cancellation: options.cancellation, progress: progress, chunkSize: options.chunkSize)
+                    options.configureManager?(manager)
+                    try manager.runPass(step: 1)
+                    inserted.merge(manager.writer.insertedCounts, uniquingKeysWith: +)
+                }
+                progress.begin(stage: .verify, mapping: nil, index: 0, count: 0, rowsTotal: 0)
+                try verify(db, layout: destinationLayout, inserted: inserted, path: path)
+                progress.advance(units: 1)
+                _ = try Row.fetchAll(db, sql: "PRAGMA main.wal_checkpoint(TRUNCATE)")
+                progress.begin(stage: .swap, mapping: nil, index: 0, count: 0, rowsTotal: 0)
+            }
+            let rowsAfter = try created.rowCounts(model: destination.model)
+            try created.close()
+            newStore = nil
+            unlink(paths.workStore)
+            let backup = try StoreSwap.swap(paths)
+            reporter?.finish()
+            return MigrationReport(store: path, backup: backup, sourceVersion: source.name, destinationVersion: destination.name,
+                                   passes: resolved.map(\.name), rowsBefore: rowsBefore, rowsAfter: rowsAfter,
+                                   duration: Date().timeIntervalSince(started))
+        } catch {
+            try? newStore?.close()
+            for file in [paths.newStore, paths.workStore] {
+                for suffix in [""] + StoreSwap.sidecars { unlink(file + suffix) }
+            }
+            throw error
+        }
+    }
+
+    /// The new store must be sound and hold exactly the instances the migration inserted.
+    private static func verify(_ db: Database, layout: StoreLayout, inserted: [String: Int], path: String) throws {
+        let integrity = try String.fetchAll(db, sql: "PRAGMA main.integrity_check")
+        guard integrity == ["ok"] else {
+            throw MigrationError(.verification, "the migrated store failed SQLite's integrity check: \(integrity.prefix(3).joined(separator: "; "))",
+                                 fix: "the source is untouched; report this with the store's model")
+        }
+        let reader = ObjectReader(db: db, layout: layout, schema: "main", path: path)
+        for entity in layout.model.entities where !entity.isAbstract {
+            let count = try reader.count(of: entity.name, includingSubentities: false)
+            guard count == inserted[entity.name, default: 0] else {
+                throw MigrationError(.verification, "the migrated store has \(count) \(entity.name) rows but the migration created \(inserted[entity.name, default: 0])",
+                                     fix: "the source is untouched; report this with the mapping model")
+            }
+        }
+    }
+}

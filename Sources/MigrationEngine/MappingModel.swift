@@ -1,0 +1,155 @@
+import Foundation
+
+/// How one destination property gets its value: Core Data's `NSPropertyMapping`.
+public struct PropertyMapping: Hashable, Sendable {
+    /// The destination property's name.
+    public var name: String
+    /// The value expression; `nil` leaves the property unset (its default).
+    public var expression: Expression?
+    /// Free-form key/value pairs.
+    public var userInfo: [String: String]
+    /// The expression as written, so errors can point at its columns.
+    public var text: String?
+
+    /// A mapping of `name` to `expression`.
+    public init(name: String, expression: Expression?, userInfo: [String: String] = [:], text: String? = nil) {
+        self.name = name
+        self.expression = expression
+        self.userInfo = userInfo
+        self.text = text
+    }
+}
+
+/// How instances of one source entity become instances of one destination entity:
+/// Core Data's `NSEntityMapping`.
+public struct EntityMapping: Hashable, Sendable {
+    /// Core Data's mapping types.
+    public enum Kind: String, Hashable, Sendable, CaseIterable {
+        /// New destination instances with no source (created by another mapping's policy).
+        case add
+        /// Source instances that have no destination.
+        case remove
+        /// The same entity, every property copied.
+        case copy
+        /// Values computed by expressions.
+        case transform
+        /// A custom migration policy does the work.
+        case custom
+    }
+
+    /// The name value expressions refer to (`BookToBook`).
+    public var name: String
+    /// What kind of mapping it is.
+    public var kind: Kind
+    /// The source entity (`nil` for an add).
+    public var sourceEntity: String?
+    /// The destination entity (`nil` for a remove).
+    public var destinationEntity: String?
+    /// Only source instances matching this predicate are migrated.
+    public var filter: Predicate?
+    /// The registered name of a custom `EntityMigrationPolicy`.
+    public var policyName: String?
+    /// Free-form key/value pairs a policy can branch on (`modelVersion: "2"`).
+    public var userInfo: [String: String]
+    /// Attribute mappings.
+    public var attributeMappings: [PropertyMapping]
+    /// Relationship mappings.
+    public var relationshipMappings: [PropertyMapping]
+
+    /// An entity mapping; `name` defaults to `<Source>To<Destination>` (or the one entity's name).
+    public init(name: String? = nil, kind: Kind? = nil, source: String?, destination: String?, filter: Predicate? = nil,
+                policyName: String? = nil, userInfo: [String: String] = [:], attributeMappings: [PropertyMapping] = [],
+                relationshipMappings: [PropertyMapping] = []) {
+        self.name = name ?? Self.conventionalName(source: source, destination: destination)
+        self.sourceEntity = source
+        self.destinationEntity = destination
+        self.filter = filter
+        self.policyName = policyName.flatMap { $0.isEmpty ? nil : $0 }
+        self.userInfo = userInfo
+        self.attributeMappings = attributeMappings
+        self.relationshipMappings = relationshipMappings
+        self.kind = kind ?? Self.derivedKind(source: source, destination: destination, policy: self.policyName)
+    }
+
+    /// Xcode's convention: `SourceToDestination`, or the entity's name for adds and removes.
+    public static func conventionalName(source: String?, destination: String?) -> String {
+        switch (source, destination) {
+        case let (source?, destination?): return "\(source)To\(destination)"
+        case let (nil, destination?): return destination
+        case let (source?, nil): return source
+        default: return "Unnamed"
+        }
+    }
+
+    private static func derivedKind(source: String?, destination: String?, policy: String?) -> Kind {
+        if source == nil { return .add }
+        if destination == nil { return .remove }
+        if policy != nil { return .custom }
+        return source == destination ? .copy : .transform
+    }
+
+    /// Every property mapping, attributes first.
+    public var propertyMappings: [PropertyMapping] { attributeMappings + relationshipMappings }
+}
+
+/// How a store moves from one model version to the next: Core Data's `NSMappingModel`.
+public struct MappingModel: Hashable, Sendable {
+    /// The mapping's name (its file name without extension).
+    public var name: String
+    /// The source model version's name.
+    public var sourceVersion: String
+    /// The destination model version's name.
+    public var destinationVersion: String
+    /// Entity mappings in execution order.
+    public var entityMappings: [EntityMapping]
+    /// The file it was read from, for error messages.
+    public var file: String?
+
+    /// A mapping model.
+    public init(name: String, sourceVersion: String, destinationVersion: String, entityMappings: [EntityMapping], file: String? = nil) {
+        self.name = name
+        self.sourceVersion = sourceVersion
+        self.destinationVersion = destinationVersion
+        self.entityMappings = entityMappings
+        self.file = file
+    }
+
+    /// The entity mapping called `name`.
+    public func entityMapping(named name: String) -> EntityMapping? {
+        entityMappings.first { $0.name == name }
+    }
+}
+
+/// A mapping file or mapping model Chrysalis cannot use: which file, where, what, and the fix.
+public struct MappingError: Error, CustomStringConvertible, Equatable, Sendable {
+    /// The mapping file.
+    public var file: String
+    /// The line, when known.
+    public var line: Int?
+    /// The entity mapping or property at fault (`BookToBook.price`).
+    public var place: String?
+    /// What is wrong.
+    public var problem: String
+    /// How to fix it.
+    public var fix: String?
+
+    /// An error in `file`.
+    public init(file: String, line: Int? = nil, place: String? = nil, problem: String, fix: String? = nil) {
+        self.file = file
+        self.line = line
+        self.place = place
+        self.problem = problem
+        self.fix = fix
+    }
+
+    /// `file:line: place: problem. Fix: fix`.
+    public var description: String {
+        var text = file
+        if let line { text += ":\(line)" }
+        text += ": "
+        if let place { text += "\(place): " }
+        text += problem
+        if let fix { text += ". Fix: \(fix)" }
+        return text
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import Yams
+
+/// Reads Chrysalis's readable mapping format, `Name.mapping.yaml`:
+///
+/// ```yaml
+/// source: BookStore 3          # version names in the model bundle
+/// destination: BookStore 4
+/// entityMappings:              # in execution order
+///   - name: PublicationToPublication
+///     source: Publication
+///     destination: Publication
+///     policy: PublicationToPublicationMigrationPolicy
+///     filter: price > 0
+///     userInfo: {modelVersion: "2"}
+///     attributes:
+///       title: $source.title   # Core Data's expression syntax; empty = inferred
+///     relationships:
+///       category: FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "CategoryToCategory", $source.category)
+/// ```
+public enum MappingYAMLReader {
+    /// Reads the mapping file at `url`.
+    public static func read(at url: URL) throws -> MappingModel {
+        guard let data = FileManager.default.contents(atPath: url.path), let text = String(data: data, encoding: .utf8) else {
+            throw MappingError(file: url.path, problem: "cannot be read as UTF-8 text", fix: "check the path")
+        }
+        var name = url.deletingPathExtension().lastPathComponent
+        if name.hasSuffix(".mapping") { name = String(name.dropLast(".mapping".count)) }
+        return try read(text, name: name, file: url.path)
+    }
+
+    /// Reads mapping YAML `text`; `file` names it in errors.
+    public static func read(_ text: String, name: String, file: String) throws -> MappingModel {
+        let root: Node
+        do {
+            guard let node = try Yams.compose(yaml: text) else {
+                throw MappingError(file: file, problem: "is empty", fix: "write source, destination and entityMappings")
+            }
+            root = node
+        } catch let error as MappingError {
+            throw error
+        } catch let error as YamlError {
+            throw MappingError(file: file, problem: "is not valid YAML: \(Self.describe(error))", fix: "fix the YAML syntax")
+        }
+        let reader = NodeReader(file: file)
+        guard root.mapping != nil else { throw reader.fail(root, "the top level must be a mapping with source, destination and entityMappings") }
+        let known = ["source", "destination", "entityMappings"]
+        try reader.refuseUnknownKeys(root, known: known)
+        let sequence = try reader.required(root, "entityMappings")
+        guard let items = sequence.sequence else { throw reader.fail(sequence, "entityMappings must be a list") }
+        return MappingModel(name: name, sourceVersion: try reader.string(try reader.required(root, "source")),
+                            destinationVersion: try reader.string(try reader.required(root, "destination")),
+                            entityMappings: try items.map { try reader.entityMapping($0) }, file: file)
+    }
+
+    private static func describe(_ error: YamlError) -> String {
+        String(describing: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
+    }
+}
+
+/// Turns YAML nodes into mapping values, with the line of any node that is wrong.
+private struct NodeReader {
+    let file: String
+
+    func fail(_ node: Node, _ problem: String, place: String? = nil, fix: String? = nil) -> MappingError {
+        MappingError(file: file, line: node.mark.map { $0.line }, place: place, problem: problem, fix: fix)
+    }
+
+    func required(_ node: Node, _ key: String, place: String? = nil) throws -> Node {
+        guard let value = node[key] else { throw fail(node, "\(key) is missing", place: place, fix: "add \(key): …") }
+        return value
+    }
+
+    func string(_ node: Node, place: String? = nil) throws -> String {
+        guard let scalar = node.scalar else { throw fail(node, "expected text here", place: place) }
+        return scalar.string
+    }
+
+    func optionalString(_ node: Node?, place: String) throws -> String? {
+        guard let node, node.null == nil else { return nil }
+        return try string(node, place: place)
+    }
+
+    func refuseUnknownKeys(_ node: Node, known: [String], place: String? = nil) throws {
+        for (key, _) in node.mapping ?? [:] {
+            let name = key.string ?? ""
+            guard known.contains(name) else {
+                throw fail(key, "unknown key \"\(name)\"", place: place, fix: "use one of: \(known.joined(separator: ", "))")
+            }
+        }
+    }
+
+    func entityMapping(_ node: Node) throws -> EntityMapping {
+        guard node.mapping != nil else { throw fail(node, "each entity mapping must be a mapping (name, source, destination, …)") }
+        let place = node["name"]?.string ?? "entity mapping"
+        try refuseUnknownKeys(node, known: ["name", "kind", "source", "destination", "filter", "policy", "userInfo", "attributes", "relationships"], place: place)
+        let kind = try optionalString(node["kind"], place: place).map { text -> EntityMapping.Kind in
+            guard let kind = EntityMapping.Kind(rawValue: text) else {
+                throw fail(node["kind"]!, "unknown kind \"\(text)\"", place: place,
+                           fix: "use one of: \(EntityMapping.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return kind
+        }
+        let filter = try optionalString(node["filter"], place: place).map { text -> Predicate in
+            do { return try ExpressionParser.predicate(text) } catch {
+                throw fail(node["filter"]!, "filter: \(error)", place: place, fix: "correct the predicate")
+            }
+        }
+        var userInfo: [String: String] = [:]
+        for (key, value) in node["userInfo"]?.mapping ?? [:] { userInfo[key.string ?? ""] = value.string ?? "" }
+        return EntityMapping(
+            name: try optionalString(node["name"], place: place), kind: kind,
+            source: try optionalString(node["source"], place: place), destination: try optionalString(node["destination"], place: place),
+            filter: filter, policyName: try optionalString(node["policy"], place: place), userInfo: userInfo,
+            attributeMappings: try properties(node["attributes"], place: place),
+            relationshipMappings: try properties(node["relationships"], place: place))
+    }
+
+    func properties(_ node: Node?, place: String) throws -> [PropertyMapping] {
+        guard let node, node.null == nil else { return [] }
+        guard let mapping = node.mapping else { throw fail(node, "expected property: expression pairs", place: place) }
+        return try mapping.map { key, value in
+            let name = key.string ?? ""
+            guard value.null == nil, let text = value.string, !text.isEmpty else { return PropertyMapping(name: name, expression: nil) }
+            do {
+                return PropertyMapping(name: name, expression: try ExpressionParser.expression(text), text: text)
+            } catch {
+                throw fail(value, "\(error)", place: "\(place).\(name)", fix: "correct the value expression")
+            }
+        }
+    }
+}

@@ -1,0 +1,202 @@
+import Foundation
+import GRDB
+import ObjectModel
+import SQLiteStore
+
+/// Runs mapping models over a source store into a destination store, in Core Data's three
+/// stages, and is what policies talk to: Core Data's `NSMigrationManager`.
+///
+/// One manager serves one migration step; several mapping models run through it one after the
+/// other into the same destination (multiple passes). Source rows stream in chunks; the
+/// source → destination associations live on disk.
+public final class MigrationManager {
+    /// The model the source store is at.
+    public let sourceModel: ManagedObjectModel
+    /// The model the destination store is at.
+    public let destinationModel: ManagedObjectModel
+    /// The mapping model of the running pass.
+    public internal(set) var mappingModel: MappingModel
+    /// Anything a policy wants to keep across instances and mappings (uniquing lookups).
+    public var userInfo: [String: Any] = [:]
+    /// Called after every association, Core Data's `associate(sourceInstance:withDestinationInstance:for:)`
+    /// override point (BookStore 5 fills `synopsis` here).
+    public var didAssociate: ((MigrationManager, ObjectID?, ObjectID, EntityMapping) throws -> Void)?
+
+    let db: Database
+    let sourceLayout: StoreLayout
+    let destinationLayout: StoreLayout
+    let sourceReader: ObjectReader
+    let destinationReader: ObjectReader
+    let writer: ObjectWriter
+    let associations: AssociationTable
+    let policies: PolicyRegistry
+    let cancellation: CancellationToken
+    let progress: ProgressReporter
+    let chunkSize: Int
+
+    init(db: Database, sourceLayout: StoreLayout, destinationLayout: StoreLayout, sourcePath: String, destinationPath: String,
+         mappingModel: MappingModel, policies: PolicyRegistry, cancellation: CancellationToken, progress: ProgressReporter, chunkSize: Int) {
+        self.db = db
+        self.sourceLayout = sourceLayout
+        self.destinationLayout = destinationLayout
+        sourceModel = sourceLayout.model
+        destinationModel = destinationLayout.model
+        sourceReader = ObjectReader(db: db, layout: sourceLayout, schema: "src", path: sourcePath)
+        destinationReader = ObjectReader(db: db, layout: destinationLayout, schema: "main", path: destinationPath)
+        writer = ObjectWriter(db: db, layout: destinationLayout, schema: "main", path: destinationPath)
+        associations = AssociationTable(db: db)
+        self.mappingModel = mappingModel
+        self.policies = policies
+        self.cancellation = cancellation
+        self.progress = progress
+        self.chunkSize = chunkSize
+    }
+
+    // MARK: Reading the source
+
+    /// A source instance with its attribute values and to-one destinations.
+    public func sourceObject(_ id: ObjectID) throws -> StoredObject {
+        guard let object = try sourceReader.object(id) else { throw MigrationError(.evaluation, "source object \(id) does not exist") }
+        return object
+    }
+
+    /// The source instances related to `id` through `relationship`.
+    public func sourceDestinations(of id: ObjectID, _ relationship: String) throws -> [ObjectID] {
+        try sourceReader.destinations(of: id, relationship)
+    }
+
+    /// Evaluates `expression` with `$source` and `$destination` bound.
+    public func evaluate(_ expression: Expression, source: ObjectID?, destination: ObjectID? = nil,
+                         mapping: EntityMapping? = nil) throws -> ExpressionValue {
+        let scope = MigrationScope(manager: self, source: source, destination: destination, mapping: mapping)
+        return try ExpressionEvaluator(context: scope, evaluatedObject: source.map { .object(ObjectRef(side: .source, id: $0)) } ?? .null)
+            .evaluate(expression)
+    }
+
+    // MARK: Writing the destination
+
+    /// Inserts a destination instance; attributes not given take the model's defaults.
+    @discardableResult
+    public func insertDestination(_ entity: String, _ values: [String: StoreValue] = [:]) throws -> ObjectID {
+        try writer.insert(entity, values)
+    }
+
+    /// Changes attribute values of a destination instance.
+    public func setDestinationValues(_ id: ObjectID, _ values: [String: StoreValue]) throws {
+        try writer.update(id, values)
+    }
+
+    /// Sets a destination relationship to exactly `destinations`.
+    public func relateDestination(_ id: ObjectID, _ relationship: String, to destinations: [ObjectID]) throws {
+        try writer.relate(id, relationship, to: destinations)
+    }
+
+    /// Adds `destinations` to a destination to-many relationship.
+    public func addDestination(_ id: ObjectID, _ relationship: String, _ destinations: [ObjectID]) throws {
+        try writer.add(id, relationship, destinations)
+    }
+
+    /// Destination instances of `entity` whose `key` equals `value` (Core Data: a fetch in the
+    /// destination context).
+    public func destinationObjectIDs(_ entity: String, where key: String, equals value: StoreValue) throws -> [ObjectID] {
+        try destinationReader.objectIDs(of: entity, where: key, equals: value)
+    }
+
+    /// A destination instance as written so far.
+    public func destinationObject(_ id: ObjectID) throws -> StoredObject? {
+        try destinationReader.object(id)
+    }
+
+    // MARK: Associations
+
+    /// Records that `destination` was made from `source` by `mapping`.
+    public func associate(source: ObjectID?, destination: ObjectID, mapping: EntityMapping) throws {
+        try associations.add(mapping: try index(of: mapping.name), source: source, destination: destination)
+        try didAssociate?(self, source, destination, mapping)
+    }
+
+    /// The destination instances the entity mapping `name` made from `sourceInstances`.
+    public func destinationInstances(forEntityMappingNamed name: String, sourceInstances: [ObjectID]) throws -> [ObjectID] {
+        let mapping = try index(of: name)
+        return try sourceInstances.flatMap { try associations.destinations(mapping: mapping, source: $0) }
+    }
+
+    /// The source instances the entity mapping `name` made `destinationInstances` from.
+    public func sourceInstances(forEntityMappingNamed name: String, destinationInstances: [ObjectID]) throws -> [ObjectID] {
+        let mapping = try index(of: name)
+        return try destinationInstances.flatMap { try associations.sources(mapping: mapping, destination: $0) }
+    }
+
+    func index(of mappingName: String) throws -> Int {
+        guard let index = mappingModel.entityMappings.firstIndex(where: { $0.name == mappingName }) else {
+            throw MigrationError(.evaluation, "mapping model \(mappingModel.name) has no entity mapping named \(mappingName)",
+                                 fix: "use one of: \(mappingModel.entityMappings.map(\.name).joined(separator: ", "))")
+        }
+        return index
+    }
+
+    // MARK: Core Data's defaults
+
+    /// Stage 1's default: one destination instance with the attribute mappings' values, associated.
+    @discardableResult
+    public func createDefaultDestinationInstance(forSource source: ObjectID, in mapping: EntityMapping) throws -> ObjectID? {
+        guard let entity = mapping.destinationEntity, let description = destinationModel.entity(named: entity) else { return nil }
+        var values: [String: StoreValue] = [:]
+        let attributes = destinationModel.allAttributes(of: description)
+        for property in mapping.attributeMappings {
+            guard let expression = property.expression, let attribute = attributes.first(where: { $0.name == property.name }) else { continue }
+            let value = try evaluateProperty(expression, property: property.name, mapping: mapping, source: source)
+            guard let converted = value.storeValue(for: attribute.attributeType.expressionKind) else {
+                throw MigrationError(.evaluation, "\(mapping.name).\(property.name): \(property.text ?? expression.description) gave \(value), which a \(attribute.attributeType.displayName) attribute cannot hold (source object \(source))",
+                                     fix: "change the value expression so it yields a \(attribute.attributeType.displayName)")
+            }
+            values[property.name] = converted
+        }
+        let destination = try insertDestination(entity, values)
+        try associate(source: source, destination: destination, mapping: mapping)
+        return destination
+    }
+
+    /// Stage 2's default: every relationship mapping's expression, evaluated for the source the
+    /// destination instance came from, sets that relationship.
+    public func createDefaultRelationships(forDestination destination: ObjectID, in mapping: EntityMapping) throws {
+        let source = try sourceInstances(forEntityMappingNamed: mapping.name, destinationInstances: [destination]).first
+        guard let entity = mapping.destinationEntity, let description = destinationModel.entity(named: entity) else { return }
+        for property in mapping.relationshipMappings {
+            guard let expression = property.expression,
+                  let relationship = destinationModel.relationship(named: property.name, in: description) else { continue }
+            let value = try evaluateProperty(expression, property: property.name, mapping: mapping, source: source, destination: destination)
+            let targets = value.objects.filter { $0.side == .destination }.map(\.id)
+            try relateDestination(destination, property.name, to: relationship.isToMany ? targets : Array(targets.prefix(1)))
+        }
+    }
+
+    private func evaluateProperty(_ expression: Expression, property: String, mapping: EntityMapping, source: ObjectID?,
+                                  destination: ObjectID? = nil) throws -> ExpressionValue {
+        do {
+            return try evaluate(expression, source: source, destination: destination, mapping: mapping)
+        } catch let error as EvaluationError {
+            throw MigrationError(.evaluation, "\(mapping.name).\(property): \(error) (source object \(source.map(\.description) ?? "none"))",
+                                 fix: "correct the value expression")
+        }
+    }
+
+    /// Throws when the migration was asked to stop.
+    public func checkCancelled() throws {
+        if cancellation.isCancelled { throw MigrationError(.cancelled, "the migration was cancelled; nothing was changed") }
+    }
+}
+
+extension AttributeType {
+    /// The kind of value an expression result is converted to for this attribute type.
+    var expressionKind: AttributeTypeName {
+        switch self {
+        case .integer16, .integer32, .integer64: return .integer
+        case .double, .float: return .real
+        case .decimal: return .decimal
+        case .boolean: return .boolean
+        case .date: return .date
+        default: return .other
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import GRDB
+import SQLiteStore
+
+/// One mapping model run through the three stages: create instances, recreate relationships,
+/// validate — each entity mapping in order, each chunk its own transaction, a cancellation and
+/// progress point.
+extension MigrationManager {
+    /// Work units a pass reports: per entity mapping, its source rows twice (stages 1 and 2),
+    /// plus one per destination entity validated.
+    static func units(sourceCounts: [Int], destinationEntities: Int) -> Int {
+        sourceCounts.reduce(0) { $0 + 2 * max($1, 1) } + destinationEntities
+    }
+
+    /// Source instances each entity mapping will visit (exact entity, no subentities).
+    func sourceCounts() throws -> [Int] {
+        try mappingModel.entityMappings.map { mapping in
+            guard let entity = mapping.sourceEntity else { return 0 }
+            return try sourceReader.count(of: entity, includingSubentities: false)
+        }
+    }
+
+    /// Runs the current mapping model's three stages.
+    func runPass(step: Int) throws {
+        let mappings = mappingModel.entityMappings
+        let counts = try sourceCounts()
+        try associations.reset()
+        let policies = try mappings.map { mapping -> EntityMigrationPolicy in
+            guard let name = mapping.policyName else { return DefaultEntityMigrationPolicy() }
+            guard let policy = self.policies.policy(named: name) else {
+                throw MigrationError(.missingPolicy, "entity mapping \(mapping.name) of \(mappingModel.name) names policy \(name), which is not registered",
+                                     fix: "register a policy under that name (registered: \(self.policies.names.isEmpty ? "none" : self.policies.names.joined(separator: ", ")))")
+            }
+            return policy
+        }
+        for (mapping, policy) in zip(mappings, policies) { try transaction { try policy.begin(mapping, manager: self) } }
+
+        for (index, (mapping, policy)) in zip(mappings, policies).enumerated() {
+            progress.begin(stage: .createInstances, pass: mappingModel.name, step: step, mapping: mapping.name,
+                           index: index + 1, count: mappings.count, rowsTotal: counts[index])
+            if let entity = mapping.sourceEntity {
+                let filter = mapping.filter
+                var after: Int64 = 0
+                while true {
+                    try checkCancelled()
+                    var seen = 0
+                    try transaction {
+                        try sourceReader.forEachObject(of: entity, includingSubentities: false, after: after, limit: chunkSize) { object in
+                            seen += 1
+                            after = object.id.primaryKey
+                            if let filter, try !matches(filter, source: object.id, mapping: mapping) { return }
+                            if mapping.kind == .remove || mapping.destinationEntity == nil && mapping.policyName == nil { return }
+                            try policy.createDestinationInstances(forSource: object.id, in: mapping, manager: self)
+                        }
+                    }
+                    progress.advance(units: seen, rows: seen)
+                    if seen < chunkSize { break }
+                }
+            }
+            if counts[index] == 0 { progress.advance(units: 1) }
+            try transaction { try policy.endInstanceCreation(for: mapping, manager: self) }
+        }
+
+        for (index, (mapping, policy)) in zip(mappings, policies).enumerated() {
+            progress.begin(stage: .createRelationships, pass: mappingModel.name, step: step, mapping: mapping.name,
+                           index: index + 1, count: mappings.count, rowsTotal: try associations.count(mapping: index))
+            var after: Int64 = 0
+            var reported = 0
+            while true {
+                try checkCancelled()
+                let page = try associations.page(mapping: index, after: after, limit: chunkSize)
+                try transaction {
+                    for pair in page { try policy.createRelationships(forDestination: pair.destination, in: mapping, manager: self) }
+                }
+                after = page.last?.rowid ?? after
+                let units = min(page.count, max(counts[index] - reported, 0))
+                reported += units
+                progress.advance(units: units, rows: page.count)
+                if page.count < chunkSize { break }
+            }
+            progress.advance(units: max(counts[index], 1) - reported)
+            try transaction { try policy.endRelationshipCreation(for: mapping, manager: self) }
+        }
+
+        progress.begin(stage: .validate, pass: mappingModel.name, step: step, mapping: nil, index: 0, count: mappings.count,
+                       rowsTotal: destinationModel.entities.count)
+        try DestinationValidator(manager: self).validate { self.progress.advance(units: 1) }
+        for (mapping, policy) in zip(mappings, policies) {
+            try transaction {
+                try policy.performCustomValidation(for: mapping, manager: self)
+                try policy.end(mapping, manager: self)
+            }
+        }
+    }
+
+    /// Runs `body` in one transaction and records the keys handed out, as a save does.
+    func transaction(_ body: () throws -> Void) throws {
+        try db.inTransaction {
+            try body()
+            try writer.finish()
+            return .commit
+        }
+    }
+
+    private func matches(_ filter: Predicate, source: ObjectID, mapping: EntityMapping) throws -> Bool {
+        let scope = MigrationScope(manager: self, source: source, destination: nil, mapping: mapping)
+        do {
+            return try PredicateEvaluator(evaluator: ExpressionEvaluator(context: scope, evaluatedObject: .object(ObjectRef(side: .source, id: source))))
+                .matches(filter)
+        } catch let error as EvaluationError {
+            throw MigrationError(.evaluation, "\(mapping.name) filter \(filter): \(error)", fix: "correct the filter predicate")
+        }
+    }
+}

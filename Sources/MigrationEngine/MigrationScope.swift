@@ -1,0 +1,140 @@
+import Foundation
+import SQLiteStore
+
+/// The variables, keys and functions an expression sees while one property is migrated:
+/// `$source`, `$destination`, `$manager`, `$entityMapping`, and the stores behind them.
+struct MigrationScope: ExpressionContext {
+    let manager: MigrationManager
+    let source: ObjectID?
+    let destination: ObjectID?
+    let mapping: EntityMapping?
+
+    private static let managerMarker = ExpressionValue.value(.string("$manager"))
+
+    func variable(_ name: String) throws -> ExpressionValue {
+        switch name {
+        case "source": return source.map { .object(ObjectRef(side: .source, id: $0)) } ?? .null
+        case "destination": return destination.map { .object(ObjectRef(side: .destination, id: $0)) } ?? .null
+        case "manager", "entityPolicy": return Self.managerMarker
+        case "entityMapping": return .value(mapping.map { .string($0.name) } ?? .null)
+        case "propertyMapping": return .null
+        default: throw EvaluationError("unknown variable $\(name)")
+        }
+    }
+
+    func value(of object: ObjectRef, key: String) throws -> ExpressionValue {
+        let layout = object.side == .source ? manager.sourceLayout : manager.destinationLayout
+        let reader = object.side == .source ? manager.sourceReader : manager.destinationReader
+        guard let entityName = layout.numbering.name(of: object.id.entityNumber), let entity = layout.model.entity(named: entityName) else {
+            throw EvaluationError("object \(object.id) has no entity")
+        }
+        if let relationship = layout.model.relationship(named: key, in: entity) {
+            let targets = try reader.destinations(of: object.id, key).map { ExpressionValue.object(ObjectRef(side: object.side, id: $0)) }
+            return relationship.isToMany ? .collection(targets) : (targets.first ?? .null)
+        }
+        guard layout.model.allAttributes(of: entity).contains(where: { $0.name == key }) else {
+            throw EvaluationError("\(entityName) has no key \"\(key)\"")
+        }
+        guard let stored = try reader.object(object.id) else { return .null }
+        return .value(stored.values[key] ?? .null)
+    }
+
+    func call(_ receiver: ExpressionValue, _ selector: String, _ arguments: [ExpressionValue]) throws -> ExpressionValue {
+        switch selector {
+        case "destinationInstancesForEntityMappingNamed:sourceInstances:", "destinationInstancesForSourceRelationshipNamed:sourceInstances:":
+            guard receiver == Self.managerMarker else { throw EvaluationError("\(selector) must be sent to $manager") }
+            guard arguments.count == 2, case .value(.string(let name)) = arguments[0] else {
+                throw EvaluationError("\(selector) takes a name and the source instances")
+            }
+            let mappingName = selector.hasPrefix("destinationInstancesForEntityMappingNamed") ? name : try mappingName(forSourceRelationship: name)
+            let sources = arguments[1].objects.filter { $0.side == .source }.map(\.id)
+            let targets = try manager.destinationInstances(forEntityMappingNamed: mappingName, sourceInstances: sources)
+            return .collection(targets.map { .object(ObjectRef(side: .destination, id: $0)) })
+        case "uppercaseString", "lowercaseString", "stringByAppendingString:":
+            guard case .value(.string(let text)) = receiver else { return receiver.isNull ? .null : receiver }
+            if selector == "uppercaseString" { return .value(.string(text.uppercased())) }
+            if selector == "lowercaseString" { return .value(.string(text.lowercased())) }
+            guard case .value(.string(let suffix))? = arguments.first else { return .value(.string(text)) }
+            return .value(.string(text + suffix))
+        default:
+            throw EvaluationError("FUNCTION selector \"\(selector)\" is not allowed")
+        }
+    }
+
+    /// The entity mapping that migrated the destinations of the current source's relationship.
+    private func mappingName(forSourceRelationship name: String) throws -> String {
+        guard let sourceName = mapping?.sourceEntity, let entity = manager.sourceModel.entity(named: sourceName),
+              let relationship = manager.sourceModel.relationship(named: name, in: entity),
+              let target = manager.mappingModel.entityMappings.first(where: { $0.sourceEntity == relationship.destinationEntityName }) else {
+            throw EvaluationError("no entity mapping migrates the destinations of relationship \"\(name)\"")
+        }
+        return target.name
+    }
+}
+
+/// Evaluates a filter ``Predicate`` on one object.
+struct PredicateEvaluator {
+    let evaluator: ExpressionEvaluator
+
+    func matches(_ predicate: Predicate) throws -> Bool {
+        switch predicate {
+        case .truePredicate: return true
+        case .falsePredicate: return false
+        case .and(let parts): return try parts.allSatisfy(matches)
+        case .or(let parts): return try parts.contains(where: matches)
+        case .not(let inner): return try !matches(inner)
+        case let .comparison(lhs, op, rhs, caseInsensitive):
+            return try compare(try evaluator.evaluate(lhs), op, try evaluator.evaluate(rhs), caseInsensitive)
+        }
+    }
+
+    private func compare(_ lhs: ExpressionValue, _ op: Predicate.ComparisonOperator, _ rhs: ExpressionValue, _ folding: Bool) throws -> Bool {
+        func text(_ value: ExpressionValue) -> String? {
+            guard case .value(.string(let string)) = value else { return nil }
+            return folding ? string.lowercased() : string
+        }
+        switch op {
+        case .equal, .notEqual:
+            let equal = (lhs.number != nil && rhs.number != nil) ? lhs.number == rhs.number : (text(lhs) ?? "\(lhs)") == (text(rhs) ?? "\(rhs)")
+            return op == .equal ? equal : !equal
+        case .less, .lessOrEqual, .greater, .greaterOrEqual:
+            let order: ComparisonResult
+            if let a = lhs.number, let b = rhs.number { order = a < b ? .orderedAscending : a > b ? .orderedDescending : .orderedSame }
+            else if let a = text(lhs), let b = text(rhs) { order = a < b ? .orderedAscending : a > b ? .orderedDescending : .orderedSame }
+            else { return false }
+            switch op {
+            case .less: return order == .orderedAscending
+            case .lessOrEqual: return order != .orderedDescending
+            case .greater: return order == .orderedDescending
+            default: return order != .orderedAscending
+            }
+        case .beginsWith, .endsWith, .contains, .like:
+            guard let a = text(lhs), let b = text(rhs) else { return false }
+            switch op {
+            case .beginsWith: return a.hasPrefix(b)
+            case .endsWith: return a.hasSuffix(b)
+            case .contains: return a.contains(b)
+            default: return Self.like(Array(a), Array(b))
+            }
+        case .in:
+            guard case .collection(let items) = rhs else { return false }
+            return try items.contains { try compare(lhs, .equal, $0, folding) }
+        }
+    }
+
+    /// `LIKE` with `*` (any run) and `?` (one character), as in Core Data.
+    static func like(_ text: [Character], _ pattern: [Character]) -> Bool {
+        var memo: [Int: Bool] = [:]
+        func match(_ i: Int, _ j: Int) -> Bool {
+            let key = i * (pattern.count + 1) + j
+            if let known = memo[key] { return known }
+            let result: Bool
+            if j == pattern.count { result = i == text.count }
+            else if pattern[j] == "*" { result = match(i, j + 1) || (i < text.count && match(i + 1, j)) }
+            else { result = i < text.count && (pattern[j] == "?" || pattern[j] == text[i]) && match(i + 1, j + 1) }
+            memo[key] = result
+            return result
+        }
+        return match(0, 0)
+    }
+}

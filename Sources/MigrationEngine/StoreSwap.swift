@@ -1,0 +1,95 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Puts a migrated store in place of its source, Core Data's way: the source becomes the backup
+/// `Name~.ext` (with its `-wal`/`-shm`), the new store takes the name, the directory is fsynced.
+///
+/// A small journal file makes the swap restartable: if the process dies half way, ``recover(store:)``
+/// at the next start finishes it, so the store path always ends up holding one complete store.
+enum StoreSwap {
+    /// Files a migration of `store` works in, all beside it (one directory, so renames are atomic).
+    struct Paths {
+        let store: String
+        var newStore: String { sibling("chrysalis-new") }
+        var workStore: String { sibling("chrysalis-work") }
+        var journal: String { sibling("chrysalis-swap") }
+
+        private func sibling(_ tag: String) -> String {
+            let url = URL(fileURLWithPath: store)
+            return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(tag)").path
+        }
+
+        /// `Name~.ext`, or `Name~2.ext`… when earlier backups exist: none is ever overwritten.
+        func backup() -> String {
+            let url = URL(fileURLWithPath: store)
+            let base = url.deletingPathExtension().lastPathComponent, ext = url.pathExtension
+            let directory = url.deletingLastPathComponent()
+            var index = 1
+            while true {
+                let name = "\(base)~\(index == 1 ? "" : String(index))" + (ext.isEmpty ? "" : ".\(ext)")
+                let candidate = directory.appendingPathComponent(name).path
+                if !FileManager.default.fileExists(atPath: candidate) { return candidate }
+                index += 1
+            }
+        }
+    }
+
+    static let sidecars = ["-wal", "-shm", "-journal"]
+
+    /// Removes what an interrupted migration left (never the store or a backup), finishing an
+    /// interrupted swap first.
+    static func recover(store: String) throws {
+        let paths = Paths(store: store)
+        if FileManager.default.fileExists(atPath: paths.journal) {
+            let backup = (try? String(contentsOfFile: paths.journal, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            if !backup.isEmpty, FileManager.default.fileExists(atPath: paths.newStore) {
+                try finish(paths, backup: backup)
+            }
+            unlink(paths.journal)
+        }
+        for file in [paths.newStore, paths.workStore] {
+            for suffix in [""] + sidecars { unlink(file + suffix) }
+        }
+    }
+
+    /// Swaps `newStore` in for the store; returns the backup path.
+    static func swap(_ paths: Paths) throws -> String {
+        let backup = paths.backup()
+        try Data((backup + "\n").utf8).write(to: URL(fileURLWithPath: paths.journal), options: .atomic)
+        try syncDirectory(of: paths.store)
+        try finish(paths, backup: backup)
+        unlink(paths.journal)
+        try syncDirectory(of: paths.store)
+        return backup
+    }
+
+    /// Every step is idempotent, so a restarted swap picks up where the last one stopped.
+    private static func finish(_ paths: Paths, backup: String) throws {
+        let manager = FileManager.default
+        // The source's sidecars go first: an old WAL must never sit beside the new store.
+        if manager.fileExists(atPath: paths.store), !manager.fileExists(atPath: backup) {
+            guard link(paths.store, backup) == 0 else { throw failure("link \(paths.store) to \(backup)") }
+        }
+        for suffix in sidecars where manager.fileExists(atPath: paths.store + suffix) {
+            guard rename(paths.store + suffix, backup + suffix) == 0 else { throw failure("move \(paths.store + suffix)") }
+        }
+        if manager.fileExists(atPath: paths.newStore) {
+            guard rename(paths.newStore, paths.store) == 0 else { throw failure("move the new store to \(paths.store)") }
+        }
+    }
+
+    static func syncDirectory(of path: String) throws {
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let descriptor = open(directory, O_RDONLY)
+        guard descriptor >= 0 else { throw failure("open \(directory)") }
+        defer { close(descriptor) }
+        fsync(descriptor)
+    }
+
+    private static func failure(_ action: String) -> MigrationError {
+        MigrationError(.swap, "could not \(action): \(String(cString: strerror(errno)))",
+                       fix: "check the directory's permissions and free space; run the migration again to finish the swap")
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import ObjectModel
+
+/// Reads Xcode's `.xcmappingmodel/xcmapping.xml`: a Core Data XML store of the mapping editor's
+/// `XDDEV*` objects. Only the mapping model's live entity mappings count (the editor keeps
+/// orphans), in `mappingnumber` order; value expressions are keyed-archived `NSExpression`s.
+public enum XCMappingReader {
+    /// Reads the mapping model in the `.xcmappingmodel` folder (or its `xcmapping.xml`) at `url`.
+    public static func read(at url: URL) throws -> MappingModel {
+        let file = url.lastPathComponent == "xcmapping.xml" ? url : url.appendingPathComponent("xcmapping.xml")
+        let bundle = file.deletingLastPathComponent()
+        guard let data = FileManager.default.contents(atPath: file.path) else {
+            throw MappingError(file: file.path, problem: "cannot be read", fix: "give the path of an .xcmappingmodel folder")
+        }
+        let root: XMLTree
+        do { root = try XMLTree.parse(data, file: file.path) } catch let error as ModelFileError {
+            throw MappingError(file: file.path, line: error.line, problem: error.problem, fix: error.fix)
+        }
+        var objects: [String: XMLTree] = [:]
+        for object in root.children(named: "object") {
+            if let id = object.attributes["id"] { objects[id] = object }
+        }
+        guard root.name == "database", let model = objects.values.first(where: { $0.attributes["type"] == "XDDEVMAPPINGMODEL" }) else {
+            throw MappingError(file: file.path, problem: "is not an Xcode mapping model (no XDDEVMAPPINGMODEL object)",
+                               fix: "give the path of an .xcmappingmodel folder written by Xcode")
+        }
+        func attribute(_ object: XMLTree, _ name: String) -> String? {
+            object.children(named: "attribute").first { $0.attributes["name"] == name }?.text
+        }
+        func related(_ object: XMLTree, _ name: String) -> [XMLTree] {
+            let ids = object.children(named: "relationship").first { $0.attributes["name"] == name }?.attributes["idrefs"] ?? ""
+            return ids.split(separator: " ").compactMap { objects[String($0)] }
+        }
+        func version(_ key: String) throws -> String {
+            guard let path = attribute(model, key), !path.isEmpty else {
+                throw MappingError(file: file.path, line: model.line, problem: "the mapping model has no \(key)", fix: "re-save it in Xcode")
+            }
+            return URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        }
+        let live = related(model, "entitymappings").sorted {
+            (Int(attribute($0, "mappingnumber") ?? "") ?? .max) < (Int(attribute($1, "mappingnumber") ?? "") ?? .max)
+        }
+        var mappings: [EntityMapping] = []
+        for object in live {
+            let place = "entity mapping \(attribute(object, "sourcename") ?? "?")→\(attribute(object, "destinationname") ?? "?")"
+            func properties(_ key: String) throws -> [PropertyMapping] {
+                try related(object, key).map { try propertyMapping($0, attribute: attribute, file: file.path, place: place) }
+                    .sorted { $0.name < $1.name }
+            }
+            var userInfo: [String: String] = [:]
+            if let encoded = attribute(object, "userinfodata") {
+                userInfo = try archivedDictionary(encoded, file: file.path, line: object.line)
+            }
+            mappings.append(EntityMapping(
+                source: attribute(object, "sourcename"), destination: attribute(object, "destinationname"),
+                filter: try attribute(object, "sourcefilterpredicatestring").map { text in
+                    do { return try ExpressionParser.predicate(text) } catch {
+                        throw MappingError(file: file.path, line: object.line, place: place, problem: "filter predicate: \(error)")
+                    }
+                },
+                policyName: attribute(object, "migrationpolicyclassname"), userInfo: userInfo,
+                attributeMappings: try properties("attributemappings"), relationshipMappings: try properties("relationshipmappings")))
+        }
+        return MappingModel(name: bundle.deletingPathExtension().lastPathComponent, sourceVersion: try version("sourcemodelpath"),
+                            destinationVersion: try version("destinationmodelpath"), entityMappings: mappings, file: bundle.path)
+    }
+
+    private static func propertyMapping(_ object: XMLTree, attribute: (XMLTree, String) -> String?, file: String, place: String) throws -> PropertyMapping {
+        let name = attribute(object, "name") ?? ""
+        var text: String?
+        if let encoded = attribute(object, "valueexpressiondata") {
+            guard let data = Data(base64Encoded: encoded, options: .ignoreUnknownCharacters) else {
+                throw MappingError(file: file, line: object.line, place: "\(place).\(name)", problem: "valueexpressiondata is not base64")
+            }
+            do {
+                text = try ArchivedExpression.format(try KeyedArchive(data: data).topObject())
+            } catch {
+                throw MappingError(file: file, line: object.line, place: "\(place).\(name)", problem: "the archived value expression cannot be read: \(error)")
+            }
+        } else if let keyPath = attribute(object, "sourcekeypath"), let target = attribute(object, "sourcemappingname") {
+            text = "FUNCTION($manager, \"destinationInstancesForEntityMappingNamed:sourceInstances:\", \"\(target)\", \(keyPath))"
+        }
+        do {
+            return PropertyMapping(name: name, expression: try text.map(ExpressionParser.expression), text: text)
+        } catch {
+            throw MappingError(file: file, line: object.line, place: "\(place).\(name)", problem: "\(error)", fix: "correct the value expression in Xcode")
+        }
+    }
+
+    private static func archivedDictionary(_ encoded: String, file: String, line: Int) throws -> [String: String] {
+        guard let data = Data(base64Encoded: encoded, options: .ignoreUnknownCharacters) else {
+            throw MappingError(file: file, line: line, problem: "userinfodata is not base64")
+        }
+        do {
+            var result: [String: String] = [:]
+            for (key, value) in try KeyedArchive(data: data).topObject().pairs {
+                if let key = key.stringValue { result[key] = value.stringValue ?? value.plainValue.map { "\($0)" } ?? "" }
+            }
+            return result
+        } catch {
+            throw MappingError(file: file, line: line, problem: "userinfodata cannot be read: \(error)")
+        }
+    }
+}
