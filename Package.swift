@@ -32,12 +32,18 @@ let package = Package(
             name: "MigrationEngine",
             dependencies: ["ObjectModel", "SQLiteStore", "Yams", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        .target(
+            name: "Demo",
+            dependencies: ["ObjectModel", "SQLiteStore", "MigrationEngine"],
+            resources: [.copy("Resources")]
+        ),
         .executableTarget(
             name: "chrysalis",
             dependencies: [
                 "ObjectModel",
                 "SQLiteStore",
                 "MigrationEngine",
+                "Demo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -56,6 +62,13 @@ let package = Package(
             dependencies: [
                 "SQLiteStore", "ObjectModel", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .testTarget(
+            name: "MigrationEngineTests",
+            dependencies: [
+                "MigrationEngine", "Demo", "SQLiteStore", "ObjectModel", "TestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .testTarget(

@@ -1,0 +1,78 @@
+import Demo
+import Foundation
+import GRDB
+import MigrationEngine
+import ObjectModel
+import SQLiteStore
+import XCTest
+
+/// BookStore 3 → 4 → 5 and Groceries 3 → 4, from the YAML mapping files, with the results the
+/// worked examples state, checked with plain SQL.
+final class BookStoreMigrationTests: XCTestCase {
+    func testBookStore3To4SplitsAuthorsWithTheCustomPolicy() throws {
+        let path = try scratchDirectory().appendingPathComponent("BookStore.sqlite").path
+        try makeBookStore3(at: path)
+        let bundle = try bookStore()
+        let original = try digest(path)
+        let report = try MappingMigration.run(store: path, from: try version(bundle, "BookStore 3"), to: try version(bundle, "BookStore 4"),
+                                              mappings: [try DemoResources.mapping("BookStore3To4")],
+                                              options: MigrationOptions(policies: DemoResources.policies, chunkSize: 4))
+        let result = try rows(path, "SELECT ztitle, zfirstname, zlastname, zprice FROM zpublication ORDER BY z_pk")
+        XCTAssertEqual(result.map { $0.map(\.description) }, [
+            ["\"The first book\"", "\"John\"", "\"Doe\"", "20.0"], ["\"The second book\"", "\"Jane\"", "\"Doe\"", "21.0"],
+            ["\"The third book\"", "\"Bill\"", "\"Smith\"", "22.0"], ["\"The fourth book\"", "\"Jack\"", "\"Brown\"", "23.0"],
+            ["\"Dialogues\"", "\"Plato\"", "NULL", "24.0"], ["\"Anonymous pamphlet\"", "NULL", "NULL", "1.0"],
+        ])
+        // Relationships were recreated by the default stage 2: each book keeps its category and pages.
+        let links = try rows(path, """
+            SELECT p.ztitle, c.zname, (SELECT count(*) FROM zpage g WHERE g.zbook = p.z_pk)
+            FROM zpublication p JOIN zcategory c ON c.z_pk = p.zcategory ORDER BY p.z_pk
+            """)
+        XCTAssertEqual(links.map { $0[1].description }, ["\"Fiction\"", "\"Science\"", "\"Fiction\"", "\"Science\"", "\"Fiction\"", "\"Science\""])
+        XCTAssertEqual(links.map { $0[2].description }, Array(repeating: "2", count: 6))
+        XCTAssertEqual(try rows(path, "SELECT count(*) FROM zpage WHERE ztext IS NOT NULL")[0][0], 12.databaseValue)
+        // The store now carries BookStore 4's hashes, its UUID, and the source is kept as the backup.
+        let migrated = try PersistentStore.open(at: path).metadata()
+        XCTAssertEqual(migrated.versionHashes, VersionHash.entityHashes(of: try version(bundle, "BookStore 4").model))
+        XCTAssertEqual(try report.backup.map(digest), original)
+        XCTAssertEqual(try PersistentStore.open(at: try XCTUnwrap(report.backup)).metadata().uuid, migrated.uuid)
+        XCTAssertEqual(report.rowsAfter["Publication"], 6)
+        XCTAssertEqual(try directoryListing(path), ["BookStore.sqlite", "BookStore~.sqlite"])
+    }
+
+    func testBookStore4To5FillsSynopsisFromTheAssociationHook() throws {
+        let directory = try scratchDirectory()
+        let path = directory.appendingPathComponent("BookStore.sqlite").path
+        try makeBookStore3(at: path)
+        let bundle = try bookStore()
+        let options = MigrationOptions(policies: DemoResources.policies, configureManager: BookStoreSynopsis.install)
+        _ = try MappingMigration.run(store: path, from: try version(bundle, "BookStore 3"), to: try version(bundle, "BookStore 4"),
+                                     mappings: [try DemoResources.mapping("BookStore3To4")], options: options)
+        _ = try MappingMigration.run(store: path, from: try version(bundle, "BookStore 4"), to: try version(bundle, "BookStore 5"),
+                                     mappings: [try DemoResources.mapping("BookStore4To5")], options: options)
+        let result = try rows(path, "SELECT ztitle, zsynopsis, zfirstname FROM zpublication ORDER BY z_pk")
+        XCTAssertEqual(result.count, 6)
+        for row in result { XCTAssertEqual(row[0], row[1]) }
+        XCTAssertEqual(result[0][2], "John".databaseValue)
+        XCTAssertEqual(try directoryListing(path), ["BookStore.sqlite", "BookStore~.sqlite", "BookStore~2.sqlite"], "no backup is overwritten")
+    }
+
+    func testGroceries3To4MakesAUnitPerAmount() throws {
+        let bundle = try ModelBundle.read(at: DemoResources.groceriesBundle)
+        let model3 = try version(bundle, "Model 3"), model4 = try version(bundle, "Model 4")
+        let path = try scratchDirectory().appendingPathComponent("Groceries.sqlite").path
+        let store = try PersistentStore.create(at: path, model: model3.model)
+        try store.writeObjects(StoreLayout(model: model3.model)) { writer in
+            for name in ["Apples", "Bread"] { try writer.insert("Item", ["name": .string(name)]) }
+            for xyz in ["kg", "loaf", "dozen"] { try writer.insert("Amount", ["xyz": .string(xyz)]) }
+            try writer.insert("Amount")
+        }
+        try store.close()
+        _ = try MappingMigration.run(store: path, from: model3, to: model4, mappings: [try DemoResources.mapping("Groceries3To4")])
+        XCTAssertEqual(try rows(path, "SELECT zname FROM zunit ORDER BY z_pk").map { $0[0] },
+                       ["kg".databaseValue, "loaf".databaseValue, "dozen".databaseValue, .null])
+        XCTAssertEqual(try rows(path, "SELECT zname, zquantity FROM zitem ORDER BY z_pk").map { $0.map(\.description) },
+                       [["\"Apples\"", "1"], ["\"Bread\"", "1"]])
+        XCTAssertTrue(try rows(path, "SELECT name FROM sqlite_master WHERE name = 'ZAMOUNT'").isEmpty, "Amount is gone")
+    }
+}

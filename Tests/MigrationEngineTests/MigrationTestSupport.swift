@@ -1,0 +1,60 @@
+import Crypto
+import Demo
+import Foundation
+import GRDB
+import MigrationEngine
+import ObjectModel
+import SQLiteStore
+import TestSupport
+import XCTest
+
+/// Stores and checks shared by the migration tests.
+extension XCTestCase {
+    func scratchDirectory() throws -> URL {
+        let directory = try Fixtures.makeTemporaryDirectory()
+        addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
+        return directory
+    }
+
+    func bookStore() throws -> ModelBundle { try ModelBundle.read(at: DemoResources.bookStoreBundle) }
+
+    func version(_ bundle: ModelBundle, _ name: String) throws -> ModelBundle.Version {
+        try XCTUnwrap(bundle.version(named: name), "no version \(name)")
+    }
+
+    /// The four books of the worked example at BookStore 3 (with their authors and prices),
+    /// plus an author without a space and a book without an author; two pages each.
+    func makeBookStore3(at path: String) throws {
+        let model = try version(try bookStore(), "BookStore 3").model
+        let store = try PersistentStore.create(at: path, model: model)
+        try store.writeObjects(StoreLayout(model: model)) { writer in
+            let fiction = try writer.insert("Category", ["name": .string("Fiction")])
+            let science = try writer.insert("Category", ["name": .string("Science")])
+            let books: [(String, Double, String?)] = [
+                ("The first book", 20, "John Doe"), ("The second book", 21, "Jane Doe"), ("The third book", 22, "Bill Smith"),
+                ("The fourth book", 23, "Jack Brown"), ("Dialogues", 24, "Plato"), ("Anonymous pamphlet", 1, nil),
+            ]
+            for (index, book) in books.enumerated() {
+                let id = try writer.insert("Publication", ["title": .string(book.0), "price": .double(book.1),
+                                                           "author": book.2.map(StoreValue.string) ?? .null])
+                try writer.relate(id, "category", to: [index % 2 == 0 ? fiction : science])
+                let pages = try (1...2).map { try writer.insert("Page", ["text": .string("\(book.0), page \($0)")]) }
+                try writer.relate(id, "pages", to: pages)
+            }
+        }
+        try store.close()
+    }
+
+    func digest(_ path: String) throws -> Data {
+        Data(SHA256.hash(data: try Data(contentsOf: URL(fileURLWithPath: path))))
+    }
+
+    /// Everything in the store's directory, so a test can see that nothing was left behind.
+    func directoryListing(_ path: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path).sorted()
+    }
+
+    func rows(_ path: String, _ sql: String) throws -> [[DatabaseValue]] {
+        try DatabaseQueue(path: path).read { db in try Row.fetchAll(db, sql: sql).map { Array($0.databaseValues) } }
+    }
+}
