@@ -11,6 +11,9 @@ public struct PropertyMapping: Hashable, Sendable {
     /// The expression as written, so errors can point at its columns.
     public var text: String?
 
+    /// Whether the mapping just copies the source's property of the same name (or is inferred).
+    public var copiesItsSource: Bool { expression == nil || expression == .sourceKey(name) }
+
     /// A mapping of `name` to `expression`.
     public init(name: String, expression: Expression?, userInfo: [String: String] = [:], text: String? = nil) {
         self.name = name
@@ -68,7 +71,8 @@ public struct EntityMapping: Hashable, Sendable {
         self.userInfo = userInfo
         self.attributeMappings = attributeMappings
         self.relationshipMappings = relationshipMappings
-        self.kind = kind ?? Self.derivedKind(source: source, destination: destination, policy: self.policyName)
+        self.kind = kind ?? Self.derivedKind(source: source, destination: destination, policy: self.policyName,
+                                             transforms: attributeMappings.contains { !$0.copiesItsSource })
     }
 
     /// Xcode's convention: `SourceToDestination`, or the entity's name for adds and removes.
@@ -81,11 +85,11 @@ public struct EntityMapping: Hashable, Sendable {
         }
     }
 
-    private static func derivedKind(source: String?, destination: String?, policy: String?) -> Kind {
+    private static func derivedKind(source: String?, destination: String?, policy: String?, transforms: Bool) -> Kind {
         if source == nil { return .add }
         if destination == nil { return .remove }
         if policy != nil { return .custom }
-        return source == destination ? .copy : .transform
+        return source == destination && !transforms ? .copy : .transform
     }
 
     /// Every property mapping, attributes first.

@@ -92,7 +92,7 @@ private struct NodeReader {
 
     func entityMapping(_ node: Node) throws -> EntityMapping {
         guard node.mapping != nil else { throw fail(node, "each entity mapping must be a mapping (name, source, destination, …)") }
-        let place = node["name"]?.string ?? "entity mapping"
+        let place = node["name"]?.string ?? EntityMapping.conventionalName(source: node["source"]?.string, destination: node["destination"]?.string)
         try refuseUnknownKeys(node, known: ["name", "kind", "source", "destination", "filter", "policy", "userInfo", "attributes", "relationships"], place: place)
         let kind = try optionalString(node["kind"], place: place).map { text -> EntityMapping.Kind in
             guard let kind = EntityMapping.Kind(rawValue: text) else {
