@@ -28,11 +28,11 @@ public struct MigrationOptions {
     /// Source rows per transaction (a progress and cancellation point).
     public var chunkSize: Int
     /// Customises each pass's manager before it runs (Core Data's custom `NSMigrationManager`).
-    public var configureManager: ((MigrationManager) -> Void)?
+    public var configureManager: ((MigrationManager) throws -> Void)?
 
     /// Options with Core Data's defaults.
     public init(policies: PolicyRegistry = PolicyRegistry(), cancellation: CancellationToken = CancellationToken(),
-                chunkSize: Int = 10_000, configureManager: ((MigrationManager) -> Void)? = nil) {
+                chunkSize: Int = 10_000, configureManager: ((MigrationManager) throws -> Void)? = nil) {
         self.policies = policies
         self.cancellation = cancellation
         self.chunkSize = chunkSize
@@ -100,7 +100,7 @@ public enum MappingMigration {
                     let manager = MigrationManager(db: db, sourceLayout: sourceLayout, destinationLayout: destinationLayout, sourcePath: path,
                                                    destinationPath: paths.newStore, mappingModel: mapping, policies: options.policies,
                                                    cancellation: options.cancellation, progress: progress, chunkSize: options.chunkSize)
-                    options.configureManager?(manager)
+                    try options.configureManager?(manager)
                     try manager.runPass(step: 1)
                     inserted.merge(manager.writer.insertedCounts, uniquingKeysWith: +)
                 }

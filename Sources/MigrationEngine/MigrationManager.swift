@@ -44,6 +44,7 @@ public final class MigrationManager {
         sourceReader = ObjectReader(db: db, layout: sourceLayout, schema: "src", path: sourcePath)
         destinationReader = ObjectReader(db: db, layout: destinationLayout, schema: "main", path: destinationPath)
         writer = ObjectWriter(db: db, layout: destinationLayout, schema: "main", path: destinationPath)
+        writer.checksRequiredValues = false
         associations = AssociationTable(db: db)
         self.mappingModel = mappingModel
         self.policies = policies

@@ -14,6 +14,9 @@ public final class ObjectWriter {
     private let path: String
     private let schema: String
     private var nextKeys: [Int: Int64] = [:]
+    /// Whether a nil for a required attribute is refused at once. A migration turns this off and
+    /// validates the whole destination afterwards, as Core Data validates at save.
+    public var checksRequiredValues = true
     /// Instances inserted so far, by entity name: what a migration reconciles against.
     public private(set) var insertedCounts: [String: Int] = [:]
 
@@ -235,7 +238,7 @@ public final class ObjectWriter {
                 throw StoreError(.badValue, path: path, "\(entity).\(name) is \(attribute.attributeType.displayName) and cannot hold \(value)",
                                  fix: "give a value of the attribute's type")
             }
-            if converted.isNull && !attribute.isOptional && attribute.defaultValueString == nil {
+            if checksRequiredValues && converted.isNull && !attribute.isOptional && attribute.defaultValueString == nil {
                 throw StoreError(.badValue, path: path, "\(entity).\(name) is required but was given no value", fix: "give it a value")
             }
             columns.append(column.name)

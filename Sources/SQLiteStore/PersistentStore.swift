@@ -146,12 +146,12 @@ public final class PersistentStore: Sendable {
         guard mode == .readWrite else {
             throw StoreError(.readOnly, path: path, "was opened read-only", fix: "open it with mode .readWrite to change it")
         }
-        do { return try queue.writeWithoutTransaction(body) } catch { throw Self.storeError(error, path: path) }
+        do { return try queue.writeWithoutTransaction(body) } catch let error as DatabaseError { throw Self.storeError(error, path: path) }
     }
 
     /// Runs `body` in a read transaction; SQLite failures become ``StoreError``s.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
-        do { return try queue.read(body) } catch { throw Self.storeError(error, path: path) }
+        do { return try queue.read(body) } catch let error as DatabaseError { throw Self.storeError(error, path: path) }
     }
 
     /// Runs `body` in a write transaction (rolled back if it throws).
@@ -159,7 +159,7 @@ public final class PersistentStore: Sendable {
         guard mode == .readWrite else {
             throw StoreError(.readOnly, path: path, "was opened read-only", fix: "open it with mode .readWrite to change it")
         }
-        do { return try queue.write(body) } catch { throw Self.storeError(error, path: path) }
+        do { return try queue.write(body) } catch let error as DatabaseError { throw Self.storeError(error, path: path) }
     }
 
     private func requireCoreDataTables() throws {
