@@ -39,8 +39,11 @@ public indirect enum Expression: Hashable, Sendable, CustomStringConvertible {
             let keys = path.map { ExpressionLexer.isReserved($0) ? "#" + $0 : $0 }.joined(separator: ".")
             if case .evaluatedObject = base { return keys }
             return "\(base).\(keys)"
-        case .arithmetic(let op, let lhs, let rhs): return "\(Self.operand(lhs)) \(op.rawValue) \(Self.operand(rhs))"
-        case .negate(let operand): return "-\(Self.operand(operand))"
+        case .arithmetic(let op, let lhs, let rhs):
+            return "\(Self.operand(lhs, of: op, right: false)) \(op.rawValue) \(Self.operand(rhs, of: op, right: true))"
+        case .negate(let operand):
+            if case .arithmetic = operand { return "-(\(operand))" }
+            return "-\(operand)"
         case .function(let receiver, let selector, let arguments):
             return "FUNCTION(\(([receiver.description, Self.literal(.string(selector))] + arguments.map(\.description)).joined(separator: ", ")))"
         case .builtin(let name, let arguments): return "\(name)(\(arguments.map(\.description).joined(separator: ", ")))"
@@ -48,9 +51,12 @@ public indirect enum Expression: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    private static func operand(_ expression: Expression) -> String {
-        if case .arithmetic = expression { return "(\(expression))" }
-        return expression.description
+    /// Parenthesises an operand only where precedence or order demands it.
+    private static func operand(_ expression: Expression, of parent: ArithmeticOperator, right: Bool) -> String {
+        guard case .arithmetic(let child, _, _) = expression else { return expression.description }
+        let rank: (ArithmeticOperator) -> Int = { $0 == .add || $0 == .subtract ? 1 : 2 }
+        let needs = rank(child) < rank(parent) || (right && rank(child) == rank(parent))
+        return needs ? "(\(expression))" : expression.description
     }
 
     static func literal(_ value: StoreValue) -> String {

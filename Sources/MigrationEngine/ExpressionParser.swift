@@ -114,6 +114,7 @@ public struct ExpressionParser {
     private mutating func postfix() throws -> Expression {
         var base = try nested { try $0.primary() }
         var path: [String] = []
+        var pendingOperator: ExpressionLexer.Token?
         while isSymbol(".") {
             position += 1
             switch current.kind {
@@ -129,9 +130,16 @@ public struct ExpressionParser {
                     throw error("unknown collection operator '@\(name)'")
                 }
                 path.append("@" + name)
+                pendingOperator = name == "count" ? nil : current
+                position += 1
+                continue
             default: throw error("expected a key after '.', found \(describe(current))")
             }
+            pendingOperator = nil
             position += 1
+        }
+        if let pendingOperator, case .collectionOperator(let name) = pendingOperator.kind {
+            throw error("@\(name) must be followed by a key (for example @\(name).price)", at: pendingOperator)
         }
         guard !path.isEmpty else { return base }
         if case .keyPath(let inner, let innerPath) = base { base = .keyPath(inner, innerPath + path) } else { base = .keyPath(base, path) }

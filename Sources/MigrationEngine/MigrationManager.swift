@@ -33,6 +33,8 @@ public final class MigrationManager {
     let cancellation: CancellationToken
     let progress: ProgressReporter
     let chunkSize: Int
+    /// Whether eligible entity mappings move with set-based SQL (off only to compare the paths).
+    public var useSetBasedSQL = true
 
     init(db: Database, sourceLayout: StoreLayout, destinationLayout: StoreLayout, sourcePath: String, destinationPath: String,
          mappingModel: MappingModel, policies: PolicyRegistry, cancellation: CancellationToken, progress: ProgressReporter, chunkSize: Int) {

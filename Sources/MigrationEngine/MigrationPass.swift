@@ -34,11 +34,25 @@ extension MigrationManager {
             return policy
         }
         for (mapping, policy) in zip(mappings, policies) { try transaction { try policy.begin(mapping, manager: self) } }
+        // Mappings Core Data's defaults cover, whose expressions all compile, move set-based.
+        let setBased = mappings.enumerated().map { index, mapping in
+            useSetBasedSQL ? SetBasedInstances(manager: self, mapping: mapping, index: index) : nil
+        }
 
         for (index, (mapping, policy)) in zip(mappings, policies).enumerated() {
             progress.begin(stage: .createInstances, pass: mappingModel.name, step: step, mapping: mapping.name,
                            index: index + 1, count: mappings.count, rowsTotal: counts[index])
-            if let entity = mapping.sourceEntity {
+            if let fast = setBased[index] {
+                var after: Int64 = 0
+                while true {
+                    try checkCancelled()
+                    var moved = (rows: 0, last: after)
+                    try transaction { moved = try fast.moveChunk(after: after, limit: chunkSize) }
+                    after = moved.last
+                    progress.advance(units: moved.rows, rows: moved.rows)
+                    if moved.rows < chunkSize { break }
+                }
+            } else if let entity = mapping.sourceEntity {
                 let filter = mapping.filter
                 var after: Int64 = 0
                 while true {

@@ -36,10 +36,7 @@ public final class ObjectWriter {
     /// model's default values, as a new Core Data object does); returns its ID.
     @discardableResult
     public func insert(_ entity: String, _ values: [String: StoreValue] = [:]) throws -> ObjectID {
-        var values = values
-        for (attribute, _) in layout.attributeColumns(of: entity) where values[attribute.name] == nil {
-            if let value = Self.defaultValue(of: attribute) { values[attribute.name] = value }
-        }
+        let values = defaultValues(of: entity).merging(values) { _, given in given }
         let (description, table, number) = try resolve(entity)
         guard !description.isAbstract else {
             throw StoreError(.unknownEntity, path: path, "entity \(entity) is abstract and cannot have instances",
@@ -53,6 +50,26 @@ public final class ObjectWriter {
         try db.cachedStatement(sql: sql).execute(arguments: StatementArguments([key.databaseValue, number.databaseValue, 1.databaseValue] + arguments))
         insertedCounts[entity, default: 0] += 1
         return ObjectID(entityNumber: number, primaryKey: key)
+    }
+
+    /// Hands out `count` consecutive `Z_PK`s for instances of `entity` that the caller inserts
+    /// itself with set-based SQL; they count as inserted.
+    public func reserveKeys(for entity: String, count: Int) throws -> (first: Int64, entityNumber: Int) {
+        let (description, table, number) = try resolve(entity)
+        let root = layout.numbering.number(of: layout.model.rootEntity(of: description).name) ?? number
+        let first = try nextKey(root: root, table: table.name)
+        nextKeys[root] = first + Int64(max(count, 1))
+        insertedCounts[entity, default: 0] += count
+        return (first, number)
+    }
+
+    /// The model's default values for the stored attributes of `entity`, by attribute name.
+    public func defaultValues(of entity: String) -> [String: StoreValue] {
+        var values: [String: StoreValue] = [:]
+        for (attribute, _) in layout.attributeColumns(of: entity) {
+            if let value = Self.defaultValue(of: attribute) { values[attribute.name] = value }
+        }
+        return values
     }
 
     /// Changes attribute `values` of an existing object and counts the change in `Z_OPT`.

@@ -20,7 +20,7 @@ public enum StoreValue: Hashable, Sendable {
 
     /// The SQL value Core Data stores for this value in an attribute of `attribute`'s type;
     /// `nil` when the value cannot be stored there.
-    func databaseValue(for attribute: AttributeDescription) -> DatabaseValue? {
+    public func databaseValue(for attribute: AttributeDescription) -> DatabaseValue? {
         if case .null = self { return .null }
         switch (attribute.attributeType, self) {
         case (.integer16, .integer(let number)), (.integer32, .integer(let number)), (.integer64, .integer(let number)):

@@ -1,0 +1,139 @@
+import Foundation
+import GRDB
+import ObjectModel
+import SQLiteStore
+
+/// Compiles expressions and filter predicates over one source entity to SQL, for the set-based
+/// fast path. Compiles only what gives exactly the evaluator's result (nil-safe comparisons,
+/// division by non-zero constants, matching storage encodings); anything else returns `nil` and
+/// the entity mapping runs row by row.
+struct ExpressionSQL {
+    /// What kind of SQL value an expression yields.
+    enum Kind: Hashable { case integer, real, boolean, date, text, blob(external: Bool), null }
+
+    struct Fragment {
+        var sql: String
+        var arguments: [DatabaseValue]
+        var kind: Kind
+    }
+
+    let layout: StoreLayout
+    let entity: EntityDescription
+    /// The alias of the source table in the query.
+    let alias: String
+
+    func compile(_ expression: Expression) -> Fragment? {
+        switch expression {
+        case .constant(let value):
+            switch value {
+            case .null: return Fragment(sql: "NULL", arguments: [], kind: .null)
+            case .integer(let number): return Fragment(sql: "?", arguments: [number.databaseValue], kind: .integer)
+            case .double(let number): return Fragment(sql: "?", arguments: [number.databaseValue], kind: .real)
+            case .bool(let flag): return Fragment(sql: "?", arguments: [(flag ? 1 : 0).databaseValue], kind: .boolean)
+            case .string(let text): return Fragment(sql: "?", arguments: [text.databaseValue], kind: .text)
+            default: return nil
+            }
+        case .keyPath(.variable("source"), let path): return keyPath(path)
+        case .negate(let operand):
+            guard let inner = compile(operand), inner.kind == .integer || inner.kind == .real else { return nil }
+            return Fragment(sql: "(-\(inner.sql))", arguments: inner.arguments, kind: inner.kind)
+        case .arithmetic(let op, let lhs, let rhs):
+            guard let a = compile(lhs), let b = compile(rhs), [Kind.integer, .real].contains(a.kind), [Kind.integer, .real].contains(b.kind) else { return nil }
+            if op == .divide {
+                guard case .constant(let divisor) = rhs, [StoreValue.integer(0), .double(0)].allSatisfy({ $0 != divisor }) else { return nil }
+                return Fragment(sql: "(CAST(\(a.sql) AS REAL) / \(b.sql))", arguments: a.arguments + b.arguments, kind: .real)
+            }
+            let kind: Kind = a.kind == .integer && b.kind == .integer ? .integer : .real
+            return Fragment(sql: "(\(a.sql) \(op.rawValue) \(b.sql))", arguments: a.arguments + b.arguments, kind: kind)
+        default: return nil
+        }
+    }
+
+    /// `$source.a.b.c`: each to-one hop becomes a nested `SELECT … WHERE Z_PK = <key>`, the last
+    /// key an attribute column.
+    private func keyPath(_ path: [String]) -> Fragment? {
+        let model = layout.model
+        var current = entity
+        var table = alias
+        var hops: [(from: String, table: String, alias: String)] = []
+        for (index, key) in path.enumerated() {
+            guard !key.hasPrefix("@") else { return nil }
+            if index == path.count - 1 {
+                guard let attribute = model.allAttributes(of: current).first(where: { $0.name == key }), !attribute.isTransient,
+                      let column = layout.column(entity: current.name, property: key), let kind = Self.kind(of: attribute) else { return nil }
+                var sql = "\(table).\(ColumnNaming.quote(column.name))"
+                for hop in hops.reversed() { sql = "(SELECT \(sql) FROM \(hop.table) \(hop.alias) WHERE \(hop.alias).Z_PK = \(hop.from))" }
+                return Fragment(sql: sql, arguments: [], kind: kind)
+            }
+            guard let relationship = model.relationship(named: key, in: current), !relationship.isToMany,
+                  case let .foreignKey(_, column, _)? = layout.storage(entity: current.name, relationship: key),
+                  let next = model.entity(named: relationship.destinationEntityName), let nextTable = layout.table(for: next.name) else { return nil }
+            let nextAlias = "\(alias)_\(index)"
+            hops.append((from: "\(table).\(ColumnNaming.quote(column))", table: "src.\(ColumnNaming.quote(nextTable.name))", alias: nextAlias))
+            table = nextAlias
+            current = next
+        }
+        return nil
+    }
+
+    static func kind(of attribute: AttributeDescription) -> Kind? {
+        switch attribute.attributeType {
+        case .integer16, .integer32, .integer64: return .integer
+        case .boolean: return .boolean
+        case .date: return .date
+        case .double, .float, .decimal: return .real
+        case .string, .uri: return .text
+        case .binaryData, .transformable, .uuid: return .blob(external: attribute.allowsExternalBinaryDataStorage)
+        default: return nil
+        }
+    }
+
+    /// The SQL that stores `fragment` in an attribute like `destination`, converting as the
+    /// evaluator would; `nil` when the kinds do not convert exactly.
+    static func stored(_ fragment: Fragment, in destination: AttributeDescription) -> String? {
+        guard let target = kind(of: destination) else { return nil }
+        switch (fragment.kind, target) {
+        case (.null, _): return fragment.sql
+        case (.integer, .integer), (.boolean, .boolean), (.date, .date), (.text, .text): return fragment.sql
+        case (.real, .real), (.integer, .real), (.real, .date): return fragment.sql
+        case (.real, .integer), (.boolean, .integer): return "CAST(\(fragment.sql) AS INTEGER)"
+        case (.integer, .boolean), (.real, .boolean): return "(\(fragment.sql) != 0)"
+        case (.boolean, .real): return fragment.sql
+        case (.blob(let a), .blob(let b)) where a == b: return fragment.sql
+        default: return nil
+        }
+    }
+
+    /// A filter predicate as a `WHERE` condition, or `nil` when it cannot be compiled exactly.
+    func compile(_ predicate: Predicate) -> Fragment? {
+        switch predicate {
+        case .truePredicate: return Fragment(sql: "1", arguments: [], kind: .boolean)
+        case .falsePredicate: return Fragment(sql: "0", arguments: [], kind: .boolean)
+        case .and(let parts), .or(let parts):
+            let compiled = parts.compactMap(compile)
+            guard compiled.count == parts.count else { return nil }
+            let joiner: String
+            if case .and = predicate { joiner = " AND " } else { joiner = " OR " }
+            return Fragment(sql: "(" + compiled.map(\.sql).joined(separator: joiner) + ")", arguments: compiled.flatMap(\.arguments), kind: .boolean)
+        case .not: return nil
+        case let .comparison(lhs, op, rhs, caseInsensitive):
+            guard !caseInsensitive, let a = compile(lhs), let b = compile(rhs) else { return nil }
+            let numeric: Set<Kind> = [.integer, .real, .boolean, .date]
+            let comparable = (numeric.contains(a.kind) && numeric.contains(b.kind)) || (a.kind == .text && b.kind == .text)
+                || a.kind == .null || b.kind == .null
+            guard comparable else { return nil }
+            let args = a.arguments + b.arguments
+            switch op {
+            case .equal: return Fragment(sql: "(\(a.sql) IS \(b.sql))", arguments: args, kind: .boolean)
+            case .notEqual: return Fragment(sql: "(\(a.sql) IS NOT \(b.sql))", arguments: args, kind: .boolean)
+            case .less, .lessOrEqual, .greater, .greaterOrEqual:
+                return Fragment(sql: "(\(a.sql) \(op.rawValue) \(b.sql))", arguments: args, kind: .boolean)
+            case .beginsWith where a.kind == .text && b.kind == .text:
+                return Fragment(sql: "(substr(\(a.sql), 1, length(\(b.sql))) = \(b.sql))", arguments: a.arguments + b.arguments + b.arguments, kind: .boolean)
+            case .contains where a.kind == .text && b.kind == .text:
+                return Fragment(sql: "(instr(\(a.sql), \(b.sql)) > 0)", arguments: args, kind: .boolean)
+            default: return nil
+            }
+        }
+    }
+}
