@@ -17,6 +17,6 @@ struct Chrysalis: ParsableCommand {
           chrysalis inspect App.sqlite --model Model.xcdatamodeld
                                                      rows, hashes, model version
         """,
-        subcommands: [ModelCommand.self, InspectCommand.self, MappingCommand.self]
+        subcommands: [ModelCommand.self, InspectCommand.self, MappingCommand.self, MigrateCommand.self]
     )
 }

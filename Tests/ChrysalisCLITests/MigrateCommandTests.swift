@@ -1,0 +1,51 @@
+import Crypto
+import Foundation
+import GRDB
+import TestSupport
+import XCTest
+
+/// `chrysalis migrate` runs the objc.io example from the command line with the real mapping models.
+final class MigrateCommandTests: XCTestCase {
+    private let books = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Sources/Demo/Resources/Books")
+
+    func testObjcIOStoreMigratesStepByStep() throws {
+        let directory = try Fixtures.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try Fixtures.copyStore(try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent == "Model1.sqlite" }), into: directory)
+        let model = books.appendingPathComponent("Model.xcdatamodeld").path
+        let first = try ChrysalisRunner.run(["migrate", store.path, "--model", model,
+                                             "--mapping", books.appendingPathComponent("Model1_to_Model2.xcmappingmodel").path])
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertTrue(first.stdout.contains("from Model1 to Model2"), first.stdout)
+        XCTAssertTrue(first.stderr.contains("BookToBook (3/3) create instances"), "a progress line per stage and mapping: \(first.stderr)")
+        let second = try ChrysalisRunner.run(["migrate", store.path, "--model", model, "--json",
+                                              "--mapping", books.appendingPathComponent("Model2_to_Model3_User.xcmappingmodel").path,
+                                              "--mapping", books.appendingPathComponent("Model2_to_Model3.xcmappingmodel").path])
+        XCTAssertEqual(second.status, 0, second.stderr)
+        let fractions = second.stdout.split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["fraction"] as? Double
+        }
+        XCTAssertEqual(fractions.last, 1.0)
+        XCTAssertEqual(fractions, fractions.sorted())
+        let kafka = try DatabaseQueue(path: store.path).read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM zauthor WHERE zname = 'Franz Kafka'")
+        }
+        XCTAssertEqual(kafka, 1)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted(), ["Model1.sqlite", "Model1~.sqlite", "Model1~2.sqlite"])
+    }
+
+    func testMigrationErrorsAreOneLineAndChangeNothing() throws {
+        let directory = try Fixtures.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try Fixtures.copyStore(try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent == "Model1.sqlite" }), into: directory)
+        let before = try Data(contentsOf: store)
+        let result = try ChrysalisRunner.run(["migrate", store.path, "--model", books.appendingPathComponent("Model.xcdatamodeld").path,
+                                              "--mapping", books.appendingPathComponent("Model2_to_Model3.xcmappingmodel").path])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
+        XCTAssertTrue(result.stderr.contains("mapping Model2_to_Model3 maps Model2 → Model3, not Model1 → Model3"), result.stderr)
+        XCTAssertEqual(try Data(contentsOf: store), before)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), ["Model1.sqlite"])
+    }
+}
