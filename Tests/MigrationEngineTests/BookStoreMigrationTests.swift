@@ -13,6 +13,12 @@ final class BookStoreMigrationTests: XCTestCase {
         let path = try scratchDirectory().appendingPathComponent("BookStore.sqlite").path
         try makeBookStore3(at: path)
         let bundle = try bookStore()
+        // An app's own metadata key must survive the migration.
+        let writable = try PersistentStore.open(at: path, mode: .readWrite)
+        var appMetadata = try writable.metadata()
+        appMetadata.values["com.example.lastSync"] = .string("2026-11-01")
+        try writable.writeMetadata(appMetadata)
+        try writable.close()
         let original = try digest(path)
         let report = try MappingMigration.run(store: path, from: try version(bundle, "BookStore 3"), to: try version(bundle, "BookStore 4"),
                                               mappings: [try DemoResources.mapping("BookStore3To4")],
@@ -34,6 +40,10 @@ final class BookStoreMigrationTests: XCTestCase {
         // The store now carries BookStore 4's hashes, its UUID, and the source is kept as the backup.
         let migrated = try PersistentStore.open(at: path).metadata()
         XCTAssertEqual(migrated.versionHashes, VersionHash.entityHashes(of: try version(bundle, "BookStore 4").model))
+        XCTAssertEqual(migrated.versionHashesDigest, VersionHash.versionHashesDigest(of: try version(bundle, "BookStore 4").model))
+        XCTAssertEqual(migrated.versionIdentifiers, ["4"])
+        XCTAssertEqual(migrated.values["com.example.lastSync"], .string("2026-11-01"))
+        XCTAssertEqual(migrated.uuid, appMetadata.uuid)
         XCTAssertEqual(try report.backup.map(digest), original)
         XCTAssertEqual(try PersistentStore.open(at: try XCTUnwrap(report.backup)).metadata().uuid, migrated.uuid)
         XCTAssertEqual(report.rowsAfter["Publication"], 6)
