@@ -47,7 +47,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: [.product(name: "GRDB", package: "GRDB.swift")], path: "Tests/TestSupport"),
         .testTarget(
             name: "ObjectModelTests",
             dependencies: [

@@ -29,6 +29,10 @@ public struct MigrationOptions {
     public var chunkSize: Int
     /// Customises each pass's manager before it runs (Core Data's custom `NSMigrationManager`).
     public var configureManager: ((MigrationManager) throws -> Void)?
+    /// Which step of a longer plan this migration is (for progress), and how many there are.
+    var step = 1, stepCount = 1
+    /// Set by a plan runner that already holds the store's lock.
+    var lockHeld = false
 
     /// Options with Core Data's defaults.
     public init(policies: PolicyRegistry = PolicyRegistry(), cancellation: CancellationToken = CancellationToken(),
@@ -48,9 +52,9 @@ public enum MappingMigration {
     public static func run(store path: String, from source: ModelBundle.Version, to destination: ModelBundle.Version,
                            mappings: [MappingModel], options: MigrationOptions = MigrationOptions()) throws -> MigrationReport {
         let started = Date()
-        let lock = try StoreLock(store: path)
+        let lock = options.lockHeld ? nil : try StoreLock(store: path)
         defer { withExtendedLifetime(lock) {} }
-        try StoreSwap.recover(store: path)
+        if lock != nil { try StoreSwap.recover(store: path) }
         let paths = StoreSwap.Paths(store: path)
 
         let sourceStore = try PersistentStore.open(at: path)
@@ -94,14 +98,14 @@ public enum MappingMigration {
                     probe.mappingModel = mapping
                     total += MigrationManager.units(sourceCounts: try probe.sourceCounts(), destinationEntities: destination.model.entities.count)
                 }
-                let progress = ProgressReporter(total: total, stepCount: 1)
+                let progress = ProgressReporter(total: total, step: options.step, stepCount: options.stepCount)
                 reporter = progress
                 for mapping in resolved {
                     let manager = MigrationManager(db: db, sourceLayout: sourceLayout, destinationLayout: destinationLayout, sourcePath: path,
                                                    destinationPath: paths.newStore, mappingModel: mapping, policies: options.policies,
                                                    cancellation: options.cancellation, progress: progress, chunkSize: options.chunkSize)
                     try options.configureManager?(manager)
-                    try manager.runPass(step: 1)
+                    try manager.runPass(step: options.step)
                     inserted.merge(manager.writer.insertedCounts, uniquingKeysWith: +)
                 }
                 progress.begin(stage: .verify, mapping: nil, index: 0, count: 0, rowsTotal: 0)

@@ -185,9 +185,7 @@ public final class MigrationManager {
     }
 
     /// Throws when the migration was asked to stop.
-    public func checkCancelled() throws {
-        if cancellation.isCancelled { throw MigrationError(.cancelled, "the migration was cancelled; nothing was changed") }
-    }
+    public func checkCancelled() throws { try cancellation.check() }
 }
 
 extension AttributeType {

@@ -7,7 +7,7 @@ public struct MigrationProgress: Sendable, Equatable {
     /// The stages of one mapping pass, then verification and the swap.
     public enum Stage: String, Sendable, Equatable {
         case preparing, createInstances = "create instances", createRelationships = "create relationships"
-        case validate = "validate", verify = "verify", swap = "swap", done = "done"
+        case inPlace = "change in place", validate = "validate", verify = "verify", swap = "swap", done = "done"
     }
 
     /// The notification name every progress value is posted under.
@@ -43,6 +43,11 @@ public final class CancellationToken: Sendable {
 
     /// Whether ``cancel()`` was called.
     public var isCancelled: Bool { flag.withLock { $0 } }
+
+    /// Throws the cancellation error when ``cancel()`` was called.
+    public func check() throws {
+        if isCancelled { throw MigrationError(.cancelled, "the migration was cancelled; nothing was changed") }
+    }
 }
 
 /// Counts work against a fixed total and posts ``MigrationProgress``, at most about 20 times a
@@ -56,9 +61,14 @@ final class ProgressReporter {
     private var rows = 0
     let total: Int
 
-    init(total: Int, stepCount: Int) {
+    /// This reporter covers step `step` of `stepCount`: its fractions fill that step's share of
+    /// the whole, and only the last step's end posts 1.0.
+    let step: Int
+
+    init(total: Int, step: Int = 1, stepCount: Int = 1) {
         self.total = max(total, 1)
-        current = MigrationProgress(step: 1, stepCount: stepCount, pass: "", entityMapping: nil, entityMappingIndex: 0,
+        self.step = step
+        current = MigrationProgress(step: step, stepCount: stepCount, pass: "", entityMapping: nil, entityMappingIndex: 0,
                                     entityMappingCount: 0, stage: .preparing, rowsDone: 0, rowsTotal: 0, fraction: 0,
                                     rowsPerSecond: 0, elapsed: 0)
     }
@@ -84,11 +94,13 @@ final class ProgressReporter {
         post(force: false)
     }
 
-    /// The end: fraction 1.0, posted once.
+    /// The end of this step; fraction 1.0 and `.done` only when it is the last step.
     func finish() {
         done = total
-        current.stage = .done
-        current.entityMapping = nil
+        if step == current.stepCount {
+            current.stage = .done
+            current.entityMapping = nil
+        }
         post(force: true)
     }
 
@@ -97,7 +109,9 @@ final class ProgressReporter {
         guard force || now.timeIntervalSince(lastPost) >= 0.05 else { return }
         lastPost = now
         current.elapsed = now.timeIntervalSince(start)
-        current.fraction = done >= total ? 1.0 : min(Double(done) / Double(total), 0.999_999)
+        let local = done >= total ? 1.0 : min(Double(done) / Double(total), 0.999_999)
+        let overall = (Double(step - 1) + local) / Double(max(current.stepCount, 1))
+        current.fraction = local == 1.0 && step == current.stepCount ? 1.0 : min(overall, 0.999_999)
         current.rowsPerSecond = current.elapsed > 0 ? Double(rows) / current.elapsed : 0
         NotificationCenter.default.post(name: MigrationProgress.notification, object: nil, userInfo: ["progress": current])
     }

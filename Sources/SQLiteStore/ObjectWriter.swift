@@ -188,7 +188,7 @@ public final class ObjectWriter {
     }
 
     /// The model's default for `attribute`, converted from Xcode's `defaultValueString`.
-    static func defaultValue(of attribute: AttributeDescription) -> StoreValue? {
+    public static func defaultValue(of attribute: AttributeDescription) -> StoreValue? {
         guard let text = attribute.defaultValueString else { return nil }
         switch attribute.attributeType {
         case .integer16, .integer32, .integer64: return Int64(text).map(StoreValue.integer)

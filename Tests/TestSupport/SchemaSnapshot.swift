@@ -3,21 +3,22 @@ import GRDB
 
 /// A store's schema as plain values, read with SQL, for comparing a store Chrysalis created with
 /// one Core Data created.
-struct SchemaSnapshot: Equatable {
-    struct Index: Hashable, CustomStringConvertible {
-        var name, table: String
-        var columns: [String]
-        var isUnique: Bool
-        var description: String { "\(isUnique ? "UNIQUE " : "")\(name) ON \(table)(\(columns.joined(separator: ",")))" }
+public struct SchemaSnapshot: Equatable {
+    public struct Index: Hashable, CustomStringConvertible {
+        public var name, table: String
+        public var columns: [String]
+        public var isUnique: Bool
+        public var description: String { "\(isUnique ? "UNIQUE " : "")\(name) ON \(table)(\(columns.joined(separator: ",")))" }
     }
 
     /// Table name → column name → declared type.
-    var tables: [String: [String: String]]
-    var indexes: Set<Index>
+    public var tables: [String: [String: String]]
+    public var indexes: Set<Index>
     /// `Z_PRIMARYKEY` rows as `Z_ENT Z_NAME Z_SUPER`.
-    var primaryKeys: [String]
+    public var primaryKeys: [String]
 
-    static func read(_ path: String) throws -> SchemaSnapshot {
+    /// Reads the schema of the store at `path` with plain SQL.
+    public static func read(_ path: String) throws -> SchemaSnapshot {
         try DatabaseQueue(path: path).read { db in
             var tables: [String: [String: String]] = [:]
             for table in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'") {

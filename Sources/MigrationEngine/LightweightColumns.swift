@@ -1,0 +1,149 @@
+import GRDB
+import ObjectModel
+import SQLiteStore
+
+/// How each column of one destination table gets its values from the source table, for an
+/// inferred (lightweight) step: kept or renamed, filled with a default, or computed with SQL
+/// when a relationship's storage changed.
+struct LightweightColumns {
+    /// One destination column's value, per source row.
+    enum Value: Equatable {
+        /// The source column as it is (possibly renamed), NULL for rows of entities it no longer
+        /// applies to, and `default` where it is NULL and the attribute became required.
+        case source(column: String, fill: DatabaseValue?)
+        /// A constant (a new attribute's default) or NULL.
+        case constant(DatabaseValue)
+        /// An SQL expression over the source row `s` (relationship storage changed).
+        case computed(String)
+    }
+
+    struct Column {
+        var name: String
+        var value: Value
+        /// Destination entity numbers whose rows this column applies to.
+        var applies: [Int]
+    }
+
+    let inference: InferredMapping
+    let source: StoreLayout
+    let destination: StoreLayout
+
+    /// Source entity number → destination entity number, for the entities that survive.
+    var entityNumbers: [Int: Int] {
+        var result: [Int: Int] = [:]
+        for (to, from) in inference.entitySources {
+            if let a = source.numbering.number(of: from), let b = destination.numbering.number(of: to) { result[a] = b }
+        }
+        return result
+    }
+
+    /// `CASE <expr> WHEN old THEN new … END`: an old `Z_ENT` value in the new numbering.
+    func remap(_ expression: String) -> String {
+        let pairs = entityNumbers.sorted { $0.key < $1.key }
+        guard pairs.contains(where: { $0.key != $0.value }) else { return expression }
+        return "CASE \(expression) " + pairs.map { "WHEN \($0.key) THEN \($0.value)" }.joined(separator: " ") + " END"
+    }
+
+    /// The destination table's columns, each with where its values come from.
+    func columns(of table: StoreLayout.Table) -> [Column] {
+        table.columns.map { column in
+            let applies = applicableEntities(column.entity)
+            let numbers = applies.compactMap { destination.numbering.number(of: $0) }
+            return Column(name: column.name, value: value(of: column, applies: applies), applies: numbers)
+        }
+    }
+
+    private func applicableEntities(_ declarer: String) -> [String] {
+        guard let entity = destination.model.entity(named: declarer) else { return [] }
+        return [declarer] + InferredMapping.descendants(of: entity, in: destination.model).map(\.name)
+    }
+
+    private func value(of column: StoreLayout.Column, applies: [String]) -> Value {
+        let model = destination.model
+        let mapped = applies.filter { inference.entitySources[$0] != nil }
+        switch column.role {
+        case .attribute:
+            guard let attribute = model.entity(named: column.entity).flatMap({ model.allAttributes(of: $0).first { $0.name == column.property } }) else {
+                return .constant(.null)
+            }
+            let defaultValue = ObjectWriter.defaultValue(of: attribute).flatMap { $0.databaseValue(for: attribute) }
+            let sourceColumns = Set(mapped.compactMap { entity -> String? in
+                guard let from = inference.propertySources[entity]?[column.property], let origin = inference.entitySources[entity] else { return nil }
+                return source.column(entity: origin, property: from)?.name
+            })
+            guard let only = sourceColumns.first else { return .constant(defaultValue ?? .null) }
+            guard sourceColumns.count == 1 else { return .computed("NULL") }
+            let becameRequired = !attribute.isOptional && defaultValue != nil
+            return .source(column: only, fill: becameRequired ? defaultValue : nil)
+        case .foreignKey:
+            return linkColumn(column, mapped: mapped, entityType: false)
+        case .foreignEntity:
+            return linkColumn(column, mapped: mapped, entityType: true)
+        case .orderKey:
+            return orderColumn(column, mapped: mapped)
+        }
+    }
+
+    /// A to-one's key (or its destination's `Z_ENT`): kept when the source stored it the same
+    /// way, else looked up from wherever the source kept the link.
+    private func linkColumn(_ column: StoreLayout.Column, mapped: [String], entityType: Bool) -> Value {
+        guard let entity = mapped.first, let origin = inference.entitySources[entity],
+              let relationship = destination.model.entity(named: entity).flatMap({ destination.model.relationship(named: column.property, in: $0) }) else {
+            return .constant(.null)
+        }
+        let key: String
+        if let from = inference.propertySources[entity]?[column.property], let storage = source.storage(entity: origin, relationship: from) {
+            switch storage {
+            case let .foreignKey(_, sourceColumn, entityColumn):
+                if entityType {
+                    if let entityColumn { return .computed(remap("s.\(ColumnNaming.quote(entityColumn))")) }
+                    return .computed(targetEntity(of: "s.\(ColumnNaming.quote(sourceColumn))", relationship: relationship))
+                }
+                return .source(column: sourceColumn, fill: nil)
+            case let .inverseForeignKey(table, sourceColumn, _, _):
+                key = "(SELECT d.Z_PK FROM \(ColumnNaming.quote(table)) d WHERE d.\(ColumnNaming.quote(sourceColumn)) = s.Z_PK ORDER BY d.Z_PK LIMIT 1)"
+            case let .joinTable(join, sourceColumn, destinationColumn, _):
+                key = "(SELECT j.\(ColumnNaming.quote(destinationColumn)) FROM \(ColumnNaming.quote(join.name)) j WHERE j.\(ColumnNaming.quote(sourceColumn)) = s.Z_PK ORDER BY j.rowid LIMIT 1)"
+            }
+        } else if let reversed = reversedLink(for: relationship, entity: entity) {
+            key = reversed
+        } else {
+            return .constant(.null)
+        }
+        return .computed(entityType ? targetEntity(of: key, relationship: relationship) : key)
+    }
+
+    /// The link seen from the other side, when only the inverse existed in the source.
+    private func reversedLink(for relationship: RelationshipDescription, entity: String) -> String? {
+        guard let inverseName = relationship.inverseName, let target = destination.model.entity(named: relationship.destinationEntityName),
+              let targetOrigin = inference.entitySources[target.name], let inverseFrom = inference.propertySources[target.name]?[inverseName],
+              let storage = source.storage(entity: targetOrigin, relationship: inverseFrom) else { return nil }
+        switch storage {
+        case let .foreignKey(table, column, _):
+            return "(SELECT t.Z_PK FROM \(ColumnNaming.quote(table)) t WHERE t.\(ColumnNaming.quote(column)) = s.Z_PK ORDER BY t.Z_PK LIMIT 1)"
+        case let .joinTable(join, sourceColumn, destinationColumn, _):
+            return "(SELECT j.\(ColumnNaming.quote(sourceColumn)) FROM \(ColumnNaming.quote(join.name)) j WHERE j.\(ColumnNaming.quote(destinationColumn)) = s.Z_PK ORDER BY j.rowid LIMIT 1)"
+        case .inverseForeignKey:
+            return nil
+        }
+    }
+
+    /// The new `Z_ENT` of the object a key points to.
+    private func targetEntity(of key: String, relationship: RelationshipDescription) -> String {
+        guard let origin = inference.entitySources[relationship.destinationEntityName], let table = source.table(for: origin) else { return "NULL" }
+        return "(SELECT \(remap("t.Z_ENT")) FROM \(ColumnNaming.quote(table.name)) t WHERE t.Z_PK = \(key))"
+    }
+
+    /// An ordered to-many's positions, kept when the source had them in this table, else numbered
+    /// in key order (steps of 1024, as Core Data does).
+    private func orderColumn(_ column: StoreLayout.Column, mapped: [String]) -> Value {
+        guard let entity = mapped.first, let origin = inference.entitySources[entity],
+              let from = inference.propertySources[entity]?[column.property],
+              case let .foreignKey(table, key, _)? = source.storage(entity: origin, relationship: from) else { return .constant(.null) }
+        if let existing = source.tables.first(where: { $0.name == table })?.columns.first(where: { $0.role == .orderKey && $0.property == from }) {
+            return .source(column: existing.name, fill: nil)
+        }
+        let q = ColumnNaming.quote
+        return .computed("(SELECT count(*) FROM \(q(table)) x WHERE x.\(q(key)) = s.\(q(key)) AND x.Z_PK <= s.Z_PK) * 1024")
+    }
+}

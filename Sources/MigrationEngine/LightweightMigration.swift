@@ -1,0 +1,193 @@
+import Foundation
+import GRDB
+import ObjectModel
+import SQLiteStore
+
+/// An inferred step done in place with SQL, in one transaction, without loading a single object:
+/// `ALTER TABLE` (rename table, rename/add/drop column) where a table's storage stays the same,
+/// SQLite's rebuild (new table, copy, drop, rename) where it does not; then Core Data's indexes,
+/// `Z_PRIMARYKEY` and metadata for the destination model. The result has the layout a fresh
+/// store of the destination model has.
+struct LightweightMigration {
+    let db: Database
+    let inference: InferredMapping
+    let source: StoreLayout
+    let destination: StoreLayout
+    let path: String
+
+    private var q: (String) -> String { ColumnNaming.quote }
+
+    /// What the step did to each destination table, for the plan's findings and tests.
+    enum TableMethod: Equatable { case altered, rebuilt, created }
+
+    @discardableResult
+    func run(metadata: StoreMetadata) throws -> [String: TableMethod] {
+        let columns = LightweightColumns(inference: inference, source: source, destination: destination)
+        let sourceTables = Set(source.tables.map(\.name) + source.joinTables.map(\.name))
+        // Indexes and derived-attribute triggers name old columns; Core Data's indexes are recreated below.
+        for row in try Row.fetchAll(db, sql: "SELECT type, name FROM sqlite_master WHERE type IN ('index', 'trigger') AND sql IS NOT NULL AND tbl_name IN (\(sourceTables.map { _ in "?" }.joined(separator: ",")))",
+                                    arguments: StatementArguments(Array(sourceTables))) {
+            try db.execute(sql: "DROP \((row[0] as String).uppercased()) IF EXISTS \(q(row[1]))")
+        }
+        var methods: [String: TableMethod] = [:]
+        var renames: [(from: String, to: String)] = []
+        var altered: [(table: StoreLayout.Table, origin: StoreLayout.Table)] = []
+        for table in destination.tables {
+            let plan = columns.columns(of: table)
+            guard let origin = originTable(of: table) else {
+                try create(table, named: table.name)
+                methods[table.name] = .created
+                continue
+            }
+            if canAlter(plan, origin: origin), !altered.contains(where: { $0.origin.name == origin.name }) {
+                altered.append((table, origin))
+                methods[table.name] = .altered
+            } else {
+                let temporary = "_chrysalis_new_" + table.name
+                try create(table, named: temporary)
+                try copy(into: temporary, plan: plan, from: origin, table: table)
+                renames.append((temporary, table.name))
+                methods[table.name] = .rebuilt
+            }
+        }
+        for join in destination.joinTables {
+            let temporary = "_chrysalis_new_" + join.name
+            try db.execute(sql: "CREATE TABLE \(q(temporary)) (\(join.columns.map { "\(q($0)) INTEGER" }.joined(separator: ", ")), PRIMARY KEY (\((join.sides.map(\.column) + (join.sourceColumn.map { [$0] } ?? [])).map(q).joined(separator: ", "))))")
+            try JoinTableCopy(inference: inference, source: source, destination: destination, db: db).fill(temporary, join: join)
+            renames.append((temporary, join.name))
+            methods[join.name] = .rebuilt
+        }
+        // Altered tables change in place; their old names move aside first so tables can swap names.
+        for (table, origin) in altered {
+            try alter(origin, into: table, plan: columns.columns(of: table), remap: columns)
+            let temporary = "_chrysalis_move_" + table.name
+            try db.execute(sql: "ALTER TABLE \(q(origin.name)) RENAME TO \(q(temporary))")
+            renames.append((temporary, table.name))
+        }
+        for table in sourceTables where !altered.contains(where: { $0.origin.name == table }) {
+            try db.execute(sql: "DROP TABLE IF EXISTS \(q(table))")
+        }
+        for rename in renames where rename.from != rename.to {
+            try db.execute(sql: "ALTER TABLE \(q(rename.from)) RENAME TO \(q(rename.to))")
+        }
+        for index in StoreSchema(layout: destination).indexes {
+            try db.execute(sql: "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(q(index.name)) ON \(q(index.table)) (\(index.columns.joined(separator: ", ")))")
+        }
+        try rewriteBookkeeping(metadata: metadata)
+        return methods
+    }
+
+    /// The source table a destination table takes its rows from (hierarchies never merge).
+    private func originTable(of table: StoreLayout.Table) -> StoreLayout.Table? {
+        let members = destination.numbering.numbers(inHierarchyOf: destination.numbering.number(of: table.rootEntity) ?? 0)
+            .compactMap { destination.numbering.name(of: $0) }
+        return members.compactMap { inference.entitySources[$0] }.compactMap { source.table(for: $0) }.first
+    }
+
+    private func create(_ table: StoreLayout.Table, named name: String) throws {
+        let columns = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"] + table.columns.map { "\(q($0.name)) \($0.sqlType)" }
+        try db.execute(sql: "CREATE TABLE \(q(name)) ( \(columns.joined(separator: ", ")) )")
+    }
+
+    /// The rows of the surviving source entities, renumbered, with every column's new value.
+    private func sourceEntityNumbers(for table: StoreLayout.Table) -> [Int] {
+        let members = destination.numbering.numbers(inHierarchyOf: destination.numbering.number(of: table.rootEntity) ?? 0)
+            .compactMap { destination.numbering.name(of: $0) }
+        return members.compactMap { inference.entitySources[$0] }.compactMap { source.numbering.number(of: $0) }
+    }
+
+    private func copy(into temporary: String, plan: [LightweightColumns.Column], from origin: StoreLayout.Table, table: StoreLayout.Table) throws {
+        let remap = LightweightColumns(inference: inference, source: source, destination: destination)
+        let numbers = sourceEntityNumbers(for: table)
+        guard !numbers.isEmpty else { return }
+        let newEntity = remap.remap("s.Z_ENT")
+        var names = ["Z_PK", "Z_ENT", "Z_OPT"], values = ["s.Z_PK", newEntity, "s.Z_OPT"]
+        var arguments: [DatabaseValue] = []
+        for column in plan {
+            let applies = "(\(newEntity)) IN (\(column.applies.map(String.init).joined(separator: ",")))"
+            let expression: String
+            switch column.value {
+            case let .source(name, fill):
+                expression = fill == nil ? "s.\(q(name))" : "COALESCE(s.\(q(name)), ?)"
+                if let fill { arguments.append(fill) }
+            case .constant(let value):
+                expression = "?"
+                arguments.append(value)
+            case .computed(let sql): expression = sql
+            }
+            names.append(q(column.name))
+            values.append(column.applies.isEmpty ? "NULL" : "CASE WHEN \(applies) THEN \(expression) END")
+        }
+        try db.execute(sql: "INSERT INTO \(q(temporary)) (\(names.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM \(q(origin.name)) s WHERE s.Z_ENT IN (\(numbers.map(String.init).joined(separator: ",")))",
+                       arguments: StatementArguments(arguments))
+    }
+
+    /// A table can change in place when every column is a kept source column or a constant, and
+    /// no source column feeds two new ones.
+    private func canAlter(_ plan: [LightweightColumns.Column], origin: StoreLayout.Table) -> Bool {
+        var used: Set<String> = []
+        for column in plan {
+            switch column.value {
+            case .computed: return false
+            case .source(let name, _): if !used.insert(name).inserted { return false }
+            case .constant: break
+            }
+        }
+        return true
+    }
+
+    private func alter(_ origin: StoreLayout.Table, into table: StoreLayout.Table, plan: [LightweightColumns.Column], remap: LightweightColumns) throws {
+        let name = q(origin.name)
+        let kept = Set(plan.compactMap { column -> String? in if case .source(let source, _) = column.value { return source } else { return nil } })
+        let numbers = sourceEntityNumbers(for: table)
+        try db.execute(sql: "DELETE FROM \(name) WHERE Z_ENT NOT IN (\(numbers.map(String.init).joined(separator: ",")))")
+        let entity = remap.remap("Z_ENT")
+        if entity != "Z_ENT" { try db.execute(sql: "UPDATE \(name) SET Z_ENT = \(entity)") }
+        for column in origin.columns where !kept.contains(column.name) {
+            try db.execute(sql: "ALTER TABLE \(name) DROP COLUMN \(q(column.name))")
+        }
+        // Renames go through temporary names, so two columns can trade names.
+        let renamed = plan.compactMap { column -> (String, String)? in
+            if case .source(let source, _) = column.value, source != column.name { return (source, column.name) }
+            return nil
+        }
+        for (from, _) in renamed { try db.execute(sql: "ALTER TABLE \(name) RENAME COLUMN \(q(from)) TO \(q("_chrysalis_" + from))") }
+        for (from, to) in renamed { try db.execute(sql: "ALTER TABLE \(name) RENAME COLUMN \(q("_chrysalis_" + from)) TO \(q(to))") }
+        for column in plan {
+            let applies = "Z_ENT IN (\(column.applies.map(String.init).joined(separator: ",")))"
+            switch column.value {
+            case .constant(let value):
+                let type = table.columns.first { $0.name == column.name }?.sqlType ?? ""
+                try db.execute(sql: "ALTER TABLE \(name) ADD COLUMN \(q(column.name)) \(type)")
+                if !value.isNull { try db.execute(sql: "UPDATE \(name) SET \(q(column.name)) = ? WHERE \(applies)", arguments: [value]) }
+            case let .source(_, fill):
+                try db.execute(sql: "UPDATE \(name) SET \(q(column.name)) = NULL WHERE NOT (\(applies)) AND \(q(column.name)) IS NOT NULL")
+                if let fill { try db.execute(sql: "UPDATE \(name) SET \(q(column.name)) = ? WHERE \(applies) AND \(q(column.name)) IS NULL", arguments: [fill]) }
+            case .computed: break
+            }
+        }
+    }
+
+    /// `Z_PRIMARYKEY` in the new numbering (keys keep counting from where they were), the
+    /// destination's hashes in `Z_METADATA`, and no stale `Z_MODELCACHE`.
+    private func rewriteBookkeeping(metadata: StoreMetadata) throws {
+        let recorded = Dictionary(try Row.fetchAll(db, sql: "SELECT Z_NAME, Z_MAX FROM Z_PRIMARYKEY").map { ($0[0] as String? ?? "", $0[1] as Int64? ?? 0) },
+                                  uniquingKeysWith: max)
+        try db.execute(sql: "DELETE FROM Z_PRIMARYKEY WHERE Z_ENT < 16000")
+        for entry in destination.numbering.entries {
+            var maximum: Int64 = 0
+            if entry.superNumber == 0, let table = destination.table(for: entry.name) {
+                maximum = try Int64.fetchOne(db, sql: "SELECT max(Z_PK) FROM \(q(table.name))") ?? 0
+                if let origin = inference.entitySources[entry.name].flatMap({ source.numbering.name(of: source.numbering.number(of: $0) ?? 0) }) {
+                    maximum = max(maximum, recorded[origin] ?? 0)
+                }
+            }
+            try db.execute(sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, ?)",
+                           arguments: [entry.number, entry.name, entry.superNumber, maximum])
+        }
+        var updated = metadata
+        updated.setModel(destination.model)
+        try db.execute(sql: "UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = 1", arguments: [try updated.encodedPlist()])
+        try db.execute(sql: "DROP TABLE IF EXISTS Z_MODELCACHE")
+    }
+}
