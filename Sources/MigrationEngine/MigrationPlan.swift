@@ -1,0 +1,126 @@
+import Foundation
+import ObjectModel
+import SQLiteStore
+
+/// The chain of steps from a store's version to a target version, one per consecutive pair,
+/// each with its kind and what a person should know before running it. Planning reads the
+/// store's metadata and counts rows; it never writes.
+public struct MigrationPlan: Sendable {
+    /// How one step is done.
+    public enum Kind: Sendable {
+        /// Inferred, in place with SQL.
+        case lightweight(InferredMapping)
+        /// Mapping models, run in order as passes into one destination.
+        case mapping([MappingModel])
+        /// Inferred, but through the three-stage manager (when the SQL cannot do it in place).
+        case inferredCopy(MappingModel)
+
+        /// `lightweight`, `mapping` or `inferred copy`.
+        public var name: String {
+            switch self {
+            case .lightweight: return "lightweight"
+            case .mapping: return "mapping"
+            case .inferredCopy: return "inferred copy"
+            }
+        }
+    }
+
+    /// One step.
+    public struct Step: Sendable {
+        /// The version migrated from.
+        public var source: ModelBundle.Version
+        /// The version migrated to.
+        public var destination: ModelBundle.Version
+        /// How.
+        public var kind: Kind
+        /// Data dropped, renames, required values without defaults, tables rewritten.
+        public var findings: [String]
+    }
+
+    /// The store's version.
+    public var storeVersion: String
+    /// The version the plan ends at.
+    public var targetVersion: String
+    /// The steps, in order; empty when the store is already there.
+    public var steps: [Step]
+
+    /// Plans the migration of the store at `path` to `target` (default: the bundle's current
+    /// version) with the given mapping models available.
+    public static func make(store path: String, bundle: ModelBundle, mappings: [MappingModel] = [], to target: String? = nil) throws -> MigrationPlan {
+        let store = try PersistentStore.open(at: path)
+        let metadata = try store.metadata()
+        guard let start = bundle.version(for: metadata) else {
+            let nearest = bundle.nearestVersion(toHashes: metadata.versionHashes)
+            throw MigrationError(.wrongModel, "\(path) is not at any version of \(bundle.name)" +
+                                 (nearest.map { " (nearest: \($0.version.name), differing entities \($0.differingEntities.joined(separator: ", ")))" } ?? ""),
+                                 fix: "give the model bundle the store was made with; `chrysalis inspect \(path)` shows its own model")
+        }
+        let targetName = target ?? bundle.currentVersionName
+        guard let end = bundle.version(named: targetName) else {
+            throw MigrationError(.notFound, "\(bundle.name) has no version \(targetName)", fix: "use one of: \(bundle.versions.map(\.name).joined(separator: ", "))")
+        }
+        let chain = try versionChain(from: start, to: end, bundle: bundle, mappings: mappings)
+        var steps: [Step] = []
+        let rows = try store.rowCounts(model: start.model)
+        for (index, (source, destination)) in zip(chain, chain.dropFirst()).enumerated() {
+            let found = mappings.filter { $0.sourceVersion == source.name && $0.destinationVersion == destination.name }
+            let inference = InferredMapping(from: source, to: destination)
+            let kind: Kind
+            if !found.isEmpty {
+                kind = .mapping(found)
+            } else if inference.isInferable {
+                kind = .lightweight(inference)
+            } else {
+                throw MigrationError(.wrongModel, "\(source.name) → \(destination.name) needs a mapping model: " + inference.blockers.map(\.description).joined(separator: "; "),
+                                     fix: "write a mapping for \(source.name) → \(destination.name) and pass it with --mappings")
+            }
+            steps.append(Step(source: source, destination: destination, kind: kind,
+                              findings: findings(inference, kind: kind, rows: index == 0 ? rows : nil)))
+        }
+        return MigrationPlan(storeVersion: start.name, targetVersion: end.name, steps: steps)
+    }
+
+    /// The versions from `start` to `end`: following mapping models where they lead, else the
+    /// next version by name.
+    static func versionChain(from start: ModelBundle.Version, to end: ModelBundle.Version, bundle: ModelBundle,
+                             mappings: [MappingModel]) throws -> [ModelBundle.Version] {
+        guard let startIndex = bundle.versions.firstIndex(of: start), let endIndex = bundle.versions.firstIndex(of: end) else { return [start] }
+        guard startIndex <= endIndex else {
+            throw MigrationError(.wrongModel, "the store is at \(start.name), newer than \(end.name); Chrysalis does not migrate backwards",
+                                 fix: "choose a target after \(start.name) with --to")
+        }
+        var chain = [start]
+        var current = start
+        while current != end {
+            let index = bundle.versions.firstIndex(of: current)!
+            let next = mappings.first { $0.sourceVersion == current.name }.flatMap { mapping in bundle.version(named: mapping.destinationVersion) }
+                .flatMap { candidate -> ModelBundle.Version? in
+                    guard let at = bundle.versions.firstIndex(of: candidate), at > index, at <= endIndex else { return nil }
+                    return candidate
+                } ?? bundle.versions[index + 1]
+            chain.append(next)
+            current = next
+        }
+        return chain
+    }
+
+    private static func findings(_ inference: InferredMapping, kind: Kind, rows: [String: Int]?) -> [String] {
+        var findings: [String] = []
+        for entity in inference.removedEntities {
+            let count = rows?[entity].map { " (\($0) rows)" } ?? ""
+            if rows?[entity] != 0 { findings.append("data dropped: entity \(entity) is removed\(count)") }
+        }
+        for change in inference.changes where change.description.hasSuffix(" removed") && !change.description.hasPrefix("entity ") {
+            findings.append("data dropped: \(change.description)")
+        }
+        for change in inference.changes where change.description.contains("renamed") { findings.append("rename: \(change.description)") }
+        for change in inference.changes where change.description.contains("becomes required") { findings.append("required: \(change.description)") }
+        if case .lightweight = kind {
+            findings += inference.blockers.map { "needs a mapping model: \($0.description)" }
+        } else {
+            findings += inference.blockers.map { "not inferable (handled by the mapping model): \($0.description)" }
+        }
+        if case .mapping = kind { findings.append("rewrites every table into a new store (mapping models)") }
+        return findings
+    }
+}
