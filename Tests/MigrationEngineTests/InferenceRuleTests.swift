@@ -1,0 +1,175 @@
+import Foundation
+import GRDB
+import MigrationEngine
+import ObjectModel
+import SQLiteStore
+import TestSupport
+import XCTest
+
+/// Every change Core Data infers, each on a store with rows: migrated in place, the store has
+/// exactly a fresh destination store's layout and the data the rule promises. And every change it
+/// cannot infer: a clear error naming it, the store untouched.
+final class InferenceRuleTests: XCTestCase {
+    private func version(_ name: String, _ body: String) throws -> ModelBundle.Version {
+        let model = try ModelXMLReader.read(Data("""
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" userDefinedModelVersionIdentifier="\(name)">\(body)</model>
+            """.utf8), file: name)
+        return ModelBundle.Version(name: name, model: model)
+    }
+
+    /// Migrates a v1 store filled by `seed` to v2 and returns its path, after checking the layout.
+    @discardableResult
+    private func migrate(_ v1: String, _ v2: String, seed: (ObjectWriter) throws -> Void, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        let old = try version("v1", v1), new = try version("v2", v2)
+        let path = try scratchDirectory().appendingPathComponent("Store.sqlite").path
+        let store = try PersistentStore.create(at: path, model: old.model)
+        try store.writeObjects(StoreLayout(model: old.model), seed)
+        try store.close()
+        _ = try InPlaceMigration.run(store: path, from: old, to: new)
+        let fresh = try scratchDirectory().appendingPathComponent("Fresh.sqlite").path
+        try PersistentStore.create(at: fresh, model: new.model).close()
+        let (migrated, expected) = (try SchemaSnapshot.read(path), try SchemaSnapshot.read(fresh))
+        XCTAssertEqual(migrated.tables, expected.tables, "layout equals a fresh v2 store", file: file, line: line)
+        XCTAssertEqual(migrated.indexes, expected.indexes, file: file, line: line)
+        XCTAssertEqual(migrated.primaryKeys, expected.primaryKeys, file: file, line: line)
+        XCTAssertEqual(try PersistentStore.open(at: path).metadata().versionHashes, VersionHash.entityHashes(of: new.model), file: file, line: line)
+        return path
+    }
+
+    private func values(_ path: String, _ sql: String) throws -> [String] {
+        try rows(path, sql).map { $0.map(\.description).joined(separator: "|") }
+    }
+
+    private let note = #"<entity name="Note"><attribute name="text" optional="YES" attributeType="String"/></entity>"#
+
+    func testAddAndRemoveAttribute() throws {
+        let path = try migrate(#"<entity name="Note"><attribute name="text" optional="YES" attributeType="String"/><attribute name="old" optional="YES" attributeType="String"/></entity>"#,
+                               #"<entity name="Note"><attribute name="text" optional="YES" attributeType="String"/><attribute name="stars" optional="YES" attributeType="Integer 16" defaultValueString="3"/></entity>"#) {
+            try $0.insert("Note", ["text": .string("a"), "old": .string("gone")])
+        }
+        XCTAssertEqual(try values(path, "SELECT ztext, zstars FROM znote"), ["\"a\"|3"], "a new attribute gets its default")
+    }
+
+    func testOptionalityChanges() throws {
+        let path = try migrate(#"<entity name="Note"><attribute name="text" attributeType="String"/><attribute name="rank" optional="YES" attributeType="Integer 32"/></entity>"#,
+                               #"<entity name="Note"><attribute name="text" optional="YES" attributeType="String"/><attribute name="rank" attributeType="Integer 32" defaultValueString="7"/></entity>"#) {
+            try $0.insert("Note", ["text": .string("a"), "rank": .integer(1)])
+            try $0.insert("Note", ["text": .string("b")])
+        }
+        XCTAssertEqual(try values(path, "SELECT ztext, zrank FROM znote ORDER BY z_pk"), ["\"a\"|1", "\"b\"|7"], "empty values get the default")
+    }
+
+    func testAddRemoveAndRenameEntity() throws {
+        let path = try migrate(note + #"<entity name="Draft"><attribute name="body" optional="YES" attributeType="String"/></entity><entity name="Old"/>"#,
+                               #"<entity name="Memo" elementID="Note"><attribute name="text" optional="YES" attributeType="String"/></entity><entity name="Draft"><attribute name="body" optional="YES" attributeType="String"/></entity><entity name="Tag"><attribute name="label" optional="YES" attributeType="String"/></entity>"#) {
+            try $0.insert("Note", ["text": .string("kept")])
+            try $0.insert("Draft", ["body": .string("d")])
+            try $0.insert("Old")
+        }
+        XCTAssertEqual(try values(path, "SELECT ztext FROM zmemo"), ["\"kept\""])
+        XCTAssertEqual(try values(path, "SELECT zbody FROM zdraft"), ["\"d\""])
+        XCTAssertEqual(try values(path, "SELECT count(*) FROM ztag"), ["0"])
+    }
+
+    func testRenamePropertyAndRelationship() throws {
+        let path = try migrate(#"<entity name="Note"><attribute name="text" optional="YES" attributeType="String"/><relationship name="folder" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Folder" inverseName="notes" inverseEntity="Folder"/></entity><entity name="Folder"><relationship name="notes" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Note" inverseName="folder" inverseEntity="Note"/></entity>"#,
+                               #"<entity name="Note"><attribute name="body" optional="YES" attributeType="String" elementID="text"/><relationship name="parent" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Folder" inverseName="items" inverseEntity="Folder" elementID="folder"/></entity><entity name="Folder"><relationship name="items" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Note" inverseName="parent" inverseEntity="Note" elementID="notes"/></entity>"#) { writer in
+            let folder = try writer.insert("Folder")
+            try writer.relate(try writer.insert("Note", ["text": .string("a")]), "folder", to: [folder])
+        }
+        XCTAssertEqual(try values(path, "SELECT zbody, zparent FROM znote"), ["\"a\"|1"])
+    }
+
+    func testAddAndRemoveRelationship() throws {
+        let folder = #"<entity name="Folder"><attribute name="name" optional="YES" attributeType="String"/></entity>"#
+        let path = try migrate(#"<entity name="Note"><attribute name="text" optional="YES" attributeType="String"/><relationship name="old" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Folder"/></entity>"# + folder,
+                               #"<entity name="Note"><attribute name="text" optional="YES" attributeType="String"/><relationship name="tags" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Folder" inverseName="notes" inverseEntity="Folder"/></entity><entity name="Folder"><attribute name="name" optional="YES" attributeType="String"/><relationship name="notes" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Note" inverseName="tags" inverseEntity="Note"/></entity>"#) { writer in
+            try writer.relate(try writer.insert("Note", ["text": .string("a")]), "old", to: [try writer.insert("Folder")])
+        }
+        XCTAssertEqual(try values(path, "SELECT ztext FROM znote"), ["\"a\""])
+    }
+
+    private let author = #"<entity name="Author"><attribute name="name" optional="YES" attributeType="String"/>%@</entity>"#
+
+    func testToOneBecomesToMany() throws {
+        let v1 = #"<entity name="Book"><attribute name="title" optional="YES" attributeType="String"/><relationship name="author" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Author" inverseName="books" inverseEntity="Author"/></entity>"#
+            + String(format: author, #"<relationship name="books" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Book" inverseName="author" inverseEntity="Book"/>"#)
+        let v2 = #"<entity name="Book"><attribute name="title" optional="YES" attributeType="String"/><relationship name="authors" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Author" inverseName="books" inverseEntity="Author" elementID="author"/></entity>"#
+            + String(format: author, #"<relationship name="books" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Book" inverseName="authors" inverseEntity="Book"/>"#)
+        let path = try migrate(v1, v2) { writer in
+            let kafka = try writer.insert("Author", ["name": .string("Kafka")])
+            for title in ["The Trial", "The Castle"] { try writer.relate(try writer.insert("Book", ["title": .string(title)]), "author", to: [kafka]) }
+            try writer.insert("Book", ["title": .string("Anonymous")])
+        }
+        // Author(1) Book(2): Book.authors ↔ Author.books in Z_1BOOKS (Z_1AUTHORS, Z_2BOOKS).
+        XCTAssertEqual(try values(path, "SELECT b.ztitle, a.zname FROM Z_1BOOKS j JOIN zbook b ON b.z_pk = j.Z_2BOOKS JOIN zauthor a ON a.z_pk = j.Z_1AUTHORS ORDER BY b.z_pk"),
+                       ["\"The Trial\"|\"Kafka\"", "\"The Castle\"|\"Kafka\""])
+    }
+
+    func testToManyBecomesToOneAndOrdering() throws {
+        let v1 = #"<entity name="Book"><attribute name="title" optional="YES" attributeType="String"/><relationship name="authors" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Author" inverseName="books" inverseEntity="Author"/><relationship name="pages" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Page" inverseName="book" inverseEntity="Page"/></entity><entity name="Page"><attribute name="number" optional="YES" attributeType="Integer 32"/><relationship name="book" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Book" inverseName="pages" inverseEntity="Book"/></entity>"#
+            + String(format: author, #"<relationship name="books" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Book" inverseName="authors" inverseEntity="Book"/>"#)
+        let v2 = #"<entity name="Book"><attribute name="title" optional="YES" attributeType="String"/><relationship name="author" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Author" inverseName="books" inverseEntity="Author" elementID="authors"/><relationship name="pages" optional="YES" toMany="YES" ordered="YES" deletionRule="Nullify" destinationEntity="Page" inverseName="book" inverseEntity="Page"/></entity><entity name="Page"><attribute name="number" optional="YES" attributeType="Integer 32"/><relationship name="book" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Book" inverseName="pages" inverseEntity="Book"/></entity>"#
+            + String(format: author, #"<relationship name="books" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Book" inverseName="author" inverseEntity="Book"/>"#)
+        let path = try migrate(v1, v2) { writer in
+            let author = try writer.insert("Author", ["name": .string("Gombrowicz")])
+            let book = try writer.insert("Book", ["title": .string("Cosmos")])
+            try writer.relate(book, "authors", to: [author])
+            try writer.relate(book, "pages", to: try (1...3).map { try writer.insert("Page", ["number": .integer(Int64($0))]) })
+        }
+        XCTAssertEqual(try values(path, "SELECT b.ztitle, a.zname FROM zbook b JOIN zauthor a ON a.z_pk = b.zauthor"), ["\"Cosmos\"|\"Gombrowicz\""])
+        XCTAssertEqual(try values(path, "SELECT znumber, Z_FOK_BOOK FROM zpage ORDER BY z_pk"), ["1|1024", "2|2048", "3|3072"], "unordered → ordered numbers the pages")
+    }
+
+    func testHierarchyChanges() throws {
+        // v1: Vehicle ← Car(wheels), Boat separate. v2: new abstract parent Thing above Vehicle; wheels moves up to
+        // Vehicle; a new child Truck under Car; Boat stays out. Also an entity moving out: Bike leaves Vehicle.
+        let v1 = #"<entity name="Vehicle"><attribute name="name" optional="YES" attributeType="String"/></entity><entity name="Car" parentEntity="Vehicle"><attribute name="wheels" optional="YES" attributeType="Integer 16"/></entity><entity name="Bike" parentEntity="Vehicle"><attribute name="gears" optional="YES" attributeType="Integer 16"/></entity>"#
+        let v2 = #"<entity name="Thing" isAbstract="YES"><attribute name="name" optional="YES" attributeType="String"/></entity><entity name="Vehicle" parentEntity="Thing"><attribute name="wheels" optional="YES" attributeType="Integer 16"/></entity><entity name="Car" parentEntity="Vehicle"/><entity name="Truck" parentEntity="Car"><attribute name="load" optional="YES" attributeType="Double"/></entity><entity name="Bike"><attribute name="name" optional="YES" attributeType="String"/><attribute name="gears" optional="YES" attributeType="Integer 16"/></entity>"#
+        let path = try migrate(v1, v2) { writer in
+            try writer.insert("Vehicle", ["name": .string("cart")])
+            try writer.insert("Car", ["name": .string("mini"), "wheels": .integer(4)])
+            try writer.insert("Bike", ["name": .string("fixie"), "gears": .integer(1)])
+        }
+        // Bike(1) Thing(2) Vehicle(3) Car(4) Truck(5).
+        XCTAssertEqual(try values(path, "SELECT Z_ENT, zname, zwheels FROM zthing ORDER BY z_pk"), ["3|\"cart\"|NULL", "4|\"mini\"|4"])
+        XCTAssertEqual(try values(path, "SELECT Z_PK, Z_ENT, zname, zgears FROM zbike"), ["3|1|\"fixie\"|1"], "Bike keeps its key in its own table")
+    }
+
+    func testPropertyMovesDown() throws {
+        let v1 = #"<entity name="Shape"><attribute name="radius" optional="YES" attributeType="Double"/></entity><entity name="Circle" parentEntity="Shape"/><entity name="Square" parentEntity="Shape"/>"#
+        let v2 = #"<entity name="Shape"/><entity name="Circle" parentEntity="Shape"><attribute name="radius" optional="YES" attributeType="Double"/></entity><entity name="Square" parentEntity="Shape"/>"#
+        let path = try migrate(v1, v2) { writer in
+            try writer.insert("Circle", ["radius": .double(2)])
+            try writer.insert("Square", ["radius": .double(9)])
+        }
+        XCTAssertEqual(try values(path, "SELECT Z_ENT, zradius FROM zshape ORDER BY z_pk"), ["2|2.0", "3|NULL"], "a square has no radius any more")
+    }
+
+    func testChangesThatCannotBeInferred() throws {
+        let cases: [(String, String, String)] = [
+            (note, #"<entity name="Note"><attribute name="text" optional="YES" attributeType="Integer 32"/></entity>"#, "Note.text changes type from String to Integer 32"),
+            (note, #"<entity name="Note"><attribute name="text" attributeType="String"/></entity>"#, "Note.text becomes required and has no default value"),
+            (note, #"<entity name="Note"><attribute name="text" optional="YES" attributeType="String"/><attribute name="id" attributeType="UUID"/></entity>"#, "Note.id is new and required but has no default value"),
+            (note + #"<entity name="Tag"><attribute name="label" optional="YES" attributeType="String"/></entity>"#,
+             #"<entity name="Note"><attribute name="text" optional="YES" attributeType="String"/></entity><entity name="Tag" parentEntity="Note"><attribute name="label" optional="YES" attributeType="String"/></entity>"#,
+             "hierarchy Note merges the old hierarchies Note and Tag"),
+        ]
+        for (v1, v2, expected) in cases {
+            let old = try version("v1", v1), new = try version("v2", v2)
+            XCTAssertFalse(InferredMapping(from: old, to: new).isInferable, "answerable without a store: \(expected)")
+            let path = try scratchDirectory().appendingPathComponent("Store.sqlite").path
+            let store = try PersistentStore.create(at: path, model: old.model)
+            _ = try store.writeObjects(StoreLayout(model: old.model)) { try $0.insert("Note", ["text": .string("x")]) }
+            try store.close()
+            let before = try digest(path)
+            XCTAssertThrowsError(try InPlaceMigration.run(store: path, from: old, to: new)) { error in
+                XCTAssertTrue("\(error)".contains(expected), "\(error)")
+                XCTAssertTrue("\(error)".contains("needs a mapping model") || "\(error)".contains("write a mapping model"), "\(error)")
+            }
+            XCTAssertEqual(try digest(path), before)
+            XCTAssertEqual(try directoryListing(path), ["Store.sqlite"])
+        }
+    }
+}
