@@ -60,6 +60,11 @@ public struct MigrationPlan: Sendable {
             throw MigrationError(.notFound, "\(bundle.name) has no version \(targetName)", fix: "use one of: \(bundle.versions.map(\.name).joined(separator: ", "))")
         }
         let chain = try versionChain(from: start, to: end, bundle: bundle, mappings: mappings)
+        let pairs = Set(zip(chain, chain.dropFirst()).map { "\($0.name)\u{0}\($1.name)" })
+        if let unused = mappings.first(where: { !pairs.contains("\($0.sourceVersion)\u{0}\($0.destinationVersion)") }) {
+            throw MigrationError(.wrongModel, "mapping \(unused.name) maps \(unused.sourceVersion) → \(unused.destinationVersion), which is not a step from \(start.name) to \(end.name) (steps: \(zip(chain, chain.dropFirst()).map { "\($0.name) → \($1.name)" }.joined(separator: ", ")))",
+                                 fix: "leave it out, or choose the target with --to")
+        }
         var steps: [Step] = []
         let rows = try store.rowCounts(model: start.model)
         for (index, (source, destination)) in zip(chain, chain.dropFirst()).enumerated() {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// The `chrysalis` command: Core Data model versioning and store migration for Linux.
 @main
@@ -17,6 +18,20 @@ struct Chrysalis: ParsableCommand {
           chrysalis inspect App.sqlite --model Model.xcdatamodeld
                                                      rows, hashes, model version
         """,
-        subcommands: [ModelCommand.self, InspectCommand.self, MappingCommand.self, MigrateCommand.self]
+        subcommands: [ModelCommand.self, InspectCommand.self, MappingCommand.self, PlanCommand.self, MigrateCommand.self]
     )
+
+    /// Like ArgumentParser's own, but a usage error exits with status 2, as Unix tools do.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(2)
+            }
+            exit(withError: error)
+        }
+    }
 }

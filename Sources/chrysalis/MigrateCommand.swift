@@ -5,83 +5,141 @@ import MigrationEngine
 import ObjectModel
 import SQLiteStore
 
-/// `chrysalis migrate STORE --model BUNDLE --mapping FILE…`: one migration step with mapping
-/// models, run headless with a progress line.
+/// `chrysalis migrate`: runs the plan, headless, with a progress line.
 struct MigrateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "migrate",
-        abstract: "Migrate a store to the next model version with one or more mapping models.",
+        abstract: "Migrate a store to the current (or --to) version, step by step.",
         discussion: """
-        The store's version is found from its entity hashes; the mapping models say where it goes. \
-        Several --mapping options run as passes into one destination, in the order given. The \
-        migration writes a new store beside the source, verifies it, then swaps it in and keeps \
-        the source as Name~.sqlite. On any error or Ctrl-C nothing changes.
+        Runs what `chrysalis plan` shows. Each step writes a new store beside the source, verifies \
+        it and swaps it in; the original is kept as Name~.sqlite (unless --no-backup). On an error, \
+        Ctrl-C or a closed terminal, the step rolls back and the store is as it was.
 
         Policies named in mapping models must be registered; this build registers the demos' \
         policies (PublicationToPublicationMigrationPolicy, MHWBookToBookPolicy, MHWUserToUserPolicy).
 
-        Example (the objc.io store, Model2 → Model3 in two passes):
-          chrysalis migrate Books.sqlite --model Model.xcdatamodeld \\
-            --mapping Model2_to_Model3_User.xcmappingmodel --mapping Model2_to_Model3.xcmappingmodel
+        Exit status: 0 migrated (or nothing to do), 1 error, 2 usage, 3 cancelled.
+
+        Examples:
+          chrysalis migrate Books.sqlite --model BookStore.xcdatamodeld --mappings Mappings/
+          chrysalis migrate Books.sqlite --model Model.xcdatamodeld --to Model2 --json
         """
     )
 
-    @Argument(help: "The store to migrate.", completion: .file())
-    var store: String
+    @OptionGroup var options: PlanOptions
 
-    @Option(help: "The model bundle (.xcdatamodeld or .momd).", completion: .directory)
-    var model: String
+    @Flag(help: "Migrate a temporary copy instead, report, and delete it; the store is not touched.")
+    var dryRun = false
 
-    @Option(help: "A mapping model (.xcmappingmodel or .mapping.yaml); repeat for several passes.", completion: .file())
-    var mapping: [String] = []
+    @Flag(help: "Do not keep the original store as Name~.sqlite.")
+    var noBackup = false
 
     @Flag(help: "Print progress and the result as JSON lines.")
     var json = false
 
-    func validate() throws {
-        guard !mapping.isEmpty else { throw ValidationError("give at least one --mapping file") }
-    }
-
     func run() throws {
+        var scratch: URL?
+        defer { scratch.map { try? FileManager.default.removeItem(at: $0) } }
         do {
-            let bundle = try ModelPath.load(model).requireBundle()
-            let mappings = try mapping.map(MappingFile.read)
-            let metadata = try PersistentStore.open(at: store).metadata()
-            guard let source = bundle.version(for: metadata) else {
-                throw MigrationError(.wrongModel, "\(store) is not at any version of \(bundle.name)",
-                                     fix: "run `chrysalis inspect \(store) --model \(model)` to see how it differs")
+            var plan = try options.plan().1
+            var path = options.store
+            if dryRun {
+                let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chrysalis-dry-run-\(UUID().uuidString)")
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                scratch = directory
+                let copy = directory.appendingPathComponent(URL(fileURLWithPath: path).lastPathComponent).path
+                for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: path + suffix) {
+                    try FileManager.default.copyItem(atPath: path + suffix, toPath: copy + suffix)
+                }
+                path = copy
+                plan = try PlanOptions.plan(options, store: copy).1
             }
-            let target = mappings[0].destinationVersion
-            guard let destination = bundle.version(named: target) else {
-                throw MigrationError(.wrongModel, "mapping \(mappings[0].name) goes to \(target), which \(bundle.name) does not have")
+            guard !plan.steps.isEmpty else {
+                emit(json ? #"{"event":"result","steps":[],"store":"\#(options.store)","version":"\#(plan.storeVersion)"}"# : "\(options.store) is already at \(plan.storeVersion): nothing to do.")
+                return
             }
             let cancellation = CancellationToken()
             let interrupt = SignalCancellation(token: cancellation)
             let printer = ProgressPrinter(json: json)
-            let report = try MappingMigration.run(store: store, from: source, to: destination, mappings: mappings,
-                                                  options: MigrationOptions(policies: DemoResources.policies, cancellation: cancellation,
-                                                                            configureManager: BookStoreSynopsis.install))
+            let report = try MigrationRunner.run(plan, store: path, options: MigrationOptions(policies: DemoResources.policies, cancellation: cancellation,
+                                                                                              configureManager: BookStoreSynopsis.install),
+                                                 keepBackup: !noBackup && !dryRun)
             withExtendedLifetime((printer, interrupt)) {}
-            print(summary(report))
+            emit(json ? try MigrateReport(report, store: options.store, dryRun: dryRun).json() : MigrateReport(report, store: options.store, dryRun: dryRun).text())
+        } catch let error as MigrationError where error.kind == .cancelled {
+            FileHandle.standardError.write(Data("cancelled: \(error)\n".utf8))
+            throw ExitCode(3)
         } catch {
             fail(error)
         }
     }
 
-    private func summary(_ report: MigrationReport) -> String {
-        var lines = ["Migrated \(report.store) from \(report.sourceVersion) to \(report.destinationVersion) in \(String(format: "%.2f", report.duration)) s (\(report.passes.joined(separator: ", ")))."]
-        let entities = Set(report.rowsBefore.keys).union(report.rowsAfter.keys).sorted()
-        for entity in entities {
-            let before = report.rowsBefore[entity].map(String.init) ?? "—", after = report.rowsAfter[entity].map(String.init) ?? "—"
-            lines.append("  \(entity.padding(toLength: 20, withPad: " ", startingAt: 0)) \(before) → \(after)")
+    private func emit(_ text: String) {
+        print(text)
+    }
+}
+
+extension PlanOptions {
+    /// The same plan for a copy of the store.
+    static func plan(_ options: PlanOptions, store: String) throws -> (ModelBundle, MigrationPlan) {
+        var copy = options
+        copy.store = store
+        return try copy.plan()
+    }
+}
+
+/// The final report of `chrysalis migrate`.
+struct MigrateReport: Encodable {
+    struct Step: Encodable {
+        var from: String, to: String, passes: [String]
+        var rowsBefore: [String: Int], rowsAfter: [String: Int]
+        var seconds: Double
+    }
+
+    var event = "result"
+    var store: String
+    var dryRun: Bool
+    var from: String
+    var to: String
+    var backup: String?
+    var steps: [Step]
+
+    init(_ report: MigrationRunner.Report, store: String, dryRun: Bool) {
+        self.store = store
+        self.dryRun = dryRun
+        from = report.steps.first?.sourceVersion ?? ""
+        to = report.steps.last?.destinationVersion ?? ""
+        backup = report.backup
+        steps = report.steps.map { Step(from: $0.sourceVersion, to: $0.destinationVersion, passes: $0.passes,
+                                        rowsBefore: $0.rowsBefore, rowsAfter: $0.rowsAfter, seconds: ($0.duration * 1000).rounded() / 1000) }
+    }
+
+    func json() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(self), as: UTF8.self)
+    }
+
+    func text() -> String {
+        let seconds = steps.map(\.seconds).reduce(0, +)
+        var lines = ["\(dryRun ? "Dry run: a copy of " : "Migrated ")\(store) from \(from) to \(to) in \(String(format: "%.2f", seconds)) s, \(steps.count) step\(steps.count == 1 ? "" : "s")."]
+        for step in steps {
+            lines.append("  \(step.from) → \(step.to) (\(step.passes.joined(separator: ", ")))")
         }
-        if let backup = report.backup { lines.append("The source is kept as \(backup).") }
+        if let last = steps.last, let first = steps.first {
+            for entity in Set(first.rowsBefore.keys).union(last.rowsAfter.keys).sorted() {
+                let before = first.rowsBefore[entity].map(String.init) ?? "—", after = last.rowsAfter[entity].map(String.init) ?? "—"
+                lines.append("  \(entity.padding(toLength: 20, withPad: " ", startingAt: 0)) \(before) → \(after)")
+            }
+        }
+        if let backup { lines.append("The original is kept as \(backup).") }
+        if dryRun { lines.append("Nothing was changed; the copy is deleted.") }
         return lines.joined(separator: "\n")
     }
 }
 
-/// Turns Ctrl-C (SIGINT) and a closed terminal (SIGHUP) into a cancellation: the migration stops
-/// at its next chunk and rolls back instead of dying half way.
+/// Turns Ctrl-C (SIGINT), SIGTERM and a closed terminal (SIGHUP) into a cancellation: the
+/// migration stops at its next chunk and rolls back instead of dying half way.
 final class SignalCancellation: @unchecked Sendable {
     private var sources: [DispatchSourceSignal] = []
 

@@ -5,7 +5,6 @@ import MigrationEngine
 /// stage and entity mapping when output goes to a file or pipe (or JSON lines with `--json`).
 final class ProgressPrinter: @unchecked Sendable {
     private var observer: NSObjectProtocol?
-    private var lastKey = ""
     private let interactive = isatty(STDERR_FILENO) == 1
     private let json: Bool
 
@@ -22,7 +21,8 @@ final class ProgressPrinter: @unchecked Sendable {
     private func show(_ progress: MigrationProgress) {
         let percent = Int((progress.fraction * 100).rounded(.down))
         if json {
-            let fields: [String: Any] = ["fraction": progress.fraction, "stage": progress.stage.rawValue, "pass": progress.pass,
+            let fields: [String: Any] = ["event": "progress", "step": progress.step, "steps": progress.stepCount,
+                                         "fraction": progress.fraction, "stage": progress.stage.rawValue, "pass": progress.pass,
                                          "entityMapping": progress.entityMapping ?? NSNull(), "rowsDone": progress.rowsDone,
                                          "rowsTotal": progress.rowsTotal, "rowsPerSecond": Int(progress.rowsPerSecond)]
             if let data = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys]) {
@@ -31,16 +31,16 @@ final class ProgressPrinter: @unchecked Sendable {
             return
         }
         let mapping = progress.entityMapping.map { " \($0) (\(progress.entityMappingIndex)/\(progress.entityMappingCount))" } ?? ""
+        let step = progress.stepCount > 1 ? "step \(progress.step)/\(progress.stepCount) " : ""
+        let rate = progress.rowsPerSecond >= 1 ? "  \(Int(progress.rowsPerSecond)) rows/s" : ""
+        let eta = progress.fraction > 0.02 && progress.fraction < 1 ? "  ETA \(Int((progress.elapsed * (1 - progress.fraction) / progress.fraction).rounded(.up))) s" : ""
         let moving = progress.stage == .createInstances || progress.stage == .createRelationships
         let rows = moving && progress.rowsTotal > 0 ? " \(progress.rowsDone)/\(progress.rowsTotal) rows" : ""
         let bar = String(repeating: "█", count: percent / 5) + String(repeating: "░", count: 20 - percent / 5)
-        let line = "\(bar) \(String(format: "%3d", percent))%  \(progress.pass.isEmpty ? "" : progress.pass + ":")\(mapping) \(progress.stage.rawValue)\(rows)"
+        let line = "\(bar) \(String(format: "%3d", percent))%  \(step)\(progress.pass.isEmpty ? "" : progress.pass + ":")\(mapping) \(progress.stage.rawValue)\(rows)\(rate)\(eta)"
         if interactive {
             FileHandle.standardError.write(Data("\r\u{1B}[2K\(line)\(progress.stage == .done ? "\n" : "")".utf8))
         } else {
-            let key = "\(progress.stage)|\(progress.entityMapping ?? "")"
-            guard key != lastKey else { return }
-            lastKey = key
             FileHandle.standardError.write(Data("\(line)\n".utf8))
         }
     }

@@ -14,18 +14,20 @@ final class MigrateCommandTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try Fixtures.copyStore(try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent == "Model1.sqlite" }), into: directory)
         let model = books.appendingPathComponent("Model.xcdatamodeld").path
-        let first = try ChrysalisRunner.run(["migrate", store.path, "--model", model,
-                                             "--mapping", books.appendingPathComponent("Model1_to_Model2.xcmappingmodel").path])
+        let first = try ChrysalisRunner.run(["migrate", store.path, "--model", model, "--to", "Model2",
+                                             "--mappings", books.appendingPathComponent("Model1_to_Model2.xcmappingmodel").path])
         XCTAssertEqual(first.status, 0, first.stderr)
         XCTAssertTrue(first.stdout.contains("from Model1 to Model2"), first.stdout)
-        XCTAssertTrue(first.stderr.contains("BookToBook (3/3) create instances"), "a progress line per stage and mapping: \(first.stderr)")
+        XCTAssertTrue(first.stderr.contains("BookToBook (3/3) create instances"), "a progress line per event: \(first.stderr)")
         let second = try ChrysalisRunner.run(["migrate", store.path, "--model", model, "--json",
-                                              "--mapping", books.appendingPathComponent("Model2_to_Model3_User.xcmappingmodel").path,
-                                              "--mapping", books.appendingPathComponent("Model2_to_Model3.xcmappingmodel").path])
+                                              "--mappings", books.appendingPathComponent("Model2_to_Model3_User.xcmappingmodel").path,
+                                              "--mappings", books.appendingPathComponent("Model2_to_Model3.xcmappingmodel").path])
         XCTAssertEqual(second.status, 0, second.stderr)
-        let fractions = second.stdout.split(separator: "\n").compactMap { line in
-            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["fraction"] as? Double
-        }
+        let events = second.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let fractions = events.compactMap { $0["fraction"] as? Double }
+        XCTAssertEqual(events.last?["event"] as? String, "result")
+        XCTAssertEqual(events.last?["from"] as? String, "Model2")
+        XCTAssertEqual(events.last?["to"] as? String, "Model3")
         XCTAssertEqual(fractions.last, 1.0)
         XCTAssertEqual(fractions, fractions.sorted())
         let kafka = try DatabaseQueue(path: store.path).read { db in
@@ -40,11 +42,11 @@ final class MigrateCommandTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try Fixtures.copyStore(try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent == "Model1.sqlite" }), into: directory)
         let before = try Data(contentsOf: store)
-        let result = try ChrysalisRunner.run(["migrate", store.path, "--model", books.appendingPathComponent("Model.xcdatamodeld").path,
-                                              "--mapping", books.appendingPathComponent("Model2_to_Model3.xcmappingmodel").path])
+        let result = try ChrysalisRunner.run(["migrate", store.path, "--model", books.appendingPathComponent("Model.xcdatamodeld").path, "--to", "Model2",
+                                              "--mappings", books.appendingPathComponent("Model2_to_Model3.xcmappingmodel").path])
         XCTAssertEqual(result.status, 1)
         XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
-        XCTAssertTrue(result.stderr.contains("mapping Model2_to_Model3 maps Model2 → Model3, not Model1 → Model3"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("mapping Model2_to_Model3 maps Model2 → Model3, which is not a step from Model1 to Model2"), result.stderr)
         XCTAssertEqual(try Data(contentsOf: store), before)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), ["Model1.sqlite"])
     }

@@ -1,0 +1,91 @@
+import ArgumentParser
+import Foundation
+import MigrationEngine
+
+/// `chrysalis plan`: the steps a migration would take, touching nothing.
+struct PlanCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "plan",
+        abstract: "Show the steps that would migrate a store to a version, without touching it.",
+        discussion: """
+        One step per consecutive pair of versions, from the store's version (found from its hashes) \
+        to the target: a mapping step when mapping models for the pair are given, a lightweight \
+        step (inferred, in place) when Core Data could infer it, else an error that names what \
+        needs a mapping model. Findings say what data would be dropped, what is renamed, and what \
+        becomes required.
+
+        Example:
+          chrysalis plan Books.sqlite --model BookStore.xcdatamodeld --mappings Mappings/
+        """
+    )
+
+    @OptionGroup var options: PlanOptions
+
+    @Flag(help: "Print JSON instead of text.")
+    var json = false
+
+    func run() throws {
+        do {
+            let (_, plan) = try options.plan()
+            let report = PlanReport(plan, store: options.store)
+            print(json ? try report.json() : report.text(), terminator: "")
+        } catch {
+            fail(error)
+        }
+    }
+}
+
+/// What `chrysalis plan` prints.
+struct PlanReport: Encodable {
+    struct Step: Encodable {
+        var from: String
+        var to: String
+        var kind: String
+        var mappings: [String]
+        var entityMappings: [String]
+        var findings: [String]
+    }
+
+    var store: String
+    var storeVersion: String
+    var targetVersion: String
+    var steps: [Step]
+
+    init(_ plan: MigrationPlan, store: String) {
+        self.store = store
+        storeVersion = plan.storeVersion
+        targetVersion = plan.targetVersion
+        steps = plan.steps.map { step in
+            var mappings: [String] = [], entityMappings: [String] = []
+            switch step.kind {
+            case .mapping(let models):
+                mappings = models.map(\.name)
+                entityMappings = models.flatMap { model in model.entityMappings.map { "\(model.name): \($0.name)" } }
+            case .inferredCopy(let model):
+                mappings = [model.name]
+                entityMappings = model.entityMappings.map(\.name)
+            case .lightweight: break
+            }
+            return Step(from: step.source.name, to: step.destination.name, kind: step.kind.name, mappings: mappings,
+                        entityMappings: entityMappings, findings: step.findings)
+        }
+    }
+
+    func json() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(self), as: UTF8.self) + "\n"
+    }
+
+    func text() -> String {
+        guard !steps.isEmpty else { return "\(store) is at \(storeVersion): nothing to do.\n" }
+        var lines = ["\(store): \(storeVersion) → \(targetVersion), \(steps.count) step\(steps.count == 1 ? "" : "s")"]
+        for (index, step) in steps.enumerated() {
+            lines.append("")
+            lines.append("\(index + 1). \(step.from) → \(step.to)  [\(step.kind)]\(step.mappings.isEmpty ? "" : "  " + step.mappings.joined(separator: " then "))")
+            for mapping in step.entityMappings { lines.append("     \(mapping)") }
+            for finding in step.findings { lines.append("     • \(finding)") }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import GRDB
+import TestSupport
+import XCTest
+
+/// `chrysalis plan` and `migrate --dry-run` on the real objc.io store: they touch nothing.
+final class PlanCommandTests: XCTestCase {
+    private let books = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Sources/Demo/Resources/Books")
+
+    private func store() throws -> (URL, URL) {
+        let directory = try Fixtures.makeTemporaryDirectory()
+        addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
+        return (directory, try Fixtures.copyStore(try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent == "Model1.sqlite" }), into: directory))
+    }
+
+    func testPlanJSONWithAFolderOfMappings() throws {
+        let (directory, store) = try store()
+        let before = try Data(contentsOf: store)
+        let result = try ChrysalisRunner.run(["plan", store.path, "--model", books.appendingPathComponent("Model.xcdatamodeld").path,
+                                              "--mappings", books.path, "--json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let plan = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(plan["storeVersion"] as? String, "Model1")
+        XCTAssertEqual(plan["targetVersion"] as? String, "Model3")
+        let steps = try XCTUnwrap(plan["steps"] as? [[String: Any]])
+        XCTAssertEqual(steps.compactMap { $0["kind"] as? String }, ["mapping", "mapping"])
+        XCTAssertEqual(steps[1]["mappings"] as? [String], ["Model2_to_Model3", "Model2_to_Model3_User"], "within a folder, by file name")
+        XCTAssertEqual((steps[1]["entityMappings"] as? [String])?.first, "Model2_to_Model3: File")
+        XCTAssertEqual(try Data(contentsOf: store), before)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), ["Model1.sqlite"])
+    }
+
+    func testPlanWithoutMappingsInfersAndWarnsAboutDroppedData() throws {
+        let (_, store) = try store()
+        let result = try ChrysalisRunner.run(["plan", store.path, "--model", books.appendingPathComponent("Model.xcdatamodeld").path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.contains("1. Model1 → Model2  [lightweight]"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("• data dropped: Book.authorName removed"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("• data dropped: Book.fileURL removed"), result.stdout)
+    }
+
+    func testDryRunLeavesTheStoreAlone() throws {
+        let (directory, store) = try store()
+        let before = try Data(contentsOf: store)
+        let result = try ChrysalisRunner.run(["migrate", store.path, "--model", books.appendingPathComponent("Model.xcdatamodeld").path, "--dry-run",
+                                              "--mappings", books.appendingPathComponent("Model1_to_Model2.xcmappingmodel").path,
+                                              "--mappings", books.appendingPathComponent("Model2_to_Model3_User.xcmappingmodel").path,
+                                              "--mappings", books.appendingPathComponent("Model2_to_Model3.xcmappingmodel").path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.contains("Dry run: a copy of \(store.path) from Model1 to Model3"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("File                 — → 4"), result.stdout)
+        XCTAssertEqual(try Data(contentsOf: store), before)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), ["Model1.sqlite"])
+    }
+
+    func testUsageErrorsExitWithTwoAndNothingToDoWithZero() throws {
+        let (_, store) = try store()
+        XCTAssertEqual(try ChrysalisRunner.run(["migrate", store.path]).status, 2, "--model is required")
+        XCTAssertEqual(try ChrysalisRunner.run(["plan", store.path, "--model", books.appendingPathComponent("Model.xcdatamodeld").path, "--to", "Model9"]).status, 1)
+        let current = try ChrysalisRunner.run(["migrate", store.path, "--model", books.appendingPathComponent("Model.xcdatamodeld").path, "--to", "Model1"])
+        XCTAssertEqual(current.status, 0, current.stderr)
+        XCTAssertTrue(current.stdout.contains("is already at Model1: nothing to do"), current.stdout)
+    }
+}
