@@ -43,6 +43,17 @@ public struct MigrationPlan: Sendable {
     public var targetVersion: String
     /// The steps, in order; empty when the store is already there.
     public var steps: [Step]
+    /// Mapping models that fit no step (a folder of mappings usually holds older ones too).
+    public var unusedMappings: [String] = []
+
+    /// The error for mappings someone named on purpose that the plan does not use.
+    public func unusedError(_ names: [String]) -> MigrationError? {
+        let unused = names.filter(unusedMappings.contains)
+        guard !unused.isEmpty else { return nil }
+        let route = steps.map { "\($0.source.name) → \($0.destination.name)" }.joined(separator: ", ")
+        return MigrationError(.wrongModel, "mapping \(unused.joined(separator: ", ")) fits no step from \(storeVersion) to \(targetVersion) (steps: \(route.isEmpty ? "none" : route))",
+                              fix: "leave it out, or choose the target with --to")
+    }
 
     /// Plans the migration of the store at `path` to `target` (default: the bundle's current
     /// version) with the given mapping models available.
@@ -61,10 +72,7 @@ public struct MigrationPlan: Sendable {
         }
         let chain = try versionChain(from: start, to: end, bundle: bundle, mappings: mappings)
         let pairs = Set(zip(chain, chain.dropFirst()).map { "\($0.name)\u{0}\($1.name)" })
-        if let unused = mappings.first(where: { !pairs.contains("\($0.sourceVersion)\u{0}\($0.destinationVersion)") }) {
-            throw MigrationError(.wrongModel, "mapping \(unused.name) maps \(unused.sourceVersion) → \(unused.destinationVersion), which is not a step from \(start.name) to \(end.name) (steps: \(zip(chain, chain.dropFirst()).map { "\($0.name) → \($1.name)" }.joined(separator: ", ")))",
-                                 fix: "leave it out, or choose the target with --to")
-        }
+        let unused = mappings.filter { !pairs.contains("\($0.sourceVersion)\u{0}\($0.destinationVersion)") }
         var steps: [Step] = []
         let rows = try store.rowCounts(model: start.model)
         for (index, (source, destination)) in zip(chain, chain.dropFirst()).enumerated() {
@@ -82,7 +90,7 @@ public struct MigrationPlan: Sendable {
             steps.append(Step(source: source, destination: destination, kind: kind,
                               findings: findings(inference, kind: kind, rows: index == 0 ? rows : nil)))
         }
-        return MigrationPlan(storeVersion: start.name, targetVersion: end.name, steps: steps)
+        return MigrationPlan(storeVersion: start.name, targetVersion: end.name, steps: steps, unusedMappings: unused.map(\.name))
     }
 
     /// The versions from `start` to `end`: following mapping models where they lead, else the
@@ -111,12 +119,16 @@ public struct MigrationPlan: Sendable {
 
     private static func findings(_ inference: InferredMapping, kind: Kind, rows: [String: Int]?) -> [String] {
         var findings: [String] = []
+        // Inferred steps drop what the destination lacks; with a mapping model, the mapping decides.
+        let dropped: String
+        if case .mapping = kind { dropped = "not in \(inference.destinationVersion) (the mapping model decides what becomes of it)" }
+        else { dropped = "data dropped" }
         for entity in inference.removedEntities {
             let count = rows?[entity].map { " (\($0) rows)" } ?? ""
-            if rows?[entity] != 0 { findings.append("data dropped: entity \(entity) is removed\(count)") }
+            if rows?[entity] != 0 { findings.append("\(dropped): entity \(entity) is removed\(count)") }
         }
         for change in inference.changes where change.description.hasSuffix(" removed") && !change.description.hasPrefix("entity ") {
-            findings.append("data dropped: \(change.description)")
+            findings.append("\(dropped): \(change.description)")
         }
         for change in inference.changes where change.description.contains("renamed") { findings.append("rename: \(change.description)") }
         for change in inference.changes where change.description.contains("becomes required") { findings.append("required: \(change.description)") }

@@ -50,9 +50,11 @@ struct PlanReport: Encodable {
     var storeVersion: String
     var targetVersion: String
     var steps: [Step]
+    var unusedMappings: [String]
 
     init(_ plan: MigrationPlan, store: String) {
         self.store = store
+        unusedMappings = plan.unusedMappings
         storeVersion = plan.storeVersion
         targetVersion = plan.targetVersion
         steps = plan.steps.map { step in
@@ -86,6 +88,7 @@ struct PlanReport: Encodable {
             for mapping in step.entityMappings { lines.append("     \(mapping)") }
             for finding in step.findings { lines.append("     • \(finding)") }
         }
+        if !unusedMappings.isEmpty { lines += ["", "Not used (no step maps those versions): \(unusedMappings.joined(separator: ", "))"] }
         return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -20,10 +20,11 @@ struct PlanOptions: ParsableArguments {
     @Option(name: .customLong("to"), help: "The version to migrate to (default: the bundle's current version).")
     var target: String?
 
-    /// The bundle and every mapping model named, folders expanded.
-    func load() throws -> (ModelBundle, [MappingModel]) {
+    /// The bundle and every mapping model named, folders expanded; also the names of the
+    /// mappings named one by one (those must fit a step).
+    func load() throws -> (ModelBundle, [MappingModel], [String]) {
         let bundle = try ModelPath.load(model).requireBundle()
-        var files: [String] = []
+        var files: [String] = [], explicit: [String] = []
         for path in mappings {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -36,13 +37,18 @@ struct PlanOptions: ParsableArguments {
                 files += names.map { URL(fileURLWithPath: path).appendingPathComponent($0).path }
             } else {
                 files.append(path)
+                explicit.append(path)
             }
         }
-        return (bundle, try files.map(MappingFile.read))
+        let models = try files.map(MappingFile.read)
+        let explicitNames = zip(files, models).filter { explicit.contains($0.0) }.map(\.1.name)
+        return (bundle, models, explicitNames)
     }
 
     func plan() throws -> (ModelBundle, MigrationPlan) {
-        let (bundle, mappings) = try load()
-        return (bundle, try MigrationPlan.make(store: store, bundle: bundle, mappings: mappings, to: target))
+        let (bundle, mappings, explicit) = try load()
+        let plan = try MigrationPlan.make(store: store, bundle: bundle, mappings: mappings, to: target)
+        if let error = plan.unusedError(explicit) { throw error }
+        return (bundle, plan)
     }
 }
