@@ -29,25 +29,21 @@ struct LightweightMigration {
                                     arguments: StatementArguments(Array(sourceTables))) {
             try db.execute(sql: "DROP \((row[0] as String).uppercased()) IF EXISTS \(q(row[1]))")
         }
-        var methods: [String: TableMethod] = [:]
+        let methods = Self.tableMethods(inference: inference, source: source, destination: destination)
         var renames: [(from: String, to: String)] = []
         var altered: [(table: StoreLayout.Table, origin: StoreLayout.Table)] = []
         for table in destination.tables {
-            let plan = columns.columns(of: table)
-            guard let origin = originTable(of: table) else {
-                try create(table, named: table.name)
-                methods[table.name] = .created
-                continue
-            }
-            if canAlter(plan, origin: origin), !altered.contains(where: { $0.origin.name == origin.name }) {
+            let origin = Self.originTable(of: table, inference: inference, source: source, destination: destination)
+            switch (methods[table.name], origin) {
+            case (.altered?, let origin?):
                 altered.append((table, origin))
-                methods[table.name] = .altered
-            } else {
+            case (.rebuilt?, let origin?):
                 let temporary = "_chrysalis_new_" + table.name
                 try create(table, named: temporary)
-                try copy(into: temporary, plan: plan, from: origin, table: table)
+                try copy(into: temporary, plan: columns.columns(of: table), from: origin, table: table)
                 renames.append((temporary, table.name))
-                methods[table.name] = .rebuilt
+            default:
+                try create(table, named: table.name)
             }
         }
         for join in destination.joinTables {
@@ -55,7 +51,6 @@ struct LightweightMigration {
             try db.execute(sql: "CREATE TABLE \(q(temporary)) (\(join.columns.map { "\(q($0)) INTEGER" }.joined(separator: ", ")), PRIMARY KEY (\((join.sides.map(\.column) + (join.sourceColumn.map { [$0] } ?? [])).map(q).joined(separator: ", "))))")
             try JoinTableCopy(inference: inference, source: source, destination: destination, db: db).fill(temporary, join: join)
             renames.append((temporary, join.name))
-            methods[join.name] = .rebuilt
         }
         // Altered tables change in place; their old names move aside first so tables can swap names.
         for (table, origin) in altered {
@@ -77,8 +72,29 @@ struct LightweightMigration {
         return methods
     }
 
+    /// How each destination table will be made: altered in place, rebuilt, or created empty
+    /// (join tables are always rebuilt). Needs no store: the plan shows it.
+    static func tableMethods(inference: InferredMapping, source: StoreLayout, destination: StoreLayout) -> [String: TableMethod] {
+        let columns = LightweightColumns(inference: inference, source: source, destination: destination)
+        var methods: [String: TableMethod] = [:]
+        var alteredOrigins: Set<String> = []
+        for table in destination.tables {
+            guard let origin = originTable(of: table, inference: inference, source: source, destination: destination) else {
+                methods[table.name] = .created
+                continue
+            }
+            if canAlter(columns.columns(of: table)), alteredOrigins.insert(origin.name).inserted {
+                methods[table.name] = .altered
+            } else {
+                methods[table.name] = .rebuilt
+            }
+        }
+        for join in destination.joinTables { methods[join.name] = .rebuilt }
+        return methods
+    }
+
     /// The source table a destination table takes its rows from (hierarchies never merge).
-    private func originTable(of table: StoreLayout.Table) -> StoreLayout.Table? {
+    static func originTable(of table: StoreLayout.Table, inference: InferredMapping, source: StoreLayout, destination: StoreLayout) -> StoreLayout.Table? {
         let members = destination.numbering.numbers(inHierarchyOf: destination.numbering.number(of: table.rootEntity) ?? 0)
             .compactMap { destination.numbering.name(of: $0) }
         return members.compactMap { inference.entitySources[$0] }.compactMap { source.table(for: $0) }.first
@@ -124,7 +140,7 @@ struct LightweightMigration {
 
     /// A table can change in place when every column is a kept source column or a constant, and
     /// no source column feeds two new ones.
-    private func canAlter(_ plan: [LightweightColumns.Column], origin: StoreLayout.Table) -> Bool {
+    private static func canAlter(_ plan: [LightweightColumns.Column]) -> Bool {
         var used: Set<String> = []
         for column in plan {
             switch column.value {

@@ -133,6 +133,10 @@ public struct MigrationPlan: Sendable {
         for change in inference.changes where change.description.contains("renamed") { findings.append("rename: \(change.description)") }
         for change in inference.changes where change.description.contains("becomes required") { findings.append("required: \(change.description)") }
         if case .lightweight = kind {
+            let methods = LightweightMigration.tableMethods(inference: inference, source: StoreLayout(model: inference.sourceModel),
+                                                            destination: StoreLayout(model: inference.destinationModel))
+            let rebuilt = methods.filter { $0.value == .rebuilt }.keys.sorted()
+            if !rebuilt.isEmpty { findings.append("rewrites whole tables (their storage changes): \(rebuilt.joined(separator: ", "))") }
             findings += inference.blockers.map { "needs a mapping model: \($0.description)" }
         } else {
             findings += inference.blockers.map { "not inferable (handled by the mapping model): \($0.description)" }

@@ -61,6 +61,7 @@ final class BookStoreChainTests: XCTestCase {
         XCTAssertEqual(plan.targetVersion, "BookStore 5")
         XCTAssertEqual(plan.steps.map(\.kind.name), ["lightweight", "lightweight", "mapping", "mapping"])
         XCTAssertTrue(plan.steps[1].findings.contains("rename: entity Book renamed to Publication"), "\(plan.steps[1].findings)")
+        XCTAssertFalse(plan.steps[0].findings.contains { $0.hasPrefix("rewrites whole tables") }, "adding an attribute alters the table in place")
         XCTAssertTrue(plan.steps[2].findings.contains("not in BookStore 4 (the mapping model decides what becomes of it): Publication.author removed"), "\(plan.steps[2].findings)")
         let log = ProgressLog()
         let report = try MigrationRunner.run(plan, store: path, options: MigrationOptions(policies: DemoResources.policies, configureManager: BookStoreSynopsis.install))
@@ -77,7 +78,19 @@ final class BookStoreChainTests: XCTestCase {
         XCTAssertEqual(fractions, fractions.sorted(), "progress never goes back across steps")
         XCTAssertEqual(fractions.filter { $0 == 1.0 }.count, 1)
         XCTAssertEqual(Set(log.values.map(\.step)), [1, 2, 3, 4])
-        // Already current: nothing to do.
+        // Opening with automatic migration: already current, so nothing to do and the store opens.
+        XCTAssertNoThrow(try AutomaticMigration.openStore(at: path, bundle: bundle, mappings: mappings).close())
         XCTAssertTrue(try MigrationPlan.make(store: path, bundle: bundle, mappings: mappings).steps.isEmpty)
+    }
+
+    func testAutomaticMigrationOpensAnOldStoreAtTheCurrentVersion() throws {
+        let path = try scratchDirectory().appendingPathComponent("BookStore.sqlite").path
+        try makeBookStore1(at: path)
+        let bundle = try bookStore()
+        let store = try AutomaticMigration.openStore(at: path, bundle: bundle,
+                                                     mappings: [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")],
+                                                     options: MigrationOptions(policies: DemoResources.policies))
+        XCTAssertEqual(try store.metadata().versionHashes, VersionHash.entityHashes(of: bundle.current.model))
+        XCTAssertEqual(try store.readObjects(try store.layout(for: bundle.current.model)) { try $0.count(of: "Publication") }, 4)
     }
 }
