@@ -34,7 +34,7 @@ let package = Package(
         ),
         .target(
             name: "Demo",
-            dependencies: ["ObjectModel", "SQLiteStore", "MigrationEngine"],
+            dependencies: ["ObjectModel", "SQLiteStore", "MigrationEngine", .product(name: "GRDB", package: "GRDB.swift")],
             resources: [.copy("Resources")]
         ),
         .executableTarget(

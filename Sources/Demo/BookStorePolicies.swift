@@ -25,10 +25,11 @@ public struct PublicationToPublicationMigrationPolicy: EntityMigrationPolicy {
 public enum BookStoreSynopsis {
     /// Installs the hook on `manager`.
     public static func install(on manager: MigrationManager) {
+        guard let publication = manager.destinationModel.entity(named: "Publication"),
+              publication.attributes.contains(where: { $0.name == "synopsis" }) else { return }
+        manager.didAssociateEntities = ["Publication"]
         manager.didAssociate = { manager, source, destination, mapping in
-            guard mapping.destinationEntity == "Publication", let source,
-                  let publication = manager.destinationModel.entity(named: "Publication"),
-                  publication.attributes.contains(where: { $0.name == "synopsis" }) else { return }
+            guard let source else { return }
             let title = try manager.sourceObject(source).values["title"] ?? .null
             try manager.setDestinationValues(destination, ["synopsis": title])
         }

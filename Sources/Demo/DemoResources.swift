@@ -9,6 +9,8 @@ public enum DemoResources {
 
     /// BookStore, five versions (worked-examples §1).
     public static var bookStoreBundle: URL { root.appendingPathComponent("BookStore.xcdatamodeld") }
+    /// Recipes Version 1.0, 1.1 and 2.0 (worked-examples §3).
+    public static var recipesBundle: URL { root.appendingPathComponent("Recipes.xcdatamodeld") }
     /// Groceries Model 3 and Model 4 (worked-examples §4).
     public static var groceriesBundle: URL { root.appendingPathComponent("Groceries.xcdatamodeld") }
     /// The objc.io Books example: the real Model1–3 bundle (worked-examples §2).

@@ -18,6 +18,10 @@ public protocol EntityMigrationPolicy {
     func performCustomValidation(for mapping: EntityMapping, manager: MigrationManager) throws
     /// After everything.
     func end(_ mapping: EntityMapping, manager: MigrationManager) throws
+    /// Whether ``createRelationships(forDestination:in:manager:)`` is Core Data's default, so
+    /// Chrysalis may set the mapping's relationships with set-based SQL instead of calling it per
+    /// object. True unless you override that hook; then return false.
+    var usesDefaultRelationships: Bool { get }
 }
 
 extension EntityMigrationPolicy {
@@ -34,6 +38,7 @@ extension EntityMigrationPolicy {
     }
 
     public func endRelationshipCreation(for mapping: EntityMapping, manager: MigrationManager) throws {}
+    public var usesDefaultRelationships: Bool { true }
     public func performCustomValidation(for mapping: EntityMapping, manager: MigrationManager) throws {}
     public func end(_ mapping: EntityMapping, manager: MigrationManager) throws {}
 }

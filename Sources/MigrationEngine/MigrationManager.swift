@@ -21,6 +21,9 @@ public final class MigrationManager {
     /// Called after every association, Core Data's `associate(sourceInstance:withDestinationInstance:for:)`
     /// override point (BookStore 5 fills `synopsis` here).
     public var didAssociate: ((MigrationManager, ObjectID?, ObjectID, EntityMapping) throws -> Void)?
+    /// The destination entities ``didAssociate`` cares about (nil: all). Mappings to other
+    /// entities can then still move set-based.
+    public var didAssociateEntities: Set<String>?
 
     let db: Database
     let sourceLayout: StoreLayout
@@ -55,6 +58,22 @@ public final class MigrationManager {
         self.chunkSize = chunkSize
     }
 
+    /// The running pass's policies, by entity mapping name.
+    var policiesByMapping: [String: EntityMigrationPolicy] = [:]
+
+    /// The object read last, per store: expressions read several keys of the same object.
+    private var lastObjects: [ObjectRef.Side: StoredObject] = [:]
+
+    func cachedObject(_ object: ObjectRef) throws -> StoredObject? {
+        if let cached = lastObjects[object.side], cached.id == object.id { return cached }
+        let fetched = try (object.side == .source ? sourceReader : destinationReader).object(object.id)
+        lastObjects[object.side] = fetched
+        return fetched
+    }
+
+    /// Forgets cached objects (after writes to the destination).
+    func forgetCachedObjects() { lastObjects[.destination] = nil }
+
     // MARK: Reading the source
 
     /// A source instance with its attribute values and to-one destinations.
@@ -86,16 +105,19 @@ public final class MigrationManager {
 
     /// Changes attribute values of a destination instance.
     public func setDestinationValues(_ id: ObjectID, _ values: [String: StoreValue]) throws {
+        forgetCachedObjects()
         try writer.update(id, values)
     }
 
     /// Sets a destination relationship to exactly `destinations`.
     public func relateDestination(_ id: ObjectID, _ relationship: String, to destinations: [ObjectID]) throws {
+        forgetCachedObjects()
         try writer.relate(id, relationship, to: destinations)
     }
 
     /// Adds `destinations` to a destination to-many relationship.
     public func addDestination(_ id: ObjectID, _ relationship: String, _ destinations: [ObjectID]) throws {
+        forgetCachedObjects()
         try writer.add(id, relationship, destinations)
     }
 
@@ -115,7 +137,9 @@ public final class MigrationManager {
     /// Records that `destination` was made from `source` by `mapping`.
     public func associate(source: ObjectID?, destination: ObjectID, mapping: EntityMapping) throws {
         try associations.add(mapping: try index(of: mapping.name), source: source, destination: destination)
-        try didAssociate?(self, source, destination, mapping)
+        if didAssociateEntities.map({ mapping.destinationEntity.map($0.contains) ?? false }) ?? true {
+            try didAssociate?(self, source, destination, mapping)
+        }
     }
 
     /// The destination instances the entity mapping `name` made from `sourceInstances`.
@@ -163,9 +187,13 @@ public final class MigrationManager {
     /// Stage 2's default: every relationship mapping's expression, evaluated for the source the
     /// destination instance came from, sets that relationship.
     public func createDefaultRelationships(forDestination destination: ObjectID, in mapping: EntityMapping) throws {
+        try createDefaultRelationships(forDestination: destination, in: mapping, skipping: [])
+    }
+
+    func createDefaultRelationships(forDestination destination: ObjectID, in mapping: EntityMapping, skipping: Set<String>) throws {
         let source = try sourceInstances(forEntityMappingNamed: mapping.name, destinationInstances: [destination]).first
         guard let entity = mapping.destinationEntity, let description = destinationModel.entity(named: entity) else { return }
-        for property in mapping.relationshipMappings {
+        for property in mapping.relationshipMappings where !skipping.contains(property.name) {
             guard let expression = property.expression,
                   let relationship = destinationModel.relationship(named: property.name, in: description) else { continue }
             let value = try evaluateProperty(expression, property: property.name, mapping: mapping, source: source, destination: destination)

@@ -25,14 +25,7 @@ extension MigrationManager {
         let mappings = mappingModel.entityMappings
         let counts = try sourceCounts()
         try associations.reset()
-        let policies = try mappings.map { mapping -> EntityMigrationPolicy in
-            guard let name = mapping.policyName else { return DefaultEntityMigrationPolicy() }
-            guard let policy = self.policies.policy(named: name) else {
-                throw MigrationError(.missingPolicy, "entity mapping \(mapping.name) of \(mappingModel.name) names policy \(name), which is not registered",
-                                     fix: "register a policy under that name (registered: \(self.policies.names.isEmpty ? "none" : self.policies.names.joined(separator: ", ")))")
-            }
-            return policy
-        }
+        let policies = try resolvePolicies()
         for (mapping, policy) in zip(mappings, policies) { try transaction { try policy.begin(mapping, manager: self) } }
         // Mappings Core Data's defaults cover, whose expressions all compile, move set-based.
         let setBased = mappings.enumerated().map { index, mapping in
@@ -42,6 +35,7 @@ extension MigrationManager {
         for (index, (mapping, policy)) in zip(mappings, policies).enumerated() {
             progress.begin(stage: .createInstances, pass: mappingModel.name, step: step, mapping: mapping.name,
                            index: index + 1, count: mappings.count, rowsTotal: counts[index])
+            try checkCancelled()
             if let fast = setBased[index] {
                 var after: Int64 = 0
                 while true {
@@ -78,13 +72,25 @@ extension MigrationManager {
         for (index, (mapping, policy)) in zip(mappings, policies).enumerated() {
             progress.begin(stage: .createRelationships, pass: mappingModel.name, step: step, mapping: mapping.name,
                            index: index + 1, count: mappings.count, rowsTotal: try associations.count(mapping: index))
+            try checkCancelled()
+            // Compiler-style relationship mappings move set-based; the rest go row by row.
+            let setBased = useSetBasedSQL ? SetBasedRelationships(manager: self) : nil
+            let handled = setBased?.handled(mapping, policy: policy) ?? []
+            if let setBased, !handled.isEmpty { try transaction { try setBased.run(mapping, index: index, names: handled) } }
+            let rowByRow = !policy.usesDefaultRelationships || mapping.relationshipMappings.contains { $0.expression != nil && !handled.contains($0.name) }
             var after: Int64 = 0
             var reported = 0
-            while true {
+            while rowByRow {
                 try checkCancelled()
                 let page = try associations.page(mapping: index, after: after, limit: chunkSize)
                 try transaction {
-                    for pair in page { try policy.createRelationships(forDestination: pair.destination, in: mapping, manager: self) }
+                    for pair in page {
+                        if policy.usesDefaultRelationships {
+                            try createDefaultRelationships(forDestination: pair.destination, in: mapping, skipping: handled)
+                        } else {
+                            try policy.createRelationships(forDestination: pair.destination, in: mapping, manager: self)
+                        }
+                    }
                 }
                 after = page.last?.rowid ?? after
                 let units = min(page.count, max(counts[index] - reported, 0))
@@ -105,6 +111,25 @@ extension MigrationManager {
                 try policy.end(mapping, manager: self)
             }
         }
+    }
+
+    /// The policy of every entity mapping of the pass, found by name; remembered for the pass.
+    func resolvePolicies() throws -> [EntityMigrationPolicy] {
+        let resolved = try mappingModel.entityMappings.map { mapping -> EntityMigrationPolicy in
+            guard let name = mapping.policyName else { return DefaultEntityMigrationPolicy() }
+            guard let policy = self.policies.policy(named: name) else {
+                throw MigrationError(.missingPolicy, "entity mapping \(mapping.name) of \(mappingModel.name) names policy \(name), which is not registered",
+                                     fix: "register a policy under that name (registered: \(self.policies.names.isEmpty ? "none" : self.policies.names.joined(separator: ", ")))")
+            }
+            return policy
+        }
+        policiesByMapping = Dictionary(zip(mappingModel.entityMappings.map(\.name), resolved), uniquingKeysWith: { first, _ in first })
+        return resolved
+    }
+
+    /// Whether `mapping`'s policy leaves relationships to Core Data's default.
+    func usesDefaultRelationships(_ mapping: EntityMapping) -> Bool {
+        policiesByMapping[mapping.name]?.usesDefaultRelationships ?? (mapping.policyName == nil)
     }
 
     /// Runs `body` in one transaction and records the keys handed out, as a save does.

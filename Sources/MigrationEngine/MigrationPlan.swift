@@ -60,7 +60,10 @@ public struct MigrationPlan: Sendable {
     public static func make(store path: String, bundle: ModelBundle, mappings: [MappingModel] = [], to target: String? = nil) throws -> MigrationPlan {
         let store = try PersistentStore.open(at: path)
         let metadata = try store.metadata()
-        guard let start = bundle.version(for: metadata) else {
+        // Versions that differ only in identifiers are compatible: start from the latest of them.
+        let targetIndex = target.flatMap { name in bundle.versions.firstIndex { $0.name == name } } ?? bundle.versions.firstIndex { $0.name == bundle.currentVersionName }
+        let compatible = bundle.versions.enumerated().filter { VersionHash.entityHashes(of: $0.element.model) == metadata.versionHashes }
+        guard let start = (compatible.last { targetIndex == nil || $0.offset <= targetIndex! } ?? compatible.first)?.element else {
             let nearest = bundle.nearestVersion(toHashes: metadata.versionHashes)
             throw MigrationError(.wrongModel, "\(path) is not at any version of \(bundle.name)" +
                                  (nearest.map { " (nearest: \($0.version.name), differing entities \($0.differingEntities.joined(separator: ", ")))" } ?? ""),

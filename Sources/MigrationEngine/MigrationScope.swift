@@ -35,7 +35,7 @@ struct MigrationScope: ExpressionContext {
         guard layout.model.allAttributes(of: entity).contains(where: { $0.name == key }) else {
             throw EvaluationError("\(entityName) has no key \"\(key)\"")
         }
-        guard let stored = try reader.object(object.id) else { return .null }
+        guard let stored = try manager.cachedObject(object) else { return .null }
         return .value(stored.values[key] ?? .null)
     }
 

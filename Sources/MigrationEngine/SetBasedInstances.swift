@@ -20,7 +20,8 @@ struct SetBasedInstances {
 
     /// The plan for `mapping`, or `nil` when it must run row by row.
     init?(manager: MigrationManager, mapping: EntityMapping, index: Int) {
-        guard mapping.policyName == nil, manager.didAssociate == nil, let sourceName = mapping.sourceEntity,
+        let hooked = manager.didAssociate != nil && (manager.didAssociateEntities.map { mapping.destinationEntity.map($0.contains) ?? false } ?? true)
+        guard mapping.policyName == nil, !hooked, let sourceName = mapping.sourceEntity,
               let destinationName = mapping.destinationEntity, let source = manager.sourceModel.entity(named: sourceName),
               let destination = manager.destinationModel.entity(named: destinationName), !destination.isAbstract,
               let sourceTable = manager.sourceLayout.table(for: sourceName), let destinationTable = manager.destinationLayout.table(for: destinationName),

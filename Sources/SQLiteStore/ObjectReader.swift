@@ -24,6 +24,7 @@ public struct ObjectReader {
     private let layout: StoreLayout
     private let path: String
     private let schema: String
+    private let decoders = DecoderCache()
 
     /// A view of the store `layout` describes, attached to `db` as `schema` (`main` when it is the
     /// connection's own file); `path` names it in errors.
@@ -69,6 +70,12 @@ public struct ObjectReader {
         }
         return try Row.fetchAll(db, sql: "SELECT Z_PK, Z_ENT FROM \(t(table.name)) WHERE Z_ENT IN (\(numbers.map(String.init).joined(separator: ","))) AND \(ColumnNaming.quote(column.name)) IS ? ORDER BY Z_PK",
                                 arguments: [converted]).map { ObjectID(entityNumber: $0[1], primaryKey: $0[0]) }
+    }
+
+    /// The highest `Z_PK` in `entity`'s table (0 when empty): where new keys continue from.
+    public func highestKey(of entity: String) throws -> Int64 {
+        let (table, _) = try scope(entity, true)
+        return try Int64.fetchOne(db, sql: "SELECT max(Z_PK) FROM \(t(table.name))") ?? 0
     }
 
     /// The object with `id`, if it exists.
@@ -134,7 +141,19 @@ public struct ObjectReader {
         }
     }
 
+    /// Decoders are built once per entity and reader: building one walks the model.
+    private final class DecoderCache {
+        var byEntity: [Int: Decoder] = [:]
+    }
+
     private func decoder(for number: Int) throws -> Decoder {
+        if let known = decoders.byEntity[number] { return known }
+        let built = try makeDecoder(for: number)
+        decoders.byEntity[number] = built
+        return built
+    }
+
+    private func makeDecoder(for number: Int) throws -> Decoder {
         guard let name = layout.numbering.name(of: number), let entity = layout.model.entity(named: name) else {
             throw StoreError(.corrupt, path: path, "a row has Z_ENT \(number), which no entity of the model has",
                              fix: "open the store with the model version it was written with")

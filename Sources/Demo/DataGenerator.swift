@@ -1,0 +1,165 @@
+import Foundation
+import GRDB
+import ObjectModel
+import SQLiteStore
+
+/// Fills a store of any model with realistic rows: N per root entity, spread over the concrete
+/// entities of each hierarchy, to-ones pointing at random rows of their destination, a few
+/// many-to-many links per row, some NULLs. Deterministic for a seed, and streamed: rows go in
+/// chunks of their own transactions, so ten million rows need no more memory than ten.
+public struct DataGenerator {
+    /// The model of the store to fill.
+    public let model: ManagedObjectModel
+    /// The seed; the same seed gives the same rows.
+    public let seed: UInt64
+    /// Rows per transaction.
+    public var chunkSize = 20_000
+
+    /// A generator for stores of `model`.
+    public init(model: ManagedObjectModel, seed: UInt64 = 1) {
+        self.model = model
+        self.seed = seed
+    }
+
+    /// Where generated rows of one hierarchy go: its concrete entities, in the order rows cycle
+    /// through them, and the key before the first generated row.
+    private struct Hierarchy {
+        var root: EntityDescription
+        var concretes: [EntityDescription]
+        var numbers: [Int]
+        var base: Int64
+    }
+
+    /// Adds `rows` generated rows per root entity to `store`; `progress` gets the rows done so far.
+    public func fill(_ store: PersistentStore, rows: Int, progress: (Int) -> Void = { _ in }) throws {
+        let layout = try store.layout(for: model)
+        var hierarchies: [String: Hierarchy] = [:]
+        let roots = model.entities.filter { $0.parentName == nil }.sorted { (layout.numbering.number(of: $0.name) ?? 0) < (layout.numbering.number(of: $1.name) ?? 0) }
+        for root in roots {
+            let concretes = concreteEntities(of: root)
+            let base = try store.readObjects(layout) { try $0.highestKey(of: root.name) }
+            hierarchies[root.name] = Hierarchy(root: root, concretes: concretes, numbers: concretes.compactMap { layout.numbering.number(of: $0.name) }, base: base)
+        }
+        var random = SeededRandom(seed: seed)
+        var done = 0
+        for root in roots {
+            guard let hierarchy = hierarchies[root.name], !hierarchy.concretes.isEmpty else { continue }
+            let plans = hierarchy.concretes.map { entity in
+                (entity: entity,
+                 attributes: model.allAttributes(of: entity).filter { !$0.isTransient && !$0.isDerived && layout.column(entity: entity.name, property: $0.name) != nil },
+                 toOnes: model.allRelationships(of: entity).filter { !$0.isToMany && !$0.isTransient }.map { TargetRule($0, in: model, hierarchies: hierarchies) })
+            }
+            var index = 0
+            while index < rows {
+                let end = min(index + chunkSize, rows)
+                try store.writeObjects(layout) { writer in
+                    let templates = try plans.map { try writer.template(for: $0.entity.name, attributes: $0.attributes.map(\.name), relationships: $0.toOnes.map(\.name)) }
+                    for row in index..<end {
+                        let which = row % plans.count
+                        let values = plans[which].attributes.map { value(for: $0, index: row, random: &random) }
+                        let targets = plans[which].toOnes.map { $0.pick(row: row, rows: rows, random: &random) }
+                        try writer.insert(templates[which], values: values, destinations: targets)
+                    }
+                }
+                done += end - index
+                progress(done)
+                index = end
+            }
+        }
+        try linkManyToMany(store: store, layout: layout, rows: rows, hierarchies: hierarchies, random: &random)
+    }
+
+    func concreteEntities(of root: EntityDescription) -> [EntityDescription] {
+        var result: [EntityDescription] = []
+        func visit(_ entity: EntityDescription) {
+            if !entity.isAbstract { result.append(entity) }
+            for child in model.subentities(of: entity) { visit(child) }
+        }
+        visit(root)
+        return result
+    }
+
+    /// How a to-one picks its destination row: any row of the destination's hierarchy whose
+    /// concrete entity it accepts; a one-to-one pairs row i with row i, so both sides agree.
+    private struct TargetRule {
+        var name: String
+        var optional: Bool
+        var oneToOne: Bool
+        var hierarchy: Hierarchy?
+        var accepted: Set<Int>
+
+        init(_ relationship: RelationshipDescription, in model: ManagedObjectModel, hierarchies: [String: Hierarchy]) {
+            name = relationship.name
+            optional = relationship.isOptional
+            let destination = model.entity(named: relationship.destinationEntityName)
+            oneToOne = destination.flatMap { d in relationship.inverseName.flatMap { model.relationship(named: $0, in: d) } }.map { !$0.isToMany } ?? false
+            let found = destination.flatMap { hierarchies[model.rootEntity(of: $0).name] }
+            let names = destination.map { d in Set([d.name] + InferredNames.descendants(of: d, in: model)) } ?? []
+            hierarchy = found
+            accepted = Set(found.map { h in h.concretes.indices.filter { names.contains(h.concretes[$0].name) } } ?? [])
+        }
+
+        func pick(row: Int, rows: Int, random: inout SeededRandom) -> ObjectID? {
+            guard let hierarchy, !accepted.isEmpty, rows > 0 else { return nil }
+            if optional && random.chance(8) { return nil }
+            var pick = oneToOne ? row : random.below(rows)
+            let count = hierarchy.concretes.count
+            while !accepted.contains(pick % count) { pick = (pick + 1) % rows }
+            return ObjectID(entityNumber: hierarchy.numbers[pick % count], primaryKey: hierarchy.base + Int64(pick) + 1)
+        }
+    }
+
+    private func value(for attribute: AttributeDescription, index: Int, random: inout SeededRandom) -> DatabaseValue {
+        if attribute.isOptional && random.chance(4) { return .null }
+        let key = attribute.name.lowercased()
+        let stored: StoreValue
+        switch attribute.attributeType {
+        case .string: stored = .string(SampleValues.string(for: attribute.name, index: index, &random))
+        case .integer16, .integer32, .integer64:
+            let small = ["size", "index", "number", "count", "quantity", "page", "rank", "stars"].contains { key.contains($0) }
+            stored = .integer(Int64(small ? 1 + random.below(12) : random.below(30_000)))
+        case .double, .float, .decimal:
+            stored = .double(key.contains("temperature") ? Double(300 + random.below(150)) : Double(random.below(10_000)) / 100 + 1)
+        case .boolean: stored = .bool(random.chance(50))
+        case .date: stored = .date(Date(timeIntervalSinceReferenceDate: 600_000_000 + Double(random.below(200_000_000))))
+        case .uuid: stored = .uuid(UUID(uuid: SampleValues.uuid(&random)))
+        case .uri: stored = .uri(URL(string: "https://example.com/items/\(index)")!)
+        case .binaryData: stored = .data(Data((0..<(4 + random.below(28))).map { _ in UInt8(random.below(256)) }))
+        default: return .null
+        }
+        return stored.databaseValue(for: attribute) ?? .null
+    }
+
+    /// One or two links per row, from the first side of every many-to-many pair.
+    private func linkManyToMany(store: PersistentStore, layout: StoreLayout, rows: Int, hierarchies: [String: Hierarchy], random: inout SeededRandom) throws {
+        for entity in model.entities where !entity.isAbstract {
+            for relationship in entity.relationships where relationship.isToMany {
+                guard case .joinTable(let join, _, _, _)? = layout.storage(entity: entity.name, relationship: relationship.name),
+                      join.sides.first?.relationship == relationship.name, let hierarchy = hierarchies[model.rootEntity(of: entity).name],
+                      let slot = hierarchy.concretes.firstIndex(where: { $0.name == entity.name }) else { continue }
+                var rule = TargetRule(relationship, in: model, hierarchies: hierarchies)
+                rule.optional = false
+                rule.oneToOne = false
+                var row = 0
+                while row < rows {
+                    let end = min(row + chunkSize, rows)
+                    try store.writeObjects(layout) { writer in
+                        for index in row..<end where index % hierarchy.concretes.count == slot {
+                            let owner = ObjectID(entityNumber: hierarchy.numbers[slot], primaryKey: hierarchy.base + Int64(index) + 1)
+                            let targets = (0..<(1 + random.below(2))).compactMap { _ in rule.pick(row: index, rows: rows, random: &random) }
+                            try writer.add(owner, relationship.name, Array(Set(targets)))
+                        }
+                    }
+                    row = end
+                }
+            }
+        }
+    }
+}
+
+/// Subentity names below an entity.
+enum InferredNames {
+    static func descendants(of entity: EntityDescription, in model: ManagedObjectModel) -> [String] {
+        model.subentities(of: entity).flatMap { [$0.name] + descendants(of: $0, in: model) }
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import GRDB
+import MigrationEngine
+import ObjectModel
+import SQLiteStore
+
+/// One worked example as a runnable demo: its bundle and mapping models, the rows the source
+/// text starts with, and the stops along the way with the queries that show what changed.
+public struct DemoExample: Sendable {
+    /// A query the demo shows, as the worked example would in `sqlite3`.
+    public struct Query: Sendable {
+        /// What the query shows.
+        public var title: String
+        /// The SQL.
+        public var sql: String
+    }
+
+    /// A version the demo migrates to, what it does there, and what it shows.
+    public struct Stop: Sendable {
+        /// The version to reach.
+        public var version: String
+        /// Work done on the store once the version is reached (the BookStore text assigns authors).
+        public var action: (@Sendable (PersistentStore, ModelBundle.Version) throws -> Void)?
+        /// What to show afterwards.
+        public var queries: [Query]
+    }
+
+    /// The demo's name on the command line.
+    public var name: String
+    /// One line on what it shows.
+    public var summary: String
+    /// The model bundle.
+    public var bundle: @Sendable () throws -> ModelBundle
+    /// The mapping models, in the order passes must run.
+    public var mappings: @Sendable () throws -> [MappingModel]
+    /// The version the demo starts at.
+    public var startVersion: String
+    /// Creates the starting store with the source text's rows.
+    public var makeStore: @Sendable (_ path: String, _ version: ModelBundle.Version) throws -> Void
+    /// Where it stops, in order.
+    public var stops: [Stop]
+    /// Queries shown before migrating.
+    public var before: [Query]
+}
+
+/// Every demo, in the order `chrysalis demo --list` shows them.
+public enum DemoCatalog {
+    /// All demos.
+    public static let all: [DemoExample] = [BookStoreDemo.example, BooksDemo.example, RecipesDemo.example, GroceriesDemo.example]
+
+    /// The demo called `name`.
+    public static func example(named name: String) -> DemoExample? { all.first { $0.name == name.lowercased() } }
+
+    /// Creates a store for `version` and fills it with `body`.
+    static func create(_ path: String, _ version: ModelBundle.Version, _ body: (ObjectWriter) throws -> Void) throws {
+        let store = try PersistentStore.create(at: path, model: version.model)
+        try store.writeObjects(StoreLayout(model: version.model), body)
+        try store.close()
+    }
+}

@@ -1,0 +1,74 @@
+import GRDB
+import ObjectModel
+import SQLiteStore
+
+/// Stage 2 as set-based SQL for the relationship mappings Core Data's compiler generates,
+/// `FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "M", $source.r)`:
+/// a to-one becomes one `UPDATE … FROM` through the association table; a to-many whose inverse
+/// to-one is mapped that way needs nothing (the inverse sets the same key); a many-to-many is one
+/// `INSERT … SELECT` into the join table. Anything else stays row by row.
+struct SetBasedRelationships {
+    let manager: MigrationManager
+
+    /// `M` and `r` of a compiler-style relationship expression.
+    static func standardForm(_ expression: Expression?) -> (mapping: String, relationship: String)? {
+        guard case .function(.variable("manager"), "destinationInstancesForEntityMappingNamed:sourceInstances:", let arguments)? = expression,
+              arguments.count == 2, case .constant(.string(let mapping)) = arguments[0],
+              case .keyPath(.variable("source"), let path) = arguments[1], path.count == 1 else { return nil }
+        return (mapping, path[0])
+    }
+
+    /// The relationship mappings of `mapping` this can do; the caller does the rest row by row.
+    func handled(_ mapping: EntityMapping, policy: EntityMigrationPolicy) -> Set<String> {
+        guard policy.usesDefaultRelationships, let destinationName = mapping.destinationEntity, let sourceName = mapping.sourceEntity,
+              let destination = manager.destinationModel.entity(named: destinationName),
+              let source = manager.sourceModel.entity(named: sourceName) else { return [] }
+        var names: Set<String> = []
+        for property in mapping.relationshipMappings {
+            guard let form = Self.standardForm(property.expression), manager.mappingModel.entityMapping(named: form.mapping) != nil,
+                  let relationship = manager.destinationModel.relationship(named: property.name, in: destination),
+                  let sourceRelationship = manager.sourceModel.relationship(named: form.relationship, in: source) else { continue }
+            switch (manager.destinationLayout.storage(entity: destinationName, relationship: property.name),
+                    manager.sourceLayout.storage(entity: sourceName, relationship: form.relationship)) {
+            case (.foreignKey?, .foreignKey?):
+                names.insert(property.name)
+            case (.inverseForeignKey(_, _, _, nil)?, _) where inverseIsSetBased(relationship, sourceRelationship: sourceRelationship, mapping: form.mapping):
+                names.insert(property.name)
+            default: continue
+            }
+        }
+        return names
+    }
+
+    /// Whether the to-one on the other side will be set by `run` for the same links.
+    private func inverseIsSetBased(_ relationship: RelationshipDescription, sourceRelationship: RelationshipDescription, mapping: String) -> Bool {
+        guard let inverseName = relationship.inverseName, let sourceInverse = sourceRelationship.inverseName,
+              let other = manager.mappingModel.entityMapping(named: mapping), manager.usesDefaultRelationships(other),
+              let property = other.relationshipMappings.first(where: { $0.name == inverseName }),
+              let form = Self.standardForm(property.expression), form.relationship == sourceInverse,
+              let otherSource = other.sourceEntity, let otherDestination = other.destinationEntity,
+              case .foreignKey? = manager.destinationLayout.storage(entity: otherDestination, relationship: inverseName),
+              case .foreignKey? = manager.sourceLayout.storage(entity: otherSource, relationship: sourceInverse) else { return false }
+        return manager.mappingModel.entityMappings.first { $0.name == form.mapping }?.destinationEntity != nil
+    }
+
+    /// Sets the to-ones of `mapping` that `handled` accepted, for every instance it created.
+    func run(_ mapping: EntityMapping, index: Int, names: Set<String>) throws {
+        guard let destinationName = mapping.destinationEntity, let sourceName = mapping.sourceEntity,
+              let sourceTable = manager.sourceLayout.table(for: sourceName), let destinationTable = manager.destinationLayout.table(for: destinationName) else { return }
+        let q = ColumnNaming.quote
+        for property in mapping.relationshipMappings where names.contains(property.name) {
+            guard let form = Self.standardForm(property.expression),
+                  case let .foreignKey(_, column, entityColumn)? = manager.destinationLayout.storage(entity: destinationName, relationship: property.name),
+                  case let .foreignKey(_, sourceColumn, _)? = manager.sourceLayout.storage(entity: sourceName, relationship: form.relationship) else { continue }
+            let target = try manager.index(of: form.mapping)
+            let sets = ["\(q(column)) = a2.destination_pk"] + (entityColumn.map { ["\(q($0)) = a2.destination_entity"] } ?? [])
+            try manager.db.execute(sql: """
+                UPDATE main.\(q(destinationTable.name)) SET \(sets.joined(separator: ", "))
+                FROM work.associations a1 JOIN src.\(q(sourceTable.name)) s ON s.Z_PK = a1.source_pk
+                JOIN work.associations a2 ON a2.mapping = ? AND a2.source_pk = s.\(q(sourceColumn))
+                WHERE a1.mapping = ? AND a1.destination_pk = main.\(q(destinationTable.name)).Z_PK
+                """, arguments: [target, index])
+        }
+    }
+}
