@@ -20,8 +20,7 @@ struct SetBasedInstances {
 
     /// The plan for `mapping`, or `nil` when it must run row by row.
     init?(manager: MigrationManager, mapping: EntityMapping, index: Int) {
-        let hooked = manager.didAssociate != nil && (manager.didAssociateEntities.map { mapping.destinationEntity.map($0.contains) ?? false } ?? true)
-        guard mapping.policyName == nil, !hooked, let sourceName = mapping.sourceEntity,
+        guard mapping.policyName == nil, let sourceName = mapping.sourceEntity,
               let destinationName = mapping.destinationEntity, let source = manager.sourceModel.entity(named: sourceName),
               let destination = manager.destinationModel.entity(named: destinationName), !destination.isAbstract,
               let sourceTable = manager.sourceLayout.table(for: sourceName), let destinationTable = manager.destinationLayout.table(for: destinationName),
@@ -84,6 +83,16 @@ struct SetBasedInstances {
             WHERE a.mapping = ? AND a.destination_pk BETWEEN ? AND ? ORDER BY a.destination_pk
             """, arguments: StatementArguments([keys.entityNumber.databaseValue] + valueArguments
                 + [mappingIndex.databaseValue, keys.first.databaseValue, (keys.first + Int64(matching) - 1).databaseValue]))
+        // A custom manager's association hook still sees every pair, after the set-based insert.
+        if let hook = manager.didAssociate, manager.didAssociateEntities.map({ $0.contains(destinationName) }) ?? true {
+            let pairs = try Row.fetchAll(db, sql: """
+                SELECT source_entity, source_pk, destination_entity, destination_pk FROM work.associations
+                WHERE mapping = ? AND destination_pk BETWEEN ? AND ? ORDER BY destination_pk
+                """, arguments: [mappingIndex, keys.first, keys.first + Int64(matching) - 1])
+            for pair in pairs {
+                try hook(manager, ObjectID(entityNumber: pair[0], primaryKey: pair[1]), ObjectID(entityNumber: pair[2], primaryKey: pair[3]), mapping)
+            }
+        }
         return (rows, last)
     }
 }

@@ -115,12 +115,16 @@ public final class ObjectWriter {
 
     /// The model's default values for the stored attributes of `entity`, by attribute name.
     public func defaultValues(of entity: String) -> [String: StoreValue] {
+        if let known = defaultsByEntity[entity] { return known }
         var values: [String: StoreValue] = [:]
         for (attribute, _) in layout.attributeColumns(of: entity) {
             if let value = Self.defaultValue(of: attribute) { values[attribute.name] = value }
         }
+        defaultsByEntity[entity] = values
         return values
     }
+
+    private var defaultsByEntity: [String: [String: StoreValue]] = [:]
 
     /// Changes attribute `values` of an existing object and counts the change in `Z_OPT`.
     public func update(_ id: ObjectID, _ values: [String: StoreValue]) throws {
@@ -290,8 +294,14 @@ public final class ObjectWriter {
         return name
     }
 
+    /// Attribute columns by entity and name, built once per writer.
+    private var attributeIndex: [String: [String: (attribute: AttributeDescription, column: StoreLayout.Column)]] = [:]
+
     private func assignments(entity: String, _ values: [String: StoreValue]) throws -> ([String], [DatabaseValue]) {
-        let attributes = Dictionary(layout.attributeColumns(of: entity).map { ($0.attribute.name, $0) }, uniquingKeysWith: { first, _ in first })
+        if attributeIndex[entity] == nil {
+            attributeIndex[entity] = Dictionary(layout.attributeColumns(of: entity).map { ($0.attribute.name, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+        let attributes = attributeIndex[entity] ?? [:]
         var columns: [String] = []
         var arguments: [DatabaseValue] = []
         for (name, value) in values.sorted(by: { $0.key < $1.key }) {

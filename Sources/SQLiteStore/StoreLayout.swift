@@ -61,6 +61,19 @@ public struct StoreLayout: Sendable {
     /// The model laid out.
     public let model: ManagedObjectModel
     private let columnsByProperty: [String: Column]
+    /// Per entity, every stored attribute with its column (inherited ones included), computed once:
+    /// inserts and reads look them up per row.
+    private let attributeColumnsByEntity: [String: [AttributeColumn]]
+    /// Per entity, property name → column (inherited ones included).
+    private let resolvedColumns: [String: [String: Column]]
+
+    /// A stored attribute and its column.
+    public struct AttributeColumn: Sendable {
+        /// The attribute.
+        public var attribute: AttributeDescription
+        /// Its column.
+        public var column: Column
+    }
 
     /// Lays out `model` as Core Data would, or with `numbering` taken from an existing store.
     public init(model: ManagedObjectModel, numbering: EntityNumbering? = nil) {
@@ -83,6 +96,23 @@ public struct StoreLayout: Sendable {
         self.tables = tables
         columnsByProperty = byProperty
         joinTables = JoinTable.all(in: model, numbering: numbering)
+        var resolved: [String: [String: Column]] = [:]
+        var attributeColumns: [String: [AttributeColumn]] = [:]
+        for entity in model.entities {
+            let line = model.ancestors(of: entity).reversed() + [entity]
+            var columns: [String: Column] = [:]
+            for declarer in line {
+                for property in declarer.declaredPropertyNames {
+                    if let column = byProperty["\(declarer.name).\(property)"] { columns[property] = column }
+                }
+            }
+            resolved[entity.name] = columns
+            attributeColumns[entity.name] = model.allAttributes(of: entity).compactMap { attribute in
+                columns[attribute.name].map { AttributeColumn(attribute: attribute, column: $0) }
+            }
+        }
+        resolvedColumns = resolved
+        attributeColumnsByEntity = attributeColumns
     }
 
     /// The table holding instances of `entity` (its root's table).
@@ -94,15 +124,12 @@ public struct StoreLayout: Sendable {
 
     /// The column of `property` as seen from `entity` (declared there or inherited).
     public func column(entity: String, property: String) -> Column? {
-        lookup(entity: entity) { columnsByProperty["\($0).\(property)"] }
+        resolvedColumns[entity]?[property]
     }
 
     /// Every stored attribute of `entity` (inherited ones included) with its column.
     public func attributeColumns(of entity: String) -> [(attribute: AttributeDescription, column: Column)] {
-        guard let description = model.entity(named: entity) else { return [] }
-        return model.allAttributes(of: description).compactMap { attribute in
-            column(entity: entity, property: attribute.name).map { (attribute, $0) }
-        }
+        (attributeColumnsByEntity[entity] ?? []).map { ($0.attribute, $0.column) }
     }
 
     /// How the relationship `name` of `entity` is stored; `nil` for transient or unknown ones.

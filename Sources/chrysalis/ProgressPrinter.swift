@@ -24,7 +24,8 @@ final class ProgressPrinter: @unchecked Sendable {
             let fields: [String: Any] = ["event": "progress", "step": progress.step, "steps": progress.stepCount,
                                          "fraction": progress.fraction, "stage": progress.stage.rawValue, "pass": progress.pass,
                                          "entityMapping": progress.entityMapping ?? NSNull(), "rowsDone": progress.rowsDone,
-                                         "rowsTotal": progress.rowsTotal, "rowsPerSecond": Int(progress.rowsPerSecond)]
+                                         "rowsTotal": progress.rowsTotal, "rowsPerSecond": Int(progress.rowsPerSecond),
+                                         "elapsed": (progress.elapsed * 1000).rounded() / 1000]
             if let data = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys]) {
                 FileHandle.standardOutput.write(data + Data("\n".utf8))
             }
