@@ -27,6 +27,8 @@ public struct DemoExample: Sendable {
 
     /// The demo's name on the command line.
     public var name: String
+    /// The store's file name, without `.sqlite`.
+    public var storeName: String
     /// One line on what it shows.
     public var summary: String
     /// The model bundle.

@@ -11,6 +11,7 @@ enum BookStoreDemo {
 
     static let example = DemoExample(
         name: "bookstore",
+        storeName: "BookStore",
         summary: "BookStore v1→v5: add an attribute and rename an entity in place, split names with a custom policy, fill a synopsis from a manager hook",
         bundle: { try ModelBundle.read(at: DemoResources.bookStoreBundle) },
         mappings: { [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")] },
@@ -64,6 +65,7 @@ enum BookStoreDemo {
 enum BooksDemo {
     static let example = DemoExample(
         name: "books",
+        storeName: "Books",
         summary: "objc.io Books: the real Model1.sqlite and mapping models, custom policies uniquing Authors, two passes into one store",
         bundle: { try ModelBundle.read(at: DemoResources.booksBundle) },
         mappings: { try ["Model1_to_Model2", "Model2_to_Model3_User", "Model2_to_Model3"].map(DemoResources.booksMapping) },
@@ -87,6 +89,7 @@ enum BooksDemo {
 enum RecipesDemo {
     static let example = DemoExample(
         name: "recipes",
+        storeName: "Recipes",
         summary: "Recipes 1.0/1.1/2.0: compatible versions need nothing; value expressions rename, convert °F to °C and raise salaries",
         bundle: { try ModelBundle.read(at: DemoResources.recipesBundle) },
         mappings: { [try DemoResources.mapping("Recipes1To2")] },
@@ -114,6 +117,7 @@ enum RecipesDemo {
 enum GroceriesDemo {
     static let example = DemoExample(
         name: "groceries",
+        storeName: "Groceries",
         summary: "Groceries Model 3→4: every Amount becomes a Unit named after its xyz, with a blocking progress bar",
         bundle: { try ModelBundle.read(at: DemoResources.groceriesBundle) },
         mappings: { [try DemoResources.mapping("Groceries3To4")] },

@@ -38,7 +38,7 @@ public struct DemoRunner {
 
     /// The store the demo works on.
     public var storePath: String {
-        directory.appendingPathComponent(example.name.prefix(1).uppercased() + example.name.dropFirst() + ".sqlite").path
+        directory.appendingPathComponent(example.storeName + ".sqlite").path
     }
 
     /// Creates the starting store: the text's rows, then `rows` generated ones.

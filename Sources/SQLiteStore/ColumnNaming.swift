@@ -47,8 +47,25 @@ public enum ColumnNaming {
         return candidate
     }
 
-    /// Quotes an identifier for SQL, so names such as `ORDER` or with quotes stay names.
+    /// An identifier ready for SQL: bare when it is a plain name (as Core Data writes its
+    /// schema), quoted when it is a keyword or holds anything else, so `ORDER` or a name with
+    /// quotes stays a name.
     public static func quote(_ identifier: String) -> String {
-        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        let plain = identifier.first.map { $0.isASCII && ($0.isLetter || $0 == "_") } == true
+            && identifier.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+        if plain && !keywords.contains(identifier.uppercased()) { return identifier }
+        return "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
+
+    /// SQLite's keywords (https://sqlite.org/lang_keywords.html).
+    static let keywords: Set<String> = Set("""
+        ABORT ACTION ADD AFTER ALL ALTER ALWAYS ANALYZE AND AS ASC ATTACH AUTOINCREMENT BEFORE BEGIN BETWEEN BY CASCADE CASE CAST CHECK \
+        COLLATE COLUMN COMMIT CONFLICT CONSTRAINT CREATE CROSS CURRENT CURRENT_DATE CURRENT_TIME CURRENT_TIMESTAMP DATABASE DEFAULT \
+        DEFERRABLE DEFERRED DELETE DESC DETACH DISTINCT DO DROP EACH ELSE END ESCAPE EXCEPT EXCLUDE EXCLUSIVE EXISTS EXPLAIN FAIL FILTER \
+        FIRST FOLLOWING FOR FOREIGN FROM FULL GENERATED GLOB GROUP GROUPS HAVING IF IGNORE IMMEDIATE IN INDEX INDEXED INITIALLY INNER \
+        INSERT INSTEAD INTERSECT INTO IS ISNULL JOIN KEY LAST LEFT LIKE LIMIT MATCH MATERIALIZED NATURAL NO NOT NOTHING NOTNULL NULL \
+        NULLS OF OFFSET ON OR ORDER OTHERS OUTER OVER PARTITION PLAN PRAGMA PRECEDING PRIMARY QUERY RAISE RANGE RECURSIVE REFERENCES \
+        REGEXP REINDEX RELEASE RENAME REPLACE RESTRICT RETURNING RIGHT ROLLBACK ROW ROWS SAVEPOINT SELECT SET TABLE TEMP TEMPORARY \
+        THEN TIES TO TRANSACTION TRIGGER UNBOUNDED UNION UNIQUE UPDATE USING VACUUM VALUES VIEW VIRTUAL WHEN WHERE WINDOW WITH WITHOUT
+        """.split(separator: " ").map(String.init))
 }

@@ -95,7 +95,8 @@ final class DemoOutput {
             FileHandle.standardError.write(Data((interactive ? "\r\u{1B}[2K\(line)" + (done == total ? "\n" : "") : line + "\n").utf8))
         case let .query(title, columns, rows):
             print("\n  \(title)")
-            let cells = [columns] + rows.map { $0.map { $0.count > 60 ? String($0.prefix(57)) + "..." : $0 } }
+            let limit = columns.count == 1 ? Int.max : 60
+            let cells = [columns] + rows.map { $0.map { $0.count > limit ? String($0.prefix(limit - 3)) + "..." : $0 } }
             let widths = columns.indices.map { index in cells.map { index < $0.count ? $0[index].count : 0 }.max() ?? 0 }
             for (number, row) in cells.enumerated() {
                 print("  " + row.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: "  "))

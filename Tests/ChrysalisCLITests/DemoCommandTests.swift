@@ -1,0 +1,70 @@
+import Foundation
+import GRDB
+import TestSupport
+import XCTest
+
+/// Every demo, headless, end to end, checked with plain SQL on the migrated file.
+final class DemoCommandTests: XCTestCase {
+    private func runDemo(_ name: String, rows: Int = 40) throws -> (output: String, store: String) {
+        let directory = try Fixtures.makeTemporaryDirectory()
+        addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
+        let result = try ChrysalisRunner.run(["demo", name, "--rows", String(rows), "--dir", directory.path, "--headless"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let store = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: directory.path).first { $0.hasSuffix(".sqlite") && !$0.contains("~") })
+        return (result.stdout, directory.appendingPathComponent(store).path)
+    }
+
+    private func query(_ path: String, _ sql: String) throws -> [[String]] {
+        try DatabaseQueue(path: path).read { db in
+            try Row.fetchAll(db, sql: sql).map { $0.databaseValues.map { value in
+                if case .string(let text) = value.storage { return text }
+                return value.description
+            } }
+        }
+    }
+
+    func testListNamesEveryDemo() throws {
+        let result = try ChrysalisRunner.run(["demo", "--list"])
+        XCTAssertEqual(result.status, 0)
+        XCTAssertEqual(result.stdout.split(separator: "\n").map { $0.split(separator: " ").first.map(String.init) ?? "" },
+                       ["bookstore", "books", "recipes", "groceries"])
+    }
+
+    func testBookStore() throws {
+        let (output, store) = try runDemo("bookstore")
+        XCTAssertTrue(output.contains("ZAUTHOR VARCHAR"), "the .schema after BookStore 2 shows the new column")
+        XCTAssertEqual(try query(store, "SELECT ztitle, zfirstname, zlastname, zprice FROM zpublication ORDER BY z_pk LIMIT 4"), [
+            ["The first book", "John", "Doe", "20.0"], ["The second book", "Jane", "Doe", "21.0"],
+            ["The third book", "Bill", "Smith", "22.0"], ["The fourth book", "Jack", "Brown", "23.0"],
+        ])
+        XCTAssertEqual(try query(store, "SELECT count(*) FROM zpublication WHERE zsynopsis IS NOT ztitle"), [["0"]], "synopsis = title everywhere")
+        XCTAssertEqual(try query(store, "SELECT count(*) FROM zpublication"), [["44"]])
+        XCTAssertEqual(try query(store, "SELECT count(*) FROM sqlite_master WHERE name = 'ZBOOK'"), [["0"]])
+        XCTAssertEqual(try query(store, "SELECT count(*) FROM zpublication WHERE zfirstname IS NOT NULL AND zlastname IS NULL") .first?.first.map { Int($0)! > 0 }, true,
+                       "generated authors include names without a space, which must not crash the split")
+    }
+
+    func testBooks() throws {
+        let (_, store) = try runDemo("books")
+        XCTAssertEqual(try query(store, "SELECT count(*) FROM zauthor WHERE zname = 'Franz Kafka'"), [["1"]])
+        XCTAssertEqual(try query(store, "SELECT count(*) FROM Z_1BOOKS j JOIN zauthor a ON a.z_pk = j.Z_1AUTHORS WHERE a.zname = 'Franz Kafka'"), [["2"]])
+        XCTAssertEqual(try query(store, "SELECT count(*) FROM zauthor"), try query(store, "SELECT count(DISTINCT zname) FROM zauthor"), "one Author per name")
+        XCTAssertEqual(try query(store, "SELECT count(*) FROM zfile WHERE zbook IS NULL"), [["0"]])
+    }
+
+    func testRecipes() throws {
+        let (output, store) = try runDemo("recipes")
+        XCTAssertTrue(output.contains("Version 1.0 → Version 2.0") || output.contains("Version 1.1 → Version 2.0"), output)
+        XCTAssertEqual(try query(store, "SELECT zname, round(ztemperature, 1), zsize FROM zrecipe ORDER BY z_pk LIMIT 3"), [
+            ["Coq au vin", "176.7", "6"], ["Boeuf bourguignon", "162.8", "8"], ["Tarte Tatin", "190.6", "8"],
+        ])
+        XCTAssertEqual(try query(store, "SELECT round(zsalary, 2) FROM zchef WHERE zname = 'Julia Child'"), [["5200.0"]])
+        XCTAssertEqual(try query(store, "SELECT ztotalcost FROM zingredient ORDER BY z_pk LIMIT 1"), [["4.5"]])
+    }
+
+    func testGroceries() throws {
+        let (_, store) = try runDemo("groceries")
+        XCTAssertEqual(try query(store, "SELECT zname FROM zunit ORDER BY z_pk LIMIT 3"), [["kg"], ["loaf"], ["l"]])
+        XCTAssertEqual(try query(store, "SELECT count(*) FROM zunit"), [["43"]])
+    }
+}
