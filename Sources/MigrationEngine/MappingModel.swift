@@ -1,3 +1,4 @@
+import ObjectModel
 import Foundation
 
 /// How one destination property gets its value: Core Data's `NSPropertyMapping`.
@@ -124,36 +125,13 @@ public struct MappingModel: Hashable, Sendable {
     }
 }
 
-/// A mapping file or mapping model Chrysalis cannot use: which file, where, what, and the fix.
-public struct MappingError: Error, CustomStringConvertible, Equatable, Sendable {
-    /// The mapping file.
-    public var file: String
-    /// The line, when known.
-    public var line: Int?
-    /// The entity mapping or property at fault (`BookToBook.price`).
-    public var place: String?
-    /// What is wrong.
-    public var problem: String
-    /// How to fix it.
-    public var fix: String?
+/// A mapping file or mapping model Chrysalis cannot use: the same one-line, compiler-style error
+/// as a model file's (file, line, the entity mapping or property at fault, the problem, the fix).
+public typealias MappingError = ModelFileError
 
-    /// An error in `file`.
-    public init(file: String, line: Int? = nil, place: String? = nil, problem: String, fix: String? = nil) {
-        self.file = file
-        self.line = line
-        self.place = place
-        self.problem = problem
-        self.fix = fix
-    }
-
-    /// `file:line: place: problem. Fix: fix`.
-    public var description: String {
-        var text = file
-        if let line { text += ":\(line)" }
-        text += ": "
-        if let place { text += "\(place): " }
-        text += problem
-        if let fix { text += ". Fix: \(fix)" }
-        return text
+extension ModelFileError {
+    /// An error in a mapping file; `place` names the entity mapping or property (`BookToBook.price`).
+    public init(file: String, line: Int? = nil, place: String?, problem: String, fix: String? = nil) {
+        self.init(file: file, line: line, element: place, problem: problem, fix: fix)
     }
 }

@@ -80,11 +80,7 @@ struct InspectReport: Encodable {
         try container.encode(file, forKey: .file)
     }
 
-    func json() throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(self), as: UTF8.self) + "\n"
-    }
+    func json() throws -> String { try JSONOutput.encode(self) }
 
     func text() -> String {
         var lines = [

@@ -99,11 +99,7 @@ struct MappingReport: Encodable {
         }
     }
 
-    func json() throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(self), as: UTF8.self) + "\n"
-    }
+    func json() throws -> String { try JSONOutput.encode(self) }
 
     func text() -> String {
         var lines = ["\(name): \(source) → \(destination), \(entityMappings.count) entity mapping\(entityMappings.count == 1 ? "" : "s") in execution order"]

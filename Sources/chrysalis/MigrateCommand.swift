@@ -114,11 +114,7 @@ struct MigrateReport: Encodable {
                                         rowsBefore: $0.rowsBefore, rowsAfter: $0.rowsAfter, seconds: ($0.duration * 1000).rounded() / 1000) }
     }
 
-    func json() throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(self), as: UTF8.self)
-    }
+    func json() throws -> String { try JSONOutput.encode(self, pretty: false) }
 
     func text() -> String {
         let seconds = steps.map(\.seconds).reduce(0, +)

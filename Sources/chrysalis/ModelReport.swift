@@ -96,9 +96,5 @@ struct ModelReport: Encodable {
                      maxCount: r.maxCount, deleteRule: r.deleteRule.rawValue, renamingIdentifier: r.renamingIdentifier)
     }
 
-    func json() throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(self), as: UTF8.self) + "\n"
-    }
+    func json() throws -> String { try JSONOutput.encode(self) }
 }

@@ -73,11 +73,7 @@ struct PlanReport: Encodable {
         }
     }
 
-    func json() throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(self), as: UTF8.self) + "\n"
-    }
+    func json() throws -> String { try JSONOutput.encode(self) }
 
     func text() -> String {
         guard !steps.isEmpty else { return "\(store) is at \(storeVersion): nothing to do.\n" }
