@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "ObjectModel", targets: ["ObjectModel"]),
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
         .library(name: "MigrationEngine", targets: ["MigrationEngine"]),
+        .library(name: "MigrationConsole", targets: ["MigrationConsole"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
@@ -37,12 +38,19 @@ let package = Package(
             dependencies: ["ObjectModel", "SQLiteStore", "MigrationEngine", .product(name: "GRDB", package: "GRDB.swift")],
             resources: [.copy("Resources")]
         ),
+        .systemLibrary(name: "CNCurses", providers: [.apt(["libncurses-dev"])]),
+        .target(name: "CTerminalShim"),
+        .target(
+            name: "MigrationConsole",
+            dependencies: ["MigrationEngine", "ObjectModel", "SQLiteStore", "CNCurses", "CTerminalShim"]
+        ),
         .executableTarget(
             name: "chrysalis",
             dependencies: [
                 "ObjectModel",
                 "SQLiteStore",
                 "MigrationEngine",
+                "MigrationConsole",
                 "Demo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -70,6 +78,10 @@ let package = Package(
                 "MigrationEngine", "Demo", "SQLiteStore", "ObjectModel", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto"),
             ]
+        ),
+        .testTarget(
+            name: "MigrationConsoleTests",
+            dependencies: ["MigrationConsole", "MigrationEngine", "Demo", "ObjectModel", "TestSupport"]
         ),
         .testTarget(
             name: "ChrysalisCLITests",

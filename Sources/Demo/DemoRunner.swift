@@ -63,11 +63,12 @@ public struct DemoRunner {
     }
 
     /// Migrates stop by stop, reporting each stop's queries; returns the migrations' reports.
+    /// `stops` limits it to the first few (the console takes over the rest).
     @discardableResult
-    public func migrate(bundle: ModelBundle, options: MigrationOptions, _ report: (Event) -> Void) throws -> [MigrationRunner.Report] {
+    public func migrate(bundle: ModelBundle, options: MigrationOptions, stops: Int? = nil, _ report: (Event) -> Void) throws -> [MigrationRunner.Report] {
         let mappings = try example.mappings()
         var reports: [MigrationRunner.Report] = []
-        for stop in example.stops {
+        for stop in example.stops.prefix(stops ?? example.stops.count) {
             let plan = try MigrationPlan.make(store: storePath, bundle: bundle, mappings: mappings, to: stop.version)
             if plan.steps.isEmpty {
                 report(.message("The store is already compatible with \(stop.version): nothing to migrate."))
@@ -85,6 +86,24 @@ public struct DemoRunner {
             for query in stop.queries { report(try run(query)) }
         }
         return reports
+    }
+
+    /// How many stops run before the console opens: up to the last one with work of its own
+    /// (BookStore assigns authors at version 3), so the console shows the steps worth watching.
+    public var stopsBeforeConsole: Int {
+        (example.stops.lastIndex { $0.action != nil }).map { $0 + 1 } ?? 0
+    }
+
+    /// The plan the console runs: from where the store is to the last stop.
+    public func consolePlan(bundle: ModelBundle) throws -> MigrationPlan {
+        try MigrationPlan.make(store: storePath, bundle: bundle, mappings: try example.mappings(), to: example.stops.last?.version)
+    }
+
+    /// Reports the last stop's queries (after the console closes).
+    public func reportFinalStop(_ report: (Event) -> Void) throws {
+        guard let stop = example.stops.last else { return }
+        report(.message("At \(stop.version):"))
+        for query in stop.queries { report(try run(query)) }
     }
 
     /// The options the demos need: their policies and BookStore 5's association hook.

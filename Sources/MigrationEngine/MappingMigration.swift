@@ -29,6 +29,9 @@ public struct MigrationOptions {
     public var chunkSize: Int
     /// Customises each pass's manager before it runs (Core Data's custom `NSMigrationManager`).
     public var configureManager: ((MigrationManager) throws -> Void)?
+    /// Step mode: called on the engine's thread after each entity mapping of stages 1 and 2; the
+    /// migration waits until it returns (and stops there if the cancellation token is set).
+    public var pauseAfterEntityMapping: (@Sendable (StepReport) -> Void)?
     /// Which step of a longer plan this migration is (for progress), and how many there are.
     var step = 1, stepCount = 1
     /// Set by a plan runner that already holds the store's lock.
@@ -105,6 +108,7 @@ public enum MappingMigration {
                                                    destinationPath: paths.newStore, mappingModel: mapping, policies: options.policies,
                                                    cancellation: options.cancellation, progress: progress, chunkSize: options.chunkSize)
                     try options.configureManager?(manager)
+                    manager.pauseAfterEntityMapping = options.pauseAfterEntityMapping
                     try manager.runPass(step: options.step)
                     inserted.merge(manager.writer.insertedCounts, uniquingKeysWith: +)
                 }

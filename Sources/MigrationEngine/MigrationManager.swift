@@ -58,6 +58,9 @@ public final class MigrationManager {
         self.chunkSize = chunkSize
     }
 
+    /// Step mode's pause, from ``MigrationOptions/pauseAfterEntityMapping``.
+    var pauseAfterEntityMapping: (@Sendable (StepReport) -> Void)?
+
     /// The running pass's policies, by entity mapping name.
     var policiesByMapping: [String: EntityMigrationPolicy] = [:]
 

@@ -67,6 +67,8 @@ extension MigrationManager {
             }
             if counts[index] == 0 { progress.advance(units: 1) }
             try transaction { try policy.endInstanceCreation(for: mapping, manager: self) }
+            try pause(after: mapping, index: index, stage: .createInstances,
+                      next: index + 1 < mappings.count ? mappings[index + 1].name : mappings.first?.name)
         }
 
         for (index, (mapping, policy)) in zip(mappings, policies).enumerated() {
@@ -100,6 +102,7 @@ extension MigrationManager {
             }
             progress.advance(units: max(counts[index], 1) - reported)
             try transaction { try policy.endRelationshipCreation(for: mapping, manager: self) }
+            try pause(after: mapping, index: index, stage: .createRelationships, next: index + 1 < mappings.count ? mappings[index + 1].name : nil)
         }
 
         progress.begin(stage: .validate, pass: mappingModel.name, step: step, mapping: nil, index: 0, count: mappings.count,
@@ -130,6 +133,13 @@ extension MigrationManager {
     /// Whether `mapping`'s policy leaves relationships to Core Data's default.
     func usesDefaultRelationships(_ mapping: EntityMapping) -> Bool {
         policiesByMapping[mapping.name]?.usesDefaultRelationships ?? (mapping.policyName == nil)
+    }
+
+    /// Step mode: report what `mapping` did, wait for the watcher, and stop if it cancelled.
+    private func pause(after mapping: EntityMapping, index: Int, stage: MigrationProgress.Stage, next: String?) throws {
+        guard let pauseAfterEntityMapping else { return }
+        pauseAfterEntityMapping(try stepReport(mapping, index: index, stage: stage, next: next))
+        try checkCancelled()
     }
 
     /// Runs `body` in one transaction and records the keys handed out, as a save does.

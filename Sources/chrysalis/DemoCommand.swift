@@ -1,6 +1,7 @@
 import ArgumentParser
 import Demo
 import Foundation
+import MigrationConsole
 import MigrationEngine
 
 /// `chrysalis demo`: a worked example, start to finish, on a store with as many rows as asked.
@@ -64,11 +65,23 @@ struct DemoCommand: ParsableCommand {
         let view = DemoOutput()
         do {
             let bundle = try runner.prepare(view.show)
+            if !headless && !json && isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 {
+                try runner.migrate(bundle: bundle, options: runner.options(), stops: runner.stopsBeforeConsole, view.show)
+                let plan = try runner.consolePlan(bundle: bundle)
+                if let outcome = ConsoleApp.run(store: runner.storePath, bundle: bundle, plan: plan, options: runner.options()) {
+                    try ConsoleCommand.finish(outcome)
+                    try runner.reportFinalStop(view.show)
+                    print("\nThe store is \(runner.storePath).")
+                    return
+                }
+            }
             let interrupt = SignalCancellation(token: runner.cancellation)
             let printer = ProgressPrinter(json: json)
             try runner.migrate(bundle: bundle, options: runner.options(), view.show)
             withExtendedLifetime((printer, interrupt)) {}
             print("\nDone. The migrated store is \(runner.storePath); the original is kept beside it with ~ in its name.")
+        } catch let exit as ExitCode {
+            throw exit
         } catch let error as MigrationError where error.kind == .cancelled {
             FileHandle.standardError.write(Data("cancelled: \(error)\n".utf8))
             throw ExitCode(3)

@@ -1,0 +1,129 @@
+import MigrationEngine
+
+/// A key the console understands, decoded by the terminal adapter.
+public enum Key: Equatable, Sendable {
+    case up, down, left, right, tab, enter, escape, character(Character), interrupt
+}
+
+/// Something that happens to the console: a key, a resize, or news from the engine.
+public enum ConsoleAction: Sendable {
+    case key(Key)
+    case resize(width: Int, height: Int)
+    case progress(MigrationProgress)
+    case paused(StepReport)
+    case finished(ConsoleState.Outcome)
+    case failed(String)
+}
+
+/// What the reducer asks the app to do; the reducer itself never does anything.
+public enum ConsoleEffect: Equatable, Sendable {
+    case startMigration(stepMode: Bool)
+    case resumeStep(toEnd: Bool)
+    case cancelMigration
+    case quit
+}
+
+extension ConsoleState {
+    /// Applies `action` and returns what the app must do.
+    public mutating func reduce(_ action: ConsoleAction) -> [ConsoleEffect] {
+        switch action {
+        case .resize(let width, let height):
+            self.width = width
+            self.height = height
+            return []
+        case .progress(let progress):
+            self.progress = progress
+            return []
+        case .paused(let report):
+            mode = .paused(report)
+            return []
+        case .finished(let outcome):
+            self.outcome = outcome
+            mode = .finished
+            screen = .migrate
+            return []
+        case .failed(let message):
+            mode = .failed(message)
+            screen = .migrate
+            return []
+        case .key(let key):
+            return press(key)
+        }
+    }
+
+    private mutating func press(_ key: Key) -> [ConsoleEffect] {
+        switch mode {
+        case .migrating:
+            if key == .interrupt || key == .character("x") {
+                mode = .confirmingCancel
+            } else {
+                ignoredKeys += 1
+            }
+            return []
+        case .confirmingCancel:
+            if key == .character("y") { mode = .failed("Cancelling: rolling back, the store stays as it was…"); return [.cancelMigration] }
+            if key == .character("n") || key == .escape { mode = .migrating }
+            return []
+        case .paused:
+            switch key {
+            case .enter, .character("n"): mode = .migrating; return [.resumeStep(toEnd: false)]
+            case .character("c"): mode = .migrating; stepMode = false; return [.resumeStep(toEnd: true)]
+            case .character("x"), .interrupt: mode = .failed("Cancelling: rolling back, the store stays as it was…"); return [.cancelMigration]
+            default: ignoredKeys += 1; return []
+            }
+        case .browsing, .finished, .failed:
+            return browse(key)
+        }
+    }
+
+    private mutating func browse(_ key: Key) -> [ConsoleEffect] {
+        if showHelp {
+            if key == .character("?") || key == .escape || key == .character("q") { showHelp = false }
+            return []
+        }
+        switch key {
+        case .character("q"), .interrupt:
+            quit = true
+            return [.quit]
+        case .character("?"):
+            showHelp = true
+        case .tab, .right, .character("l"):
+            screen = Screen(rawValue: (screen.rawValue + 1) % Screen.allCases.count) ?? .versions
+        case .left, .character("h"):
+            screen = Screen(rawValue: (screen.rawValue + Screen.allCases.count - 1) % Screen.allCases.count) ?? .versions
+        case .down, .character("j"):
+            selection[screen.rawValue] = min(selection[screen.rawValue] + 1, max(rowCount - 1, 0))
+        case .up, .character("k"):
+            selection[screen.rawValue] = max(selection[screen.rawValue] - 1, 0)
+        case .enter where screen == .versions:
+            screen = .model
+            selection[Screen.model.rawValue] = 0
+        case .character("m"), .character("s"):
+            guard mode == .browsing, !steps.isEmpty else { return [] }
+            stepMode = key == .character("s")
+            mode = .migrating
+            screen = .migrate
+            ignoredKeys = 0
+            return [.startMigration(stepMode: stepMode)]
+        default:
+            break
+        }
+        return []
+    }
+
+    /// Rows the current screen can select among.
+    var rowCount: Int {
+        switch screen {
+        case .versions: return versions.count
+        case .model: return selectedVersion?.entities.count ?? 0
+        case .mappings: return allMappings.count
+        case .plan: return steps.count
+        case .migrate: return 0
+        }
+    }
+
+    /// The version the model screen shows: the one selected on the versions screen.
+    var selectedVersion: Version? {
+        versions.indices.contains(selection[Screen.versions.rawValue]) ? versions[selection[Screen.versions.rawValue]] : nil
+    }
+}

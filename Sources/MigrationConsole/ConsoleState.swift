@@ -1,0 +1,131 @@
+import MigrationEngine
+
+/// Everything the console shows, as plain values: screens are pure functions of this, and only
+/// the UI thread changes it (through ``ConsoleState/reduce(_:)``).
+public struct ConsoleState: Sendable, Equatable {
+    /// The tabs, in order.
+    public enum Screen: Int, CaseIterable, Sendable {
+        case versions, model, mappings, plan, migrate
+
+        /// The tab's label.
+        public var title: String { ["Versions", "Model", "Mappings", "Plan", "Migrate"][rawValue] }
+    }
+
+    /// What the console is doing.
+    public enum Mode: Sendable, Equatable {
+        /// Looking around; every key works.
+        case browsing
+        /// A migration runs; keys are ignored except cancel.
+        case migrating
+        /// Cancel was asked for; waiting for y/n.
+        case confirmingCancel
+        /// Step mode: paused after an entity mapping.
+        case paused(StepReport)
+        /// Done: the result screen.
+        case finished
+        /// Stopped: the error (or cancellation) screen.
+        case failed(String)
+    }
+
+    /// One model version, for the versions and model screens.
+    public struct Version: Sendable, Equatable {
+        public var name: String
+        public var isCurrent: Bool
+        public var isStore: Bool
+        public var entities: [Entity]
+        /// What changed from the previous version (empty for the first).
+        public var changes: [String]
+    }
+
+    /// One entity of a version.
+    public struct Entity: Sendable, Equatable {
+        public var name: String
+        public var parent: String?
+        public var hash: String
+        public var properties: [String]
+    }
+
+    /// One step of the plan.
+    public struct Step: Sendable, Equatable {
+        public var from: String, to: String, kind: String
+        public var mappings: [Mapping]
+        public var findings: [String]
+    }
+
+    /// One entity mapping, in execution order.
+    public struct Mapping: Sendable, Equatable {
+        public var pass: String
+        public var name: String
+        public var kind: String
+        public var source: String?, destination: String?
+        public var policy: String?
+        public var properties: [(name: String, expression: String)]
+
+        public static func == (a: Mapping, b: Mapping) -> Bool {
+            a.pass == b.pass && a.name == b.name && a.kind == b.kind && a.source == b.source && a.destination == b.destination
+                && a.policy == b.policy && a.properties.map(\.name) == b.properties.map(\.name) && a.properties.map(\.expression) == b.properties.map(\.expression)
+        }
+    }
+
+    /// What a finished migration did.
+    public struct Outcome: Sendable, Equatable {
+        public var from: String, to: String
+        public var rows: [(entity: String, before: Int?, after: Int?)]
+        public var backup: String?
+        public var seconds: Double
+
+        public static func == (a: Outcome, b: Outcome) -> Bool {
+            a.from == b.from && a.to == b.to && a.backup == b.backup && a.seconds == b.seconds
+                && a.rows.map(\.entity) == b.rows.map(\.entity) && a.rows.map(\.before) == b.rows.map(\.before) && a.rows.map(\.after) == b.rows.map(\.after)
+        }
+    }
+
+    public var storeName: String
+    public var bundleName: String
+    public var storeVersion: String
+    public var targetVersion: String
+    public var versions: [Version]
+    public var steps: [Step]
+    public var screen: Screen = .versions
+    public var mode: Mode = .browsing
+    /// The selected row per screen.
+    public var selection: [Int] = Array(repeating: 0, count: Screen.allCases.count)
+    public var showHelp = false
+    public var stepMode = false
+    /// Set when a key was swallowed during a migration, so the screen says why.
+    public var ignoredKeys = 0
+    public var progress: MigrationProgress?
+    public var outcome: Outcome?
+    public var width: Int, height: Int
+    public var glyphs: Glyphs
+    public var quit = false
+
+    /// The smallest terminal the layout fits.
+    public static let minimumSize = (width: 80, height: 24)
+
+    /// A state showing the given data.
+    public init(storeName: String, bundleName: String, storeVersion: String, targetVersion: String, versions: [Version], steps: [Step],
+                width: Int = 80, height: Int = 24, glyphs: Glyphs = .unicode) {
+        self.storeName = storeName
+        self.bundleName = bundleName
+        self.storeVersion = storeVersion
+        self.targetVersion = targetVersion
+        self.versions = versions
+        self.steps = steps
+        self.width = width
+        self.height = height
+        self.glyphs = glyphs
+        selection[Screen.versions.rawValue] = versions.firstIndex { $0.isStore } ?? 0
+    }
+
+    /// Every entity mapping of the plan, in the order they run.
+    public var allMappings: [Mapping] { steps.flatMap(\.mappings) }
+
+    /// Whether a migration is under way (keys are ignored).
+    public var isBusy: Bool {
+        switch mode {
+        case .migrating, .confirmingCancel, .paused: return true
+        default: return false
+        }
+    }
+}

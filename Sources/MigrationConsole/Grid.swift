@@ -1,0 +1,84 @@
+import Foundation
+
+/// How a cell looks. The terminal adapter turns styles into colours, or into bold and reverse
+/// when there are no colours.
+public enum CellStyle: UInt8, Sendable {
+    case normal, bold, dim, reverse, accent, good, bad, title
+}
+
+/// A screen as characters with a style each: what every screen function returns, what golden
+/// files store (as plain text), and all the terminal adapter ever draws.
+public struct Grid: Equatable, Sendable {
+    /// Columns and rows.
+    public let width: Int, height: Int
+    private(set) var characters: [Character]
+    private(set) var styles: [CellStyle]
+
+    /// A blank grid.
+    public init(width: Int, height: Int) {
+        self.width = max(width, 0)
+        self.height = max(height, 0)
+        characters = Array(repeating: " ", count: self.width * self.height)
+        styles = Array(repeating: .normal, count: self.width * self.height)
+    }
+
+    /// Writes `text` at column `x` of row `y`, clipped to the grid (and to `limit` columns).
+    public mutating func put(_ text: String, x: Int, y: Int, style: CellStyle = .normal, limit: Int? = nil) {
+        guard y >= 0, y < height else { return }
+        let end = min(width, x + (limit ?? width))
+        var column = x
+        for character in text {
+            guard column < end else { break }
+            if column >= 0 {
+                characters[y * width + column] = character
+                styles[y * width + column] = style
+            }
+            column += 1
+        }
+    }
+
+    /// Styles `length` cells of row `y` from column `x`.
+    public mutating func paint(x: Int, y: Int, length: Int, style: CellStyle) {
+        guard y >= 0, y < height else { return }
+        for column in max(x, 0)..<min(width, x + length) { styles[y * width + column] = style }
+    }
+
+    /// The character at a cell.
+    public func character(x: Int, y: Int) -> Character { characters[y * width + x] }
+
+    /// The style at a cell.
+    public func style(x: Int, y: Int) -> CellStyle { styles[y * width + x] }
+
+    /// Row `y` as text.
+    public func row(_ y: Int) -> String { String(characters[(y * width)..<((y + 1) * width)]) }
+
+    /// The whole grid as text, trailing spaces trimmed: the golden-file form.
+    public var text: String {
+        (0..<height).map { row($0).replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }.joined(separator: "\n") + "\n"
+    }
+
+    /// Runs of equal style in row `y`, for drawing.
+    func runs(_ y: Int) -> [(x: Int, text: String, style: CellStyle)] {
+        var result: [(Int, String, CellStyle)] = []
+        var start = 0
+        while start < width {
+            let style = styles[y * width + start]
+            var end = start
+            while end < width && styles[y * width + end] == style { end += 1 }
+            result.append((start, String(characters[(y * width + start)..<(y * width + end)]), style))
+            start = end
+        }
+        return result
+    }
+}
+
+/// Characters for lines, bars and marks: Unicode where the terminal speaks UTF-8, ASCII elsewhere.
+public struct Glyphs: Sendable, Equatable {
+    public var horizontal: Character, vertical: Character, full: Character, empty: Character
+    public var current: Character, store: Character, pointer: Character, check: Character, arrow: String
+
+    /// Box drawing and blocks.
+    public static let unicode = Glyphs(horizontal: "─", vertical: "│", full: "█", empty: "░", current: "★", store: "●", pointer: "▶", check: "✓", arrow: "→")
+    /// Plain ASCII for non-UTF-8 locales and old terminals.
+    public static let ascii = Glyphs(horizontal: "-", vertical: "|", full: "#", empty: ".", current: "*", store: "o", pointer: ">", check: "+", arrow: "->")
+}

@@ -1,0 +1,94 @@
+import Foundation
+import MigrationEngine
+
+/// The console's screens: pure functions from ``ConsoleState`` to a ``Grid`` of its size. The
+/// frame (title, tabs, status, key bar) is the same on every screen; the body is the screen's.
+public enum Screens {
+    /// The whole screen for `state`.
+    public static func render(_ state: ConsoleState) -> Grid {
+        var grid = Grid(width: state.width, height: state.height)
+        guard state.width >= ConsoleState.minimumSize.width, state.height >= ConsoleState.minimumSize.height else {
+            return tooSmall(state, grid)
+        }
+        frame(state, &grid)
+        let body = Body(x: 1, y: 3, width: state.width - 2, height: state.height - 5)
+        switch state.screen {
+        case .versions: BrowseScreens.versions(state, &grid, body)
+        case .model: BrowseScreens.model(state, &grid, body)
+        case .mappings: BrowseScreens.mappings(state, &grid, body)
+        case .plan: BrowseScreens.plan(state, &grid, body)
+        case .migrate: MigrateScreen.render(state, &grid, body)
+        }
+        if state.showHelp { Overlays.help(state, &grid) }
+        if state.mode == .confirmingCancel { Overlays.confirmCancel(state, &grid) }
+        return grid
+    }
+
+    /// The area a screen's body may draw in.
+    struct Body {
+        var x: Int, y: Int, width: Int, height: Int
+    }
+
+    private static func tooSmall(_ state: ConsoleState, _ grid: Grid) -> Grid {
+        var grid = grid
+        let lines = ["Terminal too small (\(state.width)×\(state.height)).",
+                     "The console needs \(ConsoleState.minimumSize.width)×\(ConsoleState.minimumSize.height).",
+                     state.isBusy ? "The migration goes on." : "Enlarge the window, or press q."]
+        for (index, line) in lines.enumerated() {
+            let text = state.glyphs == .ascii ? line.replacingOccurrences(of: "×", with: "x") : line
+            grid.put(text, x: max(0, (state.width - text.count) / 2), y: max(0, state.height / 2 - 1 + index), style: index == 0 ? .bold : .normal)
+        }
+        return grid
+    }
+
+    private static func frame(_ state: ConsoleState, _ grid: inout Grid) {
+        let g = state.glyphs
+        let title = " Chrysalis  \(state.storeName)  \(state.storeVersion) \(g.arrow) \(state.targetVersion)  (\(state.bundleName))"
+        grid.put(title.padding(toLength: state.width, withPad: " ", startingAt: 0), x: 0, y: 0, style: .title)
+        var x = 1
+        for screen in ConsoleState.Screen.allCases {
+            let label = " \(screen.title) "
+            grid.put(label, x: x, y: 1, style: screen == state.screen ? .reverse : (state.isBusy && screen != .migrate ? .dim : .normal))
+            x += label.count + 1
+        }
+        grid.put(String(repeating: g.horizontal, count: state.width), x: 0, y: 2, style: .dim)
+        grid.put(String(repeating: g.horizontal, count: state.width), x: 0, y: state.height - 2, style: .dim)
+        grid.put(status(state), x: 1, y: state.height - 2, style: .accent, limit: state.width - 2)
+        grid.put(keyBar(state), x: 0, y: state.height - 1, style: .bold, limit: state.width - 1)
+    }
+
+    /// The status line: what the console is doing, and why keys are ignored when they are.
+    static func status(_ state: ConsoleState) -> String {
+        switch state.mode {
+        case .migrating where state.ignoredKeys > 0: return " Migration in progress: keys are ignored until it ends (x cancels) "
+        case .migrating: return " Migration in progress "
+        case .confirmingCancel: return " Cancel? "
+        case .paused: return " Step mode: paused "
+        case .finished: return " Migration finished "
+        case .failed: return " Migration stopped "
+        case .browsing: return state.steps.isEmpty ? " The store is at the target version: nothing to migrate " : " \(state.steps.count) step\(state.steps.count == 1 ? "" : "s") to \(state.targetVersion) "
+        }
+    }
+
+    /// The keys that work now, from the same table as the help screen.
+    static func keyBar(_ state: ConsoleState) -> String {
+        switch state.mode {
+        case .migrating: return " x cancel"
+        case .confirmingCancel: return " y cancel the migration  n keep going"
+        case .paused: return " Enter/n next mapping  c run to the end  x cancel"
+        case .browsing, .finished, .failed:
+            if state.showHelp { return " ? or Esc close help" }
+            var keys = [" Tab/←→ screens", "↑↓/jk move"]
+            if state.screen == .versions { keys.append("Enter model") }
+            if state.mode == .browsing && !state.steps.isEmpty { keys += ["m migrate", "s step"] }
+            keys += ["? help", "q quit"]
+            return keys.joined(separator: "  ")
+        }
+    }
+
+    /// A progress bar of `width` cells for `fraction`.
+    static func bar(_ fraction: Double, width: Int, glyphs: Glyphs) -> String {
+        let filled = max(0, min(width, Int((fraction * Double(width)).rounded(.down))))
+        return String(repeating: glyphs.full, count: filled) + String(repeating: glyphs.empty, count: width - filled)
+    }
+}

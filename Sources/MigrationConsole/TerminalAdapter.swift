@@ -1,0 +1,124 @@
+import CNCurses
+import CTerminalShim
+import Foundation
+
+/// The one place that talks to ncurses: opens the terminal, draws a ``Grid``, turns keys into
+/// ``Key``s, and puts the terminal back. Only the UI thread calls it.
+final class TerminalAdapter {
+    private let screen: OpaquePointer
+    private let window: UnsafeMutablePointer<WINDOW>
+    private var last: Grid?
+    let colors: Bool
+    let unicode: Bool
+
+    /// Opens the terminal, or returns nil when it cannot be driven (no tty, unknown TERM).
+    init?() {
+        let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1, !term.isEmpty, term != "dumb" else { return nil }
+        setlocale(LC_ALL, "")
+        unicode = String(cString: nl_langinfo(nl_item(CODESET))) == "UTF-8"
+        cs_install_crash_handlers(STDOUT_FILENO)
+        guard let output = fdopen(STDOUT_FILENO, "w"), let input = fdopen(STDIN_FILENO, "r"),
+              let screen = newterm(nil, output, input) else { return nil }
+        self.screen = screen
+        set_term(screen)
+        window = cs_stdscr()
+        cbreak()
+        noecho()
+        keypad(window, true)
+        nodelay(window, true)
+        curs_set(0)
+        set_escdelay(25)
+        let noColor = ProcessInfo.processInfo.environment["NO_COLOR"].map { !$0.isEmpty } ?? false
+        colors = has_colors() && !noColor
+        if colors {
+            start_color()
+            use_default_colors()
+            init_pair(1, Int16(COLOR_CYAN), -1)
+            init_pair(2, Int16(COLOR_GREEN), -1)
+            init_pair(3, Int16(COLOR_RED), -1)
+            init_pair(4, Int16(COLOR_BLACK), Int16(COLOR_CYAN))
+        }
+    }
+
+    /// The terminal's size now.
+    var size: (width: Int, height: Int) { (Int(cs_cols(window)), Int(cs_rows(window))) }
+
+    /// Re-reads the size after SIGWINCH.
+    func refreshSize() {
+        var size = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 {
+            resizeterm(Int32(size.ws_row), Int32(size.ws_col))
+        }
+        last = nil
+    }
+
+    /// Draws `grid`, skipping the work when nothing changed.
+    func draw(_ grid: Grid) {
+        guard grid != last else { return }
+        if last?.width != grid.width || last?.height != grid.height { werase(window) }
+        for y in 0..<grid.height {
+            for run in grid.runs(y) {
+                var text = run.text
+                // Never write the bottom-right cell: the terminal would scroll.
+                if y == grid.height - 1 && run.x + text.count >= grid.width { text = String(text.dropLast()) }
+                wattrset(window, Int32(bitPattern: attributes(run.style)))
+                mvwaddstr(window, Int32(y), Int32(run.x), text)
+            }
+        }
+        wattrset(window, 0)
+        wnoutrefresh(window)
+        doupdate()
+        last = grid
+    }
+
+    private func attributes(_ style: CellStyle) -> UInt32 {
+        switch style {
+        case .normal: return UInt32(cs_normal())
+        case .bold: return UInt32(cs_bold())
+        case .dim: return UInt32(colors ? cs_dim() : cs_normal())
+        case .reverse, .title: return UInt32(colors && style == .title ? cs_pair(4) | cs_bold() : cs_reverse())
+        case .accent: return UInt32(colors ? cs_pair(1) | cs_bold() : cs_bold())
+        case .good: return UInt32(colors ? cs_pair(2) | cs_bold() : cs_bold())
+        case .bad: return UInt32(colors ? cs_pair(3) | cs_bold() : cs_bold())
+        }
+    }
+
+    /// Every key waiting, decoded.
+    func keys() -> [Key] {
+        var keys: [Key] = []
+        var character: wint_t = 0
+        while true {
+            let status = wget_wch(window, &character)
+            if status == ERR { break }
+            if status == KEY_CODE_YES {
+                switch Int32(character) {
+                case KEY_UP: keys.append(.up)
+                case KEY_DOWN: keys.append(.down)
+                case KEY_LEFT: keys.append(.left)
+                case KEY_RIGHT: keys.append(.right)
+                case KEY_ENTER: keys.append(.enter)
+                case KEY_RESIZE: refreshSize()
+                default: break
+                }
+                continue
+            }
+            switch character {
+            case 9: keys.append(.tab)
+            case 10, 13: keys.append(.enter)
+            case 27: keys.append(.escape)
+            case 3: keys.append(.interrupt)
+            default:
+                if let scalar = Unicode.Scalar(UInt32(character)) { keys.append(.character(Character(scalar))) }
+            }
+        }
+        return keys
+    }
+
+    /// Puts the terminal back as it was.
+    func close() {
+        endwin()
+        delscreen(screen)
+        cs_restore_terminal()
+    }
+}

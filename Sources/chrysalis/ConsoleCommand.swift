@@ -1,0 +1,68 @@
+import ArgumentParser
+import Demo
+import Foundation
+import MigrationConsole
+import MigrationEngine
+
+/// `chrysalis console`: the migration console on a store.
+struct ConsoleCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "console",
+        abstract: "Open the migration console: versions, model changes, mappings, the plan, and a live migration.",
+        discussion: """
+        Tab moves between screens; m migrates with a live progress bar; s steps through the \
+        mapping order, pausing after each entity mapping; ? lists every key. While a migration \
+        runs, keys are ignored except x (cancel, after a confirmation: the store stays as it was). \
+        If the terminal goes away (SSH dropped), the migration finishes or rolls back and writes \
+        Name.sqlite.chrysalis-report.txt beside the store. Without a terminal, use `chrysalis migrate`.
+
+        Set SWIFT_BACKTRACE=interactive=no when running over SSH.
+
+        Example:
+          chrysalis console BookStore.sqlite --model BookStore.xcdatamodeld --mappings Mappings/
+        """
+    )
+
+    @OptionGroup var options: PlanOptions
+
+    @Flag(help: "Start at once in step mode.")
+    var step = false
+
+    @Flag(help: "Start the migration at once.")
+    var start = false
+
+    func run() throws {
+        let outcome: ConsoleApp.Outcome
+        do {
+            let (bundle, plan) = try options.plan()
+            let cancellation = CancellationToken()
+            guard let result = ConsoleApp.run(store: options.store, bundle: bundle, plan: plan,
+                                              options: MigrationOptions(policies: DemoResources.policies, cancellation: cancellation,
+                                                                        configureManager: BookStoreSynopsis.install),
+                                              stepMode: step, startImmediately: start || step) else {
+                throw ValidationError("the console needs a terminal (TERM set, not dumb); use `chrysalis migrate` without one")
+            }
+            outcome = result
+        } catch let error as ValidationError {
+            throw error
+        } catch {
+            fail(error)
+        }
+        try Self.finish(outcome)
+    }
+
+    /// Prints how the console ended (after the terminal is restored) and sets the exit status.
+    static func finish(_ outcome: ConsoleApp.Outcome) throws {
+        switch outcome {
+        case .quit, .migrated: return
+        case .failed(let message):
+            FileHandle.standardError.write(Data("error: \(message)\n".utf8))
+            throw ExitCode(1)
+        case .cancelled:
+            FileHandle.standardError.write(Data("cancelled: the store is as it was\n".utf8))
+            throw ExitCode(3)
+        case .hungUp:
+            throw ExitCode(129)
+        }
+    }
+}
