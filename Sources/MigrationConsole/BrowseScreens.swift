@@ -21,7 +21,7 @@ enum BrowseScreens {
         grid.put("\(version.entities.count) entities", x: x + 1, y: body.y + 1, style: .dim)
         for (index, entity) in version.entities.enumerated() where index < body.height - 3 {
             let name = entity.name + (entity.parent.map { " : \($0)" } ?? "")
-            grid.put(name.padding(toLength: 24, withPad: " ", startingAt: 0) + " \(entity.properties.count) properties  \(entity.hash.prefix(12))…",
+            grid.put(name.padding(toLength: 24, withPad: " ", startingAt: 0) + " \(entity.properties.count) properties  \(entity.hash.prefix(12))\(g.ellipsis)",
                      x: x + 1, y: body.y + 3 + index, limit: body.width - listWidth - 2)
         }
     }
@@ -82,11 +82,21 @@ enum BrowseScreens {
         let x = body.x + listWidth + 1
         for row in 0..<body.height { grid.put(String(g.vertical), x: x - 1, y: body.y + row, style: .dim) }
         grid.put(mapping.name, x: x + 1, y: body.y, style: .bold)
-        grid.put("\(mapping.source ?? "(none)") \(g.arrow) \(mapping.destination ?? "(none)")  [\(mapping.kind)]", x: x + 1, y: body.y + 1)
+        grid.put("\(mapping.source ?? g.none) \(g.arrow) \(mapping.destination ?? g.none)  [\(mapping.kind)]", x: x + 1, y: body.y + 1)
         grid.put("policy: \(mapping.policy ?? "Core Data's default")", x: x + 1, y: body.y + 2, style: .dim)
+        // Long expressions (FUNCTION(…)) wrap onto the following lines.
         let width = body.width - listWidth - 2
-        for (index, property) in mapping.properties.enumerated() where index < body.height - 4 {
-            grid.put("\(property.name) = \(property.expression)", x: x + 1, y: body.y + 4 + index, limit: width)
+        var line = body.y + 4
+        for property in mapping.properties {
+            var text = "\(property.name) = \(property.expression)"
+            var indent = 0
+            while !text.isEmpty, line < body.y + body.height {
+                let piece = String(text.prefix(width - indent))
+                grid.put(piece, x: x + 1 + indent, y: line, style: indent == 0 ? .normal : .dim, limit: width - indent)
+                text = String(text.dropFirst(piece.count))
+                indent = 4
+                line += 1
+            }
         }
     }
 

@@ -74,6 +74,15 @@ public struct ConsoleState: Sendable, Equatable {
         public var backup: String?
         public var seconds: Double
 
+        /// What a finished migration did.
+        public init(from: String, to: String, rows: [(entity: String, before: Int?, after: Int?)], backup: String?, seconds: Double) {
+            self.from = from
+            self.to = to
+            self.rows = rows
+            self.backup = backup
+            self.seconds = seconds
+        }
+
         public static func == (a: Outcome, b: Outcome) -> Bool {
             a.from == b.from && a.to == b.to && a.backup == b.backup && a.seconds == b.seconds
                 && a.rows.map(\.entity) == b.rows.map(\.entity) && a.rows.map(\.before) == b.rows.map(\.before) && a.rows.map(\.after) == b.rows.map(\.after)

@@ -57,6 +57,15 @@ public struct Grid: Equatable, Sendable {
         (0..<height).map { row($0).replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }.joined(separator: "\n") + "\n"
     }
 
+    /// Replaces what an ASCII terminal cannot show (arrows in key hints, data with accents) with
+    /// the nearest ASCII, so a non-UTF-8 locale never sees garbage.
+    public mutating func makeASCII() {
+        let fallback: [Character: Character] = ["←": "<", "→": ">", "↑": "^", "↓": "v", "×": "x", "–": "-", "—": "-", "“": "\"", "”": "\"", "’": "'"]
+        for index in characters.indices where !characters[index].isASCII {
+            characters[index] = fallback[characters[index]] ?? "?"
+        }
+    }
+
     /// Runs of equal style in row `y`, for drawing.
     func runs(_ y: Int) -> [(x: Int, text: String, style: CellStyle)] {
         var result: [(Int, String, CellStyle)] = []
@@ -76,9 +85,13 @@ public struct Grid: Equatable, Sendable {
 public struct Glyphs: Sendable, Equatable {
     public var horizontal: Character, vertical: Character, full: Character, empty: Character
     public var current: Character, store: Character, pointer: Character, check: Character, arrow: String
+    public var topLeft: Character, topRight: Character, bottomLeft: Character, bottomRight: Character
+    public var separator: String, none: String, ellipsis: String
 
     /// Box drawing and blocks.
-    public static let unicode = Glyphs(horizontal: "─", vertical: "│", full: "█", empty: "░", current: "★", store: "●", pointer: "▶", check: "✓", arrow: "→")
+    public static let unicode = Glyphs(horizontal: "─", vertical: "│", full: "█", empty: "░", current: "★", store: "●", pointer: "▶", check: "✓", arrow: "→",
+                                       topLeft: "┌", topRight: "┐", bottomLeft: "└", bottomRight: "┘", separator: " · ", none: "∅", ellipsis: "…")
     /// Plain ASCII for non-UTF-8 locales and old terminals.
-    public static let ascii = Glyphs(horizontal: "-", vertical: "|", full: "#", empty: ".", current: "*", store: "o", pointer: ">", check: "+", arrow: "->")
+    public static let ascii = Glyphs(horizontal: "-", vertical: "|", full: "#", empty: ".", current: "*", store: "o", pointer: ">", check: "+", arrow: "->",
+                                     topLeft: "+", topRight: "+", bottomLeft: "+", bottomRight: "+", separator: " | ", none: "-", ellipsis: "...")
 }

@@ -41,29 +41,25 @@ enum MigrateScreen {
         var facts = ["\(progress.stage.rawValue)"]
         if progress.rowsTotal > 0 { facts.append("\(progress.rowsDone)/\(progress.rowsTotal) rows") }
         if progress.rowsPerSecond >= 1 { facts.append("\(Int(progress.rowsPerSecond)) rows/s") }
-        facts.append("elapsed \(Int(progress.elapsed)) s")
+        facts.append("\(Int(progress.elapsed)) s")
         if progress.fraction > 0.02 && progress.fraction < 1 { facts.append("ETA \(Int((progress.elapsed * (1 - progress.fraction) / progress.fraction).rounded(.up))) s") }
-        grid.put(facts.joined(separator: "  ·  "), x: body.x, y: body.y + 3, limit: body.width)
+        grid.put(facts.joined(separator: g.separator), x: body.x, y: body.y + 3, limit: body.width)
 
         let order = state.allMappings.filter { $0.pass == progress.pass }
         let listY = body.y + 5
         grid.put("Mapping order", x: body.x, y: listY, style: .bold)
-        let running = progress.entityMapping
-        for (index, mapping) in order.enumerated() where listY + 1 + index < body.y + body.height - 6 {
-            let isRunning = mapping.name == running || isNext(state, mapping.name)
-            let isDone = progress.entityMappingIndex > index + 1 && progress.stage == .createRelationships
-            let mark = isRunning ? g.pointer : (isDone ? g.check : " ")
-            grid.put("\(mark) \(index + 1). \(mapping.name)  \(mapping.source ?? "∅") \(g.arrow) \(mapping.destination ?? "∅")", x: body.x, y: listY + 1 + index,
-                     style: isRunning ? .reverse : .normal, limit: body.width / 2)
+        let report: StepReport?
+        if case .paused(let paused) = state.mode { report = paused } else { report = nil }
+        for (index, mapping) in order.enumerated() where listY + 1 + index < body.y + body.height {
+            // Lit: the mapping running, or in step mode the one that runs next; ticked: done in this stage.
+            let lit = report.map { $0.next == mapping.name } ?? (mapping.name == progress.entityMapping)
+            let done = report.map { index + 1 <= $0.index && $0.stage == progress.stage } ?? (index + 1 < progress.entityMappingIndex)
+            let mark = lit ? g.pointer : (done ? g.check : " ")
+            grid.put("\(mark) \(index + 1). \(mapping.name)", x: body.x, y: listY + 1 + index, style: lit ? .reverse : .normal, limit: body.width / 2 - 1)
         }
         if case .paused(let report) = state.mode {
             paused(report, state, &grid, Screens.Body(x: body.x + body.width / 2 + 1, y: listY, width: body.width / 2 - 1, height: body.height - 5))
         }
-    }
-
-    private static func isNext(_ state: ConsoleState, _ name: String) -> Bool {
-        if case .paused(let report) = state.mode { return report.next == name }
-        return false
     }
 
     private static func paused(_ report: StepReport, _ state: ConsoleState, _ grid: inout Grid, _ area: Screens.Body) {
@@ -119,8 +115,9 @@ enum Overlays {
     ]
 
     static func help(_ state: ConsoleState, _ grid: inout Grid) {
-        let lines = keys.flatMap { section in [section.context] + section.keys.map { "  \($0.0.padding(toLength: 14, withPad: " ", startingAt: 0)) \($0.1)" } + [""] }
-        box(lines.dropLast(), title: "Keys", state: state, grid: &grid)
+        let roomy = state.height >= 30
+        let lines = keys.flatMap { section in [section.context] + section.keys.map { "  \($0.0.padding(toLength: 14, withPad: " ", startingAt: 0)) \($0.1)" } + (roomy ? [""] : []) }
+        box(roomy ? Array(lines.dropLast()) : lines, title: "Keys", state: state, grid: &grid)
     }
 
     static func confirmCancel(_ state: ConsoleState, _ grid: inout Grid) {
@@ -132,13 +129,13 @@ enum Overlays {
         let g = state.glyphs
         let width = min(state.width - 4, (lines.map(\.count).max() ?? 0) + 4)
         let height = lines.count + 2
-        let x = (state.width - width) / 2, y = max(3, (state.height - height) / 2)
+        let x = (state.width - width) / 2, y = max(2, (state.height - height) / 2)
         let edge = String(repeating: g.horizontal, count: width - 2)
-        grid.put("+\(edge)+".replacingOccurrences(of: "+", with: g == .ascii ? "+" : "·"), x: x, y: y, style: .bold)
+        grid.put("\(g.topLeft)\(edge)\(g.topRight)", x: x, y: y, style: .bold)
         grid.put(" \(title) ", x: x + 2, y: y, style: .reverse)
         for (index, line) in lines.enumerated() {
             grid.put(String(g.vertical) + " " + line.padding(toLength: width - 4, withPad: " ", startingAt: 0) + " " + String(g.vertical), x: x, y: y + 1 + index)
         }
-        grid.put("+\(edge)+".replacingOccurrences(of: "+", with: g == .ascii ? "+" : "·"), x: x, y: y + height - 1, style: .bold)
+        grid.put("\(g.bottomLeft)\(edge)\(g.bottomRight)", x: x, y: y + height - 1, style: .bold)
     }
 }

@@ -8,7 +8,9 @@ public enum Screens {
     public static func render(_ state: ConsoleState) -> Grid {
         var grid = Grid(width: state.width, height: state.height)
         guard state.width >= ConsoleState.minimumSize.width, state.height >= ConsoleState.minimumSize.height else {
-            return tooSmall(state, grid)
+            var small = tooSmall(state, grid)
+            if state.glyphs == .ascii { small.makeASCII() }
+            return small
         }
         frame(state, &grid)
         let body = Body(x: 1, y: 3, width: state.width - 2, height: state.height - 5)
@@ -21,6 +23,7 @@ public enum Screens {
         }
         if state.showHelp { Overlays.help(state, &grid) }
         if state.mode == .confirmingCancel { Overlays.confirmCancel(state, &grid) }
+        if state.glyphs == .ascii { grid.makeASCII() }
         return grid
     }
 
@@ -66,6 +69,7 @@ public enum Screens {
         case .paused: return " Step mode: paused "
         case .finished: return " Migration finished "
         case .failed: return " Migration stopped "
+        case .browsing where state.showHelp: return " Help "
         case .browsing: return state.steps.isEmpty ? " The store is at the target version: nothing to migrate " : " \(state.steps.count) step\(state.steps.count == 1 ? "" : "s") to \(state.targetVersion) "
         }
     }

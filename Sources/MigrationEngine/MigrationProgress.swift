@@ -29,6 +29,23 @@ public struct MigrationProgress: Sendable, Equatable {
     public var rowsPerSecond: Double
     /// Seconds since the migration started.
     public var elapsed: Double
+
+    /// A progress value (the engine makes these; tests and screens may too).
+    public init(step: Int, stepCount: Int, pass: String, entityMapping: String?, entityMappingIndex: Int, entityMappingCount: Int,
+                stage: Stage, rowsDone: Int, rowsTotal: Int, fraction: Double, rowsPerSecond: Double, elapsed: Double) {
+        self.step = step
+        self.stepCount = stepCount
+        self.pass = pass
+        self.entityMapping = entityMapping
+        self.entityMappingIndex = entityMappingIndex
+        self.entityMappingCount = entityMappingCount
+        self.stage = stage
+        self.rowsDone = rowsDone
+        self.rowsTotal = rowsTotal
+        self.fraction = fraction
+        self.rowsPerSecond = rowsPerSecond
+        self.elapsed = elapsed
+    }
 }
 
 /// Lets a caller stop a running migration between chunks; the migration then rolls back.

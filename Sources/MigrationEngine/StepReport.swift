@@ -17,6 +17,18 @@ public struct StepReport: Sendable, Equatable {
     public var sampleRows: [String]
     /// The entity mapping that runs next (in this stage or the next), if any.
     public var next: String?
+
+    /// A step report.
+    public init(pass: String, entityMapping: String, index: Int, count: Int, stage: MigrationProgress.Stage, rowsCreated: Int, sampleRows: [String], next: String?) {
+        self.pass = pass
+        self.entityMapping = entityMapping
+        self.index = index
+        self.count = count
+        self.stage = stage
+        self.rowsCreated = rowsCreated
+        self.sampleRows = sampleRows
+        self.next = next
+    }
 }
 
 extension MigrationManager {
