@@ -64,18 +64,24 @@ public final class ConsoleApp {
         state.stepMode = stepMode
         let app = ConsoleApp(state: state, terminal: terminal, store: store, plan: plan, options: options)
         defer { terminal.close() }
+        guard app.openWakePipe() else { return .failed("cannot create the wake-up pipe") }
         if startImmediately { app.perform(app.state.reduce(.key(.character(stepMode ? "s" : "m")))) }
         app.loop()
         return app.outcome
     }
 
-    private func loop() {
+    /// The wake-up pipe must exist before anything (a migration started at once) can write to it.
+    private func openWakePipe() -> Bool {
         var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { return }
+        guard pipe(&fds) == 0 else { return false }
         (wakeRead, wakeWrite) = (fds[0], fds[1])
         _ = fcntl(wakeRead, F_SETFL, O_NONBLOCK)
         _ = fcntl(wakeWrite, F_SETFL, O_NONBLOCK)
         cs_install_signal_handlers(wakeWrite)
+        return true
+    }
+
+    private func loop() {
         let observer = NotificationCenter.default.addObserver(forName: MigrationProgress.notification, object: nil, queue: nil) { [mailbox, wakeWrite] note in
             guard let progress = note.userInfo?["progress"] as? MigrationProgress else { return }
             mailbox.contents.withLock { $0.progress = progress }
@@ -87,9 +93,12 @@ public final class ConsoleApp {
             if !hungUp { terminal.draw(Screens.render(state)) }
             if state.quit && !engineRunning { break }
             if hungUp && !engineRunning { break }
-            var descriptors = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
-            _ = poll(&descriptors, hungUp ? 1 : 2, -1) // After a hang-up stdin is gone: wait on the pipe only.
-            if hungUp { descriptors = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]; _ = poll(&descriptors, 1, -1) }
+            // After a hang-up stdin is gone: wait on the pipe only.
+            var descriptors = hungUp ? [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+                : [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0), pollfd(fd: 0, events: Int16(POLLIN), revents: 0)]
+            _ = poll(&descriptors, nfds_t(descriptors.count), -1)
+            // A terminal that went away without SIGHUP reaching us shows up as a hang-up on stdin.
+            if !hungUp, descriptors[1].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { handleHangUp() }
             var sink = [UInt8](repeating: 0, count: 64)
             while read(wakeRead, &sink, sink.count) > 0 {}
             handleSignals(cs_take_signals())
@@ -104,16 +113,19 @@ public final class ConsoleApp {
 
     private func handleSignals(_ signals: Int32) {
         if signals & Int32(CS_SIGNAL_RESIZE) != 0 { terminal.refreshSize() }
-        if signals & Int32(CS_SIGNAL_HANGUP) != 0 {
-            // The terminal is gone: the migration finishes (or rolls back) and a report is written.
-            hungUp = true
-            gate.toEnd.withLock { $0 = true }
-            gate.semaphore.signal()
-            if !engineRunning { outcome = .hungUp; state.quit = true }
-        }
+        if signals & Int32(CS_SIGNAL_HANGUP) != 0 { handleHangUp() }
         if signals & Int32(CS_SIGNAL_INTERRUPT | CS_SIGNAL_TERMINATE | CS_SIGNAL_QUIT) != 0 {
             if engineRunning { perform([.cancelMigration]) } else { state.quit = true }
         }
+    }
+
+    /// The terminal is gone: the migration finishes (or rolls back) and a report is written.
+    private func handleHangUp() {
+        guard !hungUp else { return }
+        hungUp = true
+        gate.toEnd.withLock { $0 = true }
+        gate.semaphore.signal()
+        if !engineRunning { outcome = .hungUp; state.quit = true }
     }
 
     private func drainMailbox() {

@@ -63,8 +63,8 @@ enum MigrateScreen {
     }
 
     private static func paused(_ report: StepReport, _ state: ConsoleState, _ grid: inout Grid, _ area: Screens.Body) {
-        grid.put("Paused after \(report.entityMapping) (\(report.stage.rawValue))", x: area.x, y: area.y, style: .bold, limit: area.width)
-        grid.put("\(report.rowsCreated) destination rows so far", x: area.x, y: area.y + 1, limit: area.width)
+        grid.put("Paused after \(report.entityMapping)", x: area.x, y: area.y, style: .bold, limit: area.width)
+        grid.put("(\(report.stage.rawValue)) \(report.rowsCreated) destination rows so far", x: area.x, y: area.y + 1, limit: area.width)
         for (index, row) in report.sampleRows.enumerated() where index < area.height - 5 {
             grid.put(row, x: area.x, y: area.y + 3 + index, style: .dim, limit: area.width)
         }

@@ -98,7 +98,7 @@ final class TerminalAdapter {
                 case KEY_LEFT: keys.append(.left)
                 case KEY_RIGHT: keys.append(.right)
                 case KEY_ENTER: keys.append(.enter)
-                case KEY_RESIZE: refreshSize()
+                case KEY_RESIZE: last = nil // resizeterm queued it; the size is already new.
                 default: break
                 }
                 continue

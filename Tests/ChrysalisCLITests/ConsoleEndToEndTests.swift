@@ -1,0 +1,138 @@
+import Foundation
+import GRDB
+import TestSupport
+import XCTest
+
+/// The console in a real terminal (tmux), driven with keys, read from the screen.
+final class ConsoleEndToEndTests: XCTestCase {
+    private let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Sources/Demo/Resources")
+    private var binary: String { ChrysalisRunner.binary.path }
+
+    override func setUpWithError() throws {
+        try XCTSkipUnless(TmuxSession.available, "tmux is not installed")
+    }
+
+    private func directory() throws -> URL {
+        let directory = try Fixtures.makeTemporaryDirectory()
+        addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
+        return directory
+    }
+
+    /// A BookStore 3 store with `rows` generated rows per root entity.
+    private func bookStore3(rows: Int, in directory: URL) throws -> String {
+        let path = directory.appendingPathComponent("BookStore.sqlite").path
+        let result = try ChrysalisRunner.run(["fixture", resources.appendingPathComponent("BookStore.xcdatamodeld").path, "--version", "BookStore 3",
+                                              "--rows", String(rows), "--out", path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        return path
+    }
+
+    private func console(_ store: String, _ extra: String = "", mappings names: [String] = ["BookStore3To4", "BookStore4To5"]) -> String {
+        let mappings = resources.appendingPathComponent("Mappings")
+        return "\(binary) console \(TmuxSession.quote(store)) --model \(TmuxSession.quote(resources.appendingPathComponent("BookStore.xcdatamodeld").path)) "
+            + names.map { "--mappings \(TmuxSession.quote(mappings.appendingPathComponent("\($0).mapping.yaml").path)) " }.joined() + extra
+    }
+
+    private func percent(_ screen: String) -> Int? {
+        guard let range = screen.range(of: #"\d+%"#, options: .regularExpression) else { return nil }
+        return Int(screen[range].dropLast())
+    }
+
+    private func hashes(_ path: String) throws -> String {
+        try DatabaseQueue(path: path).read { db in try String.fetchOne(db, sql: "SELECT hex(Z_PLIST) FROM Z_METADATA") ?? "" }
+    }
+
+    func testDemoBrowseMigrateAndResult() throws {
+        let directory = try directory()
+        let tmux = try TmuxSession("\(binary) demo --rows 20000 --dir \(TmuxSession.quote(directory.path))")
+        try tmux.wait(for: "Versions of BookStore")
+        XCTAssertTrue(try tmux.capture().contains("● BookStore 3"), "the store's version is marked")
+        try tmux.send("Tab", "Tab")
+        try tmux.wait(for: "Entity mappings in execution order")
+        try tmux.send("j")
+        try tmux.wait(for: "policy: PublicationToPublicationMigrationPolicy")
+        try tmux.send("Tab")
+        try tmux.wait(for: "Plan: BookStore 3 → BookStore 5, 2 steps")
+        try tmux.send("m")
+        let first = try tmux.wait(for: "%")
+        try tmux.send("j", "k", "Tab")
+        let ignored = try tmux.wait(for: "keys are ignored until it ends")
+        XCTAssertTrue(ignored.contains("Step "), "still on the migrate screen")
+        let firstPercent = try XCTUnwrap(percent(first))
+        var later = firstPercent
+        let deadline = Date().addingTimeInterval(60)
+        while later <= firstPercent, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.3)
+            let screen = try tmux.capture()
+            if screen.contains("Migrated BookStore 3") { later = 100; break }
+            later = percent(screen) ?? later
+        }
+        XCTAssertGreaterThan(later, firstPercent, "the bar moves")
+        let result = try tmux.wait(for: "Migrated BookStore 3 → BookStore 5")
+        XCTAssertTrue(result.contains("Publication             20004     20004"), result)
+        try tmux.send("q")
+        let end = try tmux.wait(for: "EXIT:0")
+        XCTAssertTrue(end.contains("John            Doe") || end.contains("The first book       The first book"), end)
+        let rows = try DatabaseQueue(path: directory.appendingPathComponent("BookStore.sqlite").path).read { db in
+            try Row.fetchAll(db, sql: "SELECT zfirstname, zlastname, zsynopsis FROM zpublication ORDER BY z_pk LIMIT 1").map { "\($0[0] as String? ?? "")|\($0[1] as String? ?? "")|\($0[2] as String? ?? "")" }
+        }
+        XCTAssertEqual(rows, ["John|Doe|The first book"])
+    }
+
+    func testStepThroughBookStore3To4MappingByMapping() throws {
+        let store = try bookStore3(rows: 50, in: try directory())
+        let tmux = try TmuxSession(console(store, "--to 'BookStore 4' --step", mappings: ["BookStore3To4"]))
+        let expected = [("CategoryToCategory", "create instances"), ("PublicationToPublication", "create instances"), ("PageToPage", "create instances"),
+                        ("CategoryToCategory", "create relationships"), ("PublicationToPublication", "create relationships"), ("PageToPage", "create relationships")]
+        for (mapping, stage) in expected {
+            // Consecutive pauses name different mappings, so the wait never matches the previous screen.
+            let screen = try tmux.wait(for: "Paused after \(mapping)")
+            XCTAssertTrue(screen.contains("(\(stage)) "), screen)
+            XCTAssertTrue(screen.contains("destination rows so far"), screen)
+            try tmux.send("n")
+        }
+        try tmux.wait(for: "Migrated BookStore 3 → BookStore 4")
+        try tmux.send("q")
+        try tmux.wait(for: "EXIT:0")
+    }
+
+    func testResizeMidMigration() throws {
+        let store = try bookStore3(rows: 20000, in: try directory())
+        let tmux = try TmuxSession(console(store, "--start"))
+        try tmux.wait(for: "Mapping order")
+        try tmux.resize(width: 80, height: 24)
+        let narrow = try tmux.wait(for: "Mapping order")
+        XCTAssertFalse(narrow.split(separator: "\n").contains { $0.count > 80 }, "relaid out for 80 columns")
+        try tmux.resize(width: 60, height: 15)
+        try tmux.wait(for: "The migration goes on.")
+        try tmux.resize(width: 120, height: 40)
+        try tmux.wait(for: "Migrated BookStore 3 → BookStore 5", timeout: 120)
+        try tmux.send("q")
+        try tmux.wait(for: "EXIT:0")
+    }
+
+    func testHangUpMidMigrationFinishesOrRollsBackAndWritesAReport() throws {
+        let directory = try directory()
+        let store = try bookStore3(rows: 20000, in: directory)
+        let before = try hashes(store)
+        let tmux = try TmuxSession(console(store, "--start"))
+        try tmux.wait(for: "%")
+        try tmux.hangUp()
+        let report = store + ".chrysalis-report.txt"
+        let deadline = Date().addingTimeInterval(120)
+        while !FileManager.default.fileExists(atPath: report), Date() < deadline { Thread.sleep(forTimeInterval: 0.2) }
+        let text = try String(contentsOfFile: report, encoding: .utf8)
+        XCTAssertTrue(text.contains("SIGHUP"), text)
+        // Wait for the process to let go of the store (its lock file goes away).
+        while FileManager.default.fileExists(atPath: store + ".chrysalis-lock"), Date() < deadline { Thread.sleep(forTimeInterval: 0.2) }
+        let after = try hashes(store)
+        if text.contains("result: migrated") {
+            XCTAssertNotEqual(after, before, "migrated")
+            XCTAssertTrue(FileManager.default.fileExists(atPath: directory.appendingPathComponent("BookStore~.sqlite").path))
+        } else {
+            XCTAssertEqual(after, before, "untouched")
+        }
+        XCTAssertFalse(try FileManager.default.contentsOfDirectory(atPath: directory.path).contains { $0.contains("chrysalis-new") || $0.contains("chrysalis-work") })
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// A private tmux server running one command in a window of a given size, driven like a user
+/// would: keys in, screen text out. Started with a clean signal mask, since a test runner's
+/// threads block signals that the console must receive (tui-anchors §4.3).
+final class TmuxSession {
+    private let directory: URL
+    private let socket: String
+    static var available: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") }
+
+    init(_ command: String, width: Int = 120, height: Int = 40) throws {
+        directory = try Fixtures.makeTemporaryDirectory()
+        socket = directory.appendingPathComponent("sock").path
+        let wrapped = "cd \(Self.quote(FileManager.default.currentDirectoryPath)) && LANG=C.UTF-8 SWIFT_BACKTRACE=interactive=no \(command); echo EXIT:$?; sleep 600"
+        try tmux(["new-session", "-d", "-x", String(width), "-y", String(height), "-s", "t", wrapped])
+    }
+
+    deinit {
+        _ = try? tmux(["kill-server"])
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    static func quote(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+
+    /// The pane's text, history included.
+    func capture() throws -> String {
+        try tmux(["capture-pane", "-p", "-t", "t", "-S", "-"])
+    }
+
+    func send(_ keys: String...) throws { try tmux(["send-keys", "-t", "t"] + keys) }
+
+    func resize(width: Int, height: Int) throws { try tmux(["resize-window", "-t", "t", "-x", String(width), "-y", String(height)]) }
+
+    /// Closes the session, as a dropped SSH connection does: the pane's processes get SIGHUP.
+    func hangUp() throws { try tmux(["kill-session", "-t", "t"]) }
+
+    /// Waits until the screen shows `text` (or `timeout` passes); returns the screen.
+    @discardableResult
+    func wait(for text: String, timeout: TimeInterval = 60, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        var screen = ""
+        while Date() < deadline {
+            screen = try capture()
+            if screen.contains(text) { return screen }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        XCTFail("the screen never showed \"\(text)\":\n\(screen)", file: file, line: line)
+        return screen
+    }
+
+    @discardableResult
+    private func tmux(_ arguments: [String]) throws -> String {
+        let output = directory.appendingPathComponent("out-\(UUID().uuidString)")
+        let status = try Self.spawn(["/usr/bin/tmux", "-S", socket] + arguments, output: output.path)
+        defer { try? FileManager.default.removeItem(at: output) }
+        let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        if status != 0 && arguments.first != "kill-server" && arguments.first != "kill-session" {
+            throw NSError(domain: "tmux", code: Int(status), userInfo: [NSLocalizedDescriptionKey: "tmux \(arguments.joined(separator: " ")) failed: \(text)"])
+        }
+        return text
+    }
+
+    /// posix_spawn with an empty signal mask and default dispositions, output to a file.
+    private static func spawn(_ argv: [String], output: String) throws -> Int32 {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t(), defaults = sigset_t()
+        sigemptyset(&empty)
+        sigemptyset(&defaults)
+        for signal in [SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGQUIT, SIGPIPE, SIGCHLD] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        var pid = pid_t()
+        let cArguments = argv.map { strdup($0) } + [nil]
+        defer { cArguments.forEach { free($0) } }
+        let environment = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { environment.forEach { free($0) } }
+        let result = posix_spawn(&pid, argv[0], &actions, &attributes, cArguments, environment)
+        guard result == 0 else { throw NSError(domain: "spawn", code: Int(result)) }
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        return (status >> 8) & 0xFF
+    }
+}
