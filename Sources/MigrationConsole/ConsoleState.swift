@@ -35,6 +35,11 @@ public struct ConsoleState: Sendable, Equatable {
         public var entities: [Entity]
         /// What changed from the previous version (empty for the first).
         public var changes: [String]
+
+        /// One model version.
+        public init(name: String, isCurrent: Bool, isStore: Bool, entities: [Entity], changes: [String]) {
+            (self.name, self.isCurrent, self.isStore, self.entities, self.changes) = (name, isCurrent, isStore, entities, changes)
+        }
     }
 
     /// One entity of a version.
@@ -43,6 +48,11 @@ public struct ConsoleState: Sendable, Equatable {
         public var parent: String?
         public var hash: String
         public var properties: [String]
+
+        /// One entity of a version.
+        public init(name: String, parent: String?, hash: String, properties: [String]) {
+            (self.name, self.parent, self.hash, self.properties) = (name, parent, hash, properties)
+        }
     }
 
     /// One step of the plan.
@@ -50,6 +60,11 @@ public struct ConsoleState: Sendable, Equatable {
         public var from: String, to: String, kind: String
         public var mappings: [Mapping]
         public var findings: [String]
+
+        /// One step of the plan.
+        public init(from: String, to: String, kind: String, mappings: [Mapping], findings: [String]) {
+            (self.from, self.to, self.kind, self.mappings, self.findings) = (from, to, kind, mappings, findings)
+        }
     }
 
     /// One entity mapping, in execution order.
@@ -60,6 +75,13 @@ public struct ConsoleState: Sendable, Equatable {
         public var source: String?, destination: String?
         public var policy: String?
         public var properties: [(name: String, expression: String)]
+
+        /// One entity mapping, in execution order.
+        public init(pass: String, name: String, kind: String, source: String?, destination: String?, policy: String?,
+                    properties: [(name: String, expression: String)]) {
+            (self.pass, self.name, self.kind, self.source, self.destination) = (pass, name, kind, source, destination)
+            (self.policy, self.properties) = (policy, properties)
+        }
 
         public static func == (a: Mapping, b: Mapping) -> Bool {
             a.pass == b.pass && a.name == b.name && a.kind == b.kind && a.source == b.source && a.destination == b.destination
