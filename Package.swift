@@ -55,7 +55,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(name: "Benchmarks", dependencies: ["MigrationConsole", "MigrationEngine"]),
+        .executableTarget(name: "chrysalis-bench", dependencies: ["MigrationConsole", "MigrationEngine"], path: "Benchmarks"),
         .target(name: "TestSupport", dependencies: [.product(name: "GRDB", package: "GRDB.swift")], path: "Tests/TestSupport"),
         .testTarget(
             name: "ObjectModelTests",
