@@ -55,7 +55,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(name: "chrysalis-bench", dependencies: ["MigrationConsole", "MigrationEngine"], path: "Benchmarks"),
+        .executableTarget(
+            name: "chrysalis-bench",
+            dependencies: ["MigrationConsole", "MigrationEngine", "Demo", "SQLiteStore", "ObjectModel",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Benchmarks"),
         .target(name: "TestSupport", dependencies: [.product(name: "GRDB", package: "GRDB.swift")], path: "Tests/TestSupport"),
         .testTarget(
             name: "ObjectModelTests",
@@ -87,7 +91,7 @@ let package = Package(
         .testTarget(
             name: "ChrysalisCLITests",
             dependencies: [
-                "chrysalis", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                "chrysalis", "chrysalis-bench", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

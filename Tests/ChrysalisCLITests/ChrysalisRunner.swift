@@ -16,9 +16,10 @@ struct ChrysalisRunner {
     /// `swift test` builds the executable next to the test bundle.
     static var binary: URL { Bundle.main.bundleURL.appendingPathComponent("chrysalis") }
 
-    static func run(_ arguments: [String]) throws -> Result {
+    /// Runs `executable` (a product built beside the tests; `chrysalis` unless told otherwise).
+    static func run(_ arguments: [String], executable: String = "chrysalis") throws -> Result {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = Bundle.main.bundleURL.appendingPathComponent(executable)
         process.arguments = arguments
         let out = Pipe(), err = Pipe()
         process.standardOutput = out

@@ -1,0 +1,62 @@
+import ArgumentParser
+import Foundation
+
+/// chrysalis-bench: speed is measured here, in a release build, never in tests. Each scenario
+/// times Chrysalis against hand-written SQL doing the same work on the same machine in the same
+/// run, alternating which goes first, and reports only after checking both made the same data.
+@main
+struct ChrysalisBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "chrysalis-bench",
+        abstract: "Time Chrysalis migrations against hand-written SQL, and the console's render.",
+        discussion: """
+        Scenarios: \(Scenario.all.map { "\($0.name) (\($0.summary))" }.joined(separator: "; ")); render (the console's migrate screen at 120x40).
+
+        Build in release for meaningful numbers:
+          swift run -c release chrysalis-bench --rows 1000000
+        """)
+
+    @Option(help: "Rows per root entity in each source store.")
+    var rows = 1_000_000
+
+    @Option(help: "Run only this scenario (repeatable).")
+    var scenario: [String] = []
+
+    @Option(help: "Runs of each side; the median is reported.")
+    var rounds = 3
+
+    @Option(help: "Where to put the stores (default: a new temporary folder, removed afterwards).")
+    var dir: String?
+
+    @Option(help: "Frames the render benchmark draws.")
+    var frames = 20_000
+
+    @Flag(help: "Print one JSON object per scenario.")
+    var json = false
+
+    func validate() throws {
+        guard rows >= 0 else { throw ValidationError("--rows must be 0 or more") }
+        guard frames >= 1 else { throw ValidationError("--frames must be 1 or more") }
+        guard rounds >= 1 else { throw ValidationError("--rounds must be 1 or more") }
+        let known = Set(Scenario.all.map(\.name) + ["render"])
+        for name in scenario where !known.contains(name) {
+            throw ValidationError("no scenario \(name); use one of: \(known.sorted().joined(separator: ", "))")
+        }
+    }
+
+    func run() throws {
+        let selected = { (name: String) in scenario.isEmpty || scenario.contains(name) }
+        let folder = dir.map { URL(fileURLWithPath: $0) } ?? FileManager.default.temporaryDirectory.appendingPathComponent("chrysalis-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { if dir == nil { try? FileManager.default.removeItem(at: folder) } }
+        for scenario in Scenario.all where selected(scenario.name) {
+            let result = try ScenarioRun(scenario: scenario, rows: rows, rounds: rounds, folder: folder).measure()
+            print(json ? result.json : result.text)
+        }
+        if selected("render") {
+            let seconds = RenderBenchmark.run(frames: frames)
+            print(json ? #"{"scenario":"render","microsecondsPerFrame":\#(String(format: "%.1f", seconds * 1e6))}"#
+                       : "render: console migrate screen 120x40: \(String(format: "%.1f", seconds * 1e6)) µs per frame")
+        }
+    }
+}
