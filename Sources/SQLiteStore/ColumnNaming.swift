@@ -57,6 +57,9 @@ public enum ColumnNaming {
         return "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
+    /// A table in an attached database (`schema.table`), both parts quoted as needed.
+    public static func qualified(_ table: String, schema: String) -> String { "\(quote(schema)).\(quote(table))" }
+
     /// SQLite's keywords (https://sqlite.org/lang_keywords.html).
     static let keywords: Set<String> = Set("""
         ABORT ACTION ADD AFTER ALL ALTER ALWAYS ANALYZE AND AS ASC ATTACH AUTOINCREMENT BEFORE BEGIN BETWEEN BY CASCADE CASE CAST CHECK \

@@ -36,7 +36,7 @@ public struct ObjectReader {
     }
 
     /// A table name qualified with the schema, quoted.
-    private func t(_ table: String) -> String { "\(ColumnNaming.quote(schema)).\(ColumnNaming.quote(table))" }
+    private func t(_ table: String) -> String { ColumnNaming.qualified(table, schema: schema) }
 
     /// Calls `body` for each instance of `entity` (and of its subentities unless told not to), in
     /// `Z_PK` order; `after` and `limit` page through a large table a chunk at a time.

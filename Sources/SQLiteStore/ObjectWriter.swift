@@ -30,7 +30,7 @@ public final class ObjectWriter {
     }
 
     /// A table name qualified with the schema, quoted.
-    private func t(_ table: String) -> String { "\(ColumnNaming.quote(schema)).\(ColumnNaming.quote(table))" }
+    private func t(_ table: String) -> String { ColumnNaming.qualified(table, schema: schema) }
 
     /// Inserts an instance of `entity` with attribute `values` (attributes not given take the
     /// model's default values, as a new Core Data object does); returns its ID.
