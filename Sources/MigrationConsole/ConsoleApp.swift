@@ -187,7 +187,7 @@ public final class ConsoleApp {
             let action: ConsoleAction
             do {
                 let report = try MigrationRunner.run(plan, store: store, options: options)
-                let before = report.steps.first?.rowsBefore ?? [:], after = report.steps.last?.rowsAfter ?? [:]
+                let before = report.rowsBefore, after = report.rowsAfter
                 let rows = Set(before.keys).union(after.keys).sorted().map { (entity: $0, before: before[$0], after: after[$0]) }
                 action = .finished(ConsoleState.Outcome(from: plan.storeVersion, to: plan.targetVersion, rows: rows, backup: report.backup,
                                                         seconds: Date().timeIntervalSince(started)))

@@ -75,15 +75,20 @@ enum MigrateScreen {
         guard let outcome = state.outcome else { return }
         let g = state.glyphs
         grid.put("\(g.check) Migrated \(outcome.from) \(g.arrow) \(outcome.to) in \(String(format: "%.1f", outcome.seconds)) s", x: body.x, y: body.y, style: .good)
+        if let backup = outcome.backup {
+            grid.put("The original is kept as \(backup)", x: body.x, y: body.y + body.height - 1, style: .dim, limit: body.width)
+        }
+        guard !outcome.rows.isEmpty else {
+            // A schema-only step altered the store in place and never touched a row.
+            grid.put("Verified: the schema is the destination model's; every row is unchanged (altered in place).", x: body.x, y: body.y + 1, limit: body.width)
+            return
+        }
         grid.put("Verified: SQLite integrity check ok, every entity's rows reconciled.", x: body.x, y: body.y + 1)
         grid.put("Entity".padding(toLength: 24, withPad: " ", startingAt: 0) + "before".padding(toLength: 10, withPad: " ", startingAt: 0) + "after", x: body.x, y: body.y + 3, style: .bold)
         for (index, row) in outcome.rows.enumerated() where index < body.height - 7 {
             let before = row.before.map(String.init) ?? "—", after = row.after.map(String.init) ?? "—"
             grid.put(row.entity.padding(toLength: 24, withPad: " ", startingAt: 0) + before.padding(toLength: 10, withPad: " ", startingAt: 0) + after,
                      x: body.x, y: body.y + 4 + index)
-        }
-        if let backup = outcome.backup {
-            grid.put("The original is kept as \(backup)", x: body.x, y: body.y + body.height - 1, style: .dim, limit: body.width)
         }
     }
 

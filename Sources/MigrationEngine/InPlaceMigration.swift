@@ -3,9 +3,15 @@ import GRDB
 import ObjectModel
 import SQLiteStore
 
-/// Runs an inferred step: the SQL changes happen in place, in one transaction, on a copy of the
-/// store beside it; the copy is verified and swapped in like any migrated store, so the source
-/// itself is never written and stays as the backup.
+/// Runs an inferred step with SQL, in one transaction, in one of two ways:
+///
+/// - **In place**, when every table is only altered (`ALTER TABLE` add/rename/drop column, rename
+///   table): the statements run on the store itself inside one write transaction. SQLite's own
+///   journal makes that all-or-nothing — a crash or an error before the commit leaves the store
+///   as it was — so the cost is the schema change, not the size of the store. The schema is
+///   verified before the commit, and row counts too whenever a row could have been touched.
+/// - **On a copy**, when a table must be rebuilt: the step runs on a copy beside the store, which
+///   is integrity-checked, reconciled and swapped in, so the source is never written.
 public enum InPlaceMigration {
     /// Migrates the store at `path` from `source` to `destination` by inference.
     public static func run(store path: String, from source: ModelBundle.Version, to destination: ModelBundle.Version,
@@ -23,6 +29,12 @@ public enum InPlaceMigration {
             throw MigrationError(.wrongModel, "\(path) is not at version \(source.name)", fix: "run `chrysalis inspect` to see which version it is at")
         }
         let sourceLayout = try original.layout(for: source.model)
+        let destinationLayout = StoreLayout(model: destination.model)
+        if !LightweightMigration.tableMethods(inference: inference, source: sourceLayout, destination: destinationLayout).values.contains(.rebuilt) {
+            try original.close()
+            return try alterInPlace(store: path, step: (source, destination), inference: inference,
+                                    layouts: (sourceLayout, destinationLayout), metadata: metadata, options: options, started: started)
+        }
         let rowsBefore = try original.rowCounts(model: source.model)
         try original.close()
         let progress = ProgressReporter(total: destination.model.entities.count + 3, step: options.step, stepCount: options.stepCount)
@@ -34,13 +46,13 @@ public enum InPlaceMigration {
                 try FileManager.default.copyItem(atPath: path + suffix, toPath: paths.newStore + suffix)
             }
             let copy = try PersistentStore.open(at: paths.newStore, mode: .readWrite)
-            let destinationLayout = StoreLayout(model: destination.model)
             try copy.withConnection { db in
                 try db.inTransaction {
                     try LightweightMigration(db: db, inference: inference, source: sourceLayout, destination: destinationLayout, path: path).run(metadata: metadata)
                     progress.advance(units: destination.model.entities.count, rows: rowsBefore.values.reduce(0, +))
                     try options.cancellation.check()
                     progress.begin(stage: .verify, mapping: nil, index: 0, count: 0, rowsTotal: 0)
+                    try verifySchema(db, layout: destinationLayout, path: path)
                     try verify(db, inference: inference, layout: destinationLayout, rowsBefore: rowsBefore)
                     progress.advance(units: 1)
                     return .commit
@@ -60,12 +72,94 @@ public enum InPlaceMigration {
         }
     }
 
+    /// The in-place path: one write transaction on the store itself (see the type's comment).
+    private static func alterInPlace(store path: String, step: (source: ModelBundle.Version, destination: ModelBundle.Version),
+                                     inference: InferredMapping, layouts: (source: StoreLayout, destination: StoreLayout),
+                                     metadata: StoreMetadata, options: MigrationOptions, started: Date) throws -> MigrationReport {
+        let countsRows = !LightweightMigration.preservesRows(inference: inference, source: layouts.source, destination: layouts.destination)
+        let progress = ProgressReporter(total: 2, step: options.step, stepCount: options.stepCount)
+        progress.begin(stage: .inPlace, pass: "\(step.source.name) → \(step.destination.name) (inferred, in place)", step: options.step,
+                       mapping: nil, index: 0, count: 0, rowsTotal: 0)
+        let backup = options.keepsBackup ? try StoreSwap.copyAside(store: path) : nil
+        var rowsBefore: [String: Int] = [:], rowsAfter: [String: Int] = [:]
+        do {
+            try options.cancellation.check()
+            let store = try PersistentStore.open(at: path, mode: .readWrite)
+            try store.withConnection { db in
+                try db.inTransaction(.immediate) {
+                    // Read again under the write lock: nothing can have changed the store since.
+                    let plist = try Data.fetchOne(db, sql: "SELECT Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1") ?? Data()
+                    guard try StoreMetadata.decode(plist: plist, uuid: metadata.uuid, path: path).versionHashes == metadata.versionHashes else {
+                        throw MigrationError(.wrongModel, "\(path) changed while the migration was starting", fix: "run the migration again")
+                    }
+                    if countsRows { rowsBefore = try counts(db, layout: layouts.source, entities: Array(Set(inference.entitySources.values))) }
+                    try LightweightMigration(db: db, inference: inference, source: layouts.source, destination: layouts.destination, path: path)
+                        .run(metadata: metadata)
+                    progress.advance(units: 1)
+                    try options.cancellation.check()
+                    progress.begin(stage: .verify, mapping: nil, index: 0, count: 0, rowsTotal: 0)
+                    try verifySchema(db, layout: layouts.destination, path: path)
+                    if countsRows {
+                        try verifyCounts(db, inference: inference, layout: layouts.destination, rowsBefore: rowsBefore)
+                        rowsAfter = try counts(db, layout: layouts.destination, entities: Array(inference.entitySources.keys))
+                    }
+                    try options.cancellation.check()  // the last moment to change one's mind
+                    progress.advance(units: 1)
+                    return .commit
+                }
+            }
+            try store.close()
+        } catch {
+            if let backup { for suffix in [""] + StoreSwap.sidecars { unlink(backup + suffix) } }
+            throw error
+        }
+        progress.finish()
+        return MigrationReport(store: path, backup: backup, sourceVersion: step.source.name, destinationVersion: step.destination.name,
+                               passes: ["inferred, in place"], rowsBefore: rowsBefore, rowsAfter: rowsAfter,
+                               duration: Date().timeIntervalSince(started))
+    }
+
+    /// Rows per concrete entity, read inside the step's transaction.
+    private static func counts(_ db: Database, layout: StoreLayout, entities: [String]) throws -> [String: Int] {
+        let reader = ObjectReader(db: db, layout: layout, path: "")
+        var result: [String: Int] = [:]
+        for entity in entities { result[entity] = try reader.count(of: entity, includingSubentities: false) }
+        return result
+    }
+
+    /// Every destination table and join table has exactly the columns (names and types, in any order) a fresh
+    /// store of the destination model has, and every Core Data index exists.
+    static func verifySchema(_ db: Database, layout: StoreLayout, path: String) throws {
+        let expected = layout.tables.map { table in (table.name, [("Z_PK", "INTEGER"), ("Z_ENT", "INTEGER"), ("Z_OPT", "INTEGER")] + table.columns.map { ($0.name, $0.sqlType) }) }
+            + layout.joinTables.map { join in (join.name, join.columns.map { ($0, "INTEGER") }) }
+        for (table, columns) in expected {
+            let found = try Row.fetchAll(db, sql: "SELECT name, type FROM pragma_table_info(?)", arguments: [table]).map { ($0[0] as String, $0[1] as String) }
+            // `ADD COLUMN` appends, so the order may differ from a fresh store's; rows are read by name.
+            let matches = found.count == columns.count
+                && Set(found.map { "\($0.0) \($0.1.uppercased())" }) == Set(columns.map { "\($0.0) \($0.1.uppercased())" })
+            guard matches else {
+                throw MigrationError(.verification, "\(path): after the step, table \(table) has columns \(found.map { "\($0.0) \($0.1)" }.joined(separator: ", ")) but the destination model needs \(columns.map { "\($0.0) \($0.1)" }.joined(separator: ", "))",
+                                     fix: "the store is unchanged (the step rolled back); report this with both model versions")
+            }
+        }
+        let indexes = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index'"))
+        if let missing = StoreSchema(layout: layout).indexes.first(where: { !indexes.contains($0.name) }) {
+            throw MigrationError(.verification, "\(path): after the step, index \(missing.name) on \(missing.table) is missing",
+                                 fix: "the store is unchanged (the step rolled back); report this with both model versions")
+        }
+    }
+
     /// Sound, and every surviving entity has exactly the rows it had.
     private static func verify(_ db: Database, inference: InferredMapping, layout: StoreLayout, rowsBefore: [String: Int]) throws {
         let integrity = try String.fetchAll(db, sql: "PRAGMA integrity_check")
         guard integrity == ["ok"] else {
             throw MigrationError(.verification, "the migrated store failed SQLite's integrity check: \(integrity.prefix(3).joined(separator: "; "))")
         }
+        try verifyCounts(db, inference: inference, layout: layout, rowsBefore: rowsBefore)
+    }
+
+    /// Every surviving entity has exactly the rows it had.
+    private static func verifyCounts(_ db: Database, inference: InferredMapping, layout: StoreLayout, rowsBefore: [String: Int]) throws {
         let reader = ObjectReader(db: db, layout: layout, path: "")
         for (entity, origin) in inference.entitySources {
             let count = try reader.count(of: entity, includingSubentities: false)

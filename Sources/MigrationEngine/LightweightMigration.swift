@@ -24,10 +24,15 @@ struct LightweightMigration {
     func run(metadata: StoreMetadata) throws -> [String: TableMethod] {
         let columns = LightweightColumns(inference: inference, source: source, destination: destination)
         let sourceTables = Set(source.tables.map(\.name) + source.joinTables.map(\.name))
-        // Indexes and derived-attribute triggers name old columns; Core Data's indexes are recreated below.
-        for row in try Row.fetchAll(db, sql: "SELECT type, name FROM sqlite_master WHERE type IN ('index', 'trigger') AND sql IS NOT NULL AND tbl_name IN (\(sourceTables.map { _ in "?" }.joined(separator: ",")))",
+        let wanted = Dictionary(StoreSchema(layout: destination).indexes.map { (Self.statement(for: $0), $0) }, uniquingKeysWith: { a, _ in a })
+        // Derived-attribute triggers and indexes name old columns. An index already exactly as the
+        // destination wants it (same name, same statement) stays, so an `ALTER` step does not
+        // rebuild untouched indexes; the rest are dropped here and Core Data's recreated below.
+        for row in try Row.fetchAll(db, sql: "SELECT type, name, sql FROM sqlite_master WHERE type IN ('index', 'trigger') AND sql IS NOT NULL AND tbl_name IN (\(sourceTables.map { _ in "?" }.joined(separator: ",")))",
                                     arguments: StatementArguments(Array(sourceTables))) {
-            try db.execute(sql: "DROP \((row[0] as String).uppercased()) IF EXISTS \(q(row[1]))")
+            let type: String = row[0], name: String = row[1], sql: String = row[2]
+            if type == "index", let index = wanted[sql], index.name == name, canKeep(index) { continue }
+            try db.execute(sql: "DROP \(type.uppercased()) IF EXISTS \(q(name))")
         }
         let methods = Self.tableMethods(inference: inference, source: source, destination: destination)
         var renames: [(from: String, to: String)] = []
@@ -55,6 +60,7 @@ struct LightweightMigration {
         // Altered tables change in place; their old names move aside first so tables can swap names.
         for (table, origin) in altered {
             try alter(origin, into: table, plan: columns.columns(of: table), remap: columns)
+            guard origin.name != table.name else { continue }
             let temporary = "_chrysalis_move_" + table.name
             try db.execute(sql: "ALTER TABLE \(q(origin.name)) RENAME TO \(q(temporary))")
             renames.append((temporary, table.name))
@@ -65,11 +71,38 @@ struct LightweightMigration {
         for rename in renames where rename.from != rename.to {
             try db.execute(sql: "ALTER TABLE \(q(rename.from)) RENAME TO \(q(rename.to))")
         }
-        for index in StoreSchema(layout: destination).indexes {
-            try db.execute(sql: "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(q(index.name)) ON \(q(index.table)) (\(index.columns.joined(separator: ", ")))")
+        let existing = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index'"))
+        for (statement, index) in wanted where !existing.contains(index.name) {
+            try db.execute(sql: statement)
         }
         try rewriteBookkeeping(metadata: metadata)
         return methods
+    }
+
+    /// Core Data's statement for an index, as SQLite keeps it in `sqlite_master`.
+    static func statement(for index: StoreSchema.Index) -> String {
+        let q = ColumnNaming.quote
+        return "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(q(index.name)) ON \(q(index.table)) (\(index.columns.joined(separator: ", ")))"
+    }
+
+    /// Whether an index the destination wants can stay: its table is altered under the same name
+    /// and every column it covers is kept as it is.
+    private func canKeep(_ index: StoreSchema.Index) -> Bool {
+        guard let table = destination.tables.first(where: { $0.name == index.table }),
+              Self.tableMethods(inference: inference, source: source, destination: destination)[table.name] == .altered,
+              Self.originTable(of: table, inference: inference, source: source, destination: destination)?.name == table.name else { return false }
+        let plan = LightweightColumns(inference: inference, source: source, destination: destination).columns(of: table)
+        return index.columns.allSatisfy { expression in
+            let name = String(expression.prefix { $0 != " " })
+            return plan.contains { $0.name == name && $0.value == .source(column: name, fill: nil) }
+        }
+    }
+
+    /// Whether the step keeps every source row under its entity number: no entity is dropped or
+    /// renumbered, so no statement deletes a row or rewrites `Z_ENT`, and row counts cannot change.
+    static func preservesRows(inference: InferredMapping, source: StoreLayout, destination: StoreLayout) -> Bool {
+        let numbers = LightweightColumns(inference: inference, source: source, destination: destination).entityNumbers
+        return numbers.count == source.numbering.entries.count && numbers.allSatisfy { $0.key == $0.value }
     }
 
     /// How each destination table will be made: altered in place, rebuilt, or created empty
@@ -155,8 +188,13 @@ struct LightweightMigration {
     private func alter(_ origin: StoreLayout.Table, into table: StoreLayout.Table, plan: [LightweightColumns.Column], remap: LightweightColumns) throws {
         let name = q(origin.name)
         let kept = Set(plan.compactMap { column -> String? in if case .source(let source, _) = column.value { return source } else { return nil } })
+        // Statements that would change nothing are skipped: each is a scan of the whole table.
         let numbers = sourceEntityNumbers(for: table)
-        try db.execute(sql: "DELETE FROM \(name) WHERE Z_ENT NOT IN (\(numbers.map(String.init).joined(separator: ",")))")
+        let stored = source.numbering.numbers(inHierarchyOf: source.numbering.number(of: origin.rootEntity) ?? 0)
+        if !Set(numbers).isSuperset(of: stored) {
+            try db.execute(sql: "DELETE FROM \(name) WHERE Z_ENT NOT IN (\(numbers.map(String.init).joined(separator: ",")))")
+        }
+        let everyEntity = Set(destination.numbering.numbers(inHierarchyOf: destination.numbering.number(of: table.rootEntity) ?? 0))
         let entity = remap.remap("Z_ENT")
         if entity != "Z_ENT" { try db.execute(sql: "UPDATE \(name) SET Z_ENT = \(entity)") }
         for column in origin.columns where !kept.contains(column.name) {
@@ -177,7 +215,9 @@ struct LightweightMigration {
                 try db.execute(sql: "ALTER TABLE \(name) ADD COLUMN \(q(column.name)) \(type)")
                 if !value.isNull { try db.execute(sql: "UPDATE \(name) SET \(q(column.name)) = ? WHERE \(applies)", arguments: [value]) }
             case let .source(_, fill):
-                try db.execute(sql: "UPDATE \(name) SET \(q(column.name)) = NULL WHERE NOT (\(applies)) AND \(q(column.name)) IS NOT NULL")
+                if !Set(column.applies).isSuperset(of: everyEntity) {
+                    try db.execute(sql: "UPDATE \(name) SET \(q(column.name)) = NULL WHERE NOT (\(applies)) AND \(q(column.name)) IS NOT NULL")
+                }
                 if let fill { try db.execute(sql: "UPDATE \(name) SET \(q(column.name)) = ? WHERE \(applies) AND \(q(column.name)) IS NULL", arguments: [fill]) }
             case .computed: break
             }

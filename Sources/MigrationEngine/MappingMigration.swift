@@ -13,7 +13,8 @@ public struct MigrationReport: Sendable {
     public var sourceVersion: String, destinationVersion: String
     /// The mapping models run, in order.
     public var passes: [String]
-    /// Rows per entity before (source) and after (destination).
+    /// Rows per entity before (source) and after (destination); empty for an in-place step that
+    /// never read or wrote a row (it only changed the schema).
     public var rowsBefore: [String: Int], rowsAfter: [String: Int]
     /// Seconds the migration took.
     public var duration: Double
@@ -36,6 +37,9 @@ public struct MigrationOptions {
     var step = 1, stepCount = 1
     /// Set by a plan runner that already holds the store's lock.
     var lockHeld = false
+    /// Whether the step must leave the store it started from as `Name~.ext`. A plan runner asks
+    /// only the first step for one; an in-place step makes one only when asked.
+    var keepsBackup = true
 
     /// Options with Core Data's defaults.
     public init(policies: PolicyRegistry = PolicyRegistry(), cancellation: CancellationToken = CancellationToken(),

@@ -4,7 +4,7 @@ import SQLiteStore
 
 /// The chain of steps from a store's version to a target version, one per consecutive pair,
 /// each with its kind and what a person should know before running it. Planning reads the
-/// store's metadata and counts rows; it never writes.
+/// store's metadata (and counts the rows of entities a step removes); it never writes.
 public struct MigrationPlan: Sendable {
     /// How one step is done.
     public enum Kind: Sendable {
@@ -77,7 +77,6 @@ public struct MigrationPlan: Sendable {
         let pairs = Set(zip(chain, chain.dropFirst()).map { "\($0.name)\u{0}\($1.name)" })
         let unused = mappings.filter { !pairs.contains("\($0.sourceVersion)\u{0}\($0.destinationVersion)") }
         var steps: [Step] = []
-        let rows = try store.rowCounts(model: start.model)
         for (index, (source, destination)) in zip(chain, chain.dropFirst()).enumerated() {
             let found = mappings.filter { $0.sourceVersion == source.name && $0.destinationVersion == destination.name }
             let inference = InferredMapping(from: source, to: destination)
@@ -90,8 +89,10 @@ public struct MigrationPlan: Sendable {
                 throw MigrationError(.wrongModel, "\(source.name) → \(destination.name) needs a mapping model: " + inference.blockers.map(\.description).joined(separator: "; "),
                                      fix: "write a mapping for \(source.name) → \(destination.name) and pass it with --mappings")
             }
+            // Rows are counted (a scan of each table) only to say how many a removed entity loses.
+            let rows = index == 0 && !inference.removedEntities.isEmpty ? try store.rowCounts(model: start.model) : nil
             steps.append(Step(source: source, destination: destination, kind: kind,
-                              findings: findings(inference, kind: kind, rows: index == 0 ? rows : nil)))
+                              findings: findings(inference, kind: kind, rows: rows)))
         }
         return MigrationPlan(storeVersion: start.name, targetVersion: end.name, steps: steps, unusedMappings: unused.map(\.name))
     }

@@ -12,6 +12,12 @@ public enum MigrationRunner {
         public var steps: [MigrationReport]
         /// The original store's backup, unless backups were turned off.
         public var backup: String?
+
+        /// Rows per entity before the plan, from the first step that counted them (a schema-only
+        /// in-place step counts nothing because it keeps every row); empty if none did.
+        public var rowsBefore: [String: Int] { steps.first { !$0.rowsBefore.isEmpty }?.rowsBefore ?? [:] }
+        /// Rows per entity after the plan, from the last step that counted them.
+        public var rowsAfter: [String: Int] { steps.last { !$0.rowsAfter.isEmpty }?.rowsAfter ?? [:] }
     }
 
     /// Runs `plan` on the store at `path`.
@@ -27,6 +33,7 @@ public enum MigrationRunner {
             stepOptions.step = index + 1
             stepOptions.stepCount = plan.steps.count
             stepOptions.lockHeld = true
+            stepOptions.keepsBackup = index == 0 && keepBackup
             let report: MigrationReport
             switch step.kind {
             case .lightweight:

@@ -30,7 +30,8 @@ enum StoreSwap {
             while true {
                 let name = "\(base)~\(index == 1 ? "" : String(index))" + (ext.isEmpty ? "" : ".\(ext)")
                 let candidate = directory.appendingPathComponent(name).path
-                if !FileManager.default.fileExists(atPath: candidate) { return candidate }
+                // A name is free only when no sidecar of an interrupted copy sits there either.
+                if ([""] + StoreSwap.sidecars).allSatisfy({ !FileManager.default.fileExists(atPath: candidate + $0) }) { return candidate }
                 index += 1
             }
         }
@@ -62,6 +63,30 @@ enum StoreSwap {
         try finish(paths, backup: backup)
         unlink(paths.journal)
         try syncDirectory(of: paths.store)
+        return backup
+    }
+
+    /// Copies the store (with its `-wal`, byte for byte) to a new backup name and returns it, for
+    /// a step that changes the store in place. The copy is made under a work name and renamed
+    /// when complete, so an interrupted copy never looks like a backup.
+    static func copyAside(store: String) throws -> String {
+        let paths = Paths(store: store)
+        let backup = paths.backup()
+        let present = [""] + sidecars.filter { $0 == "-wal" && FileManager.default.fileExists(atPath: store + $0) }
+        do {
+            for suffix in present {
+                unlink(paths.workStore + suffix)
+                try FileManager.default.copyItem(atPath: store + suffix, toPath: paths.workStore + suffix)
+            }
+        } catch {
+            for suffix in present { unlink(paths.workStore + suffix) }
+            throw MigrationError(.swap, "could not copy \(store) to its backup \(backup): \(error.localizedDescription)",
+                                 fix: "free space on the volume (the backup needs the store's size), or run with --no-backup")
+        }
+        for suffix in present.reversed() {
+            guard rename(paths.workStore + suffix, backup + suffix) == 0 else { throw failure("move the backup copy to \(backup + suffix)") }
+        }
+        try syncDirectory(of: store)
         return backup
     }
 

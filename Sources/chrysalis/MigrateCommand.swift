@@ -103,6 +103,7 @@ struct MigrateReport: Encodable {
     var to: String
     var backup: String?
     var steps: [Step]
+    var rowsBefore: [String: Int], rowsAfter: [String: Int]
 
     init(_ report: MigrationRunner.Report, store: String, dryRun: Bool) {
         self.store = store
@@ -110,6 +111,8 @@ struct MigrateReport: Encodable {
         from = report.steps.first?.sourceVersion ?? ""
         to = report.steps.last?.destinationVersion ?? ""
         backup = report.backup
+        rowsBefore = report.rowsBefore
+        rowsAfter = report.rowsAfter
         steps = report.steps.map { Step(from: $0.sourceVersion, to: $0.destinationVersion, passes: $0.passes,
                                         rowsBefore: $0.rowsBefore, rowsAfter: $0.rowsAfter, seconds: ($0.duration * 1000).rounded() / 1000) }
     }
@@ -122,11 +125,12 @@ struct MigrateReport: Encodable {
         for step in steps {
             lines.append("  \(step.from) → \(step.to) (\(step.passes.joined(separator: ", ")))")
         }
-        if let last = steps.last, let first = steps.first {
-            for entity in Set(first.rowsBefore.keys).union(last.rowsAfter.keys).sorted() {
-                let before = first.rowsBefore[entity].map(String.init) ?? "—", after = last.rowsAfter[entity].map(String.init) ?? "—"
-                lines.append("  \(entity.padding(toLength: 20, withPad: " ", startingAt: 0)) \(before) → \(after)")
-            }
+        for entity in Set(rowsBefore.keys).union(rowsAfter.keys).sorted() {
+            let before = rowsBefore[entity].map(String.init) ?? "—", after = rowsAfter[entity].map(String.init) ?? "—"
+            lines.append("  \(entity.padding(toLength: 20, withPad: " ", startingAt: 0)) \(before) → \(after)")
+        }
+        if rowsBefore.isEmpty && rowsAfter.isEmpty && !steps.isEmpty {
+            lines.append("  Every row is unchanged: only the schema changed, in place.")
         }
         if let backup { lines.append("The original is kept as \(backup).") }
         if dryRun { lines.append("Nothing was changed; the copy is deleted.") }
