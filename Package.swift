@@ -59,7 +59,8 @@ let package = Package(
             name: "chrysalis-bench",
             dependencies: ["MigrationConsole", "MigrationEngine", "Demo", "SQLiteStore", "ObjectModel",
                            .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "GRDB", package: "GRDB.swift")],
-            path: "Benchmarks"),
+            path: "Benchmarks",
+            resources: [.copy("Models")]),
         .target(name: "TestSupport", dependencies: [.product(name: "GRDB", package: "GRDB.swift")], path: "Tests/TestSupport"),
         .testTarget(
             name: "ObjectModelTests",

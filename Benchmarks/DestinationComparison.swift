@@ -1,7 +1,7 @@
 import GRDB
 
-/// Checks that Chrysalis and the baseline produced the same data: the same tables, the same
-/// columns with the same types, and the same rows. Metadata (`Z_METADATA`, `Z_MODELCACHE`) is
+/// Checks that Chrysalis and the baseline produced the same data: the same tables and indexes,
+/// the same columns with the same types, and the same rows. Metadata (`Z_METADATA`, `Z_MODELCACHE`) is
 /// model bookkeeping, not data, and is left out.
 enum DestinationComparison {
     static func check(_ chrysalis: String, equals baseline: String) throws {
@@ -13,6 +13,10 @@ enum DestinationComparison {
             let theirs = try tables(db, schema: "baseline").subtracting(ignored)
             guard ours == theirs else {
                 throw BenchError("the tables differ: Chrysalis has \(ours.sorted()), the baseline \(theirs.sorted())")
+            }
+            let indexes = try [("main"), ("baseline")].map { Set(try String.fetchAll(db, sql: "SELECT name FROM \($0).sqlite_master WHERE type = 'index' AND sql IS NOT NULL")) }
+            guard indexes[0] == indexes[1] else {
+                throw BenchError("the indexes differ: Chrysalis has \(indexes[0].sorted()), the baseline \(indexes[1].sorted())")
             }
             for table in ours.sorted() {
                 let columns = try self.columns(db, schema: "main", table: table)

@@ -17,32 +17,45 @@ struct Scenario: Sendable {
     /// Does the same work on the store at the path with hand-written SQL.
     let baseline: @Sendable (String) throws -> Void
 
-    static let all: [Scenario] = [addAttribute]
+    /// The issue's six scenarios, in order.
+    static let all: [Scenario] = [addAttribute, renameAndRequire, compiledTransform, customPolicy, relationships, wholeChain]
 
-    /// Scenario 1: a lightweight step that adds an optional attribute (BookStore → BookStore 2).
-    static let addAttribute = Scenario(
-        name: "add-attribute", summary: "lightweight: Book.author added (BookStore → BookStore 2)",
-        prepare: { try makeBookStore(at: $0, version: "BookStore", rows: $1) },
-        chrysalis: { try migrateBookStore($0, to: "BookStore 2") },
-        baseline: { path in
-            try DatabaseQueue(path: path).write { db in
-                try db.execute(sql: #"ALTER TABLE "ZBOOK" ADD COLUMN "ZAUTHOR" VARCHAR"#)
-            }
-        })
-
-    static func makeBookStore(at path: String, version: String, rows: Int) throws {
-        let bundle = try ModelBundle.read(at: DemoResources.bookStoreBundle)
-        guard let model = bundle.version(named: version)?.model else { throw BenchError("the BookStore bundle has no version \(version)") }
+    /// A store of `version` of `bundle` filled by the fixture generator with `rows` per root entity.
+    static func makeStore(at path: String, bundle: URL, version: String, rows: Int) throws {
+        let bundle = try ModelBundle.read(at: bundle)
+        guard let model = bundle.version(named: version)?.model else { throw BenchError("\(bundle.name) has no version \(version)") }
         let store = try PersistentStore.create(at: path, model: model)
         try DataGenerator(model: model).fill(store, rows: rows)
         try store.close()
     }
 
-    static func migrateBookStore(_ path: String, to version: String, mappings: [MappingModel] = []) throws {
-        let bundle = try ModelBundle.read(at: DemoResources.bookStoreBundle)
+    /// Migrates the store at `path` to `version` the way `chrysalis migrate --no-backup` does.
+    static func migrate(_ path: String, bundle: URL, to version: String, mappings: [MappingModel] = []) throws {
+        let bundle = try ModelBundle.read(at: bundle)
         let plan = try MigrationPlan.make(store: path, bundle: bundle, mappings: mappings, to: version)
-        _ = try MigrationRunner.run(plan, store: path, options: MigrationOptions(policies: DemoResources.policies), keepBackup: false)
+        _ = try MigrationRunner.run(plan, store: path, options: MigrationOptions(policies: DemoResources.policies, configureManager: BookStoreSynopsis.install), keepBackup: false)
     }
+
+    /// The model of one version of a bundle.
+    static func model(_ bundle: URL, _ version: String) throws -> ManagedObjectModel {
+        guard let model = try ModelBundle.read(at: bundle).version(named: version)?.model else { throw BenchError("no version \(version) in \(bundle.path)") }
+        return model
+    }
+}
+
+/// The benchmark's own model bundles and mapping files (BookStore comes from the demo).
+enum BenchResources {
+    static var shelf: URL { models.appendingPathComponent("Shelf.xcdatamodeld") }
+    static var library: URL { models.appendingPathComponent("Library.xcdatamodeld") }
+    static var bookStore: URL { DemoResources.bookStoreBundle }
+
+    static func mapping(_ name: String) throws -> MappingModel {
+        try MappingYAMLReader.read(at: models.appendingPathComponent("Mappings/\(name).mapping.yaml"))
+    }
+
+    static func demoMapping(_ name: String) throws -> MappingModel { try DemoResources.mapping(name) }
+
+    private static var models: URL { Bundle.module.resourceURL!.appendingPathComponent("Models") }
 }
 
 /// A benchmark that cannot run or whose two destinations differ.

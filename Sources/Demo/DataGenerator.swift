@@ -67,6 +67,26 @@ public struct DataGenerator {
             }
         }
         try linkManyToMany(store: store, layout: layout, rows: rows, hierarchies: hierarchies, random: &random)
+        try numberOrderedMembers(store: store, layout: layout)
+    }
+
+    /// Gives the members of every ordered one-to-many their positions (`Z_FOK_…`), Core Data's
+    /// way: 1024 apart, in key order within each owner.
+    private func numberOrderedMembers(store: PersistentStore, layout: StoreLayout) throws {
+        let q = ColumnNaming.quote
+        for entity in model.entities where !entity.isAbstract {
+            for relationship in entity.relationships where relationship.isToMany && relationship.isOrdered {
+                guard case let .inverseForeignKey(table, column, _, order?)? = layout.storage(entity: entity.name, relationship: relationship.name) else { continue }
+                try store.withConnection { db in
+                    try db.execute(sql: """
+                        UPDATE \(q(table)) SET \(q(order)) = ranked.position
+                        FROM (SELECT Z_PK, 1024 * row_number() OVER (PARTITION BY \(q(column)) ORDER BY Z_PK) AS position
+                              FROM \(q(table)) WHERE \(q(column)) IS NOT NULL) AS ranked
+                        WHERE \(q(table)).Z_PK = ranked.Z_PK
+                        """)
+                }
+            }
+        }
     }
 
     func concreteEntities(of root: EntityDescription) -> [EntityDescription] {

@@ -109,7 +109,8 @@ public final class MigrationManager {
     /// Changes attribute values of a destination instance.
     public func setDestinationValues(_ id: ObjectID, _ values: [String: StoreValue]) throws {
         forgetCachedObjects()
-        try writer.update(id, values)
+        // The object is being created by this migration (Core Data saves it once): no new version.
+        try writer.update(id, values, countsChange: false)
     }
 
     /// Sets a destination relationship to exactly `destinations`.

@@ -126,12 +126,13 @@ public final class ObjectWriter {
 
     private var defaultsByEntity: [String: [String: StoreValue]] = [:]
 
-    /// Changes attribute `values` of an existing object and counts the change in `Z_OPT`.
-    public func update(_ id: ObjectID, _ values: [String: StoreValue]) throws {
+    /// Changes attribute `values` of an existing object and counts the change in `Z_OPT` (unless
+    /// `countsChange` is false: a migration finishing an object it created in the same save).
+    public func update(_ id: ObjectID, _ values: [String: StoreValue], countsChange: Bool = true) throws {
         let entity = try name(of: id)
         let (_, table, _) = try resolve(entity)
         let (columns, arguments) = try assignments(entity: entity, values)
-        let sets = (["Z_OPT = Z_OPT + 1"] + columns.map { "\(ColumnNaming.quote($0)) = ?" }).joined(separator: ", ")
+        let sets = ((countsChange ? ["Z_OPT = Z_OPT + 1"] : []) + columns.map { "\(ColumnNaming.quote($0)) = ?" }).joined(separator: ", ")
         try db.cachedStatement(sql: "UPDATE \(t(table.name)) SET \(sets) WHERE Z_PK = ?")
             .execute(arguments: StatementArguments(arguments + [id.primaryKey.databaseValue]))
     }

@@ -1,0 +1,30 @@
+/// Scenarios 1 and 2: inferred steps, which Chrysalis runs in place with SQL.
+extension Scenario {
+    /// Scenario 1: an optional attribute added (BookStore → BookStore 2): `ALTER TABLE … ADD COLUMN`.
+    static let addAttribute = Scenario(
+        name: "add-attribute", summary: "lightweight: Book.author added (BookStore → BookStore 2)",
+        prepare: { try makeStore(at: $0, bundle: BenchResources.bookStore, version: "BookStore", rows: $1) },
+        chrysalis: { try migrate($0, bundle: BenchResources.bookStore, to: "BookStore 2") },
+        baseline: { try SQLBaseline.inPlace($0, #"ALTER TABLE ZBOOK ADD COLUMN ZAUTHOR VARCHAR"#) })
+
+    /// Scenario 2: Book renamed to Volume (so every entity is renumbered) and `isbn` made
+    /// required with a default (Shelf 1 → Shelf 2).
+    static let renameAndRequire = Scenario(
+        name: "rename-require", summary: "lightweight: Book renamed Volume, isbn optional → required with default (Shelf 1 → Shelf 2)",
+        prepare: { try makeStore(at: $0, bundle: BenchResources.shelf, version: "Shelf 1", rows: $1) },
+        chrysalis: { try migrate($0, bundle: BenchResources.shelf, to: "Shelf 2") },
+        baseline: { try SQLBaseline.inPlace($0, renameAndRequireSQL) })
+
+    /// Core Data numbers entities by name: Book 1, Category 2 become Category 1, Volume 2.
+    static let renameAndRequireSQL = """
+        ALTER TABLE ZBOOK RENAME TO ZVOLUME;
+        UPDATE ZVOLUME SET Z_ENT = 2, ZISBN = coalesce(ZISBN, 'unknown');
+        UPDATE ZCATEGORY SET Z_ENT = 1;
+        DROP INDEX ZBOOK_ZCATEGORY_INDEX;
+        CREATE INDEX ZVOLUME_ZCATEGORY_INDEX ON ZVOLUME (ZCATEGORY);
+        DELETE FROM Z_PRIMARYKEY;
+        INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES
+            (1, 'Category', 0, (SELECT coalesce(max(Z_PK), 0) FROM ZCATEGORY)),
+            (2, 'Volume', 0, (SELECT coalesce(max(Z_PK), 0) FROM ZVOLUME));
+        """
+}

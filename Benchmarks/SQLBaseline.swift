@@ -1,0 +1,46 @@
+import Foundation
+import GRDB
+import ObjectModel
+import SQLiteStore
+
+/// The hand-written SQL each scenario is measured against, done the way each step kind works:
+/// a lightweight change alters the store in place in one transaction; a mapping-model change
+/// builds the destination as a new file with `INSERT … SELECT` from the attached source, creates
+/// the indexes after the load, and replaces the source with it.
+enum SQLBaseline {
+    /// Runs `sql` on the store at `path` in one transaction.
+    static func inPlace(_ path: String, _ sql: String) throws {
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in try db.execute(sql: sql) }
+        try queue.close()
+    }
+
+    /// Builds a store of `model` beside `path` from `sql` (run with the source attached as `src`),
+    /// then moves it over the source. The tables and index statements are Core Data's, so both
+    /// sides end with the same schema; `Z_PRIMARYKEY` is copied by the caller's SQL.
+    static func copy(_ path: String, into model: ManagedObjectModel, _ sql: String) throws {
+        let destination = path + ".baseline-new"
+        for suffix in ["", "-wal", "-shm"] { unlink(destination + suffix) }
+        let schema = StoreSchema(layout: StoreLayout(model: model))
+        let queue = try DatabaseQueue(path: destination)
+        try queue.writeWithoutTransaction { db in
+            _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+            try db.execute(sql: "ATTACH DATABASE ? AS src", arguments: [path])
+            try db.inTransaction {
+                for statement in schema.statements where !statement.hasPrefix("CREATE INDEX") && !statement.hasPrefix("CREATE UNIQUE INDEX") {
+                    try db.execute(sql: statement)
+                }
+                try db.execute(sql: sql)
+                for statement in schema.statements where statement.hasPrefix("CREATE INDEX") || statement.hasPrefix("CREATE UNIQUE INDEX") {
+                    try db.execute(sql: statement)
+                }
+                try db.execute(sql: "INSERT INTO Z_METADATA SELECT * FROM src.Z_METADATA")
+                return .commit
+            }
+            try db.execute(sql: "DETACH DATABASE src")
+        }
+        try queue.close()
+        for suffix in ["-wal", "-shm"] { unlink(path + suffix) }
+        guard rename(destination, path) == 0 else { throw BenchError("could not move \(destination) to \(path)") }
+    }
+}
