@@ -97,6 +97,13 @@ public enum MappingMigration {
                 try db.execute(sql: "ATTACH DATABASE ? AS src", arguments: [sourceURI])
                 try db.execute(sql: "ATTACH DATABASE ? AS work", arguments: [paths.workStore])
                 defer { try? db.execute(sql: "DETACH DATABASE src"); try? db.execute(sql: "DETACH DATABASE work") }
+                // The new store and the work file are thrown away if anything fails, so they need no
+                // syncing while they fill; the new store is synced (FULL) before it is verified and swapped in.
+                try db.execute(sql: """
+                    PRAGMA main.synchronous = OFF; PRAGMA work.synchronous = OFF; PRAGMA work.journal_mode = OFF;
+                    PRAGMA main.cache_size = -16384; PRAGMA src.cache_size = -8192; PRAGMA work.cache_size = -8192
+                    """)
+                let deferred = try DeferredIndexes.drop(in: db, layout: destinationLayout)
                 let probe = MigrationManager(db: db, sourceLayout: sourceLayout, destinationLayout: destinationLayout, sourcePath: path,
                                              destinationPath: paths.newStore, mappingModel: resolved[0], policies: options.policies,
                                              cancellation: options.cancellation, progress: ProgressReporter(total: 1, stepCount: 1), chunkSize: options.chunkSize)
@@ -113,9 +120,12 @@ public enum MappingMigration {
                                                    cancellation: options.cancellation, progress: progress, chunkSize: options.chunkSize)
                     try options.configureManager?(manager)
                     manager.pauseAfterEntityMapping = options.pauseAfterEntityMapping
+                    manager.deferredIndexes = deferred
                     try manager.runPass(step: options.step)
                     inserted.merge(manager.writer.insertedCounts, uniquingKeysWith: +)
                 }
+                try deferred.create(in: db)
+                try db.execute(sql: "PRAGMA main.synchronous = FULL")
                 progress.begin(stage: .verify, mapping: nil, index: 0, count: 0, rowsTotal: 0)
                 try verify(db, layout: destinationLayout, inserted: inserted, path: path)
                 progress.advance(units: 1)

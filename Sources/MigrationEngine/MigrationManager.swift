@@ -38,6 +38,8 @@ public final class MigrationManager {
     let chunkSize: Int
     /// Whether eligible entity mappings move with set-based SQL (off only to compare the paths).
     public var useSetBasedSQL = true
+    /// Destination indexes held back during the bulk load, if the step deferred them.
+    var deferredIndexes: DeferredIndexes?
 
     init(db: Database, sourceLayout: StoreLayout, destinationLayout: StoreLayout, sourcePath: String, destinationPath: String,
          mappingModel: MappingModel, policies: PolicyRegistry, cancellation: CancellationToken, progress: ProgressReporter, chunkSize: Int) {

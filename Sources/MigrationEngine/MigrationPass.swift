@@ -80,6 +80,8 @@ extension MigrationManager {
             let handled = setBased?.handled(mapping, policy: policy) ?? []
             if let setBased, !handled.isEmpty { try transaction { try setBased.run(mapping, index: index, names: handled) } }
             let rowByRow = !policy.usesDefaultRelationships || mapping.relationshipMappings.contains { $0.expression != nil && !handled.contains($0.name) }
+            // Row-by-row relationship work searches by foreign keys: it needs the indexes.
+            if rowByRow { try deferredIndexes?.create(in: db) }
             var after: Int64 = 0
             var reported = 0
             while rowByRow {
@@ -107,6 +109,7 @@ extension MigrationManager {
 
         progress.begin(stage: .validate, pass: mappingModel.name, step: step, mapping: nil, index: 0, count: mappings.count,
                        rowsTotal: destinationModel.entities.count)
+        try deferredIndexes?.create(in: db)
         try DestinationValidator(manager: self).validate { self.progress.advance(units: 1) }
         for (mapping, policy) in zip(mappings, policies) {
             try transaction {

@@ -5,8 +5,9 @@ import SQLiteStore
 /// Stage 2 as set-based SQL for the relationship mappings Core Data's compiler generates,
 /// `FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "M", $source.r)`:
 /// a to-one becomes one `UPDATE … FROM` through the association table; a to-many whose inverse
-/// to-one is mapped that way needs nothing (the inverse sets the same key); a many-to-many is one
-/// `INSERT … SELECT` into the join table. Anything else stays row by row.
+/// to-one is mapped that way needs nothing (the inverse sets the same key) except, when ordered,
+/// one `UPDATE` numbering the members in the source's order; a many-to-many mapped that way on
+/// both sides is one `INSERT … SELECT` into the join table. Anything else stays row by row.
 struct SetBasedRelationships {
     let manager: MigrationManager
 
@@ -34,6 +35,12 @@ struct SetBasedRelationships {
                 names.insert(property.name)
             case (.inverseForeignKey(_, _, _, nil)?, _) where inverseIsSetBased(relationship, sourceRelationship: sourceRelationship, mapping: form.mapping):
                 names.insert(property.name)
+            case (.inverseForeignKey(_, _, _, _?)?, .inverseForeignKey(_, _, _, _?)?) where inverseIsSetBased(relationship, sourceRelationship: sourceRelationship, mapping: form.mapping):
+                names.insert(property.name)
+            case let (.joinTable(join, _, _, nil)?, .joinTable(sourceJoin, _, _, nil)?)
+                where join.columns.count == 2 && sourceJoin.columns.count == 2
+                && inverseIsStandard(relationship, sourceRelationship: sourceRelationship, mapping: form.mapping, from: mapping.name):
+                names.insert(property.name)
             default: continue
             }
         }
@@ -52,16 +59,55 @@ struct SetBasedRelationships {
         return manager.mappingModel.entityMappings.first { $0.name == form.mapping }?.destinationEntity != nil
     }
 
-    /// Sets the to-ones of `mapping` that `handled` accepted, for every instance it created.
+    /// Whether the other side of a many-to-many is mapped in standard form back through `from`,
+    /// by a mapping that uses default relationships, so one side's `INSERT` makes every link.
+    private func inverseIsStandard(_ relationship: RelationshipDescription, sourceRelationship: RelationshipDescription, mapping: String, from: String) -> Bool {
+        guard let inverseName = relationship.inverseName, let sourceInverse = sourceRelationship.inverseName,
+              let other = manager.mappingModel.entityMapping(named: mapping), manager.usesDefaultRelationships(other),
+              let property = other.relationshipMappings.first(where: { $0.name == inverseName }),
+              let form = Self.standardForm(property.expression) else { return false }
+        return form.relationship == sourceInverse && form.mapping == from
+    }
+
+    /// Sets the relationships of `mapping` that `handled` accepted, for every instance it created.
     func run(_ mapping: EntityMapping, index: Int, names: Set<String>) throws {
         guard let destinationName = mapping.destinationEntity, let sourceName = mapping.sourceEntity,
               let sourceTable = manager.sourceLayout.table(for: sourceName), let destinationTable = manager.destinationLayout.table(for: destinationName) else { return }
         let q = ColumnNaming.quote
         for property in mapping.relationshipMappings where names.contains(property.name) {
-            guard let form = Self.standardForm(property.expression),
-                  case let .foreignKey(_, column, entityColumn)? = manager.destinationLayout.storage(entity: destinationName, relationship: property.name),
-                  case let .foreignKey(_, sourceColumn, _)? = manager.sourceLayout.storage(entity: sourceName, relationship: form.relationship) else { continue }
+            guard let form = Self.standardForm(property.expression) else { continue }
             let target = try manager.index(of: form.mapping)
+            switch (manager.destinationLayout.storage(entity: destinationName, relationship: property.name),
+                    manager.sourceLayout.storage(entity: sourceName, relationship: form.relationship)) {
+            case let (.inverseForeignKey(table, _, _, order?)?, .inverseForeignKey(sourceMembers, sourceKey, _, sourceOrder?)?):
+                // The inverse to-one sets the keys; the positions follow the source's order (as the reader lists it).
+                try manager.db.execute(sql: """
+                    UPDATE main.\(q(table)) SET \(q(order)) = ranked.position
+                    FROM (SELECT member.destination_pk AS pk,
+                                 1024 * row_number() OVER (PARTITION BY owner.destination_pk ORDER BY s.\(q(sourceOrder)), s.Z_PK) AS position
+                          FROM src.\(q(sourceMembers)) s
+                          JOIN work.associations member ON member.mapping = ? AND member.source_pk = s.Z_PK
+                          JOIN work.associations owner ON owner.mapping = ? AND owner.source_pk = s.\(q(sourceKey))) AS ranked
+                    WHERE main.\(q(table)).Z_PK = ranked.pk
+                    """, arguments: [target, index])
+                continue
+            case let (.joinTable(join, column, otherColumn, nil)?, .joinTable(sourceJoin, sourceColumn, sourceOtherColumn, nil)?):
+                // Both sides are mapped this way; the join table's first side inserts every link once.
+                // CROSS JOIN fixes the order (links outside, keyed look-ups inside): without statistics
+                // SQLite may otherwise pair every association with every other.
+                guard join.sides.first?.relationship == property.name, join.sides.first?.entity == relationshipOwner(property.name, destinationName) else { continue }
+                try manager.db.execute(sql: """
+                    INSERT OR IGNORE INTO main.\(q(join.name)) (\(q(column)), \(q(otherColumn)))
+                    SELECT a1.destination_pk, a2.destination_pk FROM src.\(q(sourceJoin.name)) j
+                    CROSS JOIN work.associations a1 ON a1.mapping = ? AND a1.source_pk = j.\(q(sourceColumn))
+                    CROSS JOIN work.associations a2 ON a2.mapping = ? AND a2.source_pk = j.\(q(sourceOtherColumn))
+                    """, arguments: [index, target])
+                continue
+            case (.foreignKey?, .foreignKey?): break
+            default: continue
+            }
+            guard case let .foreignKey(_, column, entityColumn)? = manager.destinationLayout.storage(entity: destinationName, relationship: property.name),
+                  case let .foreignKey(_, sourceColumn, _)? = manager.sourceLayout.storage(entity: sourceName, relationship: form.relationship) else { continue }
             let sets = ["\(q(column)) = a2.destination_pk"] + (entityColumn.map { ["\(q($0)) = a2.destination_entity"] } ?? [])
             try manager.db.execute(sql: """
                 UPDATE main.\(q(destinationTable.name)) SET \(sets.joined(separator: ", "))
@@ -70,5 +116,15 @@ struct SetBasedRelationships {
                 WHERE a1.mapping = ? AND a1.destination_pk = main.\(q(destinationTable.name)).Z_PK
                 """, arguments: [target, index])
         }
+    }
+
+    /// The entity that declares relationship `name` as seen from `entity` (itself or an ancestor).
+    private func relationshipOwner(_ name: String, _ entity: String) -> String? {
+        var current = manager.destinationModel.entity(named: entity)
+        while let candidate = current {
+            if candidate.relationships.contains(where: { $0.name == name }) { return candidate.name }
+            current = candidate.parentName.flatMap { manager.destinationModel.entity(named: $0) }
+        }
+        return nil
     }
 }
