@@ -10,7 +10,7 @@ struct ChrysalisBench: ParsableCommand {
         commandName: "chrysalis-bench",
         abstract: "Time Chrysalis migrations against hand-written SQL, and the console's render.",
         discussion: """
-        Scenarios: \(Scenario.all.map { "\($0.name) (\($0.summary))" }.joined(separator: "; ")); render (the console's migrate screen at 120x40).
+        Scenarios: \(Scenario.all.map { "\($0.name) (\($0.summary))" }.joined(separator: "; ")); progress (scenario 3 with and without a progress observer); render (the console's migrate screen at 120x40).
 
         Build in release for meaningful numbers:
           swift run -c release chrysalis-bench --rows 1000000
@@ -38,7 +38,7 @@ struct ChrysalisBench: ParsableCommand {
         guard rows >= 0 else { throw ValidationError("--rows must be 0 or more") }
         guard frames >= 1 else { throw ValidationError("--frames must be 1 or more") }
         guard rounds >= 1 else { throw ValidationError("--rounds must be 1 or more") }
-        let known = Set(Scenario.all.map(\.name) + ["render"])
+        let known = Set(Scenario.all.map(\.name) + ["progress", "render"])
         for name in scenario where !known.contains(name) {
             throw ValidationError("no scenario \(name); use one of: \(known.sorted().joined(separator: ", "))")
         }
@@ -51,6 +51,10 @@ struct ChrysalisBench: ParsableCommand {
         defer { if dir == nil { try? FileManager.default.removeItem(at: folder) } }
         for scenario in Scenario.all where selected(scenario.name) {
             let result = try ScenarioRun(scenario: scenario, rows: rows, rounds: rounds, folder: folder).measure()
+            print(json ? result.json : result.text)
+        }
+        if selected("progress") {
+            let result = try ProgressOverhead.measure(rows: rows, rounds: rounds, folder: folder)
             print(json ? result.json : result.text)
         }
         if selected("render") {

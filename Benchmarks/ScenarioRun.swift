@@ -35,7 +35,7 @@ struct ScenarioRun {
 
     func measure() throws -> Result {
         let source = folder.appendingPathComponent("\(scenario.name)-source.sqlite").path
-        try removeStore(source)
+        try Self.removeStore(source)
         try scenario.prepare(source, rows)
         let sourceRows = try StoreRows.count(source)
         var chrysalisTimes: [Double] = [], baselineTimes: [Double] = []
@@ -47,20 +47,30 @@ struct ScenarioRun {
                 (theirs, scenario.baseline, { baselineTimes.append($0) }),
             ]
             for (path, work, record) in round % 2 == 0 ? order : order.reversed() {
-                try removeStore(path)
+                try Self.removeStore(path)
                 try FileManager.default.copyItem(atPath: source, toPath: path)
+                try Self.flush(path)
                 let started = Date()
                 try work(path)
                 record(Date().timeIntervalSince(started))
             }
             if round == 0 { try DestinationComparison.check(ours, equals: theirs) }
         }
-        for path in [source, ours, theirs] { try removeStore(path) }
+        for path in [source, ours, theirs] { try Self.removeStore(path) }
         return Result(scenario: scenario, rows: rows, sourceRows: sourceRows, chrysalis: chrysalisTimes, baseline: baselineTimes,
                       peakRSSMegabytes: PeakMemory.megabytes())
     }
 
-    private func removeStore(_ path: String) throws {
+    /// Writes the fresh copy to disk before the clock starts: otherwise the first fsync either
+    /// side makes (a commit) pays for flushing the whole copied file on ext4.
+    static func flush(_ path: String) throws {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { throw BenchError("cannot open \(path) to flush it") }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw BenchError("cannot flush \(path)") }
+    }
+
+    static func removeStore(_ path: String) throws {
         for suffix in ["", "-wal", "-shm", "-journal"] where FileManager.default.fileExists(atPath: path + suffix) {
             try FileManager.default.removeItem(atPath: path + suffix)
         }

@@ -195,8 +195,6 @@ struct LightweightMigration {
             try db.execute(sql: "DELETE FROM \(name) WHERE Z_ENT NOT IN (\(numbers.map(String.init).joined(separator: ",")))")
         }
         let everyEntity = Set(destination.numbering.numbers(inHierarchyOf: destination.numbering.number(of: table.rootEntity) ?? 0))
-        let entity = remap.remap("Z_ENT")
-        if entity != "Z_ENT" { try db.execute(sql: "UPDATE \(name) SET Z_ENT = \(entity)") }
         for column in origin.columns where !kept.contains(column.name) {
             try db.execute(sql: "ALTER TABLE \(name) DROP COLUMN \(q(column.name))")
         }
@@ -207,20 +205,36 @@ struct LightweightMigration {
         }
         for (from, _) in renamed { try db.execute(sql: "ALTER TABLE \(name) RENAME COLUMN \(q(from)) TO \(q("_chrysalis_" + from))") }
         for (from, to) in renamed { try db.execute(sql: "ALTER TABLE \(name) RENAME COLUMN \(q("_chrysalis_" + from)) TO \(q(to))") }
+        // Every value change goes into one UPDATE, so the rows are rewritten once, whatever changed.
+        // Its expressions see the row as it was, so entity tests use the renumbered Z_ENT expression.
+        let entity = remap.remap("Z_ENT")
+        var sets: [String] = entity == "Z_ENT" ? [] : ["Z_ENT = \(entity)"]
+        var arguments: [DatabaseValue] = []
         for column in plan {
-            let applies = "Z_ENT IN (\(column.applies.map(String.init).joined(separator: ",")))"
+            let covers = Set(column.applies).isSuperset(of: everyEntity)
+            let applies = "(\(entity)) IN (\(column.applies.map(String.init).joined(separator: ",")))"
             switch column.value {
             case .constant(let value):
                 let type = table.columns.first { $0.name == column.name }?.sqlType ?? ""
                 try db.execute(sql: "ALTER TABLE \(name) ADD COLUMN \(q(column.name)) \(type)")
-                if !value.isNull { try db.execute(sql: "UPDATE \(name) SET \(q(column.name)) = ? WHERE \(applies)", arguments: [value]) }
+                guard !value.isNull else { continue }
+                sets.append(covers ? "\(q(column.name)) = ?" : "\(q(column.name)) = CASE WHEN \(applies) THEN ? END")
+                arguments.append(value)
             case let .source(_, fill):
-                if !Set(column.applies).isSuperset(of: everyEntity) {
-                    try db.execute(sql: "UPDATE \(name) SET \(q(column.name)) = NULL WHERE NOT (\(applies)) AND \(q(column.name)) IS NOT NULL")
+                let keptValue = fill == nil ? q(column.name) : "COALESCE(\(q(column.name)), ?)"
+                if covers {
+                    guard let fill else { continue }
+                    sets.append("\(q(column.name)) = \(keptValue)")
+                    arguments.append(fill)
+                } else {
+                    sets.append("\(q(column.name)) = CASE WHEN \(applies) THEN \(keptValue) END")
+                    if let fill { arguments.append(fill) }
                 }
-                if let fill { try db.execute(sql: "UPDATE \(name) SET \(q(column.name)) = ? WHERE \(applies) AND \(q(column.name)) IS NULL", arguments: [fill]) }
             case .computed: break
             }
+        }
+        if !sets.isEmpty {
+            try db.execute(sql: "UPDATE \(name) SET \(sets.joined(separator: ", "))", arguments: StatementArguments(arguments))
         }
     }
 

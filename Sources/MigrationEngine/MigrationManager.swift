@@ -76,6 +76,9 @@ public final class MigrationManager {
         return fetched
     }
 
+    /// Caches the source object stage 1 is visiting, so reading it again costs no query.
+    func remember(sourceObject object: StoredObject) { lastObjects[.source] = object }
+
     /// Forgets cached objects (after writes to the destination).
     func forgetCachedObjects() { lastObjects[.destination] = nil }
 
@@ -83,7 +86,7 @@ public final class MigrationManager {
 
     /// A source instance with its attribute values and to-one destinations.
     public func sourceObject(_ id: ObjectID) throws -> StoredObject {
-        guard let object = try sourceReader.object(id) else { throw MigrationError(.evaluation, "source object \(id) does not exist") }
+        guard let object = try cachedObject(ObjectRef(side: .source, id: id)) else { throw MigrationError(.evaluation, "source object \(id) does not exist") }
         return object
     }
 

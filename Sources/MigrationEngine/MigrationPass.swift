@@ -56,6 +56,7 @@ extension MigrationManager {
                         try sourceReader.forEachObject(of: entity, includingSubentities: false, after: after, limit: chunkSize) { object in
                             seen += 1
                             after = object.id.primaryKey
+                            remember(sourceObject: object)  // the policy and expressions read it again
                             if let filter, try !matches(filter, source: object.id, mapping: mapping) { return }
                             if mapping.kind == .remove || mapping.destinationEntity == nil && mapping.policyName == nil { return }
                             try policy.createDestinationInstances(forSource: object.id, in: mapping, manager: self)

@@ -17,6 +17,9 @@ struct SetBasedInstances {
     private let values: [String]
     private let valueArguments: [DatabaseValue]
     private let filter: ExpressionSQL.Fragment?
+    /// To-one relationship mappings written by the stage-1 insert itself (see ``foldableToOnes``),
+    /// which stage 2 then skips.
+    let foldedRelationships: Set<String>
 
     /// The plan for `mapping`, or `nil` when it must run row by row.
     init?(manager: MigrationManager, mapping: EntityMapping, index: Int) {
@@ -47,6 +50,16 @@ struct SetBasedInstances {
             }
             columns.append(ColumnNaming.quote(column.name))
         }
+        // A to-one whose target mapping ran earlier in this pass is looked up while inserting,
+        // instead of rewriting every row in stage 2.
+        var folded: Set<String> = []
+        for fold in Self.foldableToOnes(manager: manager, mapping: mapping, index: index) {
+            columns.append(ColumnNaming.quote(fold.column))
+            values.append("(SELECT f.destination_pk FROM work.associations f WHERE f.mapping = ? AND f.source_pk = s.\(ColumnNaming.quote(fold.sourceColumn)))")
+            arguments.append(fold.target.databaseValue)
+            folded.insert(fold.property)
+        }
+        foldedRelationships = folded
         self.manager = manager
         self.mapping = mapping
         mappingIndex = index
@@ -57,6 +70,24 @@ struct SetBasedInstances {
         self.values = values
         valueArguments = arguments
         self.filter = filter
+    }
+
+    /// The standard-form to-one relationship mappings of `mapping` (foreign key on both sides, no
+    /// entity column) whose target mapping comes earlier in the pass and is itself set-based, so
+    /// its associations exist and are one destination per source when this mapping's stage 1 runs.
+    static func foldableToOnes(manager: MigrationManager, mapping: EntityMapping, index: Int)
+        -> [(property: String, column: String, sourceColumn: String, target: Int)] {
+        guard let destinationName = mapping.destinationEntity, let sourceName = mapping.sourceEntity else { return [] }
+        let mappings = manager.mappingModel.entityMappings
+        return mapping.relationshipMappings.compactMap { property in
+            guard let form = SetBasedRelationships.standardForm(property.expression),
+                  let target = mappings.firstIndex(where: { $0.name == form.mapping }), target < index,
+                  SetBasedInstances(manager: manager, mapping: mappings[target], index: target) != nil,
+                  case let .foreignKey(_, column, nil)? = manager.destinationLayout.storage(entity: destinationName, relationship: property.name),
+                  case let .foreignKey(_, sourceColumn, _)? = manager.sourceLayout.storage(entity: sourceName, relationship: form.relationship)
+            else { return nil }
+            return (property.name, column, sourceColumn, target)
+        }
     }
 
     /// Moves the source rows with `Z_PK` after `after`, up to `limit` of them; returns how many

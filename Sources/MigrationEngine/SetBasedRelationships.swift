@@ -74,7 +74,8 @@ struct SetBasedRelationships {
         guard let destinationName = mapping.destinationEntity, let sourceName = mapping.sourceEntity,
               let sourceTable = manager.sourceLayout.table(for: sourceName), let destinationTable = manager.destinationLayout.table(for: destinationName) else { return }
         let q = ColumnNaming.quote
-        for property in mapping.relationshipMappings where names.contains(property.name) {
+        let folded = manager.useSetBasedSQL ? SetBasedInstances(manager: manager, mapping: mapping, index: index)?.foldedRelationships ?? [] : []
+        for property in mapping.relationshipMappings where names.contains(property.name) && !folded.contains(property.name) {
             guard let form = Self.standardForm(property.expression) else { continue }
             let target = try manager.index(of: form.mapping)
             switch (manager.destinationLayout.storage(entity: destinationName, relationship: property.name),
