@@ -36,14 +36,20 @@ public enum InPlaceMigration {
                                     layouts: (sourceLayout, destinationLayout), metadata: metadata, options: options, started: started)
         }
         let rowsBefore = try original.rowCounts(model: source.model)
+        let stepName = "\(source.name) → \(destination.name)"
+        let space = SpaceCheck(.rebuildCopy(largestTable: original.largestTableBytes()), store: path)
         try original.close()
+        try space.require(store: path, step: stepName)
+        let permissions = try FilePermissions(of: path)
+        try OtherWriters.waitUntilNone(store: path)
+        let fingerprint = OtherWriters.Fingerprint(store: path)
         let progress = ProgressReporter(total: destination.model.entities.count + 3, step: options.step, stepCount: options.stepCount)
         progress.begin(stage: .inPlace, pass: "\(source.name) → \(destination.name) (inferred)", step: options.step, mapping: nil,
                        index: 0, count: 0, rowsTotal: rowsBefore.values.reduce(0, +))
         do {
             try options.cancellation.check()
             for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: path + suffix) {
-                try FileManager.default.copyItem(atPath: path + suffix, toPath: paths.newStore + suffix)
+                try permissions.copy(path + suffix, to: paths.newStore + suffix)
             }
             let copy = try PersistentStore.open(at: paths.newStore, mode: .readWrite)
             try copy.withConnection { db in
@@ -62,12 +68,14 @@ public enum InPlaceMigration {
             let rowsAfter = try copy.rowCounts(model: destination.model)
             try copy.close()
             progress.begin(stage: .swap, mapping: nil, index: 0, count: 0, rowsTotal: 0)
+            try fingerprint.requireUnchanged(store: path)
             let backup = try StoreSwap.swap(paths)
             progress.finish()
             return MigrationReport(store: path, backup: backup, sourceVersion: source.name, destinationVersion: destination.name,
                                    passes: ["inferred"], rowsBefore: rowsBefore, rowsAfter: rowsAfter, duration: Date().timeIntervalSince(started))
         } catch {
             for suffix in [""] + StoreSwap.sidecars { unlink(paths.newStore + suffix) }
+            if SpaceCheck.isFullDisk(error) { throw space.fullDiskError(store: path, step: stepName, underlying: error) }
             throw error
         }
     }
@@ -80,6 +88,11 @@ public enum InPlaceMigration {
         let progress = ProgressReporter(total: 2, step: options.step, stepCount: options.stepCount)
         progress.begin(stage: .inPlace, pass: "\(step.source.name) → \(step.destination.name) (inferred, in place)", step: options.step,
                        mapping: nil, index: 0, count: 0, rowsTotal: 0)
+        let stepName = "\(step.source.name) → \(step.destination.name)"
+        let space = SpaceCheck(.alterInPlace(backup: options.keepsBackup), store: path)
+        try space.require(store: path, step: stepName)
+        // Name another writer now, rather than time out inside the transaction below.
+        try OtherWriters.waitUntilNone(store: path)
         let backup = options.keepsBackup ? try StoreSwap.copyAside(store: path) : nil
         var rowsBefore: [String: Int] = [:], rowsAfter: [String: Int] = [:]
         do {
@@ -111,6 +124,7 @@ public enum InPlaceMigration {
             try store.close()
         } catch {
             if let backup { for suffix in [""] + StoreSwap.sidecars { unlink(backup + suffix) } }
+            if SpaceCheck.isFullDisk(error) { throw space.fullDiskError(store: path, step: stepName, underlying: error) }
             throw error
         }
         progress.finish()

@@ -63,6 +63,9 @@ public enum MappingMigration {
         defer { withExtendedLifetime(lock) {} }
         if lock != nil { try StoreSwap.recover(store: path) }
         let paths = StoreSwap.Paths(store: path)
+        // Before this process opens the store (see OtherWriters: the probe must not share it).
+        try OtherWriters.waitUntilNone(store: path)
+        let fingerprint = OtherWriters.Fingerprint(store: path)
 
         let sourceStore = try PersistentStore.open(at: path)
         let metadata = try sourceStore.metadata()
@@ -82,10 +85,16 @@ public enum MappingMigration {
         let sourceLayout = try sourceStore.layout(for: source.model)
         let rowsBefore = try sourceStore.rowCounts(model: source.model)
         let sourceURI = sourceStore.readOnlyURI
+        let stepName = "\(source.name) → \(destination.name)"
+        let space = SpaceCheck(.newStore(rows: rowsBefore.values.reduce(0, +)), store: path)
+        try space.require(store: path, step: stepName)
+        let permissions = try FilePermissions(of: path)
 
         var newStore: PersistentStore?
         do {
-            let created = try PersistentStore.create(at: paths.newStore, model: destination.model, uuid: metadata.uuid)
+            try permissions.createEmpty(paths.newStore)
+            try permissions.createEmpty(paths.workStore)
+            let created = try PersistentStore.create(at: paths.newStore, model: destination.model, uuid: metadata.uuid, replacingEmptyFile: true)
             newStore = created
             var carried = metadata
             carried.setModel(destination.model)
@@ -137,6 +146,8 @@ public enum MappingMigration {
             try created.close()
             newStore = nil
             unlink(paths.workStore)
+            try permissions.apply(to: paths.newStore)
+            try fingerprint.requireUnchanged(store: path)
             let backup = try StoreSwap.swap(paths)
             reporter?.finish()
             return MigrationReport(store: path, backup: backup, sourceVersion: source.name, destinationVersion: destination.name,
@@ -147,6 +158,7 @@ public enum MappingMigration {
             for file in [paths.newStore, paths.workStore] {
                 for suffix in [""] + StoreSwap.sidecars { unlink(file + suffix) }
             }
+            if SpaceCheck.isFullDisk(error) { throw space.fullDiskError(store: path, step: stepName, underlying: error) }
             throw error
         }
     }

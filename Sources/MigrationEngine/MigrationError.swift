@@ -3,7 +3,7 @@
 public struct MigrationError: Error, CustomStringConvertible, Equatable, Sendable {
     /// The kinds of failure.
     public enum Kind: String, Sendable {
-        case cancelled, wrongModel, missingPolicy, evaluation, validation, verification, locked, notFound, swap
+        case cancelled, wrongModel, missingPolicy, evaluation, validation, verification, locked, notFound, swap, noSpace, notWritable
     }
 
     /// What kind.

@@ -4,26 +4,35 @@ import Glibc
 #endif
 
 /// An advisory lock beside a store (`Name.sqlite.chrysalis-lock`) that keeps a second
-/// migration off it. The kernel drops the lock when the process dies, so a crash never leaves
-/// the store locked; the file records who holds it, for the error message.
-final class StoreLock {
+/// migration (from `chrysalis migrate` or a console) off it. The kernel drops the lock when the
+/// process dies, so a crash never leaves the store locked; the file records who holds it (pid,
+/// command line, since when), so a refusal can name the other process.
+public final class StoreLock {
     private let descriptor: Int32
     let path: String
 
     init(store: String) throws {
-        path = store + ".chrysalis-lock"
-        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            throw MigrationError(.locked, "cannot create the lock file \(path) (\(String(cString: strerror(errno))))",
-                                 fix: "check that the store's directory is writable")
-        }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            let holder = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
+        path = Self.path(of: store)
+        try Self.requireWritableDirectory(of: store)
+        while true {
+            let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+            guard descriptor >= 0 else {
+                throw MigrationError(.locked, "cannot create the lock file \(path) (\(String(cString: strerror(errno))))",
+                                     fix: "check that the store's directory is writable")
+            }
+            guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+                close(descriptor)
+                throw Self.lockedError(store: store, holder: Self.recordedHolder(path))
+            }
+            // The holder before us unlinks the file as it lets go: a lock on an unlinked file
+            // guards nothing, so take it again on the file now at the path.
+            if Self.isSameFile(descriptor, path) {
+                self.descriptor = descriptor
+                break
+            }
             close(descriptor)
-            throw MigrationError(.locked, "\(store) is being migrated by another process (\(holder.isEmpty ? "unknown" : holder))",
-                                 fix: "wait for it to finish, or stop that process")
         }
-        let note = "pid \(getpid()) since \(ISO8601DateFormatter().string(from: Date()))\n"
+        let note = "pid \(getpid()) (\(Self.commandLine())) since \(ISO8601DateFormatter().string(from: Date()))\n"
         _ = ftruncate(descriptor, 0)
         _ = note.withCString { write(descriptor, $0, strlen($0)) }
     }
@@ -32,5 +41,58 @@ final class StoreLock {
         unlink(path)
         flock(descriptor, LOCK_UN)
         close(descriptor)
+    }
+
+    /// Who is migrating `store` right now (pid, command, since when), or `nil` when nobody is.
+    /// Lets a console refuse to open a store another process is migrating, before any work.
+    public static func holder(of store: String) -> String? {
+        let path = path(of: store)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        if flock(descriptor, LOCK_SH | LOCK_NB) == 0 {
+            flock(descriptor, LOCK_UN)
+            return nil
+        }
+        return recordedHolder(path)
+    }
+
+    /// The error a second migration gets, naming the one that holds the store.
+    public static func lockedError(store: String, holder: String) -> MigrationError {
+        MigrationError(.locked, "\(store) is being migrated by another process: \(holder)",
+                       fix: "wait for it to finish, or stop that process (its migration rolls back), then run again")
+    }
+
+    static func path(of store: String) -> String { store + ".chrysalis-lock" }
+
+    /// A migration writes beside the store (lock, new store, backup), so a directory it cannot
+    /// write to is refused before any work, by its mode bits too: root ignores them, but a
+    /// directory made read-only says what its owner wants.
+    static func requireWritableDirectory(of store: String) throws {
+        let directory = URL(fileURLWithPath: store).deletingLastPathComponent().path
+        var info = statvfs()
+        let readOnlyVolume = statvfs(directory, &info) == 0 && info.f_flag & UInt(ST_RDONLY) != 0
+        let permissions = ((try? FileManager.default.attributesOfItem(atPath: directory))?[.posixPermissions] as? NSNumber)?.intValue ?? 0o755
+        guard readOnlyVolume || permissions & 0o222 == 0 || access(directory, W_OK) != 0 else { return }
+        throw MigrationError(.notWritable, "cannot migrate \(store): its directory \(directory) is read-only (\(readOnlyVolume ? "a read-only volume" : "mode \(String(permissions, radix: 8))"))",
+                             fix: "a migration writes its new store and backup beside the store: make the directory writable (chmod u+w), or copy the store to a writable directory and migrate it there; nothing was changed")
+    }
+
+    private static func recordedHolder(_ path: String) -> String {
+        let text = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        return text.isEmpty ? "unknown (it is still starting)" : text
+    }
+
+    private static func isSameFile(_ descriptor: Int32, _ path: String) -> Bool {
+        var open = stat(), named = stat()
+        guard fstat(descriptor, &open) == 0, stat(path, &named) == 0 else { return false }
+        return open.st_dev == named.st_dev && open.st_ino == named.st_ino
+    }
+
+    /// This process's command line, shortened, for the lock file.
+    private static func commandLine() -> String {
+        let words = CommandLine.arguments.enumerated().map { $0.offset == 0 ? URL(fileURLWithPath: $0.element).lastPathComponent : $0.element }
+        let line = words.joined(separator: " ")
+        return line.count > 160 ? String(line.prefix(157)) + "…" : line
     }
 }

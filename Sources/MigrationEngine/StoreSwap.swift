@@ -74,13 +74,14 @@ enum StoreSwap {
         let backup = paths.backup()
         let present = [""] + sidecars.filter { $0 == "-wal" && FileManager.default.fileExists(atPath: store + $0) }
         do {
+            let permissions = try FilePermissions(of: store)
             for suffix in present {
                 unlink(paths.workStore + suffix)
-                try FileManager.default.copyItem(atPath: store + suffix, toPath: paths.workStore + suffix)
+                try permissions.copy(store + suffix, to: paths.workStore + suffix)
             }
         } catch {
             for suffix in present { unlink(paths.workStore + suffix) }
-            throw MigrationError(.swap, "could not copy \(store) to its backup \(backup): \(error.localizedDescription)",
+            throw MigrationError(SpaceCheck.isFullDisk(error) ? .noSpace : .swap, "could not copy \(store) to its backup \(backup): \(error)",
                                  fix: "free space on the volume (the backup needs the store's size), or run with --no-backup")
         }
         for suffix in present.reversed() {

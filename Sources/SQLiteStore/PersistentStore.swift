@@ -48,8 +48,12 @@ public final class PersistentStore: Sendable {
 
     /// Creates a new, empty store for `model` at `path` (which must not exist yet): Core Data's
     /// tables, indexes, `Z_PRIMARYKEY` and `Z_METADATA`, in WAL mode with incremental vacuum.
-    public static func create(at path: String, model: ManagedObjectModel, uuid: String = UUID().uuidString) throws -> PersistentStore {
-        guard !FileManager.default.fileExists(atPath: path) else {
+    /// With `replacingEmptyFile`, `path` may already exist as an empty file (made by the caller
+    /// with the permissions the store must have); SQLite takes an empty file as an empty database.
+    public static func create(at path: String, model: ManagedObjectModel, uuid: String = UUID().uuidString,
+                              replacingEmptyFile: Bool = false) throws -> PersistentStore {
+        let existing = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber
+        guard existing == nil || (replacingEmptyFile && existing?.intValue == 0) else {
             throw StoreError(.sqlite, path: path, "already exists; Chrysalis never overwrites a store", fix: "choose a new path or remove the file")
         }
         let layout = StoreLayout(model: model)
@@ -115,6 +119,17 @@ public final class PersistentStore: Sendable {
         } catch let failure as Inflate.Failure {
             throw ModelFileError(file: source, problem: "cannot be inflated: \(failure.description)",
                                  fix: "open the store with its .xcdatamodeld instead (--model)")
+        }
+    }
+
+    /// The bytes of the largest table with its indexes, from SQLite's `dbstat` table; `nil` when
+    /// SQLite was built without it. Lets a migration estimate the space a table rebuild needs.
+    public func largestTableBytes() -> Int64? {
+        try? read { db in
+            try Int64.fetchOne(db, sql: """
+                SELECT max(bytes) FROM (SELECT sum(d.pgsize) AS bytes FROM dbstat('main', 1) d
+                JOIN sqlite_master m ON m.name = d.name GROUP BY m.tbl_name)
+                """)
         }
     }
 
@@ -225,7 +240,7 @@ public final class PersistentStore: Sendable {
         case .SQLITE_CANTOPEN:
             return StoreError(.unreadable, path: path, "cannot be opened (\(message))", fix: "check that the file and its directory are readable")
         case .SQLITE_FULL:
-            return StoreError(.sqlite, path: path, "the disk is full (\(message))", fix: "free space on the volume and try again")
+            return StoreError(.full, path: path, "the disk is full (\(message))", fix: "free space on the volume and try again")
         default:
             return StoreError(.sqlite, path: path, message)
         }

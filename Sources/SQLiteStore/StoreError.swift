@@ -3,7 +3,7 @@ public struct StoreError: Error, CustomStringConvertible, Equatable, Sendable {
     /// The kinds of trouble a store can be in; tests and callers branch on these.
     public enum Kind: String, Sendable {
         case missing, unreadable, notSQLite, empty, truncated, corrupt, notCoreData, badMetadata
-        case readOnly, busy, unknownEntity, unknownProperty, badValue, sqlite
+        case readOnly, busy, full, unknownEntity, unknownProperty, badValue, sqlite
     }
 
     /// What kind of trouble.

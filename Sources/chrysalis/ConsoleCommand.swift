@@ -34,6 +34,8 @@ struct ConsoleCommand: ParsableCommand {
     func run() throws {
         let outcome: ConsoleApp.Outcome
         do {
+            // Refuse before drawing anything: another process is migrating this store.
+            if let holder = StoreLock.holder(of: options.store) { throw StoreLock.lockedError(store: options.store, holder: holder) }
             let (bundle, plan) = try options.plan()
             let cancellation = CancellationToken()
             guard let result = ConsoleApp.run(store: options.store, bundle: bundle, plan: plan,

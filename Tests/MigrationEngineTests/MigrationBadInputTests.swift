@@ -94,7 +94,7 @@ final class MigrationBadInputTests: XCTestCase {
             // While the first migration runs, a second one on the same store must be refused.
             XCTAssertThrowsError(try MappingMigration.run(store: self.path, from: from, to: to, mappings: [mapping])) { error in
                 XCTAssertEqual((error as? MigrationError)?.kind, .locked, "\(error)")
-                XCTAssertTrue("\(error)".contains("is being migrated by another process (pid \(getpid())"), "\(error)")
+                XCTAssertTrue("\(error)".contains("is being migrated by another process: pid \(getpid()) ("), "\(error)")
             }
         })
         XCTAssertNoThrow(try MappingMigration.run(store: path, from: try version(bundle, "BookStore 3"), to: try version(bundle, "BookStore 4"),

@@ -1,0 +1,83 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The source store's mode and owner, given to every file a migration makes from it: the new
+/// store, the association work file, copies and backups. The files are created with the mode
+/// from the start, so a store kept private (say 0600) never has its rows in a more open file,
+/// not even for a moment; and the migrated store keeps the owner the app runs as.
+struct FilePermissions {
+    let mode: mode_t
+    let owner: uid_t
+    let group: gid_t
+
+    /// The permissions of the file at `path`.
+    init(of path: String) throws {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw MigrationError(.notFound, "cannot read the permissions of \(path): \(String(cString: strerror(errno)))",
+                                 fix: "check that the store exists and its directory is readable")
+        }
+        mode = info.st_mode & 0o7777
+        owner = info.st_uid
+        group = info.st_gid
+    }
+
+    /// Creates `path` empty with these permissions; it must not exist (a leftover is cleaned by
+    /// recovery before a migration starts).
+    func createEmpty(_ path: String) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode & 0o666)
+        guard descriptor >= 0 else { throw failure("create \(path)") }
+        defer { close(descriptor) }
+        try apply(descriptor, path)
+    }
+
+    /// Copies `source` to `destination` (which must not exist) byte for byte, created with these
+    /// permissions, and flushed to disk.
+    func copy(_ source: String, to destination: String) throws {
+        let input = open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw failure("open \(source)") }
+        defer { close(input) }
+        let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode & 0o666)
+        guard output >= 0 else { throw failure("create \(destination)") }
+        defer { close(output) }
+        try apply(output, destination)
+        let size = 4 << 20
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let count = read(input, buffer, size)
+            if count == 0 { break }
+            guard count > 0 else { throw failure("read \(source)") }
+            var written = 0
+            while written < count {
+                let done = write(output, buffer + written, count - written)
+                guard done > 0 else { throw failure("write \(destination)") }
+                written += done
+            }
+        }
+        guard fsync(output) == 0 else { throw failure("flush \(destination)") }
+    }
+
+    /// Gives the file at `path` these permissions (the owner only where this process may).
+    func apply(to path: String) throws {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw failure("open \(path)") }
+        defer { close(descriptor) }
+        try apply(descriptor, path)
+    }
+
+    private func apply(_ descriptor: Int32, _ path: String) throws {
+        guard fchmod(descriptor, mode) == 0 else { throw failure("set the mode of \(path)") }
+        // Only root may give a file away; anyone else's files are theirs already.
+        if fchown(descriptor, owner, group) != 0, errno != EPERM { throw failure("set the owner of \(path)") }
+    }
+
+    private func failure(_ action: String) -> MigrationError {
+        let code = errno
+        let reason = String(cString: strerror(code))
+        return MigrationError(code == ENOSPC ? .noSpace : .swap, "could not \(action): \(reason)",
+                              fix: "check the directory's permissions and free space; the store is as it was")
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Another process writing the store while a migration copies it (an app, a `sqlite3` shell):
+/// waited on for a few seconds when it holds SQLite's write lock at the start, and caught before
+/// the swap if it wrote anyway, so its changes are never silently left behind in the backup.
+///
+/// The probe reads SQLite's own POSIX locks with `F_GETLK` instead of opening a connection: a
+/// connection of ours would take locks, create `-wal`/`-shm` files and checkpoint on close,
+/// changing the very bytes the migration promises not to touch. `F_GETLK` also names the pid.
+enum OtherWriters {
+    /// Waits up to `timeout` seconds for every other process's write lock on `store` to go;
+    /// throws, naming the holder, if one stays.
+    static func waitUntilNone(store: String, timeout: Double = 5) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while let holder = writer(of: store) {
+            guard Date() < deadline else {
+                throw MigrationError(.locked, "\(store) is being written by another process (pid \(holder) holds SQLite's write lock) and stayed so for \(Int(timeout)) s",
+                                     fix: "close the app or sqlite3 shell that has the store open (pid \(holder)), then run again; nothing was changed")
+            }
+            usleep(100_000)
+        }
+    }
+
+    /// The pid holding SQLite's write lock on `store`, if another process does: the RESERVED
+    /// byte of the database (rollback journal) or the WAL write lock in its `-shm` file.
+    static func writer(of store: String) -> pid_t? {
+        // sqlite3.c: PENDING_BYTE 0x40000000, RESERVED_BYTE one past it; WAL_WRITE_LOCK is the
+        // first lock byte of the wal-index, at offset 120 of the -shm file.
+        lockHolder(store, offset: 0x4000_0001) ?? lockHolder(store + "-shm", offset: 120)
+    }
+
+    /// What the store's files are on disk: if any of it differs later, something wrote to them.
+    struct Fingerprint: Equatable {
+        let files: [[Int]]
+
+        init(store: String) {
+            files = [store, store + "-wal", store + "-journal"].map { path in
+                var info = stat()
+                guard stat(path, &info) == 0 else { return [] }
+                return [Int(info.st_ino), Int(info.st_size), Int(info.st_mtim.tv_sec), Int(info.st_mtim.tv_nsec)]
+            }
+        }
+
+        /// Throws when the store was written since this fingerprint was taken.
+        func requireUnchanged(store: String) throws {
+            guard Fingerprint(store: store) != self else { return }
+            throw MigrationError(.locked, "\(store) was written by another process while it was being migrated; the migrated copy would miss those changes, so it was not swapped in",
+                                 fix: "close every app using the store, then run the migration again; the store is as the other process left it")
+        }
+    }
+
+    private static func lockHolder(_ path: String, offset: Int) -> pid_t? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var probe = flock()
+        probe.l_type = Int16(F_WRLCK)
+        probe.l_whence = Int16(SEEK_SET)
+        probe.l_start = off_t(offset)
+        probe.l_len = 1
+        guard fcntl(descriptor, F_GETLK, &probe) == 0, probe.l_type != Int16(F_UNLCK) else { return nil }
+        return probe.l_pid
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import SQLiteStore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The free space a step needs, estimated and checked before the step writes anything, so a
+/// volume too small is refused at once with the numbers instead of failing half way through
+/// (which would roll back, but only after all the work). The same estimate names the space
+/// needed when the disk fills up anyway (another process may be writing to it too).
+public struct SpaceCheck: Sendable {
+    /// What the step will write beside (or into) the store.
+    public enum Work: Sendable {
+        /// `ALTER TABLE` in one transaction on the store: a journal of a few pages, and a byte
+        /// copy of the store first when a backup is kept.
+        case alterInPlace(backup: Bool)
+        /// A copy of the store whose largest table is rebuilt inside one transaction: the copy,
+        /// plus about twice that table (the new table, and the journal of the transaction);
+        /// the whole store is assumed when the table's size is unknown.
+        case rebuildCopy(largestTable: Int64?)
+        /// A new store built by mapping models: about the source's size, plus the association
+        /// table on disk (source row → destination row, for every row).
+        case newStore(rows: Int)
+    }
+
+    /// Bytes the step needs, at a rough estimate that errs on the generous side.
+    public let needed: Int64
+    /// What makes up `needed`, in words, for the error message.
+    public let reason: String
+
+    /// Estimates what `work` needs for the store at `store`.
+    public init(_ work: Work, store: String) {
+        let storeBytes = Self.size(store) + Self.size(store + "-wal")
+        let slack: Int64 = 1 << 20
+        switch work {
+        case .alterInPlace(let backup):
+            needed = slack + (backup ? storeBytes : 0)
+            reason = backup ? "a byte copy of the store as its backup (\(Self.format(storeBytes)))" : "the step's journal"
+        case .rebuildCopy(let largestTable):
+            let table = largestTable ?? storeBytes
+            needed = storeBytes + 2 * table + slack
+            reason = "a copy of the store (\(Self.format(storeBytes))) and twice its largest table for the rebuild (2 × \(Self.format(table)))"
+        case .newStore(let rows):
+            let associations = Int64(rows) * 48
+            needed = storeBytes + associations + slack
+            reason = "a new store of about the source's size (\(Self.format(storeBytes))) and the association table (\(Self.format(associations)))"
+        }
+    }
+
+    /// Throws when the volume holding `store` has less than `needed` bytes free.
+    public func require(store: String, step: String) throws {
+        guard let free = Self.freeBytes(near: store), free < needed else { return }
+        throw MigrationError(.noSpace, "not enough free space for the step \(step): it needs about \(Self.format(needed)) beside \(store) (\(reason)), and the volume has \(Self.format(free)) free",
+                             fix: "free at least \(Self.format(needed - free)) on that volume, or copy the store to a larger volume and migrate it there; nothing was changed")
+    }
+
+    /// The error for a disk that filled up during the step, naming what the step needed.
+    func fullDiskError(store: String, step: String, underlying: Error) -> MigrationError {
+        let free = Self.freeBytes(near: store).map { ", \(Self.format($0)) free now" } ?? ""
+        return MigrationError(.noSpace, "the disk filled up during the step \(step): it needs about \(Self.format(needed)) beside \(store) (\(reason))\(free); the step rolled back and its partial files were removed (\(underlying))",
+                              fix: "free at least \(Self.format(needed)) on that volume and run the migration again; the store is as it was")
+    }
+
+    /// Whether `error` says the disk (or SQLite's page limit) is full.
+    static func isFullDisk(_ error: Error) -> Bool {
+        if let error = error as? StoreError { return error.kind == .full }
+        if let error = error as? MigrationError { return error.kind == .noSpace }
+        let error = error as NSError
+        return (error.domain == NSPOSIXErrorDomain && error.code == Int(ENOSPC))
+            || (error.domain == NSCocoaErrorDomain && error.code == NSFileWriteOutOfSpaceError)
+            || (error.userInfo[NSUnderlyingErrorKey] as? Error).map(isFullDisk) == true
+    }
+
+    /// Free bytes for an unprivileged writer on the volume holding `path`; `nil` if unknown.
+    static func freeBytes(near path: String) -> Int64? {
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        var info = statvfs()
+        guard statvfs(directory, &info) == 0 else { return nil }
+        return Int64(info.f_bavail) * Int64(info.f_frsize)
+    }
+
+    private static func size(_ path: String) -> Int64 {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int64(info.st_size) : 0
+    }
+
+    /// `12.3 MB` style, in decimal units as `df -H` shows them.
+    static func format(_ bytes: Int64) -> String {
+        let units = ["bytes", "kB", "MB", "GB", "TB"]
+        var value = Double(bytes), unit = 0
+        while value >= 1000, unit < units.count - 1 { value /= 1000; unit += 1 }
+        return unit == 0 ? "\(bytes) bytes" : String(format: value < 10 ? "%.1f %@" : "%.0f %@", value, units[unit])
+    }
+}
