@@ -1,0 +1,127 @@
+import Crypto
+import Foundation
+import GRDB
+import TestSupport
+import XCTest
+
+/// Issue 9, "crash anywhere": the real `chrysalis migrate` is killed with SIGKILL at random
+/// moments on demo stores of every step kind, and after each kill the store must be the untouched
+/// source or a complete store at a version of the chain (as SQLite's own recovery leaves it), and
+/// the next run with the same arguments must clean up, finish, and give exactly what an
+/// uninterrupted run gives.
+///
+/// SIGKILL is the honest test: no handler runs, no `defer`, no rollback in Swift — only what is on
+/// disk counts. `CHRYSALIS_KILLS` sets how many kills in total (shared round-robin over the kinds;
+/// the default keeps `swift test` quick), `CHRYSALIS_CRASH_SEED` replays a run's kill delays, and
+/// `CHRYSALIS_CRASH_KINDS` (comma-separated names) runs only some kinds.
+final class CrashHarnessTests: XCTestCase {
+    func testKilledMigrationsLeaveSourceOrAVersionAndTheNextRunFinishes() throws {
+        let environment = ProcessInfo.processInfo.environment
+        let totalKills = Int(environment["CHRYSALIS_KILLS"] ?? "") ?? 12
+        let seed = UInt64(environment["CHRYSALIS_CRASH_SEED"] ?? "") ?? UInt64(Date().timeIntervalSince1970 * 1000) % 1_000_000
+        let only = Set((environment["CHRYSALIS_CRASH_KINDS"] ?? "").split(separator: ",").map(String.init))
+        let kinds = CrashKind.all.filter { only.isEmpty || only.contains($0.name) }
+        print("crash harness: seed \(seed) (CHRYSALIS_CRASH_SEED), \(totalKills) kills (CHRYSALIS_KILLS) over \(kinds.map(\.name).joined(separator: ", "))")
+        var random = SplitMix64(seed: seed)
+        let root = try Fixtures.makeTemporaryDirectory()
+        var keep = false
+        defer { if !keep { try? FileManager.default.removeItem(at: root) } }
+
+        let fixtures = FixtureCache(directory: root.appendingPathComponent("fixtures"))
+        var tallies: [CrashTally] = []
+        for (index, kind) in kinds.enumerated() {
+            let kills = totalKills / kinds.count + (index < totalKills % kinds.count ? 1 : 0)
+            guard kills > 0 else { continue }
+            let setupStarted = Date()
+            let scene = try CrashScene(kind: kind, directory: root.appendingPathComponent(kind.name), fixtures: fixtures)
+            var tally = CrashTally(kind: kind.name, runSeconds: scene.runSeconds)
+            tally.setupSeconds = Date().timeIntervalSince(setupStarted)
+            let killsStarted = Date()
+            for kill in 0..<kills {
+                let delay = Double(random.next() % 1_000_001) / 1_000_000 * 1.1 * scene.runSeconds
+                let trial = root.appendingPathComponent("\(kind.name)-\(kill)")
+                let outcome = try scene.killAndRerun(after: delay, in: trial)
+                tally.add(outcome)
+                if outcome.failures.isEmpty {
+                    try? FileManager.default.removeItem(at: trial)
+                } else {
+                    keep = true
+                    for failure in outcome.failures {
+                        XCTFail("\(kind.name) killed after \(String(format: "%.3f", delay)) s (seed \(seed), kept in \(trial.path)): \(failure)")
+                    }
+                }
+            }
+            tally.killSeconds = Date().timeIntervalSince(killsStarted)
+            print(tally.summary)
+            tallies.append(tally)
+        }
+        print(CrashTally.total(tallies))
+    }
+}
+
+/// One kind of step to kill: a store made by `chrysalis fixture`, the `migrate` arguments, and the
+/// versions the run passes through (each with the arguments that stop a run there).
+struct CrashKind {
+    var name: String
+    var bundle: String
+    var version: String
+    var rows: Int
+    var storeName: String
+    /// `DELETE` turns the fixture's WAL store into a rollback-journal store.
+    var journalMode: String?
+    /// Every version the chain reaches after the source, last the target, with the arguments
+    /// (after the store path) of a run that ends there.
+    var versions: [(name: String, arguments: [String])]
+
+    var arguments: [String] { versions.last!.arguments }
+
+    private static let project = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    private static func path(_ relative: String) -> String { project.appendingPathComponent(relative).path }
+
+    static var all: [CrashKind] {
+        let bookStore = path("Sources/Demo/Resources/BookStore.xcdatamodeld")
+        let bookStoreMappings = path("Sources/Demo/Resources/Mappings")
+        let shelf = path("Benchmarks/Models/Shelf.xcdatamodeld")
+        let books = path("Sources/Demo/Resources/Books")
+        let booksModel = books + "/Model.xcdatamodeld"
+        func mapping(_ name: String) -> [String] { ["--mappings", "\(books)/\(name).xcmappingmodel"] }
+        let chain = (2...5).map { version in
+            (name: "BookStore \(version)", arguments: ["--model", bookStore, "--mappings", bookStoreMappings, "--to", "BookStore \(version)"])
+        }
+        return [
+            // Adds an attribute with ALTER TABLE inside one transaction on the store itself.
+            CrashKind(name: "in-place-journal", bundle: bookStore, version: "BookStore", rows: 20_000, storeName: "BookStore.sqlite",
+                      journalMode: "DELETE", versions: [chain[0]]),
+            CrashKind(name: "in-place-wal", bundle: bookStore, version: "BookStore", rows: 20_000, storeName: "BookStore.sqlite",
+                      journalMode: nil, versions: [chain[0]]),
+            // Book renamed Volume and isbn made required: the table is rebuilt on a copy and swapped in.
+            CrashKind(name: "rebuild-copy", bundle: shelf, version: "Shelf 1", rows: 15_000, storeName: "Shelf.sqlite", journalMode: nil,
+                      versions: [(name: "Shelf 2", arguments: ["--model", shelf, "--to", "Shelf 2"])]),
+            // A custom policy splits authors' names, into a new store.
+            CrashKind(name: "mapping-policy", bundle: bookStore, version: "BookStore 3", rows: 3_000, storeName: "BookStore.sqlite", journalMode: nil,
+                      versions: [(name: "BookStore 4", arguments: ["--model", bookStore, "--mappings", bookStoreMappings + "/BookStore3To4.mapping.yaml",
+                                                                   "--to", "BookStore 4"])]),
+            // objc.io Books: Model1 → Model2, then two passes (users, then books and authors) into one Model3 store.
+            CrashKind(name: "multi-pass", bundle: booksModel, version: "Model1", rows: 500, storeName: "Books.sqlite", journalMode: nil,
+                      versions: [(name: "Model2", arguments: ["--model", booksModel] + mapping("Model1_to_Model2") + ["--to", "Model2"]),
+                                 (name: "Model3", arguments: ["--model", booksModel] + mapping("Model1_to_Model2") + mapping("Model2_to_Model3_User")
+                                    + mapping("Model2_to_Model3"))]),
+            // Two in-place steps, then two mapping steps.
+            CrashKind(name: "chain", bundle: bookStore, version: "BookStore", rows: 2_500, storeName: "BookStore.sqlite", journalMode: nil,
+                      versions: chain),
+        ]
+    }
+}
+
+/// A small seeded generator (SplitMix64), so a printed seed replays the same kill delays.
+struct SplitMix64 {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
