@@ -1,0 +1,113 @@
+import Foundation
+
+/// What one fuzz run found: how many inputs, how long, the slowest input, and every input that
+/// broke the rule (a reader must succeed or throw its own error type with a non-empty message,
+/// within the hang limit). A crash cannot be reported here: it ends the test process, and
+/// `CHRYSALIS_FUZZ_TRACE` tells which input it was.
+public struct FuzzReport: CustomStringConvertible, Sendable {
+    /// The reader fuzzed.
+    public var reader: String
+    /// Inputs run, seeds included.
+    public var inputs = 0
+    /// Inputs the reader accepted.
+    public var accepted = 0
+    /// Inputs the reader refused with an error.
+    public var rejected = 0
+    /// Wall-clock seconds for the whole run, making the mutants included.
+    public var seconds = 0.0
+    /// Seconds spent in the reader alone.
+    public var readerSeconds = 0.0
+    /// The slowest input: its number, seconds, size in bytes and the mutations that made it.
+    public var slowest = (index: -1, seconds: 0.0, size: 0, mutations: "")
+    /// One line per broken rule, naming the saved input.
+    public var failures: [String] = []
+
+    /// One line for the test log and the issue note.
+    public var description: String {
+        "fuzz \(reader): \(inputs) inputs (\(accepted) accepted, \(rejected) refused) in \(String(format: "%.1f", seconds)) s "
+            + "(reader \(String(format: "%.1f", readerSeconds)) s); "
+            + "slowest #\(slowest.index) \(String(format: "%.3f", slowest.seconds)) s (\(slowest.size) bytes: \(slowest.mutations)); "
+            + "\(failures.count) failures"
+    }
+}
+
+/// Runs a reader on seeds and mutants of them, deterministically.
+///
+/// Environment: `CHRYSALIS_FUZZ_INPUTS` (inputs per reader; the full run is 100000),
+/// `CHRYSALIS_FUZZ_ONLY=N` (replay input N alone), `CHRYSALIS_FUZZ_TRACE=DIR` (write each input
+/// to `DIR/<reader>.input` before running it, so the input that crashed the process is on disk),
+/// `CHRYSALIS_FUZZ_HANG_SECONDS` (the per-input bound; default 5).
+public enum Fuzz {
+    /// The inputs per reader: `CHRYSALIS_FUZZ_INPUTS` or `fallback` (small, for every `swift test`).
+    public static func inputCount(default fallback: Int) -> Int {
+        ProcessInfo.processInfo.environment["CHRYSALIS_FUZZ_INPUTS"].flatMap(Int.init) ?? fallback
+    }
+
+    /// An input slower than this is a hang. Generous: tests never assert timings otherwise.
+    public static var hangSeconds: Double {
+        ProcessInfo.processInfo.environment["CHRYSALIS_FUZZ_HANG_SECONDS"].flatMap(Double.init) ?? 5
+    }
+
+    /// Where inputs that broke a rule are saved.
+    public static let failureDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("chrysalis-fuzz")
+
+    /// Runs `body` on every seed, then on mutants until `count` inputs have run.
+    ///
+    /// - Parameters:
+    ///   - seed: the run's seed; input N's mutations come from `seed` and N alone.
+    ///   - mutate: makes one mutant from the seed at one index and the seed at another (for
+    ///     splices); indices let a caller use seeds it has already decoded.
+    ///   - body: the reader; returns normally when it accepts the input.
+    ///   - isExpected: whether a thrown error is the reader's own, documented error type.
+    public static func run(_ reader: String, seeds: [[UInt8]], seed: UInt64, tokens: [String], count: Int,
+                           mutate: (inout Mutator, Int, Int) -> [UInt8],
+                           body: ([UInt8]) throws -> Void, isExpected: (Error) -> Bool) -> FuzzReport {
+        precondition(!seeds.isEmpty, "\(reader): no seeds")
+        let environment = ProcessInfo.processInfo.environment
+        let only = environment["CHRYSALIS_FUZZ_ONLY"].flatMap(Int.init)
+        let trace = environment["CHRYSALIS_FUZZ_TRACE"].map { URL(fileURLWithPath: $0).appendingPathComponent("\(reader).input") }
+        var report = FuzzReport(reader: reader)
+        let started = DispatchTime.now().uptimeNanoseconds
+        for index in 0..<max(count, seeds.count) where only == nil || only == index {
+            var mutator = Mutator(seed: seed &+ UInt64(index) &* 0x2545_F491_4F6C_DD1D, tokens: tokens)
+            let input: [UInt8]
+            if index < seeds.count {
+                input = seeds[index]
+                mutator.log = ["seed"]
+            } else {
+                input = mutate(&mutator, mutator.int(0..<seeds.count), mutator.int(0..<seeds.count))
+            }
+            if let trace { try? Data(input).write(to: trace) }
+            let start = DispatchTime.now().uptimeNanoseconds
+            var problem: String?
+            do {
+                try body(input)
+                report.accepted += 1
+            } catch {
+                report.rejected += 1
+                let message = String(describing: error)
+                if message.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                    problem = "threw \(type(of: error)) with an empty description"
+                } else if !isExpected(error) {
+                    problem = "threw \(type(of: error)), not the reader's own error: \(message.prefix(300))"
+                }
+            }
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            report.readerSeconds += seconds
+            if seconds > hangSeconds { problem = (problem.map { $0 + "; " } ?? "") + String(format: "took %.1f s (a hang)", seconds) }
+            if seconds > report.slowest.seconds {
+                report.slowest = (index, seconds, input.count, mutator.log.joined(separator: " "))
+            }
+            if let problem {
+                try? FileManager.default.createDirectory(at: failureDirectory, withIntermediateDirectories: true)
+                let saved = failureDirectory.appendingPathComponent("\(reader)-\(index).input")
+                try? Data(input).write(to: saved)
+                report.failures.append("#\(index) [\(mutator.log.joined(separator: " "))]: \(problem) (input saved to \(saved.path))")
+            }
+            report.inputs += 1
+        }
+        report.seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        print(report)
+        return report
+    }
+}
