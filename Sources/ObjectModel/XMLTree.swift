@@ -30,6 +30,16 @@ public struct XMLTree: Sendable {
 
     /// Parses `data`; malformed XML throws a ``ModelFileError`` with the parser's line and reason.
     public static func parse(_ data: Data, file: String) throws -> XMLTree {
+        // Foundation's XMLParser traps when libxml2 hands its callbacks a name that is not valid
+        // UTF-8, so the bytes are checked first. Xcode writes its XML files in UTF-8.
+        if let offset = firstInvalidUTF8(in: data) {
+            let before = data.prefix(offset)
+            let line = 1 + before.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+            let column = offset - (before.lastIndex(of: 0x0A).map { $0 - data.startIndex + 1 } ?? 0) + 1
+            throw ModelFileError(file: file, line: line,
+                                 problem: "malformed XML at column \(column): not UTF-8 text (byte \(offset) is not part of a UTF-8 character)",
+                                 fix: "save the file as UTF-8, or restore it from version control")
+        }
         let parser = XMLParser(data: data)
         let builder = TreeBuilder()
         parser.delegate = builder
@@ -48,6 +58,34 @@ public struct XMLTree: Sendable {
                                  fix: "repair the file or restore it from version control")
         }
         return root
+    }
+
+    /// The offset of the first byte that does not belong to a well-formed UTF-8 character
+    /// (overlong forms, surrogates and values past U+10FFFF included), or `nil` when all do.
+    static func firstInvalidUTF8(in data: Data) -> Int? {
+        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Int? in
+            var index = 0
+            while index < bytes.count {
+                let lead = bytes[index]
+                if lead < 0x80 { index += 1; continue }
+                let length: Int, minimum: UInt32
+                switch lead {
+                case 0xC2...0xDF: (length, minimum) = (2, 0x80)
+                case 0xE0...0xEF: (length, minimum) = (3, 0x800)
+                case 0xF0...0xF4: (length, minimum) = (4, 0x10000)
+                default: return index
+                }
+                guard index + length <= bytes.count else { return index }
+                var scalar = UInt32(lead) & (0x7F >> UInt32(length))
+                for next in bytes[(index + 1)..<(index + length)] {
+                    guard next & 0xC0 == 0x80 else { return index }
+                    scalar = scalar << 6 | UInt32(next & 0x3F)
+                }
+                guard scalar >= minimum, scalar <= 0x10FFFF, !(0xD800...0xDFFF).contains(scalar) else { return index }
+                index += length
+            }
+            return nil
+        }
     }
 
     /// libxml2's error numbers (which Foundation passes through) in words.
@@ -82,6 +120,9 @@ private final class TreeBuilder: NSObject, XMLParserDelegate {
     func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
         if firstError == nil {
             firstError = (parser.lineNumber, parser.columnNumber, (parseError as NSError).code)
+            // The first error decides, so there is no point reading on: a file of a million
+            // recoverable errors would otherwise take seconds.
+            parser.abortParsing()
         }
     }
 
