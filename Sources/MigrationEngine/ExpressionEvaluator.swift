@@ -25,7 +25,8 @@ struct ExpressionEvaluator {
             let value = try evaluate(operand)
             if value.isNull { return .null }
             guard let number = value.number else { throw EvaluationError("cannot negate \(value)") }
-            if case .value(.integer(let integer)) = value { return .value(.integer(-integer)) }
+            // -Int64.min overflows: like arithmetic, fall back to a double rather than trap.
+            if case .value(.integer(let integer)) = value, integer != .min { return .value(.integer(-integer)) }
             return .value(.double(-number))
         case .arithmetic(let op, let lhs, let rhs):
             return try arithmetic(op, try evaluate(lhs), try evaluate(rhs))
@@ -116,7 +117,7 @@ struct ExpressionEvaluator {
             return try walk(.collection(items), ["@" + ["sum:": "sum", "average:": "avg", "min:": "min", "max:": "max"][name]!])
         case "abs:":
             guard let number = argument.number else { return .null }
-            if case .value(.integer(let integer)) = argument { return .value(.integer(abs(integer))) }
+            if case .value(.integer(let integer)) = argument, integer != .min { return .value(.integer(abs(integer))) }
             return .value(.double(abs(number)))
         case "uppercase:", "lowercase:", "length:":
             guard case .value(.string(let text)) = argument else { return argument.isNull ? .null : argument }

@@ -12,7 +12,15 @@ public struct ExpressionParser {
     private var position = 0
     private var depth = 0
 
+    /// The longest expression text read, in UTF-8 bytes. Real value expressions and filters are
+    /// a line or two; a megabyte of text is not one, and would take seconds to tokenize.
+    static let maximumLength = 10_000
+
     private init(_ text: String) throws {
+        guard text.utf8.count <= Self.maximumLength else {
+            throw ExpressionError(text: String(text.prefix(80)) + "…", column: Self.maximumLength + 1,
+                                  message: "the expression is \(text.utf8.count) bytes long; expressions are limited to \(Self.maximumLength)")
+        }
         self.text = text
         tokens = try ExpressionLexer.tokens(text)
     }
@@ -69,29 +77,51 @@ public struct ExpressionParser {
         }
     }
 
+    /// How deep an expression tree may be. Everything that walks one (printing, checking,
+    /// evaluating, compiling to SQL) recurses, so a deeper tree could overflow the stack.
+    static let maximumDepth = 200
+
+    private func tooDeep() -> ExpressionError {
+        error("the expression is nested too deeply or has too many operators in a row (at most \(Self.maximumDepth))")
+    }
+
     private mutating func nested<T>(_ body: (inout ExpressionParser) throws -> T) throws -> T {
         depth += 1
         defer { depth -= 1 }
-        guard depth < 200 else { throw error("the expression is nested too deeply") }
+        guard depth < Self.maximumDepth else { throw tooDeep() }
         return try body(&self)
     }
 
     // MARK: Expressions
 
+    /// `a + b - c …`: each operator deepens the (left-leaning) tree by one, so each counts
+    /// towards ``maximumDepth`` as a parenthesis would: `1+1+…+1` cannot make a tree too deep
+    /// to print.
     private mutating func additive() throws -> Expression {
         var result = try multiplicative()
+        var links = 0
+        defer { depth -= links }
         while isSymbol("+") || isSymbol("-") {
             let op: Expression.ArithmeticOperator = isSymbol("+") ? .add : .subtract
+            links += 1
+            depth += 1
+            guard depth < Self.maximumDepth else { throw tooDeep() }
             position += 1
             result = .arithmetic(op, result, try multiplicative())
         }
         return result
     }
 
+    /// `a * b / c …`, counted like ``additive()``.
     private mutating func multiplicative() throws -> Expression {
         var result = try unary()
+        var links = 0
+        defer { depth -= links }
         while isSymbol("*") || isSymbol("/") {
             let op: Expression.ArithmeticOperator = isSymbol("*") ? .multiply : .divide
+            links += 1
+            depth += 1
+            guard depth < Self.maximumDepth else { throw tooDeep() }
             position += 1
             result = .arithmetic(op, result, try unary())
         }

@@ -46,20 +46,22 @@ public enum ExpressionValue: Hashable, Sendable {
 
     /// Converts the value for an attribute of `type`: numbers convert between number types (an
     /// integer attribute truncates), everything else must already be of the attribute's kind.
+    /// A number the attribute cannot hold (infinity, NaN, past `Int64`) gives `nil`, which the
+    /// caller reports, instead of trapping.
     func storeValue(for type: AttributeTypeName) -> StoreValue? {
         guard case .value(let value) = self else { return nil }
         if case .null = value { return .null }
         switch type {
         case .integer:
             if case .integer = value { return value }
-            return number.map { StoreValue.integer(Int64($0.rounded(.towardZero))) }
+            return number.flatMap { Int64(exactly: $0.rounded(.towardZero)) }.map(StoreValue.integer)
         case .real:
             if case .double = value { return value }
             return number.map(StoreValue.double)
         case .decimal:
             if case .decimal = value { return value }
             if case .integer(let number) = value { return .decimal(Decimal(number)) }
-            return number.map { StoreValue.decimal(Decimal(string: String($0)) ?? Decimal($0)) }
+            return number.flatMap { $0.isFinite ? StoreValue.decimal(Decimal(string: String($0)) ?? Decimal($0)) : nil }
         case .boolean:
             if case .bool = value { return value }
             return number.map { StoreValue.bool($0 != 0) }
