@@ -8,10 +8,16 @@ public enum XCMappingReader {
     /// Reads the mapping model in the `.xcmappingmodel` folder (or its `xcmapping.xml`) at `url`.
     public static func read(at url: URL) throws -> MappingModel {
         let file = url.lastPathComponent == "xcmapping.xml" ? url : url.appendingPathComponent("xcmapping.xml")
-        let bundle = file.deletingLastPathComponent()
         guard let data = FileManager.default.contents(atPath: file.path) else {
             throw MappingError(file: file.path, problem: "cannot be read", fix: "give the path of an .xcmappingmodel folder")
         }
+        return try read(data, file: file)
+    }
+
+    /// Reads the contents of an `xcmapping.xml`; `file` is where they came from, which names the
+    /// mapping model (its folder) and every error. Lets a caller read bytes it already holds.
+    public static func read(_ data: Data, file: URL) throws -> MappingModel {
+        let bundle = file.deletingLastPathComponent()
         let root: XMLTree
         do { root = try XMLTree.parse(data, file: file.path) } catch let error as ModelFileError {
             throw MappingError(file: file.path, line: error.line, problem: error.problem, fix: error.fix)
