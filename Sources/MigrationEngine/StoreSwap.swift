@@ -6,8 +6,10 @@ import Glibc
 /// Puts a migrated store in place of its source, Core Data's way: the source becomes the backup
 /// `Name~.ext` (with its `-wal`/`-shm`), the new store takes the name, the directory is fsynced.
 ///
-/// A small journal file makes the swap restartable: if the process dies half way, ``recover(store:)``
-/// at the next start finishes it, so the store path always ends up holding one complete store.
+/// A small journal file makes the swap recoverable: if the process dies half way, ``recover(store:)``
+/// at the next start undoes it while the new store has not yet taken the name, and only tidies up
+/// once it has, so the store path always holds one complete store — and still the one the next
+/// run planned from (a plan is made before the lock is taken and recovery runs).
 enum StoreSwap {
     /// Files a migration of `store` works in, all beside it (one directory, so renames are atomic).
     struct Paths {
@@ -39,14 +41,17 @@ enum StoreSwap {
 
     static let sidecars = ["-wal", "-shm", "-journal"]
 
-    /// Removes what an interrupted migration left (never the store or a backup), finishing an
+    /// Removes what an interrupted migration left (never the store or a backup), undoing an
     /// interrupted swap first.
+    ///
+    /// Finishing the swap instead would move the store to the next version under a caller that
+    /// already planned from the old one: the step it then runs finds the wrong version and fails.
     static func recover(store: String) throws {
         let paths = Paths(store: store)
         if FileManager.default.fileExists(atPath: paths.journal) {
             let backup = (try? String(contentsOfFile: paths.journal, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
             if !backup.isEmpty, FileManager.default.fileExists(atPath: paths.newStore) {
-                try finish(paths, backup: backup)
+                try undo(paths, backup: backup)
             }
             unlink(paths.journal)
         }
@@ -91,7 +96,8 @@ enum StoreSwap {
         return backup
     }
 
-    /// Every step is idempotent, so a restarted swap picks up where the last one stopped.
+    /// Each act checks before it acts, and the rename of the new store comes last, so an
+    /// interrupted swap is either done or undone whole by ``undo(_:backup:)``.
     private static func finish(_ paths: Paths, backup: String) throws {
         let manager = FileManager.default
         // The source's sidecars go first: an old WAL must never sit beside the new store.
@@ -104,6 +110,20 @@ enum StoreSwap {
         if manager.fileExists(atPath: paths.newStore) {
             guard rename(paths.newStore, paths.store) == 0 else { throw failure("move the new store to \(paths.store)") }
         }
+    }
+
+    /// Reverses ``finish(_:backup:)`` while the new store still has its work name (the rename that
+    /// puts it in place is the swap's last act): the source's sidecars come back beside it and the
+    /// backup name, a second link to the source, goes. The new store is removed by the caller.
+    private static func undo(_ paths: Paths, backup: String) throws {
+        for suffix in sidecars where FileManager.default.fileExists(atPath: backup + suffix) {
+            guard rename(backup + suffix, paths.store + suffix) == 0 else { throw failure("move \(backup + suffix) back") }
+        }
+        var source = stat(), link = stat()
+        if stat(paths.store, &source) == 0, stat(backup, &link) == 0, source.st_dev == link.st_dev, source.st_ino == link.st_ino {
+            unlink(backup)
+        }
+        try syncDirectory(of: paths.store)
     }
 
     static func syncDirectory(of path: String) throws {

@@ -125,3 +125,38 @@ struct SplitMix64 {
         return z ^ (z >> 31)
     }
 }
+
+/// The state a kill in the middle of a mapping step's swap leaves, made on purpose: the swap's
+/// journal written, the backup linked, the new store not yet renamed in. The harness found that
+/// the next run planned from the old version, then finished the swap under that plan and failed
+/// with "not at version"; recovery now undoes such a swap, so the plan still holds.
+final class InterruptedSwapTests: XCTestCase {
+    func testASwapKilledBeforeTheRenameIsUndoneAndTheNextRunFinishes() throws {
+        let directory = try Fixtures.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bookStore = CrashKind.all.first { $0.name == "chain" }!
+        let model = bookStore.bundle, mappings = URL(fileURLWithPath: model).deletingLastPathComponent().appendingPathComponent("Mappings").path
+        let store = directory.appendingPathComponent("BookStore.sqlite").path
+        let made = try ChrysalisRunner.run(["fixture", model, "--version", "BookStore 3", "--rows", "200", "--out", store, "--seed", "3"])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let sourceBytes = try Data(contentsOf: URL(fileURLWithPath: store))
+        // The new store the interrupted step had made and verified: the same source migrated one step, elsewhere.
+        let elsewhere = directory.appendingPathComponent("elsewhere")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        let next = elsewhere.appendingPathComponent("BookStore.sqlite").path
+        try FileManager.default.copyItem(atPath: store, toPath: next)
+        let step = try ChrysalisRunner.run(["migrate", next, "--model", model, "--mappings", mappings, "--to", "BookStore 4", "--no-backup"])
+        XCTAssertEqual(step.status, 0, step.stderr)
+        let newStore = directory.appendingPathComponent(".BookStore.sqlite.chrysalis-new").path
+        try FileManager.default.moveItem(atPath: next, toPath: newStore)
+        let backup = directory.appendingPathComponent("BookStore~.sqlite").path
+        try Data((backup + "\n").utf8).write(to: directory.appendingPathComponent(".BookStore.sqlite.chrysalis-swap"))
+        XCTAssertEqual(link(store, backup), 0)
+
+        let rerun = try ChrysalisRunner.run(["migrate", store, "--model", model, "--mappings", mappings])
+        XCTAssertEqual(rerun.status, 0, rerun.stderr)
+        XCTAssertTrue(rerun.stdout.contains("from BookStore 3 to BookStore 5"), rerun.stdout)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted(), ["BookStore.sqlite", "BookStore~.sqlite", "elsewhere"])
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: backup)), sourceBytes, "the backup is the source, byte for byte")
+    }
+}
