@@ -1,0 +1,65 @@
+import Foundation
+import ObjectModel
+import TestSupport
+import XCTest
+
+/// Keyed archives built to hurt: references that loop or fan out, which the fuzzer's archive
+/// mutations (``Mutator/mutateArchive(_:other:)``) produce at random and these tests pin down.
+final class ArchiveHostileInputTests: XCTestCase {
+    /// `FUNCTION($manager, "f:", E, E)` where E is the expression itself: a cycle through
+    /// `NSArguments`, and with two references a DAG that doubles at every level.
+    static func selfReferencingExpression(references: Int) -> Data {
+        let objects: [PlistNode] = [
+            .string("$null"),
+            .dict([.string("NSExpressionType"), .string("NSSelectorName"), .string("NSOperand"), .string("NSArguments")],
+                  [.int(4), .uid(2), .uid(3), .uid(4)]),
+            .string("f:"),
+            .dict([.string("NSExpressionType"), .string("NSVariable")], [.int(2), .uid(5)]),
+            .dict([.string("NS.objects")], [.array(Array(repeating: .uid(1), count: references))]),
+            .string("manager"),
+        ]
+        return Data(BinaryPlist.encode(.dict([.string("$archiver"), .string("$top"), .string("$objects"), .string("$version")],
+                                             [.string("NSKeyedArchiver"), .dict([.string("root")], [.uid(1)]), .array(objects), .int(100000)])))
+    }
+
+    /// `E(k) = FUNCTION($manager, "f:", E(k-1), E(k-1))`, `E(0) = $manager`: no cycle, 60
+    /// objects, but unfolded it is 2^60 expressions: a few bytes that would never finish.
+    static func doublingExpression(levels: Int) -> Data {
+        var objects: [PlistNode] = [.string("$null"), .string("f:"), .string("manager"),
+                                    .dict([.string("NSExpressionType"), .string("NSVariable")], [.int(2), .uid(2)])]
+        for _ in 0..<levels {
+            let previous = UInt64(objects.count - 1)
+            objects.append(.dict([.string("NS.objects")], [.array([.uid(previous), .uid(previous)])]))
+            objects.append(.dict([.string("NSExpressionType"), .string("NSSelectorName"), .string("NSOperand"), .string("NSArguments")],
+                                 [.int(4), .uid(1), .uid(3), .uid(UInt64(objects.count - 1))]))
+        }
+        return archive(objects, root: UInt64(objects.count - 1))
+    }
+
+    static func archive(_ objects: [PlistNode], root: UInt64) -> Data {
+        Data(BinaryPlist.encode(.dict([.string("$archiver"), .string("$top"), .string("$objects"), .string("$version")],
+                                      [.string("NSKeyedArchiver"), .dict([.string("root")], [.uid(root)]), .array(objects), .int(100000)])))
+    }
+
+    func testAnExpressionThatContainsItselfIsRefused() throws {
+        for references in [1, 2, 64] {
+            let archive = try KeyedArchive(data: Self.selfReferencingExpression(references: references))
+            XCTAssertThrowsError(try ArchivedExpression.format(try archive.topObject()), "\(references)") { error in
+                XCTAssertTrue("\(error)".contains("expression"), "\(error)")
+            }
+        }
+    }
+
+    func testAnExpressionThatUnfoldsExponentiallyIsRefused() throws {
+        let small = try KeyedArchive(data: Self.doublingExpression(levels: 2))
+        XCTAssertEqual(try ArchivedExpression.format(try small.topObject()),
+                       #"FUNCTION($manager, "f:", FUNCTION($manager, "f:", $manager, $manager), FUNCTION($manager, "f:", $manager, $manager))"#)
+        let started = Date()
+        let archive = try KeyedArchive(data: Self.doublingExpression(levels: 60))
+        XCTAssertThrowsError(try ArchivedExpression.format(try archive.topObject())) { error in
+            XCTAssertTrue("\(error)".contains("expression"), "\(error)")
+        }
+        // A hang guard, not a timing assertion: unfolding 2^60 expressions would never finish.
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10)
+    }
+}
