@@ -37,6 +37,7 @@ extension MigrationManager {
                            index: index + 1, count: mappings.count, rowsTotal: counts[index])
             try checkCancelled()
             if let fast = setBased[index] {
+                if let identity = try fast.keyIdentity() { associations.markIdentity(mapping: index, identity) }
                 var after: Int64 = 0
                 while true {
                     try checkCancelled()

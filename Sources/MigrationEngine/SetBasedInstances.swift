@@ -11,6 +11,7 @@ struct SetBasedInstances {
     let mapping: EntityMapping
     let mappingIndex: Int
     private let sourceTable: String
+    private let sourceTableName: String
     private let destinationTable: String
     private let sourceNumber: Int
     private let columns: [String]
@@ -20,6 +21,9 @@ struct SetBasedInstances {
     /// To-one relationship mappings written by the stage-1 insert itself (see ``foldableToOnes``),
     /// which stage 2 then skips.
     let foldedRelationships: Set<String>
+    /// Their source foreign-key columns and target mappings, looked up per chunk (the target's
+    /// associations may be kept as its source keys, known only once it ran).
+    private let folds: [(sourceColumn: String, target: Int)]
 
     /// The plan for `mapping`, or `nil` when it must run row by row.
     init?(manager: MigrationManager, mapping: EntityMapping, index: Int) {
@@ -52,18 +56,15 @@ struct SetBasedInstances {
         }
         // A to-one whose target mapping ran earlier in this pass is looked up while inserting,
         // instead of rewriting every row in stage 2.
-        var folded: Set<String> = []
-        for fold in Self.foldableToOnes(manager: manager, mapping: mapping, index: index) {
-            columns.append(ColumnNaming.quote(fold.column))
-            values.append("(SELECT f.destination_pk FROM work.associations f WHERE f.mapping = ? AND f.source_pk = s.\(ColumnNaming.quote(fold.sourceColumn)))")
-            arguments.append(fold.target.databaseValue)
-            folded.insert(fold.property)
-        }
-        foldedRelationships = folded
+        let folds = Self.foldableToOnes(manager: manager, mapping: mapping, index: index)
+        for fold in folds { columns.append(ColumnNaming.quote(fold.column)) }
+        self.folds = folds.map { (sourceColumn: $0.sourceColumn, target: $0.target) }
+        foldedRelationships = Set(folds.map(\.property))
         self.manager = manager
         self.mapping = mapping
         mappingIndex = index
         self.sourceTable = "src.\(ColumnNaming.quote(sourceTable.name))"
+        sourceTableName = sourceTable.name
         self.destinationTable = "main.\(ColumnNaming.quote(destinationTable.name))"
         self.sourceNumber = sourceNumber
         self.columns = columns
@@ -90,6 +91,20 @@ struct SetBasedInstances {
         }
     }
 
+    /// The identity of this mapping's associations when numbering its destination instances in
+    /// creation order would give each exactly its source key: no filter, and the source keys of
+    /// the entity run without a gap from the destination's next free key. Then the mapping writes
+    /// no association rows and its inserts copy `Z_PK` — the same store, less work.
+    func keyIdentity() throws -> AssociationTable.Identity? {
+        guard filter == nil, let destinationName = mapping.destinationEntity,
+              let destinationNumber = manager.destinationLayout.numbering.number(of: destinationName),
+              let range = try Row.fetchOne(manager.db, sql: "SELECT count(*), min(Z_PK), max(Z_PK) FROM \(sourceTable) WHERE Z_ENT = ?", arguments: [sourceNumber]),
+              let low = range[1] as Int64?, let high = range[2] as Int64? else { return nil }
+        let count: Int64 = range[0]
+        guard high - low + 1 == count, try low == manager.writer.nextKey(for: destinationName) else { return nil }
+        return AssociationTable.Identity(sourceTable: sourceTableName, sourceEntity: sourceNumber, destinationEntity: destinationNumber)
+    }
+
     /// Moves the source rows with `Z_PK` after `after`, up to `limit` of them; returns how many
     /// source rows the chunk covered and the last `Z_PK`.
     func moveChunk(after: Int64, limit: Int) throws -> (rows: Int, last: Int64) {
@@ -103,21 +118,35 @@ struct SetBasedInstances {
         let matching = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(sourceTable) s WHERE \(condition)", arguments: StatementArguments(conditionArguments)) ?? 0
         guard matching > 0, let destinationName = mapping.destinationEntity else { return (rows, last) }
         let keys = try manager.writer.reserveKeys(for: destinationName, count: matching)
-        try db.execute(sql: """
-            INSERT INTO work.associations (mapping, source_entity, source_pk, destination_entity, destination_pk)
-            SELECT ?, s.Z_ENT, s.Z_PK, ?, ? + row_number() OVER (ORDER BY s.Z_PK) - 1 FROM \(sourceTable) s WHERE \(condition)
-            """, arguments: StatementArguments([mappingIndex.databaseValue, keys.entityNumber.databaseValue, keys.first.databaseValue] + conditionArguments))
+        let associations = manager.associations
         let names = (["Z_PK", "Z_ENT", "Z_OPT"] + columns).joined(separator: ", ")
-        let selected = (["a.destination_pk", "?", "1"] + values).joined(separator: ", ")
-        try db.execute(sql: """
-            INSERT INTO \(destinationTable) (\(names)) SELECT \(selected) FROM work.associations a JOIN \(sourceTable) s ON s.Z_PK = a.source_pk
-            WHERE a.mapping = ? AND a.destination_pk BETWEEN ? AND ? ORDER BY a.destination_pk
-            """, arguments: StatementArguments([keys.entityNumber.databaseValue] + valueArguments
-                + [mappingIndex.databaseValue, keys.first.databaseValue, (keys.first + Int64(matching) - 1).databaseValue]))
+        let lookups = folds.map { "(SELECT f.destination_pk FROM \(associations.relation($0.target)) f WHERE f.mapping = ? AND f.source_pk = s.\(ColumnNaming.quote($0.sourceColumn)))" }
+        let lookupArguments = folds.map(\.target.databaseValue)
+        if associations.isIdentity(mappingIndex) {
+            // Dense keys (see keyIdentity()): the chunk's source keys are the keys just reserved.
+            guard keys.first == after + 1, keys.first + Int64(matching) - 1 == last else {
+                throw MigrationError(.verification, "\(mapping.name): destination keys \(keys.first)… do not follow source keys \(after + 1)…\(last)",
+                                     fix: "the source is untouched; report this with the mapping model")
+            }
+            let selected = (["s.Z_PK", "?", "1"] + values + lookups).joined(separator: ", ")
+            try db.execute(sql: "INSERT INTO \(destinationTable) (\(names)) SELECT \(selected) FROM \(sourceTable) s WHERE \(condition) ORDER BY s.Z_PK",
+                           arguments: StatementArguments([keys.entityNumber.databaseValue] + valueArguments + lookupArguments + conditionArguments))
+        } else {
+            try db.execute(sql: """
+                INSERT INTO work.associations (mapping, source_entity, source_pk, destination_entity, destination_pk)
+                SELECT ?, s.Z_ENT, s.Z_PK, ?, ? + row_number() OVER (ORDER BY s.Z_PK) - 1 FROM \(sourceTable) s WHERE \(condition)
+                """, arguments: StatementArguments([mappingIndex.databaseValue, keys.entityNumber.databaseValue, keys.first.databaseValue] + conditionArguments))
+            let selected = (["a.destination_pk", "?", "1"] + values + lookups).joined(separator: ", ")
+            try db.execute(sql: """
+                INSERT INTO \(destinationTable) (\(names)) SELECT \(selected) FROM work.associations a JOIN \(sourceTable) s ON s.Z_PK = a.source_pk
+                WHERE a.mapping = ? AND a.destination_pk BETWEEN ? AND ? ORDER BY a.destination_pk
+                """, arguments: StatementArguments([keys.entityNumber.databaseValue] + valueArguments + lookupArguments
+                    + [mappingIndex.databaseValue, keys.first.databaseValue, (keys.first + Int64(matching) - 1).databaseValue]))
+        }
         // A custom manager's association hook still sees every pair, after the set-based insert.
         if let hook = manager.didAssociate, manager.didAssociateEntities.map({ $0.contains(destinationName) }) ?? true {
             let pairs = try Row.fetchAll(db, sql: """
-                SELECT source_entity, source_pk, destination_entity, destination_pk FROM work.associations
+                SELECT source_entity, source_pk, destination_entity, destination_pk FROM \(associations.relation(mappingIndex))
                 WHERE mapping = ? AND destination_pk BETWEEN ? AND ? ORDER BY destination_pk
                 """, arguments: [mappingIndex, keys.first, keys.first + Int64(matching) - 1])
             for pair in pairs {

@@ -74,6 +74,7 @@ struct SetBasedRelationships {
         guard let destinationName = mapping.destinationEntity, let sourceName = mapping.sourceEntity,
               let sourceTable = manager.sourceLayout.table(for: sourceName), let destinationTable = manager.destinationLayout.table(for: destinationName) else { return }
         let q = ColumnNaming.quote
+        let relation = manager.associations.relation
         let folded = manager.useSetBasedSQL ? SetBasedInstances(manager: manager, mapping: mapping, index: index)?.foldedRelationships ?? [] : []
         for property in mapping.relationshipMappings where names.contains(property.name) && !folded.contains(property.name) {
             guard let form = Self.standardForm(property.expression) else { continue }
@@ -87,8 +88,8 @@ struct SetBasedRelationships {
                     FROM (SELECT member.destination_pk AS pk,
                                  1024 * row_number() OVER (PARTITION BY owner.destination_pk ORDER BY s.\(q(sourceOrder)), s.Z_PK) AS position
                           FROM src.\(q(sourceMembers)) s
-                          JOIN work.associations member ON member.mapping = ? AND member.source_pk = s.Z_PK
-                          JOIN work.associations owner ON owner.mapping = ? AND owner.source_pk = s.\(q(sourceKey))) AS ranked
+                          JOIN \(relation(target)) member ON member.mapping = ? AND member.source_pk = s.Z_PK
+                          JOIN \(relation(index)) owner ON owner.mapping = ? AND owner.source_pk = s.\(q(sourceKey))) AS ranked
                     WHERE main.\(q(table)).Z_PK = ranked.pk
                     """, arguments: [target, index])
                 continue
@@ -100,8 +101,8 @@ struct SetBasedRelationships {
                 try manager.db.execute(sql: """
                     INSERT OR IGNORE INTO main.\(q(join.name)) (\(q(column)), \(q(otherColumn)))
                     SELECT a1.destination_pk, a2.destination_pk FROM src.\(q(sourceJoin.name)) j
-                    CROSS JOIN work.associations a1 ON a1.mapping = ? AND a1.source_pk = j.\(q(sourceColumn))
-                    CROSS JOIN work.associations a2 ON a2.mapping = ? AND a2.source_pk = j.\(q(sourceOtherColumn))
+                    CROSS JOIN \(relation(index)) a1 ON a1.mapping = ? AND a1.source_pk = j.\(q(sourceColumn))
+                    CROSS JOIN \(relation(target)) a2 ON a2.mapping = ? AND a2.source_pk = j.\(q(sourceOtherColumn))
                     """, arguments: [index, target])
                 continue
             case (.foreignKey?, .foreignKey?): break
@@ -112,8 +113,8 @@ struct SetBasedRelationships {
             let sets = ["\(q(column)) = a2.destination_pk"] + (entityColumn.map { ["\(q($0)) = a2.destination_entity"] } ?? [])
             try manager.db.execute(sql: """
                 UPDATE main.\(q(destinationTable.name)) SET \(sets.joined(separator: ", "))
-                FROM work.associations a1 JOIN src.\(q(sourceTable.name)) s ON s.Z_PK = a1.source_pk
-                JOIN work.associations a2 ON a2.mapping = ? AND a2.source_pk = s.\(q(sourceColumn))
+                FROM \(relation(index)) a1 JOIN src.\(q(sourceTable.name)) s ON s.Z_PK = a1.source_pk
+                JOIN \(relation(target)) a2 ON a2.mapping = ? AND a2.source_pk = s.\(q(sourceColumn))
                 WHERE a1.mapping = ? AND a1.destination_pk = main.\(q(destinationTable.name)).Z_PK
                 """, arguments: [target, index])
         }

@@ -51,8 +51,11 @@ public enum ColumnNaming {
     /// schema), quoted when it is a keyword or holds anything else, so `ORDER` or a name with
     /// quotes stays a name.
     public static func quote(_ identifier: String) -> String {
-        let plain = identifier.first.map { $0.isASCII && ($0.isLetter || $0 == "_") } == true
-            && identifier.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+        // Bytes, not Characters: this runs for every statement a migration builds.
+        let bytes = identifier.utf8
+        let isLetter = { (byte: UInt8) in (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") || byte == UInt8(ascii: "_") }
+        let plain = bytes.first.map(isLetter) == true
+            && bytes.allSatisfy { isLetter($0) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) }
         if plain && !keywords.contains(identifier.uppercased()) { return identifier }
         return "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }

@@ -81,7 +81,8 @@ public struct ObjectReader {
     /// The object with `id`, if it exists.
     public func object(_ id: ObjectID) throws -> StoredObject? {
         guard let name = layout.numbering.name(of: id.entityNumber), let table = layout.table(for: name) else { return nil }
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM \(t(table.name)) WHERE Z_PK = ? AND Z_ENT = ?",
+        // Cached statements: migrations call this once per row, and preparing costs more than running.
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM \(t(table.name)) WHERE Z_PK = ? AND Z_ENT = ?"),
                                          arguments: [id.primaryKey, id.entityNumber]) else { return nil }
         return try decoder(for: id.entityNumber).object(from: row)
     }
@@ -97,20 +98,20 @@ public struct ObjectReader {
         let destinationNumber = layout.numbering.number(of: relationship.destinationEntityName) ?? 0
         switch storage {
         case let .foreignKey(table, column, entityColumn):
-            let row = try Row.fetchOne(db, sql: "SELECT \(q(column)), \(entityColumn.map(q) ?? "NULL") FROM \(t(table)) WHERE Z_PK = ?", arguments: [id.primaryKey])
+            let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(q(column)), \(entityColumn.map(q) ?? "NULL") FROM \(t(table)) WHERE Z_PK = ?"), arguments: [id.primaryKey])
             guard let row, let key = row[0] as Int64? else { return [] }
             return [ObjectID(entityNumber: row[1] as Int? ?? destinationNumber, primaryKey: key)]
         case let .inverseForeignKey(table, column, _, orderColumn):
             let order = orderColumn.map { "\(q($0)), Z_PK" } ?? "Z_PK"
-            return try Row.fetchAll(db, sql: "SELECT Z_PK, Z_ENT FROM \(t(table)) WHERE \(q(column)) = ? ORDER BY \(order)", arguments: [id.primaryKey])
+            return try Row.fetchAll(db.cachedStatement(sql: "SELECT Z_PK, Z_ENT FROM \(t(table)) WHERE \(q(column)) = ? ORDER BY \(order)"), arguments: [id.primaryKey])
                 .map { ObjectID(entityNumber: $0[1], primaryKey: $0[0]) }
         case let .joinTable(join, sourceColumn, destinationColumn, orderColumn):
             guard let destinationTable = layout.table(for: relationship.destinationEntityName) else { return [] }
             let order = orderColumn.map { "j.\(q($0)), d.Z_PK" } ?? "d.Z_PK"
-            return try Row.fetchAll(db, sql: """
+            return try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT d.Z_PK, d.Z_ENT FROM \(t(join.name)) j JOIN \(t(destinationTable.name)) d ON d.Z_PK = j.\(q(destinationColumn))
                 WHERE j.\(q(sourceColumn)) = ? ORDER BY \(order)
-                """, arguments: [id.primaryKey]).map { ObjectID(entityNumber: $0[1], primaryKey: $0[0]) }
+                """), arguments: [id.primaryKey]).map { ObjectID(entityNumber: $0[1], primaryKey: $0[0]) }
         }
     }
 

@@ -113,6 +113,16 @@ public final class ObjectWriter {
         return (first, number)
     }
 
+    /// The key the next instance of `entity` would get, without reserving it.
+    public func nextKey(for entity: String) throws -> Int64 {
+        let (description, table, number) = try resolve(entity)
+        let root = layout.numbering.number(of: layout.model.rootEntity(of: description).name) ?? number
+        if let next = nextKeys[root] { return next }
+        let recorded = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM \(t("Z_PRIMARYKEY")) WHERE Z_ENT = ?", arguments: [root]) ?? 0
+        let used = try Int64.fetchOne(db, sql: "SELECT max(Z_PK) FROM \(t(table.name))") ?? 0
+        return max(recorded, used) + 1
+    }
+
     /// The model's default values for the stored attributes of `entity`, by attribute name.
     public func defaultValues(of entity: String) -> [String: StoreValue] {
         if let known = defaultsByEntity[entity] { return known }
