@@ -49,7 +49,9 @@ enum StoreSwap {
     static func recover(store: String) throws {
         let paths = Paths(store: store)
         if FileManager.default.fileExists(atPath: paths.journal) {
-            let backup = (try? String(contentsOfFile: paths.journal, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            // A journal cut short (no final newline) was never synced: the swap had not begun.
+            let text = (try? String(contentsOfFile: paths.journal, encoding: .utf8)) ?? ""
+            let backup = text.hasSuffix("\n") ? text.trimmingCharacters(in: .whitespacesAndNewlines) : ""
             if !backup.isEmpty, FileManager.default.fileExists(atPath: paths.newStore) {
                 try undo(paths, backup: backup)
             }
@@ -63,12 +65,24 @@ enum StoreSwap {
     /// Swaps `newStore` in for the store; returns the backup path.
     static func swap(_ paths: Paths) throws -> String {
         let backup = paths.backup()
-        try Data((backup + "\n").utf8).write(to: URL(fileURLWithPath: paths.journal), options: .atomic)
+        try writeJournal(paths.journal, backup: backup)
         try syncDirectory(of: paths.store)
         try finish(paths, backup: backup)
         unlink(paths.journal)
         try syncDirectory(of: paths.store)
         return backup
+    }
+
+    /// Writes and syncs the journal in place. `Data.write(options: .atomic)` would go through a
+    /// temporary `.dat.nosync…` file beside the store, which a kill at the wrong moment leaves
+    /// there for good; a journal cut short instead lacks its newline and recovery ignores it.
+    private static func writeJournal(_ path: String, backup: String) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw failure("create \(path)") }
+        defer { close(descriptor) }
+        let bytes = Array((backup + "\n").utf8)
+        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        guard written == bytes.count, fsync(descriptor) == 0 else { throw failure("write \(path)") }
     }
 
     /// Copies the store (with its `-wal`, byte for byte) to a new backup name and returns it, for
