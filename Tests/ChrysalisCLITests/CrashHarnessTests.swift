@@ -17,7 +17,7 @@ import XCTest
 final class CrashHarnessTests: XCTestCase {
     func testKilledMigrationsLeaveSourceOrAVersionAndTheNextRunFinishes() throws {
         let environment = ProcessInfo.processInfo.environment
-        let totalKills = Int(environment["CHRYSALIS_KILLS"] ?? "") ?? 12
+        let totalKills = Int(environment["CHRYSALIS_KILLS"] ?? "") ?? 14
         let seed = UInt64(environment["CHRYSALIS_CRASH_SEED"] ?? "") ?? UInt64(Date().timeIntervalSince1970 * 1000) % 1_000_000
         let only = Set((environment["CHRYSALIS_CRASH_KINDS"] ?? "").split(separator: ",").map(String.init))
         let kinds = CrashKind.all.filter { only.isEmpty || only.contains($0.name) }
@@ -81,7 +81,7 @@ struct CrashKind {
     static var all: [CrashKind] {
         let bookStore = path("Sources/Demo/Resources/BookStore.xcdatamodeld")
         let bookStoreMappings = path("Sources/Demo/Resources/Mappings")
-        let shelf = path("Benchmarks/Models/Shelf.xcdatamodeld")
+        let shelf = path("Benchmarks/Models/Shelf.xcdatamodeld"), library = path("Benchmarks/Models/Library.xcdatamodeld")
         let books = path("Sources/Demo/Resources/Books")
         let booksModel = books + "/Model.xcdatamodeld"
         func mapping(_ name: String) -> [String] { ["--mappings", "\(books)/\(name).xcmappingmodel"] }
@@ -90,13 +90,18 @@ struct CrashKind {
         }
         return [
             // Adds an attribute with ALTER TABLE inside one transaction on the store itself.
-            CrashKind(name: "in-place-journal", bundle: bookStore, version: "BookStore", rows: 20_000, storeName: "BookStore.sqlite",
+            CrashKind(name: "in-place-journal", bundle: bookStore, version: "BookStore", rows: 12_000, storeName: "BookStore.sqlite",
                       journalMode: "DELETE", versions: [chain[0]]),
-            CrashKind(name: "in-place-wal", bundle: bookStore, version: "BookStore", rows: 20_000, storeName: "BookStore.sqlite",
+            CrashKind(name: "in-place-wal", bundle: bookStore, version: "BookStore", rows: 12_000, storeName: "BookStore.sqlite",
                       journalMode: nil, versions: [chain[0]]),
-            // Book renamed Volume and isbn made required: the table is rebuilt on a copy and swapped in.
-            CrashKind(name: "rebuild-copy", bundle: shelf, version: "Shelf 1", rows: 15_000, storeName: "Shelf.sqlite", journalMode: nil,
+            // Book renamed Volume and isbn made required: an UPDATE of every NULL isbn in the same
+            // in-place transaction, big enough to spill into the WAL before the commit.
+            CrashKind(name: "in-place-update", bundle: shelf, version: "Shelf 1", rows: 10_000, storeName: "Shelf.sqlite", journalMode: nil,
                       versions: [(name: "Shelf 2", arguments: ["--model", shelf, "--to", "Shelf 2"])]),
+            // Adds Book.edition; the Tag–Book join table is always rebuilt, so the step runs on a copy
+            // beside the store and is swapped in.
+            CrashKind(name: "rebuild-copy", bundle: library, version: "Library 1", rows: 4_000, storeName: "Library.sqlite", journalMode: nil,
+                      versions: [(name: "Library 2", arguments: ["--model", library, "--to", "Library 2"])]),
             // A custom policy splits authors' names, into a new store.
             CrashKind(name: "mapping-policy", bundle: bookStore, version: "BookStore 3", rows: 3_000, storeName: "BookStore.sqlite", journalMode: nil,
                       versions: [(name: "BookStore 4", arguments: ["--model", bookStore, "--mappings", bookStoreMappings + "/BookStore3To4.mapping.yaml",

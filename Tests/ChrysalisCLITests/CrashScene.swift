@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import XCTest
 #if canImport(Glibc)
 import Glibc
@@ -18,7 +19,8 @@ struct CrashScene {
     /// Digest → "source" or the version's name.
     let versionByDigest: [String: String]
     let targetDigest: String
-    /// One uninterrupted run to the target, from launch to exit.
+    /// One uninterrupted run to the target, from launch to exit, timed after the references
+    /// (so on warm caches, like the runs that are killed).
     let runSeconds: Double
     private let memo = StoreDigest.Memo()
 
@@ -29,8 +31,10 @@ struct CrashScene {
         source = sourceDirectory.appendingPathComponent(kind.storeName).path
         try FileManager.default.copyItem(atPath: try fixtures.store(kind), toPath: source)
         if let mode = kind.journalMode {
-            let result = try Self.sqlite3(source, "PRAGMA journal_mode = \(mode);")
-            guard result.lowercased().contains(mode.lowercased()) else { throw CrashSetupError(message: "journal_mode \(mode): \(result)") }
+            let queue = try DatabaseQueue(path: source)
+            let result = try queue.writeWithoutTransaction { try String.fetchOne($0, sql: "PRAGMA journal_mode = \(mode)") } ?? ""
+            try queue.close()
+            guard result.lowercased() == mode.lowercased() else { throw CrashSetupError(message: "journal_mode \(mode): \(result)") }
         }
         for suffix in StoreDigest.sidecars where FileManager.default.fileExists(atPath: source + suffix) {
             throw CrashSetupError(message: "the fixture \(source) has a \(suffix) beside it")
@@ -39,15 +43,13 @@ struct CrashScene {
         let probe = directory.appendingPathComponent("probe")
         guard let sourceDigest = try StoreDigest.recovered(source, scratch: probe, memo: memo).digest else { throw CrashSetupError(message: "cannot digest \(source)") }
         var versions = [sourceDigest: "source"]
-        var seconds = 0.0, target = ""
+        var target = ""
         for (index, version) in kind.versions.enumerated() {
             let copyDirectory = directory.appendingPathComponent("reference-\(index)")
             try FileManager.default.createDirectory(at: copyDirectory, withIntermediateDirectories: true)
             let copy = copyDirectory.appendingPathComponent(kind.storeName).path
             try FileManager.default.copyItem(atPath: source, toPath: copy)
-            let started = Date()
             let run = try ChrysalisRunner.run(["migrate", copy] + version.arguments)
-            seconds = Date().timeIntervalSince(started)
             guard run.status == 0 else { throw CrashSetupError(message: "reference run to \(version.name) failed: \(run.stderr)") }
             let (digest, problem) = try StoreDigest.recovered(copy, scratch: probe, memo: memo)
             guard let digest else { throw CrashSetupError(message: "reference \(version.name): \(problem ?? "")") }
@@ -57,7 +59,13 @@ struct CrashScene {
         }
         versionByDigest = versions
         targetDigest = target
-        runSeconds = seconds
+        let timed = directory.appendingPathComponent("timed")
+        try FileManager.default.createDirectory(at: timed, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: source, toPath: timed.appendingPathComponent(kind.storeName).path)
+        let started = Date()
+        let run = try ChrysalisRunner.run(["migrate", timed.appendingPathComponent(kind.storeName).path] + kind.arguments)
+        runSeconds = Date().timeIntervalSince(started)
+        guard run.status == 0 else { throw CrashSetupError(message: "timed run failed: \(run.stderr)") }
     }
 
     /// Starts `chrysalis migrate` on a fresh copy of the source, SIGKILLs it after `delay` seconds,
@@ -163,20 +171,6 @@ struct CrashScene {
         let base = URL(fileURLWithPath: kind.storeName).deletingPathExtension().lastPathComponent
         return name.replacingOccurrences(of: base, with: "Name")
     }
-
-    /// Runs the sqlite3 shell on `path`, for what the harness must do outside any Swift SQLite layer.
-    static func sqlite3(_ path: String, _ sql: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["sqlite3", path, sql]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
-    }
 }
 
 /// Fixtures by bundle, version and size, made once: a debug build's generator takes seconds for
@@ -238,7 +232,7 @@ struct CrashTally {
     var runSeconds: Double
     var kills = 0, exited = 0, beforeCommit = 0, afterCommit = 0, midStep = 0, pending = 0, failures = 0
     var contents: [String: Int] = [:], leftovers: [String: Int] = [:], backups: [String: Int] = [:], failureKinds: [String: Int] = [:]
-    var afterRerun: [String: Int] = [:]
+    var afterRerun: [String: Int] = [:], recovered: [String: Int] = [:]
     var setupSeconds = 0.0, killSeconds = 0.0
 
     mutating func add(_ outcome: CrashOutcome) {
@@ -246,7 +240,10 @@ struct CrashTally {
         failures += outcome.failures.isEmpty ? 0 : 1
         if outcome.exitedBeforeKill { exited += 1 } else if outcome.content == "source" { beforeCommit += 1 } else { afterCommit += 1 }
         if outcome.workInProgress { midStep += 1 }
-        if outcome.journalPending { pending += 1 }
+        if outcome.journalPending {
+            pending += 1
+            recovered[outcome.content, default: 0] += 1
+        }
         contents[outcome.content, default: 0] += 1
         for file in Set(outcome.leftovers) { leftovers[file, default: 0] += 1 }
         for backup in outcome.backups + outcome.backupSidecars { backups[backup, default: 0] += 1 }
@@ -260,7 +257,7 @@ struct CrashTally {
             \(kind) (run \(String(format: "%.2f", runSeconds)) s, setup \(String(format: "%.1f", setupSeconds)) s, \
             \(String(format: "%.1f", killSeconds / Double(max(kills, 1)))) s a kill): \(kills) kills — before any commit \(beforeCommit), after a commit \(afterCommit), \
             finished before the kill \(exited); mid-step (work files or an open journal on disk) \(midStep), SQLite journal pending \(pending); failures \(failures)
-              content after the kill: \(list(contents))
+              content after the kill: \(list(contents))\(recovered.isEmpty ? "" : "; with a journal pending, SQLite recovered it to: \(list(recovered))")
               left beside the store: \(list(leftovers).isEmpty ? "nothing" : list(leftovers))
               backups after the next run: \(list(backups))\(afterRerun.isEmpty ? "" : "; the store's sidecars after it: \(list(afterRerun))")
             """ + (failureKinds.isEmpty ? "" : "\n  failures by kind: \(list(failureKinds))")
