@@ -33,9 +33,14 @@ public enum ArchivedModelReader {
         for (key, value) in try root.object("NSConfigurations")?.pairs ?? [] {
             configurations.append(Configuration(name: key.stringValue ?? "", entityNames: try value.members.map(name(of:)).sorted()))
         }
-        return ManagedObjectModel(
+        let model = ManagedObjectModel(
             entities: entities, configurations: configurations.sorted { $0.name < $1.name },
             versionIdentifiers: try root.object("NSVersionIdentifiers")?.members.compactMap(\.stringValue).sorted() ?? [])
+        // Hashing walks every entity's parents: a hostile chain hundreds deep would take minutes.
+        if let deep = model.entityInheritingTooDeeply() {
+            throw KeyedArchive.Failure(description: "entity \(deep.name) inherits through more than \(ManagedObjectModel.maximumInheritanceDepth) parent entities")
+        }
+        return model
     }
 
     private static func entityList(_ root: ArchivedObject) throws -> [ArchivedObject] {

@@ -22,6 +22,12 @@ extension ManagedObjectModel {
     /// inverses that do not point back, untyped stored attributes, constraints, indexes and
     /// configurations naming what does not exist.
     public func problems() -> [ModelProblem] {
+        // Checked first and alone: every later check (and every version hash) walks each
+        // entity's parents, which on a chain hundreds deep took minutes.
+        if let deep = entityInheritingTooDeeply() {
+            return [.init(entity: deep.name, message: "inherits through more than \(Self.maximumInheritanceDepth) parent entities",
+                          fix: "flatten the hierarchy: no real model is nested this deeply")]
+        }
         var found: [ModelProblem] = []
         var seenEntities: Set<String> = []
         for entity in entities {
@@ -39,6 +45,28 @@ extension ManagedObjectModel {
             }
         }
         return found
+    }
+
+    /// The deepest entity hierarchy Chrysalis reads. Core Data documents no limit, but each walk
+    /// over a hierarchy costs its depth per entity (a hostile 300-entity chain took minutes to
+    /// hash), and real models nest a few levels at most.
+    public static let maximumInheritanceDepth = 32
+
+    /// The first entity with more than ``maximumInheritanceDepth`` ancestors, found with one
+    /// dictionary of parents, so it is cheap on any model, cyclic or huge.
+    public func entityInheritingTooDeeply() -> EntityDescription? {
+        // The first entity of a name wins, as in `entity(named:)`.
+        var parents: [String: String?] = [:]
+        for entity in entities where parents[entity.name] == nil { parents[entity.name] = .some(entity.parentName) }
+        for entity in entities {
+            var seen: Set<String> = [entity.name]
+            var next = entity.parentName
+            while let name = next, let parent = parents[name], seen.insert(name).inserted {
+                if seen.count > Self.maximumInheritanceDepth + 1 { return entity }
+                next = parent
+            }
+        }
+        return nil
     }
 
     private func hierarchyProblems(of entity: EntityDescription) -> [ModelProblem] {

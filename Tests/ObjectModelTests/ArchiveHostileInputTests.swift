@@ -63,3 +63,40 @@ final class ArchiveHostileInputTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(started), 10)
     }
 }
+
+/// Found by reading the code after the fuzzer's `parentEntity` tokens: a 25 KB model whose 300
+/// entities each inherit from the previous one took minutes of CPU to validate and hash (every
+/// walk over parents was repeated per entity and per level). Deep chains are now refused first.
+final class DeepInheritanceTests: XCTestCase {
+    static func chain(_ count: Int) -> Data {
+        let entities = (0..<count).map { index in
+            "<entity name=\"E\(index)\"\(index > 0 ? " parentEntity=\"E\(index - 1)\"" : "")><attribute name=\"a\(index)\" attributeType=\"String\"/></entity>"
+        }
+        return Data(("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<model>\n" + entities.joined(separator: "\n") + "\n</model>\n").utf8)
+    }
+
+    func testAChainDeeperThanTheLimitIsRefusedAtTheEntityThatGoesTooFar() {
+        let started = Date()
+        XCTAssertThrowsError(try ModelXMLReader.read(Self.chain(300), file: "Deep.xcdatamodel/contents")) { error in
+            let error = error as? ModelFileError
+            XCTAssertEqual(error?.problem, "inherits through more than 32 parent entities")
+            XCTAssertEqual(error?.element, "<entity name=\"E33\"> in entity \"E33\"", "the first entity with 33 ancestors")
+            XCTAssertEqual(error?.line, 36)
+        }
+        // A hang guard, not a timing assertion: before the limit this took minutes.
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10)
+    }
+
+    func testAChainAtTheLimitIsReadAndHashed() throws {
+        let model = try ModelXMLReader.read(Self.chain(33), file: "Deep.xcdatamodel/contents")
+        XCTAssertEqual(model.ancestors(of: try XCTUnwrap(model.entity(named: "E32"))).count, 32)
+        XCTAssertEqual(VersionHash.entityHashes(of: model).count, 33)
+    }
+
+    func testCyclesAreStillReportedAsCycles() {
+        let data = Data("<model><entity name=\"A\" parentEntity=\"B\"/><entity name=\"B\" parentEntity=\"A\"/></model>".utf8)
+        XCTAssertThrowsError(try ModelXMLReader.read(data, file: "Cycle.xcdatamodel/contents")) { error in
+            XCTAssertTrue("\(error)".contains("parent entities form a cycle"), "\(error)")
+        }
+    }
+}
