@@ -63,7 +63,7 @@ final class MappingAndExpressionFuzzTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(archives.count, 5, "their archived expressions and user infos seed the archive mutations")
         let file = URL(fileURLWithPath: "/fuzz/Fuzz.xcmappingmodel/xcmapping.xml")
         let report = Fuzz.run("XCMappingReader", seeds: seeds, seed: 0x5843_4D41_5050_494E, tokens: Self.mappingXMLTokens,
-                              count: Fuzz.inputCount(default: 300), mutate: { mutator, a, b in
+                              count: Fuzz.inputCount(default: 100), mutate: { mutator, a, b in
             mutator.chance(0.5) ? Self.withMutatedArchive(&mutator, seeds[a], pool: archives) : mutator.mutate(seeds[a], other: seeds[b])
         }, body: { input in
             _ = try XCMappingReader.read(Data(input), file: file)
@@ -75,7 +75,7 @@ final class MappingAndExpressionFuzzTests: XCTestCase {
     func testExpressionParserSurvivesMutants() throws {
         let seeds = try Self.expressionSeeds().map { Array($0.utf8) }
         let report = Fuzz.run("ExpressionParser", seeds: seeds, seed: 0x4558_5052_4553_5349,
-                              tokens: Self.expressionTokens, count: Fuzz.inputCount(default: 1000), mutate: { mutator, a, b in
+                              tokens: Self.expressionTokens, count: Fuzz.inputCount(default: 500), mutate: { mutator, a, b in
             mutator.mutate(seeds[a], other: seeds[b])
         }, body: { input in
             let text = String(decoding: input, as: UTF8.self)

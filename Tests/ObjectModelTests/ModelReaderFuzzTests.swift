@@ -50,12 +50,12 @@ final class ModelReaderFuzzTests: XCTestCase {
         let moms = FuzzSeeds.contents(of: FuzzSeeds.files { $0.pathExtension == "mom" })
         let embedded = FuzzSeeds.contents(of: FuzzSeeds.files { $0.lastPathComponent == "xcmapping.xml" })
             .flatMap { FuzzSeeds.binaryAttributes(named: ["sourcemodeldata", "destinationmodeldata"], in: $0) }
-        let seeds = moms + embedded
+        let seeds = FuzzSeeds.unique(moms + embedded)
         let trees = seeds.map(BinaryPlist.decode)
         XCTAssertGreaterThan(moms.count, 3)
         XCTAssertGreaterThan(embedded.count, 3)
         let report = Fuzz.run("ArchivedModelReader", seeds: seeds, seed: 0x4D4F_4D41_5243_4856, tokens: ["$null", "NSEntities"],
-                              count: Fuzz.inputCount(default: 300), mutate: { mutator, a, b in
+                              count: Fuzz.inputCount(default: 60), mutate: { mutator, a, b in
             guard let tree = trees[a] else { return mutator.mutate(seeds[a], other: seeds[b]) }
             return mutator.mutateArchive(tree, other: trees[b], bytes: seeds[a], otherBytes: seeds[b])
         }, body: { input in

@@ -48,7 +48,7 @@ final class StoreDecoderFuzzTests: XCTestCase {
         }
         let seeds = binary + xml, trees = seeds.map(BinaryPlist.decode)
         let report = Fuzz.run("StoreMetadata", seeds: seeds, seed: 0x4D45_5441_4441_5441, tokens: Self.plistTokens,
-                              count: Fuzz.inputCount(default: 300), mutate: { mutator, a, b in
+                              count: Fuzz.inputCount(default: 200), mutate: { mutator, a, b in
             guard let tree = trees[a], mutator.chance(0.7) else { return mutator.mutate(seeds[a], other: seeds[b]) }
             return mutator.mutatePlist(tree, other: trees[b], bytes: seeds[a], otherBytes: seeds[b])
         }, body: { input in
@@ -67,7 +67,7 @@ final class StoreDecoderFuzzTests: XCTestCase {
         let inflated = try seeds.map { Array(try Inflate.raw(Data($0))) }
         let trees = inflated.map(BinaryPlist.decode)
         let report = Fuzz.run("Z_MODELCACHE", seeds: seeds, seed: 0x5A5F_4D4F_4445_4C43, tokens: [],
-                              count: Fuzz.inputCount(default: 300), mutate: { mutator, a, b in
+                              count: Fuzz.inputCount(default: 150), mutate: { mutator, a, b in
             Self.mutateCache(&mutator, seeds[a], inflated: inflated[a], tree: trees[a], other: (seeds[b], inflated[b], trees[b]))
         }, body: { input in
             // The two steps of `PersistentStore.cachedModel()`.

@@ -17,9 +17,15 @@ public enum FuzzSeeds {
         }.sorted { $0.path < $1.path }
     }
 
-    /// The bytes of each file.
+    /// The bytes of each file, each distinct content once (the demo copies some fixtures).
     public static func contents(of files: [URL]) -> [[UInt8]] {
-        files.compactMap { FileManager.default.contents(atPath: $0.path).map(Array.init) }
+        unique(files.compactMap { FileManager.default.contents(atPath: $0.path).map(Array.init) })
+    }
+
+    /// `seeds` without repeats, in their first order.
+    public static func unique(_ seeds: [[UInt8]]) -> [[UInt8]] {
+        var seen: Set<[UInt8]> = []
+        return seeds.filter { seen.insert($0).inserted }
     }
 
     /// The base64 payloads of `<attribute name="NAME" type="binary">…</attribute>` elements in

@@ -91,8 +91,7 @@ public struct Mutator {
         case 4 where !bytes.isEmpty:
             let start = int(0..<bytes.count), end = min(bytes.count, start + int(1..<200))
             let times = pick([2, 3, 10, 100, 1_000])
-            let slice = Array(bytes[start..<end])
-            bytes.insert(contentsOf: (0..<times).flatMap { _ in slice }, at: end)
+            bytes.insert(contentsOf: Self.repeated(Array(bytes[start..<end]), times), at: end)
             log.append("duplicate\(start)..<\(end)x\(times)")
         case 5 where !tokens.isEmpty:
             let at = position(in: bytes), token = pick(tokens)
@@ -101,7 +100,7 @@ public struct Mutator {
         case 6 where !tokens.isEmpty:
             let at = position(in: bytes), token = pick(tokens)
             let times = min(pick(Self.repeatCounts), max(1, Self.maximumRepeatBytes / max(1, token.count)))
-            bytes.insert(contentsOf: (0..<times).flatMap { _ in token }, at: at)
+            bytes.insert(contentsOf: Self.repeated(token, times), at: at)
             log.append("repeat '\(String(decoding: token, as: UTF8.self))'x\(times)@\(at)")
         case 7:
             let cut = position(in: bytes), from = int(0..<other.count + 1)
@@ -131,6 +130,14 @@ public struct Mutator {
             log.append("nul@\(at)")
         }
         return bytes
+    }
+
+    /// `bytes` `times` times over, built without a closure per copy (debug builds are slow).
+    static func repeated(_ bytes: [UInt8], _ times: Int) -> [UInt8] {
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count * times)
+        for _ in 0..<times { result.append(contentsOf: bytes) }
+        return result
     }
 
     /// Replaces a run of ASCII digits (or inserts at random, when there is none) with a huge,
