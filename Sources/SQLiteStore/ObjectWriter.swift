@@ -37,19 +37,40 @@ public final class ObjectWriter {
     @discardableResult
     public func insert(_ entity: String, _ values: [String: StoreValue] = [:]) throws -> ObjectID {
         let values = defaultValues(of: entity).merging(values) { _, given in given }
+        let shape = try insertShape(entity)
+        let key = try nextKey(root: shape.root, table: shape.table)
+        let (columns, arguments) = try assignments(entity: entity, values)
+        // The statement's text is rebuilt only when the entity's set of columns changes.
+        if shape.columns != columns {
+            let names = ["Z_PK", "Z_ENT", "Z_OPT"] + columns.map(ColumnNaming.quote)
+            shape.columns = columns
+            shape.sql = "INSERT INTO \(t(shape.table)) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))"
+        }
+        try db.cachedStatement(sql: shape.sql).execute(arguments: StatementArguments([key.databaseValue, shape.number.databaseValue, 1.databaseValue] + arguments))
+        insertedCounts[entity, default: 0] += 1
+        return ObjectID(entityNumber: shape.number, primaryKey: key)
+    }
+
+    /// What inserting an instance of one entity needs, looked up once per writer.
+    private final class InsertShape {
+        let number: Int, root: Int, table: String
+        var columns: [String]? = nil
+        var sql = ""
+        init(number: Int, root: Int, table: String) { (self.number, self.root, self.table) = (number, root, table) }
+    }
+
+    private var insertShapes: [String: InsertShape] = [:]
+
+    private func insertShape(_ entity: String) throws -> InsertShape {
+        if let shape = insertShapes[entity] { return shape }
         let (description, table, number) = try resolve(entity)
         guard !description.isAbstract else {
             throw StoreError(.unknownEntity, path: path, "entity \(entity) is abstract and cannot have instances",
                              fix: "insert one of its subentities: \(layout.model.subentities(of: description).map(\.name).joined(separator: ", "))")
         }
-        let root = layout.numbering.number(of: layout.model.rootEntity(of: description).name) ?? number
-        let key = try nextKey(root: root, table: table.name)
-        let (columns, arguments) = try assignments(entity: entity, values)
-        let names = ["Z_PK", "Z_ENT", "Z_OPT"] + columns.map(ColumnNaming.quote)
-        let sql = "INSERT INTO \(t(table.name)) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))"
-        try db.cachedStatement(sql: sql).execute(arguments: StatementArguments([key.databaseValue, number.databaseValue, 1.databaseValue] + arguments))
-        insertedCounts[entity, default: 0] += 1
-        return ObjectID(entityNumber: number, primaryKey: key)
+        let shape = InsertShape(number: number, root: layout.numbering.number(of: layout.model.rootEntity(of: description).name) ?? number, table: table.name)
+        insertShapes[entity] = shape
+        return shape
     }
 
     /// A prepared insert for bulk loading: one entity, a fixed list of attribute columns and
