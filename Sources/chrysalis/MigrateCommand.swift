@@ -13,7 +13,10 @@ struct MigrateCommand: ParsableCommand {
         discussion: """
         Runs what `chrysalis plan` shows. Each step writes a new store beside the source, verifies \
         it and swaps it in; the original is kept as Name~.sqlite (unless --no-backup). On an error, \
-        Ctrl-C or a closed terminal, the step rolls back and the store is as it was.
+        Ctrl-C or a closed terminal, the step rolls back and the store is as it was. A step that \
+        would not fit on the volume, a store another process is migrating or writing (named by \
+        pid), and a read-only directory are refused before any work. After a crash, run the same \
+        command again: it cleans up and finishes.
 
         Policies named in mapping models must be registered; this build registers the demos' \
         policies (PublicationToPublicationMigrationPolicy, MHWBookToBookPolicy, MHWUserToUserPolicy).
