@@ -1,6 +1,4 @@
-import Crypto
 import Foundation
-import GRDB
 import TestSupport
 import XCTest
 
@@ -12,7 +10,8 @@ import XCTest
 ///
 /// SIGKILL is the honest test: no handler runs, no `defer`, no rollback in Swift — only what is on
 /// disk counts. `CHRYSALIS_KILLS` sets how many kills in total (shared round-robin over the kinds;
-/// the default keeps `swift test` quick), `CHRYSALIS_CRASH_SEED` replays a run's kill delays, and
+/// the default keeps `swift test` quick), `CHRYSALIS_CRASH_SEED` replays a run's kill moments (as
+/// fractions of the timed run: the timing itself varies from machine to machine), and
 /// `CHRYSALIS_CRASH_KINDS` (comma-separated names) runs only some kinds.
 final class CrashHarnessTests: XCTestCase {
     func testKilledMigrationsLeaveSourceOrAVersionAndTheNextRunFinishes() throws {
