@@ -21,17 +21,13 @@ public struct PublicationToPublicationMigrationPolicy: EntityMigrationPolicy {
 }
 
 /// BookStore 4 → 5: Core Data's example sets up its own migration manager whose association
-/// hook starts every synopsis as the book's title.
+/// hook starts every synopsis as the book's title. Here the hook is that value expression, so the
+/// mapping still moves set-based (a Swift closure in `didAssociate` would work too, row by row).
 public enum BookStoreSynopsis {
     /// Installs the hook on `manager`.
-    public static func install(on manager: MigrationManager) {
+    public static func install(on manager: MigrationManager) throws {
         guard let publication = manager.destinationModel.entity(named: "Publication"),
               publication.attributes.contains(where: { $0.name == "synopsis" }) else { return }
-        manager.didAssociateEntities = ["Publication"]
-        manager.didAssociate = { manager, source, destination, mapping in
-            guard let source else { return }
-            let title = try manager.sourceObject(source).values["title"] ?? .null
-            try manager.setDestinationValues(destination, ["synopsis": title])
-        }
+        try manager.setOnAssociation("Publication", "synopsis", to: "$source.title")
     }
 }

@@ -25,6 +25,10 @@ public final class MigrationManager {
     /// entities can then still move set-based.
     public var didAssociateEntities: Set<String>?
 
+    /// Destination attributes set as each instance of an entity is associated with its source,
+    /// by destination entity: ``setOnAssociation(_:_:to:)``.
+    public private(set) var associationValues: [String: [(attribute: String, expression: Expression)]] = [:]
+
     let db: Database
     let sourceLayout: StoreLayout
     let destinationLayout: StoreLayout
@@ -143,9 +147,42 @@ public final class MigrationManager {
 
     // MARK: Associations
 
+    /// Sets `attribute` of every instance of `entity` the pass creates to `expression` (a value
+    /// expression with `$source`), as it is associated with its source: Core Data's association
+    /// hook for its most common use, filling a destination attribute from the source. Written as
+    /// an expression rather than a closure, it compiles to SQL with the mapping's own values, so
+    /// a set-based mapping stays set-based; otherwise it is evaluated per instance.
+    public func setOnAssociation(_ entity: String, _ attribute: String, to expression: String) throws {
+        guard let description = destinationModel.entity(named: entity),
+              destinationModel.allAttributes(of: description).contains(where: { $0.name == attribute }) else {
+            throw MigrationError(.evaluation, "setOnAssociation: the destination model has no attribute \(entity).\(attribute)",
+                                 fix: "name an attribute of the destination model's \(entity)")
+        }
+        let parsed: Expression
+        do { parsed = try ExpressionParser.expression(expression) } catch {
+            throw MigrationError(.evaluation, "setOnAssociation \(entity).\(attribute): \(expression): \(error)", fix: "correct the value expression")
+        }
+        associationValues[entity, default: []].removeAll { $0.attribute == attribute }
+        associationValues[entity, default: []].append((attribute, parsed))
+    }
+
     /// Records that `destination` was made from `source` by `mapping`.
     public func associate(source: ObjectID?, destination: ObjectID, mapping: EntityMapping) throws {
         try associations.add(mapping: try index(of: mapping.name), source: source, destination: destination)
+        if let entity = mapping.destinationEntity, let assignments = associationValues[entity], !assignments.isEmpty {
+            var values: [String: StoreValue] = [:]
+            let attributes = destinationModel.entity(named: entity).map(destinationModel.allAttributes(of:)) ?? []
+            for (name, expression) in assignments {
+                guard let attribute = attributes.first(where: { $0.name == name }) else { continue }
+                let value = try evaluateProperty(expression, property: name, mapping: mapping, source: source, destination: destination)
+                guard let converted = value.storeValue(for: attribute.attributeType.expressionKind) else {
+                    throw MigrationError(.evaluation, "\(entity).\(name) on association gave \(value), which a \(attribute.attributeType.displayName) attribute cannot hold",
+                                         fix: "change the expression so it yields a \(attribute.attributeType.displayName)")
+                }
+                values[name] = converted
+            }
+            try setDestinationValues(destination, values)
+        }
         if didAssociateEntities.map({ mapping.destinationEntity.map($0.contains) ?? false }) ?? true {
             try didAssociate?(self, source, destination, mapping)
         }

@@ -40,8 +40,10 @@ struct SetBasedInstances {
         }
         let defaults = manager.writer.defaultValues(of: destinationName)
         var columns: [String] = [], values: [String] = [], arguments: [DatabaseValue] = []
+        // Values set on association come after the mapping's own, so they win.
+        let onAssociation = Dictionary((manager.associationValues[destinationName] ?? []).map { ($0.attribute, $0.expression) }, uniquingKeysWith: { _, last in last })
         for (attribute, column) in manager.destinationLayout.attributeColumns(of: destinationName) {
-            let expression = mapping.attributeMappings.first { $0.name == attribute.name }?.expression
+            let expression = onAssociation[attribute.name] ?? mapping.attributeMappings.first { $0.name == attribute.name }?.expression
             if let expression {
                 guard let fragment = compiler.compile(expression), let sql = ExpressionSQL.stored(fragment, in: attribute) else { return nil }
                 values.append(sql)

@@ -67,6 +67,40 @@ final class BookStoreMigrationTests: XCTestCase {
         XCTAssertEqual(try directoryListing(path), ["BookStore.sqlite", "BookStore~.sqlite", "BookStore~2.sqlite"], "no backup is overwritten")
     }
 
+    /// The association hook written as a value expression (compiled into the set-based insert, or
+    /// evaluated per instance on the row-by-row path) and as a Swift closure make the same store.
+    func testAssociationHookAsExpressionOrClosureGivesTheSameStore() throws {
+        let directory = try scratchDirectory()
+        let source = directory.appendingPathComponent("BookStore.sqlite").path
+        try makeBookStore3(at: source)
+        let bundle = try bookStore()
+        _ = try MappingMigration.run(store: source, from: try version(bundle, "BookStore 3"), to: try version(bundle, "BookStore 4"),
+                                     mappings: [try DemoResources.mapping("BookStore3To4")], options: MigrationOptions(policies: DemoResources.policies))
+        let hooks: [(String, (MigrationManager) throws -> Void)] = [
+            ("compiled", BookStoreSynopsis.install),
+            ("evaluated", { manager in manager.useSetBasedSQL = false; try BookStoreSynopsis.install(on: manager) }),
+            ("closure", { manager in
+                manager.didAssociateEntities = ["Publication"]
+                manager.didAssociate = { manager, source, destination, _ in
+                    try manager.setDestinationValues(destination, ["synopsis": try manager.sourceObject(try XCTUnwrap(source)).values["title"] ?? .null])
+                }
+            }),
+        ]
+        var stores: [String: [[DatabaseValue]]] = [:]
+        for (name, hook) in hooks {
+            let path = directory.appendingPathComponent("\(name).sqlite").path
+            try FileManager.default.copyItem(atPath: source, toPath: path)
+            _ = try MappingMigration.run(store: path, from: try version(bundle, "BookStore 4"), to: try version(bundle, "BookStore 5"),
+                                         mappings: [try DemoResources.mapping("BookStore4To5")], options: MigrationOptions(configureManager: hook))
+            stores[name] = try rows(path, "SELECT * FROM ZPUBLICATION ORDER BY Z_PK")
+        }
+        XCTAssertEqual(stores["compiled"]?.count, 6)
+        XCTAssertEqual(stores["compiled"], stores["evaluated"])
+        XCTAssertEqual(stores["compiled"], stores["closure"])
+        XCTAssertEqual(try rows(directory.appendingPathComponent("compiled.sqlite").path, "SELECT count(*) FROM ZPUBLICATION WHERE ZSYNOPSIS IS ZTITLE AND ZTITLE IS NOT NULL"),
+                       [[6.databaseValue]])
+    }
+
     func testGroceries3To4MakesAUnitPerAmount() throws {
         let bundle = try ModelBundle.read(at: DemoResources.groceriesBundle)
         let model3 = try version(bundle, "Model 3"), model4 = try version(bundle, "Model 4")
