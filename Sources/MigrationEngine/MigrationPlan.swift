@@ -75,7 +75,13 @@ public struct MigrationPlan: Sendable {
         }
         let chain = try versionChain(from: start, to: end, bundle: bundle, mappings: mappings)
         let pairs = Set(zip(chain, chain.dropFirst()).map { "\($0.name)\u{0}\($1.name)" })
-        let unused = mappings.filter { !pairs.contains("\($0.sourceVersion)\u{0}\($0.destinationVersion)") }
+        // A mapping to a version the store has already reached is not unused but done: the same
+        // command, run again after an interrupted chain, must carry on, not fail on it.
+        let startIndex = bundle.versions.firstIndex { $0.name == start.name } ?? 0
+        let unused = mappings.filter { mapping in
+            !pairs.contains("\(mapping.sourceVersion)\u{0}\(mapping.destinationVersion)")
+                && (bundle.versions.firstIndex { $0.name == mapping.destinationVersion }.map { $0 > startIndex } ?? true)
+        }
         var steps: [Step] = []
         for (index, (source, destination)) in zip(chain, chain.dropFirst()).enumerated() {
             let found = mappings.filter { $0.sourceVersion == source.name && $0.destinationVersion == destination.name }

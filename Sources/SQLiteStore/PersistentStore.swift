@@ -33,6 +33,7 @@ public final class PersistentStore: Sendable {
 
     /// Opens the store at `path`, checking that it is a Core Data store.
     public static func open(at path: String, mode: Mode = .readOnly) throws -> PersistentStore {
+        try rollBackHotJournal(path)
         let file = try StoreFileCheck.check(path)
         if mode == .readWrite { try requireWritable(path) }
         let queue: DatabaseQueue
@@ -195,6 +196,28 @@ public final class PersistentStore: Sendable {
         let escaped = path.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "?", with: "%3f")
             .replacingOccurrences(of: "#", with: "%23")
         return "file:\(escaped)?immutable=1"
+    }
+
+    /// A rollback journal left by a process that died mid-transaction must be rolled back before
+    /// the store is read: SQLite does it on the first open that may write, but a read-only open
+    /// cannot, and fails. So a writable store with a `-journal` is first opened to read once
+    /// (SQLite rolls it back only when no live process holds the transaction).
+    private static func rollBackHotJournal(_ path: String) throws {
+        let journal = path + "-journal"
+        guard let size = (try? FileManager.default.attributesOfItem(atPath: journal))?[.size] as? NSNumber, size.intValue > 0 else { return }
+        do {
+            try requireWritable(path)
+        } catch {
+            throw StoreError(.readOnly, path: path, "has an unfinished transaction in \(journal) that SQLite must roll back first, but the store is read-only",
+                             fix: "make it writable (chmod u+w) and run again: SQLite restores the store as it was before that transaction")
+        }
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: configuration(readOnly: false))
+            _ = try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
+            try queue.close()
+        } catch {
+            throw storeError(error, path: path)
+        }
     }
 
     private static func requireWritable(_ path: String) throws {

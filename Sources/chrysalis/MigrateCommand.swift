@@ -58,6 +58,8 @@ struct MigrateCommand: ParsableCommand {
                 plan = try PlanOptions.plan(options, store: copy).1
             }
             guard !plan.steps.isEmpty else {
+                // Still under the lock: clean up what an interrupted run may have left beside it.
+                _ = try MigrationRunner.run(plan, store: path)
                 emit(json ? #"{"event":"result","steps":[],"store":"\#(options.store)","version":"\#(plan.storeVersion)"}"# : "\(options.store) is already at \(plan.storeVersion): nothing to do.")
                 return
             }
