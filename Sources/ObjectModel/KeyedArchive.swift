@@ -13,6 +13,13 @@ public struct KeyedArchive {
 
     fileprivate let objects: [Any]
     fileprivate let top: [String: Any]
+    fileprivate let budget: ReferenceBudget
+
+    /// How many times, per object, an archive's references may be followed. Readers follow
+    /// each a few times; a hostile archive reuses one container (say, a dictionary of 10,000
+    /// properties shared by 10,000 entities) so that a few hundred kilobytes unfold into 10^8
+    /// objects. Counting every reference followed stops that, whatever the shape.
+    public static let referencesPerObject = 16
 
     /// Parses a binary or XML plist that `NSKeyedArchiver` wrote.
     public init(data: Data) throws {
@@ -25,6 +32,7 @@ public struct KeyedArchive {
         }
         self.objects = objects
         self.top = top
+        budget = ReferenceBudget(remaining: 10_000 + Self.referencesPerObject * objects.count)
     }
 
     /// The object archived under `key` at the top (`root` for most archives).
@@ -39,6 +47,10 @@ public struct KeyedArchive {
     fileprivate func reference(_ value: Any) throws -> ArchivedObject? {
         guard let index = Self.uid(value) else { throw Failure(description: "expected an object reference, found \(type(of: value))") }
         guard index < objects.count else { throw Failure(description: "reference \(index) points past the \(objects.count) objects") }
+        budget.remaining -= 1
+        guard budget.remaining >= 0 else {
+            throw Failure(description: "the archive's \(objects.count) objects are referred to over and over (objects shared where each must be its own)")
+        }
         if index == 0 || (objects[index] as? String) == "$null" { return nil }
         return ArchivedObject(archive: self, index: index)
     }
@@ -53,6 +65,13 @@ public struct KeyedArchive {
         }
         return nil
     }
+}
+
+/// What is left of a ``KeyedArchive``'s references budget; a class so every copy of the archive
+/// and of its objects draws on one count. Archives are read on one thread.
+fileprivate final class ReferenceBudget {
+    var remaining: Int
+    init(remaining: Int) { self.remaining = remaining }
 }
 
 /// One object of a ``KeyedArchive``: a dictionary of keys, a string, a number or a collection.
