@@ -1,3 +1,4 @@
+import CYaml
 import Foundation
 import Yams
 
@@ -29,8 +30,16 @@ public enum MappingYAMLReader {
         return try read(text, name: name, file: url.path)
     }
 
+    /// The deepest nesting of lists and mappings a mapping file may have (real ones nest four or
+    /// five levels). Yams builds nodes recursively: 50,000 nested `? ` keys overflowed the stack.
+    static let maximumNesting = 64
+
     /// Reads mapping YAML `text`; `file` names it in errors.
     public static func read(_ text: String, name: String, file: String) throws -> MappingModel {
+        if let line = lineNestedTooDeeply(text) {
+            throw MappingError(file: file, line: line, problem: "lists and mappings are nested more than \(maximumNesting) deep",
+                               fix: "a mapping file nests entityMappings, attributes and userInfo only a few levels")
+        }
         let root: Node
         do {
             guard let node = try Yams.compose(yaml: text) else {
@@ -51,6 +60,35 @@ public enum MappingYAMLReader {
         return MappingModel(name: name, sourceVersion: try reader.string(try reader.required(root, "source")),
                             destinationVersion: try reader.string(try reader.required(root, "destination")),
                             entityMappings: try items.map { try reader.entityMapping($0) }, file: file)
+    }
+
+    /// The line where nesting first goes past ``maximumNesting``, from libyaml's events (no
+    /// recursion, so any depth is safe to measure); `nil` when it never does or the text has a
+    /// syntax error, which Yams then reports.
+    private static func lineNestedTooDeeply(_ text: String) -> Int? {
+        var bytes = Array(text.utf8)
+        guard !bytes.isEmpty else { return nil }
+        var parser = yaml_parser_t()
+        guard yaml_parser_initialize(&parser) == 1 else { return nil }
+        defer { yaml_parser_delete(&parser) }
+        return bytes.withUnsafeMutableBufferPointer { buffer -> Int? in
+            yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
+            var depth = 0
+            while true {
+                var event = yaml_event_t()
+                guard yaml_parser_parse(&parser, &event) == 1 else { return nil }
+                let type = event.type, line = Int(event.start_mark.line) + 1
+                yaml_event_delete(&event)
+                switch type {
+                case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
+                    depth += 1
+                    if depth > maximumNesting { return line }
+                case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT: depth -= 1
+                case YAML_STREAM_END_EVENT, YAML_NO_EVENT: return nil
+                default: break
+                }
+            }
+        }
     }
 
     private static func describe(_ error: YamlError) -> String {
