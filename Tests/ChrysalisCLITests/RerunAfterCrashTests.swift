@@ -67,8 +67,8 @@ final class RerunAfterCrashTests: XCTestCase {
         let titles = try DatabaseQueue(path: store).read { db in try String?.fetchAll(db, sql: "SELECT ztitle FROM zbook ORDER BY z_pk") }
         // A writer that dies mid-transaction, after its small cache spilled changes into the file.
         let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        python.arguments = ["python3", "-c", """
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")  // Debian's python3, installed by .ci/run
+        python.arguments = ["-c", """
             import os, sqlite3, sys
             db = sqlite3.connect(sys.argv[1], isolation_level=None)
             db.execute("PRAGMA cache_size = 5")
