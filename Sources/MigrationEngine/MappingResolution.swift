@@ -121,6 +121,9 @@ extension MappingModel {
             for part in [receiver] + arguments {
                 try check(part, property: property, mapping: mapping, sourceEntity: sourceEntity, source: source, file: file)
             }
+        case .keyPath(let base, _):
+            // A key path on a computed base (FUNCTION(…).length): the base is checked like any value.
+            try check(base, property: property, mapping: mapping, sourceEntity: sourceEntity, source: source, file: file)
         case .arithmetic(_, let lhs, let rhs):
             try check(lhs, property: property, mapping: mapping, sourceEntity: sourceEntity, source: source, file: file)
             try check(rhs, property: property, mapping: mapping, sourceEntity: sourceEntity, source: source, file: file)

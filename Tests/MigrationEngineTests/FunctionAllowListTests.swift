@@ -67,11 +67,29 @@ final class FunctionAllowListTests: XCTestCase {
                     destination: Publication
                     attributes:
                       title: FUNCTION($source.title, "\(selector)", "/etc/passwd")
+                      price: FUNCTION($source.title, "\(selector)").length
                 """, name: "Hostile", file: "Hostile.mapping.yaml")
             XCTAssertThrowsError(try mapping.resolved(source: source, destination: destination), selector) { error in
                 XCTAssertTrue("\(error)".contains("FUNCTION selector \"\(selector)\" is not allowed"), "\(error)")
-                XCTAssertTrue("\(error)".contains("PublicationToPublication.title"), "the error names the property: \(error)")
+                XCTAssertTrue("\(error)".contains("PublicationToPublication.price") || "\(error)".contains("PublicationToPublication.title"), "the error names the property: \(error)")
             }
+        }
+    }
+
+    func testResolvingLooksInsideAKeyPathOnAFunctionsResult() throws {
+        let bundle = try bookStore()
+        let mapping = try MappingYAMLReader.read("""
+            source: BookStore 3
+            destination: BookStore 4
+            entityMappings:
+              - source: Publication
+                destination: Publication
+                attributes:
+                  price: FUNCTION($source.title, "system:").length
+            """, name: "Hostile", file: "Hostile.mapping.yaml")
+        XCTAssertThrowsError(try mapping.resolved(source: try version(bundle, "BookStore 3").model, destination: try version(bundle, "BookStore 4").model)) { error in
+            XCTAssertTrue("\(error)".contains("FUNCTION selector \"system:\" is not allowed"), "\(error)")
+            XCTAssertTrue("\(error)".contains("PublicationToPublication.price"), "\(error)")
         }
     }
 
