@@ -75,8 +75,7 @@ public enum InPlaceMigration {
                                    passes: ["inferred"], rowsBefore: rowsBefore, rowsAfter: rowsAfter, duration: Date().timeIntervalSince(started))
         } catch {
             for suffix in [""] + StoreSwap.sidecars { unlink(paths.newStore + suffix) }
-            if SpaceCheck.isFullDisk(error) { throw space.fullDiskError(store: path, step: stepName, underlying: error) }
-            throw error
+            throw space.explain(error, store: path, step: stepName)
         }
     }
 
@@ -124,8 +123,7 @@ public enum InPlaceMigration {
             try store.close()
         } catch {
             if let backup { for suffix in [""] + StoreSwap.sidecars { unlink(backup + suffix) } }
-            if SpaceCheck.isFullDisk(error) { throw space.fullDiskError(store: path, step: stepName, underlying: error) }
-            throw error
+            throw space.explain(error, store: path, step: stepName)
         }
         progress.finish()
         return MigrationReport(store: path, backup: backup, sourceVersion: step.source.name, destinationVersion: step.destination.name,

@@ -158,8 +158,7 @@ public enum MappingMigration {
             for file in [paths.newStore, paths.workStore] {
                 for suffix in [""] + StoreSwap.sidecars { unlink(file + suffix) }
             }
-            if SpaceCheck.isFullDisk(error) { throw space.fullDiskError(store: path, step: stepName, underlying: error) }
-            throw error
+            throw space.explain(error, store: path, step: stepName)
         }
     }
 

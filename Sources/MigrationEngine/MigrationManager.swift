@@ -170,17 +170,8 @@ public final class MigrationManager {
     public func associate(source: ObjectID?, destination: ObjectID, mapping: EntityMapping) throws {
         try associations.add(mapping: try index(of: mapping.name), source: source, destination: destination)
         if let entity = mapping.destinationEntity, let assignments = associationValues[entity], !assignments.isEmpty {
-            var values: [String: StoreValue] = [:]
-            let attributes = destinationModel.entity(named: entity).map(destinationModel.allAttributes(of:)) ?? []
-            for (name, expression) in assignments {
-                guard let attribute = attributes.first(where: { $0.name == name }) else { continue }
-                let value = try evaluateProperty(expression, property: name, mapping: mapping, source: source, destination: destination)
-                guard let converted = value.storeValue(for: attribute.attributeType.expressionKind) else {
-                    throw MigrationError(.evaluation, "\(entity).\(name) on association gave \(value), which a \(attribute.attributeType.displayName) attribute cannot hold",
-                                         fix: "change the expression so it yields a \(attribute.attributeType.displayName)")
-                }
-                values[name] = converted
-            }
+            let values = try attributeValues(assignments.map { ($0.attribute, $0.expression, nil) }, of: entity, mapping: mapping,
+                                             source: source, destination: destination)
             try setDestinationValues(destination, values)
         }
         if didAssociateEntities.map({ mapping.destinationEntity.map($0.contains) ?? false }) ?? true {
@@ -213,21 +204,30 @@ public final class MigrationManager {
     /// Stage 1's default: one destination instance with the attribute mappings' values, associated.
     @discardableResult
     public func createDefaultDestinationInstance(forSource source: ObjectID, in mapping: EntityMapping) throws -> ObjectID? {
-        guard let entity = mapping.destinationEntity, let description = destinationModel.entity(named: entity) else { return nil }
-        var values: [String: StoreValue] = [:]
-        let attributes = destinationModel.allAttributes(of: description)
-        for property in mapping.attributeMappings {
-            guard let expression = property.expression, let attribute = attributes.first(where: { $0.name == property.name }) else { continue }
-            let value = try evaluateProperty(expression, property: property.name, mapping: mapping, source: source)
-            guard let converted = value.storeValue(for: attribute.attributeType.expressionKind) else {
-                throw MigrationError(.evaluation, "\(mapping.name).\(property.name): \(property.text ?? expression.description) gave \(value), which a \(attribute.attributeType.displayName) attribute cannot hold (source object \(source))",
-                                     fix: "change the value expression so it yields a \(attribute.attributeType.displayName)")
-            }
-            values[property.name] = converted
-        }
+        guard let entity = mapping.destinationEntity, destinationModel.entity(named: entity) != nil else { return nil }
+        let assignments = mapping.attributeMappings.compactMap { property in property.expression.map { (property.name, $0, property.text) } }
+        let values = try attributeValues(assignments, of: entity, mapping: mapping, source: source, destination: nil)
         let destination = try insertDestination(entity, values)
         try associate(source: source, destination: destination, mapping: mapping)
         return destination
+    }
+
+    /// Evaluates value expressions for an instance of `entity` and converts each result to what
+    /// its attribute holds (names that are not attributes of `entity` are skipped).
+    private func attributeValues(_ assignments: [(name: String, expression: Expression, text: String?)], of entity: String, mapping: EntityMapping,
+                                 source: ObjectID?, destination: ObjectID?) throws -> [String: StoreValue] {
+        let attributes = destinationModel.entity(named: entity).map(destinationModel.allAttributes(of:)) ?? []
+        var values: [String: StoreValue] = [:]
+        for (name, expression, text) in assignments {
+            guard let attribute = attributes.first(where: { $0.name == name }) else { continue }
+            let value = try evaluateProperty(expression, property: name, mapping: mapping, source: source, destination: destination)
+            guard let converted = value.storeValue(for: attribute.attributeType.expressionKind) else {
+                throw MigrationError(.evaluation, "\(mapping.name).\(name): \(text ?? expression.description) gave \(value), which a \(attribute.attributeType.displayName) attribute cannot hold (source object \(source.map(\.description) ?? "none"))",
+                                     fix: "change the value expression so it yields a \(attribute.attributeType.displayName)")
+            }
+            values[name] = converted
+        }
+        return values
     }
 
     /// Stage 2's default: every relationship mapping's expression, evaluated for the source the

@@ -54,8 +54,13 @@ public struct SpaceCheck: Sendable {
                              fix: "free at least \(Self.format(needed - free)) on that volume, or copy the store to a larger volume and migrate it there; nothing was changed")
     }
 
+    /// `error` as the step should report it: a full disk names what the step needed.
+    func explain(_ error: Error, store: String, step: String) -> Error {
+        Self.isFullDisk(error) ? fullDiskError(store: store, step: step, underlying: error) : error
+    }
+
     /// The error for a disk that filled up during the step, naming what the step needed.
-    func fullDiskError(store: String, step: String, underlying: Error) -> MigrationError {
+    private func fullDiskError(store: String, step: String, underlying: Error) -> MigrationError {
         let free = Self.freeBytes(near: store).map { ", \(Self.format($0)) free now" } ?? ""
         return MigrationError(.noSpace, "the disk filled up during the step \(step): it needs about \(Self.format(needed)) beside \(store) (\(reason))\(free); the step rolled back and its partial files were removed (\(underlying))",
                               fix: "free at least \(Self.format(needed)) on that volume and run the migration again; the store is as it was")

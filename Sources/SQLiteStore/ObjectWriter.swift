@@ -136,12 +136,8 @@ public final class ObjectWriter {
 
     /// The key the next instance of `entity` would get, without reserving it.
     public func nextKey(for entity: String) throws -> Int64 {
-        let (description, table, number) = try resolve(entity)
-        let root = layout.numbering.number(of: layout.model.rootEntity(of: description).name) ?? number
-        if let next = nextKeys[root] { return next }
-        let recorded = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM \(t("Z_PRIMARYKEY")) WHERE Z_ENT = ?", arguments: [root]) ?? 0
-        let used = try Int64.fetchOne(db, sql: "SELECT max(Z_PK) FROM \(t(table.name))") ?? 0
-        return max(recorded, used) + 1
+        let shape = try insertShape(entity)
+        return try peekKey(root: shape.root, table: shape.table)
     }
 
     /// The model's default values for the stored attributes of `entity`, by attribute name.
@@ -299,15 +295,17 @@ public final class ObjectWriter {
     }
 
     private func nextKey(root: Int, table: String) throws -> Int64 {
-        if let next = nextKeys[root] {
-            nextKeys[root] = next + 1
-            return next
-        }
-        let recorded = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM \(t("Z_PRIMARYKEY")) WHERE Z_ENT = ?", arguments: [root]) ?? 0
-        let used = try Int64.fetchOne(db, sql: "SELECT max(Z_PK) FROM \(t(table))") ?? 0
-        let next = max(recorded, used) + 1
+        let next = try peekKey(root: root, table: table)
         nextKeys[root] = next + 1
         return next
+    }
+
+    /// The next free key of a hierarchy: handed out already, or past both `Z_MAX` and the table's keys.
+    private func peekKey(root: Int, table: String) throws -> Int64 {
+        if let next = nextKeys[root] { return next }
+        let recorded = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM \(t("Z_PRIMARYKEY")) WHERE Z_ENT = ?", arguments: [root]) ?? 0
+        let used = try Int64.fetchOne(db, sql: "SELECT max(Z_PK) FROM \(t(table))") ?? 0
+        return max(recorded, used) + 1
     }
 
     private func resolve(_ entity: String) throws -> (EntityDescription, StoreLayout.Table, Int) {

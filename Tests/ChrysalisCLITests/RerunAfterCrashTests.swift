@@ -15,6 +15,17 @@ final class RerunAfterCrashTests: XCTestCase {
         return directory
     }
 
+    private var bundle: String { resources.appendingPathComponent("BookStore.xcdatamodeld").path }
+
+    /// A new folder holding `BookStore.sqlite` at `version` with `rows` generated rows per root entity.
+    private func bookStore(version: String, rows: Int) throws -> (URL, String) {
+        let directory = try directory()
+        let store = directory.appendingPathComponent("BookStore.sqlite").path
+        let made = try ChrysalisRunner.run(["fixture", bundle, "--version", version, "--rows", String(rows), "--out", store])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        return (directory, store)
+    }
+
     /// Killed after its first step committed, a chain given every mapping on the command line is
     /// run again with the same command: the mapping already applied is not an error.
     func testTheSameCommandCarriesOnAfterAStepIsDone() throws {
@@ -41,11 +52,7 @@ final class RerunAfterCrashTests: XCTestCase {
     /// Killed after its last commit but before it let go, a migration leaves its lock and work
     /// files; the next run finds nothing to migrate and still cleans them up.
     func testNothingToDoStillCleansUpLeftovers() throws {
-        let directory = try directory()
-        let store = directory.appendingPathComponent("BookStore.sqlite").path
-        let bundle = resources.appendingPathComponent("BookStore.xcdatamodeld").path
-        let made = try ChrysalisRunner.run(["fixture", bundle, "--version", "BookStore 2", "--rows", "5", "--out", store])
-        XCTAssertEqual(made.status, 0, made.stderr)
+        let (directory, store) = try bookStore(version: "BookStore 2", rows: 5)
         for leftover in ["BookStore.sqlite.chrysalis-lock", ".BookStore.sqlite.chrysalis-work", ".BookStore.sqlite.chrysalis-new"] {
             FileManager.default.createFile(atPath: directory.appendingPathComponent(leftover).path, contents: Data("x".utf8))
         }
@@ -58,11 +65,7 @@ final class RerunAfterCrashTests: XCTestCase {
     /// Killed mid-transaction, an in-place step on a rollback-journal store leaves a hot journal;
     /// `inspect` and `migrate` let SQLite roll it back instead of failing on a read-only open.
     func testAHotRollbackJournalIsRolledBackFirst() throws {
-        let directory = try directory()
-        let store = directory.appendingPathComponent("BookStore.sqlite").path
-        let bundle = resources.appendingPathComponent("BookStore.xcdatamodeld").path
-        let made = try ChrysalisRunner.run(["fixture", bundle, "--version", "BookStore", "--rows", "2000", "--out", store])
-        XCTAssertEqual(made.status, 0, made.stderr)
+        let (_, store) = try bookStore(version: "BookStore", rows: 2000)
         _ = try DatabaseQueue(path: store).writeWithoutTransaction { db in try String.fetchOne(db, sql: "PRAGMA journal_mode = DELETE") }
         let titles = try DatabaseQueue(path: store).read { db in try String?.fetchAll(db, sql: "SELECT ztitle FROM zbook ORDER BY z_pk") }
         // A writer that dies mid-transaction, after its small cache spilled changes into the file.
