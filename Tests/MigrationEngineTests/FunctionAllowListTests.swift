@@ -55,19 +55,24 @@ final class FunctionAllowListTests: XCTestCase {
         XCTAssertEqual(recorder.calls, ["uppercaseString"], "an allowed selector does reach the context")
     }
 
+    /// A BookStore 3 → 4 mapping of Publication with one attribute mapped as `attribute`.
+    private func publicationMapping(_ attribute: String) throws -> MappingModel {
+        try MappingYAMLReader.read("""
+            source: BookStore 3
+            destination: BookStore 4
+            entityMappings:
+              - source: Publication
+                destination: Publication
+                attributes:
+                  \(attribute)
+            """, name: "Hostile", file: "Hostile.mapping.yaml")
+    }
+
     func testResolvingAMappingRefusesADisallowedSelector() throws {
         let bundle = try bookStore()
         let source = try version(bundle, "BookStore 3").model, destination = try version(bundle, "BookStore 4").model
         for selector in Self.disallowed {
-            let mapping = try MappingYAMLReader.read("""
-                source: BookStore 3
-                destination: BookStore 4
-                entityMappings:
-                  - source: Publication
-                    destination: Publication
-                    attributes:
-                      title: FUNCTION($source.title, "\(selector)", "/etc/passwd")
-                """, name: "Hostile", file: "Hostile.mapping.yaml")
+            let mapping = try publicationMapping(#"title: FUNCTION($source.title, "\#(selector)", "/etc/passwd")"#)
             XCTAssertThrowsError(try mapping.resolved(source: source, destination: destination), selector) { error in
                 XCTAssertTrue("\(error)".contains("FUNCTION selector \"\(selector)\" is not allowed"), "\(error)")
                 XCTAssertTrue("\(error)".contains("PublicationToPublication.title"), "the error names the property: \(error)")
@@ -77,15 +82,7 @@ final class FunctionAllowListTests: XCTestCase {
 
     func testResolvingLooksInsideAKeyPathOnAFunctionsResult() throws {
         let bundle = try bookStore()
-        let mapping = try MappingYAMLReader.read("""
-            source: BookStore 3
-            destination: BookStore 4
-            entityMappings:
-              - source: Publication
-                destination: Publication
-                attributes:
-                  price: FUNCTION($source.title, "system:").length
-            """, name: "Hostile", file: "Hostile.mapping.yaml")
+        let mapping = try publicationMapping(#"price: FUNCTION($source.title, "system:").length"#)
         XCTAssertThrowsError(try mapping.resolved(source: try version(bundle, "BookStore 3").model, destination: try version(bundle, "BookStore 4").model)) { error in
             XCTAssertTrue("\(error)".contains("FUNCTION selector \"system:\" is not allowed"), "\(error)")
             XCTAssertTrue("\(error)".contains("PublicationToPublication.price"), "\(error)")
