@@ -87,7 +87,7 @@ final class ConsoleEndToEndTests: XCTestCase {
                         ("CategoryToCategory", "create relationships"), ("PublicationToPublication", "create relationships"), ("PageToPage", "create relationships")]
         for (mapping, stage) in expected {
             // Consecutive pauses name different mappings, so the wait never matches the previous screen.
-            let screen = try tmux.wait(for: "Paused after \(mapping)")
+            let screen = try tmux.wait(for: "Paused after \(mapping)", "(\(stage)) ", "destination rows so far")
             XCTAssertTrue(screen.contains("(\(stage)) "), screen)
             XCTAssertTrue(screen.contains("destination rows so far"), screen)
             try tmux.send("n")

@@ -36,17 +36,18 @@ final class TmuxSession {
     /// Closes the session, as a dropped SSH connection does: the pane's processes get SIGHUP.
     func hangUp() throws { try tmux(["kill-session", "-t", "t"]) }
 
-    /// Waits until the screen shows `text` (or `timeout` passes); returns the screen.
+    /// Waits until the screen shows every one of `texts` (or `timeout` passes); returns the
+    /// screen. Several texts of one frame wait out a capture taken while ncurses is mid-redraw.
     @discardableResult
-    func wait(for text: String, timeout: TimeInterval = 60, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+    func wait(for texts: String..., timeout: TimeInterval = 60, file: StaticString = #filePath, line: UInt = #line) throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         var screen = ""
         while Date() < deadline {
             screen = try capture()
-            if screen.contains(text) { return screen }
+            if texts.allSatisfy(screen.contains) { return screen }
             Thread.sleep(forTimeInterval: 0.1)
         }
-        XCTFail("the screen never showed \"\(text)\":\n\(screen)", file: file, line: line)
+        XCTFail("the screen never showed \(texts.map { "\"\($0)\"" }.joined(separator: " and ")):\n\(screen)", file: file, line: line)
         return screen
     }
 
