@@ -27,7 +27,9 @@ let package = Package(
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         .target(
             name: "SQLiteStore",
-            dependencies: ["ObjectModel", "CZlib", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["ObjectModel", "CZlib", .product(name: "GRDB", package: "GRDB.swift"),
+                           // SQLite's C API for binding per-row values directly (BoundExecution.swift).
+                           .product(name: "GRDBSQLite", package: "GRDB.swift")]
         ),
         .target(
             name: "MigrationEngine",

@@ -31,6 +31,9 @@ struct ChrysalisBench: ParsableCommand {
     @Option(help: "Frames the render benchmark draws.")
     var frames = 20_000
 
+    @Flag(help: "Also print where the first Chrysalis run of each scenario spent its time, stage by stage.")
+    var stages = false
+
     @Flag(help: "Print one JSON object per scenario.")
     var json = false
 
@@ -50,7 +53,7 @@ struct ChrysalisBench: ParsableCommand {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { if dir == nil { try? FileManager.default.removeItem(at: folder) } }
         for scenario in Scenario.all where selected(scenario.name) {
-            let result = try ScenarioRun(scenario: scenario, rows: rows, rounds: rounds, folder: folder).measure()
+            let result = try ScenarioRun(scenario: scenario, rows: rows, rounds: rounds, folder: folder, stages: stages).measure()
             print(json ? result.json : result.text)
         }
         if selected("progress") {

@@ -8,6 +8,8 @@ struct ScenarioRun {
     let rows: Int
     let rounds: Int
     let folder: URL
+    /// Whether to print where the first Chrysalis run spent its time, stage by stage.
+    var stages = false
 
     struct Result {
         let scenario: Scenario
@@ -50,9 +52,12 @@ struct ScenarioRun {
                 try Self.removeStore(path)
                 try FileManager.default.copyItem(atPath: source, toPath: path)
                 try Self.flush(path)
+                let times = stages && round == 0 && path == ours ? StageTimes() : nil
+                times?.start()
                 let started = Date()
                 try work(path)
                 record(Date().timeIntervalSince(started))
+                if let lines = times?.stop() { print("\(scenario.name), first Chrysalis run, by stage:\n" + lines.joined(separator: "\n")) }
             }
             if round == 0 { try DestinationComparison.check(ours, equals: theirs) }
         }

@@ -4,30 +4,45 @@ import SQLiteStore
 /// Source → destination pairs per entity mapping, kept in a table on disk (`work.associations`)
 /// rather than in memory, so memory stays flat however large the store.
 ///
-/// A set-based mapping whose destination keys come out equal to its source keys (see
-/// ``Identity``) writes no rows at all: its pairs are the source table's own rows, read through
-/// ``relation(_:)``. That saves writing and indexing one row per instance, the largest cost of a
-/// compiled mapping, and lets its lookups use the source's primary key.
+/// A mapping whose destination keys come out equal to its source keys (see ``Identity``) writes
+/// no rows at all: its pairs are the source table's own rows, read through ``relation(_:)``.
+/// That saves writing and indexing one row per instance, the largest cost of a compiled mapping,
+/// and lets its lookups use the source's primary key. A set-based mapping knows this before it
+/// starts; a row-by-row one (a custom policy) finds out pair by pair, and writes its pairs out
+/// as rows the moment one does not follow the pattern.
 final class AssociationTable {
     let db: Database
+    private let sourceLayout: StoreLayout
     private var identities: [Int: Identity] = [:]
+    /// Mappings whose first pair broke the pattern, or whose run was written out: rows from now on.
+    private var written: Set<Int> = []
 
-    /// A mapping that gave every source instance of one entity a destination instance with the
-    /// same `Z_PK`: exactly the keys the numbering in creation order would have given them.
+    /// A mapping that gave source instances of one entity destination instances with the same
+    /// `Z_PK`: all of them (a set-based mapping), or those from `keys.lowerBound` to
+    /// `keys.upperBound`, consecutive, in creation order (a row-by-row one, so far).
     struct Identity {
         let sourceTable: String
         let sourceEntity: Int
         let destinationEntity: Int
+        var keys: ClosedRange<Int64>? = nil
+
+        func contains(_ source: ObjectID) -> Bool {
+            source.entityNumber == sourceEntity && (keys?.contains(source.primaryKey) ?? true)
+        }
     }
 
-    init(db: Database) { self.db = db }
+    init(db: Database, sourceLayout: StoreLayout) {
+        self.db = db
+        self.sourceLayout = sourceLayout
+    }
 
     static let schema = "work"
 
     /// Records that `mapping`'s pairs are `identity`'s, from now until the next ``reset()``.
     func markIdentity(mapping: Int, _ identity: Identity) { identities[mapping] = identity }
 
-    /// Whether `mapping` keeps its source keys (and has no rows here).
+    /// Whether `mapping` keeps its source keys (and has no rows here): one destination per
+    /// source, with the source's key.
     func isIdentity(_ mapping: Int) -> Bool { identities[mapping] != nil }
 
     /// The pairs of `mapping` as an SQL relation with the association table's columns
@@ -37,7 +52,8 @@ final class AssociationTable {
         guard let identity = identities[mapping] else { return "work.associations" }
         return """
             (SELECT \(mapping) AS mapping, Z_ENT AS source_entity, Z_PK AS source_pk, \(identity.destinationEntity) AS destination_entity, \
-            Z_PK AS destination_pk, Z_PK AS rowid FROM src.\(ColumnNaming.quote(identity.sourceTable)) WHERE Z_ENT = \(identity.sourceEntity))
+            Z_PK AS destination_pk, Z_PK AS rowid FROM src.\(ColumnNaming.quote(identity.sourceTable)) WHERE Z_ENT = \(identity.sourceEntity)\
+            \(identity.keys.map { " AND Z_PK BETWEEN \($0.lowerBound) AND \($0.upperBound)" } ?? ""))
             """
     }
 
@@ -51,21 +67,57 @@ final class AssociationTable {
             DELETE FROM work.associations;
             """)
         identities = [:]
+        written = []
     }
 
+    /// Records one pair of a row-by-row mapping: as the next key of its identity run while the
+    /// pairs keep their source keys, consecutively; as a row otherwise.
     func add(mapping: Int, source: ObjectID?, destination: ObjectID) throws {
-        try db.cachedStatement(sql: "INSERT INTO work.associations VALUES (?, ?, ?, ?, ?)").execute(arguments: [
-            mapping, source?.entityNumber, source?.primaryKey, destination.entityNumber, destination.primaryKey,
+        if let source, source.primaryKey == destination.primaryKey, !written.contains(mapping) {
+            if var identity = identities[mapping], let keys = identity.keys, source.entityNumber == identity.sourceEntity,
+               destination.entityNumber == identity.destinationEntity, source.primaryKey == keys.upperBound + 1 {
+                identity.keys = keys.lowerBound...source.primaryKey
+                identities[mapping] = identity
+                return
+            }
+            if identities[mapping] == nil, let name = sourceLayout.numbering.name(of: source.entityNumber), let table = sourceLayout.table(for: name) {
+                identities[mapping] = Identity(sourceTable: table.name, sourceEntity: source.entityNumber, destinationEntity: destination.entityNumber,
+                                               keys: source.primaryKey...source.primaryKey)
+                return
+            }
+        }
+        try writeOut(mapping)
+        try db.cachedStatement(sql: "INSERT INTO work.associations VALUES (?, ?, ?, ?, ?)").run([
+            mapping.databaseValue, source?.entityNumber.databaseValue ?? .null, source?.primaryKey.databaseValue ?? .null,
+            destination.entityNumber.databaseValue, destination.primaryKey.databaseValue,
         ])
     }
 
+    /// Turns `mapping`'s identity pairs into rows, in creation order, before a pair that breaks the pattern.
+    private func writeOut(_ mapping: Int) throws {
+        guard !written.contains(mapping) else { return }
+        written.insert(mapping)
+        guard identities[mapping] != nil else { return }
+        try db.execute(sql: "INSERT INTO work.associations SELECT mapping, source_entity, source_pk, destination_entity, destination_pk FROM \(relation(mapping)) ORDER BY rowid")
+        identities[mapping] = nil
+    }
+
     func destinations(mapping: Int, source: ObjectID) throws -> [ObjectID] {
-        try Row.fetchAll(db.cachedStatement(sql: "SELECT destination_entity, destination_pk FROM \(relation(mapping)) WHERE mapping = ? AND source_pk = ? ORDER BY rowid"),
+        // Answered without a query while the pairs are an identity: per-row lookups would
+        // otherwise prepare a statement for every new key range.
+        if let identity = identities[mapping], identity.keys != nil {
+            return identity.contains(source) ? [ObjectID(entityNumber: identity.destinationEntity, primaryKey: source.primaryKey)] : []
+        }
+        return try Row.fetchAll(db.cachedStatement(sql: "SELECT destination_entity, destination_pk FROM \(relation(mapping)) WHERE mapping = ? AND source_pk = ? ORDER BY rowid"),
                          arguments: [mapping, source.primaryKey]).map { ObjectID(entityNumber: $0[0], primaryKey: $0[1]) }
     }
 
     func sources(mapping: Int, destination: ObjectID) throws -> [ObjectID] {
-        try Row.fetchAll(db.cachedStatement(sql: "SELECT source_entity, source_pk FROM \(relation(mapping)) WHERE mapping = ? AND destination_pk = ? AND source_pk IS NOT NULL ORDER BY rowid"),
+        if let identity = identities[mapping], identity.keys != nil {
+            let source = ObjectID(entityNumber: identity.sourceEntity, primaryKey: destination.primaryKey)
+            return destination.entityNumber == identity.destinationEntity && identity.contains(source) ? [source] : []
+        }
+        return try Row.fetchAll(db.cachedStatement(sql: "SELECT source_entity, source_pk FROM \(relation(mapping)) WHERE mapping = ? AND destination_pk = ? AND source_pk IS NOT NULL ORDER BY rowid"),
                          arguments: [mapping, destination.primaryKey]).map { ObjectID(entityNumber: $0[0], primaryKey: $0[1]) }
     }
 

@@ -56,7 +56,7 @@ public final class MigrationManager {
         destinationReader = ObjectReader(db: db, layout: destinationLayout, schema: "main", path: destinationPath)
         writer = ObjectWriter(db: db, layout: destinationLayout, schema: "main", path: destinationPath)
         writer.checksRequiredValues = false
-        associations = AssociationTable(db: db)
+        associations = AssociationTable(db: db, sourceLayout: sourceLayout)
         self.mappingModel = mappingModel
         self.policies = policies
         self.cancellation = cancellation

@@ -27,16 +27,13 @@ extension MigrationManager {
         try associations.reset()
         let policies = try resolvePolicies()
         for (mapping, policy) in zip(mappings, policies) { try transaction { try policy.begin(mapping, manager: self) } }
-        // Mappings Core Data's defaults cover, whose expressions all compile, move set-based.
-        let setBased = mappings.enumerated().map { index, mapping in
-            useSetBasedSQL ? SetBasedInstances(manager: self, mapping: mapping, index: index) : nil
-        }
-
         for (index, (mapping, policy)) in zip(mappings, policies).enumerated() {
             progress.begin(stage: .createInstances, pass: mappingModel.name, step: step, mapping: mapping.name,
                            index: index + 1, count: mappings.count, rowsTotal: counts[index])
             try checkCancelled()
-            if let fast = setBased[index] {
+            // Mappings Core Data's defaults cover, whose expressions all compile, move set-based
+            // (planned now: what earlier mappings did decides which to-ones fold into the insert).
+            if let fast = useSetBasedSQL ? SetBasedInstances(manager: self, mapping: mapping, index: index) : nil {
                 if let identity = try fast.keyIdentity() { associations.markIdentity(mapping: index, identity) }
                 var after: Int64 = 0
                 while true {

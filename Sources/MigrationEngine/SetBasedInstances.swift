@@ -76,8 +76,9 @@ struct SetBasedInstances {
     }
 
     /// The standard-form to-one relationship mappings of `mapping` (foreign key on both sides, no
-    /// entity column) whose target mapping comes earlier in the pass and is itself set-based, so
-    /// its associations exist and are one destination per source when this mapping's stage 1 runs.
+    /// entity column) whose target mapping comes earlier in the pass and is itself set-based, or
+    /// already ran keeping its source keys, so its associations exist and are one destination
+    /// per source when this mapping's stage 1 runs.
     static func foldableToOnes(manager: MigrationManager, mapping: EntityMapping, index: Int)
         -> [(property: String, column: String, sourceColumn: String, target: Int)] {
         guard let destinationName = mapping.destinationEntity, let sourceName = mapping.sourceEntity else { return [] }
@@ -85,7 +86,7 @@ struct SetBasedInstances {
         return mapping.relationshipMappings.compactMap { property in
             guard let form = SetBasedRelationships.standardForm(property.expression),
                   let target = mappings.firstIndex(where: { $0.name == form.mapping }), target < index,
-                  SetBasedInstances(manager: manager, mapping: mappings[target], index: target) != nil,
+                  manager.associations.isIdentity(target) || SetBasedInstances(manager: manager, mapping: mappings[target], index: target) != nil,
                   case let .foreignKey(_, column, nil)? = manager.destinationLayout.storage(entity: destinationName, relationship: property.name),
                   case let .foreignKey(_, sourceColumn, _)? = manager.sourceLayout.storage(entity: sourceName, relationship: form.relationship)
             else { return nil }

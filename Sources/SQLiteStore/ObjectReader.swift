@@ -43,12 +43,12 @@ public struct ObjectReader {
     public func forEachObject(of entity: String, includingSubentities: Bool = true, after: Int64 = 0, limit: Int? = nil,
                               _ body: (StoredObject) throws -> Void) throws {
         let (table, numbers) = try scope(entity, includingSubentities)
-        let cursor = try Row.fetchCursor(db, sql: "SELECT * FROM \(t(table.name)) WHERE Z_ENT IN (\(numbers.map(String.init).joined(separator: ","))) AND Z_PK > ? ORDER BY Z_PK LIMIT ?",
-                                         arguments: [after, limit ?? -1])
+        let statement = try db.cachedStatement(sql: "SELECT * FROM \(t(table.name)) WHERE Z_ENT IN (\(numbers.map(String.init).joined(separator: ","))) AND Z_PK > ? ORDER BY Z_PK LIMIT ?")
+        let cursor = try Row.fetchCursor(statement, arguments: [after, limit ?? -1])
         var decoders: [Int: Decoder] = [:]
         while let row = try cursor.next() {
-            let number: Int = row["Z_ENT"]
-            if decoders[number] == nil { decoders[number] = try decoder(for: number) }
+            let number: Int = row[Decoder.entityColumn]
+            if decoders[number] == nil { decoders[number] = try decoder(for: number, columns: statement.columnNames) }
             try body(decoders[number]!.object(from: row))
         }
     }
@@ -82,9 +82,9 @@ public struct ObjectReader {
     public func object(_ id: ObjectID) throws -> StoredObject? {
         guard let name = layout.numbering.name(of: id.entityNumber), let table = layout.table(for: name) else { return nil }
         // Cached statements: migrations call this once per row, and preparing costs more than running.
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM \(t(table.name)) WHERE Z_PK = ? AND Z_ENT = ?"),
-                                         arguments: [id.primaryKey, id.entityNumber]) else { return nil }
-        return try decoder(for: id.entityNumber).object(from: row)
+        let statement = try db.cachedStatement(sql: "SELECT * FROM \(t(table.name)) WHERE Z_PK = ? AND Z_ENT = ?")
+        guard let row = try Row.fetchOne(statement, arguments: [id.primaryKey, id.entityNumber]) else { return nil }
+        return try decoder(for: id.entityNumber, columns: statement.columnNames).object(from: row)
     }
 
     /// The destinations of relationship `name` of `id`, in order for ordered relationships and by
@@ -123,22 +123,26 @@ public struct ObjectReader {
         return (table, includingSubentities ? layout.numbering.numbers(inHierarchyOf: number) : [number])
     }
 
-    /// Turns rows of one concrete entity into objects; built once per entity per fetch.
+    /// Turns rows of one concrete entity into objects; built once per entity per reader. Every
+    /// query it decodes is `SELECT *` on the entity's table, so it reads columns by position:
+    /// looking each up by name cost more than the rest of the decoding.
     private struct Decoder {
+        static let keyColumn = 0, entityColumn = 1, versionColumn = 2
         var entity: String
-        var attributes: [(AttributeDescription, String)]
-        var toOnes: [(name: String, column: String, entityColumn: String?, destinationNumber: Int)]
+        var attributes: [(attribute: AttributeDescription, index: Int)]
+        var toOnes: [(name: String, index: Int, entityIndex: Int?, destinationNumber: Int)]
 
         func object(from row: Row) -> StoredObject {
             var values: [String: StoreValue] = [:]
-            for (attribute, column) in attributes { values[attribute.name] = StoreValue(row[column] as DatabaseValue, for: attribute) }
+            values.reserveCapacity(attributes.count)
+            for (attribute, index) in attributes { values[attribute.name] = StoreValue(row[index] as DatabaseValue, for: attribute) }
             var toOne: [String: ObjectID] = [:]
             for link in toOnes {
-                guard let key = row[link.column] as Int64? else { continue }
-                toOne[link.name] = ObjectID(entityNumber: link.entityColumn.flatMap { row[$0] as Int? } ?? link.destinationNumber, primaryKey: key)
+                guard let key = row[link.index] as Int64? else { continue }
+                toOne[link.name] = ObjectID(entityNumber: link.entityIndex.flatMap { row[$0] as Int? } ?? link.destinationNumber, primaryKey: key)
             }
-            return StoredObject(id: ObjectID(entityNumber: row["Z_ENT"], primaryKey: row["Z_PK"]), entity: entity,
-                                version: row["Z_OPT"] ?? 0, values: values, toOne: toOne)
+            return StoredObject(id: ObjectID(entityNumber: row[Self.entityColumn], primaryKey: row[Self.keyColumn]), entity: entity,
+                                version: row[Self.versionColumn] ?? 0, values: values, toOne: toOne)
         }
     }
 
@@ -147,23 +151,39 @@ public struct ObjectReader {
         var byEntity: [Int: Decoder] = [:]
     }
 
-    private func decoder(for number: Int) throws -> Decoder {
+    private func decoder(for number: Int, columns: [String]) throws -> Decoder {
         if let known = decoders.byEntity[number] { return known }
-        let built = try makeDecoder(for: number)
+        let built = try makeDecoder(for: number, columns: columns)
         decoders.byEntity[number] = built
         return built
     }
 
-    private func makeDecoder(for number: Int) throws -> Decoder {
+    /// `columns` are the names `SELECT *` gives for the entity's table, in order.
+    private func makeDecoder(for number: Int, columns: [String]) throws -> Decoder {
         guard let name = layout.numbering.name(of: number), let entity = layout.model.entity(named: name) else {
             throw StoreError(.corrupt, path: path, "a row has Z_ENT \(number), which no entity of the model has",
                              fix: "open the store with the model version it was written with")
         }
-        let toOnes = layout.model.allRelationships(of: entity).filter { !$0.isToMany && !$0.isTransient }.compactMap { relationship in
-            guard case let .foreignKey(_, column, entityColumn)? = layout.storage(entity: name, relationship: relationship.name) else { return nil as (String, String, String?, Int)? }
-            return (relationship.name, column, entityColumn, layout.numbering.number(of: relationship.destinationEntityName) ?? 0)
+        let positions = Dictionary(columns.enumerated().map { ($1.uppercased(), $0) }, uniquingKeysWith: { first, _ in first })
+        guard positions["Z_PK"] == Decoder.keyColumn, positions["Z_ENT"] == Decoder.entityColumn, positions["Z_OPT"] == Decoder.versionColumn else {
+            throw StoreError(.corrupt, path: path, "the table of \(name) does not start with Z_PK, Z_ENT, Z_OPT (it has \(columns.prefix(3).joined(separator: ", ")))",
+                             fix: "open a store written by Core Data or Chrysalis")
         }
-        return Decoder(entity: name, attributes: layout.attributeColumns(of: name).map { ($0.attribute, $0.column.name) }, toOnes: toOnes)
+        func position(_ column: String) throws -> Int {
+            guard let index = positions[column.uppercased()] else {
+                throw StoreError(.corrupt, path: path, "the table of \(name) has no column \(column), which the model stores there",
+                                 fix: "open the store with the model version it was written with")
+            }
+            return index
+        }
+        var toOnes: [(name: String, index: Int, entityIndex: Int?, destinationNumber: Int)] = []
+        for relationship in layout.model.allRelationships(of: entity) where !relationship.isToMany && !relationship.isTransient {
+            guard case let .foreignKey(_, column, entityColumn)? = layout.storage(entity: name, relationship: relationship.name) else { continue }
+            toOnes.append((relationship.name, try position(column), try entityColumn.map(position),
+                           layout.numbering.number(of: relationship.destinationEntityName) ?? 0))
+        }
+        let attributes = try layout.attributeColumns(of: name).map { (attribute: $0.attribute, index: try position($0.column.name)) }
+        return Decoder(entity: name, attributes: attributes, toOnes: toOnes)
     }
 }
 

@@ -36,27 +36,40 @@ public final class ObjectWriter {
     /// model's default values, as a new Core Data object does); returns its ID.
     @discardableResult
     public func insert(_ entity: String, _ values: [String: StoreValue] = [:]) throws -> ObjectID {
-        let values = defaultValues(of: entity).merging(values) { _, given in given }
         let shape = try insertShape(entity)
-        let key = try nextKey(root: shape.root, table: shape.table)
-        let (columns, arguments) = try assignments(entity: entity, values)
-        // The statement's text is rebuilt only when the entity's set of columns changes.
-        if shape.columns != columns {
-            let names = ["Z_PK", "Z_ENT", "Z_OPT"] + columns.map(ColumnNaming.quote)
-            shape.columns = columns
-            shape.sql = "INSERT INTO \(t(shape.table)) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))"
+        // Every attribute column is bound: the given value, else the default, else NULL (a
+        // column left out of an INSERT is NULL too; Core Data's tables have no DEFAULT clauses).
+        var arguments = shape.defaults
+        for (name, value) in values {
+            guard let position = shape.positions[name] else { throw unknownAttribute(name, of: entity, known: shape.positions.keys) }
+            arguments[position] = try storedValue(value, entity: entity, name: name, attribute: shape.attributes[position - 3])
         }
-        try db.cachedStatement(sql: shape.sql).execute(arguments: StatementArguments([key.databaseValue, shape.number.databaseValue, 1.databaseValue] + arguments))
+        let key = try nextKey(root: shape.root, table: shape.table)
+        arguments[0] = key.databaseValue
+        try db.cachedStatement(sql: shape.sql).run(arguments)
         insertedCounts[entity, default: 0] += 1
         return ObjectID(entityNumber: shape.number, primaryKey: key)
     }
 
-    /// What inserting an instance of one entity needs, looked up once per writer.
+    /// What inserting an instance of one entity needs, prepared once per writer: one statement
+    /// setting every stored attribute, and the model's defaults already in storage form.
     private final class InsertShape {
         let number: Int, root: Int, table: String
-        var columns: [String]? = nil
-        var sql = ""
-        init(number: Int, root: Int, table: String) { (self.number, self.root, self.table) = (number, root, table) }
+        let attributes: [AttributeDescription]
+        /// Argument positions by attribute name (after `Z_PK`, `Z_ENT`, `Z_OPT`).
+        let positions: [String: Int]
+        /// `Z_PK` (filled per row), `Z_ENT`, `Z_OPT` 1, then each attribute's default or NULL.
+        let defaults: [DatabaseValue]
+        let sql: String
+
+        init(number: Int, root: Int, table: String, schema: String, columns: [(attribute: AttributeDescription, column: StoreLayout.Column)]) {
+            (self.number, self.root, self.table) = (number, root, table)
+            attributes = columns.map(\.attribute)
+            positions = Dictionary(columns.enumerated().map { ($1.attribute.name, $0 + 3) }, uniquingKeysWith: { first, _ in first })
+            defaults = [.null, number.databaseValue, 1.databaseValue] + columns.map { ObjectWriter.defaultValue(of: $0.attribute)?.databaseValue(for: $0.attribute) ?? .null }
+            let names = ["Z_PK", "Z_ENT", "Z_OPT"] + columns.map { ColumnNaming.quote($0.column.name) }
+            sql = "INSERT INTO \(ColumnNaming.qualified(table, schema: schema)) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))"
+        }
     }
 
     private var insertShapes: [String: InsertShape] = [:]
@@ -68,7 +81,8 @@ public final class ObjectWriter {
             throw StoreError(.unknownEntity, path: path, "entity \(entity) is abstract and cannot have instances",
                              fix: "insert one of its subentities: \(layout.model.subentities(of: description).map(\.name).joined(separator: ", "))")
         }
-        let shape = InsertShape(number: number, root: layout.numbering.number(of: layout.model.rootEntity(of: description).name) ?? number, table: table.name)
+        let shape = InsertShape(number: number, root: layout.numbering.number(of: layout.model.rootEntity(of: description).name) ?? number,
+                                table: table.name, schema: schema, columns: layout.attributeColumns(of: entity))
         insertShapes[entity] = shape
         return shape
     }
@@ -118,7 +132,7 @@ public final class ObjectWriter {
             arguments.append(destination?.primaryKey.databaseValue ?? .null)
             if hasEntity { arguments.append(destination?.entityNumber.databaseValue ?? .null) }
         }
-        try db.cachedStatement(sql: template.sql).execute(arguments: StatementArguments(arguments))
+        try db.cachedStatement(sql: template.sql).run(arguments)
         insertedCounts[template.entity, default: 0] += 1
         return ObjectID(entityNumber: template.entityNumber, primaryKey: key)
     }
@@ -161,7 +175,7 @@ public final class ObjectWriter {
         let (columns, arguments) = try assignments(entity: entity, values)
         let sets = ((countsChange ? ["Z_OPT = Z_OPT + 1"] : []) + columns.map { "\(ColumnNaming.quote($0)) = ?" }).joined(separator: ", ")
         try db.cachedStatement(sql: "UPDATE \(t(table.name)) SET \(sets) WHERE Z_PK = ?")
-            .execute(arguments: StatementArguments(arguments + [id.primaryKey.databaseValue]))
+            .run(arguments + [id.primaryKey.databaseValue])
     }
 
     /// Sets the relationship `name` of `id` to exactly `destinations` (in order, for ordered
@@ -195,7 +209,7 @@ public final class ObjectWriter {
                 arguments.append(destinations.first?.entityNumber.databaseValue ?? .null)
             }
             try db.cachedStatement(sql: "UPDATE \(t(table)) SET \(sets.joined(separator: ", ")) WHERE Z_PK = ?")
-                .execute(arguments: StatementArguments(arguments + [id.primaryKey.databaseValue]))
+                .run(arguments + [id.primaryKey.databaseValue])
             // A one-to-one keeps a key on both sides.
             if let inverse = layout.inverse(of: relationship), !inverse.isToMany, let destination = destinations.first {
                 try setForeignKey(of: destination, inverse.name, to: id)
@@ -204,13 +218,13 @@ public final class ObjectWriter {
             let typeSet = entityColumn.map { ", \(q($0)) = ?" } ?? ""
             let orderSet = orderColumn.map { ", \(q($0)) = ?" } ?? ""
             try db.cachedStatement(sql: "UPDATE \(t(table)) SET \(q(column)) = NULL\(typeSet)\(orderSet) WHERE \(q(column)) = ?")
-                .execute(arguments: StatementArguments((entityColumn == nil ? [] : [DatabaseValue.null]) + (orderColumn == nil ? [] : [DatabaseValue.null]) + [id.primaryKey.databaseValue]))
+                .run((entityColumn == nil ? [] : [DatabaseValue.null]) + (orderColumn == nil ? [] : [DatabaseValue.null]) + [id.primaryKey.databaseValue])
             let update = try db.cachedStatement(sql: "UPDATE \(t(table)) SET \(q(column)) = ?\(typeSet)\(orderSet) WHERE Z_PK = ?")
             for (position, destination) in destinations.enumerated() {
                 var arguments: [DatabaseValue] = [id.primaryKey.databaseValue]
                 if entityColumn != nil { arguments.append(id.entityNumber.databaseValue) }
                 if orderColumn != nil { arguments.append(Self.orderKey(position).databaseValue) }
-                try update.execute(arguments: StatementArguments(arguments + [destination.primaryKey.databaseValue]))
+                try update.run(arguments + [destination.primaryKey.databaseValue])
             }
         case let .joinTable(join, sourceColumn, destinationColumn, orderColumn):
             try db.cachedStatement(sql: "DELETE FROM \(t(join.name)) WHERE \(q(sourceColumn)) = ?").execute(arguments: [id.primaryKey])
@@ -219,7 +233,7 @@ public final class ObjectWriter {
             for (position, destination) in destinations.enumerated() {
                 var arguments: [DatabaseValue] = [id.primaryKey.databaseValue, destination.primaryKey.databaseValue]
                 if orderColumn != nil { arguments.append(Self.orderKey(position).databaseValue) }
-                try insert.execute(arguments: StatementArguments(arguments))
+                try insert.run(arguments)
             }
         }
     }
@@ -231,7 +245,7 @@ public final class ObjectWriter {
         var arguments: [DatabaseValue] = [destination.primaryKey.databaseValue]
         if entityColumn != nil { arguments.append(destination.entityNumber.databaseValue) }
         try db.cachedStatement(sql: "UPDATE \(t(table)) SET \(q(column)) = ?\(typeSet) WHERE Z_PK = ?")
-            .execute(arguments: StatementArguments(arguments + [id.primaryKey.databaseValue]))
+            .run(arguments + [id.primaryKey.databaseValue])
     }
 
     /// Adds `destinations` to the to-many relationship `name` of `id`, keeping what is there
@@ -251,7 +265,7 @@ public final class ObjectWriter {
                 var arguments: [DatabaseValue] = [id.primaryKey.databaseValue]
                 if entityColumn != nil { arguments.append(id.entityNumber.databaseValue) }
                 if orderColumn != nil { arguments.append(Self.orderKey(Int(next)).databaseValue); next += 1 }
-                try update.execute(arguments: StatementArguments(arguments + [destination.primaryKey.databaseValue]))
+                try update.run(arguments + [destination.primaryKey.databaseValue])
             }
         case let .joinTable(join, sourceColumn, destinationColumn, orderColumn)?:
             let q = ColumnNaming.quote
@@ -261,7 +275,7 @@ public final class ObjectWriter {
             for destination in destinations {
                 var arguments: [DatabaseValue] = [id.primaryKey.databaseValue, destination.primaryKey.databaseValue]
                 if orderColumn != nil { arguments.append(Self.orderKey(Int(next)).databaseValue); next += 1 }
-                try insert.execute(arguments: StatementArguments(arguments))
+                try insert.run(arguments)
             }
         case nil:
             throw StoreError(.unknownProperty, path: path, "entity \(entity) has no stored relationship \(name)",
@@ -335,23 +349,30 @@ public final class ObjectWriter {
         var columns: [String] = []
         var arguments: [DatabaseValue] = []
         for (name, value) in values.sorted(by: { $0.key < $1.key }) {
-            guard let (attribute, column) = attributes[name] else {
-                let isRelationship = layout.model.entity(named: entity).flatMap { layout.model.relationship(named: name, in: $0) } != nil
-                throw StoreError(.unknownProperty, path: path,
-                                 isRelationship ? "\(entity).\(name) is a relationship, not an attribute" : "entity \(entity) has no stored attribute \(name)",
-                                 fix: isRelationship ? "set it with relate(_:_:to:)" : "use one of: \(attributes.keys.sorted().joined(separator: ", "))")
-            }
-            guard let converted = value.databaseValue(for: attribute) else {
-                throw StoreError(.badValue, path: path, "\(entity).\(name) is \(attribute.attributeType.displayName) and cannot hold \(value)",
-                                 fix: "give a value of the attribute's type")
-            }
-            if checksRequiredValues && converted.isNull && !attribute.isOptional && attribute.defaultValueString == nil {
-                throw StoreError(.badValue, path: path, "\(entity).\(name) is required but was given no value", fix: "give it a value")
-            }
+            guard let (attribute, column) = attributes[name] else { throw unknownAttribute(name, of: entity, known: attributes.keys) }
             columns.append(column.name)
-            arguments.append(converted)
+            arguments.append(try storedValue(value, entity: entity, name: name, attribute: attribute))
         }
         return (columns, arguments)
+    }
+
+    /// `value` in the storage form of `attribute`, or why it cannot be stored.
+    private func storedValue(_ value: StoreValue, entity: String, name: String, attribute: AttributeDescription) throws -> DatabaseValue {
+        guard let converted = value.databaseValue(for: attribute) else {
+            throw StoreError(.badValue, path: path, "\(entity).\(name) is \(attribute.attributeType.displayName) and cannot hold \(value)",
+                             fix: "give a value of the attribute's type")
+        }
+        if checksRequiredValues && converted.isNull && !attribute.isOptional && attribute.defaultValueString == nil {
+            throw StoreError(.badValue, path: path, "\(entity).\(name) is required but was given no value", fix: "give it a value")
+        }
+        return converted
+    }
+
+    private func unknownAttribute(_ name: String, of entity: String, known: some Sequence<String>) -> StoreError {
+        let isRelationship = layout.model.entity(named: entity).flatMap { layout.model.relationship(named: name, in: $0) } != nil
+        return StoreError(.unknownProperty, path: path,
+                          isRelationship ? "\(entity).\(name) is a relationship, not an attribute" : "entity \(entity) has no stored attribute \(name)",
+                          fix: isRelationship ? "set it with relate(_:_:to:)" : "use one of: \(known.sorted().joined(separator: ", "))")
     }
 
     private func descendants(of entity: EntityDescription) -> [String] {
