@@ -17,17 +17,17 @@ final class AssociationTable {
     /// Mappings whose first pair broke the pattern, or whose run was written out: rows from now on.
     private var written: Set<Int> = []
 
-    /// A mapping that gave source instances of one entity destination instances with the same
-    /// `Z_PK`: all of them (a set-based mapping), or those from `keys.lowerBound` to
-    /// `keys.upperBound`, consecutive, in creation order (a row-by-row one, so far).
+    /// A mapping that gave the source instances of one entity with keys `keys`, consecutive,
+    /// destination instances with the same `Z_PK`, in creation order: all of the entity's
+    /// instances (a set-based mapping), or those paired so far (a row-by-row one).
     struct Identity {
         let sourceTable: String
         let sourceEntity: Int
         let destinationEntity: Int
-        var keys: ClosedRange<Int64>? = nil
+        var keys: ClosedRange<Int64>
 
         func contains(_ source: ObjectID) -> Bool {
-            source.entityNumber == sourceEntity && (keys?.contains(source.primaryKey) ?? true)
+            source.entityNumber == sourceEntity && keys.contains(source.primaryKey)
         }
     }
 
@@ -52,9 +52,20 @@ final class AssociationTable {
         guard let identity = identities[mapping] else { return "work.associations" }
         return """
             (SELECT \(mapping) AS mapping, Z_ENT AS source_entity, Z_PK AS source_pk, \(identity.destinationEntity) AS destination_entity, \
-            Z_PK AS destination_pk, Z_PK AS rowid FROM src.\(ColumnNaming.quote(identity.sourceTable)) WHERE Z_ENT = \(identity.sourceEntity)\
-            \(identity.keys.map { " AND Z_PK BETWEEN \($0.lowerBound) AND \($0.upperBound)" } ?? ""))
+            Z_PK AS destination_pk, Z_PK AS rowid FROM src.\(ColumnNaming.quote(identity.sourceTable)) WHERE Z_ENT = \(identity.sourceEntity) \
+            AND Z_PK BETWEEN \(identity.keys.lowerBound) AND \(identity.keys.upperBound))
             """
+    }
+
+    /// SQL for the destination key `mapping` gave the source instance whose key is the SQL
+    /// expression `key`, a foreign key into `table`, when its pairs are an identity over `table`:
+    /// the key itself inside the identity's range (every key there is a paired instance), NULL
+    /// outside it. No look-up per row. `nil` when the pairs are rows.
+    func identityLookup(_ mapping: Int, key: String, into table: String) -> (key: String, entity: String)? {
+        guard let identity = identities[mapping], identity.sourceTable == table else { return nil }
+        let keys = identity.keys
+        let inside = "\(key) BETWEEN \(keys.lowerBound) AND \(keys.upperBound)"
+        return ("CASE WHEN \(inside) THEN \(key) END", "CASE WHEN \(inside) THEN \(identity.destinationEntity) END")
     }
 
     /// Creates the table in the attached work database, empty.
@@ -74,9 +85,9 @@ final class AssociationTable {
     /// pairs keep their source keys, consecutively; as a row otherwise.
     func add(mapping: Int, source: ObjectID?, destination: ObjectID) throws {
         if let source, source.primaryKey == destination.primaryKey, !written.contains(mapping) {
-            if var identity = identities[mapping], let keys = identity.keys, source.entityNumber == identity.sourceEntity,
-               destination.entityNumber == identity.destinationEntity, source.primaryKey == keys.upperBound + 1 {
-                identity.keys = keys.lowerBound...source.primaryKey
+            if var identity = identities[mapping], source.entityNumber == identity.sourceEntity,
+               destination.entityNumber == identity.destinationEntity, source.primaryKey == identity.keys.upperBound + 1 {
+                identity.keys = identity.keys.lowerBound...source.primaryKey
                 identities[mapping] = identity
                 return
             }
@@ -105,7 +116,7 @@ final class AssociationTable {
     func destinations(mapping: Int, source: ObjectID) throws -> [ObjectID] {
         // Answered without a query while the pairs are an identity: per-row lookups would
         // otherwise prepare a statement for every new key range.
-        if let identity = identities[mapping], identity.keys != nil {
+        if let identity = identities[mapping] {
             return identity.contains(source) ? [ObjectID(entityNumber: identity.destinationEntity, primaryKey: source.primaryKey)] : []
         }
         return try Row.fetchAll(db.cachedStatement(sql: "SELECT destination_entity, destination_pk FROM \(relation(mapping)) WHERE mapping = ? AND source_pk = ? ORDER BY rowid"),
@@ -113,7 +124,7 @@ final class AssociationTable {
     }
 
     func sources(mapping: Int, destination: ObjectID) throws -> [ObjectID] {
-        if let identity = identities[mapping], identity.keys != nil {
+        if let identity = identities[mapping] {
             let source = ObjectID(entityNumber: identity.sourceEntity, primaryKey: destination.primaryKey)
             return destination.entityNumber == identity.destinationEntity && identity.contains(source) ? [source] : []
         }

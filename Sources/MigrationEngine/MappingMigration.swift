@@ -116,6 +116,7 @@ public enum MappingMigration {
                 let probe = MigrationManager(db: db, sourceLayout: sourceLayout, destinationLayout: destinationLayout, sourcePath: path,
                                              destinationPath: paths.newStore, mappingModel: resolved[0], policies: options.policies,
                                              cancellation: options.cancellation, progress: ProgressReporter(total: 1, stepCount: 1), chunkSize: options.chunkSize)
+                probe.sourceRowCounts = rowsBefore
                 var total = 2
                 for mapping in resolved {
                     probe.mappingModel = mapping
@@ -130,6 +131,7 @@ public enum MappingMigration {
                     try options.configureManager?(manager)
                     manager.pauseAfterEntityMapping = options.pauseAfterEntityMapping
                     manager.deferredIndexes = deferred
+                    manager.sourceRowCounts = rowsBefore
                     try manager.runPass(step: options.step)
                     inserted.merge(manager.writer.insertedCounts, uniquingKeysWith: +)
                 }

@@ -44,6 +44,9 @@ public final class MigrationManager {
     public var useSetBasedSQL = true
     /// Destination indexes held back during the bulk load, if the step deferred them.
     var deferredIndexes: DeferredIndexes?
+    /// Rows per concrete source entity, when the step counted them already: the source is only
+    /// read, so the counts hold for every pass, and each count is a scan of a table.
+    var sourceRowCounts: [String: Int]?
 
     init(db: Database, sourceLayout: StoreLayout, destinationLayout: StoreLayout, sourcePath: String, destinationPath: String,
          mappingModel: MappingModel, policies: PolicyRegistry, cancellation: CancellationToken, progress: ProgressReporter, chunkSize: Int) {

@@ -16,6 +16,7 @@ extension MigrationManager {
     func sourceCounts() throws -> [Int] {
         try mappingModel.entityMappings.map { mapping in
             guard let entity = mapping.sourceEntity else { return 0 }
+            if let known = sourceRowCounts?[entity] { return known }
             return try sourceReader.count(of: entity, includingSubentities: false)
         }
     }

@@ -23,7 +23,7 @@ struct SetBasedInstances {
     let foldedRelationships: Set<String>
     /// Their source foreign-key columns and target mappings, looked up per chunk (the target's
     /// associations may be kept as its source keys, known only once it ran).
-    private let folds: [(sourceColumn: String, target: Int)]
+    private let folds: [(sourceColumn: String, target: Int, targetTable: String)]
 
     /// The plan for `mapping`, or `nil` when it must run row by row.
     init?(manager: MigrationManager, mapping: EntityMapping, index: Int) {
@@ -60,7 +60,7 @@ struct SetBasedInstances {
         // instead of rewriting every row in stage 2.
         let folds = Self.foldableToOnes(manager: manager, mapping: mapping, index: index)
         for fold in folds { columns.append(ColumnNaming.quote(fold.column)) }
-        self.folds = folds.map { (sourceColumn: $0.sourceColumn, target: $0.target) }
+        self.folds = folds.map { (sourceColumn: $0.sourceColumn, target: $0.target, targetTable: $0.targetTable) }
         foldedRelationships = Set(folds.map(\.property))
         self.manager = manager
         self.mapping = mapping
@@ -80,17 +80,20 @@ struct SetBasedInstances {
     /// already ran keeping its source keys, so its associations exist and are one destination
     /// per source when this mapping's stage 1 runs.
     static func foldableToOnes(manager: MigrationManager, mapping: EntityMapping, index: Int)
-        -> [(property: String, column: String, sourceColumn: String, target: Int)] {
-        guard let destinationName = mapping.destinationEntity, let sourceName = mapping.sourceEntity else { return [] }
+        -> [(property: String, column: String, sourceColumn: String, target: Int, targetTable: String)] {
+        guard let destinationName = mapping.destinationEntity, let sourceName = mapping.sourceEntity,
+              let source = manager.sourceModel.entity(named: sourceName) else { return [] }
         let mappings = manager.mappingModel.entityMappings
         return mapping.relationshipMappings.compactMap { property in
             guard let form = SetBasedRelationships.standardForm(property.expression),
                   let target = mappings.firstIndex(where: { $0.name == form.mapping }), target < index,
                   manager.associations.isIdentity(target) || SetBasedInstances(manager: manager, mapping: mappings[target], index: target) != nil,
                   case let .foreignKey(_, column, nil)? = manager.destinationLayout.storage(entity: destinationName, relationship: property.name),
-                  case let .foreignKey(_, sourceColumn, _)? = manager.sourceLayout.storage(entity: sourceName, relationship: form.relationship)
+                  case let .foreignKey(_, sourceColumn, _)? = manager.sourceLayout.storage(entity: sourceName, relationship: form.relationship),
+                  let relationship = manager.sourceModel.relationship(named: form.relationship, in: source),
+                  let targetTable = manager.sourceLayout.table(for: relationship.destinationEntityName)
             else { return nil }
-            return (property.name, column, sourceColumn, target)
+            return (property.name, column, sourceColumn, target, targetTable.name)
         }
     }
 
@@ -105,7 +108,7 @@ struct SetBasedInstances {
               let low = range[1] as Int64?, let high = range[2] as Int64? else { return nil }
         let count: Int64 = range[0]
         guard high - low + 1 == count, try low == manager.writer.nextKey(for: destinationName) else { return nil }
-        return AssociationTable.Identity(sourceTable: sourceTableName, sourceEntity: sourceNumber, destinationEntity: destinationNumber)
+        return AssociationTable.Identity(sourceTable: sourceTableName, sourceEntity: sourceNumber, destinationEntity: destinationNumber, keys: low...high)
     }
 
     /// Moves the source rows with `Z_PK` after `after`, up to `limit` of them; returns how many
@@ -123,8 +126,17 @@ struct SetBasedInstances {
         let keys = try manager.writer.reserveKeys(for: destinationName, count: matching)
         let associations = manager.associations
         let names = (["Z_PK", "Z_ENT", "Z_OPT"] + columns).joined(separator: ", ")
-        let lookups = folds.map { "(SELECT f.destination_pk FROM \(associations.relation($0.target)) f WHERE f.mapping = ? AND f.source_pk = s.\(ColumnNaming.quote($0.sourceColumn)))" }
-        let lookupArguments = folds.map(\.target.databaseValue)
+        // A target that kept its source keys needs no look-up: the key is the source's own.
+        var lookups: [String] = [], lookupArguments: [DatabaseValue] = []
+        for fold in folds {
+            let key = "s.\(ColumnNaming.quote(fold.sourceColumn))"
+            if let identity = associations.identityLookup(fold.target, key: key, into: fold.targetTable) {
+                lookups.append(identity.key)
+            } else {
+                lookups.append("(SELECT f.destination_pk FROM \(associations.relation(fold.target)) f WHERE f.mapping = ? AND f.source_pk = \(key))")
+                lookupArguments.append(fold.target.databaseValue)
+            }
+        }
         if associations.isIdentity(mappingIndex) {
             // Dense keys (see keyIdentity()): the chunk's source keys are the keys just reserved.
             guard keys.first == after + 1, keys.first + Int64(matching) - 1 == last else {

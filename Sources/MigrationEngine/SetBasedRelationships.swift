@@ -71,7 +71,7 @@ struct SetBasedRelationships {
 
     /// Sets the relationships of `mapping` that `handled` accepted, for every instance it created.
     func run(_ mapping: EntityMapping, index: Int, names: Set<String>) throws {
-        guard let destinationName = mapping.destinationEntity, let sourceName = mapping.sourceEntity,
+        guard let destinationName = mapping.destinationEntity, let sourceName = mapping.sourceEntity, let source = manager.sourceModel.entity(named: sourceName),
               let sourceTable = manager.sourceLayout.table(for: sourceName), let destinationTable = manager.destinationLayout.table(for: destinationName) else { return }
         let q = ColumnNaming.quote
         let relation = manager.associations.relation
@@ -109,13 +109,23 @@ struct SetBasedRelationships {
             default: continue
             }
             guard case let .foreignKey(_, column, entityColumn)? = manager.destinationLayout.storage(entity: destinationName, relationship: property.name),
-                  case let .foreignKey(_, sourceColumn, _)? = manager.sourceLayout.storage(entity: sourceName, relationship: form.relationship) else { continue }
+                  case let .foreignKey(_, sourceColumn, _)? = manager.sourceLayout.storage(entity: sourceName, relationship: form.relationship),
+                  let sourceRelationship = manager.sourceModel.relationship(named: form.relationship, in: source),
+                  let targetTable = manager.sourceLayout.table(for: sourceRelationship.destinationEntityName) else { continue }
+            let owner = "FROM \(relation(index)) a1 JOIN src.\(q(sourceTable.name)) s ON s.Z_PK = a1.source_pk"
+            let update = "UPDATE main.\(q(destinationTable.name)) SET"
+            let matching = "a1.mapping = ? AND a1.destination_pk = main.\(q(destinationTable.name)).Z_PK"
+            if let identity = manager.associations.identityLookup(target, key: "s.\(q(sourceColumn))", into: targetTable.name) {
+                // The target kept its source keys: the source's foreign key is the destination's.
+                let sets = ["\(q(column)) = \(identity.key)"] + (entityColumn.map { ["\(q($0)) = \(identity.entity)"] } ?? [])
+                try manager.db.execute(sql: "\(update) \(sets.joined(separator: ", ")) \(owner) WHERE \(matching)", arguments: [index])
+                continue
+            }
             let sets = ["\(q(column)) = a2.destination_pk"] + (entityColumn.map { ["\(q($0)) = a2.destination_entity"] } ?? [])
             try manager.db.execute(sql: """
-                UPDATE main.\(q(destinationTable.name)) SET \(sets.joined(separator: ", "))
-                FROM \(relation(index)) a1 JOIN src.\(q(sourceTable.name)) s ON s.Z_PK = a1.source_pk
+                \(update) \(sets.joined(separator: ", ")) \(owner)
                 JOIN \(relation(target)) a2 ON a2.mapping = ? AND a2.source_pk = s.\(q(sourceColumn))
-                WHERE a1.mapping = ? AND a1.destination_pk = main.\(q(destinationTable.name)).Z_PK
+                WHERE \(matching)
                 """, arguments: [target, index])
         }
     }
