@@ -61,11 +61,11 @@ final class AssociationTable {
     /// expression `key`, a foreign key into `table`, when its pairs are an identity over `table`:
     /// the key itself inside the identity's range (every key there is a paired instance), NULL
     /// outside it. No look-up per row. `nil` when the pairs are rows.
-    func identityLookup(_ mapping: Int, key: String, into table: String) -> (key: String, entity: String)? {
+    /// `paired` is the condition under which `key` names a paired instance.
+    func identityLookup(_ mapping: Int, key: String, into table: String) -> (key: String, entity: String, paired: String)? {
         guard let identity = identities[mapping], identity.sourceTable == table else { return nil }
-        let keys = identity.keys
-        let inside = "\(key) BETWEEN \(keys.lowerBound) AND \(keys.upperBound)"
-        return ("CASE WHEN \(inside) THEN \(key) END", "CASE WHEN \(inside) THEN \(identity.destinationEntity) END")
+        let paired = "\(key) BETWEEN \(identity.keys.lowerBound) AND \(identity.keys.upperBound)"
+        return ("CASE WHEN \(paired) THEN \(key) END", "CASE WHEN \(paired) THEN \(identity.destinationEntity) END", paired)
     }
 
     /// Creates the table in the attached work database, empty.

@@ -111,10 +111,7 @@ public enum InPlaceMigration {
                     try options.cancellation.check()
                     progress.begin(stage: .verify, mapping: nil, index: 0, count: 0, rowsTotal: 0)
                     try verifySchema(db, layout: layouts.destination, path: path)
-                    if countsRows {
-                        try verifyCounts(db, inference: inference, layout: layouts.destination, rowsBefore: rowsBefore)
-                        rowsAfter = try counts(db, layout: layouts.destination, entities: Array(inference.entitySources.keys))
-                    }
+                    if countsRows { rowsAfter = try verifyCounts(db, inference: inference, layout: layouts.destination, rowsBefore: rowsBefore) }
                     try options.cancellation.check()  // the last moment to change one's mind
                     progress.advance(units: 1)
                     return .commit
@@ -170,15 +167,17 @@ public enum InPlaceMigration {
         try verifyCounts(db, inference: inference, layout: layout, rowsBefore: rowsBefore)
     }
 
-    /// Every surviving entity has exactly the rows it had.
-    private static func verifyCounts(_ db: Database, inference: InferredMapping, layout: StoreLayout, rowsBefore: [String: Int]) throws {
-        let reader = ObjectReader(db: db, layout: layout, path: "")
+    /// Every surviving entity has exactly the rows it had; returns those counts.
+    @discardableResult
+    private static func verifyCounts(_ db: Database, inference: InferredMapping, layout: StoreLayout, rowsBefore: [String: Int]) throws -> [String: Int] {
+        let after = try counts(db, layout: layout, entities: Array(inference.entitySources.keys))
         for (entity, origin) in inference.entitySources {
-            let count = try reader.count(of: entity, includingSubentities: false)
+            let count = after[entity, default: 0]
             guard count == rowsBefore[origin, default: 0] else {
                 throw MigrationError(.verification, "\(entity) has \(count) rows after the migration but \(origin) had \(rowsBefore[origin, default: 0])",
                                      fix: "the source is untouched; report this with both model versions")
             }
         }
+        return after
     }
 }

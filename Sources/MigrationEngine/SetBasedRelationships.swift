@@ -75,6 +75,7 @@ struct SetBasedRelationships {
               let sourceTable = manager.sourceLayout.table(for: sourceName), let destinationTable = manager.destinationLayout.table(for: destinationName) else { return }
         let q = ColumnNaming.quote
         let relation = manager.associations.relation
+        let associations = manager.associations
         let folded = manager.useSetBasedSQL ? SetBasedInstances(manager: manager, mapping: mapping, index: index)?.foldedRelationships ?? [] : []
         for property in mapping.relationshipMappings where names.contains(property.name) && !folded.contains(property.name) {
             guard let form = Self.standardForm(property.expression) else { continue }
@@ -83,6 +84,17 @@ struct SetBasedRelationships {
                     manager.sourceLayout.storage(entity: sourceName, relationship: form.relationship)) {
             case let (.inverseForeignKey(table, _, _, order?)?, .inverseForeignKey(sourceMembers, sourceKey, _, sourceOrder?)?):
                 // The inverse to-one sets the keys; the positions follow the source's order (as the reader lists it).
+                if let member = associations.identityLookup(target, key: "s.Z_PK", into: sourceMembers),
+                   let owner = associations.identityLookup(index, key: "s.\(q(sourceKey))", into: sourceTable.name) {
+                    // Both kept their source keys: rank the source rows themselves.
+                    try manager.db.execute(sql: """
+                        UPDATE main.\(q(table)) SET \(q(order)) = ranked.position
+                        FROM (SELECT s.Z_PK AS pk, 1024 * row_number() OVER (PARTITION BY s.\(q(sourceKey)) ORDER BY s.\(q(sourceOrder)), s.Z_PK) AS position
+                              FROM src.\(q(sourceMembers)) s WHERE \(member.paired) AND \(owner.paired)) AS ranked
+                        WHERE main.\(q(table)).Z_PK = ranked.pk
+                        """)
+                    continue
+                }
                 try manager.db.execute(sql: """
                     UPDATE main.\(q(table)) SET \(q(order)) = ranked.position
                     FROM (SELECT member.destination_pk AS pk,
@@ -98,6 +110,15 @@ struct SetBasedRelationships {
                 // CROSS JOIN fixes the order (links outside, keyed look-ups inside): without statistics
                 // SQLite may otherwise pair every association with every other.
                 guard join.sides.first?.relationship == property.name, join.sides.first?.entity == relationshipOwner(property.name, destinationName) else { continue }
+                if let owner = associations.identityLookup(index, key: "j.\(q(sourceColumn))", into: sourceTable.name),
+                   let other = sourceTarget(of: form.relationship, in: source).flatMap({ associations.identityLookup(target, key: "j.\(q(sourceOtherColumn))", into: $0) }) {
+                    // Both sides kept their source keys: the source's links are the destination's.
+                    try manager.db.execute(sql: """
+                        INSERT OR IGNORE INTO main.\(q(join.name)) (\(q(column)), \(q(otherColumn)))
+                        SELECT j.\(q(sourceColumn)), j.\(q(sourceOtherColumn)) FROM src.\(q(sourceJoin.name)) j WHERE \(owner.paired) AND \(other.paired)
+                        """)
+                    continue
+                }
                 try manager.db.execute(sql: """
                     INSERT OR IGNORE INTO main.\(q(join.name)) (\(q(column)), \(q(otherColumn)))
                     SELECT a1.destination_pk, a2.destination_pk FROM src.\(q(sourceJoin.name)) j
@@ -110,12 +131,11 @@ struct SetBasedRelationships {
             }
             guard case let .foreignKey(_, column, entityColumn)? = manager.destinationLayout.storage(entity: destinationName, relationship: property.name),
                   case let .foreignKey(_, sourceColumn, _)? = manager.sourceLayout.storage(entity: sourceName, relationship: form.relationship),
-                  let sourceRelationship = manager.sourceModel.relationship(named: form.relationship, in: source),
-                  let targetTable = manager.sourceLayout.table(for: sourceRelationship.destinationEntityName) else { continue }
+                  let targetTable = sourceTarget(of: form.relationship, in: source) else { continue }
             let owner = "FROM \(relation(index)) a1 JOIN src.\(q(sourceTable.name)) s ON s.Z_PK = a1.source_pk"
             let update = "UPDATE main.\(q(destinationTable.name)) SET"
             let matching = "a1.mapping = ? AND a1.destination_pk = main.\(q(destinationTable.name)).Z_PK"
-            if let identity = manager.associations.identityLookup(target, key: "s.\(q(sourceColumn))", into: targetTable.name) {
+            if let identity = associations.identityLookup(target, key: "s.\(q(sourceColumn))", into: targetTable) {
                 // The target kept its source keys: the source's foreign key is the destination's.
                 let sets = ["\(q(column)) = \(identity.key)"] + (entityColumn.map { ["\(q($0)) = \(identity.entity)"] } ?? [])
                 try manager.db.execute(sql: "\(update) \(sets.joined(separator: ", ")) \(owner) WHERE \(matching)", arguments: [index])
@@ -128,6 +148,11 @@ struct SetBasedRelationships {
                 WHERE \(matching)
                 """, arguments: [target, index])
         }
+    }
+
+    /// The source table that `relationship` of `entity` points into.
+    private func sourceTarget(of relationship: String, in entity: EntityDescription) -> String? {
+        manager.sourceModel.relationship(named: relationship, in: entity).flatMap { manager.sourceLayout.table(for: $0.destinationEntityName)?.name }
     }
 
     /// The entity that declares relationship `name` as seen from `entity` (itself or an ancestor).

@@ -129,13 +129,13 @@ public struct ObjectReader {
     private struct Decoder {
         static let keyColumn = 0, entityColumn = 1, versionColumn = 2
         var entity: String
-        var attributes: [(attribute: AttributeDescription, index: Int)]
+        var attributes: [(name: String, kind: StoreValue.StorageKind, index: Int)]
         var toOnes: [(name: String, index: Int, entityIndex: Int?, destinationNumber: Int)]
 
         func object(from row: Row) -> StoredObject {
             var values: [String: StoreValue] = [:]
             values.reserveCapacity(attributes.count)
-            for (attribute, index) in attributes { values[attribute.name] = StoreValue(row[index] as DatabaseValue, for: attribute) }
+            for (name, kind, index) in attributes { values[name] = StoreValue(row[index] as DatabaseValue, for: kind) }
             var toOne: [String: ObjectID] = [:]
             for link in toOnes {
                 guard let key = row[link.index] as Int64? else { continue }
@@ -182,7 +182,7 @@ public struct ObjectReader {
             toOnes.append((relationship.name, try position(column), try entityColumn.map(position),
                            layout.numbering.number(of: relationship.destinationEntityName) ?? 0))
         }
-        let attributes = try layout.attributeColumns(of: name).map { (attribute: $0.attribute, index: try position($0.column.name)) }
+        let attributes = try layout.attributeColumns(of: name).map { (name: $0.attribute.name, kind: StoreValue.StorageKind($0.attribute), index: try position($0.column.name)) }
         return Decoder(entity: name, attributes: attributes, toOnes: toOnes)
     }
 }

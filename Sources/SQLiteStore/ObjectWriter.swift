@@ -42,7 +42,13 @@ public final class ObjectWriter {
         var arguments = shape.defaults
         for (name, value) in values {
             guard let position = shape.positions[name] else { throw unknownAttribute(name, of: entity, known: shape.positions.keys) }
-            arguments[position] = try storedValue(value, entity: entity, name: name, attribute: shape.attributes[position - 3])
+            // The common case converts with the column's kind alone; the full description is
+            // looked at only to explain a value that cannot be stored, or to check a required nil.
+            guard let converted = value.databaseValue(for: shape.kinds[position - 3]), !(converted.isNull && checksRequiredValues) else {
+                arguments[position] = try storedValue(value, entity: entity, name: name, attribute: shape.attributes[position - 3])
+                continue
+            }
+            arguments[position] = converted
         }
         let key = try nextKey(root: shape.root, table: shape.table)
         arguments[0] = key.databaseValue
@@ -56,6 +62,7 @@ public final class ObjectWriter {
     private final class InsertShape {
         let number: Int, root: Int, table: String
         let attributes: [AttributeDescription]
+        let kinds: [StoreValue.StorageKind]
         /// Argument positions by attribute name (after `Z_PK`, `Z_ENT`, `Z_OPT`).
         let positions: [String: Int]
         /// `Z_PK` (filled per row), `Z_ENT`, `Z_OPT` 1, then each attribute's default or NULL.
@@ -65,6 +72,7 @@ public final class ObjectWriter {
         init(number: Int, root: Int, table: String, schema: String, columns: [(attribute: AttributeDescription, column: StoreLayout.Column)]) {
             (self.number, self.root, self.table) = (number, root, table)
             attributes = columns.map(\.attribute)
+            kinds = columns.map { StoreValue.StorageKind($0.attribute) }
             positions = Dictionary(columns.enumerated().map { ($1.attribute.name, $0 + 3) }, uniquingKeysWith: { first, _ in first })
             defaults = [.null, number.databaseValue, 1.databaseValue] + columns.map { ObjectWriter.defaultValue(of: $0.attribute)?.databaseValue(for: $0.attribute) ?? .null }
             let names = ["Z_PK", "Z_ENT", "Z_OPT"] + columns.map { ColumnNaming.quote($0.column.name) }

@@ -21,8 +21,25 @@ public enum StoreValue: Hashable, Sendable {
     /// The SQL value Core Data stores for this value in an attribute of `attribute`'s type;
     /// `nil` when the value cannot be stored there.
     public func databaseValue(for attribute: AttributeDescription) -> DatabaseValue? {
+        databaseValue(for: StorageKind(attribute))
+    }
+
+    /// What converting a value to and from an attribute's column depends on, small enough to
+    /// keep per column: the per-row paths would otherwise copy a whole attribute description.
+    public struct StorageKind: Sendable {
+        let type: AttributeType
+        let allowsExternalBinaryDataStorage: Bool
+
+        public init(_ attribute: AttributeDescription) {
+            type = attribute.attributeType
+            allowsExternalBinaryDataStorage = attribute.allowsExternalBinaryDataStorage
+        }
+    }
+
+    /// ``databaseValue(for:)-(AttributeDescription)`` for an attribute of `kind`.
+    public func databaseValue(for kind: StorageKind) -> DatabaseValue? {
         if case .null = self { return .null }
-        switch (attribute.attributeType, self) {
+        switch (kind.type, self) {
         case (.integer16, .integer(let number)), (.integer32, .integer(let number)), (.integer64, .integer(let number)):
             return number.databaseValue
         case (.integer16, .bool(let flag)), (.integer32, .bool(let flag)), (.integer64, .bool(let flag)), (.boolean, .bool(let flag)):
@@ -40,8 +57,8 @@ public enum StoreValue: Hashable, Sendable {
         case (.uri, .uri(let url)): return url.absoluteString.databaseValue
         case (.uuid, .uuid(let uuid)): return Data(withUnsafeBytes(of: uuid.uuid) { Array($0) }).databaseValue
         case (.binaryData, .data(let data)), (.transformable, .data(let data)):
-            return (attribute.allowsExternalBinaryDataStorage ? Data([1]) + data : data).databaseValue
-        case (.binaryData, .externalDataReference(let reference)) where attribute.allowsExternalBinaryDataStorage:
+            return (kind.allowsExternalBinaryDataStorage ? Data([1]) + data : data).databaseValue
+        case (.binaryData, .externalDataReference(let reference)) where kind.allowsExternalBinaryDataStorage:
             return (Data([2]) + Data(reference.utf8) + Data([0])).databaseValue
         default: return nil
         }
@@ -49,7 +66,12 @@ public enum StoreValue: Hashable, Sendable {
 
     /// The value of an attribute of `attribute`'s type stored as `value`.
     init(_ value: DatabaseValue, for attribute: AttributeDescription) {
-        switch (attribute.attributeType, value.storage) {
+        self.init(value, for: StorageKind(attribute))
+    }
+
+    /// The value of an attribute of `kind` stored as `value`.
+    init(_ value: DatabaseValue, for kind: StorageKind) {
+        switch (kind.type, value.storage) {
         case (_, .null): self = .null
         case (.boolean, .int64(let number)): self = .bool(number != 0)
         case (.integer16, .int64(let number)), (.integer32, .int64(let number)), (.integer64, .int64(let number)):
@@ -62,7 +84,7 @@ public enum StoreValue: Hashable, Sendable {
         case (.uuid, .blob(let bytes)) where bytes.count == 16:
             self = .uuid(bytes.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) })
         case (.uri, .string(let text)): self = URL(string: text).map(StoreValue.uri) ?? .string(text)
-        case (.binaryData, .blob(let bytes)) where attribute.allowsExternalBinaryDataStorage:
+        case (.binaryData, .blob(let bytes)) where kind.allowsExternalBinaryDataStorage:
             self = Self.external(bytes)
         case (_, .int64(let number)): self = .integer(number)
         case (_, .double(let number)): self = .double(number)
