@@ -72,6 +72,9 @@ final class ObjectRoundTripTests: XCTestCase {
             let gadget = try writer.insert("Gadget", ["string": .string("lamp"), "watts": .integer(60), "flag": .bool(false)])
             let ada = try writer.insert("Person", ["name": .string("Ada")])
             let passport = try writer.insert("Passport", ["number": .string("X1")])
+            // Empty text and bytes are values, not NULL: bound with a length, never a null pointer.
+            let empty = try writer.insert("Passport", ["number": .string("")])
+            let emptyBlob = try writer.insert("Item", ["string": .string("plain"), "blob": .data(Data())])
             let tags = try ["red", "blue", "green"].map { try writer.insert("Tag", ["label": .string($0)]) }
             let steps = try ["one", "two", "three"].map { try writer.insert("Step", ["text": .string($0)]) }
             try writer.relate(item, "owner", to: [ada])
@@ -84,7 +87,7 @@ final class ObjectRoundTripTests: XCTestCase {
             try writer.relate(ada, "playlists", to: [tags[2], tags[0], tags[1]])
             try writer.update(gadget, ["watts": .integer(75)])
             return ["item": item, "gadget": gadget, "ada": ada, "passport": passport, "red": tags[0], "blue": tags[1],
-                    "green": tags[2], "one": steps[0], "two": steps[1], "three": steps[2]]
+                    "green": tags[2], "one": steps[0], "two": steps[1], "three": steps[2], "empty": empty, "emptyBlob": emptyBlob]
         }
 
         let reopened = try PersistentStore.open(at: path)
@@ -106,17 +109,19 @@ final class ObjectRoundTripTests: XCTestCase {
             XCTAssertEqual(try reader.destinations(of: ids["blue"]!, "items"), [ids["gadget"]!])
             XCTAssertEqual(try reader.destinations(of: ids["item"]!, "steps"), [ids["three"]!, ids["one"]!, ids["two"]!], "ordered to-many keeps its order")
             XCTAssertEqual(try reader.destinations(of: ids["ada"]!, "playlists"), [ids["green"]!, ids["red"]!, ids["blue"]!], "ordered many-to-many keeps its order")
-            XCTAssertEqual(try reader.count(of: "Item"), 2)
-            XCTAssertEqual(try reader.count(of: "Item", includingSubentities: false), 1)
+            XCTAssertEqual(try reader.object(ids["empty"]!)?.values["number"], .string(""))
+            XCTAssertEqual(try reader.object(ids["emptyBlob"]!)?.values["blob"], .data(Data()))
+            XCTAssertEqual(try reader.count(of: "Item"), 3)
+            XCTAssertEqual(try reader.count(of: "Item", includingSubentities: false), 2)
             var seen: [String] = []
             try reader.forEachObject(of: "Item") { seen.append($0.entity) }
-            XCTAssertEqual(seen, ["Item", "Gadget"])
+            XCTAssertEqual(seen, ["Item", "Gadget", "Item"])
         }
         // Keys come from Z_PRIMARYKEY.Z_MAX, as Core Data allocates them.
         let maxima = try DatabaseQueue(path: path).read { db in
             try Row.fetchAll(db, sql: "SELECT Z_NAME, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT").map { "\($0[0] as String)=\($0[1] as Int)" }
         }
-        XCTAssertEqual(maxima, ["Item=2", "Gadget=0", "Passport=1", "Person=1", "Step=3", "Tag=3"])
+        XCTAssertEqual(maxima, ["Item=3", "Gadget=0", "Passport=2", "Person=1", "Step=3", "Tag=3"])
         XCTAssertEqual(try reopened.metadata().versionHashes, VersionHash.entityHashes(of: model))
     }
 
@@ -137,6 +142,19 @@ final class ObjectRoundTripTests: XCTestCase {
             let tag = try writer.insert("Tag", ["label": .string("a")])
             try writer.relate(tag, "items", to: [tag])
         }?.kind, .badValue)
+        // SQLite's own refusals (here a key taken behind the writer's back) come back as errors
+        // with SQLite's message.
+        XCTAssertThrowsError(try store.withConnection { db in
+            try db.inTransaction {
+                let writer = ObjectWriter(db: db, layout: layout, path: path)
+                try writer.insert("Tag", ["label": .string("a")])
+                try db.execute(sql: "INSERT INTO ZTAG (Z_PK) VALUES (2)")
+                try writer.insert("Tag", ["label": .string("b")])
+                return .commit
+            }
+        }) { error in
+            XCTAssertTrue("\(error)".contains("UNIQUE constraint failed: ZTAG.Z_PK"), "\(error)")
+        }
         // Each failed transaction rolled back: nothing was written.
         XCTAssertEqual(try store.readObjects(layout) { try $0.count(of: "Tag") }, 0)
     }
