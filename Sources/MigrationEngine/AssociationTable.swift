@@ -57,11 +57,11 @@ final class AssociationTable {
             """
     }
 
-    /// SQL for the destination key `mapping` gave the source instance whose key is the SQL
-    /// expression `key`, a foreign key into `table`, when its pairs are an identity over `table`:
-    /// the key itself inside the identity's range (every key there is a paired instance), NULL
-    /// outside it. No look-up per row. `nil` when the pairs are rows.
-    /// `paired` is the condition under which `key` names a paired instance.
+    /// SQL for the destination key (and entity) `mapping` gave the source instance whose key is
+    /// the SQL expression `key`, a foreign key into `table`, when its pairs are an identity over
+    /// `table`: the key itself inside the identity's range (every key there is a paired
+    /// instance), NULL outside it, with `paired` the condition for being inside. No look-up per
+    /// row. `nil` when the pairs are rows.
     func identityLookup(_ mapping: Int, key: String, into table: String) -> (key: String, entity: String, paired: String)? {
         guard let identity = identities[mapping], identity.sourceTable == table else { return nil }
         let paired = "\(key) BETWEEN \(identity.keys.lowerBound) AND \(identity.keys.upperBound)"

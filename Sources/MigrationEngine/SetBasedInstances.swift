@@ -90,10 +90,9 @@ struct SetBasedInstances {
                   manager.associations.isIdentity(target) || SetBasedInstances(manager: manager, mapping: mappings[target], index: target) != nil,
                   case let .foreignKey(_, column, nil)? = manager.destinationLayout.storage(entity: destinationName, relationship: property.name),
                   case let .foreignKey(_, sourceColumn, _)? = manager.sourceLayout.storage(entity: sourceName, relationship: form.relationship),
-                  let relationship = manager.sourceModel.relationship(named: form.relationship, in: source),
-                  let targetTable = manager.sourceLayout.table(for: relationship.destinationEntityName)
+                  let targetTable = SetBasedRelationships.sourceTarget(manager, of: form.relationship, in: source)
             else { return nil }
-            return (property.name, column, sourceColumn, target, targetTable.name)
+            return (property.name, column, sourceColumn, target, targetTable)
         }
     }
 

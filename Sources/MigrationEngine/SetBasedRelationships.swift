@@ -150,9 +150,14 @@ struct SetBasedRelationships {
         }
     }
 
-    /// The source table that `relationship` of `entity` points into.
-    private func sourceTarget(of relationship: String, in entity: EntityDescription) -> String? {
+    /// The source table that `relationship` of `entity` points into (what an identity look-up
+    /// into the target mapping's keys must be over).
+    static func sourceTarget(_ manager: MigrationManager, of relationship: String, in entity: EntityDescription) -> String? {
         manager.sourceModel.relationship(named: relationship, in: entity).flatMap { manager.sourceLayout.table(for: $0.destinationEntityName)?.name }
+    }
+
+    private func sourceTarget(of relationship: String, in entity: EntityDescription) -> String? {
+        Self.sourceTarget(manager, of: relationship, in: entity)
     }
 
     /// The entity that declares relationship `name` as seen from `entity` (itself or an ancestor).
