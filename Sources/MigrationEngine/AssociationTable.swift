@@ -45,6 +45,9 @@ final class AssociationTable {
     /// source, with the source's key.
     func isIdentity(_ mapping: Int) -> Bool { identities[mapping] != nil }
 
+    /// `mapping`'s identity, when it keeps its source keys.
+    func identity(of mapping: Int) -> Identity? { identities[mapping] }
+
     /// The pairs of `mapping` as an SQL relation with the association table's columns
     /// (`mapping`, `source_entity`, `source_pk`, `destination_entity`, `destination_pk`, and
     /// `rowid` in creation order), for joins and look-ups that work for either kind.
@@ -144,6 +147,7 @@ final class AssociationTable {
     }
 
     func count(mapping: Int) throws -> Int {
-        try Int.fetchOne(db, sql: "SELECT count(*) FROM \(relation(mapping)) WHERE mapping = ?", arguments: [mapping]) ?? 0
+        if let identity = identities[mapping] { return identity.keys.count }
+        return try Int.fetchOne(db, sql: "SELECT count(*) FROM \(relation(mapping)) WHERE mapping = ?", arguments: [mapping]) ?? 0
     }
 }

@@ -106,10 +106,14 @@ public enum MappingMigration {
                 try db.execute(sql: "ATTACH DATABASE ? AS src", arguments: [sourceURI])
                 try db.execute(sql: "ATTACH DATABASE ? AS work", arguments: [paths.workStore])
                 defer { try? db.execute(sql: "DETACH DATABASE src"); try? db.execute(sql: "DETACH DATABASE work") }
-                // The new store and the work file are thrown away if anything fails, so they need no
-                // syncing while they fill; the new store is synced (FULL) before it is verified and swapped in.
+                // The new store and the work file are thrown away if anything fails (no error is
+                // ever caught and carried on from), so while they fill they need neither syncing
+                // nor a journal: every page is written once, not to the WAL and again by each
+                // checkpoint, and no copy of old pages is kept (an in-memory journal would hold
+                // every page a stage-2 UPDATE touches). The new store goes back to WAL and is
+                // synced before it is verified and swapped in.
                 try db.execute(sql: """
-                    PRAGMA main.synchronous = OFF; PRAGMA work.synchronous = OFF; PRAGMA work.journal_mode = OFF;
+                    PRAGMA main.synchronous = OFF; PRAGMA main.journal_mode = OFF; PRAGMA work.synchronous = OFF; PRAGMA work.journal_mode = OFF;
                     PRAGMA main.cache_size = -16384; PRAGMA src.cache_size = -8192; PRAGMA work.cache_size = -8192
                     """)
                 let deferred = try DeferredIndexes.drop(in: db, layout: destinationLayout)
@@ -136,7 +140,7 @@ public enum MappingMigration {
                     inserted.merge(manager.writer.insertedCounts, uniquingKeysWith: +)
                 }
                 try deferred.create(in: db)
-                try db.execute(sql: "PRAGMA main.synchronous = FULL")
+                try db.execute(sql: "PRAGMA main.synchronous = FULL; PRAGMA main.journal_mode = WAL")
                 progress.begin(stage: .verify, mapping: nil, index: 0, count: 0, rowsTotal: 0)
                 try verify(db, layout: destinationLayout, inserted: inserted, path: path)
                 progress.advance(units: 1)
@@ -147,6 +151,8 @@ public enum MappingMigration {
             let rowsAfter = Dictionary(uniqueKeysWithValues: destination.model.entities.map { ($0.name, inserted[$0.name, default: 0]) })
             try created.close()
             newStore = nil
+            // Filled without syncing (see the pragmas above): on disk whole before it takes the name.
+            try StoreSwap.syncFile(paths.newStore)
             unlink(paths.workStore)
             try permissions.apply(to: paths.newStore)
             try fingerprint.requireUnchanged(store: path)
@@ -175,8 +181,14 @@ public enum MappingMigration {
                                  fix: "the source is untouched; report this with the store's model")
         }
         let reader = ObjectReader(db: db, layout: layout, schema: "main", path: path)
+        let entitiesByTable = Dictionary(grouping: layout.model.entities) { layout.table(for: $0.name)?.name ?? "" }
         for entity in layout.model.entities where !entity.isAbstract {
-            let count = try reader.count(of: entity.name, includingSubentities: false)
+            // A table only this entity lives in is counted from its b-tree, without reading a row.
+            let count = if let table = layout.table(for: entity.name), entitiesByTable[table.name]?.count == 1 {
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM main.\(ColumnNaming.quote(table.name))") ?? 0
+            } else {
+                try reader.count(of: entity.name, includingSubentities: false)
+            }
             guard count == inserted[entity.name, default: 0] else {
                 throw MigrationError(.verification, "the migrated store has \(count) \(entity.name) rows but the migration created \(inserted[entity.name, default: 0])",
                                      fix: "the source is untouched; report this with the mapping model")

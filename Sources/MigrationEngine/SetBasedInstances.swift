@@ -103,27 +103,57 @@ struct SetBasedInstances {
     func keyIdentity() throws -> AssociationTable.Identity? {
         guard filter == nil, let destinationName = mapping.destinationEntity,
               let destinationNumber = manager.destinationLayout.numbering.number(of: destinationName),
-              let range = try Row.fetchOne(manager.db, sql: "SELECT count(*), min(Z_PK), max(Z_PK) FROM \(sourceTable) WHERE Z_ENT = ?", arguments: [sourceNumber]),
-              let low = range[1] as Int64?, let high = range[2] as Int64? else { return nil }
-        let count: Int64 = range[0]
+              let (count, low, high) = try sourceKeySpan() else { return nil }
         guard high - low + 1 == count, try low == manager.writer.nextKey(for: destinationName) else { return nil }
         return AssociationTable.Identity(sourceTable: sourceTableName, sourceEntity: sourceNumber, destinationEntity: destinationNumber, keys: low...high)
+    }
+
+    /// How many instances of the source entity there are, and their lowest and highest keys.
+    /// When they are all the table holds (its row count is the entity's, known from the step's
+    /// count), the b-tree answers each at once; otherwise one scan does.
+    private func sourceKeySpan() throws -> (count: Int64, low: Int64, high: Int64)? {
+        let db = manager.db
+        if let entity = mapping.sourceEntity, let known = manager.sourceRowCounts?[entity],
+           try Int.fetchOne(db, sql: "SELECT count(*) FROM \(sourceTable)") == known {
+            guard known > 0, let low = try Int64.fetchOne(db, sql: "SELECT min(Z_PK) FROM \(sourceTable)"),
+                  let high = try Int64.fetchOne(db, sql: "SELECT max(Z_PK) FROM \(sourceTable)") else { return nil }
+            return (Int64(known), low, high)
+        }
+        guard let span = try Row.fetchOne(db, sql: "SELECT count(*), min(Z_PK), max(Z_PK) FROM \(sourceTable) WHERE Z_ENT = ?", arguments: [sourceNumber]),
+              let low = span[1] as Int64?, let high = span[2] as Int64? else { return nil }
+        return (span[0], low, high)
     }
 
     /// Moves the source rows with `Z_PK` after `after`, up to `limit` of them; returns how many
     /// source rows the chunk covered and the last `Z_PK`.
     func moveChunk(after: Int64, limit: Int) throws -> (rows: Int, last: Int64) {
         let db = manager.db
-        guard let range = try Row.fetchOne(db, sql: "SELECT count(*), max(Z_PK) FROM (SELECT Z_PK FROM \(sourceTable) WHERE Z_ENT = ? AND Z_PK > ? ORDER BY Z_PK LIMIT ?)",
-                                           arguments: [sourceNumber, after, limit]),
-              let last = range[1] as Int64? else { return (0, after) }
-        let rows: Int = range[0]
+        let associations = manager.associations
+        let identity = associations.identity(of: mappingIndex)
+        let rows: Int, last: Int64
+        var matching: Int
+        if let identity {
+            // Dense keys and no filter (see keyIdentity()): the chunk is the next keys of the range.
+            let first = max(after, identity.keys.lowerBound - 1)
+            last = min(first + Int64(limit), identity.keys.upperBound)
+            guard last > first else { return (0, after) }
+            rows = Int(last - first)
+            matching = rows
+        } else {
+            guard let range = try Row.fetchOne(db, sql: "SELECT count(*), max(Z_PK) FROM (SELECT Z_PK FROM \(sourceTable) WHERE Z_ENT = ? AND Z_PK > ? ORDER BY Z_PK LIMIT ?)",
+                                               arguments: [sourceNumber, after, limit]),
+                  let end = range[1] as Int64? else { return (0, after) }
+            rows = range[0]
+            last = end
+            matching = 0
+        }
         let condition = "s.Z_ENT = ? AND s.Z_PK > ? AND s.Z_PK <= ?" + (filter.map { " AND \($0.sql)" } ?? "")
         let conditionArguments: [DatabaseValue] = [sourceNumber.databaseValue, after.databaseValue, last.databaseValue] + (filter?.arguments ?? [])
-        let matching = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(sourceTable) s WHERE \(condition)", arguments: StatementArguments(conditionArguments)) ?? 0
+        if identity == nil {
+            matching = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(sourceTable) s WHERE \(condition)", arguments: StatementArguments(conditionArguments)) ?? 0
+        }
         guard matching > 0, let destinationName = mapping.destinationEntity else { return (rows, last) }
         let keys = try manager.writer.reserveKeys(for: destinationName, count: matching)
-        let associations = manager.associations
         let names = (["Z_PK", "Z_ENT", "Z_OPT"] + columns).joined(separator: ", ")
         // A target that kept its source keys needs no look-up: the key is the source's own.
         var lookups: [String] = [], lookupArguments: [DatabaseValue] = []
@@ -136,10 +166,10 @@ struct SetBasedInstances {
                 lookupArguments.append(fold.target.databaseValue)
             }
         }
-        if associations.isIdentity(mappingIndex) {
-            // Dense keys (see keyIdentity()): the chunk's source keys are the keys just reserved.
-            guard keys.first == after + 1, keys.first + Int64(matching) - 1 == last else {
-                throw MigrationError(.verification, "\(mapping.name): destination keys \(keys.first)… do not follow source keys \(after + 1)…\(last)",
+        if identity != nil {
+            // The chunk's source keys are the keys just reserved.
+            guard keys.first == last - Int64(matching) + 1 else {
+                throw MigrationError(.verification, "\(mapping.name): destination keys \(keys.first)… do not follow source keys \(last - Int64(matching) + 1)…\(last)",
                                      fix: "the source is untouched; report this with the mapping model")
             }
             let selected = (["s.Z_PK", "?", "1"] + values + lookups).joined(separator: ", ")

@@ -140,6 +140,14 @@ enum StoreSwap {
         try syncDirectory(of: paths.store)
     }
 
+    /// Flushes the file at `path` to disk.
+    static func syncFile(_ path: String) throws {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw failure("open \(path)") }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw failure("sync \(path)") }
+    }
+
     static func syncDirectory(of path: String) throws {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         let descriptor = open(directory, O_RDONLY)

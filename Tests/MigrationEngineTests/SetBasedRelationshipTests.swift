@@ -53,6 +53,9 @@ final class SetBasedRelationshipTests: XCTestCase {
         try FileManager.default.copyItem(atPath: source, toPath: slow)
         try migrate(fast, setBased: true)
         try migrate(slow, setBased: false)
+        // Filled without a journal, the new store is handed over in WAL mode like any Core Data store.
+        let header = try XCTUnwrap(FileHandle(forReadingFrom: URL(fileURLWithPath: fast)).readData(ofLength: 20))
+        XCTAssertEqual([header[18], header[19]], [2, 2], "the file format says WAL")
         for table in ["ZBOOK", "ZCATEGORY", "ZPAGE", "ZTAG", "Z_1TAGS", "Z_PRIMARYKEY"] {
             XCTAssertEqual(try rows(fast, "SELECT * FROM \(table) ORDER BY 1, 2"), try rows(slow, "SELECT * FROM \(table) ORDER BY 1, 2"), table)
         }
