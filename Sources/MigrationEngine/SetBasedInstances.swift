@@ -131,27 +131,24 @@ struct SetBasedInstances {
         let associations = manager.associations
         let identity = associations.identity(of: mappingIndex)
         let rows: Int, last: Int64
-        var matching: Int
         if let identity {
             // Dense keys and no filter (see keyIdentity()): the chunk is the next keys of the range.
             let first = max(after, identity.keys.lowerBound - 1)
             last = min(first + Int64(limit), identity.keys.upperBound)
             guard last > first else { return (0, after) }
             rows = Int(last - first)
-            matching = rows
         } else {
             guard let range = try Row.fetchOne(db, sql: "SELECT count(*), max(Z_PK) FROM (SELECT Z_PK FROM \(sourceTable) WHERE Z_ENT = ? AND Z_PK > ? ORDER BY Z_PK LIMIT ?)",
                                                arguments: [sourceNumber, after, limit]),
                   let end = range[1] as Int64? else { return (0, after) }
             rows = range[0]
             last = end
-            matching = 0
         }
         let condition = "s.Z_ENT = ? AND s.Z_PK > ? AND s.Z_PK <= ?" + (filter.map { " AND \($0.sql)" } ?? "")
         let conditionArguments: [DatabaseValue] = [sourceNumber.databaseValue, after.databaseValue, last.databaseValue] + (filter?.arguments ?? [])
-        if identity == nil {
-            matching = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(sourceTable) s WHERE \(condition)", arguments: StatementArguments(conditionArguments)) ?? 0
-        }
+        // Every row of a kept-keys chunk matches; otherwise the filter decides.
+        let matching = identity != nil ? rows
+            : try Int.fetchOne(db, sql: "SELECT count(*) FROM \(sourceTable) s WHERE \(condition)", arguments: StatementArguments(conditionArguments)) ?? 0
         guard matching > 0, let destinationName = mapping.destinationEntity else { return (rows, last) }
         let keys = try manager.writer.reserveKeys(for: destinationName, count: matching)
         let names = (["Z_PK", "Z_ENT", "Z_OPT"] + columns).joined(separator: ", ")

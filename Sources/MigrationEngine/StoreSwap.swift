@@ -142,18 +142,21 @@ enum StoreSwap {
 
     /// Flushes the file at `path` to disk.
     static func syncFile(_ path: String) throws {
+        guard try sync(path) else { throw failure("sync \(path)") }
+    }
+
+    /// Flushes the directory holding `path`, so renames and unlinks in it are on disk. Some
+    /// file systems refuse to fsync a directory; the renames are then as durable as they get.
+    static func syncDirectory(of path: String) throws {
+        _ = try sync(URL(fileURLWithPath: path).deletingLastPathComponent().path)
+    }
+
+    /// Opens `path` read-only and fsyncs it; whether the fsync succeeded.
+    private static func sync(_ path: String) throws -> Bool {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw failure("open \(path)") }
         defer { close(descriptor) }
-        guard fsync(descriptor) == 0 else { throw failure("sync \(path)") }
-    }
-
-    static func syncDirectory(of path: String) throws {
-        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        let descriptor = open(directory, O_RDONLY)
-        guard descriptor >= 0 else { throw failure("open \(directory)") }
-        defer { close(descriptor) }
-        fsync(descriptor)
+        return fsync(descriptor) == 0
     }
 
     private static func failure(_ action: String) -> MigrationError {
