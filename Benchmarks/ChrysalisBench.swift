@@ -37,10 +37,17 @@ struct ChrysalisBench: ParsableCommand {
     @Flag(help: "Print one JSON object per scenario.")
     var json = false
 
+    @Option(parsing: .upToNextOption, help: ArgumentHelp("Only check that two stores hold the same data, as every scenario does before it reports.", valueName: "store"))
+    var compare: [String] = []
+
     func validate() throws {
         guard rows >= 0 else { throw ValidationError("--rows must be 0 or more") }
         guard frames >= 1 else { throw ValidationError("--frames must be 1 or more") }
         guard rounds >= 1 else { throw ValidationError("--rounds must be 1 or more") }
+        guard compare.isEmpty || compare.count == 2 else { throw ValidationError("--compare takes two stores, not \(compare.count)") }
+        for path in compare where !FileManager.default.fileExists(atPath: path) {
+            throw ValidationError("--compare: no store at \(path)")
+        }
         let known = Set(Scenario.all.map(\.name) + ["progress", "render"])
         for name in scenario where !known.contains(name) {
             throw ValidationError("no scenario \(name); use one of: \(known.sorted().joined(separator: ", "))")
@@ -48,6 +55,11 @@ struct ChrysalisBench: ParsableCommand {
     }
 
     func run() throws {
+        if compare.count == 2 {
+            try DestinationComparison.check(compare[0], equals: compare[1], names: (compare[0], compare[1]))
+            print("\(compare[0]) and \(compare[1]) hold the same data")
+            return
+        }
         let selected = { (name: String) in scenario.isEmpty || scenario.contains(name) }
         let folder = dir.map { URL(fileURLWithPath: $0) } ?? FileManager.default.temporaryDirectory.appendingPathComponent("chrysalis-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -1,4 +1,6 @@
 import Foundation
+import GRDB
+import TestSupport
 import XCTest
 
 /// `chrysalis-bench` once at 10k rows: not for its times (tests never assert timings) but to
@@ -25,5 +27,31 @@ final class BenchSmokeTests: XCTestCase {
         let result = try ChrysalisRunner.run(["--scenario", "add-atribute"], executable: "chrysalis-bench")
         XCTAssertNotEqual(result.status, 0)
         XCTAssertTrue(result.stderr.contains("no scenario add-atribute; use one of: add-attribute, compiled-transform, custom-policy, progress, relationships, rename-require, render, whole-chain"), result.stderr)
+    }
+
+    /// The check every scenario passes before it reports must catch a changed value, a missing
+    /// link in a join table, and a missing row, and name the table.
+    func testTheDestinationCheckCatchesOneChangedValueOrMissingRow() throws {
+        let directory = try Fixtures.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bundle = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Benchmarks/Models/Library.xcdatamodeld").path
+        let original = directory.appendingPathComponent("a.sqlite").path
+        let made = try ChrysalisRunner.run(["fixture", bundle, "--version", "Library 2", "--rows", "300", "--out", original])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let cases: [(change: String, message: String)] = [
+            ("", "hold the same data"),
+            ("UPDATE ZBOOK SET ZTITLE = ZTITLE || '!' WHERE Z_PK = 7", "ZBOOK: 1 of 300 rows in"),
+            ("DELETE FROM Z_1TAGS WHERE rowid = (SELECT min(rowid) FROM Z_1TAGS)", "Z_1TAGS:"),
+            ("DELETE FROM ZPAGE WHERE Z_PK = 3", "ZPAGE: 300 rows in"),
+        ]
+        for (index, item) in cases.enumerated() {
+            let copy = directory.appendingPathComponent("b\(index).sqlite").path
+            try FileManager.default.copyItem(atPath: original, toPath: copy)
+            if !item.change.isEmpty { try DatabaseQueue(path: copy).write { try $0.execute(sql: item.change) } }
+            let result = try ChrysalisRunner.run(["--compare", original, copy], executable: "chrysalis-bench")
+            XCTAssertEqual(result.status == 0, item.change.isEmpty, "\(item.change): \(result.stderr)")
+            XCTAssertTrue((result.stdout + result.stderr).contains(item.message), "\(item.change): \(result.stdout) \(result.stderr)")
+        }
     }
 }
