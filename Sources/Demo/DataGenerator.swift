@@ -45,9 +45,9 @@ public struct DataGenerator {
         for root in roots {
             guard let hierarchy = hierarchies[root.name], !hierarchy.concretes.isEmpty else { continue }
             let plans = hierarchy.concretes.map { entity in
-                (entity: entity,
-                 attributes: model.allAttributes(of: entity).filter { !$0.isTransient && !$0.isDerived && layout.column(entity: entity.name, property: $0.name) != nil },
-                 toOnes: model.allRelationships(of: entity).filter { !$0.isToMany && !$0.isTransient }.map { TargetRule($0, in: model, hierarchies: hierarchies) })
+                let attributes = model.allAttributes(of: entity).filter { !$0.isTransient && !$0.isDerived && layout.column(entity: entity.name, property: $0.name) != nil }
+                return (entity: entity, attributes: attributes, rules: attributes.map { SampleRule(attributeName: $0.name) },
+                        toOnes: model.allRelationships(of: entity).filter { !$0.isToMany && !$0.isTransient }.map { TargetRule($0, in: model, hierarchies: hierarchies) })
             }
             var index = 0
             while index < rows {
@@ -56,7 +56,7 @@ public struct DataGenerator {
                     let templates = try plans.map { try writer.template(for: $0.entity.name, attributes: $0.attributes.map(\.name), relationships: $0.toOnes.map(\.name)) }
                     for row in index..<end {
                         let which = row % plans.count
-                        let values = plans[which].attributes.map { value(for: $0, index: row, random: &random) }
+                        let values = zip(plans[which].attributes, plans[which].rules).map { value(for: $0, rule: $1, index: row, random: &random) }
                         let targets = plans[which].toOnes.map { $0.pick(row: row, rows: rows, random: &random) }
                         try writer.insert(templates[which], values: values, destinations: targets)
                     }
@@ -129,17 +129,15 @@ public struct DataGenerator {
         }
     }
 
-    private func value(for attribute: AttributeDescription, index: Int, random: inout SeededRandom) -> DatabaseValue {
+    private func value(for attribute: AttributeDescription, rule: SampleRule, index: Int, random: inout SeededRandom) -> DatabaseValue {
         if attribute.isOptional && random.chance(4) { return .null }
-        let key = attribute.name.lowercased()
         let stored: StoreValue
         switch attribute.attributeType {
-        case .string: stored = .string(SampleValues.string(for: attribute.name, index: index, &random))
+        case .string: stored = .string(SampleValues.string(rule.text, index: index, &random))
         case .integer16, .integer32, .integer64:
-            let small = ["size", "index", "number", "count", "quantity", "page", "rank", "stars"].contains { key.contains($0) }
-            stored = .integer(Int64(small ? 1 + random.below(12) : random.below(30_000)))
+            stored = .integer(Int64(rule.smallNumber ? 1 + random.below(12) : random.below(30_000)))
         case .double, .float, .decimal:
-            stored = .double(key.contains("temperature") ? Double(300 + random.below(150)) : Double(random.below(10_000)) / 100 + 1)
+            stored = .double(rule.temperature ? Double(300 + random.below(150)) : Double(random.below(10_000)) / 100 + 1)
         case .boolean: stored = .bool(random.chance(50))
         case .date: stored = .date(Date(timeIntervalSinceReferenceDate: 600_000_000 + Double(random.below(200_000_000))))
         case .uuid: stored = .uuid(UUID(uuid: SampleValues.uuid(&random)))

@@ -52,22 +52,20 @@ enum SampleValues {
         return text
     }
 
-    /// A string for an attribute called `name`.
-    static func string(for name: String, index: Int, _ random: inout SeededRandom) -> String {
-        let key = name.lowercased()
-        if key.contains("first") { return firstNames[random.below(firstNames.count)] }
-        if key.contains("last") { return lastNames[random.below(lastNames.count)] }
-        if key.contains("author") || key.contains("chef") { return person(&random) }
-        if key.contains("title") { return title(&random, index: index) }
-        if key == "name" || key.hasSuffix("name") { return person(&random) }
-        if key.contains("text") || key.contains("body") || key.contains("content") || key.contains("direction") || key.contains("synopsis") || key.contains("comment") {
-            return prose(&random, words: 8 + random.below(12))
+    /// A string of `kind`; the row's `index` makes titles distinct.
+    static func string(_ kind: TextKind, index: Int, _ random: inout SeededRandom) -> String {
+        switch kind {
+        case .firstName: return firstNames[random.below(firstNames.count)]
+        case .lastName: return lastNames[random.below(lastNames.count)]
+        case .person: return person(&random)
+        case .title: return title(&random, index: index)
+        case .longProse: return prose(&random, words: 8 + random.below(12))
+        case .hexColour: return String(format: "%06X", random.below(0xFFFFFF))
+        case .unit: return units[random.below(units.count)]
+        case .cuisine: return cuisines[random.below(cuisines.count)]
+        case .identifier: return UUID(uuid: uuid(&random)).uuidString
+        case .shortProse: return prose(&random, words: 2 + random.below(3))
         }
-        if key.contains("hex") || key.contains("color") { return String(format: "%06X", random.below(0xFFFFFF)) }
-        if key == "xyz" || key.contains("unit") { return units[random.below(units.count)] }
-        if key.contains("cuisine") { return cuisines[random.below(cuisines.count)] }
-        if key.hasSuffix("id") { return UUID(uuid: uuid(&random)).uuidString }
-        return prose(&random, words: 2 + random.below(3))
     }
 
     static func uuid(_ random: inout SeededRandom) -> uuid_t {
@@ -77,5 +75,43 @@ enum SampleValues {
             withUnsafeMutableBytes(of: &value) { $0.copyMemory(from: bytes) }
             return value
         }
+    }
+}
+
+/// What an attribute's name suggests its values look like, worked out once per attribute:
+/// matching the name for every row was a tenth of generating a store.
+struct SampleRule {
+    /// What strings look like.
+    let text: TextKind
+    /// Whether integers are small counts (sizes, ranks, stars) rather than anything up to 30,000.
+    let smallNumber: Bool
+    /// Whether doubles are temperatures in kelvin.
+    let temperature: Bool
+
+    init(attributeName name: String) {
+        let key = name.lowercased()
+        text = TextKind(key: key)
+        smallNumber = ["size", "index", "number", "count", "quantity", "page", "rank", "stars"].contains { key.contains($0) }
+        temperature = key.contains("temperature")
+    }
+}
+
+/// The kinds of generated string, by the first rule an attribute's lower-cased name matches.
+enum TextKind {
+    case firstName, lastName, person, title, longProse, hexColour, unit, cuisine, identifier, shortProse
+
+    init(key: String) {
+        let prose = ["text", "body", "content", "direction", "synopsis", "comment"]
+        if key.contains("first") { self = .firstName }
+        else if key.contains("last") { self = .lastName }
+        else if key.contains("author") || key.contains("chef") { self = .person }
+        else if key.contains("title") { self = .title }
+        else if key == "name" || key.hasSuffix("name") { self = .person }
+        else if prose.contains(where: { key.contains($0) }) { self = .longProse }
+        else if key.contains("hex") || key.contains("color") { self = .hexColour }
+        else if key == "xyz" || key.contains("unit") { self = .unit }
+        else if key.contains("cuisine") { self = .cuisine }
+        else if key.hasSuffix("id") { self = .identifier }
+        else { self = .shortProse }
     }
 }

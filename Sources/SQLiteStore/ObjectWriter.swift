@@ -265,7 +265,7 @@ public final class ObjectWriter {
             try relate(id, name, to: Array(destinations.suffix(1)))
         case let .inverseForeignKey(table, column, entityColumn, orderColumn)?:
             var next = orderColumn == nil ? 0
-                : try Int64.fetchOne(db, sql: "SELECT count(*) FROM \(t(table)) WHERE \(ColumnNaming.quote(column)) = ?", arguments: [id.primaryKey]) ?? 0
+                : try Int64.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM \(t(table)) WHERE \(ColumnNaming.quote(column)) = ?"), arguments: [id.primaryKey]) ?? 0
             let q = ColumnNaming.quote
             let sets = [q(column) + " = ?"] + (entityColumn.map { [q($0) + " = ?"] } ?? []) + (orderColumn.map { [q($0) + " = ?"] } ?? [])
             let update = try db.cachedStatement(sql: "UPDATE \(t(table)) SET \(sets.joined(separator: ", ")) WHERE Z_PK = ?")
@@ -277,7 +277,8 @@ public final class ObjectWriter {
             }
         case let .joinTable(join, sourceColumn, destinationColumn, orderColumn)?:
             let q = ColumnNaming.quote
-            var next = try Int64.fetchOne(db, sql: "SELECT count(*) FROM \(t(join.name)) WHERE \(q(sourceColumn)) = ?", arguments: [id.primaryKey]) ?? 0
+            var next = orderColumn == nil ? 0
+                : try Int64.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM \(t(join.name)) WHERE \(q(sourceColumn)) = ?"), arguments: [id.primaryKey]) ?? 0
             let columns = [sourceColumn, destinationColumn] + (orderColumn.map { [$0] } ?? [])
             let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO \(t(join.name)) (\(columns.map(q).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))")
             for destination in destinations {

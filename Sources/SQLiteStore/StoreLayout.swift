@@ -66,6 +66,9 @@ public struct StoreLayout: Sendable {
     private let attributeColumnsByEntity: [String: [AttributeColumn]]
     /// Per entity, property name → column (inherited ones included).
     private let resolvedColumns: [String: [String: Column]]
+    /// Per entity, relationship name → its storage (inherited ones included), worked out once:
+    /// writers and readers ask per object, and working it out walks the model.
+    private var storages: [String: [String: RelationshipStorage]] = [:]
 
     /// A stored attribute and its column.
     public struct AttributeColumn: Sendable {
@@ -113,6 +116,13 @@ public struct StoreLayout: Sendable {
         }
         resolvedColumns = resolved
         attributeColumnsByEntity = attributeColumns
+        for entity in model.entities {
+            var found: [String: RelationshipStorage] = [:]
+            for relationship in model.allRelationships(of: entity) {
+                found[relationship.name] = resolveStorage(entity: entity.name, relationship: relationship.name)
+            }
+            storages[entity.name] = found
+        }
     }
 
     /// The table holding instances of `entity` (its root's table).
@@ -134,6 +144,10 @@ public struct StoreLayout: Sendable {
 
     /// How the relationship `name` of `entity` is stored; `nil` for transient or unknown ones.
     public func storage(entity: String, relationship name: String) -> RelationshipStorage? {
+        storages[entity]?[name]
+    }
+
+    private func resolveStorage(entity: String, relationship name: String) -> RelationshipStorage? {
         guard let source = model.entity(named: entity), let relationship = model.relationship(named: name, in: source),
               !relationship.isTransient, let table = table(for: entity) else { return nil }
         if !relationship.isToMany, let column = column(entity: entity, property: name) {
