@@ -73,21 +73,31 @@ public final class MigrationManager {
     /// The running pass's policies, by entity mapping name.
     var policiesByMapping: [String: EntityMigrationPolicy] = [:]
 
-    /// The object read last, per store: expressions read several keys of the same object.
-    private var lastObjects: [ObjectRef.Side: StoredObject] = [:]
+    /// The object read last from each store: expressions read several keys of the same object.
+    private var lastSource: StoredObject?, lastDestination: StoredObject?
+    /// The source instance stage 1 is visiting, row by row.
+    private var visitingSource: StoredObject?
+    /// The pass's row-by-row mappings whose to-ones go into their inserts, by mapping index.
+    var foldedToOnes: [Int: FoldedToOnes] = [:]
+    /// The one whose stage 1 is running.
+    var activeFold: FoldedToOnes?
 
     func cachedObject(_ object: ObjectRef) throws -> StoredObject? {
-        if let cached = lastObjects[object.side], cached.id == object.id { return cached }
-        let fetched = try (object.side == .source ? sourceReader : destinationReader).object(object.id)
-        lastObjects[object.side] = fetched
+        let isSource = object.side == .source
+        if let cached = isSource ? lastSource : lastDestination, cached.id == object.id { return cached }
+        let fetched = try (isSource ? sourceReader : destinationReader).object(object.id)
+        if isSource { lastSource = fetched } else { lastDestination = fetched }
         return fetched
     }
 
     /// Caches the source object stage 1 is visiting, so reading it again costs no query.
-    func remember(sourceObject object: StoredObject) { lastObjects[.source] = object }
+    func remember(sourceObject object: StoredObject?) {
+        lastSource = object
+        visitingSource = object
+    }
 
     /// Forgets cached objects (after writes to the destination).
-    func forgetCachedObjects() { lastObjects[.destination] = nil }
+    func forgetCachedObjects() { lastDestination = nil }
 
     // MARK: Reading the source
 
@@ -115,7 +125,12 @@ public final class MigrationManager {
     /// Inserts a destination instance; attributes not given take the model's defaults.
     @discardableResult
     public func insertDestination(_ entity: String, _ values: [String: StoreValue] = [:]) throws -> ObjectID {
-        try writer.insert(entity, values)
+        if let fold = activeFold, let toOne = try fold.toOnes(inserting: entity, from: visitingSource, writer: writer), let source = visitingSource {
+            let id = try writer.insert(entity, values, toOne: toOne)
+            fold.inserted(id, for: source.id)
+            return id
+        }
+        return try writer.insert(entity, values)
     }
 
     /// Changes attribute values of a destination instance.
@@ -128,13 +143,21 @@ public final class MigrationManager {
     /// Sets a destination relationship to exactly `destinations`.
     public func relateDestination(_ id: ObjectID, _ relationship: String, to destinations: [ObjectID]) throws {
         forgetCachedObjects()
+        try stopFolding()
         try writer.relate(id, relationship, to: destinations)
     }
 
     /// Adds `destinations` to a destination to-many relationship.
     public func addDestination(_ id: ObjectID, _ relationship: String, _ destinations: [ObjectID]) throws {
         forgetCachedObjects()
+        try stopFolding()
         try writer.add(id, relationship, destinations)
+    }
+
+    /// A relationship written by hand: folded to-ones could differ from what stage 2 would
+    /// write, so stage 2 writes them (see ``FoldedToOnes``).
+    private func stopFolding() throws {
+        for fold in foldedToOnes.values { try fold.stop(writer) }
     }
 
     /// Destination instances of `entity` whose `key` equals `value` (Core Data: a fetch in the
@@ -171,7 +194,9 @@ public final class MigrationManager {
 
     /// Records that `destination` was made from `source` by `mapping`.
     public func associate(source: ObjectID?, destination: ObjectID, mapping: EntityMapping) throws {
-        try associations.add(mapping: try index(of: mapping.name), source: source, destination: destination)
+        let number = try index(of: mapping.name)
+        try associations.add(mapping: number, source: source, destination: destination)
+        for fold in foldedToOnes.values { try fold.associated(source: source, destination: destination, mapping: number, writer: writer) }
         if let entity = mapping.destinationEntity, let assignments = associationValues[entity], !assignments.isEmpty {
             let values = try attributeValues(assignments.map { ($0.attribute, $0.expression, nil) }, of: entity, mapping: mapping,
                                              source: source, destination: destination)

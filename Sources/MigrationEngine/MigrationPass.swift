@@ -26,6 +26,7 @@ extension MigrationManager {
         let mappings = mappingModel.entityMappings
         let counts = try sourceCounts()
         try associations.reset()
+        foldedToOnes = [:]
         let policies = try resolvePolicies()
         for (mapping, policy) in zip(mappings, policies) { try transaction { try policy.begin(mapping, manager: self) } }
         for (index, (mapping, policy)) in zip(mappings, policies).enumerated() {
@@ -46,6 +47,8 @@ extension MigrationManager {
                     if moved.rows < chunkSize { break }
                 }
             } else if let entity = mapping.sourceEntity {
+                activeFold = FoldedToOnes.plan(self, mapping: mapping, index: index, policy: policy)
+                foldedToOnes[index] = activeFold
                 let filter = mapping.filter
                 var after: Int64 = 0
                 while true {
@@ -64,9 +67,14 @@ extension MigrationManager {
                     progress.advance(units: seen, rows: seen)
                     if seen < chunkSize { break }
                 }
+                remember(sourceObject: nil)
             }
             if counts[index] == 0 { progress.advance(units: 1) }
-            try transaction { try policy.endInstanceCreation(for: mapping, manager: self) }
+            try transaction {
+                try policy.endInstanceCreation(for: mapping, manager: self)
+                try activeFold?.finish(writer)
+            }
+            activeFold = nil
             try pause(after: mapping, index: index, stage: .createInstances,
                       next: index + 1 < mappings.count ? mappings[index + 1].name : mappings.first?.name)
         }

@@ -81,7 +81,8 @@ struct SetBasedRelationships {
         let relation = manager.associations.relation
         let associations = manager.associations
         let folded = manager.useSetBasedSQL ? SetBasedInstances(manager: manager, mapping: mapping, index: index)?.foldedRelationships ?? [] : []
-        for property in mapping.relationshipMappings where names.contains(property.name) && !folded.contains(property.name) {
+        let foldedRowByRow = try manager.foldedToOnes[index].map { $0.done(associations: try associations.count(mapping: index)) } ?? []
+        for property in mapping.relationshipMappings where names.contains(property.name) && !folded.contains(property.name) && !foldedRowByRow.contains(property.name) {
             guard let form = Self.standardForm(property.expression) else { continue }
             let target = try manager.index(of: form.mapping)
             switch (manager.destinationLayout.storage(entity: destinationName, relationship: property.name),

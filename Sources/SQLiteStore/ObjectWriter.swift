@@ -18,7 +18,13 @@ public final class ObjectWriter {
     /// validates the whole destination afterwards, as Core Data validates at save.
     public var checksRequiredValues = true
     /// Instances inserted so far, by entity name: what a migration reconciles against.
-    public private(set) var insertedCounts: [String: Int] = [:]
+    public var insertedCounts: [String: Int] {
+        insertShapes.reduce(into: otherInsertedCounts) { counts, shape in
+            if shape.value.inserted > 0 { counts[shape.key, default: 0] += shape.value.inserted }
+        }
+    }
+    /// Instances inserted by templates or reserved keys; ``insert(_:_:toOne:)`` counts in its shape.
+    private var otherInsertedCounts: [String: Int] = [:]
 
     /// A view of the store `layout` describes, attached to `db` as `schema` (`main` when it is the
     /// connection's own file); `path` names it in errors.
@@ -33,9 +39,10 @@ public final class ObjectWriter {
     private func t(_ table: String) -> String { ColumnNaming.qualified(table, schema: schema) }
 
     /// Inserts an instance of `entity` with attribute `values` (attributes not given take the
-    /// model's default values, as a new Core Data object does); returns its ID.
+    /// model's default values, as a new Core Data object does) and to-one destinations `toOne`
+    /// (a key only: the destination's side is not touched); returns its ID.
     @discardableResult
-    public func insert(_ entity: String, _ values: [String: StoreValue] = [:]) throws -> ObjectID {
+    public func insert(_ entity: String, _ values: [String: StoreValue] = [:], toOne: [String: ObjectID] = [:]) throws -> ObjectID {
         let shape = try insertShape(entity)
         // Every attribute column is bound: the given value, else the default, else NULL (a
         // column left out of an INSERT is NULL too; Core Data's tables have no DEFAULT clauses).
@@ -50,32 +57,62 @@ public final class ObjectWriter {
             }
             arguments[position] = converted
         }
+        for (name, destination) in toOne {
+            guard let position = shape.toOnePositions[name] else {
+                throw StoreError(.unknownProperty, path: path, "entity \(entity) has no to-one relationship \(name)", fix: "use one of: \(relationshipNames(of: entity))")
+            }
+            arguments[position.key] = destination.primaryKey.databaseValue
+            if let entityPosition = position.entity { arguments[entityPosition] = destination.entityNumber.databaseValue }
+        }
         let key = try nextKey(root: shape.root, table: shape.table)
         arguments[0] = key.databaseValue
-        try db.cachedStatement(sql: shape.sql).run(arguments)
-        insertedCounts[entity, default: 0] += 1
+        try shape.statement(in: db).run(arguments)
+        shape.inserted += 1
         return ObjectID(entityNumber: shape.number, primaryKey: key)
     }
 
     /// What inserting an instance of one entity needs, prepared once per writer: one statement
-    /// setting every stored attribute, and the model's defaults already in storage form.
+    /// setting every stored attribute and to-one key, and the model's defaults already in storage form.
     private final class InsertShape {
         let number: Int, root: Int, table: String
         let attributes: [AttributeDescription]
         let kinds: [StoreValue.StorageKind]
         /// Argument positions by attribute name (after `Z_PK`, `Z_ENT`, `Z_OPT`).
         let positions: [String: Int]
-        /// `Z_PK` (filled per row), `Z_ENT`, `Z_OPT` 1, then each attribute's default or NULL.
+        /// Argument positions of each to-one's key (and destination entity), after the attributes.
+        let toOnePositions: [String: (key: Int, entity: Int?)]
+        /// `Z_PK` (filled per row), `Z_ENT`, `Z_OPT` 1, then each attribute's default or NULL, then NULL keys.
         let defaults: [DatabaseValue]
         let sql: String
+        /// Instances inserted with this shape.
+        var inserted = 0
+        /// The prepared statement, kept here: finding it in GRDB's cache hashes the SQL every row.
+        private var prepared: Statement?
 
-        init(number: Int, root: Int, table: String, schema: String, columns: [(attribute: AttributeDescription, column: StoreLayout.Column)]) {
+        func statement(in db: Database) throws -> Statement {
+            if let prepared { return prepared }
+            let made = try db.makeStatement(sql: sql)
+            prepared = made
+            return made
+        }
+
+        init(number: Int, root: Int, table: String, schema: String, columns: [(attribute: AttributeDescription, column: StoreLayout.Column)],
+             toOnes: [(name: String, column: String, entityColumn: String?)]) {
             (self.number, self.root, self.table) = (number, root, table)
             attributes = columns.map(\.attribute)
             kinds = columns.map { StoreValue.StorageKind($0.attribute) }
             positions = Dictionary(columns.enumerated().map { ($1.attribute.name, $0 + 3) }, uniquingKeysWith: { first, _ in first })
+            var names = ["Z_PK", "Z_ENT", "Z_OPT"] + columns.map { ColumnNaming.quote($0.column.name) }
+            var toOnePositions: [String: (key: Int, entity: Int?)] = [:]
+            for toOne in toOnes {
+                names.append(ColumnNaming.quote(toOne.column))
+                let key = names.count - 1
+                if let entityColumn = toOne.entityColumn { names.append(ColumnNaming.quote(entityColumn)) }
+                toOnePositions[toOne.name] = (key, toOne.entityColumn == nil ? nil : key + 1)
+            }
+            self.toOnePositions = toOnePositions
             defaults = [.null, number.databaseValue, 1.databaseValue] + columns.map { ObjectWriter.defaultValue(of: $0.attribute)?.databaseValue(for: $0.attribute) ?? .null }
-            let names = ["Z_PK", "Z_ENT", "Z_OPT"] + columns.map { ColumnNaming.quote($0.column.name) }
+                + Array(repeating: .null, count: names.count - 3 - columns.count)
             sql = "INSERT INTO \(ColumnNaming.qualified(table, schema: schema)) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))"
         }
     }
@@ -90,7 +127,11 @@ public final class ObjectWriter {
                              fix: "insert one of its subentities: \(layout.model.subentities(of: description).map(\.name).joined(separator: ", "))")
         }
         let shape = InsertShape(number: number, root: layout.numbering.number(of: layout.model.rootEntity(of: description).name) ?? number,
-                                table: table.name, schema: schema, columns: layout.attributeColumns(of: entity))
+                                table: table.name, schema: schema, columns: layout.attributeColumns(of: entity),
+                                toOnes: layout.model.allRelationships(of: description).compactMap { relationship in
+                                    guard case let .foreignKey(_, column, entityColumn)? = layout.storage(entity: entity, relationship: relationship.name) else { return nil }
+                                    return (relationship.name, column, entityColumn)
+                                })
         insertShapes[entity] = shape
         return shape
     }
@@ -141,7 +182,7 @@ public final class ObjectWriter {
             if hasEntity { arguments.append(destination?.entityNumber.databaseValue ?? .null) }
         }
         try db.cachedStatement(sql: template.sql).run(arguments)
-        insertedCounts[template.entity, default: 0] += 1
+        otherInsertedCounts[template.entity, default: 0] += 1
         return ObjectID(entityNumber: template.entityNumber, primaryKey: key)
     }
 
@@ -152,7 +193,7 @@ public final class ObjectWriter {
         let root = layout.numbering.number(of: layout.model.rootEntity(of: description).name) ?? number
         let first = try nextKey(root: root, table: table.name)
         nextKeys[root] = first + Int64(max(count, 1))
-        insertedCounts[entity, default: 0] += count
+        otherInsertedCounts[entity, default: 0] += count
         return (first, number)
     }
 

@@ -125,6 +125,33 @@ final class ObjectRoundTripTests: XCTestCase {
         XCTAssertEqual(try reopened.metadata().versionHashes, VersionHash.entityHashes(of: model))
     }
 
+    /// A to-one given at insert (how a migration folds a policy-made instance's to-ones into
+    /// its insert) reads back as if related afterwards, subentity number included.
+    func testAToOneGivenAtInsertReadsBackWithItsEntity() throws {
+        let model = try ModelXMLReader.read(Data(Self.model.utf8), file: "RoundTrip")
+        let path = try temporaryDirectory().appendingPathComponent("ToOne.sqlite").path
+        let store = try PersistentStore.create(at: path, model: model)
+        let layout = StoreLayout(model: model)
+        let (gadget, step, loose) = try store.writeObjects(layout) { writer in
+            let gadget = try writer.insert("Gadget", ["string": .string("lamp")])
+            return (gadget, try writer.insert("Step", ["text": .string("one")], toOne: ["item": gadget]), try writer.insert("Step", ["text": .string("two")]))
+        }
+        XCTAssertNotEqual(gadget.entityNumber, layout.numbering.number(of: "Item"), "the destination is a subentity, so its number is stored too")
+        try store.readObjects(layout) { reader in
+            XCTAssertEqual(try reader.object(step)?.toOne["item"], gadget)
+            XCTAssertEqual(try reader.object(step)?.values["text"], .string("one"))
+            XCTAssertNil(try reader.object(loose)?.toOne["item"])
+            XCTAssertEqual(try reader.destinations(of: gadget, "steps"), [step])
+        }
+        do {
+            _ = try store.writeObjects(layout) { try $0.insert("Step", ["text": .string("x")], toOne: ["owner": gadget]) }
+            XCTFail("Step has no to-one owner")
+        } catch let error as StoreError {
+            XCTAssertEqual(error.kind, .unknownProperty)
+            XCTAssertTrue(error.description.contains("entity Step has no to-one relationship owner"), error.description)
+        }
+    }
+
     func testWritesAreCheckedAgainstTheModel() throws {
         let model = try ModelXMLReader.read(Data(Self.model.utf8), file: "RoundTrip")
         let path = try temporaryDirectory().appendingPathComponent("Checked.sqlite").path
