@@ -9,13 +9,22 @@ public struct PublicationToPublicationMigrationPolicy: EntityMigrationPolicy {
 
     public func createDestinationInstances(forSource source: ObjectID, in mapping: EntityMapping, manager: MigrationManager) throws {
         let object = try manager.sourceObject(source)
-        var values: [String: StoreValue] = ["title": object.values["title"] ?? .null, "price": object.values["price"] ?? .null]
+        var firstName = StoreValue.null, lastName = StoreValue.null
         if case .string(let author)? = object.values["author"] {
-            let parts = author.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-            values["firstName"] = parts.first.map { .string(String($0)) } ?? .null
-            values["lastName"] = parts.count > 1 ? .string(String(parts[1])) : .null
+            // As split(separator: " ", maxSplits: 1) has it (leading spaces skipped, an empty rest
+            // is none), without the array it builds per call.
+            let name = author.drop { $0 == " " }
+            if let space = name.firstIndex(of: " ") {
+                firstName = .string(String(name[..<space]))
+                let rest = name[name.index(after: space)...]
+                lastName = rest.isEmpty ? .null : .string(String(rest))
+            } else if !name.isEmpty {
+                firstName = .string(String(name))
+            }
         }
-        let destination = try manager.insertDestination("Publication", values)
+        let destination = try manager.insertDestination("Publication", [
+            "title": object.values["title"] ?? .null, "price": object.values["price"] ?? .null, "firstName": firstName, "lastName": lastName,
+        ])
         try manager.associate(source: source, destination: destination, mapping: mapping)
     }
 }
