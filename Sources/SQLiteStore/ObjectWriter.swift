@@ -71,52 +71,6 @@ public final class ObjectWriter {
         return ObjectID(entityNumber: shape.number, primaryKey: key)
     }
 
-    /// What inserting an instance of one entity needs, prepared once per writer: one statement
-    /// setting every stored attribute and to-one key, and the model's defaults already in storage form.
-    private final class InsertShape {
-        let number: Int, root: Int, table: String
-        let attributes: [AttributeDescription]
-        let kinds: [StoreValue.StorageKind]
-        /// Argument positions by attribute name (after `Z_PK`, `Z_ENT`, `Z_OPT`).
-        let positions: [String: Int]
-        /// Argument positions of each to-one's key (and destination entity), after the attributes.
-        let toOnePositions: [String: (key: Int, entity: Int?)]
-        /// `Z_PK` (filled per row), `Z_ENT`, `Z_OPT` 1, then each attribute's default or NULL, then NULL keys.
-        let defaults: [DatabaseValue]
-        let sql: String
-        /// Instances inserted with this shape.
-        var inserted = 0
-        /// The prepared statement, kept here: finding it in GRDB's cache hashes the SQL every row.
-        private var prepared: Statement?
-
-        func statement(in db: Database) throws -> Statement {
-            if let prepared { return prepared }
-            let made = try db.makeStatement(sql: sql)
-            prepared = made
-            return made
-        }
-
-        init(number: Int, root: Int, table: String, schema: String, columns: [(attribute: AttributeDescription, column: StoreLayout.Column)],
-             toOnes: [(name: String, column: String, entityColumn: String?)]) {
-            (self.number, self.root, self.table) = (number, root, table)
-            attributes = columns.map(\.attribute)
-            kinds = columns.map { StoreValue.StorageKind($0.attribute) }
-            positions = Dictionary(columns.enumerated().map { ($1.attribute.name, $0 + 3) }, uniquingKeysWith: { first, _ in first })
-            var names = ["Z_PK", "Z_ENT", "Z_OPT"] + columns.map { ColumnNaming.quote($0.column.name) }
-            var toOnePositions: [String: (key: Int, entity: Int?)] = [:]
-            for toOne in toOnes {
-                names.append(ColumnNaming.quote(toOne.column))
-                let key = names.count - 1
-                if let entityColumn = toOne.entityColumn { names.append(ColumnNaming.quote(entityColumn)) }
-                toOnePositions[toOne.name] = (key, toOne.entityColumn == nil ? nil : key + 1)
-            }
-            self.toOnePositions = toOnePositions
-            defaults = [.null, number.databaseValue, 1.databaseValue] + columns.map { ObjectWriter.defaultValue(of: $0.attribute)?.databaseValue(for: $0.attribute) ?? .null }
-                + Array(repeating: .null, count: names.count - 3 - columns.count)
-            sql = "INSERT INTO \(ColumnNaming.qualified(table, schema: schema)) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))"
-        }
-    }
-
     private var insertShapes: [String: InsertShape] = [:]
 
     private func insertShape(_ entity: String) throws -> InsertShape {
