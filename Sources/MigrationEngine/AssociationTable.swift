@@ -29,6 +29,12 @@ final class AssociationTable {
         func contains(_ source: ObjectID) -> Bool {
             source.entityNumber == sourceEntity && keys.contains(source.primaryKey)
         }
+
+        /// The destination a foreign key `key` into the source table maps to: itself inside the
+        /// keys, else nothing; ``identityLookup(_:key:into:)`` in Swift, for one row.
+        func destination(ofKey key: Int64) -> ObjectID? {
+            keys.contains(key) ? ObjectID(entityNumber: destinationEntity, primaryKey: key) : nil
+        }
     }
 
     init(db: Database, sourceLayout: StoreLayout) {

@@ -65,9 +65,8 @@ final class FoldedToOnes {
         guard pending == nil, let source else { try stop(writer); return nil }
         var values: [String: ObjectID] = [:]
         for fold in folds {
-            // As stage 2's UPDATE has it: the source's key when inside the target's keys, else nil.
-            guard let key = source.toOne[fold.sourceRelationship]?.primaryKey, fold.target.keys.contains(key) else { continue }
-            values[fold.relationship] = ObjectID(entityNumber: fold.target.destinationEntity, primaryKey: key)
+            // What stage 2's UPDATE would write.
+            values[fold.relationship] = source.toOne[fold.sourceRelationship].flatMap { fold.target.destination(ofKey: $0.primaryKey) }
         }
         return values
     }
