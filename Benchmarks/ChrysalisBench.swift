@@ -31,7 +31,7 @@ struct ChrysalisBench: ParsableCommand {
     @Option(help: "Frames the render benchmark draws.")
     var frames = 20_000
 
-    @Flag(help: "Also print where the first Chrysalis run of each scenario spent its time, stage by stage.")
+    @Flag(help: "Also print where the first Chrysalis run of each scenario spent its time, stage by stage, and the first SQL run step by step.")
     var stages = false
 
     @Flag(help: "Print one JSON object per scenario.")

@@ -10,15 +10,21 @@ import SQLiteStore
 enum SQLBaseline {
     /// Runs `sql` on the store at `path` in one transaction.
     static func inPlace(_ path: String, _ sql: String) throws {
-        let queue = try DatabaseQueue(path: path)
-        try queue.write { db in try db.execute(sql: sql) }
-        try queue.close()
+        try BaselineSteps.shared.time("in place") {
+            let queue = try DatabaseQueue(path: path)
+            try queue.write { db in try db.execute(sql: sql) }
+            try queue.close()
+        }
     }
 
     /// Builds a store of `model` beside `path` from `sql` (run with the source attached as `src`),
     /// then moves it over the source. The tables and index statements are Core Data's, so both
     /// sides end with the same schema; `Z_PRIMARYKEY` is copied by the caller's SQL.
     static func copy(_ path: String, into model: ManagedObjectModel, _ sql: String) throws {
+        try BaselineSteps.shared.time("into a new file") { try build(path, into: model, sql) }
+    }
+
+    private static func build(_ path: String, into model: ManagedObjectModel, _ sql: String) throws {
         let destination = path + ".baseline-new"
         for suffix in ["", "-wal", "-shm"] { unlink(destination + suffix) }
         let schema = StoreSchema(layout: StoreLayout(model: model))
@@ -42,5 +48,25 @@ enum SQLBaseline {
         try queue.close()
         for suffix in ["-wal", "-shm"] { unlink(path + suffix) }
         guard rename(destination, path) == 0 else { throw BenchError("could not move \(destination) to \(path)") }
+    }
+}
+
+/// The seconds each hand-written step took, for `--stages`: a chain's baseline runs several, and
+/// comparing them step by step with Chrysalis's shows which step holds the difference.
+final class BaselineSteps: @unchecked Sendable {
+    static let shared = BaselineSteps()
+    private let lock = NSLock()
+    private var lines: [String] = []
+
+    func time(_ label: String, _ work: () throws -> Void) rethrows {
+        let started = Date()
+        try work()
+        let seconds = Date().timeIntervalSince(started)
+        lock.withLock { lines.append(String(format: "  %8.3f s  step %d %@", seconds, lines.count + 1, label)) }
+    }
+
+    /// The steps timed since the last call, and forgets them.
+    func take() -> [String] {
+        lock.withLock { defer { lines = [] }; return lines }
     }
 }

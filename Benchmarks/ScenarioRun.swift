@@ -54,10 +54,14 @@ struct ScenarioRun {
                 try Self.flush(path)
                 let times = stages && round == 0 && path == ours ? StageTimes() : nil
                 times?.start()
+                _ = BaselineSteps.shared.take()
                 let started = Date()
                 try work(path)
                 record(Date().timeIntervalSince(started))
                 if let lines = times?.stop() { print("\(scenario.name), first Chrysalis run, by stage:\n" + lines.joined(separator: "\n")) }
+                if stages && round == 0 && path == theirs {
+                    print("\(scenario.name), first SQL run, by step:\n" + BaselineSteps.shared.take().joined(separator: "\n"))
+                }
             }
             if round == 0 { try DestinationComparison.check(ours, equals: theirs) }
         }
