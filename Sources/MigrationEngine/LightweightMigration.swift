@@ -72,9 +72,7 @@ struct LightweightMigration {
             try db.execute(sql: "ALTER TABLE \(q(rename.from)) RENAME TO \(q(rename.to))")
         }
         let existing = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index'"))
-        for (statement, index) in wanted where !existing.contains(index.name) {
-            try db.execute(sql: statement)
-        }
+        try DeferredIndexes.build(wanted.filter { !existing.contains($0.value.name) }.map(\.key).sorted(), in: db, schema: "main")
         try rewriteBookkeeping(metadata: metadata)
         return methods
     }
