@@ -23,6 +23,9 @@ public enum InPlaceMigration {
         let inference = InferredMapping(from: source, to: destination)
         guard inference.isInferable else { throw inference.notInferableError }
         let paths = StoreSwap.Paths(store: path)
+        // Before this process opens the store: the counts the step before verified still hold
+        // only if nothing has touched the store's files since.
+        let verifiedRows = options.verifiedRows?.rows(matching: OtherWriters.Fingerprint(store: path), model: source.model)
         let original = try PersistentStore.open(at: path)
         let metadata = try original.metadata()
         guard VersionHash.entityHashes(of: source.model) == metadata.versionHashes else {
@@ -32,10 +35,10 @@ public enum InPlaceMigration {
         let destinationLayout = StoreLayout(model: destination.model)
         if !LightweightMigration.tableMethods(inference: inference, source: sourceLayout, destination: destinationLayout).values.contains(.rebuilt) {
             try original.close()
-            return try alterInPlace(store: path, step: (source, destination), inference: inference,
-                                    layouts: (sourceLayout, destinationLayout), metadata: metadata, options: options, started: started)
+            return try alterInPlace(store: path, step: (source, destination), inference: inference, layouts: (sourceLayout, destinationLayout),
+                                    metadata: metadata, verifiedRows: verifiedRows, options: options, started: started)
         }
-        let rowsBefore = try original.rowCounts(model: source.model)
+        let rowsBefore = try verifiedRows ?? original.rowCounts(model: source.model)
         let stepName = "\(source.name) → \(destination.name)"
         let space = SpaceCheck(.rebuildCopy(largestTable: original.largestTableBytes()), store: path)
         try original.close()
@@ -82,7 +85,8 @@ public enum InPlaceMigration {
     /// The in-place path: one write transaction on the store itself (see the type's comment).
     private static func alterInPlace(store path: String, step: (source: ModelBundle.Version, destination: ModelBundle.Version),
                                      inference: InferredMapping, layouts: (source: StoreLayout, destination: StoreLayout),
-                                     metadata: StoreMetadata, options: MigrationOptions, started: Date) throws -> MigrationReport {
+                                     metadata: StoreMetadata, verifiedRows: [String: Int]?, options: MigrationOptions,
+                                     started: Date) throws -> MigrationReport {
         let countsRows = !LightweightMigration.preservesRows(inference: inference, source: layouts.source, destination: layouts.destination)
         let progress = ProgressReporter(total: 2, step: options.step, stepCount: options.stepCount)
         progress.begin(stage: .inPlace, pass: "\(step.source.name) → \(step.destination.name) (inferred, in place)", step: options.step,
@@ -104,7 +108,10 @@ public enum InPlaceMigration {
                     guard try StoreMetadata.decode(plist: plist, uuid: metadata.uuid, path: path).versionHashes == metadata.versionHashes else {
                         throw MigrationError(.wrongModel, "\(path) changed while the migration was starting", fix: "run the migration again")
                     }
-                    if countsRows { rowsBefore = try counts(db, layout: layouts.source, entities: Array(Set(inference.entitySources.values))) }
+                    if countsRows {
+                        rowsBefore = try verifiedRows.map { known in Dictionary(uniqueKeysWithValues: Set(inference.entitySources.values).map { ($0, known[$0] ?? 0) }) }
+                            ?? counts(db, layout: layouts.source, entities: Array(Set(inference.entitySources.values)))
+                    }
                     try LightweightMigration(db: db, inference: inference, source: layouts.source, destination: layouts.destination, path: path)
                         .run(metadata: metadata)
                     progress.advance(units: 1)

@@ -40,6 +40,8 @@ public struct MigrationOptions {
     /// Whether the step must leave the store it started from as `Name~.ext`. A plan runner asks
     /// only the first step for one; an in-place step makes one only when asked.
     var keepsBackup = true
+    /// The rows the step before verified, set by a plan runner (see ``VerifiedRowCounts``).
+    var verifiedRows: VerifiedRowCounts?
 
     /// Options with Core Data's defaults.
     public init(policies: PolicyRegistry = PolicyRegistry(), cancellation: CancellationToken = CancellationToken(),
@@ -83,7 +85,7 @@ public enum MappingMigration {
             return try mapping.resolved(source: source.model, destination: destination.model)
         }
         let sourceLayout = try sourceStore.layout(for: source.model)
-        let rowsBefore = try sourceStore.rowCounts(model: source.model)
+        let rowsBefore = try options.verifiedRows?.rows(matching: fingerprint, model: source.model) ?? sourceStore.rowCounts(model: source.model)
         let sourceURI = sourceStore.readOnlyURI
         let stepName = "\(source.name) → \(destination.name)"
         let space = SpaceCheck(.newStore(rows: rowsBefore.values.reduce(0, +)), store: path)

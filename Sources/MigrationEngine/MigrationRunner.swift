@@ -28,12 +28,14 @@ public enum MigrationRunner {
         try StoreSwap.recover(store: path)
         var reports: [MigrationReport] = []
         var originalBackup: String?
+        var verifiedRows: VerifiedRowCounts?
         for (index, step) in plan.steps.enumerated() {
             var stepOptions = options
             stepOptions.step = index + 1
             stepOptions.stepCount = plan.steps.count
             stepOptions.lockHeld = true
             stepOptions.keepsBackup = index == 0 && keepBackup
+            stepOptions.verifiedRows = verifiedRows
             let report: MigrationReport
             switch step.kind {
             case .lightweight:
@@ -49,6 +51,7 @@ public enum MigrationRunner {
                 for suffix in [""] + StoreSwap.sidecars { unlink(backup + suffix) }
             }
             reports.append(report)
+            verifiedRows = VerifiedRowCounts(after: report, store: path)
         }
         if !keepBackup, let backup = originalBackup {
             for suffix in [""] + StoreSwap.sidecars { unlink(backup + suffix) }
