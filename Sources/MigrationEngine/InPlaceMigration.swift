@@ -109,8 +109,8 @@ public enum InPlaceMigration {
                         throw MigrationError(.wrongModel, "\(path) changed while the migration was starting", fix: "run the migration again")
                     }
                     if countsRows {
-                        rowsBefore = try verifiedRows.map { known in Dictionary(uniqueKeysWithValues: Set(inference.entitySources.values).map { ($0, known[$0] ?? 0) }) }
-                            ?? counts(db, layout: layouts.source, entities: Array(Set(inference.entitySources.values)))
+                        let origins = Set(inference.entitySources.values)
+                        rowsBefore = try verifiedRows?.filter { origins.contains($0.key) } ?? counts(db, layout: layouts.source, entities: Array(origins))
                     }
                     try LightweightMigration(db: db, inference: inference, source: layouts.source, destination: layouts.destination, path: path)
                         .run(metadata: metadata)

@@ -72,7 +72,7 @@ struct LightweightMigration {
             try db.execute(sql: "ALTER TABLE \(q(rename.from)) RENAME TO \(q(rename.to))")
         }
         let existing = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index'"))
-        try DeferredIndexes.build(wanted.filter { !existing.contains($0.value.name) }.map(\.key).sorted(), in: db, schema: "main")
+        try IndexBuild.run(wanted.filter { !existing.contains($0.value.name) }.map(\.key).sorted(), in: db)
         try rewriteBookkeeping(metadata: metadata)
         return methods
     }

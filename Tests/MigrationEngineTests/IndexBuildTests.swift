@@ -12,7 +12,7 @@ final class IndexBuildTests: XCTestCase {
             try db.execute(sql: "CREATE TABLE t (a INTEGER PRIMARY KEY, b INTEGER)")
             for a in 1...5_000 { try db.execute(sql: "INSERT INTO t VALUES (?, ?)", arguments: [a, (a * 7919) % 1_000]) }
             try db.execute(sql: "PRAGMA main.cache_size = -12345; PRAGMA threads = 0")
-            try DeferredIndexes.build(["CREATE INDEX t_b ON t (b)"], in: db, schema: "main")
+            try IndexBuild.run(["CREATE INDEX t_b ON t (b)"], in: db)
             XCTAssertEqual(try Int.fetchOne(db, sql: "PRAGMA main.cache_size"), -12345)
             XCTAssertEqual(try Int.fetchOne(db, sql: "PRAGMA threads"), 0)
             XCTAssertEqual(try String.fetchAll(db, sql: "PRAGMA integrity_check"), ["ok"])
