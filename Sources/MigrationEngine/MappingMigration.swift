@@ -119,7 +119,7 @@ public enum MappingMigration {
                     PRAGMA main.cache_size = -16384; PRAGMA src.cache_size = -8192; PRAGMA work.cache_size = -8192
                     """)
                 let deferred = try DeferredIndexes.drop(in: db, layout: destinationLayout)
-                let probe = MigrationManager(db: db, sourceLayout: sourceLayout, destinationLayout: destinationLayout, sourcePath: path,
+                let probe = MigrationManager(db: db, sourceStore: sourceStore, sourceLayout: sourceLayout, destinationLayout: destinationLayout,
                                              destinationPath: paths.newStore, mappingModel: resolved[0], policies: options.policies,
                                              cancellation: options.cancellation, progress: ProgressReporter(total: 1, stepCount: 1), chunkSize: options.chunkSize)
                 probe.sourceRowCounts = rowsBefore
@@ -131,7 +131,7 @@ public enum MappingMigration {
                 let progress = ProgressReporter(total: total, step: options.step, stepCount: options.stepCount)
                 reporter = progress
                 for mapping in resolved {
-                    let manager = MigrationManager(db: db, sourceLayout: sourceLayout, destinationLayout: destinationLayout, sourcePath: path,
+                    let manager = MigrationManager(db: db, sourceStore: sourceStore, sourceLayout: sourceLayout, destinationLayout: destinationLayout,
                                                    destinationPath: paths.newStore, mappingModel: mapping, policies: options.policies,
                                                    cancellation: options.cancellation, progress: progress, chunkSize: options.chunkSize)
                     try options.configureManager?(manager)

@@ -33,6 +33,8 @@ public final class MigrationManager {
     let sourceLayout: StoreLayout
     let destinationLayout: StoreLayout
     let sourceReader: ObjectReader
+    /// The source store, for reading a row-by-row mapping's instances ahead on a second connection.
+    let sourceStore: PersistentStore
     let destinationReader: ObjectReader
     let writer: ObjectWriter
     let associations: AssociationTable
@@ -48,14 +50,15 @@ public final class MigrationManager {
     /// read, so the counts hold for every pass, and each count is a scan of a table.
     var sourceRowCounts: [String: Int]?
 
-    init(db: Database, sourceLayout: StoreLayout, destinationLayout: StoreLayout, sourcePath: String, destinationPath: String,
+    init(db: Database, sourceStore: PersistentStore, sourceLayout: StoreLayout, destinationLayout: StoreLayout, destinationPath: String,
          mappingModel: MappingModel, policies: PolicyRegistry, cancellation: CancellationToken, progress: ProgressReporter, chunkSize: Int) {
         self.db = db
         self.sourceLayout = sourceLayout
         self.destinationLayout = destinationLayout
         sourceModel = sourceLayout.model
         destinationModel = destinationLayout.model
-        sourceReader = ObjectReader(db: db, layout: sourceLayout, schema: "src", path: sourcePath)
+        self.sourceStore = sourceStore
+        sourceReader = ObjectReader(db: db, layout: sourceLayout, schema: "src", path: sourceStore.path)
         destinationReader = ObjectReader(db: db, layout: destinationLayout, schema: "main", path: destinationPath)
         writer = ObjectWriter(db: db, layout: destinationLayout, schema: "main", path: destinationPath)
         writer.checksRequiredValues = false

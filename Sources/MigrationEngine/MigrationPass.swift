@@ -50,22 +50,21 @@ extension MigrationManager {
                 activeFold = FoldedToOnes.plan(self, mapping: mapping, index: index, policy: policy)
                 foldedToOnes[index] = activeFold
                 let filter = mapping.filter
-                var after: Int64 = 0
+                let creates = mapping.kind != .remove && (mapping.destinationEntity != nil || mapping.policyName != nil)
+                // The next chunk is read and decoded on the other core while this one's policy runs.
+                let prefetch = ObjectPrefetch(store: sourceStore, layout: sourceLayout, entity: entity, includingSubentities: false, chunkSize: chunkSize)
+                defer { prefetch.stop() }
                 while true {
                     try checkCancelled()
-                    var seen = 0
+                    guard let chunk = try prefetch.next() else { break }
                     try transaction {
-                        try sourceReader.forEachObject(of: entity, includingSubentities: false, after: after, limit: chunkSize) { object in
-                            seen += 1
-                            after = object.id.primaryKey
+                        for object in chunk {
                             remember(sourceObject: object)  // the policy and expressions read it again
-                            if let filter, try !matches(filter, source: object.id, mapping: mapping) { return }
-                            if mapping.kind == .remove || mapping.destinationEntity == nil && mapping.policyName == nil { return }
-                            try policy.createDestinationInstances(forSource: object.id, in: mapping, manager: self)
+                            if let filter, try !matches(filter, source: object.id, mapping: mapping) { continue }
+                            if creates { try policy.createDestinationInstances(forSource: object.id, in: mapping, manager: self) }
                         }
                     }
-                    progress.advance(units: seen, rows: seen)
-                    if seen < chunkSize { break }
+                    progress.advance(units: chunk.count, rows: chunk.count)
                 }
                 remember(sourceObject: nil)
             }
