@@ -21,6 +21,9 @@ extension MigrationManager {
         }
     }
 
+    /// Source instances handed from the reading thread to stage 1 at a time.
+    static let prefetchBatch = 1_000
+
     /// Runs the current mapping model's three stages.
     func runPass(step: Int) throws {
         let mappings = mappingModel.entityMappings
@@ -51,20 +54,27 @@ extension MigrationManager {
                 foldedToOnes[index] = activeFold
                 let filter = mapping.filter
                 let creates = mapping.kind != .remove && (mapping.destinationEntity != nil || mapping.policyName != nil)
-                // The next chunk is read and decoded on the other core while this one's policy runs.
-                let prefetch = ObjectPrefetch(store: sourceStore, layout: sourceLayout, entity: entity, includingSubentities: false, chunkSize: chunkSize)
+                // The next instances are read and decoded on the other core while the policy runs,
+                // in batches small enough that memory stays flat whatever the chunk size.
+                let prefetch = ObjectPrefetch(store: sourceStore, layout: sourceLayout, entity: entity, includingSubentities: false,
+                                              batchSize: min(chunkSize, Self.prefetchBatch))
                 defer { prefetch.stop() }
-                while true {
+                var more = true
+                while more {
                     try checkCancelled()
-                    guard let chunk = try prefetch.next() else { break }
+                    var seen = 0
                     try transaction {
-                        for object in chunk {
-                            remember(sourceObject: object)  // the policy and expressions read it again
-                            if let filter, try !matches(filter, source: object.id, mapping: mapping) { continue }
-                            if creates { try policy.createDestinationInstances(forSource: object.id, in: mapping, manager: self) }
+                        while seen < chunkSize {
+                            guard let batch = try prefetch.next() else { more = false; return }
+                            seen += batch.count
+                            for object in batch {
+                                remember(sourceObject: object)  // the policy and expressions read it again
+                                if let filter, try !matches(filter, source: object.id, mapping: mapping) { continue }
+                                if creates { try policy.createDestinationInstances(forSource: object.id, in: mapping, manager: self) }
+                            }
                         }
                     }
-                    progress.advance(units: chunk.count, rows: chunk.count)
+                    progress.advance(units: seen, rows: seen)
                 }
                 remember(sourceObject: nil)
             }

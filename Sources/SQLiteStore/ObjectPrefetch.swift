@@ -2,18 +2,18 @@ import Foundation
 import GRDB
 
 /// Reads the instances of one entity in `Z_PK` order on a thread and connection of its own, a
-/// chunk ahead of whoever takes them: the caller works on one chunk while the next is read and
+/// batch ahead of whoever takes them: the caller works on one batch while the next is read and
 /// decoded on the other core.
 ///
 /// For a store nothing else writes while it is read (a migration's source, locked for the run).
-/// At most two chunks are in memory besides the one being worked on, however large the table.
+/// At most two batches are in memory besides the one being worked on, however large the table.
 /// Call ``stop()`` when done, early or not: the reader holds a read transaction until then.
 public final class ObjectPrefetch: @unchecked Sendable {
     private let store: PersistentStore
     private let layout: StoreLayout
     private let entity: String
     private let includingSubentities: Bool
-    private let chunkSize: Int
+    private let batchSize: Int
     /// Guards everything below; the reader and the caller wait on it for each other.
     private let condition = NSCondition()
     private var ready: [StoredObject]?
@@ -21,27 +21,27 @@ public final class ObjectPrefetch: @unchecked Sendable {
     private var failure: Error?
 
     /// Starts reading `entity` (and its subentities unless told not to) from `store`, whose
-    /// tables `layout` describes, `chunkSize` instances at a time.
-    public init(store: PersistentStore, layout: StoreLayout, entity: String, includingSubentities: Bool = true, chunkSize: Int) {
+    /// tables `layout` describes, `batchSize` instances at a time.
+    public init(store: PersistentStore, layout: StoreLayout, entity: String, includingSubentities: Bool = true, batchSize: Int) {
         self.store = store
         self.layout = layout
         self.entity = entity
         self.includingSubentities = includingSubentities
-        self.chunkSize = max(chunkSize, 1)
+        self.batchSize = max(batchSize, 1)
         let thread = Thread { [self] in readAll() }
         thread.name = "chrysalis.prefetch"
         thread.start()
     }
 
-    /// The next chunk, in `Z_PK` order; nil after the last. Rethrows what stopped the reader.
+    /// The next batch, in `Z_PK` order; nil after the last. Rethrows what stopped the reader.
     public func next() throws -> [StoredObject]? {
         condition.lock()
         defer { condition.unlock() }
         while ready == nil && !readerDone { condition.wait() }
-        if let chunk = ready {
+        if let batch = ready {
             ready = nil
             condition.broadcast()
-            return chunk
+            return batch
         }
         if let failure { throw failure }
         return nil
@@ -61,16 +61,16 @@ public final class ObjectPrefetch: @unchecked Sendable {
             // One read transaction and one cursor for the whole table: nothing writes it meanwhile.
             try store.read { db in
                 let reader = ObjectReader(db: db, layout: layout, path: store.path)
-                var chunk: [StoredObject] = []
-                chunk.reserveCapacity(chunkSize)
+                var batch: [StoredObject] = []
+                batch.reserveCapacity(batchSize)
                 try reader.forEachObject(of: entity, includingSubentities: includingSubentities) { object in
-                    chunk.append(object)
-                    if chunk.count == chunkSize {
-                        guard hand(over: chunk) else { throw Stopped() }
-                        chunk.removeAll(keepingCapacity: true)
+                    batch.append(object)
+                    if batch.count == batchSize {
+                        guard hand(over: batch) else { throw Stopped() }
+                        batch.removeAll(keepingCapacity: true)
                     }
                 }
-                if !chunk.isEmpty { _ = hand(over: chunk) }
+                if !batch.isEmpty { _ = hand(over: batch) }
             }
             finish(nil)
         } catch is Stopped {
@@ -80,13 +80,13 @@ public final class ObjectPrefetch: @unchecked Sendable {
         }
     }
 
-    /// Waits until the last chunk was taken, then offers `chunk`; false once the caller stopped.
-    private func hand(over chunk: [StoredObject]) -> Bool {
+    /// Waits until the last batch was taken, then offers `batch`; false once the caller stopped.
+    private func hand(over batch: [StoredObject]) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         while ready != nil && !stopping { condition.wait() }
         guard !stopping else { return false }
-        ready = chunk
+        ready = batch
         condition.broadcast()
         return true
     }

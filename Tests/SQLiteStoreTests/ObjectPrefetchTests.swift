@@ -54,7 +54,7 @@ final class ObjectPrefetchTests: XCTestCase {
         let store = try store(items: 7, gadgets: 5)
         for includingSubentities in [false, true] {
             let prefetch = ObjectPrefetch(store: store, layout: try store.layout(for: model), entity: "Item",
-                                          includingSubentities: includingSubentities, chunkSize: 3)
+                                          includingSubentities: includingSubentities, batchSize: 3)
             let chunks = try drain(prefetch)
             prefetch.stop()
             let expected = try readDirectly(store, "Item", includingSubentities: includingSubentities)
@@ -67,7 +67,7 @@ final class ObjectPrefetchTests: XCTestCase {
 
     func testAnEmptyTableEndsAtOnceAndNextStaysNil() throws {
         let store = try store(items: 0, gadgets: 2)
-        let prefetch = ObjectPrefetch(store: store, layout: try store.layout(for: model), entity: "Item", includingSubentities: false, chunkSize: 10)
+        let prefetch = ObjectPrefetch(store: store, layout: try store.layout(for: model), entity: "Item", includingSubentities: false, batchSize: 10)
         defer { prefetch.stop() }
         XCTAssertNil(try prefetch.next())
         XCTAssertNil(try prefetch.next())
@@ -75,7 +75,7 @@ final class ObjectPrefetchTests: XCTestCase {
 
     func testTheReadersErrorReachesTheCallerNamingEntityAndFile() throws {
         let store = try store(items: 2, gadgets: 0)
-        let prefetch = ObjectPrefetch(store: store, layout: try store.layout(for: model), entity: "Widget", chunkSize: 10)
+        let prefetch = ObjectPrefetch(store: store, layout: try store.layout(for: model), entity: "Widget", batchSize: 10)
         defer { prefetch.stop() }
         XCTAssertThrowsError(try prefetch.next()) { error in
             let text = "\(error)"
@@ -85,7 +85,7 @@ final class ObjectPrefetchTests: XCTestCase {
 
     func testStoppingEarlyLetsGoOfTheStore() throws {
         let store = try store(items: 50, gadgets: 0)
-        let prefetch = ObjectPrefetch(store: store, layout: try store.layout(for: model), entity: "Item", chunkSize: 4)
+        let prefetch = ObjectPrefetch(store: store, layout: try store.layout(for: model), entity: "Item", batchSize: 4)
         XCTAssertEqual(try prefetch.next()?.count, 4)
         prefetch.stop()
         prefetch.stop()
