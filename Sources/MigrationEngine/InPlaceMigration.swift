@@ -55,6 +55,7 @@ public enum InPlaceMigration {
                 try permissions.copy(path + suffix, to: paths.newStore + suffix)
             }
             let copy = try PersistentStore.open(at: paths.newStore, mode: .readWrite)
+            var rowsAfter: [String: Int] = [:]
             try copy.withConnection { db in
                 try db.inTransaction {
                     try LightweightMigration(db: db, inference: inference, source: sourceLayout, destination: destinationLayout, path: path).run(metadata: metadata)
@@ -62,13 +63,12 @@ public enum InPlaceMigration {
                     try options.cancellation.check()
                     progress.begin(stage: .verify, mapping: nil, index: 0, count: 0, rowsTotal: 0)
                     try verifySchema(db, layout: destinationLayout, path: path)
-                    try verify(db, inference: inference, layout: destinationLayout, rowsBefore: rowsBefore)
+                    rowsAfter = try verify(db, inference: inference, layout: destinationLayout, rowsBefore: rowsBefore)
                     progress.advance(units: 1)
                     return .commit
                 }
                 _ = try Row.fetchAll(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
             }
-            let rowsAfter = try copy.rowCounts(model: destination.model)
             try copy.close()
             progress.begin(stage: .swap, mapping: nil, index: 0, count: 0, rowsTotal: 0)
             try fingerprint.requireUnchanged(store: path)
@@ -165,13 +165,17 @@ public enum InPlaceMigration {
         }
     }
 
-    /// Sound, and every surviving entity has exactly the rows it had.
-    private static func verify(_ db: Database, inference: InferredMapping, layout: StoreLayout, rowsBefore: [String: Int]) throws {
+    /// Sound, and every surviving entity has exactly the rows it had; returns the rows of every
+    /// destination entity, counted in the step's transaction (so the copy is not read again).
+    private static func verify(_ db: Database, inference: InferredMapping, layout: StoreLayout, rowsBefore: [String: Int]) throws -> [String: Int] {
         let integrity = try String.fetchAll(db, sql: "PRAGMA integrity_check")
         guard integrity == ["ok"] else {
             throw MigrationError(.verification, "the migrated store failed SQLite's integrity check: \(integrity.prefix(3).joined(separator: "; "))")
         }
-        try verifyCounts(db, inference: inference, layout: layout, rowsBefore: rowsBefore)
+        let survivors = try verifyCounts(db, inference: inference, layout: layout, rowsBefore: rowsBefore)
+        // Entities no source maps to start empty; counted all the same, in the same transaction.
+        let others = layout.model.entities.map(\.name).filter { survivors[$0] == nil }
+        return survivors.merging(try counts(db, layout: layout, entities: others)) { verified, _ in verified }
     }
 
     /// Every surviving entity has exactly the rows it had; returns those counts.

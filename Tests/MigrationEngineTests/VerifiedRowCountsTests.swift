@@ -2,6 +2,7 @@ import Demo
 import Foundation
 import GRDB
 @testable import MigrationEngine
+import ObjectModel
 import SQLiteStore
 import XCTest
 
@@ -57,5 +58,36 @@ final class VerifiedRowCountsTests: XCTestCase {
         XCTAssertEqual(report.steps.count, 2)
         XCTAssertEqual(report.steps[1].rowsBefore, report.steps[0].rowsAfter)
         XCTAssertEqual(report.steps[1].rowsAfter, ["Category": 2, "Publication": 6, "Page": 12])
+    }
+
+    /// A rebuilt step's counts are what the next step takes: they must be the store's, for every
+    /// entity, including one no source maps to.
+    func testARebuiltStepReportsTheRowsOfEveryEntityAsTheStoreHoldsThem() throws {
+        func version(_ name: String, _ body: String) throws -> ModelBundle.Version {
+            ModelBundle.Version(name: name, model: try ModelXMLReader.read(Data("""
+                <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+                <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">\(body)</model>
+                """.utf8), file: name))
+        }
+        let books = """
+            <entity name="Book"><attribute name="title" optional="YES" attributeType="String"/>\
+            <relationship name="tags" optional="YES" toMany="YES" destinationEntity="Tag" inverseName="books" inverseEntity="Tag"/></entity>\
+            <entity name="Tag"><relationship name="books" optional="YES" toMany="YES" destinationEntity="Book" inverseName="tags" inverseEntity="Book"/></entity>
+            """
+        let v1 = try version("v1", books)
+        // A many-to-many's join table is always rebuilt, so the step runs on a copy. Note is new:
+        // no source maps to it.
+        let v2 = try version("v2", books + #"<entity name="Note"><attribute name="text" optional="YES" attributeType="String"/></entity>"#)
+        let path = try scratchDirectory().appendingPathComponent("Books.sqlite").path
+        let store = try PersistentStore.create(at: path, model: v1.model)
+        try store.writeObjects(StoreLayout(model: v1.model)) { writer in
+            let tag = try writer.insert("Tag")
+            for title in ["a", "b", "c"] { try writer.relate(try writer.insert("Book", ["title": .string(title)]), "tags", to: [tag]) }
+        }
+        try store.close()
+        let report = try InPlaceMigration.run(store: path, from: v1, to: v2)
+        XCTAssertEqual(report.passes, ["inferred"], "the copy path, not an ALTER in place")
+        XCTAssertEqual(report.rowsAfter, ["Book": 3, "Note": 0, "Tag": 1])
+        XCTAssertEqual(report.rowsAfter, try PersistentStore.open(at: path).rowCounts(model: v2.model))
     }
 }
