@@ -85,7 +85,9 @@ public enum MappingMigration {
             return try mapping.resolved(source: source.model, destination: destination.model)
         }
         let sourceLayout = try sourceStore.layout(for: source.model)
-        let rowsBefore = try options.verifiedRows?.rows(matching: fingerprint, model: source.model) ?? sourceStore.rowCounts(model: source.model)
+        // Sizes for progress, the space check and the report; the verification below counts what
+        // the new store holds against what the passes inserted.
+        let rowsBefore = try options.verifiedRows?.rows(matching: fingerprint, model: source.model) ?? sourceStore.tableRowCounts(model: source.model)
         let sourceURI = sourceStore.readOnlyURI
         let stepName = "\(source.name) → \(destination.name)"
         let space = SpaceCheck(.newStore(rows: rowsBefore.values.reduce(0, +)), store: path)

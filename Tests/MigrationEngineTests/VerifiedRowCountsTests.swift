@@ -42,6 +42,21 @@ final class VerifiedRowCountsTests: XCTestCase {
         XCTAssertEqual(report.rowsBefore, ["Category": 3, "Publication": 6, "Page": 12])
     }
 
+    func testARowTheStepCannotCarryShowsInItsReport() throws {
+        let path = try scratchDirectory().appendingPathComponent("BookStore.sqlite").path
+        try makeBookStore3(at: path)
+        // A damaged row: in Publication's table, with Category's entity number.
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            let category = try XCTUnwrap(Int.fetchOne(db, sql: "SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'Category'"))
+            try db.execute(sql: "INSERT INTO ZPUBLICATION (Z_PK, Z_ENT, Z_OPT, ZTITLE) VALUES (99, ?, 1, 'stray')", arguments: [category])
+        }
+        try queue.close()
+        let report = try runBookStore3To4(path, verifiedRows: nil)
+        XCTAssertEqual(report.rowsBefore, ["Category": 2, "Publication": 7, "Page": 12], "the table's rows, the damaged one too")
+        XCTAssertEqual(report.rowsAfter["Publication"], 6, "the six that are Publications")
+    }
+
     func testCountsThatMissAnEntityAreNotTaken() throws {
         let path = try scratchDirectory().appendingPathComponent("BookStore.sqlite").path
         try makeBookStore3(at: path)

@@ -58,4 +58,19 @@ final class RowCountTests: XCTestCase {
         }
         XCTAssertEqual(try counts(path), ["Author": 4, "Item": 1, "Gadget": 0])
     }
+
+    func testTableCountsTakeATableOfOneEntityWholeAndAHierarchyByEntity() throws {
+        let path = try store { db, number in
+            for key in 1...4 { try db.execute(sql: "INSERT INTO ZAUTHOR (Z_PK, Z_ENT, Z_OPT) VALUES (?, ?, 1)", arguments: [key, try number("Author")]) }
+            // The damaged row: in Author's table, with Item's number.
+            try db.execute(sql: "INSERT INTO ZAUTHOR (Z_PK, Z_ENT, Z_OPT) VALUES (5, ?, 1)", arguments: [try number("Item")])
+            for key in 1...3 { try db.execute(sql: "INSERT INTO ZITEM (Z_PK, Z_ENT, Z_OPT) VALUES (?, ?, 1)", arguments: [key, try number("Item")]) }
+            for key in 4...5 { try db.execute(sql: "INSERT INTO ZITEM (Z_PK, Z_ENT, Z_OPT) VALUES (?, ?, 1)", arguments: [key, try number("Gadget")]) }
+        }
+        let store = try PersistentStore.open(at: path)
+        let model = try ModelXMLReader.read(Data(Self.model.utf8), file: "Counts")
+        // Author's table holds only Author: every row in it is counted, the damaged one too.
+        XCTAssertEqual(try store.tableRowCounts(model: model), ["Author": 5, "Item": 3, "Gadget": 2])
+        XCTAssertEqual(try store.rowCounts(model: model), ["Author": 4, "Item": 3, "Gadget": 2])
+    }
 }
