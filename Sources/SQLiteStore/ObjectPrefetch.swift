@@ -17,7 +17,8 @@ public final class ObjectPrefetch: @unchecked Sendable {
     /// Guards everything below; the reader and the caller wait on it for each other.
     private let condition = NSCondition()
     private var ready: [StoredObject]?
-    private var readerDone = false, stopping = false, exited = false
+    /// `finished`: the reader has let go of the store, after the last batch or an error.
+    private var finished = false, stopping = false
     private var failure: Error?
 
     /// Starts reading `entity` (and its subentities unless told not to) from `store`, whose
@@ -37,7 +38,7 @@ public final class ObjectPrefetch: @unchecked Sendable {
     public func next() throws -> [StoredObject]? {
         condition.lock()
         defer { condition.unlock() }
-        while ready == nil && !readerDone { condition.wait() }
+        while ready == nil && !finished { condition.wait() }
         if let batch = ready {
             ready = nil
             condition.broadcast()
@@ -52,7 +53,7 @@ public final class ObjectPrefetch: @unchecked Sendable {
         condition.lock()
         stopping = true
         condition.broadcast()
-        while !exited { condition.wait() }
+        while !finished { condition.wait() }
         condition.unlock()
     }
 
@@ -94,8 +95,7 @@ public final class ObjectPrefetch: @unchecked Sendable {
     private func finish(_ error: Error?) {
         condition.lock()
         failure = error
-        readerDone = true
-        exited = true
+        finished = true
         condition.broadcast()
         condition.unlock()
     }
