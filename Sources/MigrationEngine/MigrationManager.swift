@@ -47,7 +47,7 @@ public final class MigrationManager {
     /// Destination indexes held back during the bulk load, if the step deferred them.
     var deferredIndexes: DeferredIndexes?
     /// Rows per concrete source entity, when the step counted them already: the source is only
-    /// read, so the counts hold for every pass, and each count is a scan of a table.
+    /// read, so the counts hold for every pass, and recounting would read every table again.
     var sourceRowCounts: [String: Int]?
 
     init(db: Database, sourceStore: PersistentStore, sourceLayout: StoreLayout, destinationLayout: StoreLayout, destinationPath: String,

@@ -39,12 +39,11 @@ public struct ObjectReader {
     private func t(_ table: String) -> String { ColumnNaming.qualified(table, schema: schema) }
 
     /// Calls `body` for each instance of `entity` (and of its subentities unless told not to), in
-    /// `Z_PK` order; `after` and `limit` page through a large table a chunk at a time.
-    public func forEachObject(of entity: String, includingSubentities: Bool = true, after: Int64 = 0, limit: Int? = nil,
-                              _ body: (StoredObject) throws -> Void) throws {
+    /// `Z_PK` order, through one cursor (``ObjectPrefetch`` reads a migration's source this way).
+    public func forEachObject(of entity: String, includingSubentities: Bool = true, _ body: (StoredObject) throws -> Void) throws {
         let (table, numbers) = try scope(entity, includingSubentities)
-        let statement = try db.cachedStatement(sql: "SELECT * FROM \(t(table.name)) WHERE Z_ENT IN (\(numbers.map(String.init).joined(separator: ","))) AND Z_PK > ? ORDER BY Z_PK LIMIT ?")
-        let cursor = try Row.fetchCursor(statement, arguments: [after, limit ?? -1])
+        let statement = try db.cachedStatement(sql: "SELECT * FROM \(t(table.name)) WHERE Z_ENT IN (\(numbers.map(String.init).joined(separator: ","))) ORDER BY Z_PK")
+        let cursor = try Row.fetchCursor(statement)
         var decoders: [Int: Decoder] = [:]
         while let row = try cursor.next() {
             let number: Int = row[Decoder.entityColumn]

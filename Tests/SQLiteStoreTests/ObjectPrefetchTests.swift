@@ -4,7 +4,7 @@ import ObjectModel
 import SQLiteStore
 import XCTest
 
-/// `ObjectPrefetch` hands over exactly what reading the table in `Z_PK` order gives, in chunks of
+/// `ObjectPrefetch` hands over exactly what reading the table in `Z_PK` order gives, in batches of
 /// the asked size, ends with nil, passes on the reader's errors, and lets go of the store when
 /// stopped early.
 final class ObjectPrefetchTests: XCTestCase {
@@ -32,11 +32,11 @@ final class ObjectPrefetchTests: XCTestCase {
         return try PersistentStore.open(at: path)
     }
 
-    /// Every chunk `prefetch` hands over, until nil.
+    /// Every batch `prefetch` hands over, until nil.
     private func drain(_ prefetch: ObjectPrefetch) throws -> [[StoredObject]] {
-        var chunks: [[StoredObject]] = []
-        while let chunk = try prefetch.next() { chunks.append(chunk) }
-        return chunks
+        var batches: [[StoredObject]] = []
+        while let batch = try prefetch.next() { batches.append(batch) }
+        return batches
     }
 
     private func readDirectly(_ store: PersistentStore, _ entity: String, includingSubentities: Bool) throws -> [StoredObject] {
@@ -50,18 +50,18 @@ final class ObjectPrefetchTests: XCTestCase {
         }
     }
 
-    func testChunksHoldWhatTheTableHoldsInKeyOrder() throws {
+    func testBatchesHoldWhatTheTableHoldsInKeyOrder() throws {
         let store = try store(items: 7, gadgets: 5)
         for includingSubentities in [false, true] {
             let prefetch = ObjectPrefetch(store: store, layout: try store.layout(for: model), entity: "Item",
                                           includingSubentities: includingSubentities, batchSize: 3)
-            let chunks = try drain(prefetch)
+            let batches = try drain(prefetch)
             prefetch.stop()
             let expected = try readDirectly(store, "Item", includingSubentities: includingSubentities)
             XCTAssertEqual(expected.count, includingSubentities ? 12 : 7)
-            XCTAssertEqual(chunks.map(\.count), includingSubentities ? [3, 3, 3, 3] : [3, 3, 1])
-            XCTAssertEqual(chunks.flatMap { $0 }, expected)
-            XCTAssertEqual(chunks.flatMap { $0 }.map(\.id.primaryKey), expected.map(\.id.primaryKey).sorted())
+            XCTAssertEqual(batches.map(\.count), includingSubentities ? [3, 3, 3, 3] : [3, 3, 1])
+            XCTAssertEqual(batches.flatMap { $0 }, expected)
+            XCTAssertEqual(batches.flatMap { $0 }.map(\.id.primaryKey), expected.map(\.id.primaryKey).sorted())
         }
     }
 
