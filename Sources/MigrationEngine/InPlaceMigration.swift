@@ -108,12 +108,22 @@ public enum InPlaceMigration {
                     guard try StoreMetadata.decode(plist: plist, uuid: metadata.uuid, path: path).versionHashes == metadata.versionHashes else {
                         throw MigrationError(.wrongModel, "\(path) changed while the migration was starting", fix: "run the migration again")
                     }
+                    // The counts to verify against: the step before's, or counted on a second
+                    // connection while the statements run (a WAL store), or counted here first.
+                    var counting: SnapshotRowCounts?
+                    defer { _ = try? counting?.wait() }  // the reader lets go of the store before the step ends
                     if countsRows {
                         let origins = Set(inference.entitySources.values)
-                        rowsBefore = try verifiedRows?.filter { origins.contains($0.key) } ?? counts(db, layout: layouts.source, entities: Array(origins))
+                        if let verified = verifiedRows?.filter({ origins.contains($0.key) }) {
+                            rowsBefore = verified
+                        } else {
+                            counting = try SnapshotRowCounts.start(beside: store, model: step.source.model, entities: origins)
+                            if counting == nil { rowsBefore = try counts(db, layout: layouts.source, entities: Array(origins)) }
+                        }
                     }
                     try LightweightMigration(db: db, inference: inference, source: layouts.source, destination: layouts.destination, path: path)
                         .run(metadata: metadata)
+                    if let counting { rowsBefore = try counting.wait() }
                     progress.advance(units: 1)
                     try options.cancellation.check()
                     progress.begin(stage: .verify, mapping: nil, index: 0, count: 0, rowsTotal: 0)

@@ -156,6 +156,21 @@ public final class PersistentStore: Sendable {
         return "file:\(escaped)?" + (file.isWAL && file.walPath == nil ? "immutable=1" : "mode=ro")
     }
 
+    /// A second, read-only connection to this store while this process writes it through the
+    /// first: in WAL mode a reader sees the last commit and never a transaction in progress, so
+    /// while the writer holds the write lock it reads the store as that transaction found it.
+    /// Nil for a rollback-journal store, whose readers would hold the writer off its commit.
+    public func snapshotReader() throws -> PersistentStore? {
+        guard file.isWAL else { return nil }
+        do {
+            // Never immutable: the file is being written.
+            let queue = try DatabaseQueue(path: path, configuration: Self.configuration(readOnly: true))
+            return PersistentStore(path: path, file: file, mode: .readOnly, queue: queue)
+        } catch {
+            throw Self.storeError(error, path: path)
+        }
+    }
+
     /// Runs `body` on the store's own connection outside any transaction, for work that manages
     /// its own transactions and attachments (the migration engine). Needs a writable store.
     public func withConnection<T>(_ body: (Database) throws -> T) throws -> T {
