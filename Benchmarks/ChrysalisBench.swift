@@ -10,7 +10,7 @@ struct ChrysalisBench: ParsableCommand {
         commandName: "chrysalis-bench",
         abstract: "Time Chrysalis migrations against hand-written SQL, and the console's render.",
         discussion: """
-        Scenarios: \(Scenario.all.map { "\($0.name) (\($0.summary))" }.joined(separator: "; ")); progress (scenario 3 with and without a progress observer); render (the console's migrate screen at 120x40).
+        Scenarios: \(Scenario.all.map { "\($0.name) (\($0.summary))" }.joined(separator: "; ")); progress (scenario 3 with and without a progress observer, in at least \(ProgressOverhead.minimumPairs) pairs); render (the console's migrate screen at 120x40).
 
         Build in release for meaningful numbers:
           swift run -c release chrysalis-bench --rows 1000000
@@ -57,7 +57,7 @@ struct ChrysalisBench: ParsableCommand {
     func run() throws {
         if compare.count == 2 {
             try DestinationComparison.check(compare[0], equals: compare[1], names: (compare[0], compare[1]))
-            print("\(compare[0]) and \(compare[1]) hold the same data")
+            emit("\(compare[0]) and \(compare[1]) hold the same data")
             return
         }
         let selected = { (name: String) in scenario.isEmpty || scenario.contains(name) }
@@ -66,16 +66,22 @@ struct ChrysalisBench: ParsableCommand {
         defer { if dir == nil { try? FileManager.default.removeItem(at: folder) } }
         for scenario in Scenario.all where selected(scenario.name) {
             let result = try ScenarioRun(scenario: scenario, rows: rows, rounds: rounds, folder: folder, stages: stages).measure()
-            print(json ? result.json : result.text)
+            emit(json ? result.json : result.text)
         }
         if selected("progress") {
             let result = try ProgressOverhead.measure(rows: rows, rounds: rounds, folder: folder)
-            print(json ? result.json : result.text)
+            emit(json ? result.json : result.text)
         }
         if selected("render") {
             let seconds = RenderBenchmark.run(frames: frames)
-            print(json ? #"{"scenario":"render","microsecondsPerFrame":\#(String(format: "%.1f", seconds * 1e6))}"#
+            emit(json ? #"{"scenario":"render","microsecondsPerFrame":\#(String(format: "%.1f", seconds * 1e6))}"#
                        : "render: console migrate screen 120x40: \(String(format: "%.1f", seconds * 1e6)) µs per frame")
         }
     }
+}
+
+/// Writes `text` and a newline at once, unbuffered: a run at 10M rows takes many minutes, and
+/// each scenario's result should show as it finishes, into a pipe or a file too.
+func emit(_ text: String) {
+    FileHandle.standardOutput.write(Data((text + "\n").utf8))
 }

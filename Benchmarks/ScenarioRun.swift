@@ -58,9 +58,9 @@ struct ScenarioRun {
                 let started = Date()
                 try work(path)
                 record(Date().timeIntervalSince(started))
-                if let lines = times?.stop() { print("\(scenario.name), first Chrysalis run, by stage:\n" + lines.joined(separator: "\n")) }
+                if let lines = times?.stop() { emit("\(scenario.name), first Chrysalis run, by stage:\n" + lines.joined(separator: "\n")) }
                 if stages && round == 0 && path == theirs {
-                    print("\(scenario.name), first SQL run, by step:\n" + BaselineSteps.shared.take().joined(separator: "\n"))
+                    emit("\(scenario.name), first SQL run, by step:\n" + BaselineSteps.shared.take().joined(separator: "\n"))
                 }
             }
             if round == 0 { try DestinationComparison.check(ours, equals: theirs) }
