@@ -99,14 +99,18 @@ final class ConsoleEndToEndTests: XCTestCase {
 
     func testResizeMidMigration() throws {
         let store = try bookStore3(rows: 20000, in: try directory())
-        let tmux = try TmuxSession(console(store, "--start"))
-        try tmux.wait(for: "Mapping order")
+        // Step mode holds the migration between its first two entity mappings for as long as the
+        // resizing takes: run freely, a fast machine finished it before the window shrank.
+        let tmux = try TmuxSession(console(store, "--start --step"))
+        try tmux.wait(for: "Paused after CategoryToCategory")
         try tmux.resize(width: 80, height: 24)
         let narrow = try tmux.wait(for: "Mapping order")
         XCTAssertFalse(narrow.split(separator: "\n").contains { $0.count > 80 }, "relaid out for 80 columns")
         try tmux.resize(width: 60, height: 15)
         try tmux.wait(for: "The migration goes on.")
         try tmux.resize(width: 120, height: 40)
+        try tmux.wait(for: "Paused after CategoryToCategory")
+        try tmux.send("c")  // run to the end
         try tmux.wait(for: "Migrated BookStore 3 → BookStore 5", timeout: 120)
         try tmux.send("q")
         try tmux.wait(for: "EXIT:0")
