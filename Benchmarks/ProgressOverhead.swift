@@ -3,7 +3,7 @@ import MigrationEngine
 
 /// What watching a migration costs: the same migration (scenario 3's mapping step) with an
 /// observer of every progress notification — as the console and the CLI's bar are — and with
-/// none, alternating, medians of the rounds.
+/// none, back to back in pairs (alternating which goes first); the median of the pairs' differences.
 enum ProgressOverhead {
     /// One run's wall-clock seconds and the process's CPU seconds (all threads).
     struct Timing {
