@@ -67,9 +67,9 @@ enum ProgressOverhead {
                     guard let progress = note.userInfo?["progress"] as? MigrationProgress else { return }
                     counter.lock.withLock { counter.count += 1; counter.fractionSum += progress.fraction }
                 } : nil
-                let started = Date(), cpuStarted = processCPUSeconds()
+                let started = Date(), cpuStarted = ProcessUsage.cpuSeconds()
                 try scenario.chrysalis(copy)
-                let timing = Timing(wall: Date().timeIntervalSince(started), cpu: processCPUSeconds() - cpuStarted)
+                let timing = Timing(wall: Date().timeIntervalSince(started), cpu: ProcessUsage.cpuSeconds() - cpuStarted)
                 observer.map(NotificationCenter.default.removeObserver)
                 if watched { pair.observed = timing } else { pair.unobserved = timing }
             }
@@ -78,12 +78,4 @@ enum ProgressOverhead {
         guard counter.count > 0 else { throw BenchError("the observer saw no progress notifications") }
         return Result(rows: rows, pairs: pairs, notifications: counter.count / rounds)
     }
-}
-
-/// User and system CPU seconds of the whole process so far.
-func processCPUSeconds() -> Double {
-    var usage = rusage()
-    getrusage(RUSAGE_SELF.rawValue, &usage)
-    let seconds = { (time: timeval) in Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
-    return seconds(usage.ru_utime) + seconds(usage.ru_stime)
 }

@@ -67,7 +67,7 @@ struct ScenarioRun {
         }
         for path in [source, ours, theirs] { try Self.removeStore(path) }
         return Result(scenario: scenario, rows: rows, sourceRows: sourceRows, chrysalis: chrysalisTimes, baseline: baselineTimes,
-                      peakRSSMegabytes: PeakMemory.megabytes())
+                      peakRSSMegabytes: ProcessUsage.peakMegabytes())
     }
 
     /// Writes the fresh copy to disk before the clock starts: otherwise the first fsync either

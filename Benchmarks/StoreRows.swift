@@ -12,12 +12,24 @@ enum StoreRows {
     }
 }
 
-/// The process's peak resident set size: the bench runs both sides in one process, so this is an
-/// upper bound for either.
-enum PeakMemory {
-    static func megabytes() -> Double {
+/// What the benchmark process has used so far, from `getrusage`: the bench runs both sides in
+/// one process, so its peak memory is an upper bound for either.
+enum ProcessUsage {
+    /// Peak resident set size.
+    static func peakMegabytes() -> Double {
+        Double(current().ru_maxrss) / 1024
+    }
+
+    /// User and system CPU seconds, all threads.
+    static func cpuSeconds() -> Double {
+        let usage = current()
+        let seconds = { (time: timeval) in Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+
+    private static func current() -> rusage {
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
-        return Double(usage.ru_maxrss) / 1024
+        return usage
     }
 }
