@@ -34,7 +34,7 @@ final class InspectCommandTests: XCTestCase {
 
     func testEveryVerifiedStoreIsMatchedAndCountedRight() throws {
         let pairs = try Fixtures.verifiedPairs()
-        XCTAssertEqual(pairs.count, 16)
+        XCTAssertEqual(pairs.count, 18)
         for (store, contents) in pairs {
             let copy = try Fixtures.copyStore(store, into: try scratch())
             let bundle = Fixtures.bundle(of: contents)

@@ -14,8 +14,20 @@ public enum Fixtures {
         return (enumerator?.compactMap { $0 as? URL } ?? []).filter(predicate).sorted { $0.path < $1.path }
     }
 
-    /// Every real store (`.sqlite` without its sidecars).
-    public static var stores: [URL] { files { $0.pathExtension == "sqlite" } }
+    /// Every real store, whatever its name (`.sqlite`, `.wiredatabase`, none): each file that
+    /// starts with SQLite's header, without its `-wal`/`-shm`/`-journal` sidecars.
+    public static var stores: [URL] {
+        files { url in
+            !["-wal", "-shm", "-journal"].contains { url.lastPathComponent.hasSuffix($0) } && isSQLite(url)
+        }
+    }
+
+    /// Whether the file at `url` starts with SQLite's 16-byte header.
+    static func isSQLite(_ url: URL) -> Bool {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return false }
+        defer { try? handle.close() }
+        return (try? handle.read(upToCount: 16)) == Data("SQLite format 3\u{0}".utf8)
+    }
 
     /// Store → model version pairs that `VERIFICATION.txt` states (independently checked).
     public static func verifiedPairs() throws -> [(store: URL, contents: URL)] {
@@ -23,7 +35,8 @@ public enum Fixtures {
         var pairs: [(URL, URL)] = []
         var store: String?
         for line in text.split(separator: "\n") {
-            if !line.hasPrefix(" "), line.hasSuffix(".sqlite") { store = String(line) }
+            // A store's line is any unindented line; its verdicts follow, indented.
+            if !line.hasPrefix(" ") { store = String(line) }
             let marker = "xcdatamodel: "
             if let store, let range = line.range(of: marker), line.hasSuffix("/contents") {
                 pairs.append((root.appendingPathComponent(store), root.appendingPathComponent(String(line[range.upperBound...]))))
