@@ -3,6 +3,7 @@ import ObjectModel
 /// Core Data's SQL names: `Z` + upper-cased property name for columns, `Z` + upper-cased root
 /// entity name for tables, and the declared column type for each attribute type.
 public enum ColumnNaming {
+    /// `Z` + the root entity's name, upper-cased: the table of its hierarchy.
     public static func table(forRoot entity: String) -> String { "Z" + entity.uppercased() }
 
     public static func column(for property: String) -> String { "Z" + property.uppercased() }
@@ -47,6 +48,13 @@ public enum ColumnNaming {
         return candidate
     }
 
+    /// Whether `name` is `stem`, or `stem` followed by the digits Core Data appends to a name that
+    /// clashes (`ZTEXT1`, `Z_24USERS1`).
+    public static func isName(_ name: String, withSuffixOf stem: String) -> Bool {
+        guard name.hasPrefix(stem) else { return false }
+        return name.dropFirst(stem.count).allSatisfy(\.isASCIIDigit)
+    }
+
     /// An identifier ready for SQL: bare when it is a plain name (as Core Data writes its
     /// schema), quoted when it is a keyword or holds anything else, so `ORDER` or a name with
     /// quotes stays a name.
@@ -74,4 +82,9 @@ public enum ColumnNaming {
         REGEXP REINDEX RELEASE RENAME REPLACE RESTRICT RETURNING RIGHT ROLLBACK ROW ROWS SAVEPOINT SELECT SET TABLE TEMP TEMPORARY \
         THEN TIES TO TRANSACTION TRIGGER UNBOUNDED UNION UNIQUE UPDATE USING VACUUM VALUES VIEW VIRTUAL WHEN WHERE WINDOW WITH WITHOUT
         """.split(separator: " ").map(String.init))
+}
+
+extension Character {
+    /// `0`…`9`.
+    var isASCIIDigit: Bool { ("0"..."9").contains(self) }
 }

@@ -27,7 +27,19 @@ extension EntityNumbering {
 extension PersistentStore {
     /// The layout of this store under `model`, with the store's own entity numbers.
     public func layout(for model: ManagedObjectModel) throws -> StoreLayout {
-        StoreLayout(model: model, numbering: EntityNumbering(model: model, recorded: try recordedNumbering()))
+        StoreLayout(model: model, numbering: EntityNumbering(model: model, recorded: try recordedNumbering()), storeTables: try tableColumns())
+    }
+
+    /// Every table of the store with its columns, in table order: the names a store Core Data
+    /// wrote really has, read rather than predicted.
+    public func tableColumns() throws -> [String: [String]] {
+        try read { db in
+            var tables: [String: [String]] = [:]
+            for table in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'") {
+                tables[table] = try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [table])
+            }
+            return tables
+        }
     }
 
     /// Rows per concrete entity (rows whose `Z_ENT` is the entity's number), by entity name.

@@ -40,6 +40,18 @@ public struct StoreLayout: Sendable {
         public var rootEntity: String
         /// Columns in Core Data's order, after `Z_PK`, `Z_ENT`, `Z_OPT`.
         public var columns: [Column]
+
+        /// Takes the names a real table has for predicted columns it lacks: a clash Core Data
+        /// resolved with other digits (`ZTEXT1` for a predicted `ZTEXT2`, or the reverse).
+        mutating func reconcileColumns(with existing: [String]) {
+            var unclaimed = Set(existing).subtracting(columns.map(\.name))
+            for index in columns.indices where !existing.contains(columns[index].name) {
+                let stem = String(columns[index].name.reversed().drop(while: \.isASCIIDigit).reversed())
+                guard let found = unclaimed.sorted().first(where: { ColumnNaming.isName($0, withSuffixOf: stem) }) else { continue }
+                columns[index].name = found
+                unclaimed.remove(found)
+            }
+        }
     }
 
     /// How a relationship's links are stored.
@@ -78,8 +90,10 @@ public struct StoreLayout: Sendable {
         public var column: Column
     }
 
-    /// Lays out `model` as Core Data would, or with `numbering` taken from an existing store.
-    public init(model: ManagedObjectModel, numbering: EntityNumbering? = nil) {
+    /// Lays out `model` as Core Data would for a new store, or as an existing store holds it:
+    /// with `numbering` from its `Z_PRIMARYKEY` and the names its tables and columns have
+    /// (`storeTables`, table → columns), which win over predicted ones wherever they differ.
+    public init(model: ManagedObjectModel, numbering: EntityNumbering? = nil, storeTables: [String: [String]]? = nil) {
         let numbering = numbering ?? EntityNumbering(model: model)
         self.model = model
         self.numbering = numbering
@@ -87,7 +101,8 @@ public struct StoreLayout: Sendable {
         var byProperty: [String: Column] = [:]
         let roots = numbering.entries.filter { $0.superNumber == 0 }.compactMap { model.entity(named: $0.name) }
         for root in roots {
-            let table = Self.table(for: root, model: model, numbering: numbering)
+            var table = Self.table(for: root, model: model, numbering: numbering)
+            if let existing = storeTables?[table.name] { table.reconcileColumns(with: existing) }
             for column in table.columns where column.role != .foreignEntity {
                 byProperty[column.role == .orderKey ? "\(column.entity).#order.\(column.property)" : "\(column.entity).\(column.property)"] = column
             }
@@ -98,7 +113,9 @@ public struct StoreLayout: Sendable {
         }
         self.tables = tables
         columnsByProperty = byProperty
-        joinTables = JoinTable.all(in: model, numbering: numbering)
+        joinTables = JoinTable.all(in: model, numbering: numbering).map { join in
+            storeTables.flatMap { join.reconciled(with: $0, numbering: numbering) } ?? join
+        }
         var resolved: [String: [String: Column]] = [:]
         var attributeColumns: [String: [AttributeColumn]] = [:]
         for entity in model.entities {

@@ -59,9 +59,16 @@ public struct StoreSchema: Sendable {
                 result.append(Index(name: "\(table.name)_Z_ENT_INDEX", table: table.name, columns: ["Z_ENT"], isUnique: false))
             }
             for column in table.columns {
-                let indexedAttribute = model.entity(named: column.entity)?.attributes.first { $0.name == column.property }?.isIndexed == true
-                if column.role == .foreignKey || (indexedAttribute && column.role != .orderKey) {
+                if column.role == .foreignKey {
                     result.append(Index(name: "\(table.name)_\(column.name)_INDEX", table: table.name, columns: [q(column.name)], isUnique: false))
+                }
+                // An attribute marked `indexed` is a one-element fetch index to Core Data since
+                // framework 977 (Wire's 2.90 store: `Z_User_normalizedName`; framework 641 named
+                // it `ZUSER_ZNORMALIZEDNAME_INDEX`).
+                let indexedAttribute = model.entity(named: column.entity)?.attributes.first { $0.name == column.property }?.isIndexed == true
+                if indexedAttribute && column.role != .orderKey && column.role != .foreignKey {
+                    result.append(Index(name: "Z_\(column.entity)_\(column.property)", table: table.name,
+                                        columns: ["\(q(column.name)) COLLATE BINARY ASC"], isUnique: false))
                 }
             }
             for number in entities {
@@ -69,9 +76,10 @@ public struct StoreSchema: Sendable {
                 func columns(_ properties: [String]) -> [String] {
                     properties.compactMap { layout.column(entity: name, property: $0)?.name }
                 }
+                // Compound indexes too are fetch indexes (same evidence: `Z_Conversation_internalIsArchived_lastModifiedDate`).
                 for compound in entity.compoundIndexes {
-                    let names = columns(compound)
-                    result.append(Index(name: ([table.name] + names).joined(separator: "_"), table: table.name, columns: names.map(q), isUnique: false))
+                    result.append(Index(name: (["Z", name] + compound).joined(separator: "_"), table: table.name,
+                                        columns: columns(compound).map { "\(q($0)) COLLATE BINARY ASC" }, isUnique: false))
                 }
                 for index in entity.fetchIndexes {
                     let expressions = index.elements.compactMap { element in

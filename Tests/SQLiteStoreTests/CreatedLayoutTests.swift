@@ -31,7 +31,7 @@ final class CreatedLayoutTests: XCTestCase {
         for store in Fixtures.stores where store.lastPathComponent.hasPrefix("SampleModel2_") {
             pairs.append((store, try XCTUnwrap(try PersistentStore.open(at: try copyOfFixture(store).path).cachedModel())))
         }
-        XCTAssertEqual(pairs.count, 18)
+        XCTAssertEqual(pairs.count, 20)
         for (store, model) in pairs {
             let real = try SchemaSnapshot.read(try copyOfFixture(store).path)
             let created = try temporaryDirectory().appendingPathComponent("New.sqlite").path
@@ -40,23 +40,52 @@ final class CreatedLayoutTests: XCTestCase {
             compare(real, ours, store: store.path)
             compared += 1
         }
-        XCTAssertEqual(compared, 18)
+        XCTAssertEqual(compared, 20)
     }
 
+    /// Store → the self-referencing join tables it names after the other relationship of the pair
+    /// (ours → theirs). Wire's 2.90 store was migrated forward by Core Data (framework 977), which
+    /// renamed these; the store Core Data made fresh (2.3, framework 641) names them as Chrysalis does.
+    private let selfReferencingNames: [String: [String: String]] = [
+        "store2-90-0.wiredatabase": ["Z_25IGNOREDBYCLIENTS": "Z_25IGNOREDCLIENTS", "Z_25TRUSTEDBYCLIENTS": "Z_25TRUSTEDCLIENTS"],
+    ]
+
     private func compare(_ real: SchemaSnapshot, _ ours: SchemaSnapshot, store: String) {
-        for table in Set(real.tables.keys).union(ours.tables.keys) {
-            guard let theirs = real.tables[table], let mine = ours.tables[table] else {
+        let renamed = selfReferencingNames[URL(fileURLWithPath: store).lastPathComponent] ?? [:]
+        var mine = ours
+        for (from, to) in renamed {
+            mine.tables[to] = mine.tables.removeValue(forKey: from)
+            mine.indexes = Set(mine.indexes.map { index in
+                guard index.table == from else { return index }
+                // The index leads with the column of the relationship naming the table.
+                let columns = index.columns.reversed().map { $0 }
+                return SchemaSnapshot.Index(name: "\(to)_\(columns[0].prefix { $0 != " " })_INDEX", table: to, columns: columns, isUnique: false)
+            })
+        }
+        for table in Set(real.tables.keys).union(mine.tables.keys) {
+            guard let theirs = real.tables[table], let columns = mine.tables[table] else {
                 if justified["table \(table)"] == nil { XCTFail("\(store): table \(table) only in \(real.tables[table] == nil ? "ours" : "Core Data's")") }
                 continue
             }
-            XCTAssertEqual(mine, theirs, "\(store): columns of \(table)")
+            XCTAssertEqual(columns, theirs, "\(store): columns of \(table)")
         }
         let historyTables = Set(["ACHANGE", "ATRANSACTION", "ATRANSACTIONSTRING"])
         let theirIndexes = real.indexes.filter { !historyTables.contains($0.table) }
-        XCTAssertEqual(ours.indexes.subtracting(theirIndexes), [], "\(store): indexes only in ours")
-        XCTAssertEqual(theirIndexes.subtracting(ours.indexes), [], "\(store): indexes only in Core Data's")
+        if real.framework < 977 {
+            // Before framework 977 Core Data named an `indexed` attribute's index
+            // `ZTABLE_ZCOLUMN_INDEX` and a compound index `ZTABLE_ZA_ZB`; it has named them as
+            // fetch indexes (`Z_Entity_a`) since. Chrysalis writes today's names; the columns agree.
+            XCTAssertEqual(Set(mine.indexes.map(\.shape)), Set(theirIndexes.map(\.shape)), "\(store): indexes")
+        } else {
+            XCTAssertEqual(mine.indexes.subtracting(theirIndexes), [], "\(store): indexes only in ours")
+            // Core Data's in-place migrations leave indexes under older names beside the new ones
+            // (Wire 2.90: `Z_14ADDEDUSERS_Z_22ADDEDUSERS_INDEX` on `Z_16ADDEDUSERS`, from when the
+            // entities were numbered 14 and 22): each extra one duplicates one Chrysalis writes.
+            let shapes = Set(mine.indexes.map(\.shape))
+            XCTAssertEqual(theirIndexes.subtracting(mine.indexes).filter { !shapes.contains($0.shape) }, [], "\(store): indexes only in Core Data's")
+        }
         let theirKeys = real.primaryKeys.filter { justified["Z_PRIMARYKEY \($0)"] == nil && !$0.hasPrefix("1600") }
-        let ourKeys = ours.primaryKeys.filter { key in !real.primaryKeys.contains(where: { justified["Z_PRIMARYKEY \($0)"] != nil && $0.prefix(2) == key.prefix(2) }) }
+        let ourKeys = mine.primaryKeys.filter { key in !real.primaryKeys.contains(where: { justified["Z_PRIMARYKEY \($0)"] != nil && $0.prefix(2) == key.prefix(2) }) }
         XCTAssertEqual(ourKeys, theirKeys, "\(store): Z_PRIMARYKEY")
     }
 }

@@ -5,10 +5,18 @@ import GRDB
 /// one Core Data created.
 public struct SchemaSnapshot: Equatable {
     public struct Index: Hashable, CustomStringConvertible {
+        public init(name: String, table: String, columns: [String], isUnique: Bool) {
+            self.name = name
+            self.table = table
+            self.columns = columns
+            self.isUnique = isUnique
+        }
         public var name, table: String
         public var columns: [String]
         public var isUnique: Bool
         public var description: String { "\(isUnique ? "UNIQUE " : "")\(name) ON \(table)(\(columns.joined(separator: ",")))" }
+        /// The index without its name: what it covers.
+        public var shape: String { "\(isUnique ? "UNIQUE " : "")\(table)(\(columns.joined(separator: ",")))" }
     }
 
     /// Table name → column name → declared type.
@@ -16,6 +24,8 @@ public struct SchemaSnapshot: Equatable {
     public var indexes: Set<Index>
     /// `Z_PRIMARYKEY` rows as `Z_ENT Z_NAME Z_SUPER`.
     public var primaryKeys: [String]
+    /// `NSPersistenceFrameworkVersion` from the metadata (0 when absent): the Core Data that wrote it.
+    public var framework: Int = 0
 
     /// Reads the schema of the store at `path` with plain SQL.
     public static func read(_ path: String) throws -> SchemaSnapshot {
@@ -37,7 +47,10 @@ public struct SchemaSnapshot: Equatable {
             }
             let keys = try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME, Z_SUPER FROM Z_PRIMARYKEY ORDER BY Z_ENT")
                 .map { "\($0[0] as Int) \($0[1] as String) \($0[2] as Int)" }
-            return SchemaSnapshot(tables: tables, indexes: indexes, primaryKeys: keys)
+            let plist = try Data.fetchOne(db, sql: "SELECT Z_PLIST FROM Z_METADATA") ?? Data()
+            let metadata = (try? PropertyListSerialization.propertyList(from: plist, format: nil)) as? [String: Any]
+            let framework = (metadata?["NSPersistenceFrameworkVersion"] as? NSNumber)?.intValue ?? 0
+            return SchemaSnapshot(tables: tables, indexes: indexes, primaryKeys: keys, framework: framework)
         }
     }
 }
