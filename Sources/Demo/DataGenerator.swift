@@ -122,9 +122,10 @@ public struct DataGenerator {
         func pick(row: Int, rows: Int, random: inout SeededRandom) -> ObjectID? {
             guard let hierarchy, !accepted.isEmpty, rows > 0 else { return nil }
             if optional && random.chance(8) { return nil }
-            var pick = oneToOne ? row : random.below(rows)
+            let first = oneToOne ? row : random.below(rows)
             let count = hierarchy.concretes.count
-            while !accepted.contains(pick % count) { pick = (pick + 1) % rows }
+            // The next row of an accepted entity; none when too few rows reach that entity.
+            guard let pick = (0..<min(rows, count)).lazy.map({ (first + $0) % rows }).first(where: { accepted.contains($0 % count) }) else { return nil }
             return ObjectID(entityNumber: hierarchy.numbers[pick % count], primaryKey: hierarchy.base + Int64(pick) + 1)
         }
     }
