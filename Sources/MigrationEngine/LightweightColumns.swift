@@ -37,6 +37,17 @@ struct LightweightColumns {
         return result
     }
 
+    /// `value` as an SQL literal (numbers and NULL; text and blobs quoted).
+    static func literal(_ value: DatabaseValue) -> String {
+        switch value.storage {
+        case .null: return "NULL"
+        case .int64(let number): return String(number)
+        case .double(let number): return number.isFinite ? "\(number)" : "NULL"
+        case .string(let text): return "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+        case .blob(let data): return "X'" + data.map { String(format: "%02X", $0) }.joined() + "'"
+        }
+    }
+
     /// `CASE <expr> WHEN old THEN new … END`: an old `Z_ENT` value in the new numbering.
     func remap(_ expression: String) -> String {
         let pairs = entityNumbers.sorted { $0.key < $1.key }
@@ -67,14 +78,26 @@ struct LightweightColumns {
                 return .constant(.null)
             }
             let defaultValue = ObjectWriter.defaultValue(of: attribute).flatMap { $0.databaseValue(for: attribute) }
-            let sourceColumns = Set(mapped.compactMap { entity -> String? in
+            let sourceColumns = Set(mapped.compactMap { entity -> StoreLayout.Column? in
                 guard let from = inference.propertySources[entity]?[column.property], let origin = inference.entitySources[entity] else { return nil }
-                return source.column(entity: origin, property: from)?.name
+                return source.column(entity: origin, property: from)
             })
             guard let only = sourceColumns.first else { return .constant(defaultValue ?? .null) }
             guard sourceColumns.count == 1 else { return .computed("NULL") }
             let becameRequired = !attribute.isOptional && defaultValue != nil
-            return .source(column: only, fill: becameRequired ? defaultValue : nil)
+            let was = source.model.entity(named: only.entity).flatMap { entity in entity.attributes.first { $0.name == only.property } }
+            // Values pass as they are, as Core Data's in-place migration passes them: a new column
+            // type gets them through a rebuilt table, where SQLite's affinity converts them
+            // (Integer → Double stores 3 as 3.0). Turning external storage on tags each value as
+            // held in the row (Core Data's tag byte 1, as `StoreValue` writes it).
+            let q = ColumnNaming.quote
+            if attribute.allowsExternalBinaryDataStorage && was?.allowsExternalBinaryDataStorage == false {
+                return .computed("CASE WHEN s.\(q(only.name)) IS NULL THEN NULL ELSE X'01' || s.\(q(only.name)) END")
+            }
+            if only.sqlType != column.sqlType {
+                return .computed(becameRequired ? "COALESCE(s.\(q(only.name)), \(Self.literal(defaultValue ?? .null)))" : "s.\(q(only.name))")
+            }
+            return .source(column: only.name, fill: becameRequired ? defaultValue : nil)
         case .foreignKey:
             return linkColumn(column, mapped: mapped, entityType: false)
         case .foreignEntity:

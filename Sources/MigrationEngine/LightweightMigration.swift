@@ -22,6 +22,11 @@ struct LightweightMigration {
 
     @discardableResult
     func run(metadata: StoreMetadata) throws -> [String: TableMethod] {
+        // Core Data checks the rows a required value is new to before it migrates (error 134110).
+        if !inference.requirements.isEmpty {
+            let unmet = try inference.unmetRequirements(reader: ObjectReader(db: db, layout: source, path: path))
+            if !unmet.isEmpty { throw inference.unmetRequirementsError(unmet, store: path) }
+        }
         let columns = LightweightColumns(inference: inference, source: source, destination: destination)
         let sourceTables = Set(source.tables.map(\.name) + source.joinTables.map(\.name))
         let wanted = Dictionary(StoreSchema(layout: destination).indexes.map { (Self.statement(for: $0), $0) }, uniquingKeysWith: { a, _ in a })

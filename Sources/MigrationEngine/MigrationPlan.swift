@@ -2,9 +2,9 @@ import Foundation
 import ObjectModel
 import SQLiteStore
 
-/// The chain of steps from a store's version to a target version, one per consecutive pair,
-/// each with its kind and what a person should know before running it. Planning reads the
-/// store's metadata (and counts the rows of entities a step removes); it never writes.
+/// The steps from a store's version to a target version, each with its kind, why the plan takes
+/// it, and what a person should know before running it. Planning reads the store's metadata (and
+/// counts the rows of entities a step removes); it never writes.
 public struct MigrationPlan: Sendable {
     /// How one step is done.
     public enum Kind: Sendable {
@@ -12,15 +12,12 @@ public struct MigrationPlan: Sendable {
         case lightweight(InferredMapping)
         /// Mapping models, run in order as passes into one destination.
         case mapping([MappingModel])
-        /// Inferred, but through the three-stage manager (when the SQL cannot do it in place).
-        case inferredCopy(MappingModel)
 
-        /// `lightweight`, `mapping` or `inferred copy`.
+        /// `lightweight` or `mapping`.
         public var name: String {
             switch self {
             case .lightweight: return "lightweight"
             case .mapping: return "mapping"
-            case .inferredCopy: return "inferred copy"
             }
         }
     }
@@ -35,6 +32,9 @@ public struct MigrationPlan: Sendable {
         public var kind: Kind
         /// Data dropped, renames, required values without defaults, tables rewritten.
         public var findings: [String]
+        /// Why the plan takes this step (the route: a mapping model, Core Data's straight
+        /// inference, or `--stepwise`).
+        public var reason: String = ""
     }
 
     /// The store's version.
@@ -56,78 +56,84 @@ public struct MigrationPlan: Sendable {
     }
 
     /// Plans the migration of the store at `path` to `target` (default: the bundle's current
-    /// version) with the given mapping models available.
-    public static func make(store path: String, bundle: ModelBundle, mappings: [MappingModel] = [], to target: String? = nil) throws -> MigrationPlan {
+    /// version) with the given mapping models available, by `route` (Core Data's by default:
+    /// see ``PlanRoute``).
+    public static func make(store path: String, bundle: ModelBundle, mappings: [MappingModel] = [], to target: String? = nil,
+                            route: PlanRoute = .automatic) throws -> MigrationPlan {
         let store = try PersistentStore.open(at: path)
         let metadata = try store.metadata()
-        // Versions that differ only in identifiers are compatible: start from the latest of them.
-        let targetIndex = target.flatMap { name in bundle.versions.firstIndex { $0.name == name } } ?? bundle.versions.firstIndex { $0.name == bundle.currentVersionName }
-        let compatible = bundle.versions.enumerated().filter { VersionHash.entityHashes(of: $0.element.model) == metadata.versionHashes }
-        guard let start = (compatible.last { targetIndex == nil || $0.offset <= targetIndex! } ?? compatible.first)?.element else {
+        let targetName = target ?? bundle.currentVersionName
+        let compatible = bundle.versions.filter { VersionHash.entityHashes(of: $0.model) == metadata.versionHashes }
+        // Versions differing only in what is not hashed (renaming identifiers, delete rules,
+        // defaults) all match the store. Already at the target means nothing to do; otherwise
+        // Core Data reads the store as the first version whose hashes match (its source-model
+        // look-up), and so does Chrysalis: the renaming identifiers of that version pair the
+        // properties. (Wire's 2.46 and 2.47 share hashes; 2.47 alone gives Conversation a stray
+        // renaming identifier, and Wire's migration tests keep every conversation of a 2.47 store.)
+        guard let start = compatible.first(where: { $0.name == targetName }) ?? compatible.first else {
             let nearest = bundle.nearestVersion(toHashes: metadata.versionHashes)
             throw MigrationError(.wrongModel, "\(path) is not at any version of \(bundle.name)" +
                                  (nearest.map { " (nearest: \($0.version.name), differing entities \($0.differingEntities.joined(separator: ", ")))" } ?? ""),
                                  fix: "give the model bundle the store was made with; `chrysalis inspect \(path)` shows its own model")
         }
-        let targetName = target ?? bundle.currentVersionName
         guard let end = bundle.version(named: targetName) else {
             throw MigrationError(.notFound, "\(bundle.name) has no version \(targetName)", fix: "use one of: \(bundle.versions.map(\.name).joined(separator: ", "))")
         }
-        let chain = try versionChain(from: start, to: end, bundle: bundle, mappings: mappings)
-        let pairs = Set(zip(chain, chain.dropFirst()).map { "\($0.name)\u{0}\($1.name)" })
+        let legs = try route.legs(from: start, to: end, bundle: bundle, mappings: mappings)
+        let used = Set(legs.flatMap { $0.mappings.map(\.name) })
         // A mapping to a version the store has already reached is not unused but done: the same
         // command, run again after an interrupted chain, must carry on, not fail on it.
         let startIndex = bundle.versions.firstIndex { $0.name == start.name } ?? 0
         let unused = mappings.filter { mapping in
-            !pairs.contains("\(mapping.sourceVersion)\u{0}\(mapping.destinationVersion)")
+            !used.contains(mapping.name)
                 && (bundle.versions.firstIndex { $0.name == mapping.destinationVersion }.map { $0 > startIndex } ?? true)
         }
+        let sourceLayout = try store.layout(for: start.model)
         var steps: [Step] = []
-        for (index, (source, destination)) in zip(chain, chain.dropFirst()).enumerated() {
-            let found = mappings.filter { $0.sourceVersion == source.name && $0.destinationVersion == destination.name }
-            let inference = InferredMapping(from: source, to: destination)
+        for (index, leg) in legs.enumerated() {
+            let inference = InferredMapping(from: leg.source, to: leg.destination)
             let kind: Kind
-            if !found.isEmpty {
-                kind = .mapping(found)
+            if !leg.mappings.isEmpty {
+                kind = .mapping(leg.mappings)
             } else if inference.isInferable {
                 kind = .lightweight(inference)
             } else {
-                throw MigrationError(.wrongModel, "\(source.name) → \(destination.name) needs a mapping model: " + inference.blockers.map(\.description).joined(separator: "; "),
-                                     fix: "write a mapping for \(source.name) → \(destination.name) and pass it with --mappings")
+                throw route.notInferable(inference, bundle: bundle)
+            }
+            var notes: [String] = []
+            if index == 0 {
+                notes += sameHashes(as: start, in: compatible)
+                if case .lightweight = kind, !inference.requirements.isEmpty {
+                    // What Core Data would refuse this store for, said now rather than mid-plan.
+                    let unmet = try store.readObjects(sourceLayout) { try inference.unmetRequirements(reader: $0) }
+                    if !unmet.isEmpty { throw inference.unmetRequirementsError(unmet, store: path) }
+                    notes += inference.requirements.map { "required: \($0.description); no row lacks it, so the step can run" }
+                }
+            } else if case .lightweight = kind {
+                notes += inference.requirements.map { "required: \($0.description); checked against the rows when the step runs" }
             }
             // Rows are counted (a scan of each table) only to say how many a removed entity loses.
             let rows = index == 0 && !inference.removedEntities.isEmpty ? try store.rowCounts(model: start.model) : nil
-            steps.append(Step(source: source, destination: destination, kind: kind,
-                              findings: findings(inference, kind: kind, rows: rows)))
+            let layout = index == 0 ? sourceLayout : StoreLayout(model: leg.source.model)
+            steps.append(Step(source: leg.source, destination: leg.destination, kind: kind,
+                              findings: notes + findings(inference, kind: kind, rows: rows, source: layout), reason: leg.reason))
         }
         return MigrationPlan(storeVersion: start.name, targetVersion: end.name, steps: steps, unusedMappings: unused.map(\.name))
     }
 
-    /// The versions from `start` to `end`: following mapping models where they lead, else the
-    /// next version by name.
-    static func versionChain(from start: ModelBundle.Version, to end: ModelBundle.Version, bundle: ModelBundle,
-                             mappings: [MappingModel]) throws -> [ModelBundle.Version] {
-        guard let startIndex = bundle.versions.firstIndex(of: start), let endIndex = bundle.versions.firstIndex(of: end) else { return [start] }
-        guard startIndex <= endIndex else {
-            throw MigrationError(.wrongModel, "the store is at \(start.name), newer than \(end.name); Chrysalis does not migrate backwards",
-                                 fix: "choose a target after \(start.name) with --to")
+    /// A note when other versions share the store's hashes but pair properties differently.
+    private static func sameHashes(as start: ModelBundle.Version, in compatible: [ModelBundle.Version]) -> [String] {
+        let identifiers = { (model: ManagedObjectModel) in
+            model.entities.map { entity in
+                "\(entity.canonicalName):" + (entity.attributes.map(\.property) + entity.relationships.map(\.property)).map(\.canonicalName).sorted().joined(separator: ",")
+            }.sorted()
         }
-        var chain = [start]
-        var current = start
-        while current != end {
-            let index = bundle.versions.firstIndex(of: current)!
-            let next = mappings.first { $0.sourceVersion == current.name }.flatMap { mapping in bundle.version(named: mapping.destinationVersion) }
-                .flatMap { candidate -> ModelBundle.Version? in
-                    guard let at = bundle.versions.firstIndex(of: candidate), at > index, at <= endIndex else { return nil }
-                    return candidate
-                } ?? bundle.versions[index + 1]
-            chain.append(next)
-            current = next
-        }
-        return chain
+        let differing = compatible.filter { $0.name != start.name && identifiers($0.model) != identifiers(start.model) }.map(\.name)
+        guard !differing.isEmpty else { return [] }
+        return ["source: \(differing.joined(separator: ", ")) share\(differing.count == 1 ? "s" : "") the store's hashes with \(start.name) but not its renaming identifiers; the store is read as \(start.name), the first of them, as Core Data reads it"]
     }
 
-    private static func findings(_ inference: InferredMapping, kind: Kind, rows: [String: Int]?) -> [String] {
+    private static func findings(_ inference: InferredMapping, kind: Kind, rows: [String: Int]?, source: StoreLayout) -> [String] {
         var findings: [String] = []
         // Inferred steps drop what the destination lacks; with a mapping model, the mapping decides.
         let dropped: String
@@ -141,9 +147,10 @@ public struct MigrationPlan: Sendable {
             findings.append("\(dropped): \(change.description)")
         }
         for change in inference.changes where change.description.contains("renamed") { findings.append("rename: \(change.description)") }
-        for change in inference.changes where change.description.contains("becomes required") { findings.append("required: \(change.description)") }
+        for change in inference.changes where change.description.contains("becomes required;") { findings.append("required: \(change.description)") }
+        for change in inference.changes where change.description.contains("changes type") { findings.append("type: \(change.description)") }
         if case .lightweight = kind {
-            let methods = LightweightMigration.tableMethods(inference: inference, source: StoreLayout(model: inference.sourceModel),
+            let methods = LightweightMigration.tableMethods(inference: inference, source: source,
                                                             destination: StoreLayout(model: inference.destinationModel))
             let rebuilt = methods.filter { $0.value == .rebuilt }.keys.sorted()
             if !rebuilt.isEmpty { findings.append("rewrites whole tables (their storage changes): \(rebuilt.joined(separator: ", "))") }

@@ -42,8 +42,6 @@ public enum MigrationRunner {
                 report = try InPlaceMigration.run(store: path, from: step.source, to: step.destination, options: stepOptions)
             case .mapping(let mappings):
                 report = try MappingMigration.run(store: path, from: step.source, to: step.destination, mappings: mappings, options: stepOptions)
-            case .inferredCopy(let mapping):
-                report = try MappingMigration.run(store: path, from: step.source, to: step.destination, mappings: [mapping], options: stepOptions)
             }
             if index == 0 {
                 originalBackup = report.backup

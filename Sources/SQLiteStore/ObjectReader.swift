@@ -20,9 +20,9 @@ public struct StoredObject: Hashable, Sendable {
 /// Reads objects inside one read transaction. Fetches stream through a cursor: one row in
 /// memory at a time, however large the table.
 public struct ObjectReader {
-    private let db: Database
-    private let layout: StoreLayout
-    private let path: String
+    let db: Database
+    let layout: StoreLayout
+    let path: String
     private let schema: String
     private let decoders = DecoderCache()
 
@@ -36,7 +36,7 @@ public struct ObjectReader {
     }
 
     /// A table name qualified with the schema, quoted.
-    private func t(_ table: String) -> String { ColumnNaming.qualified(table, schema: schema) }
+    func t(_ table: String) -> String { ColumnNaming.qualified(table, schema: schema) }
 
     /// Calls `body` for each instance of `entity` (and of its subentities unless told not to), in
     /// `Z_PK` order, through one cursor (``ObjectPrefetch`` reads a migration's source this way).

@@ -8,11 +8,13 @@ struct PlanCommand: ParsableCommand {
         commandName: "plan",
         abstract: "Show the steps that would migrate a store to a version, without touching it.",
         discussion: """
-        One step per consecutive pair of versions, from the store's version (found from its hashes) \
-        to the target: a mapping step when mapping models for the pair are given, a lightweight \
-        step (inferred, in place) when Core Data could infer it, else an error that names what \
-        needs a mapping model. Findings say what data would be dropped, what is renamed, and what \
-        becomes required.
+        From the store's version (found from its hashes) to the target, as Core Data's automatic \
+        migration goes: a mapping step wherever a given mapping model starts from the version \
+        reached, and elsewhere one lightweight step inferred straight across the versions no \
+        mapping model covers (--stepwise: one step per consecutive pair instead). Each step says \
+        why it is taken. A step Core Data could not infer is an error naming each change that \
+        needs a mapping model. Findings say what data would be dropped, what is renamed or \
+        retyped, and what becomes required.
 
         Example:
           chrysalis plan Books.sqlite --model BookStore.xcdatamodeld --mappings Mappings/
@@ -41,6 +43,8 @@ struct PlanReport: Encodable {
         var from: String
         var to: String
         var kind: String
+        /// Why the plan takes this step (the route).
+        var reason: String
         var mappings: [String]
         var entityMappings: [String]
         var findings: [String]
@@ -63,12 +67,9 @@ struct PlanReport: Encodable {
             case .mapping(let models):
                 mappings = models.map(\.name)
                 entityMappings = models.flatMap { model in model.entityMappings.map { "\(model.name): \($0.name)" } }
-            case .inferredCopy(let model):
-                mappings = [model.name]
-                entityMappings = model.entityMappings.map(\.name)
             case .lightweight: break
             }
-            return Step(from: step.source.name, to: step.destination.name, kind: step.kind.name, mappings: mappings,
+            return Step(from: step.source.name, to: step.destination.name, kind: step.kind.name, reason: step.reason, mappings: mappings,
                         entityMappings: entityMappings, findings: step.findings)
         }
     }
@@ -81,6 +82,7 @@ struct PlanReport: Encodable {
         for (index, step) in steps.enumerated() {
             lines.append("")
             lines.append("\(index + 1). \(step.from) → \(step.to)  [\(step.kind)]\(step.mappings.isEmpty ? "" : "  " + step.mappings.joined(separator: " then "))")
+            lines.append("     why: \(step.reason)")
             for mapping in step.entityMappings { lines.append("     \(mapping)") }
             for finding in step.findings { lines.append("     • \(finding)") }
         }

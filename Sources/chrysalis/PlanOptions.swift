@@ -20,6 +20,10 @@ struct PlanOptions: ParsableArguments {
     @Option(name: .customLong("to"), help: "The version to migrate to (default: the bundle's current version).")
     var target: String?
 
+    @Flag(help: ArgumentHelp("Visit every version: one step per consecutive pair, instead of Core Data's one inferred step across versions no mapping model covers.",
+                             discussion: "Without it, a store many versions behind migrates as Core Data's automatic migration does it: straight to the target (or to where the next mapping model starts), which keeps data an intermediate version would drop."))
+    var stepwise = false
+
     /// The bundle and every mapping model named, folders expanded; also the names of the
     /// mappings named one by one (those must fit a step).
     func load() throws -> (ModelBundle, [MappingModel], [String]) {
@@ -47,7 +51,7 @@ struct PlanOptions: ParsableArguments {
 
     func plan() throws -> (ModelBundle, MigrationPlan) {
         let (bundle, mappings, explicit) = try load()
-        let plan = try MigrationPlan.make(store: store, bundle: bundle, mappings: mappings, to: target)
+        let plan = try MigrationPlan.make(store: store, bundle: bundle, mappings: mappings, to: target, route: stepwise ? .stepwise : .automatic)
         if let error = plan.unusedError(explicit) { throw error }
         return (bundle, plan)
     }

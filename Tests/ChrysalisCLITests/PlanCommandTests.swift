@@ -35,7 +35,8 @@ final class PlanCommandTests: XCTestCase {
         let (_, store) = try store()
         let result = try ChrysalisRunner.run(["plan", store.path, "--model", books.appendingPathComponent("Model.xcdatamodeld").path])
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertTrue(result.stdout.contains("1. Model1 → Model2  [lightweight]"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("1. Model1 → Model3  [lightweight]"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("why: no mapping model covers Model1 → Model3: inferred straight to it as Core Data does, across 1 version in between"), result.stdout)
         XCTAssertTrue(result.stdout.contains("• data dropped: Book.authorName removed"), result.stdout)
         XCTAssertTrue(result.stdout.contains("• data dropped: Book.fileURL removed"), result.stdout)
     }

@@ -1,0 +1,93 @@
+import ObjectModel
+
+/// Which versions a plan visits on its way from the store's version to the target.
+///
+/// Core Data's automatic migration (`NSMigratePersistentStoresAutomaticallyOption` with
+/// `NSInferMappingModelAutomaticallyOption`) looks for a mapping model from the store's model to
+/// the destination model and, finding none, infers one *straight from the one to the other*: it
+/// never visits the versions in between (Apple's "Core Data Model Versioning and Data Migration
+/// Programming Guide", Lightweight Migration; the objc.io issue 4 article on migrations). That is
+/// ``automatic``: one inferred step across each stretch that no given mapping model covers, and
+/// progressive steps through the mapping models given. Going straight keeps data a walk through
+/// every version would lose (an attribute removed in one version and added back in a later one)
+/// and turns a sixty-version upgrade into one step. ``stepwise`` visits every version instead.
+public enum PlanRoute: Sendable, Equatable {
+    /// Core Data's: straight inference where no mapping model intervenes.
+    case automatic
+    /// One step per consecutive pair of versions (mapping models still used where given).
+    case stepwise
+
+    /// One step of the route, before its kind is worked out.
+    struct Leg {
+        var source: ModelBundle.Version
+        var destination: ModelBundle.Version
+        /// The mapping models for this leg, in the order given; empty for an inferred leg.
+        var mappings: [MappingModel]
+        var reason: String
+    }
+
+    /// The legs from `start` to `end`: a mapping model's step wherever one given starts at the
+    /// version reached (and ends after it, not beyond `end`); otherwise an inferred step, straight
+    /// to the next version a given mapping model starts from, or to `end` (``automatic``), or to
+    /// the next version (``stepwise``).
+    func legs(from start: ModelBundle.Version, to end: ModelBundle.Version, bundle: ModelBundle,
+              mappings: [MappingModel]) throws -> [Leg] {
+        guard let startIndex = bundle.versions.firstIndex(of: start), let endIndex = bundle.versions.firstIndex(of: end) else { return [] }
+        guard startIndex <= endIndex else {
+            throw MigrationError(.wrongModel, "the store is at \(start.name), newer than \(end.name); Chrysalis does not migrate backwards",
+                                 fix: "choose a target after \(start.name) with --to")
+        }
+        let index = Dictionary(bundle.versions.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        /// The mapping models that start at version `at` and lead forward, not past the end.
+        func mappingsLeaving(_ at: Int) -> [MappingModel] {
+            let leaving = mappings.filter { mapping in
+                mapping.sourceVersion == bundle.versions[at].name
+                    && index[mapping.destinationVersion].map { $0 > at && $0 <= endIndex } == true
+            }
+            guard let first = leaving.first else { return [] }
+            // Several for one pair run as passes, in the order given; one destination per step.
+            return leaving.filter { $0.destinationVersion == first.destinationVersion }
+        }
+        var legs: [Leg] = []
+        var at = startIndex
+        while at < endIndex {
+            let source = bundle.versions[at]
+            let leaving = mappingsLeaving(at)
+            if let first = leaving.first, let to = index[first.destinationVersion] {
+                let names = leaving.map(\.name).joined(separator: ", ")
+                legs.append(Leg(source: source, destination: bundle.versions[to], mappings: leaving,
+                                reason: "mapping model\(leaving.count == 1 ? "" : "s") \(names) given for \(source.name) → \(bundle.versions[to].name)"))
+                at = to
+                continue
+            }
+            let nextMapped = (at + 1 ..< endIndex).first { !mappingsLeaving($0).isEmpty }
+            let to: Int
+            let reason: String
+            switch self {
+            case .stepwise:
+                to = at + 1
+                reason = "--stepwise: one step per consecutive pair of versions"
+            case .automatic:
+                to = nextMapped ?? endIndex
+                let skipped = to - at - 1
+                let across = skipped == 0 ? "" : ", across \(skipped) version\(skipped == 1 ? "" : "s") in between"
+                reason = nextMapped == nil
+                    ? "no mapping model covers \(source.name) → \(bundle.versions[to].name): inferred straight to it as Core Data does\(across)"
+                    : "inferred straight to \(bundle.versions[to].name), where the next mapping model starts\(across)"
+            }
+            legs.append(Leg(source: source, destination: bundle.versions[to], mappings: [], reason: reason))
+            at = to
+        }
+        return legs
+    }
+
+    /// The error for an inferred leg Core Data could not infer: every change at fault, and what
+    /// would get the store there.
+    func notInferable(_ inference: InferredMapping, bundle: ModelBundle) -> MigrationError {
+        let changes = inference.blockers.map(\.description).joined(separator: "; ")
+        let pair = "\(inference.sourceVersion) → \(inference.destinationVersion)"
+        return MigrationError(.wrongModel, "\(pair) needs a mapping model: \(changes)",
+                              fix: "write a mapping model for \(pair) (Name.mapping.yaml or an Xcode .xcmappingmodel) and pass it with --mappings"
+                                + (self == .automatic ? "; Core Data's automatic migration would refuse this store too" : ""))
+    }
+}
