@@ -10,51 +10,60 @@ struct JoinTableCopy {
     let destination: StoreLayout
     let db: Database
 
-    /// Links of the destination relationship `side` as `owner, target, position` rows, or nil.
-    private func links(_ side: JoinTable.Side) -> String? {
+    /// Links of the destination relationship `side` as `owner, target, position, inverse_position`
+    /// rows, or nil: `position` orders `side`'s targets per owner, `inverse_position` orders the
+    /// owners per target when the inverse relationship `other` kept its positions in the same
+    /// source join table (both sides of an ordered many-to-many).
+    private func links(_ side: JoinTable.Side, inverse other: JoinTable.Side?) -> String? {
         let q = ColumnNaming.quote
-        if let origin = inference.entitySources[side.entity], let from = inference.propertySources[side.entity]?[side.relationship],
-           let storage = source.storage(entity: origin, relationship: from) {
-            switch storage {
-            case let .joinTable(join, sourceColumn, destinationColumn, order):
-                return "SELECT \(q(sourceColumn)) AS owner, \(q(destinationColumn)) AS target, \(order.map(q) ?? "NULL") AS position FROM \(q(join.name))"
-            case let .foreignKey(table, column, _):
-                let numbers = source.numbering.numbers(inHierarchyOf: source.numbering.number(of: origin) ?? 0).map(String.init).joined(separator: ",")
-                return "SELECT Z_PK AS owner, \(q(column)) AS target, NULL AS position FROM \(q(table)) WHERE \(q(column)) IS NOT NULL AND Z_ENT IN (\(numbers))"
-            case let .inverseForeignKey(table, column, _, order):
-                return "SELECT \(q(column)) AS owner, Z_PK AS target, \(order.map(q) ?? "NULL") AS position FROM \(q(table)) WHERE \(q(column)) IS NOT NULL"
+        guard let origin = inference.entitySources[side.entity], let from = inference.propertySources[side.entity]?[side.relationship],
+              let storage = source.storage(entity: origin, relationship: from) else { return nil }
+        switch storage {
+        case let .joinTable(join, sourceColumn, destinationColumn, order):
+            var inverseOrder: String?
+            if let other, let otherOrigin = inference.entitySources[other.entity], let otherFrom = inference.propertySources[other.entity]?[other.relationship],
+               case let .joinTable(otherJoin, _, _, found)? = source.storage(entity: otherOrigin, relationship: otherFrom), otherJoin.name == join.name {
+                inverseOrder = found
             }
+            return "SELECT \(q(sourceColumn)) AS owner, \(q(destinationColumn)) AS target, \(order.map(q) ?? "NULL") AS position, "
+                + "\(inverseOrder.map(q) ?? "NULL") AS inverse_position FROM \(q(join.name))"
+        case let .foreignKey(table, column, _):
+            let numbers = source.numbering.numbers(inHierarchyOf: source.numbering.number(of: origin) ?? 0).map(String.init).joined(separator: ",")
+            return "SELECT Z_PK AS owner, \(q(column)) AS target, NULL AS position, NULL AS inverse_position FROM \(q(table)) WHERE \(q(column)) IS NOT NULL AND Z_ENT IN (\(numbers))"
+        case let .inverseForeignKey(table, column, _, order):
+            return "SELECT \(q(column)) AS owner, Z_PK AS target, \(order.map(q) ?? "NULL") AS position, NULL AS inverse_position FROM \(q(table)) WHERE \(q(column)) IS NOT NULL"
         }
-        return nil
     }
 
     func fill(_ table: String, join: JoinTable) throws {
         let q = ColumnNaming.quote
         guard let first = join.sides.first else { return }
-        var query: String?
-        var ownerColumn: String, targetColumn: String
+        let query: String
+        let ownerColumn: String, targetColumn: String
         if join.sides.count == 2 {
             // Side 0's column holds side 0's destinations, i.e. the owners of side 1's links.
             let (a, b) = (join.sides[0], join.sides[1])
-            if let links = links(b) {
+            if let links = links(b, inverse: a) {
                 query = links
                 (ownerColumn, targetColumn) = (a.column, b.column)
-            } else if let links = links(a) {
+            } else if let links = links(a, inverse: b) {
                 query = links
                 (ownerColumn, targetColumn) = (b.column, a.column)
             } else { return }
         } else {
-            query = links(first)
+            guard let links = links(first, inverse: nil) else { return }
+            query = links
             (ownerColumn, targetColumn) = (join.sourceColumn ?? "", first.column)
         }
-        guard let query else { return }
         var names = [q(ownerColumn), q(targetColumn)]
         var values = ["owner", "target"]
         for side in join.sides {
             guard let order = side.orderColumn else { continue }
             names.append(q(order))
-            let partition = side.column == targetColumn ? "owner" : "target"
-            values.append("(row_number() OVER (PARTITION BY \(partition) ORDER BY coalesce(position, 0), \(partition == "owner" ? "target" : "owner"))) * 1024")
+            // A side's targets, per owner: kept where the source had positions, else numbered in
+            // key order 1024 apart, as Core Data numbers them.
+            let (position, partition, key) = side.column == targetColumn ? ("position", "owner", "target") : ("inverse_position", "target", "owner")
+            values.append("coalesce(\(position), row_number() OVER (PARTITION BY \(partition) ORDER BY \(key)) * 1024)")
         }
         try db.execute(sql: "INSERT OR IGNORE INTO \(q(table)) (\(names.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM (\(query))")
     }

@@ -77,27 +77,7 @@ struct LightweightColumns {
             guard let attribute = model.entity(named: column.entity).flatMap({ model.allAttributes(of: $0).first { $0.name == column.property } }) else {
                 return .constant(.null)
             }
-            let defaultValue = ObjectWriter.defaultValue(of: attribute).flatMap { $0.databaseValue(for: attribute) }
-            let sourceColumns = Set(mapped.compactMap { entity -> StoreLayout.Column? in
-                guard let from = inference.propertySources[entity]?[column.property], let origin = inference.entitySources[entity] else { return nil }
-                return source.column(entity: origin, property: from)
-            })
-            guard let only = sourceColumns.first else { return .constant(defaultValue ?? .null) }
-            guard sourceColumns.count == 1 else { return .computed("NULL") }
-            let becameRequired = !attribute.isOptional && defaultValue != nil
-            let was = source.model.entity(named: only.entity).flatMap { entity in entity.attributes.first { $0.name == only.property } }
-            // Values pass as they are, as Core Data's in-place migration passes them: a new column
-            // type gets them through a rebuilt table, where SQLite's affinity converts them
-            // (Integer → Double stores 3 as 3.0). Turning external storage on tags each value as
-            // held in the row (Core Data's tag byte 1, as `StoreValue` writes it).
-            let q = ColumnNaming.quote
-            if attribute.allowsExternalBinaryDataStorage && was?.allowsExternalBinaryDataStorage == false {
-                return .computed("CASE WHEN s.\(q(only.name)) IS NULL THEN NULL ELSE X'01' || s.\(q(only.name)) END")
-            }
-            if only.sqlType != column.sqlType {
-                return .computed(becameRequired ? "COALESCE(s.\(q(only.name)), \(Self.literal(defaultValue ?? .null)))" : "s.\(q(only.name))")
-            }
-            return .source(column: only.name, fill: becameRequired ? defaultValue : nil)
+            return attributeValue(column, attribute: attribute, mapped: mapped)
         case .foreignKey:
             return linkColumn(column, mapped: mapped, entityType: false)
         case .foreignEntity:
@@ -105,6 +85,44 @@ struct LightweightColumns {
         case .orderKey:
             return orderColumn(column, mapped: mapped)
         }
+    }
+
+    /// An attribute's column: the source column it pairs with, kept (or filled with the default
+    /// where it became required); the default for rows whose entity had no such attribute; and
+    /// per source entity when the attribute gathers several source columns (moved up a hierarchy
+    /// from subentities that each declared it).
+    private func attributeValue(_ column: StoreLayout.Column, attribute: AttributeDescription, mapped: [String]) -> Value {
+        let q = ColumnNaming.quote
+        let defaultValue = ObjectWriter.defaultValue(of: attribute).flatMap { $0.databaseValue(for: attribute) }
+        let becameRequired = !attribute.isOptional && defaultValue != nil
+        // Each source entity whose rows land here, with the column its value comes from (nil: none).
+        let origins = mapped.compactMap { entity -> (number: Int, column: StoreLayout.Column?)? in
+            guard let origin = inference.entitySources[entity], let number = source.numbering.number(of: origin) else { return nil }
+            return (number, inference.propertySources[entity]?[column.property].flatMap { source.column(entity: origin, property: $0) })
+        }
+        let columns = Set(origins.compactMap(\.column))
+        guard let only = columns.first else { return .constant(defaultValue ?? .null) }
+        /// Whether values from `sourceColumn` gain Core Data's in-row tag (byte 1, as `StoreValue`
+        /// writes it): external storage is turned on.
+        func tags(_ sourceColumn: StoreLayout.Column) -> Bool {
+            let was = source.model.entity(named: sourceColumn.entity).flatMap { entity in entity.attributes.first { $0.name == sourceColumn.property } }
+            return attribute.allowsExternalBinaryDataStorage && was?.allowsExternalBinaryDataStorage == false
+        }
+        /// One source column's value as this column's, the default where it is empty.
+        func expression(of sourceColumn: StoreLayout.Column) -> String {
+            let value = "s.\(q(sourceColumn.name))"
+            if tags(sourceColumn) { return "CASE WHEN \(value) IS NULL THEN NULL ELSE X'01' || \(value) END" }
+            return becameRequired ? "COALESCE(\(value), \(Self.literal(defaultValue ?? .null)))" : value
+        }
+        guard columns.count == 1, origins.allSatisfy({ $0.column != nil }) else {
+            let cases = origins.map { "WHEN \($0.number) THEN \($0.column.map(expression) ?? Self.literal(defaultValue ?? .null))" }
+            return .computed("CASE s.Z_ENT \(cases.joined(separator: " ")) END")
+        }
+        // Values pass as they are, as Core Data's in-place migration passes them: a new column
+        // type gets them through a rebuilt table, where SQLite's affinity converts them
+        // (Integer → Double stores 3 as 3.0).
+        if tags(only) || only.sqlType != column.sqlType { return .computed(expression(of: only)) }
+        return .source(column: only.name, fill: becameRequired ? defaultValue : nil)
     }
 
     /// A to-one's key (or its destination's `Z_ENT`): kept when the source stored it the same

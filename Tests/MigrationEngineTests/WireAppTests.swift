@@ -1,0 +1,204 @@
+import Demo
+import Foundation
+import MigrationEngine
+import ObjectModel
+import SQLiteStore
+import TestSupport
+import XCTest
+
+/// A shipped app's whole history (Wire iOS: 90 model versions, no mapping models) and two of its
+/// stores written by Core Data on iOS. The app upgrades every store as Core Data's automatic
+/// migration does, straight to the current version; Chrysalis must do the same for a store at any
+/// version, keeping every row, link and value Core Data keeps.
+///
+/// What survives is worked out here independently of the engine, by Core Data's documented rule:
+/// entities and properties pair when their renaming identifiers (an unset one being the name)
+/// are equal, and an attribute never pairs with a relationship. A paired attribute keeps its
+/// values (numbers compared as numbers: Boolean → Integer 32 keeps 1), a new one holds its
+/// model default, a paired relationship keeps its links.
+final class WireAppTests: XCTestCase {
+    static let bundleURL = Fixtures.root.appendingPathComponent("wire-ios-data-model/Resources/zmessaging.xcdatamodeld")
+    static let storesURL = Fixtures.root.appendingPathComponent("wire-ios-data-model/Tests/Resources")
+    private static let bundle = Result { try ModelBundle.read(at: bundleURL) }
+
+    private func wire() throws -> ModelBundle { try Self.bundle.get() }
+
+    func testTheRealStoresCarryTheHashesTheirVersionsCompute() throws {
+        let bundle = try wire()
+        for (file, name) in [("store2-3.wiredatabase", "zmessaging2.3"), ("store2-90-0.wiredatabase", "zmessaging2.90.0")] {
+            let store = try PersistentStore.open(at: try copyOfStore(file).path)
+            XCTAssertEqual(try store.metadata().versionHashes, VersionHash.entityHashes(of: try version(bundle, name).model), file)
+        }
+    }
+
+    /// Both real stores migrate with no options, in one inferred step, every row and link kept.
+    func testTheRealStoresMigrateStraightToTheCurrentVersion() throws {
+        for file in ["store2-3.wiredatabase", "store2-90-0.wiredatabase"] {
+            try migrateAndCheck(try copyOfStore(file).path, label: file)
+        }
+    }
+
+    /// A store at every version of the history, with a few rows per entity and many-to-many
+    /// links, migrates straight to the current version.
+    func testAStoreAtEveryVersionMigratesStraightToTheCurrentVersion() throws {
+        let bundle = try wire()
+        XCTAssertEqual(bundle.versions.count, 90)
+        for source in bundle.versions where source.name != bundle.currentVersionName {
+            let path = try scratchDirectory().appendingPathComponent("\(source.name).wiredatabase").path
+            let store = try PersistentStore.create(at: path, model: source.model)
+            // 14 per root: two of each of Message's seven concrete entities.
+            try DataGenerator(model: source.model, seed: 7).fill(store, rows: 14)
+            try store.close()
+            try migrateAndCheck(path, label: source.name)
+        }
+    }
+
+    // MARK: - The check
+
+    /// Migrates the store at `path` as `migrate` with no options would, then compares it with
+    /// what it held before.
+    private func migrateAndCheck(_ path: String, label: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let bundle = try wire()
+        let plan = try MigrationPlan.make(store: path, bundle: bundle)
+        XCTAssertEqual(plan.steps.count, 1, "\(label): one inferred step", file: file, line: line)
+        XCTAssertEqual(plan.steps.first?.kind.name, "lightweight", label, file: file, line: line)
+        let sourceVersion = try version(bundle, plan.storeVersion)
+        let before = try StoreContents.read(path, model: sourceVersion.model)
+        _ = try MigrationRunner.run(plan, store: path, keepBackup: false)
+        let current = bundle.current.model
+        XCTAssertEqual(try PersistentStore.open(at: path).metadata().versionHashes, VersionHash.entityHashes(of: current), label, file: file, line: line)
+        let after = try StoreContents.read(path, model: current)
+        let pairing = Pairing(old: sourceVersion.model, new: current)
+        for entity in current.entities where !entity.isAbstract {
+            let where_ = "\(label): \(entity.name)"
+            guard let origin = pairing.entities[entity.name] else {
+                XCTAssertEqual(after.objects[entity.name]?.count ?? 0, 0, "\(where_) is new and empty", file: file, line: line)
+                continue
+            }
+            let old = before.objects[origin] ?? [:], new = after.objects[entity.name] ?? [:]
+            XCTAssertEqual(Set(new.keys), Set(old.keys), "\(where_): the same rows, by key", file: file, line: line)
+            let properties = pairing.properties(of: entity.name, from: origin)
+            for attribute in current.allAttributes(of: entity) where !attribute.isTransient && !attribute.isDerived {
+                let expected: (StoredObject) -> String
+                if let from = properties[attribute.name] {
+                    expected = { Self.comparable($0.values[from] ?? .null) }
+                } else {
+                    let fill = Self.comparable(ObjectWriter.defaultValue(of: attribute) ?? .null)
+                    expected = { _ in fill }
+                }
+                let differing = old.filter { key, object in new[key].map { Self.comparable($0.values[attribute.name] ?? .null) } != expected(object) }
+                XCTAssertTrue(differing.isEmpty, "\(where_).\(attribute.name): \(differing.count) rows differ from \(properties[attribute.name] ?? "the default")", file: file, line: line)
+            }
+            for relationship in current.allRelationships(of: entity) where !relationship.isTransient {
+                let from = properties[relationship.name]
+                // Positions count only where both versions keep them.
+                let ordered = relationship.isOrdered && from.flatMap { name in sourceVersion.model.entity(named: origin).flatMap { sourceVersion.model.relationship(named: name, in: $0) } }?.isOrdered == true
+                let links = { (contents: StoreContents, entity: String, name: String) in
+                    (contents.links[entity]?[name] ?? [:]).mapValues { ordered ? $0 : $0.sorted() }
+                }
+                let now = links(after, entity.name, relationship.name)
+                // A new relationship whose inverse existed shows the inverse's links from this side;
+                // a to-one keeps the first of several (Wire 2.31 turned `User.memberships` into the
+                // to-one `membership`: a user two members pointed at now points at the first).
+                let then = from.map { links(before, origin, $0) }
+                    ?? pairing.inverseLinks(of: relationship, in: before).filter { old[$0.key] != nil }
+                        .mapValues { relationship.isToMany ? $0.sorted() : [$0.min()!] }
+                XCTAssertEqual(now, then, "\(where_).\(relationship.name): the same links\(from == nil ? " (new: its inverse's)" : "")", file: file, line: line)
+            }
+        }
+    }
+
+    /// A value as comparable across a retyped column: every number (Boolean included) as a
+    /// Double, everything else as it reads.
+    private static func comparable(_ value: StoreValue) -> String {
+        switch value {
+        case .integer(let number): return "\(Double(number))"
+        case .bool(let flag): return flag ? "1.0" : "0.0"
+        case .double(let number): return "\(number)"
+        case .decimal(let number): return "\(NSDecimalNumber(decimal: number).doubleValue)"
+        default: return "\(value)"
+        }
+    }
+
+    private func copyOfStore(_ name: String) throws -> URL {
+        try Fixtures.copyStore(Self.storesURL.appendingPathComponent(name), into: try scratchDirectory())
+    }
+}
+
+/// Core Data's pairing of two versions, as its documentation states it: renaming identifiers,
+/// an unset one being the name; never an attribute with a relationship.
+private struct Pairing {
+    let old: ManagedObjectModel, new: ManagedObjectModel
+    /// Destination entity → source entity.
+    let entities: [String: String]
+
+    init(old: ManagedObjectModel, new: ManagedObjectModel) {
+        self.old = old
+        self.new = new
+        let byIdentifier = Dictionary(old.entities.map { ($0.renamingIdentifier ?? $0.name, $0.name) }, uniquingKeysWith: { first, _ in first })
+        entities = Dictionary(uniqueKeysWithValues: new.entities.compactMap { entity in
+            byIdentifier[entity.renamingIdentifier ?? entity.name].map { (entity.name, $0) }
+        })
+    }
+
+    /// The links a new relationship has from the start: its inverse's, seen from this side, when
+    /// the inverse pairs with a source relationship (keys are kept, so they read across).
+    func inverseLinks(of relationship: RelationshipDescription, in before: StoreContents) -> [Int64: [Int64]] {
+        guard let inverseName = relationship.inverseName, let target = new.entity(named: relationship.destinationEntityName) else { return [:] }
+        var result: [Int64: [Int64]] = [:]
+        for entity in [target.name] + new.entities.filter({ new.ancestors(of: $0).contains { $0.name == target.name } }).map(\.name) {
+            guard let origin = entities[entity], let from = properties(of: entity, from: origin)[inverseName] else { continue }
+            for (owner, targets) in before.links[origin]?[from] ?? [:] {
+                for key in targets { result[key, default: []].append(owner) }
+            }
+        }
+        return result
+    }
+
+    /// Destination property → source property, for one pair of entities.
+    func properties(of entity: String, from origin: String) -> [String: String] {
+        guard let destination = new.entity(named: entity), let source = old.entity(named: origin) else { return [:] }
+        func stored(_ model: ManagedObjectModel, _ entity: EntityDescription) -> [(property: PropertyDescription, isAttribute: Bool)] {
+            model.allAttributes(of: entity).filter { !$0.isTransient }.map { ($0.property, true) }
+                + model.allRelationships(of: entity).filter { !$0.isTransient }.map { ($0.property, false) }
+        }
+        let sources = Dictionary(stored(old, source).map { ($0.property.renamingIdentifier ?? $0.property.name, $0) }, uniquingKeysWith: { first, _ in first })
+        var result: [String: String] = [:]
+        for (property, isAttribute) in stored(new, destination) {
+            if let match = sources[property.renamingIdentifier ?? property.name], match.isAttribute == isAttribute { result[property.name] = match.property.name }
+        }
+        return result
+    }
+}
+
+/// Everything a store holds, read through the engine's own reader with the layout the store has.
+private struct StoreContents {
+    /// Entity → key → object (concrete entities only).
+    var objects: [String: [Int64: StoredObject]] = [:]
+    /// Entity → relationship → key → destination keys, as the reader gives them (in order for an
+    /// ordered relationship, by key otherwise).
+    var links: [String: [String: [Int64: [Int64]]]] = [:]
+
+    static func read(_ path: String, model: ManagedObjectModel) throws -> StoreContents {
+        let store = try PersistentStore.open(at: path)
+        defer { try? store.close() }
+        let layout = try store.layout(for: model)
+        return try store.readObjects(layout) { reader in
+            var contents = StoreContents()
+            for entity in model.entities where !entity.isAbstract {
+                var objects: [Int64: StoredObject] = [:]
+                try reader.forEachObject(of: entity.name, includingSubentities: false) { objects[$0.id.primaryKey] = $0 }
+                contents.objects[entity.name] = objects
+                for relationship in model.allRelationships(of: entity) where !relationship.isTransient {
+                    var links: [Int64: [Int64]] = [:]
+                    for object in objects.values {
+                        let keys = try reader.destinations(of: object.id, relationship.name).map(\.primaryKey)
+                        if !keys.isEmpty { links[object.id.primaryKey] = keys }
+                    }
+                    contents.links[entity.name, default: [:]][relationship.name] = links
+                }
+            }
+            return contents
+        }
+    }
+}
