@@ -7,7 +7,7 @@ extension ConsoleState {
     /// its entities and its changes from the previous one) and every step's entity mappings.
     public init(store path: String, bundle: ModelBundle, plan: MigrationPlan, width: Int, height: Int, glyphs: Glyphs) {
         let versions = bundle.versions.enumerated().map { index, version -> Version in
-            let hashes = VersionHash.entityHashes(of: version.model)
+            let hashes = version.entityHashes
             let entities = version.model.entities.sorted { $0.name < $1.name }.map { entity in
                 Entity(name: entity.name, parent: entity.parentName, hash: hashes[entity.name]?.base64EncodedString() ?? "",
                        properties: entity.attributes.map { "\($0.name): \($0.attributeType.displayName)\($0.isOptional ? "?" : "")" }

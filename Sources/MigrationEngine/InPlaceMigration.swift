@@ -28,7 +28,7 @@ public enum InPlaceMigration {
         let verifiedRows = options.verifiedRows?.rows(matching: OtherWriters.Fingerprint(store: path), model: source.model)
         let original = try PersistentStore.open(at: path)
         let metadata = try original.metadata()
-        guard VersionHash.entityHashes(of: source.model) == metadata.versionHashes else {
+        guard source.entityHashes == metadata.versionHashes else {
             throw MigrationError(.wrongModel, "\(path) is not at version \(source.name)", fix: "run `chrysalis inspect` to see which version it is at")
         }
         let sourceLayout = try original.layout(for: source.model)

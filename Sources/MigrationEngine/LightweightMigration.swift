@@ -28,6 +28,7 @@ struct LightweightMigration {
             if !unmet.isEmpty { throw inference.unmetRequirementsError(unmet, store: path) }
         }
         let columns = LightweightColumns(inference: inference, source: source, destination: destination)
+        let methods = Self.tableMethods(inference: inference, source: source, destination: destination)
         let sourceTables = Set(source.tables.map(\.name) + source.joinTables.map(\.name))
         let wanted = Dictionary(StoreSchema(layout: destination).indexes.map { (Self.statement(for: $0), $0) }, uniquingKeysWith: { a, _ in a })
         // Derived-attribute triggers and indexes name old columns. An index already exactly as the
@@ -36,10 +37,9 @@ struct LightweightMigration {
         for row in try Row.fetchAll(db, sql: "SELECT type, name, sql FROM sqlite_master WHERE type IN ('index', 'trigger') AND sql IS NOT NULL AND tbl_name IN (\(sourceTables.map { _ in "?" }.joined(separator: ",")))",
                                     arguments: StatementArguments(Array(sourceTables))) {
             let type: String = row[0], name: String = row[1], sql: String = row[2]
-            if type == "index", let index = wanted[sql], index.name == name, canKeep(index) { continue }
+            if type == "index", let index = wanted[sql], index.name == name, canKeep(index, methods: methods, columns: columns) { continue }
             try db.execute(sql: "DROP \(type.uppercased()) IF EXISTS \(q(name))")
         }
-        let methods = Self.tableMethods(inference: inference, source: source, destination: destination)
         var renames: [(from: String, to: String)] = []
         var altered: [(table: StoreLayout.Table, origin: StoreLayout.Table)] = []
         for table in destination.tables {
@@ -90,11 +90,10 @@ struct LightweightMigration {
 
     /// Whether an index the destination wants can stay: its table is altered under the same name
     /// and every column it covers is kept as it is.
-    private func canKeep(_ index: StoreSchema.Index) -> Bool {
-        guard let table = destination.tables.first(where: { $0.name == index.table }),
-              Self.tableMethods(inference: inference, source: source, destination: destination)[table.name] == .altered,
+    private func canKeep(_ index: StoreSchema.Index, methods: [String: TableMethod], columns: LightweightColumns) -> Bool {
+        guard let table = destination.tables.first(where: { $0.name == index.table }), methods[table.name] == .altered,
               Self.originTable(of: table, inference: inference, source: source, destination: destination)?.name == table.name else { return false }
-        let plan = LightweightColumns(inference: inference, source: source, destination: destination).columns(of: table)
+        let plan = columns.columns(of: table)
         return index.columns.allSatisfy { expression in
             let name = String(expression.prefix { $0 != " " })
             return plan.contains { $0.name == name && $0.value == .source(column: name, fill: nil) }

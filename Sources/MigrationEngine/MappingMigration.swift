@@ -71,9 +71,9 @@ public enum MappingMigration {
 
         let sourceStore = try PersistentStore.open(at: path)
         let metadata = try sourceStore.metadata()
-        guard VersionHash.entityHashes(of: source.model) == metadata.versionHashes else {
-            let differing = Set(metadata.versionHashes.keys).union(VersionHash.entityHashes(of: source.model).keys)
-                .filter { metadata.versionHashes[$0] != VersionHash.entityHashes(of: source.model)[$0] }.sorted()
+        guard source.entityHashes == metadata.versionHashes else {
+            let differing = Set(metadata.versionHashes.keys).union(source.entityHashes.keys)
+                .filter { metadata.versionHashes[$0] != source.entityHashes[$0] }.sorted()
             throw MigrationError(.wrongModel, "\(path) is not at version \(source.name): its entity hashes differ for \(differing.joined(separator: ", "))",
                                  fix: "run `chrysalis inspect \(path) --model …` to see which version it is at, and use that version's mapping")
         }

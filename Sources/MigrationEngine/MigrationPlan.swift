@@ -63,7 +63,7 @@ public struct MigrationPlan: Sendable {
         let store = try PersistentStore.open(at: path)
         let metadata = try store.metadata()
         let targetName = target ?? bundle.currentVersionName
-        let compatible = bundle.versions.filter { VersionHash.entityHashes(of: $0.model) == metadata.versionHashes }
+        let compatible = bundle.versions.filter { $0.entityHashes == metadata.versionHashes }
         // Versions differing only in what is not hashed (renaming identifiers, delete rules,
         // defaults) all match the store. Already at the target means nothing to do; otherwise
         // Core Data reads the store as the first version whose hashes match (its source-model

@@ -2,7 +2,10 @@
 /// on demand (entities store only what they declare, as in Xcode's files).
 public struct ManagedObjectModel: Hashable, Sendable {
     /// Entities in file order.
-    public var entities: [EntityDescription]
+    public var entities: [EntityDescription] { didSet { positions = Self.positions(of: entities) } }
+    /// Entity name → position in ``entities`` (the first, if a bad model repeats a name): models
+    /// are asked for entities by name on every path, and a real app's has dozens.
+    private var positions: [String: Int]
     /// Named entity subsets; the implicit `Default` configuration is not listed.
     public var configurations: [Configuration]
     /// Model-level fetch request templates.
@@ -22,6 +25,7 @@ public struct ManagedObjectModel: Hashable, Sendable {
         documentAttributes: [String: String] = [:]
     ) {
         self.entities = entities
+        positions = Self.positions(of: entities)
         self.configurations = configurations
         self.fetchRequestTemplates = fetchRequestTemplates
         self.versionIdentifiers = versionIdentifiers
@@ -30,7 +34,11 @@ public struct ManagedObjectModel: Hashable, Sendable {
 
     /// The entity called `name`, if the model has one.
     public func entity(named name: String) -> EntityDescription? {
-        entities.first { $0.name == name }
+        positions[name].map { entities[$0] }
+    }
+
+    private static func positions(of entities: [EntityDescription]) -> [String: Int] {
+        Dictionary(entities.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The chain of superentities of `entity`, nearest first. Stops at a missing parent or a

@@ -8,12 +8,16 @@ public struct ModelBundle: Hashable, Sendable {
         /// The version's name: its folder name without `.xcdatamodel` (may contain spaces).
         public var name: String
         /// The model as that version defines it.
-        public var model: ManagedObjectModel
+        public let model: ManagedObjectModel
+        /// Every entity's version hash, worked out once: finding a store's version compares them
+        /// for every version of a bundle (90 for a real app's history), and each is a SHA-256.
+        public let entityHashes: [String: Data]
 
         /// A version called `name`.
         public init(name: String, model: ManagedObjectModel) {
             self.name = name
             self.model = model
+            entityHashes = VersionHash.entityHashes(of: model)
         }
     }
 

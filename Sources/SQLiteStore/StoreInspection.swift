@@ -58,6 +58,6 @@ public struct StoreInspection: Sendable {
             path: path, fileSize: store.file.fileSize, journalMode: journal, pageSize: store.file.pageSize, pageCount: pages,
             walPath: store.file.walPath, shmPath: store.file.shmPath, metadata: metadata, entities: entities, match: match,
             currentVersion: current?.name,
-            compatibleWithCurrent: current.map { VersionHash.entityHashes(of: $0.model) == metadata.versionHashes } ?? false)
+            compatibleWithCurrent: current.map { $0.entityHashes == metadata.versionHashes } ?? false)
     }
 }

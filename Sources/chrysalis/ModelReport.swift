@@ -59,7 +59,7 @@ struct ModelReport: Encodable {
         current = bundle.currentVersionName
         versions = bundle.versions.map { version in
             let model = version.model
-            let hashes = VersionHash.entityHashes(of: model)
+            let hashes = version.entityHashes
             return Version(
                 name: version.name, identifiers: model.versionIdentifiers,
                 checksum: VersionHash.versionChecksum(of: model), digest: VersionHash.versionHashesDigest(of: model),

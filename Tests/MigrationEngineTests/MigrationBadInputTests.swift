@@ -69,9 +69,10 @@ final class MigrationBadInputTests: XCTestCase {
     func testValidationFailureNamesEntityObjectAndProperty() throws {
         // A destination where every category needs a name; one source category has none.
         let bundle = try bookStore()
-        var strict = try version(bundle, "BookStore 4")
-        let index = try XCTUnwrap(strict.model.entities.firstIndex { $0.name == "Category" })
-        strict.model.entities[index].attributes[0].isOptional = false
+        var model = try version(bundle, "BookStore 4").model
+        let index = try XCTUnwrap(model.entities.firstIndex { $0.name == "Category" })
+        model.entities[index].attributes[0].isOptional = false
+        let strict = ModelBundle.Version(name: "BookStore 4", model: model)
         let store = try PersistentStore.open(at: path, mode: .readWrite)
         let layout = try store.layout(for: try version(bundle, "BookStore 3").model)
         _ = try store.writeObjects(layout) { try $0.insert("Category") }
