@@ -23,6 +23,11 @@ public indirect enum Expression: Hashable, Sendable, CustomStringConvertible {
     case builtin(String, [Expression])
     /// `{a, b, c}`.
     case aggregate([Expression])
+    /// `TERNARY(predicate, a, b)`: NSExpression's conditional (`NSConditionalExpressionType`),
+    /// `a` where the predicate holds for the row, else `b`. The predicate is the same
+    /// ``Predicate`` as an entity mapping's filter, so both are parsed, checked, evaluated and
+    /// compiled to SQL by one set of code.
+    case conditional(Predicate, Expression, Expression)
 
     /// The four arithmetic operators.
     public enum ArithmeticOperator: String, Hashable, Sendable {
@@ -48,6 +53,7 @@ public indirect enum Expression: Hashable, Sendable, CustomStringConvertible {
             return "FUNCTION(\(([receiver.description, Self.literal(.string(selector))] + arguments.map(\.description)).joined(separator: ", ")))"
         case .builtin(let name, let arguments): return "\(name)(\(arguments.map(\.description).joined(separator: ", ")))"
         case .aggregate(let items): return "{\(items.map(\.description).joined(separator: ", "))}"
+        case let .conditional(predicate, whenTrue, whenFalse): return "TERNARY(\(predicate), \(whenTrue), \(whenFalse))"
         }
     }
 
@@ -85,12 +91,17 @@ public indirect enum Expression: Hashable, Sendable, CustomStringConvertible {
 
 /// A filter predicate in Core Data's syntax (`price > 10 AND title BEGINSWITH "The"`).
 public indirect enum Predicate: Hashable, Sendable, CustomStringConvertible {
+    /// `TRUEPREDICATE`: holds for every object.
     case truePredicate
+    /// `FALSEPREDICATE`: holds for none.
     case falsePredicate
     /// `lhs OP[flags] rhs`; `caseInsensitive` is the `[c]` flag.
     case comparison(Expression, ComparisonOperator, Expression, caseInsensitive: Bool)
+    /// `a AND b AND …` (also written `&&`).
     case and([Predicate])
+    /// `a OR b OR …` (also written `||`).
     case or([Predicate])
+    /// `NOT a` (also written `!a`).
     case not(Predicate)
 
     /// The comparison operators of the supported subset.

@@ -9,7 +9,8 @@ protocol ExpressionContext {
 }
 
 /// Evaluates an ``Expression`` row by row: key paths through relationships and collection
-/// operators, arithmetic (nil stays nil, as in SQL), built-ins and allowed `FUNCTION`s.
+/// operators, arithmetic (nil stays nil, as in SQL), built-ins, allowed `FUNCTION`s and
+/// `TERNARY` (its predicate through the filter's ``PredicateEvaluator``).
 struct ExpressionEvaluator {
     let context: ExpressionContext
     /// The object `SELF` and bare keys refer to.
@@ -32,12 +33,22 @@ struct ExpressionEvaluator {
             return try arithmetic(op, try evaluate(lhs), try evaluate(rhs))
         case .aggregate(let items): return .collection(try items.map(evaluate))
         case .builtin(let name, let arguments): return try builtin(name, try arguments.map(evaluate))
+        case let .conditional(predicate, whenTrue, whenFalse):
+            // Only the branch taken is evaluated, as NSTernaryExpression does.
+            return try evaluate(try matches(predicate) ? whenTrue : whenFalse)
         case .function(let receiver, let selector, let arguments):
             guard MappingModel.allowedSelectors.contains(selector) else {
                 throw EvaluationError("FUNCTION selector \"\(selector)\" is not allowed")
             }
             return try context.call(try evaluate(receiver), selector, try arguments.map(evaluate))
         }
+    }
+
+    /// Whether `predicate` holds here, by the same rules as an entity mapping's filter
+    /// (``PredicateEvaluator``): `nil == nil`, ordering against `nil` is false, strings compare
+    /// case-sensitively unless `[c]`.
+    func matches(_ predicate: Predicate) throws -> Bool {
+        try PredicateEvaluator(evaluator: self).matches(predicate)
     }
 
     private func walk(_ value: ExpressionValue, _ path: ArraySlice<String>) throws -> ExpressionValue {

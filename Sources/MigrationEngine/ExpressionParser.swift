@@ -4,13 +4,19 @@ import SQLiteStore
 /// Parses Core Data's expression and predicate syntax into ``Expression`` and ``Predicate``.
 ///
 /// The subset: literals, the six migration variables, key paths with `#`-escaped reserved words
-/// and collection operators, arithmetic, `FUNCTION(…)`, built-ins such as `count:(x)`, and for
-/// predicates comparisons, `BEGINSWITH`/`ENDSWITH`/`CONTAINS`/`LIKE`/`IN`, `AND`/`OR`/`NOT`.
+/// and collection operators, arithmetic, `FUNCTION(…)`, built-ins such as `count:(x)`,
+/// `TERNARY(predicate, a, b)`, and for predicates comparisons (with `[c]`),
+/// `BEGINSWITH`/`ENDSWITH`/`CONTAINS`/`LIKE`/`IN`, `AND`/`OR`/`NOT` (`&&`, `||`, `!`),
+/// `TRUEPREDICATE`/`FALSEPREDICATE` and parentheses.
 public struct ExpressionParser {
     private let text: String
     private let tokens: [ExpressionLexer.Token]
     private var position = 0
     private var depth = 0
+    /// Positions of a `(` where reading a parenthesised predicate already failed. Since TERNARY
+    /// puts predicates inside expressions, a failed attempt would otherwise be retried once per
+    /// way of reaching it: `TERNARY(NOT (` sixty times over took 2^60 attempts.
+    private var failedPredicateParentheses: Set<Int> = []
 
     /// The longest expression text read, in UTF-8 bytes. Real value expressions and filters are
     /// a line or two; a megabyte of text is not one, and would take seconds to tokenize.
@@ -203,6 +209,7 @@ public struct ExpressionParser {
             case "NIL", "NULL": return .constant(.null)
             case "SELF": return .evaluatedObject
             case "FUNCTION": return try function(at: token)
+            case "TERNARY" where isSymbol("("): return try ternary()
             default: break
             }
             if isSymbol(":") || isSymbol("(") {
@@ -253,6 +260,21 @@ public struct ExpressionParser {
         return .function(items[0], selector, Array(items.dropFirst(2)))
     }
 
+    /// `TERNARY(predicate, a, b)` after the word: the predicate is parsed exactly as a filter is.
+    private mutating func ternary() throws -> Expression {
+        try expect("(")
+        let predicate = try nested { try $0.orPredicate() }
+        guard isSymbol(",") else {
+            throw error("expected ',' after the predicate of TERNARY(predicate, value if true, value if false), found \(describe(current))")
+        }
+        position += 1
+        let whenTrue = try nested { try $0.additive() }
+        try expect(",")
+        let whenFalse = try nested { try $0.additive() }
+        try expect(")")
+        return .conditional(predicate, whenTrue, whenFalse)
+    }
+
     /// Built-ins are written `count:(x)` (Core Data's form) or `count(x)`; both become `count:`.
     private mutating func builtin(_ name: String, at token: ExpressionLexer.Token) throws -> Expression {
         if isSymbol(":") { position += 1 }
@@ -292,7 +314,7 @@ public struct ExpressionParser {
         }
         if isWord("TRUEPREDICATE") { position += 1; return .truePredicate }
         if isWord("FALSEPREDICATE") { position += 1; return .falsePredicate }
-        if isSymbol("(") {
+        if isSymbol("("), !failedPredicateParentheses.contains(position) {
             // A parenthesised predicate, or an expression that starts with a parenthesis.
             let saved = position
             position += 1
@@ -301,6 +323,7 @@ public struct ExpressionParser {
                 return inner
             }
             position = saved
+            failedPredicateParentheses.insert(saved)
         }
         return try comparison()
     }

@@ -33,7 +33,8 @@ struct ExpressionSQL {
             case .string(let text): return Fragment(sql: "?", arguments: [text.databaseValue], kind: .text)
             default: return nil
             }
-        case .keyPath(.variable("source"), let path): return keyPath(path)
+        // Bare keys (and SELF.key) are the source object's: it is what the evaluator binds as SELF.
+        case .keyPath(.variable("source"), let path), .keyPath(.evaluatedObject, let path): return keyPath(path)
         case .negate(let operand):
             guard let inner = compile(operand), inner.kind == .integer || inner.kind == .real else { return nil }
             return Fragment(sql: "(-\(inner.sql))", arguments: inner.arguments, kind: inner.kind)
@@ -45,8 +46,20 @@ struct ExpressionSQL {
             }
             let kind: Kind = a.kind == .integer && b.kind == .integer ? .integer : .real
             return Fragment(sql: "(\(a.sql) \(op.rawValue) \(b.sql))", arguments: a.arguments + b.arguments, kind: kind)
+        case let .conditional(predicate, whenTrue, whenFalse): return conditional(predicate, whenTrue, whenFalse)
         default: return nil
         }
+    }
+
+    /// `TERNARY(p, a, b)` as `CASE WHEN p THEN a ELSE b END`. The branches must be of one kind
+    /// (or one of them `nil`), so the destination conversion in ``stored(_:in:)`` is right for
+    /// whichever the row takes; the condition is never NULL (see PredicateSQL.swift).
+    private func conditional(_ predicate: Predicate, _ whenTrue: Expression, _ whenFalse: Expression) -> Fragment? {
+        guard let condition = compile(predicate), let a = compile(whenTrue), let b = compile(whenFalse) else { return nil }
+        let kind: Kind
+        if a.kind == b.kind || b.kind == .null { kind = a.kind } else if a.kind == .null { kind = b.kind } else { return nil }
+        return Fragment(sql: "(CASE WHEN \(condition.sql) THEN \(a.sql) ELSE \(b.sql) END)",
+                        arguments: condition.arguments + a.arguments + b.arguments, kind: kind)
     }
 
     /// `$source.a.b.c`: each to-one hop becomes a nested `SELECT … WHERE Z_PK = <key>`, the last
@@ -101,39 +114,6 @@ struct ExpressionSQL {
         case (.boolean, .real): return fragment.sql
         case (.blob(let a), .blob(let b)) where a == b: return fragment.sql
         default: return nil
-        }
-    }
-
-    /// A filter predicate as a `WHERE` condition, or `nil` when it cannot be compiled exactly.
-    func compile(_ predicate: Predicate) -> Fragment? {
-        switch predicate {
-        case .truePredicate: return Fragment(sql: "1", arguments: [], kind: .boolean)
-        case .falsePredicate: return Fragment(sql: "0", arguments: [], kind: .boolean)
-        case .and(let parts), .or(let parts):
-            let compiled = parts.compactMap(compile)
-            guard compiled.count == parts.count else { return nil }
-            let joiner: String
-            if case .and = predicate { joiner = " AND " } else { joiner = " OR " }
-            return Fragment(sql: "(" + compiled.map(\.sql).joined(separator: joiner) + ")", arguments: compiled.flatMap(\.arguments), kind: .boolean)
-        case .not: return nil
-        case let .comparison(lhs, op, rhs, caseInsensitive):
-            guard !caseInsensitive, let a = compile(lhs), let b = compile(rhs) else { return nil }
-            let numeric: Set<Kind> = [.integer, .real, .boolean, .date]
-            let comparable = (numeric.contains(a.kind) && numeric.contains(b.kind)) || (a.kind == .text && b.kind == .text)
-                || a.kind == .null || b.kind == .null
-            guard comparable else { return nil }
-            let args = a.arguments + b.arguments
-            switch op {
-            case .equal: return Fragment(sql: "(\(a.sql) IS \(b.sql))", arguments: args, kind: .boolean)
-            case .notEqual: return Fragment(sql: "(\(a.sql) IS NOT \(b.sql))", arguments: args, kind: .boolean)
-            case .less, .lessOrEqual, .greater, .greaterOrEqual:
-                return Fragment(sql: "(\(a.sql) \(op.rawValue) \(b.sql))", arguments: args, kind: .boolean)
-            case .beginsWith where a.kind == .text && b.kind == .text:
-                return Fragment(sql: "(substr(\(a.sql), 1, length(\(b.sql))) = \(b.sql))", arguments: a.arguments + b.arguments + b.arguments, kind: .boolean)
-            case .contains where a.kind == .text && b.kind == .text:
-                return Fragment(sql: "(instr(\(a.sql), \(b.sql)) > 0)", arguments: args, kind: .boolean)
-            default: return nil
-            }
         }
     }
 }

@@ -3,7 +3,8 @@ import SQLiteStore
 
 /// Checks a mapping model against its source and destination models and fills in what Core
 /// Data's mapping compiler would: `$source.<name>` for attributes the source has, and the
-/// `destinationInstancesForEntityMappingNamed:` function for relationships.
+/// `destinationInstancesForEntityMappingNamed:` function for relationships. Every key path an
+/// expression or filter reads from the source is checked here, when the plan is made.
 extension MappingModel {
     /// Selectors `FUNCTION(…)` may call: the manager's two lookups and a few string methods.
     /// Anything else is refused, so a mapping file cannot run arbitrary code.
@@ -31,7 +32,11 @@ extension MappingModel {
                 }
                 return entity
             }
-            guard let destinationName = mapping.destinationEntity else { continue }
+            guard let destinationName = mapping.destinationEntity else {
+                // A remove mapping still reads its filter (and a policy may read its expressions).
+                try checkExpressions(of: mapping, sourceEntity: sourceEntity, source: source, file: file)
+                continue
+            }
             guard let destinationEntity = destination.entity(named: destinationName) else {
                 throw fail("destination entity \(destinationName) is not in version \(destinationVersion)",
                            "use one of: \(destination.entities.map(\.name).joined(separator: ", "))")
@@ -46,32 +51,38 @@ extension MappingModel {
                 throw fail("\(destinationName) has no relationship \(property.name)",
                            "map one of: \(relationships.map(\.name).joined(separator: ", "))", property: property.name)
             }
-            var updated = mapping
-            updated.attributeMappings = attributes.map { attribute in
-                let given = mapping.attributeMappings.first { $0.name == attribute.name }
-                if let given, given.expression != nil { return given }
-                let inferred = sourceEntity.flatMap { entity in
-                    source.allAttributes(of: entity).contains { $0.name == attribute.name } ? Expression.sourceKey(attribute.name) : nil
-                }
-                return PropertyMapping(name: attribute.name, expression: inferred, userInfo: given?.userInfo ?? [:])
-            }
-            updated.relationshipMappings = relationships.map { relationship in
-                let given = mapping.relationshipMappings.first { $0.name == relationship.name }
-                if let given, given.expression != nil { return given }
-                var inferred: Expression?
-                if let sourceEntity, let sourceRelationship = source.relationship(named: relationship.name, in: sourceEntity),
-                   let target = defaultMapping(from: sourceRelationship.destinationEntityName, to: relationship.destinationEntityName) {
-                    inferred = .destinationInstances(mapping: target, relationship: relationship.name)
-                }
-                return PropertyMapping(name: relationship.name, expression: inferred, userInfo: given?.userInfo ?? [:])
-            }
-            for property in updated.propertyMappings {
-                guard let expression = property.expression else { continue }
-                try check(expression, property: property, mapping: updated, sourceEntity: sourceEntity, source: source, file: file)
-            }
+            let updated = filledIn(mapping, attributes: attributes, relationships: relationships, sourceEntity: sourceEntity, source: source)
+            try checkExpressions(of: updated, sourceEntity: sourceEntity, source: source, file: file)
             result.entityMappings[index] = updated
         }
         return result
+    }
+
+    /// `mapping` with Core Data's defaults for every stored property of the destination entity
+    /// it does not map: `$source.<name>` when the source has the attribute, the destination
+    /// instances of the default entity mapping for a relationship.
+    private func filledIn(_ mapping: EntityMapping, attributes: [AttributeDescription], relationships: [RelationshipDescription],
+                          sourceEntity: EntityDescription?, source: ManagedObjectModel) -> EntityMapping {
+        var updated = mapping
+        updated.attributeMappings = attributes.map { attribute in
+            let given = mapping.attributeMappings.first { $0.name == attribute.name }
+            if let given, given.expression != nil { return given }
+            let inferred = sourceEntity.flatMap { entity in
+                source.allAttributes(of: entity).contains { $0.name == attribute.name } ? Expression.sourceKey(attribute.name) : nil
+            }
+            return PropertyMapping(name: attribute.name, expression: inferred, userInfo: given?.userInfo ?? [:])
+        }
+        updated.relationshipMappings = relationships.map { relationship in
+            let given = mapping.relationshipMappings.first { $0.name == relationship.name }
+            if let given, given.expression != nil { return given }
+            var inferred: Expression?
+            if let sourceEntity, let sourceRelationship = source.relationship(named: relationship.name, in: sourceEntity),
+               let target = defaultMapping(from: sourceRelationship.destinationEntityName, to: relationship.destinationEntityName) {
+                inferred = .destinationInstances(mapping: target, relationship: relationship.name)
+            }
+            return PropertyMapping(name: relationship.name, expression: inferred, userInfo: given?.userInfo ?? [:])
+        }
+        return updated
     }
 
     /// The entity mapping a relationship's destinations went through: the one from the source
@@ -81,57 +92,17 @@ extension MappingModel {
             ?? entityMappings.first { $0.sourceEntity == sourceEntity })?.name
     }
 
-    private func check(_ expression: Expression, property: PropertyMapping, mapping: EntityMapping,
-                       sourceEntity: EntityDescription?, source: ManagedObjectModel, file: String) throws {
-        let text = property.text ?? expression.description
-        func fail(_ message: String, near fragment: String) -> MappingError {
-            let column = text.range(of: fragment).map { text.distance(from: text.startIndex, to: $0.lowerBound) + 1 } ?? 1
-            return MappingError(file: file, place: "\(mapping.name).\(property.name)",
-                                problem: ExpressionError(text: text, column: column, message: message).description,
-                                fix: "correct the value expression")
+    /// Every value expression and the filter of `mapping`, checked against the source model
+    /// (see ``MappingExpressionCheck``): a bad key is an error now, not on the first row.
+    private func checkExpressions(of mapping: EntityMapping, sourceEntity: EntityDescription?, source: ManagedObjectModel, file: String) throws {
+        for property in mapping.propertyMappings {
+            guard let expression = property.expression else { continue }
+            try MappingExpressionCheck(mappingModel: self, mapping: mapping, sourceEntity: sourceEntity, source: source, file: file,
+                                       property: property.name, text: property.text ?? expression.description).check(expression)
         }
-        switch expression {
-        case .keyPath(.variable("source"), let path):
-            guard let sourceEntity else { throw fail("$source is not available: \(mapping.name) has no source entity", near: "$source") }
-            var entity = sourceEntity
-            for (index, key) in path.enumerated() where !key.hasPrefix("@") {
-                if path[..<index].contains(where: { $0.hasPrefix("@") }) { break }
-                if let relationship = source.relationship(named: key, in: entity), let next = source.entity(named: relationship.destinationEntityName) {
-                    entity = next
-                } else if source.allAttributes(of: entity).contains(where: { $0.name == key }) {
-                    break
-                } else {
-                    let keys = (source.allAttributes(of: entity).map(\.name) + source.allRelationships(of: entity).map(\.name)).sorted()
-                    throw fail("\(entity.name) has no key \"\(key)\" (keys: \(keys.joined(separator: ", ")))", near: key)
-                }
-            }
-        case .variable(let name), .keyPath(.variable(let name), _):
-            let known = ["source", "destination", "manager", "entityMapping", "propertyMapping", "entityPolicy"]
-            guard known.contains(name) else {
-                throw fail("unknown variable $\(name) (known: \(known.map { "$" + $0 }.joined(separator: ", ")))", near: "$" + name)
-            }
-        case .function(let receiver, let selector, let arguments):
-            guard Self.allowedSelectors.contains(selector) else {
-                throw fail("FUNCTION selector \"\(selector)\" is not allowed (allowed: \(Self.allowedSelectors.sorted().joined(separator: ", ")))", near: selector)
-            }
-            if selector == "destinationInstancesForEntityMappingNamed:sourceInstances:", case .constant(.string(let target))? = arguments.first,
-               entityMapping(named: target) == nil {
-                throw fail("no entity mapping is named \"\(target)\" (mappings: \(entityMappings.map(\.name).joined(separator: ", ")))", near: target)
-            }
-            for part in [receiver] + arguments {
-                try check(part, property: property, mapping: mapping, sourceEntity: sourceEntity, source: source, file: file)
-            }
-        case .keyPath(let base, _):
-            // A key path on a computed base (FUNCTION(…).length): the base is checked like any value.
-            try check(base, property: property, mapping: mapping, sourceEntity: sourceEntity, source: source, file: file)
-        case .arithmetic(_, let lhs, let rhs):
-            try check(lhs, property: property, mapping: mapping, sourceEntity: sourceEntity, source: source, file: file)
-            try check(rhs, property: property, mapping: mapping, sourceEntity: sourceEntity, source: source, file: file)
-        case .negate(let inner):
-            try check(inner, property: property, mapping: mapping, sourceEntity: sourceEntity, source: source, file: file)
-        case .builtin(_, let arguments), .aggregate(let arguments):
-            for part in arguments { try check(part, property: property, mapping: mapping, sourceEntity: sourceEntity, source: source, file: file) }
-        default: break
+        if let filter = mapping.filter {
+            try MappingExpressionCheck(mappingModel: self, mapping: mapping, sourceEntity: sourceEntity, source: source, file: file,
+                                       property: nil, text: filter.description).check(filter)
         }
     }
 }

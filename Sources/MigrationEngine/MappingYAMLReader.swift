@@ -16,6 +16,8 @@ import Yams
 ///     userInfo: {modelVersion: "2"}
 ///     attributes:
 ///       title: $source.title   # Core Data's expression syntax; empty = inferred
+///       label: '"entry"'       # a string constant: its quotes inside YAML's ("entry" alone is the key path entry)
+///       note: TERNARY($source.note == nil, "none", $source.note)
 ///     relationships:
 ///       category: FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "CategoryToCategory", $source.category)
 /// ```
@@ -158,13 +160,47 @@ private struct NodeReader {
         guard let node, node.null == nil else { return [] }
         guard let mapping = node.mapping else { throw fail(node, "expected property: expression pairs", place: place) }
         return try mapping.map { key, value in
-            let name = key.string ?? ""
-            guard value.null == nil, let text = value.string, !text.isEmpty else { return PropertyMapping(name: name, expression: nil) }
-            do {
-                return PropertyMapping(name: name, expression: try ExpressionParser.expression(text), text: text)
-            } catch {
-                throw fail(value, "\(error)", place: "\(place).\(name)", fix: "correct the value expression")
+            guard let name = key.scalar?.string else {
+                throw fail(key, "a property name must be text", place: place, fix: "write the destination property's name")
             }
+            return try property(name, value, place: "\(place).\(name)")
         }
+    }
+
+    /// One `name: expression` pair. A value that is not text (`price: {a: 1}`, `tags: [a, b]`)
+    /// is refused rather than taken for "inferred"; so is text YAML quoted that reads as a bare
+    /// key path (`label: "entry"`), the quotes being YAML's, not the expression's.
+    private func property(_ name: String, _ value: Node, place: String) throws -> PropertyMapping {
+        guard value.null == nil else { return PropertyMapping(name: name, expression: nil) }
+        guard let scalar = value.scalar else {
+            throw fail(value, "expected a value expression, found a YAML \(value.mapping != nil ? "mapping" : "list")", place: place,
+                       fix: "write the expression as text, in quotes when it starts with { or [ (\(name): '{1, 2}')")
+        }
+        let text = scalar.string
+        guard !text.isEmpty else { return PropertyMapping(name: name, expression: nil) }
+        let quoted = scalar.style == .singleQuoted || scalar.style == .doubleQuoted
+        let expression: Expression
+        do {
+            expression = try ExpressionParser.expression(text)
+        } catch {
+            throw fail(value, "\(error)", place: place,
+                       fix: quoted ? "correct the value expression; for the text \(text), write \(name): \(Self.yamlConstant(text))" : "correct the value expression")
+        }
+        if quoted, case .keyPath(.evaluatedObject, let path) = expression {
+            let keyPath = path.joined(separator: ".")
+            throw fail(value, "\(Self.quote(text, scalar.style)) is the key path \(keyPath), not text: YAML removes its quotes before the expression is read",
+                       place: place, fix: "for the text, write a string constant inside YAML's quotes: \(name): \(Self.yamlConstant(text)); for the source's key, \(name): $source.\(keyPath)")
+        }
+        return PropertyMapping(name: name, expression: expression, text: text)
+    }
+
+    /// `text` as it was written in YAML.
+    private static func quote(_ text: String, _ style: Node.Scalar.Style) -> String {
+        style == .singleQuoted ? "'\(text)'" : "\"\(text)\""
+    }
+
+    /// The YAML for the string constant `text`: the expression's quotes inside YAML's single quotes.
+    static func yamlConstant(_ text: String) -> String {
+        "'" + Expression.literal(.string(text)).replacingOccurrences(of: "'", with: "''") + "'"
     }
 }

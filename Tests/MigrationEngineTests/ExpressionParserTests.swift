@@ -18,6 +18,8 @@ import Testing
         ("$source.a - ($source.b - 1)", "$source.a - ($source.b - 1)"),
         ("$source.items.@count", "$source.items.@count"),
         ("YES", "YES"), ("nil", "nil"), (#""it's \"quoted\"""#, #""it's \"quoted\"""#),
+        (#"TERNARY($source.name == nil, "unnamed", $source.name)"#, #"TERNARY($source.name == nil, "unnamed", $source.name)"#),
+        (#"ternary(a != NULL && b IN {1, 2}, 1, 2)"#, #"TERNARY((a != nil) AND (b IN {1, 2}), 1, 2)"#),
     ])
     func parsesAndPrintsBack(text: String, printed: String) throws {
         let expression = try ExpressionParser.expression(text)
