@@ -109,19 +109,68 @@ public struct MappingModel: Hashable, Sendable {
     public var entityMappings: [EntityMapping]
     /// The file it was read from, for error messages.
     public var file: String?
+    /// Each mapped source entity's 32-byte version hash, by entity name, as a compiled mapping
+    /// model (`.cdm`) stores them; `nil` for formats that name their versions instead. A `.cdm`
+    /// names no versions, so these are what ``resolvingVersions(in:)`` matches.
+    public var sourceEntityHashes: [String: Data]?
+    /// Each mapped destination entity's version hash, by entity name (see ``sourceEntityHashes``).
+    public var destinationEntityHashes: [String: Data]?
 
     /// A mapping model.
-    public init(name: String, sourceVersion: String, destinationVersion: String, entityMappings: [EntityMapping], file: String? = nil) {
+    public init(name: String, sourceVersion: String, destinationVersion: String, entityMappings: [EntityMapping], file: String? = nil,
+                sourceEntityHashes: [String: Data]? = nil, destinationEntityHashes: [String: Data]? = nil) {
         self.name = name
         self.sourceVersion = sourceVersion
         self.destinationVersion = destinationVersion
         self.entityMappings = entityMappings
         self.file = file
+        self.sourceEntityHashes = sourceEntityHashes
+        self.destinationEntityHashes = destinationEntityHashes
     }
 
     /// The entity mapping called `name`.
     public func entityMapping(named name: String) -> EntityMapping? {
         entityMappings.first { $0.name == name }
+    }
+}
+
+/// Naming a compiled mapping model's versions: Core Data picks a `.cdm` for a pair of models by
+/// comparing the entity version hashes it stores with the models' own, and so does Chrysalis.
+extension MappingModel {
+    /// The source and destination version name of a mapping read from a `.cdm`, until
+    /// ``resolvingVersions(in:)`` names them: the archive holds entity hashes, not version names.
+    public static let unresolvedVersion = ""
+
+    /// The mapping with `sourceVersion` and `destinationVersion` set to the versions of `bundle`
+    /// whose entity hashes fit the stored ones, or `nil` when none does (or several fit equally);
+    /// a plan can then use a compiled mapping model like one that names its versions. A mapping
+    /// without stored hashes is returned as it is when `bundle` has both its versions.
+    public func resolvingVersions(in bundle: ModelBundle) -> MappingModel? {
+        resolvingVersions(among: bundle.versions.map { (name: $0.name, hashes: VersionHash.entityHashes(of: $0.model)) })
+    }
+
+    /// ``resolvingVersions(in:)`` given each version's entity hashes by name, in version order;
+    /// a `.momd` without its `.mom` files (only `VersionInfo.plist`'s hashes) is enough for this.
+    public func resolvingVersions(among versions: [(name: String, hashes: [String: Data])]) -> MappingModel? {
+        guard let sourceEntityHashes, let destinationEntityHashes else {
+            let names = Set(versions.map(\.name))
+            return names.contains(sourceVersion) && names.contains(destinationVersion) ? self : nil
+        }
+        guard let source = Self.version(fitting: sourceEntityHashes, among: versions),
+              let destination = Self.version(fitting: destinationEntityHashes, among: versions) else { return nil }
+        var named = self
+        named.sourceVersion = source
+        named.destinationVersion = destination
+        return named
+    }
+
+    /// Core Data's rule: a version fits when each stored entity's hash equals that version's
+    /// hash of the entity. A version whose hashes are exactly the stored ones wins; otherwise
+    /// the only version that fits, if just one does.
+    private static func version(fitting stored: [String: Data], among versions: [(name: String, hashes: [String: Data])]) -> String? {
+        let fitting = versions.filter { version in stored.allSatisfy { version.hashes[$0.key] == $0.value } }
+        if let exact = fitting.first(where: { $0.hashes == stored }) { return exact.name }
+        return fitting.count == 1 ? fitting[0].name : nil
     }
 }
 

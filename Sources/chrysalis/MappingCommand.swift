@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MigrationEngine
+import ObjectModel
 
 /// `chrysalis mapping FILE`: a mapping model's entity mappings, in execution order, with their
 /// property mappings' value expressions.
@@ -9,18 +10,20 @@ struct MappingCommand: ParsableCommand {
         commandName: "mapping",
         abstract: "Show a mapping model's entity mappings in execution order, with their value expressions.",
         discussion: """
-        FILE is an Xcode mapping model (Name.xcmappingmodel) or a Chrysalis mapping file \
-        (Name.mapping.yaml). Only live entity mappings are shown (Xcode keeps orphans), in the \
-        order they run. With --model, the mapping is checked against the bundle's two versions \
-        and Core Data's inferred expressions are filled in.
+        FILE is an Xcode mapping model (Name.xcmappingmodel), a compiled one from an app bundle \
+        (Name.cdm) or a Chrysalis mapping file (Name.mapping.yaml). Only live entity mappings are \
+        shown (Xcode keeps orphans), in the order they run. With --model, the mapping is checked \
+        against the bundle's two versions and Core Data's inferred expressions are filled in; a \
+        .cdm names no versions, so they are found by the entity hashes it stores.
 
         Examples:
           chrysalis mapping Model1_to_Model2.xcmappingmodel
+          chrysalis mapping V2toV3.cdm --model SampleModel.momd
           chrysalis mapping BookStore3To4.mapping.yaml --model BookStore.xcdatamodeld --json
         """
     )
 
-    @Argument(help: "The .xcmappingmodel or .mapping.yaml file.", completion: .file())
+    @Argument(help: "The .xcmappingmodel, .cdm or .mapping.yaml file.", completion: .file())
     var file: String
 
     @Option(help: "The model bundle to check the mapping against and infer defaults from.", completion: .directory)
@@ -32,27 +35,51 @@ struct MappingCommand: ParsableCommand {
     func run() throws {
         do {
             var mapping = try MappingFile.read(file)
+            var resolved = false
             if let model {
-                let bundle = try ModelPath.load(model).requireBundle()
-                guard let source = bundle.version(named: mapping.sourceVersion), let destination = bundle.version(named: mapping.destinationVersion) else {
-                    throw MappingError(file: file, problem: "maps \(mapping.sourceVersion) → \(mapping.destinationVersion), but \(bundle.name) has versions \(bundle.versions.map(\.name).joined(separator: ", "))",
-                                       fix: "give the bundle this mapping was made for")
-                }
-                mapping = try mapping.resolved(source: source.model, destination: destination.model)
+                (mapping, resolved) = try Self.check(mapping, against: try ModelPath.load(model), file: file)
             }
-            let report = MappingReport(mapping, resolved: model != nil)
+            // A compiled mapping's missing expressions are the compiler's verdict: left unset, not inferred.
+            let report = MappingReport(mapping, resolved: resolved || mapping.sourceEntityHashes != nil)
             print(json ? try report.json() : report.text(), terminator: "")
         } catch {
             fail(error)
         }
     }
+
+    /// `mapping` checked against `model`: a compiled mapping's versions found by its entity hashes
+    /// first, then every default filled in; a `.momd` with only hashes can name the versions but
+    /// not resolve the expressions (`resolved` is then false).
+    static func check(_ mapping: MappingModel, against model: ModelPath, file: String) throws -> (MappingModel, resolved: Bool) {
+        var mapping = mapping
+        if mapping.sourceEntityHashes != nil {
+            let versions: [(name: String, hashes: [String: Data])]
+            switch model {
+            case .bundle(let bundle): versions = bundle.versions.map { ($0.name, VersionHash.entityHashes(of: $0.model)) }
+            case .hashesOnly(let compiled): versions = compiled.versionNames.map { ($0, compiled.versionHashes[$0] ?? [:]) }
+            }
+            guard let named = mapping.resolvingVersions(among: versions) else {
+                throw MappingError(file: file, problem: "was compiled for models whose entity hashes fit no version of the bundle (versions \(versions.map(\.name).joined(separator: ", ")))",
+                                   fix: "give the bundle it was compiled with; if the model changed since, recompile the mapping model in Xcode")
+            }
+            mapping = named
+            if case .hashesOnly = model { return (mapping, false) }
+        }
+        let bundle = try model.requireBundle()
+        guard let source = bundle.version(named: mapping.sourceVersion), let destination = bundle.version(named: mapping.destinationVersion) else {
+            throw MappingError(file: file, problem: "maps \(mapping.sourceVersion) → \(mapping.destinationVersion), but \(bundle.name) has versions \(bundle.versions.map(\.name).joined(separator: ", "))",
+                               fix: "give the bundle this mapping was made for")
+        }
+        return (try mapping.resolved(source: source.model, destination: destination.model), true)
+    }
 }
 
-/// Reads either mapping format by its extension.
+/// Reads any mapping format by its extension.
 enum MappingFile {
     static func read(_ path: String) throws -> MappingModel {
         let url = URL(fileURLWithPath: path)
         if url.pathExtension == "yaml" || url.pathExtension == "yml" { return try MappingYAMLReader.read(at: url) }
+        if url.pathExtension == "cdm" { return try CompiledMappingReader.read(at: url) }
         return try XCMappingReader.read(at: url)
     }
 }
@@ -81,15 +108,20 @@ struct MappingReport: Encodable {
     var source: String
     var destination: String
     var entityMappings: [Entity]
+    /// A compiled mapping's entity hashes (base64), which name its versions; absent otherwise.
+    var sourceEntityHashes: [String: String]?
+    var destinationEntityHashes: [String: String]?
     private var resolved = false
 
-    enum CodingKeys: String, CodingKey { case name, source, destination, entityMappings }
+    enum CodingKeys: String, CodingKey { case name, source, destination, entityMappings, sourceEntityHashes, destinationEntityHashes }
 
     init(_ mapping: MappingModel, resolved: Bool) {
         self.resolved = resolved
         name = mapping.name
         source = mapping.sourceVersion
         destination = mapping.destinationVersion
+        sourceEntityHashes = mapping.sourceEntityHashes?.mapValues { $0.base64EncodedString() }
+        destinationEntityHashes = mapping.destinationEntityHashes?.mapValues { $0.base64EncodedString() }
         entityMappings = mapping.entityMappings.enumerated().map { index, entity in
             Entity(order: index + 1, name: entity.name, kind: entity.kind.rawValue, source: entity.sourceEntity,
                    destination: entity.destinationEntity, policy: entity.policyName, filter: entity.filter?.description,
@@ -102,7 +134,9 @@ struct MappingReport: Encodable {
     func json() throws -> String { try JSONOutput.encode(self) }
 
     func text() -> String {
-        var lines = ["\(name): \(source) → \(destination), \(entityMappings.count) entity mapping\(entityMappings.count == 1 ? "" : "s") in execution order"]
+        let versions = source.isEmpty && destination.isEmpty
+            ? "versions known by entity hashes only (give --model to name them)" : "\(source) → \(destination)"
+        var lines = ["\(name): \(versions), \(entityMappings.count) entity mapping\(entityMappings.count == 1 ? "" : "s") in execution order"]
         for entity in entityMappings {
             lines.append("")
             var head = "\(entity.order). \(entity.name)  [\(entity.kind)]  \(entity.source ?? "∅") → \(entity.destination ?? "∅")"
