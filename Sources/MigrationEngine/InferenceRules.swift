@@ -117,7 +117,10 @@ enum InferenceRules {
             // P10: Core Data's builder does not check a changed destination; its keys would then
             // point into another entity's rows. Chrysalis refuses it rather than corrupt links.
             if entitySources[relationship.destinationEntityName] != was.destinationEntityName {
-                block("\(relationship.name) now points to \(relationship.destinationEntityName) instead of \(was.destinationEntityName)")
+                let target = relationship.destinationEntityName
+                block(entitySources[target] == nil
+                      ? "\(relationship.name) points to \(target), which pairs with no source entity (renaming identifier \(new.entity(named: target)?.canonicalName ?? target) matches none), so its links would point nowhere"
+                      : "\(relationship.name) now points to \(target) instead of \(was.destinationEntityName)")
             }
             // P5/P6: to-one → to-many is inferred, to-many → to-one is not (CD: "Can not map from a
             // to-many to a to-one relationship"; DOC's "and vice versa" is about ordering).

@@ -43,16 +43,21 @@ public struct MigrationPlan: Sendable {
     public var targetVersion: String
     /// The steps, in order; empty when the store is already there.
     public var steps: [Step]
-    /// Mapping models that fit no step (a folder of mappings usually holds older ones too).
+    /// Mapping models that fit no step (a folder or an app bundle usually holds older ones too).
     public var unusedMappings: [String] = []
+    /// Why each unused mapping model is not used, said for people.
+    public var notes: [String] = []
+    /// Unused mapping models that fit no version of the bundle at all (their versions are not in
+    /// it, or their entity hashes match none): a named one is an error, not a note.
+    public var unfitMappings: [String] = []
 
-    /// The error for mappings someone named on purpose that the plan does not use.
+    /// The error for mappings someone named on purpose that fit no version of the bundle; one that
+    /// fits versions the plan does not pass through (before the store, beyond `--to`) is a note.
     public func unusedError(_ names: [String]) -> MigrationError? {
-        let unused = names.filter(unusedMappings.contains)
-        guard !unused.isEmpty else { return nil }
-        let route = steps.map { "\($0.source.name) → \($0.destination.name)" }.joined(separator: ", ")
-        return MigrationError(.wrongModel, "mapping \(unused.joined(separator: ", ")) fits no step from \(storeVersion) to \(targetVersion) (steps: \(route.isEmpty ? "none" : route))",
-                              fix: "leave it out, or choose the target with --to")
+        let unfit = names.filter(unfitMappings.contains)
+        guard !unfit.isEmpty else { return nil }
+        return MigrationError(.wrongModel, "mapping \(unfit.joined(separator: ", ")) fits no version of this model bundle",
+                              fix: "give the mapping made for this bundle's versions, or the bundle the mapping was made for")
     }
 
     /// Plans the migration of the store at `path` to `target` (default: the bundle's current
@@ -79,15 +84,9 @@ public struct MigrationPlan: Sendable {
         guard let end = bundle.version(named: targetName) else {
             throw MigrationError(.notFound, "\(bundle.name) has no version \(targetName)", fix: "use one of: \(bundle.versions.map(\.name).joined(separator: ", "))")
         }
-        let legs = try route.legs(from: start, to: end, bundle: bundle, mappings: mappings)
-        let used = Set(legs.flatMap { $0.mappings.map(\.name) })
-        // A mapping to a version the store has already reached is not unused but done: the same
-        // command, run again after an interrupted chain, must carry on, not fail on it.
-        let startIndex = bundle.versions.firstIndex { $0.name == start.name } ?? 0
-        let unused = mappings.filter { mapping in
-            !used.contains(mapping.name)
-                && (bundle.versions.firstIndex { $0.name == mapping.destinationVersion }.map { $0 > startIndex } ?? true)
-        }
+        let fitting = MappingFit(mappings, bundle: bundle)
+        let legs = try route.legs(from: start, to: end, bundle: bundle, mappings: fitting.named)
+        let (unused, notes) = fitting.unused(by: legs, from: start, to: end)
         let sourceLayout = try store.layout(for: start.model)
         var steps: [Step] = []
         for (index, leg) in legs.enumerated() {
@@ -118,7 +117,8 @@ public struct MigrationPlan: Sendable {
             steps.append(Step(source: leg.source, destination: leg.destination, kind: kind,
                               findings: notes + findings(inference, kind: kind, rows: rows, source: layout), reason: leg.reason))
         }
-        return MigrationPlan(storeVersion: start.name, targetVersion: end.name, steps: steps, unusedMappings: unused.map(\.name))
+        return MigrationPlan(storeVersion: start.name, targetVersion: end.name, steps: steps, unusedMappings: unused, notes: notes,
+                             unfitMappings: fitting.unfit.map(\.name))
     }
 
     /// A note when other versions share the store's hashes but pair properties differently.

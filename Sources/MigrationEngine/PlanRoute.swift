@@ -65,8 +65,12 @@ public enum PlanRoute: Sendable, Equatable {
             let reason: String
             switch self {
             case .stepwise:
-                to = at + 1
+                // Versions with the store's hashes need no step, and the store still reads as the
+                // first of them (Core Data's source-model look-up), so the step starts from it.
+                to = (at + 1 ..< endIndex).first { bundle.versions[$0].entityHashes != source.entityHashes } ?? endIndex
+                let skipped = to - at - 1
                 reason = "--stepwise: one step per consecutive pair of versions"
+                    + (skipped == 0 ? "" : " (\(skipped) in between share\(skipped == 1 ? "s" : "") \(source.name)'s hashes: nothing to migrate there)")
             case .automatic:
                 to = nextMapped ?? endIndex
                 let skipped = to - at - 1

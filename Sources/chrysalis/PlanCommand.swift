@@ -55,10 +55,13 @@ struct PlanReport: Encodable {
     var targetVersion: String
     var steps: [Step]
     var unusedMappings: [String]
+    /// Why each unused mapping model is not used.
+    var notes: [String]
 
     init(_ plan: MigrationPlan, store: String) {
         self.store = store
         unusedMappings = plan.unusedMappings
+        notes = plan.notes
         storeVersion = plan.storeVersion
         targetVersion = plan.targetVersion
         steps = plan.steps.map { step in
@@ -86,7 +89,7 @@ struct PlanReport: Encodable {
             for mapping in step.entityMappings { lines.append("     \(mapping)") }
             for finding in step.findings { lines.append("     • \(finding)") }
         }
-        if !unusedMappings.isEmpty { lines += ["", "Not used (no step maps those versions): \(unusedMappings.joined(separator: ", "))"] }
+        if !notes.isEmpty { lines += ["", "Not used:"] + notes.map { "  • \($0)" } }
         return lines.joined(separator: "\n") + "\n"
     }
 }

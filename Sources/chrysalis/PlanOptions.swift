@@ -13,7 +13,8 @@ struct PlanOptions: ParsableArguments {
     var model: String
 
     @Option(name: [.customLong("mappings"), .customLong("mapping")],
-            help: "A mapping model (.xcmappingmodel or .mapping.yaml) or a folder of them; repeatable. Several for one pair of versions run as passes in the order given (by file name within a folder).",
+            help: ArgumentHelp("A mapping model (.xcmappingmodel, a compiled .cdm, or .mapping.yaml), or a folder or app bundle holding them; repeatable.",
+                               discussion: "Several for one pair of versions run as passes in the order given (by path within a folder). A .cdm names no versions: it is matched to a step by the entity hashes it stores, as Core Data matches it. Mapping models that fit no step are listed as unused."),
             completion: .file())
     var mappings: [String] = []
 
@@ -36,9 +37,7 @@ struct PlanOptions: ParsableArguments {
             }
             let isMappingBundle = path.hasSuffix(".xcmappingmodel") || path.hasSuffix(".xcmappingmodel/")
             if isDirectory.boolValue && !isMappingBundle {
-                let names = try FileManager.default.contentsOfDirectory(atPath: path).sorted()
-                    .filter { $0.hasSuffix(".xcmappingmodel") || $0.hasSuffix(".mapping.yaml") || $0.hasSuffix(".mapping.yml") }
-                files += names.map { URL(fileURLWithPath: path).appendingPathComponent($0).path }
+                files += Self.mappingFiles(in: path)
             } else {
                 files.append(path)
                 explicit.append(path)
@@ -47,6 +46,23 @@ struct PlanOptions: ParsableArguments {
         let models = try files.map(MappingFile.read)
         let explicitNames = zip(files, models).filter { explicit.contains($0.0) }.map(\.1.name)
         return (bundle, models, explicitNames)
+    }
+
+    /// Every mapping model under `folder`, at any depth (an app bundle keeps its `.cdm` files in
+    /// `Contents/Resources` on macOS, at its top on iOS), sorted by path.
+    static func mappingFiles(in folder: String) -> [String] {
+        let root = URL(fileURLWithPath: folder)
+        guard let walk = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else { return [] }
+        var found: [String] = []
+        for case let url as URL in walk {
+            let name = url.lastPathComponent
+            if name.hasSuffix(".xcmappingmodel") || name.hasSuffix(".cdm") || name.hasSuffix(".mapping.yaml") || name.hasSuffix(".mapping.yml") {
+                found.append(url.path)
+            }
+            // A bundle's insides are read by its reader, not searched.
+            if name.hasSuffix(".xcmappingmodel") || name.hasSuffix(".xcdatamodeld") || name.hasSuffix(".momd") { walk.skipDescendants() }
+        }
+        return found.sorted()
     }
 
     func plan() throws -> (ModelBundle, MigrationPlan) {

@@ -42,12 +42,26 @@ final class MigrateCommandTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try Fixtures.copyStore(try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent == "Model1.sqlite" }), into: directory)
         let before = try Data(contentsOf: store)
+        // A mapping made for another bundle: named on purpose, it is an error.
+        let bookStoreMapping = books.deletingLastPathComponent().appendingPathComponent("Mappings/BookStore3To4.mapping.yaml").path
         let result = try ChrysalisRunner.run(["migrate", store.path, "--model", books.appendingPathComponent("Model.xcdatamodeld").path, "--to", "Model2",
-                                              "--mappings", books.appendingPathComponent("Model2_to_Model3.xcmappingmodel").path])
+                                              "--mappings", bookStoreMapping])
         XCTAssertEqual(result.status, 1)
         XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
-        XCTAssertTrue(result.stderr.contains("mapping Model2_to_Model3 fits no step from Model1 to Model2 (steps: Model1 → Model2)"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("mapping BookStore3To4 fits no version of this model bundle"), result.stderr)
         XCTAssertEqual(try Data(contentsOf: store), before)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), ["Model1.sqlite"])
+    }
+
+    /// A mapping that fits a step beyond `--to` is noted, not refused: the step up to the target runs.
+    func testAMappingBeyondTheTargetIsNoted() throws {
+        let directory = try Fixtures.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try Fixtures.copyStore(try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent == "Model1.sqlite" }), into: directory)
+        let result = try ChrysalisRunner.run(["plan", store.path, "--model", books.appendingPathComponent("Model.xcdatamodeld").path, "--to", "Model2",
+                                              "--mappings", books.appendingPathComponent("Model1_to_Model2.xcmappingmodel").path,
+                                              "--mappings", books.appendingPathComponent("Model2_to_Model3.xcmappingmodel").path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.contains("Model2_to_Model3 maps Model2 → Model3, beyond the target Model2: not used"), result.stdout)
     }
 }

@@ -46,7 +46,7 @@ final class RerunAfterCrashTests: XCTestCase {
         let wrong = try ChrysalisRunner.run(["migrate", store.path, "--model", books.appendingPathComponent("Model.xcdatamodeld").path,
                                              "--mappings", resources.appendingPathComponent("Mappings/BookStore3To4.mapping.yaml").path])
         XCTAssertEqual(wrong.status, 1, wrong.stdout)
-        XCTAssertTrue(wrong.stderr.contains("fits no step"), wrong.stderr)
+        XCTAssertTrue(wrong.stderr.contains("fits no version of this model bundle"), wrong.stderr)
     }
 
     /// Killed after its last commit but before it let go, a migration leaves its lock and work

@@ -1,0 +1,57 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// A shipped app's compiled mapping models are found as Core Data finds them: by the entity
+/// hashes a `.cdm` stores, anywhere in an app bundle, and one that fits no step of this plan is
+/// listed as unused, never refused.
+final class MappingSelectionTests: XCTestCase {
+    private let sample = Fixtures.root.appendingPathComponent("CoreDataPlus/Tests/Resources/SampleModel")
+    private var bundle: String { sample.appendingPathComponent("SampleModel.xcdatamodeld").path }
+
+    /// A store and an app bundle holding the compiled `V2toV3.cdm` in a fresh folder.
+    private func setUp(store name: String) throws -> (store: URL, app: URL) {
+        let directory = try Fixtures.makeTemporaryDirectory()
+        addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
+        let resources = directory.appendingPathComponent("App.app/Contents/Resources")
+        try FileManager.default.createDirectory(at: resources, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: sample.appendingPathComponent("Fixtures/V2toV3.cdm"), to: resources.appendingPathComponent("V2toV3.cdm"))
+        let store = try Fixtures.copyStore(sample.appendingPathComponent("Fixtures/\(name)"), into: directory)
+        return (store, directory.appendingPathComponent("App.app"))
+    }
+
+    func testAnAppBundlesCompiledMappingIsFoundByItsHashes() throws {
+        let (store, app) = try setUp(store: "SampleModel_V2.sqlite")
+        let result = try ChrysalisRunner.run(["plan", store.path, "--model", bundle, "--mappings", app.path, "--to", "SampleModel3", "--json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let plan = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let steps = try XCTUnwrap(plan["steps"] as? [[String: Any]])
+        XCTAssertEqual(steps.count, 1)
+        XCTAssertEqual(steps[0]["kind"] as? String, "mapping")
+        XCTAssertEqual(steps[0]["from"] as? String, "SampleModel2", "the .cdm names no version: its hashes say which")
+        XCTAssertEqual(steps[0]["mappings"] as? [String], ["V2toV3"])
+        XCTAssertEqual(plan["unusedMappings"] as? [String], [])
+    }
+
+    func testAMappingBeyondTheTargetIsNotedNotRefused() throws {
+        let (store, app) = try setUp(store: "SampleModel_V1.sqlite")
+        let cdm = app.appendingPathComponent("Contents/Resources/V2toV3.cdm").path
+        let result = try ChrysalisRunner.run(["plan", store.path, "--model", bundle, "--mappings", cdm, "--to", "SampleModel2"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.contains("1. SampleModel → SampleModel2  [lightweight]"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("V2toV3 maps SampleModel2 → SampleModel3, beyond the target SampleModel2: not used"), result.stdout)
+    }
+
+    func testAMappingOfAnotherBundleIsRefusedWhenNamedAndListedFromAFolder() throws {
+        let (store, app) = try setUp(store: "SampleModel_V1.sqlite")
+        let other = Fixtures.root.appendingPathComponent("wire-ios-data-model/Resources/zmessaging.xcdatamodeld").path
+        let wire = try Fixtures.copyStore(Fixtures.root.appendingPathComponent("wire-ios-data-model/Tests/Resources/store2-90-0.wiredatabase"),
+                                          into: store.deletingLastPathComponent())
+        let named = try ChrysalisRunner.run(["plan", wire.path, "--model", other, "--mappings", app.appendingPathComponent("Contents/Resources/V2toV3.cdm").path])
+        XCTAssertEqual(named.status, 1)
+        XCTAssertTrue(named.stderr.contains("mapping V2toV3 fits no version of this model bundle"), named.stderr)
+        let found = try ChrysalisRunner.run(["plan", wire.path, "--model", other, "--mappings", app.path])
+        XCTAssertEqual(found.status, 0, found.stderr)
+        XCTAssertTrue(found.stdout.contains("V2toV3 fits no version of zmessaging (its entity hashes match none)"), found.stdout)
+    }
+}
