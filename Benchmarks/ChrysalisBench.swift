@@ -10,7 +10,7 @@ struct ChrysalisBench: ParsableCommand {
         commandName: "chrysalis-bench",
         abstract: "Time Chrysalis migrations against hand-written SQL, and the console's render.",
         discussion: """
-        Scenarios: \(Scenario.all.map { "\($0.name) (\($0.summary))" }.joined(separator: "; ")); progress (scenario 3 with and without a progress observer, in at least \(ProgressOverhead.minimumPairs) pairs); render (the console's migrate screen at 120x40).
+        Scenarios: \(Scenario.all.map { "\($0.name) (\($0.summary))" }.joined(separator: "; ")); \(WireUpgrade.name) (\(WireUpgrade.summary)); progress (scenario 3 with and without a progress observer, in at least \(ProgressOverhead.minimumPairs) pairs); render (the console's migrate screen at 120x40).
 
         Build in release for meaningful numbers:
           swift run -c release chrysalis-bench --rows 1000000
@@ -48,7 +48,7 @@ struct ChrysalisBench: ParsableCommand {
         for path in compare where !FileManager.default.fileExists(atPath: path) {
             throw ValidationError("--compare: no store at \(path)")
         }
-        let known = Set(Scenario.all.map(\.name) + ["progress", "render"])
+        let known = Set(Scenario.all.map(\.name) + [WireUpgrade.name, "progress", "render"])
         for name in scenario where !known.contains(name) {
             throw ValidationError("no scenario \(name); use one of: \(known.sorted().joined(separator: ", "))")
         }
@@ -66,6 +66,10 @@ struct ChrysalisBench: ParsableCommand {
         defer { if dir == nil { try? FileManager.default.removeItem(at: folder) } }
         for scenario in Scenario.all where selected(scenario.name) {
             let result = try ScenarioRun(scenario: scenario, rows: rows, rounds: rounds, folder: folder, stages: stages).measure()
+            emit(json ? result.json : result.text)
+        }
+        if selected(WireUpgrade.name) {
+            let result = try WireUpgrade.measure(rows: rows, rounds: rounds, folder: folder)
             emit(json ? result.json : result.text)
         }
         if selected("progress") {

@@ -7,12 +7,13 @@ import XCTest
 /// prove each scenario runs and Chrysalis and the hand-written SQL make the same data.
 final class BenchSmokeTests: XCTestCase {
     func testEveryScenarioMakesTheSameDataAsTheBaseline() throws {
-        let result = try ChrysalisRunner.run(["--rows", "10000", "--rounds", "1", "--frames", "100", "--json"], executable: "chrysalis-bench")
+        let names = ["add-attribute", "rename-require", "compiled-transform", "custom-policy", "relationships", "whole-chain", "progress", "render"]
+        let result = try ChrysalisRunner.run(["--rows", "10000", "--rounds", "1", "--frames", "100", "--json"] + names.flatMap { ["--scenario", $0] },
+                                             executable: "chrysalis-bench")
         XCTAssertEqual(result.status, 0, result.stderr)
         let lines = result.stdout.split(separator: "\n").map(String.init)
         let scenarios = try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:] }
-        XCTAssertEqual(scenarios.compactMap { $0["scenario"] as? String },
-                       ["add-attribute", "rename-require", "compiled-transform", "custom-policy", "relationships", "whole-chain", "progress", "render"])
+        XCTAssertEqual(scenarios.compactMap { $0["scenario"] as? String }, names)
         for scenario in scenarios where !["progress", "render"].contains(scenario["scenario"] as? String) {
             XCTAssertEqual(scenario["rows"] as? Int, 10000)
             XCTAssertEqual(scenario["destinationsEqual"] as? Bool, true)
@@ -23,10 +24,21 @@ final class BenchSmokeTests: XCTestCase {
         XCTAssertGreaterThan(progress["notifications"] as? Int ?? 0, 0, "the observer saw the migration's progress")
     }
 
+    /// The real app's upgrade, on a small store: straight in one step, step by step through every
+    /// version with new hashes (its timing is for the release build, never asserted here).
+    func testTheWireUpgradeRunsBothRoutes() throws {
+        let result = try ChrysalisRunner.run(["--scenario", "wire-upgrade", "--rows", "30", "--rounds", "1", "--json"], executable: "chrysalis-bench")
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(json["scenario"] as? String, "wire-upgrade")
+        XCTAssertEqual(json["steps"] as? Int, 66, "zmessaging2.24.1 → 2.101.0 visits 66 versions with new hashes")
+        XCTAssertNotNil(json["slowestStep"] as? String)
+    }
+
     func testAnUnknownScenarioIsNamedWithTheChoices() throws {
         let result = try ChrysalisRunner.run(["--scenario", "add-atribute"], executable: "chrysalis-bench")
         XCTAssertNotEqual(result.status, 0)
-        XCTAssertTrue(result.stderr.contains("no scenario add-atribute; use one of: add-attribute, compiled-transform, custom-policy, progress, relationships, rename-require, render, whole-chain"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("no scenario add-atribute; use one of: add-attribute, compiled-transform, custom-policy, progress, relationships, rename-require, render, whole-chain, wire-upgrade"), result.stderr)
     }
 
     /// The check every scenario passes before it reports must catch a changed value, a missing
