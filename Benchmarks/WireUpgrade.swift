@@ -34,8 +34,10 @@ enum WireUpgrade {
         var text: String {
             let step = slowest.first.map { "\($0.from) → \($0.to)" } ?? "none"
             let total = median(steps.map { $0.map(\.seconds).reduce(0, +) })
-            return String(format: "%@: %@ at %d rows per root entity: straight %.3f s, stepwise %d steps %.3f s in all, slowest step %@ %.3f s; ratio %.2f× (target ≤ 1.2×); peak RSS %.1f MB",
-                          name, summary, rows, median(straight), steps.first?.count ?? 0, total, step, median(slowest.map(\.seconds)), ratio, peakMegabytes)
+            let slowestFive = (steps.first ?? []).sorted { $0.seconds > $1.seconds }.prefix(5)
+                .map { String(format: "%@ → %@ %.3f s", $0.from, $0.to, $0.seconds) }.joined(separator: ", ")
+            return String(format: "%@: %@ at %d rows per root entity: straight %.3f s, stepwise %d steps %.3f s in all, slowest step %@ %.3f s; ratio %.2f× (target ≤ 1.2×); peak RSS %.1f MB\n  slowest steps (first run): %@",
+                          name, summary, rows, median(straight), steps.first?.count ?? 0, total, step, median(slowest.map(\.seconds)), ratio, peakMegabytes, slowestFive)
         }
 
         var json: String {

@@ -72,7 +72,8 @@ public enum InPlaceMigration {
             try copy.close()
             progress.begin(stage: .swap, mapping: nil, index: 0, count: 0, rowsTotal: 0)
             try fingerprint.requireUnchanged(store: path)
-            let backup = try StoreSwap.swap(paths)
+            let backup: String?
+            if options.replacesSource { try StoreSwap.replace(paths); backup = nil } else { backup = try StoreSwap.swap(paths, backup: options.backupPath) }
             progress.finish()
             return MigrationReport(store: path, backup: backup, sourceVersion: source.name, destinationVersion: destination.name,
                                    passes: ["inferred"], rowsBefore: rowsBefore, rowsAfter: rowsAfter, duration: Date().timeIntervalSince(started))
@@ -96,7 +97,7 @@ public enum InPlaceMigration {
         try space.require(store: path, step: stepName)
         // Name another writer now, rather than time out inside the transaction below.
         try OtherWriters.waitUntilNone(store: path)
-        let backup = options.keepsBackup ? try StoreSwap.copyAside(store: path) : nil
+        let backup = options.keepsBackup ? try StoreSwap.copyAside(store: path, backup: options.backupPath) : nil
         var rowsBefore: [String: Int] = [:], rowsAfter: [String: Int] = [:]
         do {
             try options.cancellation.check()

@@ -40,6 +40,11 @@ public struct MigrationOptions {
     /// Whether the step must leave the store it started from as `Name~.ext`. A plan runner asks
     /// only the first step for one; an in-place step makes one only when asked.
     var keepsBackup = true
+    /// The backup's path when a plan runner chose it (it names it in its journal first).
+    var backupPath: String?
+    /// Set by a plan runner for steps after the first: the original is kept already, so the step
+    /// replaces the store it started from instead of keeping it.
+    var replacesSource = false
     /// The rows the step before verified, set by a plan runner (see ``VerifiedRowCounts``).
     var verifiedRows: VerifiedRowCounts?
 
@@ -160,7 +165,8 @@ public enum MappingMigration {
             unlink(paths.workStore)
             try permissions.apply(to: paths.newStore)
             try fingerprint.requireUnchanged(store: path)
-            let backup = try StoreSwap.swap(paths)
+            let backup: String?
+            if options.replacesSource { try StoreSwap.replace(paths); backup = nil } else { backup = try StoreSwap.swap(paths, backup: options.backupPath) }
             reporter?.finish()
             return MigrationReport(store: path, backup: backup, sourceVersion: source.name, destinationVersion: destination.name,
                                    passes: resolved.map(\.name), rowsBefore: rowsBefore, rowsAfter: rowsAfter,

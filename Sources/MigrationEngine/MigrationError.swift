@@ -1,9 +1,16 @@
-/// Why a migration stopped, in one line that says what, where and how to fix it. The source
-/// store is untouched whenever one of these is thrown.
+import ObjectModel
+import SQLiteStore
+
+/// Why a migration stopped, in one line that says what, where, where the store stands now (see
+/// ``StoreState``) and how to fix it.
 public struct MigrationError: Error, CustomStringConvertible, Equatable, Sendable {
     /// The kinds of failure.
     public enum Kind: String, Sendable {
         case cancelled, wrongModel, missingPolicy, evaluation, validation, verification, locked, notFound, swap, noSpace, notWritable
+        /// The store could not be read or written (from a ``SQLiteStore`` error).
+        case store
+        /// A model or mapping file could not be used.
+        case modelFile
     }
 
     /// What kind.
@@ -12,14 +19,39 @@ public struct MigrationError: Error, CustomStringConvertible, Equatable, Sendabl
     public var message: String
     /// What to do.
     public var fix: String?
+    /// Where the store stands, once a plan runner knows (a single step's error leaves it unset).
+    public var state: StoreState?
 
     /// A migration error.
-    public init(_ kind: Kind, _ message: String, fix: String? = nil) {
+    public init(_ kind: Kind, _ message: String, fix: String? = nil, state: StoreState? = nil) {
         self.kind = kind
         self.message = message
         self.fix = fix
+        self.state = state
     }
 
-    /// `message. Fix: fix`.
-    public var description: String { message + (fix.map { ". Fix: \($0)" } ?? "") }
+    /// `message; state. Fix: fix`.
+    public var description: String { message + (state.map { "; \($0.sentence)" } ?? "") + (fix.map { ". Fix: \($0)" } ?? "") }
+}
+
+extension MigrationError {
+    /// `error` as a migration error that says where the store stands: a plan runner's errors all
+    /// carry the store's state, whichever module raised them.
+    static func from(_ error: Error, state: StoreState) -> MigrationError {
+        var result: MigrationError
+        switch error {
+        case let error as MigrationError:
+            result = error
+        case let error as StoreError:
+            result = MigrationError(.store, "\(error.path): \(error.problem)", fix: error.fix)
+        case let error as ModelFileError:
+            var located = error
+            located.fix = nil
+            result = MigrationError(.modelFile, located.description, fix: error.fix)
+        default:
+            result = MigrationError(.store, "\(error)")
+        }
+        result.state = state
+        return result
+    }
 }

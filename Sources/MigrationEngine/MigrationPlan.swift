@@ -65,7 +65,11 @@ public struct MigrationPlan: Sendable {
     /// see ``PlanRoute``).
     public static func make(store path: String, bundle: ModelBundle, mappings: [MappingModel] = [], to target: String? = nil,
                             route: PlanRoute = .automatic) throws -> MigrationPlan {
-        let store = try PersistentStore.open(at: path)
+        // A run a crash stopped mid-plan left the store at an intermediate version; the next run
+        // puts the original back first, so the plan starts from the original, read in its backup.
+        let pending = PlanJournal.pendingOriginal(store: path)
+        let store = try PersistentStore.open(at: pending ?? path)
+        try store.requireSound()
         let metadata = try store.metadata()
         let targetName = target ?? bundle.currentVersionName
         let compatible = bundle.versions.filter { $0.entityHashes == metadata.versionHashes }
@@ -86,7 +90,14 @@ public struct MigrationPlan: Sendable {
         }
         let fitting = MappingFit(mappings, bundle: bundle)
         let legs = try route.legs(from: start, to: end, bundle: bundle, mappings: fitting.named)
-        let (unused, notes) = fitting.unused(by: legs, from: start, to: end)
+        var (unused, notes) = fitting.unused(by: legs, from: start, to: end)
+        // Every mapping must resolve against its two versions now, not when its step comes.
+        for leg in legs {
+            for mapping in leg.mappings { _ = try mapping.resolved(source: leg.source.model, destination: leg.destination.model) }
+        }
+        if pending != nil {
+            notes.insert("an earlier run was interrupted mid-plan: the run puts the original back first, at \(start.name)", at: 0)
+        }
         let sourceLayout = try store.layout(for: start.model)
         var steps: [Step] = []
         for (index, leg) in legs.enumerated() {

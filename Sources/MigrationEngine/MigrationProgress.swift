@@ -63,7 +63,7 @@ public final class CancellationToken: Sendable {
 
     /// Throws the cancellation error when ``cancel()`` was called.
     public func check() throws {
-        if isCancelled { throw MigrationError(.cancelled, "the migration was cancelled; nothing was changed") }
+        if isCancelled { throw MigrationError(.cancelled, "the migration was cancelled") }
     }
 }
 

@@ -2,9 +2,11 @@ import Foundation
 import ObjectModel
 import SQLiteStore
 
-/// Runs a ``MigrationPlan`` step by step under one lock: lightweight steps in place, mapping
-/// steps through the manager. The original store is kept as `Name~.ext`; the intermediate
-/// versions a long chain passes through are not kept.
+/// Runs a ``MigrationPlan`` step by step under one lock, as one transaction for the user: the
+/// original is kept until the last step is done, and an error or a cancel after the first step
+/// puts it back, byte for byte (a ``PlanJournal`` lets the next run do the same after a kill).
+/// `keepProgress` keeps the completed steps instead. Lightweight steps run in place, mapping
+/// steps through the manager; the original is kept as `Name~.ext` unless told otherwise.
 public enum MigrationRunner {
     /// What a whole plan did.
     public struct Report: Sendable {
@@ -12,6 +14,8 @@ public enum MigrationRunner {
         public var steps: [MigrationReport]
         /// The original store's backup, unless backups were turned off.
         public var backup: String?
+        /// What the run found of an earlier run a crash interrupted, and did about it.
+        public var recovered: String?
 
         /// Rows per entity before the plan, from the first step that counted them (a schema-only
         /// in-place step counts nothing because it keeps every row); empty if none did.
@@ -20,42 +24,130 @@ public enum MigrationRunner {
         public var rowsAfter: [String: Int] { steps.last { !$0.rowsAfter.isEmpty }?.rowsAfter ?? [:] }
     }
 
-    /// Runs `plan` on the store at `path`.
+    /// Runs `plan` on the store at `path`. Every error it throws is a ``MigrationError`` whose
+    /// ``MigrationError/state`` says where the store stands.
     public static func run(_ plan: MigrationPlan, store path: String, options: MigrationOptions = MigrationOptions(),
-                           keepBackup: Bool = true) throws -> Report {
-        let lock = try StoreLock(store: path)
+                           keepBackup: Bool = true, keepProgress: Bool = false) throws -> Report {
+        let unchanged = StoreState.unchanged(version: plan.storeVersion)
+        let lock: StoreLock, recovered: String?
+        do {
+            lock = try StoreLock(store: path)
+            try StoreSwap.recover(store: path)
+            recovered = try recoverInterruptedPlan(store: path)
+            try requireStart(of: plan, store: path)
+            try plan.requirePolicies(options.policies)
+        } catch {
+            throw MigrationError.from(error, state: unchanged)
+        }
         defer { withExtendedLifetime(lock) {} }
-        try StoreSwap.recover(store: path)
+        guard !plan.steps.isEmpty else { return Report(steps: [], backup: nil, recovered: recovered) }
+        // The original is needed at the end when it is kept, and until the end to put back.
+        let needsOriginal = keepBackup || plan.steps.count > 1
+        let journaled = plan.steps.count > 1 && !keepProgress
+        let original = needsOriginal ? StoreSwap.Paths(store: path).backup() : nil
+        if journaled, let original {
+            do {
+                try PlanJournal.begin(.init(original: original, sourceVersion: plan.storeVersion, targetVersion: plan.targetVersion,
+                                            targetHashes: plan.steps[plan.steps.count - 1].destination.entityHashes.mapValues { $0.base64EncodedString() },
+                                            keepsBackup: keepBackup), store: path)
+            } catch {
+                throw MigrationError.from(error, state: unchanged)
+            }
+        }
         var reports: [MigrationReport] = []
-        var originalBackup: String?
         var verifiedRows: VerifiedRowCounts?
         for (index, step) in plan.steps.enumerated() {
             var stepOptions = options
             stepOptions.step = index + 1
             stepOptions.stepCount = plan.steps.count
             stepOptions.lockHeld = true
-            stepOptions.keepsBackup = index == 0 && keepBackup
+            stepOptions.keepsBackup = index == 0 && needsOriginal
+            stepOptions.backupPath = index == 0 ? original : nil
+            // Later steps of a journaled plan replace the store: the original is kept already.
+            stepOptions.replacesSource = index > 0 && journaled
             stepOptions.verifiedRows = verifiedRows
             let report: MigrationReport
-            switch step.kind {
-            case .lightweight:
-                report = try InPlaceMigration.run(store: path, from: step.source, to: step.destination, options: stepOptions)
-            case .mapping(let mappings):
-                report = try MappingMigration.run(store: path, from: step.source, to: step.destination, mappings: mappings, options: stepOptions)
+            do {
+                report = try run(step, store: path, options: stepOptions)
+            } catch {
+                throw try stopped(plan, at: index, by: error, store: path, original: original, journaled: journaled, keepBackup: keepBackup)
             }
-            if index == 0 {
-                originalBackup = report.backup
-            } else if let backup = report.backup {
+            if index > 0, let backup = report.backup {
                 for suffix in [""] + StoreSwap.sidecars { unlink(backup + suffix) }
             }
             reports.append(report)
             verifiedRows = VerifiedRowCounts(after: report, store: path)
         }
-        if !keepBackup, let backup = originalBackup {
-            for suffix in [""] + StoreSwap.sidecars { unlink(backup + suffix) }
-            originalBackup = nil
+        if journaled { try? PlanJournal.end(store: path) }
+        var backup = reports.first?.backup
+        if !keepBackup, let kept = backup {
+            for suffix in [""] + StoreSwap.sidecars { unlink(kept + suffix) }
+            backup = nil
         }
-        return Report(steps: reports, backup: originalBackup)
+        return Report(steps: reports, backup: backup, recovered: recovered)
+    }
+
+    /// One step, by its kind.
+    private static func run(_ step: MigrationPlan.Step, store path: String, options: MigrationOptions) throws -> MigrationReport {
+        switch step.kind {
+        case .lightweight:
+            return try InPlaceMigration.run(store: path, from: step.source, to: step.destination, options: options)
+        case .mapping(let mappings):
+            return try MappingMigration.run(store: path, from: step.source, to: step.destination, mappings: mappings, options: options)
+        }
+    }
+
+    /// The error for a plan stopped in step `index`, after undoing the steps before it (or, with
+    /// keep-progress, keeping them), saying where the store stands.
+    private static func stopped(_ plan: MigrationPlan, at index: Int, by error: Error, store path: String,
+                                original: String?, journaled: Bool, keepBackup: Bool) throws -> MigrationError {
+        // A failed step has rolled itself back: the store is as the step before left it.
+        guard index > 0 else {
+            if journaled { try? PlanJournal.end(store: path) }
+            return MigrationError.from(error, state: .unchanged(version: plan.storeVersion))
+        }
+        guard journaled, let original else {
+            return MigrationError.from(error, state: .partial(version: plan.steps[index - 1].destination.name, done: index,
+                                                              total: plan.steps.count, backup: keepBackup ? original : nil))
+        }
+        do {
+            try PlanJournal.restore(store: path, from: original)
+            try PlanJournal.end(store: path)
+        } catch {
+            // The journal stays: the next run puts the original back.
+            var failure = MigrationError.from(error, state: .partial(version: plan.steps[index - 1].destination.name, done: index,
+                                                                     total: plan.steps.count, backup: original))
+            failure.fix = "run the same command again: it puts the original back first"
+            return failure
+        }
+        return MigrationError.from(error, state: .restored(version: plan.storeVersion))
+    }
+
+    /// Finishes or undoes a plan a crash interrupted, and says what it did; nil when none was.
+    private static func recoverInterruptedPlan(store path: String) throws -> String? {
+        let recovery = try PlanJournal.recover(store: path) {
+            try? PersistentStore.open(at: path).metadata().versionHashes
+        }
+        switch recovery {
+        case .finished(let target, let backup)?:
+            return "an earlier run had finished migrating to \(target) when it stopped; its last files were tidied"
+                + (backup.map { "; the original is kept as \($0)" } ?? "")
+        case .restored(let version)?:
+            return "an earlier run was interrupted mid-plan; the original, at \(version), was put back first"
+        case nil:
+            return nil
+        }
+    }
+
+    /// The store must still be where the plan starts: a plan made before another process (or a
+    /// recovery) changed it would run the wrong steps.
+    private static func requireStart(of plan: MigrationPlan, store path: String) throws {
+        guard let first = plan.steps.first else { return }
+        let hashes = try PersistentStore.open(at: path).metadata().versionHashes
+        guard hashes == first.source.entityHashes else {
+            throw MigrationError(.wrongModel, "\(path) is no longer at \(first.source.name), where the plan starts (another process changed it since it was planned)",
+                                 fix: "run the command again: it plans from the store as it is now")
+        }
     }
 }
 

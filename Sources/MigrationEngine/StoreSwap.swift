@@ -62,15 +62,25 @@ enum StoreSwap {
         }
     }
 
-    /// Swaps `newStore` in for the store; returns the backup path.
-    static func swap(_ paths: Paths) throws -> String {
-        let backup = paths.backup()
+    /// Swaps `newStore` in for the store, keeping the store as `backup` (default: the first free
+    /// `Name~.ext`); returns the backup path.
+    static func swap(_ paths: Paths, backup chosen: String? = nil) throws -> String {
+        let backup = chosen ?? paths.backup()
         try writeJournal(paths.journal, backup: backup)
         try syncDirectory(of: paths.store)
         try finish(paths, backup: backup)
         unlink(paths.journal)
         try syncDirectory(of: paths.store)
         return backup
+    }
+
+    /// Puts `newStore` in place of the store without keeping the store: for the later steps of a
+    /// plan whose original a ``PlanJournal`` keeps (an interrupted replace is undone with the
+    /// rest of the plan). The store's sidecars go first: its `-wal` must never meet the new store.
+    static func replace(_ paths: Paths) throws {
+        for suffix in sidecars { unlink(paths.store + suffix) }
+        guard rename(paths.newStore, paths.store) == 0 else { throw failure("move the new store to \(paths.store)") }
+        try syncDirectory(of: paths.store)
     }
 
     /// Writes and syncs the journal in place. `Data.write(options: .atomic)` would go through a
@@ -88,9 +98,9 @@ enum StoreSwap {
     /// Copies the store (with its `-wal`, byte for byte) to a new backup name and returns it, for
     /// a step that changes the store in place. The copy is made under a work name and renamed
     /// when complete, so an interrupted copy never looks like a backup.
-    static func copyAside(store: String) throws -> String {
+    static func copyAside(store: String, backup chosen: String? = nil) throws -> String {
         let paths = Paths(store: store)
-        let backup = paths.backup()
+        let backup = chosen ?? paths.backup()
         let present = [""] + sidecars.filter { $0 == "-wal" && FileManager.default.fileExists(atPath: store + $0) }
         do {
             let permissions = try FilePermissions(of: store)

@@ -33,7 +33,7 @@ struct InspectCommand: ParsableCommand {
     func run() throws {
         do {
             let bundle = try model.map { try ModelPath.load($0).requireBundle() }
-            let report = InspectReport(try StoreInspection.inspect(store, bundle: bundle), bundleName: bundle?.name)
+            let report = InspectReport(try StoreInspection.inspect(StorePath.resolved(store), bundle: bundle), bundleName: bundle?.name)
             print(json ? try report.json() : report.text(), terminator: "")
         } catch {
             fail(error)

@@ -8,3 +8,10 @@ enum JSONOutput {
         return String(decoding: try encoder.encode(value), as: UTF8.self) + (pretty ? "\n" : "")
     }
 }
+
+extension JSONOutput {
+    /// `text` as a JSON string literal, quotes and escapes included.
+    static func quoted(_ text: String) -> String {
+        (try? encode(text, pretty: false)) ?? "\"\""
+    }
+}

@@ -34,15 +34,21 @@ struct MigrateCommand: ParsableCommand {
     @Flag(help: "Migrate a temporary copy instead, report, and delete it; the store is not touched.")
     var dryRun = false
 
-    @Flag(help: "Do not keep the original store as Name~.sqlite.")
+    @Flag(help: "Do not keep the original store as Name~.sqlite once the migration is done.")
     var noBackup = false
 
-    @Flag(help: "Print progress and the result as JSON lines.")
+    @Flag(help: ArgumentHelp("Keep the steps already done when a later step fails or is cancelled.",
+                             discussion: "By default a plan of several steps is all or nothing: the original is put back, byte for byte. With this, the store stays at the last version reached, and the message names it and the backup."))
+    var keepProgress = false
+
+    @Flag(help: "Print progress and the result (or the error) as JSON lines: the last line is always a result or an error event.")
     var json = false
 
     func run() throws {
         var scratch: URL?
-        defer { scratch.map { try? FileManager.default.removeItem(at: $0) } }
+        // Removed on every way out, errors included (`fail` ends the process without unwinding).
+        let cleanUp = { scratch.map { try? FileManager.default.removeItem(at: $0) } }
+        defer { _ = cleanUp() }
         do {
             var plan = try options.plan().1
             var path = options.store
@@ -50,38 +56,52 @@ struct MigrateCommand: ParsableCommand {
                 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chrysalis-dry-run-\(UUID().uuidString)")
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
                 scratch = directory
-                let copy = directory.appendingPathComponent(URL(fileURLWithPath: path).lastPathComponent).path
-                for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: path + suffix) {
-                    try FileManager.default.copyItem(atPath: path + suffix, toPath: copy + suffix)
-                }
-                path = copy
-                plan = try PlanOptions.plan(options, store: copy).1
-            }
-            guard !plan.steps.isEmpty else {
-                // Still under the lock: clean up what an interrupted run may have left beside it.
-                _ = try MigrationRunner.run(plan, store: path)
-                emit(json ? #"{"event":"result","steps":[],"store":"\#(options.store)","version":"\#(plan.storeVersion)"}"# : "\(options.store) is already at \(plan.storeVersion): nothing to do.")
-                return
+                path = try DryRunCopy.make(of: options.store, in: directory)
+                plan = try PlanOptions.plan(options, store: path).1
             }
             let cancellation = CancellationToken()
             let interrupt = SignalCancellation(token: cancellation)
             let printer = ProgressPrinter(json: json)
-            let report = try MigrationRunner.run(plan, store: path, options: MigrationOptions(policies: DemoResources.policies, cancellation: cancellation,
-                                                                                              configureManager: BookStoreSynopsis.install),
-                                                 keepBackup: !noBackup && !dryRun)
+            let report = try MigrationRunner.run(plan, store: path, options: Registration.current.options(cancellation: cancellation),
+                                                 keepBackup: !noBackup && !dryRun, keepProgress: keepProgress)
             withExtendedLifetime((printer, interrupt)) {}
-            emit(json ? try MigrateReport(report, store: options.store, dryRun: dryRun).json() : MigrateReport(report, store: options.store, dryRun: dryRun).text())
-        } catch let error as MigrationError where error.kind == .cancelled {
-            FileHandle.standardError.write(Data("cancelled: \(error)\n".utf8))
-            throw ExitCode(3)
+            if let recovered = report.recovered, !json { FileHandle.standardError.write(Data("note: \(recovered)\n".utf8)) }
+            guard !plan.steps.isEmpty else {
+                print(json ? #"{"event":"result","steps":[],"store":\#(JSONOutput.quoted(options.store)),"version":\#(JSONOutput.quoted(plan.storeVersion)),"state":"unchanged"}"#
+                           : "\(options.store) is already at \(plan.storeVersion): nothing to do.")
+                return
+            }
+            let result = MigrateReport(report, store: options.store, dryRun: dryRun)
+            print(json ? try result.json() : result.text())
         } catch {
-            fail(error)
+            _ = cleanUp()
+            fail(error, json: json, store: options.store)
         }
     }
 
-    private func emit(_ text: String) {
-        print(text)
+    /// Says why the migration stopped and where the store stands (on standard error, or as the
+    /// JSON `error` event that ends the output), and exits: 3 when cancelled, else 1.
+    private func fail(_ error: Error, json: Bool, store: String) -> Never {
+        // An error without a state stopped the command before the runner began: nothing changed.
+        let cancelled = (error as? MigrationError)?.kind == .cancelled
+        let state = (error as? MigrationError)?.state
+        let line = state == nil ? "\(error); the store was not changed" : "\(error)"
+        if json {
+            var event: [String: Any] = ["event": "error", "store": store, "message": line, "cancelled": cancelled]
+            if let state {
+                event["state"] = state.name
+                event["version"] = state.version
+                if let backup = state.backup { event["backup"] = backup }
+            } else {
+                event["state"] = "unchanged"
+            }
+            if let data = try? JSONSerialization.data(withJSONObject: event, options: [.sortedKeys]) { print(String(decoding: data, as: UTF8.self)) }
+        } else {
+            FileHandle.standardError.write(Data("\(cancelled ? "cancelled" : "error"): \(line)\n".utf8))
+        }
+        Foundation.exit(cancelled ? 3 : 1)
     }
+
 }
 
 extension PlanOptions {

@@ -1,4 +1,5 @@
 import Foundation
+import MigrationEngine
 import ObjectModel
 
 /// A model given on the command line: an `.xcdatamodeld`, one `.xcdatamodel` version, or a
@@ -33,8 +34,10 @@ enum ModelPath {
     }
 }
 
-/// Prints a failure as one line on standard error and exits with status 1.
-func fail(_ error: Error) -> Never {
-    FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+/// Prints a failure as one line on standard error and exits with status 1. `touchingNothing`:
+/// the command read a store and never writes one, and says so.
+func fail(_ error: Error, touchingNothing: Bool = false) -> Never {
+    let state = (error as? MigrationError)?.state == nil && touchingNothing ? "; the store was not changed" : ""
+    FileHandle.standardError.write(Data("error: \(error)\(state)\n".utf8))
     exit(1)
 }

@@ -32,7 +32,7 @@ struct PlanCommand: ParsableCommand {
             let report = PlanReport(plan, store: options.store)
             print(json ? try report.json() : report.text(), terminator: "")
         } catch {
-            fail(error)
+            fail(error, touchingNothing: true)
         }
     }
 }
@@ -55,7 +55,8 @@ struct PlanReport: Encodable {
     var targetVersion: String
     var steps: [Step]
     var unusedMappings: [String]
-    /// Why each unused mapping model is not used.
+    /// Why each unused mapping model is not used, and what a run does first (an interrupted
+    /// plan undone).
     var notes: [String]
 
     init(_ plan: MigrationPlan, store: String) {
@@ -89,7 +90,7 @@ struct PlanReport: Encodable {
             for mapping in step.entityMappings { lines.append("     \(mapping)") }
             for finding in step.findings { lines.append("     • \(finding)") }
         }
-        if !notes.isEmpty { lines += ["", "Not used:"] + notes.map { "  • \($0)" } }
+        if !notes.isEmpty { lines += ["", "Notes:"] + notes.map { "  • \($0)" } }
         return lines.joined(separator: "\n") + "\n"
     }
 }

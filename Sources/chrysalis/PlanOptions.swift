@@ -25,6 +25,12 @@ struct PlanOptions: ParsableArguments {
                              discussion: "Without it, a store many versions behind migrates as Core Data's automatic migration does it: straight to the target (or to where the next mapping model starts), which keeps data an intermediate version would drop."))
     var stepwise = false
 
+    /// A store reached through a symbolic link is the file it links to: that file is migrated in
+    /// place, its backup and work files made beside it, and the link kept.
+    mutating func validate() throws {
+        store = StorePath.resolved(store)
+    }
+
     /// The bundle and every mapping model named, folders expanded; also the names of the
     /// mappings named one by one (those must fit a step).
     func load() throws -> (ModelBundle, [MappingModel], [String]) {
@@ -69,6 +75,7 @@ struct PlanOptions: ParsableArguments {
         let (bundle, mappings, explicit) = try load()
         let plan = try MigrationPlan.make(store: store, bundle: bundle, mappings: mappings, to: target, route: stepwise ? .stepwise : .automatic)
         if let error = plan.unusedError(explicit) { throw error }
+        try plan.requirePolicies(Registration.current.policies)
         return (bundle, plan)
     }
 }

@@ -1,0 +1,21 @@
+import Demo
+import Foundation
+import MigrationEngine
+
+/// What the running command line knows of the app's own code: the custom entity migration
+/// policies mapping models name, and a hook that customises each pass's manager (Core Data's
+/// custom `NSMigrationManager`). `plan` checks the policies; `migrate` and `console` run with them.
+struct Registration {
+    /// Policies by the names mapping models use.
+    var policies: PolicyRegistry
+    /// Customises each pass's manager before it runs.
+    var configureManager: ((MigrationManager) throws -> Void)?
+
+    /// The registration of this process, set once before the command line is parsed.
+    nonisolated(unsafe) static var current = Registration(policies: DemoResources.policies, configureManager: BookStoreSynopsis.install)
+
+    /// Migration options with these policies and hook, and `cancellation`.
+    func options(cancellation: CancellationToken = CancellationToken()) -> MigrationOptions {
+        MigrationOptions(policies: policies, cancellation: cancellation, configureManager: configureManager)
+    }
+}
