@@ -78,6 +78,6 @@ struct FilePermissions {
         let code = errno
         let reason = String(cString: strerror(code))
         return MigrationError(code == ENOSPC ? .noSpace : .swap, "could not \(action): \(reason)",
-                              fix: "check the directory's permissions and free space; the store is as it was")
+                              fix: "check the directory's permissions and free space")
     }
 }

@@ -79,7 +79,7 @@ public enum InPlaceMigration {
                                    passes: ["inferred"], rowsBefore: rowsBefore, rowsAfter: rowsAfter, duration: Date().timeIntervalSince(started))
         } catch {
             for suffix in [""] + StoreSwap.sidecars { unlink(paths.newStore + suffix) }
-            throw space.explain(error, store: path, step: stepName)
+            throw paths.describing(space.explain(error, store: path, step: stepName))
         }
     }
 
@@ -138,7 +138,7 @@ public enum InPlaceMigration {
             try store.close()
         } catch {
             if let backup { for suffix in [""] + StoreSwap.sidecars { unlink(backup + suffix) } }
-            throw space.explain(error, store: path, step: stepName)
+            throw StoreSwap.Paths(store: path).describing(space.explain(error, store: path, step: stepName))
         }
         progress.finish()
         return MigrationReport(store: path, backup: backup, sourceVersion: step.source.name, destinationVersion: step.destination.name,

@@ -176,7 +176,7 @@ public enum MappingMigration {
             for file in [paths.newStore, paths.workStore] {
                 for suffix in [""] + StoreSwap.sidecars { unlink(file + suffix) }
             }
-            throw space.explain(error, store: path, step: stepName)
+            throw paths.describing(space.explain(error, store: path, step: stepName))
         }
     }
 

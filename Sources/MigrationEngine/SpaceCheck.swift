@@ -51,7 +51,7 @@ public struct SpaceCheck: Sendable {
     public func require(store: String, step: String) throws {
         guard let free = Self.freeBytes(near: store), free < needed else { return }
         throw MigrationError(.noSpace, "not enough free space for the step \(step): it needs about \(Self.format(needed)) beside \(store) (\(reason)), and the volume has \(Self.format(free)) free",
-                             fix: "free at least \(Self.format(needed - free)) on that volume, or copy the store to a larger volume and migrate it there; nothing was changed")
+                             fix: "free at least \(Self.format(needed - free)) on that volume, or copy the store to a larger volume and migrate it there")
     }
 
     /// `error` as the step should report it: a full disk names what the step needed.
@@ -63,7 +63,7 @@ public struct SpaceCheck: Sendable {
     private func fullDiskError(store: String, step: String, underlying: Error) -> MigrationError {
         let free = Self.freeBytes(near: store).map { ", \(Self.format($0)) free now" } ?? ""
         return MigrationError(.noSpace, "the disk filled up during the step \(step): it needs about \(Self.format(needed)) beside \(store) (\(reason))\(free); the step rolled back and its partial files were removed (\(underlying))",
-                              fix: "free at least \(Self.format(needed)) on that volume and run the migration again; the store is as it was")
+                              fix: "free at least \(Self.format(needed)) on that volume and run the migration again")
     }
 
     /// Whether `error` says the disk (or SQLite's page limit) is full.

@@ -14,6 +14,7 @@ public final class StoreLock {
     init(store: String) throws {
         path = Self.path(of: store)
         try Self.requireWritableDirectory(of: store)
+        try Self.requireWritableStore(store)
         while true {
             let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
             guard descriptor >= 0 else {
@@ -75,7 +76,16 @@ public final class StoreLock {
         let permissions = ((try? FileManager.default.attributesOfItem(atPath: directory))?[.posixPermissions] as? NSNumber)?.intValue ?? 0o755
         guard readOnlyVolume || permissions & 0o222 == 0 || access(directory, W_OK) != 0 else { return }
         throw MigrationError(.notWritable, "cannot migrate \(store): its directory \(directory) is read-only (\(readOnlyVolume ? "a read-only volume" : "mode \(String(permissions, radix: 8))"))",
-                             fix: "a migration writes its new store and backup beside the store: make the directory writable (chmod u+w), or copy the store to a writable directory and migrate it there; nothing was changed")
+                             fix: "a migration writes its new store and backup beside the store: make the directory writable (chmod u+w), or copy the store to a writable directory and migrate it there")
+    }
+
+    /// A store whose own mode forbids writing is the owner's word too: refused before any work,
+    /// not half way through (its migrated copy would inherit the mode and refuse the writes).
+    static func requireWritableStore(_ store: String) throws {
+        let permissions = ((try? FileManager.default.attributesOfItem(atPath: store))?[.posixPermissions] as? NSNumber)?.intValue ?? 0o644
+        guard permissions & 0o222 == 0 else { return }
+        throw MigrationError(.notWritable, "cannot migrate \(store): the store is read-only (mode \(String(permissions, radix: 8)))",
+                             fix: "make it writable (chmod u+w), or try the migration on a copy with --dry-run")
     }
 
     private static func recordedHolder(_ path: String) -> String {

@@ -1,4 +1,6 @@
 import Foundation
+import ObjectModel
+import SQLiteStore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -21,6 +23,27 @@ enum StoreSwap {
         private func sibling(_ tag: String) -> String {
             let url = URL(fileURLWithPath: store)
             return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(tag)").path
+        }
+
+        /// `error` as a person should read it: the hidden work files are named for what they are
+        /// (`the migrated copy of Books.sqlite`), never by their dot-names.
+        func describing(_ error: Error) -> Error {
+            let plain = { (text: String) in
+                text.replacingOccurrences(of: newStore, with: "the migrated copy of \(store)")
+                    .replacingOccurrences(of: workStore, with: "the migration's work file beside \(store)")
+            }
+            switch error {
+            case let error as StoreError where error.path == newStore || error.path == workStore:
+                return MigrationError(.store, "\(plain(error.path)): \(error.problem)", fix: error.fix)
+            case var error as MigrationError:
+                error.message = plain(error.message)
+                error.fix = error.fix.map(plain)
+                return error
+            case is StoreError, is ModelFileError:
+                return error
+            default:
+                return MigrationError(.store, plain("\(error)"))
+            }
         }
 
         /// `Name~.ext`, or `Name~2.ext`… when earlier backups exist: none is ever overwritten.
@@ -104,9 +127,13 @@ enum StoreSwap {
         let present = [""] + sidecars.filter { $0 == "-wal" && FileManager.default.fileExists(atPath: store + $0) }
         do {
             let permissions = try FilePermissions(of: store)
-            for suffix in present {
-                unlink(paths.workStore + suffix)
-                try permissions.copy(store + suffix, to: paths.workStore + suffix)
+            let reader = try PersistentStore.open(at: store)
+            defer { try? reader.close() }
+            try reader.holdingReadLock {
+                for suffix in present {
+                    unlink(paths.workStore + suffix)
+                    try permissions.copy(store + suffix, to: paths.workStore + suffix)
+                }
             }
         } catch {
             for suffix in present { unlink(paths.workStore + suffix) }

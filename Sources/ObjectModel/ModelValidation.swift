@@ -76,7 +76,8 @@ extension ManagedObjectModel {
                           fix: "add an entity named \"\(parentName)\" or change parentEntity (entities: \(entityNameList))")]
         }
         let chain = ancestors(of: entity)
-        if let top = chain.last, let next = top.parentName, self.entity(named: next) != nil {
+        // The walk stops where a name repeats: an entity that is its own parent has no chain.
+        if let next = (chain.last ?? entity).parentName, self.entity(named: next) != nil {
             let cycle = ([entity] + chain).map(\.name) + [next]
             return [.init(entity: entity.name, message: "parent entities form a cycle: \(cycle.joined(separator: " → "))",
                           fix: "make one entity of the cycle a root (no parentEntity)")]

@@ -119,8 +119,28 @@ final class FaultInjectionTests: XCTestCase {
         let (from, to, mapping) = try bookStore3To4
         XCTAssertThrowsError(try MappingMigration.run(store: path, from: from, to: to, mappings: [mapping], options: MigrationOptions(policies: DemoResources.policies))) { error in
             XCTAssertEqual((error as? MigrationError)?.kind, .notWritable, "\(error)")
-            XCTAssertEqual("\(error)", "cannot migrate \(path): its directory \(directory.path) is read-only (mode 555). Fix: a migration writes its new store and backup beside the store: make the directory writable (chmod u+w), or copy the store to a writable directory and migrate it there; nothing was changed")
+            XCTAssertEqual("\(error)", "cannot migrate \(path): its directory \(directory.path) is read-only (mode 555). Fix: a migration writes its new store and backup beside the store: make the directory writable (chmod u+w), or copy the store to a writable directory and migrate it there")
         }
+        // Through a plan runner, the error also says where the store stands.
+        let plan = try MigrationPlan.make(store: path, bundle: try bookStore(), mappings: [mapping], to: "BookStore 4")
+        XCTAssertThrowsError(try MigrationRunner.run(plan, store: path, options: MigrationOptions(policies: DemoResources.policies))) { error in
+            XCTAssertTrue("\(error)".contains("is read-only (mode 555); the store is as it was, at BookStore 3; nothing was changed. Fix: a migration writes"), "\(error)")
+        }
+        XCTAssertEqual(try directoryListing(path), ["BookStore.sqlite"])
+    }
+
+    func testAReadOnlyStoreIsRefusedBeforeAnyWork() throws {
+        let path = try scratchDirectory().appendingPathComponent("BookStore.sqlite").path
+        try makeBookStore3(at: path)
+        XCTAssertEqual(chmod(path, 0o444), 0)
+        let before = try digest(path)
+        let plan = try MigrationPlan.make(store: path, bundle: try bookStore(), mappings: [try bookStore3To4.2], to: "BookStore 4")
+        XCTAssertThrowsError(try MigrationRunner.run(plan, store: path, options: MigrationOptions(policies: DemoResources.policies))) { error in
+            XCTAssertEqual((error as? MigrationError)?.kind, .notWritable, "\(error)")
+            XCTAssertTrue("\(error)".contains("the store is read-only (mode 444); the store is as it was, at BookStore 3"), "\(error)")
+            XCTAssertFalse("\(error)".contains(".chrysalis-new"), "no hidden work path in a message: \(error)")
+        }
+        XCTAssertEqual(try digest(path), before)
         XCTAssertEqual(try directoryListing(path), ["BookStore.sqlite"])
     }
 

@@ -106,6 +106,12 @@ final class ModelErrorTests: XCTestCase {
         XCTAssertEqual(error.line, 3)
     }
 
+    /// An entity that is its own parent was once read without complaint and failed mid-chain.
+    func testAnEntityThatIsItsOwnParent() throws {
+        let error = try XCTUnwrap(self.error(reading: #"<entity name="Book" parentEntity="Book"/>"#))
+        XCTAssertTrue(error.problem.contains("parent entities form a cycle: Book → Book"), error.description)
+    }
+
     func testUnknownElementAndBadNumbersAreErrors() throws {
         let element = try XCTUnwrap(self.error(reading: #"<entity name="A"><gadget name="x"/></entity>"#))
         XCTAssertEqual(element.element, #"<gadget name="x"> in entity "A""#)
