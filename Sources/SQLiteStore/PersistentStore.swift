@@ -23,26 +23,32 @@ public final class PersistentStore: Sendable {
     /// How it was opened.
     public let mode: Mode
     let queue: DatabaseQueue
+    /// The private copy read instead of the store, when the store cannot be read where it is.
+    private let readOnlyCopy: ReadOnlyCopy?
 
-    private init(path: String, file: StoreFileCheck, mode: Mode, queue: DatabaseQueue) {
+    private init(path: String, file: StoreFileCheck, mode: Mode, queue: DatabaseQueue, readOnlyCopy: ReadOnlyCopy? = nil) {
         self.path = path
         self.file = file
         self.mode = mode
         self.queue = queue
+        self.readOnlyCopy = readOnlyCopy
     }
 
-    /// Opens the store at `path`, checking that it is a Core Data store.
+    /// Opens the store at `path`, checking that it is a Core Data store. A read-only open never
+    /// writes: a store a crashed writer left with an unfinished transaction is reported, not rolled
+    /// back (``recoverInterruptedTransaction(at:)`` does that, for a command that will write).
     public static func open(at path: String, mode: Mode = .readOnly) throws -> PersistentStore {
-        try rollBackHotJournal(path)
+        if mode == .readWrite { try rollBackHotJournal(path) }
         let file = try StoreFileCheck.check(path)
         if mode == .readWrite { try requireWritable(path) }
         let queue: DatabaseQueue
+        let copy = mode == .readOnly ? try ReadOnlyCopy.ifNeeded(for: path, file: file) : nil
         do {
-            queue = try DatabaseQueue(path: connectionPath(path, file: file, mode: mode), configuration: configuration(readOnly: mode == .readOnly))
+            queue = try DatabaseQueue(path: copy?.path ?? connectionPath(path, file: file, mode: mode), configuration: configuration(readOnly: mode == .readOnly))
         } catch {
             throw storeError(error, path: path)
         }
-        let store = PersistentStore(path: path, file: file, mode: mode, queue: queue)
+        let store = PersistentStore(path: path, file: file, mode: mode, queue: queue, readOnlyCopy: copy)
         try store.requireCoreDataTables()
         return store
     }
@@ -213,6 +219,13 @@ public final class PersistentStore: Sendable {
         return "file:\(escaped)?immutable=1"
     }
 
+    /// Rolls back the transaction a writer that died left in the store's rollback journal, as
+    /// SQLite does on the first open that may write: what a migration must do before it plans,
+    /// because until then the store cannot be read. Does nothing when there is no such journal.
+    public static func recoverInterruptedTransaction(at path: String) throws {
+        try rollBackHotJournal(path)
+    }
+
     /// A rollback journal left by a process that died mid-transaction must be rolled back before
     /// the store is read: SQLite does it on the first open that may write, but a read-only open
     /// cannot, and fails. So a writable store with a `-journal` is first opened to read once
@@ -266,6 +279,10 @@ public final class PersistentStore: Sendable {
             return StoreError(.sqlite, path: path, "\(error)")
         }
         let message = database.message ?? "SQLite error \(database.resultCode.rawValue)"
+        if database.extendedResultCode == .SQLITE_READONLY_ROLLBACK {
+            return StoreError(.readOnly, path: path, "has an unfinished transaction a writer that crashed left in \(path)-journal, which must be rolled back before the store can be read",
+                              fix: "open the store with its app, or run `chrysalis migrate`, which rolls it back first (this command writes nothing)")
+        }
         switch database.resultCode {
         case .SQLITE_NOTADB:
             return StoreError(.corrupt, path: path, "is not a valid database (\(message))", fix: "restore the store from a backup")

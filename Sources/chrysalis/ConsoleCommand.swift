@@ -3,6 +3,7 @@ import Demo
 import Foundation
 import MigrationConsole
 import MigrationEngine
+import SQLiteStore
 
 /// `chrysalis console`: the migration console on a store.
 struct ConsoleCommand: ParsableCommand {
@@ -36,6 +37,7 @@ struct ConsoleCommand: ParsableCommand {
         do {
             // Refuse before drawing anything: another process is migrating this store.
             if let holder = StoreLock.holder(of: options.store) { throw StoreLock.lockedError(store: options.store, holder: holder) }
+            try PersistentStore.recoverInterruptedTransaction(at: options.store)
             let (bundle, plan) = try options.plan()
             let cancellation = CancellationToken()
             guard let result = ConsoleApp.run(store: options.store, bundle: bundle, plan: plan,

@@ -50,15 +50,17 @@ struct MigrateCommand: ParsableCommand {
         let cleanUp = { scratch.map { try? FileManager.default.removeItem(at: $0) } }
         defer { _ = cleanUp() }
         do {
-            var plan = try options.plan().1
             var path = options.store
             if dryRun {
                 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chrysalis-dry-run-\(UUID().uuidString)")
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
                 scratch = directory
                 path = try DryRunCopy.make(of: options.store, in: directory)
-                plan = try PlanOptions.plan(options, store: path).1
             }
+            // A crashed writer's unfinished transaction is rolled back first (on the copy, for a
+            // dry run): until then the store cannot even be read.
+            try PersistentStore.recoverInterruptedTransaction(at: path)
+            let plan = try PlanOptions.plan(options, store: path).1
             let cancellation = CancellationToken()
             let interrupt = SignalCancellation(token: cancellation)
             let printer = ProgressPrinter(json: json)

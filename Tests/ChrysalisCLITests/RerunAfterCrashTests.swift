@@ -62,8 +62,9 @@ final class RerunAfterCrashTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted(), ["BookStore.sqlite"])
     }
 
-    /// Killed mid-transaction, an in-place step on a rollback-journal store leaves a hot journal;
-    /// `inspect` and `migrate` let SQLite roll it back instead of failing on a read-only open.
+    /// Killed mid-transaction, a writer on a rollback-journal store leaves a hot journal. `inspect`
+    /// and `plan` only read, so they report it and touch nothing; `migrate` lets SQLite roll it
+    /// back first, then migrates.
     func testAHotRollbackJournalIsRolledBackFirst() throws {
         let (_, store) = try bookStore(version: "BookStore", rows: 2000)
         _ = try DatabaseQueue(path: store).writeWithoutTransaction { db in try String.fetchOne(db, sql: "PRAGMA journal_mode = DELETE") }
@@ -84,11 +85,19 @@ final class RerunAfterCrashTests: XCTestCase {
         let journal = (try FileManager.default.attributesOfItem(atPath: store + "-journal")[.size] as? NSNumber)?.intValue ?? 0
         XCTAssertGreaterThan(journal, 0, "the dead writer left a hot journal")
 
-        let inspect = try ChrysalisRunner.run(["inspect", store, "--model", bundle])
-        XCTAssertEqual(inspect.status, 0, inspect.stderr)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: store + "-journal"), "rolled back")
-        XCTAssertEqual(try DatabaseQueue(path: store).read { db in try String?.fetchAll(db, sql: "SELECT ztitle FROM zbook ORDER BY z_pk") }, titles)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: store)), journalBytes = try Data(contentsOf: URL(fileURLWithPath: store + "-journal"))
+        for command in ["inspect", "plan"] {
+            let result = try ChrysalisRunner.run([command, store, "--model", bundle])
+            XCTAssertEqual(result.status, 1, result.stdout)
+            XCTAssertTrue(result.stderr.contains("has an unfinished transaction a writer that crashed left in \(store)-journal"), result.stderr)
+            XCTAssertTrue(result.stderr.contains("run `chrysalis migrate`, which rolls it back first"), result.stderr)
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store)), bytes, "\(command) wrote nothing")
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store + "-journal")), journalBytes, "\(command) left the journal")
+        }
         let migrate = try ChrysalisRunner.run(["migrate", store, "--model", bundle, "--to", "BookStore 2"])
         XCTAssertEqual(migrate.status, 0, migrate.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store + "-journal"), "rolled back")
+        XCTAssertEqual(try DatabaseQueue(path: store).read { db in try String?.fetchAll(db, sql: "SELECT ztitle FROM zbook ORDER BY z_pk") }, titles,
+                       "the dead writer's change undone, then migrated")
     }
 }
