@@ -123,6 +123,27 @@ public enum MigrationRunner {
         return MigrationError.from(error, state: .restored(version: plan.storeVersion))
     }
 
+    /// Finishes or undoes whatever an interrupted migration left of the store at `path`, without
+    /// migrating: a crashed writer's unfinished transaction rolled back, a half-done swap undone,
+    /// a plan stopped half way undone (the original put back) or, when it had reached its target,
+    /// tidied. Returns what it did, one line each; empty when there was nothing to do.
+    public static func recover(store path: String) throws -> [String] {
+        var done: [String] = []
+        let journal = path + "-journal"
+        if ((try? FileManager.default.attributesOfItem(atPath: journal))?[.size] as? NSNumber)?.intValue ?? 0 > 0 {
+            try PersistentStore.recoverInterruptedTransaction(at: path)
+            if !FileManager.default.fileExists(atPath: journal) { done.append("a crashed writer's unfinished transaction was rolled back") }
+        }
+        let lock = try StoreLock(store: path)
+        defer { withExtendedLifetime(lock) {} }
+        let work = StoreSwap.Paths(store: path)
+        let leftovers = [work.newStore, work.workStore, work.journal].filter { FileManager.default.fileExists(atPath: $0) }
+        try StoreSwap.recover(store: path)
+        if !leftovers.isEmpty { done.append("an interrupted step's work files were removed") }
+        if let plan = try recoverInterruptedPlan(store: path) { done.append(plan) }
+        return done
+    }
+
     /// Finishes or undoes a plan a crash interrupted, and says what it did; nil when none was.
     private static func recoverInterruptedPlan(store path: String) throws -> String? {
         let recovery = try PlanJournal.recover(store: path) {

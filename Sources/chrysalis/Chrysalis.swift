@@ -18,7 +18,7 @@ struct Chrysalis: ParsableCommand {
           chrysalis inspect App.sqlite --model Model.xcdatamodeld
                                                      rows, hashes, model version
         """,
-        subcommands: [DemoCommand.self, ConsoleCommand.self, ModelCommand.self, InspectCommand.self, MappingCommand.self, PlanCommand.self, MigrateCommand.self, FixtureCommand.self]
+        subcommands: [DemoCommand.self, ConsoleCommand.self, ModelCommand.self, InspectCommand.self, MappingCommand.self, PlanCommand.self, MigrateCommand.self, RecoverCommand.self, FixtureCommand.self]
     )
 
     /// Like ArgumentParser's own, but a usage error exits with status 2, as Unix tools do.

@@ -49,6 +49,9 @@ struct MigrateCommand: ParsableCommand {
         // Removed on every way out, errors included (`fail` ends the process without unwinding).
         let cleanUp = { scratch.map { try? FileManager.default.removeItem(at: $0) } }
         defer { _ = cleanUp() }
+        // From the first moment: a Ctrl-C during planning cancels too, and changes nothing.
+        let cancellation = CancellationToken()
+        let interrupt = SignalCancellation(token: cancellation)
         do {
             var path = options.store
             if dryRun {
@@ -61,8 +64,6 @@ struct MigrateCommand: ParsableCommand {
             // dry run): until then the store cannot even be read.
             try PersistentStore.recoverInterruptedTransaction(at: path)
             let plan = try PlanOptions.plan(options, store: path).1
-            let cancellation = CancellationToken()
-            let interrupt = SignalCancellation(token: cancellation)
             let printer = ProgressPrinter(json: json)
             let report = try MigrationRunner.run(plan, store: path, options: Registration.current.options(cancellation: cancellation),
                                                  keepBackup: !noBackup && !dryRun, keepProgress: keepProgress)

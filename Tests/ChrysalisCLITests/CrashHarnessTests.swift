@@ -16,11 +16,14 @@ import XCTest
 final class CrashHarnessTests: XCTestCase {
     func testKilledMigrationsLeaveSourceOrAVersionAndTheNextRunFinishes() throws {
         let environment = ProcessInfo.processInfo.environment
-        let totalKills = Int(environment["CHRYSALIS_KILLS"] ?? "") ?? 14
-        let seed = UInt64(environment["CHRYSALIS_CRASH_SEED"] ?? "") ?? UInt64(Date().timeIntervalSince1970 * 1000) % 1_000_000
+        let totalKills = Int(environment["CHRYSALIS_KILLS"] ?? "") ?? 16
+        let totalCancels = Int(environment["CHRYSALIS_CANCELS"] ?? "") ?? 4
+        // A fixed default seed, printed, so a failure in CI replays; set one to explore others.
+        let seed = UInt64(environment["CHRYSALIS_CRASH_SEED"] ?? "") ?? 2031
         let only = Set((environment["CHRYSALIS_CRASH_KINDS"] ?? "").split(separator: ",").map(String.init))
         let kinds = CrashKind.all.filter { only.isEmpty || only.contains($0.name) }
-        print("crash harness: seed \(seed) (CHRYSALIS_CRASH_SEED), \(totalKills) kills (CHRYSALIS_KILLS) over \(kinds.map(\.name).joined(separator: ", "))")
+        print("crash harness: seed \(seed) (CHRYSALIS_CRASH_SEED), \(totalKills) kills (CHRYSALIS_KILLS) over \(kinds.map(\.name).joined(separator: ", ")), "
+              + "\(totalCancels) cancels (CHRYSALIS_CANCELS) over the multi-step plans")
         var random = SplitMix64(seed: seed)
         let root = try Fixtures.makeTemporaryDirectory()
         var keep = false
@@ -36,17 +39,21 @@ final class CrashHarnessTests: XCTestCase {
             var tally = CrashTally(kind: kind.name, runSeconds: scene.runSeconds)
             tally.setupSeconds = Date().timeIntervalSince(setupStarted)
             let killsStarted = Date()
-            for kill in 0..<kills {
+            let planKinds = kinds.filter { $0.versions.count > 1 }
+            let cancelIndex = planKinds.firstIndex { $0.name == kind.name }
+            let cancels = cancelIndex.map { totalCancels / planKinds.count + ($0 < totalCancels % planKinds.count ? 1 : 0) } ?? 0
+            for trialNumber in 0..<(kills + cancels) {
+                let isCancel = trialNumber >= kills
                 let delay = Double(random.next() % 1_000_001) / 1_000_000 * 1.1 * scene.runSeconds
-                let trial = root.appendingPathComponent("\(kind.name)-\(kill)")
-                let outcome = try scene.killAndRerun(after: delay, in: trial)
+                let trial = root.appendingPathComponent("\(kind.name)-\(isCancel ? "cancel" : "kill")-\(trialNumber)")
+                let outcome = isCancel ? try scene.cancel(after: delay, in: trial) : try scene.killAndRerun(after: delay, in: trial)
                 tally.add(outcome)
                 if outcome.failures.isEmpty {
                     try? FileManager.default.removeItem(at: trial)
                 } else {
                     keep = true
                     for failure in outcome.failures {
-                        XCTFail("\(kind.name) killed after \(String(format: "%.3f", delay)) s (seed \(seed), kept in \(trial.path)): \(failure)")
+                        XCTFail("\(kind.name) \(isCancel ? "cancelled" : "killed") after \(String(format: "%.3f", delay)) s (seed \(seed), kept in \(trial.path)): \(failure)")
                     }
                 }
             }
@@ -110,9 +117,12 @@ struct CrashKind {
                       versions: [(name: "Model2", arguments: ["--model", booksModel] + mapping("Model1_to_Model2") + ["--to", "Model2"]),
                                  (name: "Model3", arguments: ["--model", booksModel] + mapping("Model1_to_Model2") + mapping("Model2_to_Model3_User")
                                     + mapping("Model2_to_Model3"))]),
-            // Two in-place steps, then two mapping steps.
+            // Core Data's route: one inferred step straight to BookStore 3, then two mapping steps.
             CrashKind(name: "chain", bundle: bookStore, version: "BookStore", rows: 2_500, storeName: "BookStore.sqlite", journalMode: nil,
                       versions: chain),
+            // The same versions one step each: two in-place steps, then two mapping steps.
+            CrashKind(name: "plan-4-steps", bundle: bookStore, version: "BookStore", rows: 2_500, storeName: "BookStore.sqlite", journalMode: nil,
+                      versions: chain.map { (name: $0.name, arguments: $0.arguments + ["--stepwise"]) }),
         ]
     }
 }

@@ -117,6 +117,7 @@ struct CrashScene {
                 outcome.fail("neither source nor a version after the kill", "after the kill the store is neither the source nor a version of the chain (\(problem ?? "unknown content")); left: \(left)")
             }
         }
+        try checkRecovery(of: store, left: left, into: &outcome, scratch: trial.appendingPathComponent("probe"))
 
         // The next run, with the same arguments, must clean up and finish.
         let rerun = try ChrysalisRunner.run(["migrate", store] + kind.arguments)
@@ -154,6 +155,78 @@ struct CrashScene {
             outcome.fail("no first backup", "no backup \(first) after the next run (found \(backups))")
         } else if try Data(contentsOf: directory.appendingPathComponent(first)) != sourceBytes {
             outcome.fail("first backup not the source's bytes", "the first backup \(first) is not the source byte for byte (it holds \(outcome.backups))")
+        }
+        return outcome
+    }
+
+    /// Never an intermediate version presented as done: a store the kill left between the source
+    /// and the target is under the plan's journal, and `chrysalis recover` alone turns whatever
+    /// the kill left into the source, byte for byte, or the target.
+    private func checkRecovery(of store: String, left: [String], into outcome: inout CrashOutcome, scratch: URL) throws {
+        let target = kind.versions.last!.name
+        if !["source", target, "neither"].contains(outcome.content), !left.contains(".\(kind.storeName).chrysalis-plan") {
+            outcome.fail("intermediate presented as done", "the kill left the store at \(outcome.content), between the source and \(target), with no plan journal to undo it; left: \(left)")
+        }
+        let recovered = try ChrysalisRunner.run(["recover", store])
+        guard recovered.status == 0 else {
+            outcome.fail("recover failed", "chrysalis recover exited \(recovered.status): \(recovered.stderr); left by the kill: \(left)")
+            return
+        }
+        let (digest, problem) = try StoreDigest.recovered(store, scratch: scratch, memo: memo)
+        let version = digest.flatMap { versionByDigest[$0] }
+        outcome.afterRecovery = version ?? "neither"
+        if version == "source" {
+            if try Data(contentsOf: URL(fileURLWithPath: store)) != sourceBytes {
+                outcome.fail("recovered source not byte for byte", "after chrysalis recover the store holds the source's content, but not its bytes; left by the kill: \(left)")
+            }
+        } else if version != target {
+            outcome.fail("recovery left an intermediate", "after chrysalis recover the store is \(version ?? problem ?? "not a store"), neither the source nor \(target); left by the kill: \(left)")
+        }
+    }
+
+    /// Starts `chrysalis migrate` on a fresh copy of the source, interrupts it with SIGINT (as
+    /// Ctrl-C does) after `delay` seconds, and checks the promise: cancelled (exit 3) means the
+    /// source byte for byte with nothing beside it, finished (exit 0) means the target.
+    func cancel(after delay: Double, in trial: URL) throws -> CrashOutcome {
+        let directory = trial.appendingPathComponent("store")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let store = directory.appendingPathComponent(kind.storeName).path
+        try FileManager.default.copyItem(atPath: source, toPath: store)
+        var outcome = CrashOutcome()
+        let process = Process()
+        process.executableURL = ChrysalisRunner.binary
+        process.arguments = ["migrate", store] + kind.arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        Thread.sleep(forTimeInterval: delay)
+        kill(process.processIdentifier, SIGINT)
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let left = try files(in: directory).filter { $0 != kind.storeName }
+        let (digest, problem) = try StoreDigest.recovered(store, scratch: trial.appendingPathComponent("probe"), memo: memo)
+        outcome.content = digest.flatMap { versionByDigest[$0] } ?? "neither"
+        switch process.terminationStatus {
+        case 3:
+            outcome.afterRecovery = "cancelled"
+            if try Data(contentsOf: URL(fileURLWithPath: store)) != sourceBytes {
+                outcome.fail("cancelled but not the source", "cancelled (exit 3), but the store is \(outcome.content) (\(problem ?? "")), not the source byte for byte: \(printed.suffix(300))")
+            }
+            if !left.isEmpty { outcome.fail("cancelled and left files", "cancelled, and left beside the store: \(left)") }
+            if !printed.contains("the store is as it was") { outcome.fail("cancel message without the state", "the cancel message does not say where the store stands: \(printed.suffix(300))") }
+        case 0:
+            outcome.exitedBeforeKill = true
+            if digest != targetDigest { outcome.fail("finished but not the target", "exit 0, but the store is \(outcome.content)") }
+        case _ where process.terminationReason == .uncaughtSignal:
+            // Ctrl-C before the command began (while the process started and parsed its
+            // arguments) ends it as the shell's default would: it had touched nothing.
+            outcome.afterRecovery = "ended before it began"
+            if try Data(contentsOf: URL(fileURLWithPath: store)) != sourceBytes || !left.isEmpty {
+                outcome.fail("died of the signal mid-work", "SIGINT ended the run by default, and the store is \(outcome.content) with \(left) beside it")
+            }
+        default:
+            outcome.fail("cancel exited \(process.terminationStatus)", "interrupted, the run exited \(process.terminationStatus): \(printed.suffix(300))")
         }
         return outcome
     }
@@ -216,6 +289,8 @@ struct CrashOutcome {
     var backupSidecars: [String] = []
     /// The store's `-wal`/`-shm` still there after the next run.
     var storeSidecarsAfter: [String] = []
+    /// What `chrysalis recover` made of the kill ("source" or the target), or "cancelled".
+    var afterRecovery = ""
     var failures: [String] = []
     /// Short names of what failed, for the tally.
     var failureKinds: [String] = []
@@ -232,7 +307,7 @@ struct CrashTally {
     var runSeconds: Double
     var kills = 0, exited = 0, beforeCommit = 0, afterCommit = 0, midStep = 0, pending = 0, failures = 0
     var contents: [String: Int] = [:], leftovers: [String: Int] = [:], backups: [String: Int] = [:], failureKinds: [String: Int] = [:]
-    var afterRerun: [String: Int] = [:], recovered: [String: Int] = [:]
+    var afterRerun: [String: Int] = [:], recovered: [String: Int] = [:], afterRecovery: [String: Int] = [:]
     var setupSeconds = 0.0, killSeconds = 0.0
 
     mutating func add(_ outcome: CrashOutcome) {
@@ -249,6 +324,7 @@ struct CrashTally {
         for backup in outcome.backups + outcome.backupSidecars { backups[backup, default: 0] += 1 }
         for kind in Set(outcome.failureKinds) { failureKinds[kind, default: 0] += 1 }
         for file in outcome.storeSidecarsAfter { afterRerun[file, default: 0] += 1 }
+        if !outcome.afterRecovery.isEmpty { afterRecovery[outcome.afterRecovery, default: 0] += 1 }
     }
 
     var summary: String {
@@ -258,6 +334,7 @@ struct CrashTally {
             \(String(format: "%.1f", killSeconds / Double(max(kills, 1)))) s a kill): \(kills) kills — before any commit \(beforeCommit), after a commit \(afterCommit), \
             finished before the kill \(exited); mid-step (work files or an open journal on disk) \(midStep), SQLite journal pending \(pending); failures \(failures)
               content after the kill: \(list(contents))\(recovered.isEmpty ? "" : "; with a journal pending, SQLite recovered it to: \(list(recovered))")
+              after chrysalis recover (or the cancel): \(list(afterRecovery))
               left beside the store: \(list(leftovers).isEmpty ? "nothing" : list(leftovers))
               backups after the next run: \(list(backups))\(afterRerun.isEmpty ? "" : "; the store's sidecars after it: \(list(afterRerun))")
             """ + (failureKinds.isEmpty ? "" : "\n  failures by kind: \(list(failureKinds))")
