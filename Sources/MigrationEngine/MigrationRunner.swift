@@ -123,6 +123,22 @@ public enum MigrationRunner {
         return MigrationError.from(error, state: .restored(version: plan.storeVersion))
     }
 
+    /// What an interrupted migration left of the store at `path` for the next run to finish or
+    /// undo, said for people; nil when nothing. Reads only: `inspect` shows it so that a store a
+    /// kill left between two versions is never taken for one that was migrated.
+    public static func pendingRecovery(store path: String) -> String? {
+        if let record = PlanJournal.record(for: path) {
+            return PlanJournal.pendingOriginal(store: path) == nil
+                ? "a migration to \(record.targetVersion) was stopped after its last step; `chrysalis recover` (or `migrate`) tidies up"
+                : "a migration from \(record.sourceVersion) to \(record.targetVersion) was stopped half way: the store is not a version to use; `chrysalis recover` (or `migrate`) puts the original back from \(record.original)"
+        }
+        let work = StoreSwap.Paths(store: path)
+        if [work.newStore, work.workStore, work.journal].contains(where: { FileManager.default.fileExists(atPath: $0) }) {
+            return "an interrupted migration step left its work files beside the store; `chrysalis recover` (or `migrate`) removes them"
+        }
+        return nil
+    }
+
     /// Finishes or undoes whatever an interrupted migration left of the store at `path`, without
     /// migrating: a crashed writer's unfinished transaction rolled back, a half-done swap undone,
     /// a plan stopped half way undone (the original put back) or, when it had reached its target,

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ObjectModel
+import MigrationEngine
 import SQLiteStore
 
 /// `chrysalis inspect STORE`: what a store is, holds, and which model version it is at.
@@ -33,7 +34,9 @@ struct InspectCommand: ParsableCommand {
     func run() throws {
         do {
             let bundle = try model.map { try ModelPath.load($0).requireBundle() }
-            let report = InspectReport(try StoreInspection.inspect(StorePath.resolved(store), bundle: bundle), bundleName: bundle?.name)
+            let path = StorePath.resolved(store)
+            var report = InspectReport(try StoreInspection.inspect(path, bundle: bundle), bundleName: bundle?.name)
+            report.interruptedMigration = MigrationRunner.pendingRecovery(store: path)
             print(json ? try report.json() : report.text(), terminator: "")
         } catch {
             fail(error)

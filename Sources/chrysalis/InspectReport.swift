@@ -33,11 +33,13 @@ struct InspectReport: Encodable {
     var digest: String?
     var checksum: String?
     var file: File
+    /// What an interrupted migration left for the next run to finish or undo.
+    var interruptedMigration: String?
     private var bundleName: String?
 
     enum CodingKeys: String, CodingKey {
         case path, uuid, frameworkVersion, identifiers, entities, matchedVersion, modelSource, compatibleWithCurrent
-        case currentVersion, nearestVersion, differingEntities, cachedModelReproducesHashes, digest, checksum, file
+        case currentVersion, nearestVersion, differingEntities, cachedModelReproducesHashes, digest, checksum, file, interruptedMigration
     }
 
     init(_ inspection: StoreInspection, bundleName: String?) {
@@ -92,6 +94,7 @@ struct InspectReport: Encodable {
         lines.append("UUID        \(uuid)")
         lines.append("Framework   \(frameworkVersion.map(String.init) ?? "unknown")    identifiers \(identifiers.isEmpty ? "(none)" : identifiers.map { "\"\($0)\"" }.joined(separator: ", "))")
         lines.append("Version     \(versionLine())")
+        if let interruptedMigration { lines.append("Warning     \(interruptedMigration)") }
         if !differingEntities.isEmpty { lines.append("            entities differing from \(nearestVersion ?? "it"): \(differingEntities.joined(separator: ", "))") }
         lines.append("")
         let width = max(entities.map(\.name.count).max() ?? 0, 6)
