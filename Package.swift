@@ -8,6 +8,10 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "chrysalis", targets: ["chrysalis"]),
+        // The command line as a library: an app's own build registers its policies (Examples/).
+        .library(name: "ChrysalisCLI", targets: ["ChrysalisCLI"]),
+        // The worked examples, their policies among them (Examples/ registers the objc.io Books ones).
+        .library(name: "ChrysalisDemo", targets: ["Demo"]),
         .library(name: "ObjectModel", targets: ["ObjectModel"]),
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
         .library(name: "MigrationEngine", targets: ["MigrationEngine"]),
@@ -46,8 +50,8 @@ let package = Package(
             name: "MigrationConsole",
             dependencies: ["MigrationEngine", "ObjectModel", "SQLiteStore", "CNCurses", "CTerminalShim"]
         ),
-        .executableTarget(
-            name: "chrysalis",
+        .target(
+            name: "ChrysalisCLI",
             dependencies: [
                 "ObjectModel",
                 "SQLiteStore",
@@ -57,6 +61,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // `chrysalis`: the command line with nothing registered.
+        .executableTarget(name: "chrysalis", dependencies: ["ChrysalisCLI"]),
+        // The command line with the demos' policies registered, as an app's build registers its
+        // own: the tests run the demos' mapping models through it.
+        .executableTarget(name: "chrysalis-demos", dependencies: ["ChrysalisCLI", "Demo"], path: "Sources/ChrysalisDemos"),
         .executableTarget(
             name: "chrysalis-bench",
             dependencies: ["MigrationConsole", "MigrationEngine", "Demo", "SQLiteStore", "ObjectModel",
@@ -94,7 +103,7 @@ let package = Package(
         .testTarget(
             name: "ChrysalisCLITests",
             dependencies: [
-                "chrysalis", "chrysalis-bench", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                "chrysalis", "chrysalis-demos", "chrysalis-bench", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

@@ -16,6 +16,13 @@ struct ChrysalisRunner {
     /// `swift test` builds the executable next to the test bundle.
     static var binary: URL { Bundle.main.bundleURL.appendingPathComponent("chrysalis") }
 
+    /// The command line with the demos' policies and hook registered (`chrysalis` registers none):
+    /// for the demos' mapping models, which name custom policies.
+    static var demos: URL { Bundle.main.bundleURL.appendingPathComponent("chrysalis-demos") }
+
+    /// Runs `chrysalis-demos` (see ``demos``).
+    static func demos(_ arguments: [String]) throws -> Result { try run(arguments, executable: "chrysalis-demos") }
+
     /// Runs `executable` (a product built beside the tests; `chrysalis` unless told otherwise).
     static func run(_ arguments: [String], executable: String = "chrysalis") throws -> Result {
         let process = Process()

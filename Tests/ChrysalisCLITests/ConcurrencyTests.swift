@@ -28,15 +28,15 @@ final class ConcurrencyTests: XCTestCase {
     func testSecondMigrateAndConsoleAreRefusedNamingTheConsoleThatMigrates() throws {
         try XCTSkipUnless(TmuxSession.available, "tmux is not installed")
         let path = try store(version: "BookStore 3", rows: 50)
-        let command = "\(ChrysalisRunner.binary.path) console \(TmuxSession.quote(path)) --model \(TmuxSession.quote(bundle)) --mappings \(TmuxSession.quote(mapping)) --to 'BookStore 4' --step"
+        let command = "\(ChrysalisRunner.demos.path) console \(TmuxSession.quote(path)) --model \(TmuxSession.quote(bundle)) --mappings \(TmuxSession.quote(mapping)) --to 'BookStore 4' --step"
         let tmux = try TmuxSession(command)
         // Paused in step mode, the console holds the store for as long as we like.
         try tmux.wait(for: "Paused after CategoryToCategory")
-        let migrate = try ChrysalisRunner.run(["migrate", path, "--model", bundle, "--mappings", mapping, "--to", "BookStore 4"])
+        let migrate = try ChrysalisRunner.demos(["migrate", path, "--model", bundle, "--mappings", mapping, "--to", "BookStore 4"])
         XCTAssertEqual(migrate.status, 1)
         XCTAssertTrue(migrate.stderr.hasPrefix("error: \(path) is being migrated by another process: pid "), migrate.stderr)
-        XCTAssertTrue(migrate.stderr.contains("(chrysalis console \(path) --model"), migrate.stderr)
-        let console = try ChrysalisRunner.run(["console", path, "--model", bundle, "--mappings", mapping])
+        XCTAssertTrue(migrate.stderr.contains("(chrysalis-demos console \(path) --model"), migrate.stderr)
+        let console = try ChrysalisRunner.demos(["console", path, "--model", bundle, "--mappings", mapping])
         XCTAssertEqual(console.status, 1)
         XCTAssertTrue(console.stderr.contains("is being migrated by another process: pid "), console.stderr)
         XCTAssertTrue(console.stderr.contains("Fix: wait for it to finish, or stop that process"), console.stderr)
@@ -58,14 +58,14 @@ final class ConcurrencyTests: XCTestCase {
             let app = try SQLiteShell(path)
             try app.run("BEGIN IMMEDIATE; UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX;")
             let before = try digest(path)
-            let refused = try ChrysalisRunner.run(arguments)
+            let refused = try ChrysalisRunner.demos(arguments)
             XCTAssertEqual(refused.status, 1, refused.stdout)
             XCTAssertTrue(refused.stderr.contains("\(path) is being written by another process (pid \(app.pid) holds SQLite's write lock) and stayed so for 5 s"), refused.stderr)
             XCTAssertEqual(try digest(path), before, "untouched while the app holds it")
             XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path).filter { $0.contains("chrysalis") }, [])
             // Once the app lets go, the same command migrates.
             try app.finish("COMMIT;")
-            let migrated = try ChrysalisRunner.run(arguments)
+            let migrated = try ChrysalisRunner.demos(arguments)
             XCTAssertEqual(migrated.status, 0, migrated.stderr)
         }
     }

@@ -7,7 +7,7 @@ import XCTest
 final class ConsoleEndToEndTests: XCTestCase {
     private let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Sources/Demo/Resources")
-    private var binary: String { ChrysalisRunner.binary.path }
+    private var binary: String { ChrysalisRunner.demos.path }
 
     override func setUpWithError() throws {
         try XCTSkipUnless(TmuxSession.available, "tmux is not installed")

@@ -159,7 +159,7 @@ final class InterruptedSwapTests: XCTestCase {
         try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
         let next = elsewhere.appendingPathComponent("BookStore.sqlite").path
         try FileManager.default.copyItem(atPath: store, toPath: next)
-        let step = try ChrysalisRunner.run(["migrate", next, "--model", model, "--mappings", mappings, "--to", "BookStore 4", "--no-backup"])
+        let step = try ChrysalisRunner.demos(["migrate", next, "--model", model, "--mappings", mappings, "--to", "BookStore 4", "--no-backup"])
         XCTAssertEqual(step.status, 0, step.stderr)
         let newStore = directory.appendingPathComponent(".BookStore.sqlite.chrysalis-new").path
         try FileManager.default.moveItem(atPath: next, toPath: newStore)
@@ -167,7 +167,7 @@ final class InterruptedSwapTests: XCTestCase {
         try Data((backup + "\n").utf8).write(to: directory.appendingPathComponent(".BookStore.sqlite.chrysalis-swap"))
         XCTAssertEqual(link(store, backup), 0)
 
-        let rerun = try ChrysalisRunner.run(["migrate", store, "--model", model, "--mappings", mappings])
+        let rerun = try ChrysalisRunner.demos(["migrate", store, "--model", model, "--mappings", mappings])
         XCTAssertEqual(rerun.status, 0, rerun.stderr)
         XCTAssertTrue(rerun.stdout.contains("from BookStore 3 to BookStore 5"), rerun.stdout)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted(), ["BookStore.sqlite", "BookStore~.sqlite", "elsewhere"])

@@ -49,7 +49,7 @@ struct CrashScene {
             try FileManager.default.createDirectory(at: copyDirectory, withIntermediateDirectories: true)
             let copy = copyDirectory.appendingPathComponent(kind.storeName).path
             try FileManager.default.copyItem(atPath: source, toPath: copy)
-            let run = try ChrysalisRunner.run(["migrate", copy] + version.arguments)
+            let run = try ChrysalisRunner.demos(["migrate", copy] + version.arguments)
             guard run.status == 0 else { throw CrashSetupError(message: "reference run to \(version.name) failed: \(run.stderr)") }
             let (digest, problem) = try StoreDigest.recovered(copy, scratch: probe, memo: memo)
             guard let digest else { throw CrashSetupError(message: "reference \(version.name): \(problem ?? "")") }
@@ -63,7 +63,7 @@ struct CrashScene {
         try FileManager.default.createDirectory(at: timed, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: source, toPath: timed.appendingPathComponent(kind.storeName).path)
         let started = Date()
-        let run = try ChrysalisRunner.run(["migrate", timed.appendingPathComponent(kind.storeName).path] + kind.arguments)
+        let run = try ChrysalisRunner.demos(["migrate", timed.appendingPathComponent(kind.storeName).path] + kind.arguments)
         runSeconds = Date().timeIntervalSince(started)
         guard run.status == 0 else { throw CrashSetupError(message: "timed run failed: \(run.stderr)") }
     }
@@ -82,7 +82,7 @@ struct CrashScene {
         FileManager.default.createFile(atPath: log.path, contents: nil)
         let output = try FileHandle(forWritingTo: log)
         let process = Process()
-        process.executableURL = ChrysalisRunner.binary
+        process.executableURL = ChrysalisRunner.demos
         process.arguments = ["migrate", store] + kind.arguments
         process.standardOutput = output
         process.standardError = output
@@ -120,7 +120,7 @@ struct CrashScene {
         try checkRecovery(of: store, left: left, into: &outcome, scratch: trial.appendingPathComponent("probe"))
 
         // The next run, with the same arguments, must clean up and finish.
-        let rerun = try ChrysalisRunner.run(["migrate", store] + kind.arguments)
+        let rerun = try ChrysalisRunner.demos(["migrate", store] + kind.arguments)
         guard rerun.status == 0 else {
             outcome.fail("next run failed", "the next run exited \(rerun.status): \(rerun.stderr.trimmingCharacters(in: .whitespacesAndNewlines)); left by the kill: \(left)")
             return outcome
@@ -167,7 +167,7 @@ struct CrashScene {
         if !["source", target, "neither"].contains(outcome.content), !left.contains(".\(kind.storeName).chrysalis-plan") {
             outcome.fail("intermediate presented as done", "the kill left the store at \(outcome.content), between the source and \(target), with no plan journal to undo it; left: \(left)")
         }
-        let recovered = try ChrysalisRunner.run(["recover", store])
+        let recovered = try ChrysalisRunner.demos(["recover", store])
         guard recovered.status == 0 else {
             outcome.fail("recover failed", "chrysalis recover exited \(recovered.status): \(recovered.stderr); left by the kill: \(left)")
             return
@@ -194,7 +194,7 @@ struct CrashScene {
         try FileManager.default.copyItem(atPath: source, toPath: store)
         var outcome = CrashOutcome()
         let process = Process()
-        process.executableURL = ChrysalisRunner.binary
+        process.executableURL = ChrysalisRunner.demos
         process.arguments = ["migrate", store] + kind.arguments
         let output = Pipe()
         process.standardOutput = output

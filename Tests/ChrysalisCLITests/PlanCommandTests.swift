@@ -17,7 +17,7 @@ final class PlanCommandTests: XCTestCase {
     func testPlanJSONWithAFolderOfMappings() throws {
         let (directory, store) = try store()
         let before = try Data(contentsOf: store)
-        let result = try ChrysalisRunner.run(["plan", store.path, "--model", books.appendingPathComponent("Model.xcdatamodeld").path,
+        let result = try ChrysalisRunner.demos(["plan", store.path, "--model", books.appendingPathComponent("Model.xcdatamodeld").path,
                                               "--mappings", books.path, "--json"])
         XCTAssertEqual(result.status, 0, result.stderr)
         let plan = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
@@ -33,7 +33,7 @@ final class PlanCommandTests: XCTestCase {
 
     func testPlanWithoutMappingsInfersAndWarnsAboutDroppedData() throws {
         let (_, store) = try store()
-        let result = try ChrysalisRunner.run(["plan", store.path, "--model", books.appendingPathComponent("Model.xcdatamodeld").path])
+        let result = try ChrysalisRunner.demos(["plan", store.path, "--model", books.appendingPathComponent("Model.xcdatamodeld").path])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stdout.contains("1. Model1 → Model3  [lightweight]"), result.stdout)
         XCTAssertTrue(result.stdout.contains("why: no mapping model covers Model1 → Model3: inferred straight to it as Core Data does, across 1 version in between"), result.stdout)
@@ -44,7 +44,7 @@ final class PlanCommandTests: XCTestCase {
     func testDryRunLeavesTheStoreAlone() throws {
         let (directory, store) = try store()
         let before = try Data(contentsOf: store)
-        let result = try ChrysalisRunner.run(["migrate", store.path, "--model", books.appendingPathComponent("Model.xcdatamodeld").path, "--dry-run",
+        let result = try ChrysalisRunner.demos(["migrate", store.path, "--model", books.appendingPathComponent("Model.xcdatamodeld").path, "--dry-run",
                                               "--mappings", books.appendingPathComponent("Model1_to_Model2.xcmappingmodel").path,
                                               "--mappings", books.appendingPathComponent("Model2_to_Model3_User.xcmappingmodel").path,
                                               "--mappings", books.appendingPathComponent("Model2_to_Model3.xcmappingmodel").path])
@@ -57,9 +57,9 @@ final class PlanCommandTests: XCTestCase {
 
     func testUsageErrorsExitWithTwoAndNothingToDoWithZero() throws {
         let (_, store) = try store()
-        XCTAssertEqual(try ChrysalisRunner.run(["migrate", store.path]).status, 2, "--model is required")
-        XCTAssertEqual(try ChrysalisRunner.run(["plan", store.path, "--model", books.appendingPathComponent("Model.xcdatamodeld").path, "--to", "Model9"]).status, 1)
-        let current = try ChrysalisRunner.run(["migrate", store.path, "--model", books.appendingPathComponent("Model.xcdatamodeld").path, "--to", "Model1"])
+        XCTAssertEqual(try ChrysalisRunner.demos(["migrate", store.path]).status, 2, "--model is required")
+        XCTAssertEqual(try ChrysalisRunner.demos(["plan", store.path, "--model", books.appendingPathComponent("Model.xcdatamodeld").path, "--to", "Model9"]).status, 1)
+        let current = try ChrysalisRunner.demos(["migrate", store.path, "--model", books.appendingPathComponent("Model.xcdatamodeld").path, "--to", "Model1"])
         XCTAssertEqual(current.status, 0, current.stderr)
         XCTAssertTrue(current.stdout.contains("is already at Model1: nothing to do"), current.stdout)
     }

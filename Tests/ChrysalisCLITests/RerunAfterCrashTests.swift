@@ -34,16 +34,16 @@ final class RerunAfterCrashTests: XCTestCase {
         let mappings = ["Model1_to_Model2", "Model2_to_Model3_User", "Model2_to_Model3"].flatMap { ["--mappings", books.appendingPathComponent("\($0).xcmappingmodel").path] }
         let command = ["migrate", store.path, "--model", books.appendingPathComponent("Model.xcdatamodeld").path] + mappings
         // Where a chain killed after its first step leaves the store.
-        let first = try ChrysalisRunner.run(Array(command.prefix(4)) + ["--to", "Model2", "--mappings", books.appendingPathComponent("Model1_to_Model2.xcmappingmodel").path])
+        let first = try ChrysalisRunner.demos(Array(command.prefix(4)) + ["--to", "Model2", "--mappings", books.appendingPathComponent("Model1_to_Model2.xcmappingmodel").path])
         XCTAssertEqual(first.status, 0, first.stderr)
-        let rest = try ChrysalisRunner.run(command)
+        let rest = try ChrysalisRunner.demos(command)
         XCTAssertEqual(rest.status, 0, rest.stderr)
         XCTAssertTrue(rest.stdout.contains("from Model2 to Model3"), rest.stdout)
-        let again = try ChrysalisRunner.run(command)
+        let again = try ChrysalisRunner.demos(command)
         XCTAssertEqual(again.status, 0, again.stderr)
         XCTAssertTrue(again.stdout.contains("is already at Model3: nothing to do"), again.stdout)
         // A mapping that fits neither the path nor a step behind it is still refused.
-        let wrong = try ChrysalisRunner.run(["migrate", store.path, "--model", books.appendingPathComponent("Model.xcdatamodeld").path,
+        let wrong = try ChrysalisRunner.demos(["migrate", store.path, "--model", books.appendingPathComponent("Model.xcdatamodeld").path,
                                              "--mappings", resources.appendingPathComponent("Mappings/BookStore3To4.mapping.yaml").path])
         XCTAssertEqual(wrong.status, 1, wrong.stdout)
         XCTAssertTrue(wrong.stderr.contains("fits no version of this model bundle"), wrong.stderr)
@@ -56,7 +56,7 @@ final class RerunAfterCrashTests: XCTestCase {
         for leftover in ["BookStore.sqlite.chrysalis-lock", ".BookStore.sqlite.chrysalis-work", ".BookStore.sqlite.chrysalis-new"] {
             FileManager.default.createFile(atPath: directory.appendingPathComponent(leftover).path, contents: Data("x".utf8))
         }
-        let result = try ChrysalisRunner.run(["migrate", store, "--model", bundle, "--to", "BookStore 2"])
+        let result = try ChrysalisRunner.demos(["migrate", store, "--model", bundle, "--to", "BookStore 2"])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stdout.contains("nothing to do"), result.stdout)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted(), ["BookStore.sqlite"])
@@ -94,7 +94,7 @@ final class RerunAfterCrashTests: XCTestCase {
             XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store)), bytes, "\(command) wrote nothing")
             XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store + "-journal")), journalBytes, "\(command) left the journal")
         }
-        let migrate = try ChrysalisRunner.run(["migrate", store, "--model", bundle, "--to", "BookStore 2"])
+        let migrate = try ChrysalisRunner.demos(["migrate", store, "--model", bundle, "--to", "BookStore 2"])
         XCTAssertEqual(migrate.status, 0, migrate.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: store + "-journal"), "rolled back")
         XCTAssertEqual(try DatabaseQueue(path: store).read { db in try String?.fetchAll(db, sql: "SELECT ztitle FROM zbook ORDER BY z_pk") }, titles,

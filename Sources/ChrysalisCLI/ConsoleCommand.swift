@@ -1,5 +1,4 @@
 import ArgumentParser
-import Demo
 import Foundation
 import MigrationConsole
 import MigrationEngine
@@ -41,8 +40,7 @@ struct ConsoleCommand: ParsableCommand {
             let (bundle, plan) = try options.plan()
             let cancellation = CancellationToken()
             guard let result = ConsoleApp.run(store: options.store, bundle: bundle, plan: plan,
-                                              options: MigrationOptions(policies: DemoResources.policies, cancellation: cancellation,
-                                                                        configureManager: BookStoreSynopsis.install),
+                                              options: Registration.current.options(cancellation: cancellation),
                                               stepMode: step, startImmediately: start || step) else {
                 throw ValidationError("the console needs a terminal (TERM set, not dumb); use `chrysalis migrate` without one")
             }

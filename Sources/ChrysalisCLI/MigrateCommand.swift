@@ -1,5 +1,4 @@
 import ArgumentParser
-import Demo
 import Foundation
 import MigrationEngine
 import ObjectModel
@@ -18,8 +17,9 @@ struct MigrateCommand: ParsableCommand {
         pid), and a read-only directory are refused before any work. After a crash, run the same \
         command again: it cleans up and finishes.
 
-        Policies named in mapping models must be registered; this build registers the demos' \
-        policies (PublicationToPublicationMigrationPolicy, MHWBookToBookPolicy, MHWUserToUserPolicy).
+        Custom entity migration policies named in mapping models must be registered: `chrysalis` \
+        registers none, an app's own build of the command line registers its own (see the \
+        README's "Your own policies"); `plan` names any that are missing.
 
         Exit status: 0 migrated (or nothing to do), 1 error, 2 usage, 3 cancelled.
 

@@ -1,4 +1,3 @@
-import Demo
 import Foundation
 import MigrationEngine
 
@@ -11,8 +10,9 @@ struct Registration {
     /// Customises each pass's manager before it runs.
     var configureManager: ((MigrationManager) throws -> Void)?
 
-    /// The registration of this process, set once before the command line is parsed.
-    nonisolated(unsafe) static var current = Registration(policies: DemoResources.policies, configureManager: BookStoreSynopsis.install)
+    /// The registration of this process, set once before the command line is parsed: nothing,
+    /// unless an app's build of the command line registered its own (``Chrysalis/main(policies:configureManager:)``).
+    nonisolated(unsafe) static var current = Registration(policies: PolicyRegistry(), configureManager: nil)
 
     /// Migration options with these policies and hook, and `cancellation`.
     func options(cancellation: CancellationToken = CancellationToken()) -> MigrationOptions {
