@@ -22,6 +22,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
+        // Debug logging (--verbose, CHRYSALIS_LOG): the plan's decisions and every SQL statement.
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .target(
@@ -31,13 +33,13 @@ let package = Package(
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         .target(
             name: "SQLiteStore",
-            dependencies: ["ObjectModel", "CZlib", .product(name: "GRDB", package: "GRDB.swift"),
+            dependencies: ["ObjectModel", "CZlib", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
                            // SQLite's C API for binding per-row values directly (BoundExecution.swift).
                            .product(name: "GRDBSQLite", package: "GRDB.swift")]
         ),
         .target(
             name: "MigrationEngine",
-            dependencies: ["ObjectModel", "SQLiteStore", "Yams", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["ObjectModel", "SQLiteStore", "Yams", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "Demo",
@@ -59,6 +61,7 @@ let package = Package(
                 "MigrationConsole",
                 "Demo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // `chrysalis`: the command line with nothing registered.

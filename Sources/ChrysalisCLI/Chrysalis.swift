@@ -46,6 +46,7 @@ public struct Chrysalis: ParsableCommand {
     /// Runs the command line with nothing registered. Like ArgumentParser's own, but a usage error
     /// exits with status 2, as Unix tools do.
     public static func main() {
+        DebugLog.bootstrap()
         do {
             var command = try parseAsRoot()
             try command.run()

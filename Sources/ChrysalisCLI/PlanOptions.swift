@@ -21,6 +21,10 @@ struct PlanOptions: ParsableArguments {
     @Option(name: .customLong("to"), help: "The version to migrate to (default: the bundle's current version).")
     var target: String?
 
+    @Flag(help: ArgumentHelp("Log the plan's decisions and every SQL statement with its time, to standard error.",
+                             discussion: "CHRYSALIS_LOG=debug (decisions) or trace (decisions and SQL) does the same for any command."))
+    var verbose = false
+
     @Flag(help: ArgumentHelp("Visit every version: one step per consecutive pair, instead of Core Data's one inferred step across versions no mapping model covers.",
                              discussion: "Without it, a store many versions behind migrates as Core Data's automatic migration does it: straight to the target (or to where the next mapping model starts), which keeps data an intermediate version would drop."))
     var stepwise = false

@@ -1,5 +1,6 @@
 import Foundation
 import ObjectModel
+import Logging
 import SQLiteStore
 
 /// The steps from a store's version to a target version, each with its kind, why the plan takes
@@ -88,6 +89,7 @@ public struct MigrationPlan: Sendable {
         guard let end = bundle.version(named: targetName) else {
             throw MigrationError(.notFound, "\(bundle.name) has no version \(targetName)", fix: "use one of: \(bundle.versions.map(\.name).joined(separator: ", "))")
         }
+        MigrationLog.plan.debug("\(path): hashes match \(compatible.map(\.name).joined(separator: ", ")); read as \(start.name)\(pending.map { " (from the original \($0), an interrupted plan pending)" } ?? "")")
         let fitting = MappingFit(mappings, bundle: bundle)
         let legs = try route.legs(from: start, to: end, bundle: bundle, mappings: fitting.named)
         var (unused, notes) = fitting.unused(by: legs, from: start, to: end)
@@ -98,6 +100,8 @@ public struct MigrationPlan: Sendable {
         if pending != nil {
             notes.insert("an earlier run was interrupted mid-plan: the run puts the original back first, at \(start.name)", at: 0)
         }
+        for leg in legs { MigrationLog.plan.debug("step \(leg.source.name) → \(leg.destination.name): \(leg.reason)") }
+        for note in notes { MigrationLog.plan.debug("note: \(note)") }
         let sourceLayout = try store.layout(for: start.model)
         var steps: [Step] = []
         for (index, leg) in legs.enumerated() {

@@ -1,5 +1,6 @@
 import Foundation
 import ObjectModel
+import Logging
 import SQLiteStore
 
 /// Runs a ``MigrationPlan`` step by step under one lock, as one transaction for the user: the
@@ -68,7 +69,9 @@ public enum MigrationRunner {
             stepOptions.verifiedRows = verifiedRows
             let report: MigrationReport
             do {
+                MigrationLog.plan.debug("running step \(index + 1)/\(plan.steps.count) \(step.source.name) → \(step.destination.name) [\(step.kind.name)]")
                 report = try run(step, store: path, options: stepOptions)
+                MigrationLog.plan.debug("step \(index + 1) done in \(String(format: "%.3f", report.duration)) s: \(report.passes.joined(separator: ", "))")
             } catch {
                 throw try stopped(plan, at: index, by: error, store: path, original: original, journaled: journaled, keepBackup: keepBackup)
             }
