@@ -5,7 +5,7 @@ import SQLiteStore
 
 /// Runs a ``MigrationPlan`` step by step under one lock, as one transaction for the user: the
 /// original is kept until the last step is done, and an error or a cancel after the first step
-/// puts it back, byte for byte (a ``PlanJournal`` lets the next run do the same after a kill).
+/// puts it back, byte for byte (a plan journal beside the store lets the next run do the same after a kill).
 /// `keepProgress` keeps the completed steps instead. Lightweight steps run in place, mapping
 /// steps through the manager; the original is kept as `Name~.ext` unless told otherwise.
 public enum MigrationRunner {
