@@ -28,6 +28,12 @@ public struct XMLTree: Sendable {
         attributes["name"].map { "<\(name) name=\"\($0)\">" } ?? "<\(name)>"
     }
 
+    /// How deeply elements may nest. Xcode's files nest about five deep (`model`, `entity`,
+    /// `attribute`, `userInfo`, `entry`); the tree is built and torn down recursively, so a
+    /// document nested 100,000 deep would overflow the stack. Deeper documents are refused while
+    /// parsing, before any such tree exists.
+    public static let maximumDepth = 256
+
     /// Parses `data`; malformed XML throws a ``ModelFileError`` with the parser's line and reason.
     public static func parse(_ data: Data, file: String) throws -> XMLTree {
         // Foundation's XMLParser traps when libxml2 hands its callbacks a name that is not valid
@@ -48,6 +54,11 @@ public struct XMLTree: Sendable {
         // Linux's parser can return true after reporting an error, so the first reported
         // error decides.
         let ok = parser.parse()
+        if let line = builder.tooDeepAtLine {
+            throw ModelFileError(file: file, line: line,
+                                 problem: "elements are nested more than \(maximumDepth) deep (Xcode's model and mapping files nest about five)",
+                                 fix: "this is not a file Xcode wrote; restore it from version control")
+        }
         if let failure = builder.firstError ?? (ok ? nil : (parser.lineNumber, parser.columnNumber, (parser.parserError as NSError?)?.code ?? 0)) {
             throw ModelFileError(file: file, line: failure.line,
                                  problem: "malformed XML at column \(failure.column): \(describe(libxml2Code: failure.code))",
@@ -107,9 +118,17 @@ private final class TreeBuilder: NSObject, XMLParserDelegate {
     private var stack: [XMLTree] = []
     var root: XMLTree?
     var firstError: (line: Int, column: Int, code: Int)?
+    /// Where an element went past ``XMLTree/maximumDepth``; parsing stopped there.
+    var tooDeepAtLine: Int?
 
     func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
                 qualifiedName: String?, attributes: [String: String] = [:]) {
+        guard tooDeepAtLine == nil, firstError == nil else { return }
+        guard stack.count < XMLTree.maximumDepth else {
+            tooDeepAtLine = parser.lineNumber
+            parser.abortParsing()
+            return
+        }
         stack.append(XMLTree(name: elementName, attributes: attributes, children: [], text: "", line: parser.lineNumber))
     }
 
@@ -118,7 +137,8 @@ private final class TreeBuilder: NSObject, XMLParserDelegate {
     }
 
     func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
-        if firstError == nil {
+        // abortParsing() reports an error of its own; the depth decides then.
+        if firstError == nil && tooDeepAtLine == nil {
             firstError = (parser.lineNumber, parser.columnNumber, (parseError as NSError).code)
             // The first error decides, so there is no point reading on: a file of a million
             // recoverable errors would otherwise take seconds.
@@ -127,7 +147,7 @@ private final class TreeBuilder: NSObject, XMLParserDelegate {
     }
 
     func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
-        guard let finished = stack.popLast() else { return }
+        guard tooDeepAtLine == nil, let finished = stack.popLast() else { return }
         if stack.isEmpty { root = finished } else { stack[stack.count - 1].children.append(finished) }
     }
 }

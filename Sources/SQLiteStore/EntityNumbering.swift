@@ -48,13 +48,13 @@ public struct EntityNumbering: Hashable, Sendable {
     public func name(of number: Int) -> String? { entries.first { $0.number == number }?.name }
 
     /// `number` and the numbers of all entities below it: the `Z_ENT` values of its instances.
+    /// A damaged `Z_PRIMARYKEY` can make parents a cycle; each number is visited once.
     public func numbers(inHierarchyOf number: Int) -> [Int] {
-        var result = [number]
+        var result: Set<Int> = [number]
         var frontier = [number]
         while let next = frontier.popLast() {
             let children = entries.filter { $0.superNumber == next && $0.number != next }.map(\.number)
-            result += children
-            frontier += children
+            for child in children where result.insert(child).inserted { frontier.append(child) }
         }
         return result.sorted()
     }

@@ -146,7 +146,9 @@ public final class ObjectWriter {
         let (description, table, number) = try resolve(entity)
         let root = layout.numbering.number(of: layout.model.rootEntity(of: description).name) ?? number
         let first = try nextKey(root: root, table: table.name)
-        nextKeys[root] = first + Int64(max(count, 1))
+        let (next, overflow) = first.addingReportingOverflow(Int64(max(count, 1)))
+        guard !overflow, next <= PrimaryKeyTable.highestKey else { throw noKeysLeft(table.name, first) }
+        nextKeys[root] = next
         otherInsertedCounts[entity, default: 0] += count
         return (first, number)
     }
@@ -346,10 +348,22 @@ public final class ObjectWriter {
 
     /// The next free key of a hierarchy: handed out already, or past both `Z_MAX` and the table's keys.
     private func peekKey(root: Int, table: String) throws -> Int64 {
-        if let next = nextKeys[root] { return next }
-        let recorded = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM \(t("Z_PRIMARYKEY")) WHERE Z_ENT = ?", arguments: [root]) ?? 0
-        let used = try Int64.fetchOne(db, sql: "SELECT max(Z_PK) FROM \(t(table))") ?? 0
+        if let next = nextKeys[root] {
+            guard next <= PrimaryKeyTable.highestKey else { throw noKeysLeft(table, next - 1) }
+            return next
+        }
+        let recorded = try PrimaryKeyTable.recordedMax(db, number: root, path: path, schema: schema)
+        let keys = CheckedColumn(path: path, table: table, column: "Z_PK")
+        let used = try keys.integer(try DatabaseValue.fetchOne(db, sql: "SELECT max(Z_PK) FROM \(t(table))") ?? .null, row: "its highest") ?? 0
+        guard used <= PrimaryKeyTable.highestKey else { throw noKeysLeft(table, used) }
         return max(recorded, used) + 1
+    }
+
+    /// The error for a table whose keys reached ``PrimaryKeyTable/highestKey``: no real store gets
+    /// there, so the store is damaged, and counting on would overflow.
+    private func noKeysLeft(_ table: String, _ highest: Int64) -> StoreError {
+        StoreError(.corrupt, path: path, "\(table).Z_PK reaches \(highest), which leaves no keys for new objects (at most \(PrimaryKeyTable.highestKey))",
+                   fix: CheckedColumn.damagedFix(path))
     }
 
     private func resolve(_ entity: String) throws -> (EntityDescription, StoreLayout.Table, Int) {

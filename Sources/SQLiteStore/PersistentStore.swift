@@ -97,10 +97,17 @@ public final class PersistentStore: Sendable {
                 ?? Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA") else {
                 throw StoreError(.badMetadata, path: path, "Z_METADATA has no row", fix: "the metadata is missing; restore the store from a backup")
             }
-            guard let plist = row["Z_PLIST"] as Data? else {
-                throw StoreError(.badMetadata, path: path, "Z_METADATA.Z_PLIST is empty or not a blob", fix: "restore the store from a backup")
+            // Core Data writes a blob; text (an XML plist someone stored by hand) is read too.
+            let plist: Data
+            switch row.raw(1).storage {
+            case .blob(let bytes) where !bytes.isEmpty: plist = bytes
+            case .string(let text) where !text.isEmpty: plist = Data(text.utf8)
+            default:
+                throw CheckedColumn(path: path, table: "Z_METADATA", column: "Z_PLIST")
+                    .wrongKind(row.raw(1), expected: "the store's metadata (a binary property list)")
             }
-            return try StoreMetadata.decode(plist: plist, uuid: row["Z_UUID"] as String? ?? "", path: path)
+            let uuid = try CheckedColumn(path: path, table: "Z_METADATA", column: "Z_UUID").text(row.raw(0))
+            return try StoreMetadata.decode(plist: plist, uuid: uuid ?? "", path: path)
         }
     }
 
@@ -116,8 +123,8 @@ public final class PersistentStore: Sendable {
     /// none (stores from before 2015).
     public func cachedModel() throws -> ManagedObjectModel? {
         let blob: Data? = try read { db in
-            guard try db.tableExists("Z_MODELCACHE") else { return nil }
-            return try Data.fetchOne(db, sql: "SELECT Z_CONTENT FROM Z_MODELCACHE")
+            guard try db.tableExists("Z_MODELCACHE"), let value = try DatabaseValue.fetchOne(db, sql: "SELECT Z_CONTENT FROM Z_MODELCACHE") else { return nil }
+            return try CheckedColumn(path: path, table: "Z_MODELCACHE", column: "Z_CONTENT").blob(value)
         }
         guard let blob else { return nil }
         let source = "\(path) (Z_MODELCACHE)"
@@ -137,14 +144,6 @@ public final class PersistentStore: Sendable {
                 SELECT max(bytes) FROM (SELECT sum(d.pgsize) AS bytes FROM dbstat('main', 1) d
                 JOIN sqlite_master m ON m.name = d.name GROUP BY m.tbl_name)
                 """)
-        }
-    }
-
-    /// The entity numbering the store itself records in `Z_PRIMARYKEY`.
-    public func recordedNumbering() throws -> EntityNumbering {
-        try read { db in
-            let rows = try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME, Z_SUPER FROM Z_PRIMARYKEY ORDER BY Z_ENT")
-            return EntityNumbering(entries: rows.map { EntityNumbering.Entry(number: $0[0], name: $0[1] ?? "", superNumber: $0[2] ?? 0) })
         }
     }
 
@@ -268,6 +267,9 @@ public final class PersistentStore: Sendable {
             for name in ["NSCoreDataDATriggerUpdatedAffectedObjectValue", "NSCoreDataDATriggerInsertUpdatedAffectedObjectValue"] {
                 db.add(function: DatabaseFunction(name, argumentCount: 5, pure: false) { _ in nil })
             }
+            // Guards the arithmetic a migration compiles to SQL (overflow must stop it, not be written).
+            CheckedArithmetic.install(in: db)
+            StoreLog.installTrace(in: db)
         }
         return configuration
     }
@@ -282,6 +284,9 @@ public final class PersistentStore: Sendable {
         if database.extendedResultCode == .SQLITE_READONLY_ROLLBACK {
             return StoreError(.readOnly, path: path, "has an unfinished transaction a writer that crashed left in \(path)-journal, which must be rolled back before the store can be read",
                               fix: "open the store with its app, or run `chrysalis migrate`, which rolls it back first (this command writes nothing)")
+        }
+        if message.hasPrefix(CheckedArithmetic.messagePrefix) {
+            return StoreError(.badValue, path: path, message, fix: "change the value expression so its result stays within the attribute's range")
         }
         switch database.resultCode {
         case .SQLITE_NOTADB:

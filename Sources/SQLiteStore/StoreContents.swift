@@ -85,12 +85,15 @@ extension PersistentStore {
                 // One scan finds the usual case, a table of one entity, without the sort a
                 // GROUP BY needs (five times slower on a million rows).
                 guard let span = try Row.fetchOne(db, sql: "SELECT count(Z_ENT), min(Z_ENT), max(Z_ENT) FROM \(quoted)") else { continue }
-                let single: Int? = span[1], other: Int? = span[2]
+                let entity = CheckedColumn(path: path, table: table, column: "Z_ENT")
+                let single = try entity.integer(span.raw(1)), other = try entity.integer(span.raw(2))
                 let rows = single != nil && single == other ? [span] : try Row.fetchAll(db, sql: "SELECT count(*), Z_ENT FROM \(quoted) GROUP BY Z_ENT")
                 for row in rows {
-                    let number: Int = row[1] ?? 0
+                    let number = try entity.integer(row.raw(1)).map { Int($0) } ?? 0
                     // A number of another table's entity is a damaged row, not one of that entity's.
-                    if numbers.contains(number), let name = numbering.name(of: number) { counts[name] = row[0] }
+                    if numbers.contains(number), let name = numbering.name(of: number) {
+                        counts[name] = try CheckedColumn(path: path, table: table, column: "count(*)").requiredInt(row.raw(0))
+                    }
                 }
             }
             return counts

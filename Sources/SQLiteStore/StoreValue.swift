@@ -78,7 +78,9 @@ public enum StoreValue: Hashable, Sendable {
             self = .integer(number)
         case (.date, .double(let seconds)): self = .date(Date(timeIntervalSinceReferenceDate: seconds))
         case (.date, .int64(let seconds)): self = .date(Date(timeIntervalSinceReferenceDate: Double(seconds)))
-        case (.decimal, .double(let number)): self = .decimal(Decimal(string: String(number)) ?? Decimal(number))
+        // Foundation's Decimal(Double) traps on infinity (which SQLite can store): such a value is
+        // kept as the double it is.
+        case (.decimal, .double(let number)) where number.isFinite: self = .decimal(Decimal(string: String(number)) ?? Decimal(number))
         case (.decimal, .int64(let number)): self = .decimal(Decimal(number))
         case (.double, .int64(let number)), (.float, .int64(let number)): self = .double(Double(number))
         case (.uuid, .blob(let bytes)) where bytes.count == 16:
@@ -99,6 +101,26 @@ public enum StoreValue: Hashable, Sendable {
         case 1: return .data(bytes.dropFirst())
         case 2: return .externalDataReference(String(decoding: bytes.dropFirst().prefix { $0 != 0 }, as: UTF8.self))
         default: return .data(bytes)
+        }
+    }
+}
+
+extension StoreValue: CustomStringConvertible {
+    /// The value as a message shows it to a person: `nil`, `42`, `1.5`, `"text"`, `YES`, a date,
+    /// `<12 bytes>`, a UUID or URL, never Swift's spelling of the enum.
+    public var description: String {
+        switch self {
+        case .null: return "nil"
+        case .integer(let number): return String(number)
+        case .double(let number): return String(number)
+        case .decimal(let number): return "\(number)"
+        case .string(let text): return "\"" + (text.count > 60 ? String(text.prefix(60)) + "…" : text) + "\""
+        case .bool(let flag): return flag ? "YES" : "NO"
+        case .date(let date): return date.description
+        case .data(let data): return "<\(data.count) byte\(data.count == 1 ? "" : "s")>"
+        case .uuid(let uuid): return uuid.uuidString
+        case .uri(let url): return url.absoluteString
+        case .externalDataReference(let reference): return "<external data \(reference)>"
         }
     }
 }

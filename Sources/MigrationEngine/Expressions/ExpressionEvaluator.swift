@@ -25,7 +25,7 @@ struct ExpressionEvaluator {
         case .negate(let operand):
             let value = try evaluate(operand)
             if value.isNull { return .null }
-            guard let number = value.number else { throw EvaluationError("cannot negate \(value)") }
+            guard let number = value.number else { throw EvaluationError("cannot negate \(value.readable)") }
             // -Int64.min overflows: like arithmetic, fall back to a double rather than trap.
             if case .value(.integer(let integer)) = value, integer != .min { return .value(.integer(-integer)) }
             return .value(.double(-number))
@@ -67,10 +67,10 @@ struct ExpressionEvaluator {
                 let numbers = try items.map { try walk($0, rest) }.filter { !$0.isNull }.compactMap(\.number)
                 guard !numbers.isEmpty else { return key == "@sum" ? .value(.integer(0)) : .null }
                 switch key {
-                case "@sum": return .value(.double(numbers.reduce(0, +)))
-                case "@avg": return .value(.double(numbers.reduce(0, +) / Double(numbers.count)))
-                case "@min": return .value(.double(numbers.min()!))
-                default: return .value(.double(numbers.max()!))
+                case "@sum": return try Self.finite(numbers.reduce(0, +), "@sum")
+                case "@avg": return try Self.finite(numbers.reduce(0, +) / Double(numbers.count), "@avg")
+                case "@min": return .value(.double(numbers.min() ?? 0))
+                default: return .value(.double(numbers.max() ?? 0))
                 }
             case "@unionOfObjects", "@unionOfArrays":
                 return .collection(try items.map { try walk($0, rest) })
@@ -96,7 +96,7 @@ struct ExpressionEvaluator {
     private func arithmetic(_ op: Expression.ArithmeticOperator, _ lhs: ExpressionValue, _ rhs: ExpressionValue) throws -> ExpressionValue {
         if lhs.isNull || rhs.isNull { return .null }
         guard let a = lhs.number, let b = rhs.number else {
-            throw EvaluationError("\(op.rawValue) needs numbers, got \(lhs) and \(rhs)")
+            throw EvaluationError("\(op.rawValue) needs numbers, got \(lhs.readable) and \(rhs.readable)")
         }
         if case .value(.integer(let x)) = lhs, case .value(.integer(let y)) = rhs, op != .divide {
             let (result, overflow): (Int64, Bool)
@@ -107,14 +107,25 @@ struct ExpressionEvaluator {
             }
             if !overflow { return .value(.integer(result)) }
         }
+        let result: Double
         switch op {
-        case .add: return .value(.double(a + b))
-        case .subtract: return .value(.double(a - b))
-        case .multiply: return .value(.double(a * b))
+        case .add: result = a + b
+        case .subtract: result = a - b
+        case .multiply: result = a * b
         case .divide:
             guard b != 0 else { throw EvaluationError("division by zero") }
-            return .value(.double(a / b))
+            result = a / b
         }
+        return try Self.finite(result, "\(lhs.readable) \(op.rawValue) \(rhs.readable)")
+    }
+
+    /// `number` as a value, unless it is infinite or not a number: a result past Double's range
+    /// must stop the migration, not be written to the store as `inf`.
+    static func finite(_ number: Double, _ what: String) throws -> ExpressionValue {
+        guard number.isFinite else {
+            throw EvaluationError("\(what) gives \(number.isNaN ? "no number (NaN)" : "infinity"): the result is past the range of a Double (about ±1.8e308)")
+        }
+        return .value(.double(number))
     }
 
     private func builtin(_ name: String, _ arguments: [ExpressionValue]) throws -> ExpressionValue {
@@ -125,7 +136,8 @@ struct ExpressionEvaluator {
         switch name {
         case "count:": return .value(.integer(Int64(items.filter { !$0.isNull }.count)))
         case "sum:", "average:", "min:", "max:":
-            return try walk(.collection(items), ["@" + ["sum:": "sum", "average:": "avg", "min:": "min", "max:": "max"][name]!])
+            let key = ["sum:": "@sum", "average:": "@avg", "min:": "@min"][name] ?? "@max"
+            return try walk(.collection(items), [key])
         case "abs:":
             guard let number = argument.number else { return .null }
             if case .value(.integer(let integer)) = argument, integer != .min { return .value(.integer(abs(integer))) }

@@ -189,6 +189,10 @@ public struct ExpressionParser {
             position += 1
             if let integer = Int64(text) { return .constant(.integer(integer)) }
             guard let number = Double(text) else { throw error("'\(text)' is not a number", at: token) }
+            // Swift reads 1e999 as infinity; Core Data's parser has no such number either.
+            guard number.isFinite else {
+                throw error("'\(text)' is past the range of a Double (about ±1.8e308); write a smaller number", at: token)
+            }
             return .constant(.double(number))
         case .string(let value):
             position += 1

@@ -37,18 +37,27 @@ struct ExpressionSQL {
         case .keyPath(.variable("source"), let path), .keyPath(.evaluatedObject, let path): return keyPath(path)
         case .negate(let operand):
             guard let inner = compile(operand), inner.kind == .integer || inner.kind == .real else { return nil }
-            return Fragment(sql: "(-\(inner.sql))", arguments: inner.arguments, kind: inner.kind)
+            return checked(Fragment(sql: "(-\(inner.sql))", arguments: inner.arguments, kind: inner.kind), expression)
         case .arithmetic(let op, let lhs, let rhs):
             guard let a = compile(lhs), let b = compile(rhs), [Kind.integer, .real].contains(a.kind), [Kind.integer, .real].contains(b.kind) else { return nil }
             if op == .divide {
                 guard case .constant(let divisor) = rhs, [StoreValue.integer(0), .double(0)].allSatisfy({ $0 != divisor }) else { return nil }
-                return Fragment(sql: "(CAST(\(a.sql) AS REAL) / \(b.sql))", arguments: a.arguments + b.arguments, kind: .real)
+                return checked(Fragment(sql: "(CAST(\(a.sql) AS REAL) / \(b.sql))", arguments: a.arguments + b.arguments, kind: .real), expression)
             }
             let kind: Kind = a.kind == .integer && b.kind == .integer ? .integer : .real
-            return Fragment(sql: "(\(a.sql) \(op.rawValue) \(b.sql))", arguments: a.arguments + b.arguments, kind: kind)
+            return checked(Fragment(sql: "(\(a.sql) \(op.rawValue) \(b.sql))", arguments: a.arguments + b.arguments, kind: kind), expression)
         case let .conditional(predicate, whenTrue, whenFalse): return conditional(predicate, whenTrue, whenFalse)
         default: return nil
         }
+    }
+
+    /// `fragment`, an arithmetic result, through ``CheckedArithmetic``: SQLite would turn an
+    /// overflow into infinity (or an integer into a real) and store it; the evaluator stops
+    /// with an error there, and so does the compiled statement.
+    private func checked(_ fragment: Fragment, _ expression: Expression) -> Fragment {
+        Fragment(sql: CheckedArithmetic.guarded(fragment.sql, integer: fragment.kind == .integer),
+                 arguments: fragment.arguments + [CheckedArithmetic.label(expression: expression.description, entity: entity.name)],
+                 kind: fragment.kind)
     }
 
     /// `TERNARY(p, a, b)` as `CASE WHEN p THEN a ELSE b END`. The branches must be of one kind

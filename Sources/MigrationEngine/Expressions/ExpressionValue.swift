@@ -44,6 +44,19 @@ public enum ExpressionValue: Hashable, Sendable {
 
     var isNull: Bool { self == .null }
 
+    /// The value as an error message shows it: `42`, `"text"`, `nil`, `source object 2/p5`,
+    /// `{1, 2}` — never Swift's spelling of the enum. (Not `description`: filters compare some
+    /// values by their description, and that must not change.)
+    public var readable: String {
+        switch self {
+        case .value(let value): return value.description
+        case .object(let object): return "\(object.side == .source ? "source" : "destination") object \(object.id)"
+        case .collection(let items):
+            let shown = items.prefix(10).map(\.readable).joined(separator: ", ")
+            return "{" + shown + (items.count > 10 ? ", … (\(items.count) in all)" : "") + "}"
+        }
+    }
+
     /// Converts the value for an attribute of `type`: numbers convert between number types (an
     /// integer attribute truncates), everything else must already be of the attribute's kind.
     /// A number the attribute cannot hold (infinity, NaN, past `Int64`) gives `nil`, which the
@@ -57,7 +70,8 @@ public enum ExpressionValue: Hashable, Sendable {
             return number.flatMap { Int64(exactly: $0.rounded(.towardZero)) }.map(StoreValue.integer)
         case .real:
             if case .double = value { return value }
-            return number.map(StoreValue.double)
+            // A decimal past Double's range would become infinity.
+            return number.flatMap { $0.isFinite ? StoreValue.double($0) : nil }
         case .decimal:
             if case .decimal = value { return value }
             if case .integer(let number) = value { return .decimal(Decimal(number)) }

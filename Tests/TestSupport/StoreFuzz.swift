@@ -1,0 +1,91 @@
+import Foundation
+
+extension Fuzz {
+    /// Runs `body` on every seed store, then on mutants of them (``Mutator/mutateStore(_:other:into:)``)
+    /// until `count` stores have run, with ``run(_:seeds:seed:tokens:count:mutate:body:isExpected:)``'s
+    /// rules and environment: each error `body` reports must be the code's own type with a
+    /// non-empty message that a person can read (no Swift type names such as `Optional(` or
+    /// `SQLiteStore.`, at most one `Fix:`), and no store may take longer than the hang bound.
+    ///
+    /// A store is a folder (the file and its sidecars): `CHRYSALIS_FUZZ_TRACE=DIR` copies each
+    /// to `DIR/<reader>.input/` before it runs, and a store that broke a rule is kept in
+    /// ``failureDirectory`` as `<reader>-<N>/`.
+    ///
+    /// - Parameter body: runs the code under test on the store at the URL (made from the seed at
+    ///   the index) and returns the errors it threw, one per command run; none when all succeeded.
+    public static func runStores(_ reader: String, seeds: [StoreSeed], seed: UInt64, count: Int,
+                                 body: (URL, Int) throws -> [Error], isExpected: (Error) -> Bool) throws -> FuzzReport {
+        precondition(!seeds.isEmpty, "\(reader): no seeds")
+        let environment = ProcessInfo.processInfo.environment
+        let only = environment["CHRYSALIS_FUZZ_ONLY"].flatMap(Int.init)
+        let trace = environment["CHRYSALIS_FUZZ_TRACE"].map { URL(fileURLWithPath: $0).appendingPathComponent("\(reader).input") }
+        let scratch = try Fixtures.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        var report = FuzzReport(reader: reader)
+        let started = DispatchTime.now().uptimeNanoseconds
+        for index in 0..<max(count, seeds.count) where only == nil || only == index {
+            var mutator = Mutator(seed: seed &+ UInt64(index) &* 0x2545_F491_4F6C_DD1D, tokens: [])
+            let folder = scratch.appendingPathComponent("\(index)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let seedIndex = index < seeds.count ? index : mutator.int(0..<seeds.count)
+            let store: URL
+            if index < seeds.count {
+                store = try seeds[index].write(into: folder)
+                mutator.log = ["seed"]
+            } else {
+                store = try mutator.mutateStore(seeds[seedIndex], other: seeds[mutator.int(0..<seeds.count)], into: folder)
+            }
+            mutator.log.insert(seeds[seedIndex].name + ":", at: 0)
+            if let trace { copyFolder(folder, to: trace) }
+            let size = folderSize(folder)
+            let start = DispatchTime.now().uptimeNanoseconds
+            var problems: [String] = []
+            do {
+                let errors = try body(store, seedIndex)
+                if errors.isEmpty { report.accepted += 1 } else { report.rejected += 1 }
+                problems = errors.compactMap { problem(with: $0, isExpected: isExpected) }
+            } catch {
+                problems.append("the harness itself failed: \(error)")
+            }
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            report.readerSeconds += seconds
+            if seconds > hangSeconds { problems.append(String(format: "took %.1f s (a hang)", seconds)) }
+            if seconds > report.slowest.seconds { report.slowest = (index, seconds, size, mutator.log.joined(separator: " ")) }
+            if !problems.isEmpty {
+                let saved = failureDirectory.appendingPathComponent("\(reader)-\(index)")
+                copyFolder(folder, to: saved)
+                report.failures.append("#\(index) [\(mutator.log.joined(separator: " "))]: \(problems.joined(separator: "; ")) (store saved in \(saved.path))")
+            }
+            report.inputs += 1
+        }
+        report.seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        print(report)
+        return report
+    }
+
+    /// What is wrong with `error` as a message for a person, if anything.
+    public static func problem(with error: Error, isExpected: (Error) -> Bool) -> String? {
+        let message = String(describing: error)
+        if message.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return "threw \(type(of: error)) with an empty description" }
+        if !isExpected(error) { return "threw \(type(of: error)), not the code's own error: \(message.prefix(300))" }
+        if message.components(separatedBy: "Fix:").count > 2 { return "says Fix: twice: \(message.prefix(400))" }
+        for swiftName in ["Optional(", "SQLiteStore.", "MigrationEngine.", "ObjectModel.", "GRDB.", "DatabaseValue("] where message.contains(swiftName) {
+            return "shows Swift internals (\(swiftName)): \(message.prefix(400))"
+        }
+        return nil
+    }
+
+    private static func copyFolder(_ folder: URL, to destination: URL) {
+        try? FileManager.default.removeItem(at: destination)
+        try? FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try? FileManager.default.copyItem(at: folder, to: destination)
+    }
+
+    private static func folderSize(_ folder: URL) -> Int {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.reduce(0) { total, name in
+            total + ((try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path)[.size]) as? NSNumber ?? 0).intValue
+        }
+    }
+}
