@@ -25,14 +25,19 @@ public struct ObjectReader {
     let path: String
     private let schema: String
     private let decoders = DecoderCache()
+    /// What serves look-ups by value (attributes, foreign keys, join-table columns) with an index
+    /// (see ObjectLookup.swift); without it they search the columns as they are.
+    let lookups: LookupIndexes?
 
     /// A view of the store `layout` describes, attached to `db` as `schema` (`main` when it is the
-    /// connection's own file); `path` names it in errors.
-    public init(db: Database, layout: StoreLayout, schema: String = "main", path: String) {
+    /// connection's own file); `path` names it in errors. With `lookups`, every look-up by value
+    /// is served by an index: a migration's readers look up once per row.
+    public init(db: Database, layout: StoreLayout, schema: String = "main", path: String, lookups: LookupIndexes? = nil) {
         self.db = db
         self.layout = layout
         self.schema = schema
         self.path = path
+        self.lookups = lookups
     }
 
     /// A table name qualified with the schema, quoted.
@@ -45,10 +50,12 @@ public struct ObjectReader {
         let statement = try db.cachedStatement(sql: "SELECT * FROM \(t(table.name)) WHERE Z_ENT IN (\(numbers.map(String.init).joined(separator: ","))) ORDER BY Z_PK")
         let cursor = try Row.fetchCursor(statement)
         var decoders: [Int: Decoder] = [:]
+        let entityColumn = CheckedColumn(path: path, table: table.name, column: "Z_ENT")
         while let row = try cursor.next() {
-            let number: Int = row[Decoder.entityColumn]
-            if decoders[number] == nil { decoders[number] = try decoder(for: number, columns: statement.columnNames) }
-            try body(decoders[number]!.object(from: row))
+            let number = try entityColumn.requiredInt(row.raw(Decoder.entityColumn))
+            let decoder = try decoders[number] ?? decoder(for: number, columns: statement.columnNames)
+            decoders[number] = decoder
+            try body(decoder.object(from: row))
         }
     }
 
@@ -68,13 +75,14 @@ public struct ObjectReader {
                              fix: "fetch by an attribute of the entity, with a value of its type")
         }
         return try Row.fetchAll(db, sql: "SELECT Z_PK, Z_ENT FROM \(t(table.name)) WHERE Z_ENT IN (\(numbers.map(String.init).joined(separator: ","))) AND \(ColumnNaming.quote(column.name)) IS ? ORDER BY Z_PK",
-                                arguments: [converted]).map { ObjectID(entityNumber: $0[1], primaryKey: $0[0]) }
+                                arguments: [converted]).map { try objectID($0, table: table.name) }
     }
 
     /// The highest `Z_PK` in `entity`'s table (0 when empty): where new keys continue from.
     public func highestKey(of entity: String) throws -> Int64 {
         let (table, _) = try scope(entity, true)
-        return try Int64.fetchOne(db, sql: "SELECT max(Z_PK) FROM \(t(table.name))") ?? 0
+        let highest = try DatabaseValue.fetchOne(db, sql: "SELECT max(Z_PK) FROM \(t(table.name))") ?? .null
+        return try CheckedColumn(path: path, table: table.name, column: "Z_PK").integer(highest, row: "its highest") ?? 0
     }
 
     /// The object with `id`, if it exists.
@@ -98,20 +106,30 @@ public struct ObjectReader {
         switch storage {
         case let .foreignKey(table, column, entityColumn):
             let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(q(column)), \(entityColumn.map(q) ?? "NULL") FROM \(t(table)) WHERE Z_PK = ?"), arguments: [id.primaryKey])
-            guard let row, let key = row[0] as Int64? else { return [] }
-            return [ObjectID(entityNumber: row[1] as Int? ?? destinationNumber, primaryKey: key)]
+            guard let row, let key = try CheckedColumn(path: path, table: table, column: column).integer(row.raw(0), row: "Z_PK \(id.primaryKey)") else { return [] }
+            let number = try entityColumn.flatMap { try CheckedColumn(path: path, table: table, column: $0).integer(row.raw(1), row: "Z_PK \(id.primaryKey)") }
+            return [ObjectID(entityNumber: number.map { Int($0) } ?? destinationNumber, primaryKey: key)]
         case let .inverseForeignKey(table, column, _, orderColumn):
             let order = orderColumn.map { "\(q($0)), Z_PK" } ?? "Z_PK"
-            return try Row.fetchAll(db.cachedStatement(sql: "SELECT Z_PK, Z_ENT FROM \(t(table)) WHERE \(q(column)) = ? ORDER BY \(order)"), arguments: [id.primaryKey])
-                .map { ObjectID(entityNumber: $0[1], primaryKey: $0[0]) }
+            let members = try lookups?.condition(table: table, column: column, alias: table) ?? "\(q(column)) = ?"
+            return try Row.fetchAll(db.cachedStatement(sql: "SELECT Z_PK, Z_ENT FROM \(t(table)) WHERE \(members) ORDER BY \(order)"), arguments: [id.primaryKey])
+                .map { try objectID($0, table: table) }
         case let .joinTable(join, sourceColumn, destinationColumn, orderColumn):
             guard let destinationTable = layout.table(for: relationship.destinationEntityName) else { return [] }
             let order = orderColumn.map { "j.\(q($0)), d.Z_PK" } ?? "d.Z_PK"
+            let links = try lookups?.condition(table: join.name, column: sourceColumn, alias: "j") ?? "j.\(q(sourceColumn)) = ?"
             return try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT d.Z_PK, d.Z_ENT FROM \(t(join.name)) j JOIN \(t(destinationTable.name)) d ON d.Z_PK = j.\(q(destinationColumn))
-                WHERE j.\(q(sourceColumn)) = ? ORDER BY \(order)
-                """), arguments: [id.primaryKey]).map { ObjectID(entityNumber: $0[1], primaryKey: $0[0]) }
+                WHERE \(links) ORDER BY \(order)
+                """), arguments: [id.primaryKey]).map { try objectID($0, table: destinationTable.name) }
         }
+    }
+
+    /// The ID in a row whose first two columns are `Z_PK` and `Z_ENT` of `table`, checked.
+    private func objectID(_ row: Row, table: String) throws -> ObjectID {
+        let key = try CheckedColumn(path: path, table: table, column: "Z_PK").requiredInteger(row.raw(0))
+        let number = try CheckedColumn(path: path, table: table, column: "Z_ENT").requiredInt(row.raw(1), row: "Z_PK \(key)")
+        return ObjectID(entityNumber: number, primaryKey: key)
     }
 
     private func scope(_ entity: String, _ includingSubentities: Bool) throws -> (StoreLayout.Table, [Int]) {
@@ -130,18 +148,30 @@ public struct ObjectReader {
         var entity: String
         var attributes: [(name: String, kind: StoreValue.StorageKind, index: Int)]
         var toOnes: [(name: String, index: Int, entityIndex: Int?, destinationNumber: Int)]
+        /// Names the store, table and columns when a value is not what Core Data writes there.
+        var path: String
+        var table: String
+        var columns: [String]
 
-        func object(from row: Row) -> StoredObject {
+        func object(from row: Row) throws -> StoredObject {
+            let key = try checked(Self.keyColumn).requiredInteger(row.raw(Self.keyColumn))
+            let place = "Z_PK \(key)"
+            let number = try checked(Self.entityColumn).requiredInt(row.raw(Self.entityColumn), row: place)
+            let version = try checked(Self.versionColumn).integer(row.raw(Self.versionColumn), row: place) ?? 0
             var values: [String: StoreValue] = [:]
             values.reserveCapacity(attributes.count)
-            for (name, kind, index) in attributes { values[name] = StoreValue(row[index] as DatabaseValue, for: kind) }
+            for (name, kind, index) in attributes { values[name] = StoreValue(row.raw(index), for: kind) }
             var toOne: [String: ObjectID] = [:]
             for link in toOnes {
-                guard let key = row[link.index] as Int64? else { continue }
-                toOne[link.name] = ObjectID(entityNumber: link.entityIndex.flatMap { row[$0] as Int? } ?? link.destinationNumber, primaryKey: key)
+                guard let destination = try checked(link.index).integer(row.raw(link.index), row: place) else { continue }
+                let destinationEntity = try link.entityIndex.flatMap { try checked($0).integer(row.raw($0), row: place) }
+                toOne[link.name] = ObjectID(entityNumber: destinationEntity.map { Int($0) } ?? link.destinationNumber, primaryKey: destination)
             }
-            return StoredObject(id: ObjectID(entityNumber: row[Self.entityColumn], primaryKey: row[Self.keyColumn]), entity: entity,
-                                version: row[Self.versionColumn] ?? 0, values: values, toOne: toOne)
+            return StoredObject(id: ObjectID(entityNumber: number, primaryKey: key), entity: entity, version: version, values: values, toOne: toOne)
+        }
+
+        private func checked(_ index: Int) -> CheckedColumn {
+            CheckedColumn(path: path, table: table, column: index < columns.count ? columns[index] : "#\(index)")
         }
     }
 
@@ -182,7 +212,7 @@ public struct ObjectReader {
                            layout.numbering.number(of: relationship.destinationEntityName) ?? 0))
         }
         let attributes = try layout.attributeColumns(of: name).map { (name: $0.attribute.name, kind: StoreValue.StorageKind($0.attribute), index: try position($0.column.name)) }
-        return Decoder(entity: name, attributes: attributes, toOnes: toOnes)
+        return Decoder(entity: name, attributes: attributes, toOnes: toOnes, path: path, table: layout.table(for: name)?.name ?? name, columns: columns)
     }
 }
 

@@ -16,7 +16,13 @@ public final class MigrationManager {
     public let destinationModel: ManagedObjectModel
     /// The mapping model of the running pass.
     public internal(set) var mappingModel: MappingModel
-    /// Anything a policy wants to keep across instances and mappings (uniquing lookups).
+    /// Anything a policy wants to keep across instances and mappings, as Core Data's `userInfo`.
+    ///
+    /// A trap for state that changes per row: `[String: Any]` holds values, not references, so
+    /// `var seen = manager.userInfo["seen"] as? [String: ObjectID] ?? [:]`, changed and stored
+    /// back, copies the whole dictionary on every row: n rows cost n². Keep such state in
+    /// ``state(_:_:)`` instead: it hands back the same box every time, changed in place, O(1)
+    /// per row.
     public var userInfo: [String: Any] = [:]
     /// Called after every association, Core Data's `associate(sourceInstance:withDestinationInstance:for:)`
     /// override point (BookStore 5 fills `synopsis` here).
@@ -38,6 +44,11 @@ public final class MigrationManager {
     let destinationReader: ObjectReader
     let writer: ObjectWriter
     let associations: AssociationTable
+    /// Indexes (on the destination) and indexed copies (of the source, in the work database)
+    /// that keep every look-up a policy makes O(log n); dropped at the end of each pass.
+    let sourceLookups: LookupIndexes, destinationLookups: LookupIndexes
+    /// The policies' state, by key type: ``state(_:_:)``.
+    var stateBoxes: [ObjectIdentifier: AnyObject] = [:]
     let policies: PolicyRegistry
     let cancellation: CancellationToken
     let progress: ProgressReporter
@@ -58,8 +69,11 @@ public final class MigrationManager {
         sourceModel = sourceLayout.model
         destinationModel = destinationLayout.model
         self.sourceStore = sourceStore
-        sourceReader = ObjectReader(db: db, layout: sourceLayout, schema: "src", path: sourceStore.path)
-        destinationReader = ObjectReader(db: db, layout: destinationLayout, schema: "main", path: destinationPath)
+        // The source is attached read-only: what it has no index for is copied into `work`, indexed.
+        sourceLookups = LookupIndexes(db: db, schema: "src", copiesInto: AssociationTable.schema)
+        destinationLookups = LookupIndexes(db: db, schema: "main")
+        sourceReader = ObjectReader(db: db, layout: sourceLayout, schema: "src", path: sourceStore.path, lookups: sourceLookups)
+        destinationReader = ObjectReader(db: db, layout: destinationLayout, schema: "main", path: destinationPath, lookups: destinationLookups)
         writer = ObjectWriter(db: db, layout: destinationLayout, schema: "main", path: destinationPath)
         writer.checksRequiredValues = false
         associations = AssociationTable(db: db, sourceLayout: sourceLayout)
@@ -110,11 +124,6 @@ public final class MigrationManager {
         return object
     }
 
-    /// The source instances related to `id` through `relationship`.
-    public func sourceDestinations(of id: ObjectID, _ relationship: String) throws -> [ObjectID] {
-        try sourceReader.destinations(of: id, relationship)
-    }
-
     /// Evaluates `expression` with `$source` and `$destination` bound.
     public func evaluate(_ expression: Expression, source: ObjectID?, destination: ObjectID? = nil,
                          mapping: EntityMapping? = nil) throws -> ExpressionValue {
@@ -143,17 +152,20 @@ public final class MigrationManager {
         try writer.update(id, values, countsChange: false)
     }
 
-    /// Sets a destination relationship to exactly `destinations`.
+    /// Sets a destination relationship to exactly `destinations`: O(log n) per destination
+    /// (a to-many's old members are found through an index made on first use).
     public func relateDestination(_ id: ObjectID, _ relationship: String, to destinations: [ObjectID]) throws {
         forgetCachedObjects()
         try stopFolding()
+        try prepareMemberLookups(of: id, relationship)
         try writer.relate(id, relationship, to: destinations)
     }
 
-    /// Adds `destinations` to a destination to-many relationship.
+    /// Adds `destinations` to a destination to-many relationship: O(log n) per destination.
     public func addDestination(_ id: ObjectID, _ relationship: String, _ destinations: [ObjectID]) throws {
         forgetCachedObjects()
         try stopFolding()
+        try prepareMemberLookups(of: id, relationship)
         try writer.add(id, relationship, destinations)
     }
 
@@ -161,12 +173,6 @@ public final class MigrationManager {
     /// write, so stage 2 writes them (see ``FoldedToOnes``).
     private func stopFolding() throws {
         for fold in foldedToOnes.values { try fold.stop(writer) }
-    }
-
-    /// Destination instances of `entity` whose `key` equals `value` (Core Data: a fetch in the
-    /// destination context).
-    public func destinationObjectIDs(_ entity: String, where key: String, equals value: StoreValue) throws -> [ObjectID] {
-        try destinationReader.objectIDs(of: entity, where: key, equals: value)
     }
 
     /// A destination instance as written so far.

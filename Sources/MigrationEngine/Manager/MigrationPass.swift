@@ -134,6 +134,8 @@ extension MigrationManager {
                 try policy.end(mapping, manager: self)
             }
         }
+        // The policies' look-up indexes go before the store is verified against a new one's schema.
+        try dropLookups()
     }
 
     /// The policy of every entity mapping of the pass, found by name; remembered for the pass.

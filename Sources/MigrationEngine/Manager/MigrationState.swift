@@ -1,0 +1,42 @@
+/// Names one piece of state a policy keeps for the pass (``MigrationManager/state(_:_:)``): the
+/// type is the key, and `Value` is what the state holds, so each read is typed.
+///
+/// ```swift
+/// enum AuthorsByName: MigrationStateKey { typealias Value = [String: ObjectID] }
+/// ```
+public protocol MigrationStateKey {
+    /// What the state holds.
+    associatedtype Value
+}
+
+/// A policy's state, held by reference: the manager keeps the box and hands back the same one
+/// every time, so `box.value[name] = id` changes the value in place, O(1), instead of copying it
+/// out of a dictionary and back as `userInfo` does.
+public final class MigrationStateBox<Value> {
+    /// The state; change it in place.
+    public var value: Value
+
+    init(_ value: Value) { self.value = value }
+}
+
+extension MigrationManager {
+    /// The state `key` names, made with `initial` the first time it is asked for; kept for the
+    /// pass (one mapping model), as Core Data's `userInfo` is kept for its manager.
+    ///
+    /// Per-row state — a uniquing table of destination objects by name, counters — belongs here
+    /// rather than in ``userInfo``: a dictionary read out of `[String: Any]`, changed and stored
+    /// back is copied whole each time, so n rows would cost n².
+    ///
+    /// ```swift
+    /// let authors = manager.state(AuthorsByName.self) { [:] }
+    /// let author = try authors.value[name] ?? manager.insertDestination("Author", ["name": .string(name)])
+    /// authors.value[name] = author
+    /// ```
+    public func state<Key: MigrationStateKey>(_ key: Key.Type, _ initial: () throws -> Key.Value) rethrows -> MigrationStateBox<Key.Value> {
+        let id = ObjectIdentifier(key)
+        if let box = stateBoxes[id] as? MigrationStateBox<Key.Value> { return box }
+        let box = MigrationStateBox(try initial())
+        stateBoxes[id] = box
+        return box
+    }
+}
