@@ -85,8 +85,9 @@ final class LoopbackSSH {
                 // One login proves the keys, the config and the account before a test relies on them.
                 let probe = try run([ssh] + server.options(tty: false) + ["\(user)@127.0.0.1", "echo chrysalis-ssh-ok"], timeout: 60)
                 guard probe.status == 0, probe.output.contains("chrysalis-ssh-ok") else {
+                    let serverLog = server.logText
                     server.stop()
-                    throw XCTSkip("cannot log in to the loopback sshd as \(user) (ssh exit \(probe.status)): \(probe.output)\nsshd log:\n\(server.logText)")
+                    throw XCTSkip("cannot log in to the loopback sshd as \(user) (ssh exit \(probe.status)): \(probe.output)\nsshd log:\n\(serverLog)")
                 }
                 started = server
                 return server
