@@ -19,15 +19,22 @@ public struct Chrysalis: ParsableCommand {
         commandName: "chrysalis",
         abstract: "Core Data model versioning and SQLite store migration for Linux.",
         discussion: """
-        Chrysalis reads Xcode model bundles (.xcdatamodeld) and Core Data SQLite stores, and \
-        computes the same version hashes Core Data computes, so it can tell which model version a \
-        store was written with.
+        Chrysalis migrates Core Data SQLite stores from one model version to another on Linux, as \
+        Core Data does on Apple platforms: it reads Xcode model bundles (.xcdatamodeld) and mapping \
+        models, tells a store's version from the hashes Core Data wrote into it, infers lightweight \
+        steps and runs them in place with SQL, runs mapping models through the three stages, and \
+        keeps the original until the whole plan is done.
 
         Start with:
-          chrysalis model Model.xcdatamodeld         versions, entities, hashes
-          chrysalis model Model.xcdatamodeld --json  the same, for scripts
-          chrysalis inspect App.sqlite --model Model.xcdatamodeld
-                                                     rows, hashes, model version
+          chrysalis demo                  a worked example, migrated live
+          chrysalis inspect App.sqlite --model App.xcdatamodeld
+                                          rows, hashes, the store's version
+          chrysalis plan App.sqlite --model App.xcdatamodeld
+                                          the steps, why, and what they change
+          chrysalis migrate App.sqlite --model App.xcdatamodeld
+                                          migrate it (the original kept as App~.sqlite)
+          chrysalis console App.sqlite --model App.xcdatamodeld
+                                          the same, watched and driven in a console
         """,
         subcommands: [DemoCommand.self, ConsoleCommand.self, ModelCommand.self, InspectCommand.self, MappingCommand.self, PlanCommand.self, MigrateCommand.self, RecoverCommand.self, FixtureCommand.self]
     )

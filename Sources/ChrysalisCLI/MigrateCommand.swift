@@ -8,14 +8,21 @@ import SQLiteStore
 struct MigrateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "migrate",
-        abstract: "Migrate a store to the current (or --to) version, step by step.",
+        abstract: "Migrate a store to the current (or --to) version.",
         discussion: """
-        Runs what `chrysalis plan` shows. Each step writes a new store beside the source, verifies \
-        it and swaps it in; the original is kept as Name~.sqlite (unless --no-backup). On an error, \
-        Ctrl-C or a closed terminal, the step rolls back and the store is as it was. A step that \
-        would not fit on the volume, a store another process is migrating or writing (named by \
-        pid), and a read-only directory are refused before any work. After a crash, run the same \
-        command again: it cleans up and finishes.
+        Runs what `chrysalis plan` shows. A lightweight step changes the store in place, in one \
+        SQLite transaction (or on a copy swapped in, when a table must be rebuilt); a mapping step \
+        writes a new store beside it, verifies it and swaps it in. The original is kept as \
+        Name~.sqlite (unless --no-backup) until the whole plan is done: on an error, Ctrl-C or a \
+        closed terminal the store is put back as it was, byte for byte, and every message says \
+        where it stands (--keep-progress keeps the steps done instead). A step that would not fit \
+        on the volume, a store another process is migrating or writing (named by pid), a \
+        read-only store or directory, and an unregistered policy are refused before any work. \
+        After a crash, run the same command again (or `chrysalis recover`): it puts the original \
+        back or tidies up, then finishes.
+
+        With --json, progress is one JSON line per event and the last line is always the \
+        result ({"event":"result",...}) or the error ({"event":"error","state":...}).
 
         Custom entity migration policies named in mapping models must be registered: `chrysalis` \
         registers none, an app's own build of the command line registers its own (see the \
@@ -24,8 +31,9 @@ struct MigrateCommand: ParsableCommand {
         Exit status: 0 migrated (or nothing to do), 1 error, 2 usage, 3 cancelled.
 
         Examples:
-          chrysalis migrate Books.sqlite --model BookStore.xcdatamodeld --mappings Mappings/
-          chrysalis migrate Books.sqlite --model Model.xcdatamodeld --to Model2 --json
+          chrysalis migrate App.sqlite --model App.xcdatamodeld
+          chrysalis migrate App.sqlite --model App.xcdatamodeld \\
+              --mappings Mappings/ --to "App 7" --json
         """
     )
 

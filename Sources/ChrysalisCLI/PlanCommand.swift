@@ -16,8 +16,9 @@ struct PlanCommand: ParsableCommand {
         needs a mapping model. Findings say what data would be dropped, what is renamed or \
         retyped, and what becomes required.
 
-        Example:
-          chrysalis plan Books.sqlite --model BookStore.xcdatamodeld --mappings Mappings/
+        Examples:
+          chrysalis plan App.sqlite --model App.xcdatamodeld
+          chrysalis plan App.sqlite --model App.xcdatamodeld --mappings Mappings/ --json
         """
     )
 
