@@ -203,8 +203,13 @@ public final class PersistentStore: Sendable {
             try ["Z_METADATA", "Z_PRIMARYKEY"].filter { try !db.tableExists($0) }
         }
         guard missing.isEmpty else {
-            throw StoreError(.notCoreData, path: path, "is a SQLite database but not a Core Data store (no \(missing.joined(separator: " or ")) table)",
-                             fix: "give the path of a store written by Core Data or Chrysalis")
+            // SQLite reads a store through the -wal beside it, whatever database wrote that -wal:
+            // one copied from another database shows that database instead.
+            let wal = FileManager.default.fileExists(atPath: path + "-wal")
+            throw StoreError(.notCoreData, path: path, "is a SQLite database but not a Core Data store (no \(missing.joined(separator: " or ")) table)"
+                                + (wal ? ", as read through the -wal beside it" : ""),
+                             fix: wal ? "if the -wal was copied from another database, put back the store's own -wal (or move the store without it, if it was closed cleanly)"
+                                 : "give the path of a store written by Core Data or Chrysalis")
         }
     }
 

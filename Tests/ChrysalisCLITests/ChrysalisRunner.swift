@@ -13,6 +13,10 @@ struct ChrysalisRunner {
     /// The fixtures beside the project root.
     static let fixtures = Fixtures.root
 
+    /// The demos' model bundles, mapping models and stores (`Sources/Demo/Resources`).
+    static let demoResources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Sources/Demo/Resources")
+
     /// `swift test` builds the executable next to the test bundle.
     static var binary: URL { Bundle.main.bundleURL.appendingPathComponent("chrysalis") }
 
