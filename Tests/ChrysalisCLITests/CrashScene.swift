@@ -79,7 +79,7 @@ struct CrashScene {
 
         // The killed run's output goes to a file outside the store's directory, read only on failure.
         let log = trial.appendingPathComponent("killed-run.log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        XCTAssertTrue(FileManager.default.createFile(atPath: log.path, contents: nil))
         let output = try FileHandle(forWritingTo: log)
         let process = Process()
         process.executableURL = ChrysalisRunner.demos

@@ -50,7 +50,7 @@ final class OwnPoliciesTests: XCTestCase {
         build.executableURL = URL(fileURLWithPath: swift)
         build.arguments = ["build", "--package-path", example.path, "--product", "books-migrator"]
         let log = try directory().appendingPathComponent("build.log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        XCTAssertTrue(FileManager.default.createFile(atPath: log.path, contents: nil))
         build.standardOutput = try FileHandle(forWritingTo: log)
         build.standardError = build.standardOutput
         try build.run()

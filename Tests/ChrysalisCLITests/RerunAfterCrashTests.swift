@@ -54,7 +54,7 @@ final class RerunAfterCrashTests: XCTestCase {
     func testNothingToDoStillCleansUpLeftovers() throws {
         let (directory, store) = try bookStore(version: "BookStore 2", rows: 5)
         for leftover in ["BookStore.sqlite.chrysalis-lock", ".BookStore.sqlite.chrysalis-work", ".BookStore.sqlite.chrysalis-new"] {
-            FileManager.default.createFile(atPath: directory.appendingPathComponent(leftover).path, contents: Data("x".utf8))
+            XCTAssertTrue(FileManager.default.createFile(atPath: directory.appendingPathComponent(leftover).path, contents: Data("x".utf8)))
         }
         let result = try ChrysalisRunner.demos(["migrate", store, "--model", bundle, "--to", "BookStore 2"])
         XCTAssertEqual(result.status, 0, result.stderr)

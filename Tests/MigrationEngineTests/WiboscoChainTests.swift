@@ -39,7 +39,14 @@ final class WiboscoChainTests: XCTestCase {
             let name = version == 4 ? "CoreDataMigration_Example_WAL.sqlite" : "CoreDataMigration_Example_\(version).sqlite"
             return stores.appendingPathComponent(name)
         }
-        for step in steps where FileManager.default.fileExists(atPath: store(step.from + 1).path) {
+        for step in steps {
+            // Every step is checked against the real store Core Data made at its target: a missing
+            // fixture is a failure, never a step passed over.
+            let missing = [step.from, step.from + 1].map(store).filter { !FileManager.default.fileExists(atPath: $0.path) }
+            guard missing.isEmpty else {
+                XCTFail("\(project) step \(step.from): the fixture is missing: \(missing.map(\.path))")
+                continue
+            }
             let path = try Fixtures.copyStore(store(step.from), into: try scratchDirectory()).path
             let rowsBefore = try PersistentStore.open(at: path).rowCounts()
             let mappings = try step.mappings.map { try XCMappingReader.read(at: root.appendingPathComponent($0)) }
