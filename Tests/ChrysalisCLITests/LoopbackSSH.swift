@@ -69,7 +69,7 @@ final class LoopbackSSH {
             let test = try run([sshd, "-t", "-f", config], timeout: 30)
             guard test.status == 0 else { throw XCTSkip("sshd cannot start here (sshd -t: \(test.output.trimmingCharacters(in: .whitespacesAndNewlines)))") }
             try? FileManager.default.removeItem(atPath: log)
-            let pid = try spawn([sshd, "-D", "-f", config, "-E", log], output: directory.appendingPathComponent("sshd.out").path)
+            let pid = try CleanSpawn.start([sshd, "-D", "-f", config, "-E", log], output: directory.appendingPathComponent("sshd.out").path)
             // Listening is logged once the socket is bound; a port taken since freePort() makes it exit.
             let deadline = Date().addingTimeInterval(30)
             var exited = false, listening = false
@@ -171,7 +171,7 @@ final class LoopbackSSH {
     private static func run(_ argv: [String], timeout: TimeInterval) throws -> (status: Int32, output: String) {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("chrysalis-ssh-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: output) }
-        let pid = try spawn(argv, output: output)
+        let pid = try CleanSpawn.start(argv, output: output)
         var status: Int32 = 0
         let deadline = Date().addingTimeInterval(timeout)
         while waitpid(pid, &status, WNOHANG) == 0 {
@@ -180,34 +180,5 @@ final class LoopbackSSH {
         }
         let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
         return ((status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f), text)
-    }
-
-    /// posix_spawn with an empty signal mask and default dispositions (a test runner's threads
-    /// block signals sshd and its sessions rely on), stdin from /dev/null, output to a file.
-    private static func spawn(_ argv: [String], output: String) throws -> pid_t {
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t(), defaults = sigset_t()
-        sigemptyset(&empty)
-        sigemptyset(&defaults)
-        for signal in [SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGQUIT, SIGPIPE, SIGCHLD] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        var pid = pid_t()
-        let cArguments = argv.map { strdup($0) } + [nil]
-        defer { cArguments.forEach { free($0) } }
-        let environment = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { environment.forEach { free($0) } }
-        let result = posix_spawn(&pid, argv[0], &actions, &attributes, cArguments, environment)
-        guard result == 0 else { throw NSError(domain: "spawn", code: Int(result), userInfo: [NSLocalizedDescriptionKey: "cannot start \(argv[0])"]) }
-        return pid
     }
 }

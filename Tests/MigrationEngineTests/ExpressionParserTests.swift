@@ -46,12 +46,7 @@ import Testing
         ("$source.items.@median.price", 15, "unknown collection operator '@median'"),
     ])
     func errorsPointAtTheColumn(text: String, column: Int, message: String) {
-        #expect {
-            _ = try ExpressionParser.expression(text)
-        } throws: { error in
-            guard let error = error as? ExpressionError else { return false }
-            return error.column == column && error.message.contains(message)
-        }
+        expectParseError(text, column: column, message: message)
     }
 
     @Test func predicates() throws {

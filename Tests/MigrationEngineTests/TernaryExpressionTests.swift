@@ -40,12 +40,7 @@ import TestSupport
         ("TERNARY($source.a BETWEEN {1, 2}, 1, 2)", 19, "expected a comparison"),
     ])
     func errorsPointAtTheColumn(text: String, column: Int, message: String) {
-        #expect {
-            _ = try ExpressionParser.expression(text)
-        } throws: { error in
-            guard let error = error as? ExpressionError else { return false }
-            return error.column == column && error.message.contains(message)
-        }
+        expectParseError(text, column: column, message: message)
     }
 
     /// Predicates inside expressions inside predicates: a parenthesis that could open either is
