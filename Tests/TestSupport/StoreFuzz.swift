@@ -9,7 +9,8 @@ extension Fuzz {
     ///
     /// A store is a folder (the file and its sidecars): `CHRYSALIS_FUZZ_TRACE=DIR` copies each
     /// to `DIR/<reader>.input/` before it runs, and a store that broke a rule is kept in
-    /// ``failureDirectory`` as `<reader>-<N>/`.
+    /// ``failureDirectory`` as `<reader>-<N>/`. `CHRYSALIS_FUZZ_FROM=N` starts at input N (a long
+    /// run resumed after a crash, which the trace's `<reader>.index` file names).
     ///
     /// - Parameter body: runs the code under test on the store at the URL (made from the seed at
     ///   the index) and returns the errors it threw, one per command run; none when all succeeded.
@@ -19,11 +20,12 @@ extension Fuzz {
         let environment = ProcessInfo.processInfo.environment
         let only = environment["CHRYSALIS_FUZZ_ONLY"].flatMap(Int.init)
         let trace = environment["CHRYSALIS_FUZZ_TRACE"].map { URL(fileURLWithPath: $0).appendingPathComponent("\(reader).input") }
+        let from = environment["CHRYSALIS_FUZZ_FROM"].flatMap(Int.init) ?? 0
         let scratch = try Fixtures.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }
         var report = FuzzReport(reader: reader)
         let started = DispatchTime.now().uptimeNanoseconds
-        for index in 0..<max(count, seeds.count) where only == nil || only == index {
+        for index in min(from, max(count, seeds.count))..<max(count, seeds.count) where only == nil || only == index {
             var mutator = Mutator(seed: seed &+ UInt64(index) &* 0x2545_F491_4F6C_DD1D, tokens: [])
             let folder = scratch.appendingPathComponent("\(index)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -37,7 +39,10 @@ extension Fuzz {
                 store = try mutator.mutateStore(seeds[seedIndex], other: seeds[mutator.int(0..<seeds.count)], into: folder)
             }
             mutator.log.insert(seeds[seedIndex].name + ":", at: 0)
-            if let trace { copyFolder(folder, to: trace) }
+            if let trace {
+                copyFolder(folder, to: trace)
+                try? Data("\(index)\n".utf8).write(to: trace.appendingPathExtension("index"))
+            }
             let size = folderSize(folder)
             let start = DispatchTime.now().uptimeNanoseconds
             var problems: [String] = []
@@ -58,6 +63,8 @@ extension Fuzz {
                 report.failures.append("#\(index) [\(mutator.log.joined(separator: " "))]: \(problems.joined(separator: "; ")) (store saved in \(saved.path))")
             }
             report.inputs += 1
+            // A long run says how far it got, so a crash (which ends the process) can be resumed.
+            if count >= 10_000, report.inputs % 5_000 == 0 { print("fuzz \(reader): \(report.inputs) inputs, at #\(index), \(report.failures.count) failures") }
         }
         report.seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         print(report)

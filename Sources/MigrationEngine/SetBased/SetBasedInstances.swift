@@ -104,7 +104,9 @@ struct SetBasedInstances {
         guard filter == nil, let destinationName = mapping.destinationEntity,
               let destinationNumber = manager.destinationLayout.numbering.number(of: destinationName),
               let (count, low, high) = try sourceKeySpan() else { return nil }
-        guard high - low + 1 == count, try low == manager.writer.nextKey(for: destinationName) else { return nil }
+        // A damaged store's keys can span more than Int64 holds (negative to Int64.max).
+        let (span, overflow) = high.subtractingReportingOverflow(low)
+        guard !overflow, span < .max, span + 1 == count, try low == manager.writer.nextKey(for: destinationName) else { return nil }
         return AssociationTable.Identity(sourceTable: sourceTableName, sourceEntity: sourceNumber, destinationEntity: destinationNumber, keys: low...high)
     }
 
