@@ -75,9 +75,23 @@ public struct ManagedObjectModel: Hashable, Sendable {
         inheritanceLine(of: entity).flatMap(\.relationships)
     }
 
-    /// The relationship `name` as seen from `entity` (declared or inherited).
+    /// The relationship `name` as seen from `entity` (declared or inherited); where a bad model
+    /// declares the name twice in one line, the root-most declaration, as ``allRelationships(of:)``
+    /// lists it first.
+    ///
+    /// Asked once per relationship per row by a migration, so it walks the line in place rather
+    /// than building ``allRelationships(of:)`` (a tenth of a policy-heavy step's time went there).
     public func relationship(named name: String, in entity: EntityDescription) -> RelationshipDescription? {
-        allRelationships(of: entity).first { $0.name == name }
+        var found = entity.relationships.first { $0.name == name }
+        var next = entity.parentName
+        var seen = [entity.name]
+        // The walk ``ancestors(of:)`` makes: a name met again (a cycle, reported by problems()) ends it.
+        while let parentName = next, !seen.contains(parentName), let parent = self.entity(named: parentName) {
+            if let declared = parent.relationships.first(where: { $0.name == name }) { found = declared }
+            seen.append(parentName)
+            next = parent.parentName
+        }
+        return found
     }
 
     /// The root of the hierarchy first, `entity` last.
