@@ -45,7 +45,7 @@ public struct Chrysalis: ParsableCommand {
     /// module-qualified) and `configureManager` customising each mapping pass's manager (Core
     /// Data's custom `NSMigrationManager`): `plan` checks the policies, `migrate` and `console`
     /// run with them. The demos' own policies are only ever used by `chrysalis demo`.
-    public static func main(policies: PolicyRegistry, configureManager: ((MigrationManager) throws -> Void)? = nil) {
+    public static func main(policies: PolicyRegistry, configureManager: (@Sendable (MigrationManager) throws -> Void)? = nil) {
         Registration.current = Registration(policies: policies, configureManager: configureManager)
         main()
     }

@@ -76,8 +76,9 @@ struct DemoCommand: ParsableCommand {
                 }
             }
             let interrupt = SignalCancellation(token: runner.cancellation)
-            let printer = ProgressPrinter(json: json)
-            try runner.migrate(bundle: bundle, options: runner.options(), view.show)
+            let options = runner.options()
+            let printer = ProgressPrinter(json: json, channel: options.progressChannel)
+            try runner.migrate(bundle: bundle, options: options, view.show)
             withExtendedLifetime((printer, interrupt)) {}
             print("\nDone. The migrated store is \(runner.storePath); the original is kept beside it with ~ in its name.")
         } catch let exit as ExitCode {

@@ -72,8 +72,9 @@ struct MigrateCommand: ParsableCommand {
             // dry run): until then the store cannot even be read.
             try PersistentStore.recoverInterruptedTransaction(at: path)
             let plan = try PlanOptions.plan(options, store: path).1
-            let printer = ProgressPrinter(json: json)
-            let report = try MigrationRunner.run(plan, store: path, options: Registration.current.options(cancellation: cancellation),
+            let migration = Registration.current.options(cancellation: cancellation)
+            let printer = ProgressPrinter(json: json, channel: migration.progressChannel)
+            let report = try MigrationRunner.run(plan, store: path, options: migration,
                                                  keepBackup: !noBackup && !dryRun, keepProgress: keepProgress)
             withExtendedLifetime((printer, interrupt)) {}
             if let recovered = report.recovered, !json { FileHandle.standardError.write(Data("note: \(recovered)\n".utf8)) }

@@ -8,7 +8,7 @@ struct Registration {
     /// Policies by the names mapping models use.
     var policies: PolicyRegistry
     /// Customises each pass's manager before it runs.
-    var configureManager: ((MigrationManager) throws -> Void)?
+    var configureManager: (@Sendable (MigrationManager) throws -> Void)?
 
     /// The registration of this process, set once before the command line is parsed: nothing,
     /// unless an app's build of the command line registered its own (``Chrysalis/main(policies:configureManager:)``).

@@ -76,7 +76,7 @@ final class BookStoreMigrationTests: XCTestCase {
         let bundle = try bookStore()
         _ = try MappingMigration.run(store: source, from: try version(bundle, "BookStore 3"), to: try version(bundle, "BookStore 4"),
                                      mappings: [try DemoResources.mapping("BookStore3To4")], options: MigrationOptions(policies: DemoResources.policies))
-        let hooks: [(String, (MigrationManager) throws -> Void)] = [
+        let hooks: [(String, @Sendable (MigrationManager) throws -> Void)] = [
             ("compiled", BookStoreSynopsis.install),
             ("evaluated", { manager in manager.useSetBasedSQL = false; try BookStoreSynopsis.install(on: manager) }),
             ("closure", { manager in

@@ -91,9 +91,10 @@ final class MigrationBadInputTests: XCTestCase {
         let bundle = try bookStore()
         let from = try version(bundle, "BookStore 3"), to = try version(bundle, "BookStore 4")
         let mapping = try DemoResources.mapping("BookStore3To4")
+        let path = self.path
         let hold = MigrationOptions(policies: DemoResources.policies, configureManager: { _ in
             // While the first migration runs, a second one on the same store must be refused.
-            XCTAssertThrowsError(try MappingMigration.run(store: self.path, from: from, to: to, mappings: [mapping])) { error in
+            XCTAssertThrowsError(try MappingMigration.run(store: path, from: from, to: to, mappings: [mapping])) { error in
                 XCTAssertEqual((error as? MigrationError)?.kind, .locked, "\(error)")
                 XCTAssertTrue("\(error)".contains("is being migrated by another process: pid \(getpid()) ("), "\(error)")
             }

@@ -52,7 +52,7 @@ final class ProgressAndCancelTests: XCTestCase {
         XCTAssertEqual(mappings(in: .createInstances), order)
         XCTAssertEqual(mappings(in: .createRelationships), order)
         let stages = values.map(\.stage).reduce(into: [MigrationProgress.Stage]()) { if $0.last != $1 { $0.append($1) } }
-        XCTAssertEqual(stages, [.createInstances, .createRelationships, .validate, .verify, .swap, .done])
+        XCTAssertEqual(stages, [.createInstances, .createRelationships, .indexes, .validate, .verify, .swap, .done])
         XCTAssertEqual(values.first { $0.entityMapping == "PublicationToPublication" && $0.stage == .createInstances }?.rowsTotal, 6)
     }
 

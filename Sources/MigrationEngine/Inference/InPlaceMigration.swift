@@ -33,10 +33,11 @@ public enum InPlaceMigration {
         }
         let sourceLayout = try original.layout(for: source.model)
         let destinationLayout = StoreLayout(model: destination.model)
-        if !LightweightMigration.tableMethods(inference: inference, source: sourceLayout, destination: destinationLayout).values.contains(.rebuilt) {
+        let methods = LightweightMigration.tableMethods(inference: inference, source: sourceLayout, destination: destinationLayout)
+        if !methods.values.contains(.rebuilt) {
             try original.close()
             return try alterInPlace(store: path, step: (source, destination), inference: inference, layouts: (sourceLayout, destinationLayout),
-                                    metadata: metadata, verifiedRows: verifiedRows, options: options, started: started)
+                                    metadata: metadata, verifiedRows: verifiedRows, options: options, started: started, tables: methods.count)
         }
         let rowsBefore = try verifiedRows ?? original.rowCounts(model: source.model)
         let stepName = "\(source.name) → \(destination.name)"
@@ -46,31 +47,33 @@ public enum InPlaceMigration {
         let permissions = try FilePermissions(of: path)
         try OtherWriters.waitUntilNone(store: path)
         let fingerprint = OtherWriters.Fingerprint(store: path)
-        let progress = ProgressReporter(total: destination.model.entities.count + 3, step: options.step, stepCount: options.stepCount)
-        progress.begin(stage: .inPlace, pass: "\(source.name) → \(destination.name) (inferred)", step: options.step, mapping: nil,
-                       index: 0, count: 0, rowsTotal: rowsBefore.values.reduce(0, +))
+        let rows = rowsBefore.values.reduce(0, +), bytes = InPlaceProgress.bytes(of: path)
+        let progress = ProgressReporter(budget: StageCost.inferredStep(rows: rows, bytes: bytes, backup: true, rebuilds: true, countsRows: true), options: options)
+        progress.begin(stage: .backup, pass: "\(source.name) → \(destination.name) (lightweight, on a copy)", step: options.step, mapping: nil,
+                       index: 0, count: 0, rowsTotal: max(bytes >> 20, 1), unit: .megabytes)
         do {
             try options.cancellation.check()
             for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: path + suffix) {
                 try permissions.copy(path + suffix, to: paths.newStore + suffix)
             }
+            progress.begin(stage: .inPlace, mapping: nil, index: 0, count: 0, rowsTotal: methods.count, unit: .tables)
             let copy = try PersistentStore.open(at: paths.newStore, mode: .readWrite)
             var rowsAfter: [String: Int] = [:]
             try copy.withConnection { db in
                 try db.inTransaction {
                     try LightweightMigration(db: db, inference: inference, source: sourceLayout, destination: destinationLayout, path: path).run(metadata: metadata)
-                    progress.advance(units: destination.model.entities.count, rows: rowsBefore.values.reduce(0, +))
+                    progress.advance(units: methods.count)
                     try options.cancellation.check()
-                    progress.begin(stage: .verify, mapping: nil, index: 0, count: 0, rowsTotal: 0)
+                    progress.begin(stage: .verify, mapping: nil, index: 0, count: 0, rowsTotal: rows)
                     try verifySchema(db, layout: destinationLayout, path: path)
                     rowsAfter = try verify(db, inference: inference, layout: destinationLayout, rowsBefore: rowsBefore)
-                    progress.advance(units: 1)
+                    progress.advance(units: rows, rows: rows)
                     return .commit
                 }
                 _ = try Row.fetchAll(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
             }
             try copy.close()
-            progress.begin(stage: .swap, mapping: nil, index: 0, count: 0, rowsTotal: 0)
+            progress.begin(stage: .swap, mapping: nil, index: 0, count: 0, rowsTotal: 1, unit: .files)
             try fingerprint.requireUnchanged(store: path)
             let backup: String?
             if options.replacesSource { try StoreSwap.replace(paths); backup = nil } else { backup = try StoreSwap.swap(paths, backup: options.backupPath) }
@@ -87,17 +90,19 @@ public enum InPlaceMigration {
     private static func alterInPlace(store path: String, step: (source: ModelBundle.Version, destination: ModelBundle.Version),
                                      inference: InferredMapping, layouts: (source: StoreLayout, destination: StoreLayout),
                                      metadata: StoreMetadata, verifiedRows: [String: Int]?, options: MigrationOptions,
-                                     started: Date) throws -> MigrationReport {
+                                     started: Date, tables: Int) throws -> MigrationReport {
         let countsRows = !LightweightMigration.preservesRows(inference: inference, source: layouts.source, destination: layouts.destination)
-        let progress = ProgressReporter(total: 2, step: options.step, stepCount: options.stepCount)
-        progress.begin(stage: .inPlace, pass: "\(step.source.name) → \(step.destination.name) (inferred, in place)", step: options.step,
-                       mapping: nil, index: 0, count: 0, rowsTotal: 0)
+        let rows = verifiedRows?.values.reduce(0, +) ?? InPlaceProgress.bytes(of: path) / StageCost.bytesPerRow
+        var progress = InPlaceProgress(rows: rows, countsRows: countsRows, tables: tables, options: options,
+                                       pass: "\(step.source.name) → \(step.destination.name) (lightweight, in place)")
         let stepName = "\(step.source.name) → \(step.destination.name)"
         let space = SpaceCheck(.alterInPlace(backup: options.keepsBackup), store: path)
         try space.require(store: path, step: stepName)
         // Name another writer now, rather than time out inside the transaction below.
         try OtherWriters.waitUntilNone(store: path)
+        progress.copying()
         let backup = options.keepsBackup ? try StoreSwap.copyAside(store: path, backup: options.backupPath) : nil
+        progress.changing()
         var rowsBefore: [String: Int] = [:], rowsAfter: [String: Int] = [:]
         do {
             try options.cancellation.check()
@@ -125,13 +130,12 @@ public enum InPlaceMigration {
                     try LightweightMigration(db: db, inference: inference, source: layouts.source, destination: layouts.destination, path: path)
                         .run(metadata: metadata)
                     if let counting { rowsBefore = try counting.wait() }
-                    progress.advance(units: 1)
                     try options.cancellation.check()
-                    progress.begin(stage: .verify, mapping: nil, index: 0, count: 0, rowsTotal: 0)
+                    progress.verifying(rows: rowsBefore.values.reduce(0, +))
                     try verifySchema(db, layout: layouts.destination, path: path)
                     if countsRows { rowsAfter = try verifyCounts(db, inference: inference, layout: layouts.destination, rowsBefore: rowsBefore) }
                     try options.cancellation.check()  // the last moment to change one's mind
-                    progress.advance(units: 1)
+                    progress.verified()
                     return .commit
                 }
             }

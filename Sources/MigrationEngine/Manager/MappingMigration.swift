@@ -73,14 +73,14 @@ public enum MappingMigration {
                 let deferred = try DeferredIndexes.drop(in: db, layout: destinationLayout)
                 let probe = MigrationManager(db: db, sourceStore: sourceStore, sourceLayout: sourceLayout, destinationLayout: destinationLayout,
                                              destinationPath: paths.newStore, mappingModel: resolved[0], policies: options.policies,
-                                             cancellation: options.cancellation, progress: ProgressReporter(total: 1, stepCount: 1), chunkSize: options.chunkSize)
+                                             cancellation: options.cancellation, progress: .silent(), chunkSize: options.chunkSize)
                 probe.sourceRowCounts = rowsBefore
-                var total = 2
+                var counts: [String: Int] = rowsBefore
                 for mapping in resolved {
                     probe.mappingModel = mapping
-                    total += MigrationManager.units(sourceCounts: try probe.sourceCounts(), destinationEntities: destination.model.entities.count)
+                    for (entityMapping, count) in zip(mapping.entityMappings, try probe.sourceCounts()) { counts[entityMapping.sourceEntity ?? ""] = count }
                 }
-                let progress = ProgressReporter(total: total, step: options.step, stepCount: options.stepCount)
+                let progress = ProgressReporter(budget: StageCost.mappingStep(resolved, sourceRows: counts), options: options)
                 reporter = progress
                 for mapping in resolved {
                     let manager = MigrationManager(db: db, sourceStore: sourceStore, sourceLayout: sourceLayout, destinationLayout: destinationLayout,
@@ -95,11 +95,12 @@ public enum MappingMigration {
                 }
                 try deferred.create(in: db)
                 try db.execute(sql: "PRAGMA main.synchronous = FULL; PRAGMA main.journal_mode = WAL")
-                progress.begin(stage: .verify, mapping: nil, index: 0, count: 0, rowsTotal: 0)
+                let insertedRows = inserted.values.reduce(0, +)
+                progress.begin(stage: .verify, mapping: nil, index: 0, count: 0, rowsTotal: insertedRows)
                 try verify(db, layout: destinationLayout, inserted: inserted, path: path)
-                progress.advance(units: 1)
+                progress.advance(units: insertedRows, rows: insertedRows)
                 _ = try Row.fetchAll(db, sql: "PRAGMA main.wal_checkpoint(TRUNCATE)")
-                progress.begin(stage: .swap, mapping: nil, index: 0, count: 0, rowsTotal: 0)
+                progress.begin(stage: .swap, mapping: nil, index: 0, count: 0, rowsTotal: 1, unit: .files)
             }
             // Verification counted every entity's rows and found exactly what the passes inserted.
             let rowsAfter = Dictionary(uniqueKeysWithValues: destination.model.entities.map { ($0.name, inserted[$0.name, default: 0]) })

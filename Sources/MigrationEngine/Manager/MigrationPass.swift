@@ -6,12 +6,6 @@ import SQLiteStore
 /// validate — each entity mapping in order, each chunk its own transaction, a cancellation and
 /// progress point.
 extension MigrationManager {
-    /// Work units a pass reports: per entity mapping, its source rows twice (stages 1 and 2),
-    /// plus one per destination entity validated.
-    static func units(sourceCounts: [Int], destinationEntities: Int) -> Int {
-        sourceCounts.reduce(0) { $0 + 2 * max($1, 1) } + destinationEntities
-    }
-
     /// Source instances each entity mapping will visit (exact entity, no subentities).
     func sourceCounts() throws -> [Int] {
         try mappingModel.entityMappings.map { mapping in
@@ -98,7 +92,7 @@ extension MigrationManager {
             if let setBased, !handled.isEmpty { try transaction { try setBased.run(mapping, index: index, names: handled) } }
             let rowByRow = !policy.usesDefaultRelationships || mapping.relationshipMappings.contains { $0.expression != nil && !handled.contains($0.name) }
             // Row-by-row relationship work searches by foreign keys: it needs the indexes.
-            if rowByRow { try deferredIndexes?.create(in: db) }
+            if rowByRow { try buildDeferredIndexes(thenResume: (mapping.name, index, mappings.count)) }
             var after: Int64 = 0
             var reported = 0
             while rowByRow {
@@ -124,10 +118,15 @@ extension MigrationManager {
             try pause(after: mapping, index: index, stage: .createRelationships, next: index + 1 < mappings.count ? mappings[index + 1].name : nil)
         }
 
+        try buildDeferredIndexes(thenResume: nil)
+        let created = writer.insertedCounts
         progress.begin(stage: .validate, pass: mappingModel.name, step: step, mapping: nil, index: 0, count: mappings.count,
-                       rowsTotal: destinationModel.entities.count)
-        try deferredIndexes?.create(in: db)
-        try DestinationValidator(manager: self).validate { self.progress.advance(units: 1) }
+                       rowsTotal: created.values.reduce(0, +))
+        var checking = destinationModel.entities.makeIterator()
+        try DestinationValidator(manager: self).validate {
+            let rows = checking.next().map { created[$0.name, default: 0] } ?? 0
+            self.progress.advance(units: rows, rows: rows)
+        }
         for (mapping, policy) in zip(mappings, policies) {
             try transaction {
                 try policy.performCustomValidation(for: mapping, manager: self)
@@ -136,6 +135,23 @@ extension MigrationManager {
         }
         // The policies' look-up indexes go before the store is verified against a new one's schema.
         try dropLookups()
+    }
+
+    /// Builds the destination's deferred indexes (once per step) as a stage of its own; a
+    /// relationship stage that needs them mid-way then carries on as `resume` says.
+    private func buildDeferredIndexes(thenResume resume: (mapping: String, index: Int, count: Int)?) throws {
+        let indexes = StoreSchema(layout: destinationLayout).indexes
+        guard let deferredIndexes, let first = indexes.first,
+              try Int.fetchOne(db, sql: "SELECT count(*) FROM main.sqlite_master WHERE type = 'index' AND name = ?", arguments: [first.name]) == 0 else {
+            return
+        }
+        progress.begin(stage: .indexes, mapping: nil, index: 0, count: 0, rowsTotal: indexes.count, unit: .indexes)
+        try deferredIndexes.create(in: db)
+        progress.advance(units: indexes.count)
+        if let resume {
+            progress.begin(stage: .createRelationships, mapping: resume.mapping, index: resume.index + 1, count: resume.count,
+                           rowsTotal: try associations.count(mapping: resume.index))
+        }
     }
 
     /// The policy of every entity mapping of the pass, found by name; remembered for the pass.

@@ -1,20 +1,28 @@
 import Foundation
 
-/// Settings of one migration.
-public struct MigrationOptions {
+/// Settings of one migration. Sendable: a console hands them to the engine's thread as they are.
+public struct MigrationOptions: Sendable {
     /// Custom policies by the names mapping models use.
     public var policies: PolicyRegistry
     /// Lets the caller stop the migration between chunks.
     public var cancellation: CancellationToken
+    /// Where this migration's progress is posted; observe it to hear this migration only.
+    public var progressChannel: ProgressChannel
     /// Source rows per transaction (a progress and cancellation point).
     public var chunkSize: Int
     /// Customises each pass's manager before it runs (Core Data's custom `NSMigrationManager`).
-    public var configureManager: ((MigrationManager) throws -> Void)?
+    public var configureManager: (@Sendable (MigrationManager) throws -> Void)?
     /// Step mode: called on the engine's thread after each entity mapping of stages 1 and 2; the
     /// migration waits until it returns (and stops there if the cancellation token is set).
     public var pauseAfterEntityMapping: (@Sendable (StepReport) -> Void)?
+    /// Called on the engine's thread after each step of a plan is done and verified, before the
+    /// next starts, with the store at the step's version (a console shows the step's result, a
+    /// demo does its own work there). What it throws stops the plan, which then puts the original back.
+    public var afterStep: (@Sendable (CompletedStep) throws -> Void)?
     /// Which step of a longer plan this migration is (for progress), and how many there are.
     var step = 1, stepCount = 1
+    /// The part of the plan's bar this step fills (a plan runner sets it from the steps' costs).
+    var progressSpan = ProgressSpan.whole()
     /// Set by a plan runner that already holds the store's lock.
     var lockHeld = false
     /// Whether the step must leave the store it started from as `Name~.ext`. A plan runner asks
@@ -30,9 +38,11 @@ public struct MigrationOptions {
 
     /// Options with Core Data's defaults.
     public init(policies: PolicyRegistry = PolicyRegistry(), cancellation: CancellationToken = CancellationToken(),
-                chunkSize: Int = 10_000, configureManager: ((MigrationManager) throws -> Void)? = nil) {
+                progressChannel: ProgressChannel = ProgressChannel(), chunkSize: Int = 10_000,
+                configureManager: (@Sendable (MigrationManager) throws -> Void)? = nil) {
         self.policies = policies
         self.cancellation = cancellation
+        self.progressChannel = progressChannel
         self.chunkSize = chunkSize
         self.configureManager = configureManager
     }

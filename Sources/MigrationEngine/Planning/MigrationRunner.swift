@@ -57,10 +57,13 @@ public enum MigrationRunner {
         }
         var reports: [MigrationReport] = []
         var verifiedRows: VerifiedRowCounts?
+        let storeBytes = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+        let spans = ProgressSpan.spans(costs: StageCost.planCosts(plan, storeBytes: storeBytes, keepsBackup: needsOriginal))
         for (index, step) in plan.steps.enumerated() {
             var stepOptions = options
             stepOptions.step = index + 1
             stepOptions.stepCount = plan.steps.count
+            stepOptions.progressSpan = spans[index]
             stepOptions.lockHeld = true
             stepOptions.keepsBackup = index == 0 && needsOriginal
             stepOptions.backupPath = index == 0 ? original : nil
@@ -74,6 +77,12 @@ public enum MigrationRunner {
                 MigrationLog.plan.debug("step \(index + 1) done in \(String(format: "%.3f", report.duration)) s: \(report.passes.joined(separator: ", "))")
             } catch {
                 throw try stopped(plan, at: index, by: error, store: path, original: original, journaled: journaled, keepBackup: keepBackup)
+            }
+            do {
+                try options.afterStep?(CompletedStep(index: index + 1, count: plan.steps.count, step: step, report: report, store: path))
+            } catch {
+                // The step itself is done: the plan stops as if the next one had failed.
+                throw try stopped(plan, at: index + 1, by: error, store: path, original: original, journaled: journaled, keepBackup: keepBackup)
             }
             if index > 0, let backup = report.backup {
                 for suffix in [""] + StoreSwap.sidecars { unlink(backup + suffix) }

@@ -1,68 +1,94 @@
 import Foundation
 
-/// Counts work against a fixed total and posts ``MigrationProgress``, at most about 20 times a
-/// second (stage and mapping changes and the end are always posted).
+/// Counts one step's work against its ``ProgressBudget`` and posts ``MigrationProgress`` on the
+/// migration's channel, at most about 20 times a second (stage and mapping changes and the end
+/// are always posted). The fraction it posts never goes back and reaches 1 only at the plan's end.
 final class ProgressReporter {
-    private let start = Date()
+    private let channel: ProgressChannel
+    private let span: ProgressSpan
+    private let budget: ProgressBudget
     private var lastPost = Date.distantPast
-    private var lastKey = ""
     private var current: MigrationProgress
-    private(set) var done = 0
-    private var rows = 0
-    let total: Int
+    /// The budget position of the running stage, and the units it has done.
+    private var position: Int?
+    private var unitsDone = 0
+    /// The running stage's start and the rows it has moved, for its own rate.
+    private var stageStarted = Date()
+    private var stageRows = 0
+    /// The largest fraction posted: a stage met out of order never moves the bar back.
+    private var shown = 0.0
 
-    /// This reporter covers step `step` of `stepCount`: its fractions fill that step's share of
-    /// the whole, and only the last step's end posts 1.0.
-    let step: Int
-
-    init(total: Int, step: Int = 1, stepCount: Int = 1) {
-        self.total = max(total, 1)
-        self.step = step
-        current = MigrationProgress(step: step, stepCount: stepCount, pass: "", entityMapping: nil, entityMappingIndex: 0,
-                                    entityMappingCount: 0, stage: .preparing, rowsDone: 0, rowsTotal: 0, fraction: 0,
+    /// A reporter for one step of `options`' plan (its channel, span and step number).
+    init(budget: ProgressBudget, options: MigrationOptions) {
+        self.budget = budget
+        channel = options.progressChannel
+        span = options.progressSpan
+        current = MigrationProgress(step: options.step, stepCount: options.stepCount, pass: "", entityMapping: nil, entityMappingIndex: 0,
+                                    entityMappingCount: 0, stage: .preparing, rowsDone: 0, rowsTotal: 0, fraction: span.start,
                                     rowsPerSecond: 0, elapsed: 0)
+        shown = span.start
     }
 
-    /// Starts a stage of an entity mapping (or of the whole migration when `mapping` is nil).
-    func begin(stage: MigrationProgress.Stage, pass: String? = nil, step: Int? = nil, mapping: String?, index: Int, count: Int, rowsTotal: Int) {
-        current.stage = stage
+    /// A reporter no one hears (a probe that only counts).
+    static func silent() -> ProgressReporter { ProgressReporter(budget: ProgressBudget(), options: MigrationOptions()) }
+
+    /// Starts a stage of an entity mapping (or of the whole step when `mapping` is nil);
+    /// `rowsTotal` counts `unit`s.
+    func begin(stage: MigrationProgress.Stage, pass: String? = nil, step: Int? = nil, mapping: String?, index: Int, count: Int,
+               rowsTotal: Int, unit: MigrationProgress.Unit = .rows) {
         if let pass { current.pass = pass }
         if let step { current.step = step }
-        current.entityMapping = mapping
-        current.entityMappingIndex = index
-        current.entityMappingCount = count
-        current.rowsDone = 0
-        current.rowsTotal = rowsTotal
+        (current.stage, current.entityMapping, current.entityMappingIndex, current.entityMappingCount) = (stage, mapping, index, count)
+        (current.rowsDone, current.rowsTotal, current.unit) = (0, rowsTotal, unit)
+        let perPass: Set<MigrationProgress.Stage> = [.createInstances, .createRelationships, .validate]
+        let key = ProgressBudget.Key(pass: perPass.contains(stage) ? current.pass : nil, stage: stage, mapping: perPass.contains(stage) ? index : 0)
+        position = budget.position(of: key)
+        unitsDone = 0
+        stageStarted = Date()
+        stageRows = 0
         post(force: true)
     }
 
-    /// Counts `units` of work (and `rows` moved) done.
+    /// Counts `units` of the stage's work done (and `rows` moved, for the rate).
     func advance(units: Int, rows: Int = 0) {
-        done = min(done + units, total - 1)
-        self.rows += rows
-        current.rowsDone += rows
-        post(force: false)
+        unitsDone += units
+        stageRows += rows
+        current.rowsDone += current.unit == .rows ? rows : units
+        // A stage's last count is always shown: the next line never starts from a stale one.
+        let planned = position.flatMap { $0 < budget.segments.count ? budget.segments[$0].units : nil } ?? 0
+        post(force: planned > 0 && unitsDone >= planned && unitsDone - units < planned)
     }
 
-    /// The end of this step; fraction 1.0 and `.done` only when it is the last step.
+    /// The end of this step; the fraction reaches 1.0 and the stage `.done` only at the plan's last step.
     func finish() {
-        done = total
-        if step == current.stepCount {
+        position = budget.segments.count
+        if current.step == current.stepCount {
             current.stage = .done
             current.entityMapping = nil
         }
         post(force: true)
     }
 
+    /// The step's share done, 0…1, from the stages passed and the running one's units.
+    private var stepFraction: Double {
+        guard let position else { return 0 }
+        guard position < budget.segments.count else { return 1 }
+        let segment = budget.segments[position]
+        let within = segment.units > 0 ? min(Double(unitsDone) / Double(segment.units), 1) : 0
+        return min((budget.cost(before: position) + segment.cost * within) / budget.totalCost, 1)
+    }
+
     private func post(force: Bool) {
         let now = Date()
         guard force || now.timeIntervalSince(lastPost) >= 0.05 else { return }
         lastPost = now
-        current.elapsed = now.timeIntervalSince(start)
-        let local = done >= total ? 1.0 : min(Double(done) / Double(total), 0.999_999)
-        let overall = (Double(step - 1) + local) / Double(max(current.stepCount, 1))
-        current.fraction = local == 1.0 && step == current.stepCount ? 1.0 : min(overall, 0.999_999)
-        current.rowsPerSecond = current.elapsed > 0 ? Double(rows) / current.elapsed : 0
-        NotificationCenter.default.post(name: MigrationProgress.notification, object: nil, userInfo: ["progress": current])
+        current.elapsed = now.timeIntervalSince(span.planStarted)
+        let end = current.stage == .done
+        shown = end ? 1.0 : max(shown, min(span.start + span.share * stepFraction, 0.999_999))
+        current.fraction = shown
+        let stageSeconds = now.timeIntervalSince(stageStarted)
+        current.rowsPerSecond = stageSeconds > 0.05 ? Double(stageRows) / stageSeconds : 0
+        current.remaining = shown > 0.02 && !end ? current.elapsed * (1 - shown) / shown : nil
+        channel.post(current)
     }
 }

@@ -1,0 +1,52 @@
+import Foundation
+
+/// An in-place step's progress, stage by stage: the backup copy (megabytes), the change (tables),
+/// the verification (rows counted, or tables checked when no row can change). Kept apart from
+/// the step's SQL so the step reads as what it does.
+struct InPlaceProgress {
+    private let reporter: ProgressReporter
+    private let pass: String
+    private let tables: Int, countsRows: Bool, backup: Bool, megabytes: Int
+    private var verifiedUnits = 0
+
+    /// The progress of an in-place step over a store of about `rows` rows changing `tables` tables.
+    init(rows: Int, countsRows: Bool, tables: Int, options: MigrationOptions, pass: String) {
+        self.pass = pass
+        self.tables = max(tables, 1)
+        self.countsRows = countsRows
+        backup = options.keepsBackup
+        megabytes = max(rows * StageCost.bytesPerRow >> 20, 1)
+        reporter = ProgressReporter(budget: StageCost.inferredStep(rows: rows, bytes: rows * StageCost.bytesPerRow, backup: options.keepsBackup,
+                                                                   rebuilds: false, countsRows: countsRows), options: options)
+    }
+
+    /// The size of the file at `path` (0 when it cannot be read).
+    static func bytes(of path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+    }
+
+    /// The backup copy starts (when the step keeps one).
+    func copying() {
+        guard backup else { return }
+        reporter.begin(stage: .backup, pass: pass, mapping: nil, index: 0, count: 0, rowsTotal: megabytes, unit: .megabytes)
+    }
+
+    /// The change starts.
+    func changing() {
+        if backup { reporter.advance(units: megabytes) }
+        reporter.begin(stage: .inPlace, pass: pass, mapping: nil, index: 0, count: 0, rowsTotal: tables, unit: .tables)
+    }
+
+    /// The change is done; verification starts, counting `rows` when rows could have changed.
+    mutating func verifying(rows: Int) {
+        reporter.advance(units: tables)
+        verifiedUnits = countsRows ? rows : tables
+        reporter.begin(stage: .verify, mapping: nil, index: 0, count: 0, rowsTotal: verifiedUnits, unit: countsRows ? .rows : .tables)
+    }
+
+    /// Verification is done.
+    func verified() { reporter.advance(units: verifiedUnits, rows: countsRows ? verifiedUnits : 0) }
+
+    /// The step is done.
+    func finish() { reporter.finish() }
+}
