@@ -103,7 +103,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MigrationConsoleTests",
-            dependencies: ["MigrationConsole", "MigrationEngine", "Demo", "ObjectModel", "TestSupport"]
+            dependencies: ["MigrationConsole", "MigrationEngine", "Demo", "ObjectModel", "TestSupport", "CTerminalShim"]
         ),
         .testTarget(
             name: "ChrysalisCLITests",

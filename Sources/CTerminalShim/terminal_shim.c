@@ -1,15 +1,21 @@
 #include "terminal_shim.h"
 #include <signal.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <termios.h>
 #include <unistd.h>
 
-static volatile sig_atomic_t pending = 0;
-static int wake = -1;
+// Lock-free atomics are async-signal-safe: the handler ORs a bit in, the UI thread swaps the
+// whole word out for zero in one step, so a signal landing between a read and a clear is never lost.
+static atomic_int pending = 0;
+static atomic_int wake = -1;
 static int tty = -1;
 static struct termios saved;
 static volatile sig_atomic_t saved_valid = 0;
 static struct sigaction previous[32];
+static const int console_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH};
+static struct sigaction console_previous[sizeof console_signals / sizeof console_signals[0]];
+static int console_installed = 0;
 
 void cs_unblock_signals(void) {
     sigset_t all;
@@ -20,27 +26,36 @@ void cs_unblock_signals(void) {
 static void on_signal(int number) {
     int bit = number == SIGINT ? CS_SIGNAL_INTERRUPT : number == SIGTERM ? CS_SIGNAL_TERMINATE
         : number == SIGHUP ? CS_SIGNAL_HANGUP : number == SIGWINCH ? CS_SIGNAL_RESIZE : CS_SIGNAL_QUIT;
-    pending |= bit;
-    if (wake >= 0) { char byte = 1; (void)!write(wake, &byte, 1); }
+    atomic_fetch_or(&pending, bit);
+    int fd = atomic_load(&wake);
+    if (fd >= 0) { char byte = 1; (void)!write(fd, &byte, 1); }
 }
 
 void cs_install_signal_handlers(int wake_fd) {
-    wake = wake_fd;
-    int numbers[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH};
-    for (unsigned i = 0; i < sizeof numbers / sizeof numbers[0]; i++) {
+    atomic_store(&wake, wake_fd);
+    atomic_store(&pending, 0);
+    for (unsigned i = 0; i < sizeof console_signals / sizeof console_signals[0]; i++) {
         struct sigaction action;
         memset(&action, 0, sizeof action);
         action.sa_handler = on_signal;
         sigemptyset(&action.sa_mask);
         action.sa_flags = SA_RESTART;
-        sigaction(numbers[i], &action, 0);
+        sigaction(console_signals[i], &action, &console_previous[i]);
     }
+    console_installed = 1;
+}
+
+void cs_uninstall_signal_handlers(void) {
+    if (!console_installed) return;
+    for (unsigned i = 0; i < sizeof console_signals / sizeof console_signals[0]; i++) {
+        sigaction(console_signals[i], &console_previous[i], 0);
+    }
+    console_installed = 0;
+    atomic_store(&wake, -1);
 }
 
 int cs_take_signals(void) {
-    int taken = pending;
-    pending = 0;
-    return taken;
+    return atomic_exchange(&pending, 0);
 }
 
 void cs_restore_terminal(void) {
@@ -69,4 +84,8 @@ void cs_install_crash_handlers(int tty_fd) {
         action.sa_flags = SA_RESETHAND;
         sigaction(numbers[i], &action, &previous[numbers[i]]);
     }
+}
+
+int cs_raise(int number) {
+    return raise(number);
 }

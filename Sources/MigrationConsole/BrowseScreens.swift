@@ -117,6 +117,10 @@ enum BrowseScreens {
                 grid.put("     mappings: \(step.mappings.map(\.pass).reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }.joined(separator: " then "))", x: body.x, y: y, style: .dim, limit: body.width)
                 y += 1
             }
+            for change in step.changes where y < body.y + body.height && !step.findings.contains(where: { $0.contains(change) }) {
+                grid.put("     \(change)", x: body.x, y: y, limit: body.width)
+                y += 1
+            }
             for finding in step.findings where y < body.y + body.height {
                 grid.put("     \(finding)", x: body.x, y: y, style: finding.hasPrefix("data dropped") ? .bad : .normal, limit: body.width)
                 y += 1

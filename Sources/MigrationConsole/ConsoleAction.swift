@@ -11,6 +11,10 @@ public enum ConsoleAction: Sendable {
     case resize(width: Int, height: Int)
     case progress(MigrationProgress)
     case paused(StepReport)
+    /// A step of the plan is done (in step mode the engine then waits).
+    case stepDone(StepResult, paused: Bool)
+    /// The UI's clock: `seconds` have passed since the last progress value arrived.
+    case tick(seconds: Double)
     case finished(ConsoleState.Outcome)
     case failed(String)
 }
@@ -33,9 +37,18 @@ extension ConsoleState {
             return []
         case .progress(let progress):
             self.progress = progress
+            progressAge = 0
+            return []
+        case .tick(let seconds):
+            progressAge = seconds
             return []
         case .paused(let report):
-            mode = .paused(report)
+            if mode != .cancelling { mode = .paused(report) }
+            return []
+        case .stepDone(let result, let paused):
+            results.append(result)
+            selection[Screen.migrate.rawValue] = results.count - 1
+            if paused && mode != .cancelling { mode = .pausedAfterStep(result.index) }
             return []
         case .finished(let outcome):
             self.outcome = outcome
@@ -61,14 +74,17 @@ extension ConsoleState {
             }
             return []
         case .confirmingCancel:
-            if key == .character("y") { mode = .failed("Cancelling: rolling back, the store stays as it was…"); return [.cancelMigration] }
+            if key == .character("y") { mode = .cancelling; return [.cancelMigration] }
             if key == .character("n") || key == .escape { mode = .migrating }
             return []
-        case .paused:
+        case .cancelling:
+            ignoredKeys += 1
+            return []
+        case .paused, .pausedAfterStep:
             switch key {
             case .enter, .character("n"): mode = .migrating; return [.resumeStep(toEnd: false)]
             case .character("c"): mode = .migrating; stepMode = false; return [.resumeStep(toEnd: true)]
-            case .character("x"), .interrupt: mode = .failed("Cancelling: rolling back, the store stays as it was…"); return [.cancelMigration]
+            case .character("x"), .interrupt: mode = .cancelling; return [.cancelMigration]
             default: ignoredKeys += 1; return []
             }
         case .browsing, .finished, .failed:
@@ -104,6 +120,7 @@ extension ConsoleState {
             mode = .migrating
             screen = .migrate
             ignoredKeys = 0
+            results = []
             return [.startMigration(stepMode: stepMode)]
         default:
             break
@@ -118,7 +135,7 @@ extension ConsoleState {
         case .model: return selectedVersion?.entities.count ?? 0
         case .mappings: return allMappings.count
         case .plan: return steps.count
-        case .migrate: return 0
+        case .migrate: return results.count
         }
     }
 

@@ -2,107 +2,81 @@ import CTerminalShim
 import Foundation
 import MigrationEngine
 import ObjectModel
-import Synchronization
 
 /// The console's loop (DESIGN §6, the `poll()` design): the UI thread waits on the keyboard and a
 /// wake-up pipe, never busy-waits, and is the only one to touch ncurses or the state. The engine
-/// runs on its own thread; its progress notifications land in a mailbox and wake the UI, which
-/// keeps only the newest.
+/// runs the whole plan on its own thread; its progress (on the migration's own channel), each
+/// finished step and its end land in a mailbox and wake the UI.
 public final class ConsoleApp {
     /// How the console ended.
     public enum Outcome: Sendable, Equatable {
         case quit, migrated, failed(String), cancelled, hungUp
     }
 
-    /// What the engine hands the UI thread.
-    private final class Mailbox: Sendable {
-        struct Contents {
-            var progress: MigrationProgress?
-            var paused: StepReport?
-            var done: ConsoleAction?
-        }
-        let contents = Mutex(Contents())
-    }
-
-    /// Step mode's gate: the engine waits on it after each entity mapping.
-    private final class StepGate: Sendable {
-        let semaphore = DispatchSemaphore(value: 0)
-        let toEnd = Mutex(false)
-    }
+    /// Called on the engine's thread after each step with the store at the step's version; does
+    /// whatever the caller must do there and returns what the step's result pane shows.
+    public typealias Showcase = @Sendable (CompletedStep) throws -> [StepResult.Table]
 
     private var state: ConsoleState
     private let terminal: TerminalAdapter
     private let store: String
     private let plan: MigrationPlan
     private let options: MigrationOptions
-    private let mailbox = Mailbox()
+    private let showcase: Showcase?
     private let gate = StepGate()
-    private let cancellation: CancellationToken
-    private var wakeRead: Int32 = -1, wakeWrite: Int32 = -1
+    private let wake: WakePipe
+    private let mailbox: EngineMailbox
     private var engineRunning = false
     private var hungUp = false
     private var outcome: Outcome = .quit
+    /// When the newest progress value arrived, for the clock between two of them.
+    private var progressArrived = Date()
 
-    private init(state: ConsoleState, terminal: TerminalAdapter, store: String, plan: MigrationPlan, options: MigrationOptions) {
-        self.state = state
-        self.terminal = terminal
-        self.store = store
-        self.plan = plan
-        self.options = options
-        cancellation = options.cancellation
+    private init(state: ConsoleState, terminal: TerminalAdapter, wake: WakePipe, store: String, plan: MigrationPlan, options: MigrationOptions,
+                 showcase: Showcase?) {
+        (self.state, self.terminal, self.wake, self.store, self.plan, self.options) = (state, terminal, wake, store, plan, options)
+        self.showcase = showcase
+        mailbox = EngineMailbox(wake: wake.write)
     }
 
     /// Opens the console on `store`; returns nil when there is no usable terminal (the caller
-    /// then runs headless).
+    /// then runs headless). Signal handlers and the wake-up pipe live exactly as long as the call.
     public static func run(store: String, bundle: ModelBundle, plan: MigrationPlan, options: MigrationOptions, stepMode: Bool = false,
-                           startImmediately: Bool = false) -> Outcome? {
+                           startImmediately: Bool = false, showcase: Showcase? = nil) -> Outcome? {
         cs_unblock_signals()
         guard let terminal = TerminalAdapter() else { return nil }
+        defer { terminal.close() }
+        guard let wake = WakePipe() else { return .failed("cannot create the wake-up pipe") }
+        cs_install_signal_handlers(wake.write)
+        // Handlers first go, then the pipe they write to: Ctrl-C works again for the caller.
+        defer { cs_uninstall_signal_handlers(); wake.close() }
         let size = terminal.size
         var state = ConsoleState(store: store, bundle: bundle, plan: plan, width: size.width, height: size.height,
                                  glyphs: terminal.unicode ? .unicode : .ascii)
         state.stepMode = stepMode
-        let app = ConsoleApp(state: state, terminal: terminal, store: store, plan: plan, options: options)
-        defer { terminal.close() }
-        guard app.openWakePipe() else { return .failed("cannot create the wake-up pipe") }
+        let app = ConsoleApp(state: state, terminal: terminal, wake: wake, store: store, plan: plan, options: options, showcase: showcase)
         if startImmediately { app.perform(app.state.reduce(.key(.character(stepMode ? "s" : "m")))) }
         app.loop()
         return app.outcome
     }
 
-    /// The wake-up pipe must exist before anything (a migration started at once) can write to it.
-    private func openWakePipe() -> Bool {
-        var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { return false }
-        (wakeRead, wakeWrite) = (fds[0], fds[1])
-        _ = fcntl(wakeRead, F_SETFL, O_NONBLOCK)
-        _ = fcntl(wakeWrite, F_SETFL, O_NONBLOCK)
-        cs_install_signal_handlers(wakeWrite)
-        return true
-    }
-
     private func loop() {
-        let observer = NotificationCenter.default.addObserver(forName: MigrationProgress.notification, object: nil, queue: nil) { [mailbox, wakeWrite] note in
-            guard let progress = note.userInfo?["progress"] as? MigrationProgress else { return }
-            mailbox.contents.withLock { $0.progress = progress }
-            var byte: UInt8 = 1
-            _ = write(wakeWrite, &byte, 1)
-        }
-        defer { NotificationCenter.default.removeObserver(observer) }
+        let observation = options.progressChannel.observe { [mailbox] progress in mailbox.post(progress: progress) }
+        defer { observation.cancel() }
         while true {
             if !hungUp { terminal.draw(Screens.render(state)) }
-            if state.quit && !engineRunning { break }
-            if hungUp && !engineRunning { break }
-            // After a hang-up stdin is gone: wait on the pipe only.
-            var descriptors = hungUp ? [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
-                : [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0), pollfd(fd: 0, events: Int16(POLLIN), revents: 0)]
-            _ = poll(&descriptors, nfds_t(descriptors.count), -1)
+            if (state.quit || hungUp) && !engineRunning { break }
+            // After a hang-up stdin is gone: wait on the pipe only. While the engine runs, wake
+            // each second too, so elapsed time and the ETA move through a long statement.
+            var descriptors = [pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
+            if !hungUp { descriptors.append(pollfd(fd: 0, events: Int16(POLLIN), revents: 0)) }
+            _ = poll(&descriptors, nfds_t(descriptors.count), engineRunning ? 1000 : -1)
             // A terminal that went away without SIGHUP reaching us shows up as a hang-up on stdin.
             if !hungUp, descriptors[1].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { handleHangUp() }
-            var sink = [UInt8](repeating: 0, count: 64)
-            while read(wakeRead, &sink, sink.count) > 0 {}
+            wake.drain()
             handleSignals(cs_take_signals())
             drainMailbox()
+            if engineRunning { _ = state.reduce(.tick(seconds: Date().timeIntervalSince(progressArrived))) }
             if !hungUp {
                 let size = terminal.size
                 if size.width != state.width || size.height != state.height { perform(state.reduce(.resize(width: size.width, height: size.height))) }
@@ -123,42 +97,36 @@ public final class ConsoleApp {
     private func handleHangUp() {
         guard !hungUp else { return }
         hungUp = true
-        gate.toEnd.withLock { $0 = true }
-        gate.semaphore.signal()
+        gate.open(toEnd: true)
         if !engineRunning { outcome = .hungUp; state.quit = true }
     }
 
     private func drainMailbox() {
-        let contents = mailbox.contents.withLock { contents -> Mailbox.Contents in
-            let taken = contents
-            contents = Mailbox.Contents()
-            return taken
+        let contents = mailbox.take()
+        if let progress = contents.progress {
+            progressArrived = Date()
+            _ = state.reduce(.progress(progress))
         }
-        if let progress = contents.progress { _ = state.reduce(.progress(progress)) }
-        if let report = contents.paused { _ = state.reduce(.paused(report)) }
-        if let done = contents.done {
-            engineRunning = false
-            _ = state.reduce(done)
-            switch done {
-            case .finished: outcome = hungUp ? .hungUp : .migrated
-            case .failed(let message): outcome = hungUp ? .hungUp : (cancellation.isCancelled ? .cancelled : .failed(message))
-            default: break
-            }
-            if hungUp { writeReport(done) }
+        for event in contents.events { _ = state.reduce(event) }
+        guard let done = contents.done else { return }
+        engineRunning = false
+        _ = state.reduce(done)
+        switch done {
+        case .finished: outcome = hungUp ? .hungUp : .migrated
+        case .failed(let message): outcome = hungUp ? .hungUp : (options.cancellation.isCancelled ? .cancelled : .failed(message))
+        default: break
         }
+        if hungUp { HangUpReport(store: store, results: state.results).write(done, stoppedAt: contents.stoppedAt) }
     }
 
     private func perform(_ effects: [ConsoleEffect]) {
         for effect in effects {
             switch effect {
             case .startMigration(let stepMode): start(stepMode: stepMode)
-            case .resumeStep(let toEnd):
-                if toEnd { gate.toEnd.withLock { $0 = true } }
-                gate.semaphore.signal()
+            case .resumeStep(let toEnd): gate.open(toEnd: toEnd)
             case .cancelMigration:
-                cancellation.cancel()
-                gate.toEnd.withLock { $0 = true }
-                gate.semaphore.signal()
+                options.cancellation.cancel()
+                gate.open(toEnd: true)
             case .quit: break
             }
         }
@@ -167,61 +135,43 @@ public final class ConsoleApp {
     private func start(stepMode: Bool) {
         guard !engineRunning else { return }
         engineRunning = true
+        progressArrived = Date()
         var options = self.options
-        let (mailbox, gate, wakeWrite) = (self.mailbox, self.gate, self.wakeWrite)
+        let (mailbox, gate, showcase, cancellation) = (self.mailbox, self.gate, self.showcase, options.cancellation)
         if stepMode {
             options.pauseAfterEntityMapping = { report in
-                guard !gate.toEnd.withLock({ $0 }) else { return }
-                mailbox.contents.withLock { $0.paused = report }
-                var byte: UInt8 = 1
-                _ = write(wakeWrite, &byte, 1)
-                gate.semaphore.wait()
+                guard !gate.runsToEnd else { return }
+                mailbox.post(event: .paused(report))
+                gate.wait()
             }
         }
-        let (plan, store) = (self.plan, self.store)
-        // The options (with the caller's manager set-up closure) move to the engine thread, which alone uses them.
-        let carried = UncheckedBox(options)
+        options.afterStep = { done in
+            let result = StepResult(done, tables: try showcase?(done) ?? [])
+            let pauses = stepMode && !done.isLast && !gate.runsToEnd
+            mailbox.post(event: .stepDone(result, paused: pauses))
+            if pauses { gate.wait() }
+            try cancellation.check()
+        }
+        let (plan, store, prepared) = (self.plan, self.store, options)
         let thread = Thread {
-            let options = carried.value
-            let started = Date()
-            let action: ConsoleAction
-            do {
-                let report = try MigrationRunner.run(plan, store: store, options: options)
-                let before = report.rowsBefore, after = report.rowsAfter
-                let rows = Set(before.keys).union(after.keys).sorted().map { (entity: $0, before: before[$0], after: after[$0]) }
-                action = .finished(ConsoleState.Outcome(from: plan.storeVersion, to: plan.targetVersion, rows: rows, backup: report.backup,
-                                                        seconds: Date().timeIntervalSince(started)))
-            } catch {
-                action = .failed("\(error)")
-            }
-            mailbox.contents.withLock { $0.done = action }
-            var byte: UInt8 = 1
-            _ = write(wakeWrite, &byte, 1)
+            let (done, stoppedAt) = Self.migrate(plan, store: store, options: prepared)
+            mailbox.post(done: done, stoppedAt: stoppedAt)
         }
         thread.stackSize = 8 << 20
         thread.start()
     }
 
-    /// After a hang-up nobody sees the screen: what happened goes to a file beside the store.
-    private func writeReport(_ done: ConsoleAction) {
-        var lines = ["Chrysalis migration report", "store: \(store)", "date: \(ISO8601DateFormatter().string(from: Date()))",
-                     "the terminal closed (SIGHUP) while the migration ran; it was allowed to finish or roll back"]
-        switch done {
-        case .finished(let outcome):
-            lines.append("result: migrated \(outcome.from) → \(outcome.to) in \(String(format: "%.2f", outcome.seconds)) s")
-            lines += outcome.rows.map { "  \($0.entity): \($0.before.map(String.init) ?? "—") → \($0.after.map(String.init) ?? "—")" }
-            if let backup = outcome.backup { lines.append("backup: \(backup)") }
-        case .failed(let message):
-            lines.append("result: not migrated; the store is as it was")
-            lines.append("reason: \(message)")
-        default: break
+    /// Runs the plan on the engine's thread and says how it ended, as the UI's last action.
+    private static func migrate(_ plan: MigrationPlan, store: String, options: MigrationOptions) -> (ConsoleAction, StoreState?) {
+        let started = Date()
+        do {
+            let report = try MigrationRunner.run(plan, store: store, options: options)
+            let before = report.rowsBefore, after = report.rowsAfter
+            let rows = Set(before.keys).union(after.keys).sorted().map { (entity: $0, before: before[$0], after: after[$0]) }
+            return (.finished(ConsoleState.Outcome(from: plan.storeVersion, to: plan.targetVersion, rows: rows, backup: report.backup,
+                                                   seconds: Date().timeIntervalSince(started))), nil)
+        } catch {
+            return (.failed("\(error)"), (error as? MigrationError)?.state)
         }
-        try? (lines.joined(separator: "\n") + "\n").write(toFile: store + ".chrysalis-report.txt", atomically: true, encoding: .utf8)
     }
-}
-
-/// Hands a value to exactly one other thread that alone uses it from then on.
-private final class UncheckedBox<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }

@@ -21,20 +21,54 @@ extension ConsoleState {
             return Version(name: version.name, isCurrent: version.name == bundle.currentVersionName, isStore: version.name == plan.storeVersion,
                            entities: entities, changes: changes)
         }
-        let steps = plan.steps.map { step -> Step in
-            var mappings: [Mapping] = []
-            if case .mapping(let models) = step.kind {
-                for model in models {
-                    let resolved = (try? model.resolved(source: step.source.model, destination: step.destination.model)) ?? model
-                    mappings += resolved.entityMappings.map { entity in
-                        Mapping(pass: model.name, name: entity.name, kind: entity.kind.rawValue, source: entity.sourceEntity, destination: entity.destinationEntity,
-                                policy: entity.policyName, properties: entity.propertyMappings.map { ($0.name, $0.expression?.description ?? "(unset)") })
-                    }
+        self.init(storeName: URL(fileURLWithPath: path).lastPathComponent, bundleName: bundle.name, storeVersion: plan.storeVersion,
+                  targetVersion: plan.targetVersion, versions: versions, steps: plan.steps.map(Step.init(planned:)), width: width, height: height, glyphs: glyphs)
+    }
+}
+
+extension ConsoleState.Step {
+    /// A planned step as the console shows it: its entity mappings in order, or what it infers.
+    init(planned step: MigrationPlan.Step) {
+        var mappings: [ConsoleState.Mapping] = []
+        var changes: [String] = []
+        switch step.kind {
+        case .mapping(let models):
+            for model in models {
+                let resolved = (try? model.resolved(source: step.source.model, destination: step.destination.model)) ?? model
+                mappings += resolved.entityMappings.map { entity in
+                    ConsoleState.Mapping(pass: model.name, name: entity.name, kind: entity.kind.rawValue, source: entity.sourceEntity,
+                                         destination: entity.destinationEntity, policy: entity.policyName,
+                                         properties: entity.propertyMappings.map { ($0.name, $0.expression?.description ?? "(unset)") })
                 }
             }
-            return Step(from: step.source.name, to: step.destination.name, kind: step.kind.name, mappings: mappings, findings: step.findings)
+        case .lightweight(let inference):
+            changes = inference.changes.map(\.description)
         }
-        self.init(storeName: URL(fileURLWithPath: path).lastPathComponent, bundleName: bundle.name, storeVersion: plan.storeVersion,
-                  targetVersion: plan.targetVersion, versions: versions, steps: steps, width: width, height: height, glyphs: glyphs)
+        self.init(from: step.source.name, to: step.destination.name, kind: step.kind.name, mappings: mappings, findings: step.findings,
+                  changes: changes, reason: step.reason)
+    }
+}
+
+extension StepResult {
+    /// The result pane of a step the engine reports done, with `tables` of what it produced.
+    public init(_ done: CompletedStep, tables: [Table]) {
+        let report = done.report
+        let entities = Set(report.rowsBefore.keys).union(report.rowsAfter.keys).sorted()
+        let how: String
+        let verification: String
+        switch done.step.kind {
+        case .lightweight:
+            let inPlace = report.passes == ["inferred, in place"]
+            how = inPlace ? "lightweight, in place" : "lightweight, on a copy"
+            verification = report.rowsAfter.isEmpty ? "schema checked against the destination model; no row was touched"
+                : inPlace ? "schema checked; every entity's rows counted, the same before and after"
+                : "SQLite integrity check ok; schema checked; every entity's rows reconciled"
+        case .mapping:
+            how = "mapping: " + report.passes.joined(separator: " then ")
+            verification = "SQLite quick check ok; every entity's rows reconciled with what the passes created"
+        }
+        self.init(index: done.index, from: done.step.source.name, to: done.step.destination.name, how: how, seconds: report.duration,
+                  verification: verification, rows: entities.map { RowCount(entity: $0, before: report.rowsBefore[$0], after: report.rowsAfter[$0]) },
+                  tables: tables)
     }
 }

@@ -19,8 +19,12 @@ public struct ConsoleState: Sendable, Equatable {
         case migrating
         /// Cancel was asked for; waiting for y/n.
         case confirmingCancel
+        /// Cancel was confirmed; the engine is rolling back (keys are ignored until it has).
+        case cancelling
         /// Step mode: paused after an entity mapping.
         case paused(StepReport)
+        /// Step mode: paused after a whole step of the plan (its 1-based position), its result shown.
+        case pausedAfterStep(Int)
         /// Done: the result screen.
         case finished
         /// Stopped: the error (or cancellation) screen.
@@ -60,10 +64,15 @@ public struct ConsoleState: Sendable, Equatable {
         public var from: String, to: String, kind: String
         public var mappings: [Mapping]
         public var findings: [String]
+        /// What an inferred step changes (empty for a mapping step: its mappings say).
+        public var changes: [String]
+        /// Why the plan takes the step.
+        public var reason: String
 
         /// One step of the plan.
-        public init(from: String, to: String, kind: String, mappings: [Mapping], findings: [String]) {
+        public init(from: String, to: String, kind: String, mappings: [Mapping], findings: [String], changes: [String] = [], reason: String = "") {
             (self.from, self.to, self.kind, self.mappings, self.findings) = (from, to, kind, mappings, findings)
+            (self.changes, self.reason) = (changes, reason)
         }
     }
 
@@ -126,6 +135,11 @@ public struct ConsoleState: Sendable, Equatable {
     /// Set when a key was swallowed during a migration, so the screen says why.
     public var ignoredKeys = 0
     public var progress: MigrationProgress?
+    /// Seconds since ``progress`` arrived, counted by the UI's clock: elapsed time and the ETA
+    /// keep moving through a long statement that posts nothing.
+    public var progressAge: Double = 0
+    /// The result of every step done so far, in order.
+    public var results: [StepResult] = []
     public var outcome: Outcome?
     public var width: Int, height: Int
     public var glyphs: Glyphs
@@ -155,7 +169,7 @@ public struct ConsoleState: Sendable, Equatable {
     /// Whether a migration is under way (keys are ignored).
     public var isBusy: Bool {
         switch mode {
-        case .migrating, .confirmingCancel, .paused: return true
+        case .migrating, .confirmingCancel, .cancelling, .paused, .pausedAfterStep: return true
         default: return false
         }
     }

@@ -2,8 +2,11 @@ import Foundation
 
 /// How a cell looks. The terminal adapter turns styles into colours, or into bold and reverse
 /// when there are no colours.
-public enum CellStyle: UInt8, Sendable {
+public enum CellStyle: UInt8, Sendable, CaseIterable {
     case normal, bold, dim, reverse, accent, good, bad, title
+
+    /// The style's letter in golden files.
+    public var letter: Character { Array(".bdragxt")[Int(rawValue)] }
 }
 
 /// A screen as characters with a style each: what every screen function returns, what golden
@@ -55,6 +58,19 @@ public struct Grid: Equatable, Sendable {
     /// The whole grid as text, trailing spaces trimmed: the golden-file form.
     public var text: String {
         (0..<height).map { row($0).replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }.joined(separator: "\n") + "\n"
+    }
+
+    /// Every cell's style as one letter (``CellStyle/letter``), a row per line, trailing normal
+    /// cells trimmed: the golden files' second half, so a lost highlight fails a test.
+    public var styleText: String {
+        (0..<height).map { y in
+            String(styles[(y * width)..<((y + 1) * width)].map(\.letter)).replacingOccurrences(of: "\\.+$", with: "", options: .regularExpression)
+        }.joined(separator: "\n") + "\n"
+    }
+
+    /// The golden-file form: the text, a legend, then the styles.
+    public var golden: String {
+        text + "── styles: " + CellStyle.allCases.map { "\($0.letter) \($0)" }.joined(separator: "  ") + " ──\n" + styleText
     }
 
     /// Replaces what an ASCII terminal cannot show (arrows in key hints, data with accents) with

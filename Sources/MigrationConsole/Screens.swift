@@ -66,7 +66,9 @@ public enum Screens {
         case .migrating where state.ignoredKeys > 0: return " Migration in progress: keys are ignored until it ends (x cancels) "
         case .migrating: return " Migration in progress "
         case .confirmingCancel: return " Cancel? "
+        case .cancelling: return " Cancelling: rolling back; the store will be as it was "
         case .paused: return " Step mode: paused "
+        case .pausedAfterStep(let index): return " Step mode: step \(index) of \(state.steps.count) done "
         case .finished: return " Migration finished "
         case .failed: return " Migration stopped "
         case .browsing where state.showHelp: return " Help "
@@ -79,9 +81,14 @@ public enum Screens {
         switch state.mode {
         case .migrating: return " x cancel"
         case .confirmingCancel: return " y cancel the migration  n keep going"
+        case .cancelling: return " (keys are ignored until the rollback ends)"
         case .paused: return " Enter/n next mapping  c run to the end  x cancel"
+        case .pausedAfterStep: return " Enter/n next step  c run to the end  x cancel"
         case .browsing, .finished, .failed:
             if state.showHelp { return " ? or Esc close help" }
+            if state.mode == .finished && state.screen == .migrate && state.results.count > 1 {
+                return " ↑↓/jk each step's result  Tab/←→ screens  ? help  q quit"
+            }
             var keys = [" Tab/←→ screens", "↑↓/jk move"]
             if state.screen == .versions { keys.append("Enter model") }
             if state.mode == .browsing && !state.steps.isEmpty { keys += ["m migrate", "s step"] }

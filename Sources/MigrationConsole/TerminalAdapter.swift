@@ -34,10 +34,7 @@ final class TerminalAdapter {
         if colors {
             start_color()
             use_default_colors()
-            init_pair(1, Int16(COLOR_CYAN), -1)
-            init_pair(2, Int16(COLOR_GREEN), -1)
-            init_pair(3, Int16(COLOR_RED), -1)
-            init_pair(4, Int16(COLOR_BLACK), Int16(COLOR_CYAN))
+            for (pair, colours) in CellAttributes.pairs { init_pair(pair, colours.foreground, colours.background) }
         }
     }
 
@@ -73,15 +70,13 @@ final class TerminalAdapter {
     }
 
     private func attributes(_ style: CellStyle) -> UInt32 {
-        switch style {
-        case .normal: return UInt32(cs_normal())
-        case .bold: return UInt32(cs_bold())
-        case .dim: return UInt32(colors ? cs_dim() : cs_normal())
-        case .reverse, .title: return UInt32(colors && style == .title ? cs_pair(4) | cs_bold() : cs_reverse())
-        case .accent: return UInt32(colors ? cs_pair(1) | cs_bold() : cs_bold())
-        case .good: return UInt32(colors ? cs_pair(2) | cs_bold() : cs_bold())
-        case .bad: return UInt32(colors ? cs_pair(3) | cs_bold() : cs_bold())
-        }
+        let wanted = style.attributes(colors: colors)
+        var bits = UInt32(cs_normal())
+        if wanted.pair != 0 { bits |= UInt32(cs_pair(wanted.pair)) }
+        if wanted.bold { bits |= UInt32(cs_bold()) }
+        if wanted.reverse { bits |= UInt32(cs_reverse()) }
+        if wanted.dim { bits |= UInt32(cs_dim()) }
+        return bits
     }
 
     /// Every key waiting, decoded.

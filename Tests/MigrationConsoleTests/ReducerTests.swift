@@ -66,6 +66,47 @@ import Testing
         #expect(state.quit)
     }
 
+    @Test func cancellingIsAStateThatSwallowsKeysUntilTheEngineSaysWhereTheStoreIs() {
+        var state = state()
+        _ = state.reduce(.key(.character("m")))
+        _ = state.reduce(.key(.character("x")))
+        #expect(state.reduce(.key(.character("y"))) == [.cancelMigration])
+        #expect(state.mode == .cancelling)
+        #expect(state.isBusy, "a rollback is still work under way")
+        #expect(state.reduce(.key(.character("q"))).isEmpty)
+        _ = state.reduce(.paused(StepReport(pass: "V1ToV2", entityMapping: "NoteToNote", index: 1, count: 1, stage: .createInstances, rowsCreated: 0,
+                                            sampleRows: [], next: nil)))
+        #expect(state.mode == .cancelling, "a pause reported while cancelling does not undo the cancel")
+        _ = state.reduce(.failed("the migration was cancelled; the store is as it was, at v1; nothing was changed"))
+        #expect(state.mode == .failed("the migration was cancelled; the store is as it was, at v1; nothing was changed"))
+        #expect(Screens.render(state).text.contains("the store is as it was, at v1"), "the screen says where the store stands, in the engine's words")
+    }
+
+    @Test func eachStepsResultArrivesAndStepModePausesAfterIt() {
+        var state = state()
+        _ = state.reduce(.key(.character("s")))
+        let result = StepResult(index: 1, from: "v1", to: "v2", how: "lightweight, in place", seconds: 0.1, verification: "schema checked", rows: [],
+                                tables: [.init(title: "ZNOTE's columns", columns: ["column"], rows: [["ZTEXT"]])])
+        _ = state.reduce(.stepDone(result, paused: true))
+        #expect(state.results == [result])
+        #expect(state.mode == .pausedAfterStep(1))
+        #expect(state.reduce(.key(.enter)) == [.resumeStep(toEnd: false)])
+        #expect(state.mode == .migrating)
+    }
+
+    @Test func theClockMovesElapsedTimeAndTheETABetweenTwoProgressValues() {
+        var state = state()
+        _ = state.reduce(.key(.character("m")))
+        _ = state.reduce(.progress(MigrationProgress(step: 1, stepCount: 1, pass: "V1ToV2", entityMapping: nil, entityMappingIndex: 0, entityMappingCount: 0,
+                                                     stage: .indexes, rowsDone: 0, rowsTotal: 2, unit: .indexes, fraction: 0.5, rowsPerSecond: 0, elapsed: 10,
+                                                     remaining: 10)))
+        #expect(Screens.render(state).text.contains("build indexes · 0/2 indexes · 10 s · ETA 10 s"))
+        _ = state.reduce(.tick(seconds: 4))
+        #expect(Screens.render(state).text.contains("build indexes · 0/2 indexes · 14 s · ETA 6 s"), "a long statement posts nothing; the clock still moves")
+        _ = state.reduce(.tick(seconds: 12))
+        #expect(!Screens.render(state).text.contains("ETA"), "an ETA already passed is not shown as a number that lies")
+    }
+
     @Test func helpOpensAndCloses() {
         var state = state()
         _ = state.reduce(.key(.character("?")))

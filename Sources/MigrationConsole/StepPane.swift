@@ -1,0 +1,48 @@
+/// One finished step's result pane: how it was done and how long it took, how it was checked,
+/// rows before → after, and the tables of what it produced (the new column, sample rows).
+enum StepPane {
+    static func render(_ result: StepResult, _ state: ConsoleState, _ grid: inout Grid, _ area: Screens.Body, heading: String) {
+        let g = state.glyphs
+        var y = area.y
+        func line(_ text: String, _ style: CellStyle = .normal, indent: Int = 0) {
+            guard y < area.y + area.height else { return }
+            grid.put(text, x: area.x + indent, y: y, style: style, limit: area.width - indent)
+            y += 1
+        }
+        line("\(g.check) \(heading): \(result.from) \(g.arrow) \(result.to)", .good)
+        line("\(result.how), \(String(format: "%.1f", result.seconds)) s", .dim)
+        for text in MigrateScreen.wrap("Verified: " + result.verification, width: area.width) { line(text) }
+        let changed = result.rows.filter { $0.before != $0.after }
+        if !changed.isEmpty {
+            line("")
+            for row in changed.prefix(4) {
+                line("\(row.entity): \(row.before.map(String.init) ?? g.none) \(g.arrow) \(row.after.map(String.init) ?? g.none) rows")
+            }
+        }
+        for table in result.tables {
+            line("")
+            // A table without columns is prose (a lesson, the demo's own work): wrapped, not cut.
+            guard !table.columns.isEmpty else {
+                for text in MigrateScreen.wrap(table.title, width: area.width) { line(text, .dim) }
+                continue
+            }
+            for text in MigrateScreen.wrap(table.title, width: area.width) { line(text, .bold) }
+            for text in layout(table, width: area.width - 1) { line(text.text, text.header ? .dim : .normal, indent: 1) }
+        }
+    }
+
+    /// A table's lines, columns padded to their widest cell and cut to fit `width`.
+    static func layout(_ table: StepResult.Table, width: Int) -> [(text: String, header: Bool)] {
+        let cells = [table.columns] + table.rows
+        let widths = table.columns.indices.map { column in
+            min(cells.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0, 28)
+        }
+        return cells.enumerated().map { number, row in
+            let text = row.enumerated().map { index, cell in
+                let fitted = cell.count > widths[min(index, widths.count - 1)] ? String(cell.prefix(max(widths[index] - 1, 1))) + "…" : cell
+                return fitted.padding(toLength: widths[min(index, widths.count - 1)], withPad: " ", startingAt: 0)
+            }.joined(separator: "  ")
+            return (String(text.prefix(width)), number == 0)
+        }
+    }
+}
