@@ -10,8 +10,9 @@ struct ConsoleCommand: ParsableCommand {
         commandName: "console",
         abstract: "Open the migration console: versions, model changes, mappings, the plan, and a live migration.",
         discussion: """
-        Tab moves between screens; m migrates with a live progress bar; s steps through the \
-        mapping order, pausing after each entity mapping; ? lists every key. While a migration \
+        Tab moves between screens; m runs every step of the plan (in-place lightweight steps and \
+        mapping steps alike) with a live progress bar and each step's result; s steps through it, \
+        pausing after each entity mapping and each step; ? lists every key. While a migration \
         runs, keys are ignored except x (cancel, after a confirmation: the store stays as it was). \
         If the terminal goes away (SSH dropped), the migration finishes or rolls back and writes \
         Name.sqlite.chrysalis-report.txt beside the store. Without a terminal, use `chrysalis migrate`.
@@ -41,7 +42,7 @@ struct ConsoleCommand: ParsableCommand {
             let cancellation = CancellationToken()
             guard let result = ConsoleApp.run(store: options.store, bundle: bundle, plan: plan,
                                               options: Registration.current.options(cancellation: cancellation),
-                                              stepMode: step, startImmediately: start || step) else {
+                                              stepMode: step, startImmediately: start || step, showcase: StepSamples.tables) else {
                 throw ValidationError("the console needs a terminal (TERM set, not dumb); use `chrysalis migrate` without one")
             }
             outcome = result

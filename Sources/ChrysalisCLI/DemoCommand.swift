@@ -3,6 +3,7 @@ import Demo
 import Foundation
 import MigrationConsole
 import MigrationEngine
+import ObjectModel
 
 /// `chrysalis demo`: a worked example, start to finish, on a store with as many rows as asked.
 struct DemoCommand: ParsableCommand {
@@ -12,8 +13,11 @@ struct DemoCommand: ParsableCommand {
         discussion: """
         Without a name, runs the BookStore demo. The store is made in --dir (default: a new \
         temporary folder, printed) with the source text's rows plus --rows generated rows per \
-        root entity, then migrated step by step with a progress line, showing at each stop the \
-        queries the worked example shows. `chrysalis demo --list` lists the demos.
+        root entity, then migrated through every version the example stops at, as one plan. On a \
+        terminal the console opens on the store's first version and runs every step, each with \
+        its bar and its result; with --headless (or without a terminal) the demo says what each \
+        step does and why, and shows what the worked example shows. `chrysalis demo --list` \
+        lists the demos.
 
         Examples:
           chrysalis demo
@@ -60,27 +64,15 @@ struct DemoCommand: ParsableCommand {
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("chrysalis-demo-\(example.name)-\(UUID().uuidString.prefix(8))")
         var runner = DemoRunner(example: example, directory: directory, rows: rows)
         runner.seed = seed
-        print("Demo \(example.name): \(example.summary)")
-        print("Working in \(directory.path)")
         let view = DemoOutput()
+        view.say("Demo \(example.name): \(example.summary)")
+        view.say("Working in \(directory.path)")
+        let onTerminal = !headless && !json && isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
         do {
-            let bundle = try runner.prepare(view.show)
-            if !headless && !json && isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 {
-                try runner.migrate(bundle: bundle, options: runner.options(), stops: runner.stopsBeforeConsole, view.show)
-                let plan = try runner.consolePlan(bundle: bundle)
-                if let outcome = ConsoleApp.run(store: runner.storePath, bundle: bundle, plan: plan, options: runner.options()) {
-                    try ConsoleCommand.finish(outcome)
-                    try runner.reportFinalStop(view.show)
-                    print("\nThe store is \(runner.storePath).")
-                    return
-                }
-            }
-            let interrupt = SignalCancellation(token: runner.cancellation)
-            let options = runner.options()
-            let printer = ProgressPrinter(json: json, channel: options.progressChannel)
-            try runner.migrate(bundle: bundle, options: options, view.show)
-            withExtendedLifetime((printer, interrupt)) {}
-            print("\nDone. The migrated store is \(runner.storePath); the original is kept beside it with ~ in its name.")
+            let bundle = try runner.prepare(showBefore: !onTerminal, view.show)
+            let plan = try runner.plan(bundle: bundle)
+            if onTerminal, try console(runner, bundle: bundle, plan: plan) { return }
+            try narrate(runner, bundle: bundle, plan: plan, view: view)
         } catch let exit as ExitCode {
             throw exit
         } catch let error as MigrationError where error.kind == .cancelled {
@@ -90,32 +82,45 @@ struct DemoCommand: ParsableCommand {
             fail(error)
         }
     }
-}
 
-/// Prints a demo's narration and query results as aligned tables.
-final class DemoOutput {
-    private let interactive = isatty(STDERR_FILENO) == 1
-    private var lastReported = Date.distantPast
-
-    func show(_ event: DemoRunner.Event) {
-        switch event {
-        case .message(let text):
-            print("\n\(text)")
-        case let .generating(done, total):
-            let now = Date()
-            guard done == total || now.timeIntervalSince(lastReported) > 0.2 else { return }
-            lastReported = now
-            let line = "generating rows: \(done)/\(total)"
-            FileHandle.standardError.write(Data((interactive ? "\r\u{1B}[2K\(line)" + (done == total ? "\n" : "") : line + "\n").utf8))
-        case let .query(title, columns, rows):
-            print("\n  \(title)")
-            let limit = columns.count == 1 ? Int.max : 60
-            let cells = [columns] + rows.map { $0.map { $0.count > limit ? String($0.prefix(limit - 3)) + "..." : $0 } }
-            let widths = columns.indices.map { index in cells.map { index < $0.count ? $0[index].count : 0 }.max() ?? 0 }
-            for (number, row) in cells.enumerated() {
-                print("  " + row.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: "  "))
-                if number == 0 { print("  " + widths.map { String(repeating: "─", count: $0) }.joined(separator: "  ")) }
+    /// The whole plan in the console, from the store's first version; false when there is no
+    /// usable terminal after all.
+    private func console(_ runner: DemoRunner, bundle: ModelBundle, plan: MigrationPlan) throws -> Bool {
+        let showcase: ConsoleApp.Showcase = { done in
+            var tables: [StepResult.Table] = []
+            if let lesson = runner.lesson(at: done.step.destination.name) { tables.append(.init(title: lesson, columns: [], rows: [])) }
+            try runner.arrive(at: done.step.destination.name) { event in
+                switch event {
+                case let .query(title, columns, rows): tables.append(.init(title: title, columns: columns, rows: rows))
+                case .demoWork(let text): tables.append(.init(title: "The demo's own work: " + text, columns: [], rows: []))
+                default: break
+                }
             }
+            return tables
         }
+        guard let outcome = ConsoleApp.run(store: runner.storePath, bundle: bundle, plan: plan, options: runner.options(), showcase: showcase) else {
+            return false
+        }
+        try ConsoleCommand.finish(outcome)
+        print(outcome == .migrated ? "Migrated \(plan.storeVersion) → \(plan.targetVersion): the store is \(runner.storePath); the original is kept beside it with ~ in its name."
+              : "The store is \(runner.storePath).")
+        return true
+    }
+
+    /// The plan said in words, then run with progress lines, each step's result and the
+    /// example's queries printed as the step ends.
+    private func narrate(_ runner: DemoRunner, bundle: ModelBundle, plan: MigrationPlan, view: DemoOutput) throws {
+        view.showPlan(plan, automatic: try runner.automaticRoute(bundle: bundle), lessons: runner.lesson(at:))
+        var options = runner.options()
+        options.afterStep = { done in
+            view.showStep(done)
+            try runner.arrive(at: done.step.destination.name, view.show)
+        }
+        let interrupt = SignalCancellation(token: runner.cancellation)
+        let printer = ProgressPrinter(json: json, channel: options.progressChannel)
+        _ = try MigrationRunner.run(plan, store: runner.storePath, options: options)
+        withExtendedLifetime((printer, interrupt)) {}
+        print("")
+        view.say("Done. The migrated store is \(runner.storePath); the original, at \(plan.storeVersion), is kept beside it with ~ in its name.")
     }
 }

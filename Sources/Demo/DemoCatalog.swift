@@ -19,8 +19,26 @@ public struct DemoExample: Sendable {
     public struct Stop: Sendable {
         /// The version to reach.
         public var version: String
-        /// Work done on the store once the version is reached (the BookStore text assigns authors).
-        public var action: (@Sendable (PersistentStore, ModelBundle.Version) throws -> Void)?
+        /// What the step there teaches that the plan cannot say by itself (a custom policy, a hook).
+        public var lesson: String?
+        /// What to show once the version is reached.
+        public var queries: [Query]
+        /// Work the demo itself does on the store there, as the worked example's text does (the
+        /// BookStore text assigns authors), said before it is done: it is not the migration's.
+        public var action: Action?
+
+        /// A stop at `version`.
+        init(version: String, lesson: String? = nil, queries: [Query], action: Action? = nil) {
+            (self.version, self.lesson, self.queries, self.action) = (version, lesson, queries, action)
+        }
+    }
+
+    /// The demo's own work at a stop: what it is, the work, and what to show after it.
+    public struct Action: Sendable {
+        /// What the demo is about to do and why, for people.
+        public var announcement: String
+        /// The work.
+        public var work: @Sendable (PersistentStore, ModelBundle.Version) throws -> Void
         /// What to show afterwards.
         public var queries: [Query]
     }
@@ -29,7 +47,7 @@ public struct DemoExample: Sendable {
     public var name: String
     /// The store's file name, without `.sqlite`.
     public var storeName: String
-    /// One line on what it shows.
+    /// One line on what it shows: `demo --list` prints it, and the README's table says the same.
     public var summary: String
     /// The model bundle.
     public var bundle: @Sendable () throws -> ModelBundle

@@ -26,17 +26,43 @@ enum BookStoreDemo {
             }
         },
         stops: [
-            .init(version: "BookStore 2", queries: [.init(title: ".schema ZBOOK", sql: "SELECT sql FROM sqlite_master WHERE tbl_name = 'ZBOOK' AND sql IS NOT NULL")]),
-            .init(version: "BookStore 3", action: assignAuthors, queries: [
-                .init(title: "tables", sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"),
-                .init(title: "authors assigned", sql: "SELECT ztitle, zauthor, zprice FROM zpublication ORDER BY z_pk LIMIT 6"),
+            .init(version: "BookStore 2", queries: [.init(title: "ZBOOK's columns: ZAUTHOR is new, added in place",
+                                                          sql: "SELECT name AS \"column\", type FROM pragma_table_info('ZBOOK')")]),
+            .init(version: "BookStore 3", queries: [
+                .init(title: "tables: ZBOOK is now ZPUBLICATION, renamed in place", sql: "SELECT name AS \"table\" FROM sqlite_master WHERE type = 'table' ORDER BY name"),
+            ], action: .init(announcement: assignAuthorsAnnouncement, work: assignAuthors, queries: [
+                .init(title: "authors and prices, as the demo set them", sql: "SELECT ztitle, zauthor, zprice FROM zpublication ORDER BY z_pk LIMIT 6"),
+            ])),
+            .init(version: "BookStore 4", lesson: splitLesson, queries: [
+                .init(title: "names split by the custom policy (prices copied as they were)", sql: "SELECT ztitle, zfirstname, zlastname, zprice FROM zpublication ORDER BY z_pk LIMIT 6"),
             ]),
-            .init(version: "BookStore 4", queries: [.init(title: "names split by the custom policy",
-                                                          sql: "SELECT ztitle, zfirstname, zlastname, zprice FROM zpublication ORDER BY z_pk LIMIT 6")]),
-            .init(version: "BookStore 5", queries: [.init(title: "synopsis = title, from the association hook",
-                                                          sql: "SELECT ztitle, zsynopsis FROM zpublication ORDER BY z_pk LIMIT 6")]),
+            .init(version: "BookStore 5", lesson: synopsisLesson, queries: [
+                .init(title: "synopsis = title, from the manager hook", sql: "SELECT ztitle, zsynopsis FROM zpublication ORDER BY z_pk LIMIT 6"),
+            ]),
         ],
         before: [.init(title: "books", sql: "SELECT ztitle, zprice FROM zbook ORDER BY z_pk LIMIT 6"), .init(title: "rows", sql: "SELECT count(*) FROM zbook")])
+
+    static let assignAuthorsAnnouncement = """
+        Now the demo itself, not the migration, does what the worked example's text does at BookStore 3: \
+        it gives the text's four books their authors (John Doe, Jane Doe, Bill Smith, Jack Brown) and new \
+        prices 20 to 23, and every generated book a generated author (a few without a space, a few none). \
+        The steps after it copy prices as they are.
+        """
+
+    static let splitLesson = """
+        Why a mapping model: BookStore3To4 names a custom entity migration policy, \
+        PublicationToPublicationMigrationPolicy (Sources/Demo/BookStorePolicies.swift). For each \
+        Publication it splits author at the first space into firstName and lastName (no space: all \
+        first name; no author: neither) and copies title and price. Core Data cannot infer a split, so \
+        the step runs the policy, row by row.
+        """
+
+    static let synopsisLesson = """
+        BookStore4To5 is a plain mapping model; synopsis is new. The demo gives the migration a \
+        manager hook (BookStoreSynopsis, passed as configureManager: Core Data's custom \
+        NSMigrationManager) that sets synopsis = title as each Publication is associated with its \
+        source. Written as a value expression, the hook still lets the step move set-based.
+        """
 
     /// The text's step before BookStore 4: its four books get the four authors and prices 20–23;
     /// generated books get generated authors (a few without a space, a few without an author).
@@ -66,7 +92,7 @@ enum BooksDemo {
     static let example = DemoExample(
         name: "books",
         storeName: "Books",
-        summary: "objc.io Books: the real Model1.sqlite and mapping models, custom policies uniquing Authors, two passes into one store",
+        summary: "objc.io Books: the real Model1.sqlite and Xcode mapping models, custom policies uniquing Authors, two passes into one store",
         bundle: { try ModelBundle.read(at: DemoResources.booksBundle) },
         mappings: { try ["Model1_to_Model2", "Model2_to_Model3_User", "Model2_to_Model3"].map(DemoResources.booksMapping) },
         startVersion: "Model1",
@@ -118,7 +144,7 @@ enum GroceriesDemo {
     static let example = DemoExample(
         name: "groceries",
         storeName: "Groceries",
-        summary: "Groceries Model 3→4: every Amount becomes a Unit named after its xyz, with a blocking progress bar",
+        summary: "Groceries Model 3→4: every Amount becomes a Unit named after its xyz",
         bundle: { try ModelBundle.read(at: DemoResources.groceriesBundle) },
         mappings: { [try DemoResources.mapping("Groceries3To4")] },
         startVersion: "Model 3",

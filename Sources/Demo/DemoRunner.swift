@@ -4,18 +4,24 @@ import MigrationEngine
 import ObjectModel
 import SQLiteStore
 
-/// Runs a demo from start to end without a console: creates the example's oldest store with the
-/// text's rows plus generated ones, migrates it stop by stop, and reports what the worked
-/// example shows at each stop.
-public struct DemoRunner {
+/// Runs a demo: creates the example's oldest store with the text's rows plus generated ones,
+/// plans one migration through every version the example stops at, and at each stop does what
+/// the worked example does there (its own work, announced) and shows what it shows. The same
+/// runner serves the console (each stop's tables go to that step's result pane) and the
+/// headless narration.
+public struct DemoRunner: Sendable {
     /// What the demo has to say, in order.
-    public enum Event {
+    public enum Event: Sendable {
         /// A line of narration.
         case message(String)
         /// Generated rows so far, of the total.
         case generating(done: Int, total: Int)
         /// A query and its result.
         case query(title: String, columns: [String], rows: [[String]])
+        /// What the demo itself is about to do to the store, which is not the migration's work.
+        case demoWork(String)
+        /// Why a step needs what it needs, beyond what the plan says.
+        case lesson(String)
     }
 
     /// The demo.
@@ -41,8 +47,9 @@ public struct DemoRunner {
         directory.appendingPathComponent(example.storeName + ".sqlite").path
     }
 
-    /// Creates the starting store: the text's rows, then `rows` generated ones.
-    public func prepare(_ report: (Event) -> Void) throws -> ModelBundle {
+    /// Creates the starting store: the text's rows, then `rows` generated ones. Shows the
+    /// example's opening queries only when `showBefore` (the console shows its own screens).
+    public func prepare(showBefore: Bool = true, _ report: (Event) -> Void) throws -> ModelBundle {
         let bundle = try example.bundle()
         guard let start = bundle.version(named: example.startVersion) else {
             throw MigrationError(.notFound, "the \(example.name) bundle has no version \(example.startVersion)")
@@ -58,52 +65,46 @@ public struct DemoRunner {
             try store.close()
         }
         report(.message("Created \(storePath) at \(start.name) with the text's rows\(rows > 0 ? " and \(rows) generated rows per root entity" : "")."))
-        for query in example.before { report(try run(query)) }
+        if showBefore { for query in example.before { report(try run(query)) } }
         return bundle
     }
 
-    /// Migrates stop by stop, reporting each stop's queries; returns the migrations' reports.
-    /// `stops` limits it to the first few (the console takes over the rest).
-    @discardableResult
-    public func migrate(bundle: ModelBundle, options: MigrationOptions, stops: Int? = nil, _ report: (Event) -> Void) throws -> [MigrationRunner.Report] {
-        let mappings = try example.mappings()
-        var reports: [MigrationRunner.Report] = []
-        for stop in example.stops.prefix(stops ?? example.stops.count) {
-            let plan = try MigrationPlan.make(store: storePath, bundle: bundle, mappings: mappings, to: stop.version)
-            if plan.steps.isEmpty {
-                report(.message("The store is already compatible with \(stop.version): nothing to migrate."))
-            } else {
-                report(.message("Migrating \(plan.storeVersion) → \(stop.version): " + plan.steps.map { "\($0.source.name) → \($0.destination.name) [\($0.kind.name)]" }.joined(separator: ", ")))
-                // The original store is kept once, at the first stop; later stops keep no backup.
-                reports.append(try MigrationRunner.run(plan, store: storePath, options: options, keepBackup: reports.isEmpty))
-            }
-            if let action = stop.action, let version = bundle.version(named: stop.version) {
-                let store = try PersistentStore.open(at: storePath, mode: .readWrite)
-                try action(store, version)
-                try store.close()
-            }
-            report(.message("At \(stop.version):"))
-            for query in stop.queries { report(try run(query)) }
-        }
-        return reports
+    /// The demo's plan: from the store to the last stop, ending a step at every stop. Core Data's
+    /// own route where it does; otherwise every version is visited (`--stepwise`), as the worked
+    /// example goes (BookStore stops at version 2, which Core Data's route passes over).
+    public func plan(bundle: ModelBundle) throws -> MigrationPlan {
+        let automatic = try plan(bundle: bundle, route: .automatic)
+        let reached = Set(automatic.steps.map(\.destination.name))
+        return example.stops.allSatisfy({ reached.contains($0.version) }) ? automatic : try plan(bundle: bundle, route: .stepwise)
     }
 
-    /// How many stops run before the console opens: up to the last one with work of its own
-    /// (BookStore assigns authors at version 3), so the console shows the steps worth watching.
-    public var stopsBeforeConsole: Int {
-        (example.stops.lastIndex { $0.action != nil }).map { $0 + 1 } ?? 0
+    /// What Core Data's route would be, when the demo's plan takes another (nil: the same).
+    public func automaticRoute(bundle: ModelBundle) throws -> String? {
+        let automatic = try plan(bundle: bundle, route: .automatic)
+        guard automatic.steps.count != (try plan(bundle: bundle)).steps.count else { return nil }
+        return automatic.steps.map { "\($0.source.name) → \($0.destination.name) [\($0.kind.name)]" }.joined(separator: ", ")
     }
 
-    /// The plan the console runs: from where the store is to the last stop.
-    public func consolePlan(bundle: ModelBundle) throws -> MigrationPlan {
-        try MigrationPlan.make(store: storePath, bundle: bundle, mappings: try example.mappings(), to: example.stops.last?.version)
+    private func plan(bundle: ModelBundle, route: PlanRoute) throws -> MigrationPlan {
+        try MigrationPlan.make(store: storePath, bundle: bundle, mappings: try example.mappings(), to: example.stops.last?.version, route: route)
     }
 
-    /// Reports the last stop's queries (after the console closes).
-    public func reportFinalStop(_ report: (Event) -> Void) throws {
-        guard let stop = example.stops.last else { return }
-        report(.message("At \(stop.version):"))
+    /// What a stop adds to the plan's own reasons (a custom policy, a hook), if anything.
+    public func lesson(at version: String) -> String? {
+        example.stops.first { $0.version == version }?.lesson
+    }
+
+    /// At the stop for `version` (if the demo has one): its queries, then the demo's own work,
+    /// announced, and what that work did. Runs on the engine's thread between two steps.
+    public func arrive(at version: String, _ report: (Event) -> Void) throws {
+        guard let stop = example.stops.first(where: { $0.version == version }) else { return }
         for query in stop.queries { report(try run(query)) }
+        guard let action = stop.action, let bundle = try? example.bundle(), let reached = bundle.version(named: version) else { return }
+        report(.demoWork(action.announcement))
+        let store = try PersistentStore.open(at: storePath, mode: .readWrite)
+        try action.work(store, reached)
+        try store.close()
+        for query in action.queries { report(try run(query)) }
     }
 
     /// The options the demos need: their policies and BookStore 5's association hook.
@@ -112,7 +113,9 @@ public struct DemoRunner {
     }
 
     private func run(_ query: DemoExample.Query) throws -> Event {
-        try DatabaseQueue(path: storePath).read { db in
+        let queue = try DatabaseQueue(path: storePath)
+        defer { try? queue.close() }
+        return try queue.read { db in
             let rows = try Row.fetchAll(db, sql: query.sql)
             let columns = rows.first.map { Array($0.columnNames) } ?? []
             return .query(title: query.title, columns: columns, rows: rows.map { row in row.databaseValues.map { value in

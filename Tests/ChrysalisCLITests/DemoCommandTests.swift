@@ -23,16 +23,38 @@ final class DemoCommandTests: XCTestCase {
         }
     }
 
-    func testListNamesEveryDemo() throws {
+    func testListNamesEveryDemoInTheREADMEsWords() throws {
         let result = try ChrysalisRunner.run(["demo", "--list"])
         XCTAssertEqual(result.status, 0)
-        XCTAssertEqual(result.stdout.split(separator: "\n").map { $0.split(separator: " ").first.map(String.init) ?? "" },
-                       ["bookstore", "books", "recipes", "groceries"])
+        let listed = result.stdout.split(separator: "\n").map { line -> (String, String) in
+            let name = line.prefix { $0 != " " }
+            return (String(name), line.dropFirst(name.count).trimmingCharacters(in: .whitespaces))
+        }
+        XCTAssertEqual(listed.map(\.0), ["bookstore", "books", "recipes", "groceries"])
+        let readme = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("README.md"), encoding: .utf8)
+        for (name, summary) in listed {
+            let row = readme.split(separator: "\n").first { $0.hasPrefix("| `\(name)` |") }.map { $0.replacingOccurrences(of: "`", with: "") }
+            XCTAssertEqual(row, "| \(name) | \(summary) |", "the README's table says what demo --list says")
+        }
     }
 
     func testBookStore() throws {
         let (output, store) = try runDemo("bookstore")
-        XCTAssertTrue(output.contains("ZAUTHOR VARCHAR"), "the .schema after BookStore 2 shows the new column")
+        XCTAssertTrue(output.range(of: #"ZAUTHOR\s+VARCHAR"#, options: .regularExpression) != nil, "ZBOOK's columns after BookStore 2 show the new one")
+        XCTAssertFalse(output.contains("Migrating BookStore"), "no step line repeating itself")
+        XCTAssertTrue(output.contains("so the step is lightweight"), "says why a step is lightweight")
+        XCTAssertTrue(output.contains("a mapping model is given for this pair of versions (BookStore3To4)"), "and why one needs a mapping model")
+        XCTAssertTrue(output.contains("changes: Book.author added"), "shows what changed in the model")
+        XCTAssertTrue(output.contains("splits author at the first space"), "explains the custom policy")
+        XCTAssertTrue(output.contains("sets synopsis = title as each Publication is associated"), "and the manager hook")
+        let work = try XCTUnwrap(output.range(of: "the demo itself, not the migration"), "announces its own work")
+        XCTAssertLessThan(try XCTUnwrap(output.range(of: "Step 2/4 done")).lowerBound, work.lowerBound, "after step 2")
+        XCTAssertLessThan(work.lowerBound, try XCTUnwrap(output.range(of: "Step 3/4 done")).lowerBound, "before step 3")
+        XCTAssertTrue(output.contains("Step 1/4 done: BookStore → BookStore 2, lightweight, in place"), "results in the words progress uses")
+        XCTAssertFalse(output.contains("inferred, in place"))
+        let wide = output.split(separator: "\n").filter { $0.count > 100 && !$0.contains("/") }
+        XCTAssertEqual(wide, [], "no line wider than 100 columns but a path")
         XCTAssertEqual(try query(store, "SELECT ztitle, zfirstname, zlastname, zprice FROM zpublication ORDER BY z_pk LIMIT 4"), [
             ["The first book", "John", "Doe", "20.0"], ["The second book", "Jane", "Doe", "21.0"],
             ["The third book", "Bill", "Smith", "22.0"], ["The fourth book", "Jack", "Brown", "23.0"],

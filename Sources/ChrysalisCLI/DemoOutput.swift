@@ -1,0 +1,104 @@
+import Demo
+import Foundation
+import MigrationEngine
+import Synchronization
+
+/// Prints a demo's narration for people: the plan with why each step is what it is, each step's
+/// result in the words progress used, what the demo does itself, and query results as tables.
+final class DemoOutput: Sendable {
+    private let interactive = isatty(STDERR_FILENO) == 1
+    private let lastReported = Mutex(Date.distantPast)
+    /// Text wraps at this column, tables cut their cells to fit.
+    static let width = 100
+
+    /// Prints `text` wrapped to the narration's width.
+    func say(_ text: String) { paragraph(text, indent: "") }
+
+    /// Prints one event.
+    func show(_ event: DemoRunner.Event) {
+        switch event {
+        case .message(let text):
+            print("")
+            paragraph(text, indent: "")
+        case let .generating(done, total):
+            let now = Date()
+            guard lastReported.withLock({ last in
+                guard done == total || now.timeIntervalSince(last) > 0.2 else { return false }
+                last = now
+                return true
+            }) else { return }
+            let line = "generating rows: \(done)/\(total)"
+            FileHandle.standardError.write(Data((interactive ? "\r\u{1B}[2K\(line)" + (done == total ? "\n" : "") : line + "\n").utf8))
+        case let .query(title, columns, rows):
+            table(title, columns, rows)
+        case .demoWork(let text):
+            print("")
+            paragraph(text, indent: "  ")
+        case .lesson(let text):
+            paragraph(text, indent: "     ")
+        }
+    }
+
+    /// The plan: its route, and per step the versions, the kind, why, what changes and what to know.
+    func showPlan(_ plan: MigrationPlan, automatic: String?, lessons: (String) -> String?) {
+        let count = plan.steps.count == 1 ? "1 step" : "\(plan.steps.count) steps"
+        print("")
+        if let automatic {
+            paragraph("The plan: \(plan.storeVersion) → \(plan.targetVersion) in \(count), one per version, as the worked example goes. "
+                      + "(`chrysalis migrate` takes Core Data's own route instead: \(automatic); it skips versions no mapping model needs.)", indent: "")
+        } else {
+            paragraph("The plan: \(plan.storeVersion) → \(plan.targetVersion) in \(count), the route Core Data takes.", indent: "")
+        }
+        for (index, step) in plan.steps.enumerated() {
+            print("\n  \(index + 1). \(step.source.name) → \(step.destination.name) [\(step.kind.name)]")
+            paragraph("why: " + why(step), indent: "     ")
+            var changes: [String] = []
+            if case .lightweight(let inference) = step.kind { changes = inference.changes.map(\.description) }
+            if !changes.isEmpty { paragraph("changes: " + changes.joined(separator: "; "), indent: "     ") }
+            for finding in step.findings where !changes.contains(where: finding.contains) { paragraph(finding, indent: "     ") }
+            if let lesson = lessons(step.destination.name) { paragraph(lesson, indent: "     ") }
+        }
+    }
+
+    /// A step's end: how it was done (the words its progress line used) and how it was checked.
+    func showStep(_ done: CompletedStep) {
+        let report = done.report
+        let how = report.passes == ["inferred, in place"] ? "lightweight, in place" : report.passes == ["inferred"] ? "lightweight, on a copy"
+            : "mapping: " + report.passes.joined(separator: " then ")
+        let rows = report.rowsAfter.values.reduce(0, +)
+        let checked = report.rowsAfter.isEmpty ? "schema checked, no row touched" : "\(rows) rows verified"
+        print("\nStep \(done.index)/\(done.count) done: \(done.step.source.name) → \(done.step.destination.name), \(how), "
+              + "\(String(format: "%.2f", report.duration)) s, \(checked).")
+    }
+
+    private func why(_ step: MigrationPlan.Step) -> String {
+        switch step.kind {
+        case .lightweight:
+            return "Core Data can infer every change (\(step.reason)), so the step is lightweight: SQL on the store itself, "
+                + "in one transaction, no mapping model."
+        case .mapping(let models):
+            return "a mapping model is given for this pair of versions (\(models.map(\.name).joined(separator: " then "))), and Core Data "
+                + "uses it rather than infer: the step runs its three stages (create instances, relationships, validate) into a new store."
+        }
+    }
+
+    private func paragraph(_ text: String, indent: String) {
+        var line = indent
+        for word in text.split(separator: " ") {
+            if line.count + word.count + 1 > Self.width, line.count > indent.count { print(line); line = indent }
+            line += (line.count > indent.count ? " " : "") + word
+        }
+        if line.count > indent.count { print(line) }
+    }
+
+    private func table(_ title: String, _ columns: [String], _ rows: [[String]]) {
+        print("\n  \(title)")
+        let limit = max(12, (Self.width - 2) / max(columns.count, 1) - 2)
+        let cells = [columns] + rows.map { $0.map { $0.count > limit ? String($0.prefix(limit - 3)) + "..." : $0 } }
+        let widths = columns.indices.map { index in cells.map { index < $0.count ? $0[index].count : 0 }.max() ?? 0 }
+        for (number, row) in cells.enumerated() {
+            print("  " + row.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: "  "))
+            if number == 0 { print("  " + widths.map { String(repeating: "─", count: $0) }.joined(separator: "  ")) }
+        }
+    }
+}
