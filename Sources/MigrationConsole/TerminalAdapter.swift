@@ -64,6 +64,9 @@ final class TerminalAdapter {
             }
         }
         wattrset(window, 0)
+        // The (hidden) cursor rests at the start of the last line: if the terminal is cut off
+        // mid-migration, whatever the shell prints next starts at the left, not wrapped at the edge.
+        wmove(window, Int32(grid.height - 1), 0)
         wnoutrefresh(window)
         doupdate()
         last = grid

@@ -43,41 +43,69 @@ final class ConsoleEndToEndTests: XCTestCase {
         try DatabaseQueue(path: path).read { db in try String.fetchOne(db, sql: "SELECT hex(Z_PLIST) FROM Z_METADATA") ?? "" }
     }
 
-    func testDemoBrowseMigrateAndResult() throws {
+    /// The demo in the console from the store's first version: every step of the plan runs in
+    /// it, in-place ones included, each with its bar and its result pane. Step mode holds the
+    /// migration after each step, so each screen read is of a migration still running.
+    func testDemoRunsTheWholeChainFromBookStore1() throws {
         let directory = try directory()
         let tmux = try TmuxSession("\(binary) demo --rows 20000 --dir \(TmuxSession.quote(directory.path))")
-        try tmux.wait(for: "Versions of BookStore")
-        XCTAssertTrue(try tmux.capture().contains("● BookStore 3"), "the store's version is marked")
+        let versions = try tmux.wait(for: "Versions of BookStore", "(the store is here)")
+        XCTAssertTrue(versions.contains("BookStore  (the store is here)"), "the console opens on the store's real version, BookStore 1:\n\(versions)")
         try tmux.send("Tab", "Tab")
         try tmux.wait(for: "Entity mappings in execution order")
         try tmux.send("j")
         try tmux.wait(for: "policy: PublicationToPublicationMigrationPolicy")
         try tmux.send("Tab")
-        try tmux.wait(for: "Plan: BookStore 3 → BookStore 5, 2 steps")
-        try tmux.send("m")
-        let first = try tmux.wait(for: "%")
-        try tmux.send("j", "k", "Tab")
-        let ignored = try tmux.wait(for: "keys are ignored until it ends")
-        XCTAssertTrue(ignored.contains("Step "), "still on the migrate screen")
-        let firstPercent = try XCTUnwrap(percent(first))
-        var later = firstPercent
-        let deadline = Date().addingTimeInterval(60)
-        while later <= firstPercent, Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.3)
-            let screen = try tmux.capture()
-            if screen.contains("Migrated BookStore 3") { later = 100; break }
-            later = percent(screen) ?? later
-        }
-        XCTAssertGreaterThan(later, firstPercent, "the bar moves")
-        let result = try tmux.wait(for: "Migrated BookStore 3 → BookStore 5")
-        XCTAssertTrue(result.contains("Publication             20004     20004"), result)
+        try tmux.wait(for: "Plan: BookStore → BookStore 5, 4 steps", "Book.author added")
+        try tmux.send("s")
+        let first = try tmux.wait(for: "Step mode: step 1 of 4 done", "ZAUTHOR", "Enter runs step 2")
+        XCTAssertTrue(first.contains("Step 1/4  BookStore → BookStore 2 · lightweight, in place"), "the in-place step had its own bar:\n\(first)")
+        XCTAssertTrue(first.contains("✓ Step 1: BookStore → BookStore 2"), "and has its own result pane:\n\(first)")
+        try tmux.send("Tab", "j")
+        let held = try tmux.capture()
+        XCTAssertTrue(held.contains("Step mode: step 1 of 4 done"), "keys other than n, c and x do nothing while the plan runs:\n\(held)")
+        try tmux.send("n")
+        let second = try tmux.wait(for: "Step mode: step 2 of 4 done", "ZPUBLICATION", "The demo's own work")
+        XCTAssertTrue(second.contains("Step 2/4  BookStore 2 → BookStore 3 · lightweight, in place"), second)
+        let firstPercent = try XCTUnwrap(percent(first)), secondPercent = try XCTUnwrap(percent(second))
+        XCTAssertLessThan(firstPercent, secondPercent, "the bar moves between two screens of the running plan")
+        XCTAssertLessThan(secondPercent, 100)
+        try tmux.send("c")
+        let result = try tmux.wait(for: "Migrated BookStore → BookStore 5", "Migration finished")
+        XCTAssertTrue(result.contains("Publication     —         20004"), result)
+        XCTAssertTrue(result.contains("✓ Step 4: BookStore 4 → BookStore 5"), result)
+        try tmux.send("k", "k", "k")
+        try tmux.wait(for: "✓ Step 1: BookStore → BookStore 2", "ZAUTHOR")
         try tmux.send("q")
         let end = try tmux.wait(for: "EXIT:0")
-        XCTAssertTrue(end.contains("John            Doe") || end.contains("The first book       The first book"), end)
+        XCTAssertTrue(end.contains("Migrated BookStore → BookStore 5: the store is"), end)
         let rows = try DatabaseQueue(path: directory.appendingPathComponent("BookStore.sqlite").path).read { db in
             try Row.fetchAll(db, sql: "SELECT zfirstname, zlastname, zsynopsis FROM zpublication ORDER BY z_pk LIMIT 1").map { "\($0[0] as String? ?? "")|\($0[1] as String? ?? "")|\($0[2] as String? ?? "")" }
         }
         XCTAssertEqual(rows, ["John|Doe|The first book"])
+    }
+
+    /// `chrysalis console` on a plan that mixes an in-place lightweight step and mapping steps
+    /// (Core Data's route from BookStore 1): the in-place step runs in the console too.
+    func testConsoleRunsAMixedPlanInPlaceStepIncluded() throws {
+        let directory = try directory()
+        let path = directory.appendingPathComponent("BookStore.sqlite").path
+        let made = try ChrysalisRunner.run(["fixture", resources.appendingPathComponent("BookStore.xcdatamodeld").path, "--version", "BookStore",
+                                            "--rows", "50", "--out", path])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let tmux = try TmuxSession(console(path, "--step"), width: 80, height: 24)
+        let paused = try tmux.wait(for: "Step mode: step 1 of 3 done", "Publication (")
+        XCTAssertTrue(paused.contains("lightweight, in place"), paused)
+        XCTAssertTrue(paused.contains("Verified:"), paused)
+        try tmux.send("c")
+        try tmux.wait(for: "Migrated BookStore → BookStore 5", "3 steps")
+        try tmux.send("k", "k")
+        try tmux.wait(for: "✓ Step 1: BookStore → BookStore 3")
+        try tmux.send("q")
+        try tmux.wait(for: "EXIT:0")
+        let inspected = try ChrysalisRunner.run(["inspect", path, "--model", resources.appendingPathComponent("BookStore.xcdatamodeld").path, "--json"])
+        let json = try JSONSerialization.jsonObject(with: Data(inspected.stdout.utf8)) as? [String: Any]
+        XCTAssertEqual(json?["matchedVersion"] as? String, "BookStore 5", inspected.stdout)
     }
 
     func testStepThroughBookStore3To4MappingByMapping() throws {

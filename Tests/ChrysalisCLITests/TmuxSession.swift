@@ -10,10 +10,12 @@ final class TmuxSession {
     private let socket: String
     static var available: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") }
 
+    /// Runs `command`, then prints `EXIT:status` at the start of a line of its own (a killed
+    /// `ssh -tt` leaves the terminal raw, where a newline does not return the carriage).
     init(_ command: String, width: Int = 120, height: Int = 40) throws {
         directory = try Fixtures.makeTemporaryDirectory()
         socket = directory.appendingPathComponent("sock").path
-        let wrapped = "cd \(Self.quote(FileManager.default.currentDirectoryPath)) && LANG=C.UTF-8 SWIFT_BACKTRACE=interactive=no \(command); echo EXIT:$?; sleep 600"
+        let wrapped = "cd \(Self.quote(FileManager.default.currentDirectoryPath)) && LANG=C.UTF-8 SWIFT_BACKTRACE=interactive=no \(command); printf '\\r\\nEXIT:%s\\n' $?; sleep 600"
         try tmux(["new-session", "-d", "-x", String(width), "-y", String(height), "-s", "t", wrapped])
     }
 
