@@ -11,6 +11,9 @@ public enum ConsoleAction: Sendable {
     case resize(width: Int, height: Int)
     case progress(MigrationProgress)
     case paused(StepReport)
+    /// A step of the plan is done and verified; what it shows is being gathered (a caller's
+    /// showcase may do its own work there, as the demo does).
+    case stepVerified(Int)
     /// A step of the plan is done (in step mode the engine then waits).
     case stepDone(StepResult, paused: Bool)
     /// The UI's clock: `seconds` have passed since the last progress value arrived.
@@ -38,6 +41,7 @@ extension ConsoleState {
         case .progress(let progress):
             self.progress = progress
             progressAge = 0
+            if progress.step != gatheringStep { gatheringStep = nil }
             return []
         case .tick(let seconds):
             progressAge = seconds
@@ -45,7 +49,11 @@ extension ConsoleState {
         case .paused(let report):
             if mode != .cancelling { mode = .paused(report) }
             return []
+        case .stepVerified(let index):
+            gatheringStep = index
+            return []
         case .stepDone(let result, let paused):
+            gatheringStep = nil
             results.append(result)
             selection[Screen.migrate.rawValue] = results.count - 1
             if paused && mode != .cancelling { mode = .pausedAfterStep(result.index) }

@@ -146,6 +146,7 @@ public final class ConsoleApp {
             }
         }
         options.afterStep = { done in
+            mailbox.post(event: .stepVerified(done.index))
             let result = StepResult(done, tables: try showcase?(done) ?? [])
             let pauses = stepMode && !done.isLast && !gate.runsToEnd
             mailbox.post(event: .stepDone(result, paused: pauses))

@@ -140,6 +140,8 @@ public struct ConsoleState: Sendable, Equatable {
     public var progressAge: Double = 0
     /// The result of every step done so far, in order.
     public var results: [StepResult] = []
+    /// The step done and verified whose result is being gathered, if any.
+    public var gatheringStep: Int?
     public var outcome: Outcome?
     public var width: Int, height: Int
     public var glyphs: Glyphs

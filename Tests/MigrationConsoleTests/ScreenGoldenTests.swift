@@ -47,6 +47,9 @@ final class ScreenGoldenTests: XCTestCase {
                                                                                 "Publication 2: firstName=\"Jane\", lastName=\"Doe\", price=21.0, title=\"The second book\""],
                                             next: "PageToPage")))
         result.append(("step-paused", state))
+        state = GoldenStates.migrating(base, at: GoldenStates.stages[2].1)
+        _ = state.reduce(.stepVerified(2))
+        result.append(("step-gathering", state))
         state = GoldenStates.migrating(base, at: GoldenStates.stages[2].1, stepMode: true)
         _ = state.reduce(.stepDone(GoldenStates.results(2)[1], paused: true))
         result.append(("step-done-paused", state))

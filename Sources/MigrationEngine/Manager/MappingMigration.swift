@@ -80,7 +80,7 @@ public enum MappingMigration {
                     probe.mappingModel = mapping
                     for (entityMapping, count) in zip(mapping.entityMappings, try probe.sourceCounts()) { counts[entityMapping.sourceEntity ?? ""] = count }
                 }
-                let progress = ProgressReporter(budget: StageCost.mappingStep(resolved, sourceRows: counts), options: options)
+                let progress = ProgressReporter(budget: StageCost.mappingStep(resolved, sourceRows: counts, policies: options.policies), options: options)
                 reporter = progress
                 for mapping in resolved {
                     let manager = MigrationManager(db: db, sourceStore: sourceStore, sourceLayout: sourceLayout, destinationLayout: destinationLayout,

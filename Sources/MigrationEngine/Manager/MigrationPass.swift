@@ -113,7 +113,7 @@ extension MigrationManager {
                 progress.advance(units: units, rows: page.count)
                 if page.count < chunkSize { break }
             }
-            progress.advance(units: max(counts[index], 1) - reported)
+            progress.advance(units: max(counts[index], 1) - reported, rows: max(counts[index] - reported, 0))
             try transaction { try policy.endRelationshipCreation(for: mapping, manager: self) }
             try pause(after: mapping, index: index, stage: .createRelationships, next: index + 1 < mappings.count ? mappings[index + 1].name : nil)
         }

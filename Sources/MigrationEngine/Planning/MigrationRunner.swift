@@ -57,8 +57,8 @@ public enum MigrationRunner {
         }
         var reports: [MigrationReport] = []
         var verifiedRows: VerifiedRowCounts?
-        let storeBytes = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
-        let spans = ProgressSpan.spans(costs: StageCost.planCosts(plan, storeBytes: storeBytes, keepsBackup: needsOriginal))
+        let storeBytes = InPlaceProgress.bytes(of: path)
+        let spans = ProgressSpan.spans(costs: StageCost.planCosts(plan, storeBytes: storeBytes, keepsBackup: needsOriginal, policies: options.policies))
         for (index, step) in plan.steps.enumerated() {
             var stepOptions = options
             stepOptions.step = index + 1

@@ -15,14 +15,14 @@ struct InPlaceProgress {
         self.tables = max(tables, 1)
         self.countsRows = countsRows
         backup = options.keepsBackup
-        megabytes = max(rows * StageCost.bytesPerRow >> 20, 1)
+        megabytes = max((rows * StageCost.bytesPerRow) >> 20, 1)
         reporter = ProgressReporter(budget: StageCost.inferredStep(rows: rows, bytes: rows * StageCost.bytesPerRow, backup: options.keepsBackup,
                                                                    rebuilds: false, countsRows: countsRows), options: options)
     }
 
-    /// The size of the file at `path` (0 when it cannot be read).
+    /// The size of the store at `path` with its `-wal` (where a WAL store's newest pages are).
     static func bytes(of path: String) -> Int {
-        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+        [path, path + "-wal"].reduce(0) { $0 + (((try? FileManager.default.attributesOfItem(atPath: $1))?[.size] as? NSNumber)?.intValue ?? 0) }
     }
 
     /// The backup copy starts (when the step keeps one).

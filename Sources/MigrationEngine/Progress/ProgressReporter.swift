@@ -17,6 +17,8 @@ final class ProgressReporter {
     private var stageRows = 0
     /// The largest fraction posted: a stage met out of order never moves the bar back.
     private var shown = 0.0
+    /// When this step began.
+    private let stepBegan = Date()
 
     /// A reporter for one step of `options`' plan (its channel, span and step number).
     init(budget: ProgressBudget, options: MigrationOptions) {
@@ -63,8 +65,7 @@ final class ProgressReporter {
     func finish() {
         position = budget.segments.count
         if current.step == current.stepCount {
-            current.stage = .done
-            current.entityMapping = nil
+            (current.stage, current.entityMapping, current.rowsDone, current.rowsTotal) = (.done, nil, 0, 0)
         }
         post(force: true)
     }
@@ -78,6 +79,15 @@ final class ProgressReporter {
         return min((budget.cost(before: position) + segment.cost * within) / budget.totalCost, 1)
     }
 
+    /// Seconds the rest of the plan should take: at the rate of this step's own time per share
+    /// of the bar once it has done enough to tell (time between steps, spent by a caller's
+    /// `afterStep`, is not the engine's rate), else at the plan's so far.
+    private func remaining(now: Date) -> Double? {
+        let stepShare = shown - span.start, stepSeconds = now.timeIntervalSince(stepBegan)
+        if stepShare > 0.005 && stepSeconds > 0.2 { return stepSeconds * (1 - shown) / stepShare }
+        return shown > 0.02 ? current.elapsed * (1 - shown) / shown : nil
+    }
+
     private func post(force: Bool) {
         let now = Date()
         guard force || now.timeIntervalSince(lastPost) >= 0.05 else { return }
@@ -88,7 +98,7 @@ final class ProgressReporter {
         current.fraction = shown
         let stageSeconds = now.timeIntervalSince(stageStarted)
         current.rowsPerSecond = stageSeconds > 0.05 ? Double(stageRows) / stageSeconds : 0
-        current.remaining = shown > 0.02 && !end ? current.elapsed * (1 - shown) / shown : nil
+        current.remaining = end ? nil : remaining(now: now)
         channel.post(current)
     }
 }

@@ -1,26 +1,28 @@
-import ObjectModel
+import SQLiteStore
 
 /// What each stage costs per unit, so the bar's shares follow time rather than row counts.
 ///
 /// Measured on the BookStore demo (200,000 rows per root entity, debug build, this project's
 /// 2-core machine), in microseconds per row: a set-based insert 0.6; an insert through a custom
-/// policy, row by row, 20; relationships folded into the inserts or set-based next to nothing,
-/// through a custom policy about 10; building the destination's indexes 0.3 and validating 0.5
-/// per destination row; verification (quick_check and counts) 0.2; a backup copy 0.3; an
-/// in-place change that rewrites or re-indexes a table 0.8, counting its rows 0.3. The figures
-/// are ratios, not promises: a release build is faster in every stage alike.
+/// policy, row by row, 10; relationships folded into the inserts or set-based next to nothing,
+/// through a policy's own `createRelationships` about 10; building the destination's indexes 0.3
+/// and validating 0.5 per destination row; verification (quick_check and counts) 0.2; a backup
+/// copy 0.3; an in-place change that rewrites or re-indexes a table 0.8 (one that only adds or
+/// renames 0.1), counting its rows 0.3. The figures are ratios, not promises: a release build is
+/// faster in every stage alike.
 enum StageCost {
-    static let setBasedInsert = 0.6, rowByRowInsert = 20.0
+    static let setBasedInsert = 0.6, rowByRowInsert = 10.0
     static let defaultRelationships = 0.05, customRelationships = 10.0
     static let indexBuild = 0.3, validation = 0.5, verification = 0.2, swap = 0.02
-    static let backupCopy = 0.3, inPlaceChange = 0.8, rowCount = 0.3, rebuild = 2.0, integrityCheck = 0.8
+    static let backupCopy = 0.3, inPlaceChange = 0.8, schemaChange = 0.1, rowCount = 0.3, rebuild = 2.0, integrityCheck = 0.8
     /// A floor per stage, so a stage of an empty store still shows as a step of the bar.
     static let perStage = 100.0
 
     /// A mapping step's stages: per pass, each entity mapping's instances, then each one's
     /// relationships, then validation; index builds before the first validation; verification
-    /// and the swap at the end. `sourceRows` are rows per source entity.
-    static func mappingStep(_ models: [MappingModel], sourceRows: [String: Int]) -> ProgressBudget {
+    /// and the swap at the end. `sourceRows` are rows per source entity; `policies` tell which
+    /// policies create relationships themselves, row by row.
+    static func mappingStep(_ models: [MappingModel], sourceRows: [String: Int], policies: PolicyRegistry) -> ProgressBudget {
         var budget = ProgressBudget()
         let destinationRows = max(sourceRows.values.reduce(0, +), 1)
         for model in models {
@@ -30,7 +32,8 @@ enum StageCost {
                 budget.add(.createInstances, pass: model.name, mapping: index + 1, units: counts[index], cost: perStage + Double(counts[index]) * perRow)
             }
             for (index, mapping) in model.entityMappings.enumerated() {
-                let perRow = mapping.policyName == nil ? defaultRelationships : customRelationships
+                let ownRelationships = mapping.policyName.flatMap(policies.policy(named:)).map { !$0.usesDefaultRelationships } ?? false
+                let perRow = ownRelationships ? customRelationships : defaultRelationships
                 budget.add(.createRelationships, pass: model.name, mapping: index + 1, units: counts[index], cost: perStage + Double(counts[index]) * perRow)
             }
             budget.add(.indexes, units: 0, cost: perStage + Double(destinationRows) * indexBuild)
@@ -48,7 +51,7 @@ enum StageCost {
         var budget = ProgressBudget()
         let rowCost = Double(rows)
         if backup || rebuilds { budget.add(.backup, units: max(bytes >> 20, 1), cost: perStage + rowCost * backupCopy) }
-        budget.add(.inPlace, units: 0, cost: perStage + rowCost * (rebuilds ? rebuild : inPlaceChange))
+        budget.add(.inPlace, units: 0, cost: perStage + rowCost * (rebuilds ? rebuild : countsRows ? inPlaceChange : schemaChange))
         budget.add(.verify, units: countsRows || rebuilds ? rows : 0,
                    cost: perStage + (rebuilds ? rowCost * integrityCheck : countsRows ? rowCost * rowCount : 0))
         if rebuilds { budget.add(.swap, units: 1, cost: perStage + rowCost * swap) }
@@ -64,16 +67,19 @@ extension StageCost {
     /// Each step's expected cost, for the steps' shares of the plan's bar: from the store's size
     /// alone, spread evenly over a step's source entities (a step's own budget, made when it
     /// starts, knows its real counts).
-    static func planCosts(_ plan: MigrationPlan, storeBytes: Int, keepsBackup: Bool) -> [Double] {
+    static func planCosts(_ plan: MigrationPlan, storeBytes: Int, keepsBackup: Bool, policies: PolicyRegistry) -> [Double] {
         let rows = max(storeBytes / bytesPerRow, 1)
         return plan.steps.enumerated().map { index, step in
             switch step.kind {
-            case .lightweight:
-                return inferredStep(rows: rows, bytes: storeBytes, backup: index == 0 && keepsBackup, rebuilds: false, countsRows: true).totalCost
+            case .lightweight(let inference):
+                // Predicted layouts are enough to tell whether rows can change (and must be counted).
+                let keepsRows = LightweightMigration.preservesRows(inference: inference, source: StoreLayout(model: step.source.model),
+                                                                   destination: StoreLayout(model: step.destination.model))
+                return inferredStep(rows: rows, bytes: storeBytes, backup: index == 0 && keepsBackup, rebuilds: false, countsRows: !keepsRows).totalCost
             case .mapping(let models):
                 let entities = step.source.model.entities.map(\.name)
                 let each = rows / max(entities.count, 1)
-                return mappingStep(models, sourceRows: Dictionary(entities.map { ($0, each) }, uniquingKeysWith: { a, _ in a })).totalCost
+                return mappingStep(models, sourceRows: Dictionary(entities.map { ($0, each) }, uniquingKeysWith: { a, _ in a }), policies: policies).totalCost
             }
         }
     }
