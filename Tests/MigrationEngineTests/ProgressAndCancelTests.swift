@@ -14,7 +14,7 @@ final class ProgressLog: @unchecked Sendable {
 
     init() {
         observer = NotificationCenter.default.addObserver(forName: MigrationProgress.notification, object: nil, queue: nil) { [weak self] note in
-            guard let self, let progress = note.userInfo?["progress"] as? MigrationProgress else { return }
+            guard let self, let progress = note.migrationProgress else { return }
             self.lock.withLock { self.items.append(progress) }
             self.onProgress?(progress)
         }
