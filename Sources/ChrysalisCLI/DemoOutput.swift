@@ -77,8 +77,10 @@ final class DemoOutput: Sendable {
             return "Core Data can infer every change (\(step.reason)), so the step is lightweight: SQL on the store itself, "
                 + "in one transaction, no mapping model."
         case .mapping(let models):
-            return "a mapping model is given for this pair of versions (\(models.map(\.name).joined(separator: " then "))), and Core Data "
-                + "uses it rather than infer: the step runs its three stages (create instances, relationships, validate) into a new store."
+            let given = models.count == 1 ? "a mapping model is given" : "\(models.count) mapping models are given"
+            return "\(given) for this pair of versions (\(models.map(\.name).joined(separator: " then "))), and Core Data "
+                + "uses \(models.count == 1 ? "it" : "them") rather than infer: the step runs the three stages (create instances, relationships, "
+                + "validate) into a new store."
         }
     }
 

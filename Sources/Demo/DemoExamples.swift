@@ -101,8 +101,18 @@ enum BooksDemo {
             try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
         },
         stops: [
-            .init(version: "Model2", queries: [.init(title: "one Author per distinct name", sql: "SELECT count(*) AS authors, count(DISTINCT zname) AS names FROM zauthor")]),
-            .init(version: "Model3", queries: [
+            .init(version: "Model2", lesson: """
+                Why a mapping model: Model1_to_Model2 names a custom policy, MHWBookToBookPolicy \
+                (Sources/Demo/BooksPolicies.swift). It copies each book and gives it one Author per \
+                distinct authorName, reusing Authors through a table held in the manager's state: \
+                a book's author string becomes a shared entity, which no inference can do.
+                """, queries: [.init(title: "one Author per distinct name", sql: "SELECT count(*) AS authors, count(DISTINCT zname) AS names FROM zauthor")]),
+            .init(version: "Model3", lesson: """
+                Two mapping models for one step, run as passes into one store in the order given: \
+                Model2_to_Model3_User copies the users first, then Model2_to_Model3's book policy \
+                makes a File for each of a book's users, pointing at the new book and the user \
+                with the same userId (found through an index the manager makes on first use).
+                """, queries: [
                 .init(title: "Franz Kafka", sql: "SELECT a.zname, count(j.Z_2BOOKS) AS books FROM zauthor a JOIN Z_1BOOKS j ON j.Z_1AUTHORS = a.z_pk WHERE a.zname = 'Franz Kafka' GROUP BY a.z_pk"),
                 .init(title: "files per user", sql: "SELECT zuser, count(*) AS files FROM zfile GROUP BY zuser ORDER BY files DESC LIMIT 3"),
             ]),
