@@ -63,8 +63,9 @@ enum ProgressOverhead {
                 try ScenarioRun.removeStore(copy)
                 try FileManager.default.copyItem(atPath: source, toPath: copy)
                 try ScenarioRun.flush(copy)
+                // Every channel (object: nil): the bench runs one migration at a time, whichever channel it posts on.
                 let observer = watched ? NotificationCenter.default.addObserver(forName: MigrationProgress.notification, object: nil, queue: nil) { note in
-                    guard let progress = note.userInfo?["progress"] as? MigrationProgress else { return }
+                    guard let progress = note.migrationProgress else { return }
                     counter.lock.withLock { counter.count += 1; counter.fractionSum += progress.fraction }
                 } : nil
                 let started = Date(), cpuStarted = ProcessUsage.cpuSeconds()
