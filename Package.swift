@@ -52,7 +52,7 @@ let package = Package(
         .target(name: "CTerminalShim"),
         .target(
             name: "MigrationConsole",
-            dependencies: ["MigrationEngine", "ObjectModel", "SQLiteStore", "CNCurses", "CTerminalShim"]
+            dependencies: ["MigrationEngine", "ObjectModel", "CNCurses", "CTerminalShim"]
         ),
         .target(
             name: "ChrysalisCLI",
