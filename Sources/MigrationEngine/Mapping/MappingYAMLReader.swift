@@ -1,4 +1,3 @@
-import CYaml
 import Foundation
 import Yams
 
@@ -64,33 +63,10 @@ public enum MappingYAMLReader {
                             entityMappings: try items.map { try reader.entityMapping($0) }, file: file)
     }
 
-    /// The line where nesting first goes past ``maximumNesting``, from libyaml's events (no
-    /// recursion, so any depth is safe to measure); `nil` when it never does or the text has a
-    /// syntax error, which Yams then reports.
+    /// The line where nesting first goes past ``maximumNesting`` (see ``YAMLNesting``: measured
+    /// without recursion, so any depth is safe to measure); `nil` when it never does.
     private static func lineNestedTooDeeply(_ text: String) -> Int? {
-        var bytes = Array(text.utf8)
-        guard !bytes.isEmpty else { return nil }
-        var parser = yaml_parser_t()
-        guard yaml_parser_initialize(&parser) == 1 else { return nil }
-        defer { yaml_parser_delete(&parser) }
-        return bytes.withUnsafeMutableBufferPointer { buffer -> Int? in
-            yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
-            var depth = 0
-            while true {
-                var event = yaml_event_t()
-                guard yaml_parser_parse(&parser, &event) == 1 else { return nil }
-                let type = event.type, line = Int(event.start_mark.line) + 1
-                yaml_event_delete(&event)
-                switch type {
-                case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
-                    depth += 1
-                    if depth > maximumNesting { return line }
-                case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT: depth -= 1
-                case YAML_STREAM_END_EVENT, YAML_NO_EVENT: return nil
-                default: break
-                }
-            }
-        }
+        YAMLNesting.lineNestedDeeperThan(maximumNesting, in: text)
     }
 
     private static func describe(_ error: YamlError) -> String {
