@@ -41,7 +41,7 @@ let package = Package(
         ),
         .target(
             name: "MigrationEngine",
-            dependencies: ["ObjectModel", "SQLiteStore", "Yams", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]
+            dependencies: ["ObjectModel", "SQLiteStore", "Yams", .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "Demo",

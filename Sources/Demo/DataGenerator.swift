@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import ObjectModel
 import SQLiteStore
 
@@ -77,13 +76,13 @@ public struct DataGenerator {
         for entity in model.entities where !entity.isAbstract {
             for relationship in entity.relationships where relationship.isToMany && relationship.isOrdered {
                 guard case let .inverseForeignKey(table, column, _, order?)? = layout.storage(entity: entity.name, relationship: relationship.name) else { continue }
-                try store.withConnection { db in
-                    try db.execute(sql: """
+                try store.withConnection { connection in
+                    try connection.execute(SQLStatement("""
                         UPDATE \(q(table)) SET \(q(order)) = ranked.position
                         FROM (SELECT Z_PK, 1024 * row_number() OVER (PARTITION BY \(q(column)) ORDER BY Z_PK) AS position
                               FROM \(q(table)) WHERE \(q(column)) IS NOT NULL) AS ranked
                         WHERE \(q(table)).Z_PK = ranked.Z_PK
-                        """)
+                        """))
                 }
             }
         }
@@ -130,7 +129,7 @@ public struct DataGenerator {
         }
     }
 
-    private func value(for attribute: AttributeDescription, rule: SampleRule, index: Int, random: inout SeededRandom) -> DatabaseValue {
+    private func value(for attribute: AttributeDescription, rule: SampleRule, index: Int, random: inout SeededRandom) -> SQLValue {
         if attribute.isOptional && random.chance(4) { return .null }
         let stored: StoreValue
         switch attribute.attributeType {
@@ -146,7 +145,7 @@ public struct DataGenerator {
         case .binaryData: stored = .data(Data((0..<(4 + random.below(28))).map { _ in UInt8(random.below(256)) }))
         default: return .null
         }
-        return stored.databaseValue(for: attribute) ?? .null
+        return stored.sqlValue(for: attribute) ?? .null
     }
 
     /// One or two links per row, from the first side of every many-to-many pair.

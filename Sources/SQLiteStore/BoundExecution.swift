@@ -1,36 +1,57 @@
 import Foundation
-import GRDB
-import GRDBSQLite
+internal import GRDB
+internal import GRDBSQLite
 
 extension Statement {
     /// Runs this statement (one that returns no rows) with `values` bound by position, straight
     /// through SQLite's C API. A migration's row-by-row path runs an insert per row; building
     /// GRDB's `StatementArguments` for each cost more than SQLite's own work on the row.
-    public func run(_ values: [DatabaseValue]) throws {
-        let handle = sqliteStatement
-        sqlite3_reset(handle)
-        for (offset, value) in values.enumerated() {
-            let code = Self.bind(value, to: handle, at: Int32(offset + 1))
-            guard code == SQLITE_OK else { throw failure(code, handle) }
-        }
+    func run(_ values: [SQLValue]) throws {
+        let handle = try bind(values)
         let code = sqlite3_step(handle)
         let error = code == SQLITE_DONE ? nil : failure(code, handle)  // read before the reset
         sqlite3_reset(handle)
         if let error { throw error }
     }
 
+    /// The rows this statement returns with `values` bound, each column as stored, read through
+    /// SQLite's C API like ``run(_:)``.
+    func rows(_ values: [SQLValue]) throws -> [[SQLValue]] {
+        let handle = try bind(values)
+        defer { sqlite3_reset(handle) }
+        let columns = sqlite3_column_count(handle)
+        var rows: [[SQLValue]] = []
+        while true {
+            let code = sqlite3_step(handle)
+            if code == SQLITE_DONE { return rows }
+            guard code == SQLITE_ROW else { throw failure(code, handle) }
+            rows.append((0..<columns).map { Self.column($0, of: handle) })
+        }
+    }
+
+    /// Resets the statement and binds `values` from the first parameter on.
+    private func bind(_ values: [SQLValue]) throws -> SQLiteStatement {
+        let handle = sqliteStatement
+        sqlite3_reset(handle)
+        for (offset, value) in values.enumerated() {
+            let code = Self.bind(value, to: handle, at: Int32(offset + 1))
+            guard code == SQLITE_OK else { throw failure(code, handle) }
+        }
+        return handle
+    }
+
     /// SQLite copies text and blobs as they are bound, so Swift's buffers need not outlive the call.
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
-    private static func bind(_ value: DatabaseValue, to handle: SQLiteStatement, at index: Int32) -> Int32 {
-        switch value.storage {
+    private static func bind(_ value: SQLValue, to handle: SQLiteStatement, at index: Int32) -> Int32 {
+        switch value {
         case .null:
             return sqlite3_bind_null(handle, index)
-        case .int64(let integer):
+        case .integer(let integer):
             return sqlite3_bind_int64(handle, index, integer)
-        case .double(let double):
+        case .real(let double):
             return sqlite3_bind_double(handle, index, double)
-        case .string(let string):
+        case .text(let string):
             var string = string
             return string.withUTF8 { bytes in
                 // An empty buffer may have no address, and a NULL pointer would bind NULL, not "".
@@ -42,6 +63,22 @@ extension Statement {
                 bytes.isEmpty ? sqlite3_bind_zeroblob(handle, index, 0)
                     : sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), transient)
             }
+        }
+    }
+
+    /// Column `index` of the current row, in its storage class.
+    private static func column(_ index: Int32, of handle: SQLiteStatement) -> SQLValue {
+        switch sqlite3_column_type(handle, index) {
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, index))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, index))
+        case SQLITE_TEXT:
+            guard let text = sqlite3_column_text(handle, index) else { return .text("") }
+            return .text(String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, index))), as: UTF8.self))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(handle, index))
+            guard count > 0, let bytes = sqlite3_column_blob(handle, index) else { return .blob(Data()) }
+            return .blob(Data(bytes: bytes, count: count))
+        default: return .null
         }
     }
 

@@ -1,6 +1,6 @@
 import Foundation
-import GRDB
-import GRDBSQLite
+internal import GRDB
+internal import GRDBSQLite
 
 /// The SQL function that guards arithmetic a migration compiles to SQL: SQLite turns a result
 /// past Double's range into infinity and an overflowing integer sum into a real number, and
@@ -25,8 +25,8 @@ public enum CheckedArithmetic {
     }
 
     /// The label bound for an expression: `` `$source.price * 2` on a Book row ``.
-    public static func label(expression: String, entity: String) -> DatabaseValue {
-        "`\(expression)` on a \(entity) row".databaseValue
+    public static func label(expression: String, entity: String) -> SQLValue {
+        .text("`\(expression)` on a \(entity) row")
     }
 
     /// Registers the function on `db`'s connection.

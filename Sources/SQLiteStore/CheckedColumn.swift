@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// One column of a store table, for reading its values with checks: every value read from a
 /// store goes through here, so a NULL or a value of the wrong kind (text in `Z_MAX`, an integer
@@ -9,16 +9,16 @@ import GRDB
 /// GRDB's typed subscripts (`row[0] as Int`, `row["name"] as String?`) stop the process when a
 /// value does not convert; its typed fetches convert text to 0 without a word. Reading the raw
 /// `DatabaseValue` and converting here does neither.
-public struct CheckedColumn: Sendable {
+struct CheckedColumn: Sendable {
     /// The store file.
-    public var path: String
+    var path: String
     /// The table.
-    public var table: String
+    var table: String
     /// The column.
-    public var column: String
+    var column: String
 
     /// A column of `table` in the store at `path`.
-    public init(path: String, table: String, column: String) {
+    init(path: String, table: String, column: String) {
         self.path = path
         self.table = table
         self.column = column
@@ -26,7 +26,7 @@ public struct CheckedColumn: Sendable {
 
     /// The integer in `value`; `nil` for NULL. A real number that is a whole number counts (a
     /// column with REAL affinity stores integers that way); text, blobs and fractions throw.
-    public func integer(_ value: DatabaseValue, row: String? = nil) throws -> Int64? {
+    func integer(_ value: DatabaseValue, row: String? = nil) throws -> Int64? {
         switch value.storage {
         case .null: return nil
         case .int64(let number): return number
@@ -38,18 +38,18 @@ public struct CheckedColumn: Sendable {
     }
 
     /// The integer in `value`, which must not be NULL.
-    public func requiredInteger(_ value: DatabaseValue, row: String? = nil) throws -> Int64 {
+    func requiredInteger(_ value: DatabaseValue, row: String? = nil) throws -> Int64 {
         guard let number = try integer(value, row: row) else { throw wrongKind(value, expected: "an integer", row: row) }
         return number
     }
 
     /// ``requiredInteger(_:row:)`` as an `Int`.
-    public func requiredInt(_ value: DatabaseValue, row: String? = nil) throws -> Int {
+    func requiredInt(_ value: DatabaseValue, row: String? = nil) throws -> Int {
         Int(try requiredInteger(value, row: row))
     }
 
     /// The text in `value`; `nil` for NULL. Integers, reals and blobs throw.
-    public func text(_ value: DatabaseValue, row: String? = nil) throws -> String? {
+    func text(_ value: DatabaseValue, row: String? = nil) throws -> String? {
         switch value.storage {
         case .null: return nil
         case .string(let text): return text
@@ -58,7 +58,7 @@ public struct CheckedColumn: Sendable {
     }
 
     /// The bytes in `value`; `nil` for NULL. Numbers and text throw.
-    public func blob(_ value: DatabaseValue, row: String? = nil) throws -> Data? {
+    func blob(_ value: DatabaseValue, row: String? = nil) throws -> Data? {
         switch value.storage {
         case .null: return nil
         case .blob(let data): return data
@@ -68,7 +68,7 @@ public struct CheckedColumn: Sendable {
 
     /// The error for `found` where `expected` belongs: `Z_PRIMARYKEY.Z_MAX holds text ("abc")
     /// where an integer belongs`, with the fix.
-    public func wrongKind(_ found: DatabaseValue, expected: String, row: String? = nil) -> StoreError {
+    func wrongKind(_ found: DatabaseValue, expected: String, row: String? = nil) -> StoreError {
         let place = "\(table).\(column)" + (row.map { " (\($0))" } ?? "")
         return StoreError(table == "Z_METADATA" ? .badMetadata : .corrupt, path: path,
                           "\(place) holds \(found.readable) where \(expected) belongs", fix: Self.damagedFix(path))
@@ -76,7 +76,7 @@ public struct CheckedColumn: Sendable {
 
     /// What to do about a store whose own bookkeeping is damaged. A `-wal` beside the store is
     /// named: one copied from another database makes a store look exactly this way.
-    public static func damagedFix(_ path: String) -> String {
+    static func damagedFix(_ path: String) -> String {
         guard FileManager.default.fileExists(atPath: path + "-wal") else {
             return "the store is damaged or is not a Core Data store; restore it from a backup"
         }
@@ -88,7 +88,7 @@ public struct CheckedColumn: Sendable {
 extension DatabaseValue {
     /// The value as a person would name it in a message: `NULL`, `an integer (42)`, `a real
     /// number (1.5)`, `text ("abc")`, `a blob of 12 bytes`. Long text is cut.
-    public var readable: String {
+    var readable: String {
         switch storage {
         case .null: return "NULL"
         case .int64(let number): return "an integer (\(number))"

@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 import ObjectModel
 
 /// What inserting an instance of one entity needs, prepared once per writer: one statement
@@ -12,7 +12,7 @@ final class InsertShape {
     /// Argument positions of each to-one's key (and destination entity), after the attributes.
     let toOnePositions: [String: (key: Int, entity: Int?)]
     /// `Z_PK` (filled per row), `Z_ENT`, `Z_OPT` 1, then each attribute's default or NULL, then NULL keys.
-    let defaults: [DatabaseValue]
+    let defaults: [SQLValue]
     let sql: String
     /// Instances inserted with this shape.
     var inserted = 0
@@ -41,7 +41,7 @@ final class InsertShape {
             toOnePositions[toOne.name] = (key, toOne.entityColumn == nil ? nil : key + 1)
         }
         self.toOnePositions = toOnePositions
-        defaults = [.null, number.databaseValue, 1.databaseValue] + columns.map { ObjectWriter.defaultValue(of: $0.attribute)?.databaseValue(for: $0.attribute) ?? .null }
+        defaults = [.null, SQLValue(number), 1] + columns.map { ObjectWriter.defaultValue(of: $0.attribute)?.sqlValue(for: $0.attribute) ?? .null }
             + Array(repeating: .null, count: names.count - 3 - columns.count)
         sql = "INSERT INTO \(ColumnNaming.qualified(table, schema: schema)) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))"
     }

@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 /// Keeps look-ups by value O(log n) on one store of a running migration, whatever indexes the
 /// store has: the first look-up on a column that no index leads with gets one, and every later
@@ -29,10 +29,14 @@ public final class LookupIndexes {
     private var made: [(kind: String, name: String)] = []
     private var counter = 0
 
-    /// Look-ups on the store attached to `db` as `schema`. With `copiesInto`, the store is only
-    /// read and columns without an index are copied into that attached scratch database;
+    /// Look-ups on the store attached to `connection` as `schema`. With `copiesInto`, the store
+    /// is only read and columns without an index are copied into that attached scratch database;
     /// without it, indexes are created on the store itself.
-    public init(db: Database, schema: String, copiesInto scratchSchema: String? = nil) {
+    public convenience init(connection: StoreConnection, schema: String, copiesInto scratchSchema: String? = nil) {
+        self.init(db: connection.db, schema: schema, copiesInto: scratchSchema)
+    }
+
+    init(db: Database, schema: String, copiesInto scratchSchema: String? = nil) {
         self.db = db
         self.schema = schema
         self.scratchSchema = scratchSchema

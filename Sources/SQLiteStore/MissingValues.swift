@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 import ObjectModel
 
 extension ObjectReader {

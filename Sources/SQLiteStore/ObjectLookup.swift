@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 extension ObjectReader {
     /// Which end of the matches a look-up returns, in `Z_PK` order.

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// Reads the instances of one entity in `Z_PK` order on a thread and connection of its own, a
 /// batch ahead of whoever takes them: the caller works on one batch while the next is read and

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 import ObjectModel
 
 /// An object as read from a store: its ID, concrete entity, attribute values and to-one
@@ -29,10 +29,14 @@ public struct ObjectReader {
     /// (see ObjectLookup.swift); without it they search the columns as they are.
     let lookups: LookupIndexes?
 
-    /// A view of the store `layout` describes, attached to `db` as `schema` (`main` when it is the
+    /// A view of the store `layout` describes, attached to `connection` as `schema` (`main` when it is the
     /// connection's own file); `path` names it in errors. With `lookups`, every look-up by value
     /// is served by an index: a migration's readers look up once per row.
-    public init(db: Database, layout: StoreLayout, schema: String = "main", path: String, lookups: LookupIndexes? = nil) {
+    public init(connection: StoreConnection, layout: StoreLayout, schema: String = "main", path: String, lookups: LookupIndexes? = nil) {
+        self.init(db: connection.db, layout: layout, schema: schema, path: path, lookups: lookups)
+    }
+
+    init(db: Database, layout: StoreLayout, schema: String = "main", path: String, lookups: LookupIndexes? = nil) {
         self.db = db
         self.layout = layout
         self.schema = schema

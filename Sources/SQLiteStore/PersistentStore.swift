@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 import ObjectModel
 
 /// A Core Data SQLite store on disk, opened read-only unless writing was asked for.
@@ -73,12 +73,7 @@ public final class PersistentStore: Sendable {
                 _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
                 try db.inTransaction {
                     for statement in schema.statements { try db.execute(sql: statement) }
-                    for entry in layout.numbering.entries {
-                        try db.execute(sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)",
-                                       arguments: [entry.number, entry.name, entry.superNumber])
-                    }
-                    try db.execute(sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
-                                   arguments: [metadata.uuid, try metadata.encodedPlist()])
+                    try StoreBookkeeping.initialize(db, numbering: layout.numbering, metadata: metadata)
                     return .commit
                 }
             }
@@ -92,31 +87,12 @@ public final class PersistentStore: Sendable {
 
     /// The store's metadata (`Z_METADATA`).
     public func metadata() throws -> StoreMetadata {
-        try read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1")
-                ?? Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA") else {
-                throw StoreError(.badMetadata, path: path, "Z_METADATA has no row", fix: "the metadata is missing; restore the store from a backup")
-            }
-            // Core Data writes a blob; text (an XML plist someone stored by hand) is read too.
-            let plist: Data
-            switch row.raw(1).storage {
-            case .blob(let bytes) where !bytes.isEmpty: plist = bytes
-            case .string(let text) where !text.isEmpty: plist = Data(text.utf8)
-            default:
-                throw CheckedColumn(path: path, table: "Z_METADATA", column: "Z_PLIST")
-                    .wrongKind(row.raw(1), expected: "the store's metadata (a binary property list)")
-            }
-            let uuid = try CheckedColumn(path: path, table: "Z_METADATA", column: "Z_UUID").text(row.raw(0))
-            return try StoreMetadata.decode(plist: plist, uuid: uuid ?? "", path: path)
-        }
+        try read { db in try StoreBookkeeping.metadata(db, path: path) }
     }
 
     /// Replaces the store's metadata (plist and UUID).
     public func writeMetadata(_ metadata: StoreMetadata) throws {
-        let plist = try metadata.encodedPlist()
-        try write { db in
-            try db.execute(sql: "UPDATE Z_METADATA SET Z_UUID = ?, Z_PLIST = ? WHERE Z_VERSION = 1", arguments: [metadata.uuid, plist])
-        }
+        try write { db in try StoreBookkeeping.writeMetadata(db, metadata, uuid: true) }
     }
 
     /// The model the store was last saved with, from `Z_MODELCACHE`; `nil` when the store has
@@ -178,11 +154,29 @@ public final class PersistentStore: Sendable {
 
     /// Runs `body` on the store's own connection outside any transaction, for work that manages
     /// its own transactions and attachments (the migration engine). Needs a writable store.
-    public func withConnection<T>(_ body: (Database) throws -> T) throws -> T {
+    ///
+    /// ```swift
+    /// try store.withConnection { connection in
+    ///     try connection.inTransaction {
+    ///         try connection.execute(SQLStatement("UPDATE ZBOOK SET ZPRICE = ZPRICE * ?", [.real(1.04)]))
+    ///     }
+    /// }
+    /// ```
+    public func withConnection<T>(_ body: (StoreConnection) throws -> T) throws -> T {
         guard mode == .readWrite else {
             throw StoreError(.readOnly, path: path, "was opened read-only", fix: "open it with mode .readWrite to change it")
         }
-        do { return try queue.writeWithoutTransaction(body) } catch let error as DatabaseError { throw Self.storeError(error, path: path) }
+        do {
+            return try queue.writeWithoutTransaction { db in try body(StoreConnection(db: db, path: path)) }
+        } catch let error as DatabaseError {
+            throw Self.storeError(error, path: path)
+        }
+    }
+
+    /// Runs `body` on the store's connection inside one read transaction, where nothing can be
+    /// written: what a plan reads the store's schema through (and what a test checks a store with).
+    public func withReadConnection<T>(_ body: (StoreConnection) throws -> T) throws -> T {
+        try read { db in try body(StoreConnection(db: db, path: path)) }
     }
 
     /// Runs `body` in a read transaction; SQLite failures become ``StoreError``s.

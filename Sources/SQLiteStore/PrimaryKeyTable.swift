@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 /// A store's `Z_PRIMARYKEY` table, read with every value checked: one row per entity with its
 /// number (`Z_ENT`), name, parent (`Z_SUPER`) and the highest key handed out (`Z_MAX`).
@@ -35,7 +35,7 @@ public struct PrimaryKeyTable: Sendable {
     }
 
     /// Reads and checks `Z_PRIMARYKEY` of the store attached as `schema`; `path` names it in errors.
-    public static func read(_ db: Database, path: String, schema: String = "main") throws -> PrimaryKeyTable {
+    static func read(_ db: Database, path: String, schema: String = "main") throws -> PrimaryKeyTable {
         let table = ColumnNaming.qualified("Z_PRIMARYKEY", schema: schema)
         let column = { (name: String) in CheckedColumn(path: path, table: "Z_PRIMARYKEY", column: name) }
         var rows: [Row] = []

@@ -1,5 +1,5 @@
-import GRDB
-import GRDBSQLite
+internal import GRDB
+internal import GRDBSQLite
 
 /// Counts the instructions SQLite's virtual machine runs on a connection, through SQLite's
 /// progress handler: a measure of work that is the same on every run and every machine.
@@ -13,19 +13,19 @@ public final class SQLiteWorkCounter: @unchecked Sendable {
     /// A counter at zero.
     public init() {}
 
-    /// Counts every instruction `db` runs from now on. The counter must outlive the attachment:
-    /// keep it until the connection is closed or ``detach(from:)`` is called.
-    public func attach(to db: Database) {
-        sqlite3_progress_handler(db.sqliteConnection, 1, { context in
+    /// Counts every instruction `connection` runs from now on. The counter must outlive the
+    /// attachment: keep it until the connection is closed or ``detach(from:)`` is called.
+    public func attach(to connection: StoreConnection) {
+        sqlite3_progress_handler(connection.db.sqliteConnection, 1, { context in
             guard let context else { return 0 }
             Unmanaged<SQLiteWorkCounter>.fromOpaque(context).takeUnretainedValue().steps += 1
             return 0  // never interrupts
         }, Unmanaged.passUnretained(self).toOpaque())
     }
 
-    /// Stops counting on `db`.
-    public func detach(from db: Database) {
-        sqlite3_progress_handler(db.sqliteConnection, 0, nil, nil)
+    /// Stops counting on `connection`.
+    public func detach(from connection: StoreConnection) {
+        sqlite3_progress_handler(connection.db.sqliteConnection, 0, nil, nil)
     }
 
     /// Sets the count back to zero.

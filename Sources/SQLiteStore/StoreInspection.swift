@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 import ObjectModel
 
 /// Everything `chrysalis inspect` reports about a store: file facts, metadata, entities with

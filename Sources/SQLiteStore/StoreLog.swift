@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 import Logging
 
 /// Chrysalis's debug log, the counterpart of Core Data's `com.apple.CoreData.SQLDebug` launch

@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 extension PersistentStore {
     /// Runs `body` while this connection holds a read transaction on the store, so the store's

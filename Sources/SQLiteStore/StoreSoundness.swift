@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 extension PersistentStore {
     /// Throws unless the store passes SQLite's `quick_check`, which reads every page and checks
@@ -9,5 +9,18 @@ extension PersistentStore {
         guard problems != ["ok"] else { return }
         throw StoreError(.corrupt, path: path, "fails SQLite's quick check: \(problems.prefix(3).joined(separator: "; "))",
                          fix: "restore the store from a backup; `sqlite3 STORE .recover` may save some rows")
+    }
+}
+
+extension StoreConnection {
+    /// SQLite's `quick_check` of the store (`main`): `["ok"]`, or the problems found. It reads
+    /// every page and checks every b-tree, which is what a failed or torn write breaks.
+    public func quickCheck() throws -> [String] {
+        try converting { try String.fetchAll(db, sql: "PRAGMA main.quick_check") }
+    }
+
+    /// SQLite's `integrity_check`: the quick check, and every index cross-checked with its table.
+    public func integrityCheck() throws -> [String] {
+        try converting { try String.fetchAll(db, sql: "PRAGMA integrity_check") }
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 import ObjectModel
 
 /// An attribute value as Chrysalis reads and writes it, converted to and from Core Data's
@@ -20,8 +20,8 @@ public enum StoreValue: Hashable, Sendable {
 
     /// The SQL value Core Data stores for this value in an attribute of `attribute`'s type;
     /// `nil` when the value cannot be stored there.
-    public func databaseValue(for attribute: AttributeDescription) -> DatabaseValue? {
-        databaseValue(for: StorageKind(attribute))
+    public func sqlValue(for attribute: AttributeDescription) -> SQLValue? {
+        sqlValue(for: StorageKind(attribute))
     }
 
     /// What converting a value to and from an attribute's column depends on, small enough to
@@ -30,38 +30,44 @@ public enum StoreValue: Hashable, Sendable {
         let type: AttributeType
         let allowsExternalBinaryDataStorage: Bool
 
+        /// The storage kind of `attribute`'s column.
         public init(_ attribute: AttributeDescription) {
             type = attribute.attributeType
             allowsExternalBinaryDataStorage = attribute.allowsExternalBinaryDataStorage
         }
     }
 
-    /// ``databaseValue(for:)-(AttributeDescription)`` for an attribute of `kind`.
-    public func databaseValue(for kind: StorageKind) -> DatabaseValue? {
+    /// ``sqlValue(for:)-(AttributeDescription)`` for an attribute of `kind`.
+    public func sqlValue(for kind: StorageKind) -> SQLValue? {
         if case .null = self { return .null }
         switch (kind.type, self) {
         case (.integer16, .integer(let number)), (.integer32, .integer(let number)), (.integer64, .integer(let number)):
-            return number.databaseValue
+            return .integer(number)
         case (.integer16, .bool(let flag)), (.integer32, .bool(let flag)), (.integer64, .bool(let flag)), (.boolean, .bool(let flag)):
-            return (flag ? 1 : 0).databaseValue
+            return .integer(flag ? 1 : 0)
         case (.boolean, .integer(let number)) where number == 0 || number == 1:
-            return number.databaseValue
-        case (.date, .date(let date)): return date.timeIntervalSinceReferenceDate.databaseValue
-        case (.date, .double(let seconds)): return seconds.databaseValue
+            return .integer(number)
+        case (.date, .date(let date)): return .real(date.timeIntervalSinceReferenceDate)
+        case (.date, .double(let seconds)): return .real(seconds)
         case (.double, .double(let number)), (.float, .double(let number)), (.decimal, .double(let number)):
-            return number.databaseValue
+            return .real(number)
         case (.double, .integer(let number)), (.float, .integer(let number)), (.decimal, .integer(let number)):
-            return Double(number).databaseValue
-        case (.decimal, .decimal(let number)): return NSDecimalNumber(decimal: number).doubleValue.databaseValue
-        case (.string, .string(let text)), (.uri, .string(let text)): return text.databaseValue
-        case (.uri, .uri(let url)): return url.absoluteString.databaseValue
-        case (.uuid, .uuid(let uuid)): return Data(withUnsafeBytes(of: uuid.uuid) { Array($0) }).databaseValue
+            return .real(Double(number))
+        case (.decimal, .decimal(let number)): return .real(NSDecimalNumber(decimal: number).doubleValue)
+        case (.string, .string(let text)), (.uri, .string(let text)): return .text(text)
+        case (.uri, .uri(let url)): return .text(url.absoluteString)
+        case (.uuid, .uuid(let uuid)): return .blob(Data(withUnsafeBytes(of: uuid.uuid) { Array($0) }))
         case (.binaryData, .data(let data)), (.transformable, .data(let data)):
-            return (kind.allowsExternalBinaryDataStorage ? Data([1]) + data : data).databaseValue
+            return .blob(kind.allowsExternalBinaryDataStorage ? Data([1]) + data : data)
         case (.binaryData, .externalDataReference(let reference)) where kind.allowsExternalBinaryDataStorage:
-            return (Data([2]) + Data(reference.utf8) + Data([0])).databaseValue
+            return .blob(Data([2]) + Data(reference.utf8) + Data([0]))
         default: return nil
         }
+    }
+
+    /// ``sqlValue(for:)-(AttributeDescription)`` in GRDB's terms, for the store's own queries.
+    func databaseValue(for attribute: AttributeDescription) -> DatabaseValue? {
+        sqlValue(for: StorageKind(attribute))?.databaseValue
     }
 
     /// The value of an attribute of `attribute`'s type stored as `value`.

@@ -58,3 +58,16 @@ extension XCTestCase {
         try DatabaseQueue(path: path).read { db in try Row.fetchAll(db, sql: sql).map { Array($0.databaseValues) } }
     }
 }
+
+extension SQLValue {
+    /// The value for GRDB, for a test that runs compiled SQL on a database of its own.
+    var grdbValue: DatabaseValue {
+        switch self {
+        case .null: return .null
+        case .integer(let number): return number.databaseValue
+        case .real(let number): return number.databaseValue
+        case .text(let text): return text.databaseValue
+        case .blob(let data): return data.databaseValue
+        }
+    }
+}

@@ -37,7 +37,7 @@ final class PolicyLookupLinearityTests: XCTestCase {
         try store.close()
 
         let counter = SQLiteWorkCounter()
-        let options = MigrationOptions(policies: DemoResources.policies, configureManager: { counter.attach(to: $0.db) })
+        let options = MigrationOptions(policies: DemoResources.policies, configureManager: { counter.attach(to: $0.connection) })
         _ = try MappingMigration.run(store: path, from: try version(bundle, "Model1"), to: try version(bundle, "Model2"),
                                      mappings: [try DemoResources.booksMapping("Model1_to_Model2")], options: options)
         _ = try MappingMigration.run(store: path, from: try version(bundle, "Model2"), to: try version(bundle, "Model3"),

@@ -24,16 +24,17 @@ final class SnapshotRowCountsTests: XCTestCase {
         let expected = try PersistentStore.open(at: path).rowCounts(model: model)
         XCTAssertEqual(expected["Book"], 40)
         let store = try PersistentStore.open(at: path, mode: .readWrite)
-        try store.withConnection { db in
-            try db.inTransaction(.immediate) {
+        struct RollBack: Error {}
+        try store.withConnection { connection in
+            XCTAssertThrowsError(try connection.inTransaction(.immediate) {
                 // Uncommitted writes: half the books gone, a category added.
-                try db.execute(sql: "DELETE FROM ZBOOK WHERE Z_PK % 2 = 0")
-                try db.execute(sql: "INSERT INTO ZCATEGORY (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (999, (SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'Category'), 1, 'New')")
-                XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT count(*) FROM ZBOOK"), 20)
+                try connection.execute(SQLStatement("DELETE FROM ZBOOK WHERE Z_PK % 2 = 0"))
+                try connection.execute(SQLStatement("INSERT INTO ZCATEGORY (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (999, (SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'Category'), 1, 'New')"))
+                XCTAssertEqual(try connection.integer(SQLStatement("SELECT count(*) FROM ZBOOK")), 20)
                 let counting = try XCTUnwrap(SnapshotRowCounts.start(beside: store, model: model, entities: ["Book", "Category"]))
                 XCTAssertEqual(try counting.wait(), expected.filter { ["Book", "Category"].contains($0.key) })
-                return .rollback
-            }
+                throw RollBack()  // nothing of it is kept
+            }) { XCTAssertTrue($0 is RollBack, "\($0)") }
         }
         try store.close()
     }

@@ -165,7 +165,7 @@ import TestSupport
                         guard let fragment = compiler.compile(expression) else { continue }
                         compiled += 1
                         let sql = try database.read { db in
-                            try Int64.fetchOne(db, sql: "SELECT \(fragment.sql)", arguments: StatementArguments(fragment.arguments))
+                            try Int64.fetchOne(db, sql: "SELECT \(fragment.sql)", arguments: StatementArguments(fragment.arguments.map(\.grdbValue)))
                         }
                         let evaluated = try ExpressionEvaluator(context: Shop()).evaluate(expression)
                         #expect(evaluated == .value(.integer(sql ?? -1)), "\(predicate): SQL \(sql.map(String.init) ?? "NULL")")

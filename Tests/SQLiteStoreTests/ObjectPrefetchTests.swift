@@ -41,11 +41,9 @@ final class ObjectPrefetchTests: XCTestCase {
 
     private func readDirectly(_ store: PersistentStore, _ entity: String, includingSubentities: Bool) throws -> [StoredObject] {
         let layout = try store.layout(for: model)
-        let queue = try DatabaseQueue(path: store.path, configuration: { var c = Configuration(); c.readonly = true; return c }())
-        defer { try? queue.close() }
-        return try queue.read { db in
+        return try store.withReadConnection { connection in
             var objects: [StoredObject] = []
-            try ObjectReader(db: db, layout: layout, path: store.path).forEachObject(of: entity, includingSubentities: includingSubentities) { objects.append($0) }
+            try ObjectReader(connection: connection, layout: layout, path: store.path).forEachObject(of: entity, includingSubentities: includingSubentities) { objects.append($0) }
             return objects
         }
     }

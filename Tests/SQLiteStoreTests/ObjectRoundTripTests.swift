@@ -171,13 +171,12 @@ final class ObjectRoundTripTests: XCTestCase {
         }?.kind, .badValue)
         // SQLite's own refusals (here a key taken behind the writer's back) come back as errors
         // with SQLite's message.
-        XCTAssertThrowsError(try store.withConnection { db in
-            try db.inTransaction {
-                let writer = ObjectWriter(db: db, layout: layout, path: path)
+        XCTAssertThrowsError(try store.withConnection { connection in
+            try connection.inTransaction {
+                let writer = ObjectWriter(connection: connection, layout: layout, path: path)
                 try writer.insert("Tag", ["label": .string("a")])
-                try db.execute(sql: "INSERT INTO ZTAG (Z_PK) VALUES (2)")
+                try connection.execute(SQLStatement("INSERT INTO ZTAG (Z_PK) VALUES (2)"))
                 try writer.insert("Tag", ["label": .string("b")])
-                return .commit
             }
         }) { error in
             XCTAssertTrue("\(error)".contains("UNIQUE constraint failed: ZTAG.Z_PK"), "\(error)")

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import ObjectModel
 import SQLiteStore
 
@@ -13,7 +12,7 @@ struct ExpressionSQL {
 
     struct Fragment {
         var sql: String
-        var arguments: [DatabaseValue]
+        var arguments: [SQLValue]
         var kind: Kind
     }
 
@@ -27,10 +26,10 @@ struct ExpressionSQL {
         case .constant(let value):
             switch value {
             case .null: return Fragment(sql: "NULL", arguments: [], kind: .null)
-            case .integer(let number): return Fragment(sql: "?", arguments: [number.databaseValue], kind: .integer)
-            case .double(let number): return Fragment(sql: "?", arguments: [number.databaseValue], kind: .real)
-            case .bool(let flag): return Fragment(sql: "?", arguments: [(flag ? 1 : 0).databaseValue], kind: .boolean)
-            case .string(let text): return Fragment(sql: "?", arguments: [text.databaseValue], kind: .text)
+            case .integer(let number): return Fragment(sql: "?", arguments: [.integer(number)], kind: .integer)
+            case .double(let number): return Fragment(sql: "?", arguments: [.real(number)], kind: .real)
+            case .bool(let flag): return Fragment(sql: "?", arguments: [.integer(flag ? 1 : 0)], kind: .boolean)
+            case .string(let text): return Fragment(sql: "?", arguments: [.text(text)], kind: .text)
             default: return nil
             }
         // Bare keys (and SELF.key) are the source object's: it is what the evaluator binds as SELF.

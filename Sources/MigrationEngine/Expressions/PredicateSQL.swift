@@ -1,4 +1,5 @@
-import GRDB
+import SQLiteStore
+
 
 /// Predicates (an entity mapping's filter, a `TERNARY`'s condition) as SQL conditions for the
 /// set-based fast path.
@@ -37,7 +38,7 @@ extension ExpressionSQL {
         }
     }
 
-    private static func condition(_ sql: String, _ arguments: [DatabaseValue] = []) -> Fragment {
+    private static func condition(_ sql: String, _ arguments: [SQLValue] = []) -> Fragment {
         Fragment(sql: sql, arguments: arguments, kind: .boolean)
     }
 
@@ -71,7 +72,7 @@ extension ExpressionSQL {
     /// `a IN {b1, b2, …}` as `a IS b1 OR a IS b2 …`: the evaluator's equality item by item, so
     /// `nil IN {1, nil}` holds (SQL's `IN` would say NULL).
     private func membership(_ a: Fragment, _ items: [Expression]) -> Fragment? {
-        var sql: [String] = [], arguments: [DatabaseValue] = []
+        var sql: [String] = [], arguments: [SQLValue] = []
         for item in items {
             guard let b = compile(item), Self.comparable(a.kind, b.kind) else { return nil }
             sql.append("\(a.sql) IS \(b.sql)")

@@ -1,4 +1,3 @@
-import GRDB
 import ObjectModel
 import SQLiteStore
 
@@ -8,7 +7,6 @@ struct JoinTableCopy {
     let inference: InferredMapping
     let source: StoreLayout
     let destination: StoreLayout
-    let db: Database
 
     /// Links of the destination relationship `side` as `owner, target, position, inverse_position`
     /// rows, or nil: `position` orders `side`'s targets per owner, `inverse_position` orders the
@@ -35,9 +33,11 @@ struct JoinTableCopy {
         }
     }
 
-    func fill(_ table: String, join: JoinTable) throws {
+    /// The statement that fills the new join table `table` (made for `join`), or nil when the
+    /// source kept none of its links.
+    func fill(_ table: String, join: JoinTable) -> SQLStatement? {
         let q = ColumnNaming.quote
-        guard let first = join.sides.first else { return }
+        guard let first = join.sides.first else { return nil }
         let query: String
         let ownerColumn: String, targetColumn: String
         if join.sides.count == 2 {
@@ -49,9 +49,9 @@ struct JoinTableCopy {
             } else if let links = links(a, inverse: b) {
                 query = links
                 (ownerColumn, targetColumn) = (b.column, a.column)
-            } else { return }
+            } else { return nil }
         } else {
-            guard let links = links(first, inverse: nil) else { return }
+            guard let links = links(first, inverse: nil) else { return nil }
             query = links
             (ownerColumn, targetColumn) = (join.sourceColumn ?? "", first.column)
         }
@@ -65,6 +65,6 @@ struct JoinTableCopy {
             let (position, partition, key) = side.column == targetColumn ? ("position", "owner", "target") : ("inverse_position", "target", "owner")
             values.append("coalesce(\(position), row_number() OVER (PARTITION BY \(partition) ORDER BY \(key)) * 1024)")
         }
-        try db.execute(sql: "INSERT OR IGNORE INTO \(q(table)) (\(names.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM (\(query))")
+        return SQLStatement("INSERT OR IGNORE INTO \(q(table)) (\(names.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM (\(query))")
     }
 }

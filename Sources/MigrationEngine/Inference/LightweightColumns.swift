@@ -1,4 +1,3 @@
-import GRDB
 import ObjectModel
 import SQLiteStore
 
@@ -10,9 +9,9 @@ struct LightweightColumns {
     enum Value: Equatable {
         /// The source column as it is (possibly renamed), NULL for rows of entities it no longer
         /// applies to, and `default` where it is NULL and the attribute became required.
-        case source(column: String, fill: DatabaseValue?)
+        case source(column: String, fill: SQLValue?)
         /// A constant (a new attribute's default) or NULL.
-        case constant(DatabaseValue)
+        case constant(SQLValue)
         /// An SQL expression over the source row `s` (relationship storage changed).
         case computed(String)
     }
@@ -35,17 +34,6 @@ struct LightweightColumns {
             if let a = source.numbering.number(of: from), let b = destination.numbering.number(of: to) { result[a] = b }
         }
         return result
-    }
-
-    /// `value` as an SQL literal (numbers and NULL; text and blobs quoted).
-    static func literal(_ value: DatabaseValue) -> String {
-        switch value.storage {
-        case .null: return "NULL"
-        case .int64(let number): return String(number)
-        case .double(let number): return number.isFinite ? "\(number)" : "NULL"
-        case .string(let text): return "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
-        case .blob(let data): return "X'" + data.map { String(format: "%02X", $0) }.joined() + "'"
-        }
     }
 
     /// `CASE <expr> WHEN old THEN new … END`: an old `Z_ENT` value in the new numbering.
@@ -93,7 +81,7 @@ struct LightweightColumns {
     /// from subentities that each declared it).
     private func attributeValue(_ column: StoreLayout.Column, attribute: AttributeDescription, mapped: [String]) -> Value {
         let q = ColumnNaming.quote
-        let defaultValue = ObjectWriter.defaultValue(of: attribute).flatMap { $0.databaseValue(for: attribute) }
+        let defaultValue = ObjectWriter.defaultValue(of: attribute).flatMap { $0.sqlValue(for: attribute) }
         let becameRequired = !attribute.isOptional && defaultValue != nil
         // Each source entity whose rows land here, with the column its value comes from (nil: none).
         let origins = mapped.compactMap { entity -> (number: Int, column: StoreLayout.Column?)? in
@@ -112,10 +100,10 @@ struct LightweightColumns {
         func expression(of sourceColumn: StoreLayout.Column) -> String {
             let value = "s.\(q(sourceColumn.name))"
             if tags(sourceColumn) { return "CASE WHEN \(value) IS NULL THEN NULL ELSE X'01' || \(value) END" }
-            return becameRequired ? "COALESCE(\(value), \(Self.literal(defaultValue ?? .null)))" : value
+            return becameRequired ? "COALESCE(\(value), \((defaultValue ?? .null).literal))" : value
         }
         guard columns.count == 1, origins.allSatisfy({ $0.column != nil }) else {
-            let cases = origins.map { "WHEN \($0.number) THEN \($0.column.map(expression) ?? Self.literal(defaultValue ?? .null))" }
+            let cases = origins.map { "WHEN \($0.number) THEN \($0.column.map(expression) ?? (defaultValue ?? .null).literal)" }
             return .computed("CASE s.Z_ENT \(cases.joined(separator: " ")) END")
         }
         // Values pass as they are, as Core Data's in-place migration passes them: a new column

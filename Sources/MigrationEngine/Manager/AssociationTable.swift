@@ -1,4 +1,3 @@
-import GRDB
 import SQLiteStore
 
 /// Source → destination pairs per entity mapping, kept in a table on disk (`work.associations`)
@@ -11,7 +10,7 @@ import SQLiteStore
 /// starts; a row-by-row one (a custom policy) finds out pair by pair, and writes its pairs out
 /// as rows the moment one does not follow the pattern.
 final class AssociationTable {
-    let db: Database
+    let connection: StoreConnection
     private let sourceLayout: StoreLayout
     private var identities: [Int: Identity] = [:]
     /// Mappings whose first pair broke the pattern, or whose run was written out: rows from now on.
@@ -25,6 +24,15 @@ final class AssociationTable {
         let sourceEntity: Int
         let destinationEntity: Int
         var keys: ClosedRange<Int64>
+        /// Set when the identity is only planned (`plan --sql`): the key range is known when the
+        /// mapping runs, and its bounds print as parameters named after this.
+        var plannedFor: String?
+
+        /// The range's bounds as SQL: the keys, or parameters when only planned.
+        var bounds: (low: String, high: String) {
+            guard let plannedFor else { return (String(keys.lowerBound), String(keys.upperBound)) }
+            return (":\(plannedFor).first_key", ":\(plannedFor).last_key")
+        }
 
         func contains(_ source: ObjectID) -> Bool {
             source.entityNumber == sourceEntity && keys.contains(source.primaryKey)
@@ -37,8 +45,8 @@ final class AssociationTable {
         }
     }
 
-    init(db: Database, sourceLayout: StoreLayout) {
-        self.db = db
+    init(connection: StoreConnection, sourceLayout: StoreLayout) {
+        self.connection = connection
         self.sourceLayout = sourceLayout
     }
 
@@ -46,6 +54,10 @@ final class AssociationTable {
 
     /// Records that `mapping`'s pairs are `identity`'s, from now until the next ``reset()``.
     func markIdentity(mapping: Int, _ identity: Identity) { identities[mapping] = identity }
+
+    /// Replaces every mapping's identity with `planned`, touching no table: what a plan assumes
+    /// while it compiles statements (``Identity/plannedFor``), never used by a run.
+    func assumeIdentities(_ planned: [Int: Identity]) { identities = planned }
 
     /// Whether `mapping` keeps its source keys (and has no rows here): one destination per
     /// source, with the source's key.
@@ -62,7 +74,7 @@ final class AssociationTable {
         return """
             (SELECT \(mapping) AS mapping, Z_ENT AS source_entity, Z_PK AS source_pk, \(identity.destinationEntity) AS destination_entity, \
             Z_PK AS destination_pk, Z_PK AS rowid FROM src.\(ColumnNaming.quote(identity.sourceTable)) WHERE Z_ENT = \(identity.sourceEntity) \
-            AND Z_PK BETWEEN \(identity.keys.lowerBound) AND \(identity.keys.upperBound))
+            AND Z_PK BETWEEN \(identity.bounds.low) AND \(identity.bounds.high))
             """
     }
 
@@ -73,19 +85,19 @@ final class AssociationTable {
     /// row. `nil` when the pairs are rows.
     func identityLookup(_ mapping: Int, key: String, into table: String) -> (key: String, entity: String, paired: String)? {
         guard let identity = identities[mapping], identity.sourceTable == table else { return nil }
-        let paired = "\(key) BETWEEN \(identity.keys.lowerBound) AND \(identity.keys.upperBound)"
+        let paired = "\(key) BETWEEN \(identity.bounds.low) AND \(identity.bounds.high)"
         return ("CASE WHEN \(paired) THEN \(key) END", "CASE WHEN \(paired) THEN \(identity.destinationEntity) END", paired)
     }
 
     /// Creates the table in the attached work database, empty.
     func reset() throws {
-        try db.execute(sql: """
+        try connection.execute(SQLStatement("""
             CREATE TABLE IF NOT EXISTS work.associations (mapping INTEGER NOT NULL, source_entity INTEGER, source_pk INTEGER,
                 destination_entity INTEGER NOT NULL, destination_pk INTEGER NOT NULL);
             CREATE INDEX IF NOT EXISTS work.associations_by_source ON associations (mapping, source_pk);
             CREATE INDEX IF NOT EXISTS work.associations_by_destination ON associations (mapping, destination_pk);
             DELETE FROM work.associations;
-            """)
+            """))
         identities = [:]
         written = []
     }
@@ -107,10 +119,8 @@ final class AssociationTable {
             }
         }
         try writeOut(mapping)
-        try db.cachedStatement(sql: "INSERT INTO work.associations VALUES (?, ?, ?, ?, ?)").run([
-            mapping.databaseValue, source?.entityNumber.databaseValue ?? .null, source?.primaryKey.databaseValue ?? .null,
-            destination.entityNumber.databaseValue, destination.primaryKey.databaseValue,
-        ])
+        try insertPair().run([SQLValue(mapping), source.map { SQLValue($0.entityNumber) } ?? .null, source.map { .integer($0.primaryKey) } ?? .null,
+                            SQLValue(destination.entityNumber), .integer(destination.primaryKey)])
     }
 
     /// Turns `mapping`'s identity pairs into rows, in creation order, before a pair that breaks the pattern.
@@ -118,7 +128,7 @@ final class AssociationTable {
         guard !written.contains(mapping) else { return }
         written.insert(mapping)
         guard identities[mapping] != nil else { return }
-        try db.execute(sql: "INSERT INTO work.associations SELECT mapping, source_entity, source_pk, destination_entity, destination_pk FROM \(relation(mapping)) ORDER BY rowid")
+        try connection.execute(SQLStatement("INSERT INTO work.associations SELECT mapping, source_entity, source_pk, destination_entity, destination_pk FROM \(relation(mapping)) ORDER BY rowid"))
         identities[mapping] = nil
     }
 
@@ -128,8 +138,8 @@ final class AssociationTable {
         if let identity = identities[mapping] {
             return identity.contains(source) ? [ObjectID(entityNumber: identity.destinationEntity, primaryKey: source.primaryKey)] : []
         }
-        return try Row.fetchAll(db.cachedStatement(sql: "SELECT destination_entity, destination_pk FROM \(relation(mapping)) WHERE mapping = ? AND source_pk = ? ORDER BY rowid"),
-                         arguments: [mapping, source.primaryKey]).map { ObjectID(entityNumber: $0[0], primaryKey: $0[1]) }
+        return try connection.prepare("SELECT destination_entity, destination_pk FROM \(relation(mapping)) WHERE mapping = ? AND source_pk = ? ORDER BY rowid")
+            .rows([SQLValue(mapping), .integer(source.primaryKey)]).map { Self.objectID($0[0], $0[1]) }
     }
 
     func sources(mapping: Int, destination: ObjectID) throws -> [ObjectID] {
@@ -137,23 +147,39 @@ final class AssociationTable {
             let source = ObjectID(entityNumber: identity.sourceEntity, primaryKey: destination.primaryKey)
             return destination.entityNumber == identity.destinationEntity && identity.contains(source) ? [source] : []
         }
-        return try Row.fetchAll(db.cachedStatement(sql: "SELECT source_entity, source_pk FROM \(relation(mapping)) WHERE mapping = ? AND destination_pk = ? AND source_pk IS NOT NULL ORDER BY rowid"),
-                         arguments: [mapping, destination.primaryKey]).map { ObjectID(entityNumber: $0[0], primaryKey: $0[1]) }
+        return try connection.prepare("SELECT source_entity, source_pk FROM \(relation(mapping)) WHERE mapping = ? AND destination_pk = ? AND source_pk IS NOT NULL ORDER BY rowid")
+            .rows([SQLValue(mapping), .integer(destination.primaryKey)]).map { Self.objectID($0[0], $0[1]) }
     }
 
     /// The next `limit` pairs of `mapping` after `rowid`, in creation order.
     func page(mapping: Int, after rowid: Int64, limit: Int) throws -> [(rowid: Int64, source: ObjectID?, destination: ObjectID)] {
-        try Row.fetchAll(db.cachedStatement(sql: """
+        try connection.prepare("""
             SELECT rowid, source_entity, source_pk, destination_entity, destination_pk FROM \(relation(mapping))
             WHERE mapping = ? AND rowid > ? ORDER BY rowid LIMIT ?
-            """), arguments: [mapping, rowid, limit]).map { row in
-            let source: ObjectID? = (row[2] as Int64?).map { ObjectID(entityNumber: row[1], primaryKey: $0) }
-            return (row[0], source, ObjectID(entityNumber: row[3], primaryKey: row[4]))
+            """).rows([SQLValue(mapping), .integer(rowid), SQLValue(limit)]).map { row in
+            let source: ObjectID? = row[2].isNull ? nil : Self.objectID(row[1], row[2])
+            return (row[0].integer ?? 0, source, Self.objectID(row[3], row[4]))
         }
     }
 
     func count(mapping: Int) throws -> Int {
         if let identity = identities[mapping] { return identity.keys.count }
-        return try Int.fetchOne(db, sql: "SELECT count(*) FROM \(relation(mapping)) WHERE mapping = ?", arguments: [mapping]) ?? 0
+        return Int(try connection.integer(SQLStatement("SELECT count(*) FROM \(relation(mapping)) WHERE mapping = ?", [SQLValue(mapping)])) ?? 0)
+    }
+
+    private var preparedInsert: PreparedStatement?
+
+    /// The statement that records one pair, prepared on first use (the table exists by then)
+    /// and kept: it runs once per pair.
+    private func insertPair() throws -> PreparedStatement {
+        if let preparedInsert { return preparedInsert }
+        let made = try connection.prepare("INSERT INTO work.associations VALUES (?, ?, ?, ?, ?)")
+        preparedInsert = made
+        return made
+    }
+
+    /// An object ID from an entity number and a key as the table stores them (never NULL here).
+    private static func objectID(_ entity: SQLValue, _ key: SQLValue) -> ObjectID {
+        ObjectID(entityNumber: Int(entity.integer ?? 0), primaryKey: key.integer ?? 0)
     }
 }

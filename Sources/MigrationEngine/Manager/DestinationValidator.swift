@@ -1,4 +1,3 @@
-import GRDB
 import ObjectModel
 import SQLiteStore
 
@@ -16,7 +15,7 @@ struct DestinationValidator {
             guard !entity.isAbstract, let number = layout.numbering.number(of: entity.name), let table = layout.table(for: entity.name) else { continue }
             for attribute in model.allAttributes(of: entity) where !attribute.isOptional && !attribute.isTransient {
                 guard let column = layout.column(entity: entity.name, property: attribute.name) else { continue }
-                if let key = try Int64.fetchOne(manager.db, sql: "SELECT Z_PK FROM main.\(q(table.name)) WHERE Z_ENT = ? AND \(q(column.name)) IS NULL LIMIT 1", arguments: [number]) {
+                if let key = try manager.connection.integer(SQLStatement("SELECT Z_PK FROM main.\(q(table.name)) WHERE Z_ENT = ? AND \(q(column.name)) IS NULL LIMIT 1", [SQLValue(number)])) {
                     throw failure(entity.name, key, attribute.name, "is required but has no value")
                 }
             }
@@ -28,10 +27,9 @@ struct DestinationValidator {
 
     private func check(_ relationship: RelationshipDescription, of entity: EntityDescription, number: Int, table: String) throws {
         let q = ColumnNaming.quote
-        let db = manager.db
         switch manager.destinationLayout.storage(entity: entity.name, relationship: relationship.name) {
         case let .foreignKey(_, column, _)? where !relationship.isOptional:
-            if let key = try Int64.fetchOne(db, sql: "SELECT Z_PK FROM main.\(q(table)) WHERE Z_ENT = ? AND \(q(column)) IS NULL LIMIT 1", arguments: [number]) {
+            if let key = try manager.connection.integer(SQLStatement("SELECT Z_PK FROM main.\(q(table)) WHERE Z_ENT = ? AND \(q(column)) IS NULL LIMIT 1", [SQLValue(number)])) {
                 throw failure(entity.name, key, relationship.name, "is required but points to nothing")
             }
         case let .inverseForeignKey(destinationTable, column, _, _)? where relationship.isToMany:
@@ -50,9 +48,10 @@ struct DestinationValidator {
         guard minimum > 0 || maximum < Int.max || !relationship.isOptional else { return }
         let emptyAllowed = relationship.isOptional ? "c > 0 AND " : ""
         let sql = "SELECT Z_PK, c FROM (SELECT s.Z_PK, \(count) AS c FROM main.\(ColumnNaming.quote(table)) s WHERE s.Z_ENT = ?) WHERE \(emptyAllowed)(c < ? OR c > ?) LIMIT 1"
-        if let row = try Row.fetchOne(manager.db, sql: sql, arguments: [number, max(minimum, relationship.isOptional ? 0 : 1), maximum]) {
-            let found: Int = row[1]
-            throw failure(entity.name, row[0], relationship.name, "has \(found) destinations; the model allows \(minimum)…\(maximum == Int.max ? "∞" : String(maximum))")
+        let bounds = [SQLValue(number), SQLValue(max(minimum, relationship.isOptional ? 0 : 1)), SQLValue(maximum)]
+        if let row = try manager.connection.row(SQLStatement(sql, bounds)) {
+            let found = row[1].integer ?? 0
+            throw failure(entity.name, row[0].integer ?? 0, relationship.name, "has \(found) destinations; the model allows \(minimum)…\(maximum == Int.max ? "∞" : String(maximum))")
         }
     }
 

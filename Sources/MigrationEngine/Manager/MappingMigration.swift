@@ -1,121 +1,85 @@
 import Foundation
-import GRDB
 import ObjectModel
 import SQLiteStore
 
 /// Migrates a store from one model version to the next with mapping models: into a new file
 /// beside it, verified, then swapped in. The source is only ever read; on any error or cancel
 /// the new file is removed and the source stays byte for byte as it was.
-public enum MappingMigration {
+///
+/// One instance owns one running step, and its stages read top to bottom in ``run()``: prepare
+/// (lock, check, resolve, count, make the new store), the passes, verify, swap.
+public final class MappingMigration {
     /// Runs the `mappings` (in order, as passes into one destination) over the store at `path`.
     public static func run(store path: String, from source: ModelBundle.Version, to destination: ModelBundle.Version,
                            mappings: [MappingModel], options: MigrationOptions = MigrationOptions()) throws -> MigrationReport {
-        let started = Date()
-        let lock = options.lockHeld ? nil : try StoreLock(store: path)
-        defer { withExtendedLifetime(lock) {} }
-        if lock != nil { try StoreSwap.recover(store: path) }
-        let paths = StoreSwap.Paths(store: path)
-        // Before this process opens the store (see OtherWriters: the probe must not share it).
-        try OtherWriters.waitUntilNone(store: path)
-        let fingerprint = OtherWriters.Fingerprint(store: path)
+        try MappingMigration(store: path, from: source, to: destination, mappings: mappings, options: options).run()
+    }
 
-        let sourceStore = try PersistentStore.open(at: path)
+    private let path: String
+    private let source: ModelBundle.Version, destination: ModelBundle.Version
+    private let options: MigrationOptions
+    private let started = Date()
+    private let paths: StoreSwap.Paths
+    private var stepName: String { "\(source.name) → \(destination.name)" }
+    private let lock: StoreLock?
+    /// Taken before this process opens the store (see OtherWriters: the probe must not share it).
+    private let fingerprint: OtherWriters.Fingerprint
+    private let sourceStore: PersistentStore
+    private let metadata: StoreMetadata
+    /// The mapping models, resolved against the two versions: one pass each, in order.
+    private let passes: [MappingModel]
+    private let sourceLayout: StoreLayout
+    private let destinationLayout: StoreLayout
+    /// Rows per concrete source entity: for progress, the space check and the report.
+    private let rowsBefore: [String: Int]
+    private let space: SpaceCheck
+    private var reporter: ProgressReporter?
+
+    /// Prepares the step: the lock, leftovers of a crashed step undone, no other writer, the
+    /// store checked to be at `source`, the mappings resolved, its layout read and its rows counted.
+    private init(store path: String, from source: ModelBundle.Version, to destination: ModelBundle.Version, mappings: [MappingModel],
+                 options: MigrationOptions) throws {
+        (self.path, self.source, self.destination, self.options) = (path, source, destination, options)
+        lock = options.lockHeld ? nil : try StoreLock(store: path)
+        if lock != nil { try StoreSwap.recover(store: path) }
+        paths = StoreSwap.Paths(store: path)
+        try OtherWriters.waitUntilNone(store: path)
+        fingerprint = OtherWriters.Fingerprint(store: path)
+        sourceStore = try PersistentStore.open(at: path)
         let metadata = try sourceStore.metadata()
+        self.metadata = metadata
         guard source.entityHashes == metadata.versionHashes else {
             let differing = Set(metadata.versionHashes.keys).union(source.entityHashes.keys)
                 .filter { metadata.versionHashes[$0] != source.entityHashes[$0] }.sorted()
             throw MigrationError(.wrongModel, "\(path) is not at version \(source.name): its entity hashes differ for \(differing.joined(separator: ", "))",
                                  fix: "run `chrysalis inspect \(path) --model …` to see which version it is at, and use that version's mapping")
         }
-        let resolved = try mappings.map { mapping -> MappingModel in
-            guard mapping.sourceVersion == source.name, mapping.destinationVersion == destination.name else {
-                throw MigrationError(.wrongModel, "mapping \(mapping.name) maps \(mapping.sourceVersion) → \(mapping.destinationVersion), not \(source.name) → \(destination.name)",
-                                     fix: "use a mapping model made for \(source.name) → \(destination.name)")
-            }
-            return try mapping.resolved(source: source.model, destination: destination.model)
-        }
-        let sourceLayout = try sourceStore.layout(for: source.model)
-        // Sizes for progress, the space check and the report; the verification below counts what
-        // the new store holds against what the passes inserted.
-        let rowsBefore = try options.verifiedRows?.rows(matching: fingerprint, model: source.model) ?? sourceStore.tableRowCounts(model: source.model)
-        let sourceURI = sourceStore.readOnlyURI
-        let stepName = "\(source.name) → \(destination.name)"
-        let space = SpaceCheck(.newStore(rows: rowsBefore.values.reduce(0, +)), store: path)
+        passes = try Self.resolve(mappings, from: source, to: destination)
+        sourceLayout = try sourceStore.layout(for: source.model)
+        destinationLayout = StoreLayout(model: destination.model)
+        // The verification counts what the new store holds against what the passes inserted.
+        rowsBefore = try options.verifiedRows?.rows(matching: fingerprint, model: source.model) ?? sourceStore.tableRowCounts(model: source.model)
+        space = SpaceCheck(.newStore(rows: rowsBefore.values.reduce(0, +)), store: path)
+    }
+
+    /// The step's stages, in order.
+    private func run() throws -> MigrationReport {
+        defer { withExtendedLifetime(lock) {} }
         try space.require(store: path, step: stepName)
         let permissions = try FilePermissions(of: path)
-
         var newStore: PersistentStore?
         do {
-            try permissions.createEmpty(paths.newStore)
-            try permissions.createEmpty(paths.workStore)
-            let created = try PersistentStore.create(at: paths.newStore, model: destination.model, uuid: metadata.uuid, replacingEmptyFile: true)
+            let created = try createNewStore(permissions)
             newStore = created
-            var carried = metadata
-            carried.setModel(destination.model)
-            try created.writeMetadata(carried)
-            let destinationLayout = StoreLayout(model: destination.model)
-            var inserted: [String: Int] = [:]
-            var reporter: ProgressReporter?
-            try created.withConnection { db in
-                try db.execute(sql: "ATTACH DATABASE ? AS src", arguments: [sourceURI])
-                try db.execute(sql: "ATTACH DATABASE ? AS work", arguments: [paths.workStore])
-                defer { try? db.execute(sql: "DETACH DATABASE src"); try? db.execute(sql: "DETACH DATABASE work") }
-                // The new store and the work file are thrown away if anything fails (no error is
-                // ever caught and carried on from), so while they fill they need neither syncing
-                // nor a journal: every page is written once, not to the WAL and again by each
-                // checkpoint, and no copy of old pages is kept (an in-memory journal would hold
-                // every page a stage-2 UPDATE touches). The new store goes back to WAL and is
-                // synced before it is verified and swapped in.
-                try db.execute(sql: """
-                    PRAGMA main.synchronous = OFF; PRAGMA main.journal_mode = OFF; PRAGMA work.synchronous = OFF; PRAGMA work.journal_mode = OFF;
-                    PRAGMA main.cache_size = -16384; PRAGMA src.cache_size = -8192; PRAGMA work.cache_size = -8192
-                    """)
-                let deferred = try DeferredIndexes.drop(in: db, layout: destinationLayout)
-                let probe = MigrationManager(db: db, sourceStore: sourceStore, sourceLayout: sourceLayout, destinationLayout: destinationLayout,
-                                             destinationPath: paths.newStore, mappingModel: resolved[0], policies: options.policies,
-                                             cancellation: options.cancellation, progress: .silent(), chunkSize: options.chunkSize)
-                probe.sourceRowCounts = rowsBefore
-                var counts: [String: Int] = rowsBefore
-                for mapping in resolved {
-                    probe.mappingModel = mapping
-                    for (entityMapping, count) in zip(mapping.entityMappings, try probe.sourceCounts()) { counts[entityMapping.sourceEntity ?? ""] = count }
-                }
-                let progress = ProgressReporter(budget: StageCost.mappingStep(resolved, sourceRows: counts, policies: options.policies), options: options)
-                reporter = progress
-                for mapping in resolved {
-                    let manager = MigrationManager(db: db, sourceStore: sourceStore, sourceLayout: sourceLayout, destinationLayout: destinationLayout,
-                                                   destinationPath: paths.newStore, mappingModel: mapping, policies: options.policies,
-                                                   cancellation: options.cancellation, progress: progress, chunkSize: options.chunkSize)
-                    try options.configureManager?(manager)
-                    manager.pauseAfterEntityMapping = options.pauseAfterEntityMapping
-                    manager.deferredIndexes = deferred
-                    manager.sourceRowCounts = rowsBefore
-                    try manager.runPass(step: options.step)
-                    inserted.merge(manager.writer.insertedCounts, uniquingKeysWith: +)
-                }
-                try deferred.create(in: db)
-                try db.execute(sql: "PRAGMA main.synchronous = FULL; PRAGMA main.journal_mode = WAL")
-                let insertedRows = inserted.values.reduce(0, +)
-                progress.begin(stage: .verify, mapping: nil, index: 0, count: 0, rowsTotal: insertedRows)
-                try verify(db, layout: destinationLayout, inserted: inserted, path: path)
-                progress.advance(units: insertedRows, rows: insertedRows)
-                _ = try Row.fetchAll(db, sql: "PRAGMA main.wal_checkpoint(TRUNCATE)")
-                progress.begin(stage: .swap, mapping: nil, index: 0, count: 0, rowsTotal: 1, unit: .files)
-            }
-            // Verification counted every entity's rows and found exactly what the passes inserted.
-            let rowsAfter = Dictionary(uniqueKeysWithValues: destination.model.entities.map { ($0.name, inserted[$0.name, default: 0]) })
+            let inserted = try created.withConnection { connection in try fill(connection) }
             try created.close()
             newStore = nil
-            // Filled without syncing (see the pragmas above): on disk whole before it takes the name.
-            try StoreSwap.syncFile(paths.newStore)
-            unlink(paths.workStore)
-            try permissions.apply(to: paths.newStore)
-            try fingerprint.requireUnchanged(store: path)
-            let backup: String?
-            if options.replacesSource { try StoreSwap.replace(paths); backup = nil } else { backup = try StoreSwap.swap(paths, backup: options.backupPath) }
+            let backup = try swapIn(permissions)
             reporter?.finish()
+            // Verification counted every entity's rows and found exactly what the passes inserted.
+            let rowsAfter = Dictionary(uniqueKeysWithValues: destination.model.entities.map { ($0.name, inserted[$0.name, default: 0]) })
             return MigrationReport(store: path, backup: backup, sourceVersion: source.name, destinationVersion: destination.name,
-                                   passes: resolved.map(\.name), rowsBefore: rowsBefore, rowsAfter: rowsAfter,
+                                   passes: passes.map(\.name), rowsBefore: rowsBefore, rowsAfter: rowsAfter,
                                    duration: Date().timeIntervalSince(started))
         } catch {
             try? newStore?.close()
@@ -126,22 +90,106 @@ public enum MappingMigration {
         }
     }
 
+    // MARK: Prepare
+
+    /// Each mapping checked to be for this step, and resolved against its two versions.
+    private static func resolve(_ mappings: [MappingModel], from source: ModelBundle.Version, to destination: ModelBundle.Version) throws -> [MappingModel] {
+        try mappings.map { mapping in
+            guard mapping.sourceVersion == source.name, mapping.destinationVersion == destination.name else {
+                throw MigrationError(.wrongModel, "mapping \(mapping.name) maps \(mapping.sourceVersion) → \(mapping.destinationVersion), not \(source.name) → \(destination.name)",
+                                     fix: "use a mapping model made for \(source.name) → \(destination.name)")
+            }
+            return try mapping.resolved(source: source.model, destination: destination.model)
+        }
+    }
+
+    /// The new store beside the source, with the source's UUID and metadata carried over, and
+    /// the empty work file beside it; both with the source's permissions from the start.
+    private func createNewStore(_ permissions: FilePermissions) throws -> PersistentStore {
+        try permissions.createEmpty(paths.newStore)
+        try permissions.createEmpty(paths.workStore)
+        let created = try PersistentStore.create(at: paths.newStore, model: destination.model, uuid: metadata.uuid, replacingEmptyFile: true)
+        var carried = metadata
+        carried.setModel(destination.model)
+        try created.writeMetadata(carried)
+        return created
+    }
+
+    // MARK: Passes and verification
+
+    /// Fills the new store on its connection, with the source and the work file attached: the
+    /// passes in order, the deferred indexes, then verification. Returns the rows inserted per
+    /// entity.
+    private func fill(_ connection: StoreConnection) throws -> [String: Int] {
+        try connection.attach(sourceStore.readOnlyURI, as: "src")
+        try connection.attach(paths.workStore, as: AssociationTable.schema)
+        defer { try? connection.detach("src"); try? connection.detach(AssociationTable.schema) }
+        // The new store and the work file are thrown away if anything fails, so while they fill
+        // they need neither syncing nor a journal; the store goes back to WAL, synced, before it
+        // is verified and swapped in.
+        try connection.beginBulkLoad(scratch: AssociationTable.schema, source: "src")
+        let deferred = try DeferredIndexes.drop(on: connection, layout: destinationLayout)
+        let progress = ProgressReporter(budget: StageCost.mappingStep(passes, sourceRows: try sourceRows(connection), policies: options.policies), options: options)
+        reporter = progress
+        var inserted: [String: Int] = [:]
+        for mapping in passes {
+            let manager = makeManager(connection, mapping: mapping, progress: progress)
+            try options.configureManager?(manager)
+            manager.pauseAfterEntityMapping = options.pauseAfterEntityMapping
+            manager.deferredIndexes = deferred
+            try manager.runPass(step: options.step)
+            inserted.merge(manager.writer.insertedCounts, uniquingKeysWith: +)
+        }
+        try deferred.create(on: connection)
+        try connection.endBulkLoad()
+        let insertedRows = inserted.values.reduce(0, +)
+        progress.begin(stage: .verify, mapping: nil, index: 0, count: 0, rowsTotal: insertedRows)
+        try verify(connection, inserted: inserted)
+        progress.advance(units: insertedRows, rows: insertedRows)
+        try connection.checkpoint()
+        progress.begin(stage: .swap, mapping: nil, index: 0, count: 0, rowsTotal: 1, unit: .files)
+        return inserted
+    }
+
+    /// A manager for one pass over `connection`.
+    private func makeManager(_ connection: StoreConnection, mapping: MappingModel, progress: ProgressReporter) -> MigrationManager {
+        let manager = MigrationManager(connection: connection, sourceStore: sourceStore, sourceLayout: sourceLayout, destinationLayout: destinationLayout,
+                                       destinationPath: paths.newStore, mappingModel: mapping, policies: options.policies,
+                                       cancellation: options.cancellation, progress: progress, chunkSize: options.chunkSize)
+        manager.sourceRowCounts = rowsBefore
+        return manager
+    }
+
+    /// Rows each pass's entity mappings visit, by source entity: what the step's progress
+    /// budget is made of.
+    private func sourceRows(_ connection: StoreConnection) throws -> [String: Int] {
+        var counts = rowsBefore
+        guard let first = passes.first else { return counts }
+        let probe = makeManager(connection, mapping: first, progress: .silent())
+        for mapping in passes {
+            probe.mappingModel = mapping
+            for (entityMapping, count) in zip(mapping.entityMappings, try probe.sourceCounts()) { counts[entityMapping.sourceEntity ?? ""] = count }
+        }
+        return counts
+    }
+
     /// The new store must be sound and hold exactly the instances the migration inserted.
     /// `quick_check` reads every page and checks every b-tree (what a failed or torn write
     /// breaks); `integrity_check` would also cross-check each index against its table, which
     /// only an SQLite bug could break in a file SQLite just wrote, at about six times the cost.
-    private static func verify(_ db: Database, layout: StoreLayout, inserted: [String: Int], path: String) throws {
-        let integrity = try String.fetchAll(db, sql: "PRAGMA main.quick_check")
+    private func verify(_ connection: StoreConnection, inserted: [String: Int]) throws {
+        let integrity = try connection.quickCheck()
         guard integrity == ["ok"] else {
             throw MigrationError(.verification, "the migrated store failed SQLite's quick check: \(integrity.prefix(3).joined(separator: "; "))",
                                  fix: "the source is untouched; report this with the store's model")
         }
-        let reader = ObjectReader(db: db, layout: layout, schema: "main", path: path)
+        let layout = destinationLayout
+        let reader = ObjectReader(connection: connection, layout: layout, schema: "main", path: path)
         let entitiesByTable = Dictionary(grouping: layout.model.entities) { layout.table(for: $0.name)?.name ?? "" }
         for entity in layout.model.entities where !entity.isAbstract {
             // A table only this entity lives in is counted from its b-tree, without reading a row.
             let count = if let table = layout.table(for: entity.name), entitiesByTable[table.name]?.count == 1 {
-                try Int.fetchOne(db, sql: "SELECT count(*) FROM main.\(ColumnNaming.quote(table.name))") ?? 0
+                Int(try connection.integer(SQLStatement("SELECT count(*) FROM main.\(ColumnNaming.quote(table.name))")) ?? 0)
             } else {
                 try reader.count(of: entity.name, includingSubentities: false)
             }
@@ -150,5 +198,22 @@ public enum MappingMigration {
                                      fix: "the source is untouched; report this with the mapping model")
             }
         }
+    }
+
+    // MARK: Swap
+
+    /// The filled store, synced, given the source's permissions and swapped in (or, in a plan
+    /// that keeps the original elsewhere, put in its place); returns the backup's path.
+    private func swapIn(_ permissions: FilePermissions) throws -> String? {
+        // Filled without syncing (see beginBulkLoad): on disk whole before it takes the name.
+        try StoreSwap.syncFile(paths.newStore)
+        unlink(paths.workStore)
+        try permissions.apply(to: paths.newStore)
+        try fingerprint.requireUnchanged(store: path)
+        if options.replacesSource {
+            try StoreSwap.replace(paths)
+            return nil
+        }
+        return try StoreSwap.swap(paths, backup: options.backupPath)
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import ObjectModel
 import SQLiteStore
 
@@ -35,7 +34,9 @@ public final class MigrationManager {
     /// by destination entity: ``setOnAssociation(_:_:to:)``.
     public private(set) var associationValues: [String: [(attribute: String, expression: Expression)]] = [:]
 
-    let db: Database
+    /// The destination store's connection, with the source attached as `src` and the work
+    /// database as `work`: everything the pass reads and writes goes through it.
+    let connection: StoreConnection
     let sourceLayout: StoreLayout
     let destinationLayout: StoreLayout
     let sourceReader: ObjectReader
@@ -61,22 +62,22 @@ public final class MigrationManager {
     /// read, so the counts hold for every pass, and recounting would read every table again.
     var sourceRowCounts: [String: Int]?
 
-    init(db: Database, sourceStore: PersistentStore, sourceLayout: StoreLayout, destinationLayout: StoreLayout, destinationPath: String,
+    init(connection: StoreConnection, sourceStore: PersistentStore, sourceLayout: StoreLayout, destinationLayout: StoreLayout, destinationPath: String,
          mappingModel: MappingModel, policies: PolicyRegistry, cancellation: CancellationToken, progress: ProgressReporter, chunkSize: Int) {
-        self.db = db
+        self.connection = connection
         self.sourceLayout = sourceLayout
         self.destinationLayout = destinationLayout
         sourceModel = sourceLayout.model
         destinationModel = destinationLayout.model
         self.sourceStore = sourceStore
         // The source is attached read-only: what it has no index for is copied into `work`, indexed.
-        sourceLookups = LookupIndexes(db: db, schema: "src", copiesInto: AssociationTable.schema)
-        destinationLookups = LookupIndexes(db: db, schema: "main")
-        sourceReader = ObjectReader(db: db, layout: sourceLayout, schema: "src", path: sourceStore.path, lookups: sourceLookups)
-        destinationReader = ObjectReader(db: db, layout: destinationLayout, schema: "main", path: destinationPath, lookups: destinationLookups)
-        writer = ObjectWriter(db: db, layout: destinationLayout, schema: "main", path: destinationPath)
+        sourceLookups = LookupIndexes(connection: connection, schema: "src", copiesInto: AssociationTable.schema)
+        destinationLookups = LookupIndexes(connection: connection, schema: "main")
+        sourceReader = ObjectReader(connection: connection, layout: sourceLayout, schema: "src", path: sourceStore.path, lookups: sourceLookups)
+        destinationReader = ObjectReader(connection: connection, layout: destinationLayout, schema: "main", path: destinationPath, lookups: destinationLookups)
+        writer = ObjectWriter(connection: connection, layout: destinationLayout, schema: "main", path: destinationPath)
         writer.checksRequiredValues = false
-        associations = AssociationTable(db: db, sourceLayout: sourceLayout)
+        associations = AssociationTable(connection: connection, sourceLayout: sourceLayout)
         self.mappingModel = mappingModel
         self.policies = policies
         self.cancellation = cancellation

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import SQLiteStore
 
 /// One mapping model run through the three stages: create instances, recreate relationships,
@@ -27,97 +26,136 @@ extension MigrationManager {
         let policies = try resolvePolicies()
         for (mapping, policy) in zip(mappings, policies) { try transaction { try policy.begin(mapping, manager: self) } }
         for (index, (mapping, policy)) in zip(mappings, policies).enumerated() {
-            progress.begin(stage: .createInstances, pass: mappingModel.name, step: step, mapping: mapping.name,
-                           index: index + 1, count: mappings.count, rowsTotal: counts[index])
-            try checkCancelled()
-            // Mappings Core Data's defaults cover, whose expressions all compile, move set-based
-            // (planned now: what earlier mappings did decides which to-ones fold into the insert).
-            if let fast = useSetBasedSQL ? SetBasedInstances(manager: self, mapping: mapping, index: index) : nil {
-                if let identity = try fast.keyIdentity() { associations.markIdentity(mapping: index, identity) }
-                var after: Int64 = 0
-                while true {
-                    try checkCancelled()
-                    var moved = (rows: 0, last: after)
-                    try transaction { moved = try fast.moveChunk(after: after, limit: chunkSize) }
-                    after = moved.last
-                    progress.advance(units: moved.rows, rows: moved.rows)
-                    if moved.rows < chunkSize { break }
-                }
-            } else if let entity = mapping.sourceEntity {
-                activeFold = FoldedToOnes.plan(self, mapping: mapping, index: index, policy: policy)
-                foldedToOnes[index] = activeFold
-                let filter = mapping.filter
-                let creates = mapping.kind != .remove && (mapping.destinationEntity != nil || mapping.policyName != nil)
-                // The next instances are read and decoded on the other core while the policy runs,
-                // in batches small enough that memory stays flat whatever the chunk size.
-                let prefetch = ObjectPrefetch(store: sourceStore, layout: sourceLayout, entity: entity, includingSubentities: false,
-                                              batchSize: min(chunkSize, Self.prefetchBatch))
-                defer { prefetch.stop() }
-                var more = true
-                while more {
-                    try checkCancelled()
-                    var seen = 0
-                    try transaction {
-                        while seen < chunkSize {
-                            guard let batch = try prefetch.next() else { more = false; return }
-                            seen += batch.count
-                            for object in batch {
-                                remember(sourceObject: object)  // the policy and expressions read it again
-                                if let filter, try !matches(filter, source: object.id, mapping: mapping) { continue }
-                                if creates { try policy.createDestinationInstances(forSource: object.id, in: mapping, manager: self) }
-                            }
-                        }
-                    }
-                    progress.advance(units: seen, rows: seen)
-                }
-                remember(sourceObject: nil)
-            }
-            if counts[index] == 0 { progress.advance(units: 1) }
-            try transaction {
-                try policy.endInstanceCreation(for: mapping, manager: self)
-                try activeFold?.finish(writer)
-            }
-            activeFold = nil
-            try pause(after: mapping, index: index, stage: .createInstances,
-                      next: index + 1 < mappings.count ? mappings[index + 1].name : mappings.first?.name)
+            try createInstances(mapping, index: index, policy: policy, sourceCount: counts[index], step: step)
         }
-
         for (index, (mapping, policy)) in zip(mappings, policies).enumerated() {
-            progress.begin(stage: .createRelationships, pass: mappingModel.name, step: step, mapping: mapping.name,
-                           index: index + 1, count: mappings.count, rowsTotal: try associations.count(mapping: index))
+            try createRelationships(mapping, index: index, policy: policy, sourceCount: counts[index], step: step)
+        }
+        try validate(policies, step: step)
+    }
+
+    // MARK: Stage 1
+
+    /// Stage 1 for one entity mapping: its instances created, set-based or row by row.
+    private func createInstances(_ mapping: EntityMapping, index: Int, policy: EntityMigrationPolicy, sourceCount: Int, step: Int) throws {
+        let mappings = mappingModel.entityMappings
+        progress.begin(stage: .createInstances, pass: mappingModel.name, step: step, mapping: mapping.name,
+                       index: index + 1, count: mappings.count, rowsTotal: sourceCount)
+        try checkCancelled()
+        // Mappings Core Data's defaults cover, whose expressions all compile, move set-based
+        // (planned now: what earlier mappings did decides which to-ones fold into the insert).
+        if let fast = useSetBasedSQL ? SetBasedInstances(manager: self, mapping: mapping, index: index) : nil {
+            try moveSetBased(fast, index: index)
+        } else if let entity = mapping.sourceEntity {
+            try visitRowByRow(mapping, entity: entity, index: index, policy: policy)
+        }
+        if sourceCount == 0 { progress.advance(units: 1) }
+        try transaction {
+            try policy.endInstanceCreation(for: mapping, manager: self)
+            try activeFold?.finish(writer)
+        }
+        activeFold = nil
+        try pause(after: mapping, index: index, stage: .createInstances,
+                  next: index + 1 < mappings.count ? mappings[index + 1].name : mappings.first?.name)
+    }
+
+    /// A set-based mapping's chunks, each its own transaction.
+    private func moveSetBased(_ fast: SetBasedInstances, index: Int) throws {
+        if let identity = try fast.keyIdentity() { associations.markIdentity(mapping: index, identity) }
+        var after: Int64 = 0
+        while true {
             try checkCancelled()
-            // Compiler-style relationship mappings move set-based; the rest go row by row.
-            let setBased = useSetBasedSQL ? SetBasedRelationships(manager: self) : nil
-            let handled = setBased?.handled(mapping, policy: policy) ?? []
-            if let setBased, !handled.isEmpty { try transaction { try setBased.run(mapping, index: index, names: handled) } }
-            let rowByRow = !policy.usesDefaultRelationships || mapping.relationshipMappings.contains { $0.expression != nil && !handled.contains($0.name) }
-            // Row-by-row relationship work searches by foreign keys: it needs the indexes.
-            if rowByRow { try buildDeferredIndexes(thenResume: (mapping.name, index, mappings.count)) }
-            var after: Int64 = 0
-            var reported = 0
-            while rowByRow {
-                try checkCancelled()
-                let page = try associations.page(mapping: index, after: after, limit: chunkSize)
-                try transaction {
-                    for pair in page {
-                        if policy.usesDefaultRelationships {
-                            try createDefaultRelationships(forDestination: pair.destination, in: mapping, skipping: handled)
-                        } else {
-                            try policy.createRelationships(forDestination: pair.destination, in: mapping, manager: self)
-                        }
+            var moved = (rows: 0, last: after)
+            try transaction { moved = try fast.moveChunk(after: after, limit: chunkSize) }
+            after = moved.last
+            progress.advance(units: moved.rows, rows: moved.rows)
+            if moved.rows < chunkSize { break }
+        }
+    }
+
+    /// A row-by-row mapping: every source instance through the filter and the policy, a chunk
+    /// per transaction. The next instances are read and decoded on the other core while the
+    /// policy runs, in batches small enough that memory stays flat whatever the chunk size.
+    private func visitRowByRow(_ mapping: EntityMapping, entity: String, index: Int, policy: EntityMigrationPolicy) throws {
+        activeFold = FoldedToOnes.plan(self, mapping: mapping, index: index, policy: policy)
+        foldedToOnes[index] = activeFold
+        let filter = mapping.filter
+        let creates = mapping.kind != .remove && (mapping.destinationEntity != nil || mapping.policyName != nil)
+        let prefetch = ObjectPrefetch(store: sourceStore, layout: sourceLayout, entity: entity, includingSubentities: false,
+                                      batchSize: min(chunkSize, Self.prefetchBatch))
+        defer { prefetch.stop() }
+        var more = true
+        while more {
+            try checkCancelled()
+            var seen = 0
+            try transaction {
+                while seen < chunkSize {
+                    guard let batch = try prefetch.next() else { more = false; return }
+                    seen += batch.count
+                    for object in batch {
+                        remember(sourceObject: object)  // the policy and expressions read it again
+                        if let filter, try !matches(filter, source: object.id, mapping: mapping) { continue }
+                        if creates { try policy.createDestinationInstances(forSource: object.id, in: mapping, manager: self) }
                     }
                 }
-                after = page.last?.rowid ?? after
-                let units = min(page.count, max(counts[index] - reported, 0))
-                reported += units
-                progress.advance(units: units, rows: page.count)
-                if page.count < chunkSize { break }
             }
-            progress.advance(units: max(counts[index], 1) - reported, rows: max(counts[index] - reported, 0))
-            try transaction { try policy.endRelationshipCreation(for: mapping, manager: self) }
-            try pause(after: mapping, index: index, stage: .createRelationships, next: index + 1 < mappings.count ? mappings[index + 1].name : nil)
+            progress.advance(units: seen, rows: seen)
         }
+        remember(sourceObject: nil)
+    }
 
+    // MARK: Stage 2
+
+    /// Stage 2 for one entity mapping: compiler-style relationship mappings set-based, the rest
+    /// (and a custom policy's) row by row.
+    private func createRelationships(_ mapping: EntityMapping, index: Int, policy: EntityMigrationPolicy, sourceCount: Int, step: Int) throws {
+        let mappings = mappingModel.entityMappings
+        progress.begin(stage: .createRelationships, pass: mappingModel.name, step: step, mapping: mapping.name,
+                       index: index + 1, count: mappings.count, rowsTotal: try associations.count(mapping: index))
+        try checkCancelled()
+        let setBased = useSetBasedSQL ? SetBasedRelationships(manager: self) : nil
+        let handled = setBased?.handled(mapping, policy: policy) ?? []
+        if let setBased, !handled.isEmpty { try transaction { try setBased.run(mapping, index: index, names: handled) } }
+        let rowByRow = !policy.usesDefaultRelationships || mapping.relationshipMappings.contains { $0.expression != nil && !handled.contains($0.name) }
+        let reported = rowByRow ? try relateRowByRow(mapping, index: index, policy: policy, skipping: handled, sourceCount: sourceCount) : 0
+        progress.advance(units: max(sourceCount, 1) - reported, rows: max(sourceCount - reported, 0))
+        try transaction { try policy.endRelationshipCreation(for: mapping, manager: self) }
+        try pause(after: mapping, index: index, stage: .createRelationships, next: index + 1 < mappings.count ? mappings[index + 1].name : nil)
+    }
+
+    /// Every pair of the mapping through the policy's (or Core Data's default) relationship
+    /// work, a page per transaction; returns the progress units reported.
+    private func relateRowByRow(_ mapping: EntityMapping, index: Int, policy: EntityMigrationPolicy, skipping handled: Set<String>,
+                                sourceCount: Int) throws -> Int {
+        // Row-by-row relationship work searches by foreign keys: it needs the indexes.
+        try buildDeferredIndexes(thenResume: (mapping.name, index, mappingModel.entityMappings.count))
+        var after: Int64 = 0
+        var reported = 0
+        while true {
+            try checkCancelled()
+            let page = try associations.page(mapping: index, after: after, limit: chunkSize)
+            try transaction {
+                for pair in page {
+                    if policy.usesDefaultRelationships {
+                        try createDefaultRelationships(forDestination: pair.destination, in: mapping, skipping: handled)
+                    } else {
+                        try policy.createRelationships(forDestination: pair.destination, in: mapping, manager: self)
+                    }
+                }
+            }
+            after = page.last?.rowid ?? after
+            let units = min(page.count, max(sourceCount - reported, 0))
+            reported += units
+            progress.advance(units: units, rows: page.count)
+            if page.count < chunkSize { return reported }
+        }
+    }
+
+    // MARK: Stage 3
+
+    /// Stage 3: the destination validated, then each policy's own validation and end.
+    private func validate(_ policies: [EntityMigrationPolicy], step: Int) throws {
+        let mappings = mappingModel.entityMappings
         try buildDeferredIndexes(thenResume: nil)
         let created = writer.insertedCounts
         progress.begin(stage: .validate, pass: mappingModel.name, step: step, mapping: nil, index: 0, count: mappings.count,
@@ -142,11 +180,11 @@ extension MigrationManager {
     private func buildDeferredIndexes(thenResume resume: (mapping: String, index: Int, count: Int)?) throws {
         let indexes = StoreSchema(layout: destinationLayout).indexes
         guard let deferredIndexes, let first = indexes.first,
-              try Int.fetchOne(db, sql: "SELECT count(*) FROM main.sqlite_master WHERE type = 'index' AND name = ?", arguments: [first.name]) == 0 else {
+              try connection.integer(SQLStatement("SELECT count(*) FROM main.sqlite_master WHERE type = 'index' AND name = ?", [.text(first.name)])) == 0 else {
             return
         }
         progress.begin(stage: .indexes, mapping: nil, index: 0, count: 0, rowsTotal: indexes.count, unit: .indexes)
-        try deferredIndexes.create(in: db)
+        try deferredIndexes.create(on: connection)
         progress.advance(units: indexes.count)
         if let resume {
             progress.begin(stage: .createRelationships, mapping: resume.mapping, index: resume.index + 1, count: resume.count,
@@ -182,10 +220,9 @@ extension MigrationManager {
 
     /// Runs `body` in one transaction and records the keys handed out, as a save does.
     func transaction(_ body: () throws -> Void) throws {
-        try db.inTransaction {
+        try connection.inTransaction {
             try body()
             try writer.finish()
-            return .commit
         }
     }
 

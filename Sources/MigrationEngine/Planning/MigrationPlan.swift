@@ -165,8 +165,7 @@ public struct MigrationPlan: Sendable {
         for change in inference.changes where change.description.contains("becomes required;") { findings.append("required: \(change.description)") }
         for change in inference.changes where change.description.contains("changes type") { findings.append("type: \(change.description)") }
         if case .lightweight = kind {
-            let methods = LightweightMigration.tableMethods(inference: inference, source: source,
-                                                            destination: StoreLayout(model: inference.destinationModel))
+            let methods = LightweightSQL(inference: inference, source: source, destination: StoreLayout(model: inference.destinationModel)).tableMethods()
             let rebuilt = methods.filter { $0.value == .rebuilt }.keys.sorted()
             if !rebuilt.isEmpty { findings.append("rewrites whole tables (their storage changes): \(rebuilt.joined(separator: ", "))") }
             findings += inference.blockers.map { "needs a mapping model: \($0.description)" }

@@ -73,8 +73,8 @@ extension StageCost {
             switch step.kind {
             case .lightweight(let inference):
                 // Predicted layouts are enough to tell whether rows can change (and must be counted).
-                let keepsRows = LightweightMigration.preservesRows(inference: inference, source: StoreLayout(model: step.source.model),
-                                                                   destination: StoreLayout(model: step.destination.model))
+                let keepsRows = LightweightSQL(inference: inference, source: StoreLayout(model: step.source.model),
+                                               destination: StoreLayout(model: step.destination.model)).preservesRows()
                 return inferredStep(rows: rows, bytes: storeBytes, backup: index == 0 && keepsBackup, rebuilds: false, countsRows: !keepsRows).totalCost
             case .mapping(let models):
                 let entities = step.source.model.entities.map(\.name)

@@ -1,4 +1,3 @@
-import GRDB
 import ObjectModel
 import SQLiteStore
 
@@ -7,20 +6,25 @@ import SQLiteStore
 /// They come back before anything would search by them (row-by-row relationship work,
 /// validation) and always before the store is verified.
 final class DeferredIndexes {
-    private var statements: [String]
+    /// The statements that build them: Core Data's indexes for the layout, in its order.
+    let statements: [SQLStatement]
+    private var built = false
 
-    private init(statements: [String]) { self.statements = statements }
+    /// Core Data's indexes of a store laid out as `layout`.
+    init(layout: StoreLayout) {
+        statements = StoreSchema(layout: layout).indexes.map(\.statement)
+    }
 
-    /// Drops Core Data's indexes from the (still empty) destination store `main`.
-    static func drop(in db: Database, layout: StoreLayout) throws -> DeferredIndexes {
-        let indexes = StoreSchema(layout: layout).indexes
-        for index in indexes { try db.execute(sql: "DROP INDEX IF EXISTS main.\(ColumnNaming.quote(index.name))") }
-        return DeferredIndexes(statements: indexes.map(LightweightMigration.statement(for:)))
+    /// Drops them from the (still empty) destination store `main`.
+    static func drop(on connection: StoreConnection, layout: StoreLayout) throws -> DeferredIndexes {
+        try connection.execute(StoreSchema(layout: layout).indexes.map(\.dropStatement))
+        return DeferredIndexes(layout: layout)
     }
 
     /// Builds the indexes, the first time it is called.
-    func create(in db: Database) throws {
-        try IndexBuild.run(statements, in: db)
-        statements = []
+    func create(on connection: StoreConnection) throws {
+        guard !built else { return }
+        try connection.buildIndexes(statements)
+        built = true
     }
 }

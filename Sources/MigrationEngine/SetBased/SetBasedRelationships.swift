@@ -1,4 +1,3 @@
-import GRDB
 import ObjectModel
 import SQLiteStore
 
@@ -75,86 +74,118 @@ struct SetBasedRelationships {
 
     /// Sets the relationships of `mapping` that `handled` accepted, for every instance it created.
     func run(_ mapping: EntityMapping, index: Int, names: Set<String>) throws {
-        guard let destinationName = mapping.destinationEntity, let sourceName = mapping.sourceEntity, let source = manager.sourceModel.entity(named: sourceName),
-              let sourceTable = manager.sourceLayout.table(for: sourceName), let destinationTable = manager.destinationLayout.table(for: destinationName) else { return }
-        let q = ColumnNaming.quote
-        let relation = manager.associations.relation
+        try manager.connection.execute(try statements(mapping, index: index, names: names))
+    }
+
+    /// The statements that set the relationships of `mapping` (number `index` of the pass) that
+    /// `handled` accepted: one per relationship, except what stage 1 already wrote (folded
+    /// to-ones) and to-manys their inverse to-one sets.
+    func statements(_ mapping: EntityMapping, index: Int, names: Set<String>) throws -> [SQLStatement] {
+        guard let destinationName = mapping.destinationEntity, let sourceName = mapping.sourceEntity, manager.sourceModel.entity(named: sourceName) != nil,
+              let sourceTable = manager.sourceLayout.table(for: sourceName), manager.destinationLayout.table(for: destinationName) != nil else { return [] }
         let associations = manager.associations
         let folded = manager.useSetBasedSQL ? SetBasedInstances(manager: manager, mapping: mapping, index: index)?.foldedRelationships ?? [] : []
         let foldedRowByRow = try manager.foldedToOnes[index].map { $0.done(associations: try associations.count(mapping: index)) } ?? []
+        var statements: [SQLStatement] = []
         for property in mapping.relationshipMappings where names.contains(property.name) && !folded.contains(property.name) && !foldedRowByRow.contains(property.name) {
             guard let form = Self.standardForm(property.expression) else { continue }
-            let target = try manager.index(of: form.mapping)
+            let link = Link(owner: index, target: try manager.index(of: form.mapping), sourceTable: sourceTable.name, destinationEntity: destinationName,
+                            sourceEntity: sourceName, property: property.name, sourceRelationship: form.relationship)
             switch (manager.destinationLayout.storage(entity: destinationName, relationship: property.name),
                     manager.sourceLayout.storage(entity: sourceName, relationship: form.relationship)) {
             case let (.inverseForeignKey(table, _, _, order?)?, .inverseForeignKey(sourceMembers, sourceKey, _, sourceOrder?)?):
-                // The inverse to-one sets the keys; the positions follow the source's order (as the reader lists it).
-                if let member = associations.identityLookup(target, key: "s.Z_PK", into: sourceMembers),
-                   let owner = associations.identityLookup(index, key: "s.\(q(sourceKey))", into: sourceTable.name) {
-                    // Both kept their source keys: rank the source rows themselves.
-                    try manager.db.execute(sql: """
-                        UPDATE main.\(q(table)) SET \(q(order)) = ranked.position
-                        FROM (SELECT s.Z_PK AS pk, 1024 * row_number() OVER (PARTITION BY s.\(q(sourceKey)) ORDER BY s.\(q(sourceOrder)), s.Z_PK) AS position
-                              FROM src.\(q(sourceMembers)) s WHERE \(member.paired) AND \(owner.paired) ORDER BY pk) AS ranked
-                        WHERE main.\(q(table)).Z_PK = ranked.pk
-                        """)
-                    continue
-                }
-                try manager.db.execute(sql: """
-                    UPDATE main.\(q(table)) SET \(q(order)) = ranked.position
-                    FROM (SELECT member.destination_pk AS pk,
-                                 1024 * row_number() OVER (PARTITION BY owner.destination_pk ORDER BY s.\(q(sourceOrder)), s.Z_PK) AS position
-                          FROM src.\(q(sourceMembers)) s
-                          JOIN \(relation(target)) member ON member.mapping = ? AND member.source_pk = s.Z_PK
-                          JOIN \(relation(index)) owner ON owner.mapping = ? AND owner.source_pk = s.\(q(sourceKey)) ORDER BY pk) AS ranked
-                    WHERE main.\(q(table)).Z_PK = ranked.pk
-                    """, arguments: [target, index])
-                continue
+                statements.append(orderedMembers(link, table: table, order: order, sourceMembers: sourceMembers, sourceKey: sourceKey, sourceOrder: sourceOrder))
             case let (.joinTable(join, column, otherColumn, nil)?, .joinTable(sourceJoin, sourceColumn, sourceOtherColumn, nil)?):
                 // Both sides are mapped this way; the join table's first side inserts every link once.
-                // CROSS JOIN fixes the order (links outside, keyed look-ups inside): without statistics
-                // SQLite may otherwise pair every association with every other.
                 guard join.sides.first?.relationship == property.name, join.sides.first?.entity == relationshipOwner(property.name, destinationName) else { continue }
-                // The join table's primary key is its columns in table order.
-                let keyOrder = join.columns.first == column ? "1, 2" : "2, 1"
-                if let owner = associations.identityLookup(index, key: "j.\(q(sourceColumn))", into: sourceTable.name),
-                   let other = sourceTarget(of: form.relationship, in: source).flatMap({ associations.identityLookup(target, key: "j.\(q(sourceOtherColumn))", into: $0) }) {
-                    // Both sides kept their source keys: the source's links are the destination's.
-                    try manager.db.execute(sql: """
-                        INSERT OR IGNORE INTO main.\(q(join.name)) (\(q(column)), \(q(otherColumn)))
-                        SELECT j.\(q(sourceColumn)), j.\(q(sourceOtherColumn)) FROM src.\(q(sourceJoin.name)) j WHERE \(owner.paired) AND \(other.paired) ORDER BY \(keyOrder)
-                        """)
-                    continue
-                }
-                try manager.db.execute(sql: """
-                    INSERT OR IGNORE INTO main.\(q(join.name)) (\(q(column)), \(q(otherColumn)))
-                    SELECT a1.destination_pk, a2.destination_pk FROM src.\(q(sourceJoin.name)) j
-                    CROSS JOIN \(relation(index)) a1 ON a1.mapping = ? AND a1.source_pk = j.\(q(sourceColumn))
-                    CROSS JOIN \(relation(target)) a2 ON a2.mapping = ? AND a2.source_pk = j.\(q(sourceOtherColumn)) ORDER BY \(keyOrder)
-                    """, arguments: [index, target])
-                continue
-            case (.foreignKey?, .foreignKey?): break
+                statements.append(joinLinks(link, join: join, columns: (column, otherColumn), sourceJoin: sourceJoin, sourceColumns: (sourceColumn, sourceOtherColumn)))
+            case let (.foreignKey(_, column, entityColumn)?, .foreignKey(_, sourceColumn, _)?):
+                if let statement = toOneKeys(link, column: column, entityColumn: entityColumn, sourceColumn: sourceColumn) { statements.append(statement) }
             default: continue
             }
-            guard case let .foreignKey(_, column, entityColumn)? = manager.destinationLayout.storage(entity: destinationName, relationship: property.name),
-                  case let .foreignKey(_, sourceColumn, _)? = manager.sourceLayout.storage(entity: sourceName, relationship: form.relationship),
-                  let targetTable = sourceTarget(of: form.relationship, in: source) else { continue }
-            let owner = "FROM \(relation(index)) a1 JOIN src.\(q(sourceTable.name)) s ON s.Z_PK = a1.source_pk"
-            let update = "UPDATE main.\(q(destinationTable.name)) SET"
-            let matching = "a1.mapping = ? AND a1.destination_pk = main.\(q(destinationTable.name)).Z_PK"
-            if let identity = associations.identityLookup(target, key: "s.\(q(sourceColumn))", into: targetTable) {
-                // The target kept its source keys: the source's foreign key is the destination's.
-                let sets = ["\(q(column)) = \(identity.key)"] + (entityColumn.map { ["\(q($0)) = \(identity.entity)"] } ?? [])
-                try manager.db.execute(sql: "\(update) \(sets.joined(separator: ", ")) \(owner) WHERE \(matching)", arguments: [index])
-                continue
-            }
-            let sets = ["\(q(column)) = a2.destination_pk"] + (entityColumn.map { ["\(q($0)) = a2.destination_entity"] } ?? [])
-            try manager.db.execute(sql: """
-                \(update) \(sets.joined(separator: ", ")) \(owner)
-                JOIN \(relation(target)) a2 ON a2.mapping = ? AND a2.source_pk = s.\(q(sourceColumn))
-                WHERE \(matching)
-                """, arguments: [target, index])
         }
+        return statements
+    }
+
+    /// One relationship mapping in standard form: the owner mapping's and the target mapping's
+    /// numbers, and where it is.
+    private struct Link {
+        let owner: Int, target: Int
+        let sourceTable: String
+        let destinationEntity: String, sourceEntity: String
+        let property: String, sourceRelationship: String
+    }
+
+    /// An ordered to-many: the inverse to-one sets the keys; the positions follow the source's
+    /// order (as the reader lists it).
+    private func orderedMembers(_ link: Link, table: String, order: String, sourceMembers: String, sourceKey: String, sourceOrder: String) -> SQLStatement {
+        let q = ColumnNaming.quote, associations = manager.associations
+        if let member = associations.identityLookup(link.target, key: "s.Z_PK", into: sourceMembers),
+           let owner = associations.identityLookup(link.owner, key: "s.\(q(sourceKey))", into: link.sourceTable) {
+            // Both kept their source keys: rank the source rows themselves.
+            return SQLStatement("""
+                UPDATE main.\(q(table)) SET \(q(order)) = ranked.position
+                FROM (SELECT s.Z_PK AS pk, 1024 * row_number() OVER (PARTITION BY s.\(q(sourceKey)) ORDER BY s.\(q(sourceOrder)), s.Z_PK) AS position
+                      FROM src.\(q(sourceMembers)) s WHERE \(member.paired) AND \(owner.paired) ORDER BY pk) AS ranked
+                WHERE main.\(q(table)).Z_PK = ranked.pk
+                """)
+        }
+        return SQLStatement("""
+            UPDATE main.\(q(table)) SET \(q(order)) = ranked.position
+            FROM (SELECT member.destination_pk AS pk,
+                         1024 * row_number() OVER (PARTITION BY owner.destination_pk ORDER BY s.\(q(sourceOrder)), s.Z_PK) AS position
+                  FROM src.\(q(sourceMembers)) s
+                  JOIN \(associations.relation(link.target)) member ON member.mapping = ? AND member.source_pk = s.Z_PK
+                  JOIN \(associations.relation(link.owner)) owner ON owner.mapping = ? AND owner.source_pk = s.\(q(sourceKey)) ORDER BY pk) AS ranked
+            WHERE main.\(q(table)).Z_PK = ranked.pk
+            """, [SQLValue(link.target), SQLValue(link.owner)])
+    }
+
+    /// A many-to-many mapped this way on both sides: every link inserted once into the join
+    /// table. CROSS JOIN fixes the order (links outside, keyed look-ups inside): without
+    /// statistics SQLite may otherwise pair every association with every other.
+    private func joinLinks(_ link: Link, join: JoinTable, columns: (String, String), sourceJoin: JoinTable, sourceColumns: (String, String)) -> SQLStatement {
+        let q = ColumnNaming.quote, associations = manager.associations
+        let (column, otherColumn) = columns, (sourceColumn, sourceOtherColumn) = sourceColumns
+        // The join table's primary key is its columns in table order.
+        let keyOrder = join.columns.first == column ? "1, 2" : "2, 1"
+        let source = manager.sourceModel.entity(named: link.sourceEntity)
+        if let owner = associations.identityLookup(link.owner, key: "j.\(q(sourceColumn))", into: link.sourceTable),
+           let other = source.flatMap({ sourceTarget(of: link.sourceRelationship, in: $0) }).flatMap({ associations.identityLookup(link.target, key: "j.\(q(sourceOtherColumn))", into: $0) }) {
+            // Both sides kept their source keys: the source's links are the destination's.
+            return SQLStatement("""
+                INSERT OR IGNORE INTO main.\(q(join.name)) (\(q(column)), \(q(otherColumn)))
+                SELECT j.\(q(sourceColumn)), j.\(q(sourceOtherColumn)) FROM src.\(q(sourceJoin.name)) j WHERE \(owner.paired) AND \(other.paired) ORDER BY \(keyOrder)
+                """)
+        }
+        return SQLStatement("""
+            INSERT OR IGNORE INTO main.\(q(join.name)) (\(q(column)), \(q(otherColumn)))
+            SELECT a1.destination_pk, a2.destination_pk FROM src.\(q(sourceJoin.name)) j
+            CROSS JOIN \(associations.relation(link.owner)) a1 ON a1.mapping = ? AND a1.source_pk = j.\(q(sourceColumn))
+            CROSS JOIN \(associations.relation(link.target)) a2 ON a2.mapping = ? AND a2.source_pk = j.\(q(sourceOtherColumn)) ORDER BY \(keyOrder)
+            """, [SQLValue(link.owner), SQLValue(link.target)])
+    }
+
+    /// A to-one: one `UPDATE … FROM` through the associations, or, when the target kept its
+    /// source keys, the source's foreign key itself.
+    private func toOneKeys(_ link: Link, column: String, entityColumn: String?, sourceColumn: String) -> SQLStatement? {
+        let q = ColumnNaming.quote, associations = manager.associations
+        guard let source = manager.sourceModel.entity(named: link.sourceEntity), let targetTable = sourceTarget(of: link.sourceRelationship, in: source),
+              let destinationTable = manager.destinationLayout.table(for: link.destinationEntity) else { return nil }
+        let owner = "FROM \(associations.relation(link.owner)) a1 JOIN src.\(q(link.sourceTable)) s ON s.Z_PK = a1.source_pk"
+        let update = "UPDATE main.\(q(destinationTable.name)) SET"
+        let matching = "a1.mapping = ? AND a1.destination_pk = main.\(q(destinationTable.name)).Z_PK"
+        if let identity = associations.identityLookup(link.target, key: "s.\(q(sourceColumn))", into: targetTable) {
+            // The target kept its source keys: the source's foreign key is the destination's.
+            let sets = ["\(q(column)) = \(identity.key)"] + (entityColumn.map { ["\(q($0)) = \(identity.entity)"] } ?? [])
+            return SQLStatement("\(update) \(sets.joined(separator: ", ")) \(owner) WHERE \(matching)", [SQLValue(link.owner)])
+        }
+        let sets = ["\(q(column)) = a2.destination_pk"] + (entityColumn.map { ["\(q($0)) = a2.destination_entity"] } ?? [])
+        return SQLStatement("""
+            \(update) \(sets.joined(separator: ", ")) \(owner)
+            JOIN \(associations.relation(link.target)) a2 ON a2.mapping = ? AND a2.source_pk = s.\(q(sourceColumn))
+            WHERE \(matching)
+            """, [SQLValue(link.target), SQLValue(link.owner)])
     }
 
     /// The source table that `relationship` of `entity` points into (what an identity look-up

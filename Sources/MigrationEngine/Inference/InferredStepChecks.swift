@@ -1,0 +1,63 @@
+import ObjectModel
+import SQLiteStore
+
+/// What an inferred step checks before it commits: the schema is exactly a fresh store's, the
+/// store is sound, and every surviving entity has exactly the rows it had.
+enum InferredStepChecks {
+    /// Rows per concrete entity, read inside the step's transaction.
+    static func counts(_ connection: StoreConnection, layout: StoreLayout, entities: [String]) throws -> [String: Int] {
+        let reader = ObjectReader(connection: connection, layout: layout, path: connection.path)
+        var result: [String: Int] = [:]
+        for entity in entities { result[entity] = try reader.count(of: entity, includingSubentities: false) }
+        return result
+    }
+
+    /// Every destination table and join table has exactly the columns (names and types, in any
+    /// order) a fresh store of the destination model has, and every Core Data index exists.
+    static func verifySchema(_ connection: StoreConnection, layout: StoreLayout, path: String) throws {
+        let expected = layout.tables.map { table in (table.name, [("Z_PK", "INTEGER"), ("Z_ENT", "INTEGER"), ("Z_OPT", "INTEGER")] + table.columns.map { ($0.name, $0.sqlType) }) }
+            + layout.joinTables.map { join in (join.name, join.columns.map { ($0, "INTEGER") }) }
+        for (table, columns) in expected {
+            let found = try connection.columns(of: table)
+            // `ADD COLUMN` appends, so the order may differ from a fresh store's; rows are read by name.
+            let matches = found.count == columns.count
+                && Set(found.map { "\($0.name) \($0.type.uppercased())" }) == Set(columns.map { "\($0.0) \($0.1.uppercased())" })
+            guard matches else {
+                throw MigrationError(.verification, "\(path): after the step, table \(table) has columns \(found.map { "\($0.name) \($0.type)" }.joined(separator: ", ")) but the destination model needs \(columns.map { "\($0.0) \($0.1)" }.joined(separator: ", "))",
+                                     fix: "the store is unchanged (the step rolled back); report this with both model versions")
+            }
+        }
+        let indexes = try connection.schemaObjects().indexNames
+        if let missing = StoreSchema(layout: layout).indexes.first(where: { !indexes.contains($0.name) }) {
+            throw MigrationError(.verification, "\(path): after the step, index \(missing.name) on \(missing.table) is missing",
+                                 fix: "the store is unchanged (the step rolled back); report this with both model versions")
+        }
+    }
+
+    /// Sound, and every surviving entity has exactly the rows it had; returns the rows of every
+    /// destination entity, counted in the step's transaction (so the copy is not read again).
+    static func verify(_ connection: StoreConnection, inference: InferredMapping, layout: StoreLayout, rowsBefore: [String: Int]) throws -> [String: Int] {
+        let integrity = try connection.integrityCheck()
+        guard integrity == ["ok"] else {
+            throw MigrationError(.verification, "the migrated store failed SQLite's integrity check: \(integrity.prefix(3).joined(separator: "; "))")
+        }
+        let survivors = try verifyCounts(connection, inference: inference, layout: layout, rowsBefore: rowsBefore)
+        // Entities no source maps to start empty; counted all the same, in the same transaction.
+        let others = layout.model.entities.map(\.name).filter { survivors[$0] == nil }
+        return survivors.merging(try counts(connection, layout: layout, entities: others)) { verified, _ in verified }
+    }
+
+    /// Every surviving entity has exactly the rows it had; returns those counts.
+    @discardableResult
+    static func verifyCounts(_ connection: StoreConnection, inference: InferredMapping, layout: StoreLayout, rowsBefore: [String: Int]) throws -> [String: Int] {
+        let after = try counts(connection, layout: layout, entities: Array(inference.entitySources.keys))
+        for (entity, origin) in inference.entitySources {
+            let count = after[entity, default: 0]
+            guard count == rowsBefore[origin, default: 0] else {
+                throw MigrationError(.verification, "\(entity) has \(count) rows after the migration but \(origin) had \(rowsBefore[origin, default: 0])",
+                                     fix: "the source is untouched; report this with both model versions")
+            }
+        }
+        return after
+    }
+}

@@ -1,0 +1,283 @@
+import ObjectModel
+import SQLiteStore
+
+/// The SQL of an inferred step done in place, compiled from the inferred mapping and the two
+/// layouts, without loading a single object: `ALTER TABLE` (rename table, rename/add/drop column)
+/// where a table's storage stays the same, SQLite's rebuild (new table, copy, drop, rename) where
+/// it does not, then Core Data's indexes. The result has the layout a fresh store of the
+/// destination model has. ``LightweightMigration`` runs these statements and `chrysalis plan
+/// --sql` prints them: one source for both.
+struct LightweightSQL {
+    let inference: InferredMapping
+    let source: StoreLayout
+    let destination: StoreLayout
+
+    private var q: (String) -> String { ColumnNaming.quote }
+    private var columns: LightweightColumns { LightweightColumns(inference: inference, source: source, destination: destination) }
+
+    /// What the step does to each destination table, for the plan's findings and tests.
+    enum TableMethod: Equatable { case altered, rebuilt, created }
+
+    /// The step's statements, in order: the schema changes (run in one transaction), then the
+    /// index builds (run with the sorter set up for them, ``StoreConnection/buildIndexes(_:)``).
+    struct Statements {
+        var changes: [SQLStatement] = []
+        var indexes: [SQLStatement] = []
+    }
+
+    /// Every statement of the step on a store whose indexes and triggers are `schema`.
+    func statements(schema: SchemaObjects) -> Statements {
+        let methods = tableMethods()
+        var result = Statements()
+        let (drops, dropped) = dropObjects(schema, methods: methods)
+        result.changes = drops
+        var renames: [(from: String, to: String)] = []
+        let (rebuilds, altered) = makeTables(methods: methods, renames: &renames)
+        result.changes += rebuilds + makeJoinTables(renames: &renames)
+        // Altered tables change in place; their old names move aside first so tables can swap names.
+        for (table, origin) in altered {
+            result.changes += alter(origin, into: table)
+            guard origin.name != table.name else { continue }
+            let temporary = "_chrysalis_move_" + table.name
+            result.changes.append(SQLStatement("ALTER TABLE \(q(origin.name)) RENAME TO \(q(temporary))"))
+            renames.append((temporary, table.name))
+        }
+        for table in sourceTables where !altered.contains(where: { $0.origin.name == table }) {
+            result.changes.append(SQLStatement("DROP TABLE IF EXISTS \(q(table))"))
+        }
+        for rename in renames where rename.from != rename.to {
+            result.changes.append(SQLStatement("ALTER TABLE \(q(rename.from)) RENAME TO \(q(rename.to))"))
+        }
+        let remaining = schema.indexNames.subtracting(dropped)
+        result.indexes = wantedIndexes.filter { !remaining.contains($0.value.name) }.map(\.key).sorted().map { SQLStatement($0) }
+        return result
+    }
+
+    /// The source's tables and join tables, in layout order.
+    private var sourceTables: [String] {
+        var seen: Set<String> = []
+        return (source.tables.map(\.name) + source.joinTables.map(\.name)).filter { seen.insert($0).inserted }
+    }
+
+    /// Core Data's indexes for the destination, by the statement that creates each.
+    private var wantedIndexes: [String: StoreSchema.Index] {
+        Dictionary(StoreSchema(layout: destination).indexes.map { ($0.statement.sql, $0) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// Derived-attribute triggers and indexes name old columns. An index already exactly as the
+    /// destination wants it (same name, same statement) stays, so an `ALTER` step does not
+    /// rebuild untouched indexes; the rest are dropped here and Core Data's recreated at the end.
+    /// Returns the statements and the names of the indexes they drop.
+    private func dropObjects(_ schema: SchemaObjects, methods: [String: TableMethod]) -> ([SQLStatement], Set<String>) {
+        let tables = Set(sourceTables), wanted = wantedIndexes
+        var statements: [SQLStatement] = [], dropped: Set<String> = []
+        for object in schema.objects where tables.contains(object.table) {
+            if object.type == "index", let index = wanted[object.sql], index.name == object.name, canKeep(index, methods: methods) { continue }
+            statements.append(SQLStatement("DROP \(object.type.uppercased()) IF EXISTS \(q(object.name))"))
+            if object.type == "index" { dropped.insert(object.name) }
+        }
+        return (statements, dropped)
+    }
+
+    /// New tables created, rebuilt tables created under a temporary name and filled (their renames
+    /// added to `renames`); returns those statements and the tables to alter, with their origins.
+    private func makeTables(methods: [String: TableMethod], renames: inout [(from: String, to: String)])
+        -> ([SQLStatement], [(table: StoreLayout.Table, origin: StoreLayout.Table)]) {
+        var statements: [SQLStatement] = []
+        var altered: [(table: StoreLayout.Table, origin: StoreLayout.Table)] = []
+        for table in destination.tables {
+            let origin = originTable(of: table)
+            switch (methods[table.name], origin) {
+            case (.altered?, let origin?):
+                altered.append((table, origin))
+            case (.rebuilt?, let origin?):
+                let temporary = "_chrysalis_new_" + table.name
+                statements.append(create(table, named: temporary))
+                statements += copy(into: temporary, from: origin, table: table)
+                renames.append((temporary, table.name))
+            default:
+                statements.append(create(table, named: table.name))
+            }
+        }
+        return (statements, altered)
+    }
+
+    /// Every join table is made anew under a temporary name and filled from wherever the source
+    /// kept those links.
+    private func makeJoinTables(renames: inout [(from: String, to: String)]) -> [SQLStatement] {
+        var statements: [SQLStatement] = []
+        for join in destination.joinTables {
+            let temporary = "_chrysalis_new_" + join.name
+            let keys = join.sides.map(\.column) + (join.sourceColumn.map { [$0] } ?? [])
+            statements.append(SQLStatement("CREATE TABLE \(q(temporary)) (\(join.columns.map { "\(q($0)) INTEGER" }.joined(separator: ", ")), PRIMARY KEY (\(keys.map(q).joined(separator: ", "))))"))
+            if let fill = JoinTableCopy(inference: inference, source: source, destination: destination).fill(temporary, join: join) {
+                statements.append(fill)
+            }
+            renames.append((temporary, join.name))
+        }
+        return statements
+    }
+
+    /// Whether the step keeps every source row under its entity number: no entity is dropped or
+    /// renumbered, so no statement deletes a row or rewrites `Z_ENT`, and row counts cannot change.
+    func preservesRows() -> Bool {
+        let numbers = columns.entityNumbers
+        return numbers.count == source.numbering.entries.count && numbers.allSatisfy { $0.key == $0.value }
+    }
+
+    /// How each destination table will be made: altered in place, rebuilt, or created empty
+    /// (join tables are always rebuilt). Needs no store: the plan shows it.
+    func tableMethods() -> [String: TableMethod] {
+        let columns = self.columns
+        var methods: [String: TableMethod] = [:]
+        var alteredOrigins: Set<String> = []
+        for table in destination.tables {
+            guard let origin = originTable(of: table) else {
+                methods[table.name] = .created
+                continue
+            }
+            if Self.canAlter(columns.columns(of: table)), alteredOrigins.insert(origin.name).inserted {
+                methods[table.name] = .altered
+            } else {
+                methods[table.name] = .rebuilt
+            }
+        }
+        for join in destination.joinTables { methods[join.name] = .rebuilt }
+        return methods
+    }
+
+    /// The source table a destination table takes its rows from (hierarchies never merge).
+    func originTable(of table: StoreLayout.Table) -> StoreLayout.Table? {
+        let members = destination.numbering.numbers(inHierarchyOf: destination.numbering.number(of: table.rootEntity) ?? 0)
+            .compactMap { destination.numbering.name(of: $0) }
+        return members.compactMap { inference.entitySources[$0] }.compactMap { source.table(for: $0) }.first
+    }
+
+    /// Whether an index the destination wants can stay: its table is altered under the same name
+    /// and every column it covers is kept as it is.
+    private func canKeep(_ index: StoreSchema.Index, methods: [String: TableMethod]) -> Bool {
+        guard let table = destination.tables.first(where: { $0.name == index.table }), methods[table.name] == .altered,
+              originTable(of: table)?.name == table.name else { return false }
+        let plan = columns.columns(of: table)
+        return index.columns.allSatisfy { expression in
+            let name = String(expression.prefix { $0 != " " })
+            return plan.contains { $0.name == name && $0.value == .source(column: name, fill: nil) }
+        }
+    }
+
+    /// A table can change in place when every column is a kept source column or a constant, and
+    /// no source column feeds two new ones.
+    private static func canAlter(_ plan: [LightweightColumns.Column]) -> Bool {
+        var used: Set<String> = []
+        for column in plan {
+            switch column.value {
+            case .computed: return false
+            case .source(let name, _): if !used.insert(name).inserted { return false }
+            case .constant: break
+            }
+        }
+        return true
+    }
+
+    private func create(_ table: StoreLayout.Table, named name: String) -> SQLStatement {
+        let columns = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"] + table.columns.map { "\(q($0.name)) \($0.sqlType)" }
+        return SQLStatement("CREATE TABLE \(q(name)) ( \(columns.joined(separator: ", ")) )")
+    }
+
+    /// The source entity numbers whose rows the destination table keeps (renumbered).
+    private func sourceEntityNumbers(for table: StoreLayout.Table) -> [Int] {
+        let members = destination.numbering.numbers(inHierarchyOf: destination.numbering.number(of: table.rootEntity) ?? 0)
+            .compactMap { destination.numbering.name(of: $0) }
+        return members.compactMap { inference.entitySources[$0] }.compactMap { source.numbering.number(of: $0) }
+    }
+
+    /// A rebuilt table's rows: the surviving source entities' rows, renumbered, with every
+    /// column's new value.
+    private func copy(into temporary: String, from origin: StoreLayout.Table, table: StoreLayout.Table) -> [SQLStatement] {
+        let remap = columns
+        let numbers = sourceEntityNumbers(for: table)
+        guard !numbers.isEmpty else { return [] }
+        let newEntity = remap.remap("s.Z_ENT")
+        var names = ["Z_PK", "Z_ENT", "Z_OPT"], values = ["s.Z_PK", newEntity, "s.Z_OPT"]
+        var arguments: [SQLValue] = []
+        for column in remap.columns(of: table) {
+            let applies = "(\(newEntity)) IN (\(column.applies.map(String.init).joined(separator: ",")))"
+            let expression: String
+            switch column.value {
+            case let .source(name, fill):
+                expression = fill == nil ? "s.\(q(name))" : "COALESCE(s.\(q(name)), ?)"
+                if let fill { arguments.append(fill) }
+            case .constant(let value):
+                expression = "?"
+                arguments.append(value)
+            case .computed(let sql): expression = sql
+            }
+            names.append(q(column.name))
+            values.append(column.applies.isEmpty ? "NULL" : "CASE WHEN \(applies) THEN \(expression) END")
+        }
+        return [SQLStatement("INSERT INTO \(q(temporary)) (\(names.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM \(q(origin.name)) s WHERE s.Z_ENT IN (\(numbers.map(String.init).joined(separator: ",")))",
+                             arguments)]
+    }
+
+    /// An altered table's statements: rows of dropped entities deleted, dropped columns dropped,
+    /// renamed ones renamed, new ones added, and one `UPDATE` for every value that changes.
+    /// Statements that would change nothing are left out: each is a scan of the whole table.
+    private func alter(_ origin: StoreLayout.Table, into table: StoreLayout.Table) -> [SQLStatement] {
+        let name = q(origin.name)
+        let plan = columns.columns(of: table)
+        var statements: [SQLStatement] = []
+        let numbers = sourceEntityNumbers(for: table)
+        let stored = source.numbering.numbers(inHierarchyOf: source.numbering.number(of: origin.rootEntity) ?? 0)
+        if !Set(numbers).isSuperset(of: stored) {
+            statements.append(SQLStatement("DELETE FROM \(name) WHERE Z_ENT NOT IN (\(numbers.map(String.init).joined(separator: ",")))"))
+        }
+        let kept = Set(plan.compactMap { column -> String? in if case .source(let source, _) = column.value { return source } else { return nil } })
+        for column in origin.columns where !kept.contains(column.name) {
+            statements.append(SQLStatement("ALTER TABLE \(name) DROP COLUMN \(q(column.name))"))
+        }
+        // Renames go through temporary names, so two columns can trade names.
+        let renamed = plan.compactMap { column -> (String, String)? in
+            if case .source(let source, _) = column.value, source != column.name { return (source, column.name) }
+            return nil
+        }
+        for (from, _) in renamed { statements.append(SQLStatement("ALTER TABLE \(name) RENAME COLUMN \(q(from)) TO \(q("_chrysalis_" + from))")) }
+        for (from, to) in renamed { statements.append(SQLStatement("ALTER TABLE \(name) RENAME COLUMN \(q("_chrysalis_" + from)) TO \(q(to))")) }
+        return statements + addAndUpdate(name, plan: plan, table: table)
+    }
+
+    /// New columns added; every value change in one `UPDATE`, so the rows are rewritten once,
+    /// whatever changed. Its expressions see the row as it was, so entity tests use the
+    /// renumbered `Z_ENT` expression.
+    private func addAndUpdate(_ name: String, plan: [LightweightColumns.Column], table: StoreLayout.Table) -> [SQLStatement] {
+        let everyEntity = Set(destination.numbering.numbers(inHierarchyOf: destination.numbering.number(of: table.rootEntity) ?? 0))
+        let entity = columns.remap("Z_ENT")
+        var statements: [SQLStatement] = []
+        var sets: [String] = entity == "Z_ENT" ? [] : ["Z_ENT = \(entity)"]
+        var arguments: [SQLValue] = []
+        for column in plan {
+            let covers = Set(column.applies).isSuperset(of: everyEntity)
+            let applies = "(\(entity)) IN (\(column.applies.map(String.init).joined(separator: ",")))"
+            switch column.value {
+            case .constant(let value):
+                let type = table.columns.first { $0.name == column.name }?.sqlType ?? ""
+                statements.append(SQLStatement("ALTER TABLE \(name) ADD COLUMN \(q(column.name)) \(type)"))
+                guard !value.isNull else { continue }
+                sets.append(covers ? "\(q(column.name)) = ?" : "\(q(column.name)) = CASE WHEN \(applies) THEN ? END")
+                arguments.append(value)
+            case let .source(_, fill):
+                let keptValue = fill == nil ? q(column.name) : "COALESCE(\(q(column.name)), ?)"
+                if covers {
+                    guard let fill else { continue }
+                    sets.append("\(q(column.name)) = \(keptValue)")
+                    arguments.append(fill)
+                } else {
+                    sets.append("\(q(column.name)) = CASE WHEN \(applies) THEN \(keptValue) END")
+                    if let fill { arguments.append(fill) }
+                }
+            case .computed: break
+            }
+        }
+        if !sets.isEmpty { statements.append(SQLStatement("UPDATE \(name) SET \(sets.joined(separator: ", "))", arguments)) }
+        return statements
+    }
+}

@@ -1,0 +1,61 @@
+internal import GRDB
+
+/// The indexes and triggers a store's schema holds, as `sqlite_master` lists them: what a step
+/// that changes tables in place must drop, or may keep. Read from a store, or predicted for a
+/// store Chrysalis itself creates or has migrated (``init(predictedFor:)``).
+public struct SchemaObjects: Hashable, Sendable {
+    /// One index or trigger written in SQL.
+    public struct Object: Hashable, Sendable {
+        /// `index` or `trigger`.
+        public var type: String
+        /// Its name.
+        public var name: String
+        /// The statement that created it, as SQLite keeps it.
+        public var sql: String
+        /// The table it belongs to.
+        public var table: String
+
+        /// An object of the schema.
+        public init(type: String, name: String, sql: String, table: String) {
+            (self.type, self.name, self.sql, self.table) = (type, name, sql, table)
+        }
+    }
+
+    /// Indexes and triggers with SQL (SQLite's automatic indexes have none).
+    public var objects: [Object]
+    /// The name of every index, automatic ones included.
+    public var indexNames: Set<String>
+
+    /// A schema of these objects.
+    public init(objects: [Object], indexNames: Set<String>) {
+        self.objects = objects
+        self.indexNames = indexNames
+    }
+
+    /// What a store of `layout` holds once Chrysalis has made or migrated it: Core Data's
+    /// indexes and no trigger (a migration in place drops them; a new store never has any).
+    public init(predictedFor layout: StoreLayout) {
+        let indexes = StoreSchema(layout: layout).indexes
+        objects = indexes.map { Object(type: "index", name: $0.name, sql: $0.statement.sql, table: $0.table) }
+        indexNames = Set(indexes.map(\.name))
+    }
+}
+
+extension StoreConnection {
+    /// The store's indexes and triggers, as they are.
+    public func schemaObjects() throws -> SchemaObjects {
+        try converting {
+            let objects = try Row.fetchAll(db, sql: "SELECT type, name, sql, tbl_name FROM main.sqlite_master WHERE type IN ('index', 'trigger') AND sql IS NOT NULL")
+                .map { row in SchemaObjects.Object(type: row[0], name: row[1], sql: row[2], table: row[3]) }
+            let names = try String.fetchAll(db, sql: "SELECT name FROM main.sqlite_master WHERE type = 'index'")
+            return SchemaObjects(objects: objects, indexNames: Set(names))
+        }
+    }
+
+    /// The columns of `table` in the store, with their declared types, in table order.
+    public func columns(of table: String) throws -> [(name: String, type: String)] {
+        try converting {
+            try Row.fetchAll(db, sql: "SELECT name, type FROM pragma_table_info(?)", arguments: [table]).map { ($0[0] as String, $0[1] as String) }
+        }
+    }
+}

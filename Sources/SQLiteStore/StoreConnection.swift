@@ -1,0 +1,103 @@
+internal import GRDB
+
+/// A store's open connection, lent for the length of a closure (``PersistentStore/withConnection(_:)``,
+/// ``PersistentStore/withReadConnection(_:)``): it runs ``SQLStatement``s — on the store and on
+/// the databases attached to it — and reads their rows back as ``SQLValue``s.
+///
+/// This is the one door through which the modules above SQLiteStore reach SQLite: the migration
+/// engine compiles the statements a step needs and runs them here, and so never depends on the
+/// SQLite library underneath. Every failure is a ``StoreError`` naming the store. The connection
+/// must not be used after its closure returns.
+public final class StoreConnection {
+    let db: Database
+    /// The store file the connection opened: it names the store in errors.
+    public let path: String
+    /// Statements prepared through ``prepare(_:)``, by text.
+    private var prepared: [String: PreparedStatement] = [:]
+
+    init(db: Database, path: String) {
+        self.db = db
+        self.path = path
+    }
+
+    /// How a transaction takes its locks.
+    public enum TransactionKind: Sendable {
+        /// The write lock is taken by the first write (SQLite's default).
+        case deferred
+        /// The write lock is taken at once: nothing else can commit until this one ends.
+        case immediate
+    }
+
+    /// Runs `statement`, which must have every argument bound.
+    public func execute(_ statement: SQLStatement) throws {
+        try converting { try db.execute(sql: statement.sql, arguments: StatementArguments(statement.values.map(\.databaseValue))) }
+    }
+
+    /// Runs `statements` in order.
+    public func execute(_ statements: some Sequence<SQLStatement>) throws {
+        for statement in statements { try execute(statement) }
+    }
+
+    /// Every row `statement` returns, each column as stored.
+    public func rows(_ statement: SQLStatement) throws -> [[SQLValue]] {
+        try converting {
+            try Row.fetchAll(db, sql: statement.sql, arguments: StatementArguments(statement.values.map(\.databaseValue)))
+                .map { $0.databaseValues.map(SQLValue.init) }
+        }
+    }
+
+    /// The first row `statement` returns, if any.
+    public func row(_ statement: SQLStatement) throws -> [SQLValue]? {
+        try converting {
+            try Row.fetchOne(db, sql: statement.sql, arguments: StatementArguments(statement.values.map(\.databaseValue)))
+                .map { $0.databaseValues.map(SQLValue.init) }
+        }
+    }
+
+    /// The first column of the first row as an integer; nil when there is no row or the value is
+    /// not an integer (a count, a `max(Z_PK)` of an empty table).
+    public func integer(_ statement: SQLStatement) throws -> Int64? {
+        try row(statement)?.first?.integer
+    }
+
+    /// The first column of every row, as text (rows whose value is not text are left out).
+    public func strings(_ statement: SQLStatement) throws -> [String] {
+        try rows(statement).compactMap { $0.first?.text }
+    }
+
+    /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
+    public func inTransaction(_ kind: TransactionKind = .deferred, _ body: () throws -> Void) throws {
+        try converting {
+            try db.inTransaction(kind == .immediate ? .immediate : .deferred) {
+                try body()
+                return .commit
+            }
+        }
+    }
+
+    /// `sql` prepared once for running many times with different values (a row-by-row insert, a
+    /// look-up per row); the same text gives the same prepared statement.
+    public func prepare(_ sql: String) throws -> PreparedStatement {
+        if let known = prepared[sql] { return known }
+        let statement = try converting { PreparedStatement(statement: try db.makeStatement(sql: sql), path: path) }
+        prepared[sql] = statement
+        return statement
+    }
+
+    /// Attaches the database at `location` (a path, or a `file:` URI such as
+    /// ``PersistentStore/readOnlyURI``) under the name `schema`.
+    public func attach(_ location: String, as schema: String) throws {
+        try execute(SQLStatement("ATTACH DATABASE ? AS \(ColumnNaming.quote(schema))", [.text(location)]))
+    }
+
+    /// Detaches the database attached as `schema`.
+    public func detach(_ schema: String) throws {
+        try execute(SQLStatement("DETACH DATABASE \(ColumnNaming.quote(schema))"))
+    }
+
+    /// Runs `body`, turning an SQLite failure into a ``StoreError`` naming the store (what `body`
+    /// throws itself passes through as it is).
+    func converting<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as DatabaseError { throw PersistentStore.storeError(error, path: path) }
+    }
+}
