@@ -16,9 +16,19 @@ struct PlanCommand: ParsableCommand {
         needs a mapping model. Findings say what data would be dropped, what is renamed or \
         retyped, and what becomes required.
 
+        --sql prints, for every step, the statements it will run, compiled by the same code the \
+        migration runs: an in-place step's ALTER TABLEs and table rebuilds, a mapping step's \
+        INSERT … SELECTs compiled from its value expressions and the UPDATEs that set its \
+        relationships, and the index builds. Values known only as the step runs are parameters: \
+        :after and :last bound each chunk of source rows, :first_key and :last_key the keys \
+        reserved for it. Where a run chooses between two forms (source keys kept when they run \
+        without a gap, else renumbered), both are shown. Parts that run row by row in Swift say \
+        so and why (a custom policy, an expression that does not compile to SQL).
+
         Examples:
           chrysalis plan App.sqlite --model App.xcdatamodeld
           chrysalis plan App.sqlite --model App.xcdatamodeld --mappings Mappings/ --json
+          chrysalis plan App.sqlite --model App.xcdatamodeld --sql
         """
     )
 
@@ -27,10 +37,18 @@ struct PlanCommand: ParsableCommand {
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
+    @Flag(help: ArgumentHelp("Show the SQL each step will run, and what runs row by row in Swift instead.",
+                             discussion: "With --json, each step carries its statements under \"sql\"."))
+    var sql = false
+
     func run() throws {
         do {
             let (_, plan) = try options.plan()
-            let report = PlanReport(plan, store: options.store)
+            var report = PlanReport(plan, store: options.store)
+            if sql {
+                let statements = try plan.statements(store: options.store, options: Registration.current.options())
+                report.attach(statements)
+            }
             print(json ? try report.json() : report.text(), terminator: "")
         } catch {
             fail(error, touchingNothing: true)
@@ -38,60 +56,3 @@ struct PlanCommand: ParsableCommand {
     }
 }
 
-/// What `chrysalis plan` prints.
-struct PlanReport: Encodable {
-    struct Step: Encodable {
-        var from: String
-        var to: String
-        var kind: String
-        /// Why the plan takes this step (the route).
-        var reason: String
-        var mappings: [String]
-        var entityMappings: [String]
-        var findings: [String]
-    }
-
-    var store: String
-    var storeVersion: String
-    var targetVersion: String
-    var steps: [Step]
-    var unusedMappings: [String]
-    /// Why each unused mapping model is not used, and what a run does first (an interrupted
-    /// plan undone).
-    var notes: [String]
-
-    init(_ plan: MigrationPlan, store: String) {
-        self.store = store
-        unusedMappings = plan.unusedMappings
-        notes = plan.notes
-        storeVersion = plan.storeVersion
-        targetVersion = plan.targetVersion
-        steps = plan.steps.map { step in
-            var mappings: [String] = [], entityMappings: [String] = []
-            switch step.kind {
-            case .mapping(let models):
-                mappings = models.map(\.name)
-                entityMappings = models.flatMap { model in model.entityMappings.map { "\(model.name): \($0.name)" } }
-            case .lightweight: break
-            }
-            return Step(from: step.source.name, to: step.destination.name, kind: step.kind.name, reason: step.reason, mappings: mappings,
-                        entityMappings: entityMappings, findings: step.findings)
-        }
-    }
-
-    func json() throws -> String { try JSONOutput.encode(self) }
-
-    func text() -> String {
-        guard !steps.isEmpty else { return "\(store) is at \(storeVersion): nothing to do.\n" }
-        var lines = ["\(store): \(storeVersion) → \(targetVersion), \(steps.count) step\(steps.count == 1 ? "" : "s")"]
-        for (index, step) in steps.enumerated() {
-            lines.append("")
-            lines.append("\(index + 1). \(step.from) → \(step.to)  [\(step.kind)]\(step.mappings.isEmpty ? "" : "  " + step.mappings.joined(separator: " then "))")
-            lines.append("     why: \(step.reason)")
-            for mapping in step.entityMappings { lines.append("     \(mapping)") }
-            for finding in step.findings { lines.append("     • \(finding)") }
-        }
-        if !notes.isEmpty { lines += ["", "Notes:"] + notes.map { "  • \($0)" } }
-        return lines.joined(separator: "\n") + "\n"
-    }
-}

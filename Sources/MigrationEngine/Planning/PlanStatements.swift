@@ -1,0 +1,58 @@
+import ObjectModel
+import SQLiteStore
+
+extension MigrationPlan {
+    /// The SQL each step of the plan will run on the store at `path`, compiled by the very types
+    /// the migration runs (``LightweightSQL``, ``InstanceInsertSQL``, ``SetBasedRelationships``),
+    /// and the parts that run row by row in Swift instead (custom policies, expressions that do
+    /// not compile). Reads the store and writes nothing: the first step's tables, columns,
+    /// indexes and triggers are read from it; later steps work on stores Chrysalis makes, laid
+    /// out as Core Data lays out a new store.
+    ///
+    /// `options` supplies what a run would: the registered policies and the manager hook, whose
+    /// values set on association compile into the same inserts.
+    ///
+    /// ```swift
+    /// let plan = try MigrationPlan.make(store: path, bundle: bundle)
+    /// for step in try plan.statements(store: path) {
+    ///     for part in step.parts { print(part.title, part.statements.map(\.description)) }
+    /// }
+    /// ```
+    public func statements(store path: String, options: MigrationOptions = MigrationOptions()) throws -> [StepStatements] {
+        let store = try PersistentStore.open(at: PlanJournal.pendingOriginal(store: path) ?? path)
+        defer { try? store.close() }
+        let first = try steps.first.map { try store.layout(for: $0.source.model) }
+        return try store.withReadConnection { connection in
+            try steps.enumerated().map { index, step in
+                let source = index == 0 ? first ?? StoreLayout(model: step.source.model) : StoreLayout(model: step.source.model)
+                let destination = StoreLayout(model: step.destination.model)
+                switch step.kind {
+                case .lightweight(let inference):
+                    let schema = index == 0 ? try connection.schemaObjects() : SchemaObjects(predictedFor: source)
+                    return LightweightSQL(inference: inference, source: source, destination: destination).described(step, schema: schema)
+                case .mapping(let mappings):
+                    return try MappingStepSQL(connection: connection, store: store, step: step, layouts: (source, destination), options: options)
+                        .described(mappings)
+                }
+            }
+        }
+    }
+}
+
+extension LightweightSQL {
+    /// The step's statements as a plan shows them.
+    func described(_ step: MigrationPlan.Step, schema: SchemaObjects) -> StepStatements {
+        let statements = statements(schema: schema)
+        let rebuilt = tableMethods().filter { $0.value == .rebuilt }.keys.sorted()
+        let summary = rebuilt.isEmpty
+            ? "in place: one transaction on the store itself (only ALTER TABLE), verified before it commits"
+            : "on a copy beside the store, in one transaction (tables rebuilt: \(rebuilt.joined(separator: ", "))), verified, then swapped in"
+        var parts = [StepStatements.Part(title: "schema changes", statements: statements.changes,
+                                         notes: statements.changes.isEmpty ? ["no table changes"] : [])]
+        if !statements.indexes.isEmpty { parts.append(StepStatements.Part(title: "indexes built", statements: statements.indexes)) }
+        parts.append(StepStatements.Part(title: "bookkeeping", notes: [
+            "Z_PRIMARYKEY renumbered for \(step.destination.name) (keys count on from where they were), Z_METADATA records its hashes, Z_MODELCACHE dropped",
+        ]))
+        return StepStatements(source: step.source.name, destination: step.destination.name, summary: summary, parts: parts)
+    }
+}

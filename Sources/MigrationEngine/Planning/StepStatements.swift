@@ -1,0 +1,37 @@
+import SQLiteStore
+
+/// The SQL one step of a plan runs, in the order it runs, and what it does row by row in Swift
+/// instead: what `chrysalis plan --sql` prints, so that a reviewer reads exactly what will happen
+/// to a store before it happens. Made by ``MigrationPlan/statements(store:options:)`` from the
+/// same compilers the migration runs.
+public struct StepStatements: Sendable {
+    /// One part of the step: a stage of an entity mapping, a table change, the index builds.
+    public struct Part: Sendable {
+        /// What the part is (`stage 1 · BookToBook`, `schema changes`, `indexes built`).
+        public var title: String
+        /// The statements, in order. Parameters (`:after`, `:last`, `:first_key`…) are values
+        /// known only as the step runs: a chunk's bounds, the keys reserved for it.
+        public var statements: [SQLStatement]
+        /// Why the part runs row by row in Swift instead of as SQL; nil when it is SQL.
+        public var rowByRow: String?
+        /// When the statements apply, and what else happens around them.
+        public var notes: [String]
+
+        /// A part.
+        public init(title: String, statements: [SQLStatement] = [], rowByRow: String? = nil, notes: [String] = []) {
+            self.title = title
+            self.statements = statements
+            self.rowByRow = rowByRow
+            self.notes = notes
+        }
+    }
+
+    /// The version migrated from.
+    public var source: String
+    /// The version migrated to.
+    public var destination: String
+    /// Where the statements run (the store itself in one transaction, a copy, a new store).
+    public var summary: String
+    /// The parts, in the order they run.
+    public var parts: [Part]
+}
