@@ -187,13 +187,7 @@ public struct ExpressionParser {
         switch token.kind {
         case .number(let text):
             position += 1
-            if let integer = Int64(text) { return .constant(.integer(integer)) }
-            guard let number = Double(text) else { throw error("'\(text)' is not a number", at: token) }
-            // Swift reads 1e999 as infinity; Core Data's parser has no such number either.
-            guard number.isFinite else {
-                throw error("'\(text)' is past the range of a Double (about ±1.8e308); write a smaller number", at: token)
-            }
-            return .constant(.double(number))
+            return try number(text, at: token)
         case .string(let value):
             position += 1
             return .constant(.string(value))
@@ -207,20 +201,7 @@ public struct ExpressionParser {
             throw error("a collection operator must follow a key path")
         case .identifier(let name):
             position += 1
-            switch name.uppercased() {
-            case "TRUE", "YES": return .constant(.bool(true))
-            case "FALSE", "NO": return .constant(.bool(false))
-            case "NIL", "NULL": return .constant(.null)
-            case "SELF": return .evaluatedObject
-            case "FUNCTION": return try function(at: token)
-            case "TERNARY" where isSymbol("("): return try ternary()
-            default: break
-            }
-            if isSymbol(":") || isSymbol("(") {
-                return try builtin(name, at: token)
-            }
-            guard !ExpressionLexer.isReserved(name) else { throw error("'\(name)' is a reserved word; write #\(name) to use it as a key", at: token) }
-            return .keyPath(.evaluatedObject, [name])
+            return try word(name, at: token)
         case .symbol("("):
             position += 1
             let inner = try nested { try $0.additive() }
@@ -228,18 +209,52 @@ public struct ExpressionParser {
             return inner
         case .symbol("{"):
             position += 1
-            var items: [Expression] = []
-            if !isSymbol("}") {
-                repeat {
-                    if isSymbol(",") { position += 1 }
-                    items.append(try nested { try $0.additive() })
-                } while isSymbol(",")
-            }
-            try expect("}")
-            return .aggregate(items)
+            return try aggregate()
         default:
             throw error("expected a value, a key path or $variable, found \(describe(token))", at: token)
         }
+    }
+
+    /// A number: an integer when it is one, else a finite double.
+    private func number(_ text: String, at token: ExpressionLexer.Token) throws -> Expression {
+        if let integer = Int64(text) { return .constant(.integer(integer)) }
+        guard let number = Double(text) else { throw error("'\(text)' is not a number", at: token) }
+        // Swift reads 1e999 as infinity; Core Data's parser has no such number either.
+        guard number.isFinite else {
+            throw error("'\(text)' is past the range of a Double (about ±1.8e308); write a smaller number", at: token)
+        }
+        return .constant(.double(number))
+    }
+
+    /// A word: a constant, `SELF`, `FUNCTION(…)`, `TERNARY(…)`, a built-in function, or a key.
+    private mutating func word(_ name: String, at token: ExpressionLexer.Token) throws -> Expression {
+        switch name.uppercased() {
+        case "TRUE", "YES": return .constant(.bool(true))
+        case "FALSE", "NO": return .constant(.bool(false))
+        case "NIL", "NULL": return .constant(.null)
+        case "SELF": return .evaluatedObject
+        case "FUNCTION": return try function(at: token)
+        case "TERNARY" where isSymbol("("): return try ternary()
+        default: break
+        }
+        if isSymbol(":") || isSymbol("(") {
+            return try builtin(name, at: token)
+        }
+        guard !ExpressionLexer.isReserved(name) else { throw error("'\(name)' is a reserved word; write #\(name) to use it as a key", at: token) }
+        return .keyPath(.evaluatedObject, [name])
+    }
+
+    /// `{a, b, …}` after its `{`.
+    private mutating func aggregate() throws -> Expression {
+        var items: [Expression] = []
+        if !isSymbol("}") {
+            repeat {
+                if isSymbol(",") { position += 1 }
+                items.append(try nested { try $0.additive() })
+            } while isSymbol(",")
+        }
+        try expect("}")
+        return .aggregate(items)
     }
 
     private mutating func arguments() throws -> [Expression] {

@@ -40,27 +40,55 @@ enum InferenceRules {
     /// the attribute and relationship rules to each pair and to each new property.
     static func properties(of entity: EntityDescription, in new: ManagedObjectModel, from source: EntityDescription,
                            in old: ManagedObjectModel, entitySources: [String: String]) -> Properties {
+        var pairing = PropertyPairing(entity: entity, new: new, source: source, old: old, entitySources: entitySources)
+        pairing.refuseSharedIdentifiers()
+        for attribute in new.allAttributes(of: entity) where !attribute.isTransient { pairing.pair(attribute) }
+        for relationship in new.allRelationships(of: entity) where !relationship.isTransient { pairing.pair(relationship) }
+        pairing.noteRemoved()
+        return pairing.result
+    }
+
+    /// One destination entity's properties being paired with its source entity's, rule by rule.
+    private struct PropertyPairing {
+        let entity: EntityDescription, new: ManagedObjectModel
+        let source: EntityDescription
+        let entitySources: [String: String]
+        // A4: transient properties are neither stored nor matched (CD; fetched properties too).
+        let oldAttributes: [AttributeDescription], oldRelationships: [RelationshipDescription]
+        var oldProperties: [PropertyDescription] { oldAttributes.map(\.property) + oldRelationships.map(\.property) }
+        /// Source property names by renaming identifier.
+        let byIdentifier: [String: String]
+        /// Source properties already paired.
+        var claimed: Set<String> = []
         var result = Properties()
-        func note(_ text: String) { result.changes.append(.init(entity: entity.name, description: "\(entity.name).\(text)")) }
-        func block(_ text: String) { result.blockers.append(.init(entity: entity.name, description: "\(entity.name).\(text)")) }
-        func require(_ property: String, _ kind: InferenceRequirement.Kind, _ what: String) {
+
+        init(entity: EntityDescription, new: ManagedObjectModel, source: EntityDescription, old: ManagedObjectModel, entitySources: [String: String]) {
+            (self.entity, self.new, self.source, self.entitySources) = (entity, new, source, entitySources)
+            oldAttributes = old.allAttributes(of: source).filter { !$0.isTransient }
+            oldRelationships = old.allRelationships(of: source).filter { !$0.isTransient }
+            // R2/R3: properties pair by renaming identifier only; an unset one is the name (DOC). So
+            // a chain of renames works when every version keeps the original name as its identifier
+            // ("canonical name", DOC), and v1 → v3 pairs exactly as v2 → v3 does.
+            byIdentifier = Dictionary((oldAttributes.map(\.property) + oldRelationships.map(\.property)).map { ($0.canonicalName, $0.name) },
+                                      uniquingKeysWith: { first, _ in first })
+        }
+
+        mutating func note(_ text: String) { result.changes.append(.init(entity: entity.name, description: "\(entity.name).\(text)")) }
+        mutating func block(_ text: String) { result.blockers.append(.init(entity: entity.name, description: "\(entity.name).\(text)")) }
+        mutating func require(_ property: String, _ kind: InferenceRequirement.Kind, _ what: String) {
             result.requirements.append(InferenceRequirement(entity: entity.name, property: property, kind: kind, description: "\(entity.name).\(what)"))
         }
-        // A4: transient properties are neither stored nor matched (CD; fetched properties too).
-        let oldAttributes = old.allAttributes(of: source).filter { !$0.isTransient }
-        let oldRelationships = old.allRelationships(of: source).filter { !$0.isTransient }
-        let oldProperties = oldAttributes.map(\.property) + oldRelationships.map(\.property)
-        // R4: a source entity's properties need unique renaming identifiers (CD: "Each property
-        // must have a unique renaming identifier").
-        for identifier in duplicates(oldProperties.map(\.canonicalName)) {
-            result.blockers.append(.init(entity: entity.name, description: "\(source.name): two properties share the renaming identifier \(identifier)"))
+
+        /// R4: a source entity's properties need unique renaming identifiers (CD: "Each property
+        /// must have a unique renaming identifier").
+        mutating func refuseSharedIdentifiers() {
+            for identifier in duplicates(oldProperties.map(\.canonicalName)) {
+                result.blockers.append(.init(entity: entity.name, description: "\(source.name): two properties share the renaming identifier \(identifier)"))
+            }
         }
-        // R2/R3: properties pair by renaming identifier only; an unset one is the name (DOC). So
-        // a chain of renames works when every version keeps the original name as its identifier
-        // ("canonical name", DOC), and v1 → v3 pairs exactly as v2 → v3 does.
-        let byIdentifier = Dictionary(oldProperties.map { ($0.canonicalName, $0.name) }, uniquingKeysWith: { first, _ in first })
-        var claimed: Set<String> = []
-        func match(_ property: PropertyDescription, isAttribute: Bool) -> String? {
+
+        /// The source property `property` pairs with, claimed, if any.
+        mutating func match(_ property: PropertyDescription, isAttribute: Bool) -> String? {
             guard let found = byIdentifier[property.canonicalName], !claimed.contains(found) else { return nil }
             // R5: an attribute never pairs with a relationship; the pair is dropped and the
             // destination property counts as new (CD: "Properties cannot be mapped to other
@@ -69,7 +97,9 @@ enum InferenceRules {
             claimed.insert(found)
             return found
         }
-        for attribute in new.allAttributes(of: entity) where !attribute.isTransient {
+
+        /// An attribute: new, or paired with its source and checked by the attribute rules.
+        mutating func pair(_ attribute: AttributeDescription) {
             guard let from = match(attribute.property, isAttribute: true), let was = oldAttributes.first(where: { $0.name == from }) else {
                 note("\(attribute.name) added")
                 // A1/A2/A3: a new required attribute without a default is inferred; the step
@@ -79,7 +109,7 @@ enum InferenceRules {
                 if !attribute.isOptional && attribute.defaultValueString == nil && !attribute.isDerived {
                     require(attribute.name, .newValue, "\(attribute.name) is new and required but has no default value")
                 }
-                continue
+                return
             }
             result.sources[attribute.name] = from
             if from != attribute.name { note("\(attribute.name) renamed from \(from)") }
@@ -102,7 +132,9 @@ enum InferenceRules {
                 note("\(attribute.name) becomes optional")
             }
         }
-        for relationship in new.allRelationships(of: entity) where !relationship.isTransient {
+
+        /// A relationship: new, or paired with its source and checked by the relationship rules.
+        mutating func pair(_ relationship: RelationshipDescription) {
             // P2/P3: a to-many that is not optional but has no minimum count asks nothing of
             // existing rows (WIRE 1.27 `UserClient.ignoredClients`, 2.78
             // `Conversation.participantRoles`); a required to-one or a to-many with a minimum does.
@@ -110,18 +142,11 @@ enum InferenceRules {
             guard let from = match(relationship.property, isAttribute: false), let was = oldRelationships.first(where: { $0.name == from }) else {
                 note("\(relationship.name) added")
                 if mandatory { require(relationship.name, .newValue, "\(relationship.name) is a new required relationship; existing objects have nothing to point to") }
-                continue
+                return
             }
             result.sources[relationship.name] = from
             if from != relationship.name { note("\(relationship.name) renamed from \(from)") }
-            // P10: Core Data's builder does not check a changed destination; its keys would then
-            // point into another entity's rows. Chrysalis refuses it rather than corrupt links.
-            if entitySources[relationship.destinationEntityName] != was.destinationEntityName {
-                let target = relationship.destinationEntityName
-                block(entitySources[target] == nil
-                      ? "\(relationship.name) points to \(target), which pairs with no source entity (renaming identifier \(new.entity(named: target)?.canonicalName ?? target) matches none), so its links would point nowhere"
-                      : "\(relationship.name) now points to \(target) instead of \(was.destinationEntityName)")
-            }
+            checkDestination(relationship, was: was)
             // P5/P6: to-one → to-many is inferred, to-many → to-one is not (CD: "Can not map from a
             // to-many to a to-one relationship"; DOC's "and vice versa" is about ordering).
             if was.isToMany && !relationship.isToMany {
@@ -137,8 +162,21 @@ enum InferenceRules {
                 require(relationship.name, .existingValue, "\(relationship.name) becomes required; existing objects may have nothing to point to")
             }
         }
-        for name in oldProperties.map(\.name) where !claimed.contains(name) { note("\(name) removed") }
-        return result
+
+        /// P10: Core Data's builder does not check a changed destination; its keys would then
+        /// point into another entity's rows. Chrysalis refuses it rather than corrupt links.
+        mutating func checkDestination(_ relationship: RelationshipDescription, was: RelationshipDescription) {
+            guard entitySources[relationship.destinationEntityName] != was.destinationEntityName else { return }
+            let target = relationship.destinationEntityName
+            block(entitySources[target] == nil
+                  ? "\(relationship.name) points to \(target), which pairs with no source entity (renaming identifier \(new.entity(named: target)?.canonicalName ?? target) matches none), so its links would point nowhere"
+                  : "\(relationship.name) now points to \(target) instead of \(was.destinationEntityName)")
+        }
+
+        /// Every source property nothing paired with is dropped.
+        mutating func noteRemoved() {
+            for name in oldProperties.map(\.name) where !claimed.contains(name) { note("\(name) removed") }
+        }
     }
 
     /// Why Core Data cannot infer `was` → `now`'s type, or `nil` when it can (T1–T3).

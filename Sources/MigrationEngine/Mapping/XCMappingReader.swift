@@ -22,53 +22,74 @@ public enum XCMappingReader {
         do { root = try XMLTree.parse(data, file: file.path) } catch let error as ModelFileError {
             throw MappingError(file: file.path, line: error.line, problem: error.problem, fix: error.fix)
         }
-        var objects: [String: XMLTree] = [:]
-        for object in root.children(named: "object") {
-            if let id = object.attributes["id"] { objects[id] = object }
+        let store = try Objects(root, file: file.path)
+        let live = store.related(store.model, "entitymappings").sorted {
+            (Int(store.attribute($0, "mappingnumber") ?? "") ?? .max) < (Int(store.attribute($1, "mappingnumber") ?? "") ?? .max)
         }
-        guard root.name == "database", let model = objects.values.first(where: { $0.attributes["type"] == "XDDEVMAPPINGMODEL" }) else {
-            throw MappingError(file: file.path, problem: "is not an Xcode mapping model (no XDDEVMAPPINGMODEL object)",
-                               fix: "give the path of an .xcmappingmodel folder written by Xcode")
+        return MappingModel(name: bundle.deletingPathExtension().lastPathComponent, sourceVersion: try store.version("sourcemodelpath"),
+                            destinationVersion: try store.version("destinationmodelpath"), entityMappings: try live.map(store.entityMapping),
+                            file: bundle.path)
+    }
+
+    /// The XML store's objects by ID, and how to read their attributes and relationships.
+    private struct Objects {
+        let file: String
+        let byID: [String: XMLTree]
+        /// The `XDDEVMAPPINGMODEL` object.
+        let model: XMLTree
+
+        init(_ root: XMLTree, file: String) throws {
+            self.file = file
+            var objects: [String: XMLTree] = [:]
+            for object in root.children(named: "object") {
+                if let id = object.attributes["id"] { objects[id] = object }
+            }
+            byID = objects
+            guard root.name == "database", let model = objects.values.first(where: { $0.attributes["type"] == "XDDEVMAPPINGMODEL" }) else {
+                throw MappingError(file: file, problem: "is not an Xcode mapping model (no XDDEVMAPPINGMODEL object)",
+                                   fix: "give the path of an .xcmappingmodel folder written by Xcode")
+            }
+            self.model = model
         }
+
         func attribute(_ object: XMLTree, _ name: String) -> String? {
             object.children(named: "attribute").first { $0.attributes["name"] == name }?.text
         }
+
         func related(_ object: XMLTree, _ name: String) -> [XMLTree] {
             let ids = object.children(named: "relationship").first { $0.attributes["name"] == name }?.attributes["idrefs"] ?? ""
-            return ids.split(separator: " ").compactMap { objects[String($0)] }
+            return ids.split(separator: " ").compactMap { byID[String($0)] }
         }
+
+        /// The name of the model version at the mapping model's `key` path.
         func version(_ key: String) throws -> String {
             guard let path = attribute(model, key), !path.isEmpty else {
-                throw MappingError(file: file.path, line: model.line, problem: "the mapping model has no \(key)", fix: "re-save it in Xcode")
+                throw MappingError(file: file, line: model.line, problem: "the mapping model has no \(key)", fix: "re-save it in Xcode")
             }
             return URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         }
-        let live = related(model, "entitymappings").sorted {
-            (Int(attribute($0, "mappingnumber") ?? "") ?? .max) < (Int(attribute($1, "mappingnumber") ?? "") ?? .max)
-        }
-        var mappings: [EntityMapping] = []
-        for object in live {
+
+        /// One live `XDDEVENTITYMAPPING` object as an entity mapping.
+        func entityMapping(_ object: XMLTree) throws -> EntityMapping {
             let place = "entity mapping \(attribute(object, "sourcename") ?? "?")→\(attribute(object, "destinationname") ?? "?")"
             func properties(_ key: String) throws -> [PropertyMapping] {
-                try related(object, key).map { try propertyMapping($0, attribute: attribute, file: file.path, place: place) }
+                try related(object, key).map { try propertyMapping($0, attribute: attribute, file: file, place: place) }
                     .sorted { $0.name < $1.name }
             }
             var userInfo: [String: String] = [:]
             if let encoded = attribute(object, "userinfodata") {
-                userInfo = try archivedDictionary(encoded, file: file.path, line: object.line)
+                userInfo = try archivedDictionary(encoded, file: file, line: object.line)
             }
-            mappings.append(EntityMapping(
+            return EntityMapping(
                 source: attribute(object, "sourcename"), destination: attribute(object, "destinationname"),
                 filter: try attribute(object, "sourcefilterpredicatestring").map { text in
                     do { return try ExpressionParser.predicate(text) } catch {
-                        throw MappingError(file: file.path, line: object.line, place: place, problem: "filter predicate: \(error)")
+                        throw MappingError(file: file, line: object.line, place: place, problem: "filter predicate: \(error)")
                     }
                 },
                 policyName: attribute(object, "migrationpolicyclassname"), userInfo: userInfo,
-                attributeMappings: try properties("attributemappings"), relationshipMappings: try properties("relationshipmappings")))
+                attributeMappings: try properties("attributemappings"), relationshipMappings: try properties("relationshipmappings"))
         }
-        return MappingModel(name: bundle.deletingPathExtension().lastPathComponent, sourceVersion: try version("sourcemodelpath"),
-                            destinationVersion: try version("destinationmodelpath"), entityMappings: mappings, file: bundle.path)
     }
 
     private static func propertyMapping(_ object: XMLTree, attribute: (XMLTree, String) -> String?, file: String, place: String) throws -> PropertyMapping {

@@ -72,23 +72,7 @@ public struct MigrationPlan: Sendable {
         let store = try PersistentStore.open(at: pending ?? path)
         try store.requireSound()
         let metadata = try store.metadata()
-        let targetName = target ?? bundle.currentVersionName
-        let compatible = bundle.versions.filter { $0.entityHashes == metadata.versionHashes }
-        // Versions differing only in what is not hashed (renaming identifiers, delete rules,
-        // defaults) all match the store. Already at the target means nothing to do; otherwise
-        // Core Data reads the store as the first version whose hashes match (its source-model
-        // look-up), and so does Chrysalis: the renaming identifiers of that version pair the
-        // properties. (Wire's 2.46 and 2.47 share hashes; 2.47 alone gives Conversation a stray
-        // renaming identifier, and Wire's migration tests keep every conversation of a 2.47 store.)
-        guard let start = compatible.first(where: { $0.name == targetName }) ?? compatible.first else {
-            let nearest = bundle.nearestVersion(toHashes: metadata.versionHashes)
-            throw MigrationError(.wrongModel, "\(path) is not at any version of \(bundle.name)" +
-                                 (nearest.map { " (nearest: \($0.version.name), differing entities \($0.differingEntities.joined(separator: ", ")))" } ?? ""),
-                                 fix: "give the model bundle the store was made with; `chrysalis inspect \(path)` shows its own model")
-        }
-        guard let end = bundle.version(named: targetName) else {
-            throw MigrationError(.notFound, "\(bundle.name) has no version \(targetName)", fix: "use one of: \(bundle.versions.map(\.name).joined(separator: ", "))")
-        }
+        let (start, end, compatible) = try ends(of: path, hashes: metadata.versionHashes, bundle: bundle, target: target ?? bundle.currentVersionName)
         MigrationLog.plan.debug("\(path): hashes match \(compatible.map(\.name).joined(separator: ", ")); read as \(start.name)\(pending.map { " (from the original \($0), an interrupted plan pending)" } ?? "")")
         let fitting = MappingFit(mappings, bundle: bundle)
         let legs = try route.legs(from: start, to: end, bundle: bundle, mappings: fitting.named)
@@ -102,38 +86,72 @@ public struct MigrationPlan: Sendable {
         }
         for leg in legs { MigrationLog.plan.debug("step \(leg.source.name) → \(leg.destination.name): \(leg.reason)") }
         for note in notes { MigrationLog.plan.debug("note: \(note)") }
-        let sourceLayout = try store.layout(for: start.model)
-        var steps: [Step] = []
-        for (index, leg) in legs.enumerated() {
-            let inference = InferredMapping(from: leg.source, to: leg.destination)
-            let kind: Kind
-            if !leg.mappings.isEmpty {
-                kind = .mapping(leg.mappings)
-            } else if inference.isInferable {
-                kind = .lightweight(inference)
-            } else {
-                throw route.notInferable(inference, bundle: bundle)
-            }
-            var notes: [String] = []
-            if index == 0 {
-                notes += sameHashes(as: start, in: compatible)
-                if case .lightweight = kind, !inference.requirements.isEmpty {
-                    // What Core Data would refuse this store for, said now rather than mid-plan.
-                    let unmet = try store.readObjects(sourceLayout) { try inference.unmetRequirements(reader: $0) }
-                    if !unmet.isEmpty { throw inference.unmetRequirementsError(unmet, store: path) }
-                    notes += inference.requirements.map { "required: \($0.description); no row lacks it, so the step can run" }
-                }
-            } else if case .lightweight = kind {
-                notes += inference.requirements.map { "required: \($0.description); checked against the rows when the step runs" }
-            }
-            // Rows are counted (a scan of each table) only to say how many a removed entity loses.
-            let rows = index == 0 && !inference.removedEntities.isEmpty ? try store.rowCounts(model: start.model) : nil
-            let layout = index == 0 ? sourceLayout : StoreLayout(model: leg.source.model)
-            steps.append(Step(source: leg.source, destination: leg.destination, kind: kind,
-                              findings: notes + findings(inference, kind: kind, rows: rows, source: layout), reason: leg.reason))
-        }
+        let first = StartingStore(path: path, store: store, version: start, compatible: compatible, layout: try store.layout(for: start.model))
+        let steps = try legs.enumerated().map { index, leg in try step(leg, first: index == 0 ? first : nil, route: route, bundle: bundle) }
         return MigrationPlan(storeVersion: start.name, targetVersion: end.name, steps: steps, unusedMappings: unused, notes: notes,
                              unfitMappings: fitting.unfit.map(\.name))
+    }
+
+    /// The version the store is read as, the target version, and every version with the store's hashes.
+    private static func ends(of path: String, hashes: [String: Data], bundle: ModelBundle, target targetName: String) throws
+        -> (start: ModelBundle.Version, end: ModelBundle.Version, compatible: [ModelBundle.Version]) {
+        let compatible = bundle.versions.filter { $0.entityHashes == hashes }
+        // Versions differing only in what is not hashed (renaming identifiers, delete rules,
+        // defaults) all match the store. Already at the target means nothing to do; otherwise
+        // Core Data reads the store as the first version whose hashes match (its source-model
+        // look-up), and so does Chrysalis: the renaming identifiers of that version pair the
+        // properties. (Wire's 2.46 and 2.47 share hashes; 2.47 alone gives Conversation a stray
+        // renaming identifier, and Wire's migration tests keep every conversation of a 2.47 store.)
+        guard let start = compatible.first(where: { $0.name == targetName }) ?? compatible.first else {
+            let nearest = bundle.nearestVersion(toHashes: hashes)
+            throw MigrationError(.wrongModel, "\(path) is not at any version of \(bundle.name)" +
+                                 (nearest.map { " (nearest: \($0.version.name), differing entities \($0.differingEntities.joined(separator: ", ")))" } ?? ""),
+                                 fix: "give the model bundle the store was made with; `chrysalis inspect \(path)` shows its own model")
+        }
+        guard let end = bundle.version(named: targetName) else {
+            throw MigrationError(.notFound, "\(bundle.name) has no version \(targetName)", fix: "use one of: \(bundle.versions.map(\.name).joined(separator: ", "))")
+        }
+        return (start, end, compatible)
+    }
+
+    /// The store as the plan's first step finds it: only that step's findings read its rows.
+    private struct StartingStore {
+        let path: String
+        let store: PersistentStore
+        let version: ModelBundle.Version
+        let compatible: [ModelBundle.Version]
+        let layout: StoreLayout
+    }
+
+    /// One leg as a step: its kind (a mapping, or an inference Core Data would make), and its
+    /// findings; for the first step, checked against the store's rows.
+    private static func step(_ leg: PlanRoute.Leg, first: StartingStore?, route: PlanRoute, bundle: ModelBundle) throws -> Step {
+        let inference = InferredMapping(from: leg.source, to: leg.destination)
+        let kind: Kind
+        if !leg.mappings.isEmpty {
+            kind = .mapping(leg.mappings)
+        } else if inference.isInferable {
+            kind = .lightweight(inference)
+        } else {
+            throw route.notInferable(inference, bundle: bundle)
+        }
+        var notes: [String] = []
+        if let first {
+            notes += sameHashes(as: first.version, in: first.compatible)
+            if case .lightweight = kind, !inference.requirements.isEmpty {
+                // What Core Data would refuse this store for, said now rather than mid-plan.
+                let unmet = try first.store.readObjects(first.layout) { try inference.unmetRequirements(reader: $0) }
+                if !unmet.isEmpty { throw inference.unmetRequirementsError(unmet, store: first.path) }
+                notes += inference.requirements.map { "required: \($0.description); no row lacks it, so the step can run" }
+            }
+        } else if case .lightweight = kind {
+            notes += inference.requirements.map { "required: \($0.description); checked against the rows when the step runs" }
+        }
+        // Rows are counted (a scan of each table) only to say how many a removed entity loses.
+        let rows = first != nil && !inference.removedEntities.isEmpty ? try first?.store.rowCounts(model: leg.source.model) : nil
+        let layout = first?.layout ?? StoreLayout(model: leg.source.model)
+        return Step(source: leg.source, destination: leg.destination, kind: kind,
+                    findings: notes + findings(inference, kind: kind, rows: rows, source: layout), reason: leg.reason)
     }
 
     /// A note when other versions share the store's hashes but pair properties differently.

@@ -42,61 +42,99 @@ public enum MigrationRunner {
         }
         defer { withExtendedLifetime(lock) {} }
         guard !plan.steps.isEmpty else { return Report(steps: [], backup: nil, recovered: recovered) }
-        // The original is needed at the end when it is kept, and until the end to put back.
-        let needsOriginal = keepBackup || plan.steps.count > 1
-        let journaled = plan.steps.count > 1 && !keepProgress
-        let original = needsOriginal ? StoreSwap.Paths(store: path).backup() : nil
-        if journaled, let original {
+        let run = PlanRun(plan: plan, path: path, options: options, keepBackup: keepBackup, keepProgress: keepProgress)
+        try run.beginJournal()
+        let reports = try run.runSteps()
+        return Report(steps: reports, backup: run.finish(reports), recovered: recovered)
+    }
+
+    /// One plan while it runs, under the lock: its journal, its steps, and what is kept at the end.
+    private struct PlanRun {
+        let plan: MigrationPlan
+        let path: String
+        let options: MigrationOptions
+        let keepBackup: Bool
+        /// The original is needed at the end when it is kept, and until the end to put back.
+        let needsOriginal: Bool
+        /// Steps after the first are undone with the original unless progress is kept.
+        let journaled: Bool
+        let original: String?
+
+        init(plan: MigrationPlan, path: String, options: MigrationOptions, keepBackup: Bool, keepProgress: Bool) {
+            (self.plan, self.path, self.options, self.keepBackup) = (plan, path, options, keepBackup)
+            needsOriginal = keepBackup || plan.steps.count > 1
+            journaled = plan.steps.count > 1 && !keepProgress
+            original = needsOriginal ? StoreSwap.Paths(store: path).backup() : nil
+        }
+
+        /// The plan journal beside the store, which lets the next run put the original back after a kill.
+        func beginJournal() throws {
+            guard journaled, let original else { return }
             do {
                 try PlanJournal.begin(.init(original: original, sourceVersion: plan.storeVersion, targetVersion: plan.targetVersion,
                                             targetHashes: plan.steps[plan.steps.count - 1].destination.entityHashes.mapValues { $0.base64EncodedString() },
                                             keepsBackup: keepBackup), store: path)
             } catch {
-                throw MigrationError.from(error, state: unchanged)
+                throw MigrationError.from(error, state: .unchanged(version: plan.storeVersion))
             }
         }
-        var reports: [MigrationReport] = []
-        var verifiedRows: VerifiedRowCounts?
-        let storeBytes = InPlaceProgress.bytes(of: path)
-        let spans = ProgressSpan.spans(costs: StageCost.planCosts(plan, storeBytes: storeBytes, keepsBackup: needsOriginal, policies: options.policies))
-        for (index, step) in plan.steps.enumerated() {
+
+        /// Every step in order, each told where it stands in the plan; a step that fails undoes
+        /// the plan (``stopped(_:at:by:store:original:journaled:keepBackup:)``).
+        func runSteps() throws -> [MigrationReport] {
+            var reports: [MigrationReport] = []
+            var verifiedRows: VerifiedRowCounts?
+            let storeBytes = InPlaceProgress.bytes(of: path)
+            let spans = ProgressSpan.spans(costs: StageCost.planCosts(plan, storeBytes: storeBytes, keepsBackup: needsOriginal, policies: options.policies))
+            for (index, step) in plan.steps.enumerated() {
+                let report: MigrationReport
+                do {
+                    MigrationLog.plan.debug("running step \(index + 1)/\(plan.steps.count) \(step.source.name) → \(step.destination.name) [\(step.kind.name)]")
+                    report = try MigrationRunner.run(step, store: path, options: stepOptions(index, span: spans[index], verifiedRows: verifiedRows))
+                    MigrationLog.plan.debug("step \(index + 1) done in \(String(format: "%.3f", report.duration)) s: \(report.passes.joined(separator: ", "))")
+                } catch {
+                    throw try stopped(plan, at: index, by: error, store: path, original: original, journaled: journaled, keepBackup: keepBackup)
+                }
+                do {
+                    try options.afterStep?(CompletedStep(index: index + 1, count: plan.steps.count, step: step, report: report, store: path))
+                } catch {
+                    // The step itself is done: the plan stops as if the next one had failed.
+                    throw try stopped(plan, at: index + 1, by: error, store: path, original: original, journaled: journaled, keepBackup: keepBackup)
+                }
+                if index > 0, let backup = report.backup {
+                    for suffix in [""] + StoreSwap.sidecars { unlink(backup + suffix) }
+                }
+                reports.append(report)
+                verifiedRows = VerifiedRowCounts(after: report, store: path)
+            }
+            return reports
+        }
+
+        /// The options of step `index`, whose share of the plan's progress bar is `span`.
+        private func stepOptions(_ index: Int, span: ProgressSpan, verifiedRows: VerifiedRowCounts?) -> MigrationOptions {
             var stepOptions = options
             stepOptions.step = index + 1
             stepOptions.stepCount = plan.steps.count
-            stepOptions.progressSpan = spans[index]
+            stepOptions.progressSpan = span
             stepOptions.lockHeld = true
             stepOptions.keepsBackup = index == 0 && needsOriginal
             stepOptions.backupPath = index == 0 ? original : nil
             // Later steps of a journaled plan replace the store: the original is kept already.
             stepOptions.replacesSource = index > 0 && journaled
             stepOptions.verifiedRows = verifiedRows
-            let report: MigrationReport
-            do {
-                MigrationLog.plan.debug("running step \(index + 1)/\(plan.steps.count) \(step.source.name) → \(step.destination.name) [\(step.kind.name)]")
-                report = try run(step, store: path, options: stepOptions)
-                MigrationLog.plan.debug("step \(index + 1) done in \(String(format: "%.3f", report.duration)) s: \(report.passes.joined(separator: ", "))")
-            } catch {
-                throw try stopped(plan, at: index, by: error, store: path, original: original, journaled: journaled, keepBackup: keepBackup)
-            }
-            do {
-                try options.afterStep?(CompletedStep(index: index + 1, count: plan.steps.count, step: step, report: report, store: path))
-            } catch {
-                // The step itself is done: the plan stops as if the next one had failed.
-                throw try stopped(plan, at: index + 1, by: error, store: path, original: original, journaled: journaled, keepBackup: keepBackup)
-            }
-            if index > 0, let backup = report.backup {
-                for suffix in [""] + StoreSwap.sidecars { unlink(backup + suffix) }
-            }
-            reports.append(report)
-            verifiedRows = VerifiedRowCounts(after: report, store: path)
+            return stepOptions
         }
-        if journaled { try? PlanJournal.end(store: path) }
-        var backup = reports.first?.backup
-        if !keepBackup, let kept = backup {
-            for suffix in [""] + StoreSwap.sidecars { unlink(kept + suffix) }
-            backup = nil
+
+        /// The journal ended and, unless it is kept, the original's copy removed; returns the backup.
+        func finish(_ reports: [MigrationReport]) -> String? {
+            if journaled { try? PlanJournal.end(store: path) }
+            guard let kept = reports.first?.backup else { return nil }
+            guard keepBackup else {
+                for suffix in [""] + StoreSwap.sidecars { unlink(kept + suffix) }
+                return nil
+            }
+            return kept
         }
-        return Report(steps: reports, backup: backup, recovered: recovered)
     }
 
     /// One step, by its kind.

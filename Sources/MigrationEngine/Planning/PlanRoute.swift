@@ -37,52 +37,73 @@ public enum PlanRoute: Sendable, Equatable {
             throw MigrationError(.wrongModel, "the store is at \(start.name), newer than \(end.name); Chrysalis does not migrate backwards",
                                  fix: "choose a target after \(start.name) with --to")
         }
-        let index = Dictionary(bundle.versions.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let route = Route(versions: bundle.versions, mappings: mappings, end: endIndex)
+        var legs: [Leg] = []
+        var at = startIndex
+        while at < endIndex {
+            let leg = route.mappingLeg(at) ?? inferredLeg(at, route)
+            legs.append(leg.leg)
+            at = leg.to
+        }
+        return legs
+    }
+
+    /// The versions in order, the mapping models given, and where the route ends.
+    private struct Route {
+        let versions: [ModelBundle.Version]
+        let mappings: [MappingModel]
+        let end: Int
+        let index: [String: Int]
+
+        init(versions: [ModelBundle.Version], mappings: [MappingModel], end: Int) {
+            (self.versions, self.mappings, self.end) = (versions, mappings, end)
+            index = Dictionary(versions.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+
         /// The mapping models that start at version `at` and lead forward, not past the end.
         func mappingsLeaving(_ at: Int) -> [MappingModel] {
             let leaving = mappings.filter { mapping in
-                mapping.sourceVersion == bundle.versions[at].name
-                    && index[mapping.destinationVersion].map { $0 > at && $0 <= endIndex } == true
+                mapping.sourceVersion == versions[at].name && index[mapping.destinationVersion].map { $0 > at && $0 <= end } == true
             }
             guard let first = leaving.first else { return [] }
             // Several for one pair run as passes, in the order given; one destination per step.
             return leaving.filter { $0.destinationVersion == first.destinationVersion }
         }
-        var legs: [Leg] = []
-        var at = startIndex
-        while at < endIndex {
-            let source = bundle.versions[at]
+
+        /// The mapping step that leaves version `at`, if a mapping model given does.
+        func mappingLeg(_ at: Int) -> (leg: Leg, to: Int)? {
             let leaving = mappingsLeaving(at)
-            if let first = leaving.first, let to = index[first.destinationVersion] {
-                let names = leaving.map(\.name).joined(separator: ", ")
-                legs.append(Leg(source: source, destination: bundle.versions[to], mappings: leaving,
-                                reason: "mapping model\(leaving.count == 1 ? "" : "s") \(names) given for \(source.name) → \(bundle.versions[to].name)"))
-                at = to
-                continue
-            }
-            let nextMapped = (at + 1 ..< endIndex).first { !mappingsLeaving($0).isEmpty }
-            let to: Int
-            let reason: String
-            switch self {
-            case .stepwise:
-                // Versions with the store's hashes need no step, and the store still reads as the
-                // first of them (Core Data's source-model look-up), so the step starts from it.
-                to = (at + 1 ..< endIndex).first { bundle.versions[$0].entityHashes != source.entityHashes } ?? endIndex
-                let skipped = to - at - 1
-                reason = "--stepwise: one step per consecutive pair of versions"
-                    + (skipped == 0 ? "" : " (\(skipped) in between share\(skipped == 1 ? "s" : "") \(source.name)'s hashes: nothing to migrate there)")
-            case .automatic:
-                to = nextMapped ?? endIndex
-                let skipped = to - at - 1
-                let across = skipped == 0 ? "" : ", across \(skipped) version\(skipped == 1 ? "" : "s") in between"
-                reason = nextMapped == nil
-                    ? "no mapping model covers \(source.name) → \(bundle.versions[to].name): inferred straight to it as Core Data does\(across)"
-                    : "inferred straight to \(bundle.versions[to].name), where the next mapping model starts\(across)"
-            }
-            legs.append(Leg(source: source, destination: bundle.versions[to], mappings: [], reason: reason))
-            at = to
+            guard let first = leaving.first, let to = index[first.destinationVersion] else { return nil }
+            let names = leaving.map(\.name).joined(separator: ", ")
+            return (Leg(source: versions[at], destination: versions[to], mappings: leaving,
+                        reason: "mapping model\(leaving.count == 1 ? "" : "s") \(names) given for \(versions[at].name) → \(versions[to].name)"), to)
         }
-        return legs
+    }
+
+    /// The inferred step that leaves version `at`: straight to where the next mapping model
+    /// starts or to the end (``automatic``), or to the next version with new hashes (``stepwise``).
+    private func inferredLeg(_ at: Int, _ route: Route) -> (leg: Leg, to: Int) {
+        let versions = route.versions, source = versions[at]
+        let to: Int
+        let reason: String
+        switch self {
+        case .stepwise:
+            // Versions with the store's hashes need no step, and the store still reads as the
+            // first of them (Core Data's source-model look-up), so the step starts from it.
+            to = (at + 1 ..< route.end).first { versions[$0].entityHashes != source.entityHashes } ?? route.end
+            let skipped = to - at - 1
+            reason = "--stepwise: one step per consecutive pair of versions"
+                + (skipped == 0 ? "" : " (\(skipped) in between share\(skipped == 1 ? "s" : "") \(source.name)'s hashes: nothing to migrate there)")
+        case .automatic:
+            let nextMapped = (at + 1 ..< route.end).first { !route.mappingsLeaving($0).isEmpty }
+            to = nextMapped ?? route.end
+            let skipped = to - at - 1
+            let across = skipped == 0 ? "" : ", across \(skipped) version\(skipped == 1 ? "" : "s") in between"
+            reason = nextMapped == nil
+                ? "no mapping model covers \(source.name) → \(versions[to].name): inferred straight to it as Core Data does\(across)"
+                : "inferred straight to \(versions[to].name), where the next mapping model starts\(across)"
+        }
+        return (Leg(source: source, destination: versions[to], mappings: [], reason: reason), to)
     }
 
     /// The error for an inferred leg Core Data could not infer: every change at fault, and what
