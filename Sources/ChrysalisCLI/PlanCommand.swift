@@ -27,7 +27,7 @@ struct PlanCommand: ParsableCommand {
 
         Examples:
           chrysalis plan App.sqlite --model App.xcdatamodeld
-          chrysalis plan App.sqlite --model App.xcdatamodeld --mappings Mappings/ --json
+          chrysalis plan App.sqlite --model App.xcdatamodeld --mappings Maps/ --json
           chrysalis plan App.sqlite --model App.xcdatamodeld --sql
         """
     )

@@ -6,8 +6,10 @@ internal import GRDB
 ///
 /// This is the one door through which the modules above SQLiteStore reach SQLite: the migration
 /// engine compiles the statements a step needs and runs them here, and so never depends on the
-/// SQLite library underneath. Every failure is a ``StoreError`` naming the store. The connection
-/// must not be used after its closure returns.
+/// SQLite library underneath. It is also the door for tests and benchmarks that need a raw
+/// connection to a store (set rows up, count VM steps with ``SQLiteWorkCounter``, hold a write
+/// lock): they go through it rather than through the engine. Every failure is a ``StoreError``
+/// naming the store. The connection must not be used after its closure returns.
 public final class StoreConnection {
     let db: Database
     /// The store file the connection opened: it names the store in errors.
