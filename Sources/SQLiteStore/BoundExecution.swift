@@ -29,6 +29,42 @@ extension Statement {
         }
     }
 
+    /// The `(Z_PK, Z_ENT)` pairs in the first two columns of the rows this statement returns
+    /// with `values` bound: what a reader's look-ups and relationship walks return, once per row
+    /// of a migration, read without building a GRDB row for each. `nil` for a row whose two
+    /// columns are not both integers (a damaged store; the caller says where).
+    func objectKeys(_ values: [SQLValue]) throws -> [(key: Int64, entity: Int64)?] {
+        let handle = try bind(values)
+        defer { sqlite3_reset(handle) }
+        var keys: [(key: Int64, entity: Int64)?] = []
+        while true {
+            let code = sqlite3_step(handle)
+            if code == SQLITE_DONE { return keys }
+            guard code == SQLITE_ROW else { throw failure(code, handle) }
+            guard sqlite3_column_type(handle, 0) == SQLITE_INTEGER, sqlite3_column_type(handle, 1) == SQLITE_INTEGER else {
+                keys.append(nil)
+                continue
+            }
+            keys.append((sqlite3_column_int64(handle, 0), sqlite3_column_int64(handle, 1)))
+        }
+    }
+
+    /// Every column of the first row this statement returns with `values` bound, as stored;
+    /// `nil` when it returns none. One array per call, no GRDB row: a reader fetches one object
+    /// this way per row of a migration.
+    func firstRow(_ values: [SQLValue]) throws -> [SQLValue]? {
+        let handle = try bind(values)
+        defer { sqlite3_reset(handle) }
+        let code = sqlite3_step(handle)
+        if code == SQLITE_DONE { return nil }
+        guard code == SQLITE_ROW else { throw failure(code, handle) }
+        let count = sqlite3_column_count(handle)
+        var row: [SQLValue] = []
+        row.reserveCapacity(Int(count))
+        for index in 0..<count { row.append(Self.column(index, of: handle)) }
+        return row
+    }
+
     /// Resets the statement and binds `values` from the first parameter on.
     private func bind(_ values: [SQLValue]) throws -> SQLiteStatement {
         let handle = sqliteStatement

@@ -19,6 +19,8 @@ public struct EntityNumbering: Hashable, Sendable {
     /// Entries in number order.
     public let entries: [Entry]
     private let numbers: [String: Int]
+    /// Number → name, the first entry of a number: asked once per object read or written.
+    private let names: [Int: String]
 
     /// Numbers `model`'s entities the way Core Data does.
     public init(model: ManagedObjectModel) {
@@ -39,13 +41,14 @@ public struct EntityNumbering: Hashable, Sendable {
     public init(entries: [Entry]) {
         self.entries = entries.sorted { $0.number < $1.number }
         numbers = Dictionary(entries.map { ($0.name, $0.number) }, uniquingKeysWith: { first, _ in first })
+        names = Dictionary(self.entries.map { ($0.number, $0.name) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The number of the entity called `name`.
     public func number(of name: String) -> Int? { numbers[name] }
 
     /// The entity numbered `number`.
-    public func name(of number: Int) -> String? { entries.first { $0.number == number }?.name }
+    public func name(of number: Int) -> String? { names[number] }
 
     /// `number` and the numbers of all entities below it: the `Z_ENT` values of its instances.
     /// A damaged `Z_PRIMARYKEY` can make parents a cycle; each number is visited once.

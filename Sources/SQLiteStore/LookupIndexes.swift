@@ -67,7 +67,12 @@ public final class LookupIndexes {
         for (kind, name) in made.reversed() { try db.execute(sql: "DROP \(kind) IF EXISTS \(name)") }
         made = []
         paths = [:]
+        generation += 1
     }
+
+    /// Counts ``dropAll()`` calls: a query built on a path made before the last one must be
+    /// built again (readers keep their queries by it).
+    private(set) var generation = 0
 
     func path(table: String, column: String) throws -> Path {
         let key = table + "\u{0}" + column

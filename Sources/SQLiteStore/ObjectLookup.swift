@@ -16,29 +16,11 @@ extension ObjectReader {
     /// makes this fetch once per row.
     public func matchingObjectIDs(of entity: String, where name: String, equals value: StoreValue, from end: LookupEnd = .first,
                                   limit: Int? = nil) throws -> [ObjectID] {
-        guard let number = layout.numbering.number(of: entity), let table = layout.table(for: entity) else {
-            throw StoreError(.unknownEntity, path: path, "the model has no entity \(entity)",
-                             fix: "use one of: \(layout.model.entities.map(\.name).joined(separator: ", "))")
-        }
-        guard let (attribute, column) = layout.attributeColumns(of: entity).first(where: { $0.attribute.name == name }),
-              let converted = value.databaseValue(for: attribute) else {
+        let query = try lookupQuery(entity, attribute: name, end: end, limit: limit)
+        guard let converted = value.sqlValue(for: query.kind) else {
             throw StoreError(.unknownProperty, path: path, "entity \(entity) has no stored attribute \(name) that can equal \(value)",
                              fix: "look up by a stored attribute of \(entity), with a value of its type")
         }
-        let entities = layout.numbering.numbers(inHierarchyOf: number).map(String.init).joined(separator: ",")
-        let order = (end == .last ? " DESC" : "") + (limit.map { " LIMIT \(max($0, 0))" } ?? "")
-        // An indexed copy is read in key order and joined back by key: no sort, however many match.
-        let sql = if case .copy(let copy)? = try lookups?.path(table: table.name, column: column.name) {
-            "SELECT t.Z_PK, t.Z_ENT FROM \(copy) c CROSS JOIN \(t(table.name)) t ON t.Z_PK = c.key WHERE c.value IS ? AND t.Z_ENT IN (\(entities)) ORDER BY c.key\(order)"
-        } else {
-            "SELECT Z_PK, Z_ENT FROM \(t(table.name)) WHERE \(ColumnNaming.quote(column.name)) IS ? AND Z_ENT IN (\(entities)) ORDER BY Z_PK\(order)"
-        }
-        return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: [converted]).map { row in
-            guard let key = Int64.fromDatabaseValue(row[0]), let entityNumber = Int.fromDatabaseValue(row[1]) else {
-                throw StoreError(.corrupt, path: path, "a row of \(table.name) has Z_PK \(row[0] as DatabaseValue) and Z_ENT \(row[1] as DatabaseValue), which are not integers",
-                                 fix: "restore the store from a backup")
-            }
-            return ObjectID(entityNumber: entityNumber, primaryKey: key)
-        }
+        return try objectIDs(query.sql, [converted], table: query.table)
     }
 }

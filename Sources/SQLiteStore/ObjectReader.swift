@@ -25,6 +25,8 @@ public struct ObjectReader {
     let path: String
     private let schema: String
     private let decoders = DecoderCache()
+    /// Statements worked out once per entity and relationship (ReaderQueries.swift).
+    let queries = ReaderQueries()
     /// What serves look-ups by value (attributes, foreign keys, join-table columns) with an index
     /// (see ObjectLookup.swift); without it they search the columns as they are.
     let lookups: LookupIndexes?
@@ -59,7 +61,7 @@ public struct ObjectReader {
             let number = try entityColumn.requiredInt(row.raw(Decoder.entityColumn))
             let decoder = try decoders[number] ?? decoder(for: number, columns: statement.columnNames)
             decoders[number] = decoder
-            try body(decoder.object(from: row))
+            try body(decoder.object { row.raw($0) })
         }
     }
 
@@ -93,44 +95,31 @@ public struct ObjectReader {
     public func object(_ id: ObjectID) throws -> StoredObject? {
         guard let name = layout.numbering.name(of: id.entityNumber), let table = layout.table(for: name) else { return nil }
         // Cached statements: migrations call this once per row, and preparing costs more than running.
-        let statement = try db.cachedStatement(sql: "SELECT * FROM \(t(table.name)) WHERE Z_PK = ? AND Z_ENT = ?")
-        guard let row = try Row.fetchOne(statement, arguments: [id.primaryKey, id.entityNumber]) else { return nil }
-        return try decoder(for: id.entityNumber, columns: statement.columnNames).object(from: row)
+        let statement = try db.cachedStatement(sql: objectQuery(id.entityNumber, table: table.name))
+        guard let row = try statement.firstRow([.integer(id.primaryKey), SQLValue(id.entityNumber)]) else { return nil }
+        return try decoder(for: id.entityNumber, columns: statement.columnNames).object { row[$0].databaseValue }
     }
 
     /// The destinations of relationship `name` of `id`, in order for ordered relationships and by
     /// `Z_PK` otherwise.
     public func destinations(of id: ObjectID, _ name: String) throws -> [ObjectID] {
-        guard let entity = layout.numbering.name(of: id.entityNumber), let storage = layout.storage(entity: entity, relationship: name),
-              let source = layout.model.entity(named: entity), let relationship = layout.model.relationship(named: name, in: source) else {
+        guard let entity = layout.numbering.name(of: id.entityNumber),
+              let query = try relationshipQuery(name, entityNumber: id.entityNumber, entity: entity) else {
             throw StoreError(.unknownProperty, path: path, "object \(id) has no stored relationship \(name)", fix: "check the relationship's name")
         }
-        let q = ColumnNaming.quote
-        let destinationNumber = layout.numbering.number(of: relationship.destinationEntityName) ?? 0
-        switch storage {
-        case let .foreignKey(table, column, entityColumn):
-            let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(q(column)), \(entityColumn.map(q) ?? "NULL") FROM \(t(table)) WHERE Z_PK = ?"), arguments: [id.primaryKey])
-            guard let row, let key = try CheckedColumn(path: path, table: table, column: column).integer(row.raw(0), row: "Z_PK \(id.primaryKey)") else { return [] }
-            let number = try entityColumn.flatMap { try CheckedColumn(path: path, table: table, column: $0).integer(row.raw(1), row: "Z_PK \(id.primaryKey)") }
-            return [ObjectID(entityNumber: number.map { Int($0) } ?? destinationNumber, primaryKey: key)]
-        case let .inverseForeignKey(table, column, _, orderColumn):
-            let order = orderColumn.map { "\(q($0)), Z_PK" } ?? "Z_PK"
-            let members = try lookups?.condition(table: table, column: column, alias: table) ?? "\(q(column)) = ?"
-            return try Row.fetchAll(db.cachedStatement(sql: "SELECT Z_PK, Z_ENT FROM \(t(table)) WHERE \(members) ORDER BY \(order)"), arguments: [id.primaryKey])
-                .map { try objectID($0, table: table) }
-        case let .joinTable(join, sourceColumn, destinationColumn, orderColumn):
-            guard let destinationTable = layout.table(for: relationship.destinationEntityName) else { return [] }
-            let order = orderColumn.map { "j.\(q($0)), d.Z_PK" } ?? "d.Z_PK"
-            let links = try lookups?.condition(table: join.name, column: sourceColumn, alias: "j") ?? "j.\(q(sourceColumn)) = ?"
-            return try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT d.Z_PK, d.Z_ENT FROM \(t(join.name)) j JOIN \(t(destinationTable.name)) d ON d.Z_PK = j.\(q(destinationColumn))
-                WHERE \(links) ORDER BY \(order)
-                """), arguments: [id.primaryKey]).map { try objectID($0, table: destinationTable.name) }
+        switch query.kind {
+        case let .foreignKey(column, entityColumn):
+            let row = try Row.fetchOne(db.cachedStatement(sql: query.sql), arguments: [id.primaryKey])
+            guard let row, let key = try CheckedColumn(path: path, table: query.table, column: column).integer(row.raw(0), row: "Z_PK \(id.primaryKey)") else { return [] }
+            let number = try entityColumn.flatMap { try CheckedColumn(path: path, table: query.table, column: $0).integer(row.raw(1), row: "Z_PK \(id.primaryKey)") }
+            return [ObjectID(entityNumber: number.map { Int($0) } ?? query.destinationNumber, primaryKey: key)]
+        case .members:
+            return try objectIDs(query.sql, [.integer(id.primaryKey)], table: query.table)
         }
     }
 
     /// The ID in a row whose first two columns are `Z_PK` and `Z_ENT` of `table`, checked.
-    private func objectID(_ row: Row, table: String) throws -> ObjectID {
+    func objectID(_ row: Row, table: String) throws -> ObjectID {
         let key = try CheckedColumn(path: path, table: table, column: "Z_PK").requiredInteger(row.raw(0))
         let number = try CheckedColumn(path: path, table: table, column: "Z_ENT").requiredInt(row.raw(1), row: "Z_PK \(key)")
         return ObjectID(entityNumber: number, primaryKey: key)
@@ -157,18 +146,19 @@ public struct ObjectReader {
         var table: String
         var columns: [String]
 
-        func object(from row: Row) throws -> StoredObject {
-            let key = try checked(Self.keyColumn).requiredInteger(row.raw(Self.keyColumn))
+        /// The object in a row whose column `i` is `column(i)`.
+        func object(_ column: (Int) -> DatabaseValue) throws -> StoredObject {
+            let key = try checked(Self.keyColumn).requiredInteger(column(Self.keyColumn))
             let place = "Z_PK \(key)"
-            let number = try checked(Self.entityColumn).requiredInt(row.raw(Self.entityColumn), row: place)
-            let version = try checked(Self.versionColumn).integer(row.raw(Self.versionColumn), row: place) ?? 0
+            let number = try checked(Self.entityColumn).requiredInt(column(Self.entityColumn), row: place)
+            let version = try checked(Self.versionColumn).integer(column(Self.versionColumn), row: place) ?? 0
             var values: [String: StoreValue] = [:]
             values.reserveCapacity(attributes.count)
-            for (name, kind, index) in attributes { values[name] = StoreValue(row.raw(index), for: kind) }
+            for (name, kind, index) in attributes { values[name] = StoreValue(column(index), for: kind) }
             var toOne: [String: ObjectID] = [:]
             for link in toOnes {
-                guard let destination = try checked(link.index).integer(row.raw(link.index), row: place) else { continue }
-                let destinationEntity = try link.entityIndex.flatMap { try checked($0).integer(row.raw($0), row: place) }
+                guard let destination = try checked(link.index).integer(column(link.index), row: place) else { continue }
+                let destinationEntity = try link.entityIndex.flatMap { try checked($0).integer(column($0), row: place) }
                 toOne[link.name] = ObjectID(entityNumber: destinationEntity.map { Int($0) } ?? link.destinationNumber, primaryKey: destination)
             }
             return StoredObject(id: ObjectID(entityNumber: number, primaryKey: key), entity: entity, version: version, values: values, toOne: toOne)

@@ -78,6 +78,8 @@ public final class ObjectWriter {
     }
 
     private var insertShapes: [String: InsertShape] = [:]
+    /// How each relationship is written, by entity number and name (RelationshipWrites.swift).
+    var writePlans: [RelationshipWritePlan.Key: RelationshipWritePlan] = [:]
 
     private func insertShape(_ entity: String) throws -> InsertShape {
         if let shape = insertShapes[entity] { return shape }
@@ -227,11 +229,6 @@ public final class ObjectWriter {
         return StoreError(.unknownProperty, path: path,
                           isRelationship ? "\(entity).\(name) is a relationship, not an attribute" : "entity \(entity) has no stored attribute \(name)",
                           fix: isRelationship ? "set it with relate(_:_:to:)" : "use one of: \(known.sorted().joined(separator: ", "))")
-    }
-
-    /// The names of `entity`'s subentities, at any depth.
-    func descendants(of entity: EntityDescription) -> [String] {
-        layout.model.subentities(of: entity).flatMap { [$0.name] + descendants(of: $0) }
     }
 
     /// `entity`'s relationships, for an error's fix.

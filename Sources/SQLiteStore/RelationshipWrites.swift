@@ -5,132 +5,167 @@ import ObjectModel
 /// the owner's row (both sides of a one-to-one kept in step), a to-many's keys in its members'
 /// rows, a many-to-many's links in a join table. Ordered relationships number their members as
 /// Core Data does, 1024 apart.
+///
+/// A migration sets relationships once per object, so what each write needs — the storage, the
+/// entities a destination may be, the statements — is worked out once per relationship
+/// (``RelationshipWritePlan``), not per call.
 extension ObjectWriter {
     /// Sets the relationship `name` of `id` to exactly `destinations` (in order, for ordered
     /// relationships); a to-one takes zero or one destination.
     public func relate(_ id: ObjectID, _ name: String, to destinations: [ObjectID]) throws {
-        let entity = try self.name(of: id)
-        guard let storage = layout.storage(entity: entity, relationship: name),
-              let source = layout.model.entity(named: entity), let relationship = layout.model.relationship(named: name, in: source) else {
-            throw StoreError(.unknownProperty, path: path, "entity \(entity) has no stored relationship \(name)",
-                             fix: "use one of: \(relationshipNames(of: entity))")
-        }
-        try requireDestinations(destinations, of: relationship, from: entity)
-        switch storage {
-        case let .foreignKey(table, column, entityColumn):
+        let plan = try writePlan(id, name)
+        try requireDestinations(destinations, of: plan)
+        switch plan.storage {
+        case .foreignKey:
             guard destinations.count <= 1 else {
-                throw StoreError(.badValue, path: path, "\(entity).\(name) is to-one but was given \(destinations.count) destinations",
+                throw StoreError(.badValue, path: path, "\(plan.entity).\(name) is to-one but was given \(destinations.count) destinations",
                                  fix: "give at most one destination")
             }
-            try setForeignKey(of: id, table: table, column: column, entityColumn: entityColumn, to: destinations.first)
+            try setForeignKey(of: id, plan, to: destinations.first)
             // A one-to-one keeps a key on both sides.
-            if let inverse = layout.inverse(of: relationship), !inverse.isToMany, let destination = destinations.first {
-                try setForeignKey(of: destination, inverse.name, to: id)
+            if let inverse = plan.inverseToOne, let destination = destinations.first, let other = try? writePlan(destination, inverse) {
+                try setForeignKey(of: destination, other, to: id)
             }
-        case let .inverseForeignKey(table, column, entityColumn, orderColumn):
-            try replaceMembers(of: id, table: table, column: column, entityColumn: entityColumn, orderColumn: orderColumn, with: destinations)
-        case let .joinTable(join, sourceColumn, destinationColumn, orderColumn):
-            try replaceLinks(of: id, join: join, sourceColumn: sourceColumn, destinationColumn: destinationColumn, orderColumn: orderColumn, with: destinations)
-        }
-    }
-
-    /// Every destination is an instance of the relationship's destination entity or a subentity.
-    private func requireDestinations(_ destinations: [ObjectID], of relationship: RelationshipDescription, from entity: String) throws {
-        let allowed = layout.model.entity(named: relationship.destinationEntityName).map { [$0.name] + descendants(of: $0) } ?? []
-        for destination in destinations {
-            let destinationName = try self.name(of: destination)
-            guard allowed.contains(destinationName) else {
-                throw StoreError(.badValue, path: path, "\(entity).\(relationship.name) points to \(relationship.destinationEntityName), not to \(destinationName)",
-                                 fix: "relate it to an instance of \(relationship.destinationEntityName)")
-            }
-        }
-    }
-
-    /// A to-one's key (and destination entity) in `id`'s row: `destination`, or NULL.
-    private func setForeignKey(of id: ObjectID, table: String, column: String, entityColumn: String?, to destination: ObjectID?) throws {
-        let q = ColumnNaming.quote
-        var sets = ["\(q(column)) = ?"]
-        var arguments: [SQLValue] = [destination.map { .integer($0.primaryKey) } ?? .null]
-        if let entityColumn {
-            sets.append("\(q(entityColumn)) = ?")
-            arguments.append(destination.map { SQLValue($0.entityNumber) } ?? .null)
-        }
-        try db.cachedStatement(sql: "UPDATE \(t(table)) SET \(sets.joined(separator: ", ")) WHERE Z_PK = ?")
-            .run(arguments + [.integer(id.primaryKey)])
-    }
-
-    /// The to-one `name` of `id`, set to `destination` (the other side of a one-to-one).
-    private func setForeignKey(of id: ObjectID, _ name: String, to destination: ObjectID) throws {
-        guard case let .foreignKey(table, column, entityColumn)? = layout.storage(entity: try self.name(of: id), relationship: name) else { return }
-        try setForeignKey(of: id, table: table, column: column, entityColumn: entityColumn, to: destination)
-    }
-
-    /// A to-many kept in its members' rows: the old members let go, the new ones pointed at `id`.
-    private func replaceMembers(of id: ObjectID, table: String, column: String, entityColumn: String?, orderColumn: String?,
-                                with destinations: [ObjectID]) throws {
-        let q = ColumnNaming.quote
-        let typeSet = entityColumn.map { ", \(q($0)) = ?" } ?? ""
-        let orderSet = orderColumn.map { ", \(q($0)) = ?" } ?? ""
-        try db.cachedStatement(sql: "UPDATE \(t(table)) SET \(q(column)) = NULL\(typeSet)\(orderSet) WHERE \(q(column)) = ?")
-            .run((entityColumn == nil ? [] : [SQLValue.null]) + (orderColumn == nil ? [] : [SQLValue.null]) + [.integer(id.primaryKey)])
-        let update = try db.cachedStatement(sql: "UPDATE \(t(table)) SET \(q(column)) = ?\(typeSet)\(orderSet) WHERE Z_PK = ?")
-        for (position, destination) in destinations.enumerated() {
-            var arguments: [SQLValue] = [.integer(id.primaryKey)]
-            if entityColumn != nil { arguments.append(SQLValue(id.entityNumber)) }
-            if orderColumn != nil { arguments.append(.integer(Self.orderKey(position))) }
-            try update.run(arguments + [.integer(destination.primaryKey)])
-        }
-    }
-
-    /// A many-to-many: `id`'s links replaced by links to `destinations`.
-    private func replaceLinks(of id: ObjectID, join: JoinTable, sourceColumn: String, destinationColumn: String, orderColumn: String?,
-                              with destinations: [ObjectID]) throws {
-        let q = ColumnNaming.quote
-        try db.cachedStatement(sql: "DELETE FROM \(t(join.name)) WHERE \(q(sourceColumn)) = ?").run([.integer(id.primaryKey)])
-        let columns = [sourceColumn, destinationColumn] + (orderColumn.map { [$0] } ?? [])
-        let insert = try db.cachedStatement(sql: "INSERT INTO \(t(join.name)) (\(columns.map(q).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))")
-        for (position, destination) in destinations.enumerated() {
-            var arguments: [SQLValue] = [.integer(id.primaryKey), .integer(destination.primaryKey)]
-            if orderColumn != nil { arguments.append(.integer(Self.orderKey(position))) }
-            try insert.run(arguments)
+        case let .inverseForeignKey(_, _, entityColumn, orderColumn):
+            try db.cachedStatement(sql: plan.detachAll).run((entityColumn == nil ? [] : [SQLValue.null]) + (orderColumn == nil ? [] : [SQLValue.null]) + [.integer(id.primaryKey)])
+            try attachMembers(destinations, to: id, plan, from: 0)
+        case .joinTable:
+            try db.cachedStatement(sql: plan.detachAll).run([.integer(id.primaryKey)])
+            try insertLinks(destinations, from: id, plan, from: 0)
         }
     }
 
     /// Adds `destinations` to the to-many relationship `name` of `id`, keeping what is there
     /// (for a to-one, sets it).
     public func add(_ id: ObjectID, _ name: String, _ destinations: [ObjectID]) throws {
-        let entity = try self.name(of: id)
-        let q = ColumnNaming.quote
-        switch layout.storage(entity: entity, relationship: name) {
-        case .foreignKey?:
+        let plan = try writePlan(id, name)
+        switch plan.storage {
+        case .foreignKey:
             try relate(id, name, to: Array(destinations.suffix(1)))
-        case let .inverseForeignKey(table, column, entityColumn, orderColumn)?:
-            var next = orderColumn == nil ? 0
-                : try Int64.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM \(t(table)) WHERE \(q(column)) = ?"), arguments: [id.primaryKey]) ?? 0
-            let sets = [q(column) + " = ?"] + (entityColumn.map { [q($0) + " = ?"] } ?? []) + (orderColumn.map { [q($0) + " = ?"] } ?? [])
-            let update = try db.cachedStatement(sql: "UPDATE \(t(table)) SET \(sets.joined(separator: ", ")) WHERE Z_PK = ?")
-            for destination in destinations {
-                var arguments: [SQLValue] = [.integer(id.primaryKey)]
-                if entityColumn != nil { arguments.append(SQLValue(id.entityNumber)) }
-                if orderColumn != nil { arguments.append(.integer(Self.orderKey(Int(next)))); next += 1 }
-                try update.run(arguments + [.integer(destination.primaryKey)])
+        case .inverseForeignKey, .joinTable:
+            let next = plan.orders ? try Int64.fetchOne(db.cachedStatement(sql: plan.countMembers), arguments: [id.primaryKey]) ?? 0 : 0
+            if case .inverseForeignKey = plan.storage {
+                try attachMembers(destinations, to: id, plan, from: Int(next))
+            } else {
+                try insertLinks(destinations, from: id, plan, from: Int(next))
             }
-        case let .joinTable(join, sourceColumn, destinationColumn, orderColumn)?:
-            var next = orderColumn == nil ? 0
-                : try Int64.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM \(t(join.name)) WHERE \(q(sourceColumn)) = ?"), arguments: [id.primaryKey]) ?? 0
-            let columns = [sourceColumn, destinationColumn] + (orderColumn.map { [$0] } ?? [])
-            let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO \(t(join.name)) (\(columns.map(q).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))")
-            for destination in destinations {
-                var arguments: [SQLValue] = [.integer(id.primaryKey), .integer(destination.primaryKey)]
-                if orderColumn != nil { arguments.append(.integer(Self.orderKey(Int(next)))); next += 1 }
-                try insert.run(arguments)
-            }
-        case nil:
-            throw StoreError(.unknownProperty, path: path, "entity \(entity) has no stored relationship \(name)",
-                             fix: "use one of: \(relationshipNames(of: entity))")
         }
     }
 
     /// Core Data's ordering keys: steps of 1024 from 1024 (position 0).
     static func orderKey(_ position: Int) -> Int64 { Int64(position + 1) * 1024 }
+
+    /// The plan for relationship `name` of `id`'s entity, worked out on first use.
+    private func writePlan(_ id: ObjectID, _ name: String) throws -> RelationshipWritePlan {
+        let key = RelationshipWritePlan.Key(entityNumber: id.entityNumber, name: name)
+        if let known = writePlans[key] { return known }
+        let entity = try self.name(of: id)
+        guard let storage = layout.storage(entity: entity, relationship: name),
+              case .relationship(let relationship, let allowed)? = layout.property(name, of: entity) else {
+            throw StoreError(.unknownProperty, path: path, "entity \(entity) has no stored relationship \(name)",
+                             fix: "use one of: \(relationshipNames(of: entity))")
+        }
+        let inverse = layout.inverse(of: relationship).flatMap { $0.isToMany ? nil : $0.name }
+        let plan = RelationshipWritePlan(entity: entity, relationship: relationship, storage: storage, allowed: allowed,
+                                         inverseToOne: inverse, table: t)
+        writePlans[key] = plan
+        return plan
+    }
+
+    /// Every destination is an instance of the relationship's destination entity or a subentity.
+    private func requireDestinations(_ destinations: [ObjectID], of plan: RelationshipWritePlan) throws {
+        for destination in destinations where !plan.allowed.contains(destination.entityNumber) {
+            let destinationName = try self.name(of: destination)
+            throw StoreError(.badValue, path: path, "\(plan.entity).\(plan.relationship.name) points to \(plan.relationship.destinationEntityName), not to \(destinationName)",
+                             fix: "relate it to an instance of \(plan.relationship.destinationEntityName)")
+        }
+    }
+
+    /// A to-one's key (and destination entity) in `id`'s row: `destination`, or NULL.
+    private func setForeignKey(of id: ObjectID, _ plan: RelationshipWritePlan, to destination: ObjectID?) throws {
+        guard case let .foreignKey(_, _, entityColumn) = plan.storage else { return }
+        var arguments: [SQLValue] = [destination.map { .integer($0.primaryKey) } ?? .null]
+        if entityColumn != nil { arguments.append(destination.map { SQLValue($0.entityNumber) } ?? .null) }
+        try db.cachedStatement(sql: plan.attach).run(arguments + [.integer(id.primaryKey)])
+    }
+
+    /// A to-many kept in its members' rows: each of `destinations` pointed at `id`, positions
+    /// counting on from `first`.
+    private func attachMembers(_ destinations: [ObjectID], to id: ObjectID, _ plan: RelationshipWritePlan, from first: Int) throws {
+        guard case let .inverseForeignKey(_, _, entityColumn, orderColumn) = plan.storage else { return }
+        let update = try db.cachedStatement(sql: plan.attach)
+        for (offset, destination) in destinations.enumerated() {
+            var arguments: [SQLValue] = [.integer(id.primaryKey)]
+            if entityColumn != nil { arguments.append(SQLValue(id.entityNumber)) }
+            if orderColumn != nil { arguments.append(.integer(Self.orderKey(first + offset))) }
+            try update.run(arguments + [.integer(destination.primaryKey)])
+        }
+    }
+
+    /// A many-to-many: a link from `id` to each of `destinations` (kept if it is there), positions
+    /// counting on from `first`.
+    private func insertLinks(_ destinations: [ObjectID], from id: ObjectID, _ plan: RelationshipWritePlan, from first: Int) throws {
+        let insert = try db.cachedStatement(sql: plan.attach)
+        for (offset, destination) in destinations.enumerated() {
+            var arguments: [SQLValue] = [.integer(id.primaryKey), .integer(destination.primaryKey)]
+            if plan.orders { arguments.append(.integer(Self.orderKey(first + offset))) }
+            try insert.run(arguments)
+        }
+    }
+}
+
+/// What writing one relationship of one entity needs, worked out once per writer: where it is
+/// stored, which entity numbers its destinations may have, the other side of a one-to-one, and
+/// the statements (``ObjectWriter`` runs them through SQLite's statement cache).
+struct RelationshipWritePlan {
+    struct Key: Hashable {
+        let entityNumber: Int
+        let name: String
+    }
+
+    let entity: String
+    let relationship: RelationshipDescription
+    let storage: StoreLayout.RelationshipStorage
+    let allowed: Set<Int>
+    /// The inverse's name when it is a to-one (a one-to-one keeps a key on both sides).
+    let inverseToOne: String?
+    /// Sets a to-one's key; points a member at its owner; inserts a link.
+    let attach: String
+    /// Lets go of every member, or deletes every link, of an owner (to-manys only).
+    let detachAll: String
+    /// Counts an owner's members or links (the next position of an ordered to-many).
+    let countMembers: String
+    /// Whether positions are kept.
+    let orders: Bool
+
+    init(entity: String, relationship: RelationshipDescription, storage: StoreLayout.RelationshipStorage, allowed: Set<Int>,
+         inverseToOne: String?, table t: (String) -> String) {
+        self.entity = entity
+        self.relationship = relationship
+        self.storage = storage
+        self.allowed = allowed
+        self.inverseToOne = inverseToOne
+        let q = ColumnNaming.quote
+        switch storage {
+        case let .foreignKey(table, column, entityColumn):
+            let sets = ["\(q(column)) = ?"] + (entityColumn.map { ["\(q($0)) = ?"] } ?? [])
+            attach = "UPDATE \(t(table)) SET \(sets.joined(separator: ", ")) WHERE Z_PK = ?"
+            detachAll = ""
+            countMembers = ""
+            orders = false
+        case let .inverseForeignKey(table, column, entityColumn, orderColumn):
+            let typeSet = entityColumn.map { ", \(q($0)) = ?" } ?? ""
+            let orderSet = orderColumn.map { ", \(q($0)) = ?" } ?? ""
+            attach = "UPDATE \(t(table)) SET \(q(column)) = ?\(typeSet)\(orderSet) WHERE Z_PK = ?"
+            detachAll = "UPDATE \(t(table)) SET \(q(column)) = NULL\(typeSet)\(orderSet) WHERE \(q(column)) = ?"
+            countMembers = "SELECT count(*) FROM \(t(table)) WHERE \(q(column)) = ?"
+            orders = orderColumn != nil
+        case let .joinTable(join, sourceColumn, destinationColumn, orderColumn):
+            let columns = [sourceColumn, destinationColumn] + (orderColumn.map { [$0] } ?? [])
+            attach = "INSERT OR IGNORE INTO \(t(join.name)) (\(columns.map(q).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
+            detachAll = "DELETE FROM \(t(join.name)) WHERE \(q(sourceColumn)) = ?"
+            countMembers = "SELECT count(*) FROM \(t(join.name)) WHERE \(q(sourceColumn)) = ?"
+            orders = orderColumn != nil
+        }
+    }
 }

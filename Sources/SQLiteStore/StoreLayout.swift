@@ -81,6 +81,19 @@ public struct StoreLayout: Sendable {
     /// Per entity, relationship name → its storage (inherited ones included), worked out once:
     /// writers and readers ask per object, and working it out walks the model.
     private var storages: [String: [String: RelationshipStorage]] = [:]
+    /// Per entity, its table's position in ``tables``, and every property (inherited ones
+    /// included) with what it is: asked per row and per key path step, so worked out once.
+    private var tableIndexByEntity: [String: Int] = [:]
+    private var propertiesByEntity: [String: [String: Property]] = [:]
+
+    /// What a property of an entity is, as a key path step reads it.
+    public enum Property: Sendable {
+        /// An attribute (transient ones included: they read as nil from a store).
+        case attribute(AttributeDescription)
+        /// A relationship, with the entity numbers its destinations may have (its destination
+        /// entity's and its subentities').
+        case relationship(RelationshipDescription, destinationNumbers: Set<Int>)
+    }
 
     /// A stored attribute and its column.
     public struct AttributeColumn: Sendable {
@@ -134,19 +147,48 @@ public struct StoreLayout: Sendable {
         resolvedColumns = resolved
         attributeColumnsByEntity = attributeColumns
         for entity in model.entities {
+            let root = model.rootEntity(of: entity).name
+            tableIndexByEntity[entity.name] = tables.firstIndex { $0.rootEntity == root }
+        }
+        for entity in model.entities {
             var found: [String: RelationshipStorage] = [:]
             for relationship in model.allRelationships(of: entity) {
                 found[relationship.name] = resolveStorage(entity: entity.name, relationship: relationship.name)
             }
             storages[entity.name] = found
+            propertiesByEntity[entity.name] = Self.properties(of: entity, model: model, numbering: numbering)
         }
+    }
+
+    /// Every property of `entity` as ``property(_:of:)`` gives it; the root-most declaration
+    /// wins where a bad model declares a name twice, as ``ManagedObjectModel`` lists it first.
+    private static func properties(of entity: EntityDescription, model: ManagedObjectModel, numbering: EntityNumbering) -> [String: Property] {
+        var properties: [String: Property] = [:]
+        for relationship in model.allRelationships(of: entity) where properties[relationship.name] == nil {
+            let numbers = numbering.number(of: relationship.destinationEntityName).map { numbering.numbers(inHierarchyOf: $0) } ?? []
+            properties[relationship.name] = .relationship(relationship, destinationNumbers: Set(numbers))
+        }
+        for attribute in model.allAttributes(of: entity) where properties[attribute.name] == nil {
+            properties[attribute.name] = .attribute(attribute)
+        }
+        return properties
+    }
+
+    /// The property `name` of `entity` (declared or inherited): an attribute, or a relationship
+    /// with the entity numbers its destinations may have. A relationship wins over an attribute
+    /// of the same name, as key paths read them.
+    public func property(_ name: String, of entity: String) -> Property? {
+        propertiesByEntity[entity]?[name]
+    }
+
+    /// Whether the model has an entity called `name` (without copying its description).
+    public func hasEntity(_ name: String) -> Bool {
+        propertiesByEntity[name] != nil
     }
 
     /// The table holding instances of `entity` (its root's table).
     public func table(for entity: String) -> Table? {
-        guard let description = model.entity(named: entity) else { return nil }
-        let root = model.rootEntity(of: description).name
-        return tables.first { $0.rootEntity == root }
+        tableIndexByEntity[entity].map { tables[$0] }
     }
 
     /// The column of `property` as seen from `entity` (declared there or inherited).

@@ -68,4 +68,51 @@ final class SetBasedRelationshipTests: XCTestCase {
             XCTAssertEqual(values, (1...values.count).map { $0 * 1024 }, "book \(row[0])")
         }
     }
+
+    /// objc.io Books Model1 → Model2: `User.books`, kept in the books' rows (`ZBOOK.ZUSER`) in
+    /// Model1, becomes a many-to-many. Set-based it is one `DELETE` and one `INSERT … SELECT`
+    /// through the associations; it must give the row-by-row store, also when books are missing
+    /// (key gaps, books without a user) and when a policy linked books to users in stage 1
+    /// (the row-by-row write replaces each user's links, and so must the set-based one).
+    func testAToManyKeptInItsMembersBecomesTheSameManyToManyBothWays() throws {
+        let directory = try scratchDirectory()
+        let source = directory.appendingPathComponent("Books.sqlite").path
+        try FileManager.default.copyItem(atPath: DemoResources.root.appendingPathComponent("Books/Model1.sqlite").path, toPath: source)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: source)
+        let bundle = try ModelBundle.read(at: DemoResources.booksBundle)
+        let store = try PersistentStore.open(at: source, mode: .readWrite)
+        try DataGenerator(model: try version(bundle, "Model1").model, seed: 3).fill(store, rows: 400)
+        try store.close()
+        _ = try DatabaseQueue(path: source).write { db in
+            try db.execute(sql: "DELETE FROM ZBOOK WHERE Z_PK % 9 = 0; UPDATE ZBOOK SET ZUSER = NULL WHERE Z_PK % 13 = 0; DELETE FROM ZUSER WHERE Z_PK % 17 = 0")
+        }
+        for linkedInStageOne in [false, true] {
+            var policies = DemoResources.policies
+            if linkedInStageOne { policies.register("MHWBookToBookPolicy") { LinkingBookPolicy() } }
+            let fast = directory.appendingPathComponent("Fast\(linkedInStageOne).sqlite").path, slow = directory.appendingPathComponent("Slow\(linkedInStageOne).sqlite").path
+            for (path, setBased) in [(fast, true), (slow, false)] {
+                try FileManager.default.copyItem(atPath: source, toPath: path)
+                _ = try MappingMigration.run(store: path, from: try version(bundle, "Model1"), to: try version(bundle, "Model2"),
+                                             mappings: [try DemoResources.booksMapping("Model1_to_Model2")],
+                                             options: MigrationOptions(policies: policies, chunkSize: 29, configureManager: { $0.useSetBasedSQL = setBased }))
+            }
+            for table in ["ZUSER", "ZBOOK", "ZAUTHOR", "Z_1BOOKS", "Z_2USERS", "Z_PRIMARYKEY"] {
+                XCTAssertEqual(try rows(fast, "SELECT * FROM \(table) ORDER BY 1, 2"), try rows(slow, "SELECT * FROM \(table) ORDER BY 1, 2"), "\(table), linked in stage 1: \(linkedInStageOne)")
+            }
+            let links = Int.fromDatabaseValue(try rows(fast, "SELECT count(*) FROM Z_2USERS")[0][0]) ?? 0
+            let owned = Int.fromDatabaseValue(try rows(source, "SELECT count(*) FROM ZBOOK WHERE ZUSER IN (SELECT Z_PK FROM ZUSER)")[0][0]) ?? 0
+            XCTAssertEqual(links, owned, "one link per book whose user is kept, whatever stage 1 linked")
+        }
+    }
+
+    /// The demo's book policy, which also links each new book to the first user in stage 1:
+    /// links that the users' relationship mapping must replace in stage 2.
+    private struct LinkingBookPolicy: EntityMigrationPolicy {
+        func createDestinationInstances(forSource source: ObjectID, in mapping: EntityMapping, manager: MigrationManager) throws {
+            try BookToBookPolicy().createDestinationInstances(forSource: source, in: mapping, manager: manager)
+            guard let book = try manager.destinationInstances(forEntityMappingNamed: mapping.name, sourceInstances: [source]).first,
+                  let user = try manager.firstDestinationObjectID("User", where: "userId", equals: .integer(1)) else { return }
+            try manager.addDestination(book, "users", [user])
+        }
+    }
 }

@@ -242,7 +242,7 @@ public final class MigrationManager {
     /// Stage 1's default: one destination instance with the attribute mappings' values, associated.
     @discardableResult
     public func createDefaultDestinationInstance(forSource source: ObjectID, in mapping: EntityMapping) throws -> ObjectID? {
-        guard let entity = mapping.destinationEntity, destinationModel.entity(named: entity) != nil else { return nil }
+        guard let entity = mapping.destinationEntity, destinationLayout.hasEntity(entity) else { return nil }
         let assignments = mapping.attributeMappings.compactMap { property in property.expression.map { (property.name, $0, property.text) } }
         let values = try attributeValues(assignments, of: entity, mapping: mapping, source: source, destination: nil)
         let destination = try insertDestination(entity, values)
@@ -254,10 +254,10 @@ public final class MigrationManager {
     /// its attribute holds (names that are not attributes of `entity` are skipped).
     private func attributeValues(_ assignments: [(name: String, expression: Expression, text: String?)], of entity: String, mapping: EntityMapping,
                                  source: ObjectID?, destination: ObjectID?) throws -> [String: StoreValue] {
-        let attributes = destinationModel.entity(named: entity).map(destinationModel.allAttributes(of:)) ?? []
         var values: [String: StoreValue] = [:]
         for (name, expression, text) in assignments {
-            guard let attribute = attributes.first(where: { $0.name == name }) else { continue }
+            // The layout knows each entity's properties by name (the model would list them per row).
+            guard case .attribute(let attribute)? = destinationLayout.property(name, of: entity) else { continue }
             let value = try evaluateProperty(expression, property: name, mapping: mapping, source: source, destination: destination)
             guard let converted = value.storeValue(for: attribute.attributeType.expressionKind) else {
                 throw MigrationError(.evaluation, "\(mapping.name).\(name): \(text ?? expression.description) gave \(value), which a \(attribute.attributeType.displayName) attribute cannot hold (source object \(source.map(\.description) ?? "none"))",

@@ -25,18 +25,19 @@ struct MigrationScope: ExpressionContext {
     func value(of object: ObjectRef, key: String) throws -> ExpressionValue {
         let layout = object.side == .source ? manager.sourceLayout : manager.destinationLayout
         let reader = object.side == .source ? manager.sourceReader : manager.destinationReader
-        guard let entityName = layout.numbering.name(of: object.id.entityNumber), let entity = layout.model.entity(named: entityName) else {
+        guard let entityName = layout.numbering.name(of: object.id.entityNumber), layout.hasEntity(entityName) else {
             throw EvaluationError("object \(object.id) has no entity")
         }
-        if let relationship = layout.model.relationship(named: key, in: entity) {
+        switch layout.property(key, of: entityName) {
+        case .relationship(let relationship, _)?:
             let targets = try reader.destinations(of: object.id, key).map { ExpressionValue.object(ObjectRef(side: object.side, id: $0)) }
             return relationship.isToMany ? .collection(targets) : (targets.first ?? .null)
-        }
-        guard layout.model.allAttributes(of: entity).contains(where: { $0.name == key }) else {
+        case .attribute?:
+            guard let stored = try manager.cachedObject(object) else { return .null }
+            return .value(stored.values[key] ?? .null)
+        case nil:
             throw EvaluationError("\(entityName) has no key \"\(key)\"")
         }
-        guard let stored = try manager.cachedObject(object) else { return .null }
-        return .value(stored.values[key] ?? .null)
     }
 
     func call(_ receiver: ExpressionValue, _ selector: String, _ arguments: [ExpressionValue]) throws -> ExpressionValue {

@@ -44,6 +44,10 @@ struct SetBasedRelationships {
                 where join.columns.count == 2 && sourceJoin.columns.count == 2
                 && inverseIsStandard(relationship, sourceRelationship: sourceRelationship, mapping: form.mapping, from: mapping.name):
                 names.insert(property.name)
+            case let (.joinTable(join, _, _, nil)?, .inverseForeignKey?)
+                where join.columns.count == 2 && targetFits(relationship, mapping: form.mapping):
+                // A to-many kept in its members' rows becomes a many-to-many (objc.io Books: User.books).
+                names.insert(property.name)
             default: continue
             }
         }
@@ -99,6 +103,8 @@ struct SetBasedRelationships {
                 // Both sides are mapped this way; the join table's first side inserts every link once.
                 guard join.sides.first?.relationship == property.name, join.sides.first?.entity == relationshipOwner(property.name, destinationName) else { continue }
                 statements.append(joinLinks(link, join: join, columns: (column, otherColumn), sourceJoin: sourceJoin, sourceColumns: (sourceColumn, sourceOtherColumn)))
+            case let (.joinTable(join, column, otherColumn, nil)?, .inverseForeignKey(sourceMembers, sourceKey, _, _)?):
+                statements += membersToLinks(link, join: join, columns: (column, otherColumn), sourceMembers: sourceMembers, sourceKey: sourceKey)
             case let (.foreignKey(_, column, entityColumn)?, .foreignKey(_, sourceColumn, _)?):
                 if let statement = toOneKeys(link, column: column, entityColumn: entityColumn, sourceColumn: sourceColumn) { statements.append(statement) }
             default: continue
@@ -164,6 +170,38 @@ struct SetBasedRelationships {
             CROSS JOIN \(associations.relation(link.owner)) a1 ON a1.mapping = ? AND a1.source_pk = j.\(q(sourceColumn))
             CROSS JOIN \(associations.relation(link.target)) a2 ON a2.mapping = ? AND a2.source_pk = j.\(q(sourceOtherColumn)) ORDER BY \(keyOrder)
             """, [SQLValue(link.owner), SQLValue(link.target)])
+    }
+
+    /// Whether every destination the target mapping makes is one `relationship` may point to
+    /// (its destination entity or a subentity), as the row-by-row write checks one by one.
+    private func targetFits(_ relationship: RelationshipDescription, mapping: String) -> Bool {
+        guard let made = manager.mappingModel.entityMapping(named: mapping)?.destinationEntity else { return false }
+        var current = manager.destinationModel.entity(named: made)
+        while let entity = current {
+            if entity.name == relationship.destinationEntityName { return true }
+            current = entity.parentName.flatMap { manager.destinationModel.entity(named: $0) }
+        }
+        return false
+    }
+
+    /// A many-to-many whose source is a to-many kept in its members' rows (the inverse to-one's
+    /// foreign key): each owner's links replaced, as the row-by-row write replaces them, by one
+    /// link per source member to each destination the target mapping made of it.
+    private func membersToLinks(_ link: Link, join: JoinTable, columns: (String, String), sourceMembers: String, sourceKey: String) -> [SQLStatement] {
+        let q = ColumnNaming.quote, associations = manager.associations
+        let (column, otherColumn) = columns
+        let keyOrder = join.columns.first == column ? "1, 2" : "2, 1"
+        return [
+            SQLStatement("""
+                DELETE FROM main.\(q(join.name)) WHERE \(q(column)) IN (SELECT destination_pk FROM \(associations.relation(link.owner)) WHERE mapping = ?)
+                """, [SQLValue(link.owner)]),
+            SQLStatement("""
+                INSERT OR IGNORE INTO main.\(q(join.name)) (\(q(column)), \(q(otherColumn)))
+                SELECT a1.destination_pk, a2.destination_pk FROM src.\(q(sourceMembers)) s
+                CROSS JOIN \(associations.relation(link.owner)) a1 ON a1.mapping = ? AND a1.source_pk = s.\(q(sourceKey))
+                CROSS JOIN \(associations.relation(link.target)) a2 ON a2.mapping = ? AND a2.source_pk = s.Z_PK ORDER BY \(keyOrder)
+                """, [SQLValue(link.owner), SQLValue(link.target)]),
+        ]
     }
 
     /// A to-one: one `UPDATE … FROM` through the associations, or, when the target kept its
