@@ -45,7 +45,8 @@ let package = Package(
         ),
         .target(
             name: "Demo",
-            dependencies: ["ObjectModel", "SQLiteStore", "MigrationEngine", .product(name: "GRDB", package: "GRDB.swift")],
+            // Reads its sample rows through SQLiteStore, the one module that speaks SQL to a store.
+            dependencies: ["ObjectModel", "SQLiteStore", "MigrationEngine"],
             resources: [.copy("Resources")]
         ),
         .systemLibrary(name: "CNCurses", providers: [.apt(["libncurses-dev"])]),

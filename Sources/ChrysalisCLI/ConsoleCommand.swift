@@ -12,8 +12,10 @@ struct ConsoleCommand: ParsableCommand {
         discussion: """
         Tab moves between screens; m runs every step of the plan (in-place lightweight steps and \
         mapping steps alike) with a live progress bar and each step's result; s steps through it, \
-        pausing after each entity mapping and each step; ? lists every key. While a migration \
-        runs, keys are ignored except x (cancel, after a confirmation: the store stays as it was). \
+        pausing after each entity mapping and each step; on the Plan screen, Enter shows the \
+        selected step's SQL as `chrysalis plan --sql` prints it (Esc goes back); ? lists every \
+        key. While a migration runs, keys are ignored except x (cancel, after a confirmation: the \
+        store stays as it was). \
         If the terminal goes away (SSH dropped), the migration finishes or rolls back and writes \
         Name.sqlite.chrysalis-report.txt beside the store. Without a terminal, use `chrysalis migrate`.
 

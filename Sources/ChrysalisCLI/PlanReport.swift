@@ -47,12 +47,7 @@ struct PlanReport: Encodable {
                 case .parameter(let name): ":" + name
                 }
             }
-            text = Self.oneLine(statement.description)
-        }
-
-        /// Line breaks and the indentation after them as one space.
-        static func oneLine(_ text: String) -> String {
-            text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+            text = StepStatements.Part.oneLine(statement)
         }
     }
 

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import MigrationEngine
 import ObjectModel
 import SQLiteStore
@@ -112,19 +111,25 @@ public struct DemoRunner: Sendable {
         MigrationOptions(policies: DemoResources.policies, cancellation: cancellation, configureManager: BookStoreSynopsis.install)
     }
 
+    /// Runs one of the example's queries on the store, read-only, through SQLiteStore (the one
+    /// module that speaks SQL to a store).
     private func run(_ query: DemoExample.Query) throws -> Event {
-        let queue = try DatabaseQueue(path: storePath)
-        defer { try? queue.close() }
-        return try queue.read { db in
-            let rows = try Row.fetchAll(db, sql: query.sql)
-            let columns = rows.first.map { Array($0.columnNames) } ?? []
-            return .query(title: query.title, columns: columns, rows: rows.map { row in row.databaseValues.map { value in
-                switch value.storage {
-                case .string(let text): return text
-                case .null: return "NULL"
-                default: return value.description
-                }
-            } })
+        let store = try PersistentStore.open(at: storePath)
+        defer { try? store.close() }
+        let table = try store.withReadConnection { try $0.table(SQLStatement(query.sql)) }
+        // The header comes with the rows: a query that finds none shows none.
+        return .query(title: query.title, columns: table.rows.isEmpty ? [] : table.columns, rows: table.rows.map { $0.map(Self.cell) })
+    }
+
+    /// A value as the demo prints it in a table: text as it is, `NULL`, numbers as Swift writes
+    /// them, bytes as their count.
+    private static func cell(_ value: SQLValue) -> String {
+        switch value {
+        case .text(let text): return text
+        case .null: return "NULL"
+        case .integer(let number): return String(number)
+        case .real(let number): return String(number)
+        case .blob(let data): return "Data(\(data.description))"
         }
     }
 }

@@ -2,7 +2,7 @@ import MigrationEngine
 
 /// A key the console understands, decoded by the terminal adapter.
 public enum Key: Equatable, Sendable {
-    case up, down, left, right, tab, enter, escape, character(Character), interrupt
+    case up, down, left, right, pageUp, pageDown, tab, enter, escape, character(Character), interrupt
 }
 
 /// Something that happens to the console: a key, a resize, or news from the engine.
@@ -37,6 +37,10 @@ extension ConsoleState {
         case .resize(let width, let height):
             self.width = width
             self.height = height
+            if var view = sqlView {
+                view.top = min(view.top, SQLScreen.lastTop(self, step: view.step))
+                sqlView = view
+            }
             return []
         case .progress(let progress):
             self.progress = progress
@@ -105,6 +109,10 @@ extension ConsoleState {
             if key == .character("?") || key == .escape || key == .character("q") { showHelp = false }
             return []
         }
+        if screen == .plan, sqlView != nil, key != .character("?"), key != .character("q"), key != .interrupt {
+            readSQL(key)
+            return []
+        }
         switch key {
         case .character("q"), .interrupt:
             quit = true
@@ -122,6 +130,8 @@ extension ConsoleState {
         case .enter where screen == .versions:
             screen = .model
             selection[Screen.model.rawValue] = 0
+        case .enter where screen == .plan && steps.indices.contains(selection[Screen.plan.rawValue]):
+            sqlView = SQLView(step: selection[Screen.plan.rawValue])
         case .character("m"), .character("s"):
             guard mode == .browsing, !steps.isEmpty else { return [] }
             stepMode = key == .character("s")
@@ -134,6 +144,32 @@ extension ConsoleState {
             break
         }
         return []
+    }
+
+    /// A key while the Plan screen shows a step's SQL: ↑↓ and PgUp/PgDn scroll (never past the
+    /// last line), ←→ show the previous or next step's SQL (selecting that step on the plan),
+    /// Esc goes back to the plan; other keys do nothing there (? and q work as anywhere).
+    private mutating func readSQL(_ key: Key) {
+        guard let view = sqlView else { return }
+        let page = max(SQLScreen.visibleRows(self) - 1, 1)
+        var top = view.top
+        switch key {
+        case .escape:
+            sqlView = nil
+            return
+        case .left, .character("h"), .right, .character("l"):
+            let step = view.step + (key == .left || key == .character("h") ? -1 : 1)
+            guard steps.indices.contains(step) else { return }
+            sqlView = SQLView(step: step)
+            selection[Screen.plan.rawValue] = step
+            return
+        case .down, .character("j"): top += 1
+        case .up, .character("k"): top -= 1
+        case .pageDown: top += page
+        case .pageUp: top -= page
+        default: return
+        }
+        sqlView = SQLView(step: view.step, top: max(0, min(top, SQLScreen.lastTop(self, step: view.step))))
     }
 
     /// Rows the current screen can select among.

@@ -51,7 +51,7 @@ public final class ConsoleApp {
         // Handlers first go, then the pipe they write to: Ctrl-C works again for the caller.
         defer { cs_uninstall_signal_handlers(); wake.close() }
         let size = terminal.size
-        var state = ConsoleState(store: store, bundle: bundle, plan: plan, width: size.width, height: size.height,
+        var state = ConsoleState(store: store, bundle: bundle, plan: plan, options: options, width: size.width, height: size.height,
                                  glyphs: terminal.unicode ? .unicode : .ascii)
         state.stepMode = stepMode
         let app = ConsoleApp(state: state, terminal: terminal, wake: wake, store: store, plan: plan, options: options, showcase: showcase)

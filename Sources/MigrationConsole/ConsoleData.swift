@@ -4,8 +4,10 @@ import ObjectModel
 
 extension ConsoleState {
     /// The state for a store about to be migrated with `plan`: every version of `bundle` (with
-    /// its entities and its changes from the previous one) and every step's entity mappings.
-    public init(store path: String, bundle: ModelBundle, plan: MigrationPlan, width: Int, height: Int, glyphs: Glyphs) {
+    /// its entities and its changes from the previous one), every step's entity mappings, and
+    /// every step's SQL, compiled here once with the `options` the migration will run with (its
+    /// registered policies and manager hook decide what runs as SQL and what row by row).
+    public init(store path: String, bundle: ModelBundle, plan: MigrationPlan, options: MigrationOptions, width: Int, height: Int, glyphs: Glyphs) {
         let versions = bundle.versions.enumerated().map { index, version -> Version in
             let hashes = version.entityHashes
             let entities = version.model.entities.sorted { $0.name < $1.name }.map { entity in
@@ -23,6 +25,7 @@ extension ConsoleState {
         }
         self.init(storeName: URL(fileURLWithPath: path).lastPathComponent, bundleName: bundle.name, storeVersion: plan.storeVersion,
                   targetVersion: plan.targetVersion, versions: versions, steps: plan.steps.map(Step.init(planned:)), width: width, height: height, glyphs: glyphs)
+        (sql, sqlProblem) = Self.compiledSQL(plan, store: path, options: options)
     }
 }
 

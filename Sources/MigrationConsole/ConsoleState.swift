@@ -98,6 +98,17 @@ public struct ConsoleState: Sendable, Equatable {
         }
     }
 
+    /// Which step's SQL the Plan screen shows, and the first of its lines in view.
+    public struct SQLView: Sendable, Equatable {
+        /// The step, 0-based.
+        public var step: Int
+        /// The first line shown, 0-based: ↑↓ and PgUp/PgDn move it.
+        public var top: Int
+
+        /// The SQL of `step`, from line `top`.
+        public init(step: Int, top: Int = 0) { (self.step, self.top) = (step, top) }
+    }
+
     /// What a finished migration did.
     public struct Outcome: Sendable, Equatable {
         public var from: String, to: String
@@ -143,6 +154,13 @@ public struct ConsoleState: Sendable, Equatable {
     /// The step done and verified whose result is being gathered, if any.
     public var gatheringStep: Int?
     public var outcome: Outcome?
+    /// Every step's SQL, in plan order: the statements `chrysalis plan --sql` prints, compiled
+    /// once when the console opens (empty when they could not be; ``sqlProblem`` says why).
+    public var sql: [StepSQL] = []
+    /// Why the plan's SQL could not be compiled, when it could not.
+    public var sqlProblem: String?
+    /// The Plan screen's SQL view (Enter opens it), or nil when it is closed.
+    public var sqlView: SQLView?
     public var width: Int, height: Int
     public var glyphs: Glyphs
     public var quit = false

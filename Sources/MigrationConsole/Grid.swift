@@ -110,4 +110,14 @@ public struct Glyphs: Sendable, Equatable {
     /// Plain ASCII for non-UTF-8 locales and old terminals.
     public static let ascii = Glyphs(horizontal: "-", vertical: "|", full: "#", empty: ".", current: "*", store: "o", pointer: ">", check: "+", arrow: "->",
                                      topLeft: "+", topRight: "+", bottomLeft: "+", bottomRight: "+", separator: " | ", none: "-", ellipsis: "...")
+
+    /// `text` as this glyph set can show it: with ASCII glyphs, the signs plain text uses that
+    /// ASCII spells in several characters (`≤` as `<=`, `…` as `...`, `→` as `->`), so wrapped
+    /// text such as SQL notes reads right instead of showing `?` (``Grid/makeASCII()`` handles
+    /// what is left, cell by cell).
+    public func plain(_ text: String) -> String {
+        guard self == .ascii, !text.allSatisfy(\.isASCII) else { return text }
+        let spelled: [Character: String] = ["≤": "<=", "≥": ">=", "≠": "!=", "…": "...", "→": "->", "←": "<-", "·": "-", "—": "-", "–": "-"]
+        return String(text.flatMap { spelled[$0] ?? String($0) })
+    }
 }

@@ -2,12 +2,12 @@
 enum Overlays {
     /// Every key, by context: the same table the key bar draws from.
     static let keys: [(context: String, keys: [(String, String)])] = [
-        ("Anywhere", [("Tab / ← →", "next / previous screen"), ("↑ ↓ / j k", "move"), ("?", "this help"), ("q", "quit")]),
-        ("Versions", [("Enter", "the selected version's model and its changes")]),
+        ("Anywhere", [("Tab / ← →", "next / previous screen"), ("↑ ↓ / j k", "move; after migrating, each step's result (Migrate)"),
+                      ("Enter", "open: a version's model, a step's SQL"), ("?", "this help"), ("q", "quit")]),
+        ("A step's SQL (Enter on Plan)", [("↑ ↓ PgUp PgDn", "scroll"), ("← → / h l", "the previous / next step's SQL"), ("Esc", "back to the plan")]),
         ("Before migrating", [("m", "migrate to the target version"), ("s", "step mode: pause after each entity mapping")]),
-        ("While migrating", [("x / Ctrl-C", "cancel (asks first; rolls back)"), ("other keys", "ignored until the migration ends")]),
-        ("Step mode", [("Enter / n", "run the next entity mapping or step"), ("c", "run to the end"), ("x", "cancel")]),
-        ("After migrating", [("↑ ↓ / j k", "each step's result on the Migrate screen")]),
+        ("While migrating", [("x / Ctrl-C", "cancel and roll back (asks first unless paused)"), ("Enter / n", "step mode: run the next entity mapping or step"),
+                             ("c", "step mode: run to the end"), ("other keys", "ignored until the migration ends")]),
     ]
 
     static func help(_ state: ConsoleState, _ grid: inout Grid) {

@@ -13,12 +13,13 @@ public enum Screens {
             return small
         }
         frame(state, &grid)
-        let body = Body(x: 1, y: 3, width: state.width - 2, height: state.height - 5)
+        let body = body(state)
         switch state.screen {
         case .versions: BrowseScreens.versions(state, &grid, body)
         case .model: BrowseScreens.model(state, &grid, body)
         case .mappings: BrowseScreens.mappings(state, &grid, body)
-        case .plan: BrowseScreens.plan(state, &grid, body)
+        case .plan:
+            if let view = state.sqlView { SQLScreen.render(state, view, &grid, body) } else { BrowseScreens.plan(state, &grid, body) }
         case .migrate: MigrateScreen.render(state, &grid, body)
         }
         if state.showHelp { Overlays.help(state, &grid) }
@@ -30,6 +31,11 @@ public enum Screens {
     /// The area a screen's body may draw in.
     struct Body {
         var x: Int, y: Int, width: Int, height: Int
+    }
+
+    /// The body's area for the state's size: below the title and tabs, above the status and keys.
+    static func body(_ state: ConsoleState) -> Body {
+        Body(x: 1, y: 3, width: state.width - 2, height: state.height - 5)
     }
 
     private static func tooSmall(_ state: ConsoleState, _ grid: Grid) -> Grid {
@@ -72,6 +78,8 @@ public enum Screens {
         case .finished: return " Migration finished "
         case .failed: return " Migration stopped "
         case .browsing where state.showHelp: return " Help "
+        case .browsing where state.screen == .plan && state.sqlView != nil:
+            return " Step \((state.sqlView?.step ?? 0) + 1)'s SQL, as chrysalis plan --sql prints it "
         case .browsing: return state.steps.isEmpty ? " The store is at the target version: nothing to migrate " : " \(state.steps.count) step\(state.steps.count == 1 ? "" : "s") to \(state.targetVersion) "
         }
     }
@@ -86,11 +94,13 @@ public enum Screens {
         case .pausedAfterStep: return " Enter/n next step  c run to the end  x cancel"
         case .browsing, .finished, .failed:
             if state.showHelp { return " ? or Esc close help" }
+            if state.screen == .plan && state.sqlView != nil { return " ↑↓/jk scroll  PgUp/PgDn page  ←→/hl step  Esc close  ? help  q quit" }
             if state.mode == .finished && state.screen == .migrate && state.results.count > 1 {
                 return " ↑↓/jk each step's result  Tab/←→ screens  ? help  q quit"
             }
             var keys = [" Tab/←→ screens", "↑↓/jk move"]
             if state.screen == .versions { keys.append("Enter model") }
+            if state.screen == .plan && !state.steps.isEmpty { keys.append("Enter SQL") }
             if state.mode == .browsing && !state.steps.isEmpty { keys += ["m migrate", "s step"] }
             keys += ["? help", "q quit"]
             return keys.joined(separator: "  ")

@@ -95,6 +95,8 @@ final class TerminalAdapter {
                 case KEY_DOWN: keys.append(.down)
                 case KEY_LEFT: keys.append(.left)
                 case KEY_RIGHT: keys.append(.right)
+                case KEY_PPAGE: keys.append(.pageUp)
+                case KEY_NPAGE: keys.append(.pageDown)
                 case KEY_ENTER: keys.append(.enter)
                 case KEY_RESIZE: last = nil // resizeterm queued it; the size is already new.
                 default: break

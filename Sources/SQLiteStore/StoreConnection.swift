@@ -48,6 +48,17 @@ public final class StoreConnection {
         }
     }
 
+    /// Every row `statement` returns, with the result's column names as SQLite gives them (a
+    /// column's `AS` name, else its own): what shows a query's result as a table, header and all,
+    /// as the demos do after each step.
+    public func table(_ statement: SQLStatement) throws -> (columns: [String], rows: [[SQLValue]]) {
+        try converting {
+            let prepared = try db.makeStatement(sql: statement.sql)
+            let rows = try Row.fetchAll(prepared, arguments: StatementArguments(statement.values.map(\.databaseValue)))
+            return (prepared.columnNames, rows.map { $0.databaseValues.map(SQLValue.init) })
+        }
+    }
+
     /// The first row `statement` returns, if any.
     public func row(_ statement: SQLStatement) throws -> [SQLValue]? {
         try converting {

@@ -108,6 +108,38 @@ final class ConsoleEndToEndTests: XCTestCase {
         XCTAssertEqual(json?["matchedVersion"] as? String, "BookStore 5", inspected.stdout)
     }
 
+    /// The Plan screen shows a step's SQL under Enter, at 80×24: the statements `plan --sql`
+    /// prints, compiled when the console opened; PgDn and → move through them, Esc goes back to
+    /// the plan, and looking writes nothing beside the store.
+    func testThePlanScreenShowsAStepsSQLUnderEnter() throws {
+        let directory = try directory()
+        let path = directory.appendingPathComponent("BookStore.sqlite").path
+        let made = try ChrysalisRunner.run(["fixture", resources.appendingPathComponent("BookStore.xcdatamodeld").path, "--version", "BookStore",
+                                            "--rows", "50", "--out", path])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let files = { try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted().map { try Data(contentsOf: directory.appendingPathComponent($0)) } }
+        let before = try files()
+        let tmux = try TmuxSession(console(path, "--stepwise"), width: 80, height: 24)
+        try tmux.wait(for: "Versions of BookStore")
+        try tmux.send("Tab", "Tab", "Tab")
+        try tmux.wait(for: "Plan: BookStore → BookStore 5, 4 steps", "Enter SQL")
+        try tmux.send("Enter")
+        let sql = try tmux.wait(for: "SQL of step 1/4: BookStore → BookStore 2", "ALTER TABLE ZBOOK ADD COLUMN ZAUTHOR VARCHAR", "Esc close")
+        XCTAssertTrue(sql.contains("Runs in place: one transaction on the store itself"), sql)
+        try tmux.send("Right", "Right")
+        let mapping = try tmux.wait(for: "SQL of step 3/4: BookStore 3 → BookStore 4", "lines 1–18 of")
+        XCTAssertFalse(mapping.split(separator: "\n").contains { $0.count > 80 }, "long statements wrap at 80 columns, never past:\n\(mapping)")
+        try tmux.send("NPage")
+        try tmux.wait(for: "lines 18–35 of")
+        try tmux.send("Escape")
+        let plan = try tmux.wait(for: "Plan: BookStore → BookStore 5, 4 steps", "Enter SQL")
+        XCTAssertFalse(plan.contains("ALTER TABLE") || plan.contains("INSERT INTO"), "Esc closed the SQL:\n\(plan)")
+        XCTAssertTrue(plan.contains("▶ 3. BookStore 3 → BookStore 4"), "the plan selects the step whose SQL was open:\n\(plan)")
+        try tmux.send("q")
+        try tmux.wait(for: "EXIT:0")
+        XCTAssertEqual(try files(), before, "the console writes nothing unless asked to migrate")
+    }
+
     func testStepThroughBookStore3To4MappingByMapping() throws {
         let store = try bookStore3(rows: 50, in: try directory())
         let tmux = try TmuxSession(console(store, "--to 'BookStore 4' --step", mappings: ["BookStore3To4"]))

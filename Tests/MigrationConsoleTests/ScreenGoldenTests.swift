@@ -23,12 +23,30 @@ final class ScreenGoldenTests: XCTestCase {
         state = base
         state.screen = .plan
         result.append(("plan", state))
+        result += sql(base)
         state = base
         state.screen = .migrate
         result.append(("migrate-ready", state))
         state = base
         _ = state.reduce(.key(.character("?")))
         result.append(("help", state))
+        return result
+    }
+
+    /// The Plan screen with a step's SQL open (Enter): an in-place lightweight step, and the
+    /// first mapping step scrolled to its custom policy's part, which runs row by row.
+    private func sql(_ base: ConsoleState) -> [(String, ConsoleState)] {
+        var state = base
+        state.screen = .plan
+        _ = state.reduce(.key(.enter))
+        var result = [("plan-sql-inplace", state)]
+        _ = state.reduce(.key(.escape))
+        _ = state.reduce(.key(.down))
+        _ = state.reduce(.key(.down))
+        _ = state.reduce(.key(.enter))
+        // Down line by line until the custom policy's part, which runs row by row, is in view.
+        for _ in 0..<100 where !Screens.render(state).text.contains("PublicationToPublicationMigrationPolicy)") { _ = state.reduce(.key(.down)) }
+        result.append(("plan-sql-mapping", state))
         return result
     }
 
@@ -102,6 +120,16 @@ final class ScreenGoldenTests: XCTestCase {
         let ascii = GoldenStates.migrating(try GoldenStates.base(width: 80, height: 24, glyphs: .ascii), at: GoldenStates.stages[3].1)
         try check(Screens.render(ascii), named: "migrate-running-ascii.80x24")
         XCTAssertTrue(Screens.render(ascii).text.allSatisfy(\.isASCII), "the ASCII glyph set draws only ASCII")
+        // A step's SQL in ASCII: ≤ and … spelled out in full (<=, ...), not replaced by '?'.
+        var sql = try GoldenStates.base(width: 80, height: 24, glyphs: .ascii)
+        sql.screen = .plan
+        sql.selection[ConsoleState.Screen.plan.rawValue] = 2
+        _ = sql.reduce(.key(.enter))
+        try check(Screens.render(sql), named: "plan-sql-ascii.80x24")
+        XCTAssertTrue(Screens.render(sql).text.allSatisfy(\.isASCII), "the SQL view in ASCII draws only ASCII")
+        XCTAssertTrue(Screens.render(sql).text.contains(":after < Z_PK <= :last"), Screens.render(sql).text)
+        let body = (3..<22).map { Screens.render(sql).row($0) }.joined(separator: "\n")
+        XCTAssertFalse(body.contains("?"), "nothing in the SQL view falls back to '?':\n\(body)")
         var small = try GoldenStates.base(width: 60, height: 15)
         try check(Screens.render(small), named: "too-small.60x15")
         _ = small.reduce(.resize(width: 80, height: 24))
@@ -111,7 +139,7 @@ final class ScreenGoldenTests: XCTestCase {
     /// The goldens are the console's documentation: every screen the README shows is one of them, as it is.
     func testTheREADMEShowsGoldenScreens() throws {
         let readme = try String(contentsOf: Self.screensFolder.deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
-        for name in ["versions.80x24", "migrate-inplace-change.80x24", "result-step-2.80x24"] {
+        for name in ["versions.80x24", "plan-sql-inplace.80x24", "migrate-inplace-change.80x24", "result-step-2.80x24"] {
             let golden = try String(contentsOf: Self.screensFolder.appendingPathComponent("\(name).txt"), encoding: .utf8)
             let legend = try XCTUnwrap(golden.range(of: "── styles:"))
             let text = String(golden[..<legend.lowerBound])

@@ -29,4 +29,24 @@ final class SQLStatementTests: XCTestCase {
         }
         try store.close()
     }
+
+    /// A query's rows come with its column names (an `AS` name where it has one), even when it
+    /// finds no row, read through a read-only store: what the demos show as tables.
+    func testAQueryReadsAsATableWithItsColumnNames() throws {
+        let path = try temporaryDirectory().appendingPathComponent("table.sqlite").path
+        let created = try PersistentStore.create(at: path, model: try ModelXMLReader.read(Data(RowCountTests.model.utf8), file: "Counts"))
+        try created.withConnection { connection in
+            try connection.execute(SQLStatement("CREATE TABLE t (a INTEGER, b TEXT)"))
+            try connection.execute(SQLStatement("INSERT INTO t VALUES (1, 'one'), (2, NULL)"))
+        }
+        try created.close()
+        let store = try PersistentStore.open(at: path)
+        defer { try? store.close() }
+        let table = try store.withReadConnection { try $0.table(SQLStatement("SELECT a, b AS name, a * ? FROM t ORDER BY a", [.real(0.5)])) }
+        XCTAssertEqual(table.columns, ["a", "name", "a * ?"])
+        XCTAssertEqual(table.rows, [[1, "one", .real(0.5)], [2, nil, .real(1)]])
+        let none = try store.withReadConnection { try $0.table(SQLStatement("SELECT a, b FROM t WHERE a > 9")) }
+        XCTAssertEqual(none.columns, ["a", "b"])
+        XCTAssertTrue(none.rows.isEmpty)
+    }
 }

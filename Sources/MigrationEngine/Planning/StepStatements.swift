@@ -1,3 +1,4 @@
+import Foundation
 import SQLiteStore
 
 /// The SQL one step of a plan runs, in the order it runs, and what it does row by row in Swift
@@ -34,4 +35,17 @@ public struct StepStatements: Sendable {
     public var summary: String
     /// The parts, in the order they run.
     public var parts: [Part]
+}
+
+extension StepStatements.Part {
+    /// Each statement as a reviewer reads it, on one line: values written in place as SQL
+    /// literals, parameters as `:name`. What `plan --sql` prints and the console's Plan screen
+    /// shows, so both say the same.
+    public var readableStatements: [String] { statements.map(Self.oneLine) }
+
+    /// `statement` as a person reads it (``SQLStatement/description``), its line breaks and the
+    /// indentation after them read as one space: one statement, one line, ready to wrap or copy.
+    public static func oneLine(_ statement: SQLStatement) -> String {
+        statement.description.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+    }
 }

@@ -1,0 +1,136 @@
+import Demo
+import Foundation
+import MigrationConsole
+import MigrationEngine
+import ObjectModel
+import SQLiteStore
+import Testing
+
+/// The Plan screen's SQL view (Enter): the keys that open, scroll, page, change step and close
+/// it, on the real BookStore plan's SQL as the console compiles it when it opens.
+@Suite struct SQLViewTests {
+    /// The golden plan (BookStore → 5, four steps) at `width`×`height`, on the Plan screen.
+    func plan(width: Int = 80, height: Int = 24) throws -> ConsoleState {
+        var state = try GoldenStates.base(width: width, height: height)
+        state.screen = .plan
+        return state
+    }
+
+    /// The heading's `lines a–b of n`, as the screen shows it.
+    func position(_ state: ConsoleState) -> String {
+        let heading = Screens.render(state).row(3)
+        return heading.range(of: #"lines \d+–\d+ of \d+"#, options: .regularExpression).map { String(heading[$0]) } ?? ""
+    }
+
+    @Test func enterOpensTheSelectedStepsSQLAndEscClosesIt() throws {
+        var state = try plan()
+        _ = state.reduce(.key(.down))
+        #expect(state.reduce(.key(.enter)).isEmpty)
+        #expect(state.sqlView == ConsoleState.SQLView(step: 1))
+        let screen = Screens.render(state).text
+        #expect(screen.contains("SQL of step 2/4: BookStore 2 → BookStore 3  [lightweight]"), "\(screen)")
+        #expect(screen.contains("ALTER TABLE _chrysalis_move_ZPUBLICATION RENAME TO ZPUBLICATION;"), "\(screen)")
+        #expect(Screens.render(state).row(23).contains("Esc close"), "the key bar says how to leave")
+        _ = state.reduce(.key(.escape))
+        #expect(state.sqlView == nil)
+        #expect(state.screen == .plan)
+        #expect(state.selection[ConsoleState.Screen.plan.rawValue] == 1, "back on the plan, the same step selected")
+        #expect(Screens.render(state).text.contains("Plan: BookStore → BookStore 5, 4 steps"))
+    }
+
+    @Test func arrowsAndPagesScrollWithinTheSQL() throws {
+        var state = try plan()
+        state.selection[ConsoleState.Screen.plan.rawValue] = 2
+        _ = state.reduce(.key(.enter))
+        #expect(position(state) == "lines 1–18 of 94")
+        _ = state.reduce(.key(.up))
+        #expect(position(state) == "lines 1–18 of 94", "never above the first line")
+        _ = state.reduce(.key(.down))
+        _ = state.reduce(.key(.character("j")))
+        #expect(position(state) == "lines 3–20 of 94")
+        _ = state.reduce(.key(.pageDown))
+        #expect(position(state) == "lines 20–37 of 94", "a page keeps one line of the last in view")
+        for _ in 0..<10 { _ = state.reduce(.key(.pageDown)) }
+        #expect(position(state) == "lines 77–94 of 94", "never past the last line")
+        _ = state.reduce(.key(.down))
+        #expect(position(state) == "lines 77–94 of 94")
+        #expect(Screens.render(state).text.contains("CREATE INDEX"), "the end of the step: its indexes built")
+        _ = state.reduce(.key(.pageUp))
+        _ = state.reduce(.key(.character("k")))
+        #expect(position(state) == "lines 59–76 of 94")
+    }
+
+    @Test func leftAndRightShowTheNeighbouringStepsSQL() throws {
+        var state = try plan()
+        _ = state.reduce(.key(.enter))
+        _ = state.reduce(.key(.pageDown))
+        _ = state.reduce(.key(.left))
+        #expect(state.sqlView == ConsoleState.SQLView(step: 0, top: 0), "no step before the first: nothing moves")
+        _ = state.reduce(.key(.right))
+        _ = state.reduce(.key(.character("l")))
+        #expect(state.sqlView == ConsoleState.SQLView(step: 2), "each step's SQL starts at its top")
+        #expect(state.selection[ConsoleState.Screen.plan.rawValue] == 2)
+        _ = state.reduce(.key(.character("l")))
+        _ = state.reduce(.key(.right))
+        #expect(state.sqlView?.step == 3, "no step after the last")
+        _ = state.reduce(.key(.character("h")))
+        #expect(state.sqlView?.step == 2)
+    }
+
+    @Test func otherKeysWaitWhileTheSQLIsOpenButHelpAndQuitWork() throws {
+        var state = try plan()
+        _ = state.reduce(.key(.enter))
+        #expect(state.reduce(.key(.tab)).isEmpty)
+        #expect(state.reduce(.key(.character("m"))).isEmpty, "m does not start a migration from inside the SQL")
+        #expect(state.screen == .plan)
+        #expect(state.mode == .browsing)
+        _ = state.reduce(.key(.character("?")))
+        #expect(state.showHelp)
+        #expect(Screens.render(state).text.contains("A step's SQL (Enter on Plan)"))
+        _ = state.reduce(.key(.escape))
+        #expect(!state.showHelp)
+        #expect(state.sqlView != nil, "Esc closes the help first, then the SQL")
+        #expect(state.reduce(.key(.character("q"))) == [.quit])
+    }
+
+    @Test func resizingKeepsTheViewWithinItsLines() throws {
+        var state = try plan()
+        state.selection[ConsoleState.Screen.plan.rawValue] = 2
+        _ = state.reduce(.key(.enter))
+        for _ in 0..<10 { _ = state.reduce(.key(.pageDown)) }
+        _ = state.reduce(.resize(width: 120, height: 40))
+        #expect(position(state) == "lines 43–76 of 76", "wider lines wrap less: the last line stays the last in view")
+        #expect(!Screens.render(state).text.split(separator: "\n").contains { $0.count > 120 })
+    }
+
+    @Test func aPlanWithoutSQLSaysWhy() throws {
+        var state = try plan()
+        state.sql = []
+        state.sqlProblem = "BookStore.sqlite: unable to open database file"
+        _ = state.reduce(.key(.enter))
+        #expect(Screens.render(state).text.contains("The SQL could not be compiled: BookStore.sqlite: unable to open database"))
+    }
+
+    /// The console compiles its SQL with `plan --sql`'s function, once as it opens, and that
+    /// reads the store without writing it: every file beside it keeps its bytes.
+    @Test func compilingTheSQLWritesNothing() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chrysalis-sqlview-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bundle = try ModelBundle.read(at: DemoResources.bookStoreBundle)
+        let path = directory.appendingPathComponent("BookStore.sqlite").path
+        let start = try #require(bundle.version(named: "BookStore"))
+        let store = try PersistentStore.create(at: path, model: start.model)
+        try DataGenerator(model: start.model).fill(store, rows: 200)
+        try store.close()
+        let files = { try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted().map { try Data(contentsOf: directory.appendingPathComponent($0)) } }
+        let before = try files()
+        let plan = try MigrationPlan.make(store: path, bundle: bundle, mappings: [try DemoResources.mapping("BookStore3To4")], to: "BookStore 4")
+        let options = MigrationOptions(policies: DemoResources.policies)
+        let state = ConsoleState(store: path, bundle: bundle, plan: plan, options: options, width: 80, height: 24, glyphs: .unicode)
+        #expect(try files() == before)
+        let expected = try plan.statements(store: path, options: options).map(ConsoleState.StepSQL.init)
+        #expect(state.sql == expected && state.sql.count == plan.steps.count && state.sqlProblem == nil)
+        #expect(state.sql.first?.parts.flatMap(\.statements).contains("ALTER TABLE ZBOOK ADD COLUMN ZAUTHOR VARCHAR") == true)
+    }
+}
