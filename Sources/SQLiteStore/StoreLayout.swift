@@ -146,10 +146,17 @@ public struct StoreLayout: Sendable {
         }
         resolvedColumns = resolved
         attributeColumnsByEntity = attributeColumns
+        indexEntities()
+    }
+
+    /// Each entity's table, relationship storage and properties, looked up by name once here:
+    /// a migration asks for them per row.
+    private mutating func indexEntities() {
         for entity in model.entities {
             let root = model.rootEntity(of: entity).name
             tableIndexByEntity[entity.name] = tables.firstIndex { $0.rootEntity == root }
         }
+        // Storage is resolved through other entities' tables, so after every table is known.
         for entity in model.entities {
             var found: [String: RelationshipStorage] = [:]
             for relationship in model.allRelationships(of: entity) {
