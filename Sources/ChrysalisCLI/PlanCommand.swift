@@ -20,7 +20,7 @@ struct PlanCommand: ParsableCommand {
         migration runs: an in-place step's ALTER TABLEs and table rebuilds, a mapping step's \
         INSERT … SELECTs compiled from its value expressions and the UPDATEs that set its \
         relationships, and the index builds. Values known only as the step runs are parameters: \
-        :after and :last bound each chunk of source rows, :first_key and :last_key the keys \
+        :from and :last bound each chunk of source rows, :first_key and :last_key the keys \
         reserved for it. Where a run chooses between two forms (source keys kept when they run \
         without a gap, else renumbered), both are shown. Parts that run row by row in Swift say \
         so and why (a custom policy, an expression that does not compile to SQL).

@@ -4,7 +4,7 @@
 ///
 /// An argument known only when the statement runs (the bounds of a chunk of rows, the first key
 /// reserved for it) is a named ``Argument/parameter(_:)`` until ``binding(_:)`` gives it a value:
-/// a statement prints with its parameters (`:after`), and runs only once every one is bound.
+/// a statement prints with its parameters (`:from`), and runs only once every one is bound.
 public struct SQLStatement: Hashable, Sendable, CustomStringConvertible {
     /// One argument: a value, or a parameter bound when the statement runs.
     public enum Argument: Hashable, Sendable {

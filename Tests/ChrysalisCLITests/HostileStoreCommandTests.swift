@@ -150,6 +150,29 @@ final class HostileStoreCommandTests: XCTestCase {
         return path
     }
 
+    /// Keys Core Data never writes (zero, and `Int64.min`, whose span to the highest key is more
+    /// than `Int64` holds): the store fuzzer's input #1130 crashed on the span (exit 132), and
+    /// the set-based path then left every row with a key below 1 behind while saying it had
+    /// migrated. Every row arrives, with its values.
+    func testKeysBelowOneAreMigratedLikeAnyOther() throws {
+        let path = try store("Keys.sqlite", version: "BookStore 4")
+        try damage(path, """
+            UPDATE ZPUBLICATION SET Z_PK = -9223372036854775808 WHERE Z_PK = (SELECT min(Z_PK) FROM ZPUBLICATION);
+            UPDATE ZPUBLICATION SET Z_PK = 0 WHERE Z_PK = (SELECT max(Z_PK) FROM ZPUBLICATION);
+            UPDATE ZCATEGORY SET Z_PK = -1 WHERE Z_PK = (SELECT min(Z_PK) FROM ZCATEGORY WHERE Z_PK NOT IN (SELECT ZCATEGORY FROM ZPUBLICATION WHERE ZCATEGORY IS NOT NULL));
+            """)
+        let titles = "SELECT ZTITLE FROM ZPUBLICATION ORDER BY ZTITLE", names = "SELECT ZNAME FROM ZCATEGORY ORDER BY ZNAME"
+        let before = try DatabaseQueue(path: path).read { db in (try String?.fetchAll(db, sql: titles), try String?.fetchAll(db, sql: names)) }
+        XCTAssertEqual(before.0.count, 20)
+        let mapping = ChrysalisRunner.demoResources.appendingPathComponent("Mappings/BookStore4To5.mapping.yaml").path
+        let migrated = try ChrysalisRunner.run(["migrate", path, "--model", bookStore, "--mappings", mapping, "--no-backup"])
+        XCTAssertEqual(migrated.status, 0, migrated.stderr)
+        XCTAssertTrue(migrated.stdout.contains("Publication          20 → 20"), migrated.stdout)
+        let after = try DatabaseQueue(path: path).read { db in (try String?.fetchAll(db, sql: titles), try String?.fetchAll(db, sql: names)) }
+        XCTAssertEqual(after.0, before.0, "every publication, with its title")
+        XCTAssertEqual(after.1, before.1, "every category, with its name")
+    }
+
     /// A model nested 100,000 deep, and a mapping model 50,000 deep, tore the stack down (exit
     /// 139): both are refused while parsing.
     func testDeeplyNestedModelAndMappingFilesAreRefused() throws {

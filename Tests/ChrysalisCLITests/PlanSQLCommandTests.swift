@@ -36,7 +36,7 @@ final class PlanSQLCommandTests: XCTestCase {
     /// it, its chunk parameters standing for the numbers the run bound.
     private func log(_ log: String, ran statement: String) throws -> Bool {
         var pattern = NSRegularExpression.escapedPattern(for: statement.hasSuffix(";") ? String(statement.dropLast()) : statement)
-        for parameter in [":after", ":last", ":first_key", ":last_key"] { pattern = pattern.replacingOccurrences(of: parameter, with: "-?[0-9]+") }
+        for parameter in [":from", ":last", ":first_key", ":last_key"] { pattern = pattern.replacingOccurrences(of: parameter, with: "-?[0-9]+") }
         let expression = try NSRegularExpression(pattern: " ms  " + pattern + "$", options: .anchorsMatchLines)
         return expression.firstMatch(in: log, range: NSRange(log.startIndex..., in: log)) != nil
     }
@@ -85,9 +85,9 @@ final class PlanSQLCommandTests: XCTestCase {
         XCTAssertTrue(text.contains(" FROM src.ZCHEF s WHERE s.Z_ENT = "), text)
         // The exact text keeps `?` where the values are bound: the constant, the label, the chunk's bounds.
         let sql = try XCTUnwrap(chefs["sql"] as? String)
-        XCTAssertTrue(sql.contains("chrysalis_checked_number((s.ZSALARY * ?), 0, ?)") && sql.contains("s.Z_PK > ? AND s.Z_PK <= ?"), sql)
+        XCTAssertTrue(sql.contains("chrysalis_checked_number((s.ZSALARY * ?), 0, ?)") && sql.contains("s.Z_PK >= ? AND s.Z_PK <= ?"), sql)
         let bound = try XCTUnwrap(chefs["arguments"] as? [String])
-        XCTAssertTrue(bound.contains("1.04") && bound.suffix(2) == [":after", ":last"], "\(bound)")
+        XCTAssertTrue(bound.contains("1.04") && bound.suffix(2) == [":from", ":last"], "\(bound)")
         let renumbered = try statements("stage 1 · Recipes1To2: RecipeToRecipe (keys renumbered)").compactMap { $0["text"] as? String }
         XCTAssertEqual(renumbered.count, 2, "the pairs numbered, then the insert through them")
         XCTAssertTrue(renumbered[1].contains("(s.ZTEMPERATURE - 32.0)") && renumbered[1].contains("/ 1.8)"), renumbered[1])

@@ -127,7 +127,7 @@ final class ScreenGoldenTests: XCTestCase {
         _ = sql.reduce(.key(.enter))
         try check(Screens.render(sql), named: "plan-sql-ascii.80x24")
         XCTAssertTrue(Screens.render(sql).text.allSatisfy(\.isASCII), "the SQL view in ASCII draws only ASCII")
-        XCTAssertTrue(Screens.render(sql).text.contains(":after < Z_PK <= :last"), Screens.render(sql).text)
+        XCTAssertTrue(Screens.render(sql).text.contains(":from <= Z_PK <= :last"), Screens.render(sql).text)
         let body = (3..<22).map { Screens.render(sql).row($0) }.joined(separator: "\n")
         XCTAssertFalse(body.contains("?"), "nothing in the SQL view falls back to '?':\n\(body)")
         var small = try GoldenStates.base(width: 60, height: 15)

@@ -45,7 +45,7 @@ extension MigrationManager {
         // Mappings Core Data's defaults cover, whose expressions all compile, move set-based
         // (planned now: what earlier mappings did decides which to-ones fold into the insert).
         if let fast = useSetBasedSQL ? SetBasedInstances(manager: self, mapping: mapping, index: index) : nil {
-            try moveSetBased(fast, index: index)
+            try moveSetBased(fast, index: index, sourceCount: sourceCount)
         } else if let entity = mapping.sourceEntity {
             try visitRowByRow(mapping, entity: entity, index: index, policy: policy)
         }
@@ -59,17 +59,25 @@ extension MigrationManager {
                   next: index + 1 < mappings.count ? mappings[index + 1].name : mappings.first?.name)
     }
 
-    /// A set-based mapping's chunks, each its own transaction.
-    private func moveSetBased(_ fast: SetBasedInstances, index: Int) throws {
+    /// A set-based mapping's chunks, each its own transaction. Without a filter every source
+    /// instance of the entity is moved: a chunk that skipped rows is an error, never a store
+    /// with fewer rows called migrated.
+    private func moveSetBased(_ fast: SetBasedInstances, index: Int, sourceCount: Int) throws {
         if let identity = try fast.keyIdentity() { associations.markIdentity(mapping: index, identity) }
-        var after: Int64 = 0
+        // From the lowest key a store can hold: Core Data's keys start at 1, a damaged store's need not.
+        var from = Int64.min, total = 0
         while true {
             try checkCancelled()
-            var moved = (rows: 0, last: after)
-            try transaction { moved = try fast.moveChunk(after: after, limit: chunkSize) }
-            after = moved.last
+            var moved = (rows: 0, last: from)
+            try transaction { moved = try fast.moveChunk(from: from, limit: chunkSize) }
             progress.advance(units: moved.rows, rows: moved.rows)
-            if moved.rows < chunkSize { break }
+            total += moved.rows
+            if moved.rows < chunkSize || moved.last == .max { break }
+            from = moved.last + 1
+        }
+        guard fast.sql.filter != nil || total == sourceCount else {
+            throw MigrationError(.verification, "\(fast.mapping.name): \(total) of the source's \(sourceCount) instances were read for the new store",
+                                 fix: "the source is untouched; report this with the mapping model")
         }
     }
 

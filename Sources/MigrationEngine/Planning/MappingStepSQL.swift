@@ -78,7 +78,7 @@ struct MappingStepSQL {
         case .noSource:
             return [Part(title: title, notes: ["no source entity: reads no rows (only its policy's begin and end run)"])]
         case .setBased(let sql):
-            var notes = ["per chunk of up to \(options.chunkSize) source rows: :after < Z_PK ≤ :last"]
+            var notes = ["per chunk of up to \(options.chunkSize) source rows: :from ≤ Z_PK ≤ :last"]
             if !sql.foldedRelationships.isEmpty { notes.append("sets the to-ones \(sql.foldedRelationships.sorted().joined(separator: ", ")) too, so stage 2 leaves them") }
             if let entity = mapping.destinationEntity, manager.didAssociate != nil, manager.didAssociateEntities.map({ $0.contains(entity) }) ?? true {
                 notes.append("then the program's association hook sees each pair, in Swift")

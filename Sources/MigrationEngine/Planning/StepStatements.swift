@@ -10,7 +10,7 @@ public struct StepStatements: Sendable {
     public struct Part: Sendable {
         /// What the part is (`stage 1 · BookToBook`, `schema changes`, `indexes built`).
         public var title: String
-        /// The statements, in order. Parameters (`:after`, `:last`, `:first_key`…) are values
+        /// The statements, in order. Parameters (`:from`, `:last`, `:first_key`…) are values
         /// known only as the step runs: a chunk's bounds, the keys reserved for it.
         public var statements: [SQLStatement]
         /// Why the part runs row by row in Swift instead of as SQL; nil when it is SQL.

@@ -8,7 +8,7 @@ import SQLiteStore
 /// these per chunk; `chrysalis plan --sql` prints them. Otherwise ``compile(manager:mapping:index:)``
 /// says why the mapping runs row by row.
 ///
-/// The statements' parameters are the chunk's bounds (`:after`, `:last`: source keys) and, when
+/// The statements' parameters are the chunk's bounds (`:from`, `:last`: source keys, both included) and, when
 /// the keys are renumbered, the first and last destination key reserved (`:first_key`, `:last_key`).
 struct InstanceInsertSQL {
     let mapping: EntityMapping
@@ -126,10 +126,10 @@ struct InstanceInsertSQL {
 
     // MARK: The statements
 
-    /// The chunk's source rows: the mapping's entity, keys after `:after` up to `:last`, through the filter.
+    /// The chunk's source rows: the mapping's entity, keys from `:from` to `:last`, through the filter.
     private var condition: (sql: String, arguments: [SQLStatement.Argument]) {
-        ("s.Z_ENT = ? AND s.Z_PK > ? AND s.Z_PK <= ?" + (filter.map { " AND \($0.sql)" } ?? ""),
-         [.value(SQLValue(sourceNumber)), .parameter("after"), .parameter("last")] + (filter?.arguments.map(SQLStatement.Argument.value) ?? []))
+        ("s.Z_ENT = ? AND s.Z_PK >= ? AND s.Z_PK <= ?" + (filter.map { " AND \($0.sql)" } ?? ""),
+         [.value(SQLValue(sourceNumber)), .parameter("from"), .parameter("last")] + (filter?.arguments.map(SQLStatement.Argument.value) ?? []))
     }
 
     /// The columns every insert sets: the keys, then the attributes and folded to-ones.

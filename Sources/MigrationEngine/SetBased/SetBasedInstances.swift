@@ -49,12 +49,14 @@ struct SetBasedInstances {
         return (count, low, high)
     }
 
-    /// Moves the source rows with `Z_PK` after `after`, up to `limit` of them; returns how many
-    /// source rows the chunk covered and the last `Z_PK`.
-    func moveChunk(after: Int64, limit: Int) throws -> (rows: Int, last: Int64) {
+    /// Moves the source rows with `Z_PK` from `from` on, up to `limit` of them; returns how many
+    /// source rows the chunk covered and the last `Z_PK`. The bound is inclusive so that the
+    /// first chunk can start at `Int64.min`: a damaged or foreign store's keys may be zero or
+    /// negative, and a row is never left behind for its key.
+    func moveChunk(from: Int64, limit: Int) throws -> (rows: Int, last: Int64) {
         let identity = manager.associations.identity(of: mappingIndex)
-        guard let (rows, last) = try chunk(after: after, limit: limit, keptKeys: identity) else { return (0, after) }
-        let bounds: [String: SQLValue] = ["after": .integer(after), "last": .integer(last)]
+        guard let (rows, last) = try chunk(from: from, limit: limit, keptKeys: identity) else { return (0, from) }
+        let bounds: [String: SQLValue] = ["from": .integer(from), "last": .integer(last)]
         // Every row of a kept-keys chunk matches; otherwise the filter decides.
         let matching = identity != nil ? rows : Int(try manager.connection.integer(sql.matchingRows.binding(bounds)) ?? 0)
         guard matching > 0, let destinationName = mapping.destinationEntity else { return (rows, last) }
@@ -75,17 +77,17 @@ struct SetBasedInstances {
         return (rows, last)
     }
 
-    /// The chunk after `after`: how many source rows, and the last key. With kept keys the chunk
-    /// is the next keys of the range (dense, no filter: see ``keyIdentity()``); otherwise the next
-    /// `limit` rows of the entity.
-    private func chunk(after: Int64, limit: Int, keptKeys identity: AssociationTable.Identity?) throws -> (rows: Int, last: Int64)? {
+    /// The chunk from `from` on: how many source rows, and the last key. With kept keys the chunk
+    /// is the next keys of the range (dense, no filter, from the destination's next key, so at
+    /// least 1: see ``keyIdentity()``); otherwise the next `limit` rows of the entity.
+    private func chunk(from: Int64, limit: Int, keptKeys identity: AssociationTable.Identity?) throws -> (rows: Int, last: Int64)? {
         if let identity {
-            let first = max(after, identity.keys.lowerBound - 1)
-            let last = min(first + Int64(limit), identity.keys.upperBound)
-            return last > first ? (Int(last - first), last) : nil
+            let first = max(from, identity.keys.lowerBound)
+            let last = min(first + Int64(limit) - 1, identity.keys.upperBound)
+            return last >= first ? (Int(last - first + 1), last) : nil
         }
-        guard let range = try manager.connection.row(SQLStatement("SELECT count(*), max(Z_PK) FROM (SELECT Z_PK FROM \(sql.sourceTable) WHERE Z_ENT = ? AND Z_PK > ? ORDER BY Z_PK LIMIT ?)",
-                                                                  [SQLValue(sql.sourceNumber), .integer(after), SQLValue(limit)])),
+        guard let range = try manager.connection.row(SQLStatement("SELECT count(*), max(Z_PK) FROM (SELECT Z_PK FROM \(sql.sourceTable) WHERE Z_ENT = ? AND Z_PK >= ? ORDER BY Z_PK LIMIT ?)",
+                                                                  [SQLValue(sql.sourceNumber), .integer(from), SQLValue(limit)])),
               let end = range[1].integer else { return nil }
         return (Int(range[0].integer ?? 0), end)
     }
