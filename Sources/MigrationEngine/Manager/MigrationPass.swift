@@ -76,8 +76,9 @@ extension MigrationManager {
             from = moved.last + 1
         }
         guard fast.sql.filter != nil || total == sourceCount else {
-            throw MigrationError(.verification, "\(fast.mapping.name): \(total) of the source's \(sourceCount) instances were read for the new store",
-                                 fix: "the source is untouched; report this with the mapping model")
+            // The count is the whole table where it holds one entity: rows with another Z_ENT differ.
+            throw MigrationError(.verification, "\(fast.mapping.name): \(total) of the \(sourceCount) rows of \(fast.sql.sourceTableName) were read for the new store: the others' Z_ENT is not \(fast.mapping.sourceEntity ?? "the entity")'s number \(fast.sql.sourceNumber), so no entity owns them",
+                                 fix: "the source is untouched; see them with SELECT Z_ENT, count(*) FROM \(fast.sql.sourceTableName) GROUP BY Z_ENT, and correct or delete those rows")
         }
     }
 
