@@ -54,7 +54,12 @@ public struct StoreFileCheck: Sendable {
         // The in-header page count is valid only when the change counter matches version-valid-for.
         let pageCount = bigEndian(24, 4) == bigEndian(92, 4) ? bigEndian(28, 4) : 0
         let wal = fileManager.fileExists(atPath: path + "-wal") ? path + "-wal" : nil
-        if pageSize >= 512, pageCount > 0, Int64(pageCount) * Int64(pageSize) > size {
+        // A checkpoint copies the WAL's pages into the file in page order, page 1 (this header)
+        // first, so one interrupted by a kill leaves a header that counts pages not yet written,
+        // while the -wal still holds them all and SQLite replays it on open. Only a file with no
+        // WAL frames to replay is truncated when it is shorter than its header says.
+        let walSize = wal.flatMap { ((try? fileManager.attributesOfItem(atPath: $0)[.size]) as? NSNumber)?.int64Value } ?? 0
+        if walSize == 0, pageSize >= 512, pageCount > 0, Int64(pageCount) * Int64(pageSize) > size {
             throw StoreError(.truncated, path: path,
                              "is truncated: the header declares \(pageCount) pages of \(pageSize) bytes (\(pageCount * pageSize) bytes) but the file has \(size)",
                              fix: "copy the store again, completely, with its -wal and -shm files")

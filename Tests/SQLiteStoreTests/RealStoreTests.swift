@@ -52,6 +52,35 @@ final class RealStoreTests: XCTestCase {
         XCTAssertEqual(counts.values.reduce(0, +), 168, "84 posts and 84 colors live only in the -wal")
     }
 
+    /// A kill during a checkpoint leaves a header that already counts the pages the WAL is still
+    /// copying in (page 1 is written first); SQLite replays the `-wal` on open, so the store is whole
+    /// and must not be refused as truncated (the crash harness's in-place kill found this).
+    func testAStoreWhoseCheckpointWasInterruptedIsReadThroughItsWAL() throws {
+        let store = try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent == "CoreDataMigration_Example_WAL.sqlite" })
+        let copy = try copyOfFixture(store)
+        let handle = try FileHandle(forUpdating: copy)
+        let header = [UInt8](try XCTUnwrap(try handle.read(upToCount: 100)))
+        let pageSize = Int(header[16]) << 8 | Int(header[17])
+        let size = try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: copy.path)[.size] as? NSNumber).intValue
+        let declared = UInt32(size / pageSize + 12)
+        let counter = Array(header[24..<28])
+        let bigEndian = withUnsafeBytes(of: declared.bigEndian) { Array($0) }
+        try handle.seek(toOffset: 28)
+        try handle.write(contentsOf: bigEndian)
+        try handle.seek(toOffset: 92)
+        try handle.write(contentsOf: counter)
+        try handle.close()
+
+        let file = try StoreFileCheck.check(copy.path)
+        XCTAssertEqual(file.declaredPageCount, Int(declared), "the header now counts pages the file does not have yet")
+        XCTAssertEqual(try PersistentStore.open(at: copy.path).rowCounts().values.reduce(0, +), 168)
+
+        try FileManager.default.removeItem(atPath: copy.path + "-wal")
+        XCTAssertThrowsError(try StoreFileCheck.check(copy.path)) { error in
+            XCTAssertTrue("\(error)".contains("is truncated: the header declares"), "\(error)")
+        }
+    }
+
     func testMetadataKeepsEveryKeyThroughAWrite() throws {
         let store = try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent == "SampleModel2_V1.sqlite" })
         let copy = try copyOfFixture(store)
