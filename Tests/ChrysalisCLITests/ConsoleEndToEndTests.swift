@@ -13,12 +13,6 @@ final class ConsoleEndToEndTests: XCTestCase {
         try XCTSkipUnless(TmuxSession.available, "tmux is not installed")
     }
 
-    private func directory() throws -> URL {
-        let directory = try Fixtures.makeTemporaryDirectory()
-        addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
-        return directory
-    }
-
     /// A BookStore 3 store with `rows` generated rows per root entity.
     private func bookStore3(rows: Int, in directory: URL) throws -> String {
         let path = directory.appendingPathComponent("BookStore.sqlite").path
@@ -47,7 +41,7 @@ final class ConsoleEndToEndTests: XCTestCase {
     /// it, in-place ones included, each with its bar and its result pane. Step mode holds the
     /// migration after each step, so each screen read is of a migration still running.
     func testDemoRunsTheWholeChainFromBookStore1() throws {
-        let directory = try directory()
+        let directory = try scratchDirectory()
         let tmux = try TmuxSession("\(binary) demo --rows 20000 --dir \(TmuxSession.quote(directory.path))")
         let versions = try tmux.wait(for: "Versions of BookStore", "(the store is here)")
         XCTAssertTrue(versions.contains("BookStore  (the store is here)"), "the console opens on the store's real version, BookStore 1:\n\(versions)")
@@ -88,7 +82,7 @@ final class ConsoleEndToEndTests: XCTestCase {
     /// `chrysalis console` on a plan that mixes an in-place lightweight step and mapping steps
     /// (Core Data's route from BookStore 1): the in-place step runs in the console too.
     func testConsoleRunsAMixedPlanInPlaceStepIncluded() throws {
-        let directory = try directory()
+        let directory = try scratchDirectory()
         let path = directory.appendingPathComponent("BookStore.sqlite").path
         let made = try ChrysalisRunner.run(["fixture", resources.appendingPathComponent("BookStore.xcdatamodeld").path, "--version", "BookStore",
                                             "--rows", "50", "--out", path])
@@ -112,7 +106,7 @@ final class ConsoleEndToEndTests: XCTestCase {
     /// prints, compiled when the console opened; PgDn and → move through them, Esc goes back to
     /// the plan, and looking writes nothing beside the store.
     func testThePlanScreenShowsAStepsSQLUnderEnter() throws {
-        let directory = try directory()
+        let directory = try scratchDirectory()
         let path = directory.appendingPathComponent("BookStore.sqlite").path
         let made = try ChrysalisRunner.run(["fixture", resources.appendingPathComponent("BookStore.xcdatamodeld").path, "--version", "BookStore",
                                             "--rows", "50", "--out", path])
@@ -141,7 +135,7 @@ final class ConsoleEndToEndTests: XCTestCase {
     }
 
     func testStepThroughBookStore3To4MappingByMapping() throws {
-        let store = try bookStore3(rows: 50, in: try directory())
+        let store = try bookStore3(rows: 50, in: try scratchDirectory())
         let tmux = try TmuxSession(console(store, "--to 'BookStore 4' --step", mappings: ["BookStore3To4"]))
         let expected = [("CategoryToCategory", "create instances"), ("PublicationToPublication", "create instances"), ("PageToPage", "create instances"),
                         ("CategoryToCategory", "create relationships"), ("PublicationToPublication", "create relationships"), ("PageToPage", "create relationships")]
@@ -158,7 +152,7 @@ final class ConsoleEndToEndTests: XCTestCase {
     }
 
     func testResizeMidMigration() throws {
-        let store = try bookStore3(rows: 20000, in: try directory())
+        let store = try bookStore3(rows: 20000, in: try scratchDirectory())
         // Step mode holds the migration between its first two entity mappings for as long as the
         // resizing takes: run freely, a fast machine finished it before the window shrank.
         let tmux = try TmuxSession(console(store, "--start --step"))
@@ -177,7 +171,7 @@ final class ConsoleEndToEndTests: XCTestCase {
     }
 
     func testHangUpMidMigrationFinishesOrRollsBackAndWritesAReport() throws {
-        let directory = try directory()
+        let directory = try scratchDirectory()
         let store = try bookStore3(rows: 20000, in: directory)
         let before = try hashes(store)
         let tmux = try TmuxSession(console(store, "--start"))

@@ -10,12 +10,6 @@ final class MigrateSafetyTests: XCTestCase {
     private let books = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Sources/Demo/Resources/Books")
 
-    private func directory() throws -> URL {
-        let directory = try Fixtures.makeTemporaryDirectory()
-        addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
-        return directory
-    }
-
     private func dryRunFolders() throws -> Set<String> {
         Set(try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path).filter { $0.hasPrefix("chrysalis-dry-run-") })
     }
@@ -23,7 +17,7 @@ final class MigrateSafetyTests: XCTestCase {
     /// A compiled mapping whose policy this build does not register: refused before any work,
     /// and the JSON output ends with the error event saying the store is unchanged.
     func testJSONEndsWithAnErrorEventThatSaysWhereTheStoreStands() throws {
-        let store = try Fixtures.copyStore(sample.appendingPathComponent("Fixtures/SampleModel_V2.sqlite"), into: try directory())
+        let store = try Fixtures.copyStore(sample.appendingPathComponent("Fixtures/SampleModel_V2.sqlite"), into: try scratchDirectory())
         let before = try Data(contentsOf: store)
         let result = try ChrysalisRunner.run(["migrate", store.path, "--model", sample.appendingPathComponent("SampleModel.xcdatamodeld").path,
                                               "--mappings", sample.appendingPathComponent("Fixtures/V2toV3.cdm").path, "--to", "SampleModel3", "--json"])
@@ -38,7 +32,7 @@ final class MigrateSafetyTests: XCTestCase {
     }
 
     func testAStoreBehindASymbolicLinkIsMigratedWhereItLives() throws {
-        let folder = try directory()
+        let folder = try scratchDirectory()
         let real = folder.appendingPathComponent("data")
         try FileManager.default.createDirectory(at: real, withIntermediateDirectories: true)
         let store = try Fixtures.copyStore(try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent == "Model1.sqlite" }), into: real)
@@ -54,7 +48,7 @@ final class MigrateSafetyTests: XCTestCase {
     }
 
     func testADryRunOfAReadOnlyStoreWorksAndLeavesNothing() throws {
-        let folder = try directory()
+        let folder = try scratchDirectory()
         let store = try Fixtures.copyStore(try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent == "Model1.sqlite" }), into: folder)
         XCTAssertEqual(chmod(store.path, 0o444), 0)
         let before = try dryRunFolders()
@@ -71,7 +65,7 @@ final class MigrateSafetyTests: XCTestCase {
     }
 
     func testAFailedDryRunLeavesNoCopyBehind() throws {
-        let store = try Fixtures.copyStore(sample.appendingPathComponent("Fixtures/SampleModel_V2.sqlite"), into: try directory())
+        let store = try Fixtures.copyStore(sample.appendingPathComponent("Fixtures/SampleModel_V2.sqlite"), into: try scratchDirectory())
         let before = try dryRunFolders()
         let result = try ChrysalisRunner.run(["migrate", store.path, "--model", sample.appendingPathComponent("SampleModel.xcdatamodeld").path,
                                               "--mappings", sample.appendingPathComponent("Fixtures/V2toV3.cdm").path, "--to", "SampleModel3", "--dry-run"])

@@ -11,15 +11,9 @@ final class OwnPoliciesTests: XCTestCase {
     private let project = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     private var resources: URL { project.appendingPathComponent("Sources/Demo/Resources") }
 
-    private func directory() throws -> URL {
-        let directory = try Fixtures.makeTemporaryDirectory()
-        addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
-        return directory
-    }
-
     func testChrysalisRegistersNoDemoPolicyOrHook() throws {
         let bundle = resources.appendingPathComponent("BookStore.xcdatamodeld").path
-        let three = try directory().appendingPathComponent("BookStore.sqlite").path
+        let three = try scratchDirectory().appendingPathComponent("BookStore.sqlite").path
         XCTAssertEqual(try ChrysalisRunner.run(["fixture", bundle, "--version", "BookStore 3", "--rows", "20", "--out", three]).status, 0)
         let plan = try ChrysalisRunner.run(["plan", three, "--model", bundle, "--mappings", resources.appendingPathComponent("Mappings").path, "--to", "BookStore 4"])
         XCTAssertEqual(plan.status, 1)
@@ -27,13 +21,13 @@ final class OwnPoliciesTests: XCTestCase {
         XCTAssertTrue(plan.stderr.contains("none is registered"), plan.stderr)
         // BookStore 4 → 5 names no policy; the demos fill the synopsis through a manager hook,
         // which `chrysalis` must not install on a user's model.
-        let four = try directory().appendingPathComponent("BookStore.sqlite").path
+        let four = try scratchDirectory().appendingPathComponent("BookStore.sqlite").path
         XCTAssertEqual(try ChrysalisRunner.run(["fixture", bundle, "--version", "BookStore 4", "--rows", "20", "--out", four]).status, 0)
         let mapping = ["--mappings", resources.appendingPathComponent("Mappings/BookStore4To5.mapping.yaml").path]
         let plain = try ChrysalisRunner.run(["migrate", four, "--model", bundle, "--no-backup"] + mapping)
         XCTAssertEqual(plain.status, 0, plain.stderr)
         XCTAssertEqual(try DatabaseQueue(path: four).read { try Int.fetchOne($0, sql: "SELECT count(ZSYNOPSIS) FROM ZPUBLICATION") }, 0)
-        let again = try directory().appendingPathComponent("BookStore.sqlite").path
+        let again = try scratchDirectory().appendingPathComponent("BookStore.sqlite").path
         XCTAssertEqual(try ChrysalisRunner.run(["fixture", bundle, "--version", "BookStore 4", "--rows", "20", "--out", again]).status, 0)
         XCTAssertEqual(try ChrysalisRunner.demos(["migrate", again, "--model", bundle, "--no-backup"] + mapping).status, 0)
         XCTAssertEqual(try DatabaseQueue(path: again).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM ZPUBLICATION WHERE ZSYNOPSIS IS ZTITLE AND ZTITLE IS NOT NULL") },
@@ -49,7 +43,7 @@ final class OwnPoliciesTests: XCTestCase {
         let build = Process()
         build.executableURL = URL(fileURLWithPath: swift)
         build.arguments = ["build", "--package-path", example.path, "--product", "books-migrator"]
-        let log = try directory().appendingPathComponent("build.log")
+        let log = try scratchDirectory().appendingPathComponent("build.log")
         XCTAssertTrue(FileManager.default.createFile(atPath: log.path, contents: nil))
         build.standardOutput = try FileHandle(forWritingTo: log)
         build.standardError = build.standardOutput
@@ -59,7 +53,7 @@ final class OwnPoliciesTests: XCTestCase {
         guard build.terminationStatus == 0 else { return }
         let binary = example.appendingPathComponent(".build/debug/books-migrator")
 
-        let store = try Fixtures.copyStore(try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent == "Model1.sqlite" }), into: try directory())
+        let store = try Fixtures.copyStore(try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent == "Model1.sqlite" }), into: try scratchDirectory())
         let books = resources.appendingPathComponent("Books")
         let run = Process()
         run.executableURL = binary

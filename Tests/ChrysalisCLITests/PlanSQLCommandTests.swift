@@ -9,12 +9,6 @@ final class PlanSQLCommandTests: XCTestCase {
     private let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Sources/Demo/Resources")
 
-    private func directory() throws -> URL {
-        let directory = try Fixtures.makeTemporaryDirectory()
-        addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
-        return directory
-    }
-
     /// A store of `bundle` at `version` with generated rows, made by `chrysalis fixture`.
     private func fixture(_ bundle: String, version: String, in directory: URL) throws -> String {
         let path = directory.appendingPathComponent((bundle as NSString).deletingPathExtension + ".sqlite").path
@@ -43,7 +37,7 @@ final class PlanSQLCommandTests: XCTestCase {
 
     /// BookStore → BookStore 2 adds `Book.author`: in place, one `ALTER TABLE … ADD COLUMN`.
     func testAnInPlaceStepShowsItsAlterTableAndRunsExactlyThat() throws {
-        let directory = try directory()
+        let directory = try scratchDirectory()
         let store = try fixture("BookStore.xcdatamodeld", version: "BookStore", in: directory)
         let model = resources.appendingPathComponent("BookStore.xcdatamodeld").path
         let before = try contents(directory)
@@ -63,7 +57,7 @@ final class PlanSQLCommandTests: XCTestCase {
     /// Recipes 1.1 → 2.0 raises salaries by 4% and converts °F to °C with value expressions: each
     /// compiles into the mapping's `INSERT … SELECT`, and the run executes that insert.
     func testValueExpressionsCompileIntoTheInsertTheRunExecutes() throws {
-        let directory = try directory()
+        let directory = try scratchDirectory()
         let store = try fixture("Recipes.xcdatamodeld", version: "Version 1.1", in: directory)
         let arguments = [store, "--model", resources.appendingPathComponent("Recipes.xcdatamodeld").path,
                          "--mappings", resources.appendingPathComponent("Mappings/Recipes1To2.mapping.yaml").path]
@@ -99,7 +93,7 @@ final class PlanSQLCommandTests: XCTestCase {
 
     /// The objc.io Books mappings name custom policies: those parts run row by row, and say why.
     func testACustomPolicyIsShownRunningRowByRow() throws {
-        let directory = try directory()
+        let directory = try scratchDirectory()
         let store = try Fixtures.copyStore(try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent == "Model1.sqlite" }), into: directory)
         let books = resources.appendingPathComponent("Books")
         let before = try contents(directory)

@@ -9,17 +9,11 @@ final class RerunAfterCrashTests: XCTestCase {
     private let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Sources/Demo/Resources")
 
-    private func directory() throws -> URL {
-        let directory = try Fixtures.makeTemporaryDirectory()
-        addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
-        return directory
-    }
-
     private var bundle: String { resources.appendingPathComponent("BookStore.xcdatamodeld").path }
 
     /// A new folder holding `BookStore.sqlite` at `version` with `rows` generated rows per root entity.
     private func bookStore(version: String, rows: Int) throws -> (URL, String) {
-        let directory = try directory()
+        let directory = try scratchDirectory()
         let store = directory.appendingPathComponent("BookStore.sqlite").path
         let made = try ChrysalisRunner.run(["fixture", bundle, "--version", version, "--rows", String(rows), "--out", store])
         XCTAssertEqual(made.status, 0, made.stderr)
@@ -30,7 +24,7 @@ final class RerunAfterCrashTests: XCTestCase {
     /// run again with the same command: the mapping already applied is not an error.
     func testTheSameCommandCarriesOnAfterAStepIsDone() throws {
         let books = resources.appendingPathComponent("Books")
-        let store = try Fixtures.copyStore(try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent == "Model1.sqlite" }), into: try directory())
+        let store = try Fixtures.copyStore(try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent == "Model1.sqlite" }), into: try scratchDirectory())
         let mappings = ["Model1_to_Model2", "Model2_to_Model3_User", "Model2_to_Model3"].flatMap { ["--mappings", books.appendingPathComponent("\($0).xcmappingmodel").path] }
         let command = ["migrate", store.path, "--model", books.appendingPathComponent("Model.xcdatamodeld").path] + mappings
         // Where a chain killed after its first step leaves the store.

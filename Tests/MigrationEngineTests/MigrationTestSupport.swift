@@ -10,12 +10,6 @@ import XCTest
 
 /// Stores and checks shared by the migration tests.
 extension XCTestCase {
-    func scratchDirectory() throws -> URL {
-        let directory = try Fixtures.makeTemporaryDirectory()
-        addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
-        return directory
-    }
-
     func bookStore() throws -> ModelBundle { try ModelBundle.read(at: DemoResources.bookStoreBundle) }
 
     func version(_ bundle: ModelBundle, _ name: String) throws -> ModelBundle.Version {
@@ -56,18 +50,5 @@ extension XCTestCase {
 
     func rows(_ path: String, _ sql: String) throws -> [[DatabaseValue]] {
         try DatabaseQueue(path: path).read { db in try Row.fetchAll(db, sql: sql).map { Array($0.databaseValues) } }
-    }
-}
-
-extension SQLValue {
-    /// The value for GRDB, for a test that runs compiled SQL on a database of its own.
-    var grdbValue: DatabaseValue {
-        switch self {
-        case .null: return .null
-        case .integer(let number): return number.databaseValue
-        case .real(let number): return number.databaseValue
-        case .text(let text): return text.databaseValue
-        case .blob(let data): return data.databaseValue
-        }
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 @testable import MigrationEngine
 import ObjectModel
-import SQLiteStore
+@testable import SQLiteStore
 import Testing
 import TestSupport
 
@@ -165,7 +165,7 @@ import TestSupport
                         guard let fragment = compiler.compile(expression) else { continue }
                         compiled += 1
                         let sql = try database.read { db in
-                            try Int64.fetchOne(db, sql: "SELECT \(fragment.sql)", arguments: StatementArguments(fragment.arguments.map(\.grdbValue)))
+                            try Int64.fetchOne(db, sql: "SELECT \(fragment.sql)", arguments: StatementArguments(fragment.arguments.map(\.databaseValue)))
                         }
                         let evaluated = try ExpressionEvaluator(context: Shop()).evaluate(expression)
                         #expect(evaluated == .value(.integer(sql ?? -1)), "\(predicate): SQL \(sql.map(String.init) ?? "NULL")")
