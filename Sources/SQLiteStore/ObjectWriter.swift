@@ -49,10 +49,13 @@ public final class ObjectWriter {
     /// (a key only: the destination's side is not touched); returns its ID.
     @discardableResult
     public func insert(_ entity: String, _ values: [String: StoreValue] = [:], toOne: [String: ObjectID] = [:]) throws -> ObjectID {
-        let shape = try insertShape(entity)
-        // Every attribute column is bound: the given value, else the default, else NULL (a
-        // column left out of an INSERT is NULL too; Core Data's tables have no DEFAULT clauses).
-        var arguments = shape.defaults
+        let pending = try prepareInsert(entity, values, toOne: toOne)
+        try run(pending)
+        return pending.id
+    }
+
+    /// Every attribute of `values` in its argument position of `shape`'s insert.
+    func bind(_ values: [String: StoreValue], of entity: String, into arguments: inout [SQLValue], shape: InsertShape) throws {
         for (name, value) in values {
             guard let position = shape.positions[name] else { throw unknownAttribute(name, of: entity, known: shape.positions.keys) }
             // The common case converts with the column's kind alone; the full description is
@@ -63,25 +66,13 @@ public final class ObjectWriter {
             }
             arguments[position] = converted
         }
-        for (name, destination) in toOne {
-            guard let position = shape.toOnePositions[name] else {
-                throw StoreError(.unknownProperty, path: path, "entity \(entity) has no to-one relationship \(name)", fix: "use one of: \(relationshipNames(of: entity))")
-            }
-            arguments[position.key] = .integer(destination.primaryKey)
-            if let entityPosition = position.entity { arguments[entityPosition] = SQLValue(destination.entityNumber) }
-        }
-        let key = try nextKey(root: shape.root, table: shape.table)
-        arguments[0] = .integer(key)
-        try shape.statement(in: db).run(arguments)
-        shape.inserted += 1
-        return ObjectID(entityNumber: shape.number, primaryKey: key)
     }
 
     private var insertShapes: [String: InsertShape] = [:]
     /// How each relationship is written, by entity number and name (RelationshipWrites.swift).
     var writePlans: [RelationshipWritePlan.Key: RelationshipWritePlan] = [:]
 
-    private func insertShape(_ entity: String) throws -> InsertShape {
+    func insertShape(_ entity: String) throws -> InsertShape {
         if let shape = insertShapes[entity] { return shape }
         let (description, table, number) = try resolve(entity)
         guard !description.isAbstract else {
@@ -213,7 +204,7 @@ public final class ObjectWriter {
     }
 
     /// `value` in the storage form of `attribute`, or why it cannot be stored.
-    private func storedValue(_ value: StoreValue, entity: String, name: String, attribute: AttributeDescription) throws -> SQLValue {
+    func storedValue(_ value: StoreValue, entity: String, name: String, attribute: AttributeDescription) throws -> SQLValue {
         guard let converted = value.sqlValue(for: attribute) else {
             throw StoreError(.badValue, path: path, "\(entity).\(name) is \(attribute.attributeType.displayName) and cannot hold \(value)",
                              fix: "give a value of the attribute's type")
@@ -224,7 +215,7 @@ public final class ObjectWriter {
         return converted
     }
 
-    private func unknownAttribute(_ name: String, of entity: String, known: some Sequence<String>) -> StoreError {
+    func unknownAttribute(_ name: String, of entity: String, known: some Sequence<String>) -> StoreError {
         let isRelationship = layout.model.entity(named: entity).flatMap { layout.model.relationship(named: name, in: $0) } != nil
         return StoreError(.unknownProperty, path: path,
                           isRelationship ? "\(entity).\(name) is a relationship, not an attribute" : "entity \(entity) has no stored attribute \(name)",

@@ -56,7 +56,7 @@ extension ObjectWriter {
     static func orderKey(_ position: Int) -> Int64 { Int64(position + 1) * 1024 }
 
     /// The plan for relationship `name` of `id`'s entity, worked out on first use.
-    private func writePlan(_ id: ObjectID, _ name: String) throws -> RelationshipWritePlan {
+    func writePlan(_ id: ObjectID, _ name: String) throws -> RelationshipWritePlan {
         let key = RelationshipWritePlan.Key(entityNumber: id.entityNumber, name: name)
         if let known = writePlans[key] { return known }
         let entity = try self.name(of: id)
@@ -73,7 +73,7 @@ extension ObjectWriter {
     }
 
     /// Every destination is an instance of the relationship's destination entity or a subentity.
-    private func requireDestinations(_ destinations: [ObjectID], of plan: RelationshipWritePlan) throws {
+    func requireDestinations(_ destinations: [ObjectID], of plan: RelationshipWritePlan) throws {
         for destination in destinations where !plan.allowed.contains(destination.entityNumber) {
             let destinationName = try self.name(of: destination)
             throw StoreError(.badValue, path: path, "\(plan.entity).\(plan.relationship.name) points to \(plan.relationship.destinationEntityName), not to \(destinationName)",

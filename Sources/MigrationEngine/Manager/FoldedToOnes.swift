@@ -32,6 +32,8 @@ final class FoldedToOnes {
     private(set) var intact = true
     /// The instance inserted with folded to-ones and not yet associated, with its source.
     private var pending: (source: ObjectID, destination: ObjectID)?
+    /// Whether an instance was inserted with folded to-ones and is waiting for its association.
+    var hasPending: Bool { pending != nil }
     /// Instances inserted with folded to-ones and then associated.
     private(set) var confirmed = 0
 

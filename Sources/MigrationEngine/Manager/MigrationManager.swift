@@ -91,6 +91,8 @@ public final class MigrationManager {
     /// The running pass's policies, by entity mapping name.
     var policiesByMapping: [String: EntityMigrationPolicy] = [:]
 
+    /// The instance a policy inserted last, while its row is held back (``PendingInsert``).
+    var pendingInsert: PendingInsert?
     /// The object read last from each store: expressions read several keys of the same object.
     private var lastSource: StoredObject?, lastDestination: StoredObject?
     /// The source instance stage 1 is visiting, row by row.
@@ -102,6 +104,7 @@ public final class MigrationManager {
 
     func cachedObject(_ object: ObjectRef) throws -> StoredObject? {
         let isSource = object.side == .source
+        if !isSource { try writePendingInsert() }
         if let cached = isSource ? lastSource : lastDestination, cached.id == object.id { return cached }
         let fetched = try (isSource ? sourceReader : destinationReader).object(object.id)
         if isSource { lastSource = fetched } else { lastDestination = fetched }
@@ -135,29 +138,47 @@ public final class MigrationManager {
 
     // MARK: Writing the destination
 
-    /// Inserts a destination instance; attributes not given take the model's defaults.
+    /// Inserts a destination instance; attributes not given take the model's defaults. O(1):
+    /// its row is written with the manager's next write or read of its table, so the values and
+    /// to-ones set on it until then cost no statement of their own.
     @discardableResult
     public func insertDestination(_ entity: String, _ values: [String: StoreValue] = [:]) throws -> ObjectID {
+        try writePendingInsert()
         if let fold = activeFold, let toOne = try fold.toOnes(inserting: entity, from: visitingSource, writer: writer), let source = visitingSource {
-            let id = try writer.insert(entity, values, toOne: toOne)
-            fold.inserted(id, for: source.id)
-            return id
+            let pending = try writer.prepareInsert(entity, values, toOne: toOne)
+            fold.inserted(pending.id, for: source.id)
+            pendingInsert = pending
+            return pending.id
         }
-        return try writer.insert(entity, values)
+        let pending = try writer.prepareInsert(entity, values)
+        pendingInsert = pending
+        return pending.id
     }
 
-    /// Changes attribute values of a destination instance.
+    /// Changes attribute values of a destination instance: O(1) for the one inserted last.
     public func setDestinationValues(_ id: ObjectID, _ values: [String: StoreValue]) throws {
         forgetCachedObjects()
+        if var pending = pendingInsert, pending.id == id {
+            try writer.set(values, in: &pending)
+            pendingInsert = pending
+            return
+        }
+        try writePendingInsert()
         // The object is being created by this migration (Core Data saves it once): no new version.
         try writer.update(id, values, countsChange: false)
     }
 
-    /// Sets a destination relationship to exactly `destinations`: O(log n) per destination
-    /// (a to-many's old members are found through an index made on first use).
+    /// Sets a destination relationship to exactly `destinations`: O(1) for a to-one of the
+    /// instance inserted last, O(log n) per destination otherwise (a to-many's old members are
+    /// found through an index made on first use).
     public func relateDestination(_ id: ObjectID, _ relationship: String, to destinations: [ObjectID]) throws {
         forgetCachedObjects()
         try stopFolding()
+        if var pending = pendingInsert, pending.id == id, try writer.relate(&pending, relationship, to: destinations) {
+            pendingInsert = pending
+            return
+        }
+        try writePendingInsert()
         try prepareMemberLookups(of: id, relationship)
         try writer.relate(id, relationship, to: destinations)
     }
@@ -166,19 +187,38 @@ public final class MigrationManager {
     public func addDestination(_ id: ObjectID, _ relationship: String, _ destinations: [ObjectID]) throws {
         forgetCachedObjects()
         try stopFolding()
+        try writePendingInsert()
         try prepareMemberLookups(of: id, relationship)
         try writer.add(id, relationship, destinations)
     }
 
     /// A relationship written by hand: folded to-ones could differ from what stage 2 would
-    /// write, so stage 2 writes them (see ``FoldedToOnes``).
+    /// write, so stage 2 writes them (see ``FoldedToOnes``). Ending a fold may write to its
+    /// instance, so that instance's row is written first.
     private func stopFolding() throws {
+        if foldedToOnes.values.contains(where: \.hasPending) { try writePendingInsert() }
         for fold in foldedToOnes.values { try fold.stop(writer) }
+    }
+
+    /// Writes the instance inserted last, if its row is still held back: before anything else
+    /// reads or writes the destination, and when a policy call returns.
+    func writePendingInsert() throws {
+        guard let pending = pendingInsert else { return }
+        pendingInsert = nil
+        try writer.run(pending)
+    }
+
+    /// Writes the instance inserted last if it is in `entity`'s table: what a look-up in that
+    /// table must see first.
+    func writePendingInsert(before entity: String) throws {
+        guard let pending = pendingInsert, destinationLayout.table(for: entity)?.name == pending.table else { return }
+        try writePendingInsert()
     }
 
     /// A destination instance as written so far.
     public func destinationObject(_ id: ObjectID) throws -> StoredObject? {
-        try destinationReader.object(id)
+        try writePendingInsert()
+        return try destinationReader.object(id)
     }
 
     // MARK: Associations
@@ -206,6 +246,8 @@ public final class MigrationManager {
     public func associate(source: ObjectID?, destination: ObjectID, mapping: EntityMapping) throws {
         let number = try index(of: mapping.name)
         try associations.add(mapping: number, source: source, destination: destination)
+        // A pair that ends a fold makes it write to its instance (``FoldedToOnes/associated``).
+        if foldedToOnes.values.contains(where: \.hasPending) { try writePendingInsert() }
         for fold in foldedToOnes.values { try fold.associated(source: source, destination: destination, mapping: number, writer: writer) }
         if let entity = mapping.destinationEntity, let assignments = associationValues[entity], !assignments.isEmpty {
             let values = try attributeValues(assignments.map { ($0.attribute, $0.expression, nil) }, of: entity, mapping: mapping,

@@ -52,6 +52,7 @@ extension MigrationManager {
         if sourceCount == 0 { progress.advance(units: 1) }
         try transaction {
             try policy.endInstanceCreation(for: mapping, manager: self)
+            try writePendingInsert()
             try activeFold?.finish(writer)
         }
         activeFold = nil
@@ -104,7 +105,10 @@ extension MigrationManager {
                     for object in batch {
                         remember(sourceObject: object)  // the policy and expressions read it again
                         if let filter, try !matches(filter, source: object.id, mapping: mapping) { continue }
-                        if creates { try policy.createDestinationInstances(forSource: object.id, in: mapping, manager: self) }
+                        if creates {
+                            try policy.createDestinationInstances(forSource: object.id, in: mapping, manager: self)
+                            try writePendingInsert()
+                        }
                     }
                 }
             }
@@ -149,6 +153,7 @@ extension MigrationManager {
                         try createDefaultRelationships(forDestination: pair.destination, in: mapping, skipping: handled)
                     } else {
                         try policy.createRelationships(forDestination: pair.destination, in: mapping, manager: self)
+                        try writePendingInsert()
                     }
                 }
             }
@@ -227,10 +232,13 @@ extension MigrationManager {
         try checkCancelled()
     }
 
-    /// Runs `body` in one transaction and records the keys handed out, as a save does.
+    /// Runs `body` in one transaction and records the keys handed out, as a save does. An
+    /// instance still held back is written before the commit, or dropped with a rollback.
     func transaction(_ body: () throws -> Void) throws {
+        defer { pendingInsert = nil }
         try connection.inTransaction {
             try body()
+            try writePendingInsert()
             try writer.finish()
         }
     }

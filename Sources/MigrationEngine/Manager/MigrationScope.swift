@@ -25,6 +25,7 @@ struct MigrationScope: ExpressionContext {
     func value(of object: ObjectRef, key: String) throws -> ExpressionValue {
         let layout = object.side == .source ? manager.sourceLayout : manager.destinationLayout
         let reader = object.side == .source ? manager.sourceReader : manager.destinationReader
+        if object.side == .destination { try manager.writePendingInsert() }
         guard let entityName = layout.numbering.name(of: object.id.entityNumber), layout.hasEntity(entityName) else {
             throw EvaluationError("object \(object.id) has no entity")
         }

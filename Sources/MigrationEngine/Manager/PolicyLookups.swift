@@ -45,19 +45,22 @@ extension MigrationManager {
     /// one, say) ask ``firstDestinationObjectID(_:where:equals:)`` or
     /// ``lastDestinationObjectID(_:where:equals:)`` for one: O(log n) however many match.
     public func destinationObjectIDs(_ entity: String, where key: String, equals value: StoreValue) throws -> [ObjectID] {
-        try destinationReader.matchingObjectIDs(of: entity, where: key, equals: value)
+        try writePendingInsert(before: entity)
+        return try destinationReader.matchingObjectIDs(of: entity, where: key, equals: value)
     }
 
     /// The destination instance of `entity` with the lowest key whose `key` equals `value` (Core
     /// Data: a fetch with a limit of 1, sorted by creation): O(log n).
     public func firstDestinationObjectID(_ entity: String, where key: String, equals value: StoreValue) throws -> ObjectID? {
-        try destinationReader.matchingObjectIDs(of: entity, where: key, equals: value, from: .first, limit: 1).first
+        try writePendingInsert(before: entity)
+        return try destinationReader.matchingObjectIDs(of: entity, where: key, equals: value, from: .first, limit: 1).first
     }
 
     /// The destination instance of `entity` with the highest key (the one made last) whose `key`
     /// equals `value`: O(log n). What `destinationObjectIDs(…).last` finds, without reading the rest.
     public func lastDestinationObjectID(_ entity: String, where key: String, equals value: StoreValue) throws -> ObjectID? {
-        try destinationReader.matchingObjectIDs(of: entity, where: key, equals: value, from: .last, limit: 1).first
+        try writePendingInsert(before: entity)
+        return try destinationReader.matchingObjectIDs(of: entity, where: key, equals: value, from: .last, limit: 1).first
     }
 
     // MARK: Upkeep
