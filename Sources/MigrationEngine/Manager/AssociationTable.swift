@@ -3,8 +3,9 @@ import SQLiteStore
 /// Source → destination pairs per entity mapping, kept in a table on disk (`work.associations`)
 /// rather than in memory, so memory stays flat however large the store.
 ///
-/// A mapping whose destination keys come out equal to its source keys (see ``Identity``) writes
-/// no rows at all: its pairs are the source table's own rows, read through ``relation(_:)``.
+/// A mapping whose destination keys come out equal to its source keys, or a constant apart (see
+/// ``Identity``), writes no rows at all: its pairs are the source table's own rows, read through
+/// ``relation(_:)``.
 /// That saves writing and indexing one row per instance, the largest cost of a compiled mapping,
 /// and lets its lookups use the source's primary key. A set-based mapping knows this before it
 /// starts; a row-by-row one (a custom policy) finds out pair by pair, and writes its pairs out
@@ -17,13 +18,19 @@ final class AssociationTable {
     private var written: Set<Int> = []
 
     /// A mapping that gave the source instances of one entity with keys `keys`, consecutive,
-    /// destination instances with the same `Z_PK`, in creation order: all of the entity's
-    /// instances (a set-based mapping), or those paired so far (a row-by-row one).
+    /// destination instances with the same `Z_PK` (plus `offset`), in creation order: all of the
+    /// entity's instances (a set-based mapping), or those paired so far (a row-by-row one).
+    ///
+    /// A row-by-row mapping's destination keys are one run, but they start at 1 in a new store,
+    /// while the source's start wherever its history left them (the objc.io store's books at 9):
+    /// the same run, shifted. Set-based mappings keep the source's keys (offset 0).
     struct Identity {
         let sourceTable: String
         let sourceEntity: Int
         let destinationEntity: Int
         var keys: ClosedRange<Int64>
+        /// What each destination key adds to its source's.
+        var offset: Int64 = 0
         /// Set when the identity is only planned (`plan --sql`): the key range is known when the
         /// mapping runs, and its bounds print as parameters named after this.
         var plannedFor: String?
@@ -41,7 +48,7 @@ final class AssociationTable {
         /// The destination a foreign key `key` into the source table maps to: itself inside the
         /// keys, else nothing; ``identityLookup(_:key:into:)`` in Swift, for one row.
         func destination(ofKey key: Int64) -> ObjectID? {
-            keys.contains(key) ? ObjectID(entityNumber: destinationEntity, primaryKey: key) : nil
+            keys.contains(key) ? ObjectID(entityNumber: destinationEntity, primaryKey: key + offset) : nil
         }
     }
 
@@ -73,7 +80,7 @@ final class AssociationTable {
         guard let identity = identities[mapping] else { return "work.associations" }
         return """
             (SELECT \(mapping) AS mapping, Z_ENT AS source_entity, Z_PK AS source_pk, \(identity.destinationEntity) AS destination_entity, \
-            Z_PK AS destination_pk, Z_PK AS rowid FROM src.\(ColumnNaming.quote(identity.sourceTable)) WHERE Z_ENT = \(identity.sourceEntity) \
+            \(identity.offset == 0 ? "Z_PK" : "Z_PK + \(identity.offset)") AS destination_pk, Z_PK AS rowid FROM src.\(ColumnNaming.quote(identity.sourceTable)) WHERE Z_ENT = \(identity.sourceEntity) \
             AND Z_PK BETWEEN \(identity.bounds.low) AND \(identity.bounds.high))
             """
     }
@@ -82,9 +89,10 @@ final class AssociationTable {
     /// the SQL expression `key`, a foreign key into `table`, when its pairs are an identity over
     /// `table`: the key itself inside the identity's range (every key there is a paired
     /// instance), NULL outside it, with `paired` the condition for being inside. No look-up per
-    /// row. `nil` when the pairs are rows.
+    /// row. `nil` when the pairs are rows, or shifted (their callers take the source's keys for
+    /// the destination's; ``relation(_:)`` serves those).
     func identityLookup(_ mapping: Int, key: String, into table: String) -> (key: String, entity: String, paired: String)? {
-        guard let identity = identities[mapping], identity.sourceTable == table else { return nil }
+        guard let identity = identities[mapping], identity.sourceTable == table, identity.offset == 0 else { return nil }
         let paired = "\(key) BETWEEN \(identity.bounds.low) AND \(identity.bounds.high)"
         return ("CASE WHEN \(paired) THEN \(key) END", "CASE WHEN \(paired) THEN \(identity.destinationEntity) END", paired)
     }
@@ -103,18 +111,20 @@ final class AssociationTable {
     }
 
     /// Records one pair of a row-by-row mapping: as the next key of its identity run while the
-    /// pairs keep their source keys, consecutively; as a row otherwise.
+    /// pairs keep their source keys (or all one offset from them), consecutively; as a row otherwise.
     func add(mapping: Int, source: ObjectID?, destination: ObjectID) throws {
-        if let source, source.primaryKey == destination.primaryKey, !written.contains(mapping) {
+        if let source, !written.contains(mapping) {
             if var identity = identities[mapping], source.entityNumber == identity.sourceEntity,
-               destination.entityNumber == identity.destinationEntity, source.primaryKey == identity.keys.upperBound + 1 {
+               destination.entityNumber == identity.destinationEntity, identity.keys.upperBound < .max, source.primaryKey == identity.keys.upperBound + 1,
+               case let (shifted, overflow) = source.primaryKey.addingReportingOverflow(identity.offset), !overflow, destination.primaryKey == shifted {
                 identity.keys = identity.keys.lowerBound...source.primaryKey
                 identities[mapping] = identity
                 return
             }
-            if identities[mapping] == nil, let name = sourceLayout.numbering.name(of: source.entityNumber), let table = sourceLayout.table(for: name) {
+            let (offset, overflow) = destination.primaryKey.subtractingReportingOverflow(source.primaryKey)
+            if identities[mapping] == nil, !overflow, let name = sourceLayout.numbering.name(of: source.entityNumber), let table = sourceLayout.table(for: name) {
                 identities[mapping] = Identity(sourceTable: table.name, sourceEntity: source.entityNumber, destinationEntity: destination.entityNumber,
-                                               keys: source.primaryKey...source.primaryKey)
+                                               keys: source.primaryKey...source.primaryKey, offset: offset)
                 return
             }
         }
@@ -136,7 +146,7 @@ final class AssociationTable {
         // Answered without a query while the pairs are an identity: per-row lookups would
         // otherwise prepare a statement for every new key range.
         if let identity = identities[mapping] {
-            return identity.contains(source) ? [ObjectID(entityNumber: identity.destinationEntity, primaryKey: source.primaryKey)] : []
+            return identity.contains(source) ? [ObjectID(entityNumber: identity.destinationEntity, primaryKey: source.primaryKey + identity.offset)] : []
         }
         return try connection.prepare("SELECT destination_entity, destination_pk FROM \(relation(mapping)) WHERE mapping = ? AND source_pk = ? ORDER BY rowid")
             .rows([SQLValue(mapping), .integer(source.primaryKey)]).map { Self.objectID($0[0], $0[1]) }
@@ -144,7 +154,9 @@ final class AssociationTable {
 
     func sources(mapping: Int, destination: ObjectID) throws -> [ObjectID] {
         if let identity = identities[mapping] {
-            let source = ObjectID(entityNumber: identity.sourceEntity, primaryKey: destination.primaryKey)
+            let (key, overflow) = destination.primaryKey.subtractingReportingOverflow(identity.offset)
+            let source = ObjectID(entityNumber: identity.sourceEntity, primaryKey: key)
+            guard !overflow else { return [] }
             return destination.entityNumber == identity.destinationEntity && identity.contains(source) ? [source] : []
         }
         return try connection.prepare("SELECT source_entity, source_pk FROM \(relation(mapping)) WHERE mapping = ? AND destination_pk = ? AND source_pk IS NOT NULL ORDER BY rowid")
