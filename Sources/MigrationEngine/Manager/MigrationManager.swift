@@ -91,6 +91,8 @@ public final class MigrationManager {
     /// The running pass's policies, by entity mapping name.
     var policiesByMapping: [String: EntityMigrationPolicy] = [:]
 
+    /// Each entity mapping's attribute assignments, by mapping name, for the running pass.
+    var attributeAssignmentsByMapping: [String: (entity: String, assignments: AttributeAssignments)] = [:]
     /// The instance a policy inserted last, while its row is held back (``PendingInsert``).
     var pendingInsert: PendingInsert?
     /// The object read last from each store: expressions read several keys of the same object.
@@ -250,7 +252,7 @@ public final class MigrationManager {
         if foldedToOnes.values.contains(where: \.hasPending) { try writePendingInsert() }
         for fold in foldedToOnes.values { try fold.associated(source: source, destination: destination, mapping: number, writer: writer) }
         if let entity = mapping.destinationEntity, let assignments = associationValues[entity], !assignments.isEmpty {
-            let values = try attributeValues(assignments.map { ($0.attribute, $0.expression, nil) }, of: entity, mapping: mapping,
+            let values = try attributeValues(AttributeAssignments(assignments, entity: entity, destinationLayout: destinationLayout), mapping: mapping,
                                              source: source, destination: destination)
             try setDestinationValues(destination, values)
         }
@@ -285,27 +287,40 @@ public final class MigrationManager {
     @discardableResult
     public func createDefaultDestinationInstance(forSource source: ObjectID, in mapping: EntityMapping) throws -> ObjectID? {
         guard let entity = mapping.destinationEntity, destinationLayout.hasEntity(entity) else { return nil }
-        let assignments = mapping.attributeMappings.compactMap { property in property.expression.map { (property.name, $0, property.text) } }
-        let values = try attributeValues(assignments, of: entity, mapping: mapping, source: source, destination: nil)
+        let values = try attributeValues(attributeAssignments(of: mapping, entity: entity), mapping: mapping, source: source, destination: nil)
         let destination = try insertDestination(entity, values)
         try associate(source: source, destination: destination, mapping: mapping)
         return destination
     }
 
-    /// Evaluates value expressions for an instance of `entity` and converts each result to what
-    /// its attribute holds (names that are not attributes of `entity` are skipped).
-    private func attributeValues(_ assignments: [(name: String, expression: Expression, text: String?)], of entity: String, mapping: EntityMapping,
-                                 source: ObjectID?, destination: ObjectID?) throws -> [String: StoreValue] {
+    /// `mapping`'s attribute assignments to an instance of `entity`, worked out on first use in the pass.
+    private func attributeAssignments(of mapping: EntityMapping, entity: String) -> AttributeAssignments {
+        if let known = attributeAssignmentsByMapping[mapping.name], known.entity == entity { return known.assignments }
+        let made = AttributeAssignments(mapping: mapping, entity: entity, sourceLayout: sourceLayout, destinationLayout: destinationLayout)
+        attributeAssignmentsByMapping[mapping.name] = (entity, made)
+        return made
+    }
+
+    /// Evaluates value expressions for an instance and converts each result to what its attribute
+    /// holds; a plain `$source.<attribute>` is read from the source row (``AttributeAssignments``).
+    private func attributeValues(_ plan: AttributeAssignments, mapping: EntityMapping, source: ObjectID?, destination: ObjectID?) throws -> [String: StoreValue] {
         var values: [String: StoreValue] = [:]
-        for (name, expression, text) in assignments {
-            // The layout knows each entity's properties by name (the model would list them per row).
-            guard case .attribute(let attribute)? = destinationLayout.property(name, of: entity) else { continue }
-            let value = try evaluateProperty(expression, property: name, mapping: mapping, source: source, destination: destination)
+        values.reserveCapacity(plan.assignments.count)
+        let copiedFrom = source.flatMap { $0.entityNumber == plan.sourceEntityNumber ? $0 : nil }
+        let sourceRow = try copiedFrom.flatMap { try cachedObject(ObjectRef(side: .source, id: $0)) }
+        for assignment in plan.assignments {
+            let value: ExpressionValue
+            if let key = assignment.copiedKey, let sourceRow {
+                value = .value(sourceRow.values[key] ?? .null)
+            } else {
+                value = try evaluateProperty(assignment.expression, property: assignment.name, mapping: mapping, source: source, destination: destination)
+            }
+            let attribute = assignment.attribute
             guard let converted = value.storeValue(for: attribute.attributeType.expressionKind) else {
-                throw MigrationError(.evaluation, "\(mapping.name).\(name): \(text ?? expression.description) gave \(value), which a \(attribute.attributeType.displayName) attribute cannot hold (source object \(source.map(\.description) ?? "none"))",
+                throw MigrationError(.evaluation, "\(mapping.name).\(assignment.name): \(assignment.text ?? assignment.expression.description) gave \(value), which a \(attribute.attributeType.displayName) attribute cannot hold (source object \(source.map(\.description) ?? "none"))",
                                      fix: "change the value expression so it yields a \(attribute.attributeType.displayName)")
             }
-            values[name] = converted
+            values[assignment.name] = converted
         }
         return values
     }

@@ -23,6 +23,7 @@ extension MigrationManager {
         let counts = try sourceCounts()
         try associations.reset()
         foldedToOnes = [:]
+        attributeAssignmentsByMapping = [:]
         let policies = try resolvePolicies()
         for (mapping, policy) in zip(mappings, policies) { try transaction { try policy.begin(mapping, manager: self) } }
         for (index, (mapping, policy)) in zip(mappings, policies).enumerated() {
