@@ -97,7 +97,12 @@ public final class LookupIndexes {
         counter += 1
         let name = "chrysalis_lookup_\(schema)_\(counter)"
         guard let scratchSchema else {
-            try db.execute(sql: "CREATE INDEX \(ColumnNaming.qualified(name, schema: schema)) ON \(q(table)) (\(q(column)))")
+            // Z_ENT second makes the index cover a look-up: its `Z_ENT IN (…)` is checked in the
+            // index entry, which holds Z_PK too (the row ID), so no match costs a visit to its row.
+            let hasEntityColumn = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM pragma_table_info(?, ?) WHERE name = 'Z_ENT' COLLATE NOCASE)",
+                                                    arguments: [table, schema]) ?? false
+            let columns = q(column) + (hasEntityColumn && column.uppercased() != "Z_ENT" ? ", Z_ENT" : "")
+            try db.execute(sql: "CREATE INDEX \(ColumnNaming.qualified(name, schema: schema)) ON \(q(table)) (\(columns))")
             made.append(("INDEX", ColumnNaming.qualified(name, schema: schema)))
             return .indexed
         }
