@@ -17,12 +17,18 @@ final class BooksMigrationTests: XCTestCase {
         let bundle = try ModelBundle.read(at: DemoResources.booksBundle)
         let options = MigrationOptions(policies: DemoResources.policies)
         let originalFiles = try rows(path, "SELECT ztitle, zfileurl FROM zbook ORDER BY z_pk")
+        let originalUsers = try rows(path, "SELECT b.ztitle, u.zuserid FROM zbook b JOIN zuser u ON u.z_pk = b.zuser ORDER BY 1, 2")
 
         _ = try MappingMigration.run(store: path, from: try version(bundle, "Model1"), to: try version(bundle, "Model2"),
                                      mappings: [try DemoResources.booksMapping("Model1_to_Model2")], options: options)
         // Model2: one Author per distinct name, linked to its books; users keep their books.
         XCTAssertEqual(try rows(path, "SELECT zname FROM zauthor ORDER BY zname").map { $0[0].description },
                        ["\"Franz Kafka\"", "\"Thomas Bernhard\"", "\"Witold Gombrowicz\""])
+        // Each book's user became its one link in `users`, though the store's books start at key 9
+        // and the new store's at 1 (the pairs are one identity, shifted).
+        XCTAssertEqual(try rows(path, "SELECT b.ztitle, u.zuserid FROM Z_2USERS j JOIN zbook b ON b.z_pk = j.Z_2BOOKS1 JOIN zuser u ON u.z_pk = j.Z_3USERS ORDER BY 1, 2"),
+                       originalUsers)
+        XCTAssertEqual(originalUsers.count, 4)
 
         let report = try MappingMigration.run(store: path, from: try version(bundle, "Model2"), to: try version(bundle, "Model3"),
                                               mappings: [try DemoResources.booksMapping("Model2_to_Model3_User"),

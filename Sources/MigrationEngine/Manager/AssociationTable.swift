@@ -87,14 +87,21 @@ final class AssociationTable {
 
     /// SQL for the destination key (and entity) `mapping` gave the source instance whose key is
     /// the SQL expression `key`, a foreign key into `table`, when its pairs are an identity over
-    /// `table`: the key itself inside the identity's range (every key there is a paired
-    /// instance), NULL outside it, with `paired` the condition for being inside. No look-up per
-    /// row. `nil` when the pairs are rows, or shifted (their callers take the source's keys for
-    /// the destination's; ``relation(_:)`` serves those).
-    func identityLookup(_ mapping: Int, key: String, into table: String) -> (key: String, entity: String, paired: String)? {
-        guard let identity = identities[mapping], identity.sourceTable == table, identity.offset == 0 else { return nil }
+    /// `table`: the key itself (plus the identity's offset) inside the identity's range (every key
+    /// there is a paired instance), NULL outside it, with `paired` the condition for being inside
+    /// and `value` the destination key where `paired` holds. No look-up per row. `nil` when the
+    /// pairs are rows.
+    func identityLookup(_ mapping: Int, key: String, into table: String) -> IdentityLookup? {
+        guard let identity = identities[mapping], identity.sourceTable == table else { return nil }
         let paired = "\(key) BETWEEN \(identity.bounds.low) AND \(identity.bounds.high)"
-        return ("CASE WHEN \(paired) THEN \(key) END", "CASE WHEN \(paired) THEN \(identity.destinationEntity) END", paired)
+        let value = identity.offset == 0 ? key : "(\(key) + \(identity.offset))"
+        return IdentityLookup(key: "CASE WHEN \(paired) THEN \(value) END", entity: "CASE WHEN \(paired) THEN \(identity.destinationEntity) END",
+                              paired: paired, value: value)
+    }
+
+    /// An identity look-up's SQL: ``identityLookup(_:key:into:)``.
+    struct IdentityLookup {
+        let key: String, entity: String, paired: String, value: String
     }
 
     /// Creates the table in the attached work database, empty.

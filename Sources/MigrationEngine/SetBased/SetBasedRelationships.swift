@@ -128,10 +128,10 @@ struct SetBasedRelationships {
         let q = ColumnNaming.quote, associations = manager.associations
         if let member = associations.identityLookup(link.target, key: "s.Z_PK", into: sourceMembers),
            let owner = associations.identityLookup(link.owner, key: "s.\(q(sourceKey))", into: link.sourceTable) {
-            // Both kept their source keys: rank the source rows themselves.
+            // Both kept their source keys (or shifted them): rank the source rows themselves.
             return SQLStatement("""
                 UPDATE main.\(q(table)) SET \(q(order)) = ranked.position
-                FROM (SELECT s.Z_PK AS pk, 1024 * row_number() OVER (PARTITION BY s.\(q(sourceKey)) ORDER BY s.\(q(sourceOrder)), s.Z_PK) AS position
+                FROM (SELECT \(member.value) AS pk, 1024 * row_number() OVER (PARTITION BY s.\(q(sourceKey)) ORDER BY s.\(q(sourceOrder)), s.Z_PK) AS position
                       FROM src.\(q(sourceMembers)) s WHERE \(member.paired) AND \(owner.paired) ORDER BY pk) AS ranked
                 WHERE main.\(q(table)).Z_PK = ranked.pk
                 """)
@@ -158,10 +158,10 @@ struct SetBasedRelationships {
         let source = manager.sourceModel.entity(named: link.sourceEntity)
         if let owner = associations.identityLookup(link.owner, key: "j.\(q(sourceColumn))", into: link.sourceTable),
            let other = source.flatMap({ sourceTarget(of: link.sourceRelationship, in: $0) }).flatMap({ associations.identityLookup(link.target, key: "j.\(q(sourceOtherColumn))", into: $0) }) {
-            // Both sides kept their source keys: the source's links are the destination's.
+            // Both sides kept their source keys (or shifted them): the source's links are the destination's.
             return SQLStatement("""
                 INSERT OR IGNORE INTO main.\(q(join.name)) (\(q(column)), \(q(otherColumn)))
-                SELECT j.\(q(sourceColumn)), j.\(q(sourceOtherColumn)) FROM src.\(q(sourceJoin.name)) j WHERE \(owner.paired) AND \(other.paired) ORDER BY \(keyOrder)
+                SELECT \(owner.value), \(other.value) FROM src.\(q(sourceJoin.name)) j WHERE \(owner.paired) AND \(other.paired) ORDER BY \(keyOrder)
                 """)
         }
         return SQLStatement("""
@@ -191,10 +191,19 @@ struct SetBasedRelationships {
         let q = ColumnNaming.quote, associations = manager.associations
         let (column, otherColumn) = columns
         let keyOrder = join.columns.first == column ? "1, 2" : "2, 1"
+        let delete = SQLStatement("""
+            DELETE FROM main.\(q(join.name)) WHERE \(q(column)) IN (SELECT destination_pk FROM \(associations.relation(link.owner)) WHERE mapping = ?)
+            """, [SQLValue(link.owner)])
+        if let owner = associations.identityLookup(link.owner, key: "s.\(q(sourceKey))", into: link.sourceTable),
+           let member = associations.identityLookup(link.target, key: "s.Z_PK", into: sourceMembers) {
+            // Both kept their source keys (or shifted them): each member row is its link, no look-up.
+            return [delete, SQLStatement("""
+                INSERT OR IGNORE INTO main.\(q(join.name)) (\(q(column)), \(q(otherColumn)))
+                SELECT \(owner.value), \(member.value) FROM src.\(q(sourceMembers)) s WHERE \(owner.paired) AND \(member.paired) ORDER BY \(keyOrder)
+                """)]
+        }
         return [
-            SQLStatement("""
-                DELETE FROM main.\(q(join.name)) WHERE \(q(column)) IN (SELECT destination_pk FROM \(associations.relation(link.owner)) WHERE mapping = ?)
-                """, [SQLValue(link.owner)]),
+            delete,
             SQLStatement("""
                 INSERT OR IGNORE INTO main.\(q(join.name)) (\(q(column)), \(q(otherColumn)))
                 SELECT a1.destination_pk, a2.destination_pk FROM src.\(q(sourceMembers)) s
