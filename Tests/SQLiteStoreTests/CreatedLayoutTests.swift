@@ -34,7 +34,7 @@ final class CreatedLayoutTests: XCTestCase {
         XCTAssertEqual(pairs.count, 20)
         for (store, model) in pairs {
             let real = try SchemaSnapshot.read(try copyOfFixture(store).path)
-            let created = try temporaryDirectory().appendingPathComponent("New.sqlite").path
+            let created = try scratchDirectory().appendingPathComponent("New.sqlite").path
             _ = try PersistentStore.create(at: created, model: model)
             let ours = try SchemaSnapshot.read(created)
             compare(real, ours, store: store.path)

@@ -1,13 +1,14 @@
 import Foundation
 import ObjectModel
 import SQLiteStore
+import TestSupport
 import XCTest
 
 /// Indexes are built with SQLite's sorter tuned for it (a helper thread, a small page cache);
 /// the connection's own settings come back afterwards, whatever they were.
 final class IndexBuildTests: XCTestCase {
     func testAnIndexBuildLeavesTheConnectionAsItFoundIt() throws {
-        let path = try temporaryDirectory().appendingPathComponent("index.sqlite").path
+        let path = try scratchDirectory().appendingPathComponent("index.sqlite").path
         let model = try ModelXMLReader.read(Data(RowCountTests.model.utf8), file: "Counts")
         let store = try PersistentStore.create(at: path, model: model)
         try store.withConnection { connection in

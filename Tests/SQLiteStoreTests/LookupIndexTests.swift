@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import ObjectModel
 @testable import SQLiteStore
+import TestSupport
 import XCTest
 
 /// A look-up by attribute on a store the migration writes is served by an index made on first
@@ -10,7 +11,7 @@ import XCTest
 final class LookupIndexTests: XCTestCase {
     func testALookUpIsAnsweredFromItsIndexAloneAndFindsOnlyTheEntityAsked() throws {
         let model = try ModelXMLReader.read(Data(ObjectRoundTripTests.model.utf8), file: "RoundTrip")
-        let path = try temporaryDirectory().appendingPathComponent("Lookups.sqlite").path
+        let path = try scratchDirectory().appendingPathComponent("Lookups.sqlite").path
         let store = try PersistentStore.create(at: path, model: model)
         let layout = StoreLayout(model: model)
         // Items and Gadgets (a subentity) share a table, and a string.

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import ObjectModel
 import SQLiteStore
+import TestSupport
 import XCTest
 
 /// `ObjectPrefetch` hands over exactly what reading the table in `Z_PK` order gives, in batches of
@@ -16,7 +17,7 @@ final class ObjectPrefetchTests: XCTestCase {
 
     /// A store with `items` Items and `gadgets` Gadgets (a subentity, same table) interleaved by key.
     private func store(items: Int, gadgets: Int) throws -> PersistentStore {
-        let path = try temporaryDirectory().appendingPathComponent("Prefetch.sqlite").path
+        let path = try scratchDirectory().appendingPathComponent("Prefetch.sqlite").path
         try PersistentStore.create(at: path, model: model).close()
         let queue = try DatabaseQueue(path: path)
         try queue.write { db in

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import ObjectModel
 import SQLiteStore
+import TestSupport
 import XCTest
 
 /// Objects written through the rows API read back equal after the store is closed and reopened.
@@ -57,7 +58,7 @@ final class ObjectRoundTripTests: XCTestCase {
 
     func testEveryAttributeTypeAndRelationshipKindRoundTrips() throws {
         let model = try ModelXMLReader.read(Data(Self.model.utf8), file: "RoundTrip")
-        let path = try temporaryDirectory().appendingPathComponent("RoundTrip.sqlite").path
+        let path = try scratchDirectory().appendingPathComponent("RoundTrip.sqlite").path
         let store = try PersistentStore.create(at: path, model: model)
         let layout = StoreLayout(model: model)
         let values: [String: StoreValue] = [
@@ -129,7 +130,7 @@ final class ObjectRoundTripTests: XCTestCase {
     /// its insert) reads back as if related afterwards, subentity number included.
     func testAToOneGivenAtInsertReadsBackWithItsEntity() throws {
         let model = try ModelXMLReader.read(Data(Self.model.utf8), file: "RoundTrip")
-        let path = try temporaryDirectory().appendingPathComponent("ToOne.sqlite").path
+        let path = try scratchDirectory().appendingPathComponent("ToOne.sqlite").path
         let store = try PersistentStore.create(at: path, model: model)
         let layout = StoreLayout(model: model)
         let (gadget, step, loose) = try store.writeObjects(layout) { writer in
@@ -154,7 +155,7 @@ final class ObjectRoundTripTests: XCTestCase {
 
     func testWritesAreCheckedAgainstTheModel() throws {
         let model = try ModelXMLReader.read(Data(Self.model.utf8), file: "RoundTrip")
-        let path = try temporaryDirectory().appendingPathComponent("Checked.sqlite").path
+        let path = try scratchDirectory().appendingPathComponent("Checked.sqlite").path
         let store = try PersistentStore.create(at: path, model: model)
         let layout = StoreLayout(model: model)
         func failure(_ body: (ObjectWriter) throws -> Void) -> StoreError? {

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import ObjectModel
 import SQLiteStore
+import TestSupport
 import XCTest
 
 /// `rowCounts` counts the rows whose `Z_ENT` is each entity's number, whether a table holds one
@@ -24,7 +25,7 @@ final class RowCountTests: XCTestCase {
 
     private func store(_ rows: (Database, _ number: (String) throws -> Int) throws -> Void) throws -> String {
         let model = try ModelXMLReader.read(Data(Self.model.utf8), file: "Counts")
-        let path = try temporaryDirectory().appendingPathComponent("Counts.sqlite").path
+        let path = try scratchDirectory().appendingPathComponent("Counts.sqlite").path
         try PersistentStore.create(at: path, model: model).close()
         let queue = try DatabaseQueue(path: path)
         try queue.write { db in

@@ -1,6 +1,7 @@
 import Foundation
 import ObjectModel
 import SQLiteStore
+import TestSupport
 import XCTest
 
 /// A statement prints as a person reads it (each `?` as its value's literal or `:parameter`) and
@@ -18,7 +19,7 @@ final class SQLStatementTests: XCTestCase {
     }
 
     func testABoundStatementRunsWithItsValues() throws {
-        let path = try temporaryDirectory().appendingPathComponent("statements.sqlite").path
+        let path = try scratchDirectory().appendingPathComponent("statements.sqlite").path
         let store = try PersistentStore.create(at: path, model: try ModelXMLReader.read(Data(RowCountTests.model.utf8), file: "Counts"))
         try store.withConnection { connection in
             try connection.execute(SQLStatement("CREATE TABLE t (a INTEGER, b TEXT, c REAL, d BLOB)"))
@@ -33,7 +34,7 @@ final class SQLStatementTests: XCTestCase {
     /// A query's rows come with its column names (an `AS` name where it has one), even when it
     /// finds no row, read through a read-only store: what the demos show as tables.
     func testAQueryReadsAsATableWithItsColumnNames() throws {
-        let path = try temporaryDirectory().appendingPathComponent("table.sqlite").path
+        let path = try scratchDirectory().appendingPathComponent("table.sqlite").path
         let created = try PersistentStore.create(at: path, model: try ModelXMLReader.read(Data(RowCountTests.model.utf8), file: "Counts"))
         try created.withConnection { connection in
             try connection.execute(SQLStatement("CREATE TABLE t (a INTEGER, b TEXT)"))
