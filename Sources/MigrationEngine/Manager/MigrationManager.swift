@@ -140,9 +140,10 @@ public final class MigrationManager {
 
     // MARK: Writing the destination
 
-    /// Inserts a destination instance; attributes not given take the model's defaults. O(1):
-    /// its row is written with the manager's next write or read of its table, so the values and
-    /// to-ones set on it until then cost no statement of their own.
+    /// Inserts a destination instance; attributes not given take the model's defaults. Its row
+    /// is written when the policy next writes anything else, reads the destination or looks up
+    /// in the instance's table, or returns: the values and to-ones it sets on the instance until
+    /// then go into the one `INSERT`.
     @discardableResult
     public func insertDestination(_ entity: String, _ values: [String: StoreValue] = [:]) throws -> ObjectID {
         try writePendingInsert()
