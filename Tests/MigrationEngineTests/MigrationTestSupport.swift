@@ -16,6 +16,16 @@ extension XCTestCase {
         try XCTUnwrap(bundle.version(named: name), "no version \(name)")
     }
 
+    /// The objc.io `Model1.sqlite` copied to `path` (writable), with `rows` generated rows per
+    /// root entity added after its own books.
+    func makeBooksModel1(at path: String, rows: Int, seed: UInt64 = 1) throws {
+        try FileManager.default.copyItem(atPath: DemoResources.root.appendingPathComponent("Books/Model1.sqlite").path, toPath: path)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
+        let store = try PersistentStore.open(at: path, mode: .readWrite)
+        try DataGenerator(model: try version(ModelBundle.read(at: DemoResources.booksBundle), "Model1").model, seed: seed).fill(store, rows: rows)
+        try store.close()
+    }
+
     /// The four books of the worked example at BookStore 3 (with their authors and prices),
     /// plus an author without a space and a book without an author; two pages each.
     func makeBookStore3(at path: String) throws {

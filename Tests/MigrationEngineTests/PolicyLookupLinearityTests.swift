@@ -29,12 +29,8 @@ final class PolicyLookupLinearityTests: XCTestCase {
     private func workPerRow(rows: Int) throws -> Double {
         let directory = try scratchDirectory()
         let path = directory.appendingPathComponent("Books.sqlite").path
-        try FileManager.default.copyItem(atPath: DemoResources.root.appendingPathComponent("Books/Model1.sqlite").path, toPath: path)
-        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
+        try makeBooksModel1(at: path, rows: rows)
         let bundle = try ModelBundle.read(at: DemoResources.booksBundle)
-        let store = try PersistentStore.open(at: path, mode: .readWrite)
-        try DataGenerator(model: try version(bundle, "Model1").model).fill(store, rows: rows)
-        try store.close()
 
         let counter = SQLiteWorkCounter()
         let options = MigrationOptions(policies: DemoResources.policies, configureManager: { counter.attach(to: $0.connection) })

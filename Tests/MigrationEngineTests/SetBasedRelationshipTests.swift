@@ -77,12 +77,8 @@ final class SetBasedRelationshipTests: XCTestCase {
     func testAToManyKeptInItsMembersBecomesTheSameManyToManyBothWays() throws {
         let directory = try scratchDirectory()
         let source = directory.appendingPathComponent("Books.sqlite").path
-        try FileManager.default.copyItem(atPath: DemoResources.root.appendingPathComponent("Books/Model1.sqlite").path, toPath: source)
-        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: source)
+        try makeBooksModel1(at: source, rows: 400, seed: 3)
         let bundle = try ModelBundle.read(at: DemoResources.booksBundle)
-        let store = try PersistentStore.open(at: source, mode: .readWrite)
-        try DataGenerator(model: try version(bundle, "Model1").model, seed: 3).fill(store, rows: 400)
-        try store.close()
         _ = try DatabaseQueue(path: source).write { db in
             try db.execute(sql: "DELETE FROM ZBOOK WHERE Z_PK % 9 = 0; UPDATE ZBOOK SET ZUSER = NULL WHERE Z_PK % 13 = 0; DELETE FROM ZUSER WHERE Z_PK % 17 = 0")
         }
