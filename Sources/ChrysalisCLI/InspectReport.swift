@@ -24,6 +24,8 @@ struct InspectReport: Encodable {
     var identifiers: [String]
     var entities: [Entity]
     var matchedVersion: String?
+    /// Versions with the matched version's hashes, which Core Data takes for it.
+    var identicalVersions: [String]
     var modelSource: String?
     var compatibleWithCurrent: Bool
     var currentVersion: String?
@@ -38,7 +40,7 @@ struct InspectReport: Encodable {
     private var bundleName: String?
 
     enum CodingKeys: String, CodingKey {
-        case path, uuid, frameworkVersion, identifiers, entities, matchedVersion, modelSource, compatibleWithCurrent
+        case path, uuid, frameworkVersion, identifiers, entities, matchedVersion, identicalVersions, modelSource, compatibleWithCurrent
         case currentVersion, nearestVersion, differingEntities, cachedModelReproducesHashes, digest, checksum, file, interruptedMigration
     }
 
@@ -49,6 +51,7 @@ struct InspectReport: Encodable {
         identifiers = inspection.metadata.versionIdentifiers
         entities = inspection.entities.map { Entity(name: $0.name, hash: $0.hash.base64EncodedString(), rows: $0.rows) }
         matchedVersion = inspection.match.matchedVersion
+        identicalVersions = inspection.match.identicalVersions
         modelSource = inspection.match.source?.rawValue
         compatibleWithCurrent = inspection.compatibleWithCurrent
         currentVersion = inspection.currentVersion
@@ -71,6 +74,7 @@ struct InspectReport: Encodable {
         try container.encode(identifiers, forKey: .identifiers)
         try container.encode(entities, forKey: .entities)
         try container.encode(matchedVersion, forKey: .matchedVersion)
+        try container.encode(identicalVersions, forKey: .identicalVersions)
         try container.encode(modelSource, forKey: .modelSource)
         try container.encode(compatibleWithCurrent, forKey: .compatibleWithCurrent)
         try container.encode(currentVersion, forKey: .currentVersion)
@@ -94,6 +98,9 @@ struct InspectReport: Encodable {
         lines.append("UUID        \(uuid)")
         lines.append("Framework   \(frameworkVersion.map(String.init) ?? "unknown")    identifiers \(identifiers.isEmpty ? "(none)" : identifiers.map { "\"\($0)\"" }.joined(separator: ", "))")
         lines.append("Version     \(versionLine())")
+        if !identicalVersions.isEmpty {
+            lines.append("            same hashes as \(identicalVersions.joined(separator: ", ")): one model to Core Data; shown by the identifier the store recorded")
+        }
         if let interruptedMigration { lines.append("Warning     \(interruptedMigration)") }
         if !differingEntities.isEmpty { lines.append("            entities differing from \(nearestVersion ?? "it"): \(differingEntities.joined(separator: ", "))") }
         lines.append("")

@@ -7,6 +7,22 @@ extension ModelBundle {
         versions.first { $0.entityHashes == hashes }
     }
 
+    /// The version to show for a store with `hashes` that recorded `identifiers`
+    /// (`NSStoreModelVersionIdentifiers`). Versions with equal hashes are one model to Core Data
+    /// (Wire's 2.98.0 and 2.100.0), and identifiers are not hashed, so they only choose among
+    /// those: the one whose identifiers the store recorded, else the first. A store may record an
+    /// identifier no version has any more (Moody's `"1"`); it still matches by its hashes.
+    public func version(matchingHashes hashes: [String: Data], recordedIdentifiers identifiers: [String]) -> Version? {
+        let matching = versions.filter { $0.entityHashes == hashes }
+        let recorded = Set(identifiers.filter { !$0.isEmpty })
+        return matching.first { !recorded.isDisjoint(with: $0.model.versionIdentifiers) } ?? matching.first
+    }
+
+    /// Every version whose hashes equal `hashes`: the versions Core Data takes for one another.
+    public func versions(matchingHashes hashes: [String: Data]) -> [Version] {
+        versions.filter { $0.entityHashes == hashes }
+    }
+
     /// The version sharing the most entity hashes with `hashes`, and the entities that differ
     /// (present on one side only, or with different hashes), sorted by name.
     public func nearestVersion(toHashes hashes: [String: Data]) -> (version: Version, differingEntities: [String])? {

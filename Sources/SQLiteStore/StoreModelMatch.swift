@@ -2,9 +2,10 @@ import Foundation
 import ObjectModel
 
 extension ModelBundle {
-    /// The version a store with `metadata` was written with, or `nil` if none has its hashes.
+    /// The version a store with `metadata` was written with, or `nil` if none has its hashes:
+    /// among versions with the same hashes, the one whose identifier the store recorded.
     public func version(for metadata: StoreMetadata) -> Version? {
-        version(matchingHashes: metadata.versionHashes)
+        version(matchingHashes: metadata.versionHashes, recordedIdentifiers: metadata.versionIdentifiers)
     }
 }
 
@@ -21,6 +22,9 @@ public struct StoreModelMatch: Sendable {
 
     /// The matching bundle version's name.
     public var matchedVersion: String?
+    /// Other versions with the matched version's hashes: one model to Core Data, told apart only
+    /// by identifiers, which are not hashed (Wire's 2.98.0 beside 2.100.0).
+    public var identicalVersions: [String] = []
     /// The model that describes the store, if any could be found.
     public var model: ManagedObjectModel?
     /// Where ``model`` came from; `nil` when there is none.
@@ -37,6 +41,7 @@ public struct StoreModelMatch: Sendable {
         var match = StoreModelMatch(differingEntities: [])
         if let bundle, let version = bundle.version(for: metadata) {
             match.matchedVersion = version.name
+            match.identicalVersions = bundle.versions(matchingHashes: metadata.versionHashes).map(\.name).filter { $0 != version.name }
             match.model = version.model
             match.source = .bundle
             return match

@@ -26,9 +26,9 @@ final class VersionHashFixtureTests: XCTestCase {
             if let checksum = metadata["NSStoreModelVersionChecksumKey"] as? String {
                 XCTAssertEqual(VersionHash.versionChecksum(of: model), checksum, "checksum of \(store.lastPathComponent)")
             }
-            if let identifiers = metadata["NSStoreModelVersionIdentifiers"] as? [String] {
-                XCTAssertEqual(model.versionIdentifiers, identifiers, "identifiers of \(store.lastPathComponent)")
-            }
+            // Identifiers are not hashed: a store may record one its model no longer has (the
+            // Moody store records "1"; the model today has none), and it still matches. They are
+            // not compared here; RealStoreTests checks that the version shown is the one recorded.
         }
         XCTAssertGreaterThan(compared, 20)
         print("compared \(compared) entity hashes over \(pairs.count) stores")
