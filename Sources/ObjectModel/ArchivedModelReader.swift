@@ -92,7 +92,33 @@ public enum ArchivedModelReader {
         entity.attributes.sort { $0.name < $1.name }
         entity.relationships.sort { $0.name < $1.name }
         entity.fetchedProperties.sort { $0.name < $1.name }
+        try readIndexes(of: object, into: &entity)
         return entity
+    }
+
+    /// Compound indexes (`NSCompoundIndexes`, names or property descriptions) and fetch indexes
+    /// (`NSFetchIndexDescriptions`). A model Core Data loaded archives each `indexed` attribute
+    /// and each compound index a second time as a fetch index of the same name (Wire's
+    /// `store2-65-0`: `normalizedUserDefinedName`, `internalIsArchived_lastModifiedDate`); those
+    /// are the same index, so only fetch indexes of their own are kept.
+    private static func readIndexes(of object: ArchivedObject, into entity: inout EntityDescription) throws {
+        entity.compoundIndexes = try (object.object("NSCompoundIndexes")?.members ?? []).map { index in
+            try index.members.compactMap(constraintName)
+        }
+        let indexed = Set(entity.attributes.filter(\.isIndexed).map(\.name))
+        let compounds = Set(entity.compoundIndexes)
+        for description in try object.object("NSFetchIndexDescriptions")?.members ?? [] {
+            let name = try description.string("NSIndexName") ?? ""
+            let elements = try (description.object("NSIndexElements")?.members ?? []).map { element in
+                FetchIndex.Element(property: try element.string("NSPropertyName") ?? "",
+                                   type: element.integer("NSFetchIndexElementType") == 1 ? "RTree" : "Binary",
+                                   isAscending: element.bool("NSAscending") ?? true)
+            }
+            let properties = elements.map(\.property)
+            let derived = (properties.count == 1 && indexed.contains(properties[0]) && name == properties[0])
+                || (compounds.contains(properties) && name == properties.joined(separator: "_"))
+            if !derived && !elements.isEmpty { entity.fetchIndexes.append(FetchIndex(name: name, elements: elements)) }
+        }
     }
 
     private static func constraintName(_ member: ArchivedObject) throws -> String? {
