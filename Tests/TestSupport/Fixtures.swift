@@ -29,20 +29,55 @@ public enum Fixtures {
         return (try? handle.read(upToCount: 16)) == Data("SQLite format 3\u{0}".utf8)
     }
 
-    /// Store → model version pairs that `VERIFICATION.txt` states (independently checked).
-    public static func verifiedPairs() throws -> [(store: URL, contents: URL)] {
+    /// One store as `VERIFICATION.txt` (written by an independent checker) states it.
+    public struct VerifiedStore {
+        /// The store file.
+        public var store: URL
+        /// The `contents` of the `.xcdatamodel` whose hashes equal the store's, when one does.
+        public var contents: URL?
+        /// Other versions' names with the very same hashes (`also identical:`).
+        public var alsoIdentical: [String]
+        /// Whether the checker found a `Z_MODELCACHE` that reproduces the store's hashes.
+        public var modelCacheReproduces: Bool
+
+        /// Every version name the store may be matched to: Core Data takes versions with equal hashes for one another.
+        public var acceptableVersions: Set<String> {
+            Set((contents.map { [$0.deletingLastPathComponent().deletingPathExtension().lastPathComponent] } ?? [])
+                + alsoIdentical.map { URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent })
+        }
+    }
+
+    /// Every store `VERIFICATION.txt` lists, with its verdicts: the expectations tests derive
+    /// their counts from, since fixtures are added.
+    public static func verification() throws -> [VerifiedStore] {
         let text = try String(contentsOf: root.appendingPathComponent("VERIFICATION.txt"), encoding: .utf8)
-        var pairs: [(URL, URL)] = []
-        var store: String?
-        for line in text.split(separator: "\n") {
-            // A store's line is any unindented line; its verdicts follow, indented.
-            if !line.hasPrefix(" ") { store = String(line) }
-            let marker = "xcdatamodel: "
-            if let store, let range = line.range(of: marker), line.hasSuffix("/contents") {
-                pairs.append((root.appendingPathComponent(store), root.appendingPathComponent(String(line[range.upperBound...]))))
+        var stores: [VerifiedStore] = []
+        for line in text.split(separator: "\n").map(String.init) {
+            // A store's line is an unindented path; its verdicts follow, indented.
+            if !line.hasPrefix(" ") {
+                let url = root.appendingPathComponent(line)
+                if !line.contains(": "), !line.contains(" ["), FileManager.default.fileExists(atPath: url.path) {
+                    stores.append(VerifiedStore(store: url, contents: nil, alsoIdentical: [], modelCacheReproduces: false))
+                }
+                continue
+            }
+            guard !stores.isEmpty else { continue }
+            let verdict = line.trimmingCharacters(in: .whitespaces)
+            if verdict.hasPrefix("xcdatamodel: "), verdict.hasSuffix("/contents") {
+                stores[stores.count - 1].contents = root.appendingPathComponent(String(verdict.dropFirst("xcdatamodel: ".count)))
+            } else if verdict.hasPrefix("also identical: ") {
+                stores[stores.count - 1].alsoIdentical = verdict.dropFirst("also identical: ".count)
+                    .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            } else if verdict.hasPrefix("Z_MODELCACHE: "), verdict.hasSuffix(" reproduced") {
+                stores[stores.count - 1].modelCacheReproduces = true
             }
         }
-        return pairs
+        return stores
+    }
+
+    /// Store → model version pairs that `VERIFICATION.txt` states (independently checked).
+    public static func verifiedPairs() throws -> [(store: URL, contents: URL)] {
+        try verification().compactMap { entry in entry.contents.map { (entry.store, $0) } }
     }
 
     /// The `.xcdatamodeld` that holds a version's `contents` file.

@@ -37,13 +37,15 @@ public struct SchemaSnapshot: Equatable {
                 tables[table] = columns
             }
             var indexes: Set<Index> = []
-            for row in try Row.fetchAll(db, sql: "SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL") {
+            // Indexes SQLite made for a table's UNIQUE constraint (`sqlite_autoindex_…`, no SQL) are
+            // read too: older Core Data wrote uniqueness constraints that way, newer as CREATE UNIQUE INDEX.
+            for row in try Row.fetchAll(db, sql: "SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'index'") {
                 let name: String = row["name"]
                 let columns = try Row.fetchAll(db, sql: "PRAGMA index_xinfo(\"\(name)\")")
                     .filter { ($0["key"] as Int) == 1 }
                     .map { "\($0["name"] as String? ?? "?") \($0["coll"] as String? ?? "") \(($0["desc"] as Int) == 1 ? "DESC" : "ASC")" }
-                let sql: String = row["sql"]
-                indexes.insert(Index(name: name, table: row["tbl_name"], columns: columns, isUnique: sql.uppercased().hasPrefix("CREATE UNIQUE")))
+                let sql: String? = row["sql"]
+                indexes.insert(Index(name: name, table: row["tbl_name"], columns: columns, isUnique: sql.map { $0.uppercased().hasPrefix("CREATE UNIQUE") } ?? true))
             }
             let keys = try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME, Z_SUPER FROM Z_PRIMARYKEY ORDER BY Z_ENT")
                 .map { "\($0[0] as Int) \($0[1] as String) \($0[2] as Int)" }
