@@ -45,4 +45,34 @@ final class WireCommandTests: XCTestCase {
             XCTAssertEqual(json["compatibleWithCurrent"] as? Bool, true, name)
         }
     }
+
+    /// A store whose model is in no version of the bundle is planned and migrated from the model
+    /// it archived in Z_MODELCACHE, straight to the current version, as Core Data does; `plan`
+    /// says so. Wire's `store2-65-0` is one; a store at 2.64.0, with the versions of its hashes
+    /// taken out of a copy of the bundle, is another made on purpose.
+    func testAStoreWhoseModelIsNotInTheBundleMigratesFromItsOwnModel() throws {
+        let trimmed = try Fixtures.makeTemporaryDirectory().appendingPathComponent("zmessaging.xcdatamodeld")
+        addTeardownBlock { try? FileManager.default.removeItem(at: trimmed.deletingLastPathComponent()) }
+        try FileManager.default.copyItem(atPath: bundle, toPath: trimmed.path)
+        for version in ["zmessaging2.64.0.xcdatamodel", "zmessaging2.65.0.xcdatamodel"] {
+            try FileManager.default.removeItem(at: trimmed.appendingPathComponent(version))
+        }
+        for (name, model) in [("store2-65-0.wiredatabase", bundle), ("store2-64-0.wiredatabase", trimmed.path)] {
+            let store = try copyOfStore(name)
+            let before = try Data(contentsOf: store)
+            let plan = try ChrysalisRunner.run(["plan", store.path, "--model", model])
+            XCTAssertEqual(plan.status, 0, "\(name): \(plan.stderr)")
+            XCTAssertTrue(plan.stdout.contains("1. the store's own model (Z_MODELCACHE) → zmessaging2.101.0  [lightweight]"), plan.stdout)
+            XCTAssertTrue(plan.stdout.contains("inferred straight from the store's own model (Z_MODELCACHE) to zmessaging2.101.0, as Core Data does"), plan.stdout)
+            XCTAssertEqual(try Data(contentsOf: store), before, "plan touches nothing")
+            let stepwise = try ChrysalisRunner.run(["plan", store.path, "--model", model, "--stepwise"])
+            XCTAssertNotEqual(stepwise.status, 0)
+            XCTAssertTrue(stepwise.stderr.contains("leave out --stepwise"), stepwise.stderr)
+            let result = try ChrysalisRunner.run(["migrate", store.path, "--model", model])
+            XCTAssertEqual(result.status, 0, "\(name): \(result.stderr)")
+            let inspect = try ChrysalisRunner.run(["inspect", store.path, "--model", model, "--json"])
+            let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(inspect.stdout.utf8)) as? [String: Any])
+            XCTAssertEqual(json["matchedVersion"] as? String, "zmessaging2.101.0", name)
+        }
+    }
 }

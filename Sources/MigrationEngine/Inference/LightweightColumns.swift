@@ -152,8 +152,13 @@ struct LightweightColumns {
             return "(SELECT t.Z_PK FROM \(ColumnNaming.quote(table)) t WHERE t.\(ColumnNaming.quote(column)) = s.Z_PK ORDER BY t.Z_PK LIMIT 1)"
         case let .joinTable(join, sourceColumn, destinationColumn, _):
             return "(SELECT j.\(ColumnNaming.quote(sourceColumn)) FROM \(ColumnNaming.quote(join.name)) j WHERE j.\(ColumnNaming.quote(destinationColumn)) = s.Z_PK ORDER BY j.rowid LIMIT 1)"
-        case .inverseForeignKey:
-            return nil
+        case let .inverseForeignKey(table, column, _, _):
+            // The inverse was a to-many kept in these very rows, under the old to-one's name
+            // (Wire 1.24's `Message.conversation` ↔ `Conversation.messages` became
+            // `visibleInConversation` ↔ `allMessages`, renamed from `messages`): Core Data keeps
+            // the links through the paired to-many, so the key is the old column's.
+            if source.table(for: inference.entitySources[entity] ?? entity)?.name == table { return "s.\(ColumnNaming.quote(column))" }
+            return "(SELECT o.\(ColumnNaming.quote(column)) FROM \(ColumnNaming.quote(table)) o WHERE o.Z_PK = s.Z_PK)"
         }
     }
 

@@ -42,16 +42,25 @@ struct DestinationValidator {
         }
     }
 
-    /// Core Data checks counts only for required relationships, or optional ones that are not empty.
+    /// A to-many's count, as Core Data checks it: within `minCount…maxCount` (a maximum of 0 is
+    /// no maximum), and an optional one may also be empty. "Not optional" adds nothing more for a
+    /// to-many: its value is a set, never nil, so a required to-many with no minimum may be empty.
+    /// Evidence: NSRelationshipDescription's documentation ("The counts are only enforced if the
+    /// relationship value in the containing object is not nil. That is, optional relationships may
+    /// have zero objects in the relationship, which might be less than the minimum count"), and
+    /// WooCommerce's migration tests, which save a `ProductVariation` with no `attributes` (a
+    /// required to-many, minimum 0) and migrate it through a mapping model with Core Data.
+    /// The inference rules treat such a relationship as not mandatory for the same reason.
     private func bounds(_ relationship: RelationshipDescription, entity: EntityDescription, number: Int, table: String, count: String) throws {
         let minimum = relationship.minCount, maximum = relationship.maxCount > 0 ? relationship.maxCount : Int.max
-        guard minimum > 0 || maximum < Int.max || !relationship.isOptional else { return }
+        guard minimum > 0 || maximum < Int.max else { return }
         let emptyAllowed = relationship.isOptional ? "c > 0 AND " : ""
         let sql = "SELECT Z_PK, c FROM (SELECT s.Z_PK, \(count) AS c FROM main.\(ColumnNaming.quote(table)) s WHERE s.Z_ENT = ?) WHERE \(emptyAllowed)(c < ? OR c > ?) LIMIT 1"
-        let bounds = [SQLValue(number), SQLValue(max(minimum, relationship.isOptional ? 0 : 1)), SQLValue(maximum)]
-        if let row = try manager.connection.row(SQLStatement(sql, bounds)) {
+        if let row = try manager.connection.row(SQLStatement(sql, [SQLValue(number), SQLValue(minimum), SQLValue(maximum)])) {
             let found = row[1].integer ?? 0
-            throw failure(entity.name, row[0].integer ?? 0, relationship.name, "has \(found) destinations; the model allows \(minimum)…\(maximum == Int.max ? "∞" : String(maximum))")
+            let allowed = maximum == Int.max ? "at least \(minimum)" : minimum == maximum ? "exactly \(minimum)" : "\(minimum) to \(maximum)"
+            throw failure(entity.name, row[0].integer ?? 0, relationship.name,
+                          "has \(found) destination\(found == 1 ? "" : "s"); the model requires \(allowed)\(relationship.isOptional ? " (or none)" : "")")
         }
     }
 

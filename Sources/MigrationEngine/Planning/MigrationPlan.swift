@@ -72,10 +72,13 @@ public struct MigrationPlan: Sendable {
         let store = try PersistentStore.open(at: pending ?? path)
         try store.requireSound()
         let metadata = try store.metadata()
-        let (start, end, compatible) = try ends(of: path, hashes: metadata.versionHashes, bundle: bundle, target: target ?? bundle.currentVersionName)
+        let (start, end, compatible) = try ends(of: path, store: store, hashes: metadata.versionHashes, bundle: bundle,
+                                                target: target ?? bundle.currentVersionName, route: route)
         MigrationLog.plan.debug("\(path): hashes match \(compatible.map(\.name).joined(separator: ", ")); read as \(start.name)\(pending.map { " (from the original \($0), an interrupted plan pending)" } ?? "")")
         let fitting = MappingFit(mappings, bundle: bundle)
-        let legs = try route.legs(from: start, to: end, bundle: bundle, mappings: fitting.named)
+        let legs = compatible.isEmpty
+            ? [OwnModelSource.leg(from: start, to: end, bundle: bundle)]
+            : try route.legs(from: start, to: end, bundle: bundle, mappings: fitting.named)
         var (unused, notes) = fitting.unused(by: legs, from: start, to: end)
         // Every mapping must resolve against its two versions now, not when its step comes.
         for leg in legs {
@@ -92,9 +95,10 @@ public struct MigrationPlan: Sendable {
                              unfitMappings: fitting.unfit.map(\.name))
     }
 
-    /// The version the store is read as, the target version, and every version with the store's hashes.
-    private static func ends(of path: String, hashes: [String: Data], bundle: ModelBundle, target targetName: String) throws
-        -> (start: ModelBundle.Version, end: ModelBundle.Version, compatible: [ModelBundle.Version]) {
+    /// The version the store is read as, the target version, and every version with the store's
+    /// hashes (none when the store is read as its own archived model: ``OwnModelSource``).
+    private static func ends(of path: String, store: PersistentStore, hashes: [String: Data], bundle: ModelBundle, target targetName: String,
+                             route: PlanRoute) throws -> (start: ModelBundle.Version, end: ModelBundle.Version, compatible: [ModelBundle.Version]) {
         let compatible = bundle.versions.filter { $0.entityHashes == hashes }
         // Versions differing only in what is not hashed (renaming identifiers, delete rules,
         // defaults) all match the store. Already at the target means nothing to do; otherwise
@@ -102,14 +106,17 @@ public struct MigrationPlan: Sendable {
         // look-up), and so does Chrysalis: the renaming identifiers of that version pair the
         // properties. (Wire's 2.46 and 2.47 share hashes; 2.47 alone gives Conversation a stray
         // renaming identifier, and Wire's migration tests keep every conversation of a 2.47 store.)
+        guard let end = bundle.version(named: targetName) else {
+            throw MigrationError(.notFound, "\(bundle.name) has no version \(targetName)", fix: "use one of: \(bundle.versions.map(\.name).joined(separator: ", "))")
+        }
+        if compatible.isEmpty, let own = try OwnModelSource.version(of: path, store: store, hashes: hashes, bundle: bundle, route: route) {
+            return (own, end, [])
+        }
         guard let start = compatible.first(where: { $0.name == targetName }) ?? compatible.first else {
             let nearest = bundle.nearestVersion(toHashes: hashes)
             throw MigrationError(.wrongModel, "\(path) is not at any version of \(bundle.name)" +
                                  (nearest.map { " (nearest: \($0.version.name), differing entities \($0.differingEntities.joined(separator: ", ")))" } ?? ""),
                                  fix: "give the model bundle the store was made with; `chrysalis inspect \(path)` shows its own model")
-        }
-        guard let end = bundle.version(named: targetName) else {
-            throw MigrationError(.notFound, "\(bundle.name) has no version \(targetName)", fix: "use one of: \(bundle.versions.map(\.name).joined(separator: ", "))")
         }
         return (start, end, compatible)
     }

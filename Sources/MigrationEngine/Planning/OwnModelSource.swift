@@ -1,0 +1,39 @@
+import Foundation
+import ObjectModel
+import SQLiteStore
+
+/// A store whose hashes no version of the bundle has, read as the model it archived itself.
+///
+/// Core Data keeps the model a store was saved with in `Z_MODELCACHE`; when no model it is given
+/// matches the store's `NSStoreModelVersionHashes`, its automatic migration takes that archived
+/// model as the source and infers a mapping straight to the destination (Wire's
+/// `store2-65-0.wiredatabase`, written by a build whose model differs from the bundle's 2.65.0, is
+/// migrated this way by the app's own tests with Core Data). Chrysalis does the same, and only
+/// when the archived model reproduces every hash the store records: a cache that does not is not
+/// the store's model, and the store is refused as before. The inference pairs properties by the
+/// archived model's names and renaming identifiers, as Core Data's does.
+enum OwnModelSource {
+    /// The name the plan, the journal and every message give the store's own model.
+    static let name = "the store's own model (Z_MODELCACHE)"
+
+    /// The store's own model as the plan's source version, or `nil` when it has none that
+    /// reproduces its hashes. `--stepwise` walks the bundle's versions from the store's, which
+    /// this store has none of: it is refused with the way that works.
+    static func version(of path: String, store: PersistentStore, hashes: [String: Data], bundle: ModelBundle,
+                        route: PlanRoute) throws -> ModelBundle.Version? {
+        guard let model = try? store.cachedModel(), VersionHash.entityHashes(of: model) == hashes else { return nil }
+        guard route == .automatic else {
+            throw MigrationError(.wrongModel, "\(path) is at no version of \(bundle.name), so --stepwise has no version to start from",
+                                 fix: "leave out --stepwise: Core Data's automatic migration infers straight from the store's own model (Z_MODELCACHE) to the target")
+        }
+        return ModelBundle.Version(name: name, model: model)
+    }
+
+    /// The one step: inferred straight from the store's own model to `end`.
+    static func leg(from start: ModelBundle.Version, to end: ModelBundle.Version, bundle: ModelBundle) -> PlanRoute.Leg {
+        let nearest = bundle.nearestVersion(toHashes: start.entityHashes)
+        let near = nearest.map { "; nearest is \($0.version.name), entities differing: \($0.differingEntities.joined(separator: ", "))" } ?? ""
+        return PlanRoute.Leg(source: start, destination: end, mappings: [],
+                             reason: "no version of \(bundle.name) has the store's hashes\(near): inferred straight from the store's own model (Z_MODELCACHE) to \(end.name), as Core Data does")
+    }
+}
