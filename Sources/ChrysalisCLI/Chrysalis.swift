@@ -36,7 +36,7 @@ public struct Chrysalis: ParsableCommand {
           chrysalis console App.sqlite --model App.xcdatamodeld
                                           the same, watched and driven in a console
         """,
-        subcommands: [DemoCommand.self, ConsoleCommand.self, ModelCommand.self, InspectCommand.self, MappingCommand.self, PlanCommand.self, MigrateCommand.self, RecoverCommand.self, FixtureCommand.self]
+        subcommands: [DemoCommand.self, ConsoleCommand.self, ModelCommand.self, InspectCommand.self, MappingCommand.self, PlanCommand.self, MigrateCommand.self, RecoverCommand.self, FixtureCommand.self, CheckHistoryCommand.self]
     )
 
     public init() {}

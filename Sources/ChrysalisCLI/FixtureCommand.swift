@@ -1,5 +1,5 @@
 import ArgumentParser
-import Demo
+import MigrationEngine
 import Foundation
 import ObjectModel
 import SQLiteStore

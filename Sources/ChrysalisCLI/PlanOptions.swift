@@ -39,6 +39,13 @@ struct PlanOptions: ParsableArguments {
     /// mappings named one by one (those must fit a step).
     func load() throws -> (ModelBundle, [MappingModel], [String]) {
         let bundle = try ModelPath.load(model).requireBundle()
+        let (models, explicitNames) = try Self.loadMappings(mappings)
+        return (bundle, models, explicitNames)
+    }
+
+    /// Every mapping model at `mappings` (files, or folders searched at any depth), and the
+    /// names of those named one by one.
+    static func loadMappings(_ mappings: [String]) throws -> ([MappingModel], [String]) {
         var files: [String] = [], explicit: [String] = []
         for path in mappings {
             var isDirectory: ObjCBool = false
@@ -54,8 +61,7 @@ struct PlanOptions: ParsableArguments {
             }
         }
         let models = try files.map(MappingFile.read)
-        let explicitNames = zip(files, models).filter { explicit.contains($0.0) }.map(\.1.name)
-        return (bundle, models, explicitNames)
+        return (models, zip(files, models).filter { explicit.contains($0.0) }.map(\.1.name))
     }
 
     /// Every mapping model under `folder`, at any depth (an app bundle keeps its `.cdm` files in

@@ -77,11 +77,11 @@ final class WireAppTests: XCTestCase {
         guard let sourceVersion = plan.steps.first?.source else { return plan }
         XCTAssertEqual(plan.steps.count, 1, "\(label): one inferred step", file: file, line: line)
         XCTAssertEqual(plan.steps.first?.kind.name, "lightweight", label, file: file, line: line)
-        let before = try StoreContents.read(path, model: sourceVersion.model)
+        let before = try ObjectSnapshot.read(path, model: sourceVersion.model)
         _ = try MigrationRunner.run(plan, store: path, keepBackup: false)
         let current = bundle.current.model
         XCTAssertEqual(try PersistentStore.open(at: path).metadata().versionHashes, VersionHash.entityHashes(of: current), label, file: file, line: line)
-        let after = try StoreContents.read(path, model: current)
+        let after = try ObjectSnapshot.read(path, model: current)
         let pairing = Pairing(old: sourceVersion.model, new: current)
         for entity in current.entities where !entity.isAbstract {
             let where_ = "\(label): \(entity.name)"
@@ -107,7 +107,7 @@ final class WireAppTests: XCTestCase {
                 let from = properties[relationship.name]
                 // Positions count only where both versions keep them.
                 let ordered = relationship.isOrdered && from.flatMap { name in sourceVersion.model.entity(named: origin).flatMap { sourceVersion.model.relationship(named: name, in: $0) } }?.isOrdered == true
-                let links = { (contents: StoreContents, entity: String, name: String) in
+                let links = { (contents: ObjectSnapshot, entity: String, name: String) in
                     (contents.links[entity]?[name] ?? [:]).mapValues { ordered ? $0 : $0.sorted() }
                 }
                 let now = links(after, entity.name, relationship.name)
@@ -158,7 +158,7 @@ private struct Pairing {
 
     /// The links a new relationship has from the start: its inverse's, seen from this side, when
     /// the inverse pairs with a source relationship (keys are kept, so they read across).
-    func inverseLinks(of relationship: RelationshipDescription, in before: StoreContents) -> [Int64: [Int64]] {
+    func inverseLinks(of relationship: RelationshipDescription, in before: ObjectSnapshot) -> [Int64: [Int64]] {
         guard let inverseName = relationship.inverseName, let target = new.entity(named: relationship.destinationEntityName) else { return [:] }
         var result: [Int64: [Int64]] = [:]
         for entity in [target.name] + new.entities.filter({ new.ancestors(of: $0).contains { $0.name == target.name } }).map(\.name) {
@@ -183,37 +183,5 @@ private struct Pairing {
             if let match = sources[property.renamingIdentifier ?? property.name], match.isAttribute == isAttribute { result[property.name] = match.property.name }
         }
         return result
-    }
-}
-
-/// Everything a store holds, read through the engine's own reader with the layout the store has.
-private struct StoreContents {
-    /// Entity → key → object (concrete entities only).
-    var objects: [String: [Int64: StoredObject]] = [:]
-    /// Entity → relationship → key → destination keys, as the reader gives them (in order for an
-    /// ordered relationship, by key otherwise).
-    var links: [String: [String: [Int64: [Int64]]]] = [:]
-
-    static func read(_ path: String, model: ManagedObjectModel) throws -> StoreContents {
-        let store = try PersistentStore.open(at: path)
-        defer { try? store.close() }
-        let layout = try store.layout(for: model)
-        return try store.readObjects(layout) { reader in
-            var contents = StoreContents()
-            for entity in model.entities where !entity.isAbstract {
-                var objects: [Int64: StoredObject] = [:]
-                try reader.forEachObject(of: entity.name, includingSubentities: false) { objects[$0.id.primaryKey] = $0 }
-                contents.objects[entity.name] = objects
-                for relationship in model.allRelationships(of: entity) where !relationship.isTransient {
-                    var links: [Int64: [Int64]] = [:]
-                    for object in objects.values {
-                        let keys = try reader.destinations(of: object.id, relationship.name).map(\.primaryKey)
-                        if !keys.isEmpty { links[object.id.primaryKey] = keys }
-                    }
-                    contents.links[entity.name, default: [:]][relationship.name] = links
-                }
-            }
-            return contents
-        }
     }
 }

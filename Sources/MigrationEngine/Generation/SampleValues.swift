@@ -24,7 +24,7 @@ public struct SeededRandom: RandomNumberGenerator {
 
 /// Realistic strings for generated rows, chosen by what an attribute's name suggests: people's
 /// names (some without a space, as real data has), book titles, prose, units, colours, ids.
-enum SampleValues {
+public enum SampleValues {
     static let firstNames = ["Ada", "Alan", "Grace", "Linus", "Margaret", "Donald", "Barbara", "Edsger", "Frances", "Ken",
                              "Radia", "Tim", "Katherine", "Dennis", "Hedy", "John", "Jane", "Bill", "Jack", "Marie"]
     static let lastNames = ["Lovelace", "Turing", "Hopper", "Torvalds", "Hamilton", "Knuth", "Liskov", "Dijkstra", "Allen",
@@ -37,7 +37,7 @@ enum SampleValues {
     static let units = ["kg", "g", "l", "ml", "piece", "loaf", "dozen", "can", "bunch", "jar"]
     static let cuisines = ["Italian", "French", "Japanese", "Mexican", "Indian", "Thai", "Greek", "Ethiopian"]
 
-    static func person(_ random: inout SeededRandom) -> String {
+    public static func person(_ random: inout SeededRandom) -> String {
         if random.chance(5) { return mononyms[random.below(mononyms.count)] }
         return "\(firstNames[random.below(firstNames.count)]) \(lastNames[random.below(lastNames.count)])"
     }

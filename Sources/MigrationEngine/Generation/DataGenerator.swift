@@ -13,6 +13,10 @@ public struct DataGenerator {
     public let seed: UInt64
     /// Rows per transaction.
     public var chunkSize = 20_000
+    /// Whether the first rows of each entity hold edge values instead of realistic ones: no value
+    /// (where optional), empty, the type's extremes, text beyond ASCII (``EdgeValues``). What a
+    /// history check puts through every migration.
+    public var edgeValues = false
 
     /// A generator for stores of `model`.
     public init(model: ManagedObjectModel, seed: UInt64 = 1) {
@@ -130,6 +134,7 @@ public struct DataGenerator {
     }
 
     private func value(for attribute: AttributeDescription, rule: SampleRule, index: Int, random: inout SeededRandom) -> SQLValue {
+        if edgeValues, let edge = EdgeValues.value(for: attribute, row: index) { return edge.sqlValue(for: attribute) ?? .null }
         if attribute.isOptional && random.chance(4) { return .null }
         let stored: StoreValue
         switch attribute.attributeType {

@@ -1,0 +1,109 @@
+import Foundation
+import ObjectModel
+import SQLiteStore
+
+/// Proves a model history migratable on Linux: for every version of a bundle, a store made at
+/// that version (rows for every entity, links for every relationship, edge values) is migrated
+/// to the target as Core Data would (straight, or `--stepwise`), through the mapping models given
+/// where they match and the policies registered, and each inferred step is checked: every row,
+/// value, default and link it must keep (``InferredStepCheck``); each mapping step is validated
+/// by its own stage 3; the end is checked against the target's hashes. What `chrysalis
+/// check-history` runs, and what an app's CI can run on every model change.
+public struct HistoryCheck: Sendable {
+    /// One version's outcome.
+    public struct Outcome: Sendable, Encodable {
+        /// The version the store was made at.
+        public var version: String
+        /// Whether it reached the target with everything checked.
+        public var ok: Bool
+        /// What failed, with the step and the fix; `nil` when ok.
+        public var error: String?
+        /// The steps its plan has (0 for the target itself).
+        public var steps: Int
+    }
+
+    public var bundle: ModelBundle
+    public var mappings: [MappingModel]
+    public var route: PlanRoute
+    public var options: MigrationOptions
+    /// Rows per root entity in each version's store (edge values first).
+    public var rows: Int
+    /// The version every store is migrated to (default: the bundle's current version).
+    public var target: String
+
+    public init(bundle: ModelBundle, mappings: [MappingModel] = [], route: PlanRoute = .automatic,
+                options: MigrationOptions = MigrationOptions(), rows: Int = 12, target: String? = nil) {
+        self.bundle = bundle
+        self.mappings = mappings
+        self.route = route
+        self.options = options
+        self.rows = rows
+        self.target = target ?? bundle.currentVersionName
+    }
+
+    /// Checks every version up to the target, in the bundle's order, in stores made under
+    /// `directory` (each removed when checked); `progress` hears each version as it starts.
+    public func run(in directory: URL, progress: (_ index: Int, _ count: Int, _ version: String) -> Void = { _, _, _ in }) -> [Outcome] {
+        let end = bundle.versions.firstIndex { $0.name == target } ?? bundle.versions.count - 1
+        let versions = Array(bundle.versions.prefix(end + 1))
+        return versions.enumerated().map { index, version in
+            progress(index + 1, versions.count, version.name)
+            let path = directory.appendingPathComponent("version-\(index).sqlite").path
+            defer { Self.remove(path) }
+            do {
+                let steps = try check(version, at: path)
+                return Outcome(version: version.name, ok: true, error: nil, steps: steps)
+            } catch {
+                return Outcome(version: version.name, ok: false, error: "\(error)", steps: 0)
+            }
+        }
+    }
+
+    /// Makes the store for `version` at `path`, migrates it and checks each step; returns the
+    /// number of steps.
+    func check(_ version: ModelBundle.Version, at path: String) throws -> Int {
+        let store = try PersistentStore.create(at: path, model: version.model)
+        var generator = DataGenerator(model: version.model, seed: 11)
+        generator.edgeValues = true
+        try generator.fill(store, rows: rows)
+        try store.close()
+        let plan = try MigrationPlan.make(store: path, bundle: bundle, mappings: mappings, to: target, route: route)
+        guard !plan.steps.isEmpty else { return 0 }
+        let recorder = StepRecorder(before: try ObjectSnapshot.read(path, model: version.model))
+        var options = options
+        options.afterStep = { completed in try recorder.check(completed) }
+        _ = try MigrationRunner.run(plan, store: path, options: options, keepBackup: false)
+        let hashes = try PersistentStore.open(at: path).metadata().versionHashes
+        guard let end = bundle.version(named: target), hashes == end.entityHashes else {
+            throw MigrationError(.validation, "the migrated store does not carry \(target)'s hashes", fix: "report this: the plan ended elsewhere")
+        }
+        return plan.steps.count
+    }
+
+    private static func remove(_ path: String) {
+        for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+}
+
+/// The snapshot before the step running now; checks each inferred step as it completes, and
+/// stops the plan (rolled back) at the first difference. Steps complete one at a time on the
+/// runner's thread; the lock only makes that explicit.
+private final class StepRecorder: @unchecked Sendable {
+    private var before: ObjectSnapshot
+    private let lock = NSLock()
+
+    init(before: ObjectSnapshot) { self.before = before }
+
+    func check(_ completed: CompletedStep) throws {
+        try lock.withLock {
+            let step = completed.step
+            let after = try ObjectSnapshot.read(completed.store, model: step.destination.model)
+            if case .lightweight(let inference) = step.kind,
+               let difference = InferredStepCheck(inference: inference, before: before, after: after).firstDifference() {
+                throw MigrationError(.validation, "\(step.source.name) → \(step.destination.name) did not keep what Core Data keeps: \(difference)",
+                                     fix: "report this with the model bundle: Chrysalis's inferred step lost data")
+            }
+            before = after
+        }
+    }
+}

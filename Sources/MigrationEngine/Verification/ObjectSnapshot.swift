@@ -1,0 +1,38 @@
+import Foundation
+import ObjectModel
+import SQLiteStore
+
+/// Every object and link a store holds, read through the store's own reader with the layout the
+/// store has: what a check compares before and after a step. For test-sized stores only; it
+/// holds everything in memory.
+public struct ObjectSnapshot: Sendable {
+    /// Entity → key → object (concrete entities only).
+    public var objects: [String: [Int64: StoredObject]] = [:]
+    /// Entity → relationship → key → destination keys, as the reader gives them (in order for an
+    /// ordered relationship, by key otherwise). Objects with no links are left out.
+    public var links: [String: [String: [Int64: [Int64]]]] = [:]
+
+    /// Reads the store at `path` as `model` describes it.
+    public static func read(_ path: String, model: ManagedObjectModel) throws -> ObjectSnapshot {
+        let store = try PersistentStore.open(at: path)
+        defer { try? store.close() }
+        let layout = try store.layout(for: model)
+        return try store.readObjects(layout) { reader in
+            var snapshot = ObjectSnapshot()
+            for entity in model.entities where !entity.isAbstract {
+                var objects: [Int64: StoredObject] = [:]
+                try reader.forEachObject(of: entity.name, includingSubentities: false) { objects[$0.id.primaryKey] = $0 }
+                snapshot.objects[entity.name] = objects
+                for relationship in model.allRelationships(of: entity) where !relationship.isTransient {
+                    var links: [Int64: [Int64]] = [:]
+                    for object in objects.values {
+                        let keys = try reader.destinations(of: object.id, relationship.name).map(\.primaryKey)
+                        if !keys.isEmpty { links[object.id.primaryKey] = keys }
+                    }
+                    snapshot.links[entity.name, default: [:]][relationship.name] = links
+                }
+            }
+            return snapshot
+        }
+    }
+}
