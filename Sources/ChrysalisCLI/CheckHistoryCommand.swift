@@ -55,7 +55,7 @@ struct CheckHistoryCommand: ParsableCommand {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let progress = StatusLine(enabled: !json)
-        let outcomes = check.run(in: directory) { index, count, version in progress.show("checking \(index)/\(count): \(version)") }
+        let outcomes = check.run(in: directory) { started, count, version in progress.show("checking \(started)/\(count): \(version)") }
         progress.clear()
         if json {
             print(try JSONOutput.encode(Report(bundle: bundle.name, current: check.target, versions: outcomes)))

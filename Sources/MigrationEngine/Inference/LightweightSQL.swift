@@ -11,9 +11,15 @@ struct LightweightSQL {
     let inference: InferredMapping
     let source: StoreLayout
     let destination: StoreLayout
+    /// How each destination column gets its values, worked out once for the step.
+    private let columns: LightweightColumns
+
+    init(inference: InferredMapping, source: StoreLayout, destination: StoreLayout) {
+        (self.inference, self.source, self.destination) = (inference, source, destination)
+        columns = LightweightColumns(inference: inference, source: source, destination: destination)
+    }
 
     private var q: (String) -> String { ColumnNaming.quote }
-    private var columns: LightweightColumns { LightweightColumns(inference: inference, source: source, destination: destination) }
 
     /// What the step does to each destination table, for the plan's findings and tests.
     enum TableMethod: Equatable { case altered, rebuilt, created }

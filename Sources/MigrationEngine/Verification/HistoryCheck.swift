@@ -30,6 +30,8 @@ public struct HistoryCheck: Sendable {
     public var rows: Int
     /// The version every store is migrated to (default: the bundle's current version).
     public var target: String
+    /// The versions to make stores at (default: every version up to the target).
+    public var versions: Set<String>?
 
     public init(bundle: ModelBundle, mappings: [MappingModel] = [], route: PlanRoute = .automatic,
                 options: MigrationOptions = MigrationOptions(), rows: Int = 12, target: String? = nil) {
@@ -41,22 +43,27 @@ public struct HistoryCheck: Sendable {
         self.target = target ?? bundle.currentVersionName
     }
 
-    /// Checks every version up to the target, in the bundle's order, in stores made under
-    /// `directory` (each removed when checked); `progress` hears each version as it starts.
-    public func run(in directory: URL, progress: (_ index: Int, _ count: Int, _ version: String) -> Void = { _, _, _ in }) -> [Outcome] {
+    /// Checks every version up to the target, in stores made under `directory` (each removed
+    /// when checked), as many at once as there are processors: each version's store is its own.
+    /// `progress` hears each version as it starts, one call at a time. Outcomes are in the
+    /// bundle's order.
+    public func run(in directory: URL, progress: @escaping @Sendable (_ started: Int, _ count: Int, _ version: String) -> Void = { _, _, _ in }) -> [Outcome] {
         let end = bundle.versions.firstIndex { $0.name == target } ?? bundle.versions.count - 1
-        let versions = Array(bundle.versions.prefix(end + 1))
-        return versions.enumerated().map { index, version in
-            progress(index + 1, versions.count, version.name)
+        let versions = bundle.versions.prefix(end + 1).filter { self.versions?.contains($0.name) ?? true }
+        let results = OutcomeBox(count: versions.count)
+        DispatchQueue.concurrentPerform(iterations: versions.count) { index in
+            let version = versions[index]
+            results.started { progress($0, versions.count, version.name) }
             let path = directory.appendingPathComponent("version-\(index).sqlite").path
             defer { Self.remove(path) }
             do {
                 let steps = try check(version, at: path)
-                return Outcome(version: version.name, ok: true, error: nil, steps: steps)
+                results.set(index, Outcome(version: version.name, ok: true, error: nil, steps: steps))
             } catch {
-                return Outcome(version: version.name, ok: false, error: "\(error)", steps: 0)
+                results.set(index, Outcome(version: version.name, ok: false, error: "\(error)", steps: 0))
             }
         }
+        return results.outcomes
     }
 
     /// Makes the store for `version` at `path`, migrates it and checks each step; returns the
@@ -83,6 +90,26 @@ public struct HistoryCheck: Sendable {
     private static func remove(_ path: String) {
         for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     }
+}
+
+/// Outcomes filled in by concurrent checks, and the count of versions started.
+private final class OutcomeBox: @unchecked Sendable {
+    private var slots: [HistoryCheck.Outcome?]
+    private var startedCount = 0
+    private let lock = NSLock()
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    func started(_ report: (Int) -> Void) {
+        lock.withLock {
+            startedCount += 1
+            report(startedCount)
+        }
+    }
+
+    func set(_ index: Int, _ outcome: HistoryCheck.Outcome) { lock.withLock { slots[index] = outcome } }
+
+    var outcomes: [HistoryCheck.Outcome] { lock.withLock { slots.compactMap { $0 } } }
 }
 
 /// The snapshot before the step running now; checks each inferred step as it completes, and

@@ -1,0 +1,42 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `chrysalis check-history` through the binary: a real app's whole history proved migratable,
+/// and a history that is not, named version by version with the failing step and its fix.
+final class CheckHistoryCommandTests: XCTestCase {
+    private func versions(of bundle: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: bundle.path).filter { $0.hasSuffix(".xcdatamodel") }
+    }
+
+    func testEveryVersionOfWireMigratesToTheCurrentOne() throws {
+        let bundle = Fixtures.root.appendingPathComponent("wire-ios-data-model/Resources/zmessaging.xcdatamodeld")
+        let result = try ChrysalisRunner.run(["check-history", bundle.path, "--json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], result.stdout)
+        XCTAssertEqual(json["bundle"] as? String, "zmessaging")
+        let outcomes = try XCTUnwrap(json["versions"] as? [[String: Any]])
+        XCTAssertEqual(outcomes.count, try versions(of: bundle).count, "every version is checked")
+        XCTAssertTrue(outcomes.allSatisfy { $0["ok"] as? Bool == true }, "\(outcomes.filter { $0["ok"] as? Bool != true })")
+        let current = try XCTUnwrap(json["current"] as? String)
+        XCTAssertEqual(outcomes.first { $0["version"] as? String == current }?["steps"] as? Int, 0)
+        XCTAssertTrue(outcomes.filter { $0["version"] as? String != current }.allSatisfy { ($0["steps"] as? Int ?? 0) >= 1 })
+    }
+
+    /// Moody's last mapping model names a Swift policy the plain binary has not registered:
+    /// every version before it fails at that step, saying how to fix it, and the exit is 1.
+    func testAHistoryThatDoesNotMigrateIsNamedVersionByVersion() throws {
+        let migrations = Fixtures.root.appendingPathComponent("objcio-core-data/Migrations/Migrations")
+        let bundle = migrations.appendingPathComponent("Moody.xcdatamodeld")
+        let result = try ChrysalisRunner.run(["check-history", bundle.path, "--mappings", migrations.path])
+        XCTAssertEqual(result.status, 1, result.stderr)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        let failures = lines.filter { $0.hasPrefix("FAIL") }
+        XCTAssertEqual(failures.count, try versions(of: bundle).count - 1, result.stdout)
+        XCTAssertTrue(failures.allSatisfy { $0.contains("Country5ToCountry6Policy (step Moody 5 → Moody 6)") && $0.contains("Fix: register them") }, result.stdout)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("ok    Moody 6") }, result.stdout)
+        let count = try versions(of: bundle).count
+        XCTAssertTrue(result.stdout.contains("\(count - 1) of \(count) versions of Moody do not migrate to Moody 6."), result.stdout)
+        XCTAssertTrue(result.stderr.contains("checking 1/\(count): Moody"), "progress while it runs: \(result.stderr)")
+    }
+}

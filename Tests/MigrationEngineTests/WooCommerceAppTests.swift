@@ -1,0 +1,73 @@
+import Foundation
+import MigrationEngine
+import ObjectModel
+import SQLiteStore
+import TestSupport
+import XCTest
+
+/// A second shipped app's whole history (WooCommerce iOS: every version of its model and its
+/// mapping model for 9 → 10), migrated the way the app does it: one step per consecutive
+/// version, the app's mapping model where it matches by hashes, an inferred mapping elsewhere.
+final class WooCommerceAppTests: XCTestCase {
+    static let folder = Fixtures.root.appendingPathComponent("woocommerce-ios/Storage/Storage/Model")
+    private static let bundle = Result { try ModelBundle.read(at: folder.appendingPathComponent("WooCommerce.xcdatamodeld")) }
+    /// Every mapping model of the app the fixtures hold, however many.
+    private static let mappings = Result {
+        try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".xcmappingmodel") }.sorted()
+            .map { try XCMappingReader.read(at: folder.appendingPathComponent($0)) }
+    }
+
+    /// Every version reads, with hashes of its own, and each mapping model of the app names two
+    /// versions of the bundle and resolves against them: every entity and property it maps exists.
+    func testEveryVersionReadsAndEachMappingModelResolvesAgainstItsVersions() throws {
+        let bundle = try Self.bundle.get()
+        let folders = try FileManager.default.contentsOfDirectory(atPath: Self.folder.appendingPathComponent("WooCommerce.xcdatamodeld").path)
+            .filter { $0.hasSuffix(".xcdatamodel") }
+        XCTAssertEqual(bundle.versions.count, folders.count)
+        XCTAssertTrue(bundle.versions.allSatisfy { !$0.entityHashes.isEmpty })
+        let mappings = try Self.mappings.get()
+        XCTAssertFalse(mappings.isEmpty)
+        for mapping in mappings {
+            let source = try XCTUnwrap(bundle.version(named: mapping.sourceVersion), mapping.name)
+            let destination = try XCTUnwrap(bundle.version(named: mapping.destinationVersion), mapping.name)
+            XCTAssertNoThrow(try mapping.resolved(source: source.model, destination: destination.model), mapping.name)
+        }
+    }
+
+    /// Stores at versions across the whole history, each migrated step by step to the current
+    /// version, every inferred step checked row by row and the mapping step validated: every
+    /// eighth version, and those on either side of each mapping model. Together their ways take
+    /// every step of the history; a store at every version is `chrysalis check-history
+    /// --stepwise` (BENCHMARKS.md has its time). A version whose way passes a step that needs
+    /// one of the app's mapping models the fixtures lack fails there, naming the step; every
+    /// version after the last such step migrates.
+    func testStoresAcrossTheHistoryMigrateStepwiseToTheCurrentVersion() throws {
+        let bundle = try Self.bundle.get(), mappings = try Self.mappings.get()
+        let names = bundle.versions.map(\.name)
+        var starts = Set(names.enumerated().filter { $0.offset % 8 == 0 }.map(\.element))
+        for mapping in mappings {
+            guard let at = names.firstIndex(of: mapping.sourceVersion) else { continue }
+            starts.formUnion(names[max(0, at - 1)...min(names.count - 1, at + 1)])
+        }
+        var check = HistoryCheck(bundle: bundle, mappings: mappings, route: .stepwise, rows: 6)
+        check.versions = starts
+        let outcomes = check.run(in: try scratchDirectory())
+        XCTAssertEqual(outcomes.map(\.version), names.filter(starts.contains))
+        let failures = outcomes.filter { !$0.ok }
+        for failure in failures {
+            let error = failure.error ?? ""
+            XCTAssertTrue(error.contains("needs a mapping model") || error.contains("Core Data refuses such a store too"), "\(failure.version): \(error)")
+        }
+        let lastFailure = outcomes.lastIndex { !$0.ok } ?? -1
+        XCTAssertLessThan(lastFailure, outcomes.count - 1)
+        XCTAssertTrue(outcomes[(lastFailure + 1)...].allSatisfy(\.ok))
+        // The versions before the app's own mapping model get through it (and fail later, if at all).
+        for mapping in mappings {
+            for outcome in outcomes.prefix(through: bundle.versions.firstIndex { $0.name == mapping.sourceVersion } ?? 0) where !outcome.ok {
+                XCTAssertFalse(outcome.error?.contains("\(mapping.sourceVersion) → \(mapping.destinationVersion)") == true, "\(outcome.version): \(outcome.error ?? "")")
+            }
+        }
+        print("WooCommerce stepwise: \(outcomes.count - failures.count) of \(outcomes.count) versions migrate; failing steps: "
+              + Set(failures.compactMap { $0.error?.components(separatedBy: " cannot migrate").first?.components(separatedBy: " needs a mapping").first }).sorted().joined(separator: "; "))
+    }
+}
