@@ -95,12 +95,12 @@ final class WireAppTests: XCTestCase {
             for attribute in current.allAttributes(of: entity) where !attribute.isTransient && !attribute.isDerived {
                 let expected: (StoredObject) -> String
                 if let from = properties[attribute.name] {
-                    expected = { Self.comparable($0.values[from] ?? .null) }
+                    expected = { ObjectSnapshot.comparable($0.values[from] ?? .null) }
                 } else {
-                    let fill = Self.comparable(ObjectWriter.defaultValue(of: attribute) ?? .null)
+                    let fill = ObjectSnapshot.comparable(ObjectWriter.defaultValue(of: attribute) ?? .null)
                     expected = { _ in fill }
                 }
-                let differing = old.filter { key, object in new[key].map { Self.comparable($0.values[attribute.name] ?? .null) } != expected(object) }
+                let differing = old.filter { key, object in new[key].map { ObjectSnapshot.comparable($0.values[attribute.name] ?? .null) } != expected(object) }
                 XCTAssertTrue(differing.isEmpty, "\(where_).\(attribute.name): \(differing.count) rows differ from \(properties[attribute.name] ?? "the default")", file: file, line: line)
             }
             for relationship in current.allRelationships(of: entity) where !relationship.isTransient {
@@ -121,18 +121,6 @@ final class WireAppTests: XCTestCase {
             }
         }
         return plan
-    }
-
-    /// A value as comparable across a retyped column: every number (Boolean included) as a
-    /// Double, everything else as it reads.
-    private static func comparable(_ value: StoreValue) -> String {
-        switch value {
-        case .integer(let number): return "\(Double(number))"
-        case .bool(let flag): return flag ? "1.0" : "0.0"
-        case .double(let number): return "\(number)"
-        case .decimal(let number): return "\(NSDecimalNumber(decimal: number).doubleValue)"
-        default: return "\(value)"
-        }
     }
 
     private func copyOfStore(_ name: String) throws -> URL {

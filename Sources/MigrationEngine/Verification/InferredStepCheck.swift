@@ -36,10 +36,10 @@ struct InferredStepCheck {
         let sources = inference.propertySources[entity.name] ?? [:]
         for attribute in inference.destinationModel.allAttributes(of: entity) where !attribute.isTransient && !attribute.isDerived {
             let source = sources[attribute.name]
-            let fill = Self.comparable(ObjectWriter.defaultValue(of: attribute) ?? .null)
+            let fill = ObjectSnapshot.comparable(ObjectWriter.defaultValue(of: attribute) ?? .null)
             let differing = old.filter { key, object in
-                let expected = source.map { Self.comparable(object.values[$0] ?? .null) } ?? fill
-                return new[key].map { Self.comparable($0.values[attribute.name] ?? .null) } != expected
+                let expected = source.map { ObjectSnapshot.comparable(object.values[$0] ?? .null) } ?? fill
+                return new[key].map { ObjectSnapshot.comparable($0.values[attribute.name] ?? .null) } != expected
             }
             if let key = differing.keys.min() {
                 return "\(entity.name).\(attribute.name): \(differing.count) rows differ from \(source.map { "\(origin).\($0)" } ?? "the default") (first: Z_PK \(key))"
@@ -85,17 +85,5 @@ struct InferredStepCheck {
             }
         }
         return result
-    }
-
-    /// A value as comparable across a retyped column: every number (Boolean included) as a
-    /// Double, everything else as it reads.
-    static func comparable(_ value: StoreValue) -> String {
-        switch value {
-        case .integer(let number): return "\(Double(number))"
-        case .bool(let flag): return flag ? "1.0" : "0.0"
-        case .double(let number): return "\(number)"
-        case .decimal(let number): return "\(NSDecimalNumber(decimal: number).doubleValue)"
-        default: return "\(value)"
-        }
     }
 }

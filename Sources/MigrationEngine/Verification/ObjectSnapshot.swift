@@ -35,4 +35,16 @@ public struct ObjectSnapshot: Sendable {
             return snapshot
         }
     }
+
+    /// A value as comparable across a retyped column: every number (Boolean included) as a
+    /// Double, everything else as it reads.
+    public static func comparable(_ value: StoreValue) -> String {
+        switch value {
+        case .integer(let number): return "\(Double(number))"
+        case .bool(let flag): return flag ? "1.0" : "0.0"
+        case .double(let number): return "\(number)"
+        case .decimal(let number): return "\(NSDecimalNumber(decimal: number).doubleValue)"
+        default: return "\(value)"
+        }
+    }
 }
