@@ -72,6 +72,12 @@ struct PlanOptions: ParsableArguments {
         var found: [String] = []
         for case let url as URL in walk {
             let name = url.lastPathComponent
+            // Hidden files and editors' leftovers (`.#X.mapping.yaml`, `#X#`, `X~`, swap files)
+            // are not mapping models someone gave; reading them would run their passes again.
+            if name.hasPrefix(".") || name.hasPrefix("#") || name.hasSuffix("~") {
+                walk.skipDescendants()
+                continue
+            }
             if name.hasSuffix(".xcmappingmodel") || name.hasSuffix(".cdm") || name.hasSuffix(".mapping.yaml") || name.hasSuffix(".mapping.yml") {
                 found.append(url.path)
             }
@@ -83,7 +89,11 @@ struct PlanOptions: ParsableArguments {
 
     func plan() throws -> (ModelBundle, MigrationPlan) {
         let (bundle, mappings, explicit) = try load()
-        let plan = try MigrationPlan.make(store: store, bundle: bundle, mappings: mappings, to: target, route: stepwise ? .stepwise : .automatic)
+        var plan = try MigrationPlan.make(store: store, bundle: bundle, mappings: mappings, to: target, route: stepwise ? .stepwise : .automatic)
+        if !mappings.isEmpty {
+            // Which files --mappings read, so a folder's contents are never a surprise.
+            plan.notes.append("mapping models read: " + mappings.map { $0.file ?? $0.name }.joined(separator: ", "))
+        }
         if let error = plan.unusedError(explicit) { throw error }
         try plan.requirePolicies(Registration.current.policies)
         return (bundle, plan)

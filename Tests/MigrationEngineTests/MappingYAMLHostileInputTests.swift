@@ -23,10 +23,61 @@ final class MappingYAMLHostileInputTests: XCTestCase {
     }
 
     func testOrdinaryNestingStillReads() throws {
+        // Forty levels pass the nesting check and reach the reader, which then says what is wrong
+        // with the value itself: userInfo's values are text.
         let nested = String(repeating: "[", count: 40) + String(repeating: "]", count: 40)
-        let mapping = try MappingYAMLReader.read(Self.header + "  - name: A\n    source: Page\n    destination: Page\n    userInfo: {deep: \(nested)}\n",
+        XCTAssertThrowsError(try MappingYAMLReader.read(Self.header + "  - name: A\n    source: Page\n    destination: Page\n    userInfo: {deep: \(nested)}\n",
+                                                        name: "Nested", file: "Nested.mapping.yaml")) { error in
+            XCTAssertEqual((error as? MappingError)?.problem, "userInfo's deep must be text, found a YAML list", "\(error)")
+        }
+        let mapping = try MappingYAMLReader.read(Self.header + "  - name: A\n    source: Page\n    destination: Page\n    userInfo: {deep: \"\(nested)\"}\n",
                                                  name: "Nested", file: "Nested.mapping.yaml")
         XCTAssertEqual(mapping.entityMappings.map(\.name), ["A"])
         XCTAssertThrowsError(try MappingYAMLReader.read("", name: "Empty", file: "Empty.mapping.yaml"), "an empty file is still an error")
+    }
+
+    // MARK: - Inputs that mislead (issue 29 §4): each an error naming the file and the line
+
+    private func problem(_ body: String, file: StaticString = #filePath, line: UInt = #line) -> MappingError? {
+        do {
+            _ = try MappingYAMLReader.read(Self.header + body, name: "Test", file: "Test.mapping.yaml")
+            XCTFail("read without an error: \(body)", file: file, line: line)
+            return nil
+        } catch {
+            XCTAssertEqual((error as? MappingError)?.file, "Test.mapping.yaml", file: file, line: line)
+            return error as? MappingError
+        }
+    }
+
+    func testAnEmptyValueExpressionIsRefusedNotTakenForTheDefault() {
+        for value in ["~", "", "\"\"", "null"] {
+            let error = problem("  - source: Page\n    destination: Page\n    attributes:\n      text: \(value)\n")
+            XCTAssertEqual(error?.problem, "text has no value expression", "text: \(value)")
+            XCTAssertEqual(error?.line, 7, "text: \(value)")
+            XCTAssertTrue(error?.fix?.contains("write text: nil for no value") == true)
+        }
+        XCTAssertNoThrow(try MappingYAMLReader.read(Self.header + "  - source: Page\n    destination: Page\n    attributes:\n      text: nil\n",
+                                                    name: "Test", file: "Test.mapping.yaml"), "nil is the expression for no value")
+    }
+
+    func testAKeyGivenTwiceIsRefusedWithBothLines() {
+        let error = problem("  - source: Page\n    destination: Page\n    attributes:\n      text: $source.text\n      text: '\"x\"'\n")
+        XCTAssertEqual(error?.problem, "the key \"text\" is given twice (first on line 7)")
+        XCTAssertEqual(error?.line, 8)
+        XCTAssertNotNil(problem("  - source: Page\n    source: Book\n    destination: Page\n"), "in an entity mapping too")
+    }
+
+    func testUserInfoThatIsNotTextIsRefused() {
+        XCTAssertEqual(problem("  - source: Page\n    destination: Page\n    userInfo: {a: [1, 2]}\n")?.problem, "userInfo's a must be text, found a YAML list")
+        XCTAssertEqual(problem("  - source: Page\n    destination: Page\n    userInfo: {a: {b: c}}\n")?.problem, "userInfo's a must be text, found a YAML mapping")
+        XCTAssertEqual(problem("  - source: Page\n    destination: Page\n    userInfo: [a]\n")?.problem, "userInfo must be key: value pairs")
+    }
+
+    func testCoreDatasOwnPolicyClassIsTheDefaultPolicy() throws {
+        for name in ["NSEntityMigrationPolicy", "CoreData.NSEntityMigrationPolicy"] {
+            let mapping = try MappingYAMLReader.read(Self.header + "  - source: Page\n    destination: Page\n    policy: \(name)\n", name: "Test", file: "Test.mapping.yaml")
+            XCTAssertNil(mapping.entityMappings.first?.policyName, name)
+            XCTAssertEqual(mapping.entityMappings.first?.kind, .copy, name)
+        }
     }
 }

@@ -60,6 +60,11 @@ public struct EntityMapping: Hashable, Sendable {
     /// Relationship mappings.
     public var relationshipMappings: [PropertyMapping]
 
+    /// Names that mean Core Data's own policy, not a custom one: none, or `NSEntityMigrationPolicy`
+    /// itself, which Xcode writes in the Custom Policy field when one types the base class (the
+    /// class every custom policy subclasses; Core Data runs it as the default).
+    static let defaultPolicyNames: Set<String> = ["", "NSEntityMigrationPolicy", "CoreData.NSEntityMigrationPolicy"]
+
     /// An entity mapping; `name` defaults to `<Source>To<Destination>` (or the one entity's name).
     public init(name: String? = nil, kind: Kind? = nil, source: String?, destination: String?, filter: Predicate? = nil,
                 policyName: String? = nil, userInfo: [String: String] = [:], attributeMappings: [PropertyMapping] = [],
@@ -68,7 +73,7 @@ public struct EntityMapping: Hashable, Sendable {
         self.sourceEntity = source
         self.destinationEntity = destination
         self.filter = filter
-        self.policyName = policyName.flatMap { $0.isEmpty ? nil : $0 }
+        self.policyName = policyName.flatMap { Self.defaultPolicyNames.contains($0) ? nil : $0 }
         self.userInfo = userInfo
         self.attributeMappings = attributeMappings
         self.relationshipMappings = relationshipMappings

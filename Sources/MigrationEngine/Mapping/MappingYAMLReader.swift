@@ -14,7 +14,7 @@ import Yams
 ///     filter: price > 0
 ///     userInfo: {modelVersion: "2"}
 ///     attributes:
-///       title: $source.title   # Core Data's expression syntax; empty = inferred
+///       title: $source.title   # Core Data's expression syntax; leave a property out to infer it
 ///       label: '"entry"'       # a string constant: its quotes inside YAML's ("entry" alone is the key path entry)
 ///       note: TERNARY($source.note == nil, "none", $source.note)
 ///     relationships:
@@ -53,6 +53,7 @@ public enum MappingYAMLReader {
             throw MappingError(file: file, problem: "is not valid YAML: \(Self.describe(error))", fix: "fix the YAML syntax")
         }
         let reader = NodeReader(file: file)
+        try reader.refuseDuplicateKeys(root)
         guard root.mapping != nil else { throw reader.fail(root, "the top level must be a mapping with source, destination and entityMappings") }
         let known = ["source", "destination", "entityMappings"]
         try reader.refuseUnknownKeys(root, known: known)
@@ -97,6 +98,24 @@ private struct NodeReader {
         return try string(node, place: place)
     }
 
+    /// A key given twice in one mapping, anywhere in the file: YAML readers keep one of them
+    /// silently (Yams the first), so the other's value would be lost without a word.
+    func refuseDuplicateKeys(_ node: Node) throws {
+        if let mapping = node.mapping {
+            var seen: [String: Int] = [:]
+            for (key, value) in mapping {
+                let name = key.string ?? "\(key)"
+                if let first = seen[name] {
+                    throw fail(key, "the key \"\(name)\" is given twice (first on line \(first))", fix: "keep one \(name): and remove the other")
+                }
+                seen[name] = key.mark?.line ?? 0
+                try refuseDuplicateKeys(value)
+            }
+        } else if let sequence = node.sequence {
+            for item in sequence { try refuseDuplicateKeys(item) }
+        }
+    }
+
     func refuseUnknownKeys(_ node: Node, known: [String], place: String? = nil) throws {
         for (key, _) in node.mapping ?? [:] {
             let name = key.string ?? ""
@@ -123,7 +142,16 @@ private struct NodeReader {
             }
         }
         var userInfo: [String: String] = [:]
-        for (key, value) in node["userInfo"]?.mapping ?? [:] { userInfo[key.string ?? ""] = value.string ?? "" }
+        if let info = node["userInfo"], info.null == nil {
+            guard let pairs = info.mapping else { throw fail(info, "userInfo must be key: value pairs", place: place, fix: "write userInfo: {key: \"value\"}") }
+            for (key, value) in pairs {
+                guard let text = value.scalar?.string else {
+                    throw fail(value, "userInfo's \(key.string ?? "key") must be text, found a YAML \(value.mapping != nil ? "mapping" : "list")",
+                               place: place, fix: "Core Data's userInfo values are strings: write \(key.string ?? "key"): \"…\"")
+                }
+                userInfo[key.string ?? ""] = text
+            }
+        }
         return EntityMapping(
             name: try optionalString(node["name"], place: place), kind: kind,
             source: try optionalString(node["source"], place: place), destination: try optionalString(node["destination"], place: place),
@@ -147,13 +175,18 @@ private struct NodeReader {
     /// is refused rather than taken for "inferred"; so is text YAML quoted that reads as a bare
     /// key path (`label: "entry"`), the quotes being YAML's, not the expression's.
     private func property(_ name: String, _ value: Node, place: String) throws -> PropertyMapping {
-        guard value.null == nil else { return PropertyMapping(name: name, expression: nil) }
+        // `title:`, `title: ~` and `title: ""` read as "no expression", which a reader may take
+        // for "no value" and Chrysalis would run as Core Data's default ($source.title).
+        let empty = value.null != nil || (value.scalar?.string.isEmpty ?? false)
+        guard !empty else {
+            throw fail(value, "\(name) has no value expression", place: place,
+                       fix: "leave \(name) out to map it as Core Data does by default ($source.\(name) where the source has it), or write \(name): nil for no value")
+        }
         guard let scalar = value.scalar else {
             throw fail(value, "expected a value expression, found a YAML \(value.mapping != nil ? "mapping" : "list")", place: place,
                        fix: "write the expression as text, in quotes when it starts with { or [ (\(name): '{1, 2}')")
         }
         let text = scalar.string
-        guard !text.isEmpty else { return PropertyMapping(name: name, expression: nil) }
         let quoted = scalar.style == .singleQuoted || scalar.style == .doubleQuoted
         let expression: Expression
         do {

@@ -24,6 +24,26 @@ struct MappingFit {
         self.bundle = bundle
     }
 
+    /// Refuses mapping models that map the same thing twice: an entity mapping of one name, for
+    /// the same entities, in two mapping models of one pair of versions. Several mapping models
+    /// for a pair run as passes into one store, so the same file named twice, a link to it, or a
+    /// copy beside it would create every instance twice (100 books became 200, exit 0).
+    func refuseDuplicates() throws {
+        var seen: [String: MappingModel] = [:]
+        for mapping in named {
+            for entityMapping in mapping.entityMappings {
+                let key = [mapping.sourceVersion, mapping.destinationVersion, entityMapping.name,
+                           entityMapping.sourceEntity ?? "", entityMapping.destinationEntity ?? ""].joined(separator: "\u{1F}")
+                if let first = seen[key] {
+                    let where_ = { (model: MappingModel) in "\(model.name)\(model.file.map { " (\($0))" } ?? "")" }
+                    throw MigrationError(.wrongModel, "\(where_(first)) and \(where_(mapping)) both map \(entityMapping.name) for \(mapping.sourceVersion) → \(mapping.destinationVersion): run as two passes, they would migrate every instance twice",
+                                         fix: "give each mapping model once (the same file named twice, a link to it, or a copy of it beside it)")
+                }
+                seen[key] = mapping
+            }
+        }
+    }
+
     /// The names of the mapping models no leg uses, and a note for each saying why. A mapping to a
     /// version the store has already reached is not listed: it is done, and the same command run
     /// again after an interrupted plan must carry on, not complain.

@@ -76,6 +76,7 @@ public struct MigrationPlan: Sendable {
                                                 target: target ?? bundle.currentVersionName, route: route)
         MigrationLog.plan.debug("\(path): hashes match \(compatible.map(\.name).joined(separator: ", ")); read as \(start.name)\(pending.map { " (from the original \($0), an interrupted plan pending)" } ?? "")")
         let fitting = MappingFit(mappings, bundle: bundle)
+        try fitting.refuseDuplicates()
         let legs = compatible.isEmpty
             ? [OwnModelSource.leg(from: start, to: end, bundle: bundle)]
             : try route.legs(from: start, to: end, bundle: bundle, mappings: fitting.named)
