@@ -34,8 +34,14 @@ struct FixtureCommand: ParsableCommand {
     @Option(help: "The generator's seed.")
     var seed: UInt64 = 1
 
+    /// More rows per root entity than any store this tool makes: keys, counts and progress
+    /// totals stay far from Int64's end (9223372036854775807 rows crashed on the arithmetic).
+    static let maximumRows = 1_000_000_000
+
     func validate() throws {
-        guard rows >= 0 else { throw ValidationError("--rows must be 0 or more") }
+        guard rows >= 0, rows <= Self.maximumRows else {
+            throw ValidationError("--rows must be between 0 and \(Self.maximumRows) (rows per root entity)")
+        }
     }
 
     func run() throws {
@@ -49,8 +55,15 @@ struct FixtureCommand: ParsableCommand {
             let store = try PersistentStore.create(at: out, model: target.model)
             let roots = target.model.entities.filter { $0.parentName == nil }.count
             let view = DemoOutput()
-            try DataGenerator(model: target.model, seed: seed).fill(store, rows: rows) { view.show(.generating(done: $0, total: rows * roots)) }
-            try store.close()
+            do {
+                try DataGenerator(model: target.model, seed: seed).fill(store, rows: rows) { view.show(.generating(done: $0, total: rows * roots)) }
+                try store.close()
+            } catch {
+                // A store cut off halfway is no fixture: nothing is left behind.
+                try? store.close()
+                for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: out + suffix) }
+                throw error
+            }
             let seconds = Date().timeIntervalSince(started)
             let total = rows * roots
             print("Created \(out) at \(target.name): \(total) rows (\(rows) per root entity) in \(String(format: "%.2f", seconds)) s, \(Int(Double(total) / max(seconds, 0.001))) rows/s.")

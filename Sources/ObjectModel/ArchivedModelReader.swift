@@ -40,6 +40,11 @@ public enum ArchivedModelReader {
         if let deep = model.entityInheritingTooDeeply() {
             throw KeyedArchive.Failure(description: "entity \(deep.name) inherits through more than \(ManagedObjectModel.maximumInheritanceDepth) parent entities")
         }
+        // The XML reader refuses an entity that is its own parent, or a cycle of parents; a
+        // compiled .mom or a store's cache is held to the same rule.
+        if let problem = model.firstHierarchyProblem() {
+            throw KeyedArchive.Failure(description: "entity \(problem.entity): \(problem.message)")
+        }
         return model
     }
 

@@ -69,6 +69,13 @@ extension ManagedObjectModel {
         return nil
     }
 
+    /// The first entity whose parent is missing or whose parents form a cycle (one that is its
+    /// own superentity among them): what a compiled or archived model is checked for, since
+    /// every hash and layout walks the parents.
+    public func firstHierarchyProblem() -> ModelProblem? {
+        entities.lazy.flatMap { self.hierarchyProblems(of: $0) }.first
+    }
+
     private func hierarchyProblems(of entity: EntityDescription) -> [ModelProblem] {
         guard let parentName = entity.parentName else { return [] }
         guard self.entity(named: parentName) != nil else {

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What a store file's first 100 bytes say, read before SQLite touches it, so that a text file,
 /// an empty file or a truncated copy gets its own clear error instead of SQLite's "file is not a
@@ -17,6 +20,20 @@ public struct StoreFileCheck: Sendable {
     /// The `-shm` sidecar, if present.
     public var shmPath: String?
 
+    /// What `path` is (its link followed) when it is neither a regular file nor a directory.
+    static func specialKind(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG, S_IFDIR: return nil
+        case S_IFIFO: return "a named pipe (FIFO)"
+        case S_IFSOCK: return "a socket"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        default: return "not a regular file"
+        }
+    }
+
     /// Reads and checks the header of the file at `path`.
     public static func check(_ path: String) throws -> StoreFileCheck {
         let fileManager = FileManager.default
@@ -26,6 +43,10 @@ public struct StoreFileCheck: Sendable {
         }
         guard !isDirectory.boolValue else {
             throw StoreError(.notSQLite, path: path, "is a directory, not a store file", fix: "give the path of the .sqlite file")
+        }
+        if let kind = specialKind(path) {
+            // Opening a FIFO to read waits for a writer, forever: refused before it is opened.
+            throw StoreError(.notSQLite, path: path, "is \(kind), not a store file", fix: "give the path of the .sqlite file itself")
         }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw StoreError(.unreadable, path: path, "cannot be read (permissions?)", fix: "check the file's owner and mode")

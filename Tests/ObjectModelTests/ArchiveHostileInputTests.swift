@@ -148,3 +148,33 @@ final class SharedContainerTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(started), 10)
     }
 }
+
+/// A compiled model whose entity is its own superentity: the XML form was refused, the compiled
+/// form read without complaint (issue 29 §4). Both are refused now, naming the entity.
+final class ArchivedHierarchyTests: XCTestCase {
+    func testAnEntityThatIsItsOwnSuperentityIsRefusedInACompiledModel() throws {
+        let mom = Fixtures.root.appendingPathComponent("CoreDataPlus/Tests/Resources/SampleModel/Fixtures/SampleModel.momd/SampleModel.mom")
+        let bytes = [UInt8](try Data(contentsOf: mom))
+        XCTAssertNoThrow(try ArchivedModelReader.read(Data(bytes), source: "SampleModel.mom"), "the real model reads")
+        guard case .dict(let rootKeys, var rootValues)? = BinaryPlist.decode(bytes),
+              let objectsIndex = rootKeys.firstIndex(where: { if case .string("$objects") = $0 { return true }; return false }),
+              case .array(var objects) = rootValues[objectsIndex] else { return XCTFail("not a keyed archive") }
+        var changed: String?
+        for (index, object) in objects.enumerated() {
+            guard case .dict(let keys, var values) = object,
+                  let superentity = keys.firstIndex(where: { if case .string("NSSuperentity") = $0 { return true }; return false }),
+                  case .uid = values[superentity] else { continue }
+            values[superentity] = .uid(UInt64(index))
+            objects[index] = .dict(keys, values)
+            changed = "\(index)"
+            break
+        }
+        XCTAssertNotNil(changed, "SampleModel has a subentity")
+        rootValues[objectsIndex] = .array(objects)
+        let mutated = Data(BinaryPlist.encode(.dict(rootKeys, rootValues)))
+        XCTAssertThrowsError(try ArchivedModelReader.read(mutated, source: "SampleModel.mom")) { error in
+            XCTAssertTrue("\(error)".contains("parent entities form a cycle"), "\(error)")
+            XCTAssertTrue("\(error)".contains("SampleModel.mom"), "\(error)")
+        }
+    }
+}

@@ -98,21 +98,18 @@ private struct NodeReader {
         return try string(node, place: place)
     }
 
-    /// A key given twice in one mapping, anywhere in the file: YAML readers keep one of them
-    /// silently (Yams the first), so the other's value would be lost without a word.
-    func refuseDuplicateKeys(_ node: Node) throws {
-        if let mapping = node.mapping {
-            var seen: [String: Int] = [:]
-            for (key, value) in mapping {
-                let name = key.string ?? "\(key)"
-                if let first = seen[name] {
-                    throw fail(key, "the key \"\(name)\" is given twice (first on line \(first))", fix: "keep one \(name): and remove the other")
-                }
-                seen[name] = key.mark?.line ?? 0
-                try refuseDuplicateKeys(value)
+    /// A key given twice in `node`'s mapping: YAML readers keep one of them silently (Yams the
+    /// first), so the other's value would be lost without a word. Checked in each mapping the
+    /// reader reads, never by walking the whole tree: aliases make it a graph whose walk
+    /// doubles at every level (the fuzzer's alias chains took minutes).
+    func refuseDuplicateKeys(_ node: Node, place: String? = nil) throws {
+        var seen: [String: Int] = [:]
+        for (key, _) in node.mapping ?? [:] {
+            let name = key.string ?? "\(key)"
+            if let first = seen[name] {
+                throw fail(key, "the key \"\(name)\" is given twice (first on line \(first))", place: place, fix: "keep one \(name): and remove the other")
             }
-        } else if let sequence = node.sequence {
-            for item in sequence { try refuseDuplicateKeys(item) }
+            seen[name] = key.mark?.line ?? 0
         }
     }
 
@@ -128,6 +125,7 @@ private struct NodeReader {
     func entityMapping(_ node: Node) throws -> EntityMapping {
         guard node.mapping != nil else { throw fail(node, "each entity mapping must be a mapping (name, source, destination, …)") }
         let place = node["name"]?.string ?? EntityMapping.conventionalName(source: node["source"]?.string, destination: node["destination"]?.string)
+        try refuseDuplicateKeys(node, place: place)
         try refuseUnknownKeys(node, known: ["name", "kind", "source", "destination", "filter", "policy", "userInfo", "attributes", "relationships"], place: place)
         let kind = try optionalString(node["kind"], place: place).map { text -> EntityMapping.Kind in
             guard let kind = EntityMapping.Kind(rawValue: text) else {
@@ -144,6 +142,7 @@ private struct NodeReader {
         var userInfo: [String: String] = [:]
         if let info = node["userInfo"], info.null == nil {
             guard let pairs = info.mapping else { throw fail(info, "userInfo must be key: value pairs", place: place, fix: "write userInfo: {key: \"value\"}") }
+            try refuseDuplicateKeys(info, place: place)
             for (key, value) in pairs {
                 guard let text = value.scalar?.string else {
                     throw fail(value, "userInfo's \(key.string ?? "key") must be text, found a YAML \(value.mapping != nil ? "mapping" : "list")",
@@ -163,6 +162,7 @@ private struct NodeReader {
     func properties(_ node: Node?, place: String) throws -> [PropertyMapping] {
         guard let node, node.null == nil else { return [] }
         guard let mapping = node.mapping else { throw fail(node, "expected property: expression pairs", place: place) }
+        try refuseDuplicateKeys(node, place: place)
         return try mapping.map { key, value in
             guard let name = key.scalar?.string else {
                 throw fail(key, "a property name must be text", place: place, fix: "write the destination property's name")
