@@ -77,9 +77,16 @@ final class PlanProgressTests: XCTestCase {
         options[1].chunkSize = 7
         let plans = [try fourSteps(first), try fourSteps(second)]
         let both = options
+        // Each run's error, if any, fails the test instead of being dropped.
+        let failures = Mutex<[String]>([])
         DispatchQueue.concurrentPerform(iterations: 2) { index in
-            _ = try? MigrationRunner.run(plans[index], store: [first, second][index], options: both[index])
+            do {
+                _ = try MigrationRunner.run(plans[index], store: [first, second][index], options: both[index])
+            } catch {
+                failures.withLock { $0.append("run \(index): \(error)") }
+            }
         }
+        XCTAssertEqual(failures.withLock { $0 }, [], "both runs migrate")
         let totals = heard.withLock { $0 }
         XCTAssertTrue(try XCTUnwrap(totals["first"]).contains(50 * 3))
         XCTAssertFalse(try XCTUnwrap(totals["first"]).contains(60 * 3), "the first never hears the second's rows")
