@@ -61,7 +61,7 @@ struct FixtureCommand: ParsableCommand {
             } catch {
                 // A store cut off halfway is no fixture: nothing is left behind.
                 try? store.close()
-                for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: out + suffix) }
+                StoreFiles.remove(out)
                 throw error
             }
             let seconds = Date().timeIntervalSince(started)

@@ -62,7 +62,7 @@ enum StoreSwap {
         }
     }
 
-    static let sidecars = ["-wal", "-shm", "-journal"]
+    static let sidecars = StoreFiles.sidecarSuffixes
 
     /// Removes what an interrupted migration left (never the store or a backup), undoing an
     /// interrupted swap first.

@@ -55,7 +55,7 @@ public struct HistoryCheck: Sendable {
             let version = versions[index]
             results.started { progress($0, versions.count, version.name) }
             let path = directory.appendingPathComponent("version-\(index).sqlite").path
-            defer { Self.remove(path) }
+            defer { StoreFiles.remove(path) }
             do {
                 let steps = try check(version, at: path)
                 results.set(index, Outcome(version: version.name, ok: true, error: nil, steps: steps))
@@ -87,9 +87,6 @@ public struct HistoryCheck: Sendable {
         return plan.steps.count
     }
 
-    private static func remove(_ path: String) {
-        for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-    }
 }
 
 /// Outcomes filled in by concurrent checks, and the count of versions started.

@@ -1,0 +1,20 @@
+import Foundation
+
+/// The files one store is: the database, and the sidecars SQLite keeps beside it while it is
+/// open or after a crash (`-wal`, `-shm`, `-journal`). One list, so that removing, copying or
+/// checking a store never forgets one.
+public enum StoreFiles {
+    /// The sidecar suffixes, appended to the store's path.
+    public static let sidecarSuffixes = ["-wal", "-shm", "-journal"]
+
+    /// The store's path and each sidecar's.
+    public static func paths(of store: String) -> [String] {
+        [store] + sidecarSuffixes.map { store + $0 }
+    }
+
+    /// Removes the store and its sidecars, those that exist; for stores a command made itself
+    /// and must not leave behind.
+    public static func remove(_ store: String) {
+        for path in paths(of: store) { try? FileManager.default.removeItem(atPath: path) }
+    }
+}
