@@ -13,7 +13,7 @@ extension ModelBundle {
     /// those: the one whose identifiers the store recorded, else the first. A store may record an
     /// identifier no version has any more (Moody's `"1"`); it still matches by its hashes.
     public func version(matchingHashes hashes: [String: Data], recordedIdentifiers identifiers: [String]) -> Version? {
-        let matching = versions.filter { $0.entityHashes == hashes }
+        let matching = versions(matchingHashes: hashes)
         let recorded = Set(identifiers.filter { !$0.isEmpty })
         return matching.first { !recorded.isDisjoint(with: $0.model.versionIdentifiers) } ?? matching.first
     }

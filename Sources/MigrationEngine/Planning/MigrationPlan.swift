@@ -100,7 +100,7 @@ public struct MigrationPlan: Sendable {
     /// hashes (none when the store is read as its own archived model: ``OwnModelSource``).
     private static func ends(of path: String, store: PersistentStore, hashes: [String: Data], bundle: ModelBundle, target targetName: String,
                              route: PlanRoute) throws -> (start: ModelBundle.Version, end: ModelBundle.Version, compatible: [ModelBundle.Version]) {
-        let compatible = bundle.versions.filter { $0.entityHashes == hashes }
+        let compatible = bundle.versions(matchingHashes: hashes)
         // Versions differing only in what is not hashed (renaming identifiers, delete rules,
         // defaults) all match the store. Already at the target means nothing to do; otherwise
         // Core Data reads the store as the first version whose hashes match (its source-model
