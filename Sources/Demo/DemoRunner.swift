@@ -126,6 +126,7 @@ public struct DemoRunner: Sendable {
     private static func cell(_ value: SQLValue) -> String {
         switch value {
         case .text(let text): return text
+        case .undecodableText(let bytes): return String(decoding: bytes, as: UTF8.self)
         case .null: return "NULL"
         case .integer(let number): return String(number)
         case .real(let number): return String(number)

@@ -29,6 +29,20 @@ extension Statement {
         }
     }
 
+    /// Calls `body` once per row this statement returns with `values` bound, with a function that
+    /// reads the row's columns as stored, byte for byte: a migration reads its source this way
+    /// (GRDB's rows cut text at a NUL and replace bytes that are not UTF-8).
+    func forEachRow(_ values: [SQLValue], _ body: ((Int) -> SQLValue) throws -> Void) throws {
+        let handle = try bind(values)
+        defer { sqlite3_reset(handle) }
+        while true {
+            let code = sqlite3_step(handle)
+            if code == SQLITE_DONE { return }
+            guard code == SQLITE_ROW else { throw failure(code, handle) }
+            try body { Self.column(Int32($0), of: handle) }
+        }
+    }
+
     /// The `(Z_PK, Z_ENT)` pairs in the first two columns of the rows this statement returns
     /// with `values` bound: what a reader's look-ups and relationship walks return, once per row
     /// of a migration, read without building a GRDB row for each. `nil` for a row whose two
@@ -94,6 +108,11 @@ extension Statement {
                 bytes.isEmpty ? sqlite3_bind_text(handle, index, "", 0, transient)
                     : sqlite3_bind_text(handle, index, bytes.baseAddress, Int32(bytes.count), transient)
             }
+        case .undecodableText(let data):
+            return data.withUnsafeBytes { bytes in
+                bytes.isEmpty ? sqlite3_bind_text(handle, index, "", 0, transient)
+                    : sqlite3_bind_text(handle, index, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), transient)
+            }
         case .blob(let data):
             return data.withUnsafeBytes { bytes in
                 bytes.isEmpty ? sqlite3_bind_zeroblob(handle, index, 0)
@@ -103,13 +122,13 @@ extension Statement {
     }
 
     /// Column `index` of the current row, in its storage class.
-    private static func column(_ index: Int32, of handle: SQLiteStatement) -> SQLValue {
+    static func column(_ index: Int32, of handle: SQLiteStatement) -> SQLValue {
         switch sqlite3_column_type(handle, index) {
         case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, index))
         case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, index))
         case SQLITE_TEXT:
             guard let text = sqlite3_column_text(handle, index) else { return .text("") }
-            return .text(String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, index))), as: UTF8.self))
+            return SQLValue(textBytes: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, index))))
         case SQLITE_BLOB:
             let count = Int(sqlite3_column_bytes(handle, index))
             guard count > 0, let bytes = sqlite3_column_blob(handle, index) else { return .blob(Data()) }

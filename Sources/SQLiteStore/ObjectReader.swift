@@ -54,15 +54,16 @@ public struct ObjectReader {
     public func forEachObject(of entity: String, includingSubentities: Bool = true, _ body: (StoredObject) throws -> Void) throws {
         let (table, numbers) = try scope(entity, includingSubentities)
         let statement = try db.cachedStatement(sql: "SELECT * FROM \(t(table.name)) WHERE Z_ENT IN (\(numbers.map(String.init).joined(separator: ","))) ORDER BY Z_PK")
-        let cursor = try Row.fetchCursor(statement)
         var decoders: [Int: Decoder] = [:]
         let entityColumn = CheckedColumn(path: path, table: table.name, column: "Z_ENT")
-        while let row = try cursor.next() {
-            let number = try entityColumn.requiredInt(row.raw(Decoder.entityColumn))
-            let decoder = try decoders[number] ?? decoder(for: number, columns: statement.columnNames)
-            decoders[number] = decoder
-            try body(decoder.object { row.raw($0) })
-        }
+        do {
+            try statement.forEachRow([]) { column in
+                let number = try entityColumn.requiredInt(column(Decoder.entityColumn).databaseValue)
+                let decoder = try decoders[number] ?? decoder(for: number, columns: statement.columnNames)
+                decoders[number] = decoder
+                try body(decoder.object(column))
+            }
+        } catch let error as DatabaseError { throw PersistentStore.storeError(error, path: path) }
     }
 
     /// How many instances `entity` has (with its subentities' unless told not to).
@@ -97,7 +98,7 @@ public struct ObjectReader {
         // Cached statements: migrations call this once per row, and preparing costs more than running.
         let statement = try db.cachedStatement(sql: objectQuery(id.entityNumber, table: table.name))
         guard let row = try statement.firstRow([.integer(id.primaryKey), SQLValue(id.entityNumber)]) else { return nil }
-        return try decoder(for: id.entityNumber, columns: statement.columnNames).object { row[$0].databaseValue }
+        return try decoder(for: id.entityNumber, columns: statement.columnNames).object { row[$0] }
     }
 
     /// The destinations of relationship `name` of `id`, in order for ordered relationships and by
@@ -147,18 +148,18 @@ public struct ObjectReader {
         var columns: [String]
 
         /// The object in a row whose column `i` is `column(i)`.
-        func object(_ column: (Int) -> DatabaseValue) throws -> StoredObject {
-            let key = try checked(Self.keyColumn).requiredInteger(column(Self.keyColumn))
+        func object(_ column: (Int) -> SQLValue) throws -> StoredObject {
+            let key = try checked(Self.keyColumn).requiredInteger(column(Self.keyColumn).databaseValue)
             let place = "Z_PK \(key)"
-            let number = try checked(Self.entityColumn).requiredInt(column(Self.entityColumn), row: place)
-            let version = try checked(Self.versionColumn).integer(column(Self.versionColumn), row: place) ?? 0
+            let number = try checked(Self.entityColumn).requiredInt(column(Self.entityColumn).databaseValue, row: place)
+            let version = try checked(Self.versionColumn).integer(column(Self.versionColumn).databaseValue, row: place) ?? 0
             var values: [String: StoreValue] = [:]
             values.reserveCapacity(attributes.count)
             for (name, kind, index) in attributes { values[name] = StoreValue(column(index), for: kind) }
             var toOne: [String: ObjectID] = [:]
             for link in toOnes {
-                guard let destination = try checked(link.index).integer(column(link.index), row: place) else { continue }
-                let destinationEntity = try link.entityIndex.flatMap { try checked($0).integer(column($0), row: place) }
+                guard let destination = try checked(link.index).integer(column(link.index).databaseValue, row: place) else { continue }
+                let destinationEntity = try link.entityIndex.flatMap { try checked($0).integer(column($0).databaseValue, row: place) }
                 toOne[link.name] = ObjectID(entityNumber: destinationEntity.map { Int($0) } ?? link.destinationNumber, primaryKey: destination)
             }
             return StoredObject(id: ObjectID(entityNumber: number, primaryKey: key), entity: entity, version: version, values: values, toOne: toOne)

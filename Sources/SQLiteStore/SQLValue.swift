@@ -15,6 +15,9 @@ public enum SQLValue: Hashable, Sendable {
     case real(Double)
     /// UTF-8 text.
     case text(String)
+    /// Text whose bytes are not valid UTF-8. SQLite keeps whatever bytes it is given as text, and
+    /// a Swift `String` would replace them with U+FFFD, so they are carried and bound as they are.
+    case undecodableText(Data)
     /// Bytes.
     case blob(Data)
 
@@ -49,8 +52,22 @@ public enum SQLValue: Hashable, Sendable {
         case .integer(let number): return String(number)
         case .real(let number): return number.isFinite ? "\(number)" : "NULL"
         case .text(let text): return "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
-        case .blob(let data): return "X'" + data.map { String(format: "%02X", $0) }.joined() + "'"
+        case .undecodableText(let bytes): return "CAST(" + Self.hex(bytes) + " AS TEXT)"
+        case .blob(let data): return Self.hex(data)
         }
+    }
+}
+
+extension SQLValue {
+    /// `X'01FF'`.
+    private static func hex(_ bytes: Data) -> String {
+        "X'" + bytes.map { String(format: "%02X", $0) }.joined() + "'"
+    }
+
+    /// The text in `bytes` as SQLite holds it: `.text` when they are UTF-8, else `.undecodableText`.
+    /// (A NUL inside is kept either way: SQLite counts text in bytes.)
+    public init(textBytes bytes: UnsafeBufferPointer<UInt8>) {
+        if let text = String(validating: bytes, as: UTF8.self) { self = .text(text) } else { self = .undecodableText(Data(bytes)) }
     }
 }
 
@@ -71,6 +88,9 @@ extension SQLValue {
         case .integer(let number): return number.databaseValue
         case .real(let number): return number.databaseValue
         case .text(let text): return text.databaseValue
+        // GRDB holds text as a String; statements that bind such text run through
+        // `Statement.run(_:)`, which binds the bytes (see StoreConnection.execute).
+        case .undecodableText(let bytes): return String(decoding: bytes, as: UTF8.self).databaseValue
         case .blob(let data): return data.databaseValue
         }
     }

@@ -32,6 +32,10 @@ public final class StoreConnection {
 
     /// Runs `statement`, which must have every argument bound.
     public func execute(_ statement: SQLStatement) throws {
+        // GRDB's arguments hold text as Strings: text that is not UTF-8 is bound by the C API.
+        if statement.values.contains(where: { if case .undecodableText = $0 { true } else { false } }) {
+            return try converting { try db.makeStatement(sql: statement.sql).run(statement.values) }
+        }
         try converting { try db.execute(sql: statement.sql, arguments: StatementArguments(statement.values.map(\.databaseValue))) }
     }
 
@@ -40,12 +44,10 @@ public final class StoreConnection {
         for statement in statements { try execute(statement) }
     }
 
-    /// Every row `statement` returns, each column as stored.
+    /// Every row `statement` returns, each column as stored, byte for byte (read through SQLite's
+    /// C API: GRDB's rows cut text at a NUL and replace bytes that are not UTF-8).
     public func rows(_ statement: SQLStatement) throws -> [[SQLValue]] {
-        try converting {
-            try Row.fetchAll(db, sql: statement.sql, arguments: StatementArguments(statement.values.map(\.databaseValue)))
-                .map { $0.databaseValues.map(SQLValue.init) }
-        }
+        try converting { try db.makeStatement(sql: statement.sql).rows(statement.values) }
     }
 
     /// Every row `statement` returns, with the result's column names as SQLite gives them (a
@@ -54,17 +56,13 @@ public final class StoreConnection {
     public func table(_ statement: SQLStatement) throws -> (columns: [String], rows: [[SQLValue]]) {
         try converting {
             let prepared = try db.makeStatement(sql: statement.sql)
-            let rows = try Row.fetchAll(prepared, arguments: StatementArguments(statement.values.map(\.databaseValue)))
-            return (prepared.columnNames, rows.map { $0.databaseValues.map(SQLValue.init) })
+            return (prepared.columnNames, try prepared.rows(statement.values))
         }
     }
 
     /// The first row `statement` returns, if any.
     public func row(_ statement: SQLStatement) throws -> [SQLValue]? {
-        try converting {
-            try Row.fetchOne(db, sql: statement.sql, arguments: StatementArguments(statement.values.map(\.databaseValue)))
-                .map { $0.databaseValues.map(SQLValue.init) }
-        }
+        try converting { try db.makeStatement(sql: statement.sql).firstRow(statement.values) }
     }
 
     /// The first column of the first row as an integer; nil when there is no row or the value is

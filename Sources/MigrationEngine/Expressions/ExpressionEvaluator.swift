@@ -23,16 +23,16 @@ struct ExpressionEvaluator {
         case .evaluatedObject: return evaluatedObject
         case .keyPath(let base, let path): return try walk(try evaluate(base), path[...])
         case .negate(let operand):
-            let value = try evaluate(operand)
+            let value = try evaluate(operand).plain
             if value.isNull { return .null }
             guard let number = value.number else { throw EvaluationError("cannot negate \(value.readable)") }
             // -Int64.min overflows: like arithmetic, fall back to a double rather than trap.
             if case .value(.integer(let integer)) = value, integer != .min { return .value(.integer(-integer)) }
             return .value(.double(-number))
         case .arithmetic(let op, let lhs, let rhs):
-            return try arithmetic(op, try evaluate(lhs), try evaluate(rhs))
+            return try arithmetic(op, try evaluate(lhs).plain, try evaluate(rhs).plain)
         case .aggregate(let items): return .collection(try items.map(evaluate))
-        case .builtin(let name, let arguments): return try builtin(name, try arguments.map(evaluate))
+        case .builtin(let name, let arguments): return try builtin(name, try arguments.map { try evaluate($0).plain })
         case let .conditional(predicate, whenTrue, whenFalse):
             // Only the branch taken is evaluated, as NSTernaryExpression does.
             return try evaluate(try matches(predicate) ? whenTrue : whenFalse)
@@ -40,7 +40,7 @@ struct ExpressionEvaluator {
             guard MappingModel.allowedSelectors.contains(selector) else {
                 throw EvaluationError("FUNCTION selector \"\(selector)\" is not allowed")
             }
-            return try context.call(try evaluate(receiver), selector, try arguments.map(evaluate))
+            return try context.call(try evaluate(receiver).plain, selector, try arguments.map { try evaluate($0).plain })
         }
     }
 

@@ -32,7 +32,7 @@ public enum ExpressionValue: Hashable, Sendable {
     /// The value as a number, if it is one.
     var number: Double? {
         guard case .value(let value) = self else { return nil }
-        switch value {
+        switch value.plain {
         case .integer(let number): return Double(number)
         case .double(let number): return number
         case .decimal(let number): return NSDecimalNumber(decimal: number).doubleValue
@@ -43,6 +43,17 @@ public enum ExpressionValue: Hashable, Sendable {
     }
 
     var isNull: Bool { self == .null }
+
+    /// The value with every ``StoreValue/stored(_:)`` value as its plain value: what arithmetic,
+    /// functions and comparisons work on. A bare key path keeps the stored bytes, so a value
+    /// copied unchanged is written back as it was read.
+    var plain: ExpressionValue {
+        switch self {
+        case .value(let value): return .value(value.plain)
+        case .object: return self
+        case .collection(let items): return .collection(items.map(\.plain))
+        }
+    }
 
     /// The value as an error message shows it: `42`, `"text"`, `nil`, `source object 2/p5`,
     /// `{1, 2}` — never Swift's spelling of the enum. (Not `description`: filters compare some
@@ -64,6 +75,8 @@ public enum ExpressionValue: Hashable, Sendable {
     func storeValue(for type: AttributeTypeName) -> StoreValue? {
         guard case .value(let value) = self else { return nil }
         if case .null = value { return .null }
+        // Read from the store and not transformed: written back byte for byte.
+        if case .stored = value { return value }
         switch type {
         case .integer:
             if case .integer = value { return value }

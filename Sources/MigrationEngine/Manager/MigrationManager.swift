@@ -318,7 +318,7 @@ public final class MigrationManager {
             }
             let attribute = assignment.attribute
             guard let converted = value.storeValue(for: attribute.attributeType.expressionKind) else {
-                throw MigrationError(.evaluation, "\(mapping.name).\(assignment.name): \(assignment.text ?? assignment.expression.description) gave \(value), which a \(attribute.attributeType.displayName) attribute cannot hold (source object \(source.map(\.description) ?? "none"))",
+                throw MigrationError(.evaluation, "\(mapping.name).\(assignment.name): \(assignment.text ?? assignment.expression.description) gave \(value.readable), which a \(attribute.attributeType.displayName) attribute cannot hold (source object \(source.map(\.description) ?? "none"))",
                                      fix: "change the value expression so it yields a \(attribute.attributeType.displayName)")
             }
             values[assignment.name] = converted

@@ -86,7 +86,7 @@ struct PredicateEvaluator {
         case .or(let parts): return try parts.contains(where: matches)
         case .not(let inner): return try !matches(inner)
         case let .comparison(lhs, op, rhs, caseInsensitive):
-            return try compare(try evaluator.evaluate(lhs), op, try evaluator.evaluate(rhs), caseInsensitive)
+            return try compare(try evaluator.evaluate(lhs).plain, op, try evaluator.evaluate(rhs).plain, caseInsensitive)
         }
     }
 

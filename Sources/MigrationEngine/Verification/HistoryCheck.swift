@@ -76,7 +76,7 @@ public struct HistoryCheck: Sendable {
         try store.close()
         let plan = try MigrationPlan.make(store: path, bundle: bundle, mappings: mappings, to: target, route: route)
         guard !plan.steps.isEmpty else { return 0 }
-        let recorder = StepRecorder(before: try ObjectSnapshot.read(path, model: version.model))
+        let recorder = InferredStepRecorder(before: try ObjectSnapshot.read(path, model: version.model))
         var options = options
         options.afterStep = { completed in try recorder.check(completed) }
         _ = try MigrationRunner.run(plan, store: path, options: options, keepBackup: false)
@@ -107,27 +107,4 @@ private final class OutcomeBox: @unchecked Sendable {
     func set(_ index: Int, _ outcome: HistoryCheck.Outcome) { lock.withLock { slots[index] = outcome } }
 
     var outcomes: [HistoryCheck.Outcome] { lock.withLock { slots.compactMap { $0 } } }
-}
-
-/// The snapshot before the step running now; checks each inferred step as it completes, and
-/// stops the plan (rolled back) at the first difference. Steps complete one at a time on the
-/// runner's thread; the lock only makes that explicit.
-private final class StepRecorder: @unchecked Sendable {
-    private var before: ObjectSnapshot
-    private let lock = NSLock()
-
-    init(before: ObjectSnapshot) { self.before = before }
-
-    func check(_ completed: CompletedStep) throws {
-        try lock.withLock {
-            let step = completed.step
-            let after = try ObjectSnapshot.read(completed.store, model: step.destination.model)
-            if case .lightweight(let inference) = step.kind,
-               let difference = InferredStepCheck(inference: inference, before: before, after: after).firstDifference() {
-                throw MigrationError(.validation, "\(step.source.name) → \(step.destination.name) did not keep what Core Data keeps: \(difference)",
-                                     fix: "report this with the model bundle: Chrysalis's inferred step lost data")
-            }
-            before = after
-        }
-    }
 }

@@ -37,14 +37,19 @@ public struct ObjectSnapshot: Sendable {
     }
 
     /// A value as comparable across a retyped column: every number (Boolean included) as a
-    /// Double, everything else as it reads.
+    /// Double, everything else in full (text and bytes whole, never a message's shortened form),
+    /// tagged with its kind so that text never equals bytes.
     public static func comparable(_ value: StoreValue) -> String {
-        switch value {
+        switch value.plain {
         case .integer(let number): return "\(Double(number))"
         case .bool(let flag): return flag ? "1.0" : "0.0"
         case .double(let number): return "\(number)"
         case .decimal(let number): return "\(NSDecimalNumber(decimal: number).doubleValue)"
-        default: return "\(value)"
+        case .string(let text):
+            if case .stored(.undecodableText(let bytes)) = value { return "bytes-as-text:" + bytes.base64EncodedString() }
+            return "text:" + text
+        case .data(let bytes): return "bytes:" + bytes.base64EncodedString()
+        case let other: return "\(other)"
         }
     }
 }
