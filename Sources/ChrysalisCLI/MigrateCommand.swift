@@ -83,7 +83,7 @@ struct MigrateCommand: ParsableCommand {
                            : "\(options.store) is already at \(plan.storeVersion): nothing to do.")
                 return
             }
-            let result = MigrateReport(report, store: options.store, dryRun: dryRun)
+            let result = MigrateReport(report, store: options.store, dryRun: dryRun, beyondModel: plan.beyondModel)
             print(json ? try result.json() : result.text())
         } catch {
             _ = cleanUp()
@@ -141,9 +141,12 @@ struct MigrateReport: Encodable {
     var backup: String?
     var steps: [Step]
     var rowsBefore: [String: Int], rowsAfter: [String: Int]
+    /// What the store held beyond its model, and what the migration did with each (the plan's words).
+    var beyondModel: [String]
 
-    init(_ report: MigrationRunner.Report, store: String, dryRun: Bool) {
+    init(_ report: MigrationRunner.Report, store: String, dryRun: Bool, beyondModel: [String]) {
         self.store = store
+        self.beyondModel = beyondModel
         self.dryRun = dryRun
         from = report.steps.first?.sourceVersion ?? ""
         to = report.steps.last?.destinationVersion ?? ""
@@ -169,6 +172,7 @@ struct MigrateReport: Encodable {
         if rowsBefore.isEmpty && rowsAfter.isEmpty && !steps.isEmpty {
             lines.append("  Every row is unchanged: only the schema changed, in place.")
         }
+        if !beyondModel.isEmpty { lines += ["Beyond the model:"] + beyondModel.map { "  • \($0)" } }
         if let backup { lines.append("The original is kept as \(backup).") }
         if dryRun { lines.append("Nothing was changed; the copy is deleted.") }
         return lines.joined(separator: "\n")

@@ -56,6 +56,8 @@ struct PlanReport: Encodable {
     var targetVersion: String
     var steps: [Step]
     var unusedMappings: [String]
+    /// What the store holds beyond its model, and what the plan does with each.
+    var beyondModel: [String]
     /// Why each unused mapping model is not used, and what a run does first (an interrupted
     /// plan undone).
     var notes: [String]
@@ -63,6 +65,7 @@ struct PlanReport: Encodable {
     init(_ plan: MigrationPlan, store: String) {
         self.store = store
         unusedMappings = plan.unusedMappings
+        beyondModel = plan.beyondModel
         notes = plan.notes
         storeVersion = plan.storeVersion
         targetVersion = plan.targetVersion
@@ -101,6 +104,7 @@ struct PlanReport: Encodable {
             for finding in step.findings { lines.append("     • \(finding)") }
             if let sql = step.sql { lines += Self.text(sql) }
         }
+        if !beyondModel.isEmpty { lines += ["", "Beyond the model:"] + beyondModel.map { "  • \($0)" } }
         if !notes.isEmpty { lines += ["", "Notes:"] + notes.map { "  • \($0)" } }
         return lines.joined(separator: "\n") + "\n"
     }

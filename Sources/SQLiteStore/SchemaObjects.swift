@@ -25,19 +25,28 @@ public struct SchemaObjects: Hashable, Sendable {
     public var objects: [Object]
     /// The name of every index, automatic ones included.
     public var indexNames: Set<String>
+    /// The name of every table, in upper case (SQLite's names are case-insensitive).
+    public var tables: Set<String>
 
     /// A schema of these objects.
-    public init(objects: [Object], indexNames: Set<String>) {
+    public init(objects: [Object], indexNames: Set<String>, tables: Set<String>) {
         self.objects = objects
         self.indexNames = indexNames
+        self.tables = tables
     }
 
     /// What a store of `layout` holds once Chrysalis has made or migrated it: Core Data's
-    /// indexes and no trigger (a migration in place drops them; a new store never has any).
+    /// indexes and its derived attributes' triggers (a step drops every other trigger).
     public init(predictedFor layout: StoreLayout) {
         let indexes = StoreSchema(layout: layout).indexes
         objects = indexes.map { Object(type: "index", name: $0.name, sql: $0.statement.sql, table: $0.table) }
+        for derivation in DerivedAttributeTriggers(layout: layout).derivations {
+            for (name, (statement, table)) in zip(derivation.triggerNames, zip(derivation.triggers, derivation.triggerTables)) {
+                objects.append(Object(type: "trigger", name: name, sql: statement.sql, table: table))
+            }
+        }
         indexNames = Set(indexes.map(\.name))
+        tables = Set((layout.tables.map(\.name) + layout.joinTables.map(\.name)).map { $0.uppercased() })
     }
 }
 
@@ -48,7 +57,8 @@ extension StoreConnection {
             let objects = try Row.fetchAll(db, sql: "SELECT type, name, sql, tbl_name FROM main.sqlite_master WHERE type IN ('index', 'trigger') AND sql IS NOT NULL")
                 .map { row in SchemaObjects.Object(type: row[0], name: row[1], sql: row[2], table: row[3]) }
             let names = try String.fetchAll(db, sql: "SELECT name FROM main.sqlite_master WHERE type = 'index'")
-            return SchemaObjects(objects: objects, indexNames: Set(names))
+            let tables = try String.fetchAll(db, sql: "SELECT upper(name) FROM main.sqlite_master WHERE type = 'table'")
+            return SchemaObjects(objects: objects, indexNames: Set(names), tables: Set(tables))
         }
     }
 

@@ -71,6 +71,7 @@ public struct DataGenerator {
         }
         try linkManyToMany(store: store, layout: layout, rows: rows, hierarchies: hierarchies, random: &random)
         try numberOrderedMembers(store: store, layout: layout)
+        try store.makeDerivedAttributes(layout)
     }
 
     /// Gives the members of every ordered one-to-many their positions (`Z_FOK_…`), Core Data's

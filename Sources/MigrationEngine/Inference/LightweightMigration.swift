@@ -21,6 +21,7 @@ struct LightweightMigration {
             .statements(schema: try connection.schemaObjects())
         try connection.execute(statements.changes)
         try connection.buildIndexes(statements.indexes)
+        try connection.execute(statements.derived)
         try recordDestination(metadata)
     }
 

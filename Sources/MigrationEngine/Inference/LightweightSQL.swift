@@ -29,6 +29,8 @@ struct LightweightSQL {
     struct Statements {
         var changes: [SQLStatement] = []
         var indexes: [SQLStatement] = []
+        /// Derived attributes' values and triggers for the destination, made last (see ``derived()``).
+        var derived: [SQLStatement] = []
     }
 
     /// Every statement of the step on a store whose indexes and triggers are `schema`.
@@ -54,9 +56,42 @@ struct LightweightSQL {
         for rename in renames where rename.from != rename.to {
             result.changes.append(SQLStatement("ALTER TABLE \(q(rename.from)) RENAME TO \(q(rename.to))"))
         }
+        result.changes += history(schema)
         let remaining = schema.indexNames.subtracting(dropped)
         result.indexes = wantedIndexes.filter { !remaining.contains($0.value.name) }.map(\.key).sorted().map { SQLStatement($0) }
+        result.derived = derived()
         return result
+    }
+
+    /// Core Data keeps persistent history through an in-place migration: each change's entity
+    /// renumbered, and the history truncated up to the last transaction that changed an entity
+    /// the step removes ("Persistent History … has to be truncated due to the following entities
+    /// being removed"; README's rules table has the evidence). Nothing when the store keeps none.
+    private func history(_ schema: SchemaObjects) -> [SQLStatement] {
+        guard schema.tables.isSuperset(of: ["ACHANGE", "ATRANSACTION"]) else { return [] }
+        let numbers = columns.entityNumbers
+        let removed = source.numbering.entries.map(\.number).filter { numbers[$0] == nil }.sorted()
+        var statements: [SQLStatement] = []
+        if !removed.isEmpty {
+            let bound = "(SELECT max(ZTRANSACTIONID) FROM ACHANGE WHERE ZENTITY IN (\(removed.map(String.init).joined(separator: ", "))))"
+            statements.append(SQLStatement("DELETE FROM ATRANSACTION WHERE Z_PK <= \(bound)"))
+            statements.append(SQLStatement("DELETE FROM ACHANGE WHERE ZTRANSACTIONID <= \(bound)"))
+        }
+        let moved = numbers.filter { $0.key != $0.value }.keys.sorted()
+        if !moved.isEmpty {
+            statements.append(SQLStatement("UPDATE ACHANGE SET ZENTITY = \(columns.remap("ZENTITY")) WHERE ZENTITY IN (\(moved.map(String.init).joined(separator: ", ")))"))
+        }
+        return statements
+    }
+
+    /// Core Data recreates every derived attribute's triggers for the destination model after an
+    /// in-place migration, and computes the values first (its generator's "data", then "trigger"
+    /// statements). The triggers were dropped with the source's objects; a value is computed
+    /// again only where the source did not already keep it by the same statement.
+    private func derived() -> [SQLStatement] {
+        let kept = Set(DerivedAttributeTriggers(layout: source).derivations.map(\.backfill.sql))
+        let wanted = DerivedAttributeTriggers(layout: destination).derivations
+        return wanted.filter { !kept.contains($0.backfill.sql) }.map(\.backfill) + wanted.flatMap(\.triggers)
     }
 
     /// The source's tables and join tables, in layout order.

@@ -141,6 +141,9 @@ public final class MappingMigration {
             inserted.merge(manager.writer.insertedCounts, uniquingKeysWith: +)
         }
         try deferred.create(on: connection)
+        // Core Data's new store has the destination's derived-attribute triggers; made once the
+        // rows are in, with every value computed as they would have kept it.
+        try connection.execute(DerivedAttributeTriggers(layout: destinationLayout).statements)
         try connection.endBulkLoad()
         let insertedRows = inserted.values.reduce(0, +)
         progress.begin(stage: .verify, mapping: nil, index: 0, count: 0, rowsTotal: insertedRows)

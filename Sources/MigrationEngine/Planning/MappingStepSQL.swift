@@ -25,6 +25,8 @@ struct MappingStepSQL {
         for pass in passes { parts += try passParts(pass) }
         parts.append(Part(title: "indexes built", statements: indexes.map(\.statement),
                           notes: ["before the first stage 2 that runs row by row, or else before validation"]))
+        let derived = DerivedAttributeTriggers(layout: layouts.destination).statements
+        if !derived.isEmpty { parts.append(Part(title: "derived attributes computed, their triggers made", statements: derived)) }
         parts.append(Part(title: "stage 3 · validate", notes: ["queries check required values and relationship counts in the new store; nothing is written"]))
         return StepStatements(source: step.source.name, destination: step.destination.name,
                               summary: "into a new store beside the source (the source attached read-only as src, the pairs kept in the work file as work), verified, then swapped in",

@@ -46,6 +46,9 @@ public struct MigrationPlan: Sendable {
     public var steps: [Step]
     /// Mapping models that fit no step (a folder or an app bundle usually holds older ones too).
     public var unusedMappings: [String] = []
+    /// What the store holds beyond its model (history, an app's tables, indexes or triggers
+    /// Core Data did not make) and what the plan does with each, said for people.
+    public var beyondModel: [String] = []
     /// Why each unused mapping model is not used, said for people.
     public var notes: [String] = []
     /// Unused mapping models that fit no version of the bundle at all (their versions are not in
@@ -92,8 +95,9 @@ public struct MigrationPlan: Sendable {
         for note in notes { MigrationLog.plan.debug("note: \(note)") }
         let first = StartingStore(path: path, store: store, version: start, compatible: compatible, layout: try store.layout(for: start.model))
         let steps = try legs.enumerated().map { index, leg in try step(leg, first: index == 0 ? first : nil, route: route, bundle: bundle) }
-        return MigrationPlan(storeVersion: start.name, targetVersion: end.name, steps: steps, unusedMappings: unused, notes: notes,
-                             unfitMappings: fitting.unfit.map(\.name))
+        let extras = try store.withReadConnection { try $0.extras(beyond: first.layout) }
+        return MigrationPlan(storeVersion: start.name, targetVersion: end.name, steps: steps, unusedMappings: unused,
+                             beyondModel: BeyondTheModel.findings(extras, steps: steps), notes: notes, unfitMappings: fitting.unfit.map(\.name))
     }
 
     /// The version the store is read as, the target version, and every version with the store's

@@ -1,0 +1,49 @@
+import ObjectModel
+import SQLiteStore
+
+/// What a plan does with what the store holds beyond its model (``StoreExtras``), said for
+/// people: the plan prints it and `migrate` repeats it with its result, so that nothing is
+/// dropped without being named. The rules are Core Data's (README, "Beyond the model"):
+///
+/// - An inferred step changes the store with SQL, as Core Data's SQLite migrator does: history
+///   is kept (renumbered, truncated where a removed entity had changes) and an app's tables are
+///   left alone.
+/// - A mapping-model step builds a new store from the model, as `NSMigrationManager` does: it
+///   carries neither the history nor an app's tables.
+/// - Every step drops indexes and triggers on the model's tables that Core Data did not make
+///   (an inferred step drops them with the tables' own objects; a new store never had them).
+enum BeyondTheModel {
+    static func findings(_ extras: StoreExtras, steps: [MigrationPlan.Step]) -> [String] {
+        guard !extras.isEmpty, let first = steps.first else { return [] }
+        let mapping = steps.first { if case .mapping = $0.kind { true } else { false } }
+        let inferredBefore = steps.prefix { if case .lightweight = $0.kind { true } else { false } }
+        var lines: [String] = []
+        if let history = extras.history {
+            let size = "persistent history (\(history.transactions) transaction\(history.transactions == 1 ? "" : "s"), \(history.changes) change\(history.changes == 1 ? "" : "s"))"
+            if !inferredBefore.isEmpty {
+                let removing = inferredBefore.compactMap { step -> String? in
+                    guard case .lightweight(let inference) = step.kind, !inference.removedEntities.isEmpty else { return nil }
+                    return inference.removedEntities.sorted().joined(separator: ", ")
+                }
+                lines.append("\(size): kept by the inferred step\(inferredBefore.count == 1 ? "" : "s"), each change renumbered to the new entity numbers"
+                             + (removing.isEmpty ? "" : "; truncated up to the last transaction that changed a removed entity (\(removing.joined(separator: ", "))), as Core Data truncates it")
+                             + "; ACHANGE.ZCOLUMNS is kept as it was (Core Data rewrites it where properties changed)")
+            }
+            if let mapping {
+                lines.append("\(size): not carried into the new store of \(mapping.source.name) → \(mapping.destination.name), as Core Data's mapping-model migration does not carry it; an app reading history from a saved token must start again")
+            }
+        }
+        for table in extras.appTables {
+            let what = "table \(table.name) (\(table.rows) row\(table.rows == 1 ? "" : "s"), not the model's)"
+            if let mapping {
+                lines.append("\(what): not carried into the new store of \(mapping.source.name) → \(mapping.destination.name), as Core Data does not carry it; copy it out first to keep it")
+            } else {
+                lines.append("\(what): kept as it is")
+            }
+        }
+        for object in extras.appObjects {
+            lines.append("\(object.type) \(object.name) on \(object.table) (not Core Data's): dropped by \(first.source.name) → \(first.destination.name); to keep it, run it again after the migration: \(object.sql)")
+        }
+        return lines
+    }
+}
