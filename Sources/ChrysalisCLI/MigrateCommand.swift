@@ -173,7 +173,7 @@ struct MigrateReport: Encodable {
             lines.append("  Every row is unchanged: only the schema changed, in place.")
         }
         if !beyondModel.isEmpty { lines += ["Beyond the model:"] + beyondModel.map { "  • \($0)" } }
-        if let backup { lines.append("The original is kept as \(backup).") }
+        if let backup { lines.append("The original is kept as \(StoreFiles.named(backup)).") }
         if dryRun { lines.append("Nothing was changed; the copy is deleted.") }
         return lines.joined(separator: "\n")
     }

@@ -25,13 +25,23 @@ public final class PersistentStore: Sendable {
     let queue: DatabaseQueue
     /// The private copy read instead of the store, when the store cannot be read where it is.
     private let readOnlyCopy: ReadOnlyCopy?
+    /// A read-only open's `-shm` as it was before, put back on close (``SharedMemoryFile``).
+    private let sharedMemory: SharedMemoryFile?
 
-    private init(path: String, file: StoreFileCheck, mode: Mode, queue: DatabaseQueue, readOnlyCopy: ReadOnlyCopy? = nil) {
+    private init(path: String, file: StoreFileCheck, mode: Mode, queue: DatabaseQueue, readOnlyCopy: ReadOnlyCopy? = nil,
+                 sharedMemory: SharedMemoryFile? = nil) {
         self.path = path
         self.file = file
         self.mode = mode
         self.queue = queue
         self.readOnlyCopy = readOnlyCopy
+        self.sharedMemory = sharedMemory
+    }
+
+    deinit {
+        guard let sharedMemory else { return }
+        try? queue.close()
+        sharedMemory.putBack()
     }
 
     /// Opens the store at `path`, checking that it is a Core Data store. A read-only open never
@@ -43,12 +53,13 @@ public final class PersistentStore: Sendable {
         if mode == .readWrite { try requireWritable(path) }
         let queue: DatabaseQueue
         let copy = mode == .readOnly ? try ReadOnlyCopy.ifNeeded(for: path, file: file) : nil
+        let sharedMemory = mode == .readOnly && copy == nil && file.isWAL ? SharedMemoryFile(store: path) : nil
         do {
             queue = try DatabaseQueue(path: copy?.path ?? connectionPath(path, file: file, mode: mode), configuration: configuration(readOnly: mode == .readOnly))
         } catch {
             throw storeError(error, path: path)
         }
-        let store = PersistentStore(path: path, file: file, mode: mode, queue: queue, readOnlyCopy: copy)
+        let store = PersistentStore(path: path, file: file, mode: mode, queue: queue, readOnlyCopy: copy, sharedMemory: sharedMemory)
         try store.requireCoreDataTables()
         return store
     }
@@ -127,6 +138,7 @@ public final class PersistentStore: Sendable {
     /// renamed without SQLite holding it open.
     public func close() throws {
         do { try queue.close() } catch { throw Self.storeError(error, path: path) }
+        sharedMemory?.putBack()
     }
 
     /// The SQLite URI that opens this store read-only from another connection (`ATTACH`), with the

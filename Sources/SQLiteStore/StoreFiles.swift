@@ -12,6 +12,12 @@ public enum StoreFiles {
         [store] + sidecarSuffixes.map { store + $0 }
     }
 
+    /// A store's path as a message names it to someone who may copy it: with its `-wal` when it
+    /// has one, since the database file alone may lack rows that are still in the `-wal`.
+    public static func named(_ store: String) -> String {
+        FileManager.default.fileExists(atPath: store + "-wal") ? "\(store) (with \((store as NSString).lastPathComponent)-wal beside it: keep and copy the two together)" : store
+    }
+
     /// Removes the store and its sidecars, those that exist; for stores a command made itself
     /// and must not leave behind.
     public static func remove(_ store: String) {

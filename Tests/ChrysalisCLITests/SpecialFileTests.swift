@@ -40,4 +40,28 @@ final class SpecialFileTests: XCTestCase {
         XCTAssertTrue(result.stderr.contains("--rows must be between 0 and 1000000000"), result.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: out), "no partial store")
     }
+
+    /// `inspect` and `plan` leave a WAL store's files as they found them (issue 29 §6): SQLite
+    /// creates a 32 kB `-shm` for a reader where there was none, and rebuilds a damaged one.
+    func testReadOnlyCommandsLeaveTheSharedMemoryFileAsTheyFoundIt() throws {
+        let directory = try Fixtures.makeTemporaryDirectory()
+        addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
+        let store = directory.appendingPathComponent("Books.sqlite").path
+        let made = try ChrysalisRunner.run(["fixture", bookStore, "--version", "BookStore", "--rows", "20", "--out", store])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        unlink(store + "-shm")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store + "-wal"), "the premise: a closed WAL store, no sidecars")
+        for arguments in [["inspect", store], ["plan", store, "--model", bookStore]] {
+            let result = try ChrysalisRunner.run(arguments)
+            XCTAssertEqual(result.status, 0, result.stderr)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: store + "-shm"), "\(arguments[0]) left a -shm behind")
+        }
+        let garbage = Data((0..<32768).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        try garbage.write(to: URL(fileURLWithPath: store + "-shm"))
+        for arguments in [["inspect", store], ["plan", store, "--model", bookStore]] {
+            let result = try ChrysalisRunner.run(arguments)
+            XCTAssertEqual(result.status, 0, result.stderr)
+            XCTAssertEqual(FileManager.default.contents(atPath: store + "-shm"), garbage, "\(arguments[0]) rewrote the -shm")
+        }
+    }
 }

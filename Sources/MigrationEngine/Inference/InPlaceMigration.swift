@@ -92,6 +92,7 @@ private struct InferredStep {
             let rowsAfter = try migrateCopy(at: paths.newStore, rowsBefore: rowsBefore, progress: progress)
             progress.begin(stage: .swap, mapping: nil, index: 0, count: 0, rowsTotal: 1, unit: .files)
             try fingerprint.requireUnchanged(store: path)
+            try OpenHandles.requireNone(store: path, before: "the swap")
             let backup: String?
             if options.replacesSource { try StoreSwap.replace(paths); backup = nil } else { backup = try StoreSwap.swap(paths, backup: options.backupPath) }
             progress.finish()
@@ -133,7 +134,7 @@ private struct InferredStep {
         try original.close()
         let rows = verifiedRows?.values.reduce(0, +) ?? InPlaceProgress.bytes(of: path) / StageCost.bytesPerRow
         var progress = InPlaceProgress(rows: rows, countsRows: countsRows, tables: tables, options: options, pass: "\(name) (lightweight, in place)")
-        let space = SpaceCheck(.alterInPlace(backup: options.keepsBackup), store: path)
+        let space = SpaceCheck(.alterInPlace(backup: options.keepsBackup, rewritesRows: countsRows), store: path)
         try space.require(store: path, step: name)
         // Name another writer now, rather than time out inside the transaction below.
         try OtherWriters.waitUntilNone(store: path)
@@ -152,8 +153,10 @@ private struct InferredStep {
             try store.close()
         } catch {
             if let backup { for suffix in [""] + StoreSwap.sidecars { unlink(backup + suffix) } }
+            unlink(StoreSwap.backupMarker(for: path))
             throw StoreSwap.Paths(store: path).describing(space.explain(error, store: path, step: name))
         }
+        unlink(StoreSwap.backupMarker(for: path))
         progress.finish()
         return MigrationReport(store: path, backup: backup, sourceVersion: source.name, destinationVersion: destination.name,
                                passes: ["inferred, in place"], rowsBefore: counts.before, rowsAfter: counts.after,

@@ -82,6 +82,8 @@ public final class MappingMigration {
                                    passes: passes.map(\.name), rowsBefore: rowsBefore, rowsAfter: rowsAfter,
                                    duration: Date().timeIntervalSince(started))
         } catch {
+            // A count that no longer adds up because another process wrote is that write's doing.
+            let error = fingerprint.changed(store: path) ? fingerprint.foreignWrite(store: path) : error
             try? newStore?.close()
             for file in [paths.newStore, paths.workStore] {
                 for suffix in [""] + StoreSwap.sidecars { unlink(file + suffix) }
@@ -213,6 +215,7 @@ public final class MappingMigration {
         unlink(paths.workStore)
         try permissions.apply(to: paths.newStore)
         try fingerprint.requireUnchanged(store: path)
+        try OpenHandles.requireNone(store: path, before: "the swap")
         if options.replacesSource {
             try StoreSwap.replace(paths)
             return nil

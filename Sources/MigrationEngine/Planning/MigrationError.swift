@@ -7,6 +7,8 @@ public struct MigrationError: Error, CustomStringConvertible, Equatable, Sendabl
     /// The kinds of failure.
     public enum Kind: String, Sendable {
         case cancelled, wrongModel, missingPolicy, evaluation, validation, verification, locked, notFound, swap, noSpace, notWritable
+        /// Another process wrote to the store while it was being migrated (its writes are kept).
+        case otherWriter
         /// The store could not be read or written (from a `SQLiteStore` error).
         case store
         /// A model or mapping file could not be used.

@@ -71,6 +71,7 @@ public struct MigrationPlan: Sendable {
                             route: PlanRoute = .automatic) throws -> MigrationPlan {
         // A run a crash stopped mid-plan left the store at an intermediate version; the next run
         // puts the original back first, so the plan starts from the original, read in its backup.
+        try PlanJournal.requireReadable(store: path)
         let pending = PlanJournal.pendingOriginal(store: path)
         let store = try PersistentStore.open(at: pending ?? path)
         try store.requireSound()

@@ -37,6 +37,11 @@ public enum MigrationRunner {
             recovered = try recoverInterruptedPlan(store: path)
             try requireStart(of: plan, store: path)
             try plan.requirePolicies(options.policies)
+            if !plan.steps.isEmpty {
+                try OpenHandles.requireNone(store: path, before: "the first write")
+                try SpaceCheck.plan(plan, store: path, keepsOriginal: keepBackup || plan.steps.count > 1)
+                    .require(store: path, step: "plan \(plan.storeVersion) → \(plan.targetVersion) (\(plan.steps.count) step\(plan.steps.count == 1 ? "" : "s"))")
+            }
         } catch {
             throw MigrationError.from(error, state: unchanged)
         }
@@ -73,6 +78,7 @@ public enum MigrationRunner {
             do {
                 try PlanJournal.begin(.init(original: original, sourceVersion: plan.storeVersion, targetVersion: plan.targetVersion,
                                             targetHashes: plan.steps[plan.steps.count - 1].destination.entityHashes.mapValues { $0.base64EncodedString() },
+                                            sourceHashes: plan.steps[0].source.entityHashes.mapValues { $0.base64EncodedString() },
                                             keepsBackup: keepBackup), store: path)
             } catch {
                 throw MigrationError.from(error, state: .unchanged(version: plan.storeVersion))
@@ -152,6 +158,13 @@ public enum MigrationRunner {
     private static func stopped(_ plan: MigrationPlan, at index: Int, by error: Error, store path: String,
                                 original: String?, journaled: Bool, keepBackup: Bool) throws -> MigrationError {
         // A failed step has rolled itself back: the store is as the step before left it.
+        let version = index > 0 ? plan.steps[index - 1].destination.name : plan.storeVersion
+        if (error as? MigrationError)?.kind == .otherWriter {
+            // Another process committed to the store: its changes stand, and nothing is put back
+            // over them. The original stays where it is, named, for the user to decide.
+            if journaled { try? PlanJournal.end(store: path) }
+            return MigrationError.from(error, state: .keptOtherWrites(version: version, done: index, total: plan.steps.count, backup: index > 0 ? original : nil))
+        }
         guard index > 0 else {
             if journaled { try? PlanJournal.end(store: path) }
             return MigrationError.from(error, state: .unchanged(version: plan.storeVersion))
@@ -177,6 +190,9 @@ public enum MigrationRunner {
     /// undo, said for people; nil when nothing. Reads only: `inspect` shows it so that a store a
     /// kill left between two versions is never taken for one that was migrated.
     public static func pendingRecovery(store path: String) -> String? {
+        if FileManager.default.fileExists(atPath: PlanJournal.path(for: path)), PlanJournal.record(for: path) == nil {
+            return "the plan journal beside the store is damaged: a migration may have stopped half way and the store may be between two versions; `chrysalis recover` says what to check"
+        }
         if let record = PlanJournal.record(for: path) {
             return PlanJournal.pendingOriginal(store: path) == nil
                 ? "a migration to \(record.targetVersion) was stopped after its last step; `chrysalis recover` (or `migrate`) tidies up"
@@ -218,7 +234,7 @@ public enum MigrationRunner {
         switch recovery {
         case .finished(let target, let backup)?:
             return "an earlier run had finished migrating to \(target) when it stopped; its last files were tidied"
-                + (backup.map { "; the original is kept as \($0)" } ?? "")
+                + (backup.map { "; the original is kept as \(StoreFiles.named($0))" } ?? "")
         case .restored(let version)?:
             return "an earlier run was interrupted mid-plan; the original, at \(version), was put back first"
         case nil:

@@ -1,3 +1,5 @@
+import SQLiteStore
+
 /// Where a user's store stands when a migration stops: as it was, or fully migrated — or, only
 /// when asked to keep completed steps, at a named version. Every result, error and cancel message
 /// says which, and where the original is kept.
@@ -11,6 +13,10 @@ public enum StoreState: Sendable, Equatable {
     case partial(version: String, done: Int, total: Int, backup: String?)
     /// The whole plan ran: the store is at `version`; the original is kept at `backup`.
     case migrated(version: String, backup: String?)
+    /// Another process wrote to the store while step `done + 1` ran: the store is at `version`,
+    /// with that process's committed changes, which are never undone; after `done` completed
+    /// steps the original (without them) is kept at `backup`.
+    case keptOtherWrites(version: String, done: Int, total: Int, backup: String?)
 
     /// The state, said for people (`the store is as it was, at Model1`).
     public var sentence: String {
@@ -21,9 +27,13 @@ public enum StoreState: Sendable, Equatable {
             return "the store is as it was, at \(version): the steps already done were undone and the original put back, byte for byte"
         case let .partial(version, done, total, backup):
             return "the store is at \(version), after \(done) of \(total) steps (--keep-progress)"
-                + (backup.map { "; the original is kept as \($0)" } ?? "")
+                + (backup.map { "; the original is kept as \(StoreFiles.named($0))" } ?? "")
         case let .migrated(version, backup):
-            return "the store is at \(version)" + (backup.map { "; the original is kept as \($0)" } ?? "")
+            return "the store is at \(version)" + (backup.map { "; the original is kept as \(StoreFiles.named($0))" } ?? "")
+        case let .keptOtherWrites(version, done, total, backup):
+            guard done > 0 else { return "the store is at \(version) with the other process's changes, which are kept; Chrysalis wrote nothing to it" }
+            return "the store is at \(version), after \(done) of \(total) steps, with the other process's changes, which are kept: the original was not put back over them"
+                + (backup.map { "; the original, without them, is kept as \(StoreFiles.named($0))" } ?? "")
         }
     }
 
@@ -34,20 +44,22 @@ public enum StoreState: Sendable, Equatable {
         case .restored: return "restored"
         case .partial: return "partial"
         case .migrated: return "migrated"
+        case .keptOtherWrites: return "keptOtherWrites"
         }
     }
 
     /// The version the store is at.
     public var version: String {
         switch self {
-        case .unchanged(let version), .restored(let version), .partial(let version, _, _, _), .migrated(let version, _): return version
+        case .unchanged(let version), .restored(let version), .partial(let version, _, _, _), .migrated(let version, _),
+             .keptOtherWrites(let version, _, _, _): return version
         }
     }
 
     /// Where the original is kept, when it is kept beside a store that is not the original.
     public var backup: String? {
         switch self {
-        case .partial(_, _, _, let backup), .migrated(_, let backup): return backup
+        case .partial(_, _, _, let backup), .migrated(_, let backup), .keptOtherWrites(_, _, _, let backup): return backup
         case .unchanged, .restored: return nil
         }
     }

@@ -44,11 +44,20 @@ enum OtherWriters {
             }
         }
 
-        /// Throws when the store was written since this fingerprint was taken.
+        /// Whether the store was written since this fingerprint was taken.
+        func changed(store: String) -> Bool { Fingerprint(store: store) != self }
+
+        /// Throws ``foreignWrite(store:)`` when the store was written since this fingerprint was taken.
         func requireUnchanged(store: String) throws {
-            guard Fingerprint(store: store) != self else { return }
-            throw MigrationError(.locked, "\(store) was written by another process while it was being migrated; the migrated copy would miss those changes, so it was not swapped in",
-                                 fix: "close every app using the store, then run the migration again; the store is as the other process left it")
+            if changed(store: store) { throw foreignWrite(store: store) }
+        }
+
+        /// Another process wrote to the store during a step. Its writes are committed (SQLite told
+        /// it so): the step is not swapped in over them, and a plan does not put its original back
+        /// over them either (``StoreState/keptOtherWrites(version:done:total:backup:)``).
+        func foreignWrite(store: String) -> MigrationError {
+            MigrationError(.otherWriter, "\(store) was written by another process while it was being migrated; the migrated copy would miss those changes, so it was not swapped in",
+                           fix: "quit every app using the store, then run the migration again")
         }
     }
 

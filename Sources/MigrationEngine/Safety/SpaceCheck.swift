@@ -11,9 +11,10 @@ import Glibc
 public struct SpaceCheck: Sendable {
     /// What the step will write beside (or into) the store.
     public enum Work: Sendable {
-        /// `ALTER TABLE` in one transaction on the store: a journal of a few pages, and a byte
-        /// copy of the store first when a backup is kept.
-        case alterInPlace(backup: Bool)
+        /// `ALTER TABLE` in one transaction on the store: a journal of a few pages (of the whole
+        /// store when rows are rewritten: entities renumbered), and a byte copy of the store
+        /// first when a backup is kept.
+        case alterInPlace(backup: Bool, rewritesRows: Bool = false)
         /// A copy of the store whose largest table is rebuilt inside one transaction: the copy,
         /// plus about twice that table (the new table, and the journal of the transaction);
         /// the whole store is assumed when the table's size is unknown.
@@ -33,9 +34,11 @@ public struct SpaceCheck: Sendable {
         let storeBytes = Self.size(store) + Self.size(store + "-wal")
         let slack: Int64 = 1 << 20
         switch work {
-        case .alterInPlace(let backup):
-            needed = slack + (backup ? storeBytes : 0)
-            reason = backup ? "a byte copy of the store as its backup (\(Self.format(storeBytes)))" : "the step's journal"
+        case .alterInPlace(let backup, let rewritesRows):
+            needed = slack + (backup ? storeBytes : 0) + (rewritesRows ? storeBytes : 0)
+            reason = [backup ? "a byte copy of the store as its backup (\(Self.format(storeBytes)))" : nil,
+                      rewritesRows ? "a journal of the rows it rewrites (up to \(Self.format(storeBytes)))" : "the step's journal"]
+                .compactMap { $0 }.joined(separator: " and ")
         case .rebuildCopy(let largestTable):
             let table = largestTable ?? storeBytes
             needed = storeBytes + 2 * table + slack
@@ -45,6 +48,36 @@ public struct SpaceCheck: Sendable {
             needed = storeBytes + associations + slack
             reason = "a new store of about the source's size (\(Self.format(storeBytes))) and the association table (\(Self.format(associations)))"
         }
+    }
+
+    private init(needed: Int64, reason: String) {
+        (self.needed, self.reason) = (needed, reason)
+    }
+
+    /// What the whole plan needs at its most demanding step, checked before its first write, so
+    /// that steps 1–3 never run only for step 4 to be found not to fit. Later steps' stores are
+    /// taken to be the store's size; a plan that keeps its original keeps it on disk throughout.
+    static func plan(_ plan: MigrationPlan, store: String, keepsOriginal: Bool) -> SpaceCheck {
+        let storeBytes = size(store) + size(store + "-wal")
+        let rows = Int(max(storeBytes / Int64(StageCost.bytesPerRow), 1))
+        var worst = SpaceCheck(needed: 0, reason: "")
+        for (index, step) in plan.steps.enumerated() {
+            var work: SpaceCheck
+            switch step.kind {
+            case .mapping: work = SpaceCheck(.newStore(rows: rows), store: store)
+            case .lightweight(let inference):
+                let sql = LightweightSQL(inference: inference, source: StoreLayout(model: step.source.model), destination: StoreLayout(model: step.destination.model))
+                work = sql.tableMethods().values.contains(.rebuilt) ? SpaceCheck(.rebuildCopy(largestTable: nil), store: store)
+                    : SpaceCheck(.alterInPlace(backup: index == 0 && keepsOriginal, rewritesRows: !sql.preservesRows()), store: store)
+            }
+            if index > 0 && keepsOriginal {
+                work = SpaceCheck(needed: work.needed + storeBytes, reason: work.reason + ", while the original is kept (\(format(storeBytes)))")
+            }
+            if work.needed > worst.needed {
+                worst = SpaceCheck(needed: work.needed, reason: "its step \(index + 1), \(step.source.name) → \(step.destination.name), needs " + work.reason)
+            }
+        }
+        return worst
     }
 
     /// Throws when the volume holding `store` has less than `needed` bytes free.

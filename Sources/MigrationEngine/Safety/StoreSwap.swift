@@ -83,6 +83,31 @@ enum StoreSwap {
         for file in [paths.newStore, paths.workStore] {
             for suffix in [""] + sidecars { unlink(file + suffix) }
         }
+        try removeStaleBackup(store: store)
+    }
+
+    /// `.Name.ext.chrysalis-backup`: names the backup an in-place step is copying or has copied,
+    /// until the step has committed or failed.
+    static func backupMarker(for store: String) -> String {
+        let url = URL(fileURLWithPath: store)
+        return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).chrysalis-backup").path
+    }
+
+    /// An in-place step killed before it committed leaves its full copy of the store as a
+    /// backup, which the next run would otherwise keep and pass over for `Name~2.ext`. The
+    /// marker names it; it is removed only while the store still has the backup's hashes (the
+    /// step never committed, so the backup is a copy of what the store is now), else kept.
+    private static func removeStaleBackup(store: String) throws {
+        let marker = backupMarker(for: store)
+        guard let named = try? String(contentsOfFile: marker, encoding: .utf8) else { return }
+        let backup = named.trimmingCharacters(in: .whitespacesAndNewlines)
+        if !backup.isEmpty, FileManager.default.fileExists(atPath: backup),
+           let kept = try? PersistentStore.open(at: backup).metadata().versionHashes,
+           let now = try? PersistentStore.open(at: store).metadata().versionHashes, kept == now {
+            for suffix in [""] + sidecars { unlink(backup + suffix) }
+        }
+        unlink(marker)
+        try syncDirectory(of: store)
     }
 
     /// Swaps `newStore` in for the store, keeping the store as `backup` (default: the first free
@@ -125,6 +150,8 @@ enum StoreSwap {
         let paths = Paths(store: store)
         let backup = chosen ?? paths.backup()
         let present = [""] + sidecars.filter { $0 == "-wal" && FileManager.default.fileExists(atPath: store + $0) }
+        // Named before the copy exists, so that a kill from here on leaves nothing unaccounted for.
+        try Data((backup + "\n").utf8).write(to: URL(fileURLWithPath: backupMarker(for: store)))
         do {
             let permissions = try FilePermissions(of: store)
             let reader = try PersistentStore.open(at: store)

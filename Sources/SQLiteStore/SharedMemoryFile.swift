@@ -1,0 +1,35 @@
+import Foundation
+
+/// A WAL store's `-shm` as it was before a read-only open: SQLite creates one where there was
+/// none (32 kB) and rebuilds one it finds damaged, even for a reader, and `inspect` and `plan`
+/// promise to leave every byte of a store's files as they were. Once this process's connection is
+/// closed, the file is put back as it was (removed, or its bytes restored) — unless another
+/// process has the store open, whose connection maps that very file and must keep it.
+final class SharedMemoryFile: @unchecked Sendable {
+    private let store: String
+    private let path: String
+    /// The bytes before the open; nil when there was no `-shm`.
+    private let before: Data?
+    private var done = false
+    private let lock = NSLock()
+
+    init(store: String) {
+        self.store = store
+        path = store + "-shm"
+        before = FileManager.default.contents(atPath: path)
+    }
+
+    /// Puts the file back as it was, once.
+    func putBack() {
+        lock.withLock {
+            guard !done else { return }
+            done = true
+            guard StoreHolders.holders(of: store).isEmpty else { return }
+            guard let before else {
+                unlink(path)
+                return
+            }
+            if FileManager.default.contents(atPath: path) != before { try? before.write(to: URL(fileURLWithPath: path)) }
+        }
+    }
+}

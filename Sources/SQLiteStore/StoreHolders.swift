@@ -1,0 +1,60 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The other processes that have a store's files open, read from `/proc/<pid>/fd`: each open
+/// descriptor is a link to its file, and reading a link opens nothing (a probe that opened the
+/// store's files and closed them would drop this process's own SQLite locks on them, POSIX locks
+/// being per process). Processes of other users cannot be read without privileges and go
+/// unseen, as they would by `lsof`.
+public enum StoreHolders {
+    /// A process with one of the store's files open.
+    public struct Holder: Equatable, Sendable {
+        public var pid: Int32
+        public var command: String
+        /// Which of the store's files it has open (`Books.sqlite-wal`).
+        public var file: String
+    }
+
+    /// Every other process with the store, its `-wal` or its `-shm` open.
+    public static func holders(of store: String) -> [Holder] {
+        let files = Set(StoreFiles.paths(of: store).map(resolved))
+        let me = getpid()
+        guard let processes = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
+        var found: [Holder] = []
+        for entry in processes {
+            guard let pid = Int32(entry), pid != me else { continue }
+            let directory = "/proc/\(entry)/fd"
+            guard let descriptors = try? FileManager.default.contentsOfDirectory(atPath: directory) else { continue }
+            for descriptor in descriptors {
+                guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "\(directory)/\(descriptor)"),
+                      files.contains(target) else { continue }
+                found.append(Holder(pid: pid, command: command(of: entry), file: (target as NSString).lastPathComponent))
+                break
+            }
+        }
+        return found.sorted { $0.pid < $1.pid }
+    }
+
+    /// The path a file's link in `/proc` shows: absolute, with symbolic links resolved.
+    private static func resolved(_ path: String) -> String {
+        if let real = realpath(path, nil) {
+            defer { free(real) }
+            return String(cString: real)
+        }
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        let directory = (absolute as NSString).deletingLastPathComponent
+        let real = realpath(directory, nil).map { pointer in defer { free(pointer) }; return String(cString: pointer) } ?? directory
+        return real + "/" + (absolute as NSString).lastPathComponent
+    }
+
+    /// A process's command line, shortened, for a message.
+    private static func command(of pid: String) -> String {
+        guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"), !data.isEmpty else { return "unknown" }
+        var words = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+        words[0] = (words[0] as NSString).lastPathComponent
+        let line = words.joined(separator: " ").split(whereSeparator: \.isNewline).joined(separator: " ")
+        return line.count > 60 ? String(line.prefix(59)) + "…" : line
+    }
+}
