@@ -70,8 +70,21 @@ struct CheckedColumn: Sendable {
     /// where an integer belongs`, with the fix.
     func wrongKind(_ found: DatabaseValue, expected: String, row: String? = nil) -> StoreError {
         let place = "\(table).\(column)" + (row.map { " (\($0))" } ?? "")
+        // A -wal from another database garbles Core Data's own tables; a bad value in an entity
+        // table's row is that row's, and the fix says how to find it.
+        let fix = table.hasPrefix("Z_") ? Self.damagedFix(path)
+            : "the row is not as Core Data writes it: correct its \(column) (`SELECT Z_PK, \(column) FROM \(table) WHERE typeof(\(column)) != '\(Self.storageClass(expected))'` finds such rows), or restore the store from a backup"
         return StoreError(table == "Z_METADATA" ? .badMetadata : .corrupt, path: path,
-                          "\(place) holds \(found.readable) where \(expected) belongs", fix: Self.damagedFix(path))
+                          "\(place) holds \(found.readable) where \(expected) belongs", fix: fix)
+    }
+
+    /// SQLite's `typeof` for what a message expects.
+    private static func storageClass(_ expected: String) -> String {
+        switch expected {
+        case "text": return "text"
+        case "a blob": return "blob"
+        default: return "integer"
+        }
     }
 
     /// What to do about a store whose own bookkeeping is damaged. A `-wal` beside the store is

@@ -68,6 +68,18 @@ final class HostileStoreCommandTests: XCTestCase {
         try expectRefusedEverywhere(path, saying: "Z_METADATA.Z_PLIST holds an integer (42) where the store's metadata")
     }
 
+    /// A row whose Z_ENT is text is that row's damage: migrate names it and how to find it, and
+    /// never blames a `-wal` that a WAL store has as a matter of course (issue 29 §6).
+    func testTextInARowsZEntIsNamedWithTheRowNotTheWal() throws {
+        let path = try store("TextEntity.sqlite")
+        try damage(path, "UPDATE ZBOOK SET Z_ENT = 'x' WHERE Z_PK = 3")
+        let result = try ChrysalisRunner.run(["migrate", path, "--model", bookStore])
+        XCTAssertEqual(result.status, 1, result.stderr)
+        XCTAssertTrue(result.stderr.contains(#"ZBOOK.Z_ENT holds text ("x") where an integer belongs; the store is as it was, at BookStore; nothing was changed"#), result.stderr)
+        XCTAssertTrue(result.stderr.contains("SELECT Z_PK, Z_ENT FROM ZBOOK WHERE typeof(Z_ENT) != 'integer'"), result.stderr)
+        XCTAssertFalse(result.stderr.contains("-wal"), result.stderr)
+    }
+
     func testTextInZMaxIsRefused() throws {
         let path = try store("Keys.sqlite")
         try damage(path, "UPDATE Z_PRIMARYKEY SET Z_MAX = 'abc' WHERE Z_ENT = 1")

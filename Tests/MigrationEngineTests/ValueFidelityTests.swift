@@ -147,4 +147,19 @@ final class ValueFidelityTests: XCTestCase {
         XCTAssertNotNil(report.backup, "the premise: this step rebuilds its table on a copy")
         try assertKept(path, before, "rebuilt")
     }
+
+    /// A value of the wrong type is named as a person writes it, never in Swift's spelling of
+    /// the enum that holds it (`value("not a date")`).
+    func testAValueOfTheWrongTypeIsNamedWithoutSwiftsSpelling() throws {
+        let (v1, v2, _) = try versions()
+        let path = try makeStore(v1, name: "WrongType")
+        let mapping = self.mapping.replacingOccurrences(of: #"added: FUNCTION("x", "uppercaseString")"#, with: #"when: FUNCTION("not a date", "uppercaseString")"#)
+        let parsed = try MappingYAMLReader.read(mapping, name: "V1ToV2", file: "Fidelity.mapping.yaml")
+        XCTAssertThrowsError(try MappingMigration.run(store: path, from: v1, to: v2, mappings: [parsed],
+                                                      options: MigrationOptions(configureManager: { $0.useSetBasedSQL = false }))) { error in
+            let text = "\(error)"
+            XCTAssertTrue(text.contains(#"gave "NOT A DATE", which a Date attribute cannot hold"#), text)
+            XCTAssertFalse(text.contains("value("), text)
+        }
+    }
 }
