@@ -1,17 +1,84 @@
 import Foundation
+import MigrationEngine
+import SQLiteStore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The private copy `migrate --dry-run` works on: the store with its sidecars, writable whatever
-/// the original's mode (a read-only store must still be dry-run), in a folder of its own that the
-/// command removes however it ends.
-enum DryRunCopy {
-    /// Copies `store` into `directory`; returns the copy's path.
-    static func make(of store: String, in directory: URL) throws -> String {
-        let copy = directory.appendingPathComponent(URL(fileURLWithPath: store).lastPathComponent).path
-        // The -journal too: a crashed writer's unfinished transaction is rolled back on the copy.
-        for suffix in ["", "-wal", "-journal"] where FileManager.default.fileExists(atPath: store + suffix) {
-            try FileManager.default.copyItem(atPath: store + suffix, toPath: copy + suffix)
-            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: copy + suffix)
+/// the original's mode (a read-only store must still be dry-run), in a folder of its own in the
+/// temporary folder that the command removes however it ends. A folder a killed dry run left
+/// (named with its pid) is removed by the next one.
+struct DryRunCopy {
+    /// The copy's folder, and the copy's store path.
+    let directory: URL
+    let path: String
+    /// The store copied.
+    let store: String
+
+    /// The folder's name: the prefix, then the pid of the process that owns it.
+    private static let prefix = "chrysalis-dry-run-"
+
+    /// Copies `store` into a new folder in the temporary folder. The folder must exist, be
+    /// writable and hold the store: each is said with its fix, never as Foundation's raw error.
+    init(of store: String) throws {
+        self.store = store
+        let temporary = FileManager.default.temporaryDirectory
+        Self.removeAbandoned(in: temporary)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: temporary.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw MigrationError(.notFound, "the temporary folder \(temporary.path) (TMPDIR) does not exist; a dry run copies the store there",
+                                 fix: "create it, or set TMPDIR to a folder that exists")
         }
-        return copy
+        let bytes = StoreFiles.paths(of: store).compactMap { (try? FileManager.default.attributesOfItem(atPath: $0))?[.size] as? NSNumber }
+            .reduce(0) { $0 + $1.int64Value }
+        directory = temporary.appendingPathComponent("\(Self.prefix)\(getpid())-\(UUID().uuidString)")
+        path = directory.appendingPathComponent(URL(fileURLWithPath: store).lastPathComponent).path
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+            // The -journal too: a crashed writer's unfinished transaction is rolled back on the copy.
+            for suffix in ["", "-wal", "-journal"] where FileManager.default.fileExists(atPath: store + suffix) {
+                try FileManager.default.copyItem(atPath: store + suffix, toPath: path + suffix)
+                try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path + suffix)
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: directory)
+            let full = (error as NSError).code == NSFileWriteOutOfSpaceError
+                || ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError)?.code == Int(ENOSPC)
+            let why = full ? "is full" : access(temporary.path, W_OK) != 0 ? "cannot be written" : "could not take the copy (\(error.localizedDescription))"
+            throw MigrationError(full ? .noSpace : .notWritable,
+                                 "the temporary folder \(temporary.path) (TMPDIR) \(why); a dry run copies the store there (\(Self.format(bytes)))",
+                                 fix: "set TMPDIR to a writable folder with at least \(Self.format(bytes)) free, e.g. TMPDIR=/var/tmp")
+        }
+    }
+
+    /// Removes the copy's folder.
+    func remove() {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// `error` with the copy's paths said as what they are.
+    func describing(_ error: Error) -> Error {
+        guard var failure = error as? MigrationError else {
+            let text = "\(error)".replacingOccurrences(of: path, with: "the dry run's copy of \(store)")
+            return text == "\(error)" ? error : MigrationError(.store, text, fix: nil)
+        }
+        failure.message = failure.message.replacingOccurrences(of: path, with: "the dry run's copy of \(store)")
+        failure.fix = failure.fix?.replacingOccurrences(of: path, with: "the dry run's copy of \(store)")
+        return failure
+    }
+
+    /// Folders of dry runs whose process is gone (killed before it could remove its copy).
+    private static func removeAbandoned(in temporary: URL) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: temporary.path) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            guard let pid = Int32(name.dropFirst(prefix.count).prefix { $0 != "-" }), pid != getpid(),
+                  kill(pid, 0) != 0, errno == ESRCH else { continue }
+            try? FileManager.default.removeItem(at: temporary.appendingPathComponent(name))
+        }
+    }
+
+    private static func format(_ bytes: Int64) -> String {
+        ByteCountFormatter.string(fromByteCount: bytes, countStyle: .decimal)
     }
 }

@@ -53,9 +53,9 @@ struct MigrateCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        var scratch: URL?
+        var scratch: DryRunCopy?
         // Removed on every way out, errors included (`fail` ends the process without unwinding).
-        let cleanUp = { scratch.map { try? FileManager.default.removeItem(at: $0) } }
+        let cleanUp = { scratch?.remove() }
         defer { _ = cleanUp() }
         // From the first moment: a Ctrl-C during planning cancels too, and changes nothing.
         let cancellation = CancellationToken()
@@ -63,10 +63,9 @@ struct MigrateCommand: ParsableCommand {
         do {
             var path = options.store
             if dryRun {
-                let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chrysalis-dry-run-\(UUID().uuidString)")
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-                scratch = directory
-                path = try DryRunCopy.make(of: options.store, in: directory)
+                let copy = try DryRunCopy(of: options.store)
+                scratch = copy
+                path = copy.path
             }
             // A crashed writer's unfinished transaction is rolled back first (on the copy, for a
             // dry run): until then the store cannot even be read.
@@ -87,7 +86,7 @@ struct MigrateCommand: ParsableCommand {
             print(json ? try result.json() : result.text())
         } catch {
             _ = cleanUp()
-            fail(error, json: json, store: options.store)
+            fail(scratch?.describing(error) ?? error, json: json, store: options.store)
         }
     }
 

@@ -64,4 +64,32 @@ final class SpecialFileTests: XCTestCase {
             XCTAssertEqual(FileManager.default.contents(atPath: store + "-shm"), garbage, "\(arguments[0]) rewrote the -shm")
         }
     }
+
+    /// The dry run's temporary folder, as a user's TMPDIR may be: missing (said, and not
+    /// created), holding a folder a killed dry run left (removed by the next), and a dry run that
+    /// fails names the store, never its hidden copy.
+    func testTheDryRunsTemporaryFolderIsSaidAsItIs() throws {
+        let directory = try Fixtures.makeTemporaryDirectory()
+        addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
+        let store = directory.appendingPathComponent("Books.sqlite").path
+        XCTAssertEqual(try ChrysalisRunner.run(["fixture", bookStore, "--version", "BookStore 3", "--rows", "20", "--out", store]).status, 0)
+        let missing = directory.appendingPathComponent("no-such-tmp").path
+        let refused = try ChrysalisRunner.run(["migrate", store, "--model", bookStore, "--dry-run"], environment: ["TMPDIR": missing])
+        XCTAssertEqual(refused.status, 1, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("the temporary folder \(missing) (TMPDIR) does not exist; a dry run copies the store there"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("Fix: create it, or set TMPDIR to a folder that exists"), refused.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: missing), "a missing TMPDIR is not created")
+
+        let temporary = directory.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        let abandoned = temporary.appendingPathComponent("chrysalis-dry-run-999999-left-by-a-kill")
+        try FileManager.default.createDirectory(at: abandoned, withIntermediateDirectories: true)
+        // A step that fails: a mapping whose policy is not registered in `chrysalis`.
+        let mapping = ChrysalisRunner.demoResources.appendingPathComponent("Mappings/BookStore3To4.mapping.yaml").path
+        let failed = try ChrysalisRunner.run(["migrate", store, "--model", bookStore, "--mappings", mapping, "--to", "BookStore 4", "--dry-run"],
+                                             environment: ["TMPDIR": temporary.path])
+        XCTAssertEqual(failed.status, 1, failed.stderr)
+        XCTAssertFalse(failed.stderr.contains(temporary.path), "no hidden copy named: \(failed.stderr)")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: temporary.path), [], "the killed run's copy and this run's are gone")
+    }
 }
