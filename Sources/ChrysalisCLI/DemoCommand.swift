@@ -69,7 +69,10 @@ struct DemoCommand: ParsableCommand {
         view.say("Working in \(directory.path)")
         let onTerminal = !headless && !json && isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
         do {
+            // Ctrl-C while the rows are made stops there too, leaving no store.
+            let generating = SignalCancellation(token: runner.cancellation)
             let bundle = try runner.prepare(showBefore: !onTerminal, view.show)
+            generating.stop()
             let plan = try runner.plan(bundle: bundle)
             if onTerminal, try console(runner, bundle: bundle, plan: plan) { return }
             try narrate(runner, bundle: bundle, plan: plan, view: view)

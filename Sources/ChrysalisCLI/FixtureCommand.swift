@@ -55,9 +55,20 @@ struct FixtureCommand: ParsableCommand {
             let store = try PersistentStore.create(at: out, model: target.model)
             let roots = target.model.entities.filter { $0.parentName == nil }.count
             let view = DemoOutput()
+            let cancellation = CancellationToken()
+            let interrupt = SignalCancellation(token: cancellation)
+            defer { interrupt.stop() }
             do {
-                try DataGenerator(model: target.model, seed: seed).fill(store, rows: rows) { view.show(.generating(done: $0, total: rows * roots)) }
+                try DataGenerator(model: target.model, seed: seed).fill(store, rows: rows) {
+                    view.show(.generating(done: $0, total: rows * roots))
+                    try cancellation.check()
+                }
                 try store.close()
+            } catch let error as MigrationError where error.kind == .cancelled {
+                try? store.close()
+                StoreFiles.remove(out)
+                FileHandle.standardError.write(Data("\ncancelled: no store was made at \(out)\n".utf8))
+                throw ExitCode(3)
             } catch {
                 // A store cut off halfway is no fixture: nothing is left behind.
                 try? store.close()
@@ -67,6 +78,8 @@ struct FixtureCommand: ParsableCommand {
             let seconds = Date().timeIntervalSince(started)
             let total = rows * roots
             print("Created \(out) at \(target.name): \(total) rows (\(rows) per root entity) in \(String(format: "%.2f", seconds)) s, \(Int(Double(total) / max(seconds, 0.001))) rows/s.")
+        } catch let exit as ExitCode {
+            throw exit
         } catch {
             fail(error)
         }

@@ -192,4 +192,11 @@ final class SignalCancellation: @unchecked Sendable {
             sources.append(source)
         }
     }
+
+    /// Hands the signals back to their default action (the next stage installs its own).
+    func stop() {
+        for source in sources { source.cancel() }
+        sources = []
+        for signalNumber in [SIGINT, SIGHUP, SIGTERM] { signal(signalNumber, SIG_DFL) }
+    }
 }

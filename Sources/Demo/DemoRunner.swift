@@ -60,8 +60,18 @@ public struct DemoRunner: Sendable {
         try example.makeStore(storePath, start)
         if rows > 0 {
             let store = try PersistentStore.open(at: storePath, mode: .readWrite)
-            try DataGenerator(model: start.model, seed: seed).fill(store, rows: rows) { report(.generating(done: $0, total: rows * start.model.entities.filter { $0.parentName == nil }.count)) }
-            try store.close()
+            do {
+                try DataGenerator(model: start.model, seed: seed).fill(store, rows: rows) {
+                    report(.generating(done: $0, total: rows * start.model.entities.filter { $0.parentName == nil }.count))
+                    try cancellation.check()
+                }
+                try store.close()
+            } catch {
+                // A store cut off while its rows are made is no demo store: nothing is left of it.
+                try? store.close()
+                StoreFiles.remove(storePath)
+                throw error
+            }
         }
         report(.message("Created \(storePath) at \(start.name) with the text's rows\(rows > 0 ? " and \(rows) generated rows per root entity" : "")."))
         if showBefore { for query in example.before { report(try run(query)) } }

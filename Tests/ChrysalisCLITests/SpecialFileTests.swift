@@ -92,4 +92,30 @@ final class SpecialFileTests: XCTestCase {
         XCTAssertFalse(failed.stderr.contains(temporary.path), "no hidden copy named: \(failed.stderr)")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: temporary.path), [], "the killed run's copy and this run's are gone")
     }
+
+    /// Ctrl-C while `fixture` makes its rows stops it there and leaves no store (issue 29 §6).
+    func testCtrlCWhileRowsAreMadeStopsAndLeavesNoStore() throws {
+        let directory = try Fixtures.makeTemporaryDirectory()
+        addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("Big.sqlite").path
+        let process = Process()
+        process.executableURL = Bundle.main.bundleURL.appendingPathComponent("chrysalis")
+        process.arguments = ["fixture", bookStore, "--rows", "2000000", "--out", out]
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        // Progress goes to standard error; the first line says rows are being made.
+        var stderr = ""
+        let deadline = Date().addingTimeInterval(60)
+        while !stderr.contains("generating rows"), Date() < deadline { stderr += String(decoding: errors.fileHandleForReading.availableData, as: UTF8.self) }
+        XCTAssertTrue(stderr.contains("generating rows"), stderr)
+        kill(process.processIdentifier, SIGINT)
+        DispatchQueue.global().async { _ = output.fileHandleForReading.readDataToEndOfFile() }
+        stderr += String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 3, stderr)
+        XCTAssertTrue(stderr.contains("cancelled: no store was made at \(out)"), stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), [], "nothing left of the store")
+    }
 }
