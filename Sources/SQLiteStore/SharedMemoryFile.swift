@@ -4,7 +4,9 @@ import Foundation
 /// none (32 kB) and rebuilds one it finds damaged, even for a reader, and `inspect` and `plan`
 /// promise to leave every byte of a store's files as they were. Once this process's connection is
 /// closed, the file is put back as it was (removed, or its bytes restored) — unless another
-/// process has the store open, whose connection maps that very file and must keep it.
+/// process has the store open, whose connection maps that very file and must keep it. Nothing is
+/// done while this process itself has another connection to the store: reading the file would
+/// open and close it, which drops that connection's locks on it.
 final class SharedMemoryFile: @unchecked Sendable {
     private let store: String
     private let path: String
@@ -13,7 +15,9 @@ final class SharedMemoryFile: @unchecked Sendable {
     private var done = false
     private let lock = NSLock()
 
-    init(store: String) {
+    /// Nil when this process already has the store open (see above).
+    init?(store: String) {
+        guard !StoreHolders.thisProcessHolds(store) else { return nil }
         self.store = store
         path = store + "-shm"
         before = FileManager.default.contents(atPath: path)
@@ -24,7 +28,7 @@ final class SharedMemoryFile: @unchecked Sendable {
         lock.withLock {
             guard !done else { return }
             done = true
-            guard StoreHolders.holders(of: store).isEmpty else { return }
+            guard StoreHolders.holders(of: store).isEmpty, !StoreHolders.thisProcessHolds(store) else { return }
             guard let before else {
                 unlink(path)
                 return

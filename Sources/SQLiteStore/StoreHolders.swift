@@ -17,6 +17,17 @@ public enum StoreHolders {
         public var file: String
     }
 
+    /// Whether this process has any of the store's files open (a connection of its own). Then
+    /// no file of the store may be opened and closed outside SQLite: closing any descriptor of a
+    /// file drops every POSIX lock this process holds on it, SQLite's included.
+    public static func thisProcessHolds(_ store: String) -> Bool {
+        let files = Set(StoreFiles.paths(of: store).map(resolved))
+        guard let descriptors = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return true }
+        return descriptors.contains { descriptor in
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(descriptor)")).map(files.contains) ?? false
+        }
+    }
+
     /// Every other process with the store, its `-wal` or its `-shm` open.
     public static func holders(of store: String) -> [Holder] {
         let files = Set(StoreFiles.paths(of: store).map(resolved))

@@ -1,4 +1,5 @@
 import Foundation
+import SQLiteStore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -27,9 +28,12 @@ enum OtherWriters {
     /// The pid holding SQLite's write lock on `store`, if another process does: the RESERVED
     /// byte of the database (rollback journal) or the WAL write lock in its `-shm` file.
     static func writer(of store: String) -> pid_t? {
+        // Opening and closing the store's files while this process has a connection to them
+        // would drop that connection's locks; the probe is for a store this process has closed.
+        guard !StoreHolders.thisProcessHolds(store) else { return nil }
         // sqlite3.c: PENDING_BYTE 0x40000000, RESERVED_BYTE one past it; WAL_WRITE_LOCK is the
         // first lock byte of the wal-index, at offset 120 of the -shm file.
-        lockHolder(store, offset: 0x4000_0001) ?? lockHolder(store + "-shm", offset: 120)
+        return lockHolder(store, offset: 0x4000_0001) ?? lockHolder(store + "-shm", offset: 120)
     }
 
     /// What the store's files are on disk: if any of it differs later, something wrote to them.
