@@ -97,12 +97,19 @@ final class BeyondTheModelTests: XCTestCase {
         XCTAssertEqual(entities, [3, 5], "Page 4 → 3 and Author 6 → 5 in V3's numbering; \(pageChanges) older changes truncated")
     }
 
+    /// An app's own table with `settings` rows, and an index of its own on ZBOOK.
+    private func addAppsOwnTable(_ path: String, settings: [String], then more: (Database) throws -> Void = { _ in }) throws {
+        try DatabaseQueue(path: path).write { db in
+            try db.execute(sql: "CREATE TABLE app_settings (key TEXT PRIMARY KEY, value TEXT)")
+            for (index, value) in settings.enumerated() { try db.execute(sql: "INSERT INTO app_settings VALUES (?, ?)", arguments: ["key\(index)", value]) }
+            try db.execute(sql: "CREATE INDEX app_book_title ON ZBOOK (ZTITLE)")
+            try more(db)
+        }
+    }
+
     func testAMappingStepNamesWhatItDoesNotCarryAndMakesTheTriggers() throws {
         let subject = try subject()
-        try DatabaseQueue(path: subject.path).write { db in
-            try db.execute(sql: "CREATE TABLE app_settings (key TEXT PRIMARY KEY, value TEXT)")
-            try db.execute(sql: "INSERT INTO app_settings VALUES ('theme', 'dark')")
-            try db.execute(sql: "CREATE INDEX app_book_title ON ZBOOK (ZTITLE)")
+        try addAppsOwnTable(subject.path, settings: ["dark"]) { db in
             // A page's book found through the BookToBook mapping cannot be a GraphicNovel, which
             // its own mapping migrates: this test is about what surrounds the rows, so it has none.
             for name in ["NSCoreDataDATriggerUpdatedAffectedObjectValue", "NSCoreDataDATriggerInsertUpdatedAffectedObjectValue"] {
@@ -130,11 +137,7 @@ final class BeyondTheModelTests: XCTestCase {
 
     func testAnInferredStepKeepsAnAppsTableAndNamesTheIndexItDrops() throws {
         let subject = try subject()
-        try DatabaseQueue(path: subject.path).write { db in
-            try db.execute(sql: "CREATE TABLE app_settings (key TEXT PRIMARY KEY, value TEXT)")
-            try db.execute(sql: "INSERT INTO app_settings VALUES ('theme', 'dark'), ('font', 'large')")
-            try db.execute(sql: "CREATE INDEX app_book_title ON ZBOOK (ZTITLE)")
-        }
+        try addAppsOwnTable(subject.path, settings: ["dark", "large"])
         let plan = try migrate(subject, to: "V2")
         let said = plan.beyondModel.joined(separator: "\n")
         XCTAssertTrue(said.contains("table app_settings (2 rows, not the model's): kept as it is"), said)

@@ -11,14 +11,20 @@ import XCTest
 /// or put back on a journal's word unless it can be read, and no file is called the original
 /// unless it is.
 final class RecoveryTruthTests: XCTestCase {
-    /// The folder as a kill after step 2 of the four-step BookStore plan leaves it.
-    private func killedHalfWay() throws -> (store: String, journal: String, backup: String) {
+    /// A BookStore store at its first version with `rows` generated rows, in a folder of its own.
+    private func bookStore1(rows: Int) throws -> (directory: URL, path: String) {
         let directory = try scratchDirectory()
         let path = directory.appendingPathComponent("BookStore.sqlite").path
         let model = try version(try bookStore(), "BookStore").model
         let store = try PersistentStore.create(at: path, model: model)
-        try DataGenerator(model: model).fill(store, rows: 30)
+        try DataGenerator(model: model).fill(store, rows: rows)
         try store.close()
+        return (directory, path)
+    }
+
+    /// The folder as a kill after step 2 of the four-step BookStore plan leaves it.
+    private func killedHalfWay() throws -> (store: String, journal: String, backup: String) {
+        let (directory, path) = try bookStore1(rows: 30)
         let frozen = try scratchDirectory()
         var options = MigrationOptions(policies: DemoResources.policies)
         options.afterStep = { completed in
@@ -86,12 +92,7 @@ final class RecoveryTruthTests: XCTestCase {
     /// An in-place step killed after it copied the store aside and before it committed: its copy
     /// is stale, and the next run makes one backup, `Name~.sqlite`, not a second beside it.
     func testAStaleBackupOfAnInPlaceStepIsNotKeptBesideANewOne() throws {
-        let directory = try scratchDirectory()
-        let path = directory.appendingPathComponent("BookStore.sqlite").path
-        let model = try version(try bookStore(), "BookStore").model
-        let store = try PersistentStore.create(at: path, model: model)
-        try DataGenerator(model: model).fill(store, rows: 10)
-        try store.close()
+        let (directory, path) = try bookStore1(rows: 10)
         // What the kill left: the copy and the marker naming it; the store never changed.
         let stale = directory.appendingPathComponent("BookStore~.sqlite").path
         try FileManager.default.copyItem(atPath: path, toPath: stale)
@@ -105,11 +106,7 @@ final class RecoveryTruthTests: XCTestCase {
 
     /// The marker of a step that did commit names the original: it is kept.
     func testABackupOfAStepThatCommittedIsKept() throws {
-        let directory = try scratchDirectory()
-        let path = directory.appendingPathComponent("BookStore.sqlite").path
-        let model = try version(try bookStore(), "BookStore").model
-        let store = try PersistentStore.create(at: path, model: model)
-        try store.close()
+        let (directory, path) = try bookStore1(rows: 0)
         let plan = try MigrationPlan.make(store: path, bundle: try bookStore(), to: "BookStore 2")
         let report = try MigrationRunner.run(plan, store: path)
         let backup = try XCTUnwrap(report.backup)
