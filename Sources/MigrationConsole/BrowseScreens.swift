@@ -3,12 +3,15 @@ enum BrowseScreens {
     static func versions(_ state: ConsoleState, _ grid: inout Grid, _ body: Screens.Body) {
         let g = state.glyphs
         let listWidth = min(34, body.width / 3)
-        grid.put("Versions of \(state.bundleName)", x: body.x, y: body.y, style: .bold)
+        grid.put("Versions of \(state.bundleName)", x: body.x, y: body.y, style: .bold, limit: listWidth - 1)
         let selected = state.selection[ConsoleState.Screen.versions.rawValue]
-        for (index, version) in state.versions.enumerated() where index < body.height - 2 {
+        let window = ListWindow(selected: selected, count: state.versions.count, height: body.height - 3)
+        position(window, selected, &grid, x: body.x, y: body.y + 1, width: listWidth - 1)
+        for (row, index) in window.rows.enumerated() {
+            let version = state.versions[index]
             let marks = "\(version.isCurrent ? g.current : " ")\(version.isStore ? g.store : " ")"
             let line = "\(index == selected ? g.pointer : " ") \(marks) \(version.name)"
-            grid.put(line, x: body.x, y: body.y + 2 + index, style: index == selected ? .reverse : .normal, limit: listWidth - 1)
+            grid.put(line, x: body.x, y: body.y + 2 + row, style: index == selected ? .reverse : .normal, limit: listWidth - 1)
         }
         grid.put("\(g.current) current   \(g.store) the store", x: body.x, y: body.y + body.height - 1, style: .dim)
         guard let version = state.selectedVersion else { return }
@@ -18,11 +21,19 @@ enum BrowseScreens {
         if version.isCurrent { status.append("the current version") }
         if version.isStore { status.append("the store is here") }
         grid.put("\(version.name)" + (status.isEmpty ? "" : "  (\(status.joined(separator: ", ")))"), x: x + 1, y: body.y, style: .bold)
-        grid.put("\(version.entities.count) entities", x: x + 1, y: body.y + 1, style: .dim)
-        for (index, entity) in version.entities.enumerated() where index < body.height - 3 {
+        grid.put(count(version.entities.count, "entity", "entities"), x: x + 1, y: body.y + 1, style: .dim)
+        let room = body.height - 3
+        for (index, entity) in version.entities.enumerated() where index < room {
+            if index == room - 1, version.entities.count > room {
+                grid.put("\(g.ellipsis) \(version.entities.count - index) more: Enter shows them all on the Model screen", x: x + 1, y: body.y + 3 + index, style: .dim,
+                         limit: body.width - listWidth - 2)
+                break
+            }
             let name = entity.name + (entity.parent.map { " : \($0)" } ?? "")
-            grid.put(name.padding(toLength: 24, withPad: " ", startingAt: 0) + " \(entity.properties.count) properties  \(entity.hash.prefix(12))\(g.ellipsis)",
-                     x: x + 1, y: body.y + 3 + index, limit: body.width - listWidth - 2)
+            let width = max(24, min(36, version.entities.map { $0.name.count + ($0.parent.map { $0.count + 3 } ?? 0) }.max() ?? 0))
+            let line = fitted(name, width, g).padding(toLength: width, withPad: " ", startingAt: 0) + " "
+                + count(entity.properties.count, "property", "properties").padding(toLength: 14, withPad: " ", startingAt: 0) + " \(entity.hash.prefix(12))\(g.ellipsis)"
+            grid.put(fitted(line, body.width - listWidth - 2, g), x: x + 1, y: body.y + 3 + index, limit: body.width - listWidth - 2)
         }
     }
 
@@ -34,25 +45,54 @@ enum BrowseScreens {
         let changesHeight = min(max(version.changes.count, 1) + 1, body.height / 3)
         let listHeight = body.height - changesHeight - 2
         let listWidth = min(28, body.width / 3)
-        for (index, entity) in version.entities.enumerated() where index < listHeight {
-            grid.put("\(index == selected ? g.pointer : " ") \(entity.name)", x: body.x, y: body.y + 2 + index,
+        let window = ListWindow(selected: selected, count: version.entities.count, height: listHeight)
+        position(window, selected, &grid, x: body.x, y: body.y + 1, width: listWidth - 1)
+        for (row, index) in window.rows.enumerated() {
+            grid.put("\(index == selected ? g.pointer : " ") \(fitted(version.entities[index].name, listWidth - 3, g))", x: body.x, y: body.y + 2 + row,
                      style: index == selected ? .reverse : .normal, limit: listWidth - 1)
         }
         if version.entities.indices.contains(selected) {
             let entity = version.entities[selected]
             let x = body.x + listWidth + 1
             for row in 0..<(listHeight + 1) { grid.put(String(g.vertical), x: x - 1, y: body.y + 1 + row, style: .dim) }
-            grid.put(entity.name + (entity.parent.map { " : \($0)" } ?? ""), x: x + 1, y: body.y + 1, style: .bold)
-            for (index, property) in entity.properties.enumerated() where index < listHeight - 1 {
-                grid.put(property, x: x + 1, y: body.y + 3 + index, limit: body.width - listWidth - 2)
+            grid.put(entity.name + (entity.parent.map { " : \($0)" } ?? "") + "  " + count(entity.properties.count, "property", "properties"),
+                     x: x + 1, y: body.y + 1, style: .bold, limit: body.width - listWidth - 2)
+            let room = listHeight - 1
+            for (index, property) in entity.properties.enumerated() where index < room {
+                if index == room - 1, entity.properties.count > room {
+                    grid.put("\(g.ellipsis) \(entity.properties.count - index) more", x: x + 1, y: body.y + 3 + index, style: .dim)
+                    break
+                }
+                grid.put(fitted(property, body.width - listWidth - 2, g), x: x + 1, y: body.y + 3 + index, limit: body.width - listWidth - 2)
             }
         }
         let y = body.y + body.height - changesHeight
         let previous = state.versions.firstIndex(of: version).flatMap { $0 > 0 ? state.versions[$0 - 1].name : nil }
         grid.put(previous.map { "Changes from \($0):" } ?? "The first version.", x: body.x, y: y, style: .bold)
         for (index, change) in version.changes.enumerated() where index < changesHeight - 1 {
-            grid.put("  \(change)", x: body.x, y: y + 1 + index, style: change.contains("needs") ? .bad : .normal, limit: body.width)
+            if index == changesHeight - 2, version.changes.count > changesHeight - 1 {
+                grid.put("  \(g.ellipsis) \(version.changes.count - index) more (chrysalis model shows them all)", x: body.x, y: y + 1 + index, style: .dim, limit: body.width)
+                break
+            }
+            grid.put("  " + fitted(change, body.width - 2, g), x: body.x, y: y + 1 + index, style: change.contains("needs") ? .bad : .normal, limit: body.width)
         }
+    }
+
+    /// `12/90` at the right end of a list's header line, when the list does not fit.
+    private static func position(_ window: ListWindow, _ selected: Int, _ grid: inout Grid, x: Int, y: Int, width: Int) {
+        guard let text = window.position(selected: selected) else { return }
+        grid.put(text, x: x + max(0, width - text.count), y: y, style: .dim)
+    }
+
+    /// `1 property`, `2 properties`.
+    private static func count(_ number: Int, _ one: String, _ many: String) -> String {
+        "\(number) \(number == 1 ? one : many)"
+    }
+
+    /// `text` in at most `width` columns, ending in `…` when it had to be cut.
+    static func fitted(_ text: String, _ width: Int, _ glyphs: Glyphs) -> String {
+        guard text.count > width, width > 1 else { return text }
+        return String(text.prefix(width - 1)) + "…"
     }
 
     static func mappings(_ state: ConsoleState, _ grid: inout Grid, _ body: Screens.Body) {
@@ -65,17 +105,29 @@ enum BrowseScreens {
         grid.put("Entity mappings in execution order", x: body.x, y: body.y, style: .bold)
         let listWidth = min(46, body.width / 2)
         let selected = state.selection[ConsoleState.Screen.mappings.rawValue]
+        // The list's lines: each pass's name, then its mappings; the window follows the selection.
+        var lines: [(text: String, mapping: Int?)] = []
         var pass = ""
-        var y = body.y + 2
-        for (index, mapping) in mappings.enumerated() where y < body.y + body.height {
+        for (index, mapping) in mappings.enumerated() {
             if mapping.pass != pass {
                 pass = mapping.pass
-                grid.put(pass, x: body.x, y: y, style: .dim, limit: listWidth - 1)
-                y += 1
+                lines.append((pass, nil))
             }
-            let line = "\(index == selected ? g.pointer : " ") \(index + 1). \(mapping.name) [\(mapping.kind)]"
-            grid.put(line, x: body.x, y: y, style: index == selected ? .reverse : .normal, limit: listWidth - 1)
-            y += 1
+            lines.append(("\(index + 1). \(mapping.name) [\(mapping.kind)]", index))
+        }
+        let selectedLine = lines.firstIndex { $0.mapping == selected } ?? 0
+        let window = ListWindow(selected: selectedLine, count: lines.count, height: body.height - 2)
+        if let position = ListWindow(selected: selected, count: mappings.count, height: window.height).position(selected: selected), lines.count > window.height {
+            grid.put(position, x: body.x + listWidth - 1 - position.count, y: body.y + 1, style: .dim)
+        }
+        for (row, index) in window.rows.enumerated() {
+            let line = lines[index]
+            guard let mapping = line.mapping else {
+                grid.put(fitted(line.text, listWidth - 1, g), x: body.x, y: body.y + 2 + row, style: .dim, limit: listWidth - 1)
+                continue
+            }
+            grid.put("\(mapping == selected ? g.pointer : " ") " + fitted(line.text, listWidth - 3, g), x: body.x, y: body.y + 2 + row,
+                     style: mapping == selected ? .reverse : .normal, limit: listWidth - 1)
         }
         guard mappings.indices.contains(selected) else { return }
         let mapping = mappings[selected]
@@ -107,24 +159,14 @@ enum BrowseScreens {
         }
         let g = state.glyphs
         grid.put("Plan: \(state.storeVersion) \(g.arrow) \(state.targetVersion), \(state.steps.count) step\(state.steps.count == 1 ? "" : "s")", x: body.x, y: body.y, style: .bold)
+        let lines = state.planLines
         let selected = state.selection[ConsoleState.Screen.plan.rawValue]
-        var y = body.y + 2
-        for (index, step) in state.steps.enumerated() where y < body.y + body.height {
-            grid.put("\(index == selected ? g.pointer : " ") \(index + 1). \(step.from) \(g.arrow) \(step.to)  [\(step.kind)]", x: body.x, y: y,
-                     style: index == selected ? .reverse : .bold, limit: body.width)
-            y += 1
-            if !step.mappings.isEmpty, y < body.y + body.height {
-                grid.put("     mappings: \(step.mappings.map(\.pass).reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }.joined(separator: " then "))", x: body.x, y: y, style: .dim, limit: body.width)
-                y += 1
-            }
-            for change in step.changes where y < body.y + body.height && !step.findings.contains(where: { $0.contains(change) }) {
-                grid.put("     \(change)", x: body.x, y: y, limit: body.width)
-                y += 1
-            }
-            for finding in step.findings where y < body.y + body.height {
-                grid.put("     \(finding)", x: body.x, y: y, style: finding.hasPrefix("data dropped") ? .bad : .normal, limit: body.width)
-                y += 1
-            }
+        let window = ListWindow(selected: selected, count: lines.count, height: body.height - 2)
+        position(window, selected, &grid, x: body.x, y: body.y, width: body.width)
+        for (row, index) in window.rows.enumerated() {
+            let line = lines[index]
+            let style: CellStyle = index == selected ? .reverse : line.isHeading ? .bold : line.isDrop ? .bad : .normal
+            grid.put("\(index == selected ? g.pointer : " ") " + fitted(line.text, body.width - 2, g), x: body.x, y: body.y + 2 + row, style: style, limit: body.width)
         }
     }
 }

@@ -2,7 +2,7 @@ import MigrationEngine
 
 /// A key the console understands, decoded by the terminal adapter.
 public enum Key: Equatable, Sendable {
-    case up, down, left, right, pageUp, pageDown, tab, enter, escape, character(Character), interrupt
+    case up, down, left, right, pageUp, pageDown, home, end, tab, enter, escape, character(Character), interrupt
 }
 
 /// Something that happens to the console: a key, a resize, or news from the engine.
@@ -51,7 +51,8 @@ extension ConsoleState {
             progressAge = seconds
             return []
         case .paused(let report):
-            if mode != .cancelling { mode = .paused(report) }
+            // A pause that comes while the user is asked to confirm a cancel waits behind the question.
+            if mode == .confirmingCancel { pausedBeforeConfirming = .paused(report) } else if mode != .cancelling { mode = .paused(report) }
             return []
         case .stepVerified(let index):
             gatheringStep = index
@@ -60,7 +61,11 @@ extension ConsoleState {
             gatheringStep = nil
             results.append(result)
             selection[Screen.migrate.rawValue] = results.count - 1
-            if paused && mode != .cancelling { mode = .pausedAfterStep(result.index) }
+            if paused && mode == .confirmingCancel {
+                pausedBeforeConfirming = .pausedAfterStep(result.index)
+            } else if paused && mode != .cancelling {
+                mode = .pausedAfterStep(result.index)
+            }
             return []
         case .finished(let outcome):
             self.outcome = outcome
@@ -87,7 +92,8 @@ extension ConsoleState {
             return []
         case .confirmingCancel:
             if key == .character("y") { mode = .cancelling; return [.cancelMigration] }
-            if key == .character("n") || key == .escape { mode = .migrating }
+            // "Keep going" resumes what was going on: a paused step mode stays paused.
+            if key == .character("n") || key == .escape { mode = pausedBeforeConfirming ?? .migrating; pausedBeforeConfirming = nil }
             return []
         case .cancelling:
             ignoredKeys += 1
@@ -96,7 +102,10 @@ extension ConsoleState {
             switch key {
             case .enter, .character("n"): mode = .migrating; return [.resumeStep(toEnd: false)]
             case .character("c"): mode = .migrating; stepMode = false; return [.resumeStep(toEnd: true)]
-            case .character("x"), .interrupt: mode = .cancelling; return [.cancelMigration]
+            case .character("x"), .interrupt:
+                pausedBeforeConfirming = mode
+                mode = .confirmingCancel
+                return []
             default: ignoredKeys += 1; return []
             }
         case .browsing, .finished, .failed:
@@ -127,11 +136,19 @@ extension ConsoleState {
             selection[screen.rawValue] = min(selection[screen.rawValue] + 1, max(rowCount - 1, 0))
         case .up, .character("k"):
             selection[screen.rawValue] = max(selection[screen.rawValue] - 1, 0)
+        case .pageDown:
+            selection[screen.rawValue] = min(selection[screen.rawValue] + pageRows, max(rowCount - 1, 0))
+        case .pageUp:
+            selection[screen.rawValue] = max(selection[screen.rawValue] - pageRows, 0)
+        case .home, .character("g"):
+            selection[screen.rawValue] = 0
+        case .end, .character("G"):
+            selection[screen.rawValue] = max(rowCount - 1, 0)
         case .enter where screen == .versions:
             screen = .model
             selection[Screen.model.rawValue] = 0
-        case .enter where screen == .plan && steps.indices.contains(selection[Screen.plan.rawValue]):
-            sqlView = SQLView(step: selection[Screen.plan.rawValue])
+        case .enter where screen == .plan:
+            if let step = selectedPlanStep { sqlView = SQLView(step: step) }
         case .character("m"), .character("s"):
             guard mode == .browsing, !steps.isEmpty else { return [] }
             stepMode = key == .character("s")
@@ -161,7 +178,7 @@ extension ConsoleState {
             let step = view.step + (key == .left || key == .character("h") ? -1 : 1)
             guard steps.indices.contains(step) else { return }
             sqlView = SQLView(step: step)
-            selection[Screen.plan.rawValue] = step
+            selection[Screen.plan.rawValue] = planLine(ofStep: step)
             return
         case .down, .character("j"): top += 1
         case .up, .character("k"): top -= 1
@@ -178,10 +195,13 @@ extension ConsoleState {
         case .versions: return versions.count
         case .model: return selectedVersion?.entities.count ?? 0
         case .mappings: return allMappings.count
-        case .plan: return steps.count
+        case .plan: return planLines.count
         case .migrate: return results.count
         }
     }
+
+    /// How far PgUp/PgDn move a list's selection: a window's rows, less one kept for context.
+    public var pageRows: Int { max(height - 10, 1) }
 
     /// The version the model screen shows: the one selected on the versions screen.
     var selectedVersion: Version? {

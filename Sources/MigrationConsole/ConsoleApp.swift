@@ -28,6 +28,8 @@ public final class ConsoleApp {
     private let mailbox: EngineMailbox
     private var engineRunning = false
     private var hungUp = false
+    /// SIGTERM or SIGQUIT came during a run: the console exits once the rollback has ended.
+    private var quitWhenStopped = false
     private var outcome: Outcome = .quit
     /// When the newest progress value arrived, for the clock between two of them.
     private var progressArrived = Date()
@@ -88,8 +90,14 @@ public final class ConsoleApp {
     private func handleSignals(_ signals: Int32) {
         if signals & Int32(CS_SIGNAL_RESIZE) != 0 { terminal.refreshSize() }
         if signals & Int32(CS_SIGNAL_HANGUP) != 0 { handleHangUp() }
-        if signals & Int32(CS_SIGNAL_INTERRUPT | CS_SIGNAL_TERMINATE | CS_SIGNAL_QUIT) != 0 {
-            if engineRunning { perform([.cancelMigration]) } else { state.quit = true }
+        // Ctrl-C is a key like x: it asks before a run is thrown away (a terminal in cbreak mode
+        // sends it as SIGINT rather than as a character).
+        if signals & Int32(CS_SIGNAL_INTERRUPT) != 0 {
+            if engineRunning { perform(state.reduce(.key(.interrupt))) } else { state.quit = true }
+        }
+        // SIGTERM and SIGQUIT come from outside: roll back, then exit.
+        if signals & Int32(CS_SIGNAL_TERMINATE | CS_SIGNAL_QUIT) != 0 {
+            if engineRunning { quitWhenStopped = true; perform([.cancelMigration]) } else { state.quit = true }
         }
     }
 
@@ -117,6 +125,7 @@ public final class ConsoleApp {
         default: break
         }
         if hungUp { HangUpReport(store: store, results: state.results).write(done, stoppedAt: contents.stoppedAt) }
+        if quitWhenStopped { state.quit = true }
     }
 
     private func perform(_ effects: [ConsoleEffect]) {

@@ -139,6 +139,8 @@ public struct ConsoleState: Sendable, Equatable {
     public var steps: [Step]
     public var screen: Screen = .versions
     public var mode: Mode = .browsing
+    /// The step-mode pause a cancel question interrupted, to go back to if the answer is no.
+    public var pausedBeforeConfirming: Mode?
     /// The selected row per screen.
     public var selection: [Int] = Array(repeating: 0, count: Screen.allCases.count)
     public var showHelp = false

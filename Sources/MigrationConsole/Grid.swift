@@ -25,18 +25,24 @@ public struct Grid: Equatable, Sendable {
         styles = Array(repeating: .normal, count: self.width * self.height)
     }
 
-    /// Writes `text` at column `x` of row `y`, clipped to the grid (and to `limit` columns).
+    /// Writes `text` at column `x` of row `y`, clipped to the grid (and to `limit` columns). Text
+    /// that had to be cut ends in `…`, so a cut name is never taken for a whole one (trailing
+    /// spaces cut off are not text).
     public mutating func put(_ text: String, x: Int, y: Int, style: CellStyle = .normal, limit: Int? = nil) {
         guard y >= 0, y < height else { return }
         let end = min(width, x + (limit ?? width))
         var column = x
-        for character in text {
-            guard column < end else { break }
+        var rest = Substring(text)
+        while let character = rest.first, column < end {
             if column >= 0 {
                 characters[y * width + column] = character
                 styles[y * width + column] = style
             }
             column += 1
+            rest = rest.dropFirst()
+        }
+        if column == end, column > max(x, 0), rest.contains(where: { $0 != " " }) {
+            characters[y * width + column - 1] = "…"
         }
     }
 
@@ -76,7 +82,7 @@ public struct Grid: Equatable, Sendable {
     /// Replaces what an ASCII terminal cannot show (arrows in key hints, data with accents) with
     /// the nearest ASCII, so a non-UTF-8 locale never sees garbage.
     public mutating func makeASCII() {
-        let fallback: [Character: Character] = ["←": "<", "→": ">", "↑": "^", "↓": "v", "×": "x", "–": "-", "—": "-", "“": "\"", "”": "\"", "’": "'"]
+        let fallback: [Character: Character] = ["←": "<", "→": ">", "↑": "^", "↓": "v", "×": "x", "–": "-", "—": "-", "“": "\"", "”": "\"", "’": "'", "…": "~"]
         for index in characters.indices where !characters[index].isASCII {
             characters[index] = fallback[characters[index]] ?? "?"
         }

@@ -3,10 +3,11 @@ enum Overlays {
     /// Every key, by context: the same table the key bar draws from.
     static let keys: [(context: String, keys: [(String, String)])] = [
         ("Anywhere", [("Tab / ← →", "next / previous screen"), ("↑ ↓ / j k", "move; after migrating, each step's result (Migrate)"),
+                      ("PgUp PgDn g G", "a page up / down; the first / last row (Home End)"),
                       ("Enter", "open: a version's model, a step's SQL"), ("?", "this help"), ("q", "quit")]),
         ("A step's SQL (Enter on Plan)", [("↑ ↓ PgUp PgDn", "scroll"), ("← → / h l", "the previous / next step's SQL"), ("Esc", "back to the plan")]),
         ("Before migrating", [("m", "migrate to the target version"), ("s", "step mode: pause after each entity mapping")]),
-        ("While migrating", [("x / Ctrl-C", "cancel and roll back (asks first unless paused)"), ("Enter / n", "step mode: run the next entity mapping or step"),
+        ("While migrating", [("x / Ctrl-C", "cancel and roll back (asks first)"), ("Enter / n", "step mode: run the next entity mapping or step"),
                              ("c", "step mode: run to the end"), ("other keys", "ignored until the migration ends")]),
     ]
 

@@ -15,8 +15,11 @@ enum ResultScreen {
             grid.put("The original is kept as \(backup)", x: body.x, y: body.y + body.height - 1, style: .dim, limit: body.width)
         }
         let half = body.width / 2
-        let listed = stepList(state, &grid, Screens.Body(x: body.x, y: body.y + 3, width: half - 1, height: state.results.count + 1))
-        rowTable(outcome, &grid, Screens.Body(x: body.x, y: body.y + 4 + listed, width: half - 1, height: body.height - 6 - listed))
+        // The steps take at most half the room (an 80-step plan scrolls with its selection);
+        // the rows table, the rest above the backup line.
+        let listHeight = min(state.results.count + 1, max((body.height - 5) / 2, 3))
+        let listed = stepList(state, &grid, Screens.Body(x: body.x, y: body.y + 3, width: half - 1, height: listHeight))
+        rowTable(outcome, &grid, Screens.Body(x: body.x, y: body.y + 4 + listed, width: half - 1, height: body.height - 5 - listed), glyphs: g)
         let selected = state.selection[ConsoleState.Screen.migrate.rawValue]
         guard state.results.indices.contains(selected) else { return }
         let pane = Screens.Body(x: body.x + half + 2, y: body.y + 3, width: body.width - half - 2, height: body.height - 5)
@@ -27,25 +30,37 @@ enum ResultScreen {
     /// The steps done, with their time, the selected one lit; returns the rows used.
     private static func stepList(_ state: ConsoleState, _ grid: inout Grid, _ area: Screens.Body) -> Int {
         let g = state.glyphs
-        grid.put("Steps" + (state.results.count > 1 ? " (↑↓ shows each)" : ""), x: area.x, y: area.y, style: .bold, limit: area.width)
         let selected = state.selection[ConsoleState.Screen.migrate.rawValue]
-        for (index, result) in state.results.enumerated() {
+        let window = ListWindow(selected: selected, count: state.results.count, height: area.height - 1)
+        let heading = "Steps" + (state.results.count > 1 ? " (↑↓ shows each)" : "")
+        grid.put(heading, x: area.x, y: area.y, style: .bold, limit: area.width)
+        if let position = window.position(selected: selected) { grid.put(position, x: area.x + area.width - position.count, y: area.y, style: .dim) }
+        for (row, index) in window.rows.enumerated() {
+            let result = state.results[index]
             let time = String(format: "%.1f s", result.seconds)
-            let name = "\(index == selected ? g.pointer : g.check) \(result.index). \(result.from) \(g.arrow) \(result.to)"
+            let name = BrowseScreens.fitted("\(index == selected ? g.pointer : g.check) \(result.index). \(result.from) \(g.arrow) \(result.to)", area.width - time.count - 1, g)
             let text = name.padding(toLength: max(area.width - time.count - 1, name.count), withPad: " ", startingAt: 0) + " " + time
-            grid.put(text, x: area.x, y: area.y + 1 + index, style: index == selected ? .reverse : .normal, limit: area.width)
+            grid.put(text, x: area.x, y: area.y + 1 + row, style: index == selected ? .reverse : .normal, limit: area.width)
         }
-        return state.results.count + 1
+        return window.rows.count + 1
     }
 
     /// Rows per entity, before the plan and after it.
-    private static func rowTable(_ outcome: ConsoleState.Outcome, _ grid: inout Grid, _ area: Screens.Body) {
+    private static func rowTable(_ outcome: ConsoleState.Outcome, _ grid: inout Grid, _ area: Screens.Body, glyphs: Glyphs) {
         guard !outcome.rows.isEmpty, area.height > 1 else { return }
+        // Columns sized to their content, the names cut with … only when the area is too narrow.
+        let numbers = outcome.rows.flatMap { [$0.before, $0.after] }.map { $0.map(String.init) ?? "—" }
+        let numberWidth = max(numbers.map(\.count).max() ?? 0, 6) + 2
+        let nameWidth = max(6, min(outcome.rows.map(\.entity.count).max() ?? 0, area.width - 2 * numberWidth)) + 2
         func columns(_ a: String, _ b: String, _ c: String) -> String {
-            a.padding(toLength: 16, withPad: " ", startingAt: 0) + b.padding(toLength: 10, withPad: " ", startingAt: 0) + c
+            BrowseScreens.fitted(a, nameWidth - 2, glyphs).padding(toLength: nameWidth, withPad: " ", startingAt: 0) + b.padding(toLength: numberWidth, withPad: " ", startingAt: 0) + c
         }
         grid.put(columns("Entity", "before", "after"), x: area.x, y: area.y, style: .bold, limit: area.width)
         for (index, row) in outcome.rows.enumerated() where index + 1 < area.height {
+            if index + 2 == area.height, outcome.rows.count > index + 1 {
+                grid.put("\(glyphs.ellipsis) \(outcome.rows.count - index) more entities", x: area.x, y: area.y + 1 + index, style: .dim, limit: area.width)
+                break
+            }
             grid.put(columns(row.entity, row.before.map(String.init) ?? "—", row.after.map(String.init) ?? "—"), x: area.x, y: area.y + 1 + index, limit: area.width)
         }
     }

@@ -52,8 +52,8 @@ public enum Screens {
 
     private static func frame(_ state: ConsoleState, _ grid: inout Grid) {
         let g = state.glyphs
-        let title = " Chrysalis  \(state.storeName)  \(state.storeVersion) \(g.arrow) \(state.targetVersion)  (\(state.bundleName))"
-        grid.put(title.padding(toLength: state.width, withPad: " ", startingAt: 0), x: 0, y: 0, style: .title)
+        let title = " Chrysalis  \(state.storeName)  \(state.storeVersion) \(g.arrow) \(state.targetVersion)  (model \(state.bundleName))"
+        grid.put(BrowseScreens.fitted(title, state.width, g).padding(toLength: state.width, withPad: " ", startingAt: 0), x: 0, y: 0, style: .title)
         var x = 1
         for screen in ConsoleState.Screen.allCases {
             let label = " \(screen.title) "

@@ -97,6 +97,8 @@ final class TerminalAdapter {
                 case KEY_RIGHT: keys.append(.right)
                 case KEY_PPAGE: keys.append(.pageUp)
                 case KEY_NPAGE: keys.append(.pageDown)
+                case KEY_HOME: keys.append(.home)
+                case KEY_END: keys.append(.end)
                 case KEY_ENTER: keys.append(.enter)
                 case KEY_RESIZE: last = nil // resizeterm queued it; the size is already new.
                 default: break

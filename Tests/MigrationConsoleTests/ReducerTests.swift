@@ -107,6 +107,50 @@ import Testing
         #expect(!Screens.render(state).text.contains("ETA"), "an ETA already passed is not shown as a number that lies")
     }
 
+    /// Paused in step mode, Ctrl-C and x ask first too (issue 31 §3); no keeps the pause, and a
+    /// pause that arrives while the question is open waits behind it.
+    @Test func aPausedRunAsksBeforeItIsCancelled() {
+        var state = state()
+        _ = state.reduce(.key(.character("s")))
+        let report = StepReport(pass: "V1ToV2", entityMapping: "NoteToNote", index: 1, count: 1, stage: .createInstances, rowsCreated: 3, sampleRows: [], next: nil)
+        _ = state.reduce(.paused(report))
+        #expect(state.reduce(.key(.interrupt)).isEmpty, "Ctrl-C does not cancel at once")
+        #expect(state.mode == .confirmingCancel)
+        #expect(state.reduce(.key(.character("n"))).isEmpty)
+        #expect(state.mode == .paused(report), "no: still paused where it was")
+        _ = state.reduce(.key(.character("m")))
+        #expect(state.mode == .paused(report), "other keys do nothing while paused")
+        _ = state.reduce(.key(.character("x")))
+        #expect(state.reduce(.key(.character("y"))) == [.cancelMigration])
+        // While the question is open, the engine's next pause waits behind it.
+        var running = self.state()
+        _ = running.reduce(.key(.character("s")))
+        _ = running.reduce(.key(.interrupt))
+        _ = running.reduce(.paused(report))
+        #expect(running.mode == .confirmingCancel)
+        _ = running.reduce(.key(.escape))
+        #expect(running.mode == .paused(report))
+    }
+
+    /// Long lists: PgUp/PgDn move a page, g/G and Home/End go to the ends.
+    @Test func pagesAndEndsMoveTheSelection() {
+        var state = ConsoleState(storeName: "Store.sqlite", bundleName: "Model", storeVersion: "v1", targetVersion: "v90",
+                                 versions: (1...90).map { .init(name: "v\($0)", isCurrent: $0 == 90, isStore: $0 == 1, entities: [], changes: []) }, steps: [])
+        _ = state.reduce(.key(.pageDown))
+        #expect(state.selection[0] == state.pageRows)
+        _ = state.reduce(.key(.character("G")))
+        #expect(state.selection[0] == 89)
+        _ = state.reduce(.key(.pageDown))
+        #expect(state.selection[0] == 89, "never past the last")
+        _ = state.reduce(.key(.home))
+        #expect(state.selection[0] == 0)
+        _ = state.reduce(.key(.end))
+        _ = state.reduce(.key(.pageUp))
+        #expect(state.selection[0] == 89 - state.pageRows)
+        _ = state.reduce(.key(.character("g")))
+        #expect(state.selection[0] == 0)
+    }
+
     @Test func helpOpensAndCloses() {
         var state = state()
         _ = state.reduce(.key(.character("?")))

@@ -24,7 +24,7 @@ import Testing
 
     @Test func enterOpensTheSelectedStepsSQLAndEscClosesIt() throws {
         var state = try plan()
-        _ = state.reduce(.key(.down))
+        state.selection[ConsoleState.Screen.plan.rawValue] = state.planLine(ofStep: 1)
         #expect(state.reduce(.key(.enter)).isEmpty)
         #expect(state.sqlView == ConsoleState.SQLView(step: 1))
         let screen = Screens.render(state).text
@@ -34,13 +34,13 @@ import Testing
         _ = state.reduce(.key(.escape))
         #expect(state.sqlView == nil)
         #expect(state.screen == .plan)
-        #expect(state.selection[ConsoleState.Screen.plan.rawValue] == 1, "back on the plan, the same step selected")
+        #expect(state.selection[ConsoleState.Screen.plan.rawValue] == state.planLine(ofStep: 1), "back on the plan, the same step selected")
         #expect(Screens.render(state).text.contains("Plan: BookStore → BookStore 5, 4 steps"))
     }
 
     @Test func arrowsAndPagesScrollWithinTheSQL() throws {
         var state = try plan()
-        state.selection[ConsoleState.Screen.plan.rawValue] = 2
+        state.selection[ConsoleState.Screen.plan.rawValue] = state.planLine(ofStep: 2)
         _ = state.reduce(.key(.enter))
         #expect(position(state) == "lines 1–18 of 94")
         _ = state.reduce(.key(.up))
@@ -69,7 +69,7 @@ import Testing
         _ = state.reduce(.key(.right))
         _ = state.reduce(.key(.character("l")))
         #expect(state.sqlView == ConsoleState.SQLView(step: 2), "each step's SQL starts at its top")
-        #expect(state.selection[ConsoleState.Screen.plan.rawValue] == 2)
+        #expect(state.selection[ConsoleState.Screen.plan.rawValue] == state.planLine(ofStep: 2))
         _ = state.reduce(.key(.character("l")))
         _ = state.reduce(.key(.right))
         #expect(state.sqlView?.step == 3, "no step after the last")
@@ -95,7 +95,7 @@ import Testing
 
     @Test func resizingKeepsTheViewWithinItsLines() throws {
         var state = try plan()
-        state.selection[ConsoleState.Screen.plan.rawValue] = 2
+        state.selection[ConsoleState.Screen.plan.rawValue] = state.planLine(ofStep: 2)
         _ = state.reduce(.key(.enter))
         for _ in 0..<10 { _ = state.reduce(.key(.pageDown)) }
         _ = state.reduce(.resize(width: 120, height: 40))

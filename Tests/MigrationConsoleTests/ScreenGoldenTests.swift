@@ -41,8 +41,8 @@ final class ScreenGoldenTests: XCTestCase {
         _ = state.reduce(.key(.enter))
         var result = [("plan-sql-inplace", state)]
         _ = state.reduce(.key(.escape))
-        _ = state.reduce(.key(.down))
-        _ = state.reduce(.key(.down))
+        // Down the plan's lines until step 3's heading, the first mapping step.
+        for _ in 0..<50 where state.selection[ConsoleState.Screen.plan.rawValue] != state.planLine(ofStep: 2) { _ = state.reduce(.key(.down)) }
         _ = state.reduce(.key(.enter))
         // Down line by line until the custom policy's part, which runs row by row, is in view.
         for _ in 0..<100 where !Screens.render(state).text.contains("PublicationToPublicationMigrationPolicy)") { _ = state.reduce(.key(.down)) }
@@ -123,7 +123,7 @@ final class ScreenGoldenTests: XCTestCase {
         // A step's SQL in ASCII: ≤ and … spelled out in full (<=, ...), not replaced by '?'.
         var sql = try GoldenStates.base(width: 80, height: 24, glyphs: .ascii)
         sql.screen = .plan
-        sql.selection[ConsoleState.Screen.plan.rawValue] = 2
+        sql.selection[ConsoleState.Screen.plan.rawValue] = sql.planLine(ofStep: 2)
         _ = sql.reduce(.key(.enter))
         try check(Screens.render(sql), named: "plan-sql-ascii.80x24")
         XCTAssertTrue(Screens.render(sql).text.allSatisfy(\.isASCII), "the SQL view in ASCII draws only ASCII")

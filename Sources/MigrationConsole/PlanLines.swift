@@ -1,0 +1,46 @@
+/// The Plan screen as lines, each selectable: a step's heading, its mapping models, its changes
+/// and findings. Selecting lines rather than steps is what reaches every finding of a step with
+/// more of them than the screen has rows (Wire's `store2-3` has 59).
+extension ConsoleState {
+    /// One line of the Plan screen.
+    public struct PlanLine: Sendable, Equatable {
+        /// The text, without the pointer.
+        public var text: String
+        /// The step it belongs to, 0-based.
+        public var step: Int
+        /// Whether it is the step's heading.
+        public var isHeading: Bool
+        /// Whether it says data is dropped (drawn as bad news).
+        public var isDrop: Bool
+    }
+
+    /// Every line of the Plan screen, in order.
+    public var planLines: [PlanLine] {
+        var lines: [PlanLine] = []
+        for (index, step) in steps.enumerated() {
+            lines.append(PlanLine(text: "\(index + 1). \(step.from) \(glyphs.arrow) \(step.to)  [\(step.kind)]", step: index, isHeading: true, isDrop: false))
+            if !step.mappings.isEmpty {
+                let passes = step.mappings.map(\.pass).reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }
+                lines.append(PlanLine(text: "    mappings: \(passes.joined(separator: " then "))", step: index, isHeading: false, isDrop: false))
+            }
+            for change in step.changes where !step.findings.contains(where: { $0.contains(change) }) {
+                lines.append(PlanLine(text: "    \(change)", step: index, isHeading: false, isDrop: false))
+            }
+            for finding in step.findings {
+                lines.append(PlanLine(text: "    \(finding)", step: index, isHeading: false, isDrop: finding.hasPrefix("data dropped")))
+            }
+        }
+        return lines
+    }
+
+    /// The line of `step`'s heading.
+    public func planLine(ofStep step: Int) -> Int {
+        planLines.firstIndex { $0.step == step && $0.isHeading } ?? 0
+    }
+
+    /// The step the Plan screen's selected line belongs to.
+    var selectedPlanStep: Int? {
+        let lines = planLines, selected = selection[Screen.plan.rawValue]
+        return lines.indices.contains(selected) ? lines[selected].step : nil
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import MigrationConsole
+import MigrationEngine
+import ObjectModel
+import SQLiteStore
+import TestSupport
+import XCTest
+
+/// The console at a real app's scale (issue 31): Wire's 90 versions with the store at 2.3 and
+/// its plan of many findings, rendered at 80×24 and 120×40 and compared with goldens in
+/// `Screens/` (`RECORD_SCREENS=1` re-records, as for ``ScreenGoldenTests``); then the promises
+/// the goldens cannot state alone: every row reachable, the selection always in view.
+final class WireScaleScreenTests: XCTestCase {
+    /// A copy of Wire's `store2-3`, planned straight to the current version.
+    private func wire(width: Int, height: Int) throws -> ConsoleState {
+        let store = try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent.hasPrefix("store2-3.") }, "Wire's store2-3 in the fixtures")
+        let bundleURL = try XCTUnwrap(Fixtures.files(where: { $0.lastPathComponent == "zmessaging.xcdatamodeld" }).first)
+        let bundle = try ModelBundle.read(at: bundleURL)
+        let copy = try Fixtures.copyStore(store, into: try scratchDirectory())
+        let plan = try MigrationPlan.make(store: copy.path, bundle: bundle)
+        return ConsoleState(store: copy.path, bundle: bundle, plan: plan, options: MigrationOptions(), width: width, height: height, glyphs: .unicode)
+    }
+
+    private func check(_ state: ConsoleState, _ name: String) throws {
+        let grid = Screens.render(state)
+        let url = ScreenGoldenTests.screensFolder.appendingPathComponent("\(name).txt")
+        if ProcessInfo.processInfo.environment["RECORD_SCREENS"] != nil {
+            try grid.golden.write(to: url, atomically: true, encoding: .utf8)
+            return
+        }
+        let expected = try String(contentsOf: url, encoding: .utf8)
+        XCTAssertEqual(grid.golden, expected, "\(name) differs; RECORD_SCREENS=1 re-records it")
+    }
+
+    func testWireScreensAtBothSizes() throws {
+        for (width, height) in [(80, 24), (120, 40)] {
+            var state = try wire(width: width, height: height)
+            let size = "\(width)x\(height)"
+            try check(state, "wire-versions.\(size)")
+            _ = state.reduce(.key(.character("G")))
+            try check(state, "wire-versions-current.\(size)")
+            _ = state.reduce(.key(.enter))
+            try check(state, "wire-model.\(size)")
+            state.screen = .plan
+            try check(state, "wire-plan.\(size)")
+            _ = state.reduce(.key(.character("G")))
+            try check(state, "wire-plan-last.\(size)")
+        }
+    }
+
+    /// The result of a long `--stepwise` run (every version from 2.3 on, 80-odd steps): the step
+    /// list scrolls inside its half of the screen and never draws over the footer.
+    func testALongPlansResultKeepsToItsArea() throws {
+        for (width, height) in [(80, 24), (120, 40)] {
+            let store = try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent.hasPrefix("store2-3.") })
+            let bundle = try ModelBundle.read(at: try XCTUnwrap(Fixtures.files(where: { $0.lastPathComponent == "zmessaging.xcdatamodeld" }).first))
+            let copy = try Fixtures.copyStore(store, into: try scratchDirectory())
+            let plan = try MigrationPlan.make(store: copy.path, bundle: bundle, route: .stepwise)
+            XCTAssertGreaterThan(plan.steps.count, 60, "the premise: a long plan")
+            var state = ConsoleState(store: copy.path, bundle: bundle, plan: plan, options: MigrationOptions(), width: width, height: height, glyphs: .unicode)
+            for (index, step) in plan.steps.enumerated() {
+                let rows = [StepResult.RowCount(entity: "ConversationParticipantRoleWithALongName", before: 120_000, after: 120_000),
+                            StepResult.RowCount(entity: "User", before: 5, after: 5)]
+                _ = state.reduce(.stepDone(StepResult(index: index + 1, from: step.source.name, to: step.destination.name, how: "lightweight, in place",
+                                                      seconds: 0.2, verification: "schema checked", rows: rows, tables: []), paused: false))
+            }
+            _ = state.reduce(.finished(.init(from: plan.storeVersion, to: plan.targetVersion,
+                                             rows: [("AddressBookEntry", 0, 0), ("GenericMessageData", 20_000, 20_000), ("User", 5, 5)],
+                                             backup: "/stores/store2-3~.wiredatabase", seconds: 16.0)))
+            try check(state, "wire-result-stepwise.\(width)x\(height)")
+            let grid = Screens.render(state)
+            XCTAssertTrue(grid.row(height - 1).contains("q quit"), "the key line is whole:\n\(grid.text)")
+            XCTAssertTrue(grid.row(height - 2).hasPrefix("─"), "the footer is whole:\n\(grid.text)")
+            XCTAssertTrue(grid.text.contains("GenericMessageData  "), "names do not run into the numbers:\n\(grid.text)")
+        }
+    }
+
+    func testEveryRowIsReachableAndTheSelectionStaysInView() throws {
+        for (width, height) in [(80, 24), (120, 40), (200, 50)] {
+            var state = try wire(width: width, height: height)
+            // The Versions list opens at the store's version, which is on the screen.
+            XCTAssertTrue(state.versions[state.selection[0]].isStore)
+            XCTAssertTrue(Screens.render(state).text.contains(state.versions[state.selection[0]].name), "\(width)x\(height): the store's version in view")
+            // End: the current version is selected and shown, with where the list stands.
+            _ = state.reduce(.key(.end))
+            let text = Screens.render(state).text
+            XCTAssertTrue(text.contains(state.targetVersion), "\(width)x\(height): the current version in view")
+            XCTAssertTrue(text.contains("\(state.versions.count)/\(state.versions.count)"), "\(width)x\(height): the position shown")
+            // The Plan: every finding reachable line by line, each in view when selected.
+            state.screen = .plan
+            let lines = state.planLines
+            XCTAssertGreaterThan(lines.count, height, "the premise: the plan is longer than the screen")
+            _ = state.reduce(.key(.home))
+            for index in lines.indices {
+                let rendered = Screens.render(state).text
+                let shown = String(lines[index].text.prefix(width - 12))
+                XCTAssertTrue(rendered.contains(shown), "\(width)x\(height): plan line \(index + 1) in view when selected: \(shown)")
+                _ = state.reduce(.key(.down))
+            }
+            XCTAssertEqual(state.selection[ConsoleState.Screen.plan.rawValue], lines.count - 1, "the last line is reached")
+            _ = state.reduce(.key(.pageUp))
+            XCTAssertLessThan(state.selection[ConsoleState.Screen.plan.rawValue], lines.count - 1, "PgUp moves up")
+        }
+    }
+}
