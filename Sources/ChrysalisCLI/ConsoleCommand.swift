@@ -59,7 +59,8 @@ struct ConsoleCommand: ParsableCommand {
     /// Prints how the console ended (after the terminal is restored) and sets the exit status.
     static func finish(_ outcome: ConsoleApp.Outcome) throws {
         switch outcome {
-        case .quit, .migrated: return
+        case .quit: return
+        case .migrated(let summary): print(summary)
         case .failed(let message):
             FileHandle.standardError.write(Data("error: \(message)\n".utf8))
             throw ExitCode(1)

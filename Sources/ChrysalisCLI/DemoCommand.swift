@@ -105,7 +105,7 @@ struct DemoCommand: ParsableCommand {
             return false
         }
         try ConsoleCommand.finish(outcome)
-        print(outcome == .migrated ? "Migrated \(plan.storeVersion) → \(plan.targetVersion): the store is \(runner.storePath); the original is kept beside it with ~ in its name."
+        print(outcome.isMigrated ? "Migrated \(plan.storeVersion) → \(plan.targetVersion): the store is \(runner.storePath); the original is kept beside it with ~ in its name."
               : "The store is \(runner.storePath).")
         return true
     }

@@ -10,7 +10,12 @@ import ObjectModel
 public final class ConsoleApp {
     /// How the console ended.
     public enum Outcome: Sendable, Equatable {
-        case quit, migrated, failed(String), cancelled, hungUp
+        case quit, failed(String), cancelled, hungUp
+        /// Done: a line for the scrollback saying so (the versions, the time, where the original is).
+        case migrated(String)
+
+        /// Whether the plan ran to its end.
+        public var isMigrated: Bool { if case .migrated = self { true } else { false } }
     }
 
     /// Called on the engine's thread after each step with the store at the step's version; does
@@ -47,7 +52,12 @@ public final class ConsoleApp {
                            startImmediately: Bool = false, showcase: Showcase? = nil) -> Outcome? {
         cs_unblock_signals()
         guard let terminal = TerminalAdapter() else { return nil }
-        defer { terminal.close() }
+        defer {
+            terminal.close()
+            if let fallback = terminal.fallback {
+                FileHandle.standardError.write(Data("note: TERM=\(fallback.term) has no terminfo entry on this machine; the console drew as \(fallback.used)\n".utf8))
+            }
+        }
         guard let wake = WakePipe() else { return .failed("cannot create the wake-up pipe") }
         cs_install_signal_handlers(wake.write)
         // Handlers first go, then the pipe they write to: Ctrl-C works again for the caller.
@@ -120,7 +130,9 @@ public final class ConsoleApp {
         engineRunning = false
         _ = state.reduce(done)
         switch done {
-        case .finished: outcome = hungUp ? .hungUp : .migrated
+        case .finished(let done):
+            let backup = done.backup.map { "; the original is kept as \($0)" } ?? ""
+            outcome = hungUp ? .hungUp : .migrated("Migrated \(store) from \(done.from) to \(done.to) in \(String(format: "%.1f", done.seconds)) s\(backup).")
         case .failed(let message): outcome = hungUp ? .hungUp : (options.cancellation.isCancelled ? .cancelled : .failed(message))
         default: break
         }

@@ -10,16 +10,29 @@ final class TerminalAdapter {
     private var last: Grid?
     let colors: Bool
     let unicode: Bool
+    /// The terminal type drawn as, when `TERM` had no terminfo entry here and a fallback was used.
+    let fallback: (term: String, used: String)?
 
-    /// Opens the terminal, or returns nil when it cannot be driven (no tty, unknown TERM).
+    /// The terminal type a modern terminal whose own entry is missing (kitty, alacritty, wezterm,
+    /// foot over SSH to a machine without their terminfo) is drawn as: they all speak it.
+    static let fallbackType = "xterm-256color"
+
+    /// Opens the terminal, or returns nil when it cannot be driven (no tty, TERM unset or dumb).
     init?() {
         let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1, !term.isEmpty, term != "dumb" else { return nil }
         setlocale(LC_ALL, "")
         unicode = String(cString: nl_langinfo(nl_item(CODESET))) == "UTF-8"
         cs_install_crash_handlers(STDOUT_FILENO)
-        guard let output = fdopen(STDOUT_FILENO, "w"), let input = fdopen(STDIN_FILENO, "r"),
-              let screen = newterm(nil, output, input) else { return nil }
+        guard let output = fdopen(STDOUT_FILENO, "w"), let input = fdopen(STDIN_FILENO, "r") else { return nil }
+        var opened = newterm(nil, output, input)
+        var fallback: (term: String, used: String)?
+        if opened == nil, term != Self.fallbackType {
+            opened = newterm(Self.fallbackType, output, input)
+            if opened != nil { fallback = (term, Self.fallbackType) }
+        }
+        guard let screen = opened else { return nil }
+        self.fallback = fallback
         self.screen = screen
         set_term(screen)
         window = cs_stdscr()

@@ -66,7 +66,7 @@ final class ConsoleEndToEndTests: XCTestCase {
         XCTAssertLessThan(secondPercent, 100)
         try tmux.send("c")
         let result = try tmux.wait(for: "Migrated BookStore → BookStore 5", "Migration finished")
-        XCTAssertTrue(result.contains("Publication     —         20004"), result)
+        XCTAssertTrue(result.contains("Publication  —       20004"), "columns sized to their content: \(result)")
         XCTAssertTrue(result.contains("✓ Step 4: BookStore 4 → BookStore 5"), result)
         try tmux.send("k", "k", "k")
         try tmux.wait(for: "✓ Step 1: BookStore → BookStore 2", "ZAUTHOR")

@@ -1,0 +1,65 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// The console on a real app's store in a real terminal (issue 31): a copy of Wire's `store2-3`
+/// against Wire's 90 versions at 80×24, driven with keys in tmux.
+final class WireConsoleTests: XCTestCase {
+    override func setUpWithError() throws {
+        try XCTSkipUnless(TmuxSession.available, "tmux is not installed")
+    }
+
+    private func wire() throws -> (store: String, bundle: String) {
+        let store = try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent.hasPrefix("store2-3.") }, "Wire's store2-3 in the fixtures")
+        let bundle = try XCTUnwrap(Fixtures.files(where: { $0.lastPathComponent == "zmessaging.xcdatamodeld" }).first)
+        return (try Fixtures.copyStore(store, into: try scratchDirectory()).path, bundle.path)
+    }
+
+    func testScrollToTheCurrentVersionReachTheLastFindingAndRunThePlan() throws {
+        let (store, bundle) = try wire()
+        let tmux = try TmuxSession("\(ChrysalisRunner.binary.path) console \(TmuxSession.quote(store)) --model \(TmuxSession.quote(bundle))", width: 80, height: 24)
+        let opened = try tmux.wait(for: "Versions of zmessaging", "(the store is here)")
+        XCTAssertTrue(opened.contains("● zmessaging2.3"), "opens at the store's version, in view:\n\(opened)")
+        try tmux.send("End")
+        let end = try tmux.wait(for: "90/90")
+        XCTAssertTrue(end.contains("★  zmessaging2.101.0") || end.contains("★ zmessaging2.101.0") || end.contains("zmessaging2.101.0  (the current version)"),
+                      "End reaches the current version:\n\(end)")
+        try tmux.send("Tab", "Tab", "Tab")
+        try tmux.wait(for: "Plan: zmessaging2.3 → zmessaging2.101.0")
+        try tmux.send("G")
+        let last = try tmux.wait(for: "267/267")
+        XCTAssertTrue(last.contains("data dropped"), "the last finding is reachable:\n\(last)")
+        try tmux.send("m")
+        let done = try tmux.wait(for: "Migration finished", timeout: 120)
+        let rows = done.split(separator: "\n", omittingEmptySubsequences: false)
+        XCTAssertTrue(rows.count >= 24 && rows[22].hasPrefix("─ Migration finished"), "the footer is whole:\n\(done)")
+        XCTAssertTrue(rows[23].contains("q quit"), "the key line is whole:\n\(done)")
+        try tmux.send("q")
+        let exit = try tmux.wait(for: "EXIT:0")
+        // The terminal wraps long lines at 80 columns; the line is read whole.
+        XCTAssertTrue(exit.replacingOccurrences(of: "\n", with: "").contains("Migrated \(store) from zmessaging2.3 to zmessaging2.101.0"), "a summary stays in the scrollback:\n\(exit)")
+    }
+
+    /// A terminal whose terminfo entry this machine lacks (kitty's, here) is drawn as
+    /// xterm-256color, and the console says so when it ends.
+    func testAMissingTerminfoEntryFallsBackToXterm256colorAndSaysSo() throws {
+        let missing = try XCTUnwrap(["xterm-kitty", "alacritty", "wezterm", "foot"].first { !Self.hasTerminfo($0) }, "every modern terminal's entry is installed here")
+        let (store, bundle) = try wire()
+        let tmux = try TmuxSession("TERM=\(missing) \(ChrysalisRunner.binary.path) console \(TmuxSession.quote(store)) --model \(TmuxSession.quote(bundle))", width: 80, height: 24)
+        try tmux.wait(for: "Versions of zmessaging")
+        try tmux.send("q")
+        let exit = try tmux.wait(for: "EXIT:0")
+        XCTAssertTrue(exit.replacingOccurrences(of: "\n", with: "").contains("note: TERM=\(missing) has no terminfo entry on this machine; the console drew as xterm-256color"), exit)
+    }
+
+    private static func hasTerminfo(_ term: String) -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["infocmp", term]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+}
