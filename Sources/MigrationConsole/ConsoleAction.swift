@@ -2,7 +2,7 @@ import MigrationEngine
 
 /// A key the console understands, decoded by the terminal adapter.
 public enum Key: Equatable, Sendable {
-    case up, down, left, right, pageUp, pageDown, home, end, tab, enter, escape, character(Character), interrupt
+    case up, down, left, right, pageUp, pageDown, home, end, tab, enter, escape, backspace, character(Character), interrupt
 }
 
 /// Something that happens to the console: a key, a resize, or news from the engine.
@@ -114,8 +114,13 @@ extension ConsoleState {
     }
 
     private mutating func browse(_ key: Key) -> [ConsoleEffect] {
+        if search == nil { searchMissed = nil }
         if showHelp {
             if key == .character("?") || key == .escape || key == .character("q") { showHelp = false }
+            return []
+        }
+        if search != nil {
+            typeSearch(key)
             return []
         }
         if screen == .plan, sqlView != nil, key != .character("?"), key != .character("q"), key != .interrupt {
@@ -128,6 +133,8 @@ extension ConsoleState {
             return [.quit]
         case .character("?"):
             showHelp = true
+        case .character("/") where [.versions, .model, .mappings, .plan].contains(screen):
+            search = ""
         case .tab, .right, .character("l"):
             screen = Screen(rawValue: (screen.rawValue + 1) % Screen.allCases.count) ?? .versions
         case .left, .character("h"):
@@ -161,6 +168,40 @@ extension ConsoleState {
             break
         }
         return []
+    }
+
+    /// A key while `/` is asking what to find: letters build the text, Enter selects the next row
+    /// (after the selection, wrapping round) whose name holds it, ignoring case; Esc gives up.
+    private mutating func typeSearch(_ key: Key) {
+        guard let text = search else { return }
+        switch key {
+        case .escape: search = nil
+        case .backspace: search = String(text.dropLast())
+        case .character(let character): search = text + String(character)
+        case .enter:
+            search = nil
+            guard !text.isEmpty else { return }
+            let names = rowNames, start = selection[screen.rawValue]
+            let order = Array(names.indices.dropFirst(start + 1)) + Array(names.indices.prefix(start + 1))
+            if let found = order.first(where: { names[$0].localizedCaseInsensitiveContains(text) }) {
+                selection[screen.rawValue] = found
+                searchMissed = nil
+            } else {
+                searchMissed = text
+            }
+        default: break
+        }
+    }
+
+    /// What `/` searches on the current screen, one per selectable row.
+    private var rowNames: [String] {
+        switch screen {
+        case .versions: return versions.map(\.name)
+        case .model: return selectedVersion?.entities.map(\.name) ?? []
+        case .mappings: return allMappings.map(\.name)
+        case .plan: return planLines.map(\.text)
+        case .migrate: return results.map { "\($0.from) \($0.to)" }
+        }
     }
 
     /// A key while the Plan screen shows a step's SQL: ↑↓ and PgUp/PgDn scroll (never past the

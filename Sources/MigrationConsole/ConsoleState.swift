@@ -144,6 +144,10 @@ public struct ConsoleState: Sendable, Equatable {
     /// The selected row per screen.
     public var selection: [Int] = Array(repeating: 0, count: Screen.allCases.count)
     public var showHelp = false
+    /// What `/` is finding, while it is being typed (nil when no search is open).
+    public var search: String?
+    /// The last search that found nothing, said on the status line until the next key.
+    public var searchMissed: String?
     public var stepMode = false
     /// Set when a key was swallowed during a migration, so the screen says why.
     public var ignoredKeys = 0

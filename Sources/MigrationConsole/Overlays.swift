@@ -4,6 +4,7 @@ enum Overlays {
     static let keys: [(context: String, keys: [(String, String)])] = [
         ("Anywhere", [("Tab / ← →", "next / previous screen"), ("↑ ↓ / j k", "move; after migrating, each step's result (Migrate)"),
                       ("PgUp PgDn g G", "a page up / down; the first / last row (Home End)"),
+                      ("/", "find a version, entity, mapping or plan line by name"),
                       ("Enter", "open: a version's model, a step's SQL"), ("?", "this help"), ("q", "quit")]),
         ("A step's SQL (Enter on Plan)", [("↑ ↓ PgUp PgDn", "scroll"), ("← → / h l", "the previous / next step's SQL"), ("Esc", "back to the plan")]),
         ("Before migrating", [("m", "migrate to the target version"), ("s", "step mode: pause after each entity mapping")]),

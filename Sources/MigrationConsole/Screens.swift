@@ -77,6 +77,8 @@ public enum Screens {
         case .pausedAfterStep(let index): return " Step mode: step \(index) of \(state.steps.count) done "
         case .finished: return " Migration finished "
         case .failed: return " Migration stopped "
+        case .browsing where state.search != nil: return " Find: \(state.search ?? "")_  (Enter finds the next, Esc cancels) "
+        case .browsing where state.searchMissed != nil: return " No row holds \"\(state.searchMissed ?? "")\" "
         case .browsing where state.showHelp: return " Help "
         case .browsing where state.screen == .plan && state.sqlView != nil:
             return " Step \((state.sqlView?.step ?? 0) + 1)'s SQL, as chrysalis plan --sql prints it "
@@ -98,11 +100,14 @@ public enum Screens {
             if state.mode == .finished && state.screen == .migrate && state.results.count > 1 {
                 return " ↑↓/jk each step's result  Tab/←→ screens  ? help  q quit"
             }
-            var keys = [" Tab/←→ screens", "↑↓/jk move"]
+            if state.search != nil { return " type to find  Enter next match  Esc cancel" }
+            var keys = [" Tab/←→ screens", "↑↓/jk move", "/ find"]
             if state.screen == .versions { keys.append("Enter model") }
             if state.screen == .plan && !state.steps.isEmpty { keys.append("Enter SQL") }
             if state.mode == .browsing && !state.steps.isEmpty { keys += ["m migrate", "s step"] }
             keys += ["? help", "q quit"]
+            // On a narrow terminal the line keeps what it has room for; `?` lists the rest.
+            if keys.joined(separator: "  ").count > state.width - 1 { keys.removeAll { $0 == "/ find" } }
             return keys.joined(separator: "  ")
         }
     }

@@ -112,6 +112,7 @@ final class TerminalAdapter {
                 case KEY_NPAGE: keys.append(.pageDown)
                 case KEY_HOME: keys.append(.home)
                 case KEY_END: keys.append(.end)
+                case KEY_BACKSPACE: keys.append(.backspace)
                 case KEY_ENTER: keys.append(.enter)
                 case KEY_RESIZE: last = nil // resizeterm queued it; the size is already new.
                 default: break
@@ -122,6 +123,7 @@ final class TerminalAdapter {
             case 9: keys.append(.tab)
             case 10, 13: keys.append(.enter)
             case 27: keys.append(.escape)
+            case 8, 127: keys.append(.backspace)
             case 3: keys.append(.interrupt)
             default:
                 if let scalar = Unicode.Scalar(UInt32(character)) { keys.append(.character(Character(scalar))) }

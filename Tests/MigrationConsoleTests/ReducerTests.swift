@@ -151,6 +151,34 @@ import Testing
         #expect(state.selection[0] == 0)
     }
 
+    /// `/` finds the next row whose name holds the text, from the selection on, wrapping round.
+    @Test func slashFindsByName() {
+        var state = ConsoleState(storeName: "Store.sqlite", bundleName: "Model", storeVersion: "zmessaging2.3", targetVersion: "zmessaging2.101.0",
+                                 versions: ["zmessaging1.27", "zmessaging2.3", "zmessaging2.90.0", "zmessaging2.101.0"].map {
+                                     .init(name: $0, isCurrent: $0 == "zmessaging2.101.0", isStore: $0 == "zmessaging2.3", entities: [], changes: [])
+                                 }, steps: [])
+        #expect(state.selection[0] == 1)
+        _ = state.reduce(.key(.character("/")))
+        for character in "2.9X" { _ = state.reduce(.key(.character(character))) }
+        _ = state.reduce(.key(.backspace))
+        #expect(state.search == "2.9")
+        _ = state.reduce(.key(.enter))
+        #expect(state.selection[0] == 2)
+        #expect(state.search == nil)
+        _ = state.reduce(.key(.character("/")))
+        for character in "1.2" { _ = state.reduce(.key(.character(character))) }
+        _ = state.reduce(.key(.enter))
+        #expect(state.selection[0] == 0, "wraps round to the first")
+        _ = state.reduce(.key(.character("/")))
+        for character in "nothing" { _ = state.reduce(.key(.character(character))) }
+        _ = state.reduce(.key(.enter))
+        #expect(state.selection[0] == 0)
+        #expect(Screens.render(state).text.contains("No row holds \"nothing\""))
+        _ = state.reduce(.key(.character("/")))
+        _ = state.reduce(.key(.escape))
+        #expect(state.search == nil)
+    }
+
     @Test func helpOpensAndCloses() {
         var state = state()
         _ = state.reduce(.key(.character("?")))
