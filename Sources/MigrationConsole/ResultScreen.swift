@@ -11,6 +11,13 @@ enum ResultScreen {
         grid.put("\(g.check) Migrated \(outcome.from) \(g.arrow) \(outcome.to) in \(String(format: "%.1f", outcome.seconds)) s, \(steps)", x: body.x, y: body.y,
                  style: .good, limit: body.width)
         grid.put("Each step was verified before the next began; the store is at \(outcome.to).", x: body.x, y: body.y + 1, limit: body.width)
+        // What the plan said it would drop, said again now that it is gone.
+        let dropped = state.steps.flatMap(\.findings).filter { $0.hasPrefix("data dropped") }
+        if !dropped.isEmpty {
+            let what = dropped.count == 1 ? String(dropped[0].dropFirst("data dropped: ".count)) : "\(dropped.count) properties or entities"
+            grid.put("Data dropped, as planned: \(what)" + (dropped.count == 1 ? "" : " (listed on Plan)"), x: body.x, y: body.y + 2,
+                     style: .bad, limit: body.width)
+        }
         if let backup = outcome.backup {
             grid.put("The original is kept as \(backup)", x: body.x, y: body.y + body.height - 1, style: .dim, limit: body.width)
         }

@@ -193,4 +193,33 @@ final class ConsoleEndToEndTests: XCTestCase {
         }
         XCTAssertFalse(try FileManager.default.contentsOfDirectory(atPath: directory.path).contains { $0.contains("chrysalis-new") || $0.contains("chrysalis-work") })
     }
+
+    /// SIGTERM from outside during a run: the console rolls back and then exits (issue 31 §3);
+    /// before, it rolled back and stayed open. Ctrl-C, a key, asks first instead.
+    func testSIGTERMMidMigrationRollsBackThenExits() throws {
+        let directory = try scratchDirectory()
+        let store = try bookStore3(rows: 2000, in: directory)
+        let before = try hashes(store)
+        // Step mode holds the run after its first entity mapping, so the signals land mid-run.
+        let tmux = try TmuxSession(console(store, "--step"))
+        try tmux.wait(for: "Paused after CategoryToCategory")
+        try tmux.send("C-c")
+        try tmux.wait(for: "Cancel the migration?")
+        try tmux.send("n")
+        try tmux.wait(for: "Paused after CategoryToCategory")
+        let pid = try XCTUnwrap(Self.pid(of: "chrysalis-demos"), "the console's process")
+        kill(pid, SIGTERM)
+        let end = try tmux.wait(for: "EXIT:3", timeout: 120)
+        XCTAssertTrue(end.contains("cancelled: the store is as it was"), end)
+        XCTAssertEqual(try hashes(store), before, "rolled back")
+    }
+
+    /// The pid of the process whose executable is named `name` (its `comm`, not its command line,
+    /// which tmux's own server shares).
+    private static func pid(of name: String) -> pid_t? {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap(Int32.init).first { pid in
+            (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) == name
+        }
+    }
 }

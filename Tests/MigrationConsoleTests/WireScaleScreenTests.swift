@@ -72,6 +72,8 @@ final class WireScaleScreenTests: XCTestCase {
             XCTAssertTrue(grid.row(height - 1).contains("q quit"), "the key line is whole:\n\(grid.text)")
             XCTAssertTrue(grid.row(height - 2).hasPrefix("─"), "the footer is whole:\n\(grid.text)")
             XCTAssertTrue(grid.text.contains("GenericMessageData  "), "names do not run into the numbers:\n\(grid.text)")
+            let drops = plan.steps.flatMap(\.findings).filter { $0.hasPrefix("data dropped") }.count
+            XCTAssertTrue(grid.text.contains("Data dropped, as planned: \(drops) properties or entities (listed on Plan)"), "the result says what was dropped:\n\(grid.text)")
         }
     }
 
