@@ -56,6 +56,31 @@ final class ProgressAndCancelTests: XCTestCase {
         XCTAssertEqual(values.first { $0.entityMapping == "PublicationToPublication" && $0.stage == .createInstances }?.rowsTotal, 6)
     }
 
+    /// Step mode's pauses are not the migration's time (issue 31 §5): a plan paused for a second
+    /// after each entity mapping and after each step reports elapsed time, an ETA basis and step
+    /// times without them.
+    func testPausedTimeCountsNeitherInElapsedTimeNorInStepTimes() throws {
+        let path = try scratchDirectory().appendingPathComponent("BookStore.sqlite").path
+        try makeBookStore3(at: path)
+        let log = ProgressLog()
+        var options = MigrationOptions(policies: DemoResources.policies)
+        options.pauseAfterEntityMapping = { _ in Thread.sleep(forTimeInterval: 0.4) }
+        options.afterStep = { _ in Thread.sleep(forTimeInterval: 0.4) }
+        let plan = try MigrationPlan.make(store: path, bundle: try bookStore(), mappings: [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")],
+                                          route: .stepwise)
+        XCTAssertEqual(plan.steps.count, 2)
+        let started = Date()
+        let report = try MigrationRunner.run(plan, store: path, options: options)
+        let wall = Date().timeIntervalSince(started)
+        // 3 + 3 entity mappings and 2 steps, each paused 0.4 s: 3.2 s of pauses.
+        XCTAssertGreaterThan(wall, 3.2, "the premise: the pauses happened")
+        let elapsed = try XCTUnwrap(log.values.last?.elapsed)
+        XCTAssertLessThan(elapsed, wall - 2.4, "elapsed leaves the pauses out: \(elapsed) s of \(wall) s")
+        for step in report.steps {
+            XCTAssertLessThan(step.duration, 1.2, "\(step.sourceVersion) → \(step.destinationVersion) took \(step.duration) s of work, not its pauses")
+        }
+    }
+
     func testCancelAtAnyPointLeavesTheSourceUntouched() throws {
         let points: [(MigrationProgress) -> Bool] = [
             { $0.stage == .createInstances && $0.entityMappingIndex == 1 },

@@ -111,10 +111,14 @@ private struct InferredStep {
         var rowsAfter: [String: Int] = [:]
         try copy.withConnection { connection in
             try connection.inTransaction {
+                var changed = 0
                 try LightweightMigration(connection: connection, inference: inference, source: layouts.source, destination: layouts.destination, path: path)
-                    .run(metadata: metadata)
+                    .run(metadata: metadata) { share in
+                        let now = Int(share * Double(tables))
+                        if now > changed { progress.advance(units: now - changed); changed = now }
+                    }
                 let rows = rowsBefore.values.reduce(0, +)
-                progress.advance(units: tables)
+                if tables > changed { progress.advance(units: tables - changed) }
                 try options.cancellation.check()
                 progress.begin(stage: .verify, mapping: nil, index: 0, count: 0, rowsTotal: rows)
                 try InferredStepChecks.verifySchema(connection, layout: layouts.destination, path: path)
@@ -186,7 +190,7 @@ private struct InferredStep {
             }
         }
         try LightweightMigration(connection: connection, inference: inference, source: layouts.source, destination: layouts.destination, path: path)
-            .run(metadata: metadata)
+            .run(metadata: metadata) { progress.changed(share: $0) }
         if let counting { rowsBefore = try counting.wait() }
         try options.cancellation.check()
         progress.verifying(rows: rowsBefore.values.reduce(0, +))

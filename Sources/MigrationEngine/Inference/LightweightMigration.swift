@@ -15,14 +15,23 @@ struct LightweightMigration {
     let path: String
 
     /// Runs the step inside the caller's transaction; `metadata` is the store's, carried over.
-    func run(metadata: StoreMetadata) throws {
+    /// `done` hears the share of the step's statements run so far (0…1), after each one, so the
+    /// bar's table count moves as tables change rather than all at once at the end.
+    func run(metadata: StoreMetadata, done: (Double) -> Void = { _ in }) throws {
         try requireValues()
         let statements = LightweightSQL(inference: inference, source: source, destination: destination)
             .statements(schema: try connection.schemaObjects())
-        try connection.execute(statements.changes)
+        // The index builds and the derived attributes count as one statement each.
+        let total = Double(statements.changes.count + 2)
+        for (index, statement) in statements.changes.enumerated() {
+            try connection.execute(statement)
+            done(Double(index + 1) / total)
+        }
         try connection.buildIndexes(statements.indexes)
+        done((total - 1) / total)
         try connection.execute(statements.derived)
         try recordDestination(metadata)
+        done(1)
     }
 
     /// Core Data checks the rows a required value is new to before it migrates (error 134110).

@@ -19,6 +19,8 @@ public final class MappingMigration {
     private let source: ModelBundle.Version, destination: ModelBundle.Version
     private let options: MigrationOptions
     private let started = Date()
+    /// The plan's paused seconds when this step started: a pause is not the step's time.
+    private let pausedAtStart: Double
     private let paths: StoreSwap.Paths
     private var stepName: String { "\(source.name) → \(destination.name)" }
     private let lock: StoreLock?
@@ -39,6 +41,7 @@ public final class MappingMigration {
     /// store checked to be at `source`, the mappings resolved, its layout read and its rows counted.
     private init(store path: String, from source: ModelBundle.Version, to destination: ModelBundle.Version, mappings: [MappingModel],
                  options: MigrationOptions) throws {
+        pausedAtStart = options.progressSpan.paused.seconds
         (self.path, self.source, self.destination, self.options) = (path, source, destination, options)
         lock = options.lockHeld ? nil : try StoreLock(store: path)
         if lock != nil { try StoreSwap.recover(store: path) }
@@ -80,7 +83,7 @@ public final class MappingMigration {
             let rowsAfter = Dictionary(uniqueKeysWithValues: destination.model.entities.map { ($0.name, inserted[$0.name, default: 0]) })
             return MigrationReport(store: path, backup: backup, sourceVersion: source.name, destinationVersion: destination.name,
                                    passes: passes.map(\.name), rowsBefore: rowsBefore, rowsAfter: rowsAfter,
-                                   duration: Date().timeIntervalSince(started))
+                                   duration: Date().timeIntervalSince(started) - (options.progressSpan.paused.seconds - pausedAtStart))
         } catch {
             // A count that no longer adds up because another process wrote is that write's doing.
             let error = fingerprint.changed(store: path) ? fingerprint.foreignWrite(store: path) : error
@@ -137,7 +140,10 @@ public final class MappingMigration {
         for mapping in passes {
             let manager = makeManager(connection, mapping: mapping, progress: progress)
             try options.configureManager?(manager)
-            manager.pauseAfterEntityMapping = options.pauseAfterEntityMapping
+            if let pause = options.pauseAfterEntityMapping {
+                let paused = options.progressSpan.paused
+                manager.pauseAfterEntityMapping = { @Sendable (report: StepReport) -> Void in paused.counting { pause(report) } }
+            }
             manager.deferredIndexes = deferred
             try manager.runPass(step: options.step)
             inserted.merge(manager.writer.insertedCounts, uniquingKeysWith: +)

@@ -102,7 +102,10 @@ public enum MigrationRunner {
                     throw try stopped(plan, at: index, by: error, store: path, original: original, journaled: journaled, keepBackup: keepBackup)
                 }
                 do {
-                    try options.afterStep?(CompletedStep(index: index + 1, count: plan.steps.count, step: step, report: report, store: path))
+                    // A caller's afterStep may wait (step mode): that time is not the migration's.
+                    try spans[index].paused.counting {
+                        try options.afterStep?(CompletedStep(index: index + 1, count: plan.steps.count, step: step, report: report, store: path))
+                    }
                 } catch {
                     // The step itself is done: the plan stops as if the next one had failed.
                     throw try stopped(plan, at: index + 1, by: error, store: path, original: original, journaled: journaled, keepBackup: keepBackup)

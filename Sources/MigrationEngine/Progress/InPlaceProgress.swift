@@ -8,6 +8,8 @@ struct InPlaceProgress {
     private let pass: String
     private let tables: Int, countsRows: Bool, backup: Bool, megabytes: Int
     private var verifiedUnits = 0
+    /// Tables counted as changed so far.
+    private var changedTables = 0
 
     /// The progress of an in-place step over a store of about `rows` rows changing `tables` tables.
     init(rows: Int, countsRows: Bool, tables: Int, options: MigrationOptions, pass: String) {
@@ -37,9 +39,18 @@ struct InPlaceProgress {
         reporter.begin(stage: .inPlace, pass: pass, mapping: nil, index: 0, count: 0, rowsTotal: tables, unit: .tables)
     }
 
+    /// `share` of the change's statements have run: the table count moves with them.
+    mutating func changed(share: Double) {
+        let now = min(Int(share * Double(tables)), tables)
+        guard now > changedTables else { return }
+        reporter.advance(units: now - changedTables)
+        changedTables = now
+    }
+
     /// The change is done; verification starts, counting `rows` when rows could have changed.
     mutating func verifying(rows: Int) {
-        reporter.advance(units: tables)
+        if tables > changedTables { reporter.advance(units: tables - changedTables) }
+        changedTables = tables
         verifiedUnits = countsRows ? rows : tables
         reporter.begin(stage: .verify, mapping: nil, index: 0, count: 0, rowsTotal: verifiedUnits, unit: countsRows ? .rows : .tables)
     }

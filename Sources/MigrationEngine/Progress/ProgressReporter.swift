@@ -17,8 +17,11 @@ final class ProgressReporter {
     private var stageRows = 0
     /// The largest fraction posted: a stage met out of order never moves the bar back.
     private var shown = 0.0
-    /// When this step began.
+    /// When this step began, and the plan's paused seconds then.
     private let stepBegan = Date()
+    private let pausedAtStepStart: Double
+    /// The plan's paused seconds when the running stage began.
+    private var pausedAtStageStart = 0.0
 
     /// A reporter for one step of `options`' plan (its channel, span and step number).
     init(budget: ProgressBudget, options: MigrationOptions) {
@@ -29,6 +32,8 @@ final class ProgressReporter {
                                     entityMappingCount: 0, stage: .preparing, rowsDone: 0, rowsTotal: 0, fraction: span.start,
                                     rowsPerSecond: 0, elapsed: 0)
         shown = span.start
+        pausedAtStepStart = span.paused.seconds
+        pausedAtStageStart = pausedAtStepStart
     }
 
     /// A reporter no one hears (a probe that only counts).
@@ -47,6 +52,7 @@ final class ProgressReporter {
         position = budget.position(of: key)
         unitsDone = 0
         stageStarted = Date()
+        pausedAtStageStart = span.paused.seconds
         stageRows = 0
         post(force: true)
     }
@@ -83,7 +89,7 @@ final class ProgressReporter {
     /// of the bar once it has done enough to tell (time between steps, spent by a caller's
     /// `afterStep`, is not the engine's rate), else at the plan's so far.
     private func remaining(now: Date) -> Double? {
-        let stepShare = shown - span.start, stepSeconds = now.timeIntervalSince(stepBegan)
+        let stepShare = shown - span.start, stepSeconds = now.timeIntervalSince(stepBegan) - (span.paused.seconds - pausedAtStepStart)
         if stepShare > 0.005 && stepSeconds > 0.2 { return stepSeconds * (1 - shown) / stepShare }
         return shown > 0.02 ? current.elapsed * (1 - shown) / shown : nil
     }
@@ -92,11 +98,11 @@ final class ProgressReporter {
         let now = Date()
         guard force || now.timeIntervalSince(lastPost) >= 0.05 else { return }
         lastPost = now
-        current.elapsed = now.timeIntervalSince(span.planStarted)
+        current.elapsed = now.timeIntervalSince(span.planStarted) - span.paused.seconds
         let end = current.stage == .done
         shown = end ? 1.0 : max(shown, min(span.start + span.share * stepFraction, 0.999_999))
         current.fraction = shown
-        let stageSeconds = now.timeIntervalSince(stageStarted)
+        let stageSeconds = now.timeIntervalSince(stageStarted) - (span.paused.seconds - pausedAtStageStart)
         current.rowsPerSecond = stageSeconds > 0.05 ? Double(stageRows) / stageSeconds : 0
         current.remaining = end ? nil : remaining(now: now)
         channel.post(current)

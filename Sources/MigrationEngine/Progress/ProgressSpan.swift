@@ -10,6 +10,9 @@ struct ProgressSpan: Sendable {
     var share: Double
     /// When the plan started: elapsed time and the ETA are the plan's, not the step's.
     var planStarted: Date
+    /// Time the plan spent paused (step mode waiting for a key): not the migration's, so elapsed
+    /// time, the ETA and step times leave it out. Shared by every step of the plan.
+    var paused = PausedTime()
 
     /// The whole bar, starting now (a step run on its own).
     static func whole() -> ProgressSpan { ProgressSpan(start: 0, share: 1, planStarted: Date()) }
@@ -17,10 +20,27 @@ struct ProgressSpan: Sendable {
     /// One span per step, in order, shares proportional to `costs`.
     static func spans(costs: [Double], planStarted: Date = Date()) -> [ProgressSpan] {
         let total = max(costs.reduce(0, +), 1)
+        let paused = PausedTime()
         var start = 0.0
         return costs.map { cost in
             defer { start += cost / total }
-            return ProgressSpan(start: start, share: cost / total, planStarted: planStarted)
+            return ProgressSpan(start: start, share: cost / total, planStarted: planStarted, paused: paused)
         }
+    }
+}
+
+/// Seconds a plan has spent paused, added to by whoever waits (the step-mode callbacks).
+final class PausedTime: @unchecked Sendable {
+    private var total = 0.0
+    private let lock = NSLock()
+
+    /// The seconds paused so far.
+    var seconds: Double { lock.withLock { total } }
+
+    /// Runs `wait`, counting the time it takes as paused.
+    func counting<T>(_ wait: () throws -> T) rethrows -> T {
+        let started = Date()
+        defer { lock.withLock { total += Date().timeIntervalSince(started) } }
+        return try wait()
     }
 }
