@@ -26,7 +26,7 @@ final class ConcurrencyTests: XCTestCase {
     }
 
     func testSecondMigrateAndConsoleAreRefusedNamingTheConsoleThatMigrates() throws {
-        try XCTSkipUnless(TmuxSession.available, "tmux is not installed")
+        try EndToEnd.require(TmuxSession.available, "tmux is not installed")
         let path = try store(version: "BookStore 3", rows: 50)
         let command = "\(ChrysalisRunner.demos.path) console \(TmuxSession.quote(path)) --model \(TmuxSession.quote(bundle)) --mappings \(TmuxSession.quote(mapping)) --to 'BookStore 4' --step"
         let tmux = try TmuxSession(command)

@@ -10,7 +10,7 @@ final class ConsoleEndToEndTests: XCTestCase {
     private var binary: String { ChrysalisRunner.demos.path }
 
     override func setUpWithError() throws {
-        try XCTSkipUnless(TmuxSession.available, "tmux is not installed")
+        try EndToEnd.require(TmuxSession.available, "tmux is not installed")
     }
 
     /// A BookStore 3 store with `rows` generated rows per root entity.

@@ -4,7 +4,7 @@ import XCTest
 
 /// A throwaway OpenSSH server on a loopback port, for as long as one test runs: its own
 /// sshd_config, host key and client key in a temporary directory, `sshd -D` as a child process.
-/// `start()` throws `XCTSkip` (with the reason) where sshd or ssh is missing or cannot start.
+/// `start()` throws `EndToEnd.unavailable` (a skip, a failure under `CI=true`) where sshd or ssh is missing or cannot start.
 final class LoopbackSSH {
     static let sshd = "/usr/sbin/sshd", ssh = "/usr/bin/ssh", keygen = "/usr/bin/ssh-keygen"
 
@@ -25,7 +25,7 @@ final class LoopbackSSH {
     static func start() throws -> LoopbackSSH {
         for (path, package) in [(sshd, "openssh-server"), (ssh, "openssh-client"), (keygen, "openssh-client")]
         where !FileManager.default.isExecutableFile(atPath: path) {
-            throw XCTSkip("\(path) is not installed (Debian package \(package)); the SSH console tests need it")
+            throw EndToEnd.unavailable("\(path) is not installed (Debian package \(package)); the SSH console tests need it")
         }
         let directory = try Fixtures.makeTemporaryDirectory()
         var started: LoopbackSSH?
@@ -33,7 +33,7 @@ final class LoopbackSSH {
         let hostKey = directory.appendingPathComponent("host_ed25519").path, clientKey = directory.appendingPathComponent("client_ed25519").path
         for key in [hostKey, clientKey] {
             let made = try run([keygen, "-q", "-t", "ed25519", "-N", "", "-C", "chrysalis-test", "-f", key], timeout: 30)
-            guard made.status == 0 else { throw XCTSkip("ssh-keygen could not make a throwaway key: \(made.output)") }
+            guard made.status == 0 else { throw EndToEnd.unavailable("ssh-keygen could not make a throwaway key: \(made.output)") }
         }
         let user = String(cString: getpwuid(geteuid())!.pointee.pw_name)
         // sshd refuses to start without its privilege separation directory, which Debian's
@@ -45,7 +45,7 @@ final class LoopbackSSH {
         let log = directory.appendingPathComponent("sshd.log").path
         var failures: [String] = []
         for _ in 0..<5 {
-            guard let port = freePort() else { throw XCTSkip("no free loopback port for sshd") }
+            guard let port = freePort() else { throw EndToEnd.unavailable("no free loopback port for sshd") }
             try """
             ListenAddress 127.0.0.1
             Port \(port)
@@ -67,7 +67,7 @@ final class LoopbackSSH {
 
             """.write(toFile: config, atomically: true, encoding: .utf8)
             let test = try run([sshd, "-t", "-f", config], timeout: 30)
-            guard test.status == 0 else { throw XCTSkip("sshd cannot start here (sshd -t: \(test.output.trimmingCharacters(in: .whitespacesAndNewlines)))") }
+            guard test.status == 0 else { throw EndToEnd.unavailable("sshd cannot start here (sshd -t: \(test.output.trimmingCharacters(in: .whitespacesAndNewlines)))") }
             try? FileManager.default.removeItem(atPath: log)
             let pid = try CleanSpawn.start([sshd, "-D", "-f", config, "-E", log], output: directory.appendingPathComponent("sshd.out").path)
             // Listening is logged once the socket is bound; a port taken since freePort() makes it exit.
@@ -87,7 +87,7 @@ final class LoopbackSSH {
                 guard probe.status == 0, probe.output.contains("chrysalis-ssh-ok") else {
                     let serverLog = server.logText
                     server.stop()
-                    throw XCTSkip("cannot log in to the loopback sshd as \(user) (ssh exit \(probe.status)): \(probe.output)\nsshd log:\n\(serverLog)")
+                    throw EndToEnd.unavailable("cannot log in to the loopback sshd as \(user) (ssh exit \(probe.status)): \(probe.output)\nsshd log:\n\(serverLog)")
                 }
                 started = server
                 return server
@@ -96,7 +96,7 @@ final class LoopbackSSH {
             failures.append("port \(port): \(text.isEmpty ? "no output" : text)")
             guard text.contains("Bind to port") || text.contains("Address already in use") else { break }
         }
-        throw XCTSkip("sshd did not start on a loopback port: \(failures.joined(separator: "; "))")
+        throw EndToEnd.unavailable("sshd did not start on a loopback port: \(failures.joined(separator: "; "))")
     }
 
     /// Stops sshd (the sessions it forked end with their clients).

@@ -20,7 +20,7 @@ final class SSHConsoleTests: XCTestCase {
     nonisolated(unsafe) private static var fixture: URL?
 
     override func setUpWithError() throws {
-        try XCTSkipUnless(TmuxSession.available, "tmux is not installed")
+        try EndToEnd.require(TmuxSession.available, "tmux is not installed")
         server = try LoopbackSSH.start()
         addTeardownBlock { [self] in
             // A console left running by a failed test is ended, so it cannot outlive its files.

@@ -6,7 +6,7 @@ import XCTest
 /// against Wire's 90 versions at 80×24, driven with keys in tmux.
 final class WireConsoleTests: XCTestCase {
     override func setUpWithError() throws {
-        try XCTSkipUnless(TmuxSession.available, "tmux is not installed")
+        try EndToEnd.require(TmuxSession.available, "tmux is not installed")
     }
 
     private func wire() throws -> (store: String, bundle: String) {
