@@ -49,6 +49,36 @@ final class FaultInjectionTests: XCTestCase {
         }
     }
 
+    /// A plan whose first step fits and whose third does not is refused before its first write
+    /// (issue 29 §6): before, steps 1 and 2 ran, then step 3 was found not to fit and the
+    /// original was put back.
+    func testAPlanIsCheckedForSpaceAtItsMostDemandingStepBeforeItsFirstWrite() throws {
+        let volume = try TinyVolume(megabytes: 16, test: self)
+        let path = volume.path("BookStore.sqlite")
+        let model = try version(try bookStore(), "BookStore").model
+        let store = try PersistentStore.create(at: path, model: model)
+        try DataGenerator(model: model).fill(store, rows: 6000)
+        try store.close()
+        let size = Int64(try Data(contentsOf: URL(fileURLWithPath: path)).count)
+        // Room for step 1 (a backup copy and a journal), not for step 3's new store beside the kept original.
+        try volume.fill(leaving: Int(size + (1 << 20) + (1 << 17)))
+        let before = try digest(path)
+        var options = MigrationOptions(policies: DemoResources.policies)
+        let steps = StepTally()
+        options.afterStep = { _ in steps.add() }
+        let plan = try MigrationPlan.make(store: path, bundle: try bookStore(),
+                                          mappings: [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")], route: .stepwise)
+        XCTAssertThrowsError(try MigrationRunner.run(plan, store: path, options: options)) { error in
+            XCTAssertEqual((error as? MigrationError)?.kind, .noSpace, "\(error)")
+            XCTAssertTrue("\(error)".contains("not enough free space for the plan BookStore → BookStore 5 (4 steps): it needs about "), "\(error)")
+            XCTAssertTrue("\(error)".contains("its step 3, BookStore 3 → BookStore 4, needs a new store"), "\(error)")
+            XCTAssertTrue("\(error)".contains("the store is as it was, at BookStore; nothing was changed"), "\(error)")
+        }
+        XCTAssertEqual(steps.count, 0, "no step ran")
+        XCTAssertEqual(try digest(path), before)
+        XCTAssertEqual(try directoryListing(path), ["BookStore.sqlite", "filler"])
+    }
+
     func testDiskFillingUpHalfWayRollsBackRemovesPartialFilesAndSaysWhatWasNeeded() throws {
         let volume = try TinyVolume(megabytes: 4, test: self)
         let path = volume.path("BookStore.sqlite")
@@ -221,4 +251,12 @@ struct TinyVolume {
         statvfs(root.path, &info)
         return Int(info.f_bavail) * Int(info.f_frsize)
     }
+}
+
+/// Counts completed steps from the runner's thread.
+private final class StepTally: @unchecked Sendable {
+    private var value = 0
+    private let lock = NSLock()
+    func add() { lock.withLock { value += 1 } }
+    var count: Int { lock.withLock { value } }
 }

@@ -40,7 +40,7 @@ public enum MigrationRunner {
             if !plan.steps.isEmpty {
                 try OpenHandles.requireNone(store: path, before: "the first write")
                 try SpaceCheck.plan(plan, store: path, keepsOriginal: keepBackup || plan.steps.count > 1)
-                    .require(store: path, step: "plan \(plan.storeVersion) → \(plan.targetVersion) (\(plan.steps.count) step\(plan.steps.count == 1 ? "" : "s"))")
+                    .require(store: path, for: "the plan \(plan.storeVersion) → \(plan.targetVersion) (\(plan.steps.count) step\(plan.steps.count == 1 ? "" : "s"))")
             }
         } catch {
             throw MigrationError.from(error, state: unchanged)

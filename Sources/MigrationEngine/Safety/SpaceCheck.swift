@@ -82,8 +82,14 @@ public struct SpaceCheck: Sendable {
 
     /// Throws when the volume holding `store` has less than `needed` bytes free.
     public func require(store: String, step: String) throws {
+        try require(store: store, for: "the step \(step)")
+    }
+
+    /// Throws when the volume holding `store` has less than `needed` bytes free for `what` (`the
+    /// step A → B`, `the plan A → C (3 steps)`).
+    func require(store: String, for what: String) throws {
         guard let free = Self.freeBytes(near: store), free < needed else { return }
-        throw MigrationError(.noSpace, "not enough free space for the step \(step): it needs about \(Self.format(needed)) beside \(store) (\(reason)), and the volume has \(Self.format(free)) free",
+        throw MigrationError(.noSpace, "not enough free space for \(what): it needs about \(Self.format(needed)) beside \(store) (\(reason)), and the volume has \(Self.format(free)) free",
                              fix: "free at least \(Self.format(needed - free)) on that volume, or copy the store to a larger volume and migrate it there")
     }
 
