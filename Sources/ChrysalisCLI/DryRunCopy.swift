@@ -47,8 +47,8 @@ struct DryRunCopy {
                 || ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError)?.code == Int(ENOSPC)
             let why = full ? "is full" : access(temporary.path, W_OK) != 0 ? "cannot be written" : "could not take the copy (\(error.localizedDescription))"
             throw MigrationError(full ? .noSpace : .notWritable,
-                                 "the temporary folder \(temporary.path) (TMPDIR) \(why); a dry run copies the store there (\(Self.format(bytes)))",
-                                 fix: "set TMPDIR to a writable folder with at least \(Self.format(bytes)) free, e.g. TMPDIR=/var/tmp")
+                                 "the temporary folder \(temporary.path) (TMPDIR) \(why); a dry run copies the store there (\(SpaceCheck.format(bytes)))",
+                                 fix: "set TMPDIR to a writable folder with at least \(SpaceCheck.format(bytes)) free, e.g. TMPDIR=/var/tmp")
         }
     }
 
@@ -76,9 +76,5 @@ struct DryRunCopy {
                   kill(pid, 0) != 0, errno == ESRCH else { continue }
             try? FileManager.default.removeItem(at: temporary.appendingPathComponent(name))
         }
-    }
-
-    private static func format(_ bytes: Int64) -> String {
-        ByteCountFormatter.string(fromByteCount: bytes, countStyle: .decimal)
     }
 }

@@ -128,8 +128,8 @@ public struct SpaceCheck: Sendable {
         return stat(path, &info) == 0 ? Int64(info.st_size) : 0
     }
 
-    /// `12.3 MB` style, in decimal units as `df -H` shows them.
-    static func format(_ bytes: Int64) -> String {
+    /// `12.3 MB` style, in decimal units as `df -H` shows them: how every message says a size.
+    public static func format(_ bytes: Int64) -> String {
         let units = ["bytes", "kB", "MB", "GB", "TB"]
         var value = Double(bytes), unit = 0
         while value >= 1000, unit < units.count - 1 { value /= 1000; unit += 1 }
