@@ -44,7 +44,7 @@ struct ConsoleCommand: ParsableCommand {
             let cancellation = CancellationToken()
             guard let result = ConsoleApp.run(store: options.store, bundle: bundle, plan: plan,
                                               options: Registration.current.options(cancellation: cancellation),
-                                              stepMode: step, startImmediately: start || step, showcase: StepSamples.tables) else {
+                                              stepMode: step, startImmediately: start || step, showcase: { done, _ in try StepSamples.tables(done) }) else {
                 throw ValidationError("the console needs a terminal (TERM set, not dumb); use `chrysalis migrate` without one")
             }
             outcome = result

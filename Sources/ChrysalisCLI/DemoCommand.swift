@@ -89,13 +89,14 @@ struct DemoCommand: ParsableCommand {
     /// The whole plan in the console, from the store's first version; false when there is no
     /// usable terminal after all.
     private func console(_ runner: DemoRunner, bundle: ModelBundle, plan: MigrationPlan) throws -> Bool {
-        let showcase: ConsoleApp.Showcase = { done in
+        let showcase: ConsoleApp.Showcase = { done, note in
             var tables: [StepResult.Table] = []
             if let lesson = runner.lesson(at: done.step.destination.name) { tables.append(.init(title: lesson, columns: [], rows: [])) }
             try runner.arrive(at: done.step.destination.name) { event in
                 switch event {
                 case let .query(title, columns, rows): tables.append(.init(title: title, columns: columns, rows: rows))
                 case .demoWork(let text): tables.append(.init(title: "The demo's own work: " + text, columns: [], rows: []))
+                case let .working(done, total): note("the demo's own work: rows \(done)/\(total)")
                 default: break
                 }
             }

@@ -21,14 +21,9 @@ final class DemoOutput: Sendable {
             print("")
             paragraph(text, indent: "")
         case let .generating(done, total):
-            let now = Date()
-            guard lastReported.withLock({ last in
-                guard done == total || now.timeIntervalSince(last) > 0.2 else { return false }
-                last = now
-                return true
-            }) else { return }
-            let line = "generating rows: \(done)/\(total)"
-            FileHandle.standardError.write(Data((interactive ? "\r\u{1B}[2K\(line)" + (done == total ? "\n" : "") : line + "\n").utf8))
+            counter("generating rows", done, total)
+        case let .working(done, total):
+            counter("the demo's own work: rows", done, total)
         case let .query(title, columns, rows):
             table(title, columns, rows)
         case .demoWork(let text):
@@ -37,6 +32,19 @@ final class DemoOutput: Sendable {
         case .lesson(let text):
             paragraph(text, indent: "     ")
         }
+    }
+
+    /// A counter on standard error, at most five times a second: one line redrawn on a terminal,
+    /// a line per count elsewhere.
+    private func counter(_ label: String, _ done: Int, _ total: Int) {
+        let now = Date()
+        guard lastReported.withLock({ last in
+            guard done == total || now.timeIntervalSince(last) > 0.2 else { return false }
+            last = now
+            return true
+        }) else { return }
+        let line = "\(label): \(done)/\(total)"
+        FileHandle.standardError.write(Data((interactive ? "\r\u{1B}[2K\(line)" + (done == total ? "\n" : "") : line + "\n").utf8))
     }
 
     /// The plan: its route, and per step the versions, the kind, why, what changes and what to know.

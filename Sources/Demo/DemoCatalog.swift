@@ -36,8 +36,8 @@ public struct DemoExample: Sendable {
     public struct Action: Sendable {
         /// What the demo is about to do and why, for people.
         public var announcement: String
-        /// The work.
-        public var work: @Sendable (PersistentStore, ModelBundle.Version) throws -> Void
+        /// The work; it tells its rows done of the total as it goes, so what shows it can move.
+        public var work: @Sendable (PersistentStore, ModelBundle.Version, _ rowsDone: (Int, Int) -> Void) throws -> Void
         /// What to show afterwards.
         public var queries: [Query]
     }

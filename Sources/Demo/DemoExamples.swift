@@ -65,11 +65,12 @@ enum BookStoreDemo {
 
     /// The text's step before BookStore 4: its four books get the four authors and prices 20–23;
     /// generated books get generated authors (a few without a space, a few without an author).
-    @Sendable static func assignAuthors(_ store: PersistentStore, _ version: ModelBundle.Version) throws {
+    @Sendable static func assignAuthors(_ store: PersistentStore, _ version: ModelBundle.Version, _ rowsDone: (Int, Int) -> Void) throws {
         let layout = try store.layout(for: version.model)
         var random = SeededRandom(seed: 7)
         var ids: [ObjectID] = []
         try store.readObjects(layout) { reader in try reader.forEachObject(of: "Publication") { ids.append($0.id) } }
+        rowsDone(0, ids.count)
         for chunk in stride(from: 0, to: ids.count, by: 20_000) {
             try store.writeObjects(layout) { writer in
                 for (offset, id) in ids[chunk..<min(chunk + 20_000, ids.count)].enumerated() {
@@ -81,6 +82,7 @@ enum BookStoreDemo {
                     }
                 }
             }
+            rowsDone(min(chunk + 20_000, ids.count), ids.count)
         }
     }
 }

@@ -19,6 +19,8 @@ public struct DemoRunner: Sendable {
         case query(title: String, columns: [String], rows: [[String]])
         /// What the demo itself is about to do to the store, which is not the migration's work.
         case demoWork(String)
+        /// Rows the demo's own work has changed so far, of the total.
+        case working(done: Int, total: Int)
         /// Why a step needs what it needs, beyond what the plan says.
         case lesson(String)
     }
@@ -111,7 +113,7 @@ public struct DemoRunner: Sendable {
         guard let action = stop.action, let bundle = try? example.bundle(), let reached = bundle.version(named: version) else { return }
         report(.demoWork(action.announcement))
         let store = try PersistentStore.open(at: storePath, mode: .readWrite)
-        try action.work(store, reached)
+        try action.work(store, reached) { report(.working(done: $0, total: $1)) }
         try store.close()
         for query in action.queries { report(try run(query)) }
     }

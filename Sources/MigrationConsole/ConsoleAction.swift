@@ -14,6 +14,9 @@ public enum ConsoleAction: Sendable {
     /// A step of the plan is done and verified; what it shows is being gathered (a caller's
     /// showcase may do its own work there, as the demo does).
     case stepVerified(Int)
+    /// What the showcase is doing after the verified step, in a few words that it updates (the
+    /// demo counts the rows of its own work), so the screen never sits still under it.
+    case gathering(String)
     /// A step of the plan is done (in step mode the engine then waits).
     case stepDone(StepResult, paused: Bool)
     /// The UI's clock: `seconds` have passed since the last progress value arrived.
@@ -56,6 +59,10 @@ extension ConsoleState {
             return []
         case .stepVerified(let index):
             gatheringStep = index
+            gatheringNote = nil
+            return []
+        case .gathering(let note):
+            gatheringNote = note
             return []
         case .stepDone(let result, let paused):
             gatheringStep = nil

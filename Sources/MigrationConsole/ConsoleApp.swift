@@ -19,8 +19,9 @@ public final class ConsoleApp {
     }
 
     /// Called on the engine's thread after each step with the store at the step's version; does
-    /// whatever the caller must do there and returns what the step's result pane shows.
-    public typealias Showcase = @Sendable (CompletedStep) throws -> [StepResult.Table]
+    /// whatever the caller must do there and returns what the step's result pane shows; it tells
+    /// the screen what it is doing through `note` (say, `the demo's own work: rows 20000/100000`).
+    public typealias Showcase = @Sendable (CompletedStep, _ note: (String) -> Void) throws -> [StepResult.Table]
 
     private var state: ConsoleState
     private let terminal: TerminalAdapter
@@ -168,7 +169,7 @@ public final class ConsoleApp {
         }
         options.afterStep = { done in
             mailbox.post(event: .stepVerified(done.index))
-            let result = StepResult(done, tables: try showcase?(done) ?? [])
+            let result = StepResult(done, tables: try showcase?(done) { mailbox.post(event: .gathering($0)) } ?? [])
             let pauses = stepMode && !done.isLast && !gate.runsToEnd
             mailbox.post(event: .stepDone(result, paused: pauses))
             if pauses { gate.wait() }

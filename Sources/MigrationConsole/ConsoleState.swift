@@ -159,6 +159,8 @@ public struct ConsoleState: Sendable, Equatable {
     public var results: [StepResult] = []
     /// The step done and verified whose result is being gathered, if any.
     public var gatheringStep: Int?
+    /// What the showcase says it is doing there, if it says.
+    public var gatheringNote: String?
     public var outcome: Outcome?
     /// Every step's SQL, in plan order: the statements `chrysalis plan --sql` prints, compiled
     /// once when the console opens (empty when they could not be; ``sqlProblem`` says why).

@@ -45,7 +45,8 @@ enum MigrateScreen {
             let next = state.steps.indices.contains(done) ? ": \(state.steps[done].from) \(g.arrow) \(state.steps[done].to)" : ""
             grid.put("Step \(done) done and verified. Enter runs step \(done + 1)\(next).", x: body.x, y: body.y + 3, style: .accent, limit: body.width)
         } else if let done = state.gatheringStep {
-            grid.put("Step \(done) done and verified; gathering what it shows\(g.ellipsis) (\(Int(progress.elapsed + state.progressAge)) s)",
+            let doing = state.gatheringNote ?? "gathering what it shows\(g.ellipsis)"
+            grid.put("Step \(done) done and verified; \(doing) (\(Int(progress.elapsed + state.progressAge)) s)",
                      x: body.x, y: body.y + 3, style: .accent, limit: body.width)
         } else {
             grid.put(facts(progress, age: state.progressAge, glyphs: g), x: body.x, y: body.y + 3, limit: body.width)

@@ -6,14 +6,18 @@ extension StoreConnection {
     /// machine has a second core), and the page cache is held at 4 MB meanwhile, so each sorted run
     /// stays small enough for the CPU's caches. One 10M-row index took 17 s with a 16 MB cache and
     /// no helper, 10 s like this, and the process held 17 MB instead of 37 MB (BENCHMARKS.md).
-    /// Both settings are put back afterwards.
-    public func buildIndexes(_ statements: [SQLStatement]) throws {
+    /// Both settings are put back afterwards. `built` hears each index as it is made, so an index
+    /// stage's counter moves index by index.
+    public func buildIndexes(_ statements: [SQLStatement], built: () -> Void = {}) throws {
         guard !statements.isEmpty else { return }
         try converting {
             let cache = try Int.fetchOne(db, sql: "PRAGMA main.cache_size") ?? -2000
             let threads = try Int.fetchOne(db, sql: "PRAGMA threads") ?? 0
             try db.execute(sql: "PRAGMA main.cache_size = -4096; PRAGMA threads = 1")
-            for statement in statements { try execute(statement) }
+            for statement in statements {
+                try execute(statement)
+                built()
+            }
             try db.execute(sql: "PRAGMA main.cache_size = \(cache); PRAGMA threads = \(threads)")
         }
     }

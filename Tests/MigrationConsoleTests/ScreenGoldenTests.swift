@@ -68,6 +68,8 @@ final class ScreenGoldenTests: XCTestCase {
         state = GoldenStates.migrating(base, at: GoldenStates.stages[2].1)
         _ = state.reduce(.stepVerified(2))
         result.append(("step-gathering", state))
+        _ = state.reduce(.gathering("the demo's own work: rows 40000/100004"))
+        result.append(("step-gathering-note", state))
         state = GoldenStates.migrating(base, at: GoldenStates.stages[2].1, stepMode: true)
         _ = state.reduce(.stepDone(GoldenStates.results(2)[1], paused: true))
         result.append(("step-done-paused", state))

@@ -31,4 +31,64 @@ final class InPlaceProgressTests: XCTestCase {
         XCTAssertEqual(shares.last, 1)
         XCTAssertLessThan(shares.first ?? 1, 1, "the first statement is not the whole step")
     }
+
+    /// A backup's byte count moves as the copy's 4 MB chunks land and ends at the file's size:
+    /// the megabyte counter no longer sits at 0/N until the copy ends.
+    func testACopyCountsBytesAsTheyAreCopied() throws {
+        let directory = try scratchDirectory()
+        let file = directory.appendingPathComponent("Big.sqlite").path
+        try Data(repeating: 7, count: 10 << 20).write(to: URL(fileURLWithPath: file))
+        var copied: [Int] = []
+        try FilePermissions(of: file).copy(file, to: file + ".copy") { copied.append($0) }
+        XCTAssertEqual(copied, [4 << 20, 8 << 20, 10 << 20], "a count per 4 MB chunk")
+    }
+
+    /// The backup of a WAL store counts the store and its `-wal` as one copy.
+    func testTheBackupCountsTheStoreAndItsWAL() throws {
+        let bundle = try bookStore()
+        let path = try scratchDirectory().appendingPathComponent("BookStore.sqlite").path
+        let store = try PersistentStore.create(at: path, model: try version(bundle, "BookStore").model)
+        try DataGenerator(model: try version(bundle, "BookStore").model).fill(store, rows: 2_000)
+        let bytes = InPlaceProgress.bytes(of: path)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path + "-wal"), "the store is open, so its -wal holds pages")
+        var copied: [Int] = []
+        _ = try StoreSwap.copyAside(store: path) { copied.append($0) }
+        try store.close()
+        XCTAssertEqual(copied.last, bytes, "the store and its -wal, byte for byte")
+        XCTAssertEqual(copied, copied.sorted(), "never goes back")
+    }
+
+    /// The deferred index stage counts index by index.
+    func testDeferredIndexesCountEachIndexAsItIsBuilt() throws {
+        let bundle = try bookStore()
+        let model = try version(bundle, "BookStore 3").model
+        let path = try scratchDirectory().appendingPathComponent("Indexes.sqlite").path
+        let store = try PersistentStore.create(at: path, model: model)
+        var built = 0
+        let layout = StoreLayout(model: model)
+        try store.withConnection { connection in
+            let indexes = try DeferredIndexes.drop(on: connection, layout: layout)
+            try indexes.create(on: connection) { built += 1 }
+            XCTAssertEqual(built, indexes.statements.count)
+        }
+        try store.close()
+        XCTAssertGreaterThan(built, 0, "BookStore 3 has indexes to build")
+    }
+
+    /// The ETA blends each new estimate in over a few seconds: an estimate that swings from 17 s
+    /// to 315 s and back, as the demo's did, moves the shown ETA by a fraction of the swing.
+    func testTheETAIsSteadyThroughASwingingEstimate() throws {
+        let eta = SteadyEstimate()
+        XCTAssertEqual(eta.smoothed(nil, elapsed: 0), nil, "nothing to say before the first estimate")
+        XCTAssertEqual(eta.smoothed(17, elapsed: 1), 17)
+        let afterSwing = try XCTUnwrap(eta.smoothed(315, elapsed: 1.05))
+        XCTAssertLessThan(afterSwing, 30, "a swing 50 ms later moves the ETA a little, not to 315 s")
+        XCTAssertGreaterThan(afterSwing, 16.9)
+        let back = try XCTUnwrap(eta.smoothed(17, elapsed: 1.10))
+        XCTAssertLessThan(abs(back - 17), 13)
+        let later = try XCTUnwrap(eta.smoothed(nil, elapsed: 6.10))
+        XCTAssertEqual(later, max(back - 5, 0), accuracy: 0.001, "without a new estimate it counts down")
+        let held = try XCTUnwrap(eta.smoothed(300, elapsed: 30))
+        XCTAssertGreaterThan(held, 290, "an estimate that holds for long is taken")
+    }
 }

@@ -82,12 +82,16 @@ private struct InferredStep {
         let rows = rowsBefore.values.reduce(0, +), bytes = InPlaceProgress.bytes(of: path)
         let progress = ProgressReporter(budget: StageCost.inferredStep(rows: rows, bytes: bytes, backup: true, rebuilds: true, countsRows: true), options: options)
         progress.begin(stage: .backup, pass: "\(name) (lightweight, on a copy)", step: options.step, mapping: nil,
-                       index: 0, count: 0, rowsTotal: max(bytes >> 20, 1), unit: .megabytes)
+                       index: 0, count: 0, rowsTotal: CopiedMegabytes(bytes: bytes, reporter: progress).total, unit: .megabytes)
         do {
             try options.cancellation.check()
+            var megabytes = CopiedMegabytes(bytes: bytes, reporter: progress), before = 0
             for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: path + suffix) {
-                try permissions.copy(path + suffix, to: paths.newStore + suffix)
+                var size = 0
+                try permissions.copy(path + suffix, to: paths.newStore + suffix) { size = $0; megabytes.copied(before + $0) }
+                before += size
             }
+            megabytes.complete()
             progress.begin(stage: .inPlace, mapping: nil, index: 0, count: 0, rowsTotal: tables, unit: .tables)
             let rowsAfter = try migrateCopy(at: paths.newStore, rowsBefore: rowsBefore, progress: progress)
             progress.begin(stage: .swap, mapping: nil, index: 0, count: 0, rowsTotal: 1, unit: .files)
@@ -137,13 +141,14 @@ private struct InferredStep {
     func alterInPlace() throws -> MigrationReport {
         try original.close()
         let rows = verifiedRows?.values.reduce(0, +) ?? InPlaceProgress.bytes(of: path) / StageCost.bytesPerRow
-        var progress = InPlaceProgress(rows: rows, countsRows: countsRows, tables: tables, options: options, pass: "\(name) (lightweight, in place)")
+        var progress = InPlaceProgress(rows: rows, bytes: InPlaceProgress.bytes(of: path), countsRows: countsRows, tables: tables, options: options,
+                                       pass: "\(name) (lightweight, in place)")
         let space = SpaceCheck(.alterInPlace(backup: options.keepsBackup, rewritesRows: countsRows), store: path)
         try space.require(store: path, step: name)
         // Name another writer now, rather than time out inside the transaction below.
         try OtherWriters.waitUntilNone(store: path)
         progress.copying()
-        let backup = options.keepsBackup ? try StoreSwap.copyAside(store: path, backup: options.backupPath) : nil
+        let backup = options.keepsBackup ? try StoreSwap.copyAside(store: path, backup: options.backupPath) { progress.copied(bytes: $0) } : nil
         progress.changing()
         let counts: (before: [String: Int], after: [String: Int])
         do {

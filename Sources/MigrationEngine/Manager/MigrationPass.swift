@@ -199,8 +199,7 @@ extension MigrationManager {
             return
         }
         progress.begin(stage: .indexes, mapping: nil, index: 0, count: 0, rowsTotal: indexes.count, unit: .indexes)
-        try deferredIndexes.create(on: connection)
-        progress.advance(units: indexes.count)
+        try deferredIndexes.create(on: connection) { progress.advance(units: 1) }
         if let resume {
             progress.begin(stage: .createRelationships, mapping: resume.mapping, index: resume.index + 1, count: resume.count,
                            rowsTotal: try associations.count(mapping: resume.index))

@@ -6,20 +6,24 @@ import Foundation
 struct InPlaceProgress {
     private let reporter: ProgressReporter
     private let pass: String
-    private let tables: Int, countsRows: Bool, backup: Bool, megabytes: Int
+    private let tables: Int, countsRows: Bool, backup: Bool
     private var verifiedUnits = 0
     /// Tables counted as changed so far.
     private var changedTables = 0
+    /// The backup's megabytes copied.
+    private var megabytes: CopiedMegabytes
 
-    /// The progress of an in-place step over a store of about `rows` rows changing `tables` tables.
-    init(rows: Int, countsRows: Bool, tables: Int, options: MigrationOptions, pass: String) {
+    /// The progress of an in-place step over a store of about `rows` rows and `bytes` bytes (with
+    /// its `-wal`: what the backup copies) changing `tables` tables.
+    init(rows: Int, bytes: Int, countsRows: Bool, tables: Int, options: MigrationOptions, pass: String) {
         self.pass = pass
         self.tables = max(tables, 1)
         self.countsRows = countsRows
         backup = options.keepsBackup
-        megabytes = max((rows * StageCost.bytesPerRow) >> 20, 1)
-        reporter = ProgressReporter(budget: StageCost.inferredStep(rows: rows, bytes: rows * StageCost.bytesPerRow, backup: options.keepsBackup,
+        let reporter = ProgressReporter(budget: StageCost.inferredStep(rows: rows, bytes: bytes, backup: options.keepsBackup,
                                                                    rebuilds: false, countsRows: countsRows), options: options)
+        self.reporter = reporter
+        megabytes = CopiedMegabytes(bytes: bytes, reporter: reporter)
     }
 
     /// The size of the store at `path` with its `-wal` (where a WAL store's newest pages are).
@@ -30,12 +34,15 @@ struct InPlaceProgress {
     /// The backup copy starts (when the step keeps one).
     func copying() {
         guard backup else { return }
-        reporter.begin(stage: .backup, pass: pass, mapping: nil, index: 0, count: 0, rowsTotal: megabytes, unit: .megabytes)
+        reporter.begin(stage: .backup, pass: pass, mapping: nil, index: 0, count: 0, rowsTotal: megabytes.total, unit: .megabytes)
     }
 
+    /// `bytes` of the backup are copied: the megabyte count moves with the copy.
+    mutating func copied(bytes: Int) { if backup { megabytes.copied(bytes) } }
+
     /// The change starts.
-    func changing() {
-        if backup { reporter.advance(units: megabytes) }
+    mutating func changing() {
+        if backup { megabytes.complete() }
         reporter.begin(stage: .inPlace, pass: pass, mapping: nil, index: 0, count: 0, rowsTotal: tables, unit: .tables)
     }
 

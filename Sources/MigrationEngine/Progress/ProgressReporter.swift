@@ -104,7 +104,7 @@ final class ProgressReporter {
         current.fraction = shown
         let stageSeconds = now.timeIntervalSince(stageStarted) - (span.paused.seconds - pausedAtStageStart)
         current.rowsPerSecond = stageSeconds > 0.05 ? Double(stageRows) / stageSeconds : 0
-        current.remaining = end ? nil : remaining(now: now)
+        current.remaining = end ? nil : span.estimate.smoothed(remaining(now: now), elapsed: current.elapsed)
         channel.post(current)
     }
 }

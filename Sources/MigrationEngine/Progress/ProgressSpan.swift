@@ -13,6 +13,8 @@ struct ProgressSpan: Sendable {
     /// Time the plan spent paused (step mode waiting for a key): not the migration's, so elapsed
     /// time, the ETA and step times leave it out. Shared by every step of the plan.
     var paused = PausedTime()
+    /// The ETA shown so far, blended step after step.
+    var estimate = SteadyEstimate()
 
     /// The whole bar, starting now (a step run on its own).
     static func whole() -> ProgressSpan { ProgressSpan(start: 0, share: 1, planStarted: Date()) }
@@ -20,11 +22,11 @@ struct ProgressSpan: Sendable {
     /// One span per step, in order, shares proportional to `costs`.
     static func spans(costs: [Double], planStarted: Date = Date()) -> [ProgressSpan] {
         let total = max(costs.reduce(0, +), 1)
-        let paused = PausedTime()
+        let (paused, estimate) = (PausedTime(), SteadyEstimate())
         var start = 0.0
         return costs.map { cost in
             defer { start += cost / total }
-            return ProgressSpan(start: start, share: cost / total, planStarted: planStarted, paused: paused)
+            return ProgressSpan(start: start, share: cost / total, planStarted: planStarted, paused: paused, estimate: estimate)
         }
     }
 }

@@ -34,8 +34,9 @@ struct FilePermissions {
     }
 
     /// Copies `source` to `destination` (which must not exist) byte for byte, created with these
-    /// permissions, and flushed to disk.
-    func copy(_ source: String, to destination: String) throws {
+    /// permissions, and flushed to disk; `copied` hears the bytes copied so far after each 4 MB,
+    /// so a backup's counter moves as it copies.
+    func copy(_ source: String, to destination: String, copied: (Int) -> Void = { _ in }) throws {
         let input = open(source, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { throw failure("open \(source)") }
         defer { close(input) }
@@ -46,6 +47,7 @@ struct FilePermissions {
         let size = 4 << 20
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
         defer { buffer.deallocate() }
+        var total = 0
         while true {
             let count = read(input, buffer, size)
             if count == 0 { break }
@@ -56,6 +58,8 @@ struct FilePermissions {
                 guard done > 0 else { throw failure("write \(destination)") }
                 written += done
             }
+            total += count
+            copied(total)
         }
         guard fsync(output) == 0 else { throw failure("flush \(destination)") }
     }

@@ -146,7 +146,8 @@ enum StoreSwap {
     /// Copies the store (with its `-wal`, byte for byte) to a new backup name and returns it, for
     /// a step that changes the store in place. The copy is made under a work name and renamed
     /// when complete, so an interrupted copy never looks like a backup.
-    static func copyAside(store: String, backup chosen: String? = nil) throws -> String {
+    /// `copied` hears the bytes copied so far, across the store and its `-wal`.
+    static func copyAside(store: String, backup chosen: String? = nil, copied: (Int) -> Void = { _ in }) throws -> String {
         let paths = Paths(store: store)
         let backup = chosen ?? paths.backup()
         let present = [""] + sidecars.filter { $0 == "-wal" && FileManager.default.fileExists(atPath: store + $0) }
@@ -157,9 +158,12 @@ enum StoreSwap {
             let reader = try PersistentStore.open(at: store)
             defer { try? reader.close() }
             try reader.holdingReadLock {
+                var before = 0
                 for suffix in present {
                     unlink(paths.workStore + suffix)
-                    try permissions.copy(store + suffix, to: paths.workStore + suffix)
+                    var size = 0
+                    try permissions.copy(store + suffix, to: paths.workStore + suffix) { size = $0; copied(before + $0) }
+                    before += size
                 }
             }
         } catch {

@@ -21,10 +21,10 @@ final class DeferredIndexes {
         return DeferredIndexes(layout: layout)
     }
 
-    /// Builds the indexes, the first time it is called.
-    func create(on connection: StoreConnection) throws {
+    /// Builds the indexes, the first time it is called; `each` hears each index as it is built.
+    func create(on connection: StoreConnection, each: () -> Void = {}) throws {
         guard !built else { return }
-        try connection.buildIndexes(statements)
+        try connection.buildIndexes(statements, built: each)
         built = true
     }
 }
