@@ -28,12 +28,11 @@ final class SharedMemoryFile: @unchecked Sendable {
         lock.withLock {
             guard !done else { return }
             done = true
-            guard StoreHolders.holders(of: store).isEmpty, !StoreHolders.thisProcessHolds(store) else { return }
-            guard let before else {
-                unlink(path)
-                return
-            }
-            if FileManager.default.contents(atPath: path) != before { try? before.write(to: URL(fileURLWithPath: path)) }
+            // Reading the file opens it: never while this process has the store open. Only a
+            // change needs the look at who else holds the store (a scan of `/proc`).
+            guard !StoreHolders.thisProcessHolds(store), FileManager.default.contents(atPath: path) != before,
+                  StoreHolders.holders(of: store).isEmpty else { return }
+            if let before { try? before.write(to: URL(fileURLWithPath: path)) } else { unlink(path) }
         }
     }
 }

@@ -2,13 +2,20 @@ internal import GRDB
 
 extension PersistentStore {
     /// Throws unless the store passes SQLite's `quick_check`, which reads every page and checks
-    /// every b-tree: a page damaged in the middle of the file is found before a migration's first
-    /// write, not half way through a chain of steps.
+    /// every b-tree: a page damaged anywhere in the file is found before a migration's first
+    /// write, at the cost of reading the whole file (asked for with `migrate --check-pages`).
     public func requireSound() throws {
         let problems = try read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
         guard problems != ["ok"] else { return }
         throw StoreError(.corrupt, path: path, "fails SQLite's quick check: \(problems.prefix(3).joined(separator: "; "))",
                          fix: "restore the store from a backup; `sqlite3 STORE .recover` may save some rows")
+    }
+
+    /// Opens the store at `path` read-only and requires it sound (see ``requireSound()``).
+    public static func requireSound(at path: String) throws {
+        let store = try PersistentStore.open(at: path)
+        defer { try? store.close() }
+        try store.requireSound()
     }
 }
 

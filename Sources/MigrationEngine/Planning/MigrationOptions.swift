@@ -19,6 +19,10 @@ public struct MigrationOptions: Sendable {
     /// next starts, with the store at the step's version (a console shows the step's result, a
     /// demo does its own work there). What it throws stops the plan, which then puts the original back.
     public var afterStep: (@Sendable (CompletedStep) throws -> Void)?
+    /// Reads every page of the store with SQLite's `quick_check` before the first write, so a
+    /// damaged page anywhere is refused up front (about 1 s per GB). Without it a damaged page is
+    /// met when a step reads it, and the plan is undone; a page no step reads stays as it was.
+    public var checksPages = false
     /// Which step of a longer plan this migration is (for progress), and how many there are.
     var step = 1, stepCount = 1
     /// The part of the plan's bar this step fills (a plan runner sets it from the steps' costs).

@@ -41,6 +41,7 @@ public enum MigrationRunner {
                 try OpenHandles.requireNone(store: path, before: "the first write")
                 try SpaceCheck.plan(plan, store: path, keepsOriginal: keepBackup || plan.steps.count > 1)
                     .require(store: path, for: "the plan \(plan.storeVersion) → \(plan.targetVersion) (\(plan.steps.count) step\(plan.steps.count == 1 ? "" : "s"))")
+                if options.checksPages { try PersistentStore.requireSound(at: path) }
             }
         } catch {
             throw MigrationError.from(error, state: unchanged)
