@@ -116,9 +116,15 @@ final class InferenceRuleTests: XCTestCase {
             let author = try writer.insert("Author", ["name": .string("Gombrowicz")])
             let book = try writer.insert("Book", ["title": .string("Cosmos")])
             try writer.relate(book, "authors", to: [author])
-            try writer.relate(book, "pages", to: try (1...3).map { try writer.insert("Page", ["number": .integer(Int64($0))]) })
+            let pages = try (1...5).map { try writer.insert("Page", ["number": .integer(Int64($0))]) }
+            let other = try writer.insert("Book", ["title": .string("Ferdydurke")])
+            // Interleaved: each book's pages are numbered on their own, in key order.
+            try writer.relate(book, "pages", to: [pages[0], pages[2], pages[4]])
+            try writer.relate(other, "pages", to: [pages[1]])
+            _ = try writer.insert("Page", ["number": .integer(6)])
         }
-        XCTAssertEqual(try values(path, "SELECT znumber, Z_FOK_BOOK FROM zpage ORDER BY z_pk"), ["1|1024", "2|2048", "3|3072"], "unordered → ordered numbers the pages")
+        XCTAssertEqual(try values(path, "SELECT znumber, Z_FOK_BOOK FROM zpage ORDER BY z_pk"), ["1|1024", "2|1024", "3|2048", "4|0", "5|3072", "6|0"],
+                       "unordered → ordered numbers each book's pages from 1024 in key order; pages in no book get 0, as before")
     }
 
     func testHierarchyChanges() throws {

@@ -80,7 +80,8 @@ private struct InferredStep {
         try OtherWriters.waitUntilNone(store: path)
         let fingerprint = OtherWriters.Fingerprint(store: path)
         let rows = rowsBefore.values.reduce(0, +), bytes = InPlaceProgress.bytes(of: path)
-        let progress = ProgressReporter(budget: StageCost.inferredStep(rows: rows, bytes: bytes, backup: true, rebuilds: true, countsRows: true), options: options)
+        let progress = ProgressReporter(budget: StageCost.inferredStep(rows: rows, bytes: bytes, backup: true, rebuilds: true, countsRows: true,
+                                                                             tables: tables), options: options)
         progress.begin(stage: .backup, pass: "\(name) (lightweight, on a copy)", step: options.step, mapping: nil,
                        index: 0, count: 0, rowsTotal: CopiedMegabytes(bytes: bytes, reporter: progress).total, unit: .megabytes)
         do {

@@ -182,11 +182,14 @@ struct LightweightColumns {
     private func orderColumn(_ column: StoreLayout.Column, mapped: [String]) -> Value {
         guard let entity = mapped.first, let origin = inference.entitySources[entity],
               let from = inference.propertySources[entity]?[column.property],
-              case let .foreignKey(table, key, _)? = source.storage(entity: origin, relationship: from) else { return .constant(.null) }
+              case let .foreignKey(table, keyColumn, _)? = source.storage(entity: origin, relationship: from) else { return .constant(.null) }
         if let existing = source.tables.first(where: { $0.name == table })?.columns.first(where: { $0.role == .orderKey && $0.property == from }) {
             return .source(column: existing.name, fill: nil)
         }
-        let q = ColumnNaming.quote
-        return .computed("(SELECT count(*) FROM \(q(table)) x WHERE x.\(q(key)) = s.\(q(key)) AND x.Z_PK <= s.Z_PK) * 1024")
+        // One window over the rows the copy reads, sorted once: a count of the earlier members per
+        // row was quadratic once the step had dropped the key's index (issue 32: WooCommerce's
+        // Model 65 → 66 took 495 s at 100,000 order items). A row in no collection keeps 0.
+        let key = "s.\(ColumnNaming.quote(keyColumn))"
+        return .computed("CASE WHEN \(key) IS NULL THEN 0 ELSE row_number() OVER (PARTITION BY \(key) ORDER BY s.Z_PK) * 1024 END")
     }
 }

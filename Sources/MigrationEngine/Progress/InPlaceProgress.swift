@@ -21,7 +21,7 @@ struct InPlaceProgress {
         self.countsRows = countsRows
         backup = options.keepsBackup
         let reporter = ProgressReporter(budget: StageCost.inferredStep(rows: rows, bytes: bytes, backup: options.keepsBackup,
-                                                                   rebuilds: false, countsRows: countsRows), options: options)
+                                                                   rebuilds: false, countsRows: countsRows, tables: max(tables, 1)), options: options)
         self.reporter = reporter
         megabytes = CopiedMegabytes(bytes: bytes, reporter: reporter)
     }

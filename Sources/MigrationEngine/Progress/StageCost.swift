@@ -47,11 +47,13 @@ enum StageCost {
     /// An inferred step's stages: the backup copy (when it keeps one), the change (in place, or
     /// a rebuild on a copy), the verification (counting rows when rows could change), the swap
     /// (only for a rebuild).
-    static func inferredStep(rows: Int, bytes: Int, backup: Bool, rebuilds: Bool, countsRows: Bool) -> ProgressBudget {
+    /// The change counts `tables` (its statements' share, table by table), so the bar moves
+    /// through a long rebuild instead of waiting for its end.
+    static func inferredStep(rows: Int, bytes: Int, backup: Bool, rebuilds: Bool, countsRows: Bool, tables: Int = 0) -> ProgressBudget {
         var budget = ProgressBudget()
         let rowCost = Double(rows)
         if backup || rebuilds { budget.add(.backup, units: max(bytes >> 20, 1), cost: perStage + rowCost * backupCopy) }
-        budget.add(.inPlace, units: 0, cost: perStage + rowCost * (rebuilds ? rebuild : countsRows ? inPlaceChange : schemaChange))
+        budget.add(.inPlace, units: tables, cost: perStage + rowCost * (rebuilds ? rebuild : countsRows ? inPlaceChange : schemaChange))
         budget.add(.verify, units: countsRows || rebuilds ? rows : 0,
                    cost: perStage + (rebuilds ? rowCost * integrityCheck : countsRows ? rowCost * rowCount : 0))
         if rebuilds { budget.add(.swap, units: 1, cost: perStage + rowCost * swap) }

@@ -7,7 +7,7 @@ import Foundation
 /// neither counts the ETA down nor up. Shared by every step of a plan, like ``PausedTime``.
 final class SteadyEstimate: @unchecked Sendable {
     /// How many seconds a new estimate takes to carry about two thirds of its weight.
-    static let settling = 4.0
+    static let settling = 2.0
     private var last: (seconds: Double, at: Double)?
     private let lock = NSLock()
 
