@@ -41,7 +41,8 @@ struct LightweightSQL {
         result.changes = drops
         var renames: [(from: String, to: String)] = []
         let (rebuilds, altered) = makeTables(methods: methods, renames: &renames)
-        result.changes += rebuilds + makeJoinTables(renames: &renames)
+        let lookups = lookupIndexes(methods: methods)
+        result.changes += lookups.map(\.create) + rebuilds + makeJoinTables(renames: &renames) + lookups.map(\.drop)
         // Altered tables change in place; their old names move aside first so tables can swap names.
         for (table, origin) in altered {
             result.changes += alter(origin, into: table)
@@ -61,6 +62,23 @@ struct LightweightSQL {
         result.indexes = wantedIndexes.filter { !remaining.contains($0.value.name) }.map(\.key).sorted().map { SQLStatement($0) }
         result.derived = derived()
         return result
+    }
+
+    /// An index for each table a rebuilt table's copy searches by a column (see
+    /// ``LightweightColumns/Lookup``), made before the copies and dropped after them, before any
+    /// column it covers could be dropped.
+    private func lookupIndexes(methods: [String: TableMethod]) -> [(create: SQLStatement, drop: SQLStatement)] {
+        let lookups = destination.tables.filter { methods[$0.name] == .rebuilt }.flatMap { table in
+            columns.columns(of: table).flatMap { column -> [LightweightColumns.Lookup] in
+                if case .computed(_, let lookups) = column.value { return lookups } else { return [] }
+            }
+        }
+        var seen: Set<LightweightColumns.Lookup> = []
+        return lookups.filter { seen.insert($0).inserted }.map { lookup in
+            let name = q("_chrysalis_lookup_\(lookup.table)_\(lookup.column)")
+            return (SQLStatement("CREATE INDEX IF NOT EXISTS \(name) ON \(q(lookup.table)) (\(q(lookup.column)))"),
+                    SQLStatement("DROP INDEX IF EXISTS \(name)"))
+        }
     }
 
     /// Core Data keeps persistent history through an in-place migration: each change's entity
@@ -251,7 +269,7 @@ struct LightweightSQL {
             case .constant(let value):
                 expression = "?"
                 arguments.append(value)
-            case .computed(let sql): expression = sql
+            case .computed(let sql, _): expression = sql
             }
             names.append(q(column.name))
             values.append(column.applies.isEmpty ? "NULL" : "CASE WHEN \(applies) THEN \(expression) END")
