@@ -3,6 +3,7 @@
 extension Scenario {
     static let wholeChain = Scenario(
         name: "whole-chain", summary: "BookStore → BookStore 5: add, rename, policy split, synopsis (4 steps)",
+        goal: .ratio(1.2),
         prepare: { try makeStore(at: $0, bundle: BenchResources.bookStore, version: "BookStore", rows: $1) },
         chrysalis: { try migrate($0, bundle: BenchResources.bookStore, to: "BookStore 5",
                                  mappings: [try BenchResources.demoMapping("BookStore3To4"), try BenchResources.demoMapping("BookStore4To5")]) },

@@ -10,14 +10,22 @@ struct ChrysalisBench: ParsableCommand {
         commandName: "chrysalis-bench",
         abstract: "Time Chrysalis migrations against hand-written SQL, and the console's render.",
         discussion: """
-        Scenarios: \(Scenario.all.map { "\($0.name) (\($0.summary))" }.joined(separator: "; ")); \(WireUpgrade.name) (\(WireUpgrade.summary)); progress (scenario 3 with and without a progress observer, in at least \(ProgressOverhead.minimumPairs) pairs); render (the console's migrate screen at 120x40).
+        Scenarios: \(Scenario.all.map { "\($0.name) (\($0.summary))" }.joined(separator: "; ")); \(WireUpgrade.name) (\(WireUpgrade.summary)); \(HistoryCheckScenario.name) (\(HistoryCheckScenario.summary)); progress (scenario 3 with and without a progress observer, in at least \(ProgressOverhead.minimumPairs) pairs); render (the console's migrate screen at 120x40).
 
         Build in release for meaningful numbers:
           swift run -c release chrysalis-bench --rows 1000000
+
+        Before changing the engine or the store, and after:
+          swift run -c release chrysalis-bench --check
+        runs every scenario with a goal at \(BenchCheck.defaultRows) rows per root entity (a few \
+        minutes), prints each against its goal and exits 1 when one misses it.
         """)
 
-    @Option(help: "Rows per root entity in each source store.")
-    var rows = 1_000_000
+    @Option(help: "Rows per root entity in each source store (default: 1000000; with --check, \(BenchCheck.defaultRows)).")
+    var rows: Int?
+
+    @Flag(help: "Run every scenario that has a goal, print the table, and exit 1 when a scenario misses its goal.")
+    var check = false
 
     @Option(help: "Run only this scenario (repeatable).")
     var scenario: [String] = []
@@ -41,14 +49,14 @@ struct ChrysalisBench: ParsableCommand {
     var compare: [String] = []
 
     func validate() throws {
-        guard rows >= 0 else { throw ValidationError("--rows must be 0 or more") }
+        guard (rows ?? 0) >= 0 else { throw ValidationError("--rows must be 0 or more") }
         guard frames >= 1 else { throw ValidationError("--frames must be 1 or more") }
         guard rounds >= 1 else { throw ValidationError("--rounds must be 1 or more") }
         guard compare.isEmpty || compare.count == 2 else { throw ValidationError("--compare takes two stores, not \(compare.count)") }
         for path in compare where !FileManager.default.fileExists(atPath: path) {
             throw ValidationError("--compare: no store at \(path)")
         }
-        let known = Set(Scenario.all.map(\.name) + [WireUpgrade.name, "progress", "render"])
+        let known = Set(Scenario.all.map(\.name) + [WireUpgrade.name, HistoryCheckScenario.name, "progress", "render"])
         for name in scenario where !known.contains(name) {
             throw ValidationError("no scenario \(name); use one of: \(known.sorted().joined(separator: ", "))")
         }
@@ -61,11 +69,32 @@ struct ChrysalisBench: ParsableCommand {
             return
         }
         let selected = { (name: String) in scenario.isEmpty || scenario.contains(name) }
+        let rows = self.rows ?? (check ? BenchCheck.defaultRows : 1_000_000)
         let folder = dir.map { URL(fileURLWithPath: $0) } ?? FileManager.default.temporaryDirectory.appendingPathComponent("chrysalis-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { if dir == nil { try? FileManager.default.removeItem(at: folder) } }
+        if check {
+            var table = BenchCheck()
+            for scenario in Scenario.all where selected(scenario.name) {
+                let result = try ScenarioRun(scenario: scenario, rows: rows, rounds: rounds, folder: folder, stages: stages).measure()
+                emit(json ? result.json : result.text)
+                table.add(result)
+            }
+            if selected(HistoryCheckScenario.name) {
+                let result = try HistoryCheckScenario.measure(rounds: 1, folder: folder)
+                emit(json ? result.json : result.text)
+                table.add(result)
+            }
+            emit(table.text(rows: rows))
+            if !table.allMet { throw ExitCode(1) }
+            return
+        }
         for scenario in Scenario.all where selected(scenario.name) {
             let result = try ScenarioRun(scenario: scenario, rows: rows, rounds: rounds, folder: folder, stages: stages).measure()
+            emit(json ? result.json : result.text)
+        }
+        if selected(HistoryCheckScenario.name) {
+            let result = try HistoryCheckScenario.measure(rounds: rounds, folder: folder)
             emit(json ? result.json : result.text)
         }
         if selected(WireUpgrade.name) {

@@ -3,6 +3,7 @@ extension Scenario {
     /// Scenario 1: an optional attribute added (BookStore → BookStore 2): `ALTER TABLE … ADD COLUMN`.
     static let addAttribute = Scenario(
         name: "add-attribute", summary: "lightweight: Book.author added (BookStore → BookStore 2)",
+        goal: .seconds(0.02),
         prepare: { try makeStore(at: $0, bundle: BenchResources.bookStore, version: "BookStore", rows: $1) },
         chrysalis: { try migrate($0, bundle: BenchResources.bookStore, to: "BookStore 2") },
         baseline: { try SQLBaseline.inPlace($0, #"ALTER TABLE ZBOOK ADD COLUMN ZAUTHOR VARCHAR"#) })
@@ -11,6 +12,7 @@ extension Scenario {
     /// required with a default (Shelf 1 → Shelf 2).
     static let renameAndRequire = Scenario(
         name: "rename-require", summary: "lightweight: Book renamed Volume, isbn optional → required with default (Shelf 1 → Shelf 2)",
+        goal: .ratio(1.1),
         prepare: { try makeStore(at: $0, bundle: BenchResources.shelf, version: "Shelf 1", rows: $1) },
         chrysalis: { try migrate($0, bundle: BenchResources.shelf, to: "Shelf 2") },
         baseline: { try SQLBaseline.inPlace($0, renameAndRequireSQL) })

@@ -15,6 +15,7 @@ import SQLiteStore
 extension Scenario {
     static let policyLookups = Scenario(
         name: "policy-lookups", summary: "objc.io Books Model1 → Model3: Authors uniqued by name, Users found by userId, per row in Swift policies",
+        goal: .ratio(1.5),
         prepare: { path, rows in
             try FileManager.default.copyItem(at: DemoResources.root.appendingPathComponent("Books/Model1.sqlite"), to: URL(fileURLWithPath: path))
             let store = try PersistentStore.open(at: path, mode: .readWrite)

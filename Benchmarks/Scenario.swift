@@ -10,6 +10,8 @@ import SQLiteStore
 struct Scenario: Sendable {
     let name: String
     let summary: String
+    /// Issue 32's goal for the scenario at 1M rows per root entity: what `--check` holds it to.
+    let goal: Goal
     /// Creates the source store at the path with the given rows per root entity.
     let prepare: @Sendable (String, Int) throws -> Void
     /// Migrates the store at the path with Chrysalis.
@@ -18,7 +20,29 @@ struct Scenario: Sendable {
     let baseline: @Sendable (String) throws -> Void
 
     /// The scenarios that time Chrysalis against SQL, in order.
-    static let all: [Scenario] = [addAttribute, renameAndRequire, compiledTransform, customPolicy, relationships, wholeChain, policyLookups]
+    static let all: [Scenario] = [addAttribute, renameAndRequire, compiledTransform, customPolicy, relationships, wholeChain, policyLookups,
+                                  rebuildOrdered, rebuildToMany, rebuildManyToMany, rebuildType]
+
+    /// How fast a scenario must be: within a ratio of its hand-written SQL, or (where the SQL
+    /// itself takes milliseconds and the ratio says only how small they are) within a time.
+    enum Goal: Sendable, CustomStringConvertible {
+        case ratio(Double), seconds(Double)
+
+        /// Whether a run with these medians meets the goal.
+        func isMet(chrysalis: Double, ratio: Double) -> Bool {
+            switch self {
+            case .ratio(let most): ratio <= most
+            case .seconds(let most): chrysalis <= most
+            }
+        }
+
+        var description: String {
+            switch self {
+            case .ratio(let most): String(format: "≤ %.2f×", most)
+            case .seconds(let most): String(format: "≤ %.0f ms", most * 1000)
+            }
+        }
+    }
 
     /// A store of `version` of `bundle` filled by the fixture generator with `rows` per root entity.
     static func makeStore(at path: String, bundle: URL, version: String, rows: Int) throws {
@@ -47,6 +71,7 @@ struct Scenario: Sendable {
 enum BenchResources {
     static var shelf: URL { models.appendingPathComponent("Shelf.xcdatamodeld") }
     static var library: URL { models.appendingPathComponent("Library.xcdatamodeld") }
+    static var rebuild: URL { models.appendingPathComponent("Rebuild.xcdatamodeld") }
     static var bookStore: URL { DemoResources.bookStoreBundle }
 
     static func mapping(_ name: String) throws -> MappingModel {

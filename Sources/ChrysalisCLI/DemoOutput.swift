@@ -71,8 +71,7 @@ final class DemoOutput: Sendable {
     /// A step's end: how it was done (the words its progress line used) and how it was checked.
     func showStep(_ done: CompletedStep) {
         let report = done.report
-        let how = report.passes == ["inferred, in place"] ? "lightweight, in place" : report.passes == ["inferred"] ? "lightweight, on a copy"
-            : "mapping: " + report.passes.joined(separator: " then ")
+        let how = report.passes == ["inferred, in place"] ? "lightweight, in place" : "mapping: " + report.passes.joined(separator: " then ")
         let rows = report.rowsAfter.values.reduce(0, +)
         let checked = report.rowsAfter.isEmpty ? "schema checked, no row touched" : "\(rows) rows verified"
         print("\nStep \(done.index)/\(done.count) done: \(done.step.source.name) → \(done.step.destination.name), \(how), "

@@ -11,7 +11,7 @@ struct MigrateCommand: ParsableCommand {
         abstract: "Migrate a store to the current (or --to) version.",
         discussion: """
         Runs what `chrysalis plan` shows. A lightweight step changes the store in place, in one \
-        SQLite transaction (or on a copy swapped in, when a table must be rebuilt); a mapping step \
+        SQLite transaction (a table whose storage changes is rebuilt inside it); a mapping step \
         writes a new store beside it, verifies it and swaps it in. The original is kept as \
         Name~.sqlite (unless --no-backup) until the whole plan is done: on an error, Ctrl-C or a \
         closed terminal the store is put back as it was, byte for byte, and every message says \

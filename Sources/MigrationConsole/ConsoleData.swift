@@ -61,11 +61,9 @@ extension StepResult {
         let verification: String
         switch done.step.kind {
         case .lightweight:
-            let inPlace = report.passes == ["inferred, in place"]
-            how = inPlace ? "lightweight, in place" : "lightweight, on a copy"
+            how = "lightweight, in place"
             verification = report.rowsAfter.isEmpty ? "schema checked against the destination model; no row was touched"
-                : inPlace ? "schema checked; every entity's rows counted, the same before and after"
-                : "SQLite integrity check ok; schema checked; every entity's rows reconciled"
+                : "schema checked; every entity's rows counted, the same before and after"
         case .mapping:
             how = "mapping: " + report.passes.joined(separator: " then ")
             verification = "SQLite quick check ok; every entity's rows reconciled with what the passes created"

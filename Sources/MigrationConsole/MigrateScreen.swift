@@ -70,7 +70,7 @@ enum MigrateScreen {
     /// `lightweight, in place` or `mapping: A`: the same words the plan, the headless printer and the result use.
     private static func how(_ progress: MigrationProgress, _ step: ConsoleState.Step) -> String {
         if step.kind == "mapping" { return "mapping: " + step.mappings.map(\.pass).reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }.joined(separator: " then ") }
-        return progress.pass.hasSuffix("(lightweight, on a copy)") ? "lightweight, on a copy" : "lightweight, in place"
+        return "lightweight, in place"
     }
 
     /// `create instances · 10000/20004 rows · 18000 rows/s · 12 s · ETA 17 s`, each stage in its own unit.

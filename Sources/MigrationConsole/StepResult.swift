@@ -26,7 +26,7 @@ public struct StepResult: Sendable, Equatable {
     public var index: Int
     /// The versions it went from and to.
     public var from: String, to: String
-    /// How: `lightweight, in place`, `lightweight, on a copy`, or `mapping: A then B`.
+    /// How: `lightweight, in place` or `mapping: A then B`.
     public var how: String
     /// Seconds it took.
     public var seconds: Double

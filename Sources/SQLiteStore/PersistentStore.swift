@@ -123,17 +123,6 @@ public final class PersistentStore: Sendable {
         }
     }
 
-    /// The bytes of the largest table with its indexes, from SQLite's `dbstat` table; `nil` when
-    /// SQLite was built without it. Lets a migration estimate the space a table rebuild needs.
-    public func largestTableBytes() -> Int64? {
-        try? read { db in
-            try Int64.fetchOne(db, sql: """
-                SELECT max(bytes) FROM (SELECT sum(d.pgsize) AS bytes FROM dbstat('main', 1) d
-                JOIN sqlite_master m ON m.name = d.name GROUP BY m.tbl_name)
-                """)
-        }
-    }
-
     /// Closes the connection; the store must not be used afterwards. Lets a finished store be
     /// renamed without SQLite holding it open.
     public func close() throws {

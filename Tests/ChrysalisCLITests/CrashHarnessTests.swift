@@ -104,9 +104,9 @@ struct CrashKind {
             // in-place transaction, big enough to spill into the WAL before the commit.
             CrashKind(name: "in-place-update", bundle: shelf, version: "Shelf 1", rows: 10_000, storeName: "Shelf.sqlite", journalMode: nil,
                       versions: [(name: "Shelf 2", arguments: ["--model", shelf, "--to", "Shelf 2"])]),
-            // Adds Book.edition; the Tag–Book join table is always rebuilt, so the step runs on a copy
-            // beside the store and is swapped in.
-            CrashKind(name: "rebuild-copy", bundle: library, version: "Library 1", rows: 4_000, storeName: "Library.sqlite", journalMode: nil,
+            // Adds Book.edition; the Tag–Book join table is always rebuilt, inside the step's
+            // transaction on the store itself.
+            CrashKind(name: "rebuild", bundle: library, version: "Library 1", rows: 4_000, storeName: "Library.sqlite", journalMode: nil,
                       versions: [(name: "Library 2", arguments: ["--model", library, "--to", "Library 2"])]),
             // A custom policy splits authors' names, into a new store.
             CrashKind(name: "mapping-policy", bundle: bookStore, version: "BookStore 3", rows: 3_000, storeName: "BookStore.sqlite", journalMode: nil,

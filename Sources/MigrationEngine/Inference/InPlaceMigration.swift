@@ -2,26 +2,26 @@ import Foundation
 import ObjectModel
 import SQLiteStore
 
-/// Runs an inferred step with SQL, in one transaction, in one of two ways:
+/// Runs an inferred step with SQL on the store itself, in one write transaction: `ALTER TABLE`
+/// (add/rename/drop column, rename table) where a table's storage stays, SQLite's rebuild (new
+/// table, copy, drop, rename) where it does not. SQLite's own journal makes that all-or-nothing —
+/// a crash or an error before the commit leaves the store as it was — so a schema change costs
+/// milliseconds at any size and a rebuild what the hand-written SQL costs. The schema is verified
+/// before the commit, and row counts too whenever a row could have been touched or copied.
 ///
-/// - **In place**, when every table is only altered (`ALTER TABLE` add/rename/drop column, rename
-///   table): the statements run on the store itself inside one write transaction. SQLite's own
-///   journal makes that all-or-nothing — a crash or an error before the commit leaves the store
-///   as it was — so the cost is the schema change, not the size of the store. The schema is
-///   verified before the commit, and row counts too whenever a row could have been touched.
-/// - **On a copy**, when a table must be rebuilt: the step runs on a copy beside the store, which
-///   is integrity-checked, reconciled and swapped in, so the source is never written.
+/// Rebuilds once ran on a copy of the store that was integrity-checked and swapped in: the copy,
+/// the whole-file check and the swap made them 2.5–3.3× their hand-written SQL (issue 32), for
+/// no more safety than the transaction gives.
 public enum InPlaceMigration {
     /// Migrates the store at `path` from `source` to `destination` by inference.
     public static func run(store path: String, from source: ModelBundle.Version, to destination: ModelBundle.Version,
                            options: MigrationOptions = MigrationOptions()) throws -> MigrationReport {
-        let step = try InferredStep(store: path, from: source, to: destination, options: options)
-        return step.altersOnly ? try step.alterInPlace() : try step.rebuildOnCopy()
+        try InferredStep(store: path, from: source, to: destination, options: options).alterInPlace()
     }
 }
 
 /// One inferred step while it runs: prepared (locked, the store's version checked, both layouts
-/// known), then run in place or on a copy, verified, and (on a copy) swapped in.
+/// known), then run and verified in one transaction.
 private struct InferredStep {
     let path: String
     let source: ModelBundle.Version, destination: ModelBundle.Version
@@ -34,9 +34,10 @@ private struct InferredStep {
     let metadata: StoreMetadata
     /// The counts the step before verified, when nothing has touched the store's files since.
     let verifiedRows: [String: Int]?
-    /// Whether a row could change (an entity dropped or renumbered): then rows are counted.
-    var countsRows: Bool { !LightweightSQL(inference: inference, source: layouts.source, destination: layouts.destination).preservesRows() }
-    /// Only `ALTER`s: the step can run on the store itself.
+    /// Whether a row could change (an entity dropped or renumbered) or is copied (a table
+    /// rebuilt): then rows are counted.
+    var countsRows: Bool { !altersOnly || !LightweightSQL(inference: inference, source: layouts.source, destination: layouts.destination).preservesRows() }
+    /// Only `ALTER`s: no table is rebuilt.
     let altersOnly: Bool
     /// The destination's tables and join tables (the change's progress unit).
     let tables: Int
@@ -67,84 +68,15 @@ private struct InferredStep {
         tables = methods.count
     }
 
-    // MARK: On a copy
-
-    /// The copy path: the step on a copy beside the store, checked, then swapped in.
-    func rebuildOnCopy() throws -> MigrationReport {
-        let paths = StoreSwap.Paths(store: path)
-        let rowsBefore = try verifiedRows ?? original.rowCounts(model: source.model)
-        let space = SpaceCheck(.rebuildCopy(largestTable: original.largestTableBytes()), store: path)
-        try original.close()
-        try space.require(store: path, step: name)
-        let permissions = try FilePermissions(of: path)
-        try OtherWriters.waitUntilNone(store: path)
-        let fingerprint = OtherWriters.Fingerprint(store: path)
-        let rows = rowsBefore.values.reduce(0, +), bytes = InPlaceProgress.bytes(of: path)
-        let progress = ProgressReporter(budget: StageCost.inferredStep(rows: rows, bytes: bytes, backup: true, rebuilds: true, countsRows: true,
-                                                                             tables: tables), options: options)
-        progress.begin(stage: .backup, pass: "\(name) (lightweight, on a copy)", step: options.step, mapping: nil,
-                       index: 0, count: 0, rowsTotal: CopiedMegabytes(bytes: bytes, reporter: progress).total, unit: .megabytes)
-        do {
-            try options.cancellation.check()
-            var megabytes = CopiedMegabytes(bytes: bytes, reporter: progress), before = 0
-            for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: path + suffix) {
-                var size = 0
-                try permissions.copy(path + suffix, to: paths.newStore + suffix) { size = $0; megabytes.copied(before + $0) }
-                before += size
-            }
-            megabytes.complete()
-            progress.begin(stage: .inPlace, mapping: nil, index: 0, count: 0, rowsTotal: tables, unit: .tables)
-            let rowsAfter = try migrateCopy(at: paths.newStore, rowsBefore: rowsBefore, progress: progress)
-            progress.begin(stage: .swap, mapping: nil, index: 0, count: 0, rowsTotal: 1, unit: .files)
-            try fingerprint.requireUnchanged(store: path)
-            try OpenHandles.requireNone(store: path, before: "the swap")
-            let backup: String?
-            if options.replacesSource { try StoreSwap.replace(paths); backup = nil } else { backup = try StoreSwap.swap(paths, backup: options.backupPath) }
-            progress.finish()
-            return MigrationReport(store: path, backup: backup, sourceVersion: source.name, destinationVersion: destination.name,
-                                   passes: ["inferred"], rowsBefore: rowsBefore, rowsAfter: rowsAfter, duration: Date().timeIntervalSince(started))
-        } catch {
-            for suffix in [""] + StoreSwap.sidecars { unlink(paths.newStore + suffix) }
-            throw paths.describing(space.explain(error, store: path, step: name))
-        }
-    }
-
-    /// The step and its checks on the copy at `copyPath`, in one transaction; returns the rows of
-    /// every destination entity.
-    private func migrateCopy(at copyPath: String, rowsBefore: [String: Int], progress: ProgressReporter) throws -> [String: Int] {
-        let copy = try PersistentStore.open(at: copyPath, mode: .readWrite)
-        var rowsAfter: [String: Int] = [:]
-        try copy.withConnection { connection in
-            try connection.inTransaction {
-                var changed = 0
-                try LightweightMigration(connection: connection, inference: inference, source: layouts.source, destination: layouts.destination, path: path)
-                    .run(metadata: metadata) { share in
-                        let now = Int(share * Double(tables))
-                        if now > changed { progress.advance(units: now - changed); changed = now }
-                    }
-                let rows = rowsBefore.values.reduce(0, +)
-                if tables > changed { progress.advance(units: tables - changed) }
-                try options.cancellation.check()
-                progress.begin(stage: .verify, mapping: nil, index: 0, count: 0, rowsTotal: rows)
-                try InferredStepChecks.verifySchema(connection, layout: layouts.destination, path: path)
-                rowsAfter = try InferredStepChecks.verify(connection, inference: inference, layout: layouts.destination, rowsBefore: rowsBefore)
-                progress.advance(units: rows, rows: rows)
-            }
-            try connection.checkpoint()
-        }
-        try copy.close()
-        return rowsAfter
-    }
-
     // MARK: In place
 
     /// The in-place path: one write transaction on the store itself (see ``InPlaceMigration``).
     func alterInPlace() throws -> MigrationReport {
         try original.close()
         let rows = verifiedRows?.values.reduce(0, +) ?? InPlaceProgress.bytes(of: path) / StageCost.bytesPerRow
-        var progress = InPlaceProgress(rows: rows, bytes: InPlaceProgress.bytes(of: path), countsRows: countsRows, tables: tables, options: options,
+        var progress = InPlaceProgress(rows: rows, bytes: InPlaceProgress.bytes(of: path), countsRows: countsRows, rebuilds: !altersOnly, tables: tables, options: options,
                                        pass: "\(name) (lightweight, in place)")
-        let space = SpaceCheck(.alterInPlace(backup: options.keepsBackup, rewritesRows: countsRows), store: path)
+        let space = SpaceCheck(.alterInPlace(backup: options.keepsBackup, rewritesRows: countsRows, rebuilds: !altersOnly), store: path)
         try space.require(store: path, step: name)
         // Name another writer now, rather than time out inside the transaction below.
         try OtherWriters.waitUntilNone(store: path)

@@ -1,8 +1,8 @@
 import ObjectModel
 import SQLiteStore
 
-/// What an inferred step checks before it commits: the schema is exactly a fresh store's, the
-/// store is sound, and every surviving entity has exactly the rows it had.
+/// What an inferred step checks before it commits: the schema is exactly a fresh store's, and
+/// every surviving entity has exactly the rows it had.
 enum InferredStepChecks {
     /// Rows per concrete entity, read inside the step's transaction.
     static func counts(_ connection: StoreConnection, layout: StoreLayout, entities: [String]) throws -> [String: Int] {
@@ -34,20 +34,9 @@ enum InferredStepChecks {
         }
     }
 
-    /// Sound, and every surviving entity has exactly the rows it had; returns the rows of every
-    /// destination entity, counted in the step's transaction (so the copy is not read again).
-    static func verify(_ connection: StoreConnection, inference: InferredMapping, layout: StoreLayout, rowsBefore: [String: Int]) throws -> [String: Int] {
-        let integrity = try connection.integrityCheck()
-        guard integrity == ["ok"] else {
-            throw MigrationError(.verification, "the migrated store failed SQLite's integrity check: \(integrity.prefix(3).joined(separator: "; "))")
-        }
-        let survivors = try verifyCounts(connection, inference: inference, layout: layout, rowsBefore: rowsBefore)
-        // Entities no source maps to start empty; counted all the same, in the same transaction.
-        let others = layout.model.entities.map(\.name).filter { survivors[$0] == nil }
-        return survivors.merging(try counts(connection, layout: layout, entities: others)) { verified, _ in verified }
-    }
-
-    /// Every surviving entity has exactly the rows it had; returns those counts.
+    /// Every surviving entity has exactly the rows it had; returns the rows of every destination
+    /// entity (those no source maps to start empty, and are counted all the same), read in the
+    /// step's transaction.
     @discardableResult
     static func verifyCounts(_ connection: StoreConnection, inference: InferredMapping, layout: StoreLayout, rowsBefore: [String: Int]) throws -> [String: Int] {
         let after = try counts(connection, layout: layout, entities: Array(inference.entitySources.keys))
@@ -58,6 +47,7 @@ enum InferredStepChecks {
                                      fix: "the source is untouched; report this with both model versions")
             }
         }
-        return after
+        let others = layout.model.entities.map(\.name).filter { after[$0] == nil }
+        return after.merging(try counts(connection, layout: layout, entities: others)) { verified, _ in verified }
     }
 }

@@ -46,7 +46,7 @@ extension LightweightSQL {
         let rebuilt = tableMethods().filter { $0.value == .rebuilt }.keys.sorted()
         let summary = rebuilt.isEmpty
             ? "in place: one transaction on the store itself (only ALTER TABLE), verified before it commits"
-            : "on a copy beside the store, in one transaction (tables rebuilt: \(rebuilt.joined(separator: ", "))), verified, then swapped in"
+            : "in place: one transaction on the store itself (tables rebuilt: \(rebuilt.joined(separator: ", "))), verified before it commits"
         var parts = [StepStatements.Part(title: "schema changes", statements: statements.changes,
                                          notes: statements.changes.isEmpty ? ["no table changes"] : [])]
         if !statements.indexes.isEmpty { parts.append(StepStatements.Part(title: "indexes built", statements: statements.indexes)) }

@@ -15,13 +15,13 @@ struct InPlaceProgress {
 
     /// The progress of an in-place step over a store of about `rows` rows and `bytes` bytes (with
     /// its `-wal`: what the backup copies) changing `tables` tables.
-    init(rows: Int, bytes: Int, countsRows: Bool, tables: Int, options: MigrationOptions, pass: String) {
+    init(rows: Int, bytes: Int, countsRows: Bool, rebuilds: Bool = false, tables: Int, options: MigrationOptions, pass: String) {
         self.pass = pass
         self.tables = max(tables, 1)
         self.countsRows = countsRows
         backup = options.keepsBackup
         let reporter = ProgressReporter(budget: StageCost.inferredStep(rows: rows, bytes: bytes, backup: options.keepsBackup,
-                                                                   rebuilds: false, countsRows: countsRows, tables: max(tables, 1)), options: options)
+                                                                   rebuilds: rebuilds, countsRows: countsRows, tables: max(tables, 1)), options: options)
         self.reporter = reporter
         megabytes = CopiedMegabytes(bytes: bytes, reporter: reporter)
     }

@@ -14,7 +14,7 @@ enum StageCost {
     static let setBasedInsert = 0.6, rowByRowInsert = 10.0
     static let defaultRelationships = 0.05, customRelationships = 10.0
     static let indexBuild = 0.3, validation = 0.5, verification = 0.2, swap = 0.02
-    static let backupCopy = 0.3, inPlaceChange = 0.8, schemaChange = 0.1, rowCount = 0.3, rebuild = 2.0, integrityCheck = 0.8
+    static let backupCopy = 0.3, inPlaceChange = 0.8, schemaChange = 0.1, rowCount = 0.3, rebuild = 2.0
     /// A floor per stage, so a stage of an empty store still shows as a step of the bar.
     static let perStage = 100.0
 
@@ -44,19 +44,16 @@ enum StageCost {
         return budget
     }
 
-    /// An inferred step's stages: the backup copy (when it keeps one), the change (in place, or
-    /// a rebuild on a copy), the verification (counting rows when rows could change), the swap
-    /// (only for a rebuild).
-    /// The change counts `tables` (its statements' share, table by table), so the bar moves
-    /// through a long rebuild instead of waiting for its end.
+    /// An inferred step's stages: the backup copy (when it keeps one), the change (a rebuild
+    /// costs more), the verification (counting rows when rows could change or are copied). The
+    /// change counts `tables` (its statements' share, table by table), so the bar moves through a
+    /// long rebuild instead of waiting for its end.
     static func inferredStep(rows: Int, bytes: Int, backup: Bool, rebuilds: Bool, countsRows: Bool, tables: Int = 0) -> ProgressBudget {
         var budget = ProgressBudget()
         let rowCost = Double(rows)
-        if backup || rebuilds { budget.add(.backup, units: max(bytes >> 20, 1), cost: perStage + rowCost * backupCopy) }
+        if backup { budget.add(.backup, units: max(bytes >> 20, 1), cost: perStage + rowCost * backupCopy) }
         budget.add(.inPlace, units: tables, cost: perStage + rowCost * (rebuilds ? rebuild : countsRows ? inPlaceChange : schemaChange))
-        budget.add(.verify, units: countsRows || rebuilds ? rows : 0,
-                   cost: perStage + (rebuilds ? rowCost * integrityCheck : countsRows ? rowCost * rowCount : 0))
-        if rebuilds { budget.add(.swap, units: 1, cost: perStage + rowCost * swap) }
+        budget.add(.verify, units: countsRows || rebuilds ? rows : 0, cost: perStage + (countsRows || rebuilds ? rowCost * rowCount : 0))
         return budget
     }
 }
@@ -75,9 +72,10 @@ extension StageCost {
             switch step.kind {
             case .lightweight(let inference):
                 // Predicted layouts are enough to tell whether rows can change (and must be counted).
-                let keepsRows = LightweightSQL(inference: inference, source: StoreLayout(model: step.source.model),
-                                               destination: StoreLayout(model: step.destination.model)).preservesRows()
-                return inferredStep(rows: rows, bytes: storeBytes, backup: index == 0 && keepsBackup, rebuilds: false, countsRows: !keepsRows).totalCost
+                let sql = LightweightSQL(inference: inference, source: StoreLayout(model: step.source.model),
+                                         destination: StoreLayout(model: step.destination.model))
+                return inferredStep(rows: rows, bytes: storeBytes, backup: index == 0 && keepsBackup, rebuilds: sql.tableMethods().values.contains(.rebuilt),
+                                    countsRows: !sql.preservesRows()).totalCost
             case .mapping(let models):
                 let entities = step.source.model.entities.map(\.name)
                 let each = rows / max(entities.count, 1)

@@ -11,14 +11,11 @@ import Glibc
 public struct SpaceCheck: Sendable {
     /// What the step will write beside (or into) the store.
     public enum Work: Sendable {
-        /// `ALTER TABLE` in one transaction on the store: a journal of a few pages (of the whole
-        /// store when rows are rewritten: entities renumbered), and a byte copy of the store
-        /// first when a backup is kept.
-        case alterInPlace(backup: Bool, rewritesRows: Bool = false)
-        /// A copy of the store whose largest table is rebuilt inside one transaction: the copy,
-        /// plus about twice that table (the new table, and the journal of the transaction);
-        /// the whole store is assumed when the table's size is unknown.
-        case rebuildCopy(largestTable: Int64?)
+        /// The step's SQL in one transaction on the store: a journal of a few pages (of the whole
+        /// store when rows are rewritten: entities renumbered, tables rebuilt), the rebuilt
+        /// tables written anew beside the old ones until the commit frees them, and a byte copy
+        /// of the store first when a backup is kept.
+        case alterInPlace(backup: Bool, rewritesRows: Bool = false, rebuilds: Bool = false)
         /// A new store built by mapping models: about the source's size, plus the association
         /// table on disk (source row → destination row, for every row).
         case newStore(rows: Int)
@@ -34,15 +31,12 @@ public struct SpaceCheck: Sendable {
         let storeBytes = Self.size(store) + Self.size(store + "-wal")
         let slack: Int64 = 1 << 20
         switch work {
-        case .alterInPlace(let backup, let rewritesRows):
-            needed = slack + (backup ? storeBytes : 0) + (rewritesRows ? storeBytes : 0)
+        case .alterInPlace(let backup, let rewritesRows, let rebuilds):
+            needed = slack + (backup ? storeBytes : 0) + (rewritesRows || rebuilds ? storeBytes : 0) + (rebuilds ? storeBytes : 0)
             reason = [backup ? "a byte copy of the store as its backup (\(Self.format(storeBytes)))" : nil,
-                      rewritesRows ? "a journal of the rows it rewrites (up to \(Self.format(storeBytes)))" : "the step's journal"]
+                      rewritesRows || rebuilds ? "a journal of the rows it rewrites (up to \(Self.format(storeBytes)))" : "the step's journal",
+                      rebuilds ? "the rebuilt tables beside the old ones until the commit (up to \(Self.format(storeBytes)))" : nil]
                 .compactMap { $0 }.joined(separator: " and ")
-        case .rebuildCopy(let largestTable):
-            let table = largestTable ?? storeBytes
-            needed = storeBytes + 2 * table + slack
-            reason = "a copy of the store (\(Self.format(storeBytes))) and twice its largest table for the rebuild (2 × \(Self.format(table)))"
         case .newStore(let rows):
             let associations = Int64(rows) * 48
             needed = storeBytes + associations + slack
@@ -67,8 +61,8 @@ public struct SpaceCheck: Sendable {
             case .mapping: work = SpaceCheck(.newStore(rows: rows), store: store)
             case .lightweight(let inference):
                 let sql = LightweightSQL(inference: inference, source: StoreLayout(model: step.source.model), destination: StoreLayout(model: step.destination.model))
-                work = sql.tableMethods().values.contains(.rebuilt) ? SpaceCheck(.rebuildCopy(largestTable: nil), store: store)
-                    : SpaceCheck(.alterInPlace(backup: index == 0 && keepsOriginal, rewritesRows: !sql.preservesRows()), store: store)
+                work = SpaceCheck(.alterInPlace(backup: index == 0 && keepsOriginal, rewritesRows: !sql.preservesRows(),
+                                                rebuilds: sql.tableMethods().values.contains(.rebuilt)), store: store)
             }
             if index > 0 && keepsOriginal {
                 work = SpaceCheck(needed: work.needed + storeBytes, reason: work.reason + ", while the original is kept (\(format(storeBytes)))")

@@ -1,0 +1,40 @@
+import Foundation
+
+/// `chrysalis-bench --check`: every scenario with a goal, at a size that runs in a few minutes,
+/// as one table, so a change that makes a step slower than its goal is seen before it lands
+/// (issue 32 §6: a whole-file check once made adding an attribute 60× slower and no test saw it).
+struct BenchCheck {
+    /// Rows per root entity: the scenarios' costs are linear, so their ratios at this size track
+    /// those at 1M, in a few minutes on this machine.
+    static let defaultRows = 200_000
+
+    private var lines: [(name: String, chrysalis: Double, baseline: Double?, goal: Scenario.Goal, met: Bool)] = []
+
+    var allMet: Bool { lines.allSatisfy(\.met) }
+
+    mutating func add(_ result: ScenarioRun.Result) {
+        lines.append((result.scenario.name, result.chrysalisMedian, result.baselineMedian, result.scenario.goal,
+                      result.scenario.goal.isMet(chrysalis: result.chrysalisMedian, ratio: result.ratio)))
+    }
+
+    mutating func add(_ result: HistoryCheckScenario.Result) {
+        let goal = HistoryCheckScenario.goal
+        lines.append((HistoryCheckScenario.name, result.medianSeconds, nil, goal, result.failed.isEmpty && goal.isMet(chrysalis: result.medianSeconds, ratio: 0)))
+    }
+
+    /// The table: each scenario's medians, ratio, goal and verdict, then the count that missed.
+    func text(rows: Int) -> String {
+        var text = "chrysalis-bench --check at \(rows) rows per root entity\n"
+        text += "scenario".padding(toLength: 22, withPad: " ", startingAt: 0) + "   Chrysalis        SQL    ratio  goal       verdict\n"
+        for line in lines {
+            let ratio = line.baseline.map { String(format: "%7.2f×", line.chrysalis / max($0, 1e-9)) } ?? "       –"
+            let baseline = line.baseline.map { String(format: "%9.3f s", $0) } ?? "          –"
+            text += line.name.padding(toLength: 22, withPad: " ", startingAt: 0)
+                + String(format: " %9.3f s", line.chrysalis) + " " + baseline + " " + ratio + "  "
+                + line.goal.description.padding(toLength: 10, withPad: " ", startingAt: 0) + " " + (line.met ? "ok" : "MISSED") + "\n"
+        }
+        let missed = lines.filter { !$0.met }.count
+        text += missed == 0 ? "every scenario meets its goal" : "\(missed) of \(lines.count) scenarios miss their goal"
+        return text
+    }
+}
