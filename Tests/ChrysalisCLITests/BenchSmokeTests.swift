@@ -38,7 +38,23 @@ final class BenchSmokeTests: XCTestCase {
     func testAnUnknownScenarioIsNamedWithTheChoices() throws {
         let result = try ChrysalisRunner.run(["--scenario", "add-atribute"], executable: "chrysalis-bench")
         XCTAssertNotEqual(result.status, 0)
-        XCTAssertTrue(result.stderr.contains("no scenario add-atribute; use one of: add-attribute, compiled-transform, custom-policy, policy-lookups, progress, relationships, rename-require, render, whole-chain, wire-upgrade"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("no scenario add-atribute; use one of: add-attribute, check-history, compiled-transform, custom-policy, policy-lookups, progress, rebuild-many-to-many, rebuild-ordered, rebuild-to-many, rebuild-type, relationships, rename-require, render, whole-chain, wire-upgrade"), result.stderr)
+    }
+
+    /// `--check` prints every scenario it ran against its goal, and its exit status is the
+    /// table's verdict: 1 when a scenario missed its goal, 0 when none did.
+    func testCheckPrintsTheTableAndExitsWithItsVerdict() throws {
+        let result = try ChrysalisRunner.run(["--check", "--scenario", "add-attribute", "--scenario", "rebuild-type", "--rows", "200", "--rounds", "1"],
+                                             executable: "chrysalis-bench")
+        let table = try XCTUnwrap(result.stdout.range(of: "chrysalis-bench --check at 200 rows per root entity").map { String(result.stdout[$0.lowerBound...]) },
+                                  result.stdout + result.stderr)
+        let rows = table.split(separator: "\n").filter { $0.hasPrefix("add-attribute") || $0.hasPrefix("rebuild-type") }
+        XCTAssertEqual(rows.count, 2, table)
+        XCTAssertTrue(rows[0].contains("≤ 20 ms") && rows[1].contains("≤ 1.10×"), table)
+        let missed = rows.filter { $0.hasSuffix("MISSED") }.count
+        XCTAssertEqual(rows.filter { $0.hasSuffix(" ok") }.count + missed, 2, table)
+        XCTAssertEqual(result.status, missed == 0 ? 0 : 1, table)
+        XCTAssertTrue(table.contains(missed == 0 ? "every scenario meets its goal" : "\(missed) of 2 scenarios miss their goal"), table)
     }
 
     /// The check every scenario passes before it reports must catch a changed value, a missing

@@ -127,19 +127,6 @@ struct CrashKind {
     }
 }
 
-/// A small seeded generator (SplitMix64), so a printed seed replays the same kill delays.
-struct SplitMix64 {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// The state a kill in the middle of a mapping step's swap leaves, made on purpose: the swap's
 /// journal written, the backup linked, the new store not yet renamed in. The harness found that
 /// the next run planned from the old version, then finished the swap under that plan and failed

@@ -1,7 +1,8 @@
 import Foundation
 
-/// SplitMix64: a tiny seeded generator, so input N of a fuzz run is the same on every machine
-/// and a failure can be replayed from its seed alone.
+/// SplitMix64 (Steele, Lea and Flood's constants, as `SeededRandom` in the engine has them): a
+/// tiny seeded generator, so input N of a fuzz run or kill N of the crash harness is the same on
+/// every machine and a failure can be replayed from its seed alone. The tests' one copy.
 public struct SplitMix64: RandomNumberGenerator {
     private var state: UInt64
 
@@ -13,7 +14,7 @@ public struct SplitMix64: RandomNumberGenerator {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D4_9BB1_3311_49EB
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
 }
