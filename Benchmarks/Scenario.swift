@@ -39,7 +39,7 @@ struct Scenario: Sendable {
         var description: String {
             switch self {
             case .ratio(let most): String(format: "≤ %.2f×", most)
-            case .seconds(let most): String(format: "≤ %.0f ms", most * 1000)
+            case .seconds(let most): most >= 1 ? String(format: "≤ %.0f s", most) : String(format: "≤ %.0f ms", most * 1000)
             }
         }
     }

@@ -34,9 +34,12 @@ private struct InferredStep {
     let metadata: StoreMetadata
     /// The counts the step before verified, when nothing has touched the store's files since.
     let verifiedRows: [String: Int]?
-    /// Whether a row could change (an entity dropped or renumbered) or is copied (a table
-    /// rebuilt): then rows are counted.
-    var countsRows: Bool { !altersOnly || !LightweightSQL(inference: inference, source: layouts.source, destination: layouts.destination).preservesRows() }
+    /// Whether a row could change (an entity dropped or renumbered) or is copied (an entity's
+    /// table rebuilt): then rows are counted.
+    var countsRows: Bool {
+        let sql = LightweightSQL(inference: inference, source: layouts.source, destination: layouts.destination)
+        return sql.copiesObjects() || !sql.preservesRows()
+    }
     /// Only `ALTER`s: no table is rebuilt.
     let altersOnly: Bool
     /// The destination's tables and join tables (the change's progress unit).
