@@ -36,7 +36,7 @@ enum MigrateScreen {
         }
         let g = state.glyphs
         let step = state.steps.indices.contains(progress.step - 1) ? state.steps[progress.step - 1] : nil
-        let title = step.map { "\($0.from) \(g.arrow) \($0.to)\(g.separator)\(how(progress, $0))" } ?? progress.pass
+        let title = step.map { "\($0.from) \(g.arrow) \($0.to)\(g.separator)\(how($0))" } ?? progress.pass
         grid.put("Step \(progress.step)/\(progress.stepCount)  \(title)", x: body.x, y: body.y, style: .bold, limit: body.width)
         let barWidth = body.width - 7
         grid.put(Screens.bar(progress.fraction, width: barWidth, glyphs: g), x: body.x, y: body.y + 2, style: .good)
@@ -68,7 +68,7 @@ enum MigrateScreen {
     }
 
     /// `lightweight, in place` or `mapping: A`: the same words the plan, the headless printer and the result use.
-    private static func how(_ progress: MigrationProgress, _ step: ConsoleState.Step) -> String {
+    private static func how(_ step: ConsoleState.Step) -> String {
         if step.kind == "mapping" { return "mapping: " + step.mappings.map(\.pass).reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }.joined(separator: " then ") }
         return "lightweight, in place"
     }
