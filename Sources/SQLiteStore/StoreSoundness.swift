@@ -7,7 +7,9 @@ extension PersistentStore {
     public func requireSound() throws {
         let problems = try read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
         guard problems != ["ok"] else { return }
-        throw StoreError(.corrupt, path: path, "fails SQLite's quick check: \(problems.prefix(3).joined(separator: "; "))",
+        // SQLite's first problem line may hold several (`*** in database main ***` and the first).
+        let lines = problems.flatMap { $0.split(separator: "\n").map(String.init) }.filter { !$0.hasPrefix("***") }
+        throw StoreError(.corrupt, path: path, "fails SQLite's quick check: \(lines.prefix(3).joined(separator: "; "))\(lines.count > 3 ? " (\(lines.count) problems)" : "")",
                          fix: "restore the store from a backup; `sqlite3 STORE .recover` may save some rows")
     }
 

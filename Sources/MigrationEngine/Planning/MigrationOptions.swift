@@ -20,7 +20,7 @@ public struct MigrationOptions: Sendable {
     /// demo does its own work there). What it throws stops the plan, which then puts the original back.
     public var afterStep: (@Sendable (CompletedStep) throws -> Void)?
     /// Reads every page of the store with SQLite's `quick_check` before the first write, so a
-    /// damaged page anywhere is refused up front (about 1 s per GB). Without it a damaged page is
+    /// damaged page anywhere is refused up front (about 2 s per GB). Without it a damaged page is
     /// met when a step reads it, and the plan is undone; a page no step reads stays as it was.
     public var checksPages = false
     /// Which step of a longer plan this migration is (for progress), and how many there are.

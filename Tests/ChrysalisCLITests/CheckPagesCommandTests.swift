@@ -1,0 +1,55 @@
+import Foundation
+import GRDB
+import TestSupport
+import XCTest
+
+/// `migrate --check-pages` on a store with a damaged page in the middle of a table (issue 32 §1):
+/// the full check refuses it before any write; without it, `plan` and a schema-only step read no
+/// page of that table, and the step leaves the damage as it found it, as Core Data would.
+final class CheckPagesCommandTests: XCTestCase {
+    private let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Sources/Demo/Resources")
+    private var bundle: String { resources.appendingPathComponent("BookStore.xcdatamodeld").path }
+
+    /// A BookStore store at its first version, 256 bytes of one of its `ZBOOK` leaf pages overwritten.
+    private func damagedStore() throws -> String {
+        let store = try scratchDirectory().appendingPathComponent("BookStore.sqlite").path
+        let made = try ChrysalisRunner.run(["fixture", bundle, "--version", "BookStore", "--rows", "3000", "--out", store])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let queue = try DatabaseQueue(path: store)
+        let (page, pageSize) = try queue.read { db in
+            (try Int.fetchOne(db, sql: "SELECT pageno FROM dbstat WHERE name = 'ZBOOK' AND pagetype = 'leaf' ORDER BY pageno LIMIT 1 OFFSET 10"),
+             try Int.fetchOne(db, sql: "PRAGMA page_size"))
+        }
+        try queue.close()
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: store))
+        try handle.seek(toOffset: UInt64((try XCTUnwrap(page) - 1) * XCTUnwrap(pageSize)) + 8)
+        try handle.write(contentsOf: Data(repeating: 0xEE, count: 256))
+        try handle.close()
+        return store
+    }
+
+    func testCheckPagesRefusesADamagedStoreAndChangesNothing() throws {
+        let store = try damagedStore()
+        let before = try Data(contentsOf: URL(fileURLWithPath: store))
+        let result = try ChrysalisRunner.run(["migrate", store, "--model", bundle, "--to", "BookStore 2", "--check-pages"])
+        XCTAssertEqual(result.status, 1, result.stdout)
+        XCTAssertTrue(result.stderr.contains("fails SQLite's quick check"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("nothing was changed"), result.stderr)
+        XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, "one line: \(result.stderr)")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store)), before)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: (store as NSString).deletingLastPathComponent), ["BookStore.sqlite"],
+                       "no backup, journal or lock left beside it")
+    }
+
+    func testWithoutItASchemaOnlyStepReadsNoPageOfTheDamagedTable() throws {
+        let store = try damagedStore()
+        let plan = try ChrysalisRunner.run(["plan", store, "--model", bundle, "--to", "BookStore 2"])
+        XCTAssertEqual(plan.status, 0, plan.stderr)
+        let migrate = try ChrysalisRunner.run(["migrate", store, "--model", bundle, "--to", "BookStore 2", "--no-backup"])
+        XCTAssertEqual(migrate.status, 0, migrate.stderr)
+        let queue = try DatabaseQueue(path: store)
+        defer { try? queue.close() }
+        XCTAssertNotEqual(try queue.read { try String.fetchAll($0, sql: "PRAGMA quick_check") }, ["ok"], "the damage it never touched is still there")
+    }
+}
