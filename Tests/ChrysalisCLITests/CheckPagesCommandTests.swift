@@ -16,16 +16,7 @@ final class CheckPagesCommandTests: XCTestCase {
         let store = try scratchDirectory().appendingPathComponent("BookStore.sqlite").path
         let made = try ChrysalisRunner.run(["fixture", bundle, "--version", "BookStore", "--rows", "3000", "--out", store])
         XCTAssertEqual(made.status, 0, made.stderr)
-        let queue = try DatabaseQueue(path: store)
-        let (page, pageSize) = try queue.read { db in
-            (try Int.fetchOne(db, sql: "SELECT pageno FROM dbstat WHERE name = 'ZBOOK' AND pagetype = 'leaf' ORDER BY pageno LIMIT 1 OFFSET 10"),
-             try Int.fetchOne(db, sql: "PRAGMA page_size"))
-        }
-        try queue.close()
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: store))
-        try handle.seek(toOffset: UInt64((try XCTUnwrap(page) - 1) * XCTUnwrap(pageSize)) + 8)
-        try handle.write(contentsOf: Data(repeating: 0xEE, count: 256))
-        try handle.close()
+        try DamagedPage.overwrite(leafOf: "ZBOOK", in: store)
         return store
     }
 

@@ -1,9 +1,9 @@
 import Demo
 import Foundation
-import GRDB
 import MigrationEngine
 import ObjectModel
 import SQLiteStore
+import TestSupport
 import XCTest
 
 /// A damaged page in the middle of a table, with no whole-file check before the first write
@@ -19,16 +19,7 @@ final class DamagedPageTests: XCTestCase {
         let store = try PersistentStore.create(at: path, model: model)
         try DataGenerator(model: model).fill(store, rows: 3_000)
         try store.close()
-        let queue = try DatabaseQueue(path: path)
-        let (page, pageSize) = try queue.read { db in
-            (try Int.fetchOne(db, sql: "SELECT pageno FROM dbstat WHERE name = 'ZBOOK' AND pagetype = 'leaf' ORDER BY pageno LIMIT 1 OFFSET 10"),
-             try Int.fetchOne(db, sql: "PRAGMA page_size"))
-        }
-        try queue.close()
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-        try handle.seek(toOffset: UInt64((try XCTUnwrap(page) - 1) * XCTUnwrap(pageSize)) + 8)
-        try handle.write(contentsOf: Data(repeating: 0xEE, count: 256))
-        try handle.close()
+        try DamagedPage.overwrite(leafOf: "ZBOOK", in: path)
         return path
     }
 

@@ -36,10 +36,7 @@ private struct InferredStep {
     let verifiedRows: [String: Int]?
     /// Whether a row could change (an entity dropped or renumbered) or is copied (an entity's
     /// table rebuilt): then rows are counted.
-    var countsRows: Bool {
-        let sql = LightweightSQL(inference: inference, source: layouts.source, destination: layouts.destination)
-        return sql.copiesObjects() || !sql.preservesRows()
-    }
+    let countsRows: Bool
     /// Only `ALTER`s: no table is rebuilt.
     let altersOnly: Bool
     /// The destination's tables and join tables (the change's progress unit).
@@ -66,8 +63,10 @@ private struct InferredStep {
             throw MigrationError(.wrongModel, "\(path) is not at version \(source.name)", fix: "run `chrysalis inspect` to see which version it is at")
         }
         layouts = (try original.layout(for: source.model), StoreLayout(model: destination.model))
-        let methods = LightweightSQL(inference: inference, source: layouts.source, destination: layouts.destination).tableMethods()
+        let sql = LightweightSQL(inference: inference, source: layouts.source, destination: layouts.destination)
+        let methods = sql.tableMethods()
         altersOnly = !methods.values.contains(.rebuilt)
+        countsRows = sql.copiesObjects(methods: methods) || !sql.preservesRows()
         tables = methods.count
     }
 

@@ -200,11 +200,13 @@ struct LightweightSQL {
         return numbers.count == source.numbering.entries.count && numbers.allSatisfy { $0.key == $0.value }
     }
 
+    /// Whether any table (join tables included) is rebuilt rather than altered.
+    func rebuildsTables() -> Bool { tableMethods().values.contains(.rebuilt) }
+
     /// Whether an entity table is rebuilt from its source rows (join tables hold links, not
     /// objects): then the step counts the objects before and after, as when rows could change.
-    func copiesObjects() -> Bool {
-        let methods = tableMethods()
-        return destination.tables.contains { methods[$0.name] == .rebuilt && originTable(of: $0) != nil }
+    func copiesObjects(methods: [String: TableMethod]) -> Bool {
+        destination.tables.contains { methods[$0.name] == .rebuilt && originTable(of: $0) != nil }
     }
 
     /// How each destination table will be made: altered in place, rebuilt, or created empty

@@ -74,7 +74,7 @@ extension StageCost {
                 // Predicted layouts are enough to tell whether rows can change (and must be counted).
                 let sql = LightweightSQL(inference: inference, source: StoreLayout(model: step.source.model),
                                          destination: StoreLayout(model: step.destination.model))
-                return inferredStep(rows: rows, bytes: storeBytes, backup: index == 0 && keepsBackup, rebuilds: sql.tableMethods().values.contains(.rebuilt),
+                return inferredStep(rows: rows, bytes: storeBytes, backup: index == 0 && keepsBackup, rebuilds: sql.rebuildsTables(),
                                     countsRows: !sql.preservesRows()).totalCost
             case .mapping(let models):
                 let entities = step.source.model.entities.map(\.name)

@@ -62,7 +62,7 @@ public struct SpaceCheck: Sendable {
             case .lightweight(let inference):
                 let sql = LightweightSQL(inference: inference, source: StoreLayout(model: step.source.model), destination: StoreLayout(model: step.destination.model))
                 work = SpaceCheck(.alterInPlace(backup: index == 0 && keepsOriginal, rewritesRows: !sql.preservesRows(),
-                                                rebuilds: sql.tableMethods().values.contains(.rebuilt)), store: store)
+                                                rebuilds: sql.rebuildsTables()), store: store)
             }
             if index > 0 && keepsOriginal {
                 work = SpaceCheck(needed: work.needed + storeBytes, reason: work.reason + ", while the original is kept (\(format(storeBytes)))")
