@@ -10,8 +10,6 @@ let package = Package(
         .executable(name: "chrysalis", targets: ["chrysalis"]),
         // The command line as a library: an app's own build registers its policies (Examples/).
         .library(name: "ChrysalisCLI", targets: ["ChrysalisCLI"]),
-        // The worked examples, their policies among them (Examples/ registers the objc.io Books ones).
-        .library(name: "ChrysalisDemo", targets: ["Demo"]),
         .library(name: "ObjectModel", targets: ["ObjectModel"]),
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
         .library(name: "MigrationEngine", targets: ["MigrationEngine"]),
@@ -62,13 +60,14 @@ let package = Package(
                 "SQLiteStore",
                 "MigrationEngine",
                 "MigrationConsole",
-                "Demo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // `chrysalis`: the command line with nothing registered.
-        .executableTarget(name: "chrysalis", dependencies: ["ChrysalisCLI"]),
+        // `chrysalis`: the command line with nothing registered, and `chrysalis demo`, which is here
+        // so that no app's build of ChrysalisCLI links the demos.
+        .executableTarget(name: "chrysalis", dependencies: ["ChrysalisCLI", "Demo", "MigrationConsole", "MigrationEngine", "ObjectModel",
+                                                            .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // The command line with the demos' policies registered, as an app's build registers its
         // own: the tests run the demos' mapping models through it.
         .executableTarget(name: "chrysalis-demos", dependencies: ["ChrysalisCLI", "Demo"], path: "Sources/ChrysalisDemos"),

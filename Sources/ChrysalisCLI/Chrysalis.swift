@@ -5,7 +5,8 @@ import MigrationEngine
 /// The `chrysalis` command line: Core Data model versioning and store migration for Linux, as a
 /// library, so that an app's own build of it can register the app's custom entity migration
 /// policies (which its mapping models name by class) — the one thing a plain `chrysalis` cannot
-/// know. The `chrysalis` executable is this with nothing registered.
+/// know. The `chrysalis` executable is this with nothing registered and one command more,
+/// `chrysalis demo`, which lives in that executable so that no app's build links the demos.
 ///
 /// ```swift
 /// import ChrysalisCLI
@@ -15,29 +16,39 @@ import MigrationEngine
 /// Chrysalis.main(policies: policies)
 /// ```
 public struct Chrysalis: ParsableCommand {
-    public static let configuration = CommandConfiguration(
-        commandName: "chrysalis",
-        abstract: "Core Data model versioning and SQLite store migration for Linux.",
-        discussion: """
-        Chrysalis migrates Core Data SQLite stores from one model version to another on Linux, as \
-        Core Data does on Apple platforms: it reads Xcode model bundles (.xcdatamodeld) and mapping \
-        models, tells a store's version from the hashes Core Data wrote into it, infers lightweight \
-        steps and runs them in place with SQL, runs mapping models through the three stages, and \
-        keeps the original until the whole plan is done.
+    public static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "chrysalis",
+            abstract: "Core Data model versioning and SQLite store migration for Linux.",
+            discussion: """
+            Chrysalis migrates Core Data SQLite stores from one model version to another on Linux, as \
+            Core Data does on Apple platforms: it reads Xcode model bundles (.xcdatamodeld) and mapping \
+            models, tells a store's version from the hashes Core Data wrote into it, infers lightweight \
+            steps and runs them in place with SQL, runs mapping models through the three stages, and \
+            keeps the original until the whole plan is done.
 
-        Start with:
-          chrysalis demo                  a worked example, migrated live
-          chrysalis inspect App.sqlite --model App.xcdatamodeld
-                                          rows, hashes, the store's version
-          chrysalis plan App.sqlite --model App.xcdatamodeld
-                                          the steps, why, and what they change
-          chrysalis migrate App.sqlite --model App.xcdatamodeld
-                                          migrate it (the original kept as App~.sqlite)
-          chrysalis console App.sqlite --model App.xcdatamodeld
-                                          the same, watched and driven in a console
-        """,
-        subcommands: [DemoCommand.self, ConsoleCommand.self, ModelCommand.self, InspectCommand.self, MappingCommand.self, PlanCommand.self, MigrateCommand.self, RecoverCommand.self, FixtureCommand.self, CheckHistoryCommand.self]
-    )
+            Start with:
+            \(demoLine)  chrysalis inspect App.sqlite --model App.xcdatamodeld
+                                              rows, hashes, the store's version
+              chrysalis plan App.sqlite --model App.xcdatamodeld
+                                              the steps, why, and what they change
+              chrysalis migrate App.sqlite --model App.xcdatamodeld
+                                              migrate it (the original kept as App~.sqlite)
+              chrysalis console App.sqlite --model App.xcdatamodeld
+                                              the same, watched and driven in a console
+            """,
+            subcommands: leadingCommands + [ConsoleCommand.self, ModelCommand.self, InspectCommand.self, MappingCommand.self, PlanCommand.self,
+                                            MigrateCommand.self, RecoverCommand.self, FixtureCommand.self, CheckHistoryCommand.self]
+        )
+    }
+
+    /// Commands listed first, set once before parsing: `chrysalis` adds its `demo` here.
+    nonisolated(unsafe) private static var leadingCommands: [any ParsableCommand.Type] = []
+
+    /// The help's first suggestion, when a `demo` command is there to suggest.
+    private static var demoLine: String {
+        leadingCommands.contains { $0.configuration.commandName == "demo" } ? "  chrysalis demo                  a worked example, migrated live\n" : ""
+    }
 
     public init() {}
 
@@ -47,6 +58,13 @@ public struct Chrysalis: ParsableCommand {
     /// run with them. The demos' own policies are only ever used by `chrysalis demo`.
     public static func main(policies: PolicyRegistry, configureManager: (@Sendable (MigrationManager) throws -> Void)? = nil) {
         Registration.current = Registration(policies: policies, configureManager: configureManager)
+        main()
+    }
+
+    /// Runs the command line with nothing registered and `commands` listed before the others:
+    /// the `chrysalis` executable's `demo`.
+    package static func main(leadingCommands commands: [any ParsableCommand.Type]) {
+        leadingCommands = commands
         main()
     }
 

@@ -53,12 +53,14 @@ struct ConsoleCommand: ParsableCommand {
         } catch {
             fail(error)
         }
-        try Self.finish(outcome)
+        try outcome.finish()
     }
+}
 
+extension ConsoleApp.Outcome {
     /// Prints how the console ended (after the terminal is restored) and sets the exit status.
-    static func finish(_ outcome: ConsoleApp.Outcome) throws {
-        switch outcome {
+    package func finish() throws {
+        switch self {
         case .quit: return
         case .migrated(let summary): print(summary)
         case .failed(let message):

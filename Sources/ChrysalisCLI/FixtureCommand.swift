@@ -54,13 +54,13 @@ struct FixtureCommand: ParsableCommand {
             let started = Date()
             let store = try PersistentStore.create(at: out, model: target.model)
             let roots = target.model.entities.filter { $0.parentName == nil }.count
-            let view = DemoOutput()
+            let counter = CounterLine()
             let cancellation = CancellationToken()
             let interrupt = SignalCancellation(token: cancellation)
             defer { interrupt.stop() }
             do {
                 try DataGenerator(model: target.model, seed: seed).fill(store, rows: rows) {
-                    view.show(.generating(done: $0, total: rows * roots))
+                    counter.show("generating rows", $0, rows * roots)
                     try cancellation.check()
                 }
                 try store.close()

@@ -185,10 +185,10 @@ struct MigrateReport: Encodable {
 
 /// Turns Ctrl-C (SIGINT), SIGTERM and a closed terminal (SIGHUP) into a cancellation: the
 /// migration stops at its next chunk and rolls back instead of dying half way.
-final class SignalCancellation: @unchecked Sendable {
+package final class SignalCancellation: @unchecked Sendable {
     private var sources: [DispatchSourceSignal] = []
 
-    init(token: CancellationToken) {
+    package init(token: CancellationToken) {
         for signalNumber in [SIGINT, SIGHUP, SIGTERM] {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
@@ -199,7 +199,7 @@ final class SignalCancellation: @unchecked Sendable {
     }
 
     /// Hands the signals back to their default action (the next stage installs its own).
-    func stop() {
+    package func stop() {
         for source in sources { source.cancel() }
         sources = []
         for signalNumber in [SIGINT, SIGHUP, SIGTERM] { signal(signalNumber, SIG_DFL) }

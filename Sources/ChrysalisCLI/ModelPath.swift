@@ -36,7 +36,7 @@ enum ModelPath {
 
 /// Prints a failure as one line on standard error and exits with status 1. `touchingNothing`:
 /// the command read a store and never writes one, and says so.
-func fail(_ error: Error, touchingNothing: Bool = false) -> Never {
+package func fail(_ error: Error, touchingNothing: Bool = false) -> Never {
     let state = (error as? MigrationError)?.state == nil && touchingNothing ? "; the store was not changed" : ""
     FileHandle.standardError.write(Data("error: \(error)\(state)\n".utf8))
     exit(1)

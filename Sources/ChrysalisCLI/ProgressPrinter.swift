@@ -3,13 +3,13 @@ import MigrationEngine
 
 /// Prints one migration's progress without a console: one updating line on a terminal, or one
 /// line per stage and entity mapping when output goes to a file or pipe (or JSON lines with `--json`).
-final class ProgressPrinter: Sendable {
+package final class ProgressPrinter: Sendable {
     private let interactive = isatty(STDERR_FILENO) == 1
     private let json: Bool
     private let observation: ProgressObservation
 
     /// Prints what `channel` (one migration's) posts, until the printer is released.
-    init(json: Bool, channel: ProgressChannel) {
+    package init(json: Bool, channel: ProgressChannel) {
         self.json = json
         let (interactive, json) = (interactive, json)
         observation = channel.observe { progress in

@@ -42,7 +42,8 @@ final class ConsoleEndToEndTests: XCTestCase {
     /// migration after each step, so each screen read is of a migration still running.
     func testDemoRunsTheWholeChainFromBookStore1() throws {
         let directory = try scratchDirectory()
-        let tmux = try TmuxSession("\(binary) demo --rows 20000 --dir \(TmuxSession.quote(directory.path))")
+        // `chrysalis demo` brings the demos' policies itself: the plain executable runs it.
+        let tmux = try TmuxSession("\(ChrysalisRunner.binary.path) demo --rows 20000 --dir \(TmuxSession.quote(directory.path))")
         let versions = try tmux.wait(for: "Versions of BookStore", "(the store is here)")
         XCTAssertTrue(versions.contains("BookStore  (the store is here)"), "the console opens on the store's real version, BookStore 1:\n\(versions)")
         try tmux.send("Tab", "Tab")

@@ -52,6 +52,10 @@ final class OwnPoliciesTests: XCTestCase {
         XCTAssertEqual(build.terminationStatus, 0, (try? String(contentsOf: log, encoding: .utf8).suffix(2000).description) ?? "")
         guard build.terminationStatus == 0 else { return }
         let binary = example.appendingPathComponent(".build/debug/books-migrator")
+        // The app's own policy types are in it, and nothing of the demos: the library links none.
+        let symbols = try Self.symbols(of: binary)
+        XCTAssertTrue(symbols.contains { $0.hasPrefix("$s13BooksPolicies") }, "the example's own policy module")
+        XCTAssertEqual(symbols.filter { $0.hasPrefix("$s4Demo") }, [], "an app's build links no demo module")
 
         let store = try Fixtures.copyStore(try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent == "Model1.sqlite" }), into: try scratchDirectory())
         let books = resources.appendingPathComponent("Books")
@@ -69,5 +73,18 @@ final class OwnPoliciesTests: XCTestCase {
         XCTAssertTrue(printed.contains("from Model1 to Model3"), printed)
         let authors = try DatabaseQueue(path: store.path).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM ZAUTHOR WHERE ZNAME = 'Franz Kafka'") }
         XCTAssertEqual(authors, 1, "MHWBookToBookPolicy made one Author per name")
+    }
+
+    /// The symbol names in `binary`, by `nm`.
+    private static func symbols(of binary: URL) throws -> [String] {
+        let nm = Process()
+        nm.executableURL = URL(fileURLWithPath: "/usr/bin/nm")
+        nm.arguments = [binary.path]
+        let output = Pipe()
+        nm.standardOutput = output
+        try nm.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        nm.waitUntilExit()
+        return text.split(separator: "\n").compactMap { $0.split(separator: " ").last.map(String.init) }
     }
 }

@@ -1,6 +1,8 @@
+import BooksPolicies
 import ChrysalisCLI
-import Demo  // BookToBookPolicy and UserToUserPolicy; an app's policies live in its own module
 
+// The app's own command line: `chrysalis`, every command included, with the app's policies
+// registered under the class names its mapping models use.
 var policies = PolicyRegistry()
 policies.register("MHWBookToBookPolicy") { BookToBookPolicy() }
 policies.register("MHWUserToUserPolicy") { UserToUserPolicy() }

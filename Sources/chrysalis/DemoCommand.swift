@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChrysalisCLI
 import Demo
 import Foundation
 import MigrationConsole
@@ -105,7 +106,7 @@ struct DemoCommand: ParsableCommand {
         guard let outcome = ConsoleApp.run(store: runner.storePath, bundle: bundle, plan: plan, options: runner.options(), showcase: showcase) else {
             return false
         }
-        try ConsoleCommand.finish(outcome)
+        try outcome.finish()
         print(outcome.isMigrated ? "Migrated \(plan.storeVersion) → \(plan.targetVersion): the store is \(runner.storePath); the original is kept beside it with ~ in its name."
               : "The store is \(runner.storePath).")
         return true

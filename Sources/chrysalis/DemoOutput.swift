@@ -1,13 +1,12 @@
+import ChrysalisCLI
 import Demo
 import Foundation
 import MigrationEngine
-import Synchronization
 
 /// Prints a demo's narration for people: the plan with why each step is what it is, each step's
 /// result in the words progress used, what the demo does itself, and query results as tables.
 final class DemoOutput: Sendable {
-    private let interactive = isatty(STDERR_FILENO) == 1
-    private let lastReported = Mutex(Date.distantPast)
+    private let counter = CounterLine()
     /// Text wraps at this column, tables cut their cells to fit.
     static let width = 100
 
@@ -21,9 +20,9 @@ final class DemoOutput: Sendable {
             print("")
             paragraph(text, indent: "")
         case let .generating(done, total):
-            counter("generating rows", done, total)
+            counter.show("generating rows", done, total)
         case let .working(done, total):
-            counter("the demo's own work: rows", done, total)
+            counter.show("the demo's own work: rows", done, total)
         case let .query(title, columns, rows):
             table(title, columns, rows)
         case .demoWork(let text):
@@ -32,19 +31,6 @@ final class DemoOutput: Sendable {
         case .lesson(let text):
             paragraph(text, indent: "     ")
         }
-    }
-
-    /// A counter on standard error, at most five times a second: one line redrawn on a terminal,
-    /// a line per count elsewhere.
-    private func counter(_ label: String, _ done: Int, _ total: Int) {
-        let now = Date()
-        guard lastReported.withLock({ last in
-            guard done == total || now.timeIntervalSince(last) > 0.2 else { return false }
-            last = now
-            return true
-        }) else { return }
-        let line = "\(label): \(done)/\(total)"
-        FileHandle.standardError.write(Data((interactive ? "\r\u{1B}[2K\(line)" + (done == total ? "\n" : "") : line + "\n").utf8))
     }
 
     /// The plan: its route, and per step the versions, the kind, why, what changes and what to know.
