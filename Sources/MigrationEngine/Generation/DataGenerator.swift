@@ -36,7 +36,7 @@ public struct DataGenerator {
     /// Adds `rows` generated rows per root entity to `store`; `progress` gets the rows done so far.
     /// `progress` is called after each chunk with the rows written so far; it may throw (a
     /// cancel) to stop the fill there.
-    public func fill(_ store: PersistentStore, rows: Int, progress: (Int) throws -> Void = { _ in }) throws {
+    package func fill(_ store: PersistentStore, rows: Int, progress: (Int) throws -> Void = { _ in }) throws {
         let layout = try store.layout(for: model)
         var hierarchies: [String: Hierarchy] = [:]
         let roots = model.entities.filter { $0.parentName == nil }.sorted { (layout.numbering.number(of: $0.name) ?? 0) < (layout.numbering.number(of: $1.name) ?? 0) }

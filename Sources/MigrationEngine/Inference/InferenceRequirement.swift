@@ -43,7 +43,7 @@ public struct InferenceRequirement: Hashable, Sendable, CustomStringConvertible 
 extension InferredMapping {
     /// Each requirement the store's rows break, with how many rows break it; empty when Core Data
     /// would migrate this store. `reader` reads the store at the source version.
-    public func unmetRequirements(reader: ObjectReader) throws -> [(requirement: InferenceRequirement, rows: Int)] {
+    package func unmetRequirements(reader: ObjectReader) throws -> [(requirement: InferenceRequirement, rows: Int)] {
         try requirements.compactMap { requirement in
             let rows = try requirement.violations(self, reader: reader)
             return rows == 0 ? nil : (requirement, rows)

@@ -12,14 +12,14 @@ public struct StepStatements: Sendable {
         public var title: String
         /// The statements, in order. Parameters (`:from`, `:last`, `:first_key`…) are values
         /// known only as the step runs: a chunk's bounds, the keys reserved for it.
-        public var statements: [SQLStatement]
+        package var statements: [SQLStatement]
         /// Why the part runs row by row in Swift instead of as SQL; nil when it is SQL.
         public var rowByRow: String?
         /// When the statements apply, and what else happens around them.
         public var notes: [String]
 
         /// A part.
-        public init(title: String, statements: [SQLStatement] = [], rowByRow: String? = nil, notes: [String] = []) {
+        package init(title: String, statements: [SQLStatement] = [], rowByRow: String? = nil, notes: [String] = []) {
             self.title = title
             self.statements = statements
             self.rowByRow = rowByRow
@@ -45,7 +45,7 @@ extension StepStatements.Part {
 
     /// `statement` as a person reads it (``SQLStatement/description``), its line breaks and the
     /// indentation after them read as one space: one statement, one line, ready to wrap or copy.
-    public static func oneLine(_ statement: SQLStatement) -> String {
+    package static func oneLine(_ statement: SQLStatement) -> String {
         statement.description.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
     }
 }

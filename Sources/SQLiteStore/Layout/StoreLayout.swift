@@ -1,0 +1,302 @@
+import ObjectModel
+
+/// Where every entity, attribute and relationship of a model lives in a Core Data SQLite store:
+/// tables, columns, join tables and entity numbers, computed from the model alone.
+///
+/// Core Data uses single-table inheritance (one table per root entity, `Z_ENT` tells the concrete
+/// entity), `Z`-prefixed upper-case column names, and a foreign-key column per to-one.
+package struct StoreLayout: Sendable {
+    /// What a column holds.
+    package enum ColumnRole: Hashable, Sendable {
+        /// An attribute's value.
+        case attribute(AttributeType)
+        /// A to-one relationship's destination `Z_PK`.
+        case foreignKey
+        /// The destination's `Z_ENT`, when the destination entity has subentities (`Z<n>_<REL>`).
+        case foreignEntity
+        /// The position in an ordered to-many (`Z_FOK_<INVERSE>`).
+        case orderKey
+    }
+
+    /// One column of an entity table (the fixed `Z_PK`, `Z_ENT`, `Z_OPT` are implied).
+    package struct Column: Hashable, Sendable {
+        /// The SQL column name.
+        package var name: String
+        /// The declared SQL type.
+        package var sqlType: String
+        /// What it holds.
+        package var role: ColumnRole
+        /// The entity that declares the property.
+        package var entity: String
+        /// The property it stores.
+        package var property: String
+    }
+
+    /// The table of one entity hierarchy.
+    package struct Table: Hashable, Sendable {
+        /// `Z<ROOT>`.
+        package var name: String
+        /// The root entity.
+        package var rootEntity: String
+        /// Columns in Core Data's order, after `Z_PK`, `Z_ENT`, `Z_OPT`.
+        package var columns: [Column]
+
+        /// Takes the names a real table has for predicted columns it lacks: a clash Core Data
+        /// resolved with other digits (`ZTEXT1` for a predicted `ZTEXT2`, or the reverse).
+        mutating func reconcileColumns(with existing: [String]) {
+            var unclaimed = Set(existing).subtracting(columns.map(\.name))
+            for index in columns.indices where !existing.contains(columns[index].name) {
+                let stem = String(columns[index].name.reversed().drop(while: \.isASCIIDigit).reversed())
+                guard let found = unclaimed.sorted().first(where: { ColumnNaming.isName($0, withSuffixOf: stem) }) else { continue }
+                columns[index].name = found
+                unclaimed.remove(found)
+            }
+        }
+    }
+
+    /// How a relationship's links are stored.
+    package enum RelationshipStorage: Hashable, Sendable {
+        /// A to-one: the destination key in `column` of the source's `table`.
+        case foreignKey(table: String, column: String, entityColumn: String?)
+        /// A to-many whose inverse is a to-one: the source key sits in the destination's table.
+        case inverseForeignKey(table: String, column: String, entityColumn: String?, orderColumn: String?)
+        /// A many-to-many (or a to-many without inverse): rows of a join table.
+        case joinTable(JoinTable, sourceColumn: String, destinationColumn: String, orderColumn: String?)
+    }
+
+    /// The entity numbers of `Z_ENT` and `Z_PRIMARYKEY`.
+    package let numbering: EntityNumbering
+    /// One table per root entity, by entity number of the root.
+    package let tables: [Table]
+    /// The join tables of many-to-many relationships.
+    package let joinTables: [JoinTable]
+    /// The model laid out.
+    package let model: ManagedObjectModel
+    private let columnsByProperty: [String: Column]
+    /// Per entity, every stored attribute with its column (inherited ones included), computed once:
+    /// inserts and reads look them up per row.
+    private let attributeColumnsByEntity: [String: [AttributeColumn]]
+    /// Per entity, property name → column (inherited ones included).
+    private let resolvedColumns: [String: [String: Column]]
+    /// Per entity, relationship name → its storage (inherited ones included), worked out once:
+    /// writers and readers ask per object, and working it out walks the model.
+    private var storages: [String: [String: RelationshipStorage]] = [:]
+    /// Per entity, its table's position in ``tables``, and every property (inherited ones
+    /// included) with what it is: asked per row and per key path step, so worked out once.
+    private var tableIndexByEntity: [String: Int] = [:]
+    private var propertiesByEntity: [String: [String: Property]] = [:]
+
+    /// What a property of an entity is, as a key path step reads it.
+    package enum Property: Sendable {
+        /// An attribute (transient ones included: they read as nil from a store).
+        case attribute(AttributeDescription)
+        /// A relationship, with the entity numbers its destinations may have (its destination
+        /// entity's and its subentities').
+        case relationship(RelationshipDescription, destinationNumbers: Set<Int>)
+    }
+
+    /// A stored attribute and its column.
+    package struct AttributeColumn: Sendable {
+        /// The attribute.
+        package var attribute: AttributeDescription
+        /// Its column.
+        package var column: Column
+    }
+
+    /// Lays out `model` as Core Data would for a new store, or as an existing store holds it:
+    /// with `numbering` from its `Z_PRIMARYKEY` and the names its tables and columns have
+    /// (`storeTables`, table → columns), which win over predicted ones wherever they differ.
+    package init(model: ManagedObjectModel, numbering: EntityNumbering? = nil, storeTables: [String: [String]]? = nil) {
+        let numbering = numbering ?? EntityNumbering(model: model)
+        self.model = model
+        self.numbering = numbering
+        var tables: [Table] = []
+        var byProperty: [String: Column] = [:]
+        let roots = numbering.entries.filter { $0.superNumber == 0 }.compactMap { model.entity(named: $0.name) }
+        for root in roots {
+            var table = Self.table(for: root, model: model, numbering: numbering)
+            if let existing = storeTables?[table.name] { table.reconcileColumns(with: existing) }
+            for column in table.columns where column.role != .foreignEntity {
+                byProperty[column.role == .orderKey ? "\(column.entity).#order.\(column.property)" : "\(column.entity).\(column.property)"] = column
+            }
+            for column in table.columns where column.role == .foreignEntity {
+                byProperty["\(column.entity).#entity.\(column.property)"] = column
+            }
+            tables.append(table)
+        }
+        self.tables = tables
+        columnsByProperty = byProperty
+        joinTables = JoinTable.all(in: model, numbering: numbering).map { join in
+            storeTables.flatMap { join.reconciled(with: $0, numbering: numbering) } ?? join
+        }
+        var resolved: [String: [String: Column]] = [:]
+        var attributeColumns: [String: [AttributeColumn]] = [:]
+        for entity in model.entities {
+            let line = model.ancestors(of: entity).reversed() + [entity]
+            var columns: [String: Column] = [:]
+            for declarer in line {
+                for property in declarer.declaredPropertyNames {
+                    if let column = byProperty["\(declarer.name).\(property)"] { columns[property] = column }
+                }
+            }
+            resolved[entity.name] = columns
+            attributeColumns[entity.name] = model.allAttributes(of: entity).compactMap { attribute in
+                columns[attribute.name].map { AttributeColumn(attribute: attribute, column: $0) }
+            }
+        }
+        resolvedColumns = resolved
+        attributeColumnsByEntity = attributeColumns
+        indexEntities()
+    }
+
+    /// Each entity's table, relationship storage and properties, looked up by name once here:
+    /// a migration asks for them per row.
+    private mutating func indexEntities() {
+        for entity in model.entities {
+            let root = model.rootEntity(of: entity).name
+            tableIndexByEntity[entity.name] = tables.firstIndex { $0.rootEntity == root }
+        }
+        // Storage is resolved through other entities' tables, so after every table is known.
+        for entity in model.entities {
+            var found: [String: RelationshipStorage] = [:]
+            for relationship in model.allRelationships(of: entity) {
+                found[relationship.name] = resolveStorage(entity: entity.name, relationship: relationship.name)
+            }
+            storages[entity.name] = found
+            propertiesByEntity[entity.name] = Self.properties(of: entity, model: model, numbering: numbering)
+        }
+    }
+
+    /// Every property of `entity` as ``property(_:of:)`` gives it; the root-most declaration
+    /// wins where a bad model declares a name twice, as ``ManagedObjectModel`` lists it first.
+    private static func properties(of entity: EntityDescription, model: ManagedObjectModel, numbering: EntityNumbering) -> [String: Property] {
+        var properties: [String: Property] = [:]
+        for relationship in model.allRelationships(of: entity) where properties[relationship.name] == nil {
+            let numbers = numbering.number(of: relationship.destinationEntityName).map { numbering.numbers(inHierarchyOf: $0) } ?? []
+            properties[relationship.name] = .relationship(relationship, destinationNumbers: Set(numbers))
+        }
+        for attribute in model.allAttributes(of: entity) where properties[attribute.name] == nil {
+            properties[attribute.name] = .attribute(attribute)
+        }
+        return properties
+    }
+
+    /// The property `name` of `entity` (declared or inherited): an attribute, or a relationship
+    /// with the entity numbers its destinations may have. A relationship wins over an attribute
+    /// of the same name, as key paths read them.
+    package func property(_ name: String, of entity: String) -> Property? {
+        propertiesByEntity[entity]?[name]
+    }
+
+    /// Whether the model has an entity called `name` (without copying its description).
+    package func hasEntity(_ name: String) -> Bool {
+        propertiesByEntity[name] != nil
+    }
+
+    /// The table holding instances of `entity` (its root's table).
+    package func table(for entity: String) -> Table? {
+        tableIndexByEntity[entity].map { tables[$0] }
+    }
+
+    /// The column of `property` as seen from `entity` (declared there or inherited).
+    package func column(entity: String, property: String) -> Column? {
+        resolvedColumns[entity]?[property]
+    }
+
+    /// Every stored attribute of `entity` (inherited ones included) with its column.
+    package func attributeColumns(of entity: String) -> [(attribute: AttributeDescription, column: Column)] {
+        (attributeColumnsByEntity[entity] ?? []).map { ($0.attribute, $0.column) }
+    }
+
+    /// How the relationship `name` of `entity` is stored; `nil` for transient or unknown ones.
+    package func storage(entity: String, relationship name: String) -> RelationshipStorage? {
+        storages[entity]?[name]
+    }
+
+    private func resolveStorage(entity: String, relationship name: String) -> RelationshipStorage? {
+        guard let source = model.entity(named: entity), let relationship = model.relationship(named: name, in: source),
+              !relationship.isTransient, let table = table(for: entity) else { return nil }
+        if !relationship.isToMany, let column = column(entity: entity, property: name) {
+            let typeColumn = lookup(entity: entity) { columnsByProperty["\($0).#entity.\(name)"] }
+            return .foreignKey(table: table.name, column: column.name, entityColumn: typeColumn?.name)
+        }
+        let inverse = inverse(of: relationship)
+        if let inverse, !inverse.isToMany, let destinationTable = self.table(for: relationship.destinationEntityName),
+           let column = column(entity: relationship.destinationEntityName, property: inverse.name) {
+            let typeColumn = lookup(entity: relationship.destinationEntityName) { columnsByProperty["\($0).#entity.\(inverse.name)"] }
+            let order = relationship.isOrdered
+                ? lookup(entity: relationship.destinationEntityName) { columnsByProperty["\($0).#order.\(inverse.name)"] }?.name : nil
+            return .inverseForeignKey(table: destinationTable.name, column: column.name, entityColumn: typeColumn?.name, orderColumn: order)
+        }
+        let declarer = declaringEntity(of: name, from: source)
+        for join in joinTables {
+            if let side = join.sides.firstIndex(where: { $0.entity == declarer && $0.relationship == name }) {
+                let other = join.sides.count == 2 ? join.sides[1 - side] : nil
+                return .joinTable(join, sourceColumn: other?.column ?? join.sourceColumn ?? "",
+                                  destinationColumn: join.sides[side].column, orderColumn: join.sides[side].orderColumn)
+            }
+        }
+        return nil
+    }
+
+    /// The inverse relationship object of `relationship`, looked up on its destination.
+    func inverse(of relationship: RelationshipDescription) -> RelationshipDescription? {
+        guard let name = relationship.inverseName, let destination = model.entity(named: relationship.destinationEntityName) else { return nil }
+        return model.relationship(named: name, in: destination)
+    }
+
+    private func declaringEntity(of property: String, from entity: EntityDescription) -> String {
+        ([entity] + model.ancestors(of: entity)).first { $0.declaredPropertyNames.contains(property) }?.name ?? entity.name
+    }
+
+    private func lookup(entity: String, _ find: (String) -> Column?) -> Column? {
+        guard let description = model.entity(named: entity) else { return nil }
+        for candidate in [description] + model.ancestors(of: description) {
+            if let found = find(candidate.name) { return found }
+        }
+        return nil
+    }
+
+    /// The columns of one hierarchy, in Core Data's order: by storage class, then entity (root
+    /// first), attributes before relationships, then name.
+    private static func table(for root: EntityDescription, model: ManagedObjectModel, numbering: EntityNumbering) -> Table {
+        let hierarchy = numbering.numbers(inHierarchyOf: numbering.number(of: root.name) ?? 0)
+            .compactMap { numbering.name(of: $0) }.compactMap { model.entity(named: $0) }
+        var candidates: [(key: [Int], name: String, column: Column)] = []
+        for (position, entity) in hierarchy.enumerated() {
+            for attribute in entity.attributes where !attribute.isTransient {
+                guard let type = ColumnNaming.sqlType(of: attribute.attributeType) else { continue }
+                candidates.append(([ColumnNaming.rank(of: attribute.attributeType), position, 0, 0], attribute.name,
+                                   Column(name: ColumnNaming.column(for: attribute.name), sqlType: type,
+                                          role: .attribute(attribute.attributeType), entity: entity.name, property: attribute.name)))
+            }
+            for relationship in entity.relationships where !relationship.isTransient && !relationship.isToMany {
+                candidates.append(([0, position, 1, 0], relationship.name,
+                                   Column(name: ColumnNaming.column(for: relationship.name), sqlType: "INTEGER", role: .foreignKey,
+                                          entity: entity.name, property: relationship.name)))
+                if let destination = model.entity(named: relationship.destinationEntityName), !model.subentities(of: destination).isEmpty,
+                   let number = numbering.number(of: destination.name) {
+                    candidates.append(([0, position, 1, 1], relationship.name,
+                                       Column(name: "Z\(number)_\(relationship.name.uppercased())", sqlType: "INTEGER",
+                                              role: .foreignEntity, entity: entity.name, property: relationship.name)))
+                }
+                // An ordered to-many pointing here keeps each row's position beside the key.
+                if let destination = model.entity(named: relationship.destinationEntityName),
+                   let inverseName = relationship.inverseName,
+                   let inverse = model.relationship(named: inverseName, in: destination), inverse.isToMany, inverse.isOrdered {
+                    candidates.append(([0, position, 2, 0], relationship.name,
+                                       Column(name: "Z_FOK_\(relationship.name.uppercased())", sqlType: "INTEGER", role: .orderKey,
+                                              entity: entity.name, property: relationship.name)))
+                }
+            }
+        }
+        candidates.sort { $0.key != $1.key ? $0.key.lexicographicallyPrecedes($1.key) : VersionHash.precedesInUTF16($0.name, $1.name) }
+        var taken: Set<String> = ["Z_PK", "Z_ENT", "Z_OPT"]
+        let columns = candidates.map { candidate -> Column in
+            var column = candidate.column
+            column.name = ColumnNaming.unique(column.name, in: &taken)
+            return column
+        }
+        return Table(name: ColumnNaming.table(forRoot: root.name), rootEntity: root.name, columns: columns)
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+internal import GRDB
+
+/// Reads the instances of one entity in `Z_PK` order on a thread and connection of its own, a
+/// batch ahead of whoever takes them: the caller works on one batch while the next is read and
+/// decoded on the other core.
+///
+/// For a store nothing else writes while it is read (a migration's source, locked for the run).
+/// At most two batches are in memory besides the one being worked on, however large the table.
+/// Call ``stop()`` when done, early or not: the reader holds a read transaction until then.
+package final class ObjectPrefetch: @unchecked Sendable {
+    private let store: PersistentStore
+    private let layout: StoreLayout
+    private let entity: String
+    private let includingSubentities: Bool
+    private let batchSize: Int
+    /// Guards everything below; the reader and the caller wait on it for each other.
+    private let condition = NSCondition()
+    private var ready: [StoredObject]?
+    /// `finished`: the reader has let go of the store, after the last batch or an error.
+    private var finished = false, stopping = false
+    private var failure: Error?
+
+    /// Starts reading `entity` (and its subentities unless told not to) from `store`, whose
+    /// tables `layout` describes, `batchSize` instances at a time.
+    package init(store: PersistentStore, layout: StoreLayout, entity: String, includingSubentities: Bool = true, batchSize: Int) {
+        self.store = store
+        self.layout = layout
+        self.entity = entity
+        self.includingSubentities = includingSubentities
+        self.batchSize = max(batchSize, 1)
+        let thread = Thread { [self] in readAll() }
+        thread.name = "chrysalis.prefetch"
+        thread.start()
+    }
+
+    /// The next batch, in `Z_PK` order; nil after the last. Rethrows what stopped the reader.
+    package func next() throws -> [StoredObject]? {
+        condition.lock()
+        defer { condition.unlock() }
+        while ready == nil && !finished { condition.wait() }
+        if let batch = ready {
+            ready = nil
+            condition.broadcast()
+            return batch
+        }
+        if let failure { throw failure }
+        return nil
+    }
+
+    /// Stops the reader and waits until it has let go of the store. Safe to call more than once.
+    package func stop() {
+        condition.lock()
+        stopping = true
+        condition.broadcast()
+        while !finished { condition.wait() }
+        condition.unlock()
+    }
+
+    private func readAll() {
+        do {
+            // One read transaction and one cursor for the whole table: nothing writes it meanwhile.
+            try store.read { db in
+                let reader = ObjectReader(db: db, layout: layout, path: store.path)
+                var batch: [StoredObject] = []
+                batch.reserveCapacity(batchSize)
+                try reader.forEachObject(of: entity, includingSubentities: includingSubentities) { object in
+                    batch.append(object)
+                    if batch.count == batchSize {
+                        guard hand(over: batch) else { throw Stopped() }
+                        batch.removeAll(keepingCapacity: true)
+                    }
+                }
+                if !batch.isEmpty { _ = hand(over: batch) }
+            }
+            finish(nil)
+        } catch is Stopped {
+            finish(nil)
+        } catch {
+            finish(error)
+        }
+    }
+
+    /// Waits until the last batch was taken, then offers `batch`; false once the caller stopped.
+    private func hand(over batch: [StoredObject]) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while ready != nil && !stopping { condition.wait() }
+        guard !stopping else { return false }
+        ready = batch
+        condition.broadcast()
+        return true
+    }
+
+    private func finish(_ error: Error?) {
+        condition.lock()
+        failure = error
+        finished = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private struct Stopped: Error {}
+}
