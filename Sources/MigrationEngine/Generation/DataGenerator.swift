@@ -6,20 +6,20 @@ import SQLiteStore
 /// entities of each hierarchy, to-ones pointing at random rows of their destination, a few
 /// many-to-many links per row, some NULLs. Deterministic for a seed, and streamed: rows go in
 /// chunks of their own transactions, so ten million rows need no more memory than ten.
-public struct DataGenerator {
+package struct DataGenerator {
     /// The model of the store to fill.
-    public let model: ManagedObjectModel
+    package let model: ManagedObjectModel
     /// The seed; the same seed gives the same rows.
-    public let seed: UInt64
+    package let seed: UInt64
     /// Rows per transaction.
-    public var chunkSize = 20_000
+    package var chunkSize = 20_000
     /// Whether the first rows of each entity hold edge values instead of realistic ones: no value
     /// (where optional), empty, the type's extremes, text beyond ASCII (``EdgeValues``). What a
     /// history check puts through every migration.
-    public var edgeValues = false
+    package var edgeValues = false
 
     /// A generator for stores of `model`.
-    public init(model: ManagedObjectModel, seed: UInt64 = 1) {
+    package init(model: ManagedObjectModel, seed: UInt64 = 1) {
         self.model = model
         self.seed = seed
     }

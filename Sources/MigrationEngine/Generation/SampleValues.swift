@@ -1,13 +1,13 @@
 import Foundation
 
 /// A small, fast, seedable random source (SplitMix64): the same seed gives the same store.
-public struct SeededRandom: RandomNumberGenerator {
+package struct SeededRandom: RandomNumberGenerator {
     private var state: UInt64
 
     /// A source seeded with `seed`.
-    public init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
+    package init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
 
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -16,15 +16,15 @@ public struct SeededRandom: RandomNumberGenerator {
     }
 
     /// A value in `0..<bound`.
-    public mutating func below(_ bound: Int) -> Int { bound <= 1 ? 0 : Int(next() % UInt64(bound)) }
+    package mutating func below(_ bound: Int) -> Int { bound <= 1 ? 0 : Int(next() % UInt64(bound)) }
 
     /// True with probability `percent`/100.
-    public mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
+    package mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
 }
 
 /// Realistic strings for generated rows, chosen by what an attribute's name suggests: people's
 /// names (some without a space, as real data has), book titles, prose, units, colours, ids.
-public enum SampleValues {
+package enum SampleValues {
     static let firstNames = ["Ada", "Alan", "Grace", "Linus", "Margaret", "Donald", "Barbara", "Edsger", "Frances", "Ken",
                              "Radia", "Tim", "Katherine", "Dennis", "Hedy", "John", "Jane", "Bill", "Jack", "Marie"]
     static let lastNames = ["Lovelace", "Turing", "Hopper", "Torvalds", "Hamilton", "Knuth", "Liskov", "Dijkstra", "Allen",
@@ -37,7 +37,7 @@ public enum SampleValues {
     static let units = ["kg", "g", "l", "ml", "piece", "loaf", "dozen", "can", "bunch", "jar"]
     static let cuisines = ["Italian", "French", "Japanese", "Mexican", "Indian", "Thai", "Greek", "Ethiopian"]
 
-    public static func person(_ random: inout SeededRandom) -> String {
+    package static func person(_ random: inout SeededRandom) -> String {
         if random.chance(5) { return mononyms[random.below(mononyms.count)] }
         return "\(firstNames[random.below(firstNames.count)]) \(lastNames[random.below(lastNames.count)])"
     }

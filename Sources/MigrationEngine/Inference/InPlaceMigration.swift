@@ -12,9 +12,9 @@ import SQLiteStore
 /// Rebuilds once ran on a copy of the store that was integrity-checked and swapped in: the copy,
 /// the whole-file check and the swap made them 2.5–3.3× their hand-written SQL (issue 32), for
 /// no more safety than the transaction gives.
-public enum InPlaceMigration {
+package enum InPlaceMigration {
     /// Migrates the store at `path` from `source` to `destination` by inference.
-    public static func run(store path: String, from source: ModelBundle.Version, to destination: ModelBundle.Version,
+    package static func run(store path: String, from source: ModelBundle.Version, to destination: ModelBundle.Version,
                            options: MigrationOptions = MigrationOptions()) throws -> MigrationReport {
         try InferredStep(store: path, from: source, to: destination, options: options).alterInPlace()
     }

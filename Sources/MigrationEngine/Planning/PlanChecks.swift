@@ -5,7 +5,7 @@ import ObjectModel
 extension MigrationPlan {
     /// Every custom policy a mapping step names must be registered in `registry` (a bare name or
     /// a module-qualified one, as mapping models write them). Checked by `plan` and before a run.
-    public func requirePolicies(_ registry: PolicyRegistry) throws {
+    package func requirePolicies(_ registry: PolicyRegistry) throws {
         var missing: [String] = []
         for step in steps {
             guard case .mapping(let models) = step.kind else { continue }

@@ -18,7 +18,7 @@ extension MigrationPlan {
     ///     for part in step.parts { print(part.title, part.statements.map(\.description)) }
     /// }
     /// ```
-    public func statements(store path: String, options: MigrationOptions = MigrationOptions()) throws -> [StepStatements] {
+    package func statements(store path: String, options: MigrationOptions = MigrationOptions()) throws -> [StepStatements] {
         let store = try PersistentStore.open(at: PlanJournal.pendingOriginal(store: path) ?? path)
         defer { try? store.close() }
         let first = try steps.first.map { try store.layout(for: $0.source.model) }

@@ -8,9 +8,9 @@ import Glibc
 /// volume too small is refused at once with the numbers instead of failing half way through
 /// (which would roll back, but only after all the work). The same estimate names the space
 /// needed when the disk fills up anyway (another process may be writing to it too).
-public struct SpaceCheck: Sendable {
+package struct SpaceCheck: Sendable {
     /// What the step will write beside (or into) the store.
-    public enum Work: Sendable {
+    package enum Work: Sendable {
         /// The step's SQL in one transaction on the store: a journal of a few pages (of the whole
         /// store when rows are rewritten: entities renumbered, tables rebuilt), the rebuilt
         /// tables written anew beside the old ones until the commit frees them, and a byte copy
@@ -22,12 +22,12 @@ public struct SpaceCheck: Sendable {
     }
 
     /// Bytes the step needs, at a rough estimate that errs on the generous side.
-    public let needed: Int64
+    package let needed: Int64
     /// What makes up `needed`, in words, for the error message.
-    public let reason: String
+    package let reason: String
 
     /// Estimates what `work` needs for the store at `store`.
-    public init(_ work: Work, store: String) {
+    package init(_ work: Work, store: String) {
         let storeBytes = Self.size(store) + Self.size(store + "-wal")
         let slack: Int64 = 1 << 20
         switch work {
@@ -75,7 +75,7 @@ public struct SpaceCheck: Sendable {
     }
 
     /// Throws when the volume holding `store` has less than `needed` bytes free.
-    public func require(store: String, step: String) throws {
+    package func require(store: String, step: String) throws {
         try require(store: store, for: "the step \(step)")
     }
 
@@ -123,7 +123,7 @@ public struct SpaceCheck: Sendable {
     }
 
     /// `12.3 MB` style, in decimal units as `df -H` shows them: how every message says a size.
-    public static func format(_ bytes: Int64) -> String {
+    package static func format(_ bytes: Int64) -> String {
         let units = ["bytes", "kB", "MB", "GB", "TB"]
         var value = Double(bytes), unit = 0
         while value >= 1000, unit < units.count - 1 { value /= 1000; unit += 1 }

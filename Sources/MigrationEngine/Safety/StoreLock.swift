@@ -7,7 +7,7 @@ import Glibc
 /// migration (from `chrysalis migrate` or a console) off it. The kernel drops the lock when the
 /// process dies, so a crash never leaves the store locked; the file records who holds it (pid,
 /// command line, since when), so a refusal can name the other process.
-public final class StoreLock {
+package final class StoreLock {
     private let descriptor: Int32
     let path: String
 
@@ -46,7 +46,7 @@ public final class StoreLock {
 
     /// Who is migrating `store` right now (pid, command, since when), or `nil` when nobody is.
     /// Lets a console refuse to open a store another process is migrating, before any work.
-    public static func holder(of store: String) -> String? {
+    package static func holder(of store: String) -> String? {
         let path = path(of: store)
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
@@ -59,7 +59,7 @@ public final class StoreLock {
     }
 
     /// The error a second migration gets, naming the one that holds the store.
-    public static func lockedError(store: String, holder: String) -> MigrationError {
+    package static func lockedError(store: String, holder: String) -> MigrationError {
         MigrationError(.locked, "\(store) is being migrated by another process: \(holder)",
                        fix: "wait for it to finish, or stop that process (its migration rolls back), then run again")
     }

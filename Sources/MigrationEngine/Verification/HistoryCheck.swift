@@ -9,31 +9,31 @@ import SQLiteStore
 /// value, default and link it must keep (``InferredStepCheck``); each mapping step is validated
 /// by its own stage 3; the end is checked against the target's hashes. What `chrysalis
 /// check-history` runs, and what an app's CI can run on every model change.
-public struct HistoryCheck: Sendable {
+package struct HistoryCheck: Sendable {
     /// One version's outcome.
-    public struct Outcome: Sendable, Encodable {
+    package struct Outcome: Sendable, Encodable {
         /// The version the store was made at.
-        public var version: String
+        package var version: String
         /// Whether it reached the target with everything checked.
-        public var ok: Bool
+        package var ok: Bool
         /// What failed, with the step and the fix; `nil` when ok.
-        public var error: String?
+        package var error: String?
         /// The steps its plan has (0 for the target itself).
-        public var steps: Int
+        package var steps: Int
     }
 
-    public var bundle: ModelBundle
-    public var mappings: [MappingModel]
-    public var route: PlanRoute
-    public var options: MigrationOptions
+    package var bundle: ModelBundle
+    package var mappings: [MappingModel]
+    package var route: PlanRoute
+    package var options: MigrationOptions
     /// Rows per root entity in each version's store (edge values first).
-    public var rows: Int
+    package var rows: Int
     /// The version every store is migrated to (default: the bundle's current version).
-    public var target: String
+    package var target: String
     /// The versions to make stores at (default: every version up to the target).
-    public var versions: Set<String>?
+    package var versions: Set<String>?
 
-    public init(bundle: ModelBundle, mappings: [MappingModel] = [], route: PlanRoute = .automatic,
+    package init(bundle: ModelBundle, mappings: [MappingModel] = [], route: PlanRoute = .automatic,
                 options: MigrationOptions = MigrationOptions(), rows: Int = 12, target: String? = nil) {
         self.bundle = bundle
         self.mappings = mappings
@@ -47,7 +47,7 @@ public struct HistoryCheck: Sendable {
     /// when checked), as many at once as there are processors: each version's store is its own.
     /// `progress` hears each version as it starts, one call at a time. Outcomes are in the
     /// bundle's order.
-    public func run(in directory: URL, progress: @escaping @Sendable (_ started: Int, _ count: Int, _ version: String) -> Void = { _, _, _ in }) -> [Outcome] {
+    package func run(in directory: URL, progress: @escaping @Sendable (_ started: Int, _ count: Int, _ version: String) -> Void = { _, _, _ in }) -> [Outcome] {
         let end = bundle.versions.firstIndex { $0.name == target } ?? bundle.versions.count - 1
         let versions = bundle.versions.prefix(end + 1).filter { self.versions?.contains($0.name) ?? true }
         let results = OutcomeBox(count: versions.count)

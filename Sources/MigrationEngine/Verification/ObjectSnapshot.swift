@@ -5,15 +5,15 @@ import SQLiteStore
 /// Every object and link a store holds, read through the store's own reader with the layout the
 /// store has: what a check compares before and after a step. For test-sized stores only; it
 /// holds everything in memory.
-public struct ObjectSnapshot: Sendable {
+package struct ObjectSnapshot: Sendable {
     /// Entity → key → object (concrete entities only).
-    public var objects: [String: [Int64: StoredObject]] = [:]
+    package var objects: [String: [Int64: StoredObject]] = [:]
     /// Entity → relationship → key → destination keys, as the reader gives them (in order for an
     /// ordered relationship, by key otherwise). Objects with no links are left out.
-    public var links: [String: [String: [Int64: [Int64]]]] = [:]
+    package var links: [String: [String: [Int64: [Int64]]]] = [:]
 
     /// Reads the store at `path` as `model` describes it.
-    public static func read(_ path: String, model: ManagedObjectModel) throws -> ObjectSnapshot {
+    package static func read(_ path: String, model: ManagedObjectModel) throws -> ObjectSnapshot {
         let store = try PersistentStore.open(at: path)
         defer { try? store.close() }
         let layout = try store.layout(for: model)
@@ -39,7 +39,7 @@ public struct ObjectSnapshot: Sendable {
     /// A value as comparable across a retyped column: every number (Boolean included) as a
     /// Double, everything else in full (text and bytes whole, never a message's shortened form),
     /// tagged with its kind so that text never equals bytes.
-    public static func comparable(_ value: StoreValue) -> String {
+    package static func comparable(_ value: StoreValue) -> String {
         switch value.plain {
         case .integer(let number): return "\(Double(number))"
         case .bool(let flag): return flag ? "1.0" : "0.0"
