@@ -108,7 +108,7 @@ let package = Package(
         .testTarget(
             name: "ChrysalisCLITests",
             dependencies: [
-                "chrysalis", "chrysalis-demos", "chrysalis-bench", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                "chrysalis", "chrysalis-demos", "chrysalis-bench", "TestSupport", "SQLiteStore", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

@@ -37,7 +37,7 @@ struct DryRunCopy {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
             // The -journal too: a crashed writer's unfinished transaction is rolled back on the copy.
-            for suffix in ["", "-wal", "-journal"] where FileManager.default.fileExists(atPath: store + suffix) {
+            for suffix in ["", StoreFiles.walSuffix, StoreFiles.journalSuffix] where FileManager.default.fileExists(atPath: store + suffix) {
                 try FileManager.default.copyItem(atPath: store + suffix, toPath: path + suffix)
                 try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path + suffix)
             }

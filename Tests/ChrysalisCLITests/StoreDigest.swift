@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import GRDB
+import SQLiteStore
 
 /// A store's logical content as one hash: every table's schema and every row, in a fixed order.
 ///
@@ -8,8 +9,8 @@ import GRDB
 /// (a hot rollback journal played back, a WAL replayed) holds the same data in different pages.
 /// Two stores with the same digest hold the same tables, columns, indexes and values.
 enum StoreDigest {
-    /// Journals SQLite replays or rolls back when it opens a store after a crash.
-    static let sidecars = ["-journal", "-wal", "-shm"]
+    /// Journals SQLite replays or rolls back when it opens a store after a crash: the one list.
+    static let sidecars = StoreFiles.sidecarSuffixes
 
     /// The digest of the store at `path` as SQLite's own recovery leaves it.
     ///

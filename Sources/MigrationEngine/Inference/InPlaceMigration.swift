@@ -96,7 +96,7 @@ private struct InferredStep {
             }
             try store.close()
         } catch {
-            if let backup { for suffix in [""] + StoreSwap.sidecars { unlink(backup + suffix) } }
+            if let backup { for path in StoreFiles.paths(of: backup) { unlink(path) } }
             unlink(StoreSwap.backupMarker(for: path))
             throw StoreSwap.Paths(store: path).describing(space.explain(error, store: path, step: name))
         }

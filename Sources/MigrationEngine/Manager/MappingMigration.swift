@@ -89,7 +89,7 @@ public final class MappingMigration {
             let error = fingerprint.changed(store: path) ? fingerprint.foreignWrite(store: path) : error
             try? newStore?.close()
             for file in [paths.newStore, paths.workStore] {
-                for suffix in [""] + StoreSwap.sidecars { unlink(file + suffix) }
+                for path in StoreFiles.paths(of: file) { unlink(path) }
             }
             throw paths.describing(space.explain(error, store: path, step: stepName))
         }

@@ -112,7 +112,7 @@ public enum MigrationRunner {
                     throw try stopped(plan, at: index + 1, by: error, store: path, original: original, journaled: journaled, keepBackup: keepBackup)
                 }
                 if index > 0, let backup = report.backup {
-                    for suffix in [""] + StoreSwap.sidecars { unlink(backup + suffix) }
+                    for path in StoreFiles.paths(of: backup) { unlink(path) }
                 }
                 reports.append(report)
                 verifiedRows = VerifiedRowCounts(after: report, store: path)
@@ -140,7 +140,7 @@ public enum MigrationRunner {
             if journaled { try? PlanJournal.end(store: path) }
             guard let kept = reports.first?.backup else { return nil }
             guard keepBackup else {
-                for suffix in [""] + StoreSwap.sidecars { unlink(kept + suffix) }
+                for path in StoreFiles.paths(of: kept) { unlink(path) }
                 return nil
             }
             return kept
@@ -215,7 +215,7 @@ public enum MigrationRunner {
     /// tidied. Returns what it did, one line each; empty when there was nothing to do.
     public static func recover(store path: String) throws -> [String] {
         var done: [String] = []
-        let journal = path + "-journal"
+        let journal = StoreFiles.journal(of: path)
         if ((try? FileManager.default.attributesOfItem(atPath: journal))?[.size] as? NSNumber)?.intValue ?? 0 > 0 {
             try PersistentStore.recoverInterruptedTransaction(at: path)
             if !FileManager.default.fileExists(atPath: journal) { done.append("a crashed writer's unfinished transaction was rolled back") }

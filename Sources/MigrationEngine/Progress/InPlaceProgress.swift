@@ -1,4 +1,5 @@
 import Foundation
+import SQLiteStore
 
 /// An in-place step's progress, stage by stage: the backup copy (megabytes), the change (tables),
 /// the verification (rows counted, or tables checked when no row can change). Kept apart from
@@ -28,7 +29,7 @@ struct InPlaceProgress {
 
     /// The size of the store at `path` with its `-wal` (where a WAL store's newest pages are).
     static func bytes(of path: String) -> Int {
-        [path, path + "-wal"].reduce(0) { $0 + (((try? FileManager.default.attributesOfItem(atPath: $1))?[.size] as? NSNumber)?.intValue ?? 0) }
+        [path, StoreFiles.wal(of: path)].reduce(0) { $0 + (((try? FileManager.default.attributesOfItem(atPath: $1))?[.size] as? NSNumber)?.intValue ?? 0) }
     }
 
     /// The backup copy starts (when the step keeps one).

@@ -33,7 +33,7 @@ enum OtherWriters {
         guard !StoreHolders.thisProcessHolds(store) else { return nil }
         // sqlite3.c: PENDING_BYTE 0x40000000, RESERVED_BYTE one past it; WAL_WRITE_LOCK is the
         // first lock byte of the wal-index, at offset 120 of the -shm file.
-        return lockHolder(store, offset: 0x4000_0001) ?? lockHolder(store + "-shm", offset: 120)
+        return lockHolder(store, offset: 0x4000_0001) ?? lockHolder(StoreFiles.shm(of: store), offset: 120)
     }
 
     /// What the store's files are on disk: if any of it differs later, something wrote to them.
@@ -41,7 +41,7 @@ enum OtherWriters {
         let files: [[Int]]
 
         init(store: String) {
-            files = [store, store + "-wal", store + "-journal"].map { path in
+            files = StoreFiles.dataPaths(of: store).map { path in
                 var info = stat()
                 guard stat(path, &info) == 0 else { return [] }
                 return [Int(info.st_ino), Int(info.st_size), Int(info.st_mtim.tv_sec), Int(info.st_mtim.tv_nsec)]

@@ -118,7 +118,7 @@ struct PlanJournal {
         guard let record = record(for: store) else { return nil }
         let target = record.targetHashes.compactMapValues { Data(base64Encoded: $0) }
         let current = currentHashes()
-        if ([""] + StoreSwap.sidecars).allSatisfy({ !FileManager.default.fileExists(atPath: record.original + $0) }) {
+        if StoreFiles.paths(of: record.original).allSatisfy({ !FileManager.default.fileExists(atPath: $0) }) {
             // No backup: a restore that finished (the store is the original again), the plan's
             // end (the store at the target), or a backup someone deleted, which is said as it is.
             if current == target {
@@ -133,7 +133,7 @@ struct PlanJournal {
             return .restored(version: record.sourceVersion)
         }
         if current == target {
-            if !record.keepsBackup { for suffix in [""] + StoreSwap.sidecars { unlink(record.original + suffix) } }
+            if !record.keepsBackup { for path in StoreFiles.paths(of: record.original) { unlink(path) } }
             try end(store: store)
             return .finished(target: record.targetVersion, backup: record.keepsBackup ? record.original : nil)
         }
@@ -149,10 +149,10 @@ struct PlanJournal {
     static func restore(store: String, from backup: String) throws {
         let manager = FileManager.default
         if manager.fileExists(atPath: backup) {
-            for suffix in StoreSwap.sidecars { unlink(store + suffix) }
+            for suffix in StoreFiles.sidecarSuffixes { unlink(store + suffix) }
             guard rename(backup, store) == 0 else { throw failure("move the original \(backup) back to \(store)") }
         }
-        for suffix in StoreSwap.sidecars where manager.fileExists(atPath: backup + suffix) && !manager.fileExists(atPath: store + suffix) {
+        for suffix in StoreFiles.sidecarSuffixes where manager.fileExists(atPath: backup + suffix) && !manager.fileExists(atPath: store + suffix) {
             guard rename(backup + suffix, store + suffix) == 0 else { throw failure("move \(backup + suffix) back") }
         }
         try StoreSwap.syncDirectory(of: store)

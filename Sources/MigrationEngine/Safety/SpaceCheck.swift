@@ -28,7 +28,7 @@ package struct SpaceCheck: Sendable {
 
     /// Estimates what `work` needs for the store at `store`.
     package init(_ work: Work, store: String) {
-        let storeBytes = Self.size(store) + Self.size(store + "-wal")
+        let storeBytes = Self.size(store) + Self.size(StoreFiles.wal(of: store))
         let slack: Int64 = 1 << 20
         switch work {
         case .alterInPlace(let backup, let rewritesRows, let rebuilds):
@@ -52,7 +52,7 @@ package struct SpaceCheck: Sendable {
     /// that steps 1–3 never run only for step 4 to be found not to fit. Later steps' stores are
     /// taken to be the store's size; a plan that keeps its original keeps it on disk throughout.
     static func plan(_ plan: MigrationPlan, store: String, keepsOriginal: Bool) -> SpaceCheck {
-        let storeBytes = size(store) + size(store + "-wal")
+        let storeBytes = size(store) + size(StoreFiles.wal(of: store))
         let rows = Int(max(storeBytes / Int64(StageCost.bytesPerRow), 1))
         var worst = SpaceCheck(needed: 0, reason: "")
         for (index, step) in plan.steps.enumerated() {

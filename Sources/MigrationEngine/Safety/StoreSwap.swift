@@ -56,13 +56,12 @@ enum StoreSwap {
                 let name = "\(base)~\(index == 1 ? "" : String(index))" + (ext.isEmpty ? "" : ".\(ext)")
                 let candidate = directory.appendingPathComponent(name).path
                 // A name is free only when no sidecar of an interrupted copy sits there either.
-                if ([""] + StoreSwap.sidecars).allSatisfy({ !FileManager.default.fileExists(atPath: candidate + $0) }) { return candidate }
+                if StoreFiles.paths(of: candidate).allSatisfy({ !FileManager.default.fileExists(atPath: $0) }) { return candidate }
                 index += 1
             }
         }
     }
 
-    static let sidecars = StoreFiles.sidecarSuffixes
 
     /// Removes what an interrupted migration left (never the store or a backup), undoing an
     /// interrupted swap first.
@@ -81,7 +80,7 @@ enum StoreSwap {
             unlink(paths.journal)
         }
         for file in [paths.newStore, paths.workStore] {
-            for suffix in [""] + sidecars { unlink(file + suffix) }
+            for path in StoreFiles.paths(of: file) { unlink(path) }
         }
         try removeStaleBackup(store: store)
     }
@@ -104,7 +103,7 @@ enum StoreSwap {
         if !backup.isEmpty, FileManager.default.fileExists(atPath: backup),
            let kept = try? PersistentStore.open(at: backup).metadata().versionHashes,
            let now = try? PersistentStore.open(at: store).metadata().versionHashes, kept == now {
-            for suffix in [""] + sidecars { unlink(backup + suffix) }
+            for path in StoreFiles.paths(of: backup) { unlink(path) }
         }
         unlink(marker)
         try syncDirectory(of: store)
@@ -126,7 +125,7 @@ enum StoreSwap {
     /// plan whose original a ``PlanJournal`` keeps (an interrupted replace is undone with the
     /// rest of the plan). The store's sidecars go first: its `-wal` must never meet the new store.
     static func replace(_ paths: Paths) throws {
-        for suffix in sidecars { unlink(paths.store + suffix) }
+        for path in StoreFiles.paths(of: paths.store).dropFirst() { unlink(path) }
         guard rename(paths.newStore, paths.store) == 0 else { throw failure("move the new store to \(paths.store)") }
         try syncDirectory(of: paths.store)
     }
@@ -150,7 +149,7 @@ enum StoreSwap {
     static func copyAside(store: String, backup chosen: String? = nil, copied: (Int) -> Void = { _ in }) throws -> String {
         let paths = Paths(store: store)
         let backup = chosen ?? paths.backup()
-        let present = [""] + sidecars.filter { $0 == "-wal" && FileManager.default.fileExists(atPath: store + $0) }
+        let present = [""] + (FileManager.default.fileExists(atPath: StoreFiles.wal(of: store)) ? [StoreFiles.walSuffix] : [])
         // Named before the copy exists, so that a kill from here on leaves nothing unaccounted for.
         try Data((backup + "\n").utf8).write(to: URL(fileURLWithPath: backupMarker(for: store)))
         do {
@@ -186,7 +185,7 @@ enum StoreSwap {
         if manager.fileExists(atPath: paths.store), !manager.fileExists(atPath: backup) {
             guard link(paths.store, backup) == 0 else { throw failure("link \(paths.store) to \(backup)") }
         }
-        for suffix in sidecars where manager.fileExists(atPath: paths.store + suffix) {
+        for suffix in StoreFiles.sidecarSuffixes where manager.fileExists(atPath: paths.store + suffix) {
             guard rename(paths.store + suffix, backup + suffix) == 0 else { throw failure("move \(paths.store + suffix)") }
         }
         if manager.fileExists(atPath: paths.newStore) {
@@ -198,7 +197,7 @@ enum StoreSwap {
     /// puts it in place is the swap's last act): the source's sidecars come back beside it and the
     /// backup name, a second link to the source, goes. The new store is removed by the caller.
     private static func undo(_ paths: Paths, backup: String) throws {
-        for suffix in sidecars where FileManager.default.fileExists(atPath: backup + suffix) {
+        for suffix in StoreFiles.sidecarSuffixes where FileManager.default.fileExists(atPath: backup + suffix) {
             guard rename(backup + suffix, paths.store + suffix) == 0 else { throw failure("move \(backup + suffix) back") }
         }
         var source = stat(), link = stat()

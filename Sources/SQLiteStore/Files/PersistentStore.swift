@@ -200,7 +200,7 @@ public final class PersistentStore: Sendable {
         guard missing.isEmpty else {
             // SQLite reads a store through the -wal beside it, whatever database wrote that -wal:
             // one copied from another database shows that database instead.
-            let wal = FileManager.default.fileExists(atPath: path + "-wal")
+            let wal = FileManager.default.fileExists(atPath: StoreFiles.wal(of: path))
             throw StoreError(.notCoreData, path: path, "is a SQLite database but not a Core Data store (no \(missing.joined(separator: " or ")) table)"
                                 + (wal ? ", as read through the -wal beside it" : ""),
                              fix: wal ? "if the -wal was copied from another database, put back the store's own -wal (or move the store without it, if it was closed cleanly)"
@@ -230,7 +230,7 @@ public final class PersistentStore: Sendable {
     /// cannot, and fails. So a writable store with a `-journal` is first opened to read once
     /// (SQLite rolls it back only when no live process holds the transaction).
     private static func rollBackHotJournal(_ path: String) throws {
-        let journal = path + "-journal"
+        let journal = StoreFiles.journal(of: path)
         guard let size = (try? FileManager.default.attributesOfItem(atPath: journal))?[.size] as? NSNumber, size.intValue > 0 else { return }
         do {
             try requireWritable(path)

@@ -19,7 +19,7 @@ final class SharedMemoryFile: @unchecked Sendable {
     init?(store: String) {
         guard !StoreHolders.thisProcessHolds(store) else { return nil }
         self.store = store
-        path = store + "-shm"
+        path = StoreFiles.shm(of: store)
         before = FileManager.default.contents(atPath: path)
     }
 

@@ -74,7 +74,7 @@ package struct StoreFileCheck: Sendable {
         let pageSize = rawPageSize == 1 ? 65536 : rawPageSize
         // The in-header page count is valid only when the change counter matches version-valid-for.
         let pageCount = bigEndian(24, 4) == bigEndian(92, 4) ? bigEndian(28, 4) : 0
-        let wal = fileManager.fileExists(atPath: path + "-wal") ? path + "-wal" : nil
+        let wal = fileManager.fileExists(atPath: StoreFiles.wal(of: path)) ? StoreFiles.wal(of: path) : nil
         // A checkpoint copies the WAL's pages into the file in page order, page 1 (this header)
         // first, so one interrupted by a kill leaves a header that counts pages not yet written,
         // while the -wal still holds them all and SQLite replays it on open. Only a file with no
@@ -86,6 +86,6 @@ package struct StoreFileCheck: Sendable {
                              fix: "copy the store again, completely, with its -wal and -shm files")
         }
         return StoreFileCheck(fileSize: size, pageSize: pageSize, declaredPageCount: pageCount, isWAL: bytes[18] == 2,
-                              walPath: wal, shmPath: fileManager.fileExists(atPath: path + "-shm") ? path + "-shm" : nil)
+                              walPath: wal, shmPath: fileManager.fileExists(atPath: StoreFiles.shm(of: path)) ? StoreFiles.shm(of: path) : nil)
     }
 }

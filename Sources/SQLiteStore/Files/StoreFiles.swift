@@ -4,18 +4,33 @@ import Foundation
 /// open or after a crash (`-wal`, `-shm`, `-journal`). One list, so that removing, copying or
 /// checking a store never forgets one.
 package enum StoreFiles {
-    /// The sidecar suffixes, appended to the store's path.
-    package static let sidecarSuffixes = ["-wal", "-shm", "-journal"]
+    /// The sidecar suffixes, appended to the store's path: the only place they are spelled.
+    package static let sidecarSuffixes = [walSuffix, shmSuffix, journalSuffix]
+    /// Each suffix, for code that names a sidecar of several paths at once (a swap's renames).
+    package static let walSuffix = "-wal", shmSuffix = "-shm", journalSuffix = "-journal"
+
+    /// The store's write-ahead log, where a WAL store's latest commits are until a checkpoint.
+    package static func wal(of store: String) -> String { store + walSuffix }
+    /// The WAL index other connections share (no data of its own).
+    package static func shm(of store: String) -> String { store + shmSuffix }
+    /// The rollback journal: a "hot" one after a crash holds the pages to put back.
+    package static func journal(of store: String) -> String { store + journalSuffix }
 
     /// The store's path and each sidecar's.
     package static func paths(of store: String) -> [String] {
         [store] + sidecarSuffixes.map { store + $0 }
     }
 
+    /// The files that hold the store's data: the database, its `-wal` and its `-journal` (the
+    /// `-shm` is an index SQLite rebuilds).
+    package static func dataPaths(of store: String) -> [String] {
+        [store, wal(of: store), journal(of: store)]
+    }
+
     /// A store's path as a message names it to someone who may copy it: with its `-wal` when it
     /// has one, since the database file alone may lack rows that are still in the `-wal`.
     package static func named(_ store: String) -> String {
-        FileManager.default.fileExists(atPath: store + "-wal") ? "\(store) (with \((store as NSString).lastPathComponent)-wal beside it: keep and copy the two together)" : store
+        FileManager.default.fileExists(atPath: wal(of: store)) ? "\(store) (with \((wal(of: store) as NSString).lastPathComponent) beside it: keep and copy the two together)" : store
     }
 
     /// Removes the store and its sidecars, those that exist; for stores a command made itself

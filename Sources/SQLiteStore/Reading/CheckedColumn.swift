@@ -90,7 +90,7 @@ struct CheckedColumn: Sendable {
     /// What to do about a store whose own bookkeeping is damaged. A `-wal` beside the store is
     /// named: one copied from another database makes a store look exactly this way.
     static func damagedFix(_ path: String) -> String {
-        guard FileManager.default.fileExists(atPath: path + "-wal") else {
+        guard FileManager.default.fileExists(atPath: StoreFiles.wal(of: path)) else {
             return "the store is damaged or is not a Core Data store; restore it from a backup"
         }
         return "the store is damaged or is not a Core Data store; restore it from a backup together with its -wal "
