@@ -7,7 +7,7 @@ struct DestinationValidator {
     let manager: MigrationManager
 
     func validate(_ didCheckEntity: () -> Void) throws {
-        let layout = manager.destinationLayout
+        let layout = manager.pass.destinationLayout
         let model = layout.model
         let q = ColumnNaming.quote
         for entity in model.entities {
@@ -15,7 +15,7 @@ struct DestinationValidator {
             guard !entity.isAbstract, let number = layout.numbering.number(of: entity.name), let table = layout.table(for: entity.name) else { continue }
             for attribute in model.allAttributes(of: entity) where !attribute.isOptional && !attribute.isTransient {
                 guard let column = layout.column(entity: entity.name, property: attribute.name) else { continue }
-                if let key = try manager.connection.integer(SQLStatement("SELECT Z_PK FROM main.\(q(table.name)) WHERE Z_ENT = ? AND \(q(column.name)) IS NULL LIMIT 1", [SQLValue(number)])) {
+                if let key = try manager.pass.connection.integer(SQLStatement("SELECT Z_PK FROM main.\(q(table.name)) WHERE Z_ENT = ? AND \(q(column.name)) IS NULL LIMIT 1", [SQLValue(number)])) {
                     throw failure(entity.name, key, attribute.name, "is required but has no value")
                 }
             }
@@ -27,9 +27,9 @@ struct DestinationValidator {
 
     private func check(_ relationship: RelationshipDescription, of entity: EntityDescription, number: Int, table: String) throws {
         let q = ColumnNaming.quote
-        switch manager.destinationLayout.storage(entity: entity.name, relationship: relationship.name) {
+        switch manager.pass.destinationLayout.storage(entity: entity.name, relationship: relationship.name) {
         case let .foreignKey(_, column, _)? where !relationship.isOptional:
-            if let key = try manager.connection.integer(SQLStatement("SELECT Z_PK FROM main.\(q(table)) WHERE Z_ENT = ? AND \(q(column)) IS NULL LIMIT 1", [SQLValue(number)])) {
+            if let key = try manager.pass.connection.integer(SQLStatement("SELECT Z_PK FROM main.\(q(table)) WHERE Z_ENT = ? AND \(q(column)) IS NULL LIMIT 1", [SQLValue(number)])) {
                 throw failure(entity.name, key, relationship.name, "is required but points to nothing")
             }
         case let .inverseForeignKey(destinationTable, column, _, _)? where relationship.isToMany:
@@ -56,7 +56,7 @@ struct DestinationValidator {
         guard minimum > 0 || maximum < Int.max else { return }
         let emptyAllowed = relationship.isOptional ? "c > 0 AND " : ""
         let sql = "SELECT Z_PK, c FROM (SELECT s.Z_PK, \(count) AS c FROM main.\(ColumnNaming.quote(table)) s WHERE s.Z_ENT = ?) WHERE \(emptyAllowed)(c < ? OR c > ?) LIMIT 1"
-        if let row = try manager.connection.row(SQLStatement(sql, [SQLValue(number), SQLValue(minimum), SQLValue(maximum)])) {
+        if let row = try manager.pass.connection.row(SQLStatement(sql, [SQLValue(number), SQLValue(minimum), SQLValue(maximum)])) {
             let found = row[1].integer ?? 0
             let allowed = maximum == Int.max ? "at least \(minimum)" : minimum == maximum ? "exactly \(minimum)" : "\(minimum) to \(maximum)"
             throw failure(entity.name, row[0].integer ?? 0, relationship.name,

@@ -142,11 +142,11 @@ public final class MappingMigration {
             try options.configureManager?(manager)
             if let pause = options.pauseAfterEntityMapping {
                 let paused = options.progressSpan.paused
-                manager.pauseAfterEntityMapping = { @Sendable (report: StepReport) -> Void in paused.counting { pause(report) } }
+                manager.pass.pauseAfterEntityMapping = { @Sendable (report: StepReport) -> Void in paused.counting { pause(report) } }
             }
-            manager.deferredIndexes = deferred
+            manager.pass.deferredIndexes = deferred
             try manager.runPass(step: options.step)
-            inserted.merge(manager.writer.insertedCounts, uniquingKeysWith: +)
+            inserted.merge(manager.pass.writer.insertedCounts, uniquingKeysWith: +)
         }
         try deferred.create(on: connection)
         // Core Data's new store has the destination's derived-attribute triggers; made once the
@@ -167,7 +167,7 @@ public final class MappingMigration {
         let manager = MigrationManager(connection: connection, sourceStore: sourceStore, sourceLayout: sourceLayout, destinationLayout: destinationLayout,
                                        destinationPath: paths.newStore, mappingModel: mapping, policies: options.policies,
                                        cancellation: options.cancellation, progress: progress, chunkSize: options.chunkSize)
-        manager.sourceRowCounts = rowsBefore
+        manager.pass.sourceRowCounts = rowsBefore
         return manager
     }
 

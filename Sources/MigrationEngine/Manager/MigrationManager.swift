@@ -34,99 +34,32 @@ public final class MigrationManager {
     /// by destination entity: ``setOnAssociation(_:_:to:)``.
     public private(set) var associationValues: [String: [(attribute: String, expression: Expression)]] = [:]
 
-    /// The destination store's connection, with the source attached as `src` and the work
-    /// database as `work`: everything the pass reads and writes goes through it.
-    let connection: StoreConnection
-    let sourceLayout: StoreLayout
-    let destinationLayout: StoreLayout
-    let sourceReader: ObjectReader
-    /// The source store, for reading a row-by-row mapping's instances ahead on a second connection.
-    let sourceStore: PersistentStore
-    let destinationReader: ObjectReader
-    let writer: ObjectWriter
-    let associations: AssociationTable
-    /// Indexes (on the destination) and indexed copies (of the source, in the work database)
-    /// that keep every look-up a policy makes O(log n); dropped at the end of each pass.
-    let sourceLookups: LookupIndexes, destinationLookups: LookupIndexes
     /// The policies' state, by key type: ``state(_:_:)``.
     var stateBoxes: [ObjectIdentifier: AnyObject] = [:]
+    /// The app's policies, by the names mapping models use.
     let policies: PolicyRegistry
-    let cancellation: CancellationToken
-    let progress: ProgressReporter
-    let chunkSize: Int
     /// Whether eligible entity mappings move with set-based SQL (off only to compare the paths).
     public var useSetBasedSQL = true
-    /// Destination indexes held back during the bulk load, if the step deferred them.
-    var deferredIndexes: DeferredIndexes?
-    /// Rows per concrete source entity, when the step counted them already: the source is only
-    /// read, so the counts hold for every pass, and recounting would read every table again.
-    var sourceRowCounts: [String: Int]?
+    /// What the running passes own: the stores, their readers and writer, the association
+    /// table, the look-up indexes, the resolved policies, the held-back insert and the object
+    /// cache. Policies reach them only through the methods below.
+    let pass: PassState
 
     init(connection: StoreConnection, sourceStore: PersistentStore, sourceLayout: StoreLayout, destinationLayout: StoreLayout, destinationPath: String,
          mappingModel: MappingModel, policies: PolicyRegistry, cancellation: CancellationToken, progress: ProgressReporter, chunkSize: Int) {
-        self.connection = connection
-        self.sourceLayout = sourceLayout
-        self.destinationLayout = destinationLayout
         sourceModel = sourceLayout.model
         destinationModel = destinationLayout.model
-        self.sourceStore = sourceStore
-        // The source is attached read-only: what it has no index for is copied into `work`, indexed.
-        sourceLookups = LookupIndexes(connection: connection, schema: "src", copiesInto: AssociationTable.schema)
-        destinationLookups = LookupIndexes(connection: connection, schema: "main")
-        sourceReader = ObjectReader(connection: connection, layout: sourceLayout, schema: "src", path: sourceStore.path, lookups: sourceLookups)
-        destinationReader = ObjectReader(connection: connection, layout: destinationLayout, schema: "main", path: destinationPath, lookups: destinationLookups)
-        writer = ObjectWriter(connection: connection, layout: destinationLayout, schema: "main", path: destinationPath)
-        writer.checksRequiredValues = false
-        associations = AssociationTable(connection: connection, sourceLayout: sourceLayout)
         self.mappingModel = mappingModel
         self.policies = policies
-        self.cancellation = cancellation
-        self.progress = progress
-        self.chunkSize = chunkSize
+        pass = PassState(connection: connection, sourceStore: sourceStore, sourceLayout: sourceLayout, destinationLayout: destinationLayout,
+                         destinationPath: destinationPath, cancellation: cancellation, progress: progress, chunkSize: chunkSize)
     }
-
-    /// Step mode's pause, from ``MigrationOptions/pauseAfterEntityMapping``.
-    var pauseAfterEntityMapping: (@Sendable (StepReport) -> Void)?
-
-    /// The running pass's policies, by entity mapping name.
-    var policiesByMapping: [String: EntityMigrationPolicy] = [:]
-
-    /// Each entity mapping's attribute assignments, by mapping name, for the running pass.
-    var attributeAssignmentsByMapping: [String: (entity: String, assignments: AttributeAssignments)] = [:]
-    /// The instance a policy inserted last, while its row is held back (``PendingInsert``).
-    var pendingInsert: PendingInsert?
-    /// The object read last from each store: expressions read several keys of the same object.
-    private var lastSource: StoredObject?, lastDestination: StoredObject?
-    /// The source instance stage 1 is visiting, row by row.
-    private var visitingSource: StoredObject?
-    /// The pass's row-by-row mappings whose to-ones go into their inserts, by mapping index.
-    var foldedToOnes: [Int: FoldedToOnes] = [:]
-    /// The one whose stage 1 is running.
-    var activeFold: FoldedToOnes?
-
-    func cachedObject(_ object: ObjectRef) throws -> StoredObject? {
-        let isSource = object.side == .source
-        if !isSource { try writePendingInsert() }
-        if let cached = isSource ? lastSource : lastDestination, cached.id == object.id { return cached }
-        let fetched = try (isSource ? sourceReader : destinationReader).object(object.id)
-        if isSource { lastSource = fetched } else { lastDestination = fetched }
-        return fetched
-    }
-
-    /// Caches the source object stage 1 is visiting, so reading it again costs no query.
-    func remember(sourceObject object: StoredObject?) {
-        lastSource = object
-        visitingSource = object
-    }
-
-    /// Forgets cached objects (after writes to the destination).
-    func forgetCachedObjects() { lastDestination = nil }
 
     // MARK: Reading the source
 
     /// A source instance with its attribute values and to-one destinations.
     public func sourceObject(_ id: ObjectID) throws -> StoredObject {
-        guard let object = try cachedObject(ObjectRef(side: .source, id: id)) else { throw MigrationError(.evaluation, "source object \(id) does not exist") }
+        guard let object = try pass.cachedObject(ObjectRef(side: .source, id: id)) else { throw MigrationError(.evaluation, "source object \(id) does not exist") }
         return object
     }
 
@@ -146,82 +79,69 @@ public final class MigrationManager {
     /// then go into the one `INSERT`.
     @discardableResult
     public func insertDestination(_ entity: String, _ values: [String: StoreValue] = [:]) throws -> ObjectID {
-        try writePendingInsert()
-        if let fold = activeFold, let toOne = try fold.toOnes(inserting: entity, from: visitingSource, writer: writer), let source = visitingSource {
-            let pending = try writer.prepareInsert(entity, values, toOne: toOne)
+        try pass.writePendingInsert()
+        if let fold = pass.activeFold, let toOne = try fold.toOnes(inserting: entity, from: pass.visitingSource, writer: pass.writer), let source = pass.visitingSource {
+            let pending = try pass.writer.prepareInsert(entity, values, toOne: toOne)
             fold.inserted(pending.id, for: source.id)
-            pendingInsert = pending
+            pass.pendingInsert = pending
             return pending.id
         }
-        let pending = try writer.prepareInsert(entity, values)
-        pendingInsert = pending
+        let pending = try pass.writer.prepareInsert(entity, values)
+        pass.pendingInsert = pending
         return pending.id
     }
 
     /// Changes attribute values of a destination instance: O(1) for the one inserted last.
     public func setDestinationValues(_ id: ObjectID, _ values: [String: StoreValue]) throws {
-        forgetCachedObjects()
-        if var pending = pendingInsert, pending.id == id {
-            try writer.set(values, in: &pending)
-            pendingInsert = pending
+        pass.forgetCachedObjects()
+        if var pending = pass.pendingInsert, pending.id == id {
+            try pass.writer.set(values, in: &pending)
+            pass.pendingInsert = pending
             return
         }
-        try writePendingInsert()
+        try pass.writePendingInsert()
         // The object is being created by this migration (Core Data saves it once): no new version.
-        try writer.update(id, values, countsChange: false)
+        try pass.writer.update(id, values, countsChange: false)
     }
 
     /// Sets a destination relationship to exactly `destinations`: O(1) for a to-one of the
     /// instance inserted last, O(log n) per destination otherwise (a to-many's old members are
     /// found through an index made on first use).
     public func relateDestination(_ id: ObjectID, _ relationship: String, to destinations: [ObjectID]) throws {
-        forgetCachedObjects()
+        pass.forgetCachedObjects()
         try stopFolding()
-        if var pending = pendingInsert, pending.id == id, try writer.relate(&pending, relationship, to: destinations) {
-            pendingInsert = pending
+        if var pending = pass.pendingInsert, pending.id == id, try pass.writer.relate(&pending, relationship, to: destinations) {
+            pass.pendingInsert = pending
             return
         }
-        try writePendingInsert()
+        try pass.writePendingInsert()
         try prepareMemberLookups(of: id, relationship)
-        try writer.relate(id, relationship, to: destinations)
+        try pass.writer.relate(id, relationship, to: destinations)
     }
 
     /// Adds `destinations` to a destination to-many relationship: O(log n) per destination.
     public func addDestination(_ id: ObjectID, _ relationship: String, _ destinations: [ObjectID]) throws {
-        forgetCachedObjects()
+        pass.forgetCachedObjects()
         try stopFolding()
-        try writePendingInsert()
+        try pass.writePendingInsert()
         try prepareMemberLookups(of: id, relationship)
-        try writer.add(id, relationship, destinations)
+        try pass.writer.add(id, relationship, destinations)
     }
 
     /// A relationship written by hand: folded to-ones could differ from what stage 2 would
     /// write, so stage 2 writes them (see ``FoldedToOnes``). Ending a fold may write to its
     /// instance, so that instance's row is written first.
     private func stopFolding() throws {
-        if foldedToOnes.values.contains(where: \.hasPending) { try writePendingInsert() }
-        for fold in foldedToOnes.values { try fold.stop(writer) }
+        if pass.foldedToOnes.values.contains(where: \.hasPending) { try pass.writePendingInsert() }
+        for fold in pass.foldedToOnes.values { try fold.stop(pass.writer) }
     }
 
-    /// Writes the instance inserted last, if its row is still held back: before anything else
-    /// reads or writes the destination, and when a policy call returns.
-    func writePendingInsert() throws {
-        guard let pending = pendingInsert else { return }
-        pendingInsert = nil
-        try writer.run(pending)
-    }
 
-    /// Writes the instance inserted last if it is in `entity`'s table: what a look-up in that
-    /// table must see first.
-    func writePendingInsert(before entity: String) throws {
-        guard let pending = pendingInsert, destinationLayout.table(for: entity)?.name == pending.table else { return }
-        try writePendingInsert()
-    }
 
     /// A destination instance as written so far.
     public func destinationObject(_ id: ObjectID) throws -> StoredObject? {
-        try writePendingInsert()
-        return try destinationReader.object(id)
+        try pass.writePendingInsert()
+        return try pass.destinationReader.object(id)
     }
 
     // MARK: Associations
@@ -248,12 +168,12 @@ public final class MigrationManager {
     /// Records that `destination` was made from `source` by `mapping`.
     public func associate(source: ObjectID?, destination: ObjectID, mapping: EntityMapping) throws {
         let number = try index(of: mapping.name)
-        try associations.add(mapping: number, source: source, destination: destination)
+        try pass.associations.add(mapping: number, source: source, destination: destination)
         // A pair that ends a fold makes it write to its instance (``FoldedToOnes/associated``).
-        if foldedToOnes.values.contains(where: \.hasPending) { try writePendingInsert() }
-        for fold in foldedToOnes.values { try fold.associated(source: source, destination: destination, mapping: number, writer: writer) }
+        if pass.foldedToOnes.values.contains(where: \.hasPending) { try pass.writePendingInsert() }
+        for fold in pass.foldedToOnes.values { try fold.associated(source: source, destination: destination, mapping: number, writer: pass.writer) }
         if let entity = mapping.destinationEntity, let assignments = associationValues[entity], !assignments.isEmpty {
-            let values = try attributeValues(AttributeAssignments(assignments, entity: entity, destinationLayout: destinationLayout), mapping: mapping,
+            let values = try attributeValues(AttributeAssignments(assignments, entity: entity, destinationLayout: pass.destinationLayout), mapping: mapping,
                                              source: source, destination: destination)
             try setDestinationValues(destination, values)
         }
@@ -265,13 +185,13 @@ public final class MigrationManager {
     /// The destination instances the entity mapping `name` made from `sourceInstances`.
     public func destinationInstances(forEntityMappingNamed name: String, sourceInstances: [ObjectID]) throws -> [ObjectID] {
         let mapping = try index(of: name)
-        return try sourceInstances.flatMap { try associations.destinations(mapping: mapping, source: $0) }
+        return try sourceInstances.flatMap { try pass.associations.destinations(mapping: mapping, source: $0) }
     }
 
     /// The source instances the entity mapping `name` made `destinationInstances` from.
     public func sourceInstances(forEntityMappingNamed name: String, destinationInstances: [ObjectID]) throws -> [ObjectID] {
         let mapping = try index(of: name)
-        return try destinationInstances.flatMap { try associations.sources(mapping: mapping, destination: $0) }
+        return try destinationInstances.flatMap { try pass.associations.sources(mapping: mapping, destination: $0) }
     }
 
     func index(of mappingName: String) throws -> Int {
@@ -287,7 +207,7 @@ public final class MigrationManager {
     /// Stage 1's default: one destination instance with the attribute mappings' values, associated.
     @discardableResult
     public func createDefaultDestinationInstance(forSource source: ObjectID, in mapping: EntityMapping) throws -> ObjectID? {
-        guard let entity = mapping.destinationEntity, destinationLayout.hasEntity(entity) else { return nil }
+        guard let entity = mapping.destinationEntity, pass.destinationLayout.hasEntity(entity) else { return nil }
         let values = try attributeValues(attributeAssignments(of: mapping, entity: entity), mapping: mapping, source: source, destination: nil)
         let destination = try insertDestination(entity, values)
         try associate(source: source, destination: destination, mapping: mapping)
@@ -296,9 +216,9 @@ public final class MigrationManager {
 
     /// `mapping`'s attribute assignments to an instance of `entity`, worked out on first use in the pass.
     private func attributeAssignments(of mapping: EntityMapping, entity: String) -> AttributeAssignments {
-        if let known = attributeAssignmentsByMapping[mapping.name], known.entity == entity { return known.assignments }
-        let made = AttributeAssignments(mapping: mapping, entity: entity, sourceLayout: sourceLayout, destinationLayout: destinationLayout)
-        attributeAssignmentsByMapping[mapping.name] = (entity, made)
+        if let known = pass.attributeAssignmentsByMapping[mapping.name], known.entity == entity { return known.assignments }
+        let made = AttributeAssignments(mapping: mapping, entity: entity, sourceLayout: pass.sourceLayout, destinationLayout: pass.destinationLayout)
+        pass.attributeAssignmentsByMapping[mapping.name] = (entity, made)
         return made
     }
 
@@ -308,7 +228,7 @@ public final class MigrationManager {
         var values: [String: StoreValue] = [:]
         values.reserveCapacity(plan.assignments.count)
         let copiedFrom = source.flatMap { $0.entityNumber == plan.sourceEntityNumber ? $0 : nil }
-        let sourceRow = try copiedFrom.flatMap { try cachedObject(ObjectRef(side: .source, id: $0)) }
+        let sourceRow = try copiedFrom.flatMap { try pass.cachedObject(ObjectRef(side: .source, id: $0)) }
         for assignment in plan.assignments {
             let value: ExpressionValue
             if let key = assignment.copiedKey, let sourceRow {
@@ -355,7 +275,7 @@ public final class MigrationManager {
     }
 
     /// Throws when the migration was asked to stop.
-    public func checkCancelled() throws { try cancellation.check() }
+    public func checkCancelled() throws { try pass.cancellation.check() }
 }
 
 extension AttributeType {

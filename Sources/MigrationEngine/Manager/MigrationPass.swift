@@ -9,8 +9,8 @@ extension MigrationManager {
     func sourceCounts() throws -> [Int] {
         try mappingModel.entityMappings.map { mapping in
             guard let entity = mapping.sourceEntity else { return 0 }
-            if let known = sourceRowCounts?[entity] { return known }
-            return try sourceReader.count(of: entity, includingSubentities: false)
+            if let known = pass.sourceRowCounts?[entity] { return known }
+            return try pass.sourceReader.count(of: entity, includingSubentities: false)
         }
     }
 
@@ -21,9 +21,9 @@ extension MigrationManager {
     func runPass(step: Int) throws {
         let mappings = mappingModel.entityMappings
         let counts = try sourceCounts()
-        try associations.reset()
-        foldedToOnes = [:]
-        attributeAssignmentsByMapping = [:]
+        try pass.associations.reset()
+        pass.foldedToOnes = [:]
+        pass.attributeAssignmentsByMapping = [:]
         let policies = try resolvePolicies()
         for (mapping, policy) in zip(mappings, policies) { try transaction { try policy.begin(mapping, manager: self) } }
         for (index, (mapping, policy)) in zip(mappings, policies).enumerated() {
@@ -40,7 +40,7 @@ extension MigrationManager {
     /// Stage 1 for one entity mapping: its instances created, set-based or row by row.
     private func createInstances(_ mapping: EntityMapping, index: Int, policy: EntityMigrationPolicy, sourceCount: Int, step: Int) throws {
         let mappings = mappingModel.entityMappings
-        progress.begin(stage: .createInstances, pass: mappingModel.name, step: step, mapping: mapping.name,
+        pass.progress.begin(stage: .createInstances, pass: mappingModel.name, step: step, mapping: mapping.name,
                        index: index + 1, count: mappings.count, rowsTotal: sourceCount)
         try checkCancelled()
         // Mappings Core Data's defaults cover, whose expressions all compile, move set-based
@@ -50,13 +50,13 @@ extension MigrationManager {
         } else if let entity = mapping.sourceEntity {
             try visitRowByRow(mapping, entity: entity, index: index, policy: policy)
         }
-        if sourceCount == 0 { progress.advance(units: 1) }
+        if sourceCount == 0 { pass.progress.advance(units: 1) }
         try transaction {
             try policy.endInstanceCreation(for: mapping, manager: self)
-            try writePendingInsert()
-            try activeFold?.finish(writer)
+            try pass.writePendingInsert()
+            try pass.activeFold?.finish(pass.writer)
         }
-        activeFold = nil
+        pass.activeFold = nil
         try pause(after: mapping, index: index, stage: .createInstances,
                   next: index + 1 < mappings.count ? mappings[index + 1].name : mappings.first?.name)
     }
@@ -65,16 +65,16 @@ extension MigrationManager {
     /// instance of the entity is moved: a chunk that skipped rows is an error, never a store
     /// with fewer rows called migrated.
     private func moveSetBased(_ fast: SetBasedInstances, index: Int, sourceCount: Int) throws {
-        if let identity = try fast.keyIdentity() { associations.markIdentity(mapping: index, identity) }
+        if let identity = try fast.keyIdentity() { pass.associations.markIdentity(mapping: index, identity) }
         // From the lowest key a store can hold: Core Data's keys start at 1, a damaged store's need not.
         var from = Int64.min, total = 0
         while true {
             try checkCancelled()
             var moved = (rows: 0, last: from)
-            try transaction { moved = try fast.moveChunk(from: from, limit: chunkSize) }
-            progress.advance(units: moved.rows, rows: moved.rows)
+            try transaction { moved = try fast.moveChunk(from: from, limit: pass.chunkSize) }
+            pass.progress.advance(units: moved.rows, rows: moved.rows)
             total += moved.rows
-            if moved.rows < chunkSize || moved.last == .max { break }
+            if moved.rows < pass.chunkSize || moved.last == .max { break }
             from = moved.last + 1
         }
         guard fast.sql.filter != nil || total == sourceCount else {
@@ -88,34 +88,34 @@ extension MigrationManager {
     /// per transaction. The next instances are read and decoded on the other core while the
     /// policy runs, in batches small enough that memory stays flat whatever the chunk size.
     private func visitRowByRow(_ mapping: EntityMapping, entity: String, index: Int, policy: EntityMigrationPolicy) throws {
-        activeFold = FoldedToOnes.plan(self, mapping: mapping, index: index, policy: policy)
-        foldedToOnes[index] = activeFold
+        pass.activeFold = FoldedToOnes.plan(self, mapping: mapping, index: index, policy: policy)
+        pass.foldedToOnes[index] = pass.activeFold
         let filter = mapping.filter
         let creates = mapping.kind != .remove && (mapping.destinationEntity != nil || mapping.policyName != nil)
-        let prefetch = ObjectPrefetch(store: sourceStore, layout: sourceLayout, entity: entity, includingSubentities: false,
-                                      batchSize: min(chunkSize, Self.prefetchBatch))
+        let prefetch = ObjectPrefetch(store: pass.sourceStore, layout: pass.sourceLayout, entity: entity, includingSubentities: false,
+                                      batchSize: min(pass.chunkSize, Self.prefetchBatch))
         defer { prefetch.stop() }
         var more = true
         while more {
             try checkCancelled()
             var seen = 0
             try transaction {
-                while seen < chunkSize {
+                while seen < pass.chunkSize {
                     guard let batch = try prefetch.next() else { more = false; return }
                     seen += batch.count
                     for object in batch {
-                        remember(sourceObject: object)  // the policy and expressions read it again
+                        pass.remember(sourceObject: object)  // the policy and expressions read it again
                         if let filter, try !matches(filter, source: object.id, mapping: mapping) { continue }
                         if creates {
                             try policy.createDestinationInstances(forSource: object.id, in: mapping, manager: self)
-                            try writePendingInsert()
+                            try pass.writePendingInsert()
                         }
                     }
                 }
             }
-            progress.advance(units: seen, rows: seen)
+            pass.progress.advance(units: seen, rows: seen)
         }
-        remember(sourceObject: nil)
+        pass.remember(sourceObject: nil)
     }
 
     // MARK: Stage 2
@@ -124,15 +124,15 @@ extension MigrationManager {
     /// (and a custom policy's) row by row.
     private func createRelationships(_ mapping: EntityMapping, index: Int, policy: EntityMigrationPolicy, sourceCount: Int, step: Int) throws {
         let mappings = mappingModel.entityMappings
-        progress.begin(stage: .createRelationships, pass: mappingModel.name, step: step, mapping: mapping.name,
-                       index: index + 1, count: mappings.count, rowsTotal: try associations.count(mapping: index))
+        pass.progress.begin(stage: .createRelationships, pass: mappingModel.name, step: step, mapping: mapping.name,
+                       index: index + 1, count: mappings.count, rowsTotal: try pass.associations.count(mapping: index))
         try checkCancelled()
         let setBased = useSetBasedSQL ? SetBasedRelationships(manager: self) : nil
         let handled = setBased?.handled(mapping, policy: policy) ?? []
         if let setBased, !handled.isEmpty { try transaction { try setBased.run(mapping, index: index, names: handled) } }
         let rowByRow = !policy.usesDefaultRelationships || mapping.relationshipMappings.contains { $0.expression != nil && !handled.contains($0.name) }
         let reported = rowByRow ? try relateRowByRow(mapping, index: index, policy: policy, skipping: handled, sourceCount: sourceCount) : 0
-        progress.advance(units: max(sourceCount, 1) - reported, rows: max(sourceCount - reported, 0))
+        pass.progress.advance(units: max(sourceCount, 1) - reported, rows: max(sourceCount - reported, 0))
         try transaction { try policy.endRelationshipCreation(for: mapping, manager: self) }
         try pause(after: mapping, index: index, stage: .createRelationships, next: index + 1 < mappings.count ? mappings[index + 1].name : nil)
     }
@@ -147,22 +147,22 @@ extension MigrationManager {
         var reported = 0
         while true {
             try checkCancelled()
-            let page = try associations.page(mapping: index, after: after, limit: chunkSize)
+            let page = try pass.associations.page(mapping: index, after: after, limit: pass.chunkSize)
             try transaction {
                 for pair in page {
                     if policy.usesDefaultRelationships {
                         try createDefaultRelationships(forDestination: pair.destination, in: mapping, skipping: handled)
                     } else {
                         try policy.createRelationships(forDestination: pair.destination, in: mapping, manager: self)
-                        try writePendingInsert()
+                        try pass.writePendingInsert()
                     }
                 }
             }
             after = page.last?.rowid ?? after
             let units = min(page.count, max(sourceCount - reported, 0))
             reported += units
-            progress.advance(units: units, rows: page.count)
-            if page.count < chunkSize { return reported }
+            pass.progress.advance(units: units, rows: page.count)
+            if page.count < pass.chunkSize { return reported }
         }
     }
 
@@ -172,13 +172,13 @@ extension MigrationManager {
     private func validate(_ policies: [EntityMigrationPolicy], step: Int) throws {
         let mappings = mappingModel.entityMappings
         try buildDeferredIndexes(thenResume: nil)
-        let created = writer.insertedCounts
-        progress.begin(stage: .validate, pass: mappingModel.name, step: step, mapping: nil, index: 0, count: mappings.count,
+        let created = pass.writer.insertedCounts
+        pass.progress.begin(stage: .validate, pass: mappingModel.name, step: step, mapping: nil, index: 0, count: mappings.count,
                        rowsTotal: created.values.reduce(0, +))
         var checking = destinationModel.entities.makeIterator()
         try DestinationValidator(manager: self).validate {
             let rows = checking.next().map { created[$0.name, default: 0] } ?? 0
-            self.progress.advance(units: rows, rows: rows)
+            pass.progress.advance(units: rows, rows: rows)
         }
         for (mapping, policy) in zip(mappings, policies) {
             try transaction {
@@ -193,16 +193,16 @@ extension MigrationManager {
     /// Builds the destination's deferred indexes (once per step) as a stage of its own; a
     /// relationship stage that needs them mid-way then carries on as `resume` says.
     private func buildDeferredIndexes(thenResume resume: (mapping: String, index: Int, count: Int)?) throws {
-        let indexes = StoreSchema(layout: destinationLayout).indexes
-        guard let deferredIndexes, let first = indexes.first,
-              try connection.integer(SQLStatement("SELECT count(*) FROM main.sqlite_master WHERE type = 'index' AND name = ?", [.text(first.name)])) == 0 else {
+        let indexes = StoreSchema(layout: pass.destinationLayout).indexes
+        guard let deferredIndexes = pass.deferredIndexes, let first = indexes.first,
+              try pass.connection.integer(SQLStatement("SELECT count(*) FROM main.sqlite_master WHERE type = 'index' AND name = ?", [.text(first.name)])) == 0 else {
             return
         }
-        progress.begin(stage: .indexes, mapping: nil, index: 0, count: 0, rowsTotal: indexes.count, unit: .indexes)
-        try deferredIndexes.create(on: connection) { progress.advance(units: 1) }
+        pass.progress.begin(stage: .indexes, mapping: nil, index: 0, count: 0, rowsTotal: indexes.count, unit: .indexes)
+        try deferredIndexes.create(on: pass.connection) { pass.progress.advance(units: 1) }
         if let resume {
-            progress.begin(stage: .createRelationships, mapping: resume.mapping, index: resume.index + 1, count: resume.count,
-                           rowsTotal: try associations.count(mapping: resume.index))
+            pass.progress.begin(stage: .createRelationships, mapping: resume.mapping, index: resume.index + 1, count: resume.count,
+                           rowsTotal: try pass.associations.count(mapping: resume.index))
         }
     }
 
@@ -216,30 +216,30 @@ extension MigrationManager {
             }
             return policy
         }
-        policiesByMapping = Dictionary(zip(mappingModel.entityMappings.map(\.name), resolved), uniquingKeysWith: { first, _ in first })
+        pass.policiesByMapping = Dictionary(zip(mappingModel.entityMappings.map(\.name), resolved), uniquingKeysWith: { first, _ in first })
         return resolved
     }
 
     /// Whether `mapping`'s policy leaves relationships to Core Data's default.
     func usesDefaultRelationships(_ mapping: EntityMapping) -> Bool {
-        policiesByMapping[mapping.name]?.usesDefaultRelationships ?? (mapping.policyName == nil)
+        pass.policiesByMapping[mapping.name]?.usesDefaultRelationships ?? (mapping.policyName == nil)
     }
 
     /// Step mode: report what `mapping` did, wait for the watcher, and stop if it cancelled.
     private func pause(after mapping: EntityMapping, index: Int, stage: MigrationProgress.Stage, next: String?) throws {
-        guard let pauseAfterEntityMapping else { return }
-        pauseAfterEntityMapping(try stepReport(mapping, index: index, stage: stage, next: next))
+        guard let pause = pass.pauseAfterEntityMapping else { return }
+        pause(try stepReport(mapping, index: index, stage: stage, next: next))
         try checkCancelled()
     }
 
     /// Runs `body` in one transaction and records the keys handed out, as a save does. An
     /// instance still held back is written before the commit, or dropped with a rollback.
     func transaction(_ body: () throws -> Void) throws {
-        defer { pendingInsert = nil }
-        try connection.inTransaction {
+        defer { pass.pendingInsert = nil }
+        try pass.connection.inTransaction {
             try body()
-            try writePendingInsert()
-            try writer.finish()
+            try pass.writePendingInsert()
+            try pass.writer.finish()
         }
     }
 

@@ -23,9 +23,9 @@ struct MigrationScope: ExpressionContext {
     }
 
     func value(of object: ObjectRef, key: String) throws -> ExpressionValue {
-        let layout = object.side == .source ? manager.sourceLayout : manager.destinationLayout
-        let reader = object.side == .source ? manager.sourceReader : manager.destinationReader
-        if object.side == .destination { try manager.writePendingInsert() }
+        let layout = object.side == .source ? manager.pass.sourceLayout : manager.pass.destinationLayout
+        let reader = object.side == .source ? manager.pass.sourceReader : manager.pass.destinationReader
+        if object.side == .destination { try manager.pass.writePendingInsert() }
         guard let entityName = layout.numbering.name(of: object.id.entityNumber), layout.hasEntity(entityName) else {
             throw EvaluationError("object \(object.id) has no entity")
         }
@@ -34,7 +34,7 @@ struct MigrationScope: ExpressionContext {
             let targets = try reader.destinations(of: object.id, key).map { ExpressionValue.object(ObjectRef(side: object.side, id: $0)) }
             return relationship.isToMany ? .collection(targets) : (targets.first ?? .null)
         case .attribute?:
-            guard let stored = try manager.cachedObject(object) else { return .null }
+            guard let stored = try manager.pass.cachedObject(object) else { return .null }
             return .value(stored.values[key] ?? .null)
         case nil:
             throw EvaluationError("\(entityName) has no key \"\(key)\"")

@@ -16,7 +16,7 @@ extension MigrationManager {
     /// The source instances related to `id` through `relationship`, in order for an ordered
     /// relationship and by key otherwise: O(log n + k) for k of them.
     public func sourceDestinations(of id: ObjectID, _ relationship: String) throws -> [ObjectID] {
-        try sourceReader.destinations(of: id, relationship)
+        try pass.sourceReader.destinations(of: id, relationship)
     }
 
     /// Source instances of `entity` (and its subentities) whose attribute `key` equals `value`,
@@ -24,17 +24,17 @@ extension MigrationManager {
     /// one is wanted, ``firstSourceObjectID(_:where:equals:)`` and ``lastSourceObjectID(_:where:equals:)``
     /// cost O(log n) however many match.
     public func sourceObjectIDs(_ entity: String, where key: String, equals value: StoreValue) throws -> [ObjectID] {
-        try sourceReader.matchingObjectIDs(of: entity, where: key, equals: value)
+        try pass.sourceReader.matchingObjectIDs(of: entity, where: key, equals: value)
     }
 
     /// The source instance of `entity` with the lowest key whose `key` equals `value`: O(log n).
     public func firstSourceObjectID(_ entity: String, where key: String, equals value: StoreValue) throws -> ObjectID? {
-        try sourceReader.matchingObjectIDs(of: entity, where: key, equals: value, from: .first, limit: 1).first
+        try pass.sourceReader.matchingObjectIDs(of: entity, where: key, equals: value, from: .first, limit: 1).first
     }
 
     /// The source instance of `entity` with the highest key whose `key` equals `value`: O(log n).
     public func lastSourceObjectID(_ entity: String, where key: String, equals value: StoreValue) throws -> ObjectID? {
-        try sourceReader.matchingObjectIDs(of: entity, where: key, equals: value, from: .last, limit: 1).first
+        try pass.sourceReader.matchingObjectIDs(of: entity, where: key, equals: value, from: .last, limit: 1).first
     }
 
     // MARK: The destination
@@ -45,22 +45,22 @@ extension MigrationManager {
     /// one, say) ask ``firstDestinationObjectID(_:where:equals:)`` or
     /// ``lastDestinationObjectID(_:where:equals:)`` for one: O(log n) however many match.
     public func destinationObjectIDs(_ entity: String, where key: String, equals value: StoreValue) throws -> [ObjectID] {
-        try writePendingInsert(before: entity)
-        return try destinationReader.matchingObjectIDs(of: entity, where: key, equals: value)
+        try pass.writePendingInsert(before: entity)
+        return try pass.destinationReader.matchingObjectIDs(of: entity, where: key, equals: value)
     }
 
     /// The destination instance of `entity` with the lowest key whose `key` equals `value` (Core
     /// Data: a fetch with a limit of 1, sorted by creation): O(log n).
     public func firstDestinationObjectID(_ entity: String, where key: String, equals value: StoreValue) throws -> ObjectID? {
-        try writePendingInsert(before: entity)
-        return try destinationReader.matchingObjectIDs(of: entity, where: key, equals: value, from: .first, limit: 1).first
+        try pass.writePendingInsert(before: entity)
+        return try pass.destinationReader.matchingObjectIDs(of: entity, where: key, equals: value, from: .first, limit: 1).first
     }
 
     /// The destination instance of `entity` with the highest key (the one made last) whose `key`
     /// equals `value`: O(log n). What `destinationObjectIDs(…).last` finds, without reading the rest.
     public func lastDestinationObjectID(_ entity: String, where key: String, equals value: StoreValue) throws -> ObjectID? {
-        try writePendingInsert(before: entity)
-        return try destinationReader.matchingObjectIDs(of: entity, where: key, equals: value, from: .last, limit: 1).first
+        try pass.writePendingInsert(before: entity)
+        return try pass.destinationReader.matchingObjectIDs(of: entity, where: key, equals: value, from: .last, limit: 1).first
     }
 
     // MARK: Upkeep
@@ -68,10 +68,10 @@ extension MigrationManager {
     /// Setting or adding to a to-many finds its members by the column that points back at `id`:
     /// that column gets an index on first use, while the destination's own are held back.
     func prepareMemberLookups(of id: ObjectID, _ relationship: String) throws {
-        guard let entity = destinationLayout.numbering.name(of: id.entityNumber) else { return }
-        switch destinationLayout.storage(entity: entity, relationship: relationship) {
-        case let .inverseForeignKey(table, column, _, _)?: try destinationLookups.prepare(table: table, column: column)
-        case let .joinTable(join, sourceColumn, _, _)?: try destinationLookups.prepare(table: join.name, column: sourceColumn)
+        guard let entity = pass.destinationLayout.numbering.name(of: id.entityNumber) else { return }
+        switch pass.destinationLayout.storage(entity: entity, relationship: relationship) {
+        case let .inverseForeignKey(table, column, _, _)?: try pass.destinationLookups.prepare(table: table, column: column)
+        case let .joinTable(join, sourceColumn, _, _)?: try pass.destinationLookups.prepare(table: join.name, column: sourceColumn)
         case .foreignKey?, nil: break
         }
     }
@@ -79,7 +79,7 @@ extension MigrationManager {
     /// Drops the pass's look-up indexes and copies: before validation and verification, which
     /// compare the destination's schema with a new store's.
     func dropLookups() throws {
-        try destinationLookups.dropAll()
-        try sourceLookups.dropAll()
+        try pass.destinationLookups.dropAll()
+        try pass.sourceLookups.dropAll()
     }
 }

@@ -34,15 +34,15 @@ public struct StepReport: Sendable, Equatable {
 extension MigrationManager {
     /// The report of `mapping` after `stage`: counts and a few destination rows.
     func stepReport(_ mapping: EntityMapping, index: Int, stage: MigrationProgress.Stage, next: String?) throws -> StepReport {
-        let pairs = try associations.page(mapping: index, after: 0, limit: 3)
+        let pairs = try pass.associations.page(mapping: index, after: 0, limit: 3)
         let samples = try pairs.compactMap { pair -> String? in
-            guard let object = try destinationReader.object(pair.destination) else { return nil }
+            guard let object = try pass.destinationReader.object(pair.destination) else { return nil }
             let values = object.values.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.short($0.value))" }
             let links = object.toOne.sorted { $0.key < $1.key }.map { "\($0.key)→\($0.value.primaryKey)" }
             return "\(object.entity) \(object.id.primaryKey): " + (values + links).joined(separator: ", ")
         }
         return StepReport(pass: mappingModel.name, entityMapping: mapping.name, index: index + 1, count: mappingModel.entityMappings.count,
-                          stage: stage, rowsCreated: try associations.count(mapping: index), sampleRows: samples, next: next)
+                          stage: stage, rowsCreated: try pass.associations.count(mapping: index), sampleRows: samples, next: next)
     }
 
     private static func short(_ value: StoreValue) -> String {

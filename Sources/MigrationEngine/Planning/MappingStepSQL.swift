@@ -85,12 +85,12 @@ struct MappingStepSQL {
             if let entity = mapping.destinationEntity, manager.didAssociate != nil, manager.didAssociateEntities.map({ $0.contains(entity) }) ?? true {
                 notes.append("then the program's association hook sees each pair, in Swift")
             }
-            manager.associations.assumeIdentities([:])
-            let renumbered = sql.renumberedInserts(manager.associations)
+            manager.pass.associations.assumeIdentities([:])
+            let renumbered = sql.renumberedInserts(manager.pass.associations)
             guard kept[index] != nil else { return [Part(title: title, statements: renumbered, notes: notes + ["its filter decides which rows; their keys are renumbered from :first_key"])] }
-            manager.associations.assumeIdentities(kept)
-            let keptInsert = sql.keptKeysInsert(manager.associations)
-            manager.associations.assumeIdentities([:])
+            manager.pass.associations.assumeIdentities(kept)
+            let keptInsert = sql.keptKeysInsert(manager.pass.associations)
+            manager.pass.associations.assumeIdentities([:])
             return [Part(title: title + " (keys kept)", statements: [keptInsert],
                          notes: notes + ["when the source keys run without a gap from the next free key: each row keeps its Z_PK, no pair is written"]),
                     Part(title: title + " (keys renumbered)", statements: renumbered,
@@ -99,7 +99,7 @@ struct MappingStepSQL {
     }
 
     private func stage2(_ manager: MigrationManager, _ mapping: EntityMapping, index: Int, kept: [Int: AssociationTable.Identity], title: String) throws -> [Part] {
-        let policy = manager.policiesByMapping[mapping.name] ?? (mapping.policyName == nil ? DefaultEntityMigrationPolicy() : nil)
+        let policy = manager.pass.policiesByMapping[mapping.name] ?? (mapping.policyName == nil ? DefaultEntityMigrationPolicy() : nil)
         guard let policy, policy.usesDefaultRelationships else {
             return [Part(title: title, rowByRow: "custom policy \(mapping.policyName ?? "") sets each instance's relationships")]
         }
@@ -107,9 +107,9 @@ struct MappingStepSQL {
         let handled = setBased?.handled(mapping, policy: policy) ?? []
         var parts: [Part] = []
         if let setBased, !handled.isEmpty {
-            manager.associations.assumeIdentities(kept)
+            manager.pass.associations.assumeIdentities(kept)
             let keptStatements = try setBased.statements(mapping, index: index, names: handled)
-            manager.associations.assumeIdentities([:])
+            manager.pass.associations.assumeIdentities([:])
             let renumbered = try setBased.statements(mapping, index: index, names: handled)
             let note = "sets \(handled.sorted().joined(separator: ", "))"
             if keptStatements == renumbered {

@@ -32,8 +32,8 @@ struct SetBasedRelationships {
             guard let form = Self.standardForm(property.expression), manager.mappingModel.entityMapping(named: form.mapping) != nil,
                   let relationship = manager.destinationModel.relationship(named: property.name, in: destination),
                   let sourceRelationship = manager.sourceModel.relationship(named: form.relationship, in: source) else { continue }
-            switch (manager.destinationLayout.storage(entity: destinationName, relationship: property.name),
-                    manager.sourceLayout.storage(entity: sourceName, relationship: form.relationship)) {
+            switch (manager.pass.destinationLayout.storage(entity: destinationName, relationship: property.name),
+                    manager.pass.sourceLayout.storage(entity: sourceName, relationship: form.relationship)) {
             case (.foreignKey?, .foreignKey?):
                 names.insert(property.name)
             case (.inverseForeignKey(_, _, _, nil)?, _) where inverseIsSetBased(relationship, sourceRelationship: sourceRelationship, mapping: form.mapping):
@@ -61,8 +61,8 @@ struct SetBasedRelationships {
               let property = other.relationshipMappings.first(where: { $0.name == inverseName }),
               let form = Self.standardForm(property.expression), form.relationship == sourceInverse,
               let otherSource = other.sourceEntity, let otherDestination = other.destinationEntity,
-              case .foreignKey? = manager.destinationLayout.storage(entity: otherDestination, relationship: inverseName),
-              case .foreignKey? = manager.sourceLayout.storage(entity: otherSource, relationship: sourceInverse) else { return false }
+              case .foreignKey? = manager.pass.destinationLayout.storage(entity: otherDestination, relationship: inverseName),
+              case .foreignKey? = manager.pass.sourceLayout.storage(entity: otherSource, relationship: sourceInverse) else { return false }
         return manager.mappingModel.entityMappings.first { $0.name == form.mapping }?.destinationEntity != nil
     }
 
@@ -78,7 +78,7 @@ struct SetBasedRelationships {
 
     /// Sets the relationships of `mapping` that `handled` accepted, for every instance it created.
     func run(_ mapping: EntityMapping, index: Int, names: Set<String>) throws {
-        try manager.connection.execute(try statements(mapping, index: index, names: names))
+        try manager.pass.connection.execute(try statements(mapping, index: index, names: names))
     }
 
     /// The statements that set the relationships of `mapping` (number `index` of the pass) that
@@ -86,17 +86,17 @@ struct SetBasedRelationships {
     /// to-ones) and to-manys their inverse to-one sets.
     func statements(_ mapping: EntityMapping, index: Int, names: Set<String>) throws -> [SQLStatement] {
         guard let destinationName = mapping.destinationEntity, let sourceName = mapping.sourceEntity, manager.sourceModel.entity(named: sourceName) != nil,
-              let sourceTable = manager.sourceLayout.table(for: sourceName), manager.destinationLayout.table(for: destinationName) != nil else { return [] }
-        let associations = manager.associations
+              let sourceTable = manager.pass.sourceLayout.table(for: sourceName), manager.pass.destinationLayout.table(for: destinationName) != nil else { return [] }
+        let associations = manager.pass.associations
         let folded = manager.useSetBasedSQL ? SetBasedInstances(manager: manager, mapping: mapping, index: index)?.foldedRelationships ?? [] : []
-        let foldedRowByRow = try manager.foldedToOnes[index].map { $0.done(associations: try associations.count(mapping: index)) } ?? []
+        let foldedRowByRow = try manager.pass.foldedToOnes[index].map { $0.done(associations: try associations.count(mapping: index)) } ?? []
         var statements: [SQLStatement] = []
         for property in mapping.relationshipMappings where names.contains(property.name) && !folded.contains(property.name) && !foldedRowByRow.contains(property.name) {
             guard let form = Self.standardForm(property.expression) else { continue }
             let link = Link(owner: index, target: try manager.index(of: form.mapping), sourceTable: sourceTable.name, destinationEntity: destinationName,
                             sourceEntity: sourceName, property: property.name, sourceRelationship: form.relationship)
-            switch (manager.destinationLayout.storage(entity: destinationName, relationship: property.name),
-                    manager.sourceLayout.storage(entity: sourceName, relationship: form.relationship)) {
+            switch (manager.pass.destinationLayout.storage(entity: destinationName, relationship: property.name),
+                    manager.pass.sourceLayout.storage(entity: sourceName, relationship: form.relationship)) {
             case let (.inverseForeignKey(table, _, _, order?)?, .inverseForeignKey(sourceMembers, sourceKey, _, sourceOrder?)?):
                 statements.append(orderedMembers(link, table: table, order: order, sourceMembers: sourceMembers, sourceKey: sourceKey, sourceOrder: sourceOrder))
             case let (.joinTable(join, column, otherColumn, nil)?, .joinTable(sourceJoin, sourceColumn, sourceOtherColumn, nil)?):
@@ -125,7 +125,7 @@ struct SetBasedRelationships {
     /// An ordered to-many: the inverse to-one sets the keys; the positions follow the source's
     /// order (as the reader lists it).
     private func orderedMembers(_ link: Link, table: String, order: String, sourceMembers: String, sourceKey: String, sourceOrder: String) -> SQLStatement {
-        let q = ColumnNaming.quote, associations = manager.associations
+        let q = ColumnNaming.quote, associations = manager.pass.associations
         if let member = associations.identityLookup(link.target, key: "s.Z_PK", into: sourceMembers),
            let owner = associations.identityLookup(link.owner, key: "s.\(q(sourceKey))", into: link.sourceTable) {
             // Both kept their source keys (or shifted them): rank the source rows themselves.
@@ -151,7 +151,7 @@ struct SetBasedRelationships {
     /// table. CROSS JOIN fixes the order (links outside, keyed look-ups inside): without
     /// statistics SQLite may otherwise pair every association with every other.
     private func joinLinks(_ link: Link, join: JoinTable, columns: (String, String), sourceJoin: JoinTable, sourceColumns: (String, String)) -> SQLStatement {
-        let q = ColumnNaming.quote, associations = manager.associations
+        let q = ColumnNaming.quote, associations = manager.pass.associations
         let (column, otherColumn) = columns, (sourceColumn, sourceOtherColumn) = sourceColumns
         // The join table's primary key is its columns in table order.
         let keyOrder = join.columns.first == column ? "1, 2" : "2, 1"
@@ -188,7 +188,7 @@ struct SetBasedRelationships {
     /// foreign key): each owner's links replaced, as the row-by-row write replaces them, by one
     /// link per source member to each destination the target mapping made of it.
     private func membersToLinks(_ link: Link, join: JoinTable, columns: (String, String), sourceMembers: String, sourceKey: String) -> [SQLStatement] {
-        let q = ColumnNaming.quote, associations = manager.associations
+        let q = ColumnNaming.quote, associations = manager.pass.associations
         let (column, otherColumn) = columns
         let keyOrder = join.columns.first == column ? "1, 2" : "2, 1"
         let delete = SQLStatement("""
@@ -216,9 +216,9 @@ struct SetBasedRelationships {
     /// A to-one: one `UPDATE … FROM` through the associations, or, when the target kept its
     /// source keys, the source's foreign key itself.
     private func toOneKeys(_ link: Link, column: String, entityColumn: String?, sourceColumn: String) -> SQLStatement? {
-        let q = ColumnNaming.quote, associations = manager.associations
+        let q = ColumnNaming.quote, associations = manager.pass.associations
         guard let source = manager.sourceModel.entity(named: link.sourceEntity), let targetTable = sourceTarget(of: link.sourceRelationship, in: source),
-              let destinationTable = manager.destinationLayout.table(for: link.destinationEntity) else { return nil }
+              let destinationTable = manager.pass.destinationLayout.table(for: link.destinationEntity) else { return nil }
         let owner = "FROM \(associations.relation(link.owner)) a1 JOIN src.\(q(link.sourceTable)) s ON s.Z_PK = a1.source_pk"
         let update = "UPDATE main.\(q(destinationTable.name)) SET"
         let matching = "a1.mapping = ? AND a1.destination_pk = main.\(q(destinationTable.name)).Z_PK"
@@ -238,7 +238,7 @@ struct SetBasedRelationships {
     /// The source table that `relationship` of `entity` points into (what an identity look-up
     /// into the target mapping's keys must be over).
     static func sourceTarget(_ manager: MigrationManager, of relationship: String, in entity: EntityDescription) -> String? {
-        manager.sourceModel.relationship(named: relationship, in: entity).flatMap { manager.sourceLayout.table(for: $0.destinationEntityName)?.name }
+        manager.sourceModel.relationship(named: relationship, in: entity).flatMap { manager.pass.sourceLayout.table(for: $0.destinationEntityName)?.name }
     }
 
     private func sourceTarget(of relationship: String, in entity: EntityDescription) -> String? {

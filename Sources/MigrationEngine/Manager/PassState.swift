@@ -1,0 +1,109 @@
+import Foundation
+import ObjectModel
+import SQLiteStore
+
+/// What a mapping step's passes own, kept apart from what ``MigrationManager`` offers policies:
+/// the connection with both stores, their readers and writer, the association table and the
+/// look-up indexes (for the whole step), and what each pass sets up and runs with (resolved
+/// policies, attribute assignments, folded to-ones, the insert held back, the object cache).
+/// The manager holds one; a policy never sees it.
+final class PassState {
+    /// The destination store's connection, with the source attached as `src` and the work
+    /// database as `work`: everything the pass reads and writes goes through it.
+    let connection: StoreConnection
+    /// The source store, for reading a row-by-row mapping's instances ahead on a second connection.
+    let sourceStore: PersistentStore
+    let sourceLayout: StoreLayout
+    let destinationLayout: StoreLayout
+    let sourceReader: ObjectReader
+    let destinationReader: ObjectReader
+    let writer: ObjectWriter
+    let associations: AssociationTable
+    /// Indexes (on the destination) and indexed copies (of the source, in the work database)
+    /// that keep every look-up a policy makes O(log n); dropped at the end of each pass.
+    let sourceLookups: LookupIndexes, destinationLookups: LookupIndexes
+    let cancellation: CancellationToken
+    let progress: ProgressReporter
+    let chunkSize: Int
+
+    /// Destination indexes held back during the bulk load, if the step deferred them.
+    var deferredIndexes: DeferredIndexes?
+    /// Rows per concrete source entity, when the step counted them already: the source is only
+    /// read, so the counts hold for every pass, and recounting would read every table again.
+    var sourceRowCounts: [String: Int]?
+    /// Step mode's pause, from ``MigrationOptions/pauseAfterEntityMapping``.
+    var pauseAfterEntityMapping: (@Sendable (StepReport) -> Void)?
+
+    /// The running pass's policies, by entity mapping name.
+    var policiesByMapping: [String: EntityMigrationPolicy] = [:]
+    /// Each entity mapping's attribute assignments, by mapping name, for the running pass.
+    var attributeAssignmentsByMapping: [String: (entity: String, assignments: AttributeAssignments)] = [:]
+    /// The pass's row-by-row mappings whose to-ones go into their inserts, by mapping index.
+    var foldedToOnes: [Int: FoldedToOnes] = [:]
+    /// The one whose stage 1 is running.
+    var activeFold: FoldedToOnes?
+    /// The instance a policy inserted last, while its row is held back (``PendingInsert``).
+    var pendingInsert: PendingInsert?
+    /// The object read last from each store: expressions read several keys of the same object.
+    private var lastSource: StoredObject?, lastDestination: StoredObject?
+    /// The source instance stage 1 is visiting, row by row.
+    private(set) var visitingSource: StoredObject?
+
+    init(connection: StoreConnection, sourceStore: PersistentStore, sourceLayout: StoreLayout, destinationLayout: StoreLayout, destinationPath: String,
+         cancellation: CancellationToken, progress: ProgressReporter, chunkSize: Int) {
+        self.connection = connection
+        self.sourceStore = sourceStore
+        self.sourceLayout = sourceLayout
+        self.destinationLayout = destinationLayout
+        // The source is attached read-only: what it has no index for is copied into `work`, indexed.
+        sourceLookups = LookupIndexes(connection: connection, schema: "src", copiesInto: AssociationTable.schema)
+        destinationLookups = LookupIndexes(connection: connection, schema: "main")
+        sourceReader = ObjectReader(connection: connection, layout: sourceLayout, schema: "src", path: sourceStore.path, lookups: sourceLookups)
+        destinationReader = ObjectReader(connection: connection, layout: destinationLayout, schema: "main", path: destinationPath, lookups: destinationLookups)
+        writer = ObjectWriter(connection: connection, layout: destinationLayout, schema: "main", path: destinationPath)
+        writer.checksRequiredValues = false
+        associations = AssociationTable(connection: connection, sourceLayout: sourceLayout)
+        self.cancellation = cancellation
+        self.progress = progress
+        self.chunkSize = chunkSize
+    }
+
+    // MARK: The insert held back
+
+    /// Writes the instance inserted last, if its row is still held back: before anything else
+    /// reads or writes the destination, and when a policy call returns.
+    func writePendingInsert() throws {
+        guard let pending = pendingInsert else { return }
+        pendingInsert = nil
+        try writer.run(pending)
+    }
+
+    /// Writes the instance inserted last if it is in `entity`'s table: what a look-up in that
+    /// table must see first.
+    func writePendingInsert(before entity: String) throws {
+        guard let pending = pendingInsert, destinationLayout.table(for: entity)?.name == pending.table else { return }
+        try writePendingInsert()
+    }
+
+    // MARK: The object cache
+
+    /// `object` as stored, from the cache when it was read last; a destination object's
+    /// held-back row is written first.
+    func cachedObject(_ object: ObjectRef) throws -> StoredObject? {
+        let isSource = object.side == .source
+        if !isSource { try writePendingInsert() }
+        if let cached = isSource ? lastSource : lastDestination, cached.id == object.id { return cached }
+        let fetched = try (isSource ? sourceReader : destinationReader).object(object.id)
+        if isSource { lastSource = fetched } else { lastDestination = fetched }
+        return fetched
+    }
+
+    /// Caches the source object stage 1 is visiting, so reading it again costs no query.
+    func remember(sourceObject object: StoredObject?) {
+        lastSource = object
+        visitingSource = object
+    }
+
+    /// Forgets cached objects (after writes to the destination).
+    func forgetCachedObjects() { lastDestination = nil }
+}
