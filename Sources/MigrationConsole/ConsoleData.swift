@@ -66,7 +66,7 @@ extension StepResult {
                 : "schema checked; every entity's rows counted, the same before and after"
         case .mapping:
             how = "mapping: " + report.passes.joined(separator: " then ")
-            verification = "SQLite quick check ok; every entity's rows reconciled with what the passes created"
+            verification = (report.pagesChecked ? "SQLite quick check ok; " : "") + "every entity's rows reconciled with what the passes created"
         }
         self.init(index: done.index, from: done.step.source.name, to: done.step.destination.name, how: how, seconds: report.duration,
                   verification: verification, rows: entities.map { RowCount(entity: $0, before: report.rowsBefore[$0], after: report.rowsAfter[$0]) },

@@ -43,4 +43,22 @@ final class CheckPagesCommandTests: XCTestCase {
         defer { try? queue.close() }
         XCTAssertNotEqual(try queue.read { try String.fetchAll($0, sql: "PRAGMA quick_check") }, ["ok"], "the damage it never touched is still there")
     }
+
+    /// A mapping step's new store is verified by its row counts; `--check-pages` reads every
+    /// page of it too, before the swap (and of the store before the first write). The SQL log
+    /// (`CHRYSALIS_LOG=trace`) shows each `quick_check` SQLite ran.
+    func testCheckPagesAlsoReadsEveryPageOfAMappingStepsNewStore() throws {
+        let mapping = resources.appendingPathComponent("Mappings/BookStore4To5.mapping.yaml").path
+        var checks: [Int] = []
+        for extra in [[], ["--check-pages"]] {
+            let store = try scratchDirectory().appendingPathComponent("BookStore.sqlite").path
+            let made = try ChrysalisRunner.run(["fixture", bundle, "--version", "BookStore 4", "--rows", "500", "--out", store])
+            XCTAssertEqual(made.status, 0, made.stderr)
+            let result = try ChrysalisRunner.run(["migrate", store, "--model", bundle, "--mappings", mapping, "--no-backup"] + extra,
+                                                 environment: ["CHRYSALIS_LOG": "trace"])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            checks.append(result.stderr.components(separatedBy: "quick_check").count - 1)
+        }
+        XCTAssertEqual(checks, [0, 2], "none by default; with --check-pages the store before the first write and the new store before the swap")
+    }
 }

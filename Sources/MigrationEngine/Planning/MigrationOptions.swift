@@ -20,8 +20,10 @@ public struct MigrationOptions: Sendable {
     /// demo does its own work there). What it throws stops the plan, which then puts the original back.
     public var afterStep: (@Sendable (CompletedStep) throws -> Void)?
     /// Reads every page of the store with SQLite's `quick_check` before the first write, so a
-    /// damaged page anywhere is refused up front (about 2 s per GB). Without it a damaged page is
-    /// met when a step reads it, and the plan is undone; a page no step reads stays as it was.
+    /// damaged page anywhere is refused up front (about 2 s per GB), and every page of a mapping
+    /// step's new store before it is swapped in. Without it a damaged page is met when a step
+    /// reads it, and the plan is undone; a page no step reads stays as it was; a new store is
+    /// checked by its row counts.
     public var checksPages = false
     /// Which step of a longer plan this migration is (for progress), and how many there are.
     var step = 1, stepCount = 1

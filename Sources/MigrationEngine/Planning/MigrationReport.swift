@@ -15,4 +15,7 @@ public struct MigrationReport: Sendable {
     public var rowsBefore: [String: Int], rowsAfter: [String: Int]
     /// Seconds the migration took.
     public var duration: Double
+    /// Whether a mapping step read every page of the new store with SQLite's `quick_check`
+    /// before the swap (``MigrationOptions/checksPages``); its rows are reconciled either way.
+    public var pagesChecked = false
 }

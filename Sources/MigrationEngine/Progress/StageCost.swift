@@ -6,7 +6,7 @@ import SQLiteStore
 /// 2-core machine), in microseconds per row: a set-based insert 0.6; an insert through a custom
 /// policy, row by row, 10; relationships folded into the inserts or set-based next to nothing,
 /// through a policy's own `createRelationships` about 10; building the destination's indexes 0.3
-/// and validating 0.5 per destination row; verification (quick_check and counts) 0.2; a backup
+/// and validating 0.5 per destination row; verification (counts, and `quick_check` when asked) 0.2; a backup
 /// copy 0.3; an in-place change that rewrites or re-indexes a table 0.8 (one that only adds or
 /// renames 0.1), counting its rows 0.3. The figures are ratios, not promises: a release build is
 /// faster in every stage alike.
