@@ -22,6 +22,11 @@ struct BenchCheck {
         lines.append((HistoryCheckScenario.name, result.medianSeconds, nil, goal, result.failed.isEmpty && goal.isMet(chrysalis: result.medianSeconds, ratio: 0)))
     }
 
+    mutating func add(_ result: WireUpgrade.Result) {
+        lines.append((WireUpgrade.name + " (\(result.rows / 1000)k)", median(result.straight), median(result.baseline), WireUpgrade.goal,
+                      WireUpgrade.goal.isMet(chrysalis: median(result.straight), ratio: result.ratio)))
+    }
+
     /// The table: each scenario's medians, ratio, goal and verdict, then the count that missed.
     func text(rows: Int) -> String {
         var text = "chrysalis-bench --check at \(rows) rows per root entity\n"

@@ -85,6 +85,11 @@ struct ChrysalisBench: ParsableCommand {
                 emit(json ? result.json : result.text)
                 table.add(result)
             }
+            if selected(WireUpgrade.name) {
+                let result = try WireUpgrade.measure(rows: self.rows ?? WireUpgrade.checkRows, rounds: rounds, folder: folder)
+                emit(json ? result.json : result.text)
+                table.add(result)
+            }
             emit(table.text(rows: rows))
             if !table.allMet { throw ExitCode(1) }
             return

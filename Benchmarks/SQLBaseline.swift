@@ -26,7 +26,7 @@ enum SQLBaseline {
 
     private static func build(_ path: String, into model: ManagedObjectModel, _ sql: String) throws {
         let destination = path + ".baseline-new"
-        for suffix in ["", "-wal", "-shm"] { unlink(destination + suffix) }
+        for file in StoreFiles.paths(of: destination) { unlink(file) }
         let schema = StoreSchema(layout: StoreLayout(model: model))
         let queue = try DatabaseQueue(path: destination)
         try queue.writeWithoutTransaction { db in
@@ -46,7 +46,7 @@ enum SQLBaseline {
             try db.execute(sql: "DETACH DATABASE src")
         }
         try queue.close()
-        for suffix in ["-wal", "-shm"] { unlink(path + suffix) }
+        for file in StoreFiles.paths(of: path).dropFirst() { unlink(file) }
         guard rename(destination, path) == 0 else { throw BenchError("could not move \(destination) to \(path)") }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SQLiteStore
 
 /// Runs one scenario: prepares the source once, then for each round migrates a fresh copy with
 /// Chrysalis and another with the baseline (alternating which goes first, so neither always
@@ -80,8 +81,8 @@ struct ScenarioRun {
     }
 
     static func removeStore(_ path: String) throws {
-        for suffix in ["", "-wal", "-shm", "-journal"] where FileManager.default.fileExists(atPath: path + suffix) {
-            try FileManager.default.removeItem(atPath: path + suffix)
+        for file in StoreFiles.paths(of: path) where FileManager.default.fileExists(atPath: file) {
+            try FileManager.default.removeItem(atPath: file)
         }
     }
 }

@@ -5,14 +5,16 @@ import ObjectModel
 import SQLiteStore
 
 /// A real app's upgrade many versions behind: a store of Wire's `zmessaging2.24.1` (fixtures in
-/// `../shared`) migrated straight to the current version, as Core Data's automatic migration
-/// does, against the same store migrated one version at a time (`--stepwise`). Target: the
-/// straight step takes no more than 1.2× the slowest single step of the stepwise route — one
-/// step over the whole history costs about what one step costs.
+/// `../shared`) migrated straight to the current version in one inferred step, as Core Data's
+/// automatic migration does, against the same tables rebuilt by SQL alone (``WireBaseline``).
+/// Goal: within 1.2× of the SQL.
 enum WireUpgrade {
     static let name = "wire-upgrade"
-    static let summary = "Wire zmessaging2.24.1 → current straight, against its slowest single step"
+    static let summary = "Wire zmessaging2.24.1 → current straight, against the same tables rebuilt by SQL"
     static let version = "zmessaging2.24.1"
+    static let goal = Scenario.Goal.ratio(1.2)
+    /// Rows per root entity in `--check`: Wire has many root entities, so a few minutes at most.
+    static let checkRows = 20_000
 
     /// The app's model bundle, in the fixtures beside the project root.
     static var bundle: URL {
@@ -23,59 +25,60 @@ enum WireUpgrade {
     struct Result {
         let rows: Int
         let straight: [Double]
-        /// Each stepwise run's steps: from, to, seconds.
-        let steps: [[(from: String, to: String, seconds: Double)]]
+        let baseline: [Double]
+        /// What the SQL did: statements, tables rebuilt.
+        let statements: Int, rebuilt: Int
         let peakMegabytes: Double
 
-        /// The slowest step of each stepwise run, and its median.
-        var slowest: [(from: String, to: String, seconds: Double)] { steps.compactMap { $0.max { $0.seconds < $1.seconds } } }
-        var ratio: Double { median(straight) / max(median(slowest.map(\.seconds)), 1e-9) }
+        var ratio: Double { median(straight) / max(median(baseline), 1e-9) }
 
         var text: String {
-            let step = slowest.first.map { "\($0.from) → \($0.to)" } ?? "none"
-            let total = median(steps.map { $0.map(\.seconds).reduce(0, +) })
-            let slowestFive = (steps.first ?? []).sorted { $0.seconds > $1.seconds }.prefix(5)
-                .map { String(format: "%@ → %@ %.3f s", $0.from, $0.to, $0.seconds) }.joined(separator: ", ")
-            return String(format: "%@: %@ at %d rows per root entity: straight %.3f s, stepwise %d steps %.3f s in all, slowest step %@ %.3f s; ratio %.2f× (target ≤ 1.2×); peak RSS %.1f MB\n  slowest steps (first run): %@",
-                          name, summary, rows, median(straight), steps.first?.count ?? 0, total, step, median(slowest.map(\.seconds)), ratio, peakMegabytes, slowestFive)
+            String(format: "%@: %@ at %d rows per root entity: Chrysalis %.3f s, SQL %.3f s (%d statements, %d tables rebuilt), ratio %.2f× (goal %@); peak RSS %.1f MB (medians of %d; destinations equal)",
+                   name, summary, rows, median(straight), median(baseline), statements, rebuilt, ratio, goal.description, peakMegabytes, straight.count)
         }
 
         var json: String {
-            String(format: #"{"scenario":"%@","rows":%d,"straightSeconds":%.4f,"slowestStepSeconds":%.4f,"slowestStep":"%@","steps":%d,"ratio":%.4f,"peakMegabytes":%.1f}"#,
-                   name, rows, median(straight), median(slowest.map(\.seconds)), slowest.first.map { "\($0.from) → \($0.to)" } ?? "",
-                   steps.first?.count ?? 0, ratio, peakMegabytes)
+            String(format: #"{"scenario":"%@","rows":%d,"chrysalisSeconds":%.4f,"baselineSeconds":%.4f,"ratio":%.4f,"statements":%d,"tablesRebuilt":%d,"peakRSSMB":%.1f,"destinationsEqual":true}"#,
+                   name, rows, median(straight), median(baseline), ratio, statements, rebuilt, peakMegabytes)
         }
     }
 
-    /// Makes the source store once, then `rounds` times migrates a copy straight and another copy
-    /// step by step, alternating which goes first.
+    /// Makes the source store once, then `rounds` times migrates one copy with Chrysalis and
+    /// another with the SQL, alternating which goes first; the first round's two stores must
+    /// hold the same data.
     static func measure(rows: Int, rounds: Int, folder: URL) throws -> Result {
         let bundle = try ModelBundle.read(at: Self.bundle)
         guard let model = bundle.version(named: version)?.model else { throw BenchError("\(bundle.name) has no version \(version)") }
         let source = folder.appendingPathComponent("wire-source.wiredatabase").path
-        let copy = folder.appendingPathComponent("wire-run.wiredatabase").path
+        let ours = folder.appendingPathComponent("wire-chrysalis.wiredatabase").path
+        let theirs = folder.appendingPathComponent("wire-baseline.wiredatabase").path
         try ScenarioRun.removeStore(source)
         let store = try PersistentStore.create(at: source, model: model)
         try DataGenerator(model: model).fill(store, rows: rows)
         try store.close()
-        defer { try? ScenarioRun.removeStore(source); try? ScenarioRun.removeStore(copy) }
-        var straight: [Double] = [], steps: [[(from: String, to: String, seconds: Double)]] = []
+        defer { for path in [source, ours, theirs] { try? ScenarioRun.removeStore(path) } }
+        let script = try WireBaseline.script(source: source, bundle: bundle, scratch: ours)
+        var straight: [Double] = [], baseline: [Double] = []
         for round in 0..<rounds {
-            for route in round % 2 == 0 ? [PlanRoute.automatic, .stepwise] : [.stepwise, .automatic] {
-                try ScenarioRun.removeStore(copy)
-                try FileManager.default.copyItem(atPath: source, toPath: copy)
-                let plan = try MigrationPlan.make(store: copy, bundle: bundle, route: route)
+            let order: [(String, (String) throws -> Void, (Double) -> Void)] = [
+                (ours, { path in
+                    let plan = try MigrationPlan.make(store: path, bundle: bundle)
+                    guard plan.steps.count == 1 else { throw BenchError("the straight route took \(plan.steps.count) steps") }
+                    _ = try MigrationRunner.run(plan, store: path, keepBackup: false)
+                }, { straight.append($0) }),
+                (theirs, { try script.run(on: $0) }, { baseline.append($0) }),
+            ]
+            for (path, work, record) in round % 2 == 0 ? order : order.reversed() {
+                try ScenarioRun.removeStore(path)
+                try FileManager.default.copyItem(atPath: source, toPath: path)
+                try ScenarioRun.flush(path)
                 let started = Date()
-                let report = try MigrationRunner.run(plan, store: copy, keepBackup: false)
-                let seconds = Date().timeIntervalSince(started)
-                if route == .automatic {
-                    guard report.steps.count == 1 else { throw BenchError("the straight route took \(report.steps.count) steps") }
-                    straight.append(seconds)
-                } else {
-                    steps.append(report.steps.map { ($0.sourceVersion, $0.destinationVersion, $0.duration) })
-                }
+                try work(path)
+                record(Date().timeIntervalSince(started))
             }
+            if round == 0 { try DestinationComparison.check(ours, equals: theirs) }
         }
-        return Result(rows: rows, straight: straight, steps: steps, peakMegabytes: ProcessUsage.peakMegabytes())
+        return Result(rows: rows, straight: straight, baseline: baseline, statements: script.statements.count, rebuilt: script.rebuilt,
+                      peakMegabytes: ProcessUsage.peakMegabytes())
     }
 }
