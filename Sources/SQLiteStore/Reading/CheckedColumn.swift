@@ -26,43 +26,44 @@ struct CheckedColumn: Sendable {
 
     /// The integer in `value`; `nil` for NULL. A real number that is a whole number counts (a
     /// column with REAL affinity stores integers that way); text, blobs and fractions throw.
-    func integer(_ value: DatabaseValue, row: String? = nil) throws -> Int64? {
+    /// `row` names the row in the error, and is only made then: readers call this per value.
+    func integer(_ value: DatabaseValue, row: @autoclosure () -> String? = nil) throws -> Int64? {
         switch value.storage {
         case .null: return nil
         case .int64(let number): return number
         case .double(let number):
             if number.rounded(.towardZero) == number, let whole = Int64(exactly: number) { return whole }
-            throw wrongKind(value, expected: "an integer", row: row)
-        case .string, .blob: throw wrongKind(value, expected: "an integer", row: row)
+            throw wrongKind(value, expected: "an integer", row: row())
+        case .string, .blob: throw wrongKind(value, expected: "an integer", row: row())
         }
     }
 
     /// The integer in `value`, which must not be NULL.
-    func requiredInteger(_ value: DatabaseValue, row: String? = nil) throws -> Int64 {
-        guard let number = try integer(value, row: row) else { throw wrongKind(value, expected: "an integer", row: row) }
+    func requiredInteger(_ value: DatabaseValue, row: @autoclosure () -> String? = nil) throws -> Int64 {
+        guard let number = try integer(value, row: row()) else { throw wrongKind(value, expected: "an integer", row: row()) }
         return number
     }
 
     /// ``requiredInteger(_:row:)`` as an `Int`.
-    func requiredInt(_ value: DatabaseValue, row: String? = nil) throws -> Int {
-        Int(try requiredInteger(value, row: row))
+    func requiredInt(_ value: DatabaseValue, row: @autoclosure () -> String? = nil) throws -> Int {
+        Int(try requiredInteger(value, row: row()))
     }
 
     /// The text in `value`; `nil` for NULL. Integers, reals and blobs throw.
-    func text(_ value: DatabaseValue, row: String? = nil) throws -> String? {
+    func text(_ value: DatabaseValue, row: @autoclosure () -> String? = nil) throws -> String? {
         switch value.storage {
         case .null: return nil
         case .string(let text): return text
-        default: throw wrongKind(value, expected: "text", row: row)
+        default: throw wrongKind(value, expected: "text", row: row())
         }
     }
 
     /// The bytes in `value`; `nil` for NULL. Numbers and text throw.
-    func blob(_ value: DatabaseValue, row: String? = nil) throws -> Data? {
+    func blob(_ value: DatabaseValue, row: @autoclosure () -> String? = nil) throws -> Data? {
         switch value.storage {
         case .null: return nil
         case .blob(let data): return data
-        default: throw wrongKind(value, expected: "a blob", row: row)
+        default: throw wrongKind(value, expected: "a blob", row: row())
         }
     }
 

@@ -145,28 +145,35 @@ package struct ObjectReader {
         /// Names the store, table and columns when a value is not what Core Data writes there.
         var path: String
         var table: String
-        var columns: [String]
+        /// One checker per column, made once: a reader calls ``checked(_:)`` per value.
+        let checkers: [CheckedColumn]
+
+        init(entity: String, attributes: [(name: String, kind: StoreValue.StorageKind, index: Int)],
+             toOnes: [(name: String, index: Int, entityIndex: Int?, destinationNumber: Int)], path: String, table: String, columns: [String]) {
+            (self.entity, self.attributes, self.toOnes, self.path, self.table) = (entity, attributes, toOnes, path, table)
+            checkers = columns.map { CheckedColumn(path: path, table: table, column: $0) }
+        }
 
         /// The object in a row whose column `i` is `column(i)`.
         func object(_ column: (Int) -> SQLValue) throws -> StoredObject {
             let key = try checked(Self.keyColumn).requiredInteger(column(Self.keyColumn).databaseValue)
-            let place = "Z_PK \(key)"
-            let number = try checked(Self.entityColumn).requiredInt(column(Self.entityColumn).databaseValue, row: place)
-            let version = try checked(Self.versionColumn).integer(column(Self.versionColumn).databaseValue, row: place) ?? 0
+            let number = try checked(Self.entityColumn).requiredInt(column(Self.entityColumn).databaseValue, row: "Z_PK \(key)")
+            let version = try checked(Self.versionColumn).integer(column(Self.versionColumn).databaseValue, row: "Z_PK \(key)") ?? 0
             var values: [String: StoreValue] = [:]
             values.reserveCapacity(attributes.count)
             for (name, kind, index) in attributes { values[name] = StoreValue(column(index), for: kind) }
             var toOne: [String: ObjectID] = [:]
+            toOne.reserveCapacity(toOnes.count)
             for link in toOnes {
-                guard let destination = try checked(link.index).integer(column(link.index).databaseValue, row: place) else { continue }
-                let destinationEntity = try link.entityIndex.flatMap { try checked($0).integer(column($0).databaseValue, row: place) }
+                guard let destination = try checked(link.index).integer(column(link.index).databaseValue, row: "Z_PK \(key)") else { continue }
+                let destinationEntity = try link.entityIndex.flatMap { try checked($0).integer(column($0).databaseValue, row: "Z_PK \(key)") }
                 toOne[link.name] = ObjectID(entityNumber: destinationEntity.map { Int($0) } ?? link.destinationNumber, primaryKey: destination)
             }
             return StoredObject(id: ObjectID(entityNumber: number, primaryKey: key), entity: entity, version: version, values: values, toOne: toOne)
         }
 
         private func checked(_ index: Int) -> CheckedColumn {
-            CheckedColumn(path: path, table: table, column: index < columns.count ? columns[index] : "#\(index)")
+            index < checkers.count ? checkers[index] : CheckedColumn(path: path, table: table, column: "#\(index)")
         }
     }
 
