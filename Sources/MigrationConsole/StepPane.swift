@@ -3,12 +3,8 @@
 enum StepPane {
     static func render(_ result: StepResult, _ state: ConsoleState, _ grid: inout Grid, _ area: Screens.Body, heading: String) {
         let g = state.glyphs
-        var y = area.y
-        func line(_ text: String, _ style: CellStyle = .normal, indent: Int = 0) {
-            guard y < area.y + area.height else { return }
-            grid.put(text, x: area.x + indent, y: y, style: style, limit: area.width - indent)
-            y += 1
-        }
+        var lines: [(text: String, style: CellStyle, indent: Int)] = []
+        func line(_ text: String, _ style: CellStyle = .normal, indent: Int = 0) { lines.append((text, style, indent)) }
         line("\(g.check) \(heading): \(result.from) \(g.arrow) \(result.to)", .good)
         line("\(result.how), \(String(format: "%.1f", result.seconds)) s", .dim)
         for text in MigrateScreen.wrap("Verified: " + result.verification, width: area.width) { line(text) }
@@ -28,6 +24,16 @@ enum StepPane {
             }
             for text in MigrateScreen.wrap(table.title, width: area.width) { line(text, .bold) }
             for text in layout(table, width: area.width - 1) { line(text.text, text.header ? .dim : .normal, indent: 1) }
+        }
+        // What does not fit is counted on the last line, never cut off unsaid.
+        guard area.height > 0 else { return }
+        let shown = lines.count <= area.height ? lines[...] : lines.prefix(area.height - 1)
+        for (offset, line) in shown.enumerated() {
+            grid.put(line.text, x: area.x + line.indent, y: area.y + offset, style: line.style, limit: area.width - line.indent)
+        }
+        if shown.count < lines.count {
+            let hidden = lines.count - shown.count
+            grid.put("\(g.ellipsis) \(hidden) more line\(hidden == 1 ? "" : "s")", x: area.x, y: area.y + shown.count, style: .dim, limit: area.width)
         }
     }
 
