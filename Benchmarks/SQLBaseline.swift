@@ -46,7 +46,7 @@ enum SQLBaseline {
             try db.execute(sql: "DETACH DATABASE src")
         }
         try queue.close()
-        for file in StoreFiles.paths(of: path).dropFirst() { unlink(file) }
+        for file in StoreFiles.sidecars(of: path) { unlink(file) }
         guard rename(destination, path) == 0 else { throw BenchError("could not move \(destination) to \(path)") }
     }
 }

@@ -192,8 +192,7 @@ public final class MappingMigration {
     /// that is thrown away, so a file SQLite just wrote without error is whole. Core Data checks
     /// neither.
     private func verify(_ connection: StoreConnection, inserted: [String: Int]) throws {
-        let integrity = options.checksPages ? try connection.quickCheck() : ["ok"]
-        guard integrity == ["ok"] else {
+        if options.checksPages, case let integrity = try connection.quickCheck(), integrity != ["ok"] {
             throw MigrationError(.verification, "the migrated store failed SQLite's quick check: \(integrity.prefix(3).joined(separator: "; "))",
                                  fix: "the source is untouched; report this with the store's model")
         }

@@ -149,7 +149,7 @@ struct PlanJournal {
     static func restore(store: String, from backup: String) throws {
         let manager = FileManager.default
         if manager.fileExists(atPath: backup) {
-            for suffix in StoreFiles.sidecarSuffixes { unlink(store + suffix) }
+            for path in StoreFiles.sidecars(of: store) { unlink(path) }
             guard rename(backup, store) == 0 else { throw failure("move the original \(backup) back to \(store)") }
         }
         for suffix in StoreFiles.sidecarSuffixes where manager.fileExists(atPath: backup + suffix) && !manager.fileExists(atPath: store + suffix) {

@@ -125,7 +125,7 @@ enum StoreSwap {
     /// plan whose original a ``PlanJournal`` keeps (an interrupted replace is undone with the
     /// rest of the plan). The store's sidecars go first: its `-wal` must never meet the new store.
     static func replace(_ paths: Paths) throws {
-        for path in StoreFiles.paths(of: paths.store).dropFirst() { unlink(path) }
+        for path in StoreFiles.sidecars(of: paths.store) { unlink(path) }
         guard rename(paths.newStore, paths.store) == 0 else { throw failure("move the new store to \(paths.store)") }
         try syncDirectory(of: paths.store)
     }

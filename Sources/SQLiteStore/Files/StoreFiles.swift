@@ -16,9 +16,14 @@ package enum StoreFiles {
     /// The rollback journal: a "hot" one after a crash holds the pages to put back.
     package static func journal(of store: String) -> String { store + journalSuffix }
 
+    /// Each sidecar's path.
+    package static func sidecars(of store: String) -> [String] {
+        sidecarSuffixes.map { store + $0 }
+    }
+
     /// The store's path and each sidecar's.
     package static func paths(of store: String) -> [String] {
-        [store] + sidecarSuffixes.map { store + $0 }
+        [store] + sidecars(of: store)
     }
 
     /// The files that hold the store's data: the database, its `-wal` and its `-journal` (the
