@@ -37,6 +37,8 @@ private struct InferredStep {
     /// Whether a row could change (an entity dropped or renumbered) or is copied (an entity's
     /// table rebuilt): then rows are counted.
     let countsRows: Bool
+    /// Tables whose rows no statement of the step touches: counted before the step, not again after it.
+    let tablesKeepingRows: Set<String>
     /// Only `ALTER`s: no table is rebuilt.
     let altersOnly: Bool
     /// The destination's tables and join tables (the change's progress unit).
@@ -67,6 +69,7 @@ private struct InferredStep {
         let methods = sql.tableMethods()
         altersOnly = !methods.values.contains(.rebuilt)
         countsRows = sql.copiesObjects(methods: methods) || !sql.preservesRows()
+        tablesKeepingRows = sql.tablesKeepingRows(methods: methods)
         tables = methods.count
     }
 
@@ -135,7 +138,8 @@ private struct InferredStep {
         try options.cancellation.check()
         progress.verifying(rows: rowsBefore.values.reduce(0, +))
         try InferredStepChecks.verifySchema(connection, layout: layouts.destination, path: path)
-        if countsRows { rowsAfter = try InferredStepChecks.verifyCounts(connection, inference: inference, layout: layouts.destination, rowsBefore: rowsBefore) }
+        if countsRows { rowsAfter = try InferredStepChecks.verifyCounts(connection, inference: inference, layout: layouts.destination, rowsBefore: rowsBefore,
+                                                                                        tablesKeepingRows: tablesKeepingRows) }
         try options.cancellation.check()  // the last moment to change one's mind
         progress.verified()
         return (rowsBefore, rowsAfter)

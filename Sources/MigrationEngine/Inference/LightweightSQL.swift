@@ -200,6 +200,27 @@ struct LightweightSQL {
         return numbers.count == source.numbering.entries.count && numbers.allSatisfy { $0.key == $0.value }
     }
 
+    /// Whether altering `origin` into `table` deletes rows: those of the entities it held that no
+    /// destination entity of the table takes.
+    private func deletesRows(from origin: StoreLayout.Table, into table: StoreLayout.Table) -> Bool {
+        let stored = source.numbering.numbers(inHierarchyOf: source.numbering.number(of: origin.rootEntity) ?? 0)
+        return !Set(sourceEntityNumbers(for: table)).isSuperset(of: stored)
+    }
+
+    /// The destination tables whose rows no statement of the step adds, deletes or renumbers:
+    /// altered in place, deleting no entity's rows, while no entity's number changes. `ALTER
+    /// TABLE` and an `UPDATE` that leaves `Z_ENT` alone keep every row under its number (SQLite's
+    /// semantics, not a prediction of values), and the step first drops the triggers on the
+    /// model's tables, so nothing else writes them. Their rows counted before the step are
+    /// exactly their rows after it; the step counts only the other tables again.
+    func tablesKeepingRows(methods: [String: TableMethod]) -> Set<String> {
+        guard columns.remap("Z_ENT") == "Z_ENT" else { return [] }
+        return Set(destination.tables.filter { table in
+            guard methods[table.name] == .altered, let origin = originTable(of: table) else { return false }
+            return !deletesRows(from: origin, into: table)
+        }.map(\.name))
+    }
+
     /// Whether any table (join tables included) is rebuilt rather than altered.
     func rebuildsTables() -> Bool { tableMethods().values.contains(.rebuilt) }
 
@@ -313,9 +334,8 @@ struct LightweightSQL {
         let name = q(origin.name)
         let plan = columns.columns(of: table)
         var statements: [SQLStatement] = []
-        let numbers = sourceEntityNumbers(for: table)
-        let stored = source.numbering.numbers(inHierarchyOf: source.numbering.number(of: origin.rootEntity) ?? 0)
-        if !Set(numbers).isSuperset(of: stored) {
+        if deletesRows(from: origin, into: table) {
+            let numbers = sourceEntityNumbers(for: table)
             statements.append(SQLStatement("DELETE FROM \(name) WHERE Z_ENT NOT IN (\(numbers.map(String.init).joined(separator: ",")))"))
         }
         let kept = Set(plan.compactMap { column -> String? in if case .source(let source, _) = column.value { return source } else { return nil } })

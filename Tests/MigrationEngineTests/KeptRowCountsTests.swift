@@ -1,0 +1,91 @@
+import Foundation
+import GRDB
+@testable import MigrationEngine
+import ObjectModel
+import SQLiteStore
+import TestSupport
+import XCTest
+
+/// An in-place step counts again, in its transaction, only the tables its statements could add
+/// rows to, delete rows from or renumber; a table it only alters keeps the rows counted before it.
+/// What it reports after must still be exactly what the store holds, whichever tables it counted.
+final class KeptRowCountsTests: XCTestCase {
+    private func version(_ name: String, _ body: String) throws -> ModelBundle.Version {
+        ModelBundle.Version(name: name, model: try ModelXMLReader.read(Data("""
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">\(body)</model>
+            """.utf8), file: name))
+    }
+
+    private func keptTables(_ from: ModelBundle.Version, _ to: ModelBundle.Version) -> Set<String> {
+        let sql = LightweightSQL(inference: InferredMapping(from: from, to: to), source: StoreLayout(model: from.model), destination: StoreLayout(model: to.model))
+        return sql.tablesKeepingRows(methods: sql.tableMethods())
+    }
+
+    private let shelf = """
+        <entity name="Book"><attribute name="price" optional="YES" attributeType="Integer 64"/>\
+        <relationship name="shelf" optional="YES" maxCount="1" destinationEntity="Shelf" inverseName="books" inverseEntity="Shelf"/></entity>\
+        <entity name="Shelf"><attribute name="name" optional="YES" attributeType="String"/>\
+        <relationship name="books" optional="YES" toMany="YES" destinationEntity="Book" inverseName="shelf" inverseEntity="Book"/></entity>
+        """
+
+    /// Book.price retyped: ZBOOK is rebuilt and counted again; ZSHELF only gains a column and
+    /// keeps its rows, a damaged one (another entity's number) included, which neither side counts.
+    func testARebuildCountsItsTableAndKeepsTheCountsOfTablesItOnlyAlters() throws {
+        let v1 = try version("v1", shelf)
+        let v2 = try version("v2", shelf.replacingOccurrences(of: "Integer 64", with: "Double")
+            .replacingOccurrences(of: #"<attribute name="name""#, with: #"<attribute name="label" optional="YES" attributeType="String"/><attribute name="name""#))
+        XCTAssertEqual(keptTables(v1, v2), ["ZSHELF"])
+        let path = try scratchDirectory().appendingPathComponent("Shelf.sqlite").path
+        let store = try PersistentStore.create(at: path, model: v1.model)
+        try store.writeObjects(StoreLayout(model: v1.model)) { writer in
+            for name in ["a", "b"] {
+                let shelf = try writer.insert("Shelf", ["name": .string(name)])
+                for price in 1...3 { try writer.relate(try writer.insert("Book", ["price": .integer(Int64(price))]), "shelf", to: [shelf]) }
+            }
+        }
+        try store.close()
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in try db.execute(sql: "INSERT INTO ZSHELF (Z_PK, Z_ENT, Z_OPT, ZNAME) SELECT 99, Z_ENT, 1, 'stray' FROM Z_PRIMARYKEY WHERE Z_NAME = 'Book'") }
+        try queue.close()
+        let report = try InPlaceMigration.run(store: path, from: v1, to: v2)
+        XCTAssertEqual(report.rowsAfter, ["Book": 6, "Shelf": 2])
+        XCTAssertEqual(report.rowsAfter, try PersistentStore.open(at: path).rowCounts(model: v2.model), "what the store holds, table by table")
+    }
+
+    /// An entity renamed so that the numbers change: every table's Z_ENT is rewritten, so every
+    /// table is counted again.
+    func testARenumberingStepKeepsNoCounts() throws {
+        let v1 = try version("v1", shelf)
+        // "Volume" sorts after "Shelf": the entity numbers swap.
+        let v2 = try version("v2", shelf.replacingOccurrences(of: #"entity name="Book""#, with: #"entity name="Volume" elementID="Book""#)
+            .replacingOccurrences(of: #"destinationEntity="Book""#, with: #"destinationEntity="Volume""#)
+            .replacingOccurrences(of: #"inverseEntity="Book""#, with: #"inverseEntity="Volume""#))
+        XCTAssertEqual(keptTables(v1, v2), [])
+    }
+
+    /// A subentity dropped from a hierarchy: its rows are deleted from the shared table, which is
+    /// counted again; the step reports what is left.
+    func testATableAStepDeletesRowsFromIsCountedAgain() throws {
+        let animals = """
+            <entity name="Animal" isAbstract="YES"><attribute name="name" optional="YES" attributeType="String"/></entity>\
+            <entity name="Cat" parentEntity="Animal"/><entity name="Dog" parentEntity="Animal"/>\
+            <entity name="Account"><attribute name="name" optional="YES" attributeType="String"/></entity>
+            """
+        let v1 = try version("v1", animals)
+        let v2 = try version("v2", animals.replacingOccurrences(of: #"<entity name="Dog" parentEntity="Animal"/>"#, with: "")
+            .replacingOccurrences(of: #"<entity name="Account">"#, with: #"<entity name="Account"><attribute name="age" optional="YES" attributeType="Integer 16"/>"#))
+        XCTAssertEqual(keptTables(v1, v2), ["ZACCOUNT"], "Account keeps its number: it sorts before the hierarchy")
+        let path = try scratchDirectory().appendingPathComponent("Animals.sqlite").path
+        let store = try PersistentStore.create(at: path, model: v1.model)
+        try store.writeObjects(StoreLayout(model: v1.model)) { writer in
+            for name in ["Tom", "Kit"] { _ = try writer.insert("Cat", ["name": .string(name)]) }
+            for name in ["Rex", "Bo", "Fido"] { _ = try writer.insert("Dog", ["name": .string(name)]) }
+            _ = try writer.insert("Account", ["name": .string("Ann")])
+        }
+        try store.close()
+        let report = try InPlaceMigration.run(store: path, from: v1, to: v2)
+        XCTAssertEqual(report.rowsAfter, ["Account": 1, "Animal": 0, "Cat": 2])
+        XCTAssertEqual(report.rowsAfter, try PersistentStore.open(at: path).rowCounts(model: v2.model))
+    }
+}
