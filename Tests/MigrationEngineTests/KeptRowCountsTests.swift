@@ -53,6 +53,27 @@ final class KeptRowCountsTests: XCTestCase {
         XCTAssertEqual(report.rowsAfter, try PersistentStore.open(at: path).rowCounts(model: v2.model), "what the store holds, table by table")
     }
 
+    /// A step whose statements rewrite every row of a table it keeps (an ordered to-many's new
+    /// positions, a default filled in) reserves space for a journal of those rows; one that only
+    /// adds an optional column does not.
+    func testAStepThatRewritesRowsInPlaceReservesSpaceForThem() throws {
+        let pages = """
+            <entity name="Book"><attribute name="title" optional="YES" attributeType="String"/>\
+            <relationship name="pages" optional="YES" toMany="YES" destinationEntity="Page" inverseName="book" inverseEntity="Page"/></entity>\
+            <entity name="Page"><relationship name="book" optional="YES" maxCount="1" destinationEntity="Book" inverseName="pages" inverseEntity="Book"/></entity>
+            """
+        func sql(_ to: String) throws -> LightweightSQL {
+            let v1 = try version("v1", pages), v2 = try version("v2", to)
+            return LightweightSQL(inference: InferredMapping(from: v1, to: v2), source: StoreLayout(model: v1.model), destination: StoreLayout(model: v2.model))
+        }
+        let ordered = try sql(pages.replacingOccurrences(of: #"toMany="YES" destinationEntity="Page""#, with: #"toMany="YES" ordered="YES" destinationEntity="Page""#))
+        XCTAssertEqual(ordered.tableMethods()["ZPAGE"], .altered, "positions are numbered in place, not by a rebuild")
+        XCTAssertTrue(ordered.rewritesRows())
+        let book = #"<entity name="Book">"#
+        XCTAssertFalse(try sql(pages.replacingOccurrences(of: book, with: book + #"<attribute name="subtitle" optional="YES" attributeType="String"/>"#)).rewritesRows())
+        XCTAssertTrue(try sql(pages.replacingOccurrences(of: book, with: book + #"<attribute name="subtitle" optional="YES" attributeType="String" defaultValueString="none"/>"#)).rewritesRows())
+    }
+
     /// An entity renamed so that the numbers change: every table's Z_ENT is rewritten, so every
     /// table is counted again.
     func testARenumberingStepKeepsNoCounts() throws {

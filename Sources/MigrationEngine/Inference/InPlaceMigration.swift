@@ -39,6 +39,8 @@ private struct InferredStep {
     let countsRows: Bool
     /// Tables whose rows no statement of the step touches: counted before the step, not again after it.
     let tablesKeepingRows: Set<String>
+    /// Whether a statement rewrites rows (an `UPDATE`, a `DELETE`): the journal may then hold a whole table.
+    let rewritesRows: Bool
     /// Only `ALTER`s: no table is rebuilt.
     let altersOnly: Bool
     /// The destination's tables and join tables (the change's progress unit).
@@ -70,6 +72,7 @@ private struct InferredStep {
         altersOnly = !methods.values.contains(.rebuilt)
         countsRows = sql.copiesObjects(methods: methods) || !sql.preservesRows()
         tablesKeepingRows = sql.tablesKeepingRows(methods: methods)
+        rewritesRows = sql.rewritesRows()
         tables = methods.count
     }
 
@@ -81,7 +84,7 @@ private struct InferredStep {
         let rows = verifiedRows?.values.reduce(0, +) ?? InPlaceProgress.bytes(of: path) / StageCost.bytesPerRow
         var progress = InPlaceProgress(rows: rows, bytes: InPlaceProgress.bytes(of: path), countsRows: countsRows, rebuilds: !altersOnly, tables: tables, options: options,
                                        pass: "\(name) (lightweight, in place)")
-        let space = SpaceCheck(.alterInPlace(backup: options.keepsBackup, rewritesRows: countsRows, rebuilds: !altersOnly), store: path)
+        let space = SpaceCheck(.alterInPlace(backup: options.keepsBackup, rewritesRows: rewritesRows, rebuilds: !altersOnly), store: path)
         try space.require(store: path, step: name)
         // Name another writer now, rather than time out inside the transaction below.
         try OtherWriters.waitUntilNone(store: path)

@@ -221,6 +221,17 @@ struct LightweightSQL {
         }.map(\.name))
     }
 
+    /// Whether a statement rewrites rows of a table it alters (an `UPDATE` or a `DELETE`, as
+    /// ``alter(_:into:)`` writes them), so the journal may hold up to the whole table: what the
+    /// space check reserves for.
+    func rewritesRows() -> Bool {
+        let methods = tableMethods()
+        return !preservesRows() || destination.tables.contains { table in
+            guard methods[table.name] == .altered, let origin = originTable(of: table) else { return false }
+            return alter(origin, into: table).contains { $0.sql.hasPrefix("UPDATE ") || $0.sql.hasPrefix("DELETE ") }
+        }
+    }
+
     /// Whether any table (join tables included) is rebuilt rather than altered.
     func rebuildsTables() -> Bool { tableMethods().values.contains(.rebuilt) }
 
