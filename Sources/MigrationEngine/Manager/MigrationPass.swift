@@ -111,6 +111,7 @@ extension MigrationManager {
                             try pass.writePendingInsert()
                         }
                     }
+                    prefetch.recycle(consume batch)  // freed by the reading thread, which made it
                 }
             }
             pass.progress.advance(units: seen, rows: seen)

@@ -6,8 +6,9 @@ internal import GRDB
 /// decoded on the other core.
 ///
 /// For a store nothing else writes while it is read (a migration's source, locked for the run).
-/// At most two batches are in memory besides the one being worked on, however large the table.
-/// Call ``stop()`` when done, early or not: the reader holds a read transaction until then.
+/// At most three batches are in memory besides the one being worked on (one read, one ready, one
+/// handed back to be freed), however large the table. Call ``stop()`` when done, early or not: the
+/// reader holds a read transaction until then.
 package final class ObjectPrefetch: @unchecked Sendable {
     private let store: PersistentStore
     private let layout: StoreLayout
@@ -20,6 +21,8 @@ package final class ObjectPrefetch: @unchecked Sendable {
     /// `finished`: the reader has let go of the store, after the last batch or an error.
     private var finished = false, stopping = false
     private var failure: Error?
+    /// Batches the caller is done with, for the reader to free (``recycle(_:)``).
+    private var spent: [[StoredObject]] = []
 
     /// Starts reading `entity` (and its subentities unless told not to) from `store`, whose
     /// tables `layout` describes, `batchSize` instances at a time.
@@ -48,6 +51,16 @@ package final class ObjectPrefetch: @unchecked Sendable {
         return nil
     }
 
+    /// Hands back a batch the caller is done with, for the reader's thread to free. Memory is
+    /// freed fastest by the thread that allocated it (glibc's per-thread caches): freed on the
+    /// caller's thread, a policy's stage spent about 6% of its time in `free` and its locks, on
+    /// the busier core. Pass the last reference (`recycle(consume batch)`), or the caller frees it.
+    package func recycle(_ batch: consuming [StoredObject]) {
+        condition.lock()
+        spent.append(batch)
+        condition.unlock()
+    }
+
     /// Stops the reader and waits until it has let go of the store. Safe to call more than once.
     package func stop() {
         condition.lock()
@@ -67,6 +80,7 @@ package final class ObjectPrefetch: @unchecked Sendable {
                 try reader.forEachObject(of: entity, includingSubentities: includingSubentities) { object in
                     batch.append(object)
                     if batch.count == batchSize {
+                        freeSpent()
                         guard hand(over: batch) else { throw Stopped() }
                         batch.removeAll(keepingCapacity: true)
                     }
@@ -79,6 +93,15 @@ package final class ObjectPrefetch: @unchecked Sendable {
         } catch {
             finish(error)
         }
+    }
+
+    /// Frees, on this thread and outside the lock, the batches the caller handed back.
+    private func freeSpent() {
+        condition.lock()
+        let done = spent
+        spent = []
+        condition.unlock()
+        _ = consume done
     }
 
     /// Waits until the last batch was taken, then offers `batch`; false once the caller stopped.
