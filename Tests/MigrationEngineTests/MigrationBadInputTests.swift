@@ -97,6 +97,8 @@ final class MigrationBadInputTests: XCTestCase {
             XCTAssertThrowsError(try MappingMigration.run(store: path, from: from, to: to, mappings: [mapping])) { error in
                 XCTAssertEqual((error as? MigrationError)?.kind, .locked, "\(error)")
                 XCTAssertTrue("\(error)".contains("is being migrated by another process: pid \(getpid()) ("), "\(error)")
+                // Since when, in UTC, as ISO 8601.
+                XCTAssertNotNil("\(error)".range(of: #"\) since 20\d\d-\d\d-\d\dT\d\d:\d\d:\d\dZ"#, options: .regularExpression), "\(error)")
             }
         })
         XCTAssertNoThrow(try MappingMigration.run(store: path, from: try version(bundle, "BookStore 3"), to: try version(bundle, "BookStore 4"),

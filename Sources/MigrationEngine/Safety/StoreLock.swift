@@ -33,7 +33,7 @@ package final class StoreLock {
             }
             close(descriptor)
         }
-        let note = "pid \(getpid()) (\(Self.commandLine())) since \(ISO8601DateFormatter().string(from: Date()))\n"
+        let note = "pid \(getpid()) (\(Self.commandLine())) since \(Self.utcTimestamp())\n"
         _ = ftruncate(descriptor, 0)
         _ = note.withCString { write(descriptor, $0, strlen($0)) }
     }
@@ -42,6 +42,17 @@ package final class StoreLock {
         unlink(path)
         flock(descriptor, LOCK_UN)
         close(descriptor)
+    }
+
+    /// Now in UTC as ISO 8601 (`2026-11-26T05:49:52Z`), by the C library: an
+    /// `ISO8601DateFormatter` sets up ICU for each migration, about 5 ms of a 10M-row store's
+    /// 30 ms added attribute (`perf`, BENCHMARKS.md fourteenth session).
+    static func utcTimestamp() -> String {
+        var now = time(nil), parts = tm()
+        gmtime_r(&now, &parts)
+        var text = [CChar](repeating: 0, count: 32)
+        let length = strftime(&text, text.count, "%Y-%m-%dT%H:%M:%SZ", &parts)
+        return String(decoding: text.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Who is migrating `store` right now (pid, command, since when), or `nil` when nobody is.
