@@ -72,7 +72,7 @@ private struct InferredStep {
         altersOnly = !methods.values.contains(.rebuilt)
         countsRows = sql.copiesObjects(methods: methods) || !sql.preservesRows()
         tablesKeepingRows = sql.tablesKeepingRows(methods: methods)
-        rewritesRows = sql.rewritesRows()
+        rewritesRows = sql.rewritesRows(methods: methods)
         tables = methods.count
     }
 

@@ -61,7 +61,7 @@ package struct SpaceCheck: Sendable {
             case .mapping: work = SpaceCheck(.newStore(rows: rows), store: store)
             case .lightweight(let inference):
                 let sql = LightweightSQL(inference: inference, source: StoreLayout(model: step.source.model), destination: StoreLayout(model: step.destination.model))
-                work = SpaceCheck(.alterInPlace(backup: index == 0 && keepsOriginal, rewritesRows: sql.rewritesRows(),
+                work = SpaceCheck(.alterInPlace(backup: index == 0 && keepsOriginal, rewritesRows: sql.rewritesRows(methods: sql.tableMethods()),
                                                 rebuilds: sql.rebuildsTables()), store: store)
             }
             if index > 0 && keepsOriginal {
