@@ -129,10 +129,12 @@ struct SetBasedRelationships {
         if let member = associations.identityLookup(link.target, key: "s.Z_PK", into: sourceMembers),
            let owner = associations.identityLookup(link.owner, key: "s.\(q(sourceKey))", into: link.sourceTable) {
             // Both kept their source keys (or shifted them): rank the source rows themselves.
+            // NOT INDEXED: through the key's index SQLite reads every member row in key order,
+            // one random seek each (0.43 s against 0.17 s for a scan and a sort, 184,000 pages).
             return SQLStatement("""
                 UPDATE main.\(q(table)) SET \(q(order)) = ranked.position
                 FROM (SELECT \(member.value) AS pk, 1024 * row_number() OVER (PARTITION BY s.\(q(sourceKey)) ORDER BY s.\(q(sourceOrder)), s.Z_PK) AS position
-                      FROM src.\(q(sourceMembers)) s WHERE \(member.paired) AND \(owner.paired) ORDER BY pk) AS ranked
+                      FROM src.\(q(sourceMembers)) s NOT INDEXED WHERE \(member.paired) AND \(owner.paired) ORDER BY pk) AS ranked
                 WHERE main.\(q(table)).Z_PK = ranked.pk
                 """)
         }
