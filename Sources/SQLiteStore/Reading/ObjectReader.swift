@@ -19,7 +19,7 @@ public struct StoredObject: Hashable, Sendable {
 
 /// Reads objects inside one read transaction. Fetches stream through a cursor: one row in
 /// memory at a time, however large the table.
-package struct ObjectReader {
+package final class ObjectReader {
     let db: Database
     let layout: StoreLayout
     let path: String
@@ -34,7 +34,7 @@ package struct ObjectReader {
     /// A view of the store `layout` describes, attached to `connection` as `schema` (`main` when it is the
     /// connection's own file); `path` names it in errors. With `lookups`, every look-up by value
     /// is served by an index: a migration's readers look up once per row.
-    package init(connection: StoreConnection, layout: StoreLayout, schema: String = "main", path: String, lookups: LookupIndexes? = nil) {
+    package convenience init(connection: StoreConnection, layout: StoreLayout, schema: String = "main", path: String, lookups: LookupIndexes? = nil) {
         self.init(db: connection.db, layout: layout, schema: schema, path: path, lookups: lookups)
     }
 
