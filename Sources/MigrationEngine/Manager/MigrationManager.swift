@@ -73,13 +73,14 @@ public final class MigrationManager {
 
     // MARK: Writing the destination
 
-    /// Inserts a destination instance; attributes not given take the model's defaults. Its row
-    /// is written when the policy next writes anything else, reads the destination or looks up
-    /// in the instance's table, or returns: the values and to-ones it sets on the instance until
-    /// then go into the one `INSERT`.
+    /// Inserts a destination instance; attributes not given take the model's defaults. The
+    /// values and to-ones the policy sets on it before it inserts another instance or returns
+    /// go into its one `INSERT`. The row is then queued and written with others of its table,
+    /// several to a statement, and always before the policy (or Chrysalis) reads the destination,
+    /// looks up in its table or writes anything but a new instance.
     @discardableResult
     public func insertDestination(_ entity: String, _ values: [String: StoreValue] = [:]) throws -> ObjectID {
-        try pass.writePendingInsert()
+        try pass.queuePendingInsert()
         if let fold = pass.activeFold, let toOne = try fold.toOnes(inserting: entity, from: pass.visitingSource, writer: pass.writer), let source = pass.visitingSource {
             let pending = try pass.writer.prepareInsert(entity, values, toOne: toOne)
             fold.inserted(pending.id, for: source.id)
@@ -169,8 +170,9 @@ public final class MigrationManager {
     public func associate(source: ObjectID?, destination: ObjectID, mapping: EntityMapping) throws {
         let number = try index(of: mapping.name)
         try pass.associations.add(mapping: number, source: source, destination: destination)
-        // A pair that ends a fold makes it write to its instance (``FoldedToOnes/associated``).
-        if pass.foldedToOnes.values.contains(where: \.hasPending) { try pass.writePendingInsert() }
+        // A pair that ends a fold makes the writer write to its instance (``FoldedToOnes/associated``),
+        // which it does after the rows it has queued.
+        if pass.foldedToOnes.values.contains(where: \.hasPending) { try pass.queuePendingInsert() }
         for fold in pass.foldedToOnes.values { try fold.associated(source: source, destination: destination, mapping: number, writer: pass.writer) }
         if let entity = mapping.destinationEntity, let assignments = associationValues[entity], !assignments.isEmpty {
             let values = try attributeValues(AttributeAssignments(assignments, entity: entity, destinationLayout: pass.destinationLayout), mapping: mapping,

@@ -101,18 +101,19 @@ extension MigrationManager {
             var seen = 0
             try transaction {
                 while seen < pass.chunkSize {
-                    guard let batch = try prefetch.next() else { more = false; return }
+                    guard let batch = try prefetch.next() else { more = false; break }
                     seen += batch.count
                     for object in batch {
                         pass.remember(sourceObject: object)  // the policy and expressions read it again
                         if let filter, try !matches(filter, source: object.id, mapping: mapping) { continue }
                         if creates {
                             try policy.createDestinationInstances(forSource: object.id, in: mapping, manager: self)
-                            try pass.writePendingInsert()
+                            try pass.queuePendingInsert()
                         }
                     }
                     prefetch.recycle(consume batch)  // freed by the reading thread, which made it
                 }
+                try pass.writePendingInsert()  // the chunk's queued rows, before it commits
             }
             pass.progress.advance(units: seen, rows: seen)
         }

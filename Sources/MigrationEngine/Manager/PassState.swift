@@ -70,19 +70,29 @@ final class PassState {
 
     // MARK: The insert held back
 
-    /// Writes the instance inserted last, if its row is still held back: before anything else
-    /// reads or writes the destination, and when a policy call returns.
+    /// Writes the instance inserted last, if its row is still held back, and the rows queued
+    /// before it: before anything else reads or writes the destination.
     func writePendingInsert() throws {
-        guard let pending = pendingInsert else { return }
+        guard let pending = pendingInsert else { return try writer.writeQueuedInserts() }
         pendingInsert = nil
-        try writer.run(pending)
+        try writer.run(pending)  // the queued rows first
     }
 
-    /// Writes the instance inserted last if it is in `entity`'s table: what a look-up in that
-    /// table must see first.
+    /// Writes what is held back or queued for `entity`'s table: what a look-up in that table
+    /// must see first. Rows of other tables stay queued.
     func writePendingInsert(before entity: String) throws {
-        guard let pending = pendingInsert, destinationLayout.table(for: entity)?.name == pending.table else { return }
-        try writePendingInsert()
+        guard let table = destinationLayout.table(for: entity)?.name else { return }
+        if pendingInsert?.table == table { return try writePendingInsert() }
+        try writer.writeQueuedInserts(into: table)
+    }
+
+    /// Queues the instance inserted last, when nothing reads it and nothing but the writer writes
+    /// to it next (a policy call returned, or it inserts again): the writer writes it with others
+    /// of its table, and before anything else it does (QueuedInserts.swift).
+    func queuePendingInsert() throws {
+        guard let pending = pendingInsert else { return }
+        pendingInsert = nil
+        try writer.queue(pending)
     }
 
     // MARK: The object cache

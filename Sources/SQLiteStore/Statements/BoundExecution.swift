@@ -6,7 +6,7 @@ extension Statement {
     /// Runs this statement (one that returns no rows) with `values` bound by position, straight
     /// through SQLite's C API. A migration's row-by-row path runs an insert per row; building
     /// GRDB's `StatementArguments` for each cost more than SQLite's own work on the row.
-    func run(_ values: [SQLValue]) throws {
+    func run(_ values: some Collection<SQLValue>) throws {
         let handle = try bind(values)
         let code = sqlite3_step(handle)
         let error = code == SQLITE_DONE ? nil : failure(code, handle)  // read before the reset
@@ -80,7 +80,7 @@ extension Statement {
     }
 
     /// Resets the statement and binds `values` from the first parameter on.
-    private func bind(_ values: [SQLValue]) throws -> SQLiteStatement {
+    private func bind(_ values: some Collection<SQLValue>) throws -> SQLiteStatement {
         let handle = sqliteStatement
         sqlite3_reset(handle)
         for (offset, value) in values.enumerated() {

@@ -42,6 +42,7 @@ extension ObjectWriter {
     /// to-one relationship.
     @discardableResult
     package func insert(_ template: InsertTemplate, values: [SQLValue], destinations: [ObjectID?]) throws -> ObjectID {
+        try writeQueuedInserts()
         let key = try nextKey(root: template.root, table: template.table)
         var arguments: [SQLValue] = [.integer(key), SQLValue(template.entityNumber), 1] + values
         for (destination, hasEntity) in zip(destinations, template.hasEntityColumn) {

@@ -69,6 +69,8 @@ package final class ObjectWriter {
     }
 
     private var insertShapes: [String: InsertShape] = [:]
+    /// Shapes with rows queued (QueuedInserts.swift), in the order their first row was queued.
+    var queuedShapes: [InsertShape] = []
     /// How each relationship is written, by entity number and name (RelationshipWrites.swift).
     var writePlans: [RelationshipWritePlan.Key: RelationshipWritePlan] = [:]
 
@@ -92,6 +94,7 @@ package final class ObjectWriter {
     /// Hands out `count` consecutive `Z_PK`s for instances of `entity` that the caller inserts
     /// itself with set-based SQL; they count as inserted.
     package func reserveKeys(for entity: String, count: Int) throws -> (first: Int64, entityNumber: Int) {
+        try writeQueuedInserts()
         let (description, table, number) = try resolve(entity)
         let root = layout.numbering.number(of: layout.model.rootEntity(of: description).name) ?? number
         let first = try nextKey(root: root, table: table.name)
@@ -124,6 +127,7 @@ package final class ObjectWriter {
     /// Changes attribute `values` of an existing object and counts the change in `Z_OPT` (unless
     /// `countsChange` is false: a migration finishing an object it created in the same save).
     package func update(_ id: ObjectID, _ values: [String: StoreValue], countsChange: Bool = true) throws {
+        try writeQueuedInserts()
         let entity = try name(of: id)
         let (_, table, _) = try resolve(entity)
         let (columns, arguments) = try assignments(entity: entity, values)
@@ -135,6 +139,7 @@ package final class ObjectWriter {
     /// Records the keys handed out in `Z_PRIMARYKEY.Z_MAX`, as Core Data does at save. Call it
     /// before committing when driving transactions yourself.
     package func finish() throws {
+        try writeQueuedInserts()
         for (root, next) in nextKeys {
             try db.execute(sql: "UPDATE \(t("Z_PRIMARYKEY")) SET Z_MAX = ? WHERE Z_ENT = ?", arguments: [next - 1, root])
         }

@@ -42,6 +42,7 @@ extension ObjectWriter {
 
     /// Writes the instance's row.
     package func run(_ pending: PendingInsert) throws {
+        try writeQueuedInserts()
         try pending.shape.statement(in: db).run(pending.arguments)
         pending.shape.inserted += 1
     }

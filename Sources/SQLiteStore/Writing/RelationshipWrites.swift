@@ -13,6 +13,7 @@ extension ObjectWriter {
     /// Sets the relationship `name` of `id` to exactly `destinations` (in order, for ordered
     /// relationships); a to-one takes zero or one destination.
     package func relate(_ id: ObjectID, _ name: String, to destinations: [ObjectID]) throws {
+        try writeQueuedInserts()
         let plan = try writePlan(id, name)
         try requireDestinations(destinations, of: plan)
         switch plan.storage {
@@ -38,6 +39,7 @@ extension ObjectWriter {
     /// Adds `destinations` to the to-many relationship `name` of `id`, keeping what is there
     /// (for a to-one, sets it).
     package func add(_ id: ObjectID, _ name: String, _ destinations: [ObjectID]) throws {
+        try writeQueuedInserts()
         let plan = try writePlan(id, name)
         switch plan.storage {
         case .foreignKey:
