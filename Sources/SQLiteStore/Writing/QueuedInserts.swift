@@ -35,17 +35,16 @@ extension ObjectWriter {
 
     /// Writes `shape`'s queue: a full batch in one statement, fewer rows one statement each.
     private func write(queueOf shape: InsertShape) throws {
-        guard shape.queuedRows > 0 else { return }
-        defer { shape.queued.removeAll(keepingCapacity: true) }
-        if shape.queuedRows == shape.batchRows {
+        let rows = shape.queuedRows
+        guard rows > 0 else { return }
+        // Emptied whatever happens: a failed write fails the step, which rolls back.
+        defer { shape.queued.removeAll(keepingCapacity: true); shape.queuedRows = 0 }
+        if rows == shape.batchRows {
             try shape.batchStatement(in: db).run(shape.queued)
         } else {
             let single = try shape.statement(in: db), width = shape.defaults.count
-            for row in 0..<shape.queuedRows {
-                try single.run(shape.queued[row * width ..< (row + 1) * width])
-            }
+            for row in 0..<rows { try single.run(shape.queued[row * width ..< (row + 1) * width]) }
         }
-        shape.inserted += shape.queuedRows
-        shape.queuedRows = 0
+        shape.inserted += rows
     }
 }
