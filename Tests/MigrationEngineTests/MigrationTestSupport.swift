@@ -49,6 +49,26 @@ extension XCTestCase {
         try store.close()
     }
 
+    /// A generated Library 1 store (Benchmarks/Models) of `rows` rows per root entity, and the
+    /// Library1To2 mapping model with its BookToBook mapping given the policy `make` makes: how
+    /// the row-by-row tests drive a policy of their own through a real mapping.
+    func libraryWithBookPolicy(rows: Int, seed: UInt64, _ make: @escaping @Sendable () -> EntityMigrationPolicy) throws
+        -> (path: String, bundle: ModelBundle, mapping: MappingModel, policies: PolicyRegistry) {
+        let models = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Benchmarks/Models")
+        let bundle = try ModelBundle.read(at: models.appendingPathComponent("Library.xcdatamodeld"))
+        let path = try scratchDirectory().appendingPathComponent("Library.sqlite").path
+        let store = try PersistentStore.create(at: path, model: try version(bundle, "Library 1").model)
+        try DataGenerator(model: try version(bundle, "Library 1").model, seed: seed).fill(store, rows: rows)
+        try store.close()
+        var mapping = try MappingYAMLReader.read(at: models.appendingPathComponent("Mappings/Library1To2.mapping.yaml"))
+        let bookMapping = try XCTUnwrap(mapping.entityMappings.firstIndex { $0.name == "BookToBook" })
+        mapping.entityMappings[bookMapping].policyName = "BookPolicy"
+        var policies = PolicyRegistry()
+        policies.register("BookPolicy", make)
+        return (path, bundle, mapping, policies)
+    }
+
     func digest(_ path: String) throws -> Data {
         Data(SHA256.hash(data: try Data(contentsOf: URL(fileURLWithPath: path))))
     }

@@ -11,9 +11,6 @@ import XCTest
 /// exactly as if it had been written at once: a look-up in its table, a read of it, a write to
 /// another row that points at it, the end of the row.
 final class PendingInsertTests: XCTestCase {
-    private let models = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Benchmarks/Models")
-
     /// For each book: Core Data's default copy, then a note Page related to it and retitled, found
     /// again by its text in the Page table and read back whole; every third book also gets a
     /// second Page inserted before the first is looked at, and a Category pointed at by name.
@@ -45,19 +42,9 @@ final class PendingInsertTests: XCTestCase {
     }
 
     func testAnInstanceHeldBackIsSeenByEveryLaterCallAndWrittenWithItsToOnesAndValues() throws {
-        let bundle = try ModelBundle.read(at: models.appendingPathComponent("Library.xcdatamodeld"))
-        let path = try scratchDirectory().appendingPathComponent("Library.sqlite").path
-        let store = try PersistentStore.create(at: path, model: try version(bundle, "Library 1").model)
-        try DataGenerator(model: try version(bundle, "Library 1").model, seed: 5).fill(store, rows: 60)
-        try store.close()
-        let sourcePages = try rows(path, "SELECT count(*) FROM ZPAGE")[0][0]
-
-        var mapping = try MappingYAMLReader.read(at: models.appendingPathComponent("Mappings/Library1To2.mapping.yaml"))
-        let bookMapping = try XCTUnwrap(mapping.entityMappings.firstIndex { $0.name == "BookToBook" })
-        mapping.entityMappings[bookMapping].policyName = "NotePolicy"
         let policy = NotePolicy()
-        var policies = PolicyRegistry()
-        policies.register("NotePolicy") { policy }
+        let (path, bundle, mapping, policies) = try libraryWithBookPolicy(rows: 60, seed: 5) { policy }
+        let sourcePages = try rows(path, "SELECT count(*) FROM ZPAGE")[0][0]
         _ = try MappingMigration.run(store: path, from: try version(bundle, "Library 1"), to: try version(bundle, "Library 2"),
                                      mappings: [mapping], options: MigrationOptions(policies: policies, chunkSize: 7))
 
@@ -85,17 +72,8 @@ final class PendingInsertTests: XCTestCase {
                 if source.primaryKey == 4 { throw MigrationError(.evaluation, "book 4 refused", fix: "none") }
             }
         }
-        let bundle = try ModelBundle.read(at: models.appendingPathComponent("Library.xcdatamodeld"))
-        let path = try scratchDirectory().appendingPathComponent("Library.sqlite").path
-        let store = try PersistentStore.create(at: path, model: try version(bundle, "Library 1").model)
-        try DataGenerator(model: try version(bundle, "Library 1").model, seed: 5).fill(store, rows: 10)
-        try store.close()
+        let (path, bundle, mapping, policies) = try libraryWithBookPolicy(rows: 10, seed: 5) { Failing() }
         let before = try digest(path)
-        var mapping = try MappingYAMLReader.read(at: models.appendingPathComponent("Mappings/Library1To2.mapping.yaml"))
-        let bookMapping = try XCTUnwrap(mapping.entityMappings.firstIndex { $0.name == "BookToBook" })
-        mapping.entityMappings[bookMapping].policyName = "Failing"
-        var policies = PolicyRegistry()
-        policies.register("Failing") { Failing() }
         XCTAssertThrowsError(try MappingMigration.run(store: path, from: try version(bundle, "Library 1"), to: try version(bundle, "Library 2"),
                                                       mappings: [mapping], options: MigrationOptions(policies: policies, chunkSize: 3))) { error in
             XCTAssertTrue("\(error)".contains("book 4 refused"), "\(error)")

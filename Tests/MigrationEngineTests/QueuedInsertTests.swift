@@ -10,9 +10,6 @@ import XCTest
 /// for it, a read or an update of a queued instance finds it as inserted, queues of two tables
 /// fill side by side, a chunk's rows are written before it commits, and every row arrives once.
 final class QueuedInsertTests: XCTestCase {
-    private let models = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Benchmarks/Models")
-
     /// For each book: Core Data's default copy and, last, a "log" Page (queued when the call
     /// returns, beside the Book rows). Before it, with the Book queued, every 10th book looks up
     /// the log of the book before it, which waits in the Page queue; now and then a book reads
@@ -46,21 +43,11 @@ final class QueuedInsertTests: XCTestCase {
     }
 
     func testQueuedRowsAreSeenByLookUpsReadsAndUpdatesAndWrittenOnce() throws {
-        let bundle = try ModelBundle.read(at: models.appendingPathComponent("Library.xcdatamodeld"))
-        let path = try scratchDirectory().appendingPathComponent("Library.sqlite").path
-        let store = try PersistentStore.create(at: path, model: try version(bundle, "Library 1").model)
         // More books than one multi-row INSERT holds, in chunks that end mid-batch.
-        try DataGenerator(model: try version(bundle, "Library 1").model, seed: 9).fill(store, rows: 150)
-        try store.close()
+        let policy = LogPolicy()
+        let (path, bundle, mapping, policies) = try libraryWithBookPolicy(rows: 150, seed: 9) { policy }
         let sourcePages = try rows(path, "SELECT count(*) FROM ZPAGE")[0][0]
         let sourceBooks = try rows(path, "SELECT count(*) FROM ZBOOK")[0][0]
-
-        var mapping = try MappingYAMLReader.read(at: models.appendingPathComponent("Mappings/Library1To2.mapping.yaml"))
-        let bookMapping = try XCTUnwrap(mapping.entityMappings.firstIndex { $0.name == "BookToBook" })
-        mapping.entityMappings[bookMapping].policyName = "LogPolicy"
-        let policy = LogPolicy()
-        var policies = PolicyRegistry()
-        policies.register("LogPolicy") { policy }
         _ = try MappingMigration.run(store: path, from: try version(bundle, "Library 1"), to: try version(bundle, "Library 2"),
                                      mappings: [mapping], options: MigrationOptions(policies: policies, chunkSize: 45))
 
