@@ -39,9 +39,8 @@ extension StoreConnection {
     package func sorting<T>(_ body: () throws -> T) throws -> T {
         let cache = try converting { try Int.fetchOne(db, sql: "PRAGMA main.cache_size") ?? -2000 }
         try converting { try db.execute(sql: "PRAGMA main.cache_size = -2000") }
-        let result = try body()
-        try converting { try db.execute(sql: "PRAGMA main.cache_size = \(cache)") }
-        return result
+        defer { try? db.execute(sql: "PRAGMA main.cache_size = \(cache)") }
+        return try body()
     }
 
     /// The store size from which an index build sorts with a helper thread: about a 500,000-row

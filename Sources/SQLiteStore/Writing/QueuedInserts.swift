@@ -16,7 +16,9 @@ extension ObjectWriter {
         if shape.queuedRows == 0 { queuedShapes.append(shape) }
         shape.queued.append(contentsOf: pending.arguments)
         shape.queuedRows += 1
-        if shape.queuedRows == shape.batchRows { try write(queueOf: shape) }
+        guard shape.queuedRows == shape.batchRows else { return }
+        try write(queueOf: shape)
+        queuedShapes.removeAll { $0 === shape }  // its next row lists it again
     }
 
     /// Writes every queued row.
