@@ -36,7 +36,7 @@ final class ObjectPrefetchTests: XCTestCase {
     /// Every batch `prefetch` hands over, until nil.
     private func drain(_ prefetch: ObjectPrefetch) throws -> [[StoredObject]] {
         var batches: [[StoredObject]] = []
-        while let batch = try prefetch.next() { batches.append(batch) }
+        while let batch = try prefetch.next() { batches.append(batch.objects) }
         return batches
     }
 
@@ -85,7 +85,7 @@ final class ObjectPrefetchTests: XCTestCase {
     func testStoppingEarlyLetsGoOfTheStore() throws {
         let store = try store(items: 50, gadgets: 0)
         let prefetch = ObjectPrefetch(store: store, layout: try store.layout(for: model), entity: "Item", batchSize: 4)
-        XCTAssertEqual(try prefetch.next()?.count, 4)
+        XCTAssertEqual(try prefetch.next()?.objects.count, 4)
         prefetch.stop()
         prefetch.stop()
         // The reader's transaction is over: the store's one connection is free for another read,

@@ -11,7 +11,9 @@ import SQLiteStore
 /// stage is visiting, the value is the one the evaluator would return, and it is converted to the
 /// destination attribute's kind by the same rule.
 struct AttributeAssignments {
-    struct Assignment {
+    /// A class: a row's assignments are walked for every instance, and copying each one's
+    /// attribute description and expression out of the array cost more than using them.
+    final class Assignment {
         /// The destination attribute's name.
         let name: String
         let attribute: AttributeDescription
@@ -20,6 +22,10 @@ struct AttributeAssignments {
         let text: String?
         /// The source attribute the expression reads, when it is exactly `$source.<attribute>`.
         let copiedKey: String?
+
+        init(name: String, attribute: AttributeDescription, expression: Expression, text: String?, copiedKey: String?) {
+            (self.name, self.attribute, self.expression, self.text, self.copiedKey) = (name, attribute, expression, text, copiedKey)
+        }
     }
 
     /// The source entity's number: the copies hold for its instances only.

@@ -124,8 +124,10 @@ public final class MigrationManager {
     public func addDestination(_ id: ObjectID, _ relationship: String, _ destinations: [ObjectID]) throws {
         pass.forgetCachedObjects()
         try stopFolding()
-        try pass.writePendingInsert()
-        try prepareMemberLookups(of: id, relationship)
+        // Queued, not written: the writer writes its queues before it reads or updates anything,
+        // and an unordered many-to-many's new links join the queue (QueuedInserts.swift).
+        try pass.queuePendingInsert()
+        try prepareMemberLookups(of: id, relationship, adding: true)
         try pass.writer.add(id, relationship, destinations)
     }
 

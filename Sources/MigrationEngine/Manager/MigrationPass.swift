@@ -94,7 +94,8 @@ extension MigrationManager {
         let creates = mapping.kind != .remove && (mapping.destinationEntity != nil || mapping.policyName != nil)
         let prefetch = ObjectPrefetch(store: pass.sourceStore, layout: pass.sourceLayout, entity: entity, includingSubentities: false,
                                       batchSize: min(pass.chunkSize, Self.prefetchBatch))
-        defer { prefetch.stop() }
+        defer { prefetch.stop(); pass.endReadAhead() }
+        pass.beginReadAhead(prefetch)
         var more = true
         while more {
             try checkCancelled()
@@ -102,8 +103,9 @@ extension MigrationManager {
             try transaction {
                 while seen < pass.chunkSize {
                     guard let batch = try prefetch.next() else { more = false; break }
-                    seen += batch.count
-                    for object in batch {
+                    seen += batch.objects.count
+                    pass.readAhead(batch.related)
+                    for object in batch.objects {
                         pass.remember(sourceObject: object)  // the policy and expressions read it again
                         if let filter, try !matches(filter, source: object.id, mapping: mapping) { continue }
                         if creates {

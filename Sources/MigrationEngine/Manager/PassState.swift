@@ -103,6 +103,7 @@ final class PassState {
         let isSource = object.side == .source
         if !isSource { try writePendingInsert() }
         if let cached = isSource ? lastSource : lastDestination, cached.id == object.id { return cached }
+        if isSource, let member = servedMember(object.id) { return member }
         let fetched = try (isSource ? sourceReader : destinationReader).object(object.id)
         if isSource { lastSource = fetched } else { lastDestination = fetched }
         return fetched
@@ -116,4 +117,52 @@ final class PassState {
 
     /// Forgets cached objects (after writes to the destination).
     func forgetCachedObjects() { lastDestination = nil }
+
+    // MARK: Reading ahead
+
+    /// The prefetch of the instances stage 1 is visiting, and what it read ahead for the batch
+    /// being visited (``ObjectPrefetch/readAhead(_:)``).
+    private var prefetch: ObjectPrefetch?
+    private var relatedAhead: [String: RelatedObjects] = [:]
+    /// Relationships the prefetch was asked to read ahead.
+    private var askedAhead: Set<String> = []
+    /// The members served last from what was read ahead: a policy reads them next.
+    private var servedMembers: [StoredObject] = [], servedIndex: [ObjectID: Int]?
+
+    func beginReadAhead(_ prefetch: ObjectPrefetch) {
+        self.prefetch = prefetch
+        askedAhead = []
+    }
+
+    /// What the prefetch read ahead for the batch stage 1 visits next.
+    func readAhead(_ related: [String: RelatedObjects]) { relatedAhead = related }
+
+    func endReadAhead() {
+        prefetch = nil
+        relatedAhead = [:]
+        servedMembers = []
+        servedIndex = nil
+    }
+
+    /// The source members of to-many `name` of `owner`, when they were read ahead. A policy
+    /// walking the relationship from the instance it visits has the prefetch read it ahead from
+    /// then on: one statement per batch on the other core, instead of a walk and a read of each
+    /// member here.
+    func readAheadMembers(of owner: ObjectID, _ name: String) -> [StoredObject]? {
+        if let related = relatedAhead[name], related.covers(owner) {
+            servedMembers = related.members(of: owner)
+            servedIndex = nil
+            return servedMembers
+        }
+        if let prefetch, owner == visitingSource?.id, askedAhead.insert(name).inserted { prefetch.readAhead(name) }
+        return nil
+    }
+
+    /// The member served last with ID `id`: a short list is searched, a long one indexed once.
+    private func servedMember(_ id: ObjectID) -> StoredObject? {
+        guard !servedMembers.isEmpty else { return nil }
+        if servedMembers.count <= 16 { return servedMembers.first { $0.id == id } }
+        if servedIndex == nil { servedIndex = Dictionary(servedMembers.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first }) }
+        return servedIndex?[id].map { servedMembers[$0] }
+    }
 }

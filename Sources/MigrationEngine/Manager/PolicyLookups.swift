@@ -16,7 +16,8 @@ extension MigrationManager {
     /// The source instances related to `id` through `relationship`, in order for an ordered
     /// relationship and by key otherwise: O(log n + k) for k of them.
     public func sourceDestinations(of id: ObjectID, _ relationship: String) throws -> [ObjectID] {
-        try pass.sourceReader.destinations(of: id, relationship)
+        if let members = pass.readAheadMembers(of: id, relationship) { return members.map(\.id) }
+        return try pass.sourceReader.destinations(of: id, relationship)
     }
 
     /// Source instances of `entity` (and its subentities) whose attribute `key` equals `value`,
@@ -67,12 +68,16 @@ extension MigrationManager {
 
     /// Setting or adding to a to-many finds its members by the column that points back at `id`:
     /// that column gets an index on first use, while the destination's own are held back.
-    func prepareMemberLookups(of id: ObjectID, _ relationship: String) throws {
+    /// Adding to an unordered to-many looks nothing up (`adding`): only an ordered one counts its
+    /// members for the next position.
+    func prepareMemberLookups(of id: ObjectID, _ relationship: String, adding: Bool = false) throws {
         guard let entity = pass.destinationLayout.numbering.name(of: id.entityNumber) else { return }
         switch pass.destinationLayout.storage(entity: entity, relationship: relationship) {
-        case let .inverseForeignKey(table, column, _, _)?: try pass.destinationLookups.prepare(table: table, column: column)
-        case let .joinTable(join, sourceColumn, _, _)?: try pass.destinationLookups.prepare(table: join.name, column: sourceColumn)
-        case .foreignKey?, nil: break
+        case let .inverseForeignKey(table, column, _, order)? where !adding || order != nil:
+            try pass.destinationLookups.prepare(table: table, column: column)
+        case let .joinTable(join, sourceColumn, _, order)? where !adding || order != nil:
+            try pass.destinationLookups.prepare(table: join.name, column: sourceColumn)
+        default: break
         }
     }
 

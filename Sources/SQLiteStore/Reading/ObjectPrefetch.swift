@@ -9,7 +9,16 @@ internal import GRDB
 /// At most three batches are in memory besides the one being worked on (one read, one ready, one
 /// handed back to be freed), however large the table. Call ``stop()`` when done, early or not: the
 /// reader holds a read transaction until then.
+///
+/// Asked to (``readAhead(_:)``), it also reads, for each batch, the objects its instances reach
+/// through a to-many relationship (``RelatedObjects``).
 package final class ObjectPrefetch: @unchecked Sendable {
+    /// A batch of instances, and what was read ahead for them, by relationship name.
+    package struct Batch {
+        package var objects: [StoredObject]
+        package var related: [String: RelatedObjects] = [:]
+    }
+
     private let store: PersistentStore
     private let layout: StoreLayout
     private let entity: String
@@ -17,12 +26,14 @@ package final class ObjectPrefetch: @unchecked Sendable {
     private let batchSize: Int
     /// Guards everything below; the reader and the caller wait on it for each other.
     private let condition = NSCondition()
-    private var ready: [StoredObject]?
+    private var ready: Batch?
+    /// The relationships to read ahead (``readAhead(_:)``).
+    private var wanted: Set<String> = []
     /// `finished`: the reader has let go of the store, after the last batch or an error.
     private var finished = false, stopping = false
     private var failure: Error?
     /// Batches the caller is done with, for the reader to free (``recycle(_:)``).
-    private var spent: [[StoredObject]] = []
+    private var spent: [Batch] = []
 
     /// Starts reading `entity` (and its subentities unless told not to) from `store`, whose
     /// tables `layout` describes, `batchSize` instances at a time.
@@ -38,7 +49,7 @@ package final class ObjectPrefetch: @unchecked Sendable {
     }
 
     /// The next batch, in `Z_PK` order; nil after the last. Rethrows what stopped the reader.
-    package func next() throws -> [StoredObject]? {
+    package func next() throws -> Batch? {
         condition.lock()
         defer { condition.unlock() }
         while ready == nil && !finished { condition.wait() }
@@ -55,9 +66,18 @@ package final class ObjectPrefetch: @unchecked Sendable {
     /// freed fastest by the thread that allocated it (glibc's per-thread caches): freed on the
     /// caller's thread, a policy's stage spent about 6% of its time in `free` and its locks, on
     /// the busier core. Pass the last reference (`recycle(consume batch)`), or the caller frees it.
-    package func recycle(_ batch: consuming [StoredObject]) {
+    package func recycle(_ batch: consuming Batch) {
         condition.lock()
         spent.append(batch)
+        condition.unlock()
+    }
+
+    /// Reads the members of to-many `relationship` with each batch from the next one it starts
+    /// on; a batch may lack them (read before they were asked for, or too many), and then the
+    /// caller reads them itself.
+    package func readAhead(_ relationship: String) {
+        condition.lock()
+        wanted.insert(relationship)
         condition.unlock()
     }
 
@@ -75,17 +95,29 @@ package final class ObjectPrefetch: @unchecked Sendable {
             // One read transaction and one cursor for the whole table: nothing writes it meanwhile.
             try store.read { db in
                 let reader = ObjectReader(db: db, layout: layout, path: store.path)
+                let number = includingSubentities ? nil : layout.numbering.number(of: entity)
                 var batch: [StoredObject] = []
                 batch.reserveCapacity(batchSize)
+                /// The batch with what is wanted read ahead for it, handed over.
+                func handOver() throws {
+                    var ready = Batch(objects: batch)
+                    if let number, let first = batch.first?.id.primaryKey, let last = batch.last?.id.primaryKey {
+                        for name in wantedNow() {
+                            // Left out on an error: the caller's own read then reports it, as without read-ahead.
+                            ready.related[name] = try? reader.relatedObjects(of: number, keys: first ... last, through: name, limit: batchSize * Self.membersPerInstance)
+                        }
+                    }
+                    guard hand(over: ready) else { throw Stopped() }
+                }
                 try reader.forEachObject(of: entity, includingSubentities: includingSubentities) { object in
                     batch.append(object)
                     if batch.count == batchSize {
                         freeSpent()
-                        guard hand(over: batch) else { throw Stopped() }
+                        try handOver()
                         batch.removeAll(keepingCapacity: true)
                     }
                 }
-                if !batch.isEmpty { _ = hand(over: batch) }
+                if !batch.isEmpty { try handOver() }
             }
             finish(nil)
         } catch is Stopped {
@@ -93,6 +125,16 @@ package final class ObjectPrefetch: @unchecked Sendable {
         } catch {
             finish(error)
         }
+    }
+
+    /// Members read ahead per instance of a batch, at most, on average: a few owners with very
+    /// many members are left to the caller, so a batch stays small.
+    static let membersPerInstance = 16
+
+    private func wantedNow() -> Set<String> {
+        condition.lock()
+        defer { condition.unlock() }
+        return wanted
     }
 
     /// Frees, on this thread and outside the lock, the batches the caller handed back.
@@ -105,7 +147,7 @@ package final class ObjectPrefetch: @unchecked Sendable {
     }
 
     /// Waits until the last batch was taken, then offers `batch`; false once the caller stopped.
-    private func hand(over batch: [StoredObject]) -> Bool {
+    private func hand(over batch: Batch) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         while ready != nil && !stopping { condition.wait() }

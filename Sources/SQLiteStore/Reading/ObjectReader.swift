@@ -23,7 +23,7 @@ package final class ObjectReader {
     let db: Database
     let layout: StoreLayout
     let path: String
-    private let schema: String
+    let schema: String
     private let decoders = DecoderCache()
     /// Statements worked out once per entity and relationship (ReaderQueries.swift).
     let queries = ReaderQueries()
@@ -137,7 +137,7 @@ package final class ObjectReader {
     /// Turns rows of one concrete entity into objects; built once per entity per reader. Every
     /// query it decodes is `SELECT *` on the entity's table, so it reads columns by position:
     /// looking each up by name cost more than the rest of the decoding.
-    private struct Decoder {
+    struct Decoder {
         static let keyColumn = 0, entityColumn = 1, versionColumn = 2
         var entity: String
         var attributes: [(name: String, kind: StoreValue.StorageKind, index: Int)]
@@ -182,7 +182,7 @@ package final class ObjectReader {
         var byEntity: [Int: Decoder] = [:]
     }
 
-    private func decoder(for number: Int, columns: [String]) throws -> Decoder {
+    func decoder(for number: Int, columns: [String]) throws -> Decoder {
         if let known = decoders.byEntity[number] { return known }
         let built = try makeDecoder(for: number, columns: columns)
         decoders.byEntity[number] = built

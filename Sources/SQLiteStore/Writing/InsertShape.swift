@@ -13,37 +13,10 @@ final class InsertShape {
     let toOnePositions: [String: (key: Int, entity: Int?)]
     /// `Z_PK` (filled per row), `Z_ENT`, `Z_OPT` 1, then each attribute's default or NULL, then NULL keys.
     let defaults: [SQLValue]
-    let sql: String
-    /// Instances inserted with this shape.
-    var inserted = 0
-    /// The prepared statement, kept here: finding it in GRDB's cache hashes the SQL every row.
-    private var prepared: Statement?
-    /// Rows one multi-row `INSERT` writes (QueuedInserts.swift): 32, fewer for a wide table, so a
-    /// statement binds at most 999 values (SQLite's oldest limit).
-    let batchRows: Int
-    /// Rows queued and not written yet, their arguments one after another, and how many.
-    var queued: [SQLValue] = []
-    var queuedRows = 0
-    private var preparedBatch: Statement?
-
-    func statement(in db: Database) throws -> Statement {
-        if let prepared { return prepared }
-        let made = try db.makeStatement(sql: sql)
-        prepared = made
-        return made
-    }
-
-    /// The statement inserting ``batchRows`` rows.
-    func batchStatement(in db: Database) throws -> Statement {
-        if let preparedBatch { return preparedBatch }
-        let row = "(" + Array(repeating: "?", count: defaults.count).joined(separator: ", ") + ")"
-        let made = try db.makeStatement(sql: "\(insertInto) VALUES " + Array(repeating: row, count: batchRows).joined(separator: ", "))
-        preparedBatch = made
-        return made
-    }
-
-    /// `INSERT INTO table (columns)`: the statements' common start.
-    private let insertInto: String
+    /// Its table's queue, which writes its rows (QueuedInserts.swift).
+    let rows: RowQueue
+    /// Instances of the entity written (through ``rows``).
+    var inserted: Int { rows.written }
 
     init(number: Int, root: Int, table: String, schema: String, columns: [(attribute: AttributeDescription, column: StoreLayout.Column)],
          toOnes: [(name: String, column: String, entityColumn: String?)]) {
@@ -62,8 +35,7 @@ final class InsertShape {
         self.toOnePositions = toOnePositions
         defaults = [.null, SQLValue(number), 1] + columns.map { ObjectWriter.defaultValue(of: $0.attribute)?.sqlValue(for: $0.attribute) ?? .null }
             + Array(repeating: .null, count: names.count - 3 - columns.count)
-        insertInto = "INSERT INTO \(ColumnNaming.qualified(table, schema: schema)) (\(names.joined(separator: ", ")))"
-        sql = "\(insertInto) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))"
-        batchRows = max(1, min(32, 999 / names.count))
+        rows = RowQueue(table: table, insertInto: "INSERT INTO \(ColumnNaming.qualified(table, schema: schema)) (\(names.joined(separator: ", ")))",
+                        width: names.count)
     }
 }

@@ -85,8 +85,13 @@ package final class LookupIndexes {
     /// Whether an index of `table` (not partial, binary collation) has `column` first, or the
     /// column is the row ID itself.
     private func hasIndex(leadingWith column: String, on table: String) throws -> Bool {
-        if column.uppercased() == "Z_PK" { return true }
-        return try Bool.fetchOne(db, sql: """
+        try column.uppercased() == "Z_PK" || Self.hasIndex(db, schema: schema, leadingWith: column, on: table)
+    }
+
+    /// Whether an index of `schema.table` (not partial, binary collation) has `column` first:
+    /// what serves a look-up, or a range, by that column.
+    static func hasIndex(_ db: Database, schema: String, leadingWith column: String, on table: String) throws -> Bool {
+        try Bool.fetchOne(db, sql: """
             SELECT EXISTS (SELECT 1 FROM pragma_index_list(?, ?) l, pragma_index_xinfo(l.name, ?) i
                            WHERE l.partial = 0 AND i.seqno = 0 AND i.name = ? COLLATE NOCASE AND i.coll = 'BINARY')
             """, arguments: [table, schema, schema, column]) ?? false

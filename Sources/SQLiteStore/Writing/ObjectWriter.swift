@@ -69,8 +69,8 @@ package final class ObjectWriter {
     }
 
     private var insertShapes: [String: InsertShape] = [:]
-    /// Shapes with rows queued (QueuedInserts.swift), in the order their first row was queued.
-    var queuedShapes: [InsertShape] = []
+    /// Tables with rows queued (QueuedInserts.swift), in the order their first row was queued.
+    var queuedTables: [RowQueue] = []
     /// How each relationship is written, by entity number and name (RelationshipWrites.swift).
     var writePlans: [RelationshipWritePlan.Key: RelationshipWritePlan] = [:]
 

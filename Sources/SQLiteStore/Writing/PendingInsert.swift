@@ -43,8 +43,7 @@ extension ObjectWriter {
     /// Writes the instance's row.
     package func run(_ pending: PendingInsert) throws {
         try writeQueuedInserts()
-        try pending.shape.statement(in: db).run(pending.arguments)
-        pending.shape.inserted += 1
+        try pending.shape.rows.run(pending.arguments, in: db)
     }
 
     /// Sets attribute `values` of the instance before it is written: what ``update(_:_:countsChange:)``

@@ -39,12 +39,19 @@ extension ObjectWriter {
     /// Adds `destinations` to the to-many relationship `name` of `id`, keeping what is there
     /// (for a to-one, sets it).
     package func add(_ id: ObjectID, _ name: String, _ destinations: [ObjectID]) throws {
-        try writeQueuedInserts()
         let plan = try writePlan(id, name)
+        if plan.links != nil {
+            // An unordered many-to-many's links are only inserted, never read back while the
+            // writer works: they wait in its queue with the new rows.
+            try requireDestinations(destinations, of: plan)
+            return try insertLinks(destinations, from: id, plan, from: 0)
+        }
+        try writeQueuedInserts()
         switch plan.storage {
         case .foreignKey:
             try relate(id, name, to: Array(destinations.suffix(1)))
         case .inverseForeignKey, .joinTable:
+            try requireDestinations(destinations, of: plan)
             let next = plan.orders ? try Int64.fetchOne(db.cachedStatement(sql: plan.countMembers), arguments: [id.primaryKey]) ?? 0 : 0
             if case .inverseForeignKey = plan.storage {
                 try attachMembers(destinations, to: id, plan, from: Int(next))
@@ -107,6 +114,10 @@ extension ObjectWriter {
     /// A many-to-many: a link from `id` to each of `destinations` (kept if it is there), positions
     /// counting on from `first`.
     private func insertLinks(_ destinations: [ObjectID], from id: ObjectID, _ plan: RelationshipWritePlan, from first: Int) throws {
+        if let links = plan.links {
+            for destination in destinations { try queue([.integer(id.primaryKey), .integer(destination.primaryKey)], in: links) }
+            return
+        }
         let insert = try db.cachedStatement(sql: plan.attach)
         for (offset, destination) in destinations.enumerated() {
             var arguments: [SQLValue] = [.integer(id.primaryKey), .integer(destination.primaryKey)]
@@ -118,8 +129,9 @@ extension ObjectWriter {
 
 /// What writing one relationship of one entity needs, worked out once per writer: where it is
 /// stored, which entity numbers its destinations may have, the other side of a one-to-one, and
-/// the statements (``ObjectWriter`` runs them through SQLite's statement cache).
-struct RelationshipWritePlan {
+/// the statements (``ObjectWriter`` runs them through SQLite's statement cache). A class: it is
+/// looked up for every relationship a policy sets, and copying it out cost more than the write.
+final class RelationshipWritePlan {
     struct Key: Hashable {
         let entityNumber: Int
         let name: String
@@ -139,6 +151,9 @@ struct RelationshipWritePlan {
     let countMembers: String
     /// Whether positions are kept.
     let orders: Bool
+    /// An unordered many-to-many's queue of new links (QueuedInserts.swift): `INSERT OR IGNORE`,
+    /// so a link queued twice, or already there, is one link, as written at once.
+    let links: RowQueue?
 
     init(entity: String, relationship: RelationshipDescription, storage: StoreLayout.RelationshipStorage, allowed: Set<Int>,
          inverseToOne: String?, table t: (String) -> String) {
@@ -155,6 +170,7 @@ struct RelationshipWritePlan {
             detachAll = ""
             countMembers = ""
             orders = false
+            links = nil
         case let .inverseForeignKey(table, column, entityColumn, orderColumn):
             let typeSet = entityColumn.map { ", \(q($0)) = ?" } ?? ""
             let orderSet = orderColumn.map { ", \(q($0)) = ?" } ?? ""
@@ -162,12 +178,14 @@ struct RelationshipWritePlan {
             detachAll = "UPDATE \(t(table)) SET \(q(column)) = NULL\(typeSet)\(orderSet) WHERE \(q(column)) = ?"
             countMembers = "SELECT count(*) FROM \(t(table)) WHERE \(q(column)) = ?"
             orders = orderColumn != nil
+            links = nil
         case let .joinTable(join, sourceColumn, destinationColumn, orderColumn):
             let columns = [sourceColumn, destinationColumn] + (orderColumn.map { [$0] } ?? [])
             attach = "INSERT OR IGNORE INTO \(t(join.name)) (\(columns.map(q).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
             detachAll = "DELETE FROM \(t(join.name)) WHERE \(q(sourceColumn)) = ?"
             countMembers = "SELECT count(*) FROM \(t(join.name)) WHERE \(q(sourceColumn)) = ?"
             orders = orderColumn != nil
+            links = orders ? nil : RowQueue(table: join.name, insertInto: "INSERT OR IGNORE INTO \(t(join.name)) (\(columns.map(q).joined(separator: ", ")))", width: 2)
         }
     }
 }
