@@ -66,6 +66,7 @@ final class FoldedToOnes {
         guard intact, entity == self.entity else { return nil }
         guard pending == nil, let source else { try stop(writer); return nil }
         var values: [String: ObjectID] = [:]
+        values.reserveCapacity(folds.count)
         for fold in folds {
             // What stage 2's UPDATE would write.
             values[fold.relationship] = source.toOne[fold.sourceRelationship].flatMap { fold.target.destination(ofKey: $0.primaryKey) }

@@ -127,9 +127,10 @@ package final class ObjectPrefetch: @unchecked Sendable {
         }
     }
 
-    /// Members read ahead per instance of a batch, at most, on average: a few owners with very
-    /// many members are left to the caller, so a batch stays small.
-    static let membersPerInstance = 16
+    /// Members read ahead per instance of a batch, at most, on average: owners past that are
+    /// left to the caller, so the three batches in memory stay small however wide the rows or
+    /// large the relationship (8,000 members a batch of 1,000).
+    static let membersPerInstance = 8
 
     private func wantedNow() -> Set<String> {
         condition.lock()

@@ -69,13 +69,16 @@ package final class ObjectWriter {
     }
 
     private var insertShapes: [String: InsertShape] = [:]
+    private var lastShape: (entity: String, shape: InsertShape)?
     /// Tables with rows queued (QueuedInserts.swift), in the order their first row was queued.
     var queuedTables: [RowQueue] = []
     /// How each relationship is written, by entity number and name (RelationshipWrites.swift).
     var writePlans: [RelationshipWritePlan.Key: RelationshipWritePlan] = [:]
 
     func insertShape(_ entity: String) throws -> InsertShape {
-        if let shape = insertShapes[entity] { return shape }
+        // A migration inserts instances of one entity many times in a row.
+        if let last = lastShape, last.entity == entity { return last.shape }
+        if let shape = insertShapes[entity] { lastShape = (entity, shape); return shape }
         let (description, table, number) = try resolve(entity)
         guard !description.isAbstract else {
             throw StoreError(.unknownEntity, path: path, "entity \(entity) is abstract and cannot have instances",
@@ -88,6 +91,7 @@ package final class ObjectWriter {
                                     return (relationship.name, column, entityColumn)
                                 })
         insertShapes[entity] = shape
+        lastShape = (entity, shape)
         return shape
     }
 
