@@ -14,7 +14,10 @@ extension MigrationManager {
     // MARK: The source
 
     /// The source instances related to `id` through `relationship`, in order for an ordered
-    /// relationship and by key otherwise: O(log n + k) for k of them.
+    /// relationship and by key otherwise: O(log n + k) for k of them. A to-many walked from the
+    /// instance stage 1 is visiting is read ahead for the instances after it, on the prefetch's
+    /// thread, with the members themselves: walking it, then reading those members with
+    /// ``sourceObject(_:)``, then costs no query.
     public func sourceDestinations(of id: ObjectID, _ relationship: String) throws -> [ObjectID] {
         if let members = pass.readAheadMembers(of: id, relationship) { return members.map(\.id) }
         return try pass.sourceReader.destinations(of: id, relationship)
