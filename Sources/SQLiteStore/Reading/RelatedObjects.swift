@@ -52,13 +52,13 @@ extension ObjectReader {
         let ownerIndex = statement.columnCount - 1
         let names = statement.columnNames
         var members: [Int64: [StoredObject]] = [:]
+        let entityColumn = CheckedColumn(path: path, table: memberTable, column: "Z_ENT")
         var read = 0, lastOwner: Int64?
         do {
             try statement.forEachRow([.integer(keys.lowerBound), .integer(keys.upperBound), .integer(Int64(limit) + 1)]) { column in
                 read += 1
                 guard case .integer(let owner) = column(ownerIndex) else { return }
-                let object = try decoder(for: Int(try CheckedColumn(path: path, table: memberTable, column: "Z_ENT").requiredInt(column(Decoder.entityColumn).databaseValue)),
-                                         columns: names).object(column)
+                let object = try decoder(for: try entityColumn.requiredInt(column(Decoder.entityColumn).databaseValue), columns: names).object(column)
                 members[owner, default: []].append(object)
                 lastOwner = owner
             }

@@ -71,9 +71,8 @@ final class RowQueue {
         return rows == batchRows
     }
 
-    /// Writes one row at once, after whatever is queued.
+    /// Writes one row at once; the caller has written every queue first (``ObjectWriter/run(_:)``).
     func run(_ row: [SQLValue], in db: Database) throws {
-        try write(in: db)
         try singleStatement(in: db).run(row)
         written += 1
     }
