@@ -66,4 +66,38 @@ final class QueuedInsertTests: XCTestCase {
                        sourcePages)
         XCTAssertEqual(try rows(path, "SELECT Z_MAX = (SELECT max(Z_PK) FROM ZPAGE) FROM Z_PRIMARYKEY WHERE Z_NAME = 'Page'")[0][0], 1.databaseValue)
     }
+
+    /// Inserts two Pages per book, the first with a text and the second without, and a Tag with a
+    /// name for every third book: each row is made in the array of the row queued before it when
+    /// that row was as wide (``ObjectWriter/freshRow(_:)``), so the second Page in the first's.
+    private final class TwoPagesPolicy: EntityMigrationPolicy, @unchecked Sendable {
+        var written: [Int64: ObjectID] = [:], blank: [Int64: ObjectID] = [:], tags: [Int64: ObjectID] = [:]
+
+        func createDestinationInstances(forSource source: ObjectID, in mapping: EntityMapping, manager: MigrationManager) throws {
+            guard try manager.createDefaultDestinationInstance(forSource: source, in: mapping) != nil else { return }
+            let key = source.primaryKey
+            written[key] = try manager.insertDestination("Page", ["text": .string("page \(key)")])
+            blank[key] = try manager.insertDestination("Page")
+            if key % 3 == 0 { tags[key] = try manager.insertDestination("Tag", ["name": .string("tag \(key)")]) }
+        }
+    }
+
+    func testARowMadeInTheArrayOfTheRowBeforeKeepsNoneOfItsValues() throws {
+        let policy = TwoPagesPolicy()
+        let (path, bundle, mapping, policies) = try libraryWithBookPolicy(rows: 100, seed: 4) { policy }
+        _ = try MappingMigration.run(store: path, from: try version(bundle, "Library 1"), to: try version(bundle, "Library 2"),
+                                     mappings: [mapping], options: MigrationOptions(policies: policies, chunkSize: 45))
+
+        XCTAssertEqual(policy.written.count, 100)
+        XCTAssertEqual(policy.blank.count, 100)
+        for (key, page) in policy.written {
+            XCTAssertEqual(try rows(path, "SELECT ZTEXT, ZBOOK FROM ZPAGE WHERE Z_PK = \(page.primaryKey)").first, ["page \(key)".databaseValue, .null], "book \(key)'s first page")
+        }
+        for (key, page) in policy.blank {
+            XCTAssertEqual(try rows(path, "SELECT ZTEXT, ZBOOK FROM ZPAGE WHERE Z_PK = \(page.primaryKey)").first, [.null, .null], "book \(key)'s second page")
+        }
+        for (key, tag) in policy.tags {
+            XCTAssertEqual(try rows(path, "SELECT ZNAME FROM ZTAG WHERE Z_PK = \(tag.primaryKey)").first, ["tag \(key)".databaseValue], "book \(key)'s tag")
+        }
+    }
 }

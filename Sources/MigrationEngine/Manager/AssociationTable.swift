@@ -41,6 +41,15 @@ final class AssociationTable {
             return (":\(plannedFor).first_key", ":\(plannedFor).last_key")
         }
 
+        /// Adds `source` → `destination` to the run when it is the run's next pair; false, changing nothing, otherwise.
+        mutating func extend(source: ObjectID, destination: ObjectID) -> Bool {
+            guard source.entityNumber == sourceEntity, destination.entityNumber == destinationEntity, keys.upperBound < .max,
+                  source.primaryKey == keys.upperBound + 1,
+                  case let (shifted, overflow) = source.primaryKey.addingReportingOverflow(offset), !overflow, destination.primaryKey == shifted else { return false }
+            keys = keys.lowerBound...source.primaryKey
+            return true
+        }
+
         func contains(_ source: ObjectID) -> Bool {
             source.entityNumber == sourceEntity && keys.contains(source.primaryKey)
         }
@@ -121,13 +130,8 @@ final class AssociationTable {
     /// pairs keep their source keys (or all one offset from them), consecutively; as a row otherwise.
     func add(mapping: Int, source: ObjectID?, destination: ObjectID) throws {
         if let source, !written.contains(mapping) {
-            if var identity = identities[mapping], source.entityNumber == identity.sourceEntity,
-               destination.entityNumber == identity.destinationEntity, identity.keys.upperBound < .max, source.primaryKey == identity.keys.upperBound + 1,
-               case let (shifted, overflow) = source.primaryKey.addingReportingOverflow(identity.offset), !overflow, destination.primaryKey == shifted {
-                identity.keys = identity.keys.lowerBound...source.primaryKey
-                identities[mapping] = identity
-                return
-            }
+            // Grown in place: one look-up and no copy of the identity, once per row of a policy.
+            if let index = identities.index(forKey: mapping), identities.values[index].extend(source: source, destination: destination) { return }
             let (offset, overflow) = destination.primaryKey.subtractingReportingOverflow(source.primaryKey)
             if identities[mapping] == nil, !overflow, let name = sourceLayout.numbering.name(of: source.entityNumber), let table = sourceLayout.table(for: name) {
                 identities[mapping] = Identity(sourceTable: table.name, sourceEntity: source.entityNumber, destinationEntity: destination.entityNumber,

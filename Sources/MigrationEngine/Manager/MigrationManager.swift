@@ -14,7 +14,9 @@ public final class MigrationManager {
     /// The model the destination store is at.
     public let destinationModel: ManagedObjectModel
     /// The mapping model of the running pass.
-    public internal(set) var mappingModel: MappingModel
+    public internal(set) var mappingModel: MappingModel { didSet { lastMappingIndex = nil } }
+    /// The entity mapping ``index(of:)`` found last.
+    private var lastMappingIndex: (name: String, index: Int)?
     /// Anything a policy wants to keep across instances and mappings, as Core Data's `userInfo`.
     ///
     /// A trap for state that changes per row: `[String: Any]` holds values, not references, so
@@ -81,9 +83,11 @@ public final class MigrationManager {
     @discardableResult
     public func insertDestination(_ entity: String, _ values: [String: StoreValue] = [:]) throws -> ObjectID {
         try pass.queuePendingInsert()
-        if let fold = pass.activeFold, let toOne = try fold.toOnes(inserting: entity, from: pass.visitingSource, writer: pass.writer), let source = pass.visitingSource {
-            let pending = try pass.writer.prepareInsert(entity, values, toOne: toOne)
-            fold.inserted(pending.id, for: source.id)
+        if let fold = pass.activeFold, try fold.folds(inserting: entity, visiting: pass.visitingSource != nil, writer: pass.writer),
+           let source = pass.visitingSource?.id, let toOne = pass.visitingSource?.toOne {
+            var pending = try pass.writer.prepareInsert(entity, values)
+            try fold.setToOnes(of: &pending, from: toOne, writer: pass.writer)
+            fold.inserted(pending.id, for: source)
             pass.pendingInsert = pending
             return pending.id
         }
@@ -174,15 +178,17 @@ public final class MigrationManager {
         try pass.associations.add(mapping: number, source: source, destination: destination)
         // A pair that ends a fold makes the writer write to its instance (``FoldedToOnes/associated``),
         // which it does after the rows it has queued.
-        if pass.foldedToOnes.values.contains(where: \.hasPending) { try pass.queuePendingInsert() }
-        for fold in pass.foldedToOnes.values { try fold.associated(source: source, destination: destination, mapping: number, writer: pass.writer) }
-        if let entity = mapping.destinationEntity, let assignments = associationValues[entity], !assignments.isEmpty {
+        if !pass.foldedToOnes.isEmpty {
+            if pass.foldedToOnes.values.contains(where: \.hasPending) { try pass.queuePendingInsert() }
+            for fold in pass.foldedToOnes.values { try fold.associated(source: source, destination: destination, mapping: number, writer: pass.writer) }
+        }
+        if !associationValues.isEmpty, let entity = mapping.destinationEntity, let assignments = associationValues[entity], !assignments.isEmpty {
             let values = try attributeValues(AttributeAssignments(assignments, entity: entity, destinationLayout: pass.destinationLayout), mapping: mapping,
                                              source: source, destination: destination)
             try setDestinationValues(destination, values)
         }
-        if didAssociateEntities.map({ mapping.destinationEntity.map($0.contains) ?? false }) ?? true {
-            try didAssociate?(self, source, destination, mapping)
+        if let didAssociate, didAssociateEntities.map({ mapping.destinationEntity.map($0.contains) ?? false }) ?? true {
+            try didAssociate(self, source, destination, mapping)
         }
     }
 
@@ -199,10 +205,13 @@ public final class MigrationManager {
     }
 
     func index(of mappingName: String) throws -> Int {
+        // A policy associates once per row, always with the mapping it is visiting.
+        if let last = lastMappingIndex, last.name == mappingName { return last.index }
         guard let index = mappingModel.entityMappings.firstIndex(where: { $0.name == mappingName }) else {
             throw MigrationError(.evaluation, "mapping model \(mappingModel.name) has no entity mapping named \(mappingName)",
                                  fix: "use one of: \(mappingModel.entityMappings.map(\.name).joined(separator: ", "))")
         }
+        lastMappingIndex = (mappingName, index)
         return index
     }
 

@@ -83,15 +83,18 @@ extension Statement {
     private func bind(_ values: some Collection<SQLValue>) throws -> SQLiteStatement {
         let handle = sqliteStatement
         sqlite3_reset(handle)
-        for (offset, value) in values.enumerated() {
-            let code = Self.bind(value, to: handle, at: Int32(offset + 1))
+        var index: Int32 = 1
+        for value in values {
+            let code = Self.bind(value, to: handle, at: index)
             guard code == SQLITE_OK else { throw failure(code, handle) }
+            index += 1
         }
         return handle
     }
 
     /// SQLite copies text and blobs as they are bound, so Swift's buffers need not outlive the call.
-    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+    /// Computed, not stored: a static constant is checked for its one-time setup at every use.
+    private static var transient: sqlite3_destructor_type { unsafeBitCast(-1, to: sqlite3_destructor_type.self) }
 
     private static func bind(_ value: SQLValue, to handle: SQLiteStatement, at index: Int32) -> Int32 {
         switch value {

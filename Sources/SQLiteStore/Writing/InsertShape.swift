@@ -8,9 +8,9 @@ final class InsertShape {
     let attributes: [AttributeDescription]
     let kinds: [StoreValue.StorageKind]
     /// Argument positions by attribute name (after `Z_PK`, `Z_ENT`, `Z_OPT`).
-    let positions: [String: Int]
+    let positions: NameIndex<Int>
     /// Argument positions of each to-one's key (and destination entity), after the attributes.
-    let toOnePositions: [String: (key: Int, entity: Int?)]
+    let toOnePositions: NameIndex<(key: Int, entity: Int?)>
     /// `Z_PK` (filled per row), `Z_ENT`, `Z_OPT` 1, then each attribute's default or NULL, then NULL keys.
     let defaults: [SQLValue]
     /// Its table's queue, which writes its rows (QueuedInserts.swift).
@@ -23,16 +23,16 @@ final class InsertShape {
         (self.number, self.root, self.table) = (number, root, table)
         attributes = columns.map(\.attribute)
         kinds = columns.map { StoreValue.StorageKind($0.attribute) }
-        positions = Dictionary(columns.enumerated().map { ($1.attribute.name, $0 + 3) }, uniquingKeysWith: { first, _ in first })
+        positions = NameIndex(columns.enumerated().map { ($1.attribute.name, $0 + 3) })
         var names = ["Z_PK", "Z_ENT", "Z_OPT"] + columns.map { ColumnNaming.quote($0.column.name) }
-        var toOnePositions: [String: (key: Int, entity: Int?)] = [:]
+        var toOnePositions: [(String, (key: Int, entity: Int?))] = []
         for toOne in toOnes {
             names.append(ColumnNaming.quote(toOne.column))
             let key = names.count - 1
             if let entityColumn = toOne.entityColumn { names.append(ColumnNaming.quote(entityColumn)) }
-            toOnePositions[toOne.name] = (key, toOne.entityColumn == nil ? nil : key + 1)
+            toOnePositions.append((toOne.name, (key, toOne.entityColumn == nil ? nil : key + 1)))
         }
-        self.toOnePositions = toOnePositions
+        self.toOnePositions = NameIndex(toOnePositions)
         defaults = [.null, SQLValue(number), 1] + columns.map { ObjectWriter.defaultValue(of: $0.attribute)?.sqlValue(for: $0.attribute) ?? .null }
             + Array(repeating: .null, count: names.count - 3 - columns.count)
         rows = RowQueue(table: table, insertInto: "INSERT INTO \(ColumnNaming.qualified(table, schema: schema)) (\(names.joined(separator: ", ")))",

@@ -57,7 +57,7 @@ package final class ObjectWriter {
     /// Every attribute of `values` in its argument position of `shape`'s insert.
     func bind(_ values: [String: StoreValue], of entity: String, into arguments: inout [SQLValue], shape: InsertShape) throws {
         for (name, value) in values {
-            guard let position = shape.positions[name] else { throw unknownAttribute(name, of: entity, known: shape.positions.keys) }
+            guard let position = shape.positions[name] else { throw unknownAttribute(name, of: entity, known: shape.positions.names) }
             // The common case converts with the column's kind alone; the full description is
             // looked at only to explain a value that cannot be stored, or to check a required nil.
             guard let converted = value.sqlValue(for: shape.kinds[position - 3]), !(converted.isNull && checksRequiredValues) else {
@@ -72,6 +72,8 @@ package final class ObjectWriter {
     private var lastShape: (entity: String, shape: InsertShape)?
     /// Tables with rows queued (QueuedInserts.swift), in the order their first row was queued.
     var queuedTables: [RowQueue] = []
+    /// The array of the row queued last, for the next insert to reuse (``freshRow(_:)``).
+    var spareRow: [SQLValue] = []
     /// How each relationship is written, by entity number and name (RelationshipWrites.swift).
     var writePlans: [RelationshipWritePlan.Key: RelationshipWritePlan] = [:]
 
@@ -151,6 +153,13 @@ package final class ObjectWriter {
 
     /// The next key of the hierarchy whose root is numbered `root`, handed out.
     func nextKey(root: Int, table: String) throws -> Int64 {
+        // Once per inserted row: one look-up, the key counted up in place.
+        if let index = nextKeys.index(forKey: root) {
+            let next = nextKeys.values[index]
+            guard next <= PrimaryKeyTable.highestKey else { throw noKeysLeft(table, next - 1) }
+            nextKeys.values[index] = next + 1
+            return next
+        }
         let next = try peekKey(root: root, table: table)
         nextKeys[root] = next + 1
         return next

@@ -26,18 +26,25 @@ extension ObjectWriter {
         let shape = try insertShape(entity)
         // Every attribute column is bound: the given value, else the default, else NULL (a
         // column left out of an INSERT is NULL too; Core Data's tables have no DEFAULT clauses).
-        var arguments = shape.defaults
+        var arguments = freshRow(shape.defaults)
         try bind(values, of: entity, into: &arguments, shape: shape)
-        for (name, destination) in toOne {
-            guard let position = shape.toOnePositions[name] else {
-                throw StoreError(.unknownProperty, path: path, "entity \(entity) has no to-one relationship \(name)", fix: "use one of: \(relationshipNames(of: entity))")
-            }
-            arguments[position.key] = .integer(destination.primaryKey)
-            if let entityPosition = position.entity { arguments[entityPosition] = SQLValue(destination.entityNumber) }
-        }
         let key = try nextKey(root: shape.root, table: shape.table)
         arguments[0] = .integer(key)
-        return PendingInsert(id: ObjectID(entityNumber: shape.number, primaryKey: key), entity: entity, shape: shape, arguments: arguments)
+        var pending = PendingInsert(id: ObjectID(entityNumber: shape.number, primaryKey: key), entity: entity, shape: shape, arguments: arguments)
+        for (name, destination) in toOne { try setToOne(name, to: destination, in: &pending) }
+        return pending
+    }
+
+    /// Sets the key of to-one `name` (one stored in the instance's own row) of the instance
+    /// before it is written. Unlike ``relate(_:_:to:)`` it checks only that the row has the
+    /// column: for a caller that knows `destination` is of the right entity (a migration's
+    /// folded to-ones, read from the source's own keys).
+    package func setToOne(_ name: String, to destination: ObjectID, in pending: inout PendingInsert) throws {
+        guard let position = pending.shape.toOnePositions[name] else {
+            throw StoreError(.unknownProperty, path: path, "entity \(pending.entity) has no to-one relationship \(name)", fix: "use one of: \(relationshipNames(of: pending.entity))")
+        }
+        pending.arguments[position.key] = .integer(destination.primaryKey)
+        if let entityPosition = position.entity { pending.arguments[entityPosition] = SQLValue(destination.entityNumber) }
     }
 
     /// Writes the instance's row.

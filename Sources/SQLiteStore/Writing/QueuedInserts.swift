@@ -11,8 +11,22 @@ internal import GRDB
 /// this way: a migration's new store gets its triggers after its passes.
 extension ObjectWriter {
     /// Queues `pending`'s row; a full batch is written at once.
-    package func queue(_ pending: PendingInsert) throws {
-        try queue(pending.arguments, in: pending.shape.rows)
+    package func queue(_ pending: consuming PendingInsert) throws {
+        let rows = pending.shape.rows
+        let row = (consume pending).arguments
+        try queue(row, in: rows)
+        spareRow = row
+    }
+
+    /// A new row holding `defaults`, in the array of the row queued last (its values are copied
+    /// into the queue): a policy's insert then allocates no array per row.
+    func freshRow(_ defaults: [SQLValue]) -> [SQLValue] {
+        var row: [SQLValue] = []
+        swap(&row, &spareRow)
+        // Rows of one table follow each other: the same width, overwritten value by value.
+        guard row.count == defaults.count else { return defaults }
+        for index in defaults.indices { row[index] = defaults[index] }
+        return row
     }
 
     /// Queues one row of `queue`'s table; a full batch is written at once.
