@@ -14,8 +14,7 @@ struct JoinTableCopy {
     /// source join table (both sides of an ordered many-to-many).
     private func links(_ side: JoinTable.Side, inverse other: JoinTable.Side?) -> String? {
         let q = ColumnNaming.quote
-        guard let origin = inference.entitySources[side.entity], let from = inference.propertySources[side.entity]?[side.relationship],
-              let storage = source.storage(entity: origin, relationship: from) else { return nil }
+        guard let origin = inference.entitySources[side.entity], let storage = sourceStorage(of: side) else { return nil }
         switch storage {
         case let .joinTable(join, sourceColumn, destinationColumn, order):
             var inverseOrder: String?
@@ -31,6 +30,28 @@ struct JoinTableCopy {
         case let .inverseForeignKey(table, column, _, order):
             return "SELECT \(q(column)) AS owner, Z_PK AS target, \(order.map(q) ?? "NULL") AS position, NULL AS inverse_position FROM \(q(table)) WHERE \(q(column)) IS NOT NULL"
         }
+    }
+
+    /// How the source stored the links of the destination relationship `side`; nil when it had none.
+    private func sourceStorage(of side: JoinTable.Side) -> StoreLayout.RelationshipStorage? {
+        guard let origin = inference.entitySources[side.entity], let from = inference.propertySources[side.entity]?[side.relationship] else { return nil }
+        return source.storage(entity: origin, relationship: from)
+    }
+
+    /// Whether ``fill(_:join:)`` would copy the source's join table of the same name into `join`
+    /// row for row, each column into itself: then the step leaves that table as it is, instead of
+    /// copying every link of a store whose change is elsewhere (one attribute added beside a
+    /// many-to-many rebuilt its 300,000 links in 0.7 s). Only for an unordered pair, whose copy
+    /// numbers no positions, and a source table with exactly the destination's columns; the keys
+    /// of both sides stay as they are in place, so every link still means what it meant.
+    func copiesItself(_ join: JoinTable) -> Bool {
+        guard join.sides.count == 2, join.sourceColumn == nil, join.sides.allSatisfy({ $0.orderColumn == nil }),
+              let old = source.joinTables.first(where: { $0.name == join.name }), old.columns == join.columns else { return false }
+        let (a, b) = (join.sides[0], join.sides[1])
+        // The side the fill reads its links from, as it chooses: side 1's, else side 0's.
+        let (read, owner) = sourceStorage(of: b) != nil ? (b, a) : (a, b)
+        guard case let .joinTable(from, sourceColumn, destinationColumn, nil)? = sourceStorage(of: read) else { return false }
+        return from.name == old.name && sourceColumn == owner.column && destinationColumn == read.column
     }
 
     /// The statement that fills the new join table `table` (made for `join`), or nil when the

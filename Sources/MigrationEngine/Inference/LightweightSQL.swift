@@ -21,8 +21,9 @@ struct LightweightSQL {
 
     private var q: (String) -> String { ColumnNaming.quote }
 
-    /// What the step does to each destination table, for the plan's findings and tests.
-    enum TableMethod: Equatable { case altered, rebuilt, created }
+    /// What the step does to each destination table, for the plan's findings and tests: `kept`
+    /// is a join table left as it is (``JoinTableCopy/copiesItself(_:)``).
+    enum TableMethod: Equatable { case altered, rebuilt, created, kept }
 
     /// The step's statements, in order: the schema changes (run in one transaction), then the
     /// index builds (run with the sorter set up for them, ``StoreConnection/buildIndexes(_:)``).
@@ -42,7 +43,7 @@ struct LightweightSQL {
         var renames: [(from: String, to: String)] = []
         let (rebuilds, altered) = makeTables(methods: methods, renames: &renames)
         let lookups = lookupIndexes(methods: methods, schema: schema)
-        result.changes += lookups.map(\.create) + rebuilds + makeJoinTables(renames: &renames) + lookups.map(\.drop)
+        result.changes += lookups.map(\.create) + rebuilds + makeJoinTables(methods: methods, renames: &renames) + lookups.map(\.drop)
         // Altered tables change in place; their old names move aside first so tables can swap names.
         for (table, origin) in altered {
             result.changes += alter(origin, into: table)
@@ -51,7 +52,7 @@ struct LightweightSQL {
             result.changes.append(SQLStatement("ALTER TABLE \(q(origin.name)) RENAME TO \(q(temporary))"))
             renames.append((temporary, table.name))
         }
-        for table in sourceTables where !altered.contains(where: { $0.origin.name == table }) {
+        for table in sourceTables where !altered.contains(where: { $0.origin.name == table }) && methods[table] != .kept {
             result.changes.append(SQLStatement("DROP TABLE IF EXISTS \(q(table))"))
         }
         for rename in renames where rename.from != rename.to {
@@ -141,11 +142,12 @@ struct LightweightSQL {
     private func dropObjects(_ schema: SchemaObjects, methods: [String: TableMethod]) -> ([SQLStatement], Set<String>) {
         let tables = Set(sourceTables), wanted = wantedIndexes
         let alteredOrigins = Set(destination.tables.filter { methods[$0.name] == .altered }.compactMap { originTable(of: $0)?.name })
+            .union(methods.filter { $0.value == .kept }.keys)
         var statements: [SQLStatement] = [], dropped: Set<String> = []
         for object in schema.objects where tables.contains(object.table) {
             if object.type == "index", let index = wanted[object.sql], index.name == object.name, canKeep(index, methods: methods) { continue }
             if object.type == "index" { dropped.insert(object.name) }
-            // A table that is not altered is dropped after the copies, its indexes with it: until
+            // A table that is not altered or kept is dropped after the copies, its indexes with it: until
             // then they serve the copies' sorts and look-ups (an ordered to-many's window reads
             // its key's index instead of sorting the table).
             if object.type == "index" && !alteredOrigins.contains(object.table) { continue }
@@ -177,11 +179,11 @@ struct LightweightSQL {
         return (statements, altered)
     }
 
-    /// Every join table is made anew under a temporary name and filled from wherever the source
-    /// kept those links.
-    private func makeJoinTables(renames: inout [(from: String, to: String)]) -> [SQLStatement] {
+    /// Every join table but those kept is made anew under a temporary name and filled from
+    /// wherever the source kept those links.
+    private func makeJoinTables(methods: [String: TableMethod], renames: inout [(from: String, to: String)]) -> [SQLStatement] {
         var statements: [SQLStatement] = []
-        for join in destination.joinTables {
+        for join in destination.joinTables where methods[join.name] != .kept {
             let temporary = "_chrysalis_new_" + join.name
             let keys = join.sides.map(\.column) + (join.sourceColumn.map { [$0] } ?? [])
             statements.append(SQLStatement("CREATE TABLE \(q(temporary)) (\(join.columns.map { "\(q($0)) INTEGER" }.joined(separator: ", ")), PRIMARY KEY (\(keys.map(q).joined(separator: ", "))))"))
@@ -193,8 +195,9 @@ struct LightweightSQL {
         return statements
     }
 
-    /// How each destination table will be made: altered in place, rebuilt, or created empty
-    /// (join tables are always rebuilt). Needs no store: the plan shows it.
+    /// How each destination table will be made: altered in place, rebuilt, or created empty; a
+    /// join table is rebuilt unless the source's of the same name already holds exactly its links
+    /// (kept). Needs no store: the plan shows it.
     func tableMethods() -> [String: TableMethod] {
         let columns = self.columns
         var methods: [String: TableMethod] = [:]
@@ -210,7 +213,8 @@ struct LightweightSQL {
                 methods[table.name] = .rebuilt
             }
         }
-        for join in destination.joinTables { methods[join.name] = .rebuilt }
+        let links = JoinTableCopy(inference: inference, source: source, destination: destination)
+        for join in destination.joinTables { methods[join.name] = links.copiesItself(join) ? .kept : .rebuilt }
         return methods
     }
 
@@ -221,9 +225,10 @@ struct LightweightSQL {
         return members.compactMap { inference.entitySources[$0] }.compactMap { source.table(for: $0) }.first
     }
 
-    /// Whether an index the destination wants can stay: its table is altered under the same name
-    /// and every column it covers is kept as it is.
+    /// Whether an index the destination wants can stay: its table is kept, or altered under the
+    /// same name with every column it covers kept as it is.
     private func canKeep(_ index: StoreSchema.Index, methods: [String: TableMethod]) -> Bool {
+        if methods[index.table] == .kept { return true }  // every column as it was
         guard let table = destination.tables.first(where: { $0.name == index.table }), methods[table.name] == .altered,
               originTable(of: table)?.name == table.name else { return false }
         let plan = columns.columns(of: table)
