@@ -30,11 +30,13 @@ struct BenchCheck {
     /// The table: each scenario's medians, ratio, goal and verdict, then the count that missed.
     func text(rows: Int) -> String {
         var text = "chrysalis-bench --check at \(rows) rows per root entity\n"
-        text += "scenario".padding(toLength: 22, withPad: " ", startingAt: 0) + "   Chrysalis        SQL    ratio  goal       verdict\n"
+        // As wide as the longest name: a cut name could be another scenario's.
+        let width = max(22, lines.map(\.name.count).max() ?? 0)
+        text += "scenario".padding(toLength: width, withPad: " ", startingAt: 0) + "   Chrysalis        SQL    ratio  goal       verdict\n"
         for line in lines {
             let ratio = line.baseline.map { String(format: "%7.2f×", line.chrysalis / max($0, 1e-9)) } ?? "       –"
             let baseline = line.baseline.map { String(format: "%9.3f s", $0) } ?? "          –"
-            text += line.name.padding(toLength: 22, withPad: " ", startingAt: 0)
+            text += line.name.padding(toLength: width, withPad: " ", startingAt: 0)
                 + String(format: " %9.3f s", line.chrysalis) + " " + baseline + " " + ratio + "  "
                 + line.goal.description.padding(toLength: 10, withPad: " ", startingAt: 0) + " " + (line.met ? "ok" : "MISSED") + "\n"
         }

@@ -20,7 +20,7 @@ struct Scenario: Sendable {
     let baseline: @Sendable (String) throws -> Void
 
     /// The scenarios that time Chrysalis against SQL, in order.
-    static let all: [Scenario] = [addAttribute, renameAndRequire, compiledTransform, customPolicy, relationships, wholeChain, policyLookups,
+    static let all: [Scenario] = [addAttribute, addAttributeManyToMany, renameAndRequire, compiledTransform, customPolicy, relationships, wholeChain, policyLookups,
                                   rebuildOrdered, rebuildToMany, rebuildManyToMany, rebuildType]
 
     /// How fast a scenario must be: within a ratio of its hand-written SQL, or (where the SQL

@@ -7,7 +7,7 @@ import XCTest
 /// prove each scenario runs and Chrysalis and the hand-written SQL make the same data.
 final class BenchSmokeTests: XCTestCase {
     func testEveryScenarioMakesTheSameDataAsTheBaseline() throws {
-        let names = ["add-attribute", "rename-require", "compiled-transform", "custom-policy", "relationships", "whole-chain", "policy-lookups", "progress", "render"]
+        let names = ["add-attribute", "add-attribute-many-to-many", "rename-require", "compiled-transform", "custom-policy", "relationships", "whole-chain", "policy-lookups", "progress", "render"]
         let result = try ChrysalisRunner.run(["--rows", "10000", "--rounds", "1", "--frames", "100", "--json"] + names.flatMap { ["--scenario", $0] },
                                              executable: "chrysalis-bench")
         XCTAssertEqual(result.status, 0, result.stderr)
@@ -39,7 +39,7 @@ final class BenchSmokeTests: XCTestCase {
     func testAnUnknownScenarioIsNamedWithTheChoices() throws {
         let result = try ChrysalisRunner.run(["--scenario", "add-atribute"], executable: "chrysalis-bench")
         XCTAssertNotEqual(result.status, 0)
-        XCTAssertTrue(result.stderr.contains("no scenario add-atribute; use one of: add-attribute, check-history, compiled-transform, custom-policy, policy-lookups, progress, rebuild-many-to-many, rebuild-ordered, rebuild-to-many, rebuild-type, relationships, rename-require, render, whole-chain, wire-upgrade"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("no scenario add-atribute; use one of: add-attribute, add-attribute-many-to-many, check-history, compiled-transform, custom-policy, policy-lookups, progress, rebuild-many-to-many, rebuild-ordered, rebuild-to-many, rebuild-type, relationships, rename-require, render, whole-chain, wire-upgrade"), result.stderr)
     }
 
     /// `--check` prints every scenario it ran against its goal, and its exit status is the
