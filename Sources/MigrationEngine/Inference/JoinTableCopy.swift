@@ -18,8 +18,7 @@ struct JoinTableCopy {
         switch storage {
         case let .joinTable(join, sourceColumn, destinationColumn, order):
             var inverseOrder: String?
-            if let other, let otherOrigin = inference.entitySources[other.entity], let otherFrom = inference.propertySources[other.entity]?[other.relationship],
-               case let .joinTable(otherJoin, _, _, found)? = source.storage(entity: otherOrigin, relationship: otherFrom), otherJoin.name == join.name {
+            if let other, case let .joinTable(otherJoin, _, _, found)? = sourceStorage(of: other), otherJoin.name == join.name {
                 inverseOrder = found
             }
             return "SELECT \(q(sourceColumn)) AS owner, \(q(destinationColumn)) AS target, \(order.map(q) ?? "NULL") AS position, "
@@ -50,11 +49,18 @@ struct JoinTableCopy {
     func copiesItself(_ join: JoinTable) -> Bool {
         guard join.sides.count == 2, join.sourceColumn == nil, join.sides.allSatisfy({ $0.orderColumn == nil }),
               let old = source.joinTables.first(where: { $0.name == join.name }), old.columns == join.columns else { return false }
-        let (a, b) = (join.sides[0], join.sides[1])
-        // The side the fill reads its links from, as it chooses: side 1's, else side 0's.
-        let (read, owner) = sourceStorage(of: b) != nil ? (b, a) : (a, b)
-        guard case let .joinTable(from, sourceColumn, destinationColumn, nil)? = sourceStorage(of: read) else { return false }
+        guard let (read, owner) = sides(join),
+              case let .joinTable(from, sourceColumn, destinationColumn, nil)? = sourceStorage(of: read) else { return false }
         return from.name == old.name && sourceColumn == owner.column && destinationColumn == read.column
+    }
+
+    /// Of a pair, the side whose source links fill the table (side 1's, else side 0's) and the
+    /// other side, whose column holds the links' owners; nil when the source kept neither.
+    private func sides(_ join: JoinTable) -> (read: JoinTable.Side, owner: JoinTable.Side)? {
+        let (a, b) = (join.sides[0], join.sides[1])
+        if sourceStorage(of: b) != nil { return (b, a) }
+        if sourceStorage(of: a) != nil { return (a, b) }
+        return nil
     }
 
     /// The statement that fills the new join table `table` (made for `join`), or nil when the
@@ -66,14 +72,9 @@ struct JoinTableCopy {
         let ownerColumn: String, targetColumn: String
         if join.sides.count == 2 {
             // Side 0's column holds side 0's destinations, i.e. the owners of side 1's links.
-            let (a, b) = (join.sides[0], join.sides[1])
-            if let links = links(b, inverse: a) {
-                query = links
-                (ownerColumn, targetColumn) = (a.column, b.column)
-            } else if let links = links(a, inverse: b) {
-                query = links
-                (ownerColumn, targetColumn) = (b.column, a.column)
-            } else { return nil }
+            guard let (read, owner) = sides(join), let links = links(read, inverse: owner) else { return nil }
+            query = links
+            (ownerColumn, targetColumn) = (owner.column, read.column)
         } else {
             guard let links = links(first, inverse: nil) else { return nil }
             query = links

@@ -63,7 +63,7 @@ final class FoldedToOnes {
     /// Whether an instance of `entity` inserted now gets the folded to-ones
     /// (``setToOnes(of:from:writer:)``): only while stage 1 is `visiting` a source instance.
     /// Ends folding if an instance is pending.
-    func folds(inserting entity: String, visiting: Bool, writer: ObjectWriter) throws -> Bool {
+    func foldsInsert(of entity: String, visiting: Bool, writer: ObjectWriter) throws -> Bool {
         guard intact, entity == self.entity else { return false }
         guard pending == nil, visiting else { try stop(writer); return false }
         return true

@@ -83,7 +83,7 @@ public final class MigrationManager {
     @discardableResult
     public func insertDestination(_ entity: String, _ values: [String: StoreValue] = [:]) throws -> ObjectID {
         try pass.queuePendingInsert()
-        if let fold = pass.activeFold, try fold.folds(inserting: entity, visiting: pass.visitingSource != nil, writer: pass.writer),
+        if let fold = pass.activeFold, try fold.foldsInsert(of: entity, visiting: pass.visitingSource != nil, writer: pass.writer),
            let source = pass.visitingSource?.id, let toOne = pass.visitingSource?.toOne {
             var pending = try pass.writer.prepareInsert(entity, values)
             try fold.setToOnes(of: &pending, from: toOne, writer: pass.writer)

@@ -43,8 +43,7 @@ extension ObjectWriter {
         guard let position = pending.shape.toOnePositions[name] else {
             throw StoreError(.unknownProperty, path: path, "entity \(pending.entity) has no to-one relationship \(name)", fix: "use one of: \(relationshipNames(of: pending.entity))")
         }
-        pending.arguments[position.key] = .integer(destination.primaryKey)
-        if let entityPosition = position.entity { pending.arguments[entityPosition] = SQLValue(destination.entityNumber) }
+        pending.place(destination, at: position)
     }
 
     /// Writes the instance's row.
@@ -67,8 +66,16 @@ extension ObjectWriter {
         guard case .foreignKey = plan.storage, plan.inverseToOne == nil, destinations.count <= 1,
               let position = pending.shape.toOnePositions[name] else { return false }
         try requireDestinations(destinations, of: plan)
-        pending.arguments[position.key] = destinations.first.map { .integer($0.primaryKey) } ?? .null
-        if let entityPosition = position.entity { pending.arguments[entityPosition] = destinations.first.map { SQLValue($0.entityNumber) } ?? .null }
+        pending.place(destinations.first, at: position)
         return true
+    }
+}
+
+extension PendingInsert {
+    /// Writes a to-one's key, and its destination's entity where the row keeps one, at `position`
+    /// of the row; nil clears both.
+    mutating func place(_ destination: ObjectID?, at position: (key: Int, entity: Int?)) {
+        arguments[position.key] = destination.map { .integer($0.primaryKey) } ?? .null
+        if let entity = position.entity { arguments[entity] = destination.map { SQLValue($0.entityNumber) } ?? .null }
     }
 }
