@@ -37,8 +37,9 @@ enum InferredStepChecks {
     /// Every surviving entity has exactly the rows it had; returns the rows of every destination
     /// entity (those no source maps to start empty, and are counted all the same), read in the
     /// step's transaction. Entities in `tablesKeepingRows` (tables no statement of the step added
-    /// rows to, deleted rows from or renumbered: ``LightweightSQL/tablesKeepingRows(methods:)``)
-    /// are not read again: their rows are the ones counted before the step.
+    /// rows to or deleted rows from, renumbered onto their own numbers at most:
+    /// ``LightweightSQL/tablesKeepingRows(methods:)``) are not read again: their rows are the ones
+    /// their origins had before the step.
     @discardableResult
     static func verifyCounts(_ connection: StoreConnection, inference: InferredMapping, layout: StoreLayout, rowsBefore: [String: Int],
                              tablesKeepingRows: Set<String> = []) throws -> [String: Int] {
