@@ -6,8 +6,25 @@ extension Statement {
     /// Runs this statement (one that returns no rows) with `values` bound by position, straight
     /// through SQLite's C API. A migration's row-by-row path runs an insert per row; building
     /// GRDB's `StatementArguments` for each cost more than SQLite's own work on the row.
+    ///
+    /// Text and blobs are copied into one buffer for the whole statement and bound where they lie
+    /// there (`SQLITE_STATIC`), not handed to SQLite to copy one value at a time: each of those
+    /// copies took a `malloc` and SQLite's memory-statistics mutex, 12% of a policy's insert stage
+    /// (custom-policy, `perf record --call-graph dwarf`). The bindings are cleared before the
+    /// buffer goes, so none is left pointing at freed memory.
     func run(_ values: some Collection<SQLValue>) throws {
-        let handle = try bind(values)
+        let handle = sqliteStatement
+        sqlite3_reset(handle)
+        let size = values.reduce(0) { $0 + $1.boundBytes }
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: max(size, 1), alignment: 1)
+        defer { buffer.deallocate() }
+        defer { sqlite3_clear_bindings(handle) }
+        var index: Int32 = 1, offset = 0
+        for value in values {
+            let code = Self.bind(value, to: handle, at: index, copyingInto: buffer, at: &offset)
+            guard code == SQLITE_OK else { throw failure(code, handle) }
+            index += 1
+        }
         let code = sqlite3_step(handle)
         let error = code == SQLITE_DONE ? nil : failure(code, handle)  // read before the reset
         sqlite3_reset(handle)
@@ -124,6 +141,36 @@ extension Statement {
         }
     }
 
+    /// Binds `value`, its bytes (text or a blob) first copied into `buffer` at `offset`, which
+    /// moves past them; the binding points there (`SQLITE_STATIC`), so `buffer` must outlive it.
+    private static func bind(_ value: SQLValue, to handle: SQLiteStatement, at index: Int32,
+                             copyingInto buffer: UnsafeMutableRawPointer, at offset: inout Int) -> Int32 {
+        func place(_ bytes: UnsafeRawBufferPointer) -> UnsafeMutableRawPointer {
+            let start = buffer + offset
+            if let base = bytes.baseAddress, !bytes.isEmpty { start.copyMemory(from: base, byteCount: bytes.count) }
+            offset += bytes.count
+            return start
+        }
+        switch value {
+        case .null, .integer, .real:
+            return bind(value, to: handle, at: index)
+        case .text(let string):
+            var string = string
+            return string.withUTF8 { bytes in
+                // Never a NULL pointer, even for "": that would bind NULL, not the empty text.
+                sqlite3_bind_text(handle, index, place(UnsafeRawBufferPointer(bytes)).assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil)
+            }
+        case .undecodableText(let data):
+            return data.withUnsafeBytes { bytes in
+                sqlite3_bind_text(handle, index, place(bytes).assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil)
+            }
+        case .blob(let data):
+            return data.withUnsafeBytes { bytes in
+                bytes.isEmpty ? sqlite3_bind_zeroblob(handle, index, 0) : sqlite3_bind_blob(handle, index, place(bytes), Int32(bytes.count), nil)
+            }
+        }
+    }
+
     /// Column `index` of the current row, in its storage class.
     static func column(_ index: Int32, of handle: SQLiteStatement) -> SQLValue {
         switch sqlite3_column_type(handle, index) {
@@ -143,5 +190,16 @@ extension Statement {
     private func failure(_ code: Int32, _ handle: SQLiteStatement) -> DatabaseError {
         let message = sqlite3_db_handle(handle).flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
         return DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: sql)
+    }
+}
+
+extension SQLValue {
+    /// The bytes binding this value copies: a text's UTF-8 or a blob's.
+    fileprivate var boundBytes: Int {
+        switch self {
+        case .null, .integer, .real: 0
+        case .text(let string): string.utf8.count
+        case .undecodableText(let data), .blob(let data): data.count
+        }
     }
 }
