@@ -30,6 +30,24 @@ final class KeptRowCountsTests: XCTestCase {
         <relationship name="books" optional="YES" toMany="YES" destinationEntity="Book" inverseName="shelf" inverseEntity="Book"/></entity>
         """
 
+    /// A store of `model` (`shelf`'s) with `shelves` shelves of `books` books each, and a
+    /// damaged row: a shelf carrying Book's entity number, which no entity's count includes.
+    private func shelfStore(_ name: String, model: ManagedObjectModel, shelves: Int, books: Int) throws -> String {
+        let path = try scratchDirectory().appendingPathComponent(name).path
+        let store = try PersistentStore.create(at: path, model: model)
+        try store.writeObjects(StoreLayout(model: model)) { writer in
+            for index in 0..<shelves {
+                let shelf = try writer.insert("Shelf", ["name": .string("shelf \(index)")])
+                for price in 1...books { try writer.relate(try writer.insert("Book", ["price": .integer(Int64(price))]), "shelf", to: [shelf]) }
+            }
+        }
+        try store.close()
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in try db.execute(sql: "INSERT INTO ZSHELF (Z_PK, Z_ENT, Z_OPT, ZNAME) SELECT 99, Z_ENT, 1, 'stray' FROM Z_PRIMARYKEY WHERE Z_NAME = 'Book'") }
+        try queue.close()
+        return path
+    }
+
     /// Book.price retyped: ZBOOK is rebuilt and counted again; ZSHELF only gains a column and
     /// keeps its rows, a damaged one (another entity's number) included, which neither side counts.
     func testARebuildCountsItsTableAndKeepsTheCountsOfTablesItOnlyAlters() throws {
@@ -37,18 +55,7 @@ final class KeptRowCountsTests: XCTestCase {
         let v2 = try version("v2", shelf.replacingOccurrences(of: "Integer 64", with: "Double")
             .replacingOccurrences(of: #"<attribute name="name""#, with: #"<attribute name="label" optional="YES" attributeType="String"/><attribute name="name""#))
         XCTAssertEqual(keptTables(v1, v2), ["ZSHELF"])
-        let path = try scratchDirectory().appendingPathComponent("Shelf.sqlite").path
-        let store = try PersistentStore.create(at: path, model: v1.model)
-        try store.writeObjects(StoreLayout(model: v1.model)) { writer in
-            for name in ["a", "b"] {
-                let shelf = try writer.insert("Shelf", ["name": .string(name)])
-                for price in 1...3 { try writer.relate(try writer.insert("Book", ["price": .integer(Int64(price))]), "shelf", to: [shelf]) }
-            }
-        }
-        try store.close()
-        let queue = try DatabaseQueue(path: path)
-        try queue.write { db in try db.execute(sql: "INSERT INTO ZSHELF (Z_PK, Z_ENT, Z_OPT, ZNAME) SELECT 99, Z_ENT, 1, 'stray' FROM Z_PRIMARYKEY WHERE Z_NAME = 'Book'") }
-        try queue.close()
+        let path = try shelfStore("Shelf.sqlite", model: v1.model, shelves: 2, books: 3)
         let report = try InPlaceMigration.run(store: path, from: v1, to: v2)
         XCTAssertEqual(report.rowsAfter, ["Book": 6, "Shelf": 2])
         XCTAssertEqual(report.rowsAfter, try PersistentStore.open(at: path).rowCounts(model: v2.model), "what the store holds, table by table")
@@ -87,18 +94,7 @@ final class KeptRowCountsTests: XCTestCase {
             .replacingOccurrences(of: #"destinationEntity="Book""#, with: #"destinationEntity="Volume""#)
             .replacingOccurrences(of: #"inverseEntity="Book""#, with: #"inverseEntity="Volume""#))
         XCTAssertEqual(keptTables(v1, v2), ["ZSHELF", "ZVOLUME"])
-        let path = try scratchDirectory().appendingPathComponent("Renumbered.sqlite").path
-        let store = try PersistentStore.create(at: path, model: v1.model)
-        try store.writeObjects(StoreLayout(model: v1.model)) { writer in
-            for name in ["a", "b", "c"] {
-                let shelf = try writer.insert("Shelf", ["name": .string(name)])
-                for price in 1...4 { try writer.relate(try writer.insert("Book", ["price": .integer(Int64(price))]), "shelf", to: [shelf]) }
-            }
-        }
-        try store.close()
-        let queue = try DatabaseQueue(path: path)
-        try queue.write { db in try db.execute(sql: "INSERT INTO ZSHELF (Z_PK, Z_ENT, Z_OPT, ZNAME) SELECT 99, Z_ENT, 1, 'stray' FROM Z_PRIMARYKEY WHERE Z_NAME = 'Book'") }
-        try queue.close()
+        let path = try shelfStore("Renumbered.sqlite", model: v1.model, shelves: 3, books: 4)
         let report = try InPlaceMigration.run(store: path, from: v1, to: v2)
         XCTAssertEqual(report.rowsAfter, ["Volume": 12, "Shelf": 3])
         XCTAssertEqual(report.rowsAfter, try PersistentStore.open(at: path).rowCounts(model: v2.model), "what the store holds, table by table")
