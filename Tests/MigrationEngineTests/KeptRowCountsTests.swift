@@ -48,17 +48,45 @@ final class KeptRowCountsTests: XCTestCase {
         return path
     }
 
-    /// Book.price retyped: ZBOOK is rebuilt and counted again; ZSHELF only gains a column and
-    /// keeps its rows, a damaged one (another entity's number) included, which neither side counts.
-    func testARebuildCountsItsTableAndKeepsTheCountsOfTablesItOnlyAlters() throws {
+    /// Book.price retyped: ZBOOK is rebuilt, and the rows its copy inserted stand for its count;
+    /// ZSHELF only gains a column and keeps its rows, a damaged one (another entity's number)
+    /// included, which neither side counts.
+    func testARebuildCountsItsTableByItsCopyAndKeepsTheCountsOfTablesItOnlyAlters() throws {
         let v1 = try version("v1", shelf)
-        let v2 = try version("v2", shelf.replacingOccurrences(of: "Integer 64", with: "Double")
-            .replacingOccurrences(of: #"<attribute name="name""#, with: #"<attribute name="label" optional="YES" attributeType="String"/><attribute name="name""#))
+        let v2 = try version("v2", retyped)
         XCTAssertEqual(keptTables(v1, v2), ["ZSHELF"])
+        let sql = LightweightSQL(inference: InferredMapping(from: v1, to: v2), source: StoreLayout(model: v1.model), destination: StoreLayout(model: v2.model))
+        XCTAssertEqual(sql.tablesCopiedWhole(methods: sql.tableMethods()), ["ZBOOK"])
         let path = try shelfStore("Shelf.sqlite", model: v1.model, shelves: 2, books: 3)
         let report = try InPlaceMigration.run(store: path, from: v1, to: v2)
         XCTAssertEqual(report.rowsAfter, ["Book": 6, "Shelf": 2])
         XCTAssertEqual(report.rowsAfter, try PersistentStore.open(at: path).rowCounts(model: v2.model), "what the store holds, table by table")
+    }
+
+    private var retyped: String {
+        shelf.replacingOccurrences(of: "Integer 64", with: "Double")
+            .replacingOccurrences(of: #"<attribute name="name""#, with: #"<attribute name="label" optional="YES" attributeType="String"/><attribute name="name""#)
+    }
+
+    /// The rows a copy inserted stand for its table's count only when they are exactly the rows
+    /// its origins had; any other number and the table is counted, and the count finds the
+    /// difference. Here the table holds 5 books where 6 were counted before.
+    func testACopyThatInsertedAnotherNumberOfRowsIsCounted() throws {
+        let v1 = try version("v1", shelf), v2 = try version("v2", retyped)
+        let path = try shelfStore("After.sqlite", model: v2.model, shelves: 1, books: 5)
+        let store = try PersistentStore.open(at: path, mode: .readWrite)
+        defer { try? store.close() }
+        try store.withConnection { connection in
+            let inference = InferredMapping(from: v1, to: v2), layout = StoreLayout(model: v2.model)
+            let before = ["Book": 6, "Shelf": 1]
+            XCTAssertEqual(try InferredStepChecks.verifyCounts(connection, inference: inference, layout: layout, rowsBefore: before,
+                                                               tablesKeepingRows: ["ZSHELF"], rowsCopied: ["ZBOOK": 6])["Book"], 6,
+                           "the copy's 6 rows are the 6 counted before: the table is not read")
+            XCTAssertThrowsError(try InferredStepChecks.verifyCounts(connection, inference: inference, layout: layout, rowsBefore: before,
+                                                                     tablesKeepingRows: ["ZSHELF"], rowsCopied: ["ZBOOK": 5])) { error in
+                XCTAssertTrue("\(error)".contains("Book has 5 rows after the migration but Book had 6"), "\(error)")
+            }
+        }
     }
 
     /// A step whose statements rewrite every row of a table it keeps (an ordered to-many's new

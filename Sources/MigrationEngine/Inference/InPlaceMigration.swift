@@ -37,8 +37,11 @@ private struct InferredStep {
     /// Whether a row could change (an entity dropped or renumbered) or is copied (an entity's
     /// table rebuilt): then rows are counted.
     let countsRows: Bool
-    /// Tables whose rows no statement of the step touches: counted before the step, not again after it.
+    /// Tables no statement of the step adds rows to or deletes rows from: counted before the step,
+    /// not again after it.
     let tablesKeepingRows: Set<String>
+    /// Rebuilt tables whose copy's inserted rows stand in for a count after the step.
+    let tablesCopiedWhole: Set<String>
     /// Whether a statement rewrites rows (an `UPDATE`, a `DELETE`): the journal may then hold a whole table.
     let rewritesRows: Bool
     /// Only `ALTER`s: no table is rebuilt.
@@ -72,6 +75,7 @@ private struct InferredStep {
         altersOnly = !methods.values.contains(.rebuilt)
         countsRows = sql.copiesObjects(methods: methods) || !sql.preservesRows()
         tablesKeepingRows = sql.tablesKeepingRows(methods: methods)
+        tablesCopiedWhole = sql.tablesCopiedWhole(methods: methods)
         rewritesRows = sql.rewritesRows(methods: methods)
         tables = methods.count
     }
@@ -135,14 +139,15 @@ private struct InferredStep {
                 if counting == nil { rowsBefore = try InferredStepChecks.counts(connection, layout: layouts.source, entities: Array(origins)) }
             }
         }
-        try LightweightMigration(connection: connection, inference: inference, source: layouts.source, destination: layouts.destination, path: path)
+        let copied = try LightweightMigration(connection: connection, inference: inference, source: layouts.source, destination: layouts.destination, path: path)
             .run(metadata: metadata) { progress.changed(share: $0) }
         if let counting { rowsBefore = try counting.wait() }
         try options.cancellation.check()
         progress.verifying(rows: rowsBefore.values.reduce(0, +))
         try InferredStepChecks.verifySchema(connection, layout: layouts.destination, path: path)
         if countsRows { rowsAfter = try InferredStepChecks.verifyCounts(connection, inference: inference, layout: layouts.destination, rowsBefore: rowsBefore,
-                                                                                        tablesKeepingRows: tablesKeepingRows) }
+                                                                        tablesKeepingRows: tablesKeepingRows,
+                                                                        rowsCopied: copied.filter { tablesCopiedWhole.contains($0.key) }) }
         try options.cancellation.check()  // the last moment to change one's mind
         progress.verified()
         return (rowsBefore, rowsAfter)

@@ -39,12 +39,21 @@ enum InferredStepChecks {
     /// step's transaction. Entities in `tablesKeepingRows` (tables no statement of the step added
     /// rows to or deleted rows from, renumbered onto their own numbers at most:
     /// ``LightweightSQL/tablesKeepingRows(methods:)``) are not read again: their rows are the ones
-    /// their origins had before the step.
+    /// their origins had before the step. Nor are those of a table in `rowsCopied` (a rebuilt
+    /// table whose copy gives each origin's rows its entity's number:
+    /// ``LightweightSQL/tablesCopiedWhole(methods:)``) whose copy inserted exactly the rows its
+    /// entities' origins had; a copy that inserted any other number is counted, and the count
+    /// says which entity differs.
     @discardableResult
     static func verifyCounts(_ connection: StoreConnection, inference: InferredMapping, layout: StoreLayout, rowsBefore: [String: Int],
-                             tablesKeepingRows: Set<String> = []) throws -> [String: Int] {
+                             tablesKeepingRows: Set<String> = [], rowsCopied: [String: Int] = [:]) throws -> [String: Int] {
+        let tableOf = { (entity: String) in layout.table(for: entity)?.name }
+        let copiedWhole = Set(rowsCopied.filter { table, copied in
+            let origins = inference.entitySources.filter { tableOf($0.key) == table }.map(\.value)
+            return origins.allSatisfy { rowsBefore[$0] != nil } && origins.reduce(0) { $0 + rowsBefore[$1, default: 0] } == copied
+        }.keys)
         let kept = inference.entitySources.filter { entity, origin in
-            layout.table(for: entity).map { tablesKeepingRows.contains($0.name) } == true && rowsBefore[origin] != nil
+            tableOf(entity).map { tablesKeepingRows.contains($0) || copiedWhole.contains($0) } == true && rowsBefore[origin] != nil
         }
         var after = try counts(connection, layout: layout, entities: inference.entitySources.keys.filter { kept[$0] == nil })
         for (entity, origin) in kept { after[entity] = rowsBefore[origin] }

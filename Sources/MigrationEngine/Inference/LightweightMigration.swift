@@ -16,15 +16,19 @@ struct LightweightMigration {
 
     /// Runs the step inside the caller's transaction; `metadata` is the store's, carried over.
     /// `done` hears the share of the step's statements run so far (0…1), after each one, so the
-    /// bar's table count moves as tables change rather than all at once at the end.
-    func run(metadata: StoreMetadata, done: (Double) -> Void = { _ in }) throws {
+    /// bar's table count moves as tables change rather than all at once at the end. Returns the
+    /// rows each rebuilt table's copy inserted, by destination table.
+    @discardableResult
+    func run(metadata: StoreMetadata, done: (Double) -> Void = { _ in }) throws -> [String: Int] {
         try requireValues()
         let statements = LightweightSQL(inference: inference, source: source, destination: destination)
             .statements(schema: try connection.schemaObjects())
         // The index builds and the derived attributes count as one statement each.
         let total = Double(statements.changes.count + 2)
+        var copied: [String: Int] = [:]
         for (index, statement) in statements.changes.enumerated() {
             try connection.execute(statement)
+            if let table = statements.copies[statement] { copied[table, default: 0] += connection.changes }
             done(Double(index + 1) / total)
         }
         try connection.buildIndexes(statements.indexes)
@@ -32,6 +36,7 @@ struct LightweightMigration {
         try connection.execute(statements.derived)
         try recordDestination(metadata)
         done(1)
+        return copied
     }
 
     /// Core Data checks the rows a required value is new to before it migrates (error 134110).

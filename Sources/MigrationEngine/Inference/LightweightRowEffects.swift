@@ -39,6 +39,18 @@ extension LightweightSQL {
         }.map(\.name))
     }
 
+    /// The rebuilt tables whose copy (one `INSERT … SELECT … WHERE Z_ENT IN` the origins'
+    /// numbers, ``copy(into:from:table:)``) puts each origin's rows under its own entity's number.
+    /// For them the rows the copy inserted, as SQLite counts them (`changes()`), stand in for a
+    /// count of the new table: when they are exactly the rows the table's origins had, each entity
+    /// has its origin's rows, and the step does not read the table again
+    /// (``InferredStepChecks/verifyCounts(_:inference:layout:rowsBefore:tablesKeepingRows:rowsCopied:)``).
+    func tablesCopiedWhole(methods: [String: TableMethod]) -> Set<String> {
+        Set(destination.tables.filter { table in
+            methods[table.name] == .rebuilt && originTable(of: table) != nil && renumbersOntoItsOwn(table)
+        }.map(\.name))
+    }
+
     /// Whether every entity of `table` that has an origin gets exactly its own number from the
     /// step's `Z_ENT` map: its origin's number maps to it, and no other number does.
     private func renumbersOntoItsOwn(_ table: StoreLayout.Table) -> Bool {

@@ -32,6 +32,9 @@ struct LightweightSQL {
         var indexes: [SQLStatement] = []
         /// Derived attributes' values and triggers for the destination, made last (see ``derived()``).
         var derived: [SQLStatement] = []
+        /// Each rebuilt table's copy of its rows (one `INSERT … SELECT` among `changes`), with the
+        /// destination table it fills: the rows it inserts are what the step counts them by.
+        var copies: [SQLStatement: String] = [:]
     }
 
     /// Every statement of the step on a store whose indexes and triggers are `schema`.
@@ -41,7 +44,7 @@ struct LightweightSQL {
         let (drops, dropped) = dropObjects(schema, methods: methods)
         result.changes = drops
         var renames: [(from: String, to: String)] = []
-        let (rebuilds, altered) = makeTables(methods: methods, renames: &renames)
+        let (rebuilds, altered) = makeTables(methods: methods, renames: &renames, copies: &result.copies)
         let lookups = lookupIndexes(methods: methods, schema: schema)
         result.changes += lookups.map(\.create) + rebuilds + makeJoinTables(methods: methods, renames: &renames) + lookups.map(\.drop)
         // Altered tables change in place; their old names move aside first so tables can swap names.
@@ -158,7 +161,7 @@ struct LightweightSQL {
 
     /// New tables created, rebuilt tables created under a temporary name and filled (their renames
     /// added to `renames`); returns those statements and the tables to alter, with their origins.
-    private func makeTables(methods: [String: TableMethod], renames: inout [(from: String, to: String)])
+    private func makeTables(methods: [String: TableMethod], renames: inout [(from: String, to: String)], copies: inout [SQLStatement: String])
         -> ([SQLStatement], [(table: StoreLayout.Table, origin: StoreLayout.Table)]) {
         var statements: [SQLStatement] = []
         var altered: [(table: StoreLayout.Table, origin: StoreLayout.Table)] = []
@@ -170,7 +173,9 @@ struct LightweightSQL {
             case (.rebuilt?, let origin?):
                 let temporary = "_chrysalis_new_" + table.name
                 statements.append(create(table, named: temporary))
-                statements += copy(into: temporary, from: origin, table: table)
+                let copied = copy(into: temporary, from: origin, table: table)
+                for statement in copied { copies[statement] = table.name }
+                statements += copied
                 renames.append((temporary, table.name))
             default:
                 statements.append(create(table, named: table.name))

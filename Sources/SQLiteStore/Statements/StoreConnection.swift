@@ -39,6 +39,10 @@ package final class StoreConnection {
         try converting { try db.execute(sql: statement.sql, arguments: StatementArguments(statement.values.map(\.databaseValue))) }
     }
 
+    /// Rows the last `INSERT`, `UPDATE` or `DELETE` run on this connection inserted, changed or
+    /// deleted (SQLite's `changes()`; not counting what triggers did).
+    package var changes: Int { db.changesCount }
+
     /// Runs `statements` in order.
     package func execute(_ statements: some Sequence<SQLStatement>) throws {
         for statement in statements { try execute(statement) }
