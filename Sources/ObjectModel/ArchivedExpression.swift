@@ -50,6 +50,9 @@ public enum ArchivedExpression {
                 let base = try format(operand, depth: depth + 1, budget: &budget)
                 return base == "SELF" ? arguments.joined(separator: ".") : ([base] + arguments).joined(separator: ".")
             }
+            // `-[NSExpression predicateFormat]` writes _NSPredicateUtilities' castObject:toType:
+            // as CAST (fruitsamples' MigrationV2: `FUNCTION(CAST("MigrationFunctions", "Class"), …)`).
+            if isUtility, selector == "castObject:toType:" { return "CAST(\(arguments.joined(separator: ", ")))" }
             if isUtility || operand == nil { return "\(selector)(\(arguments.joined(separator: ", ")))" }
             let receiver = try format(operand!, depth: depth + 1, budget: &budget)
             return "FUNCTION(\(([receiver, "\"\(selector)\""] + arguments).joined(separator: ", ")))"

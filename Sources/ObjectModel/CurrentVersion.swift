@@ -5,11 +5,20 @@ enum CurrentVersion {
     static let fileName = ".xccurrentversion"
     static let key = "_XCCurrentVersionName"
 
-    /// The current version's name. Missing file or empty dict: the only version, else the one
-    /// named like the bundle, else an error listing the versions.
-    static func resolve(in bundle: URL, bundleName: String, versionNames: [String]) throws -> String {
+    /// The current version's name, and what a person should know when the bundle does not name
+    /// one of its versions. Missing file or empty dict: the only version, else the one named like
+    /// the bundle, else the last in name order. A name the bundle lacks: the same fallback.
+    ///
+    /// Evidence: bundles apps shipped name no current version (DashWallet: an empty dict, its
+    /// versions `BreadWallet` and `BreadWallet 2` named after the app it forked) or one the bundle
+    /// lacks (a version folder renamed after the plist was written); Xcode compiles both. Which
+    /// version Xcode then takes is not documented: Chrysalis takes the newest by name, says so,
+    /// and `--to` names another.
+    static func resolve(in bundle: URL, bundleName: String, versionNames: [String]) throws -> (name: String, finding: ModelFinding?) {
         let file = bundle.appendingPathComponent(fileName)
-        let listed = versionNames.sorted(by: VersionName.precedes).map { "\"\($0)\"" }.joined(separator: ", ")
+        let ordered = versionNames.sorted(by: VersionName.precedes)
+        let listed = ordered.map { "\"\($0)\"" }.joined(separator: ", ")
+        var named: String?
         if let data = FileManager.default.contents(atPath: file.path) {
             guard let plist = try? PropertyListSerialization.propertyList(from: data, format: nil),
                   let dictionary = plist as? [String: Any] else {
@@ -18,17 +27,21 @@ enum CurrentVersion {
             }
             if let folder = dictionary[key] as? String {
                 let name = folder.hasSuffix(".xcdatamodel") ? String(folder.dropLast(".xcdatamodel".count)) : folder
-                guard versionNames.contains(name) else {
-                    throw ModelFileError(file: file.path, problem: "names current version \"\(name)\", which is not in the bundle (versions: \(listed))",
-                                         fix: "set \(key) to one of the versions")
-                }
-                return name
+                if versionNames.contains(name) { return (name, nil) }
+                named = name
             }
         }
-        if versionNames.count == 1 { return versionNames[0] }
-        if versionNames.contains(bundleName) { return bundleName }
-        throw ModelFileError(file: bundle.path, problem: "does not say which version is current and none is named \"\(bundleName)\" (versions: \(listed))",
-                             fix: "write \(fileName) with \(key) = \"<version>.xcdatamodel\" (Xcode: Model Version in the inspector)")
+        if versionNames.count == 1 && named == nil { return (versionNames[0], nil) }
+        if versionNames.contains(bundleName) && named == nil { return (bundleName, nil) }
+        let chosen = versionNames.contains(bundleName) ? bundleName : ordered[ordered.count - 1]
+        let problem = named.map { "names current version \"\($0)\", which is not in the bundle (versions: \(listed))" }
+            ?? "does not say which version is current and none is named \"\(bundleName)\" (versions: \(listed))"
+        let finding = ModelFinding(
+            ModelProblem(entity: bundleName, message: "\(problem); Chrysalis takes \"\(chosen)\" as current",
+                         fix: "choose the current version in Xcode (Model Version in the inspector), or name one with --to",
+                         verdict: .warning),
+            file: named == nil && FileManager.default.fileExists(atPath: file.path) == false ? bundle.path : file.path)
+        return (chosen, finding)
     }
 
     /// Writes the plist Xcode writes.

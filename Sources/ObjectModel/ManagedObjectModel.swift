@@ -10,6 +10,8 @@ public struct ManagedObjectModel: Hashable, Sendable {
     public var configurations: [Configuration]
     /// Model-level fetch request templates.
     public var fetchRequestTemplates: [FetchRequestTemplate]
+    /// Composite types that `Composite` attributes name (iOS 17).
+    public var composites: [CompositeDescription]
     /// Core Data's `versionIdentifiers`, as a store records them in
     /// `NSStoreModelVersionIdentifiers`: Xcode's `userDefinedModelVersionIdentifier` (`[""]` when
     /// the field is empty); `[]` for a model built in code.
@@ -21,13 +23,14 @@ public struct ManagedObjectModel: Hashable, Sendable {
     /// A model of `entities`.
     public init(
         entities: [EntityDescription], configurations: [Configuration] = [],
-        fetchRequestTemplates: [FetchRequestTemplate] = [], versionIdentifiers: [String] = [""],
-        documentAttributes: [String: String] = [:]
+        fetchRequestTemplates: [FetchRequestTemplate] = [], composites: [CompositeDescription] = [],
+        versionIdentifiers: [String] = [""], documentAttributes: [String: String] = [:]
     ) {
         self.entities = entities
         positions = Self.positions(of: entities)
         self.configurations = configurations
         self.fetchRequestTemplates = fetchRequestTemplates
+        self.composites = composites
         self.versionIdentifiers = versionIdentifiers
         self.documentAttributes = documentAttributes
     }

@@ -12,12 +12,38 @@ public struct ModelBundle: Hashable, Sendable {
         /// Every entity's version hash, worked out once: finding a store's version compares them
         /// for every version of a bundle (90 for a real app's history), and each is a SHA-256.
         public let entityHashes: [String: Data]
+        /// What Core Data would say of the model (``ManagedObjectModel/problems()``), pointing at
+        /// the version's file.
+        public let findings: [ModelFinding]
 
-        /// A version called `name`.
-        public init(name: String, model: ManagedObjectModel) {
+        /// A version called `name`; `findings` default to the model's problems, placed in no file.
+        public init(name: String, model: ManagedObjectModel, findings: [ModelFinding]? = nil) {
             self.name = name
             self.model = model
-            entityHashes = VersionHash.entityHashes(of: model)
+            // A chain too deep to hash in reasonable time is refused (problems()); it has no hashes.
+            entityHashes = model.entityInheritingTooDeeply() == nil ? VersionHash.entityHashes(of: model) : [:]
+            self.findings = findings ?? model.problems().map { ModelFinding($0, file: name) }
+        }
+
+        /// Versions are the same when their names and models are: hashes and findings follow from
+        /// the model (a finding's line from where the file put it).
+        public static func == (lhs: Version, rhs: Version) -> Bool { lhs.name == rhs.name && lhs.model == rhs.model }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(name)
+            hasher.combine(model)
+        }
+
+        /// Why no store can be made or migrated at this version (Core Data refuses the model, or
+        /// Chrysalis cannot lay it out); `nil` when stores can.
+        public var refusal: ModelFinding? { findings.first { $0.problem.stopsStores } }
+
+        /// Throws ``refusal`` as an error that names the version and what it is needed for.
+        public func requireUsable(for purpose: String) throws {
+            guard let refusal else { return }
+            var error = refusal.error
+            error.problem = "version \"\(name)\" cannot be used \(purpose): " + error.problem
+            throw error
         }
     }
 
@@ -27,6 +53,21 @@ public struct ModelBundle: Hashable, Sendable {
     public var versions: [Version]
     /// The version new stores use and migrations go to.
     public var currentVersionName: String
+    /// What was found in the bundle itself (a current version it does not name), apart from
+    /// its versions' own findings.
+    public var findings: [ModelFinding] = []
+
+    /// Bundles are the same when their names, versions and current version are: findings say
+    /// how the files said it (a bundle written anew names its current version).
+    public static func == (lhs: ModelBundle, rhs: ModelBundle) -> Bool {
+        lhs.name == rhs.name && lhs.versions == rhs.versions && lhs.currentVersionName == rhs.currentVersionName
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(versions)
+        hasher.combine(currentVersionName)
+    }
 
     /// A bundle of `versions`; they are put in name order.
     public init(name: String, versions: [Version], currentVersionName: String) {
@@ -46,7 +87,8 @@ public struct ModelBundle: Hashable, Sendable {
     /// The version called `name`.
     public func version(named name: String) -> Version? { versions.first { $0.name == name } }
 
-    /// Reads the `.xcdatamodeld` at `url`: every version (each validated) and the current one.
+    /// Reads the `.xcdatamodeld` at `url`: every version, as Xcode wrote it (XML `contents`, or
+    /// Xcode 3's `elements` archive), with its findings, and the current one.
     public static func read(at url: URL) throws -> ModelBundle {
         let fileManager = FileManager.default
         var isDirectory: ObjCBool = false
@@ -57,8 +99,7 @@ public struct ModelBundle: Hashable, Sendable {
         let folders = ((try? fileManager.contentsOfDirectory(atPath: url.path)) ?? [])
             .filter { $0.hasSuffix(".xcdatamodel") }
         let versions = try folders.map { folder in
-            Version(name: String(folder.dropLast(".xcdatamodel".count)),
-                    model: try ModelXMLReader.read(contentsOf: url.appendingPathComponent(folder).appendingPathComponent("contents")))
+            try readVersion(at: url.appendingPathComponent(folder), name: String(folder.dropLast(".xcdatamodel".count)))
         }
         let name = url.deletingPathExtension().lastPathComponent
         guard !versions.isEmpty else {
@@ -66,7 +107,21 @@ public struct ModelBundle: Hashable, Sendable {
                                  fix: "add a version in Xcode, or point at the right .xcdatamodeld")
         }
         let current = try CurrentVersion.resolve(in: url, bundleName: name, versionNames: versions.map(\.name))
-        return ModelBundle(name: name, versions: versions, currentVersionName: current)
+        var bundle = ModelBundle(name: name, versions: versions, currentVersionName: current.name)
+        bundle.findings = current.finding.map { [$0] } ?? []
+        return bundle
+    }
+
+    /// One version folder: its `contents`, or, from Xcode 3, its `elements` archive.
+    public static func readVersion(at folder: URL, name: String) throws -> Version {
+        let contents = folder.appendingPathComponent("contents")
+        let elements = folder.appendingPathComponent("elements")
+        if !FileManager.default.fileExists(atPath: contents.path), FileManager.default.fileExists(atPath: elements.path) {
+            let model = try XcodeThreeModelReader.read(folder: folder)
+            return Version(name: name, model: model, findings: model.problems().map { ModelFinding($0, file: elements.path) })
+        }
+        let file = try ModelXMLReader.readFile(contentsOf: contents)
+        return Version(name: name, model: file.model, findings: file.findings)
     }
 
     /// Writes the bundle as an `.xcdatamodeld` at `url` (created or overwritten version by

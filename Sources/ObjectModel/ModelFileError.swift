@@ -1,6 +1,6 @@
 /// A model file or bundle Chrysalis cannot use, said the way a compiler would: which file, which
 /// line, which element, what is wrong and how to fix it.
-public struct ModelFileError: Error, CustomStringConvertible, Equatable, Sendable {
+public struct ModelFileError: Error, CustomStringConvertible, Hashable, Sendable {
     /// The file or bundle path.
     public var file: String
     /// The 1-based line, when the XML parser reported one.

@@ -1,5 +1,18 @@
-/// Something in a model that Core Data would refuse to load, with where it is and how to fix it.
+/// Something in a model that Core Data refuses, or loads but a person should know of, with where
+/// it is and how to fix it.
 public struct ModelProblem: Hashable, Sendable, CustomStringConvertible {
+    /// What Core Data does with a model that has the problem. Only ``refused`` is Core Data's
+    /// refusal; everything Xcode compiles and Core Data loads is read, as Core Data reads it.
+    public enum Verdict: String, Hashable, Sendable {
+        /// Core Data (or Xcode's model compiler, which an app's build runs) refuses the model:
+        /// no app ships it, so no store is at it.
+        case refused
+        /// Core Data loads the model as written; Chrysalis does what Core Data does and says so.
+        case warning
+        /// Core Data loads the model, but Chrysalis cannot yet make or migrate a store at it.
+        case unsupported
+    }
+
     /// The entity at fault.
     public var entity: String
     /// The property at fault, or `nil` when the entity itself is.
@@ -8,19 +21,44 @@ public struct ModelProblem: Hashable, Sendable, CustomStringConvertible {
     public var message: String
     /// What to change.
     public var fix: String
+    /// Whether Core Data refuses it.
+    public var verdict: Verdict
+
+    /// A problem with `entity` (and `property`).
+    public init(entity: String, property: String? = nil, message: String, fix: String, verdict: Verdict = .refused) {
+        self.entity = entity
+        self.property = property
+        self.message = message
+        self.fix = fix
+        self.verdict = verdict
+    }
 
     /// `Entity.property: message. Fix: fix`.
     public var description: String {
         "\(entity)\(property.map { ".\($0)" } ?? ""): \(message). Fix: \(fix)"
     }
+
+    /// Whether a version with this problem can have a store Chrysalis makes or migrates.
+    public var stopsStores: Bool { verdict != .warning }
 }
 
 extension ManagedObjectModel {
-    /// Every reason Core Data would refuse this model, in file order; empty when it is sound.
+    /// Every problem of this model, in file order, each with Core Data's verdict; empty when it is
+    /// sound.
     ///
-    /// Checked: duplicate names, missing or cyclic parents, relationships to missing entities,
-    /// inverses that do not point back, untyped stored attributes, constraints, indexes and
-    /// configurations naming what does not exist.
+    /// Refused, because Core Data or Xcode's model compiler cannot build such a model: duplicate
+    /// entity names (`NSManagedObjectModel.entitiesByName` holds one entity a name), missing or
+    /// cyclic parents, two properties of one name or a property named like an inherited one
+    /// (`NSEntityDescription.propertiesByName`), stored attributes without a type (Apple's
+    /// `NSAttributeDescription`: the undefined type is "only for transient attributes"),
+    /// relationships to, and inverses in, entities or relationships that do not exist,
+    /// constraints, indexes and configurations naming what does not exist. None of these occurs in
+    /// a model an app shipped among the fixtures (1,010 versions), and one model that was never
+    /// built (an untyped stored attribute in a test fixture of a project-file library) has one.
+    ///
+    /// Warned, because shipped apps have them and Core Data loads them: inverses that do not point
+    /// back (WordPress 101–109, Artsy Folio), fetch index elements naming a to-many relationship
+    /// (WordPress 98–109). Unsupported: composite attributes.
     public func problems() -> [ModelProblem] {
         // Checked first and alone: every later check (and every version hash) walks each
         // entity's parents, which on a chain hundreds deep took minutes.
@@ -119,6 +157,12 @@ extension ManagedObjectModel {
             found.append(.init(entity: entity.name, property: name, message: "a constraint or index names \"\(name)\", which \(entity.name) does not have",
                                fix: "remove it from the constraint or index, or add the property"))
         }
+        found += fetchIndexWarnings(of: entity)
+        for attribute in entity.attributes where attribute.attributeType == .composite && !attribute.isTransient {
+            found.append(.init(entity: entity.name, property: attribute.name,
+                               message: "composite attribute \"\(attribute.name)\": how Core Data stores and hashes composite attributes is not known to Chrysalis",
+                               fix: "migrate stores at this version with Core Data on a device", verdict: .unsupported))
+        }
         return found
     }
 
@@ -141,11 +185,34 @@ extension ManagedObjectModel {
         }
         let acceptable = Set([entity.name] + ancestors(of: entity).map(\.name))
         guard acceptable.contains(inverse.destinationEntityName), inverse.inverseName == relationship.name else {
+            // Xcode warns and compiles it, and Core Data loads it: WordPress shipped 101–109 with
+            // Comment.sites → ReaderSiteTopic.cards, whose inverse is ReaderCard.sites, and its
+            // tests save objects in stores at 103 and 104. The version hash names the inverse as
+            // written; the store keeps the pair that does point back (StoreLayout).
             let target = "\(inverse.destinationEntityName).\(inverse.inverseName ?? "(no inverse)")"
-            return problem("inverse \(holder.name).\(inverseName) does not point back (it points to \(target))",
-                           "make \(holder.name).\(inverseName) have destination \(entity.name) and inverse \"\(relationship.name)\"")
+            return [.init(entity: entity.name, property: relationship.name,
+                          message: "inverse \(holder.name).\(inverseName) does not point back (it points to \(target)); Core Data loads the model, "
+                              + "hashes the inverse as written, and keeps \(holder.name).\(inverseName) paired with \(target)",
+                          fix: "make \(holder.name).\(inverseName) have destination \(entity.name) and inverse \"\(relationship.name)\", "
+                              + "or give \(entity.name).\(relationship.name) an inverse of its own",
+                          verdict: .warning)]
         }
         return []
+    }
+
+    /// A fetch index element naming a to-many relationship indexes nothing: a to-many has no
+    /// column. Xcode writes them (WordPress 98–109 hold 108) and Core Data loads the model; the
+    /// store gets the index on the element's other columns, or none when none is left.
+    private func fetchIndexWarnings(of entity: EntityDescription) -> [ModelProblem] {
+        let toMany = Set(allRelationships(of: entity).filter(\.isToMany).map(\.name))
+        return entity.fetchIndexes.flatMap { index in
+            index.elements.filter { toMany.contains($0.property) }.map { element in
+                ModelProblem(entity: entity.name, property: element.property,
+                             message: "fetch index \"\(index.name)\" names to-many relationship \"\(element.property)\", which has no column: "
+                                 + "the store's index leaves it out\(index.elements.count == 1 ? " (so there is no index)" : "")",
+                             fix: "remove \"\(element.property)\" from fetch index \"\(index.name)\"", verdict: .warning)
+            }
+        }
     }
 
     private var entityNameList: String { entities.map(\.name).joined(separator: ", ") }

@@ -1,31 +1,49 @@
 import Foundation
 
 /// Reads one Xcode model version (`X.xcdatamodel/contents`) into a ``ManagedObjectModel``,
-/// validating it the way Core Data would and pointing every error at its file and line.
+/// pointing every error and finding at its file and line.
+///
+/// XML that cannot be read as a model throws. A model that reads is returned whatever Core Data
+/// would say of it; ``readFile(contentsOf:)`` also gives each ``ModelProblem`` with its line.
 public enum ModelXMLReader {
-    /// Reads and validates the `contents` file at `url`.
+    /// Reads the `contents` file at `url`.
     public static func read(contentsOf url: URL) throws -> ManagedObjectModel {
+        try readFile(contentsOf: url).model
+    }
+
+    /// Reads model XML; `file` names it in errors.
+    public static func read(_ data: Data, file: String) throws -> ManagedObjectModel {
+        try readFile(data, file: file).model
+    }
+
+    /// Reads the `contents` file at `url`, with what Core Data would say of the model.
+    public static func readFile(contentsOf url: URL) throws -> (model: ManagedObjectModel, findings: [ModelFinding]) {
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
             throw ModelFileError(file: url.path, problem: "cannot be read (\(error.localizedDescription))",
                                  fix: "check that the file exists and is readable")
         }
-        return try read(data, file: url.path)
+        return try readFile(data, file: url.path)
     }
 
-    /// Reads and validates model XML; `file` names it in errors.
-    public static func read(_ data: Data, file: String) throws -> ManagedObjectModel {
+    /// Reads model XML, with what Core Data would say of the model; `file` names it.
+    public static func readFile(_ data: Data, file: String) throws -> (model: ManagedObjectModel, findings: [ModelFinding]) {
         let root = try XMLTree.parse(data, file: file)
         var reader = Reader(file: file)
         let model = try reader.model(root)
-        if let problem = model.problems().first {
-            let place = reader.places[problem.property.map { "\(problem.entity).\($0)" } ?? problem.entity]
-                ?? reader.places[problem.entity]
-            throw ModelFileError(file: file, line: place?.line,
-                                 element: place.map { "\($0.tag) in entity \"\(problem.entity)\"" },
-                                 problem: problem.message, fix: problem.fix)
+        // Chrysalis's own limit, not Core Data's: every hash walks each entity's parents, and a
+        // hostile chain hundreds deep took minutes. No real model comes near it.
+        if let deep = model.entityInheritingTooDeeply() {
+            let place = reader.places[deep.name]
+            throw ModelFileError(file: file, line: place?.line, element: place.map { "\($0.tag) in entity \"\(deep.name)\"" },
+                                 problem: "inherits through more than \(ManagedObjectModel.maximumInheritanceDepth) parent entities",
+                                 fix: "flatten the hierarchy: no real model is nested this deeply")
         }
-        return model
+        let findings = model.problems().map { problem in
+            let place = reader.places[problem.property.map { "\(problem.entity).\($0)" } ?? problem.entity] ?? reader.places[problem.entity]
+            return ModelFinding(problem, file: file, line: place?.line, element: place?.tag)
+        }
+        return (model, findings)
     }
 }
 
@@ -72,6 +90,12 @@ private struct Reader {
                     entityNames: try child.children(named: "memberEntity").map { try required("name", of: $0) },
                     otherXMLAttributes: child.attributes.filter { $0.key != "name" }))
             case "fetchRequest": model.fetchRequestTemplates.append(try fetchRequest(child, in: nil))
+            case "composite":
+                let name = try required("name", of: child)
+                model.composites.append(CompositeDescription(name: name, attributes: try child.children.map { element in
+                    guard element.name == "attribute" else { throw unknown(element, in: name) }
+                    return try attribute(element, in: name)
+                }))
             case "elements": continue // diagram layout only
             default: throw unknown(child, in: nil)
             }

@@ -15,6 +15,14 @@ public enum ModelXMLWriter {
                                                     "minimumToolsVersion", "sourceLanguage", "userDefinedModelVersionIdentifier"]))
         for entity in model.entities { write(entity, to: &out) }
         for template in model.fetchRequestTemplates { out.empty(1, "fetchRequest", attributes(of: template)) }
+        for composite in model.composites {
+            guard !composite.attributes.isEmpty else { out.empty(1, "composite", [("name", composite.name)]); continue }
+            out.open(1, "composite", [("name", composite.name)])
+            for attribute in composite.attributes {
+                element("attribute", property: attribute.property, attributes(of: attribute), depth: 2, to: &out)
+            }
+            out.close(1, "composite")
+        }
         for configuration in model.configurations {
             out.open(1, "configuration", [("name", configuration.name)] + ordered(configuration.otherXMLAttributes))
             for name in configuration.entityNames { out.empty(2, "memberEntity", [("name", name)]) }
@@ -38,14 +46,15 @@ public enum ModelXMLWriter {
         if isEmpty { return out.empty(1, "entity", head) }
         out.open(1, "entity", head)
         for attribute in entity.attributes {
-            element("attribute", property: attribute.property, attributes(of: attribute), to: &out)
+            element("attribute", property: attribute.property, attributes(of: attribute), depth: 2, to: &out)
         }
         for relationship in entity.relationships {
-            element("relationship", property: relationship.property, attributes(of: relationship), to: &out)
+            element("relationship", property: relationship.property, attributes(of: relationship), depth: 2, to: &out)
         }
         for fetched in entity.fetchedProperties {
             out.open(2, "fetchedProperty", shared(fetched.property))
             out.empty(3, "fetchRequest", attributes(of: fetched.fetchRequest))
+            userInfo(fetched.userInfo, depth: 3, to: &out)
             out.close(2, "fetchedProperty")
         }
         for index in entity.fetchIndexes {
@@ -62,14 +71,15 @@ public enum ModelXMLWriter {
         out.close(1, "entity")
     }
 
-    private static func element(_ name: String, property: PropertyDescription, _ own: [(String, String)], to out: inout XMLOutput) {
+    private static func element(_ name: String, property: PropertyDescription, _ own: [(String, String)], depth: Int,
+                                to out: inout XMLOutput) {
         var attributes = shared(property)
         attributes.insert(contentsOf: own, at: min(attributes.count, 3))
         attributes += ordered(property.otherXMLAttributes)
-        guard !property.userInfo.isEmpty else { return out.empty(2, name, attributes) }
-        out.open(2, name, attributes)
-        userInfo(property.userInfo, depth: 3, to: &out)
-        out.close(2, name)
+        guard !property.userInfo.isEmpty else { return out.empty(depth, name, attributes) }
+        out.open(depth, name, attributes)
+        userInfo(property.userInfo, depth: depth + 1, to: &out)
+        out.close(depth, name)
     }
 
     private static func shared(_ property: PropertyDescription) -> [(String, String)] {

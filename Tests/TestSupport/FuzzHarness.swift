@@ -51,7 +51,8 @@ public enum Fuzz {
     /// Where inputs that broke a rule are saved.
     public static let failureDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("chrysalis-fuzz")
 
-    /// Runs `body` on every seed, then on mutants until `count` inputs have run.
+    /// Runs `body` on every seed, then on `count` mutants: as many mutants however many seeds
+    /// the fixtures hold (a count of inputs that seeds alone could fill would test no mutant).
     ///
     /// - Parameters:
     ///   - seed: the run's seed; input N's mutations come from `seed` and N alone.
@@ -68,7 +69,7 @@ public enum Fuzz {
         let trace = environment["CHRYSALIS_FUZZ_TRACE"].map { URL(fileURLWithPath: $0).appendingPathComponent("\(reader).input") }
         var report = FuzzReport(reader: reader)
         let started = DispatchTime.now().uptimeNanoseconds
-        for index in 0..<max(count, seeds.count) where only == nil || only == index {
+        for index in 0..<(seeds.count + count) where only == nil || only == index {
             var mutator = Mutator(seed: seed &+ UInt64(index) &* 0x2545_F491_4F6C_DD1D, tokens: tokens)
             let input: [UInt8]
             if index < seeds.count {
