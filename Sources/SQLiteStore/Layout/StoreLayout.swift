@@ -229,14 +229,22 @@ package struct StoreLayout: Sendable {
             return .inverseForeignKey(table: destinationTable.name, column: column.name, entityColumn: typeColumn?.name, orderColumn: order)
         }
         let declarer = declaringEntity(of: name, from: source)
-        for join in joinTables {
-            if let side = join.sides.firstIndex(where: { $0.entity == declarer && $0.relationship == name }) {
-                let other = join.sides.count == 2 ? join.sides[1 - side] : nil
-                return .joinTable(join, sourceColumn: other?.column ?? join.sourceColumn ?? "",
-                                  destinationColumn: join.sides[side].column, orderColumn: join.sides[side].orderColumn)
-            }
+        // A relationship may be a side of two tables when another names it as an inverse it does
+        // not point back to (WordPress 101–109: Comment.sites names ReaderSiteTopic.cards, whose
+        // inverse is ReaderCard.sites); it is stored in the table of the pair it points back to.
+        let found = joinTables.compactMap { join in
+            join.sides.firstIndex { $0.entity == declarer && $0.relationship == name }.map { (join, $0) }
         }
-        return nil
+        let inverseDeclarer = model.entity(named: relationship.destinationEntityName).map { destination in
+            relationship.inverseName.map { declaringEntity(of: $0, from: destination) }
+        } ?? nil
+        let pointsBack = { (join: JoinTable, side: Int) in
+            join.sides.count == 2 && join.sides[1 - side].relationship == relationship.inverseName && join.sides[1 - side].entity == inverseDeclarer
+        }
+        guard let (join, side) = found.first(where: pointsBack) ?? found.first else { return nil }
+        let other = join.sides.count == 2 ? join.sides[1 - side] : nil
+        return .joinTable(join, sourceColumn: other?.column ?? join.sourceColumn ?? "",
+                          destinationColumn: join.sides[side].column, orderColumn: join.sides[side].orderColumn)
     }
 
     /// The inverse relationship object of `relationship`, looked up on its destination.

@@ -110,6 +110,10 @@ package struct StoreSchema: Sendable {
                         "\(q($0.name)) COLLATE BINARY \(element.isAscending ? "ASC" : "DESC")"
                     }
                 }
+                // A to-many has no column, so an element naming one indexes nothing (WordPress
+                // 98–109 hold 108 such fetch indexes, each of the one to-many): the index is made
+                // on the other elements, and not at all when none is left.
+                guard !expressions.isEmpty else { continue }
                 result.append(Index(name: "Z_\(name)_\(index.name)", table: table.name, columns: expressions, isUnique: false))
             }
             for constraint in entity.uniquenessConstraints {
