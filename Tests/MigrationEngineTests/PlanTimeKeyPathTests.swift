@@ -1,5 +1,5 @@
 import Foundation
-import MigrationEngine
+@testable import MigrationEngine
 import ObjectModel
 import SQLiteStore
 import XCTest
@@ -61,7 +61,9 @@ final class PlanTimeKeyPathTests: XCTestCase {
             ("tier: TERNARY(NOT (prise > 3 || status == nil), 1, 2)", "ItemToItem.tier", "column 14", #"Item has no key "prise""#),
             ("tier: $source.status * $source.prise", "ItemToItem.tier", "column 26", #"Item has no key "prise""#),
             ("kind: $source.tags.nmae", "ItemToItem.kind", "column 14", #"Tag has no key "nmae" (keys: items, name)"#),
-            ("kind: $source.name.length", "ItemToItem.kind", "column 14", #"Item.name is an attribute: its value has no key "length""#),
+            ("kind: $source.name.lenght", "ItemToItem.kind", "column 14",
+             #"Item.name is an attribute: its value has no key "lenght" (its keys: length, lowercaseString, uppercaseString)"#),
+            ("kind: $source.name.length.x", "ItemToItem.kind", "column 21", #"Item.name.length is an attribute: its value has no key "x""#),
             (#"kind: FUNCTION($source.nmae, "stringByAppendingString:", "!")"#, "ItemToItem.kind", "column 18", #"Item has no key "nmae""#),
             ("tier: count:($source.tags.@distinctUnionOfObjects.nmae)", "ItemToItem.tier", "column 45", #"Tag has no key "nmae""#),
             ("label: entry", "ItemToItem.label", "column 1", #"Item has no key "entry""#),
@@ -73,6 +75,19 @@ final class PlanTimeKeyPathTests: XCTestCase {
             XCTAssertTrue(error?.problem.hasPrefix(column + " of \"") == true, "\(line): \(error.map(String.init(describing:)) ?? "")")
             XCTAssertTrue(error?.problem.contains(message) == true, "\(line): \(error.map(String.init(describing:)) ?? "")")
         }
+    }
+
+    /// A key path may read a value's own keys, as key-value coding reads them from the
+    /// Foundation object (Pocket's mapping reads `$source.url.absoluteString`).
+    func testAValuesOwnKeysAreRead() throws {
+        let (v1, v2) = try TernaryMigrationTests.versions()
+        let mapping = try MappingYAMLReader.read(Self.yaml("kind: $source.name.uppercaseString"), name: "Shop1To2", file: Self.file)
+        XCTAssertNoThrow(try mapping.resolved(source: v1.model, destination: v2.model))
+        let url = try XCTUnwrap(URL(string: "https://example.com/a/b%20c?q=1"))
+        XCTAssertEqual(ValueKeys.value(.uri(url), key: "absoluteString"), .string("https://example.com/a/b%20c?q=1"))
+        XCTAssertEqual(ValueKeys.value(.uri(url), key: "lastPathComponent"), .string("b c"))
+        XCTAssertEqual(ValueKeys.value(.string("Zoë 🦋"), key: "length"), .integer(6), "UTF-16 units, as NSString counts")
+        XCTAssertNil(ValueKeys.value(.integer(3), key: "length"))
     }
 
     func testABadKeyInAFunctionArgumentOrAFilterIsFoundAtPlanTime() throws {

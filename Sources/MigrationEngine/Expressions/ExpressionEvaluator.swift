@@ -37,7 +37,8 @@ struct ExpressionEvaluator {
             // Only the branch taken is evaluated, as NSTernaryExpression does.
             return try evaluate(try matches(predicate) ? whenTrue : whenFalse)
         case .function(let receiver, let selector, let arguments):
-            guard MappingModel.allowedSelectors.contains(selector) else {
+            // A custom policy's own functions are the app's code, which the policy runs.
+            guard MappingModel.allowedSelectors.contains(selector) || receiver == .variable("entityPolicy") else {
                 throw EvaluationError("FUNCTION selector \"\(selector)\" is not allowed")
             }
             return try context.call(try evaluate(receiver).plain, selector, try arguments.map { try evaluate($0).plain })
@@ -89,7 +90,9 @@ struct ExpressionEvaluator {
         case .object(let object): return try walk(try context.value(of: object, key: key), rest)
         case .collection(let items): return .collection(try items.map { try walk($0, path) })
         case .value(.null): return .null
-        case .value(let plain): throw EvaluationError("cannot read key \"\(key)\" of the value \(plain)")
+        case .value(let plain):
+            guard let read = ValueKeys.value(plain.plain, key: key) else { throw EvaluationError("cannot read key \"\(key)\" of the value \(plain)") }
+            return try walk(.value(read), rest)
         }
     }
 
@@ -130,6 +133,7 @@ struct ExpressionEvaluator {
 
     private func builtin(_ name: String, _ arguments: [ExpressionValue]) throws -> ExpressionValue {
         if name == "now" { return .value(.date(Date())) }
+        if name == "CAST", arguments.count == 2, case .value(.string(let type)) = arguments[1] { return try cast(arguments[0], to: type) }
         guard let argument = arguments.first else { throw EvaluationError("\(name) needs an argument") }
         let items: [ExpressionValue]
         if case .collection(let members) = argument { items = members } else { items = [argument] }
@@ -147,6 +151,29 @@ struct ExpressionEvaluator {
             if name == "length:" { return .value(.integer(Int64(text.count))) }
             return .value(.string(name == "uppercase:" ? text.uppercased() : text.lowercased()))
         default: throw EvaluationError("unknown function \(name)")
+        }
+    }
+}
+
+extension ExpressionEvaluator {
+    /// `CAST(value, type)` as NSExpression converts: a number or a numeric string to `NSNumber`,
+    /// anything to `NSString`, a number (seconds since 2001-01-01) to `NSDate`, a date to the
+    /// number of its seconds. `Class` names app code, which no evaluator here can run.
+    func cast(_ value: ExpressionValue, to type: String) throws -> ExpressionValue {
+        if value.isNull { return .null }
+        switch (type, value) {
+        case ("NSNumber", .value(.date(let date))): return .value(.double(date.timeIntervalSinceReferenceDate))
+        case ("NSNumber", .value(.string(let text))):
+            if let integer = Int64(text) { return .value(.integer(integer)) }
+            return Double(text).map { .value(.double($0)) } ?? .value(.integer(0))
+        case ("NSNumber", _) where value.number != nil: return value
+        case ("NSString", .value(.string)): return value
+        case ("NSString", _) where value.number != nil: return .value(.string(value.readable))
+        case ("NSDate", .value(.date)): return value
+        case ("NSDate", _) where value.number != nil: return .value(.date(Date(timeIntervalSinceReferenceDate: value.number ?? 0)))
+        case ("Class", _):
+            throw EvaluationError("CAST(\(value.readable), \"Class\") names the app's class \(value.readable), whose code Chrysalis cannot run")
+        default: throw EvaluationError("CAST of \(value.readable) to \"\(type)\" is not supported (NSNumber, NSString, NSDate)")
         }
     }
 }

@@ -235,6 +235,7 @@ public struct ExpressionParser {
         case "SELF": return .evaluatedObject
         case "FUNCTION": return try function(at: token)
         case "TERNARY" where isSymbol("("): return try ternary()
+        case "CAST" where isSymbol("("): return try cast(at: token)
         default: break
         }
         if isSymbol(":") || isSymbol("(") {
@@ -292,6 +293,16 @@ public struct ExpressionParser {
         let whenFalse = try nested { try $0.additive() }
         try expect(")")
         return .conditional(predicate, whenTrue, whenFalse)
+    }
+
+    /// `CAST(value, "Type")`, NSExpression's conversion: to `NSNumber`, `NSString` or `NSDate`,
+    /// or to `Class`, which names an app's class for a `FUNCTION` to call.
+    private mutating func cast(at token: ExpressionLexer.Token) throws -> Expression {
+        let items = try arguments()
+        guard items.count == 2, case .constant(.string) = items[1] else {
+            throw error("CAST needs a value and a type name: CAST(value, \"NSNumber\")", at: token)
+        }
+        return .builtin("CAST", items)
     }
 
     /// Built-ins are written `count:(x)` (Core Data's form) or `count(x)`; both become `count:`.

@@ -18,6 +18,11 @@ public protocol EntityMigrationPolicy {
     func performCustomValidation(for mapping: EntityMapping, manager: MigrationManager) throws
     /// After everything.
     func end(_ mapping: EntityMapping, manager: MigrationManager) throws
+    /// `FUNCTION($entityPolicy, "selector:", arguments…)` in a value expression of this policy's
+    /// entity mapping: Core Data sends the policy the Objective-C message `selector`
+    /// (`-authorDisplayForAuthors:`), with the arguments evaluated. Answer the selectors your
+    /// mapping models name; return `nil` for any other, and the migration stops naming it.
+    func function(_ selector: String, arguments: [ExpressionValue], manager: MigrationManager) throws -> ExpressionValue?
     /// Whether ``createRelationships(forDestination:in:manager:)`` is Core Data's default, so
     /// Chrysalis may set the mapping's relationships with set-based SQL instead of calling it per
     /// object. True unless you override that hook; then return false.
@@ -41,6 +46,7 @@ extension EntityMigrationPolicy {
     public var usesDefaultRelationships: Bool { true }
     public func performCustomValidation(for mapping: EntityMapping, manager: MigrationManager) throws {}
     public func end(_ mapping: EntityMapping, manager: MigrationManager) throws {}
+    public func function(_ selector: String, arguments: [ExpressionValue], manager: MigrationManager) throws -> ExpressionValue? { nil }
 }
 
 /// The policy of entity mappings that name none: Core Data's defaults throughout.

@@ -10,12 +10,14 @@ struct MigrationScope: ExpressionContext {
     let mapping: EntityMapping?
 
     private static let managerMarker = ExpressionValue.value(.string("$manager"))
+    private static let policyMarker = ExpressionValue.value(.string("$entityPolicy"))
 
     func variable(_ name: String) throws -> ExpressionValue {
         switch name {
         case "source": return source.map { .object(ObjectRef(side: .source, id: $0)) } ?? .null
         case "destination": return destination.map { .object(ObjectRef(side: .destination, id: $0)) } ?? .null
-        case "manager", "entityPolicy": return Self.managerMarker
+        case "manager": return Self.managerMarker
+        case "entityPolicy": return Self.policyMarker
         case "entityMapping": return .value(mapping.map { .string($0.name) } ?? .null)
         case "propertyMapping": return .null
         default: throw EvaluationError("unknown variable $\(name)")
@@ -44,7 +46,7 @@ struct MigrationScope: ExpressionContext {
     func call(_ receiver: ExpressionValue, _ selector: String, _ arguments: [ExpressionValue]) throws -> ExpressionValue {
         switch selector {
         case "destinationInstancesForEntityMappingNamed:sourceInstances:", "destinationInstancesForSourceRelationshipNamed:sourceInstances:":
-            guard receiver == Self.managerMarker else { throw EvaluationError("\(selector) must be sent to $manager") }
+            guard receiver == Self.managerMarker || receiver == Self.policyMarker else { throw EvaluationError("\(selector) must be sent to $manager") }
             guard arguments.count == 2, case .value(.string(let name)) = arguments[0] else {
                 throw EvaluationError("\(selector) takes a name and the source instances")
             }
@@ -59,8 +61,21 @@ struct MigrationScope: ExpressionContext {
             guard case .value(.string(let suffix))? = arguments.first else { return .value(.string(text)) }
             return .value(.string(text + suffix))
         default:
-            throw EvaluationError("FUNCTION selector \"\(selector)\" is not allowed")
+            guard receiver == Self.policyMarker else { throw EvaluationError("FUNCTION selector \"\(selector)\" is not allowed") }
+            return try policyFunction(selector, arguments)
         }
+    }
+
+    /// `FUNCTION($entityPolicy, selector, …)`: the running entity mapping's policy answers it.
+    private func policyFunction(_ selector: String, _ arguments: [ExpressionValue]) throws -> ExpressionValue {
+        guard let mapping, let policy = manager.pass.policiesByMapping[mapping.name] else {
+            throw EvaluationError("FUNCTION($entityPolicy, \"\(selector)\", …) needs the entity mapping's custom policy, and none is running")
+        }
+        guard let result = try policy.function(selector, arguments: arguments, manager: manager) else {
+            throw EvaluationError("policy \(mapping.policyName ?? "of \(mapping.name)") does not answer FUNCTION($entityPolicy, \"\(selector)\", …): "
+                                  + "implement function(_:arguments:manager:) for \"\(selector)\"")
+        }
+        return result
     }
 
     /// The entity mapping that migrated the destinations of the current source's relationship.

@@ -32,6 +32,21 @@ struct MappingExpressionCheck {
                 throw fail("unknown variable $\(name) (known: \(Self.variables.map { "$" + $0 }.joined(separator: ", ")))",
                            at: column(of: "$" + name), fix: "correct the value expression")
             }
+        case let .function(.builtin("CAST", arguments), selector, _) where arguments.last == .constant(.string("Class")):
+            // Core Data calls `+[Name selector]`, a class method of the app's: code that only the
+            // app has. A custom policy is where an app's code runs in Chrysalis.
+            let name = arguments.first.map { if case .constant(.string(let text)) = $0 { return text } else { return $0.description } } ?? "?"
+            throw fail("FUNCTION(CAST(\"\(name)\", \"Class\"), \"\(selector)\", …) calls +[\(name) \(selector)], a class method of the app's, which Chrysalis cannot run",
+                       at: column(of: name), fix: "compute this value in a custom policy registered for the entity mapping (EntityMigrationPolicy), and leave the attribute's value expression empty")
+        case let .function(.variable("entityPolicy"), selector, arguments) where !MappingModel.allowedSelectors.contains(selector):
+            // Core Data sends the message to the mapping's custom policy: the app's code, which
+            // the registered policy runs (EntityMigrationPolicy.function); the plan checks that
+            // the policy is registered.
+            guard mapping.policyName != nil else {
+                throw fail("FUNCTION($entityPolicy, \"\(selector)\", …) calls a method of the entity mapping's custom policy, and \(mapping.name) names none",
+                           at: column(of: selector), fix: "name the custom policy in the entity mapping, or correct the value expression")
+            }
+            for part in arguments { try check(part) }
         case let .function(receiver, selector, arguments):
             try checkFunction(selector, arguments)
             for part in [receiver] + arguments { try check(part) }
@@ -87,18 +102,21 @@ struct MappingExpressionCheck {
                        fix: "give \(mapping.name) a source entity, or use constants")
         }
         var candidates = [sourceEntity]
-        var attribute: String?
+        var attribute: (name: String, keys: [String])?
         for (index, key) in path.enumerated() where !key.hasPrefix("@") {
             let owner = candidates.count == 1 ? candidates[0].name : "\(candidates[0].name) (or a subentity)"
-            if let attribute {
-                throw fail("\(attribute) is an attribute: its value has no key \"\(key)\"", at: column(of: path, upTo: index, base: base),
-                           fix: "end the key path at \(attribute), or follow a relationship instead")
+            if let found = attribute {
+                // A value's own key (a URI's absoluteString) ends the walk with a plain value.
+                if found.keys.contains(key) { attribute = (found.name + "." + key, []); continue }
+                let offered = found.keys.isEmpty ? "" : " (its keys: \(found.keys.joined(separator: ", ")))"
+                throw fail("\(found.name) is an attribute: its value has no key \"\(key)\"\(offered)", at: column(of: path, upTo: index, base: base),
+                           fix: "end the key path at \(found.name), or follow a relationship instead")
             }
             if let relationship = candidates.lazy.compactMap({ source.relationship(named: key, in: $0) }).first,
                let next = source.entity(named: relationship.destinationEntityName) {
                 candidates = descendants(of: next)
-            } else if candidates.contains(where: { entity in source.allAttributes(of: entity).contains { $0.name == key } }) {
-                attribute = "\(owner).\(key)"
+            } else if let found = candidates.lazy.compactMap({ entity in source.allAttributes(of: entity).first { $0.name == key } }).first {
+                attribute = ("\(owner).\(key)", ValueKeys.keys(of: found.attributeType))
             } else {
                 let keys = Set(candidates.flatMap { source.allAttributes(of: $0).map(\.name) + source.allRelationships(of: $0).map(\.name) }).sorted()
                 throw fail("\(owner) has no key \"\(key)\" (keys: \(keys.joined(separator: ", ")))", at: column(of: path, upTo: index, base: base),

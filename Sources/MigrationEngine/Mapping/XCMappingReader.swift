@@ -53,7 +53,7 @@ public enum XCMappingReader {
         }
 
         func attribute(_ object: XMLTree, _ name: String) -> String? {
-            object.children(named: "attribute").first { $0.attributes["name"] == name }?.text
+            object.children(named: "attribute").first(where: { $0.attributes["name"] == name }).map { XCMappingReader.unescaped($0.text) }
         }
 
         func related(_ object: XMLTree, _ name: String) -> [XMLTree] {
@@ -81,6 +81,7 @@ public enum XCMappingReader {
                 userInfo = try archivedDictionary(encoded, file: file, line: object.line)
             }
             return EntityMapping(
+                name: attribute(object, "name").flatMap { $0.isEmpty ? nil : $0 },
                 source: attribute(object, "sourcename"), destination: attribute(object, "destinationname"),
                 filter: try attribute(object, "sourcefilterpredicatestring").map { text in
                     do { return try ExpressionParser.predicate(text) } catch {
@@ -112,6 +113,30 @@ public enum XCMappingReader {
         } catch {
             throw MappingError(file: file, line: object.line, place: "\(place).\(name)", problem: "\(error)", fix: "correct the value expression in Xcode")
         }
+    }
+
+    /// The text of an XML store attribute: Xcode writes some characters as `\u` and four hex
+    /// digits of the UTF-16 unit with its two bytes swapped (Mioke's CoreDataMigrationHelper:
+    /// `messageID \u3c00 10000` is `messageID < 10000`; read the other way it would be U+3C00,
+    /// a CJK ideograph, in the middle of a comparison).
+    static func unescaped(_ text: String) -> String {
+        guard text.contains("\\u") else { return text }
+        let units = Array(text.utf16)
+        var result: [UInt16] = []
+        var index = 0
+        while index < units.count {
+            let digits = units.dropFirst(index + 2).prefix(4)
+            if units[index] == 0x5C, index + 1 < units.count, units[index + 1] == 0x75, digits.count == 4,
+               digits.allSatisfy({ $0 < 0x80 && Character(Unicode.Scalar(UInt8($0))).isHexDigit }),
+               let value = UInt16(String(decoding: digits, as: UTF16.self), radix: 16) {
+                result.append(value.byteSwapped)
+                index += 6
+            } else {
+                result.append(units[index])
+                index += 1
+            }
+        }
+        return String(decoding: result, as: UTF16.self)
     }
 
     private static func archivedDictionary(_ encoded: String, file: String, line: Int) throws -> [String: String] {
