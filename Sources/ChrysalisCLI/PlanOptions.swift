@@ -29,6 +29,10 @@ struct PlanOptions: ParsableArguments {
                              discussion: "Without it, a store many versions behind migrates as Core Data's automatic migration does it: straight to the target (or to where the next mapping model starts), which keeps data an intermediate version would drop."))
     var stepwise = false
 
+    @Flag(help: ArgumentHelp("Refuse a relationship whose destination entity changes, where Core Data infers it.",
+                             discussion: "Core Data infers such a step: links to objects that become nothing (their entity removed) are dropped, and links to objects that become another entity stop the step for a store that has one. With this flag every such change needs a mapping model, stricter than Core Data."))
+    var strictDestinations = false
+
     /// A store reached through a symbolic link is the file it links to: that file is migrated in
     /// place, its backup and work files made beside it, and the link kept.
     mutating func validate() throws {
@@ -89,7 +93,8 @@ struct PlanOptions: ParsableArguments {
 
     func plan() throws -> (ModelBundle, MigrationPlan) {
         let (bundle, mappings, explicit) = try load()
-        var plan = try MigrationPlan.make(store: store, bundle: bundle, mappings: mappings, to: target, route: stepwise ? .stepwise : .automatic)
+        var plan = try MigrationPlan.make(store: store, bundle: bundle, mappings: mappings, to: target, route: stepwise ? .stepwise : .automatic,
+                                          checks: strictDestinations ? .destinationChanges : [])
         if !mappings.isEmpty {
             // Which files --mappings read, so a folder's contents are never a surprise.
             plan.notes.append("mapping models read: " + mappings.map { $0.file ?? $0.name }.joined(separator: ", "))

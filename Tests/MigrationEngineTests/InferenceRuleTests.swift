@@ -260,7 +260,106 @@ final class InferenceRuleTests: XCTestCase {
     func testNewRequiredToManyWithoutMinimumAndExternalStorageOn() throws {
         let v1 = #"<entity name="Client"><attribute name="blob" optional="YES" attributeType="Binary"/></entity>"#
         let v2 = #"<entity name="Client"><attribute name="blob" optional="YES" attributeType="Binary" allowsExternalBinaryDataStorage="YES"/><relationship name="ignored" toMany="YES" deletionRule="Nullify" destinationEntity="Client" inverseName="ignoredBy" inverseEntity="Client"/><relationship name="ignoredBy" toMany="YES" deletionRule="Nullify" destinationEntity="Client" inverseName="ignored" inverseEntity="Client"/></entity>"#
-        let path = try migrate(v1, v2) { try $0.insert("Client", ["blob": .data(Data([0xAB, 0xCD]))]) }
-        XCTAssertEqual(try values(path, "SELECT hex(zblob) FROM zclient"), ["\"01ABCD\""], "held in the row: Core Data's tag byte 1, then the bytes")
+        let path = try migrate(v1, v2) {
+            try $0.insert("Client", ["blob": .data(Data([0xAB, 0xCD]))])
+            try $0.insert("Client", ["blob": .data(Data([0x00, 0xFF, 0xC3, 0x28]))])
+        }
+        XCTAssertEqual(try values(path, "SELECT hex(zblob) FROM zclient ORDER BY Z_PK"), ["\"01ABCD\"", "\"0100FFC328\""],
+                       "held in the row: Core Data's tag byte 1, then the bytes")
+        // `X'01' || blob` is text in SQLite; a binary value must stay a blob (Threema V25 → V26).
+        XCTAssertEqual(try values(path, "SELECT DISTINCT typeof(zblob) FROM zclient"), ["\"blob\""])
+    }
+}
+
+/// P10 and P11: a relationship whose destination entity changes, and a to-many that becomes the
+/// inverse of a to-one. Core Data infers both; what the links become is said in the plan.
+final class ChangedDestinationTests: XCTestCase {
+    private func version(_ name: String, _ body: String) throws -> ModelBundle.Version {
+        let model = try ModelXMLReader.read(Data("""
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" userDefinedModelVersionIdentifier="\(name)">\(body)</model>
+            """.utf8), file: name)
+        return ModelBundle.Version(name: name, model: model)
+    }
+
+    private let revision = #"<entity name="Revision"><attribute name="title" optional="YES" attributeType="String"/><relationship name="diffs" optional="YES" toMany="YES" deletionRule="Cascade" destinationEntity="%@" inverseName="revision" inverseEntity="%@"/></entity>"#
+    private let value = #"<entity name="%@"><attribute name="text" optional="YES" attributeType="String"/><relationship name="revision" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Revision" inverseName="diffs" inverseEntity="Revision"/></entity>"#
+
+    private func store(_ version: ModelBundle.Version, _ seed: (ObjectWriter) throws -> Void) throws -> String {
+        let path = try scratchDirectory().appendingPathComponent("Store.sqlite").path
+        let store = try PersistentStore.create(at: path, model: version.model)
+        try store.writeObjects(StoreLayout(model: version.model), seed)
+        try store.close()
+        return path
+    }
+
+    /// WordPress 83: `RevisionDiff*Value` renamed `Diff*Value` without renaming identifiers. The
+    /// old destination is removed, so the links have nothing to become: inferred, links dropped
+    /// and named; `--strict-destinations` refuses it.
+    func testADestinationWhoseOldEntityIsRemovedDropsTheLinks() throws {
+        let v1 = try version("v1", String(format: revision, "RevisionDiffValue", "RevisionDiffValue") + String(format: value, "RevisionDiffValue"))
+        let v2 = try version("v2", String(format: revision, "DiffValue", "DiffValue") + String(format: value, "DiffValue"))
+        let inference = InferredMapping(from: v1, to: v2)
+        XCTAssertTrue(inference.isInferable, "\(inference.blockers)")
+        XCTAssertTrue(inference.changes.contains { $0.description == "Revision.diffs now points to DiffValue and its old destination RevisionDiffValue is removed: its links are dropped" },
+                      "\(inference.changes)")
+        XCTAssertFalse(InferredMapping(from: v1, to: v2, checks: .destinationChanges).isInferable, "stricter by choice, on request")
+
+        let path = try store(v1) { writer in
+            let revision = try writer.insert("Revision", ["title": .string("r")])
+            try writer.insert("RevisionDiffValue", ["text": .string("d")], toOne: ["revision": revision])
+        }
+        let bundle = ModelBundle(name: "Diffs", versions: [v1, v2], currentVersionName: "v2")
+        let plan = try MigrationPlan.make(store: path, bundle: bundle)
+        XCTAssertTrue(plan.steps[0].findings.contains("data dropped: entity RevisionDiffValue is removed (1 rows)"), "\(plan.steps[0].findings)")
+        XCTAssertTrue(plan.steps[0].findings.contains { $0.hasPrefix("data dropped: Revision.diffs now points to DiffValue") }, "\(plan.steps[0].findings)")
+        XCTAssertThrowsError(try MigrationPlan.make(store: path, bundle: bundle, checks: .destinationChanges)) { error in
+            XCTAssertTrue("\(error)".contains("refused by --strict-destinations"), "\(error)")
+        }
+        _ = try MigrationRunner.run(plan, store: path, options: MigrationOptions(), keepBackup: false)
+        XCTAssertEqual(try rows(path, "SELECT count(*) FROM ZREVISION").first?.first.flatMap { Int64.fromDatabaseValue($0) }, 1)
+        XCTAssertEqual(try rows(path, "SELECT count(*) FROM ZDIFFVALUE").first?.first.flatMap { Int64.fromDatabaseValue($0) }, 0, "the new entity starts empty")
+    }
+
+    /// Links to objects that become another entity than the new destination: Core Data cannot
+    /// set them ("Unacceptable type of value for relationship"), so a store with such a link is
+    /// refused and a store without one migrates.
+    func testLinksToObjectsThatBecomeAnotherEntityAreChecked() throws {
+        let entities = String(format: value, "Old") + String(format: value, "Other")
+        let v1 = try version("v1", String(format: revision, "Old", "Old") + entities)
+        let v2 = try version("v2", String(format: revision, "Other", "Other") + entities)
+        XCTAssertTrue(InferredMapping(from: v1, to: v2).isInferable)
+        let bundle = ModelBundle(name: "Diffs", versions: [v1, v2], currentVersionName: "v2")
+        let linked = try store(v1) { writer in
+            let revision = try writer.insert("Revision", ["title": .string("r")])
+            try writer.insert("Old", ["text": .string("d")], toOne: ["revision": revision])
+        }
+        XCTAssertThrowsError(try MigrationPlan.make(store: linked, bundle: bundle)) { error in
+            XCTAssertTrue("\(error)".contains("Revision.diffs now points to Other, but its links hold Old objects, which become Old"), "\(error)")
+            XCTAssertTrue("\(error)".contains("(1 row has a link)"), "\(error)")
+        }
+        let unlinked = try store(v1) { writer in _ = try writer.insert("Revision", ["title": .string("r")]) }
+        XCTAssertNoThrow(try MigrationPlan.make(store: unlinked, bundle: bundle))
+    }
+
+    /// ProtonDrive 1.22 → 1.24: `Photo.children` (a join table, no inverse) becomes the inverse
+    /// of `Photo.parent` (a key): the key is kept, and the links children kept on their own are
+    /// dropped and named.
+    func testAToManyThatBecomesTheInverseOfAToOneKeepsTheKey() throws {
+        let v1 = try version("v1", #"<entity name="Photo"><relationship name="children" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Photo"/><relationship name="parent" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Photo"/></entity>"#)
+        let v2 = try version("v2", #"<entity name="Photo"><relationship name="children" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Photo" inverseName="parent" inverseEntity="Photo"/><relationship name="parent" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Photo" inverseName="children" inverseEntity="Photo"/></entity>"#)
+        let inference = InferredMapping(from: v1, to: v2)
+        XCTAssertNil(inference.propertySources["Photo"]?["children"], "children starts from parent's links")
+        XCTAssertEqual(inference.propertySources["Photo"]?["parent"], "parent")
+        let path = try store(v1) { writer in
+            let a = try writer.insert("Photo"), b = try writer.insert("Photo", toOne: ["parent": a])
+            try writer.add(a, "children", [a])
+            _ = b
+        }
+        let plan = try MigrationPlan.make(store: path, bundle: ModelBundle(name: "Photos", versions: [v1, v2], currentVersionName: "v2"))
+        XCTAssertTrue(plan.steps[0].findings.contains("data dropped: Photo.children is now the inverse of Photo.parent, kept in its key: the links children kept on its own are dropped"),
+                      "\(plan.steps[0].findings)")
+        _ = try MigrationRunner.run(plan, store: path, options: MigrationOptions(), keepBackup: false)
+        XCTAssertEqual(try rows(path, "SELECT Z_PK, ZPARENT FROM ZPHOTO ORDER BY Z_PK").map { $0.map(\.description) }, [["1", "NULL"], ["2", "1"]])
     }
 }

@@ -15,6 +15,9 @@ public struct InferenceRequirement: Hashable, Sendable, CustomStringConvertible 
         case newValue
         /// The property existed but was optional: rows where it is empty lack it.
         case existingValue
+        /// The relationship's links, kept in the source property named here, would hold objects
+        /// of an entity its new destination is not: rows with a link break it.
+        case linkElsewhere(String)
     }
 
     /// The destination entity.
@@ -36,6 +39,8 @@ public struct InferenceRequirement: Hashable, Sendable, CustomStringConvertible 
         case .existingValue:
             guard let from = inference.propertySources[entity]?[property] else { return 0 }
             return try reader.countLacking(from, of: source)
+        case .linkElsewhere(let from):
+            return try reader.count(of: source, includingSubentities: false) - reader.countLacking(from, of: source)
         }
     }
 }
@@ -52,8 +57,13 @@ extension InferredMapping {
 
     /// The error for a store whose rows break requirements: what Core Data would refuse, and why.
     func unmetRequirementsError(_ unmet: [(requirement: InferenceRequirement, rows: Int)], store path: String) -> MigrationError {
-        let list = unmet.map { "\($0.requirement.description) (\($0.rows) row\($0.rows == 1 ? " lacks" : "s lack") it)" }.joined(separator: "; ")
-        return MigrationError(.wrongModel, "\(sourceVersion) → \(destinationVersion) cannot migrate \(path): \(list); Core Data refuses such a store too (error 134110)",
-                              fix: "give the attribute a default value in \(destinationVersion), make it optional, or write a mapping model that supplies the value; the store is unchanged")
+        let list = unmet.map { unmet -> String in
+            if case .linkElsewhere = unmet.requirement.kind { return "\(unmet.requirement.description) (\(unmet.rows) row\(unmet.rows == 1 ? " has" : "s have") a link)" }
+            return "\(unmet.requirement.description) (\(unmet.rows) row\(unmet.rows == 1 ? " lacks" : "s lack") it)"
+        }.joined(separator: "; ")
+        let missing = unmet.contains { if case .linkElsewhere = $0.requirement.kind { return false } else { return true } }
+        return MigrationError(.wrongModel, "\(sourceVersion) → \(destinationVersion) cannot migrate \(path): \(list); Core Data refuses such a store too\(missing ? " (error 134110)" : "")",
+                              fix: missing ? "give the attribute a default value in \(destinationVersion), make it optional, or write a mapping model that supplies the value; the store is unchanged"
+                                  : "write a mapping model for \(sourceVersion) → \(destinationVersion) that says what the links become; the store is unchanged")
     }
 }

@@ -39,8 +39,8 @@ enum InferenceRules {
     /// Pairs `entity`'s stored properties (inherited ones included) with `source`'s and applies
     /// the attribute and relationship rules to each pair and to each new property.
     static func properties(of entity: EntityDescription, in new: ManagedObjectModel, from source: EntityDescription,
-                           in old: ManagedObjectModel, entitySources: [String: String]) -> Properties {
-        var pairing = PropertyPairing(entity: entity, new: new, source: source, old: old, entitySources: entitySources)
+                           in old: ManagedObjectModel, entitySources: [String: String], checks: InferenceChecks) -> Properties {
+        var pairing = PropertyPairing(entity: entity, new: new, source: source, old: old, entitySources: entitySources, checks: checks)
         pairing.refuseSharedIdentifiers()
         for attribute in new.allAttributes(of: entity) where !attribute.isTransient { pairing.pair(attribute) }
         for relationship in new.allRelationships(of: entity) where !relationship.isTransient { pairing.pair(relationship) }
@@ -50,9 +50,10 @@ enum InferenceRules {
 
     /// One destination entity's properties being paired with its source entity's, rule by rule.
     private struct PropertyPairing {
-        let entity: EntityDescription, new: ManagedObjectModel
+        let entity: EntityDescription, new: ManagedObjectModel, old: ManagedObjectModel
         let source: EntityDescription
         let entitySources: [String: String]
+        let checks: InferenceChecks
         // A4: transient properties are neither stored nor matched (CD; fetched properties too).
         let oldAttributes: [AttributeDescription], oldRelationships: [RelationshipDescription]
         var oldProperties: [PropertyDescription] { oldAttributes.map(\.property) + oldRelationships.map(\.property) }
@@ -62,8 +63,9 @@ enum InferenceRules {
         var claimed: Set<String> = []
         var result = Properties()
 
-        init(entity: EntityDescription, new: ManagedObjectModel, source: EntityDescription, old: ManagedObjectModel, entitySources: [String: String]) {
-            (self.entity, self.new, self.source, self.entitySources) = (entity, new, source, entitySources)
+        init(entity: EntityDescription, new: ManagedObjectModel, source: EntityDescription, old: ManagedObjectModel,
+             entitySources: [String: String], checks: InferenceChecks) {
+            (self.entity, self.new, self.old, self.source, self.entitySources, self.checks) = (entity, new, old, source, entitySources, checks)
             oldAttributes = old.allAttributes(of: source).filter { !$0.isTransient }
             oldRelationships = old.allRelationships(of: source).filter { !$0.isTransient }
             // R2/R3: properties pair by renaming identifier only; an unset one is the name (DOC). So
@@ -144,9 +146,9 @@ enum InferenceRules {
                 if mandatory { require(relationship.name, .newValue, "\(relationship.name) is a new required relationship; existing objects have nothing to point to") }
                 return
             }
+            guard keepsLinks(relationship, was: was, mandatory: mandatory), !becomesInverseKey(relationship, was: was) else { return }
             result.sources[relationship.name] = from
             if from != relationship.name { note("\(relationship.name) renamed from \(from)") }
-            checkDestination(relationship, was: was)
             // P5/P6: to-one → to-many is inferred, to-many → to-one is not (CD: "Can not map from a
             // to-many to a to-one relationship"; DOC's "and vice versa" is about ordering).
             if was.isToMany && !relationship.isToMany {
@@ -163,14 +165,60 @@ enum InferenceRules {
             }
         }
 
-        /// P10: Core Data's builder does not check a changed destination; its keys would then
-        /// point into another entity's rows. Chrysalis refuses it rather than corrupt links.
-        mutating func checkDestination(_ relationship: RelationshipDescription, was: RelationshipDescription) {
-            guard entitySources[relationship.destinationEntityName] != was.destinationEntityName else { return }
+        /// P10: a relationship whose destination entity changes. Core Data's inferred relationship
+        /// mapping is `destinationInstancesForSourceRelationshipNamed:` on the source's links: the
+        /// destination instances the linked objects became (DOC; CD).
+        /// - The old destination's instances become the new destination's: the links are kept.
+        /// - They become nothing (the old destination entity is removed): the relationship starts
+        ///   empty, its links dropped and named (WordPress 83 renames `RevisionDiff*Value` to
+        ///   `Diff*Value` without renaming identifiers and ships no mapping model; the app's users'
+        ///   stores went through Core Data's inference).
+        /// - They become instances of another entity: Core Data refuses to set one on the
+        ///   relationship ("Unacceptable type of value for relationship"), so the step is checked:
+        ///   refused for a store with a link, inferred, empty, for one without.
+        /// ``InferenceChecks/destinationChanges`` refuses all but the first, stricter than Core Data.
+        /// Returns whether the links are kept.
+        mutating func keepsLinks(_ relationship: RelationshipDescription, was: RelationshipDescription, mandatory: Bool) -> Bool {
             let target = relationship.destinationEntityName
-            block(entitySources[target] == nil
-                  ? "\(relationship.name) points to \(target), which pairs with no source entity (renaming identifier \(new.entity(named: target)?.canonicalName ?? target) matches none), so its links would point nowhere"
-                  : "\(relationship.name) now points to \(target) instead of \(was.destinationEntityName)")
+            guard entitySources[target] != was.destinationEntityName else { return true }
+            let becomes = entitySources.first { $0.value == was.destinationEntityName }?.key
+            if checks.contains(.destinationChanges) {
+                block(becomes == nil
+                      ? "\(relationship.name) points to \(target) and its old destination \(was.destinationEntityName) is removed (refused by --strict-destinations; Core Data infers it and drops the links)"
+                      : "\(relationship.name) now points to \(target) instead of \(was.destinationEntityName) (refused by --strict-destinations)")
+                return false
+            }
+            if let becomes {
+                require(relationship.name, .linkElsewhere(was.name),
+                        "\(relationship.name) now points to \(target), but its links hold \(was.destinationEntityName) objects, which become \(becomes): "
+                        + "Core Data cannot set them (\"Unacceptable type of value for relationship\")")
+                note("\(relationship.name) now points to \(target) instead of \(was.destinationEntityName); it starts empty")
+            } else {
+                note("\(relationship.name) now points to \(target) and its old destination \(was.destinationEntityName) is removed: its links are dropped")
+            }
+            if mandatory { require(relationship.name, .newValue, "\(relationship.name) is required and starts empty; existing objects have nothing to point to") }
+            return false
+        }
+
+        /// P11: a to-many that becomes the inverse of a to-one is kept in that to-one's key column,
+        /// which the step fills from the to-one's own source; links the to-many kept on its own
+        /// (a join table: no inverse, or a to-many one) have no place left and are dropped, named.
+        /// ProtonDrive 1.22 → 1.24 pairs `Photo.children` and `Photo.parent`, each with no
+        /// inverse before. Returns whether that is so (the relationship then starts from its
+        /// inverse's links, as a new one would).
+        mutating func becomesInverseKey(_ relationship: RelationshipDescription, was: RelationshipDescription) -> Bool {
+            guard relationship.isToMany, let inverseName = relationship.inverseName,
+                  let destination = new.entity(named: relationship.destinationEntityName),
+                  let inverse = new.relationship(named: inverseName, in: destination), !inverse.isToMany else { return false }
+            // Kept in its inverse's key before too: that key is what the step keeps.
+            if let sourceInverse = was.inverseName.flatMap({ oldInverse(of: was, named: $0) }), !sourceInverse.isToMany { return false }
+            note("\(relationship.name) is now the inverse of \(destination.name).\(inverseName), kept in its key: the links \(was.name) kept on its own are dropped")
+            return true
+        }
+
+        /// The source's relationship `name` on `relationship`'s destination entity (or its parents).
+        func oldInverse(of relationship: RelationshipDescription, named name: String) -> RelationshipDescription? {
+            old.entity(named: relationship.destinationEntityName).flatMap { old.relationship(named: name, in: $0) }
         }
 
         /// Every source property nothing paired with is dropped.

@@ -44,9 +44,20 @@ public struct InferredMapping: Sendable {
     }
 }
 
+/// Checks stricter than Core Data's inference, each asked for by name; none by default.
+public struct InferenceChecks: OptionSet, Sendable, Hashable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// Refuse a relationship whose destination entity changes, where Core Data infers it and drops
+    /// or checks the links (`--strict-destinations`).
+    public static let destinationChanges = InferenceChecks(rawValue: 1)
+}
+
 extension InferredMapping {
-    /// Infers the mapping from `source` to `destination` by Core Data's rules.
-    public init(from source: ModelBundle.Version, to destination: ModelBundle.Version) {
+    /// Infers the mapping from `source` to `destination` by Core Data's rules, and refuses what
+    /// `checks` asks to refuse beyond them.
+    public init(from source: ModelBundle.Version, to destination: ModelBundle.Version, checks: InferenceChecks = []) {
         let old = source.model, new = destination.model
         var changes: [Change] = [], blockers: [Change] = [], requirements: [InferenceRequirement] = []
         // Rule R4: renaming identifiers must be unique among a model's entities.
@@ -72,7 +83,7 @@ extension InferredMapping {
             if sourceEntity.parentName.flatMap({ name in entitySources.first { $0.value == name }?.key }) != entity.parentName {
                 changes.append(Change(entity: entity.name, description: "parent entity \(sourceEntity.parentName ?? "none") → \(entity.parentName ?? "none")"))
             }
-            let found = InferenceRules.properties(of: entity, in: new, from: sourceEntity, in: old, entitySources: entitySources)
+            let found = InferenceRules.properties(of: entity, in: new, from: sourceEntity, in: old, entitySources: entitySources, checks: checks)
             propertySources[entity.name] = found.sources
             changes += found.changes
             blockers += found.blockers

@@ -118,7 +118,7 @@ struct LightweightColumns {
         /// One source column's value as this column's, the default where it is empty.
         func expression(of sourceColumn: StoreLayout.Column) -> String {
             let value = "s.\(q(sourceColumn.name))"
-            if tags(sourceColumn) { return "CASE WHEN \(value) IS NULL THEN NULL ELSE X'01' || \(value) END" }
+            if tags(sourceColumn) { return "CASE WHEN \(value) IS NULL THEN NULL ELSE CAST(X'01' || \(value) AS BLOB) END" }
             return becameRequired ? "COALESCE(\(value), \((defaultValue ?? .null).literal))" : value
         }
         guard columns.count == 1, origins.allSatisfy({ $0.column != nil }) else {

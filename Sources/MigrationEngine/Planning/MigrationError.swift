@@ -13,6 +13,9 @@ public struct MigrationError: Error, CustomStringConvertible, Equatable, Sendabl
         case store
         /// A model or mapping file could not be used.
         case modelFile
+        /// A store a history check generated breaks its own model's rules: what fails then says
+        /// nothing of a step.
+        case generatedData
     }
 
     /// What kind.

@@ -10,6 +10,9 @@ public struct MigrationOptions: Sendable {
     public var progressChannel: ProgressChannel
     /// Source rows per transaction (a progress and cancellation point).
     public var chunkSize: Int
+    /// State the policies keep for the whole run (``MigrationManager/runState(_:_:)``): every
+    /// step of a plan run with these options shares it.
+    public var runState = MigrationRunState()
     /// Customises each pass's manager before it runs (Core Data's custom `NSMigrationManager`).
     public var configureManager: (@Sendable (MigrationManager) throws -> Void)?
     /// Step mode: called on the engine's thread after each entity mapping of stages 1 and 2; the

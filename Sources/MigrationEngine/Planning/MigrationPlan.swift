@@ -68,7 +68,7 @@ public struct MigrationPlan: Sendable {
     /// version) with the given mapping models available, by `route` (Core Data's by default:
     /// see ``PlanRoute``).
     public static func make(store path: String, bundle: ModelBundle, mappings: [MappingModel] = [], to target: String? = nil,
-                            route: PlanRoute = .automatic) throws -> MigrationPlan {
+                            route: PlanRoute = .automatic, checks: InferenceChecks = []) throws -> MigrationPlan {
         // A run a crash stopped mid-plan left the store at an intermediate version; the next run
         // puts the original back first, so the plan starts from the original, read in its backup.
         try PlanJournal.requireReadable(store: path)
@@ -87,6 +87,11 @@ public struct MigrationPlan: Sendable {
         let legs = compatible.isEmpty
             ? [OwnModelSource.leg(from: start, to: end, bundle: bundle)]
             : try route.legs(from: start, to: end, bundle: bundle, mappings: fitting.named)
+        // A version Core Data refuses, or one Chrysalis cannot lay out, stops the plan that
+        // passes through it, and no other.
+        for version in [start] + legs.map(\.destination) {
+            try version.requireUsable(for: version.name == start.name ? "as the store's version" : "as a step of this plan")
+        }
         var (unused, notes) = fitting.unused(by: legs, from: start, to: end)
         // Every mapping must resolve against its two versions now, not when its step comes.
         for leg in legs {
@@ -98,7 +103,9 @@ public struct MigrationPlan: Sendable {
         for leg in legs { MigrationLog.plan.debug("step \(leg.source.name) → \(leg.destination.name): \(leg.reason)") }
         for note in notes { MigrationLog.plan.debug("note: \(note)") }
         let first = StartingStore(path: path, store: store, version: start, compatible: compatible, layout: try store.layout(for: start.model))
-        let steps = try legs.enumerated().map { index, leg in try step(leg, first: index == 0 ? first : nil, route: route, bundle: bundle) }
+        let steps = try legs.enumerated().map { index, leg in
+            try step(leg, first: index == 0 ? first : nil, route: route, bundle: bundle, checks: checks)
+        }
         let extras = try store.withReadConnection { try $0.extras(beyond: first.layout) }
         return MigrationPlan(storeVersion: start.name, targetVersion: end.name, steps: steps, unusedMappings: unused,
                              beyondModel: BeyondTheModel.findings(extras, steps: steps), notes: notes, unfitMappings: fitting.unfit.map(\.name))
@@ -141,8 +148,9 @@ public struct MigrationPlan: Sendable {
 
     /// One leg as a step: its kind (a mapping, or an inference Core Data would make), and its
     /// findings; for the first step, checked against the store's rows.
-    private static func step(_ leg: PlanRoute.Leg, first: StartingStore?, route: PlanRoute, bundle: ModelBundle) throws -> Step {
-        let inference = InferredMapping(from: leg.source, to: leg.destination)
+    private static func step(_ leg: PlanRoute.Leg, first: StartingStore?, route: PlanRoute, bundle: ModelBundle,
+                             checks: InferenceChecks) throws -> Step {
+        let inference = InferredMapping(from: leg.source, to: leg.destination, checks: checks)
         let kind: Kind
         if !leg.mappings.isEmpty {
             kind = .mapping(leg.mappings)
@@ -192,7 +200,8 @@ public struct MigrationPlan: Sendable {
             let count = rows?[entity].map { " (\($0) rows)" } ?? ""
             if rows?[entity] != 0 { findings.append("\(dropped): entity \(entity) is removed\(count)") }
         }
-        for change in inference.changes where change.description.hasSuffix(" removed") && !change.description.hasPrefix("entity ") {
+        for change in inference.changes where change.description.hasSuffix(" removed") && !change.description.hasPrefix("entity ")
+            || change.description.contains(" are dropped") {
             findings.append("\(dropped): \(change.description)")
         }
         for change in inference.changes where change.description.contains("renamed") { findings.append("rename: \(change.description)") }
