@@ -81,7 +81,7 @@ final class MigrationBadInputTests: XCTestCase {
         XCTAssertThrowsError(try MappingMigration.run(store: path, from: try version(bundle, "BookStore 3"), to: strict,
                                                       mappings: [try DemoResources.mapping("BookStore3To4")],
                                                       options: MigrationOptions(policies: DemoResources.policies))) { error in
-            XCTAssertEqual("\(error)", "validation failed in the destination: Category object 3 (Z_PK 3): name is required but has no value. Fix: map a value for Category.name in the mapping model, or make it optional in the destination model")
+            XCTAssertEqual("\(error)", "validation failed in the destination: Category object 3 (Z_PK 3): name is required but has no value; Core Data refuses such a store too (it validates the destination before saving). Fix: map a value for Category.name in the mapping model, or make it optional in the destination model")
         }
         XCTAssertEqual(try digest(path), before)
         XCTAssertEqual(try directoryListing(path), ["BookStore.sqlite"])

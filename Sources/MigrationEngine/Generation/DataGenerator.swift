@@ -17,6 +17,10 @@ package struct DataGenerator {
     /// (where optional), empty, the type's extremes, text beyond ASCII (``EdgeValues``). What a
     /// history check puts through every migration.
     package var edgeValues = false
+    /// Whether `rows` counts per concrete entity rather than per root entity: every entity of a
+    /// hierarchy then has as many rows as one without subentities, so a required to-one, or a
+    /// one-to-one, into a subentity finds a partner for each row. What a history check uses.
+    package var rowsPerConcreteEntity = false
 
     /// A generator for stores of `model`.
     package init(model: ManagedObjectModel, seed: UInt64 = 1) {
@@ -31,6 +35,8 @@ package struct DataGenerator {
         var concretes: [EntityDescription]
         var numbers: [Int]
         var base: Int64
+        /// The rows generated in the hierarchy, cycling through ``concretes``.
+        var rows: Int
     }
 
     /// Adds `rows` generated rows per root entity to `store`; `progress` gets the rows done so far.
@@ -43,26 +49,27 @@ package struct DataGenerator {
         for root in roots {
             let concretes = concreteEntities(of: root)
             let base = try store.readObjects(layout) { try $0.highestKey(of: root.name) }
-            hierarchies[root.name] = Hierarchy(root: root, concretes: concretes, numbers: concretes.compactMap { layout.numbering.number(of: $0.name) }, base: base)
+            hierarchies[root.name] = Hierarchy(root: root, concretes: concretes, numbers: concretes.compactMap { layout.numbering.number(of: $0.name) }, base: base,
+                                               rows: rowsPerConcreteEntity ? rows * concretes.count : rows)
         }
         var random = SeededRandom(seed: seed)
         var done = 0
         for root in roots {
             guard let hierarchy = hierarchies[root.name], !hierarchy.concretes.isEmpty else { continue }
-            let plans = hierarchy.concretes.map { entity in
+            var plans = hierarchy.concretes.map { entity in
                 let attributes = model.allAttributes(of: entity).filter { !$0.isTransient && !$0.isDerived && layout.column(entity: entity.name, property: $0.name) != nil }
                 return (entity: entity, attributes: attributes, rules: attributes.map { SampleRule(attributeName: $0.name) },
                         toOnes: model.allRelationships(of: entity).filter { !$0.isToMany && !$0.isTransient }.map { TargetRule($0, in: model, hierarchies: hierarchies) })
             }
             var index = 0
-            while index < rows {
-                let end = min(index + chunkSize, rows)
+            while index < hierarchy.rows {
+                let end = min(index + chunkSize, hierarchy.rows)
                 try store.writeObjects(layout) { writer in
                     let templates = try plans.map { try writer.template(for: $0.entity.name, attributes: $0.attributes.map(\.name), relationships: $0.toOnes.map(\.name)) }
                     for row in index..<end {
                         let which = row % plans.count
                         let values = zip(plans[which].attributes, plans[which].rules).map { value(for: $0, rule: $1, index: row, random: &random) }
-                        let targets = plans[which].toOnes.map { $0.pick(row: row, rows: rows, random: &random) }
+                        let targets = plans[which].toOnes.indices.map { plans[which].toOnes[$0].pick(row: row, random: &random) }
                         try writer.insert(templates[which], values: values, destinations: targets)
                     }
                 }
@@ -71,7 +78,7 @@ package struct DataGenerator {
                 index = end
             }
         }
-        try linkManyToMany(store: store, layout: layout, rows: rows, hierarchies: hierarchies, random: &random)
+        try linkManyToMany(store: store, layout: layout, hierarchies: hierarchies, random: &random)
         try numberOrderedMembers(store: store, layout: layout)
         try store.makeDerivedAttributes(layout)
     }
@@ -125,13 +132,21 @@ package struct DataGenerator {
             accepted = Set(found.map { h in h.concretes.indices.filter { names.contains(h.concretes[$0].name) } } ?? [])
         }
 
-        func pick(row: Int, rows: Int, random: inout SeededRandom) -> ObjectID? {
-            guard let hierarchy, !accepted.isEmpty, rows > 0 else { return nil }
+        /// Destination rows a one-to-one has taken: no object is linked to two.
+        var taken: Set<Int> = []
+
+        mutating func pick(row: Int, random: inout SeededRandom) -> ObjectID? {
+            guard let hierarchy, !accepted.isEmpty, hierarchy.rows > 0 else { return nil }
+            let rows = hierarchy.rows
             if optional && random.chance(8) { return nil }
             let first = oneToOne ? row : random.below(rows)
             let count = hierarchy.concretes.count
-            // The next row of an accepted entity; none when too few rows reach that entity.
-            guard let pick = (0..<min(rows, count)).lazy.map({ (first + $0) % rows }).first(where: { accepted.contains($0 % count) }) else { return nil }
+            // The next row of an accepted entity (not yet taken, for a one-to-one); none when too
+            // few rows reach that entity.
+            let tries = oneToOne ? rows : min(rows, count)
+            guard let pick = (0..<tries).lazy.map({ (first + $0) % rows })
+                .first(where: { accepted.contains($0 % count) && !taken.contains($0) }) else { return nil }
+            if oneToOne { taken.insert(pick) }
             return ObjectID(entityNumber: hierarchy.numbers[pick % count], primaryKey: hierarchy.base + Int64(pick) + 1)
         }
     }
@@ -151,13 +166,19 @@ package struct DataGenerator {
         case .uuid: stored = .uuid(UUID(uuid: SampleValues.uuid(&random)))
         case .uri: stored = .uri(URL(string: "https://example.com/items/\(index)")!)
         case .binaryData: stored = .data(Data((0..<(4 + random.below(28))).map { _ in UInt8(random.below(256)) }))
+        case .transformable:
+            // What a value transformer writes is the app's; a required one still needs bytes:
+            // a property list of a string, as NSSecureUnarchiveFromData's plist archives are.
+            guard !attribute.isOptional,
+                  let data = try? PropertyListSerialization.data(fromPropertyList: "value \(index)", format: .binary, options: 0) else { return .null }
+            stored = .data(data)
         default: return .null
         }
         return stored.sqlValue(for: attribute) ?? .null
     }
 
     /// One or two links per row, from the first side of every many-to-many pair.
-    private func linkManyToMany(store: PersistentStore, layout: StoreLayout, rows: Int, hierarchies: [String: Hierarchy], random: inout SeededRandom) throws {
+    private func linkManyToMany(store: PersistentStore, layout: StoreLayout, hierarchies: [String: Hierarchy], random: inout SeededRandom) throws {
         for entity in model.entities where !entity.isAbstract {
             for relationship in entity.relationships where relationship.isToMany {
                 guard case .joinTable(let join, _, _, _)? = layout.storage(entity: entity.name, relationship: relationship.name),
@@ -167,12 +188,12 @@ package struct DataGenerator {
                 rule.optional = false
                 rule.oneToOne = false
                 var row = 0
-                while row < rows {
-                    let end = min(row + chunkSize, rows)
+                while row < hierarchy.rows {
+                    let end = min(row + chunkSize, hierarchy.rows)
                     try store.writeObjects(layout) { writer in
                         for index in row..<end where index % hierarchy.concretes.count == slot {
                             let owner = ObjectID(entityNumber: hierarchy.numbers[slot], primaryKey: hierarchy.base + Int64(index) + 1)
-                            let targets = (0..<(1 + random.below(2))).compactMap { _ in rule.pick(row: index, rows: rows, random: &random) }
+                            let targets = (0..<(1 + random.below(2))).compactMap { _ in rule.pick(row: index, random: &random) }
                             try writer.add(owner, relationship.name, Array(Set(targets)))
                         }
                     }

@@ -180,7 +180,7 @@ extension MigrationManager {
         pass.progress.begin(stage: .validate, pass: mappingModel.name, step: step, mapping: nil, index: 0, count: mappings.count,
                        rowsTotal: created.values.reduce(0, +))
         var checking = destinationModel.entities.makeIterator()
-        try DestinationValidator(manager: self).validate {
+        try ModelRuleCheck(manager: self).validate {
             let rows = checking.next().map { created[$0.name, default: 0] } ?? 0
             pass.progress.advance(units: rows, rows: rows)
         }

@@ -37,8 +37,14 @@ struct InferredStepCheck {
         for attribute in inference.destinationModel.allAttributes(of: entity) where !attribute.isTransient && !attribute.isDerived {
             let source = sources[attribute.name]
             let fill = ObjectSnapshot.comparable(ObjectWriter.defaultValue(of: attribute) ?? .null)
+            // A required attribute with a default takes it where the source had no value (an
+            // optional attribute made required: A7), as the step fills it.
+            let fillsEmpty = !attribute.isOptional && attribute.defaultValueString != nil
             let differing = old.filter { key, object in
-                let expected = source.map { ObjectSnapshot.comparable(object.values[$0] ?? .null) } ?? fill
+                let expected = source.map { name in
+                    let value = object.values[name] ?? .null
+                    return fillsEmpty && value.plain == .null ? fill : ObjectSnapshot.comparable(value)
+                } ?? fill
                 return new[key].map { ObjectSnapshot.comparable($0.values[attribute.name] ?? .null) } != expected
             }
             if let key = differing.keys.min() {

@@ -1,13 +1,26 @@
 import ObjectModel
 import SQLiteStore
 
-/// Stage 3: the destination model's rules, checked with SQL over the destination store —
-/// required attributes and to-ones set, to-many counts within their bounds.
-struct DestinationValidator {
-    let manager: MigrationManager
+/// A model's rules, checked with SQL over a store laid out as `layout` (its tables in the
+/// connection's schema `schema`): required attributes and to-ones set, to-many counts within
+/// their bounds. Stage 3 checks the destination with it; a history check, the store it generated.
+struct ModelRuleCheck {
+    let layout: StoreLayout
+    let connection: StoreConnection
+    var schema = "main"
+    /// The store, as a failure names it.
+    var place = "the destination"
 
-    func validate(_ didCheckEntity: () -> Void) throws {
-        let layout = manager.pass.destinationLayout
+    /// Stage 3 of a pass: the destination store.
+    init(manager: MigrationManager) {
+        (layout, connection) = (manager.pass.destinationLayout, manager.pass.connection)
+    }
+
+    init(layout: StoreLayout, connection: StoreConnection) {
+        (self.layout, self.connection) = (layout, connection)
+    }
+
+    func validate(_ didCheckEntity: () -> Void = {}) throws {
         let model = layout.model
         let q = ColumnNaming.quote
         for entity in model.entities {
@@ -15,7 +28,7 @@ struct DestinationValidator {
             guard !entity.isAbstract, let number = layout.numbering.number(of: entity.name), let table = layout.table(for: entity.name) else { continue }
             for attribute in model.allAttributes(of: entity) where !attribute.isOptional && !attribute.isTransient {
                 guard let column = layout.column(entity: entity.name, property: attribute.name) else { continue }
-                if let key = try manager.pass.connection.integer(SQLStatement("SELECT Z_PK FROM main.\(q(table.name)) WHERE Z_ENT = ? AND \(q(column.name)) IS NULL LIMIT 1", [SQLValue(number)])) {
+                if let key = try connection.integer(SQLStatement("SELECT Z_PK FROM \(schema).\(q(table.name)) WHERE Z_ENT = ? AND \(q(column.name)) IS NULL LIMIT 1", [SQLValue(number)])) {
                     throw failure(entity.name, key, attribute.name, "is required but has no value")
                 }
             }
@@ -27,17 +40,17 @@ struct DestinationValidator {
 
     private func check(_ relationship: RelationshipDescription, of entity: EntityDescription, number: Int, table: String) throws {
         let q = ColumnNaming.quote
-        switch manager.pass.destinationLayout.storage(entity: entity.name, relationship: relationship.name) {
+        switch layout.storage(entity: entity.name, relationship: relationship.name) {
         case let .foreignKey(_, column, _)? where !relationship.isOptional:
-            if let key = try manager.pass.connection.integer(SQLStatement("SELECT Z_PK FROM main.\(q(table)) WHERE Z_ENT = ? AND \(q(column)) IS NULL LIMIT 1", [SQLValue(number)])) {
+            if let key = try connection.integer(SQLStatement("SELECT Z_PK FROM \(schema).\(q(table)) WHERE Z_ENT = ? AND \(q(column)) IS NULL LIMIT 1", [SQLValue(number)])) {
                 throw failure(entity.name, key, relationship.name, "is required but points to nothing")
             }
         case let .inverseForeignKey(destinationTable, column, _, _)? where relationship.isToMany:
             try bounds(relationship, entity: entity, number: number, table: table,
-                       count: "(SELECT count(*) FROM main.\(q(destinationTable)) d WHERE d.\(q(column)) = s.Z_PK)")
+                       count: "(SELECT count(*) FROM \(schema).\(q(destinationTable)) d WHERE d.\(q(column)) = s.Z_PK)")
         case let .joinTable(join, sourceColumn, _, _)?:
             try bounds(relationship, entity: entity, number: number, table: table,
-                       count: "(SELECT count(*) FROM main.\(q(join.name)) j WHERE j.\(q(sourceColumn)) = s.Z_PK)")
+                       count: "(SELECT count(*) FROM \(schema).\(q(join.name)) j WHERE j.\(q(sourceColumn)) = s.Z_PK)")
         default: break
         }
     }
@@ -55,8 +68,8 @@ struct DestinationValidator {
         let minimum = relationship.minCount, maximum = relationship.maxCount > 0 ? relationship.maxCount : Int.max
         guard minimum > 0 || maximum < Int.max else { return }
         let emptyAllowed = relationship.isOptional ? "c > 0 AND " : ""
-        let sql = "SELECT Z_PK, c FROM (SELECT s.Z_PK, \(count) AS c FROM main.\(ColumnNaming.quote(table)) s WHERE s.Z_ENT = ?) WHERE \(emptyAllowed)(c < ? OR c > ?) LIMIT 1"
-        if let row = try manager.pass.connection.row(SQLStatement(sql, [SQLValue(number), SQLValue(minimum), SQLValue(maximum)])) {
+        let sql = "SELECT Z_PK, c FROM (SELECT s.Z_PK, \(count) AS c FROM \(schema).\(ColumnNaming.quote(table)) s WHERE s.Z_ENT = ?) WHERE \(emptyAllowed)(c < ? OR c > ?) LIMIT 1"
+        if let row = try connection.row(SQLStatement(sql, [SQLValue(number), SQLValue(minimum), SQLValue(maximum)])) {
             let found = row[1].integer ?? 0
             let allowed = maximum == Int.max ? "at least \(minimum)" : minimum == maximum ? "exactly \(minimum)" : "\(minimum) to \(maximum)"
             throw failure(entity.name, row[0].integer ?? 0, relationship.name,
@@ -65,7 +78,9 @@ struct DestinationValidator {
     }
 
     private func failure(_ entity: String, _ key: Int64, _ property: String, _ problem: String) -> MigrationError {
-        MigrationError(.validation, "validation failed in the destination: \(entity) object \(key) (Z_PK \(key)): \(property) \(problem)",
+        // Core Data validates the destination when the migration saves it, by the same rules.
+        let verdict = place == "the destination" ? "; Core Data refuses such a store too (it validates the destination before saving)" : ""
+        return MigrationError(.validation, "validation failed in \(place): \(entity) object \(key) (Z_PK \(key)): \(property) \(problem)\(verdict)",
                        fix: "map a value for \(entity).\(property) in the mapping model, or make it optional in the destination model")
     }
 }

@@ -1,0 +1,146 @@
+import Foundation
+@testable import MigrationEngine
+import ObjectModel
+import SQLiteStore
+import TestSupport
+import XCTest
+
+/// Every model the fixtures hold — three apps' histories and the corpus of public projects,
+/// whatever it holds the day it runs — read as Core Data reads it: every bundle reads, a store is
+/// made at every version Core Data loads, and every pair of consecutive versions is planned and
+/// its inferred steps migrated and checked row by row, or refused with Core Data's own reason.
+/// A bundle dropped into the fixtures is tested here without a code change.
+final class ModelCorpusTests: XCTestCase {
+    /// Every model in the fixtures: each `.xcdatamodeld`, and each `.xcdatamodel` outside one.
+    static let models: [URL] = Fixtures.files { url in
+        url.pathExtension == "xcdatamodeld"
+            || (url.pathExtension == "xcdatamodel" && url.deletingLastPathComponent().pathExtension != "xcdatamodeld")
+    }
+
+    /// The bundle at `url`, a lone version read as a bundle of one.
+    static func read(_ url: URL) throws -> ModelBundle {
+        guard url.pathExtension == "xcdatamodel" else { return try ModelBundle.read(at: url) }
+        let name = url.deletingPathExtension().lastPathComponent
+        return ModelBundle(name: name, versions: [try ModelBundle.readVersion(at: url, name: name)], currentVersionName: name)
+    }
+
+    /// The mapping models of the repository `url` is in (its first folder under the fixtures, or
+    /// `corpus/<owner+repo>`) that read; a step they fit is planned through them, as the app does.
+    static func mappings(near url: URL) -> [MappingModel] {
+        let parts = url.path.dropFirst(Fixtures.root.path.count + 1).split(separator: "/")
+        let depth = parts.first == "corpus" ? 2 : 1
+        let repository = Fixtures.root.appendingPathComponent(parts.prefix(depth).joined(separator: "/"))
+        let enumerator = FileManager.default.enumerator(at: repository, includingPropertiesForKeys: nil)
+        return (enumerator?.compactMap { $0 as? URL } ?? []).filter { $0.pathExtension == "xcmappingmodel" }
+            .sorted { $0.path < $1.path }.compactMap { try? XCMappingReader.read(at: $0) }
+    }
+
+    func testEveryModelReadsAndEveryVersionCoreDataLoadsMakesAStore() throws {
+        XCTAssertFalse(Self.models.isEmpty)
+        let directory = try scratchDirectory()
+        var versions = 0, stores = 0, refused: [String] = []
+        for url in Self.models {
+            let bundle: ModelBundle
+            do { bundle = try Self.read(url) } catch {
+                XCTFail("\(url.path): \(error)")
+                continue
+            }
+            XCTAssertNotNil(bundle.version(named: bundle.currentVersionName), url.path)
+            for version in bundle.versions {
+                versions += 1
+                if let refusal = version.refusal {
+                    refused.append("\(version.name): \(refusal)")
+                    continue
+                }
+                let path = directory.appendingPathComponent("store-\(versions).sqlite").path
+                defer { StoreFiles.remove(path) }
+                do {
+                    let store = try PersistentStore.create(at: path, model: version.model)
+                    try DataGenerator(model: version.model, seed: 5).fill(store, rows: 3)
+                    try store.close()
+                    XCTAssertEqual(try PersistentStore.open(at: path).metadata().versionHashes, version.entityHashes, "\(url.path) \(version.name)")
+                    stores += 1
+                } catch {
+                    XCTFail("\(url.path) \(version.name): \(error)")
+                }
+            }
+        }
+        print("Model corpus: \(Self.models.count) models, \(versions) versions, \(stores) stores made; no store at: \(refused.joined(separator: "; "))")
+    }
+
+    /// One step of a bundle's history: a store at `source` migrated to `destination`.
+    struct Pair: Sendable {
+        var url: URL
+        var bundle: ModelBundle
+        var mappings: [MappingModel]
+        var source: ModelBundle.Version
+        var destination: ModelBundle.Version
+        var name: String { "\(url.path.dropFirst(Fixtures.root.path.count + 1)) \(source.name) → \(destination.name)" }
+    }
+
+    /// What Core Data says of a store it will not migrate, or of a step that needs the app's own
+    /// code: outcomes a history may rightly have. Anything else is Chrysalis's failure.
+    static func isCoreDatasVerdict(_ error: Error) -> Bool {
+        guard let error = error as? MigrationError, [.wrongModel, .missingPolicy, .validation].contains(error.kind) else { return false }
+        return error.message.contains("needs a mapping model") || error.message.contains("Core Data refuses such a store too")
+            || error.message.contains("custom migration policies are not registered") || error.message.contains("which is not registered")
+    }
+
+    /// Every pair of consecutive versions Core Data loads, of every model in the fixtures (those
+    /// whose path contains `CHRYSALIS_CORPUS_ONLY`, when it is set).
+    static func pairs() -> [Pair] {
+        let only = ProcessInfo.processInfo.environment["CHRYSALIS_CORPUS_ONLY"]
+        return models.filter { only.map($0.path.contains) ?? true }.flatMap { url -> [Pair] in
+            guard let bundle = try? read(url), bundle.versions.count > 1 else { return [] }
+            let mappings = Self.mappings(near: url)
+            return zip(bundle.versions, bundle.versions.dropFirst()).compactMap { source, destination in
+                source.refusal == nil && destination.refusal == nil
+                    ? Pair(url: url, bundle: bundle, mappings: mappings, source: source, destination: destination) : nil
+            }
+        }
+    }
+
+    func testEveryConsecutivePairMigratesOrIsRefusedWithCoreDatasReason() throws {
+        let directory = try scratchDirectory()
+        let pairs = Self.pairs()
+        XCTAssertFalse(pairs.isEmpty)
+        let outcomes = Outcomes(count: pairs.count)
+        // Each pair's store is its own: as many at once as there are processors.
+        DispatchQueue.concurrentPerform(iterations: pairs.count) { index in
+            let pair = pairs[index]
+            let check = HistoryCheck(bundle: pair.bundle, mappings: pair.mappings, route: .automatic, rows: 4, target: pair.destination.name)
+            let path = directory.appendingPathComponent("pair-\(index).sqlite").path
+            defer { StoreFiles.remove(path) }
+            do {
+                _ = try check.check(pair.source, at: path)
+                outcomes.set(index, nil)
+            } catch {
+                outcomes.set(index, error)
+            }
+        }
+        var migrated = 0, verdicts: [String] = [], generated: [String] = []
+        for (pair, error) in zip(pairs, outcomes.errors) {
+            guard let error else { migrated += 1; continue }
+            if Self.isCoreDatasVerdict(error) {
+                verdicts.append("\(pair.name): \(error)")
+            } else if (error as? MigrationError)?.kind == .generatedData {
+                // The generator could not make a store its model allows: said apart, never a step's failure.
+                generated.append("\(pair.name): \(error)")
+            } else {
+                XCTFail("\(pair.name): \(error)")
+            }
+        }
+        print("Model corpus: \(pairs.count) consecutive pairs, \(migrated) migrated and checked, \(verdicts.count) refused as Core Data refuses them "
+              + "or needing the app's own code, \(generated.count) with generated data their model forbids:\n"
+              + (verdicts + generated).joined(separator: "\n"))
+    }
+}
+
+/// Errors of concurrent checks, by index.
+private final class Outcomes: @unchecked Sendable {
+    private var slots: [Error?]
+    private let lock = NSLock()
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+    func set(_ index: Int, _ error: Error?) { lock.withLock { slots[index] = error } }
+    var errors: [Error?] { lock.withLock { slots } }
+}
