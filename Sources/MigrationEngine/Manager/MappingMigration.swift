@@ -167,7 +167,8 @@ public final class MappingMigration {
     private func makeManager(_ connection: StoreConnection, mapping: MappingModel, progress: ProgressReporter) -> MigrationManager {
         let manager = MigrationManager(connection: connection, sourceStore: sourceStore, sourceLayout: sourceLayout, destinationLayout: destinationLayout,
                                        destinationPath: paths.newStore, mappingModel: mapping, policies: options.policies,
-                                       cancellation: options.cancellation, progress: progress, chunkSize: options.chunkSize)
+                                       cancellation: options.cancellation, progress: progress, chunkSize: options.chunkSize,
+                                       run: options.runState)
         manager.pass.sourceRowCounts = rowsBefore
         return manager
     }

@@ -47,8 +47,13 @@ public final class MigrationManager {
     /// cache. Policies reach them only through the methods below.
     let pass: PassState
 
+    /// The run's state (``runState(_:_:)``), shared with the other steps of the plan.
+    let run: MigrationRunState
+
     init(connection: StoreConnection, sourceStore: PersistentStore, sourceLayout: StoreLayout, destinationLayout: StoreLayout, destinationPath: String,
-         mappingModel: MappingModel, policies: PolicyRegistry, cancellation: CancellationToken, progress: ProgressReporter, chunkSize: Int) {
+         mappingModel: MappingModel, policies: PolicyRegistry, cancellation: CancellationToken, progress: ProgressReporter, chunkSize: Int,
+         run: MigrationRunState = MigrationRunState()) {
+        self.run = run
         sourceModel = sourceLayout.model
         destinationModel = destinationLayout.model
         self.mappingModel = mappingModel
@@ -149,6 +154,21 @@ public final class MigrationManager {
     public func destinationObject(_ id: ObjectID) throws -> StoredObject? {
         try pass.writePendingInsert()
         return try pass.destinationReader.object(id)
+    }
+
+    /// Every destination instance of `entity` written so far (its subentities' too, unless
+    /// `includingSubentities` is false), by key: Core Data's fetch with no predicate in the
+    /// destination context, as a policy's `end` makes it (WordPress's `AccountToAccount22to23`
+    /// goes through every account once all are migrated).
+    public func destinationInstances(of entity: String, includingSubentities: Bool = true) throws -> [ObjectID] {
+        guard destinationModel.entity(named: entity) != nil else {
+            throw MigrationError(.evaluation, "the destination model has no entity \(entity)",
+                                 fix: "use one of: \(destinationModel.entities.map(\.name).joined(separator: ", "))")
+        }
+        try pass.writePendingInsert()
+        var found: [ObjectID] = []
+        try pass.destinationReader.forEachObject(of: entity, includingSubentities: includingSubentities) { found.append($0.id) }
+        return found
     }
 
     // MARK: Associations

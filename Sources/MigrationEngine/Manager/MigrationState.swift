@@ -1,3 +1,5 @@
+import Foundation
+
 /// Names one piece of state a policy keeps for the pass (``MigrationManager/state(_:_:)``): the
 /// type is the key, and `Value` is what the state holds, so each read is typed.
 ///
@@ -38,5 +40,43 @@ extension MigrationManager {
         let box = MigrationStateBox(try initial())
         stateBoxes[id] = box
         return box
+    }
+}
+
+/// State kept for a whole run: every step of a plan, and every pass of each step, share it. What
+/// an app that migrates step by step keeps in a variable of its migrator (WordPress's accounts
+/// by user name, looked up in one step's `end` and used in a later step's) belongs here, not in
+/// a process-wide variable that a second run in the same process would see.
+///
+/// ``MigrationOptions/runState`` holds it; one plan run passes the same options to each step.
+public final class MigrationRunState: @unchecked Sendable {
+    private var boxes: [ObjectIdentifier: Any] = [:]
+    private let lock = NSLock()
+
+    /// State for one run.
+    public init() {}
+
+    /// The state `key` names, made with `initial` the first time any step asks for it.
+    public func state<Key: MigrationStateKey>(_ key: Key.Type, _ initial: () throws -> Key.Value) rethrows -> MigrationStateBox<Key.Value> {
+        lock.lock()
+        defer { lock.unlock() }
+        let id = ObjectIdentifier(key)
+        if let box = boxes[id] as? MigrationStateBox<Key.Value> { return box }
+        let box = MigrationStateBox(try initial())
+        boxes[id] = box
+        return box
+    }
+}
+
+extension MigrationManager {
+    /// The state `key` names for the whole run, shared by every step and pass of it (made with
+    /// `initial` the first time any of them asks): ``state(_:_:)`` is kept for one pass only.
+    ///
+    /// ```swift
+    /// enum AccountsByUser: MigrationStateKey { typealias Value = [String: ObjectID] }
+    /// let accounts = manager.runState(AccountsByUser.self) { [:] }
+    /// ```
+    public func runState<Key: MigrationStateKey>(_ key: Key.Type, _ initial: () throws -> Key.Value) rethrows -> MigrationStateBox<Key.Value> {
+        try run.state(key, initial)
     }
 }
