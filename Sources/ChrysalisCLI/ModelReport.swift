@@ -8,7 +8,37 @@ struct ModelReport: Encodable {
         var identifiers: [String]?
         var checksum: String
         var digest: String?
+        /// What Core Data would say of this version: warnings, or why no store can be at it.
+        var findings: [Finding] = []
         var entities: [Entity]
+    }
+
+    /// One ``ModelFinding``: `verdict` is `refused` (Core Data refuses the model), `unsupported`
+    /// (Chrysalis cannot make or migrate stores at it) or `warning` (Core Data loads it).
+    struct Finding: Encodable {
+        var verdict: String
+        var entity: String
+        var property: String?
+        var message: String
+        var fix: String
+        var file: String
+        var line: Int?
+
+        init(_ finding: ModelFinding) {
+            verdict = finding.problem.verdict.rawValue
+            entity = finding.problem.entity
+            property = finding.problem.property
+            message = finding.problem.message
+            fix = finding.problem.fix
+            file = finding.file
+            line = finding.line
+        }
+
+        /// `Entity.property: verdict: message`, for the text report.
+        var sentence: String {
+            let words = ["refused": "Core Data refuses this model", "unsupported": "Chrysalis cannot make or migrate stores at this version"][verdict] ?? verdict
+            return "\(entity)\(property.map { ".\($0)" } ?? ""): \(words): \(message). Fix: \(fix)"
+        }
     }
 
     struct Entity: Encodable {
@@ -50,19 +80,23 @@ struct ModelReport: Encodable {
 
     var bundle: String
     var current: String
+    /// What was found in the bundle itself (a current version it does not name).
+    var findings: [Finding] = []
     var versions: [Version]
 
-    enum CodingKeys: String, CodingKey { case current, versions }
+    enum CodingKeys: String, CodingKey { case current, findings, versions }
 
     init(_ bundle: ModelBundle) {
         self.bundle = bundle.name
         current = bundle.currentVersionName
+        findings = bundle.findings.map(Finding.init)
         versions = bundle.versions.map { version in
             let model = version.model
             let hashes = version.entityHashes
             return Version(
                 name: version.name, identifiers: model.versionIdentifiers,
                 checksum: VersionHash.versionChecksum(of: model), digest: VersionHash.versionHashesDigest(of: model),
+                findings: version.findings.map(Finding.init),
                 entities: model.entities.map { entity in
                     Entity(name: entity.name, parent: entity.parentName, abstract: entity.isAbstract,
                            hash: hashes[entity.name]?.base64EncodedString() ?? "",

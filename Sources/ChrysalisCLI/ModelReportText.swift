@@ -5,8 +5,25 @@ extension ModelReport {
     func text() -> String {
         var lines = ["\(bundle): \(versions.count) version\(versions.count == 1 ? "" : "s"), current \(current)", ""]
         for version in versions {
-            lines.append("\(version.name == current ? "* " : "  ")\(version.name)\(version.name == current ? "  (current)" : "")")
+            var notes = version.name == current ? ["current"] : []
+            let stopping = version.findings.filter { $0.verdict != "warning" }.count, warnings = version.findings.count - stopping
+            if let first = version.findings.first(where: { $0.verdict != "warning" }) {
+                notes.append(first.verdict == "refused" ? "Core Data refuses it" : "no store can be made or migrated here")
+            }
+            if warnings > 0 { notes.append("\(warnings) warning\(warnings == 1 ? "" : "s")") }
+            lines.append("\(version.name == current ? "* " : "  ")\(version.name)\(notes.isEmpty ? "" : "  (\(notes.joined(separator: "; ")))")")
         }
+        // Findings come before the entities, so a long history does not bury them; one that
+        // several versions share is said once, with the runs of versions that have it.
+        var sentences: [String] = [], holders: [String: [Int]] = [:]
+        for (index, version) in versions.enumerated() {
+            for sentence in version.findings.map(\.sentence) {
+                if holders[sentence] == nil { sentences.append(sentence) }
+                holders[sentence, default: []].append(index)
+            }
+        }
+        let found = findings.map { "\(bundle): \($0.sentence)" } + sentences.map { "\(runs(of: holders[$0] ?? [])): \($0)" }
+        if !found.isEmpty { lines += ["", "Findings:"] + found.map { "  " + $0 } }
         if versions.allSatisfy({ $0.identifiers == nil }) {
             lines += ["", "A compiled bundle holds hashes only; give its .xcdatamodeld to see entities and properties."]
         }
@@ -43,6 +60,17 @@ extension ModelReport {
             }
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Version names for `indices`, consecutive ones as `first … last`.
+    private func runs(of indices: [Int]) -> String {
+        var parts: [String] = [], start = indices.first ?? 0, previous = start
+        for index in indices.dropFirst() + [Int.max] {
+            if index == previous + 1 { previous = index; continue }
+            parts.append(start == previous ? versions[start].name : "\(versions[start].name) … \(versions[previous].name)")
+            (start, previous) = (index, index)
+        }
+        return parts.joined(separator: ", ")
     }
 
     private func pad(_ text: String, _ width: Int) -> String {
