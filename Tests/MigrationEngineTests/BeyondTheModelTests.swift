@@ -32,6 +32,7 @@ final class BeyondTheModelTests: XCTestCase {
         let book = try XCTUnwrap(v2.entities.firstIndex { $0.name == "Book" })
         v2.entities[book].attributes.append(AttributeDescription(PropertyDescription(name: "note", isOptional: true), type: .string))
         v3.entities.removeAll { $0.name == "Feedback" }
+        for index in v3.configurations.indices { v3.configurations[index].entityNames.removeAll { $0 == "Feedback" } }
         var v4 = v1
         v4.entities[book].attributes.append(AttributeDescription(PropertyDescription(name: "subtitle", isOptional: true), type: .string))
         let bundle = ModelBundle(name: "SampleModel2", versions: [.init(name: "V1", model: v1), .init(name: "V2", model: v2),

@@ -133,7 +133,9 @@ final class MappingAndExpressionFuzzTests: XCTestCase {
     struct HostileValues: ExpressionContext {
         static let object = ExpressionValue.object(ObjectRef(side: .source, id: ObjectID(entityNumber: 1, primaryKey: 1)))
 
-        func variable(_ name: String) throws -> ExpressionValue { name == "manager" ? .value(.string("manager")) : Self.object }
+        func variable(_ name: String) throws -> ExpressionValue {
+            name == "manager" || name == "entityPolicy" ? .value(.string(name)) : Self.object
+        }
 
         func value(of object: ObjectRef, key: String) throws -> ExpressionValue {
             let values: [ExpressionValue] = [
@@ -144,7 +146,10 @@ final class MappingAndExpressionFuzzTests: XCTestCase {
         }
 
         func call(_ receiver: ExpressionValue, _ selector: String, _ arguments: [ExpressionValue]) throws -> ExpressionValue {
-            guard MappingModel.allowedSelectors.contains(selector) else { throw Violation(description: "\(selector) reached the context") }
+            // Any other selector may reach only the mapping's own policy (the app's code, registered by the app).
+            guard MappingModel.allowedSelectors.contains(selector) || receiver == .value(.string("entityPolicy")) else {
+                throw Violation(description: "\(selector) reached the context")
+            }
             return .collection([Self.object])
         }
     }
