@@ -74,3 +74,85 @@ final class HistoryCheckTests: XCTestCase {
         XCTAssertTrue(error.contains("Fix: give the attribute a default value"), error)
     }
 }
+
+/// The history check never cries wolf: what a step rightly does passes, and data its generator
+/// could not make valid is said apart from a step's failure.
+final class HistoryCheckFairnessTests: XCTestCase {
+    private func bundle(_ bodies: [String]) throws -> ModelBundle {
+        let versions = try bodies.enumerated().map { index, body in
+            let name = "V\(index + 1)"
+            let model = try ModelXMLReader.read(Data("""
+                <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+                <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" userDefinedModelVersionIdentifier="">\(body)</model>
+                """.utf8), file: name)
+            return ModelBundle.Version(name: name, model: model)
+        }
+        return ModelBundle(name: "App", versions: versions, currentVersionName: versions.last?.name ?? "")
+    }
+
+    /// WordPress's `Category.categoryID` and `Notification.read`: an optional attribute made
+    /// required with a default. The step fills empty values with the default; the check expects
+    /// just that (it expected the source's empty value, and reported lost data).
+    func testAnOptionalAttributeMadeRequiredWithADefaultPasses() throws {
+        let bundle = try self.bundle([
+            #"<entity name="Note"><attribute name="read" optional="YES" attributeType="Boolean"/></entity>"#,
+            #"<entity name="Note"><attribute name="read" attributeType="Boolean" defaultValueString="NO"/></entity>"#,
+        ])
+        let outcomes = HistoryCheck(bundle: bundle, rows: 6).run(in: try scratchDirectory())
+        XCTAssertEqual(outcomes.map(\.ok), [true, true], outcomes.compactMap(\.error).joined(separator: "\n"))
+    }
+
+    /// Attributes under a uniqueness constraint get values of their own row, however many rows.
+    func testGeneratedRowsKeepUniquenessConstraints() throws {
+        let model = try self.bundle([#"""
+            <entity name="Book"><attribute name="isbn" attributeType="String"/><attribute name="number" attributeType="Integer 16" defaultValueString="0"/>
+            <attribute name="shelf" optional="YES" attributeType="Integer 32"/><attribute name="row" optional="YES" attributeType="Integer 32"/>
+            <uniquenessConstraints><uniquenessConstraint><constraint value="isbn"/></uniquenessConstraint>
+            <uniquenessConstraint><constraint value="number"/></uniquenessConstraint>
+            <uniquenessConstraint><constraint value="shelf"/><constraint value="row"/></uniquenessConstraint></uniquenessConstraints></entity>
+            """#]).versions[0].model
+        let path = try scratchDirectory().appendingPathComponent("Books.sqlite").path
+        let store = try PersistentStore.create(at: path, model: model)
+        var generator = DataGenerator(model: model, seed: 5)
+        generator.edgeValues = true
+        XCTAssertNoThrow(try generator.fill(store, rows: 2_000), "a repeat would fail the store's unique index")
+        try store.close()
+        XCTAssertEqual(try DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "SELECT count(DISTINCT ZISBN) FROM ZBOOK") }, 2_000)
+    }
+
+    /// A required one-to-one into a subentity: with rows per concrete entity every object finds
+    /// a partner of its own, and no object is linked to two.
+    func testARequiredOneToOneGetsAPartnerOfItsOwn() throws {
+        let model = try self.bundle([#"""
+            <entity name="Post" isAbstract="YES"><attribute name="title" optional="YES" attributeType="String"/></entity>
+            <entity name="Page" parentEntity="Post"/>
+            <entity name="ReaderPost" parentEntity="Post"><relationship name="attribution" optional="YES" maxCount="1" deletionRule="Cascade" destinationEntity="Attribution" inverseName="post" inverseEntity="Attribution"/></entity>
+            <entity name="Attribution"><relationship name="post" maxCount="1" deletionRule="Nullify" destinationEntity="ReaderPost" inverseName="attribution" inverseEntity="ReaderPost"/></entity>
+            """#]).versions[0].model
+        let path = try scratchDirectory().appendingPathComponent("Posts.sqlite").path
+        let store = try PersistentStore.create(at: path, model: model)
+        var generator = DataGenerator(model: model, seed: 5)
+        generator.rowsPerConcreteEntity = true
+        try generator.fill(store, rows: 6)
+        try store.close()
+        let queue = try DatabaseQueue(path: path)
+        XCTAssertEqual(try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM ZATTRIBUTION WHERE ZPOST IS NULL") }, 0, "required: every one linked")
+        XCTAssertEqual(try queue.read { try Int.fetchOne($0, sql: "SELECT count(DISTINCT ZPOST) FROM ZATTRIBUTION") }, 6, "one-to-one: each to its own post")
+    }
+
+    /// A store its generator could not make valid (a required to-many with a minimum the
+    /// generator does not meet) is said as generated data, not as the step's failure.
+    func testAStoreTheModelForbidsIsReportedAsGeneratedData() throws {
+        let bundle = try self.bundle([
+            #"<entity name="Book"><relationship name="authors" toMany="YES" minCount="3" deletionRule="Nullify" destinationEntity="Author" inverseName="book" inverseEntity="Author"/></entity><entity name="Author"><relationship name="book" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Book" inverseName="authors" inverseEntity="Book"/></entity>"#,
+            #"<entity name="Book"><attribute name="title" optional="YES" attributeType="String"/><relationship name="authors" toMany="YES" minCount="3" deletionRule="Nullify" destinationEntity="Author" inverseName="book" inverseEntity="Author"/></entity><entity name="Author"><relationship name="book" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Book" inverseName="authors" inverseEntity="Book"/></entity>"#,
+        ])
+        let check = HistoryCheck(bundle: bundle, rows: 4)
+        let path = try scratchDirectory().appendingPathComponent("Books.sqlite").path
+        XCTAssertThrowsError(try check.check(bundle.versions[0], at: path)) { error in
+            XCTAssertEqual((error as? MigrationError)?.kind, .generatedData, "\(error)")
+            XCTAssertTrue("\(error)".contains("validation failed in the store generated at V1: Book object"), "\(error)")
+            XCTAssertTrue("\(error)".contains("so no step was tried"), "\(error)")
+        }
+    }
+}

@@ -58,7 +58,10 @@ package struct DataGenerator {
             guard let hierarchy = hierarchies[root.name], !hierarchy.concretes.isEmpty else { continue }
             var plans = hierarchy.concretes.map { entity in
                 let attributes = model.allAttributes(of: entity).filter { !$0.isTransient && !$0.isDerived && layout.column(entity: entity.name, property: $0.name) != nil }
-                return (entity: entity, attributes: attributes, rules: attributes.map { SampleRule(attributeName: $0.name) },
+                // Attributes under a uniqueness constraint get a value of their row's own: a
+                // constraint's index spans the whole table (8 corpus bundles failed on repeats).
+                let unique = Set(([entity] + model.ancestors(of: entity)).flatMap { $0.uniquenessConstraints.flatMap { $0 } })
+                return (entity: entity, attributes: attributes, rules: attributes.map { SampleRule(attributeName: $0.name, unique: unique.contains($0.name)) },
                         toOnes: model.allRelationships(of: entity).filter { !$0.isToMany && !$0.isTransient }.map { TargetRule($0, in: model, hierarchies: hierarchies) })
             }
             var index = 0
@@ -152,6 +155,7 @@ package struct DataGenerator {
     }
 
     private func value(for attribute: AttributeDescription, rule: SampleRule, index: Int, random: inout SeededRandom) -> SQLValue {
+        if rule.unique, let value = Self.uniqueValue(for: attribute, row: index) { return value.sqlValue(for: attribute) ?? .null }
         if edgeValues, let edge = EdgeValues.value(for: attribute, row: index) { return edge.sqlValue(for: attribute) ?? .null }
         if attribute.isOptional && random.chance(4) { return .null }
         let stored: StoreValue
@@ -175,6 +179,26 @@ package struct DataGenerator {
         default: return .null
         }
         return stored.sqlValue(for: attribute) ?? .null
+    }
+
+    /// A value no other row of the table has, for an attribute under a uniqueness constraint;
+    /// `nil` for a type with too few values (a Boolean), which keeps its sample values.
+    static func uniqueValue(for attribute: AttributeDescription, row: Int) -> StoreValue? {
+        switch attribute.attributeType {
+        case .string: return .string("\(attribute.name) \(row + 1)")
+        case .integer16: return row < Int(Int16.max) ? .integer(Int64(row + 1)) : nil
+        case .integer32, .integer64: return .integer(Int64(row + 1))
+        case .double, .float, .decimal: return .double(Double(row + 1))
+        case .date: return .date(Date(timeIntervalSinceReferenceDate: 600_000_000 + Double(row)))
+        case .uuid:
+            var bytes = [UInt8](repeating: 0, count: 16)
+            withUnsafeBytes(of: UInt64(row + 1).bigEndian) { bytes.replaceSubrange(8..<16, with: $0) }
+            return .uuid(UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                                     bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15])))
+        case .uri: return .uri(URL(string: "https://example.com/unique/\(row + 1)")!)
+        case .binaryData, .transformable: return .data(Data("\(attribute.name) \(row + 1)".utf8))
+        default: return nil
+        }
     }
 
     /// One or two links per row, from the first side of every many-to-many pair.

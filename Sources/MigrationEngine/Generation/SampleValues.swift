@@ -87,8 +87,11 @@ struct SampleRule {
     let smallNumber: Bool
     /// Whether doubles are temperatures in kelvin.
     let temperature: Bool
+    /// Whether no two rows may share a value (a uniqueness constraint names the attribute).
+    var unique = false
 
-    init(attributeName name: String) {
+    init(attributeName name: String, unique: Bool = false) {
+        self.unique = unique
         let key = name.lowercased()
         text = TextKind(key: key)
         smallNumber = ["size", "index", "number", "count", "quantity", "page", "rank", "stars"].contains { key.contains($0) }
