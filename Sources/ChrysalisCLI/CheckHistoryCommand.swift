@@ -16,11 +16,18 @@ struct CheckHistoryCommand: ParsableCommand {
         mapping models given where they match and the policies registered through the library, \
         and checks every inferred step's rows, values, defaults and links, each mapping step's \
         validation, and the target's hashes at the end. Reports every version: ok, or the step \
-        and the change that fails, with the fix. Exits 0 only when every version migrates.
+        and the change that fails, with the fix; then the failures grouped by the step they fail \
+        at, and the versions not checked (after the current one, or refused by Core Data), each \
+        with why. A store the generator could not make valid for its own model is reported as \
+        generated data, never as a step's failure. Exits 0 only when every version checked migrates.
+
+        --stepwise checks each step once, on a store made where it starts, and gives each version \
+        the first failing step of its way; the oldest version's way also runs whole. A history of \
+        n versions costs about 2n steps, not n²/2.
 
         Run it in an app's CI on every model change, so a store that stops migrating is found \
-        before users find it:
-          chrysalis check-history App/Model.xcdatamodeld --mappings App/Mappings --json
+        before users find it (progress goes to standard error):
+          chrysalis check-history App/Model.xcdatamodeld --mappings App/Mappings --junit history.xml
 
         Stores are made in a temporary folder and removed; nothing else is written.
         """)
@@ -36,11 +43,16 @@ struct CheckHistoryCommand: ParsableCommand {
     @Flag(help: "Visit every version: one step per consecutive pair, as an iterative migrator does (default: Core Data's straight inference).")
     var stepwise = false
 
-    @Option(help: "Rows per root entity in each version's store (the first hold edge values).")
+    @Option(help: "Rows per entity in each version's store (the first hold edge values).")
     var rows = 12
 
-    @Flag(help: "Print one JSON object: {\"bundle\", \"current\", \"versions\": [{\"version\", \"ok\", \"error\", \"steps\"}]}.")
+    @Flag(help: ArgumentHelp("Print one JSON object instead of text.",
+                             discussion: "{\"bundle\", \"current\", \"versions\": [{\"version\", \"ok\", \"error\", \"steps\", \"failingStep\", \"failure\"}], \"failingSteps\": [{\"step\", \"failure\", \"versions\", \"error\"}], \"skipped\": [{\"version\", \"reason\"}]}. Progress still goes to standard error."))
     var json = false
+
+    @Option(help: ArgumentHelp("Also write a JUnit XML report to this file, for CI systems: one test case per version.", valueName: "file"),
+            completion: .file())
+    var junit: String?
 
     func validate() throws {
         guard rows >= 1, rows <= 10_000 else { throw ValidationError("--rows must be between 1 and 10000") }
@@ -54,38 +66,14 @@ struct CheckHistoryCommand: ParsableCommand {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chrysalis-history-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let progress = StatusLine(enabled: !json)
+        // Progress goes to standard error in every mode: a CI log shows the check moving.
+        let progress = StatusLine(enabled: true)
         let outcomes = check.run(in: directory) { started, count, version in progress.show("checking \(started)/\(count): \(version)") }
         progress.clear()
-        if json {
-            print(try JSONOutput.encode(Report(bundle: bundle.name, current: check.target, versions: outcomes)))
-        } else {
-            print(Self.text(outcomes, bundle: bundle.name, target: check.target, stepwise: stepwise))
-        }
+        let report = HistoryReport(bundle: bundle.name, current: check.target, versions: outcomes, skipped: check.skipped)
+        if let junit { try Data(report.junit(stepwise: stepwise).utf8).write(to: URL(fileURLWithPath: junit), options: .atomic) }
+        print(json ? try JSONOutput.encode(report) : report.text(stepwise: stepwise))
         if outcomes.contains(where: { !$0.ok }) { throw ExitCode(1) }
-    }
-
-    private struct Report: Encodable {
-        var bundle: String
-        var current: String
-        var versions: [HistoryCheck.Outcome]
-    }
-
-    static func text(_ outcomes: [HistoryCheck.Outcome], bundle: String, target: String, stepwise: Bool) -> String {
-        let width = outcomes.map(\.version.count).max() ?? 0
-        var lines = outcomes.map { outcome in
-            let name = outcome.version.padding(toLength: width, withPad: " ", startingAt: 0)
-            if outcome.ok {
-                return "ok    \(name)  \(outcome.steps == 0 ? "the target itself" : "\(outcome.steps) step\(outcome.steps == 1 ? "" : "s"), checked")"
-            }
-            return "FAIL  \(name)  \(outcome.error ?? "failed")"
-        }
-        let failed = outcomes.filter { !$0.ok }.count
-        lines.append("")
-        lines.append(failed == 0
-            ? "All \(outcomes.count) versions of \(bundle) migrate to \(target)\(stepwise ? " step by step" : ""), every step checked."
-            : "\(failed) of \(outcomes.count) versions of \(bundle) do not migrate to \(target)\(stepwise ? " step by step" : "").")
-        return lines.joined(separator: "\n")
     }
 }
 

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 import TestSupport
 import XCTest
 
@@ -36,7 +39,33 @@ final class CheckHistoryCommandTests: XCTestCase {
         XCTAssertTrue(failures.allSatisfy { $0.contains("Country5ToCountry6Policy (step Moody 5 → Moody 6)") && $0.contains("Fix: register them") }, result.stdout)
         XCTAssertTrue(lines.contains { $0.hasPrefix("ok    Moody 6") }, result.stdout)
         let count = try versions(of: bundle).count
-        XCTAssertTrue(result.stdout.contains("\(count - 1) of \(count) versions of Moody do not migrate to Moody 6."), result.stdout)
+        XCTAssertTrue(result.stdout.contains("\(count - 1) of \(count) versions of Moody do not migrate to Moody 6, at 1 step."), result.stdout)
+        XCTAssertTrue(result.stdout.contains("Failing steps:\n  Moody 5 → Moody 6: \(count - 1) versions"), "one problem, said once: \(result.stdout)")
         XCTAssertTrue(result.stderr.contains("checking 1/\(count): Moody"), "progress while it runs: \(result.stderr)")
+    }
+
+    /// In CI: progress on standard error whatever the output, failures grouped by the step they
+    /// fail at, and a JUnit report a CI system reads.
+    func testJSONGroupsFailuresByStepAndJUnitReportsEveryVersion() throws {
+        let migrations = Fixtures.root.appendingPathComponent("objcio-core-data/Migrations/Migrations")
+        let bundle = migrations.appendingPathComponent("Moody.xcdatamodeld")
+        let junit = try scratchDirectory().appendingPathComponent("history.xml")
+        let result = try ChrysalisRunner.run(["check-history", bundle.path, "--mappings", migrations.path, "--json", "--junit", junit.path])
+        XCTAssertEqual(result.status, 1, result.stderr)
+        XCTAssertTrue(result.stderr.contains("checking 1/"), "progress in JSON mode too: \(result.stderr)")
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let count = try versions(of: bundle).count
+        let outcomes = try XCTUnwrap(json["versions"] as? [[String: Any]])
+        XCTAssertEqual(outcomes.filter { $0["failingStep"] as? String == "Moody 5 → Moody 6" }.count, count - 1)
+        XCTAssertEqual(outcomes.filter { $0["failure"] as? String == "missingPolicy" }.count, count - 1)
+        let groups = try XCTUnwrap(json["failingSteps"] as? [[String: Any]])
+        XCTAssertEqual(groups.count, 1)
+        XCTAssertEqual(groups.first?["step"] as? String, "Moody 5 → Moody 6")
+        XCTAssertEqual((groups.first?["versions"] as? [String])?.count, count - 1)
+        let xml = try String(contentsOf: junit, encoding: .utf8)
+        XCTAssertTrue(xml.contains(#"tests="\#(count)" failures="\#(count - 1)""#), xml)
+        XCTAssertEqual(xml.components(separatedBy: "<testcase ").count - 1, count, xml)
+        XCTAssertTrue(xml.contains(#"<failure message="Moody 5 → Moody 6: missingPolicy">"#), xml)
+        XCTAssertTrue(XMLParser(data: Data(xml.utf8)).parse(), "well-formed XML")
     }
 }

@@ -26,6 +26,9 @@ public struct MigrationError: Error, CustomStringConvertible, Equatable, Sendabl
     public var fix: String?
     /// Where the store stands, once a plan runner knows (a single step's error leaves it unset).
     public var state: StoreState?
+    /// The step the migration stopped at (`Model 9 → Model 10`), when it stopped at one: the plan
+    /// refused it, or it failed as it ran. What a history check groups its failures by.
+    public var step: String?
 
     /// A migration error.
     public init(_ kind: Kind, _ message: String, fix: String? = nil, state: StoreState? = nil) {

@@ -100,7 +100,9 @@ public enum MigrationRunner {
                     report = try MigrationRunner.run(step, store: path, options: stepOptions(index, span: spans[index], verifiedRows: verifiedRows))
                     MigrationLog.plan.debug("step \(index + 1) done in \(String(format: "%.3f", report.duration)) s: \(report.passes.joined(separator: ", "))")
                 } catch {
-                    throw try stopped(plan, at: index, by: error, store: path, original: original, journaled: journaled, keepBackup: keepBackup)
+                    var failure = try stopped(plan, at: index, by: error, store: path, original: original, journaled: journaled, keepBackup: keepBackup)
+                    failure.step = failure.step ?? "\(step.source.name) → \(step.destination.name)"
+                    throw failure
                 }
                 do {
                     // A caller's afterStep may wait (step mode): that time is not the migration's.
@@ -108,8 +110,11 @@ public enum MigrationRunner {
                         try options.afterStep?(CompletedStep(index: index + 1, count: plan.steps.count, step: step, report: report, store: path))
                     }
                 } catch {
-                    // The step itself is done: the plan stops as if the next one had failed.
-                    throw try stopped(plan, at: index + 1, by: error, store: path, original: original, journaled: journaled, keepBackup: keepBackup)
+                    // The step itself is done: the plan stops as if the next one had failed. What
+                    // failed was said of this step (a check of what it did).
+                    var failure = try stopped(plan, at: index + 1, by: error, store: path, original: original, journaled: journaled, keepBackup: keepBackup)
+                    failure.step = failure.step ?? "\(step.source.name) → \(step.destination.name)"
+                    throw failure
                 }
                 if index > 0, let backup = report.backup {
                     for path in StoreFiles.paths(of: backup) { unlink(path) }

@@ -111,8 +111,10 @@ public enum PlanRoute: Sendable, Equatable {
     func notInferable(_ inference: InferredMapping, bundle: ModelBundle) -> MigrationError {
         let changes = inference.blockers.map(\.description).joined(separator: "; ")
         let pair = "\(inference.sourceVersion) → \(inference.destinationVersion)"
-        return MigrationError(.wrongModel, "\(pair) needs a mapping model: \(changes)",
-                              fix: "write a mapping model for \(pair) (Name.mapping.yaml or an Xcode .xcmappingmodel) and pass it with --mappings"
-                                + (self == .automatic ? "; Core Data's automatic migration would refuse this store too" : ""))
+        var error = MigrationError(.wrongModel, "\(pair) needs a mapping model: \(changes)",
+                                   fix: "write a mapping model for \(pair) (Name.mapping.yaml or an Xcode .xcmappingmodel) and pass it with --mappings"
+                                     + (self == .automatic ? "; Core Data's automatic migration would refuse this store too" : ""))
+        error.step = pair
+        return error
     }
 }

@@ -18,15 +18,36 @@ package struct HistoryCheck: Sendable {
         package var ok: Bool
         /// What failed, with the step and the fix; `nil` when ok.
         package var error: String?
-        /// The steps its plan has (0 for the target itself).
+        /// The steps its plan has (0 for the target itself, or when no plan could be made).
         package var steps: Int
+        /// The step its way failed at (`Model 9 → Model 10`), when it failed at one: what
+        /// failures are grouped by.
+        package var failingStep: String?
+        /// What kind of failure (``MigrationError/Kind``: `wrongModel` for a step Core Data
+        /// refuses, `generatedData` for a store the check could not make valid, …).
+        package var failure: String?
+
+        init(version: String, steps: Int, error: Error? = nil) {
+            self.version = version
+            self.steps = steps
+            ok = error == nil
+            self.error = error.map { "\($0)" }
+            failingStep = (error as? MigrationError)?.step
+            failure = error.map { ($0 as? MigrationError)?.kind.rawValue ?? "error" }
+        }
+    }
+
+    /// A version not checked, and why: it sorts after the target, or Core Data refuses it.
+    package struct Skipped: Sendable, Encodable {
+        package var version: String
+        package var reason: String
     }
 
     package var bundle: ModelBundle
     package var mappings: [MappingModel]
     package var route: PlanRoute
     package var options: MigrationOptions
-    /// Rows per root entity in each version's store (edge values first).
+    /// Rows per entity in each version's store (edge values first).
     package var rows: Int
     /// The version every store is migrated to (default: the bundle's current version).
     package var target: String
@@ -43,40 +64,63 @@ package struct HistoryCheck: Sendable {
         self.target = target ?? bundle.currentVersionName
     }
 
+    /// The versions a run checks: those up to the target that Core Data loads.
+    package var checkedVersions: [ModelBundle.Version] {
+        let end = bundle.versions.firstIndex { $0.name == target } ?? bundle.versions.count - 1
+        return bundle.versions.prefix(end + 1).filter { (versions?.contains($0.name) ?? true) && $0.refusal == nil }
+    }
+
+    /// The versions a run does not check, each with why: named in the report, never left out silently.
+    package var skipped: [Skipped] {
+        let end = bundle.versions.firstIndex { $0.name == target } ?? bundle.versions.count - 1
+        return bundle.versions.enumerated().compactMap { index, version in
+            guard versions?.contains(version.name) ?? true else { return nil }
+            if index > end { return Skipped(version: version.name, reason: "sorts after the target, \(target), so no store at it migrates there") }
+            return version.refusal.map { Skipped(version: version.name, reason: $0.verdictWords + ": " + $0.problem.message) }
+        }
+    }
+
     /// Checks every version up to the target, in stores made under `directory` (each removed
     /// when checked), as many at once as there are processors: each version's store is its own.
     /// `progress` hears each version as it starts, one call at a time. Outcomes are in the
-    /// bundle's order.
+    /// bundle's order. Stepwise, the steps the versions' ways share are checked once
+    /// (``runSharingSteps(_:in:progress:)``).
     package func run(in directory: URL, progress: @escaping @Sendable (_ started: Int, _ count: Int, _ version: String) -> Void = { _, _, _ in }) -> [Outcome] {
-        let end = bundle.versions.firstIndex { $0.name == target } ?? bundle.versions.count - 1
-        let versions = bundle.versions.prefix(end + 1).filter { self.versions?.contains($0.name) ?? true }
-        let results = OutcomeBox(count: versions.count)
+        let versions = checkedVersions
+        if route == .stepwise && versions.count > 2 { return runSharingSteps(versions, in: directory, progress: progress) }
+        let results = Slots<Outcome>(count: versions.count)
         DispatchQueue.concurrentPerform(iterations: versions.count) { index in
             let version = versions[index]
             results.started { progress($0, versions.count, version.name) }
             let path = directory.appendingPathComponent("version-\(index).sqlite").path
             defer { StoreFiles.remove(path) }
             do {
-                let steps = try check(version, at: path)
-                results.set(index, Outcome(version: version.name, ok: true, error: nil, steps: steps))
+                results.set(index, Outcome(version: version.name, steps: try check(version, at: path)))
             } catch {
-                results.set(index, Outcome(version: version.name, ok: false, error: "\(error)", steps: 0))
+                results.set(index, Outcome(version: version.name, steps: 0, error: error))
             }
         }
-        return results.outcomes
+        return results.values.compactMap { $0 }
     }
 
     /// Makes the store for `version` at `path`, migrates it and checks each step; returns the
     /// number of steps.
     func check(_ version: ModelBundle.Version, at path: String) throws -> Int {
+        let plan = try plannedStore(version, at: path)
+        try migrate(plan, from: version, at: path)
+        return plan.steps.count
+    }
+
+    /// The store for `version` made at `path`, checked against its own model, and its plan.
+    func plannedStore(_ version: ModelBundle.Version, at path: String) throws -> MigrationPlan {
         try version.requireUsable(for: "to make a store")
         let store = try PersistentStore.create(at: path, model: version.model)
         var generator = DataGenerator(model: version.model, seed: 11)
         generator.edgeValues = true
         generator.rowsPerConcreteEntity = true
         try generator.fill(store, rows: rows)
-        // A store the model forbids (too few rows to give every object a partner a required
-        // one-to-one needs) would fail a step for the data's sake: said apart, never as the step's.
+        // A store the model forbids (a required to-many the generator could not fill) would fail
+        // a step for the data's sake: said apart, never as the step's.
         do {
             let layout = try store.layout(for: version.model)
             try store.withReadConnection { connection in
@@ -90,24 +134,27 @@ package struct HistoryCheck: Sendable {
                                  fix: "give check-history more --rows, so that every object can have the partners its model requires")
         }
         try store.close()
-        let plan = try MigrationPlan.make(store: path, bundle: bundle, mappings: mappings, to: target, route: route)
-        guard !plan.steps.isEmpty else { return 0 }
+        return try MigrationPlan.make(store: path, bundle: bundle, mappings: mappings, to: target, route: route)
+    }
+
+    /// Runs `plan` on the store at `path`, made at `version`, checking each inferred step as it
+    /// completes and the end against the hashes of the plan's target.
+    func migrate(_ plan: MigrationPlan, from version: ModelBundle.Version, at path: String) throws {
+        guard !plan.steps.isEmpty else { return }
         let recorder = InferredStepRecorder(before: try ObjectSnapshot.read(path, model: version.model))
         var options = options
         options.afterStep = { completed in try recorder.check(completed) }
         _ = try MigrationRunner.run(plan, store: path, options: options, keepBackup: false)
         let hashes = try PersistentStore.open(at: path).metadata().versionHashes
-        guard let end = bundle.version(named: target), hashes == end.entityHashes else {
-            throw MigrationError(.validation, "the migrated store does not carry \(target)'s hashes", fix: "report this: the plan ended elsewhere")
+        guard let end = bundle.version(named: plan.targetVersion), hashes == end.entityHashes else {
+            throw MigrationError(.validation, "the migrated store does not carry \(plan.targetVersion)'s hashes", fix: "report this: the plan ended elsewhere")
         }
-        return plan.steps.count
     }
-
 }
 
-/// Outcomes filled in by concurrent checks, and the count of versions started.
-private final class OutcomeBox: @unchecked Sendable {
-    private var slots: [HistoryCheck.Outcome?]
+/// Values filled in by concurrent checks, and the count of checks started.
+final class Slots<Value>: @unchecked Sendable {
+    private var slots: [Value?]
     private var startedCount = 0
     private let lock = NSLock()
 
@@ -120,7 +167,7 @@ private final class OutcomeBox: @unchecked Sendable {
         }
     }
 
-    func set(_ index: Int, _ outcome: HistoryCheck.Outcome) { lock.withLock { slots[index] = outcome } }
+    func set(_ index: Int, _ value: Value) { lock.withLock { slots[index] = value } }
 
-    var outcomes: [HistoryCheck.Outcome] { lock.withLock { slots.compactMap { $0 } } }
+    var values: [Value?] { lock.withLock { slots } }
 }

@@ -1,0 +1,108 @@
+import Foundation
+import MigrationEngine
+
+/// What `check-history` found, as text, JSON or JUnit XML: every version's outcome, the failures
+/// grouped by the step they fail at (31 versions failing at one missing mapping model are one
+/// problem), and the versions not checked, each with why.
+struct HistoryReport: Encodable {
+    /// The versions that fail at one step.
+    struct FailingStep: Encodable {
+        var step: String
+        var failure: String
+        var versions: [String]
+        /// The error of the first of them.
+        var error: String
+    }
+
+    var bundle: String
+    var current: String
+    var versions: [HistoryCheck.Outcome]
+    var failingSteps: [FailingStep]
+    var skipped: [HistoryCheck.Skipped]
+
+    init(bundle: String, current: String, versions: [HistoryCheck.Outcome], skipped: [HistoryCheck.Skipped]) {
+        (self.bundle, self.current, self.versions, self.skipped) = (bundle, current, versions, skipped)
+        var groups: [FailingStep] = []
+        for outcome in versions where !outcome.ok {
+            let step = outcome.failingStep ?? "(before any step)"
+            if let index = groups.firstIndex(where: { $0.step == step && $0.failure == (outcome.failure ?? "") }) {
+                groups[index].versions.append(outcome.version)
+            } else {
+                groups.append(FailingStep(step: step, failure: outcome.failure ?? "", versions: [outcome.version], error: outcome.error ?? ""))
+            }
+        }
+        failingSteps = groups
+    }
+
+    func text(stepwise: Bool) -> String {
+        let width = versions.map(\.version.count).max() ?? 0
+        var lines = versions.map { outcome in
+            let name = outcome.version.padding(toLength: width, withPad: " ", startingAt: 0)
+            if outcome.ok {
+                return "ok    \(name)  \(outcome.steps == 0 ? "the target itself" : "\(outcome.steps) step\(outcome.steps == 1 ? "" : "s"), checked")"
+            }
+            return "FAIL  \(name)  \(outcome.error ?? "failed")"
+        }
+        if !skipped.isEmpty {
+            lines += ["", "Not checked:"] + skipped.map { "  \($0.version): \($0.reason)" }
+        }
+        if !failingSteps.isEmpty {
+            lines += ["", "Failing steps:"] + failingSteps.map { group in
+                "  \(group.step): \(group.versions.count) version\(group.versions.count == 1 ? "" : "s") (\(Self.list(group.versions))) — \(group.error)"
+            }
+        }
+        let failed = versions.filter { !$0.ok }.count
+        let way = stepwise ? " step by step" : ""
+        lines.append("")
+        lines.append(failed == 0
+            ? "All \(versions.count) versions of \(bundle) checked migrate to \(current)\(way), every step checked."
+            : "\(failed) of \(versions.count) versions of \(bundle) do not migrate to \(current)\(way), at \(failingSteps.count) step\(failingSteps.count == 1 ? "" : "s").")
+        return lines.joined(separator: "\n")
+    }
+
+    /// A JUnit XML report: one test case per version checked (a failure names its step), one
+    /// skipped case per version not checked.
+    func junit(stepwise: Bool) -> String {
+        let failures = versions.filter { !$0.ok }.count
+        let suite = "check-history \(bundle)\(stepwise ? " (stepwise)" : "")"
+        var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
+        xml += #"<testsuites name="\#(escape(suite))" tests="\#(versions.count + skipped.count)" failures="\#(failures)" skipped="\#(skipped.count)">"# + "\n"
+        xml += #"  <testsuite name="\#(escape(suite))" tests="\#(versions.count + skipped.count)" failures="\#(failures)" skipped="\#(skipped.count)">"# + "\n"
+        for outcome in versions {
+            let name = #"name="\#(escape(outcome.version)) → \#(escape(current))" classname="\#(escape(bundle))""#
+            if outcome.ok {
+                xml += "    <testcase \(name)/>\n"
+            } else {
+                let message = escape("\(outcome.failingStep.map { "\($0): " } ?? "")\(outcome.failure ?? "error")")
+                xml += "    <testcase \(name)>\n      <failure message=\"\(message)\">\(escape(outcome.error ?? ""))</failure>\n    </testcase>\n"
+            }
+        }
+        for skip in skipped {
+            xml += #"    <testcase name="\#(escape(skip.version)) → \#(escape(current))" classname="\#(escape(bundle))">"# + "\n"
+            xml += "      <skipped message=\"\(escape(skip.reason))\"/>\n    </testcase>\n"
+        }
+        return xml + "  </testsuite>\n</testsuites>\n"
+    }
+
+    /// Versions as `A, B … F`: the first two and the last of a long run.
+    private static func list(_ names: [String]) -> String {
+        names.count <= 3 ? names.joined(separator: ", ") : "\(names[0]), \(names[1]) … \(names[names.count - 1])"
+    }
+
+    private func escape(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "\n": out += "&#10;"
+            default:
+                // XML 1.0 allows no control characters but tab, newline and return.
+                if scalar.value < 0x20 && scalar != "\t" && scalar != "\r" { out += "?" } else { out.unicodeScalars.append(scalar) }
+            }
+        }
+        return out
+    }
+}
