@@ -13,6 +13,9 @@ struct PlanReport: Encodable {
         var mappings: [String]
         var entityMappings: [String]
         var findings: [String]
+        /// Every change, structured: `kind` (`removed`, `added`, `renamed`, `linksDropped`…),
+        /// `entity`, `property`, `description`, and `rows` for what the first step drops.
+        var changes: [PlannedChange]
         /// The statements the step runs (`--sql` only).
         var sql: SQL?
     }
@@ -78,7 +81,7 @@ struct PlanReport: Encodable {
             case .lightweight: break
             }
             return Step(from: step.source.name, to: step.destination.name, kind: step.kind.name, reason: step.reason, mappings: mappings,
-                        entityMappings: entityMappings, findings: step.findings)
+                        entityMappings: entityMappings, findings: step.findings, changes: step.changes)
         }
     }
 

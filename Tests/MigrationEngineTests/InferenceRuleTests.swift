@@ -311,8 +311,12 @@ final class ChangedDestinationTests: XCTestCase {
         }
         let bundle = ModelBundle(name: "Diffs", versions: [v1, v2], currentVersionName: "v2")
         let plan = try MigrationPlan.make(store: path, bundle: bundle)
-        XCTAssertTrue(plan.steps[0].findings.contains("data dropped: entity RevisionDiffValue is removed (1 rows)"), "\(plan.steps[0].findings)")
-        XCTAssertTrue(plan.steps[0].findings.contains { $0.hasPrefix("data dropped: Revision.diffs now points to DiffValue") }, "\(plan.steps[0].findings)")
+        XCTAssertTrue(plan.steps[0].findings.contains("data dropped: entity RevisionDiffValue removed (1 row)"), "\(plan.steps[0].findings)")
+        XCTAssertTrue(plan.steps[0].findings.contains { $0.hasPrefix("data dropped: Revision.diffs now points to DiffValue") && $0.hasSuffix("(1 object with links)") },
+                      "\(plan.steps[0].findings)")
+        let dropped = try XCTUnwrap(plan.steps[0].changes.first { $0.kind == .linksDropped })
+        XCTAssertEqual([dropped.entity, dropped.property], ["Revision", "diffs"])
+        XCTAssertEqual(dropped.rows, 1)
         XCTAssertThrowsError(try MigrationPlan.make(store: path, bundle: bundle, checks: .destinationChanges)) { error in
             XCTAssertTrue("\(error)".contains("refused by --strict-destinations"), "\(error)")
         }
@@ -357,7 +361,7 @@ final class ChangedDestinationTests: XCTestCase {
             _ = b
         }
         let plan = try MigrationPlan.make(store: path, bundle: ModelBundle(name: "Photos", versions: [v1, v2], currentVersionName: "v2"))
-        XCTAssertTrue(plan.steps[0].findings.contains("data dropped: Photo.children is now the inverse of Photo.parent, kept in its key: the links children kept on its own are dropped"),
+        XCTAssertTrue(plan.steps[0].findings.contains("data dropped: Photo.children is now the inverse of Photo.parent, kept in its key: the links children kept on its own are dropped (1 object with links)"),
                       "\(plan.steps[0].findings)")
         _ = try MigrationRunner.run(plan, store: path, options: MigrationOptions(), keepBackup: false)
         XCTAssertEqual(try rows(path, "SELECT Z_PK, ZPARENT FROM ZPHOTO ORDER BY Z_PK").map { $0.map(\.description) }, [["1", "NULL"], ["2", "1"]])

@@ -75,7 +75,9 @@ enum InferenceRules {
                                       uniquingKeysWith: { first, _ in first })
         }
 
-        mutating func note(_ text: String) { result.changes.append(.init(entity: entity.name, description: "\(entity.name).\(text)")) }
+        mutating func note(_ kind: InferredMapping.Change.Kind, _ property: String, _ text: String) {
+            result.changes.append(.init(kind: kind, entity: entity.name, property: property, description: "\(entity.name).\(text)"))
+        }
         mutating func block(_ text: String) { result.blockers.append(.init(entity: entity.name, description: "\(entity.name).\(text)")) }
         mutating func require(_ property: String, _ kind: InferenceRequirement.Kind, _ what: String) {
             result.requirements.append(InferenceRequirement(entity: entity.name, property: property, kind: kind, description: "\(entity.name).\(what)"))
@@ -103,7 +105,7 @@ enum InferenceRules {
         /// An attribute: new, or paired with its source and checked by the attribute rules.
         mutating func pair(_ attribute: AttributeDescription) {
             guard let from = match(attribute.property, isAttribute: true), let was = oldAttributes.first(where: { $0.name == from }) else {
-                note("\(attribute.name) added")
+                note(.added, attribute.name, "\(attribute.name) added")
                 // A1/A2/A3: a new required attribute without a default is inferred; the step
                 // fails for a store that has rows of the entity (CD 134110, "Validation error
                 // missing attribute values on mandatory destination attribute"). A derived
@@ -114,11 +116,11 @@ enum InferenceRules {
                 return
             }
             result.sources[attribute.name] = from
-            if from != attribute.name { note("\(attribute.name) renamed from \(from)") }
+            if from != attribute.name { note(.renamed, attribute.name, "\(attribute.name) renamed from \(from)") }
             if let problem = typeChange(from: was, to: attribute) {
                 block(problem)
             } else if was.attributeType != attribute.attributeType {
-                note("\(attribute.name) changes type from \(was.attributeType.displayName) to \(attribute.attributeType.displayName); values carry over")
+                note(.retyped, attribute.name, "\(attribute.name) changes type from \(was.attributeType.displayName) to \(attribute.attributeType.displayName); values carry over")
             }
             // T5: external storage may be turned on (values gain Core Data's in-row tag), not off
             // (CD: "Unable to use inferred mapping to move external reference into store.").
@@ -128,10 +130,10 @@ enum InferenceRules {
             // A7/A8/A9: optional → required takes the default where a value is missing; without a
             // default the step fails for a store with a missing value (CD 134110).
             if was.isOptional && !attribute.isOptional {
-                if let fill = attribute.defaultValueString { note("\(attribute.name) becomes required; empty values get the default \(fill)") }
+                if let fill = attribute.defaultValueString { note(.madeRequired, attribute.name, "\(attribute.name) becomes required; empty values get the default \(fill)") }
                 else { require(attribute.name, .existingValue, "\(attribute.name) becomes required and has no default value") }
             } else if !was.isOptional && attribute.isOptional {
-                note("\(attribute.name) becomes optional")
+                note(.madeOptional, attribute.name, "\(attribute.name) becomes optional")
             }
         }
 
@@ -142,22 +144,22 @@ enum InferenceRules {
             // `Conversation.participantRoles`); a required to-one or a to-many with a minimum does.
             let mandatory = !relationship.isOptional && (!relationship.isToMany || relationship.minCount > 0)
             guard let from = match(relationship.property, isAttribute: false), let was = oldRelationships.first(where: { $0.name == from }) else {
-                note("\(relationship.name) added")
+                note(.added, relationship.name, "\(relationship.name) added")
                 if mandatory { require(relationship.name, .newValue, "\(relationship.name) is a new required relationship; existing objects have nothing to point to") }
                 return
             }
             guard keepsLinks(relationship, was: was, mandatory: mandatory), !becomesInverseKey(relationship, was: was) else { return }
             result.sources[relationship.name] = from
-            if from != relationship.name { note("\(relationship.name) renamed from \(from)") }
+            if from != relationship.name { note(.renamed, relationship.name, "\(relationship.name) renamed from \(from)") }
             // P5/P6: to-one → to-many is inferred, to-many → to-one is not (CD: "Can not map from a
             // to-many to a to-one relationship"; DOC's "and vice versa" is about ordering).
             if was.isToMany && !relationship.isToMany {
                 block("\(relationship.name) changes from to-many to to-one; Core Data cannot infer which of several objects to keep")
             } else if !was.isToMany && relationship.isToMany {
-                note("\(relationship.name) changes from to-one to to-many")
+                note(.madeToMany, relationship.name, "\(relationship.name) changes from to-one to to-many")
             }
             // P7: ordered ↔ unordered (DOC; WIRE 2.60 `allMessages`).
-            if was.isOrdered != relationship.isOrdered { note("\(relationship.name) becomes \(relationship.isOrdered ? "ordered" : "unordered")") }
+            if was.isOrdered != relationship.isOrdered { note(.orderChanged, relationship.name, "\(relationship.name) becomes \(relationship.isOrdered ? "ordered" : "unordered")") }
             // P4: becoming mandatory is checked against the rows (CD 134110).
             let wasMandatory = !was.isOptional && (!was.isToMany || was.minCount > 0)
             if mandatory && !wasMandatory {
@@ -192,9 +194,9 @@ enum InferenceRules {
                 require(relationship.name, .linkElsewhere(was.name),
                         "\(relationship.name) now points to \(target), but its links hold \(was.destinationEntityName) objects, which become \(becomes): "
                         + "Core Data cannot set them (\"Unacceptable type of value for relationship\")")
-                note("\(relationship.name) now points to \(target) instead of \(was.destinationEntityName); it starts empty")
+                note(.linksDropped, relationship.name, "\(relationship.name) now points to \(target) instead of \(was.destinationEntityName); it starts empty")
             } else {
-                note("\(relationship.name) now points to \(target) and its old destination \(was.destinationEntityName) is removed: its links are dropped")
+                note(.linksDropped, relationship.name, "\(relationship.name) now points to \(target) and its old destination \(was.destinationEntityName) is removed: its links are dropped")
             }
             if mandatory { require(relationship.name, .newValue, "\(relationship.name) is required and starts empty; existing objects have nothing to point to") }
             return false
@@ -212,7 +214,7 @@ enum InferenceRules {
                   let inverse = new.relationship(named: inverseName, in: destination), !inverse.isToMany else { return false }
             // Kept in its inverse's key before too: that key is what the step keeps.
             if let sourceInverse = was.inverseName.flatMap({ oldInverse(of: was, named: $0) }), !sourceInverse.isToMany { return false }
-            note("\(relationship.name) is now the inverse of \(destination.name).\(inverseName), kept in its key: the links \(was.name) kept on its own are dropped")
+            note(.linksDropped, relationship.name, "\(relationship.name) is now the inverse of \(destination.name).\(inverseName), kept in its key: the links \(was.name) kept on its own are dropped")
             return true
         }
 
@@ -223,7 +225,7 @@ enum InferenceRules {
 
         /// Every source property nothing paired with is dropped.
         mutating func noteRemoved() {
-            for name in oldProperties.map(\.name) where !claimed.contains(name) { note("\(name) removed") }
+            for name in oldProperties.map(\.name) where !claimed.contains(name) { note(.removed, name, "\(name) removed") }
         }
     }
 

@@ -5,12 +5,34 @@ import ObjectModel
 /// and the values existing rows must have for the step to succeed. Computed from the two models
 /// alone, never the store; the rules, each with its evidence, are in `InferenceRules.swift`.
 public struct InferredMapping: Sendable {
-    /// One inferred change, said for people.
+    /// One inferred change: what kind, where, and said for people.
     public struct Change: Hashable, Sendable, CustomStringConvertible {
+        /// What kind of change, for scripts (`plan --json`).
+        public enum Kind: String, Hashable, Sendable, Encodable {
+            case newEntity, entityRenamed, entityRemoved, parentChanged
+            case added, removed, renamed, retyped, madeRequired, madeOptional, madeToMany, orderChanged
+            /// A relationship keeps none of its links (its destination changed, or its storage).
+            case linksDropped
+            /// What Core Data cannot infer (a blocker).
+            case notInferable
+        }
+
+        /// What kind of change.
+        public var kind: Kind
         /// The entity (destination name, or source name when removed).
         public var entity: String
+        /// The property, for a change of one.
+        public var property: String?
         /// What changed.
         public var description: String
+
+        /// A change of `kind` to `entity` (and `property`).
+        public init(kind: Kind = .notInferable, entity: String, property: String? = nil, description: String) {
+            (self.kind, self.entity, self.property, self.description) = (kind, entity, property, description)
+        }
+
+        /// Whether the change loses data the source holds.
+        public var dropsData: Bool { [.entityRemoved, .removed, .linksDropped].contains(kind) }
     }
 
     /// The source model version's name.
@@ -39,8 +61,10 @@ public struct InferredMapping: Sendable {
 
     /// The error for a step that needs a mapping model, naming every blocking change.
     public var notInferableError: MigrationError {
-        MigrationError(.wrongModel, "\(sourceVersion) → \(destinationVersion) cannot be inferred: " + blockers.map(\.description).joined(separator: "; "),
-                       fix: "write a mapping model for \(sourceVersion) → \(destinationVersion) (Name.mapping.yaml or an Xcode .xcmappingmodel)")
+        var error = MigrationError(.wrongModel, "\(sourceVersion) → \(destinationVersion) cannot be inferred: " + blockers.map(\.description).joined(separator: "; "),
+                                   fix: "write a mapping model for \(sourceVersion) → \(destinationVersion) (Name.mapping.yaml or an Xcode .xcmappingmodel)")
+        error.step = "\(sourceVersion) → \(destinationVersion)"
+        return error
     }
 }
 
@@ -76,12 +100,12 @@ extension InferredMapping {
         var propertySources: [String: [String: String]] = [:]
         for entity in new.entities {
             guard let sourceName = entitySources[entity.name], let sourceEntity = old.entity(named: sourceName) else {
-                changes.append(Change(entity: entity.name, description: "new entity \(entity.name)"))
+                changes.append(Change(kind: .newEntity, entity: entity.name, description: "new entity \(entity.name)"))
                 continue
             }
-            if sourceName != entity.name { changes.append(Change(entity: entity.name, description: "entity \(sourceName) renamed to \(entity.name)")) }
+            if sourceName != entity.name { changes.append(Change(kind: .entityRenamed, entity: entity.name, description: "entity \(sourceName) renamed to \(entity.name)")) }
             if sourceEntity.parentName.flatMap({ name in entitySources.first { $0.value == name }?.key }) != entity.parentName {
-                changes.append(Change(entity: entity.name, description: "parent entity \(sourceEntity.parentName ?? "none") → \(entity.parentName ?? "none")"))
+                changes.append(Change(kind: .parentChanged, entity: entity.name, description: "parent entity \(sourceEntity.parentName ?? "none") → \(entity.parentName ?? "none")"))
             }
             let found = InferenceRules.properties(of: entity, in: new, from: sourceEntity, in: old, entitySources: entitySources, checks: checks)
             propertySources[entity.name] = found.sources
@@ -90,7 +114,7 @@ extension InferredMapping {
             requirements += found.requirements
         }
         let removed = old.entities.map(\.name).filter { !claimed.contains($0) }
-        changes += removed.map { Change(entity: $0, description: "entity \($0) removed") }
+        changes += removed.map { Change(kind: .entityRemoved, entity: $0, description: "entity \($0) removed") }
         blockers += InferenceRules.mergedHierarchies(in: new, from: old, entitySources: entitySources)
         self.init(sourceVersion: source.name, destinationVersion: destination.name, entitySources: entitySources,
                   propertySources: propertySources, changes: changes, blockers: blockers, requirements: requirements,

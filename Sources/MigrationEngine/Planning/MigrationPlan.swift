@@ -36,6 +36,8 @@ public struct MigrationPlan: Sendable {
         /// Why the plan takes this step (the route: a mapping model, Core Data's straight
         /// inference, or `--stepwise`).
         public var reason: String = ""
+        /// Every change between the two versions, structured (``PlannedChange``).
+        public var changes: [PlannedChange] = []
     }
 
     /// The store's version.
@@ -171,11 +173,10 @@ public struct MigrationPlan: Sendable {
         } else if case .lightweight = kind {
             notes += inference.requirements.map { "required: \($0.description); checked against the rows when the step runs" }
         }
-        // Rows are counted (a scan of each table) only to say how many a removed entity loses.
-        let rows = first != nil && !inference.removedEntities.isEmpty ? try first?.store.rowCounts(model: leg.source.model) : nil
+        let changes = try PlannedChange.all(inference, kind: kind, store: first.map { ($0.store, $0.layout) })
         let layout = first?.layout ?? StoreLayout(model: leg.source.model)
         return Step(source: leg.source, destination: leg.destination, kind: kind,
-                    findings: notes + findings(inference, kind: kind, rows: rows, source: layout), reason: leg.reason)
+                    findings: notes + findings(inference, kind: kind, changes: changes, source: layout), reason: leg.reason, changes: changes)
     }
 
     /// A note when other versions share the store's hashes but pair properties differently.
@@ -190,23 +191,27 @@ public struct MigrationPlan: Sendable {
         return ["source: \(differing.joined(separator: ", ")) share\(differing.count == 1 ? "s" : "") the store's hashes with \(start.name) but not its renaming identifiers; the store is read as \(start.name), the first of them, as Core Data reads it"]
     }
 
-    private static func findings(_ inference: InferredMapping, kind: Kind, rows: [String: Int]?, source: StoreLayout) -> [String] {
+    /// The step's changes said for people, each with its prefix (`data dropped:`, `added:`…),
+    /// then what the step rewrites and what it cannot infer.
+    private static func findings(_ inference: InferredMapping, kind: Kind, changes: [PlannedChange], source: StoreLayout) -> [String] {
         var findings: [String] = []
         // Inferred steps drop what the destination lacks; with a mapping model, the mapping decides.
         let dropped: String
         if case .mapping = kind { dropped = "not in \(inference.destinationVersion) (the mapping model decides what becomes of it)" }
         else { dropped = "data dropped" }
-        for entity in inference.removedEntities {
-            let count = rows?[entity].map { " (\($0) rows)" } ?? ""
-            if rows?[entity] != 0 { findings.append("\(dropped): entity \(entity) is removed\(count)") }
+        // What is lost first, then the rest, each kind in the model's order.
+        // An entity removed with no rows loses nothing, and is not said.
+        for change in changes where change.dropsData && !(change.kind == .entityRemoved && change.rows == 0) {
+            findings.append("\(dropped): \(change.sentence)")
         }
-        for change in inference.changes where change.description.hasSuffix(" removed") && !change.description.hasPrefix("entity ")
-            || change.description.contains(" are dropped") {
-            findings.append("\(dropped): \(change.description)")
+        // Additions and other changes say what they are themselves (`Book.author added`).
+        let prefixes: [(String, Set<InferredMapping.Change.Kind>)] = [
+            ("rename: ", [.entityRenamed, .renamed]), ("required: ", [.madeRequired]), ("type: ", [.retyped]),
+            ("", [.newEntity, .added, .madeOptional, .madeToMany, .orderChanged, .parentChanged]),
+        ]
+        for (prefix, kinds) in prefixes {
+            findings += changes.filter { kinds.contains($0.kind) }.map { prefix + $0.sentence }
         }
-        for change in inference.changes where change.description.contains("renamed") { findings.append("rename: \(change.description)") }
-        for change in inference.changes where change.description.contains("becomes required;") { findings.append("required: \(change.description)") }
-        for change in inference.changes where change.description.contains("changes type") { findings.append("type: \(change.description)") }
         if case .lightweight = kind {
             let methods = LightweightSQL(inference: inference, source: source, destination: StoreLayout(model: inference.destinationModel)).tableMethods()
             let rebuilt = methods.filter { $0.value == .rebuilt }.keys.sorted()

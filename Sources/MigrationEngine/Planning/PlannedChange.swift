@@ -1,0 +1,58 @@
+import ObjectModel
+import SQLiteStore
+
+/// One change a step makes between two versions, structured for scripts (`plan --json`), with
+/// the rows it touches where the plan has the store at hand: what a dropped entity, property or
+/// set of links held is said with its rows, so the loss is said loudly.
+public struct PlannedChange: Sendable, Encodable {
+    /// What kind of change.
+    public var kind: InferredMapping.Change.Kind
+    /// The entity (destination name, or source name when removed).
+    public var entity: String
+    /// The property, for a change of one.
+    public var property: String?
+    /// The change, said for people.
+    public var description: String
+    /// For data the plan's first step drops: the rows holding it (an entity's rows, the rows
+    /// with a value of a property, the objects with links). `nil` when not counted (a later
+    /// step, or a change that drops nothing).
+    public var rows: Int?
+
+    /// Whether the change loses data the source holds.
+    public var dropsData: Bool { [.entityRemoved, .removed, .linksDropped].contains(kind) }
+
+    /// The description, with the rows when counted.
+    public var sentence: String {
+        guard let rows else { return description }
+        switch kind {
+        case .entityRemoved: return "\(description) (\(rows) row\(rows == 1 ? "" : "s"))"
+        case .linksDropped: return "\(description) (\(rows) object\(rows == 1 ? "" : "s") with links)"
+        default: return "\(description) (\(rows) row\(rows == 1 ? "" : "s") with a value)"
+        }
+    }
+
+    /// Every change of `inference`, entities removed first; with `store` (the plan's first
+    /// step, the store at its source version), what each drops counted: an entity's rows from
+    /// a scan of its table, a property's values from one count each.
+    static func all(_ inference: InferredMapping, kind: MigrationPlan.Kind, store: (PersistentStore, StoreLayout)?) throws -> [PlannedChange] {
+        let dropping = inference.changes.contains { $0.dropsData }
+        let entityRows = try store.flatMap { store in dropping ? try store.0.rowCounts(model: inference.sourceModel) : nil }
+        let ordered = inference.changes.filter { $0.kind == .entityRemoved } + inference.changes.filter { $0.kind != .entityRemoved }
+        return try ordered.map { change in
+            var planned = PlannedChange(kind: change.kind, entity: change.entity, property: change.property, description: change.description)
+            guard change.dropsData, let store else { return planned }
+            if change.kind == .entityRemoved {
+                planned.rows = entityRows?[change.entity]
+            } else if let property = change.property, let origin = inference.entitySources[change.entity] {
+                // A removed property is named as the source has it; dropped links, by the destination's
+                // relationship paired with the source's of the same identifier.
+                let from = change.kind == .removed ? property : (inference.sourceModel.entity(named: origin)
+                    .flatMap { inference.sourceModel.relationship(named: property, in: $0) }?.name ?? property)
+                planned.rows = try? store.0.readObjects(store.1) { reader in
+                    try reader.count(of: origin, includingSubentities: false) - reader.countLacking(from, of: origin)
+                }
+            }
+            return planned
+        }
+    }
+}
