@@ -37,8 +37,7 @@ final class ModelCorpusTests: XCTestCase {
 
     func testEveryModelReadsAndEveryVersionCoreDataLoadsMakesAStore() throws {
         XCTAssertFalse(Self.models.isEmpty)
-        let directory = try scratchDirectory()
-        var versions = 0, stores = 0, refused: [String] = []
+        var usable: [(url: URL, version: ModelBundle.Version)] = [], refused: [String] = []
         for url in Self.models {
             let bundle: ModelBundle
             do { bundle = try Self.read(url) } catch {
@@ -47,25 +46,32 @@ final class ModelCorpusTests: XCTestCase {
             }
             XCTAssertNotNil(bundle.version(named: bundle.currentVersionName), url.path)
             for version in bundle.versions {
-                versions += 1
-                if let refusal = version.refusal {
-                    refused.append("\(version.name): \(refusal)")
-                    continue
-                }
-                let path = directory.appendingPathComponent("store-\(versions).sqlite").path
-                defer { StoreFiles.remove(path) }
-                do {
-                    let store = try PersistentStore.create(at: path, model: version.model)
-                    try DataGenerator(model: version.model, seed: 5).fill(store, rows: 3)
-                    try store.close()
-                    XCTAssertEqual(try PersistentStore.open(at: path).metadata().versionHashes, version.entityHashes, "\(url.path) \(version.name)")
-                    stores += 1
-                } catch {
-                    XCTFail("\(url.path) \(version.name): \(error)")
-                }
+                if let refusal = version.refusal { refused.append("\(version.name): \(refusal)") } else { usable.append((url, version)) }
             }
         }
-        print("Model corpus: \(Self.models.count) models, \(versions) versions, \(stores) stores made; no store at: \(refused.joined(separator: "; "))")
+        let directory = try scratchDirectory()
+        let versions = usable
+        let outcomes = Outcomes(count: versions.count)
+        // Each version's store is its own: as many at once as there are processors.
+        DispatchQueue.concurrentPerform(iterations: versions.count) { index in
+            let version = versions[index].version
+            let path = directory.appendingPathComponent("store-\(index).sqlite").path
+            defer { StoreFiles.remove(path) }
+            do {
+                let store = try PersistentStore.create(at: path, model: version.model)
+                try DataGenerator(model: version.model, seed: 5).fill(store, rows: 3)
+                try store.close()
+                let hashes = try PersistentStore.open(at: path).metadata().versionHashes
+                outcomes.set(index, hashes == version.entityHashes ? nil : MigrationError(.verification, "the store does not carry its version's hashes"))
+            } catch {
+                outcomes.set(index, error)
+            }
+        }
+        for (version, error) in zip(versions, outcomes.errors) {
+            if let error { XCTFail("\(version.url.path) \(version.version.name): \(error)") }
+        }
+        print("Model corpus: \(Self.models.count) models, \(versions.count + refused.count) versions, \(versions.count) stores made; "
+              + "no store at: \(refused.joined(separator: "; "))")
     }
 
     /// One step of a bundle's history: a store at `source` migrated to `destination`.
