@@ -40,7 +40,11 @@ extension HistoryCheck {
         let found = firsts.values.map { $0 ?? FirstStep(way: [], error: nil) }
         // A step checked as a version's first, by its name: what every later way through it reads.
         var byStep: [String: Error?] = [:]
-        for first in found { if let step = first.way.first, byStep[step] == nil { byStep[step] = .some(first.error) } }
+        for first in found {
+            // A plan refused at its first step (a requirement the store's rows break) names that step.
+            let step = first.way.first ?? (first.error as? MigrationError)?.step
+            if let step, byStep[step] == nil { byStep[step] = .some(first.error) }
+        }
         var outcomes = zip(versions, found).map { version, first in outcome(of: version, first, byStep: byStep, in: directory) }
         if let walked = whole.values[0] { outcomes[0] = walked }
         return outcomes
