@@ -111,8 +111,9 @@ package struct HistoryCheck: Sendable {
         return plan.steps.count
     }
 
-    /// The store for `version` made at `path`, checked against its own model, and its plan.
-    func plannedStore(_ version: ModelBundle.Version, at path: String) throws -> MigrationPlan {
+    /// The store for `version` made at `path`, checked against its own model, and its plan to
+    /// `end` (the target, by default).
+    func plannedStore(_ version: ModelBundle.Version, at path: String, to end: String? = nil) throws -> MigrationPlan {
         try version.requireUsable(for: "to make a store")
         let store = try PersistentStore.create(at: path, model: version.model)
         var generator = DataGenerator(model: version.model, seed: 11)
@@ -134,7 +135,7 @@ package struct HistoryCheck: Sendable {
                                  fix: "give check-history more --rows, so that every object can have the partners its model requires")
         }
         try store.close()
-        return try MigrationPlan.make(store: path, bundle: bundle, mappings: mappings, to: target, route: route)
+        return try MigrationPlan.make(store: path, bundle: bundle, mappings: mappings, to: end ?? target, route: route)
     }
 
     /// Runs `plan` on the store at `path`, made at `version`, checking each inferred step as it

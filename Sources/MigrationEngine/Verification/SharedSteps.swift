@@ -10,75 +10,123 @@ extension HistoryCheck {
         var error: Error?
     }
 
+    /// The chained walks a stepwise run makes: at most this many, each from its own version to
+    /// the next one's start, all at once as processors allow.
+    static let chainedWalks = 4
+
     /// Stepwise, a version's way visits every version after it, so the ways of two versions share
     /// every step after the later one's start: walking each whole repeats the work, n versions
     /// costing about n²/2 steps (WooCommerce's 117: 213 s against 24 s straight). Instead every
-    /// version's first step is checked on its own store, and a version's outcome is the first
-    /// failing step of its way, each step checked where it is a version's first. The oldest
-    /// version's way also runs whole, so what one step leaves in the data is checked by the
-    /// next; its outcome is that walk's. About 2n steps in all.
+    /// step is checked once, on a store made at the version it starts from, and a version's
+    /// outcome is the first failing step of its way. So that what one step leaves in the data is
+    /// checked by the next, the history is also walked whole in a few chained walks, each from
+    /// a version to where the next begins; a chained walk's failure is its first version's
+    /// outcome. About 2n steps in all, the walks side by side.
     func runSharingSteps(_ versions: [ModelBundle.Version], in directory: URL,
                          progress: @escaping @Sendable (Int, Int, String) -> Void) -> [Outcome] {
+        let stride = max(2, (versions.count + Self.chainedWalks - 1) / Self.chainedWalks)
+        let starts = Array(Swift.stride(from: 0, to: versions.count - 1, by: stride))
         let firsts = Slots<FirstStep>(count: versions.count)
-        let whole = Slots<Outcome>(count: 1)
-        let count = versions.count + 1
+        let chains = Slots<Outcome>(count: starts.count)
+        let count = starts.count + versions.count
         DispatchQueue.concurrentPerform(iterations: count) { index in
-            // The whole walk first: it is the longest.
-            let walksWhole = index == 0
-            let version = versions[walksWhole ? 0 : index - 1]
-            firsts.started { progress($0, count, walksWhole ? "\(version.name), its whole way" : version.name) }
+            // The chained walks first: they are the longest.
+            let chain = index < starts.count ? index : nil
+            let version = versions[chain.map { starts[$0] } ?? index - starts.count]
+            firsts.started { progress($0, count, chain == nil ? version.name : "\(version.name), its way walked") }
             let path = directory.appendingPathComponent("version-\(index).sqlite").path
             defer { StoreFiles.remove(path) }
-            if walksWhole {
-                do { whole.set(0, Outcome(version: version.name, steps: try check(version, at: path))) } catch {
-                    whole.set(0, Outcome(version: version.name, steps: 0, error: error))
-                }
+            if let chain {
+                let end = chain + 1 < starts.count ? versions[starts[chain + 1]].name : target
+                chains.set(chain, walk(version, until: end, at: path))
             } else {
-                firsts.set(index - 1, firstStep(of: version, at: path))
+                firsts.set(index - starts.count, firstStep(of: version, at: path))
             }
         }
-        let found = firsts.values.map { $0 ?? FirstStep(way: [], error: nil) }
-        // A step checked as a version's first, by its name: what every later way through it reads.
+        var found = firsts.values.map { $0 ?? FirstStep(way: [], error: nil) }
+        var byStep = Self.checkedSteps(found)
+        // Steps no version checked starts with (a run asked for some versions only): each is
+        // checked once, where it starts.
+        let missing = Set(found.flatMap(\.way).filter { byStep[$0] == nil }).sorted()
+        let sources = missing.compactMap { bundle.version(named: $0.components(separatedBy: " → ")[0]) }
+        let more = Slots<FirstStep>(count: sources.count)
+        DispatchQueue.concurrentPerform(iterations: sources.count) { index in
+            let path = directory.appendingPathComponent("step-\(index).sqlite").path
+            defer { StoreFiles.remove(path) }
+            more.set(index, firstStep(of: sources[index], at: path))
+        }
+        found += more.values.compactMap { $0 }
+        byStep.merge(Self.checkedSteps(found)) { kept, _ in kept }
+        var outcomes = versions.indices.map { outcome(of: versions[$0], found[$0], byStep: byStep) }
+        for (chain, start) in starts.enumerated() {
+            if let walked = chains.values[chain], !walked.ok { outcomes[start] = walked }
+        }
+        return outcomes
+    }
+
+    /// Each step some version starts with, and what it came to there.
+    private static func checkedSteps(_ firsts: [FirstStep]) -> [String: Error?] {
         var byStep: [String: Error?] = [:]
-        for first in found {
+        for first in firsts {
             // A plan refused at its first step (a requirement the store's rows break) names that step.
             let step = first.way.first ?? (first.error as? MigrationError)?.step
             if let step, byStep[step] == nil { byStep[step] = .some(first.error) }
         }
-        var outcomes = zip(versions, found).map { version, first in outcome(of: version, first, byStep: byStep, in: directory) }
-        if let walked = whole.values[0] { outcomes[0] = walked }
-        return outcomes
+        return byStep
     }
 
-    /// The store for `version`, its plan, and the plan's first step run and checked.
+    /// The store for `version`, planned only as far as its first step (planning the whole way
+    /// for every version would be n² work again), that step run and checked, and its whole way.
     private func firstStep(of version: ModelBundle.Version, at path: String) -> FirstStep {
         var way: [String] = []
         do {
-            let plan = try plannedStore(version, at: path)
-            way = plan.steps.map { "\($0.source.name) → \($0.destination.name)" }
-            guard let step = plan.steps.first else { return FirstStep(way: way, error: nil) }
-            var first = plan
-            first.steps = [step]
-            first.targetVersion = step.destination.name
-            try migrate(first, from: version, at: path)
+            let legs = try self.legs(from: version)
+            way = legs.map { "\($0.source.name) → \($0.destination.name)" }
+            let plan = try plannedStore(version, at: path, to: legs.first?.destination.name)
+            try migrate(plan, from: version, at: path)
             return FirstStep(way: way, error: nil)
         } catch {
             return FirstStep(way: way, error: error)
         }
     }
 
+    /// The steps of `version`'s way to the target, as a plan takes them: from the first version
+    /// with its hashes (as the store is read), through the mapping models that fit.
+    private func legs(from version: ModelBundle.Version) throws -> [PlanRoute.Leg] {
+        let start = bundle.versions(matchingHashes: version.entityHashes).first ?? version
+        guard let end = bundle.version(named: target) else { return [] }
+        return try route.legs(from: start, to: end, bundle: bundle, mappings: MappingFit(mappings, bundle: bundle).named)
+    }
+
+    /// The store for `version`, walked along its way until it reaches `end`, every step checked.
+    private func walk(_ version: ModelBundle.Version, until end: String, at path: String) -> Outcome {
+        do {
+            let plan = try plannedStore(version, at: path)
+            try migrate(plan, until: end, from: version, at: path)
+            return Outcome(version: version.name, steps: plan.steps.count)
+        } catch {
+            return Outcome(version: version.name, steps: 0, error: error)
+        }
+    }
+
+    /// `plan`'s steps up to the one that reaches `end` (all of them, for nil), run and checked.
+    private func migrate(_ plan: MigrationPlan, until end: String?, from version: ModelBundle.Version, at path: String) throws {
+        var part = plan
+        if let end, let last = plan.steps.firstIndex(where: { $0.destination.name == end }) {
+            part.steps = Array(plan.steps.prefix(through: last))
+            part.targetVersion = end
+        }
+        try migrate(part, from: version, at: path)
+    }
+
     /// A version's outcome from the steps of its way: its own first step, then each later one
-    /// as checked where it was a version's first. A step no version starts with (none should:
-    /// stepwise, every step starts at the version the step before reached) is walked whole.
-    private func outcome(of version: ModelBundle.Version, _ first: FirstStep, byStep: [String: Error?], in directory: URL) -> Outcome {
+    /// as checked where it starts.
+    private func outcome(of version: ModelBundle.Version, _ first: FirstStep, byStep: [String: Error?]) -> Outcome {
         if let error = first.error { return Outcome(version: version.name, steps: first.way.count, error: error) }
         for step in first.way.dropFirst() {
             guard let result = byStep[step] else {
-                let path = directory.appendingPathComponent("walk-\(UUID().uuidString).sqlite").path
-                defer { StoreFiles.remove(path) }
-                do { return Outcome(version: version.name, steps: try check(version, at: path)) } catch {
-                    return Outcome(version: version.name, steps: first.way.count, error: error)
-                }
+                return Outcome(version: version.name, steps: first.way.count,
+                               error: MigrationError(.verification, "\(step) was not checked", fix: "report this: every step of a way is checked where it starts"))
             }
             if let error = result {
                 var failure = error as? MigrationError ?? MigrationError(.verification, "\(error)")
