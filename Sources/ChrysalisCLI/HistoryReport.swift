@@ -1,5 +1,6 @@
 import Foundation
 import MigrationEngine
+import ObjectModel
 
 /// What `check-history` found, as text, JSON or JUnit XML: every version's outcome, the failures
 /// grouped by the step they fail at (31 versions failing at one missing mapping model are one
@@ -89,20 +90,10 @@ struct HistoryReport: Encodable {
         names.count <= 3 ? names.joined(separator: ", ") : "\(names[0]), \(names[1]) … \(names[names.count - 1])"
     }
 
+    /// `text` as an XML attribute value or text; XML 1.0 allows no control characters but tab,
+    /// newline and return, even as references, so others become `?`.
     private func escape(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "\n": out += "&#10;"
-            default:
-                // XML 1.0 allows no control characters but tab, newline and return.
-                if scalar.value < 0x20 && scalar != "\t" && scalar != "\r" { out += "?" } else { out.unicodeScalars.append(scalar) }
-            }
-        }
-        return out
+        let allowed = String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 && !["\t", "\n", "\r"].contains($0) ? "?" : $0 }))
+        return XMLEscaping.attributeValue(allowed)
     }
 }

@@ -173,7 +173,13 @@ private struct XMLOutput {
         attributes.map { " \($0.0)=\"\(escape($0.1))\"" }.joined()
     }
 
-    private func escape(_ value: String) -> String {
+    private func escape(_ value: String) -> String { XMLEscaping.attributeValue(value) }
+}
+
+/// Text as an XML attribute value: markup characters and line breaks as references, so a value
+/// reads back exactly. Shared by every XML file Chrysalis writes.
+package enum XMLEscaping {
+    package static func attributeValue(_ value: String) -> String {
         var escaped = ""
         for character in value.unicodeScalars {
             switch character {

@@ -6,17 +6,20 @@ import SQLiteStore
 import TestSupport
 import XCTest
 
+/// A version named `name` whose model holds the entities in `body` (XML).
+private func modelVersion(_ name: String, _ body: String) throws -> ModelBundle.Version {
+    let model = try ModelXMLReader.read(Data("""
+        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" userDefinedModelVersionIdentifier="\(name)">\(body)</model>
+        """.utf8), file: name)
+    return ModelBundle.Version(name: name, model: model)
+}
+
 /// Every change Core Data infers, each on a store with rows: migrated in place, the store has
 /// exactly a fresh destination store's layout and the data the rule promises. And every change it
 /// cannot infer: a clear error naming it, the store untouched.
 final class InferenceRuleTests: XCTestCase {
-    private func version(_ name: String, _ body: String) throws -> ModelBundle.Version {
-        let model = try ModelXMLReader.read(Data("""
-            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" userDefinedModelVersionIdentifier="\(name)">\(body)</model>
-            """.utf8), file: name)
-        return ModelBundle.Version(name: name, model: model)
-    }
+    private func version(_ name: String, _ body: String) throws -> ModelBundle.Version { try modelVersion(name, body) }
 
     /// Migrates a v1 store filled by `seed` to v2 and returns its path, after checking the layout.
     @discardableResult
@@ -274,13 +277,7 @@ final class InferenceRuleTests: XCTestCase {
 /// P10 and P11: a relationship whose destination entity changes, and a to-many that becomes the
 /// inverse of a to-one. Core Data infers both; what the links become is said in the plan.
 final class ChangedDestinationTests: XCTestCase {
-    private func version(_ name: String, _ body: String) throws -> ModelBundle.Version {
-        let model = try ModelXMLReader.read(Data("""
-            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" userDefinedModelVersionIdentifier="\(name)">\(body)</model>
-            """.utf8), file: name)
-        return ModelBundle.Version(name: name, model: model)
-    }
+    private func version(_ name: String, _ body: String) throws -> ModelBundle.Version { try modelVersion(name, body) }
 
     private let revision = #"<entity name="Revision"><attribute name="title" optional="YES" attributeType="String"/><relationship name="diffs" optional="YES" toMany="YES" deletionRule="Cascade" destinationEntity="%@" inverseName="revision" inverseEntity="%@"/></entity>"#
     private let value = #"<entity name="%@"><attribute name="text" optional="YES" attributeType="String"/><relationship name="revision" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Revision" inverseName="diffs" inverseEntity="Revision"/></entity>"#
