@@ -22,7 +22,8 @@ struct CheckHistoryCommand: ParsableCommand {
         generated data, never as a step's failure. Exits 0 only when every version checked migrates.
 
         --stepwise checks each step once, on a store made where it starts, and gives each version \
-        the first failing step of its way; the oldest version's way also runs whole. A history of \
+        the first failing step of its way; the history is also walked whole, in a few chained \
+        walks side by side. A history of \
         n versions costs about 2n steps, not n²/2.
 
         Run it in an app's CI on every model change, so a store that stops migrating is found \
