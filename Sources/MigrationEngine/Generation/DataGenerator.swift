@@ -130,7 +130,13 @@ package struct DataGenerator {
             let destination = model.entity(named: relationship.destinationEntityName)
             oneToOne = destination.flatMap { d in relationship.inverseName.flatMap { model.relationship(named: $0, in: d) } }.map { !$0.isToMany } ?? false
             let found = destination.flatMap { hierarchies[model.rootEntity(of: $0).name] }
-            let names = destination.map { d in Set([d.name] + InferredNames.descendants(of: d, in: model)) } ?? []
+            // A required to-one into a concrete entity points at that entity's own objects: a
+            // subentity's, which a mapping model's entity mapping for the destination does not
+            // visit, would leave it empty in a mapping step and fail Core Data's validation for
+            // data an app does not store (WordPress 41 → 42: SourcePostAttribution.post, a
+            // ReaderPost, never a ReaderGapMarker). Optional ones reach subentities too.
+            let exact = !relationship.isOptional && destination?.isAbstract == false
+            let names = destination.map { d in Set([d.name] + (exact ? [] : InferredNames.descendants(of: d, in: model))) } ?? []
             hierarchy = found
             accepted = Set(found.map { h in h.concretes.indices.filter { names.contains(h.concretes[$0].name) } } ?? [])
         }

@@ -60,10 +60,15 @@ public enum PlanRoute: Sendable, Equatable {
             index = Dictionary(versions.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
         }
 
-        /// The mapping models that start at version `at` and lead forward, not past the end.
+        /// The mapping models that start at version `at` and lead forward, not past the end. A
+        /// mapping model made from a version with `at`'s hashes starts there too: Core Data finds
+        /// a mapping model by the store's hashes (WordPress 9, 10 and 11 share them, and the
+        /// 11 → 12 mapping model is how a store at 9 reaches 12).
         func mappingsLeaving(_ at: Int) -> [MappingModel] {
             let leaving = mappings.filter { mapping in
-                mapping.sourceVersion == versions[at].name && index[mapping.destinationVersion].map { $0 > at && $0 <= end } == true
+                let starts = mapping.sourceVersion == versions[at].name
+                    || index[mapping.sourceVersion].map { versions[$0].entityHashes == versions[at].entityHashes } == true
+                return starts && index[mapping.destinationVersion].map { $0 > at && $0 <= end } == true
             }
             guard let first = leaving.first else { return [] }
             // Several for one pair run as passes, in the order given; one destination per step.
