@@ -80,8 +80,12 @@ public enum PlanRoute: Sendable, Equatable {
             let leaving = mappingsLeaving(at)
             guard let first = leaving.first, let to = index[first.destinationVersion] else { return nil }
             let names = leaving.map(\.name).joined(separator: ", ")
-            return (Leg(source: versions[at], destination: versions[to], mappings: leaving,
-                        reason: "mapping model\(leaving.count == 1 ? "" : "s") \(names) given for \(versions[at].name) → \(versions[to].name)"), to)
+            // A mapping model made from another version with the store's hashes runs from that
+            // version: the store is at it as much as at `at`, and the mapping names its properties.
+            let source = index[first.sourceVersion].map { versions[$0] } ?? versions[at]
+            let shared = source.name == versions[at].name ? "" : " (the store's hashes are \(source.name)'s too)"
+            return (Leg(source: source, destination: versions[to], mappings: leaving,
+                        reason: "mapping model\(leaving.count == 1 ? "" : "s") \(names) given for \(source.name) → \(versions[to].name)\(shared)"), to)
         }
     }
 
