@@ -35,6 +35,18 @@ package struct HistoryCheck: Sendable {
             failingStep = (error as? MigrationError)?.step
             failure = error.map { ($0 as? MigrationError)?.kind.rawValue ?? "error" }
         }
+
+        /// The outcome with the check's own store files (`version-3.sqlite` in a scratch
+        /// folder, removed when the run ends) called what they are: a path no one can open
+        /// afterwards only hides the message's point.
+        func sayingScratchStores(in directory: URL) -> Outcome {
+            guard let text = error,
+                  let pattern = try? NSRegularExpression(pattern: NSRegularExpression.escapedPattern(for: directory.path) + "/?[a-z]+-[0-9]+\\.sqlite")
+            else { return self }
+            var said = self
+            said.error = pattern.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "the store the check made")
+            return said
+        }
     }
 
     /// A version not checked, and why: it sorts after the target, or Core Data refuses it.
@@ -86,6 +98,10 @@ package struct HistoryCheck: Sendable {
     /// bundle's order. Stepwise, the steps the versions' ways share are checked once
     /// (``runSharingSteps(_:in:progress:)``).
     package func run(in directory: URL, progress: @escaping @Sendable (_ started: Int, _ count: Int, _ version: String) -> Void = { _, _, _ in }) -> [Outcome] {
+        outcomes(in: directory, progress: progress).map { $0.sayingScratchStores(in: directory) }
+    }
+
+    private func outcomes(in directory: URL, progress: @escaping @Sendable (Int, Int, String) -> Void) -> [Outcome] {
         let versions = checkedVersions
         if route == .stepwise && versions.count > 2 { return runSharingSteps(versions, in: directory, progress: progress) }
         let results = Slots<Outcome>(count: versions.count)
