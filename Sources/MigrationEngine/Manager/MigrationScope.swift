@@ -131,7 +131,7 @@ struct PredicateEvaluator {
             case .beginsWith: return a.hasPrefix(b)
             case .endsWith: return a.hasSuffix(b)
             case .contains: return a.contains(b)
-            default: return Self.like(Array(a), Array(b))
+            default: return Self.like(a, b)
             }
         case .in:
             guard case .collection(let items) = rhs else { return false }
@@ -139,19 +139,31 @@ struct PredicateEvaluator {
         }
     }
 
-    /// `LIKE` with `*` (any run) and `?` (one character), as in Core Data.
-    static func like(_ text: [Character], _ pattern: [Character]) -> Bool {
-        var memo: [Int: Bool] = [:]
-        func match(_ i: Int, _ j: Int) -> Bool {
-            let key = i * (pattern.count + 1) + j
-            if let known = memo[key] { return known }
-            let result: Bool
-            if j == pattern.count { result = i == text.count }
-            else if pattern[j] == "*" { result = match(i, j + 1) || (i < text.count && match(i + 1, j)) }
-            else { result = i < text.count && (pattern[j] == "?" || pattern[j] == text[i]) && match(i + 1, j + 1) }
-            memo[key] = result
-            return result
+    /// `LIKE` with `*` (any run) and `?` (one character), as in Core Data. A loop that walks
+    /// the text once per `*` it retries, in constant memory: a recursive matcher used a stack
+    /// frame per character and crashed the process on any text of 64 KB or more.
+    static func like(_ text: String, _ pattern: String) -> Bool {
+        let pattern = Array(pattern)
+        var t = text.startIndex, p = 0
+        // The last `*` seen, and where in the text its run would end next if retried.
+        var star: Int?, retry = text.startIndex
+        while t < text.endIndex {
+            if p < pattern.count, pattern[p] == "?" || (pattern[p] != "*" && pattern[p] == text[t]) {
+                t = text.index(after: t)
+                p += 1
+            } else if p < pattern.count, pattern[p] == "*" {
+                star = p
+                retry = t
+                p += 1
+            } else if let star {
+                retry = text.index(after: retry)
+                t = retry
+                p = star + 1
+            } else {
+                return false
+            }
         }
-        return match(0, 0)
+        while p < pattern.count, pattern[p] == "*" { p += 1 }
+        return p == pattern.count
     }
 }
