@@ -73,7 +73,7 @@ struct CheckHistoryCommand: ParsableCommand {
         progress.clear()
         let report = HistoryReport(bundle: bundle.name, current: check.target, versions: outcomes, skipped: check.skipped)
         if let junit { try Data(report.junit(stepwise: stepwise).utf8).write(to: URL(fileURLWithPath: junit), options: .atomic) }
-        print(json ? try JSONOutput.encode(report) : report.text(stepwise: stepwise))
+        print(json ? try JSONOutput.encode(report) : TerminalText.visible(report.text(stepwise: stepwise)))
         if outcomes.contains(where: { !$0.ok }) { throw ExitCode(1) }
     }
 }

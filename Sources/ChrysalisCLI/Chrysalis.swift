@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ObjectModel
 import MigrationEngine
 
 /// The `chrysalis` command line: Core Data model versioning and store migration for Linux, as a
@@ -76,11 +77,12 @@ public struct Chrysalis: ParsableCommand {
             var command = try parseAsRoot()
             try command.run()
         } catch {
-            if exitCode(for: error) == .validationFailure {
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-                Foundation.exit(2)
-            }
-            exit(withError: error)
+            let code = exitCode(for: error)
+            // Help goes to standard output, as ArgumentParser prints it.
+            guard code != .success else { exit(withError: error) }
+            // A message can carry a path, and a path's bytes can be escape sequences: shown, not obeyed.
+            FileHandle.standardError.write(Data((TerminalText.visible(fullMessage(for: error)) + "\n").utf8))
+            Foundation.exit(code == .validationFailure ? 2 : code.rawValue)
         }
     }
 }

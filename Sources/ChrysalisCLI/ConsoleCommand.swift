@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ObjectModel
 import MigrationConsole
 import MigrationEngine
 import SQLiteStore
@@ -62,9 +63,9 @@ extension ConsoleApp.Outcome {
     package func finish() throws {
         switch self {
         case .quit: return
-        case .migrated(let summary): print(summary)
+        case .migrated(let summary): print(TerminalText.visible(summary))
         case .failed(let message):
-            FileHandle.standardError.write(Data("error: \(message)\n".utf8))
+            FileHandle.standardError.write(Data("error: \(TerminalText.visible(message))\n".utf8))
             throw ExitCode(1)
         case .cancelled:
             FileHandle.standardError.write(Data("cancelled: the store is as it was\n".utf8))

@@ -1,4 +1,5 @@
 import Foundation
+import ObjectModel
 import Synchronization
 
 /// A count on standard error ("generating rows: 4000/20000"), at most five times a second: one
@@ -18,7 +19,7 @@ package final class CounterLine: Sendable {
             last = now
             return true
         }) else { return }
-        let line = "\(label): \(done)/\(total)"
+        let line = TerminalText.oneLine("\(label): \(done)/\(total)")
         FileHandle.standardError.write(Data((interactive ? "\r\u{1B}[2K\(line)" + (done == total ? "\n" : "") : line + "\n").utf8))
     }
 }

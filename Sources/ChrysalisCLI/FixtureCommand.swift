@@ -78,7 +78,7 @@ struct FixtureCommand: ParsableCommand {
             }
             let seconds = Date().timeIntervalSince(started)
             let total = rows * roots
-            print("Created \(out) at \(target.name): \(total) rows (\(rows) per root entity) in \(String(format: "%.2f", seconds)) s, \(Int(Double(total) / max(seconds, 0.001))) rows/s.")
+            print("Created \(TerminalText.visible(out)) at \(target.name): \(total) rows (\(rows) per root entity) in \(String(format: "%.2f", seconds)) s, \(Int(Double(total) / max(seconds, 0.001))) rows/s.")
         } catch let exit as ExitCode {
             throw exit
         } catch {

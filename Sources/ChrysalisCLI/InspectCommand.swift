@@ -37,7 +37,7 @@ struct InspectCommand: ParsableCommand {
             let path = StorePath.resolved(store)
             var report = InspectReport(try StoreInspection.inspect(path, bundle: bundle), bundleName: bundle?.name)
             report.interruptedMigration = MigrationRunner.pendingRecovery(store: path)
-            print(json ? try report.json() : report.text(), terminator: "")
+            print(json ? try report.json() : TerminalText.visible(report.text()), terminator: "")
         } catch {
             fail(error)
         }

@@ -41,7 +41,7 @@ struct MappingCommand: ParsableCommand {
             }
             // A compiled mapping's missing expressions are the compiler's verdict: left unset, not inferred.
             let report = MappingReport(mapping, resolved: resolved || mapping.sourceEntityHashes != nil)
-            print(json ? try report.json() : report.text(), terminator: "")
+            print(json ? try report.json() : TerminalText.visible(report.text()), terminator: "")
         } catch {
             fail(error)
         }

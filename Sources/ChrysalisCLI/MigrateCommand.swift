@@ -88,7 +88,7 @@ struct MigrateCommand: ParsableCommand {
                 return
             }
             let result = MigrateReport(report, store: options.store, dryRun: dryRun, beyondModel: plan.beyondModel)
-            print(json ? try result.json() : result.text())
+            print(json ? try result.json() : TerminalText.visible(result.text()))
         } catch {
             _ = cleanUp()
             fail(scratch?.describing(error) ?? error, json: json, store: options.store)
@@ -113,7 +113,7 @@ struct MigrateCommand: ParsableCommand {
             }
             if let data = try? JSONSerialization.data(withJSONObject: event, options: [.sortedKeys]) { print(String(decoding: data, as: UTF8.self)) }
         } else {
-            FileHandle.standardError.write(Data("\(cancelled ? "cancelled" : "error"): \(line)\n".utf8))
+            FileHandle.standardError.write(Data("\(cancelled ? "cancelled" : "error"): \(TerminalText.visible(line))\n".utf8))
         }
         Foundation.exit(cancelled ? 3 : 1)
     }

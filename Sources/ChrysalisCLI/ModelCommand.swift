@@ -33,7 +33,7 @@ struct ModelCommand: ParsableCommand {
             case .bundle(let bundle): report = ModelReport(bundle)
             case .hashesOnly(let compiled): report = ModelReport(compiled)
             }
-            print(json ? try report.json() : report.text(), terminator: "")
+            print(json ? try report.json() : TerminalText.visible(report.text()), terminator: "")
         } catch {
             fail(error)
         }

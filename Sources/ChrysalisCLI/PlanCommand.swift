@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ObjectModel
 import MigrationEngine
 
 /// `chrysalis plan`: the steps a migration would take, touching nothing.
@@ -49,7 +50,7 @@ struct PlanCommand: ParsableCommand {
                 let statements = try plan.statements(store: options.store, options: Registration.current.options())
                 report.attach(statements)
             }
-            print(json ? try report.json() : report.text(), terminator: "")
+            print(json ? try report.json() : TerminalText.visible(report.text()), terminator: "")
         } catch {
             fail(error, touchingNothing: true)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import ObjectModel
 import MigrationEngine
 
 /// Prints one migration's progress without a console: one updating line on a terminal, or one
@@ -33,7 +34,7 @@ package final class ProgressPrinter: Sendable {
 
     /// The bar, the step, the stage with its own unit and rate, and the ETA, on standard error.
     private static func printLine(_ progress: MigrationProgress, interactive: Bool) {
-        let line = ProgressLine(progress).text
+        let line = TerminalText.oneLine(ProgressLine(progress).text)
         FileHandle.standardError.write(Data((interactive ? "\r\u{1B}[2K\(line)\(progress.stage == .done ? "\n" : "")" : "\(line)\n").utf8))
     }
 }

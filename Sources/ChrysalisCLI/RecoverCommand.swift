@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ObjectModel
 import MigrationEngine
 
 /// `chrysalis recover`: puts a store whose migration was interrupted back in order, without
@@ -27,7 +28,7 @@ struct RecoverCommand: ParsableCommand {
     func run() throws {
         do {
             let done = try MigrationRunner.recover(store: StorePath.resolved(store))
-            print(done.isEmpty ? "\(store): nothing to recover." : done.map { "\(store): \($0)." }.joined(separator: "\n"))
+            print(TerminalText.visible(done.isEmpty ? "\(store): nothing to recover." : done.map { "\(store): \($0)." }.joined(separator: "\n")))
         } catch {
             fail(error)
         }
