@@ -29,8 +29,10 @@ final class RecoveryTruthTests: XCTestCase {
         var options = MigrationOptions(policies: DemoResources.policies)
         options.afterStep = { completed in
             guard completed.index == 2 else { return }
+            // Links, not copies: the very files a kill here would leave (a copy of the backup is
+            // another file, which recovery rightly refuses to take for the original).
             for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
-                try FileManager.default.copyItem(at: directory.appendingPathComponent(name), to: frozen.appendingPathComponent(name))
+                try FileManager.default.linkItem(at: directory.appendingPathComponent(name), to: frozen.appendingPathComponent(name))
             }
         }
         let plan = try MigrationPlan.make(store: path, bundle: try bookStore(),
@@ -80,6 +82,46 @@ final class RecoveryTruthTests: XCTestCase {
             XCTAssertFalse(text.contains("was put back"), text)
         }
         XCTAssertTrue(FileManager.default.fileExists(atPath: journal), "the journal stays, so inspect keeps warning")
+    }
+
+    /// Whatever else sits at the backup's name (a link to another user's store at the same
+    /// version, a stale copy of the original) passes a check by hashes; recovery knows the file
+    /// it wrote by its inode, size and time, puts nothing back and deletes nothing.
+    func testAFilePlantedAtTheBackupsNameIsNeverPutBack() throws {
+        let plants: [(String, (String, String) throws -> Void)] = [
+            ("a link to another store at that version", { backup, other in
+                for suffix in ["", "-wal", "-shm"] { unlink(backup + suffix) }
+                try FileManager.default.createSymbolicLink(atPath: backup, withDestinationPath: other)
+            }),
+            ("a stale copy at that version", { backup, other in
+                for suffix in ["", "-wal", "-shm"] { unlink(backup + suffix) }
+                try FileManager.default.copyItem(atPath: other, toPath: backup)
+            }),
+            ("the backup changed since it was written", { backup, _ in
+                let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: backup))
+                try handle.seekToEnd()
+                try handle.write(contentsOf: Data(repeating: 0, count: 4096))
+                try handle.close()
+            }),
+        ]
+        for (name, plant) in plants {
+            let (store, journal, backup) = try killedHalfWay()
+            let (_, other) = try bookStore1(rows: 5)
+            let otherBefore = try digest(other)
+            try plant(backup, other)
+            let before = try digest(store)
+            XCTAssertThrowsError(try MigrationRunner.recover(store: store), name) { error in
+                let text = "\(error)"
+                XCTAssertTrue(text.contains("cannot be trusted to be the original") && text.contains("nothing was put back or deleted"), "\(name): \(text)")
+                XCTAssertFalse(text.contains("was put back first"), "\(name): \(text)")
+            }
+            XCTAssertEqual(try digest(store), before, "\(name): the interrupted store, the only copy of its data, is kept")
+            XCTAssertEqual(try digest(other), otherBefore, "\(name): the other store is untouched")
+            XCTAssertTrue(FileManager.default.fileExists(atPath: journal), "\(name): the journal stays")
+            var info = stat()
+            XCTAssertEqual(lstat(store, &info), 0)
+            XCTAssertEqual(info.st_mode & S_IFMT, S_IFREG, "\(name): the store is still a file of its own, not a link")
+        }
     }
 
     func testAnIntactJournalStillPutsTheOriginalBack() throws {

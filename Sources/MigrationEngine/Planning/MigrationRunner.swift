@@ -38,6 +38,7 @@ public enum MigrationRunner {
             try requireStart(of: plan, store: path)
             try plan.requirePolicies(options.policies)
             if !plan.steps.isEmpty {
+                try OtherNames.requireNone(store: path)
                 try OpenHandles.requireNone(store: path, before: "the first write")
                 try SpaceCheck.plan(plan, store: path, keepsOriginal: keepBackup || plan.steps.count > 1)
                     .require(store: path, for: "the plan \(plan.storeVersion) → \(plan.targetVersion) (\(plan.steps.count) step\(plan.steps.count == 1 ? "" : "s"))")
@@ -183,7 +184,11 @@ public enum MigrationRunner {
                                                               total: plan.steps.count, backup: keepBackup ? original : nil))
         }
         do {
-            try PlanJournal.restore(store: path, from: original)
+            // The journal says which file the backup is; one swapped in at its name since is refused.
+            guard let record = PlanJournal.record(for: path) else {
+                throw MigrationError(.swap, "the plan journal beside \(path) is gone or no longer the one this run wrote")
+            }
+            try PlanJournal.restore(store: path, record: record)
             try PlanJournal.end(store: path)
         } catch {
             // The journal stays: the next run puts the original back.

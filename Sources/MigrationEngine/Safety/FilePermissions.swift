@@ -66,7 +66,7 @@ struct FilePermissions {
 
     /// Gives the file at `path` these permissions (the owner only where this process may).
     func apply(to path: String) throws {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else { throw failure("open \(path)") }
         defer { close(descriptor) }
         try apply(descriptor, path)

@@ -1,4 +1,5 @@
 import Foundation
+import ObjectModel
 import SQLiteStore
 #if canImport(Glibc)
 import Glibc
@@ -25,6 +26,28 @@ struct PlanJournal {
         var sourceHashes: [String: String]?
         /// Whether the backup is to be kept once the plan is done (`--no-backup` removes it).
         var keepsBackup: Bool
+        /// What identifies each file of the backup this run wrote (by suffix: `""`, `-wal`),
+        /// noted once the first step has made it and before the store changes: any store at the
+        /// source version has the source's hashes, so only these tell the backup from a file
+        /// planted or left at its name. Absent until then (and from older journals).
+        var originalFiles: [String: FileStamp]?
+    }
+
+    /// A file as the tool wrote it: device and inode (which file), size and modification time
+    /// (that it is as written). A link at the name is never followed to get these.
+    struct FileStamp: Codable, Equatable {
+        var device: UInt64, inode: UInt64, size: Int64, modified: Int64
+
+        /// The stamp of the plain file at `path`; nil when there is none, or it is a link or
+        /// anything but a plain file.
+        init?(of path: String) {
+            var info = stat()
+            guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+            size = Int64(info.st_size)
+            modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        }
     }
 
     /// What a recovery found and did.
@@ -46,10 +69,29 @@ struct PlanJournal {
     /// whole under a temporary name, synced, then renamed into place, so that a power cut leaves
     /// either no journal (and no step has begun) or a whole one, never an empty or half one.
     static func begin(_ record: Record, store: String) throws {
+        try save(record, store: store)
+    }
+
+    /// A journal a kill cut short under its temporary name (`.Name.ext.chrysalis-plan.PID.N`):
+    /// never renamed into place, so it journals nothing. Removed when it is a plain file of this
+    /// user's or a link (removing a link leaves its target); anything else is left alone.
+    static func removeUnfinished(store: String) {
+        let journal = URL(fileURLWithPath: path(for: store))
+        let folder = journal.deletingLastPathComponent().path, prefix = journal.lastPathComponent + "."
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(prefix) {
+            let path = folder + "/" + name
+            var info = stat()
+            guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK || OwnFiles.isOwnPlainFile(info) else { continue }
+            unlink(path)
+        }
+    }
+
+    private static func save(_ record: Record, store: String) throws {
         let data = try JSONEncoder().encode(record) + Data("\n".utf8)
-        let path = path(for: store), temporary = path + ".new"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw failure("create \(temporary)") }
+        // A temporary name of this run's own, made where nothing is (``OwnFiles``): a link
+        // planted at a name known in advance would have had the journal written into its target.
+        let path = path(for: store), temporary = path + ".\(getpid()).\(UInt32.random(in: 0 ... .max))"
+        let descriptor = try OwnFiles.create(temporary)
         let written = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         let synced = written == data.count && fsync(descriptor) == 0
         close(descriptor)
@@ -58,6 +100,59 @@ struct PlanJournal {
             throw failure("write \(path)")
         }
         try StoreSwap.syncDirectory(of: store)
+    }
+
+    /// Notes in the journal what identifies the backup `backup` just made, before the store
+    /// changes; called by whatever makes the first step's backup. Nothing when no journal names it.
+    static func noteBackup(_ backup: String, store: String) throws {
+        guard var record = record(for: store), record.original == backup, record.originalFiles == nil else { return }
+        var files: [String: FileStamp] = [:]
+        for suffix in dataSuffixes {
+            if let stamp = FileStamp(of: backup + suffix) { files[suffix] = stamp }
+        }
+        record.originalFiles = files
+        try save(record, store: store)
+    }
+
+    /// The files of a store that hold its data: the main file, its `-wal` and a rollback
+    /// `-journal`. A `-shm` is rebuilt by SQLite and never carried.
+    static let dataSuffixes = ["", StoreFiles.walSuffix, StoreFiles.journalSuffix]
+
+    /// Why the files at the backup's name cannot be trusted to be the backup the run wrote, or
+    /// nil when they can: each noted file is at the backup's name unchanged (or, after a restore
+    /// cut short, already back at the store's name), and no other data file sits beside them.
+    static func untrustedBackup(_ record: Record, store: String) -> String? {
+        guard let noted = record.originalFiles else {
+            return "the journal does not say which file the backup is (it was written before the run noted it)"
+        }
+        for suffix in dataSuffixes {
+            let path = record.original + suffix
+            let shown = TerminalText.visible(path)
+            switch (noted[suffix], FileStamp(of: path)) {
+            case (nil, nil):
+                if OwnFiles.exists(path) { return "\(shown) is \(OwnFiles.describe(path)), which the migration did not write" }
+            case (nil, _?):
+                return "\(shown) is a file the migration did not write"
+            case (let expected?, nil):
+                if OwnFiles.exists(path) { return "\(shown) is now \(OwnFiles.describe(path)), not the file the migration wrote" }
+                // Moved back already by a restore cut short: the store's name has that very file.
+                guard let back = FileStamp(of: store + suffix), back.device == expected.device, back.inode == expected.inode else {
+                    return "\(shown) is gone"
+                }
+            case let (expected?, found?):
+                if found.device != expected.device || found.inode != expected.inode { return "\(shown) is another file than the one the migration wrote" }
+                if found.size != expected.size || found.modified != expected.modified { return "\(shown) was changed after the migration wrote it" }
+            }
+        }
+        return nil
+    }
+
+    /// The refusal when the backup cannot be trusted: nothing is put back or deleted, and the
+    /// store, which holds the interrupted run's data, stays as it is.
+    static func refusal(_ record: Record, store: String, because reason: String) -> MigrationError {
+        let path = TerminalText.visible(path(for: store))
+        return MigrationError(.swap, "a migration of \(TerminalText.visible(store)) from \(record.sourceVersion) to \(record.targetVersion) stopped half way, and the file at its backup's name cannot be trusted to be the original: \(reason); nothing was put back or deleted, and the store holds the interrupted migration's data between the two versions",
+                              fix: "find the original yourself (a backup of your own, or the file the migration wrote, wherever it went) and put it in the store's place; then delete \(path)")
     }
 
     /// Removes the journal once the plan is done or undone; the directory is synced so the
@@ -70,14 +165,14 @@ struct PlanJournal {
     /// The journal a run left, if any and if it can be trusted: whole (it is renamed into place
     /// only once written and synced), and naming an original beside the store, called after it.
     static func record(for store: String) -> Record? {
-        guard let data = FileManager.default.contents(atPath: path(for: store)), data.last == UInt8(ascii: "\n"),
+        guard let data = OwnFiles.contents(of: path(for: store)), data.last == UInt8(ascii: "\n"),
               let record = try? JSONDecoder().decode(Record.self, from: data), isBeside(record.original, store: store) else { return nil }
         return record
     }
 
     /// Whether `original` is a backup name the plan could have chosen: in the store's folder,
     /// `Name~.ext` or `Name~N.ext` (``StoreSwap/Paths/backup()``).
-    private static func isBeside(_ original: String, store: String) -> Bool {
+    static func isBeside(_ original: String, store: String) -> Bool {
         let url = URL(fileURLWithPath: store), candidate = URL(fileURLWithPath: original)
         guard candidate.deletingLastPathComponent().standardizedFileURL.path == url.deletingLastPathComponent().standardizedFileURL.path,
               candidate.pathExtension == url.pathExtension else { return false }
@@ -113,6 +208,7 @@ struct PlanJournal {
     /// the store's entity hashes (nil when it cannot be read as a store).
     static func recover(store: String, currentHashes: () -> [String: Data]?) throws -> Recovery? {
         let path = path(for: store)
+        removeUnfinished(store: store)
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         try requireReadable(store: store)
         guard let record = record(for: store) else { return nil }
@@ -133,28 +229,44 @@ struct PlanJournal {
             return .restored(version: record.sourceVersion)
         }
         if current == target {
-            if !record.keepsBackup { for path in StoreFiles.paths(of: record.original) { unlink(path) } }
+            // Only the run's own backup is removed: a file someone else put at its name stays.
+            if !record.keepsBackup, untrustedBackup(record, store: store) == nil { removeBackup(record.original) }
             try end(store: store)
             return .finished(target: record.targetVersion, backup: record.keepsBackup ? record.original : nil)
         }
-        try restore(store: store, from: record.original)
+        if let source = record.sourceHashes?.compactMapValues({ Data(base64Encoded: $0) }), current == source, record.originalFiles == nil {
+            // Stopped before the first step changed the store: it is the original still, and
+            // whatever is at the backup's name is not known to be the run's; left as it is.
+            try end(store: store)
+            return .restored(version: record.sourceVersion)
+        }
+        try restore(store: store, record: record)
         try end(store: store)
         return .restored(version: record.sourceVersion)
     }
 
-    /// Puts the original back in place of whatever the store is now. The store's own sidecars go
-    /// first (a `-wal` must never meet another database's main file), then the original's main
-    /// file takes the name, then its `-wal`; each act checks before it acts, so a restore cut
-    /// short is finished by the next run.
-    static func restore(store: String, from backup: String) throws {
-        let manager = FileManager.default
-        if manager.fileExists(atPath: backup) {
+    /// The backup's files, links never followed (a link at a name is removed, not its target).
+    static func removeBackup(_ backup: String) {
+        for path in StoreFiles.paths(of: backup) { unlink(path) }
+    }
+
+    /// Puts the original back in place of whatever the store is now, once ``untrustedBackup(_:store:)``
+    /// has found the backup to be the file the run wrote (else refuses, changing nothing). The
+    /// store's own sidecars go first (a `-wal` must never meet another database's main file),
+    /// then the original's main file takes the name, then its `-wal` or `-journal`; each act
+    /// checks before it acts, so a restore cut short is finished by the next run.
+    static func restore(store: String, record: Record) throws {
+        if let reason = untrustedBackup(record, store: store) { throw refusal(record, store: store, because: reason) }
+        let backup = record.original
+        if FileStamp(of: backup) != nil {
             for path in StoreFiles.sidecars(of: store) { unlink(path) }
             guard rename(backup, store) == 0 else { throw failure("move the original \(backup) back to \(store)") }
         }
-        for suffix in StoreFiles.sidecarSuffixes where manager.fileExists(atPath: backup + suffix) && !manager.fileExists(atPath: store + suffix) {
+        for suffix in dataSuffixes.dropFirst() where FileStamp(of: backup + suffix) != nil && !OwnFiles.exists(store + suffix) {
             guard rename(backup + suffix, store + suffix) == 0 else { throw failure("move \(backup + suffix) back") }
         }
+        // Shared memory is rebuilt by SQLite: never carried, and a link at its name never kept.
+        unlink(backup + StoreFiles.shmSuffix)
         try StoreSwap.syncDirectory(of: store)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ObjectModel
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -16,11 +17,8 @@ package final class StoreLock {
         try Self.requireWritableDirectory(of: store)
         try Self.requireWritableStore(store)
         while true {
-            let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-            guard descriptor >= 0 else {
-                throw MigrationError(.locked, "cannot create the lock file \(path) (\(String(cString: strerror(errno))))",
-                                     fix: "check that the store's directory is writable")
-            }
+            // Never through a link or into a file of someone else's (``OwnFiles``).
+            let descriptor = try OwnFiles.openOrCreate(path)
             guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
                 close(descriptor)
                 throw Self.lockedError(store: store, holder: Self.recordedHolder(path))
@@ -39,7 +37,8 @@ package final class StoreLock {
     }
 
     deinit {
-        unlink(path)
+        // Only the file this lock holds: whatever has since taken the name stays.
+        if Self.isSameFile(descriptor, path) { unlink(path) }
         flock(descriptor, LOCK_UN)
         close(descriptor)
     }
@@ -59,7 +58,7 @@ package final class StoreLock {
     /// Lets a console refuse to open a store another process is migrating, before any work.
     package static func holder(of store: String) -> String? {
         let path = path(of: store)
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         if flock(descriptor, LOCK_SH | LOCK_NB) == 0 {
@@ -100,13 +99,14 @@ package final class StoreLock {
     }
 
     private static func recordedHolder(_ path: String) -> String {
-        let text = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        let text = OwnFiles.contents(of: path).map { TerminalText.oneLine(String(decoding: $0.prefix(400), as: UTF8.self)) }?
+            .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         return text.isEmpty ? "unknown (it is still starting)" : text
     }
 
     private static func isSameFile(_ descriptor: Int32, _ path: String) -> Bool {
         var open = stat(), named = stat()
-        guard fstat(descriptor, &open) == 0, stat(path, &named) == 0 else { return false }
+        guard fstat(descriptor, &open) == 0, lstat(path, &named) == 0 else { return false }
         return open.st_dev == named.st_dev && open.st_ino == named.st_ino
     }
 

@@ -70,11 +70,12 @@ enum StoreSwap {
     /// already planned from the old one: the step it then runs finds the wrong version and fails.
     static func recover(store: String) throws {
         let paths = Paths(store: store)
-        if FileManager.default.fileExists(atPath: paths.journal) {
+        if OwnFiles.exists(paths.journal) {
             // A journal cut short (no final newline) was never synced: the swap had not begun.
-            let text = (try? String(contentsOfFile: paths.journal, encoding: .utf8)) ?? ""
+            // Only the tool's own file is read, and only a backup name beside the store taken.
+            let text = OwnFiles.contents(of: paths.journal).map { String(decoding: $0, as: UTF8.self) } ?? ""
             let backup = text.hasSuffix("\n") ? text.trimmingCharacters(in: .whitespacesAndNewlines) : ""
-            if !backup.isEmpty, FileManager.default.fileExists(atPath: paths.newStore) {
+            if !backup.isEmpty, PlanJournal.isBeside(backup, store: store), FileManager.default.fileExists(atPath: paths.newStore) {
                 try undo(paths, backup: backup)
             }
             unlink(paths.journal)
@@ -98,9 +99,10 @@ enum StoreSwap {
     /// step never committed, so the backup is a copy of what the store is now), else kept.
     private static func removeStaleBackup(store: String) throws {
         let marker = backupMarker(for: store)
-        guard let named = try? String(contentsOfFile: marker, encoding: .utf8) else { return }
+        guard OwnFiles.exists(marker) else { return }
+        let named = OwnFiles.contents(of: marker).map { String(decoding: $0, as: UTF8.self) } ?? ""
         let backup = named.trimmingCharacters(in: .whitespacesAndNewlines)
-        if !backup.isEmpty, FileManager.default.fileExists(atPath: backup),
+        if !backup.isEmpty, PlanJournal.isBeside(backup, store: store), FileManager.default.fileExists(atPath: backup),
            let kept = try? PersistentStore.open(at: backup).metadata().versionHashes,
            let now = try? PersistentStore.open(at: store).metadata().versionHashes, kept == now {
             for path in StoreFiles.paths(of: backup) { unlink(path) }
@@ -134,8 +136,7 @@ enum StoreSwap {
     /// temporary `.dat.nosync…` file beside the store, which a kill at the wrong moment leaves
     /// there for good; a journal cut short instead lacks its newline and recovery ignores it.
     private static func writeJournal(_ path: String, backup: String) throws {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw failure("create \(path)") }
+        let descriptor = try OwnFiles.create(path)
         defer { close(descriptor) }
         let bytes = Array((backup + "\n").utf8)
         let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
@@ -151,7 +152,11 @@ enum StoreSwap {
         let backup = chosen ?? paths.backup()
         let present = [""] + (FileManager.default.fileExists(atPath: StoreFiles.wal(of: store)) ? [StoreFiles.walSuffix] : [])
         // Named before the copy exists, so that a kill from here on leaves nothing unaccounted for.
-        try Data((backup + "\n").utf8).write(to: URL(fileURLWithPath: backupMarker(for: store)))
+        let marker = try OwnFiles.create(backupMarker(for: store))
+        let named = Array((backup + "\n").utf8)
+        let written = write(marker, named, named.count)
+        close(marker)
+        guard written == named.count else { throw failure("write \(backupMarker(for: store))") }
         do {
             let permissions = try FilePermissions(of: store)
             let reader = try PersistentStore.open(at: store)
@@ -174,6 +179,8 @@ enum StoreSwap {
             guard rename(paths.workStore + suffix, backup + suffix) == 0 else { throw failure("move the backup copy to \(backup + suffix)") }
         }
         try syncDirectory(of: store)
+        // Before the step changes the store: a plan notes which file its backup is.
+        try PlanJournal.noteBackup(backup, store: store)
         return backup
     }
 
@@ -188,6 +195,8 @@ enum StoreSwap {
         for suffix in StoreFiles.sidecarSuffixes where manager.fileExists(atPath: paths.store + suffix) {
             guard rename(paths.store + suffix, backup + suffix) == 0 else { throw failure("move \(paths.store + suffix)") }
         }
+        // The backup is whole and the store not yet replaced: a plan notes which file it is.
+        try PlanJournal.noteBackup(backup, store: paths.store)
         if manager.fileExists(atPath: paths.newStore) {
             guard rename(paths.newStore, paths.store) == 0 else { throw failure("move the new store to \(paths.store)") }
         }

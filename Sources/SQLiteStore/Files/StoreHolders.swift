@@ -1,13 +1,16 @@
 import Foundation
+import ObjectModel
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// The other processes that have a store's files open, read from `/proc/<pid>/fd`: each open
-/// descriptor is a link to its file, and reading a link opens nothing (a probe that opened the
-/// store's files and closed them would drop this process's own SQLite locks on them, POSIX locks
-/// being per process). Processes of other users cannot be read without privileges and go
-/// unseen, as they would by `lsof`.
+/// The other processes that have a store's files open, read from `/proc/<pid>/fd`. A file is
+/// known by its device and inode, not by the path text a descriptor's link shows: an app may hold
+/// the store through a hard link in another folder or through a bind mount of its folder (a
+/// container's view of a volume), and the path it sees is not ours. `stat` on a descriptor's link
+/// reaches the file without opening it (a probe that opened the store's files and closed them
+/// would drop this process's own SQLite locks on them, POSIX locks being per process). Processes
+/// of other users cannot be read without privileges and go unseen, as they would by `lsof`.
 package enum StoreHolders {
     /// A process with one of the store's files open.
     package struct Holder: Equatable, Sendable {
@@ -21,14 +24,15 @@ package enum StoreHolders {
     /// no file of the store may be opened and closed outside SQLite: closing any descriptor of a
     /// file drops every POSIX lock this process holds on it, SQLite's included.
     package static func thisProcessHolds(_ store: String) -> Bool {
-        let files = Set(StoreFiles.paths(of: store).map(resolved))
+        let files = identities(of: store)
         guard let descriptors = entries(of: "/proc/self/fd") else { return true }
-        return descriptors.contains { link(at: "/proc/self/fd/\($0)").map(files.contains) ?? false }
+        return descriptors.contains { identity(at: "/proc/self/fd/\($0)").map { files[$0] != nil } ?? false }
     }
 
-    /// Every other process with the store, its `-wal` or its `-shm` open.
+    /// Every other process with the store, its `-wal` or its `-shm` open, under any name.
     package static func holders(of store: String) -> [Holder] {
-        let files = Set(StoreFiles.paths(of: store).map(resolved))
+        let files = identities(of: store)
+        guard !files.isEmpty else { return [] }
         let me = getpid()
         guard let processes = entries(of: "/proc") else { return [] }
         var found: [Holder] = []
@@ -37,12 +41,37 @@ package enum StoreHolders {
             let directory = "/proc/\(entry)/fd"
             guard let descriptors = entries(of: directory) else { continue }
             for descriptor in descriptors {
-                guard let target = link(at: "\(directory)/\(descriptor)"), files.contains(target) else { continue }
-                found.append(Holder(pid: pid, command: command(of: entry), file: (target as NSString).lastPathComponent))
+                guard let id = identity(at: "\(directory)/\(descriptor)"), let file = files[id] else { continue }
+                // The name the holder opened it by, when it differs from ours: a hard link or a mount.
+                let seen = link(at: "\(directory)/\(descriptor)").map { TerminalText.oneLine(($0 as NSString).lastPathComponent) } ?? file
+                found.append(Holder(pid: pid, command: command(of: entry), file: seen == file ? file : "\(file) (as \(seen))"))
                 break
             }
         }
         return found.sorted { $0.pid < $1.pid }
+    }
+
+    /// A file's device and inode.
+    private struct FileIdentity: Hashable {
+        var device: UInt64
+        var inode: UInt64
+    }
+
+    /// The store's files that exist, by identity, each with its name.
+    private static func identities(of store: String) -> [FileIdentity: String] {
+        var files: [FileIdentity: String] = [:]
+        for path in StoreFiles.paths(of: store) {
+            if let id = identity(at: path) { files[id] = (path as NSString).lastPathComponent }
+        }
+        return files
+    }
+
+    /// The identity of the file at `path`, following links (a descriptor's link in `/proc`
+    /// reaches its file even when no name leads there any more); nil when there is none.
+    private static func identity(at path: String) -> FileIdentity? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
     }
 
     /// The names in a directory, without `.` and `..`; nil when it cannot be read. Plain
@@ -68,24 +97,13 @@ package enum StoreHolders {
         return String(cString: buffer)
     }
 
-    /// The path a file's link in `/proc` shows: absolute, with symbolic links resolved.
-    private static func resolved(_ path: String) -> String {
-        if let real = realpath(path, nil) {
-            defer { free(real) }
-            return String(cString: real)
-        }
-        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        let directory = (absolute as NSString).deletingLastPathComponent
-        let real = realpath(directory, nil).map { pointer in defer { free(pointer) }; return String(cString: pointer) } ?? directory
-        return real + "/" + (absolute as NSString).lastPathComponent
-    }
-
     /// A process's command line, shortened, for a message.
     private static func command(of pid: String) -> String {
         guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"), !data.isEmpty else { return "unknown" }
         var words = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
         words[0] = (words[0] as NSString).lastPathComponent
         let line = words.joined(separator: " ").split(whereSeparator: \.isNewline).joined(separator: " ")
-        return line.count > 60 ? String(line.prefix(59)) + "…" : line
+        let shown = TerminalText.oneLine(line)
+        return shown.count > 60 ? String(shown.prefix(59)) + "…" : shown
     }
 }
