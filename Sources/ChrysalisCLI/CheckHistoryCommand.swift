@@ -87,10 +87,10 @@ private struct StatusLine {
 
     func show(_ text: String) {
         guard enabled else { return }
-        FileHandle.standardError.write(Data((terminal ? "\r\u{1B}[K\(text)" : "\(text)\n").utf8))
+        StandardStreams.err((terminal ? "\r\u{1B}[K\(text)" : "\(text)\n"))
     }
 
     func clear() {
-        if enabled && terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if enabled && terminal { StandardStreams.err("\r\u{1B}[K") }
     }
 }

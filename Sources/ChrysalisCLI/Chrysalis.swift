@@ -72,6 +72,7 @@ public struct Chrysalis: ParsableCommand {
     /// Runs the command line with nothing registered. Like ArgumentParser's own, but a usage error
     /// exits with status 2, as Unix tools do.
     public static func main() {
+        StandardStreams.ignoreBrokenPipes()
         DebugLog.bootstrap()
         do {
             var command = try parseAsRoot()
@@ -81,7 +82,7 @@ public struct Chrysalis: ParsableCommand {
             // Help goes to standard output, as ArgumentParser prints it.
             guard code != .success else { exit(withError: error) }
             // A message can carry a path, and a path's bytes can be escape sequences: shown, not obeyed.
-            FileHandle.standardError.write(Data((TerminalText.visible(fullMessage(for: error)) + "\n").utf8))
+            StandardStreams.err((TerminalText.visible(fullMessage(for: error)) + "\n"))
             Foundation.exit(code == .validationFailure ? 2 : code.rawValue)
         }
     }

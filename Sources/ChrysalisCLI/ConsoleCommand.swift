@@ -65,10 +65,10 @@ extension ConsoleApp.Outcome {
         case .quit: return
         case .migrated(let summary): print(TerminalText.visible(summary))
         case .failed(let message):
-            FileHandle.standardError.write(Data("error: \(TerminalText.visible(message))\n".utf8))
+            StandardStreams.err("error: \(TerminalText.visible(message))\n")
             throw ExitCode(1)
         case .cancelled:
-            FileHandle.standardError.write(Data("cancelled: the store is as it was\n".utf8))
+            StandardStreams.err("cancelled: the store is as it was\n")
             throw ExitCode(3)
         case .hungUp:
             throw ExitCode(129)

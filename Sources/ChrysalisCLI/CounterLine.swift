@@ -20,6 +20,6 @@ package final class CounterLine: Sendable {
             return true
         }) else { return }
         let line = TerminalText.oneLine("\(label): \(done)/\(total)")
-        FileHandle.standardError.write(Data((interactive ? "\r\u{1B}[2K\(line)" + (done == total ? "\n" : "") : line + "\n").utf8))
+        StandardStreams.err((interactive ? "\r\u{1B}[2K\(line)" + (done == total ? "\n" : "") : line + "\n"))
     }
 }

@@ -68,7 +68,7 @@ struct FixtureCommand: ParsableCommand {
             } catch let error as MigrationError where error.kind == .cancelled {
                 try? store.close()
                 StoreFiles.remove(out)
-                FileHandle.standardError.write(Data("\ncancelled: no store was made at \(out)\n".utf8))
+                StandardStreams.err("\ncancelled: no store was made at \(out)\n")
                 throw ExitCode(3)
             } catch {
                 // A store cut off halfway is no fixture: nothing is left behind.

@@ -81,14 +81,15 @@ struct MigrateCommand: ParsableCommand {
             let report = try MigrationRunner.run(plan, store: path, options: migration,
                                                  keepBackup: !noBackup && !dryRun, keepProgress: keepProgress)
             withExtendedLifetime((printer, interrupt)) {}
-            if let recovered = report.recovered, !json { FileHandle.standardError.write(Data("note: \(recovered)\n".utf8)) }
+            if let recovered = report.recovered, !json { StandardStreams.err("note: \(recovered)\n") }
             guard !plan.steps.isEmpty else {
                 print(json ? #"{"event":"result","steps":[],"store":\#(JSONOutput.quoted(options.store)),"version":\#(JSONOutput.quoted(plan.storeVersion)),"state":"unchanged"}"#
                            : "\(options.store) is already at \(plan.storeVersion): nothing to do.")
                 return
             }
             let result = MigrateReport(report, store: options.store, dryRun: dryRun, beyondModel: plan.beyondModel)
-            print(json ? try result.json() : TerminalText.visible(result.text()))
+            StandardStreams.out((json ? try result.json() : TerminalText.visible(result.text())) + "\n")
+            StandardStreams.sayIfOutputWasLost("\(TerminalText.visible(options.store)) is at \(plan.targetVersion), migrated in full\(dryRun ? " (a dry run, on a copy)" : "")")
         } catch {
             _ = cleanUp()
             fail(scratch?.describing(error) ?? error, json: json, store: options.store)
@@ -111,9 +112,10 @@ struct MigrateCommand: ParsableCommand {
             } else {
                 event["state"] = "unchanged"
             }
-            if let data = try? JSONSerialization.data(withJSONObject: event, options: [.sortedKeys]) { print(String(decoding: data, as: UTF8.self)) }
+            if let data = try? JSONSerialization.data(withJSONObject: event, options: [.sortedKeys]) { StandardStreams.out(String(decoding: data, as: UTF8.self) + "\n") }
+            StandardStreams.sayIfOutputWasLost("\(cancelled ? "cancelled" : "error"): \(TerminalText.visible(line))")
         } else {
-            FileHandle.standardError.write(Data("\(cancelled ? "cancelled" : "error"): \(TerminalText.visible(line))\n".utf8))
+            StandardStreams.err("\(cancelled ? "cancelled" : "error"): \(TerminalText.visible(line))\n")
         }
         Foundation.exit(cancelled ? 3 : 1)
     }

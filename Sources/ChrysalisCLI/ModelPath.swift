@@ -38,6 +38,6 @@ enum ModelPath {
 /// the command read a store and never writes one, and says so.
 package func fail(_ error: Error, touchingNothing: Bool = false) -> Never {
     let state = (error as? MigrationError)?.state == nil && touchingNothing ? "; the store was not changed" : ""
-    FileHandle.standardError.write(Data("error: \(TerminalText.visible("\(error)"))\(state)\n".utf8))
+    StandardStreams.err("error: \(TerminalText.visible("\(error)"))\(state)\n")
     exit(1)
 }

@@ -28,14 +28,14 @@ package final class ProgressPrinter: Sendable {
                                      "rowsTotal": progress.rowsTotal, "unit": progress.unit.rawValue,
                                      "rowsPerSecond": Int(progress.rowsPerSecond), "elapsed": (progress.elapsed * 1000).rounded() / 1000]
         if let data = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys]) {
-            FileHandle.standardOutput.write(data + Data("\n".utf8))
+            StandardStreams.out(String(decoding: data, as: UTF8.self) + "\n")
         }
     }
 
     /// The bar, the step, the stage with its own unit and rate, and the ETA, on standard error.
     private static func printLine(_ progress: MigrationProgress, interactive: Bool) {
         let line = TerminalText.oneLine(ProgressLine(progress).text)
-        FileHandle.standardError.write(Data((interactive ? "\r\u{1B}[2K\(line)\(progress.stage == .done ? "\n" : "")" : "\(line)\n").utf8))
+        StandardStreams.err((interactive ? "\r\u{1B}[2K\(line)\(progress.stage == .done ? "\n" : "")" : "\(line)\n"))
     }
 }
 

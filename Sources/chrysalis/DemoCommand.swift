@@ -80,7 +80,7 @@ struct DemoCommand: ParsableCommand {
         } catch let exit as ExitCode {
             throw exit
         } catch let error as MigrationError where error.kind == .cancelled {
-            FileHandle.standardError.write(Data("cancelled: \(error)\n".utf8))
+            StandardStreams.err("cancelled: \(error)\n")
             throw ExitCode(3)
         } catch {
             fail(error)
