@@ -1,4 +1,5 @@
 import Foundation
+import ObjectModel
 
 /// How a cell looks. The terminal adapter turns styles into colours, or into bold and reverse
 /// when there are no colours.
@@ -30,6 +31,8 @@ public struct Grid: Equatable, Sendable {
     /// spaces cut off are not text).
     public mutating func put(_ text: String, x: Int, y: Int, style: CellStyle = .normal, limit: Int? = nil) {
         guard y >= 0, y < height else { return }
+        // A store's or a model's name is bytes: a control character is shown, never sent to the terminal.
+        let text = TerminalText.oneLine(text)
         let end = min(width, x + (limit ?? width))
         var column = x
         var rest = Substring(text)
