@@ -62,6 +62,19 @@ public struct Chrysalis: ParsableCommand {
         main()
     }
 
+    /// A path is bytes, and Swift reads a command line as text, putting U+FFFD where bytes are
+    /// not UTF-8: such a name would lead the tool to another file, or to none with a false
+    /// cause. Refused up front, naming the argument with its bytes shown.
+    private static func requireTextArguments() {
+        for index in 1 ..< Int(CommandLine.argc) {
+            guard let argument = CommandLine.unsafeArgv[index], String(validatingCString: argument) == nil else { continue }
+            let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(argument).assumingMemoryBound(to: UInt8.self), count: strlen(argument))
+            let shown = bytes.map { $0 >= 0x20 && $0 < 0x7F ? String(UnicodeScalar($0)) : String(format: "\\x%02x", $0) }.joined()
+            StandardStreams.err("error: argument \(index) (\(shown)) is not UTF-8 text: Chrysalis reads names as text, and this one would name another file or none. Fix: give the file a name that is text (`mv`), or make a link with such a name and give that\n")
+            Foundation.exit(2)
+        }
+    }
+
     /// Runs the command line with nothing registered and `commands` listed before the others:
     /// the `chrysalis` executable's `demo`.
     package static func main(leadingCommands commands: [any ParsableCommand.Type]) {
@@ -73,6 +86,7 @@ public struct Chrysalis: ParsableCommand {
     /// exits with status 2, as Unix tools do.
     public static func main() {
         StandardStreams.ignoreBrokenPipes()
+        requireTextArguments()
         DebugLog.bootstrap()
         do {
             var command = try parseAsRoot()

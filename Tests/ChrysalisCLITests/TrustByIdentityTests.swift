@@ -107,6 +107,25 @@ final class TrustByIdentityTests: XCTestCase {
         XCTAssertEqual(holders.first?.file, "BookStore.sqlite (as App View.sqlite)")
     }
 
+    /// A name whose bytes are not UTF-8 would have been read with U+FFFD in their place, and so
+    /// name another file: refused, its bytes shown, before anything is opened.
+    func testANameThatIsNotTextIsRefusedWithItsBytes() throws {
+        let folder = try scratchDirectory()
+        let decoy = try store(in: folder, named: "x\u{FFFD}y.sqlite")
+        let before = try digest(decoy)
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+        shell.arguments = ["-c", #"exec "$0" migrate "$(printf "$1/x\377y.sqlite")" --model "$2" --to "BookStore 2""#, ChrysalisRunner.binary.path, folder.path, bundle]
+        let errors = Pipe()
+        shell.standardError = errors
+        try shell.run()
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        shell.waitUntilExit()
+        XCTAssertEqual(shell.terminationStatus, 2, said)
+        XCTAssertTrue(said.contains(#"argument 2 ("# + folder.path + #"/x\xffy.sqlite) is not UTF-8 text"#), said)
+        XCTAssertEqual(try digest(decoy), before, "the file whose name the bytes would have been read as is untouched")
+    }
+
     /// A store's name is bytes: escape sequences in it reach the terminal as visible text.
     func testControlCharactersInANameAreShownNotObeyed() throws {
         let folder = try scratchDirectory()
