@@ -95,9 +95,13 @@ public struct Chrysalis: ParsableCommand {
             let code = exitCode(for: error)
             // Help goes to standard output, as ArgumentParser prints it.
             guard code != .success else { exit(withError: error) }
+            // A command that ends with a status has said all it had to say.
+            if let status = error as? ExitCode { Foundation.exit(status.rawValue) }
             // A message can carry a path, and a path's bytes can be escape sequences: shown, not obeyed.
             StandardStreams.err((TerminalText.visible(fullMessage(for: error)) + "\n"))
-            Foundation.exit(code == .validationFailure ? 2 : code.rawValue)
+            let status = code == .validationFailure ? 2 : code.rawValue
+            if JSONOutput.requested { StandardStreams.out(JSONOutput.errorEvent(message(for: error), status: status)) }
+            Foundation.exit(status)
         }
     }
 }

@@ -15,3 +15,20 @@ extension JSONOutput {
         (try? encode(text, pretty: false)) ?? "\"\""
     }
 }
+
+extension JSONOutput {
+    /// Whether the command line asks for JSON: known before it is parsed, so that a usage error
+    /// ends the output as JSON too. Arguments after `--` are names, not options.
+    static var requested: Bool {
+        CommandLine.arguments.dropFirst().prefix { $0 != "--" }.contains("--json")
+    }
+
+    /// The object a command given `--json` ends with when it fails: what went wrong, where the
+    /// store stands (`unchanged` when no store was touched), and the exit status. A reader of
+    /// standard output always gets JSON, never silence.
+    static func errorEvent(_ message: String, state: String = "unchanged", status: Int32) -> String {
+        let event: [String: Any] = ["event": "error", "message": message, "state": state, "status": Int(status)]
+        let data = (try? JSONSerialization.data(withJSONObject: event, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+}

@@ -39,5 +39,8 @@ enum ModelPath {
 package func fail(_ error: Error, touchingNothing: Bool = false) -> Never {
     let state = (error as? MigrationError)?.state == nil && touchingNothing ? "; the store was not changed" : ""
     StandardStreams.err("error: \(TerminalText.visible("\(error)"))\(state)\n")
+    if JSONOutput.requested {
+        StandardStreams.out(JSONOutput.errorEvent("\(error)\(state)", state: (error as? MigrationError)?.state?.name ?? "unchanged", status: 1))
+    }
     exit(1)
 }
