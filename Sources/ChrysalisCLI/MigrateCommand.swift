@@ -87,7 +87,7 @@ struct MigrateCommand: ParsableCommand {
                            : "\(options.store) is already at \(plan.storeVersion): nothing to do.")
                 return
             }
-            let result = MigrateReport(report, store: options.store, dryRun: dryRun, beyondModel: plan.beyondModel)
+            let result = MigrateReport(report, plan: plan, store: options.store, dryRun: dryRun)
             StandardStreams.out((json ? try result.json() : TerminalText.visible(result.text())) + "\n")
             StandardStreams.sayIfOutputWasLost("\(TerminalText.visible(options.store)) is at \(plan.targetVersion), migrated in full\(dryRun ? " (a dry run, on a copy)" : "")")
         } catch {
@@ -149,10 +149,17 @@ struct MigrateReport: Encodable {
     var rowsBefore: [String: Int], rowsAfter: [String: Int]
     /// What the store held beyond its model, and what the migration did with each (the plan's words).
     var beyondModel: [String]
+    /// Every loss the plan named (`plan`'s `data dropped:` findings, each with its rows when
+    /// counted), said again once it happened: never only in `plan`.
+    var dataDropped: [String]
 
-    init(_ report: MigrationRunner.Report, store: String, dryRun: Bool, beyondModel: [String]) {
+    init(_ report: MigrationRunner.Report, plan: MigrationPlan, store: String, dryRun: Bool) {
         self.store = store
-        self.beyondModel = beyondModel
+        beyondModel = plan.beyondModel
+        dataDropped = plan.steps.flatMap { step -> [String] in
+            guard case .lightweight = step.kind else { return [] }
+            return step.changes.filter(\.dropsData).map { "\(step.source.name) → \(step.destination.name): \($0.sentence)" }
+        }
         self.dryRun = dryRun
         from = report.steps.first?.sourceVersion ?? ""
         to = report.steps.last?.destinationVersion ?? ""
@@ -176,8 +183,10 @@ struct MigrateReport: Encodable {
             lines.append("  \(entity.padding(toLength: 20, withPad: " ", startingAt: 0)) \(before) → \(after)")
         }
         if rowsBefore.isEmpty && rowsAfter.isEmpty && !steps.isEmpty {
-            lines.append("  Every row is unchanged: only the schema changed, in place.")
+            lines.append(dataDropped.isEmpty ? "  Every row is unchanged: only the schema changed, in place."
+                                             : "  Every row is kept: only the schema changed, in place, dropping what is listed below.")
         }
+        if !dataDropped.isEmpty { lines += ["Data dropped, as planned (\(dataDropped.count)):"] + dataDropped.map { "  • \($0)" } }
         if !beyondModel.isEmpty { lines += ["Beyond the model:"] + beyondModel.map { "  • \($0)" } }
         if let backup { lines.append("The original is kept as \(StoreFiles.named(backup)).") }
         if dryRun { lines.append("Nothing was changed; the copy is deleted.") }

@@ -33,6 +33,10 @@ struct PlanOptions: ParsableArguments {
                              discussion: "Core Data infers such a step: links to objects that become nothing (their entity removed) are dropped, and links to objects that become another entity stop the step for a store that has one. With this flag every such change needs a mapping model, stricter than Core Data."))
     var strictDestinations = false
 
+    @Flag(help: ArgumentHelp("Migrate a store at no version of the bundle even when that drops most of its entities.",
+                             discussion: "A store whose hashes no version of --model has is read as its own archived model (Z_MODELCACHE) and inferred straight to the target, as Core Data does. When that would drop more than half of its entities, the bundle is most likely another app's: the plan is refused, naming each entity lost with its rows and the nearest version. This flag says the loss is meant."))
+    var acceptForeignModel = false
+
     /// A store reached through a symbolic link is the file it links to: that file is migrated in
     /// place, its backup and work files made beside it, and the link kept.
     mutating func validate() throws {
@@ -94,7 +98,7 @@ struct PlanOptions: ParsableArguments {
     func plan() throws -> (ModelBundle, MigrationPlan) {
         let (bundle, mappings, explicit) = try load()
         var plan = try MigrationPlan.make(store: store, bundle: bundle, mappings: mappings, to: target, route: stepwise ? .stepwise : .automatic,
-                                          checks: strictDestinations ? .destinationChanges : [])
+                                          checks: InferenceChecks(strictDestinations ? [.destinationChanges] : []).union(acceptForeignModel ? [] : [.foreignModel]))
         if !mappings.isEmpty {
             // Which files --mappings read, so a folder's contents are never a surprise.
             plan.notes.append("mapping models read: " + mappings.map { $0.file ?? $0.name }.joined(separator: ", "))

@@ -76,6 +76,11 @@ public struct InferenceChecks: OptionSet, Sendable, Hashable {
     /// Refuse a relationship whose destination entity changes, where Core Data infers it and drops
     /// or checks the links (`--strict-destinations`).
     public static let destinationChanges = InferenceChecks(rawValue: 1)
+    /// Refuse a store at no version of the bundle whose plan would drop most of its entities:
+    /// Core Data migrates it from its own model all the same, but in an app that cannot happen
+    /// by mistake, and on a command line it is one wrong `--model` (the CLI's default; turned
+    /// off by `--accept-foreign-model`).
+    public static let foreignModel = InferenceChecks(rawValue: 2)
 }
 
 extension InferredMapping {

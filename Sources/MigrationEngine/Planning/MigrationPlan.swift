@@ -108,6 +108,9 @@ public struct MigrationPlan: Sendable {
         let steps = try legs.enumerated().map { index, leg in
             try step(leg, first: index == 0 ? first : nil, route: route, bundle: bundle, checks: checks)
         }
+        if compatible.isEmpty, checks.contains(.foreignModel), let step = steps.first {
+            try OwnModelSource.requireKinship(step, store: path, bundle: bundle)
+        }
         let extras = try store.withReadConnection { try $0.extras(beyond: first.layout) }
         return MigrationPlan(storeVersion: start.name, targetVersion: end.name, steps: steps, unusedMappings: unused,
                              beyondModel: BeyondTheModel.findings(extras, steps: steps), notes: notes, unfitMappings: fitting.unfit.map(\.name))

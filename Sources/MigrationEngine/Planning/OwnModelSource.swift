@@ -36,4 +36,17 @@ enum OwnModelSource {
         return PlanRoute.Leg(source: start, destination: end, mappings: [],
                              reason: "no version of \(bundle.name) has the store's hashes\(near): inferred straight from the store's own model (Z_MODELCACHE) to \(end.name), as Core Data does")
     }
+
+    /// Refuses the step from the store's own model when it would drop most of the store's
+    /// entities (``InferenceChecks/foreignModel``): the bundle is then most likely another app's.
+    /// Names every entity lost with its rows, and the bundle's nearest version.
+    static func requireKinship(_ step: MigrationPlan.Step, store path: String, bundle: ModelBundle) throws {
+        let entities = step.source.model.entities.count
+        let dropped = step.changes.filter { $0.kind == .entityRemoved }
+        guard entities > 0, dropped.count * 2 > entities else { return }
+        let rows = dropped.compactMap(\.rows).reduce(0, +)
+        let nearest = bundle.nearestVersion(toHashes: step.source.entityHashes).map { "; the nearest version, \($0.version.name), differs in \($0.differingEntities.count) entities" } ?? ""
+        throw MigrationError(.wrongModel, "\(path) is at no version of \(bundle.name), and migrating it to \(step.destination.name) would drop \(dropped.count) of its \(entities) entities (\(rows) row\(rows == 1 ? "" : "s")): \(dropped.map(\.sentence).joined(separator: "; "))\(nearest); this looks like another app's model bundle",
+                             fix: "check --model: give the bundle this store was made with; if dropping that data is what you want, say so with --accept-foreign-model")
+    }
 }
