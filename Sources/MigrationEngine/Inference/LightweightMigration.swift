@@ -21,6 +21,9 @@ struct LightweightMigration {
     @discardableResult
     func run(metadata: StoreMetadata, done: (Double) -> Void = { _ in }) throws -> [String: Int] {
         try requireValues()
+        // Nothing of an app's fires on the step's own writes, nor stops an ALTER TABLE.
+        let modelTables = Set((source.tables.map(\.name) + source.joinTables.map(\.name)).map { $0.uppercased() })
+        let setAside = try connection.setAsideAppObjects(modelTables: modelTables)
         let statements = LightweightSQL(inference: inference, source: source, destination: destination)
             .statements(schema: try connection.schemaObjects())
         // The index builds and the derived attributes count as one statement each.
@@ -35,6 +38,10 @@ struct LightweightMigration {
         done((total - 1) / total)
         try connection.execute(statements.derived)
         try recordDestination(metadata)
+        if let (object, reason) = try connection.restore(setAside).first {
+            throw MigrationError(.store, "\(path): the \(object.type) \(object.name), not Core Data's, names what \(inference.sourceVersion) → \(inference.destinationVersion) removes (\(reason)), so it cannot be made again after the step; the step rolled back",
+                                 fix: "drop or change the \(object.type) (`DROP \(object.type.uppercased()) \(object.name)`), keeping its SQL to make again for the new model, then run the migration again: \(object.sql)")
+        }
         done(1)
         return copied
     }

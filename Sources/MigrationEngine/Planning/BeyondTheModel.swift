@@ -12,6 +12,8 @@ import SQLiteStore
 ///   carries neither the history nor an app's tables.
 /// - Every step drops indexes and triggers on the model's tables that Core Data did not make
 ///   (an inferred step drops them with the tables' own objects; a new store never had them).
+/// - An inferred step keeps an app's views and its triggers on other tables, set aside while it
+///   writes so that nothing fires on its own writes; a new store does not carry them.
 enum BeyondTheModel {
     static func findings(_ extras: StoreExtras, steps: [MigrationPlan.Step]) -> [String] {
         guard !extras.isEmpty, let first = steps.first else { return [] }
@@ -39,6 +41,15 @@ enum BeyondTheModel {
                 lines.append("\(what): not carried into the new store of \(mapping.source.name) → \(mapping.destination.name), as Core Data does not carry it; copy it out first to keep it")
             } else {
                 lines.append("\(what): kept as it is")
+            }
+        }
+        for object in extras.keptObjects {
+            let what = object.type == "view" ? "view \(object.name) (not Core Data's)" : "trigger \(object.name) on \(object.table) (not Core Data's)"
+            if let mapping {
+                lines.append("\(what): not carried into the new store of \(mapping.source.name) → \(mapping.destination.name), as Core Data does not carry it; to keep it, run it again after the migration: \(object.sql)")
+            } else {
+                lines.append("\(what): kept; set aside while each step writes, so that the migration's own writes fire nothing, and made again after it"
+                             + (object.type == "view" ? " (a view naming what a step removes stops that step, which rolls back)" : ""))
             }
         }
         for object in extras.appObjects {

@@ -23,6 +23,10 @@ package struct StoreExtras: Sendable, Equatable {
     package var appTables: [Table]
     /// Indexes and triggers on the model's tables that Core Data's schema does not make.
     package var appObjects: [SchemaObjects.Object]
+    /// An app's views, and its triggers on tables that are not the model's (`Z_METADATA`,
+    /// `Z_PRIMARYKEY`, history, its own tables): an inferred step keeps them, set aside while
+    /// it writes (``SetAsideObjects``).
+    package var keptObjects: [SchemaObjects.Object] = []
 
     /// Core Data's persistent-history tables (rows 16001–16003 of `Z_PRIMARYKEY`).
     package static let historyTables: Set<String> = ["ACHANGE", "ATRANSACTION", "ATRANSACTIONSTRING"]
@@ -30,7 +34,7 @@ package struct StoreExtras: Sendable, Equatable {
     static let bookkeepingTables: Set<String> = ["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"]
 
     /// Whether the store holds nothing beyond its model.
-    package var isEmpty: Bool { history == nil && appTables.isEmpty && appObjects.isEmpty }
+    package var isEmpty: Bool { history == nil && appTables.isEmpty && appObjects.isEmpty && keptObjects.isEmpty }
 }
 
 extension StoreConnection {
@@ -57,7 +61,8 @@ extension StoreConnection {
                     // table's leftovers, a uniqueness constraint, a fetch index).
                     && !(object.name.uppercased().hasPrefix("Z") && (object.name.hasPrefix("Z_") || object.name.uppercased().hasSuffix("_INDEX")))
             }
-            return StoreExtras(history: history, appTables: appTables, appObjects: appObjects)
+            let keptObjects = try appTriggersAndViews().filter { $0.type == "view" || !modelTables.contains($0.table.uppercased()) }
+            return StoreExtras(history: history, appTables: appTables, appObjects: appObjects, keptObjects: keptObjects)
         }
     }
 }

@@ -1,0 +1,68 @@
+import Foundation
+import GRDB
+import MigrationEngine
+import ObjectModel
+import SQLiteStore
+import TestSupport
+import XCTest
+
+/// What an app put in the store besides its data (triggers on the tool's own bookkeeping tables,
+/// views) neither fires on the migration's own writes nor goes without a word.
+final class AppObjectsTests: XCTestCase {
+    private func bundle() throws -> ModelBundle {
+        let bodies = [
+            #"<entity name="Note"><attribute name="title" optional="YES" attributeType="String"/><attribute name="body" optional="YES" attributeType="String"/></entity>"#,
+            #"<entity name="Note"><attribute name="title" optional="YES" attributeType="String"/></entity>"#,
+        ]
+        let versions = try bodies.enumerated().map { index, body in
+            ModelBundle.Version(name: "V\(index + 1)", model: try ModelXMLReader.read(Data("""
+                <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+                <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" userDefinedModelVersionIdentifier="">\(body)</model>
+                """.utf8), file: "V\(index + 1)"))
+        }
+        return ModelBundle(name: "Notes", versions: versions, currentVersionName: "V2")
+    }
+
+    private func store(_ sql: String) throws -> (String, ModelBundle) {
+        let bundle = try bundle()
+        let path = try scratchDirectory().appendingPathComponent("Notes.sqlite").path
+        let store = try PersistentStore.create(at: path, model: bundle.versions[0].model)
+        try DataGenerator(model: bundle.versions[0].model, seed: 3).fill(store, rows: 50)
+        try store.close()
+        try DatabaseQueue(path: path).write { try $0.execute(sql: sql) }
+        return (path, bundle)
+    }
+
+    /// A trigger on `Z_METADATA` fired when the step recorded its model and emptied a table,
+    /// while the step said every row was kept.
+    func testATriggerOnTheToolsOwnTablesNeverFiresAndIsKept() throws {
+        let (path, bundle) = try store("CREATE TRIGGER wipe AFTER UPDATE ON Z_METADATA BEGIN DELETE FROM ZNOTE; END; CREATE TRIGGER stamp AFTER UPDATE ON Z_PRIMARYKEY BEGIN DELETE FROM ZNOTE; END")
+        let plan = try MigrationPlan.make(store: path, bundle: bundle)
+        XCTAssertTrue(plan.beyondModel.contains { $0.hasPrefix("trigger wipe on Z_METADATA (not Core Data's): kept; set aside while each step writes") }, "\(plan.beyondModel)")
+        _ = try MigrationRunner.run(plan, store: path)
+        try DatabaseQueue(path: path).read { db in
+            XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT count(*) FROM ZNOTE"), 50, "no row deleted by a trigger the migration's writes fired")
+            XCTAssertEqual(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name"), ["stamp", "wipe"], "kept")
+        }
+    }
+
+    /// A view over a column the step removes: refused with its name and SQL, the store as it was
+    /// (SQLite's own refusal of the ALTER TABLE was raw text).
+    func testAViewNamingWhatAStepRemovesStopsTheStepWithItsName() throws {
+        let (path, bundle) = try store("CREATE VIEW bodies AS SELECT ZBODY FROM ZNOTE")
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let plan = try MigrationPlan.make(store: path, bundle: bundle)
+        XCTAssertTrue(plan.beyondModel.contains { $0.hasPrefix("view bodies (not Core Data's): kept") }, "\(plan.beyondModel)")
+        XCTAssertThrowsError(try MigrationRunner.run(plan, store: path)) { error in
+            let text = "\(error)"
+            XCTAssertTrue(text.contains("the view bodies, not Core Data's, names what V1 → V2 removes"), text)
+            XCTAssertTrue(text.contains("DROP VIEW bodies") && text.contains("CREATE VIEW bodies AS SELECT ZBODY FROM ZNOTE"), text)
+            XCTAssertTrue(text.contains("the store is as it was, at V1"), text)
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before)
+        // A view over what stays is kept.
+        try DatabaseQueue(path: path).write { try $0.execute(sql: "DROP VIEW bodies; CREATE VIEW titles AS SELECT ZTITLE FROM ZNOTE") }
+        _ = try MigrationRunner.run(try MigrationPlan.make(store: path, bundle: bundle), store: path)
+        XCTAssertEqual(try DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM titles") }, 50)
+    }
+}
