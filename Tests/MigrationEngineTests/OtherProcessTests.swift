@@ -90,6 +90,36 @@ final class OtherProcessTests: XCTestCase {
                        "no journal left to put the original back over the app's row later")
         XCTAssertTrue(FileManager.default.fileExists(atPath: path.replacingOccurrences(of: "BookStore.sqlite", with: "BookStore~.sqlite")), "the original is kept, as said")
     }
+
+    /// A row an app still on the old model writes between two steps, in the same tick of the
+    /// file clock (here: its times put back as they were, its size unchanged by the insert):
+    /// nothing about the file says so, the next step's row count trips on it, and the plan once
+    /// put its original back over it. Every failure path now asks first, and the row is kept.
+    func testARowWrittenBetweenStepsUnseenByTheFilesTimesIsKept() throws {
+        let path = try bookStore1()
+        var options = MigrationOptions(policies: DemoResources.policies, configureManager: { try BookStoreSynopsis.install(on: $0) })
+        options.afterStep = { completed in
+            guard completed.index == 2 else { return }
+            var before = stat()
+            XCTAssertEqual(stat(path, &before), 0)
+            let app = try DatabaseQueue(path: path)
+            try app.write { db in
+                try db.execute(sql: "INSERT INTO ZCATEGORY (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES ((SELECT max(Z_PK) + 1 FROM ZCATEGORY), (SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'Category'), 1, 'Written by the app')")
+            }
+            try app.close()
+            var after = stat()
+            XCTAssertEqual(stat(path, &after), 0)
+            XCTAssertEqual(after.st_size, before.st_size, "the premise: the insert fits in a page the store has")
+            var times = [before.st_atim, before.st_mtim]
+            XCTAssertEqual(utimensat(AT_FDCWD, path, &times, 0), 0)
+        }
+        XCTAssertThrowsError(try MigrationRunner.run(try plan(path), store: path, options: options, keepBackup: false)) { error in
+            let text = "\(error)"
+            XCTAssertEqual((error as? MigrationError)?.kind, .otherWriter, text)
+            XCTAssertTrue(text.contains("with the other process's changes, which are kept"), text)
+        }
+        XCTAssertEqual(try rows(path, "SELECT count(*) FROM ZCATEGORY WHERE ZNAME = 'Written by the app'"), [[1.databaseValue]], "the app's row is there")
+    }
 }
 
 /// Counts calls from the migration's thread.

@@ -27,6 +27,9 @@ public final class MappingMigration {
     /// Taken before this process opens the store (see OtherWriters: the probe must not share it).
     private let fingerprint: OtherWriters.Fingerprint
     private let sourceStore: PersistentStore
+    /// `PRAGMA data_version` when the step opened the store: another connection's commit since
+    /// changes it (``writtenByOthers()``).
+    private let dataVersion: Int
     private let metadata: StoreMetadata
     /// The mapping models, resolved against the two versions: one pass each, in order.
     private let passes: [MappingModel]
@@ -49,6 +52,7 @@ public final class MappingMigration {
         try OtherWriters.waitUntilNone(store: path)
         fingerprint = OtherWriters.Fingerprint(store: path)
         sourceStore = try PersistentStore.open(at: path)
+        dataVersion = try sourceStore.dataVersion()
         let metadata = try sourceStore.metadata()
         self.metadata = metadata
         guard source.entityHashes == metadata.versionHashes else {
@@ -87,13 +91,25 @@ public final class MappingMigration {
                                    pagesChecked: options.checksPages)
         } catch {
             // A count that no longer adds up because another process wrote is that write's doing.
-            let error = fingerprint.changed(store: path) ? fingerprint.foreignWrite(store: path) : error
+            let error = writtenByOthers(failing: error) ? fingerprint.foreignWrite(store: path) : error
             try? newStore?.close()
             for file in [paths.newStore, paths.workStore] {
                 for path in StoreFiles.paths(of: file) { unlink(path) }
             }
             throw paths.describing(space.explain(error, store: path, step: stepName))
         }
+    }
+
+    /// Whether another process wrote the store since the step began: its files changed, or
+    /// SQLite counted another connection's commit, or (when the step failed its row count) the
+    /// store no longer holds the rows the step started from, which a write just before the step
+    /// opened it would explain. Asked before anything is put back: a committed write is kept.
+    private func writtenByOthers(failing error: Error?) -> Bool {
+        if fingerprint.changed(store: path) { return true }
+        if let now = try? sourceStore.dataVersion(), now != dataVersion { return true }
+        guard (error as? MigrationError)?.kind == .verification else { return false }
+        guard let counted = try? sourceStore.tableRowCounts(model: source.model) else { return false }
+        return counted != rowsBefore
     }
 
     // MARK: Prepare
@@ -223,7 +239,7 @@ public final class MappingMigration {
         try StoreSwap.syncFile(paths.newStore)
         unlink(paths.workStore)
         try permissions.apply(to: paths.newStore)
-        try fingerprint.requireUnchanged(store: path)
+        if writtenByOthers(failing: nil) { throw fingerprint.foreignWrite(store: path) }
         try OpenHandles.requireNone(store: path, before: "the swap")
         if options.replacesSource {
             try StoreSwap.replace(paths)

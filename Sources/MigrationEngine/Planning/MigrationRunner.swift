@@ -101,6 +101,7 @@ public enum MigrationRunner {
                     report = try MigrationRunner.run(step, store: path, options: stepOptions(index, span: spans[index], verifiedRows: verifiedRows))
                     MigrationLog.plan.debug("step \(index + 1) done in \(String(format: "%.3f", report.duration)) s: \(report.passes.joined(separator: ", "))")
                 } catch {
+                    let error = Self.writtenByOthers(path, since: verifiedRows, model: step.source.model) ? OtherWriters.Fingerprint(store: path).foreignWrite(store: path) : error
                     var failure = try stopped(plan, at: index, by: error, store: path, original: original, journaled: journaled, keepBackup: keepBackup)
                     failure.step = failure.step ?? "\(step.source.name) → \(step.destination.name)"
                     throw failure
@@ -124,6 +125,17 @@ public enum MigrationRunner {
                 verifiedRows = VerifiedRowCounts(after: report, store: path)
             }
             return reports
+        }
+
+        /// Whether the store no longer holds the rows the last step verified: another process
+        /// wrote it between the steps (a row of an app still on the old model, say), which no
+        /// file time may show when it came in the same tick. Asked before a failed step's plan
+        /// puts anything back, so that such a write is kept, never erased with the steps done.
+        private static func writtenByOthers(_ path: String, since verified: VerifiedRowCounts?, model: ManagedObjectModel) -> Bool {
+            guard let verified, let store = try? PersistentStore.open(at: path) else { return false }
+            defer { try? store.close() }
+            guard let now = try? store.tableRowCounts(model: model) else { return false }
+            return now.contains { entity, rows in verified.rows[entity].map { $0 != rows } ?? false }
         }
 
         /// The options of step `index`, whose share of the plan's progress bar is `span`.

@@ -37,8 +37,18 @@ enum OtherWriters {
     }
 
     /// What the store's files are on disk: if any of it differs later, something wrote to them.
+    /// Inode, size and modification time say most writes, but not all: a commit that rewrites a
+    /// page in place keeps the size, and the clock that stamps files ticks every few
+    /// milliseconds, so a row inserted in the same tick went unseen (and a plan put its original
+    /// back over it). So the fingerprint also holds what SQLite changes on every commit: the main
+    /// file's change counter (a rollback-journal store) and the `-wal`'s header, whose salts
+    /// change when a commit starts the log again (a WAL store, whose commits otherwise grow it).
+    /// Those are read only while this process has none of the store's files open (closing a
+    /// descriptor would drop its own SQLite locks); a fingerprint taken then compares by the rest.
     struct Fingerprint: Equatable {
         let files: [[Int]]
+        /// The main file's bytes 24–27 and the `-wal`'s first 32 bytes; nil when not read.
+        let headers: [UInt8]?
 
         init(store: String) {
             files = StoreFiles.dataPaths(of: store).map { path in
@@ -46,10 +56,28 @@ enum OtherWriters {
                 guard stat(path, &info) == 0 else { return [] }
                 return [Int(info.st_ino), Int(info.st_size), Int(info.st_mtim.tv_sec), Int(info.st_mtim.tv_nsec)]
             }
+            headers = StoreHolders.thisProcessHolds(store) ? nil
+                : Self.bytes(of: store, at: 24, count: 4) + Self.bytes(of: StoreFiles.wal(of: store), at: 0, count: 32)
+        }
+
+        static func == (lhs: Fingerprint, rhs: Fingerprint) -> Bool {
+            guard lhs.files == rhs.files else { return false }
+            guard let left = lhs.headers, let right = rhs.headers else { return true }
+            return left == right
         }
 
         /// Whether the store was written since this fingerprint was taken.
         func changed(store: String) -> Bool { Fingerprint(store: store) != self }
+
+        /// `count` bytes of the file at `path` from `offset`; empty when there is no such file.
+        private static func bytes(of path: String, at offset: Int, count: Int) -> [UInt8] {
+            let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+            guard descriptor >= 0 else { return [] }
+            defer { close(descriptor) }
+            var buffer = [UInt8](repeating: 0, count: count)
+            let read = pread(descriptor, &buffer, count, off_t(offset))
+            return Array(buffer.prefix(max(read, 0)))
+        }
 
         /// Throws ``foreignWrite(store:)`` when the store was written since this fingerprint was taken.
         func requireUnchanged(store: String) throws {

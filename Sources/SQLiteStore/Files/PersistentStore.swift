@@ -101,6 +101,12 @@ public final class PersistentStore: Sendable {
         try read { db in try StoreBookkeeping.metadata(db, path: path) }
     }
 
+    /// SQLite's `PRAGMA data_version` on this store's connection: it changes whenever another
+    /// connection commits to the store, whatever the file's size and times say.
+    package func dataVersion() throws -> Int {
+        try read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
+    }
+
     /// Replaces the store's metadata (plist and UUID).
     package func writeMetadata(_ metadata: StoreMetadata) throws {
         try write { db in try StoreBookkeeping.writeMetadata(db, metadata, uuid: true) }
