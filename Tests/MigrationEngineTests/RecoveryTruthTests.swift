@@ -124,6 +124,19 @@ final class RecoveryTruthTests: XCTestCase {
         }
     }
 
+    /// The folder moved (or is mounted elsewhere) since the kill: the journal's absolute path
+    /// names the old place, and the backup beside the store, the very file written, is used.
+    func testAFolderMovedSinceTheKillStillPutsTheOriginalBack() throws {
+        let (store, journal, _) = try killedHalfWay()
+        let folder = URL(fileURLWithPath: store).deletingLastPathComponent().path
+        let text = try String(contentsOfFile: journal, encoding: .utf8)
+        try text.replacingOccurrences(of: folder.replacingOccurrences(of: "/", with: "\\/"), with: "\\/mnt\\/old-place")
+            .write(toFile: journal, atomically: true, encoding: .utf8)
+        XCTAssertTrue(try String(contentsOfFile: journal, encoding: .utf8).contains("old-place"), "the premise: the journal names the old folder")
+        let done = try MigrationRunner.recover(store: store)
+        XCTAssertEqual(done, ["an earlier run was interrupted mid-plan; the original, at BookStore, was put back first"])
+    }
+
     func testAnIntactJournalStillPutsTheOriginalBack() throws {
         let (store, journal, _) = try killedHalfWay()
         let done = try MigrationRunner.recover(store: store)

@@ -200,12 +200,17 @@ public enum MigrationRunner {
             guard let record = PlanJournal.record(for: path) else {
                 throw MigrationError(.swap, "the plan journal beside \(path) is gone or no longer the one this run wrote")
             }
+            if let reason = PlanJournal.untrustedBackup(record, store: path) {
+                // Nothing is put back from a file that is not the backup: the refusal says what to do.
+                return MigrationError.from(PlanJournal.refusal(record, store: path, because: reason),
+                                           state: .interrupted(version: plan.steps[index - 1].destination.name, done: index, total: plan.steps.count, backup: nil))
+            }
             try PlanJournal.restore(store: path, record: record)
             try PlanJournal.end(store: path)
         } catch {
             // The journal stays: the next run puts the original back.
-            var failure = MigrationError.from(error, state: .partial(version: plan.steps[index - 1].destination.name, done: index,
-                                                                     total: plan.steps.count, backup: original))
+            var failure = MigrationError.from(error, state: .interrupted(version: plan.steps[index - 1].destination.name, done: index,
+                                                                         total: plan.steps.count, backup: original))
             failure.fix = "run the same command again: it puts the original back first"
             return failure
         }

@@ -11,6 +11,10 @@ public enum StoreState: Sendable, Equatable {
     /// Completed steps were kept (`--keep-progress`): the store is at `version` after `done` of
     /// `total` steps; the original is kept at `backup`.
     case partial(version: String, done: Int, total: Int, backup: String?)
+    /// A step failed and the original could not be put back (the journal stays): the store is
+    /// at `version` after `done` of `total` steps, between the source and the target, and the
+    /// next run or `chrysalis recover` undoes the plan from `backup`.
+    case interrupted(version: String, done: Int, total: Int, backup: String?)
     /// The whole plan ran: the store is at `version`; the original is kept at `backup`.
     case migrated(version: String, backup: String?)
     /// Another process wrote to the store while step `done + 1` ran: the store is at `version`,
@@ -28,6 +32,9 @@ public enum StoreState: Sendable, Equatable {
         case let .partial(version, done, total, backup):
             return "the store is at \(version), after \(done) of \(total) steps (--keep-progress)"
                 + (backup.map { "; the original is kept as \(StoreFiles.named($0))" } ?? "")
+        case let .interrupted(version, done, total, backup):
+            return "the store is at \(version), after \(done) of \(total) steps, under the plan's journal: not a version to use until the original is put back"
+                + (backup.map { " from \(StoreFiles.named($0))" } ?? "")
         case let .migrated(version, backup):
             return "the store is at \(version)" + (backup.map { "; the original is kept as \(StoreFiles.named($0))" } ?? "")
         case let .keptOtherWrites(version, done, total, backup):
@@ -43,6 +50,7 @@ public enum StoreState: Sendable, Equatable {
         case .unchanged: return "unchanged"
         case .restored: return "restored"
         case .partial: return "partial"
+        case .interrupted: return "interrupted"
         case .migrated: return "migrated"
         case .keptOtherWrites: return "keptOtherWrites"
         }
@@ -52,14 +60,14 @@ public enum StoreState: Sendable, Equatable {
     public var version: String {
         switch self {
         case .unchanged(let version), .restored(let version), .partial(let version, _, _, _), .migrated(let version, _),
-             .keptOtherWrites(let version, _, _, _): return version
+             .keptOtherWrites(let version, _, _, _), .interrupted(let version, _, _, _): return version
         }
     }
 
     /// Where the original is kept, when it is kept beside a store that is not the original.
     public var backup: String? {
         switch self {
-        case .partial(_, _, _, let backup), .migrated(_, let backup), .keptOtherWrites(_, _, _, let backup): return backup
+        case .partial(_, _, _, let backup), .migrated(_, let backup), .keptOtherWrites(_, _, _, let backup), .interrupted(_, _, _, let backup): return backup
         case .unchanged, .restored: return nil
         }
     }

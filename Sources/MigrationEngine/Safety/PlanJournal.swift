@@ -166,7 +166,12 @@ struct PlanJournal {
     /// only once written and synced), and naming an original beside the store, called after it.
     static func record(for store: String) -> Record? {
         guard let data = OwnFiles.contents(of: path(for: store)), data.last == UInt8(ascii: "\n"),
-              let record = try? JSONDecoder().decode(Record.self, from: data), isBeside(record.original, store: store) else { return nil }
+              var record = try? JSONDecoder().decode(Record.self, from: data) else { return nil }
+        // A folder moved (or mounted elsewhere) since: the backup is the one beside the store,
+        // by the name the journal gives it; whether it is the file written is checked by stamp.
+        let beside = URL(fileURLWithPath: store).deletingLastPathComponent().appendingPathComponent(URL(fileURLWithPath: record.original).lastPathComponent).path
+        guard isBeside(beside, store: store) else { return nil }
+        record.original = beside
         return record
     }
 
