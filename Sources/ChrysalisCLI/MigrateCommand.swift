@@ -145,6 +145,8 @@ struct MigrateReport: Encodable {
     var from: String
     var to: String
     var backup: String?
+    /// Every file of the backup (a WAL store's is two: keep and copy them together).
+    var backupFiles: [String]
     var steps: [Step]
     var rowsBefore: [String: Int], rowsAfter: [String: Int]
     /// What the store held beyond its model, and what the migration did with each (the plan's words).
@@ -164,6 +166,7 @@ struct MigrateReport: Encodable {
         from = report.steps.first?.sourceVersion ?? ""
         to = report.steps.last?.destinationVersion ?? ""
         backup = report.backup
+        backupFiles = report.backup.map { backup in [backup, StoreFiles.wal(of: backup)].filter { FileManager.default.fileExists(atPath: $0) } } ?? []
         rowsBefore = report.rowsBefore
         rowsAfter = report.rowsAfter
         steps = report.steps.map { Step(from: $0.sourceVersion, to: $0.destinationVersion, passes: $0.passes,

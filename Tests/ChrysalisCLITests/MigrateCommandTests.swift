@@ -37,6 +37,30 @@ final class MigrateCommandTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted(), ["Model1.sqlite", "Model1~.sqlite", "Model1~2.sqlite"])
     }
 
+    /// A WAL store's backup is two files; the JSON result names both, as the text does.
+    func testTheJSONResultNamesEveryFileOfAWALBackup() throws {
+        let folder = try scratchDirectory()
+        let bundle = ChrysalisRunner.demoResources.appendingPathComponent("BookStore.xcdatamodeld").path
+        let made = folder.appendingPathComponent("Made.sqlite").path, store = folder.appendingPathComponent("BookStore.sqlite").path
+        XCTAssertEqual(try ChrysalisRunner.run(["fixture", bundle, "--version", "BookStore", "--rows", "50", "--out", made]).status, 0)
+        // Copied while a connection holds rows in its -wal: a store whose -wal is part of it.
+        let app = try DatabaseQueue(path: made)
+        try app.writeWithoutTransaction { db in
+            _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
+            try db.execute(sql: "UPDATE ZBOOK SET ZTITLE = 'In the WAL' WHERE Z_PK = 1")
+        }
+        for suffix in ["", "-wal"] { try FileManager.default.copyItem(atPath: made + suffix, toPath: store + suffix) }
+        try app.close()
+        let result = try ChrysalisRunner.run(["migrate", store, "--model", bundle, "--to", "BookStore 2", "--json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let last = try XCTUnwrap(result.stdout.split(separator: "\n").last)
+        let event = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+        let backup = folder.appendingPathComponent("BookStore~.sqlite").path
+        XCTAssertEqual(event["backupFiles"] as? [String], [backup, backup + "-wal"], "\(event)")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: backup + "-wal"))
+    }
+
     func testMigrationErrorsAreOneLineAndChangeNothing() throws {
         let directory = try Fixtures.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
