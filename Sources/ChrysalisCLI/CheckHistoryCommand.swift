@@ -64,13 +64,25 @@ struct CheckHistoryCommand: ParsableCommand {
         let (models, _) = try PlanOptions.loadMappings(mappings)
         let check = HistoryCheck(bundle: bundle, mappings: models, route: stepwise ? .stepwise : .automatic,
                                  options: Registration.current.options(), rows: rows)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chrysalis-history-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let temporary = FileManager.default.temporaryDirectory
+        let directory: URL
+        do {
+            directory = try ScratchFolder.make(prefix: "chrysalis-history-", in: temporary)
+        } catch {
+            throw MigrationError(.notWritable, "check-history makes its stores in the temporary folder \(temporary.path) (TMPDIR), which cannot be used: \(error.localizedDescription)",
+                                 fix: "set TMPDIR to a writable folder, e.g. TMPDIR=/var/tmp")
+        }
         defer { try? FileManager.default.removeItem(at: directory) }
         // Progress goes to standard error in every mode: a CI log shows the check moving.
         let progress = StatusLine(enabled: true)
         let outcomes = check.run(in: directory) { started, count, version in progress.show("checking \(started)/\(count): \(version)") }
         progress.clear()
+        // A full temporary folder says nothing of the model: said as what it is, not as failures.
+        let full = outcomes.filter { $0.failure == MigrationError.Kind.noSpace.rawValue }
+        if !full.isEmpty {
+            throw MigrationError(.noSpace, "check-history could not make or migrate its stores: the temporary folder \(temporary.path) (TMPDIR) filled up (\(full.count) of \(outcomes.count) versions stopped there); this says nothing of \(bundle.name)'s history",
+                                 fix: "free space there, or set TMPDIR to a folder with more room (each version's store needs about \(rows) rows per entity, twice over while it migrates)")
+        }
         let report = HistoryReport(bundle: bundle.name, current: check.target, versions: outcomes, skipped: check.skipped)
         if let junit { try Data(report.junit(stepwise: stepwise).utf8).write(to: URL(fileURLWithPath: junit), options: .atomic) }
         print(json ? try JSONOutput.encode(report) : TerminalText.visible(report.text(stepwise: stepwise)))

@@ -24,7 +24,7 @@ struct DryRunCopy {
     init(of store: String) throws {
         self.store = store
         let temporary = FileManager.default.temporaryDirectory
-        Self.removeAbandoned(in: temporary)
+        ScratchFolder.removeAbandoned(prefix: Self.prefix, in: temporary)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: temporary.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw MigrationError(.notFound, "the temporary folder \(temporary.path) (TMPDIR) does not exist; a dry run copies the store there",
@@ -66,15 +66,5 @@ struct DryRunCopy {
         failure.message = failure.message.replacingOccurrences(of: path, with: "the dry run's copy of \(store)")
         failure.fix = failure.fix?.replacingOccurrences(of: path, with: "the dry run's copy of \(store)")
         return failure
-    }
-
-    /// Folders of dry runs whose process is gone (killed before it could remove its copy).
-    private static func removeAbandoned(in temporary: URL) {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: temporary.path) else { return }
-        for name in names where name.hasPrefix(prefix) {
-            guard let pid = Int32(name.dropFirst(prefix.count).prefix { $0 != "-" }), pid != getpid(),
-                  kill(pid, 0) != 0, errno == ESRCH else { continue }
-            try? FileManager.default.removeItem(at: temporary.appendingPathComponent(name))
-        }
     }
 }

@@ -4,6 +4,7 @@ import GRDB
 import MigrationEngine
 import ObjectModel
 import SQLiteStore
+import TestSupport
 import XCTest
 
 /// Faults injected into real migrations on real files: a volume too small from the start, a disk
@@ -200,56 +201,6 @@ final class FaultInjectionTests: XCTestCase {
         var info = stat()
         guard stat(path, &info) == 0 else { throw CocoaError(.fileNoSuchFile) }
         return (info.st_mode & 0o7777, info.st_uid, info.st_gid)
-    }
-}
-
-/// A real, tiny filesystem (tmpfs) mounted for one test, so a full disk is a real full disk.
-/// Needs root (CI runs as root); skipped with the reason otherwise.
-struct TinyVolume {
-    let root: URL
-
-    init(megabytes: Int, test: XCTestCase) throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chrysalis-tiny-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let mount = Process()
-        mount.executableURL = URL(fileURLWithPath: "/bin/mount")
-        mount.arguments = ["-t", "tmpfs", "-o", "size=\(megabytes)m", "tmpfs", directory.path]
-        mount.standardError = FileHandle.nullDevice
-        try mount.run()
-        mount.waitUntilExit()
-        guard mount.terminationStatus == 0 else {
-            try? FileManager.default.removeItem(at: directory)
-            throw XCTSkip("cannot mount a tmpfs here (needs root): \(directory.path)")
-        }
-        root = directory
-        test.addTeardownBlock {
-            let unmount = Process()
-            unmount.executableURL = URL(fileURLWithPath: "/bin/umount")
-            unmount.arguments = [directory.path]
-            try? unmount.run()
-            unmount.waitUntilExit()
-            try? FileManager.default.removeItem(at: directory)
-        }
-    }
-
-    func path(_ name: String) -> String { root.appendingPathComponent(name).path }
-
-    /// Writes a filler file until only `leaving` bytes are free.
-    func fill(leaving: Int) throws {
-        let descriptor = open(path("filler"), O_WRONLY | O_CREAT | O_APPEND, 0o644)
-        guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown) }
-        defer { close(descriptor) }
-        let chunk = [UInt8](repeating: 0x5a, count: 4096)
-        while free() > leaving + chunk.count, write(descriptor, chunk, chunk.count) == chunk.count {}
-        while free() > leaving, write(descriptor, chunk, 512) == 512 {}
-    }
-
-    func removeFiller() throws { try FileManager.default.removeItem(atPath: path("filler")) }
-
-    func free() -> Int {
-        var info = statvfs()
-        statvfs(root.path, &info)
-        return Int(info.f_bavail) * Int(info.f_frsize)
     }
 }
 

@@ -33,7 +33,8 @@ package struct HistoryCheck: Sendable {
             ok = error == nil
             self.error = error.map { "\($0)" }
             failingStep = (error as? MigrationError)?.step
-            failure = error.map { ($0 as? MigrationError)?.kind.rawValue ?? "error" }
+            // A full disk is the environment's failure, whatever step it stopped.
+            failure = error.map { SpaceCheck.isFullDisk($0) ? MigrationError.Kind.noSpace.rawValue : ($0 as? MigrationError)?.kind.rawValue ?? "error" }
         }
 
         /// The outcome with the check's own store files (`version-3.sqlite` in a scratch
