@@ -1,3 +1,4 @@
+import Demo
 import Foundation
 import GRDB
 import MigrationEngine
@@ -64,5 +65,25 @@ final class AppObjectsTests: XCTestCase {
         try DatabaseQueue(path: path).write { try $0.execute(sql: "DROP VIEW bodies; CREATE VIEW titles AS SELECT ZTITLE FROM ZNOTE") }
         _ = try MigrationRunner.run(try MigrationPlan.make(store: path, bundle: bundle), store: path)
         XCTAssertEqual(try DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM titles") }, 50)
+    }
+
+    /// The two header fields SQLite keeps for an app (`user_version`, `application_id`) survive
+    /// every kind of step: in place they are in the same file; a mapping step's new file gets them.
+    func testAnAppsHeaderFieldsSurviveEveryKindOfStep() throws {
+        let path = try scratchDirectory().appendingPathComponent("BookStore.sqlite").path
+        let bundle = try bookStore()
+        let model = try XCTUnwrap(bundle.version(named: "BookStore")).model
+        let store = try PersistentStore.create(at: path, model: model)
+        try DataGenerator(model: model).fill(store, rows: 20)
+        try store.close()
+        try DatabaseQueue(path: path).writeWithoutTransaction { try $0.execute(sql: "PRAGMA user_version = 42; PRAGMA application_id = 1234567") }
+        let plan = try MigrationPlan.make(store: path, bundle: bundle,
+                                          mappings: [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")], route: .stepwise)
+        XCTAssertTrue(plan.steps.contains { if case .mapping = $0.kind { true } else { false } }, "the premise: a mapping step among them")
+        _ = try MigrationRunner.run(plan, store: path, options: MigrationOptions(policies: DemoResources.policies, configureManager: { try BookStoreSynopsis.install(on: $0) }))
+        try DatabaseQueue(path: path).read { db in
+            XCTAssertEqual(try Int.fetchOne(db, sql: "PRAGMA user_version"), 42)
+            XCTAssertEqual(try Int.fetchOne(db, sql: "PRAGMA application_id"), 1234567)
+        }
     }
 }

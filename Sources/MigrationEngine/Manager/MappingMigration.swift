@@ -134,6 +134,9 @@ public final class MappingMigration {
         var carried = metadata
         carried.setModel(destination.model)
         try created.writeMetadata(carried)
+        // The header fields an app keeps for itself go with its data into the new file.
+        let header = try sourceStore.appHeaderFields()
+        try created.setAppHeaderFields(userVersion: header.userVersion, applicationID: header.applicationID)
         return created
     }
 

@@ -101,6 +101,24 @@ public final class PersistentStore: Sendable {
         try read { db in try StoreBookkeeping.metadata(db, path: path) }
     }
 
+    /// The two header fields an app may set for itself (`PRAGMA user_version`, `PRAGMA
+    /// application_id`): Core Data leaves them alone, so a store that is a new file must carry them.
+    package func appHeaderFields() throws -> (userVersion: Int32, applicationID: Int32) {
+        try read { db in
+            (Int32(truncatingIfNeeded: try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0),
+             Int32(truncatingIfNeeded: try Int.fetchOne(db, sql: "PRAGMA application_id") ?? 0))
+        }
+    }
+
+    /// Sets the fields ``appHeaderFields()`` reads.
+    package func setAppHeaderFields(userVersion: Int32, applicationID: Int32) throws {
+        guard userVersion != 0 || applicationID != 0 else { return }
+        try write { db in
+            try db.execute(sql: "PRAGMA user_version = \(userVersion)")
+            try db.execute(sql: "PRAGMA application_id = \(applicationID)")
+        }
+    }
+
     /// SQLite's `PRAGMA data_version` on this store's connection: it changes whenever another
     /// connection commits to the store, whatever the file's size and times say.
     package func dataVersion() throws -> Int {
