@@ -141,4 +141,52 @@ final class TrustByIdentityTests: XCTestCase {
                           "\(arguments[0]) names the store visibly: \(result.stdout) \(result.stderr)")
         }
     }
+
+    /// Names as bytes allow them, seeded: every C0 and C1 control, DEL, long names up to the
+    /// 255 bytes a folder entry holds, combining marks and right-to-left text. Each store is
+    /// found by its own name, migrated where it is, and no control byte reaches the terminal.
+    func testNamesOfEveryKindLeadToTheirOwnFileAndReachTheTerminalAsText() throws {
+        var generator = SeededGenerator(seed: 48)
+        let pieces = (0x01 ... 0x1F).map { String(UnicodeScalar(UInt8($0))) } + ["\u{7F}", "\u{85}", "\u{9B}", "\u{9F}", "e\u{301}", "\u{202E}", "ü", " ", "-", "~"]
+        for round in 0 ..< 8 {
+            let folder = try scratchDirectory()
+            var stem = "S\(round)"
+            while stem.utf8.count < (round == 7 ? 240 : 12) { stem += pieces[Int(generator.next() % UInt64(pieces.count))] }
+            while stem.utf8.count > 248 { stem.removeLast() }
+            let path = try store(in: folder, named: stem + ".sqlite", rows: 5)
+            let decoy = try store(in: folder, named: "S\(round).sqlite", rows: 5)
+            let decoyBefore = try digest(decoy)
+            let results = [try ChrysalisRunner.run(["inspect", path, "--model", bundle]),
+                           try ChrysalisRunner.run(["migrate", path, "--model", bundle, "--to", "BookStore 2"])]
+            for result in results {
+                for text in [result.stdout, result.stderr] {
+                    XCTAssertFalse(text.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n" && $0 != "\t") || (0x7F ... 0x9F).contains($0.value) },
+                                   "round \(round): a control character reached the terminal")
+                }
+            }
+            if stem.utf8.count + ".sqlite".utf8.count > 219 {
+                // No room beside it for the tool's own names: refused before any work, saying so.
+                XCTAssertEqual(results.map(\.status), [0, 1], "\(results.map(\.stderr))")
+                XCTAssertTrue(results[1].stderr.contains("bytes long, and the files a migration makes beside it"), results[1].stderr)
+                XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).count, 2, "round \(round): nothing made beside it")
+                continue
+            }
+            XCTAssertEqual(results.map(\.status), [0, 0], "\(results.map(\.stderr))")
+            XCTAssertTrue(FileManager.default.fileExists(atPath: folder.appendingPathComponent(stem + "~.sqlite").path), "round \(round): migrated where it is")
+            XCTAssertEqual(try digest(decoy), decoyBefore, "round \(round): no other file touched")
+        }
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so a failing round can be run again.
+private struct SeededGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var value = state
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        return value ^ (value >> 31)
+    }
 }

@@ -77,7 +77,7 @@ enum OwnFiles {
             var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
             let count = readlink(path, &buffer, Int(PATH_MAX))
             let target = count >= 0 ? String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self) : "?"
-            return "a symbolic link to \(TerminalText.visible(target))"
+            return "a symbolic link to \(TerminalText.oneLine(target))"
         case S_IFDIR: return "a directory"
         case S_IFREG:
             if info.st_uid != geteuid() { return "a file owned by uid \(info.st_uid)" }
@@ -103,13 +103,13 @@ enum OwnFiles {
     }
 
     private static func occupied(_ path: String, by what: String) -> MigrationError {
-        MigrationError(.locked, "\(TerminalText.visible(path)) is a name Chrysalis keeps for its own file, and \(describe(path)) sits there (\(what)); Chrysalis neither follows nor reuses it, and nothing was written",
+        MigrationError(.locked, "\(TerminalText.oneLine(path)) is a name Chrysalis keeps for its own file, and \(describe(path)) sits there (\(what)); Chrysalis neither follows nor reuses it, and nothing was written",
                        fix: "check what it is and who put it there; remove it (`rm` removes a link, not its target), then run again")
     }
 
     private static func failure(_ action: String, _ path: String) -> MigrationError {
         let code = errno
-        return MigrationError(code == ENOSPC ? .noSpace : .swap, "could not \(action) \(TerminalText.visible(path)): \(String(cString: strerror(code)))",
+        return MigrationError(code == ENOSPC ? .noSpace : .swap, "could not \(action) \(TerminalText.oneLine(path)): \(String(cString: strerror(code)))",
                               fix: "check the folder's permissions and free space")
     }
 }

@@ -13,6 +13,7 @@ package final class StoreLock {
     let path: String
 
     init(store: String) throws {
+        try Self.requireRoomForOwnNames(store)
         path = Self.path(of: store)
         try Self.requireWritableDirectory(of: store)
         try Self.requireWritableStore(store)
@@ -75,6 +76,21 @@ package final class StoreLock {
     }
 
     static func path(of store: String) -> String { store + ".chrysalis-lock" }
+
+    /// The most bytes the tool adds to the store's name for a file of its own: the plan
+    /// journal's temporary `.Name.chrysalis-plan.PID.N` (1 + 16 + 1 + 7 + 1 + 10).
+    static let longestOwnNameSuffix = 36
+
+    /// A folder entry holds 255 bytes: a store whose name leaves no room for the tool's own
+    /// files beside it is refused before any work, rather than failing at whichever file comes
+    /// first, perhaps half way.
+    static func requireRoomForOwnNames(_ store: String) throws {
+        let name = URL(fileURLWithPath: store).lastPathComponent
+        let limit = 255 - longestOwnNameSuffix
+        guard name.utf8.count > limit else { return }
+        throw MigrationError(.notWritable, "cannot migrate \(TerminalText.oneLine(store)): its name is \(name.utf8.count) bytes long, and the files a migration makes beside it (its lock, journal, backup and work files, named after it with up to \(longestOwnNameSuffix) more bytes) would pass the 255 bytes a folder entry holds",
+                             fix: "rename the store to a name of at most \(limit) bytes (the app finds it by its own path, so rename it back after), then run again")
+    }
 
     /// A migration writes beside the store (lock, new store, backup), so a directory it cannot
     /// write to is refused before any work, by its mode bits too: root ignores them, but a
