@@ -76,6 +76,18 @@ extension ManagedObjectModel {
             found += hierarchyProblems(of: entity)
             found += propertyProblems(of: entity)
         }
+        // SQLite's table names ignore case, and each root entity's table is `Z` and its name in
+        // capitals: two such entities whose names differ only in case would share one table.
+        var rootsByTable: [String: String] = [:]
+        for entity in entities where entity.parentName == nil {
+            let table = entity.name.uppercased()
+            if let other = rootsByTable[table], other != entity.name {
+                found.append(.init(entity: entity.name, message: "entities \"\(other)\" and \"\(entity.name)\" differ only in case, so their SQLite tables (Z\(table)) would be one",
+                                   fix: "rename one of them", verdict: .unsupported))
+            } else {
+                rootsByTable[table] = entity.name
+            }
+        }
         for configuration in configurations {
             for name in configuration.entityNames where entity(named: name) == nil {
                 found.append(.init(entity: name, message: "configuration \"\(configuration.name)\" lists entity \"\(name)\", which does not exist",

@@ -74,6 +74,19 @@ final class ModelErrorTests: XCTestCase {
 
     /// Core Data loads a model whose inverse names a relationship that pairs elsewhere (WordPress
     /// shipped 101–109 so): it reads, with a warning on the relationship, and nothing stops.
+    /// SQLite's table names ignore case: two root entities whose names differ only in case would
+    /// share a table, so no store can be made; said by `model` and `fixture` before any file.
+    func testEntitiesDifferingOnlyInCaseCannotHaveAStore() throws {
+        let read = try ModelXMLReader.readFile(model("""
+        <entity name="Book"><attribute name="title" optional="YES" attributeType="String"/></entity>
+        <entity name="BOOK"><attribute name="code" optional="YES" attributeType="String"/></entity>
+        """), file: "Shop.xcdatamodel/contents")
+        let finding = try XCTUnwrap(read.findings.first)
+        XCTAssertEqual(finding.problem.verdict, .unsupported)
+        XCTAssertTrue(finding.problem.stopsStores)
+        XCTAssertTrue(finding.description.contains(#"entities "Book" and "BOOK" differ only in case, so their SQLite tables (ZBOOK) would be one"#), finding.description)
+    }
+
     func testInverseThatDoesNotPointBackIsAWarning() throws {
         let read = try ModelXMLReader.readFile(model("""
         <entity name="Author">
