@@ -86,4 +86,27 @@ final class AppObjectsTests: XCTestCase {
             XCTAssertEqual(try Int.fetchOne(db, sql: "PRAGMA application_id"), 1234567)
         }
     }
+
+    /// A derivation Chrysalis writes no SQL for (`lowercase:(title)`): its triggers do not survive
+    /// the step, and plan and result say so, naming the attribute (before: not a word).
+    func testADerivationWhoseSQLIsNotWrittenIsNamed() throws {
+        let bodies = [
+            #"<entity name="Note"><attribute name="title" optional="YES" attributeType="String"/><attribute name="searchTitle" optional="YES" attributeType="String" derived="YES" derivationExpression="lowercase:(title)"/></entity>"#,
+            #"<entity name="Note"><attribute name="title" optional="YES" attributeType="String"/><attribute name="body" optional="YES" attributeType="String"/><attribute name="searchTitle" optional="YES" attributeType="String" derived="YES" derivationExpression="lowercase:(title)"/></entity>"#,
+        ]
+        let versions = try bodies.enumerated().map { index, body in
+            ModelBundle.Version(name: "V\(index + 1)", model: try ModelXMLReader.read(Data("""
+                <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+                <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" userDefinedModelVersionIdentifier="">\(body)</model>
+                """.utf8), file: "V\(index + 1)"))
+        }
+        let bundle = ModelBundle(name: "Notes", versions: versions, currentVersionName: "V2")
+        let path = try scratchDirectory().appendingPathComponent("Notes.sqlite").path
+        let store = try PersistentStore.create(at: path, model: versions[0].model)
+        try DataGenerator(model: versions[0].model, seed: 3).fill(store, rows: 5)
+        try store.close()
+        let plan = try MigrationPlan.make(store: path, bundle: bundle)
+        XCTAssertTrue(plan.beyondModel.contains { $0.hasPrefix("derived attribute Note.searchTitle (lowercase:(title)): Chrysalis does not write Core Data's SQL for this derivation") },
+                      "\(plan.beyondModel)")
+    }
 }

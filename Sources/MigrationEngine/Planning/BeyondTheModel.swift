@@ -16,6 +16,23 @@ import SQLiteStore
 ///   writes so that nothing fires on its own writes; a new store does not carry them.
 enum BeyondTheModel {
     static func findings(_ extras: StoreExtras, steps: [MigrationPlan.Step]) -> [String] {
+        derivationsNotWritten(steps) + objects(extras, steps: steps)
+    }
+
+    /// Derived attributes whose SQL Chrysalis does not write (any derivation but a to-many's
+    /// `@count`): each step leaves its destination without their `Z_DA_` triggers, so their
+    /// values stay as they were and are no longer kept up to date; said once per attribute.
+    private static func derivationsNotWritten(_ steps: [MigrationPlan.Step]) -> [String] {
+        var said: Set<String> = [], lines: [String] = []
+        for step in steps {
+            for derivation in DerivedAttributeTriggers(layout: StoreLayout(model: step.destination.model)).unwritten where said.insert(derivation).inserted {
+                lines.append("derived attribute \(derivation): Chrysalis does not write Core Data's SQL for this derivation, so from \(step.source.name) → \(step.destination.name) on the store has no Z_DA_ triggers for it; its values stay as the step leaves them and are no longer kept up to date until Core Data migrates the store")
+            }
+        }
+        return lines
+    }
+
+    private static func objects(_ extras: StoreExtras, steps: [MigrationPlan.Step]) -> [String] {
         guard !extras.isEmpty, let first = steps.first else { return [] }
         let mapping = steps.first { if case .mapping = $0.kind { true } else { false } }
         let inferredBefore = steps.prefix { if case .lightweight = $0.kind { true } else { false } }
