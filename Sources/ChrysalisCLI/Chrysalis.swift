@@ -85,7 +85,7 @@ public struct Chrysalis: ParsableCommand {
     /// Runs the command line with nothing registered. Like ArgumentParser's own, but a usage error
     /// exits with status 2, as Unix tools do.
     public static func main() {
-        StandardStreams.ignoreBrokenPipes()
+        StandardStreams.keepRunningOnFailedWrites()
         requireTextArguments()
         DebugLog.bootstrap()
         do {

@@ -13,9 +13,13 @@ import Glibc
 package enum StandardStreams {
     private static let closed = Mutex(false)
 
-    /// Ignores SIGPIPE for the whole process: a closed pipe is a failed write, never a kill.
-    package static func ignoreBrokenPipes() {
+    /// Ignores SIGPIPE and SIGXFSZ for the whole process: a closed pipe or a file size limit is a
+    /// failed write, never a kill.
+    package static func keepRunningOnFailedWrites() {
         signal(SIGPIPE, SIG_IGN)
+        // Likewise a file size limit: a write past it fails (and the step rolls back, saying so)
+        // instead of the kernel killing the process half way.
+        signal(SIGXFSZ, SIG_IGN)
     }
 
     /// Writes `text` to standard output; a write that fails is remembered, never fatal.

@@ -82,9 +82,23 @@ package struct SpaceCheck: Sendable {
     /// Throws when the volume holding `store` has less than `needed` bytes free for `what` (`the
     /// step A → B`, `the plan A → C (3 steps)`).
     func require(store: String, for what: String) throws {
+        try Self.requireFileSizeLimit(store: store, for: what)
         guard let free = Self.freeBytes(near: store), free < needed else { return }
         throw MigrationError(.noSpace, "not enough free space for \(what): it needs about \(Self.format(needed)) beside \(store) (\(reason)), and the volume has \(Self.format(free)) free",
                              fix: "free at least \(Self.format(needed - free)) on that volume, or copy the store to a larger volume and migrate it there")
+    }
+
+    /// A process's file size limit (`ulimit -f`, RLIMIT_FSIZE) below the largest file a step
+    /// writes (a backup or new store of about the store's size) would stop it half way: the
+    /// kernel refuses the write, or kills the process with SIGXFSZ. Refused before any work,
+    /// naming the limit.
+    static func requireFileSizeLimit(store: String, for what: String) throws {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_FSIZE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else { return }
+        let largest = size(store) + size(StoreFiles.wal(of: store)) + (1 << 20)
+        guard Int64(clamping: limit.rlim_cur) < largest else { return }
+        throw MigrationError(.noSpace, "\(what) writes files of about \(format(largest)) (a backup or a new store the size of \(store)), and this process may write files of at most \(format(Int64(clamping: limit.rlim_cur))) (its file size limit, `ulimit -f`)",
+                             fix: "raise the limit (`ulimit -f unlimited`, or ask whoever set it), then run again")
     }
 
     /// `error` as the step should report it: a full disk names what the step needed.
