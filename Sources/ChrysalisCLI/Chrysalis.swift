@@ -87,6 +87,11 @@ public struct Chrysalis: ParsableCommand {
     public static func main() {
         StandardStreams.keepRunningOnFailedWrites()
         requireTextArguments()
+        if let refusal = OpenFileLimit.ensure() {
+            StandardStreams.err("error: \(refusal)\n")
+            if JSONOutput.requested { StandardStreams.out(JSONOutput.errorEvent("\(refusal)", status: 1)) }
+            Foundation.exit(1)
+        }
         DebugLog.bootstrap()
         do {
             var command = try parseAsRoot()

@@ -29,4 +29,33 @@ final class LimitsTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store)), before)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["BookStore.sqlite"], "nothing made beside it")
     }
+
+    /// Too few open files once failed in whichever open came first, blamed on permissions. A
+    /// low soft limit is raised toward the hard one; a hard limit too low is refused, named.
+    func testAnOpenFileLimitIsRaisedOrNamed() throws {
+        let folder = try scratchDirectory()
+        let bundle = ChrysalisRunner.demoResources.appendingPathComponent("BookStore.xcdatamodeld").path
+        let store = folder.appendingPathComponent("BookStore.sqlite").path
+        XCTAssertEqual(try ChrysalisRunner.run(["fixture", bundle, "--version", "BookStore", "--rows", "50", "--out", store]).status, 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: store))
+        func run(_ limit: String) throws -> (Int32, String) {
+            let shell = Process()
+            shell.executableURL = URL(fileURLWithPath: "/bin/bash")
+            shell.arguments = ["-c", "ulimit \(limit) 12; exec \"$0\" migrate \"$1\" --model \"$2\" --to \"BookStore 2\"", ChrysalisRunner.binary.path, store, bundle]
+            let errors = Pipe()
+            shell.standardError = errors
+            shell.standardOutput = FileHandle.nullDevice
+            try shell.run()
+            let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            shell.waitUntilExit()
+            return (shell.terminationStatus, said)
+        }
+        let hard = try run("-n")
+        XCTAssertEqual(hard.0, 1, hard.1)
+        XCTAssertTrue(hard.1.contains("this process may have at most 12 files open (its open-file limit, `ulimit -n`, hard limit 12)"), hard.1)
+        XCTAssertFalse(hard.1.contains("permissions"), hard.1)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store)), before)
+        let soft = try run("-Sn")
+        XCTAssertEqual(soft.0, 0, "a soft limit is raised, and the run works: \(soft.1)")
+    }
 }
