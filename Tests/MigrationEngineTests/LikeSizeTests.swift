@@ -26,17 +26,30 @@ import Testing
         return value == .value(.integer(1))
     }
 
-    /// A recursive matcher took a stack frame per character: 64 KB crashed the process.
+    private func holds(_ body: String, _ predicate: String) throws -> Bool {
+        let page = Page(body: body)
+        let value = try ExpressionEvaluator(context: page, evaluatedObject: .object(page.ref))
+            .evaluate(try ExpressionParser.expression("TERNARY(\(predicate), 1, 0)"))
+        return value == .value(.integer(1))
+    }
+
+    /// A recursive matcher took a stack frame per character: 64 KB crashed the process. The
+    /// other string comparisons are walked at the same sizes.
     @Test(arguments: [0, 1, 65_536, 1 << 20, 100 << 20])
     func everySizeIsMatchedWithoutCrashing(bytes: Int) throws {
         let body = String(repeating: "a", count: max(0, bytes - 2)) + (bytes >= 2 ? "xy" : String(repeating: "a", count: bytes))
         #expect(try matches(body, "*x?") == (bytes >= 2))
+        #expect(try holds(body, #"$source.body ENDSWITH "xy""#) == (bytes >= 2))
+        #expect(try holds(body, #"$source.body CONTAINS "ax""#) == (bytes >= 3))
+        #expect(try holds(body, #"$source.body BEGINSWITH "b""#) == false)
         // The slower shapes up to a megabyte: at 100 MB one walk is the point (debug builds
         // walk about 10 MB a second).
         guard bytes <= 1 << 20 else { return }
         #expect(try matches(body, "*") == true)
         #expect(try matches(body, "a*a*a*z") == false)
         #expect(try matches(body, "?*") == (bytes >= 1))
+        #expect(try holds(body, #"$source.body ==[cd] "Ä""#) == false)
+        #expect(try holds(body, #"$source.body LIKE[c] "*XY""#) == (bytes >= 2))
     }
 
     @Test func agreesWithARegularExpressionOnRandomCases() throws {
