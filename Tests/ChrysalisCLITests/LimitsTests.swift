@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import TestSupport
 import XCTest
@@ -6,26 +5,41 @@ import XCTest
 /// Under a resource limit a run works or fails at once with a message naming the limit and its
 /// fix; it is never killed half way.
 final class LimitsTests: XCTestCase {
-    func testAFileSizeLimitBelowTheStoreIsNamedBeforeAnyWork() throws {
+    private let bundle = ChrysalisRunner.demoResources.appendingPathComponent("BookStore.xcdatamodeld").path
+
+    /// A BookStore store with `rows` rows per root entity, alone in a folder of its own.
+    private func store(rows: Int) throws -> (folder: URL, path: String) {
         let folder = try scratchDirectory()
-        let bundle = ChrysalisRunner.demoResources.appendingPathComponent("BookStore.xcdatamodeld").path
-        let store = folder.appendingPathComponent("BookStore.sqlite").path
-        XCTAssertEqual(try ChrysalisRunner.run(["fixture", bundle, "--version", "BookStore", "--rows", "3000", "--out", store]).status, 0)
-        let before = try Data(contentsOf: URL(fileURLWithPath: store))
-        XCTAssertGreaterThan(before.count, 128 * 1024, "the premise: the store is larger than the limit")
+        let path = folder.appendingPathComponent("BookStore.sqlite").path
+        XCTAssertEqual(try ChrysalisRunner.run(["fixture", bundle, "--version", "BookStore", "--rows", String(rows), "--out", path]).status, 0)
+        return (folder, path)
+    }
+
+    /// `chrysalis migrate` of `store` to BookStore 2 under bash's `ulimit` with `limit`: how it
+    /// ended, and its standard error.
+    private func migrate(_ store: String, under limit: String) throws -> (reason: Process.TerminationReason, status: Int32, stderr: String) {
         let shell = Process()
         shell.executableURL = URL(fileURLWithPath: "/bin/bash")
-        // bash counts `ulimit -f` in 1024-byte blocks: 64 kB.
-        shell.arguments = ["-c", #"ulimit -f 64; exec "$0" migrate "$1" --model "$2" --to "BookStore 2""#, ChrysalisRunner.binary.path, store, bundle]
+        shell.arguments = ["-c", "ulimit \(limit); exec \"$0\" migrate \"$1\" --model \"$2\" --to \"BookStore 2\"", ChrysalisRunner.binary.path, store, bundle]
         let errors = Pipe()
         shell.standardError = errors
+        shell.standardOutput = FileHandle.nullDevice
         try shell.run()
         let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         shell.waitUntilExit()
-        XCTAssertEqual(shell.terminationReason, .exit, "not killed by SIGXFSZ: \(said)")
-        XCTAssertEqual(shell.terminationStatus, 1, said)
-        XCTAssertTrue(said.contains("this process may write files of at most ") && said.contains("(its file size limit, `ulimit -f`)"), said)
-        XCTAssertTrue(said.contains("Fix: raise the limit"), said)
+        return (shell.terminationReason, shell.terminationStatus, said)
+    }
+
+    func testAFileSizeLimitBelowTheStoreIsNamedBeforeAnyWork() throws {
+        let (folder, store) = try store(rows: 3000)
+        let before = try Data(contentsOf: URL(fileURLWithPath: store))
+        XCTAssertGreaterThan(before.count, 128 * 1024, "the premise: the store is larger than the limit")
+        // bash counts `ulimit -f` in 1024-byte blocks: 64 kB.
+        let run = try migrate(store, under: "-f 64")
+        XCTAssertEqual(run.reason, .exit, "not killed by SIGXFSZ: \(run.stderr)")
+        XCTAssertEqual(run.status, 1, run.stderr)
+        XCTAssertTrue(run.stderr.contains("this process may write files of at most ") && run.stderr.contains("(its file size limit, `ulimit -f`)"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("Fix: raise the limit"), run.stderr)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store)), before)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["BookStore.sqlite"], "nothing made beside it")
     }
@@ -33,29 +47,14 @@ final class LimitsTests: XCTestCase {
     /// Too few open files once failed in whichever open came first, blamed on permissions. A
     /// low soft limit is raised toward the hard one; a hard limit too low is refused, named.
     func testAnOpenFileLimitIsRaisedOrNamed() throws {
-        let folder = try scratchDirectory()
-        let bundle = ChrysalisRunner.demoResources.appendingPathComponent("BookStore.xcdatamodeld").path
-        let store = folder.appendingPathComponent("BookStore.sqlite").path
-        XCTAssertEqual(try ChrysalisRunner.run(["fixture", bundle, "--version", "BookStore", "--rows", "50", "--out", store]).status, 0)
+        let (_, store) = try store(rows: 50)
         let before = try Data(contentsOf: URL(fileURLWithPath: store))
-        func run(_ limit: String) throws -> (Int32, String) {
-            let shell = Process()
-            shell.executableURL = URL(fileURLWithPath: "/bin/bash")
-            shell.arguments = ["-c", "ulimit \(limit) 12; exec \"$0\" migrate \"$1\" --model \"$2\" --to \"BookStore 2\"", ChrysalisRunner.binary.path, store, bundle]
-            let errors = Pipe()
-            shell.standardError = errors
-            shell.standardOutput = FileHandle.nullDevice
-            try shell.run()
-            let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            shell.waitUntilExit()
-            return (shell.terminationStatus, said)
-        }
-        let hard = try run("-n")
-        XCTAssertEqual(hard.0, 1, hard.1)
-        XCTAssertTrue(hard.1.contains("this process may have at most 12 files open (its open-file limit, `ulimit -n`, hard limit 12)"), hard.1)
-        XCTAssertFalse(hard.1.contains("permissions"), hard.1)
+        let hard = try migrate(store, under: "-n 12")
+        XCTAssertEqual(hard.status, 1, hard.stderr)
+        XCTAssertTrue(hard.stderr.contains("this process may have at most 12 files open (its open-file limit, `ulimit -n`, hard limit 12)"), hard.stderr)
+        XCTAssertFalse(hard.stderr.contains("permissions"), hard.stderr)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store)), before)
-        let soft = try run("-Sn")
-        XCTAssertEqual(soft.0, 0, "a soft limit is raised, and the run works: \(soft.1)")
+        let soft = try migrate(store, under: "-Sn 12")
+        XCTAssertEqual(soft.status, 0, "a soft limit is raised, and the run works: \(soft.stderr)")
     }
 }
