@@ -32,10 +32,10 @@ struct DryRunCopy {
         }
         let bytes = StoreFiles.paths(of: store).compactMap { (try? FileManager.default.attributesOfItem(atPath: $0))?[.size] as? NSNumber }
             .reduce(0) { $0 + $1.int64Value }
-        directory = temporary.appendingPathComponent("\(Self.prefix)\(getpid())-\(UUID().uuidString)")
+        directory = ScratchFolder.name(prefix: Self.prefix, in: temporary)
         path = directory.appendingPathComponent(URL(fileURLWithPath: store).lastPathComponent).path
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+            try ScratchFolder.create(directory)
             // The -journal too: a crashed writer's unfinished transaction is rolled back on the copy.
             for suffix in ["", StoreFiles.walSuffix, StoreFiles.journalSuffix] where FileManager.default.fileExists(atPath: store + suffix) {
                 try FileManager.default.copyItem(atPath: store + suffix, toPath: path + suffix)

@@ -11,9 +11,19 @@ enum ScratchFolder {
     /// A new folder, private to this user, after removing abandoned ones with `prefix`.
     static func make(prefix: String, in temporary: URL = FileManager.default.temporaryDirectory) throws -> URL {
         removeAbandoned(prefix: prefix, in: temporary)
-        let directory = temporary.appendingPathComponent("\(prefix)\(getpid())-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        let directory = name(prefix: prefix, in: temporary)
+        try create(directory)
         return directory
+    }
+
+    /// This process's new folder name with `prefix`: the pid, then a UUID.
+    static func name(prefix: String, in temporary: URL) -> URL {
+        temporary.appendingPathComponent("\(prefix)\(getpid())-\(UUID().uuidString)")
+    }
+
+    /// Creates `directory`, private to this user; it must not exist.
+    static func create(_ directory: URL) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
     }
 
     /// Folders with `prefix` whose process is gone (killed before it could remove them).

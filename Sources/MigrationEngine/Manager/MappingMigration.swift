@@ -91,7 +91,7 @@ public final class MappingMigration {
                                    pagesChecked: options.checksPages)
         } catch {
             // A count that no longer adds up because another process wrote is that write's doing.
-            let error = writtenByOthers(failing: error) ? fingerprint.foreignWrite(store: path) : error
+            let error = writtenByOthers() ? fingerprint.foreignWrite(store: path) : error
             try? newStore?.close()
             for file in [paths.newStore, paths.workStore] {
                 for path in StoreFiles.paths(of: file) { unlink(path) }
@@ -101,15 +101,11 @@ public final class MappingMigration {
     }
 
     /// Whether another process wrote the store since the step began: its files changed, or
-    /// SQLite counted another connection's commit, or (when the step failed its row count) the
-    /// store no longer holds the rows the step started from, which a write just before the step
-    /// opened it would explain. Asked before anything is put back: a committed write is kept.
-    private func writtenByOthers(failing error: Error?) -> Bool {
+    /// SQLite counted another connection's commit (a write before the step opened the store is
+    /// the plan's to find: ``MigrationRunner`` recounts before it puts anything back).
+    private func writtenByOthers() -> Bool {
         if fingerprint.changed(store: path) { return true }
-        if let now = try? sourceStore.dataVersion(), now != dataVersion { return true }
-        guard (error as? MigrationError)?.kind == .verification else { return false }
-        guard let counted = try? sourceStore.tableRowCounts(model: source.model) else { return false }
-        return counted != rowsBefore
+        return (try? sourceStore.dataVersion()).map { $0 != dataVersion } ?? false
     }
 
     // MARK: Prepare
@@ -242,7 +238,7 @@ public final class MappingMigration {
         try StoreSwap.syncFile(paths.newStore)
         unlink(paths.workStore)
         try permissions.apply(to: paths.newStore)
-        if writtenByOthers(failing: nil) { throw fingerprint.foreignWrite(store: path) }
+        if writtenByOthers() { throw fingerprint.foreignWrite(store: path) }
         try OpenHandles.requireNone(store: path, before: "the swap")
         if options.replacesSource {
             try StoreSwap.replace(paths)

@@ -101,7 +101,8 @@ public enum MigrationRunner {
                     report = try MigrationRunner.run(step, store: path, options: stepOptions(index, span: spans[index], verifiedRows: verifiedRows))
                     MigrationLog.plan.debug("step \(index + 1) done in \(String(format: "%.3f", report.duration)) s: \(report.passes.joined(separator: ", "))")
                 } catch {
-                    let error = Self.writtenByOthers(path, since: verifiedRows, model: step.source.model) ? OtherWriters.Fingerprint(store: path).foreignWrite(store: path) : error
+                    let error = (error as? MigrationError)?.kind != .otherWriter && Self.writtenByOthers(path, since: verifiedRows, model: step.source.model)
+                        ? OtherWriters.Fingerprint(store: path).foreignWrite(store: path) : error
                     var failure = try stopped(plan, at: index, by: error, store: path, original: original, journaled: journaled, keepBackup: keepBackup)
                     failure.step = failure.step ?? "\(step.source.name) → \(step.destination.name)"
                     throw failure

@@ -17,7 +17,7 @@ enum OwnFiles {
         try at(path) { folder, name in
             let descriptor = openat(folder, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
             guard descriptor >= 0 else {
-                if errno == EEXIST { throw occupied(path, by: what(folder, name)) }
+                if errno == EEXIST { throw occupied(path) }
                 throw failure("create", path)
             }
             return descriptor
@@ -30,13 +30,13 @@ enum OwnFiles {
         try at(path) { folder, name in
             let descriptor = openat(folder, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
             guard descriptor >= 0 else {
-                if errno == ELOOP { throw occupied(path, by: what(folder, name)) }
+                if errno == ELOOP { throw occupied(path) }
                 throw failure("create", path)
             }
             var info = stat()
             guard fstat(descriptor, &info) == 0, isOwnPlainFile(info) else {
                 close(descriptor)
-                throw occupied(path, by: what(folder, name))
+                throw occupied(path)
             }
             return descriptor
         }
@@ -87,12 +87,6 @@ enum OwnFiles {
         }
     }
 
-    private static func what(_ folder: Int32, _ name: String) -> String {
-        var info = stat()
-        guard fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return "something" }
-        return info.st_mode & S_IFMT == S_IFLNK ? "a symbolic link" : (info.st_mode & S_IFMT == S_IFREG ? "a file that is not the tool's own" : "something that is not a file")
-    }
-
     /// Runs `body` with the folder of `path` open and the name in it.
     private static func at<T>(_ path: String, _ body: (Int32, String) throws -> T) throws -> T {
         let url = URL(fileURLWithPath: path)
@@ -102,8 +96,8 @@ enum OwnFiles {
         return try body(folder, url.lastPathComponent)
     }
 
-    private static func occupied(_ path: String, by what: String) -> MigrationError {
-        MigrationError(.locked, "\(TerminalText.oneLine(path)) is a name Chrysalis keeps for its own file, and \(describe(path)) sits there (\(what)); Chrysalis neither follows nor reuses it, and nothing was written",
+    private static func occupied(_ path: String) -> MigrationError {
+        MigrationError(.locked, "\(TerminalText.oneLine(path)) is a name Chrysalis keeps for its own file, and \(describe(path)) sits there; Chrysalis neither follows nor reuses it, and nothing was written",
                        fix: "check what it is and who put it there; remove it (`rm` removes a link, not its target), then run again")
     }
 
