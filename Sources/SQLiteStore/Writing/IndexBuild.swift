@@ -8,7 +8,7 @@ extension StoreConnection {
     /// Both settings are put back afterwards. `built` hears each index as it is made, so an index
     /// stage's counter moves index by index.
     ///
-    /// Measured on one `CREATE INDEX … (ZCATEGORY)` (BENCHMARKS.md, fourteenth session): at 10M
+    /// Measured on one `CREATE INDEX … (ZCATEGORY)` (scenario relationships, `--stages`): at 10M
     /// rows 2 MB with a helper takes 3.7–3.9 s, 4 MB with one 3.9–4.1 s, 2 MB without 4.4–4.7 s,
     /// the mapping path's 16 MB load cache without 7.6–8.5 s; at 1M rows the helper saves 15%;
     /// at 200,000 it costs 40% (0.15 s against 0.10 s), so a smaller store sorts alone.
