@@ -87,12 +87,16 @@ final class AppObjectsTests: XCTestCase {
         }
     }
 
-    /// A derivation Chrysalis writes no SQL for (`lowercase:(title)`): its triggers do not survive
-    /// the step, and plan and result say so, naming the attribute (before: not a word).
-    func testADerivationWhoseSQLIsNotWrittenIsNamed() throws {
+    /// A derivation Chrysalis writes no SQL for (`lowercase:(title)`): an in-place step that leaves
+    /// it as it was keeps the triggers Core Data made for it, as the store had them, and says
+    /// nothing; a step that changes it leaves it without triggers, and plan says so, naming the
+    /// attribute (before: a plain add-column step dropped the triggers without a word).
+    func testADerivationWhoseSQLIsNotWrittenKeepsItsTriggersOrIsNamed() throws {
+        let title = #"<attribute name="title" optional="YES" attributeType="String"/>"#
         let bodies = [
-            #"<entity name="Note"><attribute name="title" optional="YES" attributeType="String"/><attribute name="searchTitle" optional="YES" attributeType="String" derived="YES" derivationExpression="lowercase:(title)"/></entity>"#,
-            #"<entity name="Note"><attribute name="title" optional="YES" attributeType="String"/><attribute name="body" optional="YES" attributeType="String"/><attribute name="searchTitle" optional="YES" attributeType="String" derived="YES" derivationExpression="lowercase:(title)"/></entity>"#,
+            #"<entity name="Note">\#(title)<attribute name="searchTitle" optional="YES" attributeType="String" derived="YES" derivationExpression="lowercase:(title)"/></entity>"#,
+            #"<entity name="Note">\#(title)<attribute name="body" optional="YES" attributeType="String"/><attribute name="searchTitle" optional="YES" attributeType="String" derived="YES" derivationExpression="lowercase:(title)"/></entity>"#,
+            #"<entity name="Note">\#(title)<attribute name="body" optional="YES" attributeType="String"/><attribute name="searchTitle" optional="YES" attributeType="String" derived="YES" derivationExpression="uppercase:(title)"/></entity>"#,
         ]
         let versions = try bodies.enumerated().map { index, body in
             ModelBundle.Version(name: "V\(index + 1)", model: try ModelXMLReader.read(Data("""
@@ -100,13 +104,28 @@ final class AppObjectsTests: XCTestCase {
                 <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" userDefinedModelVersionIdentifier="">\(body)</model>
                 """.utf8), file: "V\(index + 1)"))
         }
-        let bundle = ModelBundle(name: "Notes", versions: versions, currentVersionName: "V2")
         let path = try scratchDirectory().appendingPathComponent("Notes.sqlite").path
         let store = try PersistentStore.create(at: path, model: versions[0].model)
         try DataGenerator(model: versions[0].model, seed: 3).fill(store, rows: 5)
         try store.close()
-        let plan = try MigrationPlan.make(store: path, bundle: bundle)
-        XCTAssertTrue(plan.beyondModel.contains { $0.hasPrefix("derived attribute Note.searchTitle (lowercase:(title)): Chrysalis does not write Core Data's SQL for this derivation") },
-                      "\(plan.beyondModel)")
+        // Triggers as Core Data names them (`Z_DA_<table>_<Entity>_<attribute>_<role>`), kept up to date with SQLite's own lower().
+        let trigger = "CREATE TRIGGER Z_DA_ZNOTE_Note_searchTitle_SOURCE_UPDATE AFTER UPDATE OF ZTITLE ON ZNOTE FOR EACH ROW BEGIN UPDATE ZNOTE SET ZSEARCHTITLE = lower(NEW.ZTITLE) WHERE Z_PK = NEW.Z_PK; END"
+        try DatabaseQueue(path: path).write { try $0.execute(sql: trigger) }
+
+        let unchanged = try MigrationPlan.make(store: path, bundle: ModelBundle(name: "Notes", versions: Array(versions.prefix(2)), currentVersionName: "V2"))
+        XCTAssertFalse(unchanged.beyondModel.contains { $0.hasPrefix("derived attribute") }, "kept, so nothing to say: \(unchanged.beyondModel)")
+        _ = try MigrationRunner.run(unchanged, store: path)
+        try DatabaseQueue(path: path).write { db in
+            XCTAssertEqual(try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'trigger'"), [trigger], "made again as the store had it")
+            try db.execute(sql: "UPDATE ZNOTE SET ZTITLE = 'Hello World', ZBODY = 'x' WHERE Z_PK = 1")
+            XCTAssertEqual(try String.fetchOne(db, sql: "SELECT ZSEARCHTITLE FROM ZNOTE WHERE Z_PK = 1"), "hello world", "and it fires")
+        }
+
+        let changed = try MigrationPlan.make(store: path, bundle: ModelBundle(name: "Notes", versions: versions, currentVersionName: "V3"))
+        XCTAssertTrue(changed.beyondModel.contains { $0.hasPrefix("derived attribute Note.searchTitle (uppercase:(title)): Chrysalis does not write Core Data's SQL for this derivation, so the store after V2 → V3 has no Z_DA_ triggers for it") },
+                      "\(changed.beyondModel)")
+        _ = try MigrationRunner.run(changed, store: path)
+        XCTAssertEqual(try DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'trigger'") }, 0,
+                       "lowercase's triggers are not uppercase's: dropped, as the plan said")
     }
 }

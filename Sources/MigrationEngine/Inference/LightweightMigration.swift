@@ -24,6 +24,7 @@ struct LightweightMigration {
         // Nothing of an app's fires on the step's own writes, nor stops an ALTER TABLE.
         let modelTables = Set((source.tables.map(\.name) + source.joinTables.map(\.name)).map { $0.uppercased() })
         let setAside = try connection.setAsideAppObjects(modelTables: modelTables)
+        let derivedKept = try setAsideDerivedTriggers()
         let statements = LightweightSQL(inference: inference, source: source, destination: destination)
             .statements(schema: try connection.schemaObjects())
         // The index builds and the derived attributes count as one statement each.
@@ -37,6 +38,7 @@ struct LightweightMigration {
         try connection.buildIndexes(statements.indexes)
         done((total - 1) / total)
         try connection.execute(statements.derived)
+        try remake(derivedKept)
         try recordDestination(metadata)
         if let (object, reason) = try connection.restore(setAside).first {
             throw MigrationError(.store, "\(path): the \(object.type) \(object.name), not Core Data's, names what \(inference.sourceVersion) → \(inference.destinationVersion) removes (\(reason)), so it cannot be made again after the step; the step rolled back",
@@ -44,6 +46,31 @@ struct LightweightMigration {
         }
         done(1)
         return copied
+    }
+
+    /// The triggers Core Data made for a derivation whose SQL Chrysalis does not write, where the
+    /// step leaves that derivation as it was: dropped before the step's writes (nothing fires on
+    /// them) and made again after, as the store had them.
+    private func setAsideDerivedTriggers() throws -> [SchemaObjects.Object] {
+        let kept = DerivedAttributeTriggers(layout: destination).unchangedUnwritten(from: DerivedAttributeTriggers(layout: source))
+        guard !kept.isEmpty else { return [] }
+        let triggers = try connection.schemaObjects().objects.filter { object in
+            object.type == "trigger" && kept.contains { $0.owns(triggerNamed: object.name) }
+        }
+        for trigger in triggers { try connection.execute(SQLStatement("DROP TRIGGER main.\(ColumnNaming.quote(trigger.name))")) }
+        return triggers
+    }
+
+    /// Makes again the triggers ``setAsideDerivedTriggers()`` set aside.
+    private func remake(_ triggers: [SchemaObjects.Object]) throws {
+        for trigger in triggers {
+            do {
+                try connection.execute(SQLStatement(trigger.sql))
+            } catch {
+                throw MigrationError(.store, "\(path): Core Data's trigger \(trigger.name) for a derived attribute names what \(inference.sourceVersion) → \(inference.destinationVersion) removes (\(error)), so it cannot be made again after the step; the step rolled back",
+                                     fix: "drop the trigger (`DROP TRIGGER \(trigger.name)`): the attribute's values then stay as the step leaves them until Core Data migrates the store and makes its triggers again")
+            }
+        }
     }
 
     /// Core Data checks the rows a required value is new to before it migrates (error 134110).

@@ -20,13 +20,21 @@ enum BeyondTheModel {
     }
 
     /// Derived attributes whose SQL Chrysalis does not write (any derivation but a to-many's
-    /// `@count`): each step leaves its destination without their `Z_DA_` triggers, so their
-    /// values stay as they were and are no longer kept up to date; said once per attribute.
+    /// `@count`). An in-place step that leaves such a derivation as it was keeps the triggers
+    /// Core Data made for it; a step that adds or changes one, and a mapping step's new store,
+    /// leave it without `Z_DA_` triggers, so its values stay as the step leaves them and are no
+    /// longer kept up to date. Said once per attribute, at the first step that leaves it so.
     private static func derivationsNotWritten(_ steps: [MigrationPlan.Step]) -> [String] {
         var said: Set<String> = [], lines: [String] = []
         for step in steps {
-            for derivation in DerivedAttributeTriggers(layout: StoreLayout(model: step.destination.model)).unwritten where said.insert(derivation).inserted {
-                lines.append("derived attribute \(derivation): Chrysalis does not write Core Data's SQL for this derivation, so from \(step.source.name) → \(step.destination.name) on the store has no Z_DA_ triggers for it; its values stay as the step leaves them and are no longer kept up to date until Core Data migrates the store")
+            let destination = DerivedAttributeTriggers(layout: StoreLayout(model: step.destination.model))
+            var kept: Set<DerivedAttributeTriggers.Unwritten> = []
+            if case .lightweight = step.kind {
+                kept = Set(destination.unchangedUnwritten(from: DerivedAttributeTriggers(layout: StoreLayout(model: step.source.model))))
+            }
+            for derivation in destination.unwritten where !kept.contains(derivation) && said.insert(derivation.description).inserted {
+                let store = if case .mapping = step.kind { "the new store of \(step.source.name) → \(step.destination.name)" } else { "the store after \(step.source.name) → \(step.destination.name)" }
+                lines.append("derived attribute \(derivation): Chrysalis does not write Core Data's SQL for this derivation, so \(store) has no Z_DA_ triggers for it; its values stay as the step leaves them and are no longer kept up to date until Core Data migrates the store")
             }
         }
         return lines

@@ -30,25 +30,53 @@ package struct DerivedAttributeTriggers: Sendable {
         package var triggerTables: [String]
     }
 
+    /// One derived attribute whose SQL Chrysalis does not write.
+    package struct Unwritten: Sendable, Hashable, CustomStringConvertible {
+        /// The entity that declares it, the attribute, and its derivation as the model spells it.
+        package var entity: String, attribute: String, expression: String
+        /// The table and column that hold its values.
+        package var table: String?, column: String?
+
+        /// `Entity.attribute (expression)`, as a plan names it.
+        package var description: String { "\(entity).\(attribute) (\(expression))" }
+
+        /// Whether `name` is one of the triggers Core Data made for it: its names are
+        /// `Z_DA_<table>_<Entity>_<attribute>_<role>` (see ``count``).
+        package func owns(triggerNamed name: String) -> Bool {
+            DerivedAttributeTriggers.isDerivedAttributeTrigger(name) && name.contains("_\(entity)_\(attribute)_")
+        }
+    }
+
     /// The derived attributes of the layout whose SQL is written.
     package let derivations: [Derivation]
-    /// `Entity.attribute (expression)` for each derived attribute whose SQL Chrysalis cannot write.
-    package let unwritten: [String]
+    /// Each derived attribute whose SQL Chrysalis cannot write.
+    package let unwritten: [Unwritten]
 
     /// The derived attributes of `layout`.
     package init(layout: StoreLayout) {
-        var derivations: [Derivation] = [], unwritten: [String] = []
+        var derivations: [Derivation] = [], unwritten: [Unwritten] = []
         for entity in layout.model.entities {
             for attribute in entity.attributes where !attribute.isTransient {
                 guard let expression = attribute.derivationExpression else { continue }
                 if let derivation = Self.count(entity.name, attribute, expression, layout) {
                     derivations.append(derivation)
                 } else {
-                    unwritten.append("\(entity.name).\(attribute.name) (\(expression))")
+                    unwritten.append(Unwritten(entity: entity.name, attribute: attribute.name, expression: expression,
+                                               table: layout.table(for: entity.name)?.name,
+                                               column: layout.column(entity: entity.name, property: attribute.name)?.name))
                 }
             }
         }
         (self.derivations, self.unwritten) = (derivations, unwritten)
+    }
+
+    /// The derivations without written SQL that an in-place step from `source` keeps: the same
+    /// derivation of the same attribute, in the same table and column, so the triggers Core Data
+    /// made for it still name what they named. Core Data recreates every derivation's triggers
+    /// after an in-place migration; for these Chrysalis makes again the ones the store has.
+    package func unchangedUnwritten(from source: DerivedAttributeTriggers) -> [Unwritten] {
+        let before = Set(source.unwritten)
+        return unwritten.filter { before.contains($0) && $0.table != nil && $0.column != nil }
     }
 
     /// Every statement, backfills first: what a step runs once its rows are written.
