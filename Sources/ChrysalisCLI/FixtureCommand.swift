@@ -51,7 +51,7 @@ struct FixtureCommand: ParsableCommand {
                 throw ModelFileError(file: self.bundle, problem: "has no version \(version ?? "")",
                                      fix: "use one of: \(bundle.versions.map(\.name).joined(separator: ", "))")
             }
-            try target.requireUsable(for: "to make a store")
+            try target.requireStorable(for: "to make a store")
             let started = Date()
             let store = try PersistentStore.create(at: out, model: target.model)
             let roots = target.model.entities.filter { $0.parentName == nil }.count

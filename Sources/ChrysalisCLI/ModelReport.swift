@@ -1,5 +1,6 @@
 import Foundation
 import ObjectModel
+import SQLiteStore
 
 /// What `chrysalis model` shows, as one value that prints as text or encodes as JSON.
 struct ModelReport: Encodable {
@@ -96,7 +97,7 @@ struct ModelReport: Encodable {
             return Version(
                 name: version.name, identifiers: model.versionIdentifiers,
                 checksum: VersionHash.versionChecksum(of: model), digest: VersionHash.versionHashesDigest(of: model),
-                findings: version.findings.map(Finding.init),
+                findings: (version.findings + version.layoutFindings).map(Finding.init),
                 entities: model.entities.map { entity in
                     Entity(name: entity.name, parent: entity.parentName, abstract: entity.isAbstract,
                            hash: hashes[entity.name]?.base64EncodedString() ?? "",

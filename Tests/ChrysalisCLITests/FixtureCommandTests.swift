@@ -54,4 +54,31 @@ final class FixtureCommandTests: XCTestCase {
         let table = try XCTUnwrap(joined.first).replacingOccurrences(of: "\"", with: "")
         XCTAssertGreaterThanOrEqual(Int(try dump(store, "SELECT count(*) FROM \(table)")[0])!, 200, "one or two cuisines per recipe")
     }
+
+    /// A model SQLite cannot hold (one table over its 2000 columns): `model` says so for the
+    /// version and `fixture` refuses first with the fix, leaving no file (before: SQLite's own
+    /// "too many columns on ZWIDE" after a 4 KB file was written).
+    func testATableWiderThanSQLiteHoldsIsSaidFirstAndLeavesNoFile() throws {
+        let directory = try Fixtures.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let version = directory.appendingPathComponent("Wide.xcdatamodeld/V1.xcdatamodel")
+        try FileManager.default.createDirectory(at: version, withIntermediateDirectories: true)
+        let attributes = (0..<2100).map { #"<attribute name="a\#($0)" optional="YES" attributeType="Integer 64"/>"# }.joined()
+        try Data("""
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0"><entity name="Wide">\(attributes)</entity></model>
+            """.utf8).write(to: version.appendingPathComponent("contents"))
+        let bundle = version.deletingLastPathComponent().path
+        let wanted = "its hierarchy's table ZWIDE would have 2103 columns, and SQLite holds at most 2000 in a table"
+
+        let model = try ChrysalisRunner.run(["model", bundle])
+        XCTAssertEqual(model.status, 0, model.stderr)
+        XCTAssertTrue(model.stdout.contains("V1  (current; no store can be made or migrated here)") && model.stdout.contains(wanted), model.stdout)
+
+        let out = directory.appendingPathComponent("wide.sqlite").path
+        let fixture = try ChrysalisRunner.run(["fixture", bundle, "--rows", "3", "--out", out])
+        XCTAssertNotEqual(fixture.status, 0)
+        XCTAssertTrue(fixture.stderr.contains(wanted) && fixture.stderr.contains("Fix: move 103 or more attributes"), fixture.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out), "nothing made")
+    }
 }

@@ -92,7 +92,7 @@ public struct MigrationPlan: Sendable {
         // A version Core Data refuses, or one Chrysalis cannot lay out, stops the plan that
         // passes through it, and no other.
         for version in [start] + legs.map(\.destination) {
-            try version.requireUsable(for: version.name == start.name ? "as the store's version" : "as a step of this plan")
+            try version.requireStorable(for: version.name == start.name ? "as the store's version" : "as a step of this plan")
         }
         var (unused, notes) = fitting.unused(by: legs, from: start, to: end)
         // Every mapping must resolve against its two versions now, not when its step comes.

@@ -80,7 +80,7 @@ package struct HistoryCheck: Sendable {
     /// The versions a run checks: those up to the target that Core Data loads.
     package var checkedVersions: [ModelBundle.Version] {
         let end = bundle.versions.firstIndex { $0.name == target } ?? bundle.versions.count - 1
-        return bundle.versions.prefix(end + 1).filter { (versions?.contains($0.name) ?? true) && $0.refusal == nil }
+        return bundle.versions.prefix(end + 1).filter { (versions?.contains($0.name) ?? true) && $0.storeRefusal == nil }
     }
 
     /// The versions a run does not check, each with why: named in the report, never left out silently.
@@ -89,7 +89,7 @@ package struct HistoryCheck: Sendable {
         return bundle.versions.enumerated().compactMap { index, version in
             guard versions?.contains(version.name) ?? true else { return nil }
             if index > end { return Skipped(version: version.name, reason: "sorts after the target, \(target), so no store at it migrates there") }
-            return version.refusal.map { Skipped(version: version.name, reason: $0.verdictWords + ": " + $0.problem.message) }
+            return version.storeRefusal.map { Skipped(version: version.name, reason: $0.verdictWords + ": " + $0.problem.message) }
         }
     }
 
@@ -131,7 +131,7 @@ package struct HistoryCheck: Sendable {
     /// The store for `version` made at `path`, checked against its own model, and its plan to
     /// `end` (the target, by default).
     func plannedStore(_ version: ModelBundle.Version, at path: String, to end: String? = nil) throws -> MigrationPlan {
-        try version.requireUsable(for: "to make a store")
+        try version.requireStorable(for: "to make a store")
         let store = try PersistentStore.create(at: path, model: version.model)
         var generator = DataGenerator(model: version.model, seed: 11)
         generator.edgeValues = true

@@ -75,6 +75,9 @@ public final class PersistentStore: Sendable {
             throw StoreError(.sqlite, path: path, "already exists; Chrysalis never overwrites a store", fix: "choose a new path or remove the file")
         }
         let layout = StoreLayout(model: model)
+        if let problem = SQLiteLimits.problems(of: layout).first {
+            throw StoreError(.sqlite, path: path, "cannot be made: entity \(problem.entity): \(problem.message)", fix: problem.fix)
+        }
         let schema = StoreSchema(layout: layout)
         let metadata = StoreMetadata(model: model, uuid: uuid)
         do {
@@ -89,9 +92,10 @@ public final class PersistentStore: Sendable {
                 }
             }
             return PersistentStore(path: path, file: try StoreFileCheck.check(path), mode: .readWrite, queue: queue)
-        } catch let error as StoreError {
-            throw error
         } catch {
+            // A store that could not be made whole is not left half made at a name that was free.
+            if existing == nil { for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) } }
+            if let error = error as? StoreError { throw error }
             throw storeError(error, path: path)
         }
     }
