@@ -56,6 +56,7 @@ let package = Package(
         .target(
             name: "ChrysalisCLI",
             dependencies: [
+                "CTerminalShim",
                 "ObjectModel",
                 "SQLiteStore",
                 "MigrationEngine",

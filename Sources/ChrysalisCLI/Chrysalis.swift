@@ -87,7 +87,7 @@ public struct Chrysalis: ParsableCommand {
     public static func main() {
         StandardStreams.keepRunningOnFailedWrites()
         requireTextArguments()
-        if let refusal = OpenFileLimit.ensure() {
+        if let refusal = OpenFileLimit.ensure() ?? AddressSpaceLimit.ensure() {
             StandardStreams.err("error: \(refusal)\n")
             if JSONOutput.requested { StandardStreams.out(JSONOutput.errorEvent("\(refusal)", status: 1)) }
             Foundation.exit(1)

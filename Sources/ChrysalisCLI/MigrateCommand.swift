@@ -63,7 +63,10 @@ struct MigrateCommand: ParsableCommand {
         defer { _ = cleanUp() }
         // From the first moment: a Ctrl-C during planning cancels too, and changes nothing.
         let cancellation = CancellationToken()
-        let interrupt = SignalCancellation(token: cancellation)
+        let store = options.store, dryRun = dryRun
+        let interrupt = SignalCancellation(token: cancellation) {
+            dryRun ? "a dry run works on a copy: the store was not touched" : StoreState.sentenceAfterStoppingAtOnce(store: store)
+        }
         do {
             var path = options.store
             if dryRun {
@@ -194,28 +197,5 @@ struct MigrateReport: Encodable {
         if let backup { lines.append("The original is kept as \(StoreFiles.named(backup)).") }
         if dryRun { lines.append("Nothing was changed; the copy is deleted.") }
         return lines.joined(separator: "\n")
-    }
-}
-
-/// Turns Ctrl-C (SIGINT), SIGTERM and a closed terminal (SIGHUP) into a cancellation: the
-/// migration stops at its next chunk and rolls back instead of dying half way.
-package final class SignalCancellation: @unchecked Sendable {
-    private var sources: [DispatchSourceSignal] = []
-
-    package init(token: CancellationToken) {
-        for signalNumber in [SIGINT, SIGHUP, SIGTERM] {
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler { token.cancel() }
-            source.resume()
-            sources.append(source)
-        }
-    }
-
-    /// Hands the signals back to their default action (the next stage installs its own).
-    package func stop() {
-        for source in sources { source.cancel() }
-        sources = []
-        for signalNumber in [SIGINT, SIGHUP, SIGTERM] { signal(signalNumber, SIG_DFL) }
     }
 }

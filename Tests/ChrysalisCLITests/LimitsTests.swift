@@ -57,4 +57,21 @@ final class LimitsTests: XCTestCase {
         let soft = try migrate(store, under: "-Sn 12")
         XCTAssertEqual(soft.status, 0, "a soft limit is raised, and the run works: \(soft.stderr)")
     }
+
+    /// Under `ulimit -v 150000` a run once hung at planning, libdispatch waiting forever for a
+    /// thread it could not start, and SIGTERM unheard. A low soft limit is raised toward the hard
+    /// one; a hard limit below what a run reserves is refused, named, before any work.
+    func testAnAddressSpaceLimitIsRaisedOrNamed() throws {
+        let (folder, store) = try store(rows: 50)
+        let before = try Data(contentsOf: URL(fileURLWithPath: store))
+        let hard = try migrate(store, under: "-v 300000")
+        XCTAssertEqual(hard.reason, .exit, hard.stderr)
+        XCTAssertEqual(hard.status, 1, hard.stderr)
+        XCTAssertTrue(hard.stderr.contains("this process may map at most 300000 KB of memory (its address-space limit, `ulimit -v`, hard limit 300000 KB)"), hard.stderr)
+        XCTAssertTrue(hard.stderr.contains("Fix: raise the limit (`ulimit -v 1048576` or `ulimit -v unlimited`)"), hard.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store)), before)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["BookStore.sqlite"], "nothing made beside it")
+        let soft = try migrate(store, under: "-Sv 300000")
+        XCTAssertEqual(soft.status, 0, "a soft limit is raised, and the run works: \(soft.stderr)")
+    }
 }
