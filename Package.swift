@@ -31,6 +31,7 @@ let package = Package(
             dependencies: [.product(name: "Crypto", package: "swift-crypto")]
         ),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CXattr"),
         .target(
             name: "SQLiteStore",
             dependencies: ["ObjectModel", "CZlib", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
@@ -39,7 +40,7 @@ let package = Package(
         ),
         .target(
             name: "MigrationEngine",
-            dependencies: ["ObjectModel", "SQLiteStore", "Yams", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["ObjectModel", "SQLiteStore", "CXattr", "Yams", .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "Demo",
@@ -98,7 +99,7 @@ let package = Package(
         .testTarget(
             name: "MigrationEngineTests",
             dependencies: [
-                "MigrationEngine", "Demo", "SQLiteStore", "ObjectModel", "TestSupport",
+                "MigrationEngine", "Demo", "SQLiteStore", "ObjectModel", "TestSupport", "CXattr",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

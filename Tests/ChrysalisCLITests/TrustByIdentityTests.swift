@@ -107,6 +107,43 @@ final class TrustByIdentityTests: XCTestCase {
         XCTAssertEqual(holders.first?.file, "BookStore.sqlite (as App View.sqlite)")
     }
 
+    /// A container's view of a volume: the store's folder bind-mounted elsewhere, an app holding
+    /// the store through the mount. `migrate` exited 0 and the app's next insert landed in the
+    /// backup; the holder is found by device and inode and the run refused before any write.
+    /// Needs the right to mount (root); skipped without it.
+    func testAHolderThroughABindMountIsFoundAndTheRunRefused() throws {
+        let path = try store()
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let view = try scratchDirectory().path
+        let mount = Process()
+        mount.executableURL = URL(fileURLWithPath: "/bin/sh")
+        mount.arguments = ["-c", "mount --bind \"$1\" \"$2\" 2>/dev/null", "sh", folder, view]
+        try mount.run()
+        mount.waitUntilExit()
+        try XCTSkipUnless(mount.terminationStatus == 0, "needs the right to bind-mount a folder")
+        defer {
+            let unmount = Process()
+            unmount.executableURL = URL(fileURLWithPath: "/bin/umount")
+            unmount.arguments = [view]
+            try? unmount.run()
+            unmount.waitUntilExit()
+        }
+        let app = Process()
+        app.executableURL = URL(fileURLWithPath: "/bin/sh")
+        app.arguments = ["-c", "exec 3<\"$1\"; echo ready; exec sleep 30", "sh", view + "/BookStore.sqlite"]
+        let output = Pipe()
+        app.standardOutput = output
+        try app.run()
+        defer { app.terminate(); app.waitUntilExit() }
+        _ = output.fileHandleForReading.availableData
+        let before = try digest(path)
+        let run = try ChrysalisRunner.run(["migrate", path, "--model", bundle, "--to", "BookStore 2"])
+        XCTAssertNotEqual(run.status, 0, run.stdout)
+        XCTAssertTrue(run.stderr.contains("\(app.processIdentifier)"), "the holder named by pid: \(run.stderr)")
+        XCTAssertEqual(try digest(path), before, "nothing written")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder), ["BookStore.sqlite"], "nothing made beside it")
+    }
+
     /// A name whose bytes are not UTF-8 would have been read with U+FFFD in their place, and so
     /// name another file: refused, its bytes shown, before anything is opened.
     func testANameThatIsNotTextIsRefusedWithItsBytes() throws {

@@ -1,3 +1,4 @@
+import CXattr
 import Demo
 import Foundation
 import GRDB
@@ -67,9 +68,11 @@ final class AppObjectsTests: XCTestCase {
         XCTAssertEqual(try DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM titles") }, 50)
     }
 
-    /// The two header fields SQLite keeps for an app (`user_version`, `application_id`) survive
-    /// every kind of step: in place they are in the same file; a mapping step's new file gets them.
-    func testAnAppsHeaderFieldsSurviveEveryKindOfStep() throws {
+    /// The two header fields SQLite keeps for an app (`user_version`, `application_id`), and an
+    /// extended attribute it keeps on the file, survive every kind of step: in place they are in
+    /// the same file; a mapping step's new file gets them, and so does the backup (before: a
+    /// mapping step's new file had no extended attribute).
+    func testAnAppsHeaderFieldsAndExtendedAttributesSurviveEveryKindOfStep() throws {
         let path = try scratchDirectory().appendingPathComponent("BookStore.sqlite").path
         let bundle = try bookStore()
         let model = try XCTUnwrap(bundle.version(named: "BookStore")).model
@@ -77,6 +80,8 @@ final class AppObjectsTests: XCTestCase {
         try DataGenerator(model: model).fill(store, rows: 20)
         try store.close()
         try DatabaseQueue(path: path).writeWithoutTransaction { try $0.execute(sql: "PRAGMA user_version = 42; PRAGMA application_id = 1234567") }
+        let tag = Array("backed-up:2026".utf8)
+        try XCTSkipUnless(setxattr(path, "user.app.tag", tag, tag.count, 0) == 0, "the file system keeps no extended attributes")
         let plan = try MigrationPlan.make(store: path, bundle: bundle,
                                           mappings: [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")], route: .stepwise)
         XCTAssertTrue(plan.steps.contains { if case .mapping = $0.kind { true } else { false } }, "the premise: a mapping step among them")
@@ -84,6 +89,14 @@ final class AppObjectsTests: XCTestCase {
         try DatabaseQueue(path: path).read { db in
             XCTAssertEqual(try Int.fetchOne(db, sql: "PRAGMA user_version"), 42)
             XCTAssertEqual(try Int.fetchOne(db, sql: "PRAGMA application_id"), 1234567)
+        }
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let backups = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix("~.sqlite") }
+        XCTAssertEqual(backups.count, 1, "the premise: a backup was kept")
+        for file in [path] + backups.map { folder + "/" + $0 } {
+            var value = [UInt8](repeating: 0, count: 64)
+            let length = getxattr(file, "user.app.tag", &value, value.count)
+            XCTAssertEqual(length >= 0 ? Array(value.prefix(length)) : [], tag, file)
         }
     }
 

@@ -1,3 +1,4 @@
+import CXattr
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -6,11 +7,15 @@ import Glibc
 /// The source store's mode and owner, given to every file a migration makes from it: the new
 /// store, the association work file, copies and backups. The files are created with the mode
 /// from the start, so a store kept private (say 0600) never has its rows in a more open file,
-/// not even for a moment; and the migrated store keeps the owner the app runs as.
+/// not even for a moment; and the migrated store keeps the owner the app runs as, and the
+/// extended attributes an app or the system keeps on the file (`user.*` tags, ACLs, labels),
+/// which a new file would otherwise not have.
 struct FilePermissions {
     let mode: mode_t
     let owner: uid_t
     let group: gid_t
+    /// The file's extended attributes, by name.
+    let attributes: [(name: String, value: [UInt8])]
 
     /// The permissions of the file at `path`.
     init(of path: String) throws {
@@ -22,6 +27,24 @@ struct FilePermissions {
         mode = info.st_mode & 0o7777
         owner = info.st_uid
         group = info.st_gid
+        attributes = Self.extendedAttributes(of: path)
+    }
+
+    /// Every extended attribute of the file at `path` (none where the file system keeps none).
+    private static func extendedAttributes(of path: String) -> [(name: String, value: [UInt8])] {
+        let size = listxattr(path, nil, 0)
+        guard size > 0 else { return [] }
+        var names = [CChar](repeating: 0, count: size)
+        let listed = listxattr(path, &names, size)
+        guard listed > 0 else { return [] }
+        return names.prefix(listed).split(separator: 0).compactMap { bytes in
+            let name = String(decoding: bytes.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let length = getxattr(path, name, nil, 0)
+            guard length >= 0 else { return nil }
+            var value = [UInt8](repeating: 0, count: length)
+            guard getxattr(path, name, &value, length) == length else { return nil }
+            return (name, value)
+        }
     }
 
     /// Creates `path` empty with these permissions; it must not exist (a leftover is cleaned by
@@ -76,6 +99,12 @@ struct FilePermissions {
         guard fchmod(descriptor, mode) == 0 else { throw failure("set the mode of \(path)") }
         // Only root may give a file away; anyone else's files are theirs already.
         if fchown(descriptor, owner, group) != 0, errno != EPERM { throw failure("set the owner of \(path)") }
+        for attribute in attributes where fsetxattr(descriptor, attribute.name, attribute.value, attribute.value.count, 0) != 0 {
+            // The system's own (a security label, an ACL) are set by the system where this
+            // process may not; an app's (`user.*`) are carried or the step stops, named.
+            guard attribute.name.hasPrefix("user.") else { continue }
+            throw failure("give \(path) the store's extended attribute \(attribute.name)")
+        }
     }
 
     private func failure(_ action: String) -> MigrationError {
