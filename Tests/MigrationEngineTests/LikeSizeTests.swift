@@ -52,6 +52,20 @@ import Testing
         #expect(try holds(body, #"$source.body LIKE[c] "*XY""#) == (bytes >= 2))
     }
 
+    /// The string keys and functions a value expression may apply to an attribute (`length`,
+    /// `uppercaseString`, `lowercaseString`, `+` on text) at every size: linear, no crash.
+    @Test(arguments: [0, 1, 65_536, 1 << 20, 100 << 20])
+    func stringKeysTakeEverySize(bytes: Int) throws {
+        let body = String(repeating: "aé", count: bytes / 3) + String(repeating: "a", count: bytes % 3)
+        let page = Page(body: body)
+        let evaluator = ExpressionEvaluator(context: page, evaluatedObject: .object(page.ref))
+        #expect(try evaluator.evaluate(try ExpressionParser.expression("$source.body.length")) == .value(.integer(Int64(body.utf16.count))))
+        let upper = try evaluator.evaluate(try ExpressionParser.expression("$source.body.uppercaseString"))
+        #expect(upper == .value(.string(body.uppercased())))
+        let lower = try evaluator.evaluate(try ExpressionParser.expression("$source.body.lowercaseString.length"))
+        #expect(lower == .value(.integer(Int64(body.utf16.count))))
+    }
+
     @Test func agreesWithARegularExpressionOnRandomCases() throws {
         var generator = SystemRandomNumberGenerator()
         let letters: [Character] = ["a", "b", "é"], wild: [Character] = ["a", "b", "é", "*", "?"]
