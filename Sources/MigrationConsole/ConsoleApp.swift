@@ -133,12 +133,27 @@ public final class ConsoleApp {
         switch done {
         case .finished(let done):
             let backup = done.backup.map { "; the original is kept as \($0)" } ?? ""
-            outcome = hungUp ? .hungUp : .migrated("Migrated \(store) from \(done.from) to \(done.to) in \(String(format: "%.1f", done.seconds)) s\(backup).")
+            let drops = state.results.flatMap(\.dropped)
+            let lost = drops.isEmpty ? "" : " " + Self.lossLine(drops)
+            outcome = hungUp ? .hungUp : .migrated("Migrated \(store) from \(done.from) to \(done.to) in \(String(format: "%.1f", done.seconds)) s\(backup).\(lost)")
         case .failed(let message): outcome = hungUp ? .hungUp : (options.cancellation.isCancelled ? .cancelled : .failed(message))
         default: break
         }
         if hungUp { HangUpReport(store: store, results: state.results).write(done, stoppedAt: contents.stoppedAt) }
         if quitWhenStopped { state.quit = true }
+    }
+
+    /// The scrollback's word on what the plan dropped: `Dropped, as planned: 120003 rows of 2
+    /// entities (PersonalInvitation, FeatureFlag) and 58 properties or links.`
+    static func lossLine(_ drops: [StepResult.Drop]) -> String {
+        let entities = drops.filter(\.isEntity), others = drops.count - entities.count
+        var parts: [String] = []
+        if !entities.isEmpty {
+            let rows = entities.compactMap(\.rows).reduce(0, +)
+            parts.append("\(rows) row\(rows == 1 ? "" : "s") of \(entities.count) entit\(entities.count == 1 ? "y" : "ies") (\(entities.map(\.what).joined(separator: ", ")))")
+        }
+        if others > 0 { parts.append("\(others) propert\(others == 1 ? "y" : "ies") or links") }
+        return "Dropped, as planned: " + parts.joined(separator: " and ") + "."
     }
 
     private func perform(_ effects: [ConsoleEffect]) {

@@ -57,19 +57,31 @@ extension StepResult {
     public init(_ done: CompletedStep, tables: [Table]) {
         let report = done.report
         let entities = Set(report.rowsBefore.keys).union(report.rowsAfter.keys).sorted()
+        let dropped = Self.drops(of: done.step, rowsBefore: report.rowsBefore)
         let how: String
         let verification: String
         switch done.step.kind {
         case .lightweight:
             how = "lightweight, in place"
             verification = report.rowsAfter.isEmpty ? "schema checked against the destination model; no row was touched"
-                : "schema checked; every entity's rows counted, the same before and after"
+                : dropped.isEmpty ? "schema checked; every entity's rows counted, the same before and after"
+                : "schema checked; every kept entity's rows counted, the same before and after; what was dropped is listed above"
         case .mapping:
             how = "mapping: " + report.passes.joined(separator: " then ")
             verification = (report.pagesChecked ? "SQLite quick check ok; " : "") + "every entity's rows reconciled with what the passes created"
         }
         self.init(index: done.index, from: done.step.source.name, to: done.step.destination.name, how: how, seconds: report.duration,
                   verification: verification, rows: entities.map { RowCount(entity: $0, before: report.rowsBefore[$0], after: report.rowsAfter[$0]) },
-                  tables: tables)
+                  tables: tables, dropped: dropped)
+    }
+
+    /// What `step` drops, as its plan says: each removed entity with its rows (`rowsBefore`, the
+    /// step's own count, or the plan's), each removed property and link.
+    public static func drops(of step: MigrationPlan.Step, rowsBefore: [String: Int]) -> [Drop] {
+        step.changes.filter(\.dropsData).map { change in
+            change.kind == .entityRemoved
+                ? Drop(what: change.entity, rows: rowsBefore[change.entity] ?? change.rows, isEntity: true)
+                : Drop(what: change.description, rows: change.rows, isEntity: false)
+        }
     }
 }

@@ -11,25 +11,31 @@ enum ResultScreen {
         grid.put("\(g.check) Migrated \(outcome.from) \(g.arrow) \(outcome.to) in \(String(format: "%.1f", outcome.seconds)) s, \(steps)", x: body.x, y: body.y,
                  style: .good, limit: body.width)
         grid.put("Each step was verified before the next began; the store is at \(outcome.to).", x: body.x, y: body.y + 1, limit: body.width)
-        // What the plan said it would drop, said again now that it is gone.
-        let dropped = state.steps.flatMap(\.findings).filter { $0.hasPrefix("data dropped") }
-        if !dropped.isEmpty {
-            let what = dropped.count == 1 ? String(dropped[0].dropFirst("data dropped: ".count)) : "\(dropped.count) properties or entities"
-            grid.put("Data dropped, as planned: \(what)" + (dropped.count == 1 ? "" : " (listed on Plan)"), x: body.x, y: body.y + 2,
-                     style: .bad, limit: body.width)
+        // What the plan dropped, said again now that it is gone, each entity with its rows.
+        var top = body.y + 2
+        let summary = dropSummary(state.results.flatMap(\.dropped))
+        if let summary {
+            let lines = MigrateScreen.wrap(summary, width: body.width)
+            for (index, line) in lines.prefix(2).enumerated() {
+                let cut = index == 1 && lines.count > 2
+                grid.put(cut ? BrowseScreens.fitted(line, body.width - 2, g) + " \(g.ellipsis)" : line, x: body.x, y: top, style: .bad, limit: body.width)
+                top += 1
+            }
         }
         if let backup = outcome.backup {
             grid.put("The original is kept as \(backup)", x: body.x, y: body.y + body.height - 1, style: .dim, limit: body.width)
         }
         let half = body.width / 2
+        let room = body.height - (top - body.y) - 3
         // The steps take at most half the room (an 80-step plan scrolls with its selection);
         // the rows table, the rest above the backup line.
-        let listHeight = min(state.results.count + 1, max((body.height - 5) / 2, 3))
-        let listed = stepList(state, &grid, Screens.Body(x: body.x, y: body.y + 3, width: half - 1, height: listHeight))
-        rowTable(outcome, &grid, Screens.Body(x: body.x, y: body.y + 4 + listed, width: half - 1, height: body.height - 5 - listed), glyphs: g)
+        let listHeight = min(state.results.count + 1, max(room / 2, 3))
+        let listed = stepList(state, &grid, Screens.Body(x: body.x, y: top + 1, width: half - 1, height: listHeight))
+        let droppedEntities = Set(state.results.flatMap(\.dropped).filter(\.isEntity).map(\.what))
+        rowTable(outcome, dropped: droppedEntities, &grid, Screens.Body(x: body.x, y: top + 2 + listed, width: half - 1, height: room - listed), glyphs: g)
         let selected = state.selection[ConsoleState.Screen.migrate.rawValue]
         guard state.results.indices.contains(selected) else { return }
-        let pane = Screens.Body(x: body.x + half + 2, y: body.y + 3, width: body.width - half - 2, height: body.height - 5)
+        let pane = Screens.Body(x: body.x + half + 2, y: top + 1, width: body.width - half - 2, height: room)
         for row in 0..<pane.height { grid.put(String(g.vertical), x: pane.x - 2, y: pane.y + row, style: .dim) }
         StepPane.render(state.results[selected], state, &grid, pane, heading: "Step \(state.results[selected].index)")
     }
@@ -52,8 +58,20 @@ enum ResultScreen {
         return window.rows.count + 1
     }
 
-    /// Rows per entity, before the plan and after it.
-    private static func rowTable(_ outcome: ConsoleState.Outcome, _ grid: inout Grid, _ area: Screens.Body, glyphs: Glyphs) {
+    /// `Dropped, as planned: PersonalInvitation 120000 rows, FeatureFlag 3 rows; 58 properties (each step's pane lists them)`,
+    /// or nil when nothing was dropped.
+    static func dropSummary(_ drops: [StepResult.Drop]) -> String? {
+        guard !drops.isEmpty else { return nil }
+        let entities = drops.filter(\.isEntity).map { drop in drop.rows.map { "\(drop.what) \($0) row\($0 == 1 ? "" : "s")" } ?? drop.what }
+        let others = drops.count - entities.count
+        var parts: [String] = []
+        if !entities.isEmpty { parts.append(entities.joined(separator: ", ")) }
+        if others > 0 { parts.append(others == 1 ? (drops.first { !$0.isEntity }?.sentence ?? "1 property") : "\(others) properties or links (each step's pane lists them)") }
+        return "Dropped, as planned: " + parts.joined(separator: "; ")
+    }
+
+    /// Rows per entity, before the plan and after it; an entity the plan dropped says so.
+    private static func rowTable(_ outcome: ConsoleState.Outcome, dropped: Set<String>, _ grid: inout Grid, _ area: Screens.Body, glyphs: Glyphs) {
         guard !outcome.rows.isEmpty, area.height > 1 else { return }
         // Columns sized to their content, the names cut with … only when the area is too narrow.
         let numbers = outcome.rows.flatMap { [$0.before, $0.after] }.map { $0.map(String.init) ?? "—" }
@@ -68,7 +86,9 @@ enum ResultScreen {
                 grid.put("\(glyphs.ellipsis) \(outcome.rows.count - index) more entities", x: area.x, y: area.y + 1 + index, style: .dim, limit: area.width)
                 break
             }
-            grid.put(columns(row.entity, row.before.map(String.init) ?? "—", row.after.map(String.init) ?? "—"), x: area.x, y: area.y + 1 + index, limit: area.width)
+            let isDropped = dropped.contains(row.entity) && row.after == nil
+            grid.put(columns(row.entity, row.before.map(String.init) ?? "—", isDropped ? "dropped" : row.after.map(String.init) ?? "—"), x: area.x, y: area.y + 1 + index,
+                     style: isDropped ? .bad : .normal, limit: area.width)
         }
     }
 

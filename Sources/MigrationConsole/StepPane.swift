@@ -7,8 +7,16 @@ enum StepPane {
         func line(_ text: String, _ style: CellStyle = .normal, indent: Int = 0) { lines.append((text, style, indent)) }
         line("\(g.check) \(heading): \(result.from) \(g.arrow) \(result.to)", .good)
         line("\(result.how), \(String(format: "%.1f", result.seconds)) s", .dim)
+        // The loss first, in the error colour: never only a count on another screen.
+        if !result.dropped.isEmpty {
+            line("Dropped, as planned:", .bad)
+            for drop in result.dropped {
+                for text in MigrateScreen.wrap(drop.sentence, width: area.width - 2) { line(text, .bad, indent: 2) }
+            }
+        }
         for text in MigrateScreen.wrap("Verified: " + result.verification, width: area.width) { line(text) }
-        let changed = result.rows.filter { $0.before != $0.after }
+        let droppedEntities = Set(result.dropped.filter(\.isEntity).map(\.what))
+        let changed = result.rows.filter { $0.before != $0.after && !droppedEntities.contains($0.entity) }
         if !changed.isEmpty {
             line("")
             for row in changed.prefix(4) {

@@ -22,6 +22,26 @@ public struct StepResult: Sendable, Equatable {
         public init(entity: String, before: Int?, after: Int?) { (self.entity, self.before, self.after) = (entity, before, after) }
     }
 
+    /// Data the step dropped, as its plan said it would: a removed entity with its rows, a
+    /// removed property (with the rows that held a value, where the plan counted them), links.
+    public struct Drop: Sendable, Equatable {
+        /// What, said for people (`PersonalInvitation`, `the attribute Order.status`).
+        public var what: String
+        /// The rows it held, when counted.
+        public var rows: Int?
+        /// Whether it is a whole entity.
+        public var isEntity: Bool
+
+        /// A drop of `what`.
+        public init(what: String, rows: Int?, isEntity: Bool) { (self.what, self.rows, self.isEntity) = (what, rows, isEntity) }
+
+        /// `PersonalInvitation 120000 rows → dropped`, `removed attribute Order.status (3 rows with a value)`.
+        public var sentence: String {
+            isEntity ? "\(what) \(rows.map { "\($0) row\($0 == 1 ? "" : "s")" } ?? "(rows not counted)") → dropped"
+                : what + (rows.map { " (\($0) row\($0 == 1 ? "" : "s") with a value)" } ?? "")
+        }
+    }
+
     /// The step's 1-based position in the plan.
     public var index: Int
     /// The versions it went from and to.
@@ -36,10 +56,16 @@ public struct StepResult: Sendable, Equatable {
     public var rows: [RowCount]
     /// What the step produced, shown as tables.
     public var tables: [Table]
+    /// What it dropped, entities first.
+    public var dropped: [Drop]
 
     /// A step's result.
-    public init(index: Int, from: String, to: String, how: String, seconds: Double, verification: String, rows: [RowCount], tables: [Table]) {
+    public init(index: Int, from: String, to: String, how: String, seconds: Double, verification: String, rows: [RowCount], tables: [Table],
+                dropped: [Drop] = []) {
         (self.index, self.from, self.to, self.how, self.seconds) = (index, from, to, how, seconds)
-        (self.verification, self.rows, self.tables) = (verification, rows, tables)
+        (self.verification, self.rows, self.tables, self.dropped) = (verification, rows, tables, dropped)
     }
+
+    /// The rows of the entities it dropped, where counted.
+    public var droppedRows: Int { dropped.filter(\.isEntity).compactMap(\.rows).reduce(0, +) }
 }

@@ -37,7 +37,10 @@ final class WireConsoleTests: XCTestCase {
         try tmux.send("q")
         let exit = try tmux.wait(for: "EXIT:0")
         // The terminal wraps long lines at 80 columns; the line is read whole.
-        XCTAssertTrue(exit.replacingOccurrences(of: "\n", with: "").contains("Migrated \(store) from zmessaging2.3 to zmessaging2.101.0"), "a summary stays in the scrollback:\n\(exit)")
+        let scrollback = exit.replacingOccurrences(of: "\n", with: "")
+        XCTAssertTrue(scrollback.contains("Migrated \(store) from zmessaging2.3 to zmessaging2.101.0"), "a summary stays in the scrollback:\n\(exit)")
+        // What the plan dropped is said there too, with its rows (the store holds no invitation).
+        XCTAssertTrue(scrollback.contains("Dropped, as planned: 0 rows of 1 entity (PersonalInvitation) and "), "the loss stays in the scrollback:\n\(exit)")
     }
 
     /// A terminal whose terminfo entry this machine lacks (kitty's, here) is drawn as

@@ -62,7 +62,8 @@ final class WireScaleScreenTests: XCTestCase {
                 let rows = [StepResult.RowCount(entity: "ConversationParticipantRoleWithALongName", before: 120_000, after: 120_000),
                             StepResult.RowCount(entity: "User", before: 5, after: 5)]
                 _ = state.reduce(.stepDone(StepResult(index: index + 1, from: step.source.name, to: step.destination.name, how: "lightweight, in place",
-                                                      seconds: 0.2, verification: "schema checked", rows: rows, tables: []), paused: false))
+                                                      seconds: 0.2, verification: "schema checked", rows: rows, tables: [],
+                                                      dropped: StepResult.drops(of: step, rowsBefore: [:])), paused: false))
             }
             _ = state.reduce(.finished(.init(from: plan.storeVersion, to: plan.targetVersion,
                                              rows: [("AddressBookEntry", 0, 0), ("GenericMessageData", 20_000, 20_000), ("User", 5, 5)],
@@ -72,8 +73,12 @@ final class WireScaleScreenTests: XCTestCase {
             XCTAssertTrue(grid.row(height - 1).contains("q quit"), "the key line is whole:\n\(grid.text)")
             XCTAssertTrue(grid.row(height - 2).hasPrefix("─"), "the footer is whole:\n\(grid.text)")
             XCTAssertTrue(grid.text.contains("GenericMessageData  "), "names do not run into the numbers:\n\(grid.text)")
-            let drops = plan.steps.flatMap(\.findings).filter { $0.hasPrefix("data dropped") }.count
-            XCTAssertTrue(grid.text.contains("Data dropped, as planned: \(drops) properties or entities (listed on Plan)"), "the result says what was dropped:\n\(grid.text)")
+            // Each dropped entity by name, with its rows where the plan counted them, in the error colour.
+            let entities = plan.steps.flatMap(\.changes).filter { $0.kind == .entityRemoved }
+            XCTAssertFalse(entities.isEmpty, "the premise: the plan drops entities")
+            XCTAssertTrue(grid.text.contains("Dropped, as planned: \(entities[0].entity)"), "the result names what was dropped:\n\(grid.text)")
+            let line = try XCTUnwrap((0..<height).first { grid.row($0).contains("Dropped, as planned") })
+            XCTAssertEqual(grid.style(x: 1, y: line), .bad, "in the error colour")
         }
     }
 

@@ -131,7 +131,8 @@ private struct InferredStep {
         var counting: SnapshotRowCounts?
         defer { _ = try? counting?.wait() }  // the reader lets go of the store before the step ends
         if countsRows {
-            let origins = Set(inference.entitySources.values)
+            // The entities it removes are counted too, so that the result says what was dropped, with its rows.
+            let origins = Set(inference.entitySources.values).union(inference.removedEntities)
             if let verified = verifiedRows?.filter({ origins.contains($0.key) }) {
                 rowsBefore = verified
             } else {
