@@ -91,8 +91,8 @@ enum BrowseScreens {
 
     /// `text` in at most `width` columns, ending in `…` when it had to be cut.
     static func fitted(_ text: String, _ width: Int, _ glyphs: Glyphs) -> String {
-        guard text.count > width, width > 1 else { return text }
-        return String(text.prefix(width - 1)) + "…"
+        guard DisplayWidth.of(text) > width, width > 1 else { return text }
+        return String(DisplayWidth.prefix(text, columns: width - 1)) + "…"
     }
 
     static func mappings(_ state: ConsoleState, _ grid: inout Grid, _ body: Screens.Body) {

@@ -26,9 +26,13 @@ public struct Grid: Equatable, Sendable {
         styles = Array(repeating: .normal, count: self.width * self.height)
     }
 
-    /// Writes `text` at column `x` of row `y`, clipped to the grid (and to `limit` columns). Text
-    /// that had to be cut ends in `…`, so a cut name is never taken for a whole one (trailing
-    /// spaces cut off are not text).
+    /// The cell after a two-column character: it holds nothing of its own, and is neither
+    /// drawn nor shown (the terminal moves two columns for the character before it).
+    static let continuation: Character = "\u{F8FF}"
+
+    /// Writes `text` at column `x` of row `y`, clipped to the grid (and to `limit` columns),
+    /// counting columns as the terminal does (``DisplayWidth``). Text that had to be cut ends in
+    /// `…`, so a cut name is never taken for a whole one (trailing spaces cut off are not text).
     public mutating func put(_ text: String, x: Int, y: Int, style: CellStyle = .normal, limit: Int? = nil) {
         guard y >= 0, y < height else { return }
         // A store's or a model's name is bytes: a control character is shown, never sent to the terminal.
@@ -36,17 +40,35 @@ public struct Grid: Equatable, Sendable {
         let end = min(width, x + (limit ?? width))
         var column = x
         var rest = Substring(text)
-        while let character = rest.first, column < end {
-            if column >= 0 {
-                characters[y * width + column] = character
-                styles[y * width + column] = style
+        while let character = rest.first {
+            let columns = DisplayWidth.of(character)
+            guard column + columns <= end else { break }
+            if columns > 0, column >= 0 {
+                set(character, at: column, y: y, style: style)
+                if columns == 2 { set(Self.continuation, at: column + 1, y: y, style: style) }
             }
-            column += 1
+            column += columns
             rest = rest.dropFirst()
         }
-        if column == end, column > max(x, 0), rest.contains(where: { $0 != " " }) {
-            characters[y * width + column - 1] = "…"
+        if rest.contains(where: { $0 != " " }), end > max(x, 0) {
+            // The `…` takes the last column; a two-column character under it gives up both.
+            let last = end - 1
+            if characters[y * width + last] == Self.continuation, last > 0 { set(" ", at: last - 1, y: y, style: style) }
+            set("…", at: last, y: y, style: style)
         }
+    }
+
+    /// One cell, keeping two-column characters whole: writing over either half of one blanks
+    /// the other half.
+    private mutating func set(_ character: Character, at column: Int, y: Int, style: CellStyle) {
+        guard column >= 0, column < width else { return }
+        let index = y * width + column
+        if characters[index] == Self.continuation, character != Self.continuation, column > 0 { characters[index - 1] = " " }
+        if column + 1 < width, characters[index + 1] == Self.continuation, DisplayWidth.of(characters[index]) == 2, character != characters[index] {
+            characters[index + 1] = " "
+        }
+        characters[index] = character
+        styles[index] = style
     }
 
     /// Styles `length` cells of row `y` from column `x`.
@@ -61,8 +83,8 @@ public struct Grid: Equatable, Sendable {
     /// The style at a cell.
     public func style(x: Int, y: Int) -> CellStyle { styles[y * width + x] }
 
-    /// Row `y` as text.
-    public func row(_ y: Int) -> String { String(characters[(y * width)..<((y + 1) * width)]) }
+    /// Row `y` as the terminal shows it (a two-column character once).
+    public func row(_ y: Int) -> String { String(characters[(y * width)..<((y + 1) * width)].filter { $0 != Self.continuation }) }
 
     /// The whole grid as text, trailing spaces trimmed: the golden-file form.
     public var text: String {
@@ -91,15 +113,16 @@ public struct Grid: Equatable, Sendable {
         }
     }
 
-    /// Runs of equal style in row `y`, for drawing.
-    func runs(_ y: Int) -> [(x: Int, text: String, style: CellStyle)] {
-        var result: [(Int, String, CellStyle)] = []
+    /// Runs of equal style in row `y`, for drawing: where each starts, its text, and the columns
+    /// it takes.
+    func runs(_ y: Int) -> [(x: Int, text: String, style: CellStyle, columns: Int)] {
+        var result: [(Int, String, CellStyle, Int)] = []
         var start = 0
         while start < width {
             let style = styles[y * width + start]
             var end = start
             while end < width && styles[y * width + end] == style { end += 1 }
-            result.append((start, String(characters[(y * width + start)..<(y * width + end)]), style))
+            result.append((start, String(characters[(y * width + start)..<(y * width + end)].filter { $0 != Self.continuation }), style, end - start))
             start = end
         }
         return result

@@ -144,10 +144,20 @@ enum MigrateScreen {
         return url.deletingPathExtension().lastPathComponent + "~" + (url.pathExtension.isEmpty ? "" : "." + url.pathExtension)
     }
 
+    /// `text` in lines of at most `width` columns, broken between words; a word wider than a
+    /// line is broken where the line ends.
     static func wrap(_ text: String, width: Int) -> [String] {
         var lines: [String] = [], line = ""
+        let width = max(width, 1)
         for word in text.split(separator: " ") {
-            if line.count + word.count + 1 > width, !line.isEmpty { lines.append(line); line = "" }
+            var word = Substring(word)
+            if DisplayWidth.of(line) + DisplayWidth.of(word) + 1 > width, !line.isEmpty { lines.append(line); line = "" }
+            while DisplayWidth.of(word) > width {
+                let piece = DisplayWidth.prefix(word, columns: width)
+                guard !piece.isEmpty else { break }
+                lines.append(String(piece))
+                word = word.dropFirst(piece.count)
+            }
             line += (line.isEmpty ? "" : " ") + word
         }
         if !line.isEmpty { lines.append(line) }

@@ -71,7 +71,7 @@ final class TerminalAdapter {
             for run in grid.runs(y) {
                 var text = run.text
                 // Never write the bottom-right cell: the terminal would scroll.
-                if y == grid.height - 1 && run.x + text.count >= grid.width { text = String(text.dropLast()) }
+                if y == grid.height - 1 && run.x + run.columns >= grid.width { text = String(text.dropLast()) }
                 wattrset(window, Int32(bitPattern: attributes(run.style)))
                 mvwaddstr(window, Int32(y), Int32(run.x), text)
             }

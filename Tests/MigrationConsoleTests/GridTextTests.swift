@@ -11,4 +11,26 @@ import Testing
         #expect(row.hasPrefix(#"Books\e[2J\x07\r.sqlite"#), "\(row)")
         #expect(!row.unicodeScalars.contains { $0.value < 0x20 || (0x7F ... 0x9F).contains($0.value) })
     }
+
+    /// Columns are counted as the terminal counts them: a CJK character or an emoji takes two,
+    /// so a line never runs past its area, and what is cut ends in `…` at the area's last column
+    /// (before: characters were counted, such lines were pushed past the edge and the terminal
+    /// cut them silently, leaving `zmessaging2.9` of `zmessaging2.90.0`).
+    @Test func wideCharactersTakeTwoColumnsAndCutTextEndsInAnEllipsis() {
+        var grid = Grid(width: 30, height: 3)
+        grid.put("店舗データ zmessaging2.90.0", x: 0, y: 0, limit: 20)
+        #expect(grid.row(0).hasPrefix("店舗データ zmessagi…"), "\(grid.row(0))")
+        #expect(grid.character(x: 19, y: 0) == "…")
+        grid.put("📦 Books ✅", x: 0, y: 1)
+        #expect(grid.row(1).hasPrefix("📦 Books ✅"), "\(grid.row(1))")
+        #expect(grid.character(x: 3, y: 1) == "B", "the box takes columns 0 and 1")
+        // A two-column character that would straddle the edge is not half drawn.
+        grid.put("abcd店", x: 0, y: 2, limit: 5)
+        #expect(grid.row(2).hasPrefix("abcd…"), "\(grid.row(2))")
+        // Writing over half of a wide character blanks its other half.
+        var over = Grid(width: 10, height: 1)
+        over.put("店店", x: 0, y: 0)
+        over.put("x", x: 1, y: 0)
+        #expect(over.row(0).hasPrefix(" x店"), "\(over.row(0))")
+    }
 }
