@@ -1,8 +1,11 @@
 /// The screens for looking around before migrating: versions, model, mappings, plan.
 enum BrowseScreens {
+    /// The Versions list's width.
+    static func versionListWidth(_ body: Screens.Body) -> Int { min(34, body.width / 3) }
+
     static func versions(_ state: ConsoleState, _ grid: inout Grid, _ body: Screens.Body) {
         let g = state.glyphs
-        let listWidth = min(34, body.width / 3)
+        let listWidth = versionListWidth(body)
         grid.put("Versions of \(state.bundleName)", x: body.x, y: body.y, style: .bold, limit: listWidth - 1)
         let selected = state.selection[ConsoleState.Screen.versions.rawValue]
         let window = ListWindow(selected: selected, count: state.versions.count, height: body.height - 3)
@@ -10,72 +13,77 @@ enum BrowseScreens {
         for (row, index) in window.rows.enumerated() {
             let version = state.versions[index]
             let marks = "\(version.isCurrent ? g.current : " ")\(version.isStore ? g.store : " ")"
+            let summary = version.changeSummary.isEmpty ? "" : "  " + version.changeSummary
             let line = "\(index == selected ? g.pointer : " ") \(marks) \(version.name)"
             grid.put(line, x: body.x, y: body.y + 2 + row, style: index == selected ? .reverse : .normal, limit: listWidth - 1)
+            // What the version changed, in the room the name leaves (`+2 −1 entities`).
+            let used = DisplayWidth.of(line)
+            if !summary.isEmpty, used + DisplayWidth.of(summary) <= listWidth - 1 {
+                grid.put(summary, x: body.x + used, y: body.y + 2 + row, style: index == selected ? .reverse : .dim, limit: listWidth - 1 - used)
+            }
         }
         grid.put("\(g.current) current   \(g.store) the store", x: body.x, y: body.y + body.height - 1, style: .dim)
-        guard let version = state.selectedVersion else { return }
-        let x = body.x + listWidth + 1
-        for row in 0..<body.height { grid.put(String(g.vertical), x: x - 1, y: body.y + row, style: .dim) }
+        guard let (area, lines) = Panes.pane(state) else { return }
+        for row in 0..<body.height { grid.put(String(g.vertical), x: area.x - 2, y: body.y + row, style: .dim) }
+        Panes.draw(lines, top: state.paneTop, focused: state.paneFocused, area, &grid, glyphs: g)
+    }
+
+    /// The Versions pane: the version, its entities, and what it changed from the one before.
+    static func versionLines(_ version: ConsoleState.Version, _ state: ConsoleState, width: Int) -> [PaneLine] {
+        let g = state.glyphs
         var status = [String]()
         if version.isCurrent { status.append("the current version") }
         if version.isStore { status.append("the store is here") }
-        grid.put("\(version.name)" + (status.isEmpty ? "" : "  (\(status.joined(separator: ", ")))"), x: x + 1, y: body.y, style: .bold)
-        grid.put(count(version.entities.count, "entity", "entities"), x: x + 1, y: body.y + 1, style: .dim)
-        let room = body.height - 3
-        for (index, entity) in version.entities.enumerated() where index < room {
-            if index == room - 1, version.entities.count > room {
-                grid.put("\(g.ellipsis) \(version.entities.count - index) more: Enter shows them all on the Model screen", x: x + 1, y: body.y + 3 + index, style: .dim,
-                         limit: body.width - listWidth - 2)
-                break
-            }
+        var lines = [PaneLine(text: "\(version.name)" + (status.isEmpty ? "" : "  (\(status.joined(separator: ", ")))"), style: .bold),
+                     PaneLine(text: count(version.entities.count, "entity", "entities"), style: .dim), PaneLine(text: "")]
+        let nameWidth = max(24, min(36, version.entities.map { DisplayWidth.of($0.name) + ($0.parent.map { DisplayWidth.of($0) + 3 } ?? 0) }.max() ?? 0))
+        for entity in version.entities {
             let name = entity.name + (entity.parent.map { " : \($0)" } ?? "")
-            let width = max(24, min(36, version.entities.map { $0.name.count + ($0.parent.map { $0.count + 3 } ?? 0) }.max() ?? 0))
-            let line = fitted(name, width, g).padding(toLength: width, withPad: " ", startingAt: 0) + " "
+            let fittedName = fitted(name, nameWidth, g)
+            let line = fittedName + String(repeating: " ", count: max(0, nameWidth - DisplayWidth.of(fittedName))) + " "
                 + count(entity.properties.count, "property", "properties").padding(toLength: 14, withPad: " ", startingAt: 0) + " \(entity.hash.prefix(12))\(g.ellipsis)"
-            grid.put(fitted(line, body.width - listWidth - 2, g), x: x + 1, y: body.y + 3 + index, limit: body.width - listWidth - 2)
+            lines.append(PaneLine(text: line))
         }
+        let previous = state.versions.firstIndex(of: version).flatMap { $0 > 0 ? state.versions[$0 - 1].name : nil }
+        lines.append(PaneLine(text: ""))
+        guard let previous else {
+            lines.append(PaneLine(text: "The first version.", style: .bold))
+            return lines
+        }
+        lines.append(PaneLine(text: version.changes.isEmpty ? "No change from \(previous)." : "Changes from \(previous):", style: .bold))
+        for change in version.changes {
+            for (index, text) in MigrateScreen.wrap(change, width: width - 4).enumerated() {
+                lines.append(PaneLine(text: text, style: change.contains("needs") || change.contains("removed") ? .bad : .normal, indent: index == 0 ? 2 : 4))
+            }
+        }
+        return lines
     }
+
+    /// The Model screen's entity list width.
+    static func modelListWidth(_ body: Screens.Body) -> Int { min(28, body.width / 3) }
 
     static func model(_ state: ConsoleState, _ grid: inout Grid, _ body: Screens.Body) {
         guard let version = state.selectedVersion else { return }
         let g = state.glyphs
         grid.put("Model \(version.name)", x: body.x, y: body.y, style: .bold)
         let selected = state.selection[ConsoleState.Screen.model.rawValue]
-        let changesHeight = min(max(version.changes.count, 1) + 1, body.height / 3)
-        let listHeight = body.height - changesHeight - 2
-        let listWidth = min(28, body.width / 3)
+        let listHeight = body.height - 2
+        let listWidth = modelListWidth(body)
         let window = ListWindow(selected: selected, count: version.entities.count, height: listHeight)
         position(window, selected, &grid, x: body.x, y: body.y + 1, width: listWidth - 1)
         for (row, index) in window.rows.enumerated() {
             grid.put("\(index == selected ? g.pointer : " ") \(fitted(version.entities[index].name, listWidth - 3, g))", x: body.x, y: body.y + 2 + row,
                      style: index == selected ? .reverse : .normal, limit: listWidth - 1)
         }
-        if version.entities.indices.contains(selected) {
-            let entity = version.entities[selected]
-            let x = body.x + listWidth + 1
-            for row in 0..<(listHeight + 1) { grid.put(String(g.vertical), x: x - 1, y: body.y + 1 + row, style: .dim) }
-            grid.put(entity.name + (entity.parent.map { " : \($0)" } ?? "") + "  " + count(entity.properties.count, "property", "properties"),
-                     x: x + 1, y: body.y + 1, style: .bold, limit: body.width - listWidth - 2)
-            let room = listHeight - 1
-            for (index, property) in entity.properties.enumerated() where index < room {
-                if index == room - 1, entity.properties.count > room {
-                    grid.put("\(g.ellipsis) \(entity.properties.count - index) more", x: x + 1, y: body.y + 3 + index, style: .dim)
-                    break
-                }
-                grid.put(fitted(property, body.width - listWidth - 2, g), x: x + 1, y: body.y + 3 + index, limit: body.width - listWidth - 2)
-            }
-        }
-        let y = body.y + body.height - changesHeight
-        let previous = state.versions.firstIndex(of: version).flatMap { $0 > 0 ? state.versions[$0 - 1].name : nil }
-        grid.put(previous.map { "Changes from \($0):" } ?? "The first version.", x: body.x, y: y, style: .bold)
-        for (index, change) in version.changes.enumerated() where index < changesHeight - 1 {
-            if index == changesHeight - 2, version.changes.count > changesHeight - 1 {
-                grid.put("  \(g.ellipsis) \(version.changes.count - index) more (chrysalis model shows them all)", x: body.x, y: y + 1 + index, style: .dim, limit: body.width)
-                break
-            }
-            grid.put("  " + fitted(change, body.width - 2, g), x: body.x, y: y + 1 + index, style: change.contains("needs") ? .bad : .normal, limit: body.width)
-        }
+        guard let (area, lines) = Panes.pane(state) else { return }
+        for row in 0..<area.height { grid.put(String(g.vertical), x: area.x - 2, y: area.y + row, style: .dim) }
+        Panes.draw(lines, top: state.paneTop, focused: state.paneFocused, area, &grid, glyphs: g)
+    }
+
+    /// The Model pane: an entity and every property.
+    static func entityLines(_ entity: ConsoleState.Entity, _ state: ConsoleState) -> [PaneLine] {
+        [PaneLine(text: entity.name + (entity.parent.map { " : \($0)" } ?? "") + "  " + count(entity.properties.count, "property", "properties"), style: .bold),
+         PaneLine(text: "")] + entity.properties.map { PaneLine(text: $0) }
     }
 
     /// `12/90` at the right end of a list's header line, when the list does not fit.
@@ -95,6 +103,9 @@ enum BrowseScreens {
         return String(DisplayWidth.prefix(text, columns: width - 1)) + "…"
     }
 
+    /// The Mappings list's width.
+    static func mappingListWidth(_ body: Screens.Body) -> Int { min(46, body.width / 2) }
+
     static func mappings(_ state: ConsoleState, _ grid: inout Grid, _ body: Screens.Body) {
         let g = state.glyphs
         let mappings = state.allMappings
@@ -103,7 +114,7 @@ enum BrowseScreens {
             return
         }
         grid.put("Entity mappings in execution order", x: body.x, y: body.y, style: .bold)
-        let listWidth = min(46, body.width / 2)
+        let listWidth = mappingListWidth(body)
         let selected = state.selection[ConsoleState.Screen.mappings.rawValue]
         // The list's lines: each pass's name, then its mappings; the window follows the selection.
         var lines: [(text: String, mapping: Int?)] = []
@@ -117,7 +128,9 @@ enum BrowseScreens {
         }
         let selectedLine = lines.firstIndex { $0.mapping == selected } ?? 0
         let window = ListWindow(selected: selectedLine, count: lines.count, height: body.height - 2)
-        if let position = ListWindow(selected: selected, count: mappings.count, height: window.height).position(selected: selected), lines.count > window.height {
+        // The position counts mappings, shown whenever a line (a pass's name or a mapping) is out of view.
+        if lines.count > window.height {
+            let position = "\(selected + 1)/\(mappings.count)"
             grid.put(position, x: body.x + listWidth - 1 - position.count, y: body.y + 1, style: .dim)
         }
         for (row, index) in window.rows.enumerated() {
@@ -129,27 +142,24 @@ enum BrowseScreens {
             grid.put("\(mapping == selected ? g.pointer : " ") " + fitted(line.text, listWidth - 3, g), x: body.x, y: body.y + 2 + row,
                      style: mapping == selected ? .reverse : .normal, limit: listWidth - 1)
         }
-        guard mappings.indices.contains(selected) else { return }
-        let mapping = mappings[selected]
-        let x = body.x + listWidth + 1
-        for row in 0..<body.height { grid.put(String(g.vertical), x: x - 1, y: body.y + row, style: .dim) }
-        grid.put(mapping.name, x: x + 1, y: body.y, style: .bold)
-        grid.put("\(mapping.source ?? g.none) \(g.arrow) \(mapping.destination ?? g.none)  [\(mapping.kind)]", x: x + 1, y: body.y + 1)
-        grid.put("policy: \(mapping.policy ?? "Core Data's default")", x: x + 1, y: body.y + 2, style: .dim)
-        // Long expressions (FUNCTION(…)) wrap onto the following lines.
-        let width = body.width - listWidth - 2
-        var line = body.y + 4
+        guard let (area, paneLines) = Panes.pane(state) else { return }
+        for row in 0..<body.height { grid.put(String(g.vertical), x: area.x - 2, y: body.y + row, style: .dim) }
+        Panes.draw(paneLines, top: state.paneTop, focused: state.paneFocused, area, &grid, glyphs: g)
+    }
+
+    /// The Mappings pane: a mapping, its policy and every property's expression, wrapped between
+    /// words to the pane's width (long `FUNCTION(…)` calls go on, indented, over the next lines).
+    static func mappingLines(_ mapping: ConsoleState.Mapping, _ state: ConsoleState, width: Int) -> [PaneLine] {
+        let g = state.glyphs
+        var lines = [PaneLine(text: mapping.name, style: .bold),
+                     PaneLine(text: "\(mapping.source ?? g.none) \(g.arrow) \(mapping.destination ?? g.none)  [\(mapping.kind)]"),
+                     PaneLine(text: "policy: \(mapping.policy ?? "Core Data's default")", style: .dim), PaneLine(text: "")]
         for property in mapping.properties {
-            var text = "\(property.name) = \(property.expression)"
-            var indent = 0
-            while !text.isEmpty, line < body.y + body.height {
-                let piece = String(text.prefix(width - indent))
-                grid.put(piece, x: x + 1 + indent, y: line, style: indent == 0 ? .normal : .dim, limit: width - indent)
-                text = String(text.dropFirst(piece.count))
-                indent = 4
-                line += 1
+            for (index, text) in MigrateScreen.wrap("\(property.name) = \(property.expression)", width: max(width - 4, 8)).enumerated() {
+                lines.append(PaneLine(text: text, style: index == 0 ? .normal : .dim, indent: index == 0 ? 0 : 4))
             }
         }
+        return lines
     }
 
     static func plan(_ state: ConsoleState, _ grid: inout Grid, _ body: Screens.Body) {

@@ -2,7 +2,7 @@ import MigrationEngine
 
 /// A key the console understands, decoded by the terminal adapter.
 public enum Key: Equatable, Sendable {
-    case up, down, left, right, pageUp, pageDown, home, end, tab, enter, escape, backspace, character(Character), interrupt
+    case up, down, left, right, pageUp, pageDown, home, end, tab, backTab, enter, escape, backspace, character(Character), interrupt
 }
 
 /// Something that happens to the console: a key, a resize, or news from the engine.
@@ -89,6 +89,16 @@ extension ConsoleState {
     }
 
     private mutating func press(_ key: Key) -> [ConsoleEffect] {
+        // Help opens anywhere, a migration going on under it, and scrolls; another key closes it
+        // and does what it does.
+        if showHelp {
+            if readHelp(key) { return [] }
+            showHelp = false
+        } else if key == .character("?"), mode != .confirmingCancel, search == nil {
+            showHelp = true
+            helpTop = 0
+            return []
+        }
         switch mode {
         case .migrating:
             if key == .interrupt || key == .character("x") {
@@ -122,30 +132,43 @@ extension ConsoleState {
 
     private mutating func browse(_ key: Key) -> [ConsoleEffect] {
         if search == nil { searchMissed = nil }
-        if showHelp {
-            if key == .character("?") || key == .escape || key == .character("q") { showHelp = false }
-            return []
-        }
         if search != nil {
             typeSearch(key)
             return []
         }
-        if screen == .plan, sqlView != nil, key != .character("?"), key != .character("q"), key != .interrupt {
-            readSQL(key)
-            return []
+        if screen == .plan, sqlView != nil, readSQL(key) { return [] }
+        if paneFocused, scrollPane(key) { return [] }
+        let before = (screen, selection[screen.rawValue])
+        defer {
+            // A pane shows the selected row's details from their start, and gives the keys back
+            // when its screen is left.
+            if before.0 != screen { paneFocused = false }
+            if before != (screen, selection[screen.rawValue]) { paneTop = 0 }
         }
         switch key {
-        case .character("q"), .interrupt:
+        case .interrupt:
             quit = true
             return [.quit]
-        case .character("?"):
-            showHelp = true
-        case .character("/") where [.versions, .model, .mappings, .plan].contains(screen):
+        case .character("q"):
+            // `q` closes what is open (the SQL view) and quits only from the top.
+            if sqlView != nil, screen == .plan { sqlView = nil; return [] }
+            quit = true
+            return [.quit]
+        case .escape:
+            // Esc goes back: from the SQL view to the plan, from a version's model to the versions.
+            if sqlView != nil, screen == .plan { sqlView = nil } else if screen == .model { screen = .versions }
+        case .character("/"):
             search = ""
-        case .tab, .right, .character("l"):
+        case .character("n") where lastSearch != nil, .character("N") where lastSearch != nil:
+            find(lastSearch ?? "", forward: key == .character("n"))
+        case .tab, .right:
             screen = Screen(rawValue: (screen.rawValue + 1) % Screen.allCases.count) ?? .versions
-        case .left, .character("h"):
+        case .backTab, .left:
             screen = Screen(rawValue: (screen.rawValue + Screen.allCases.count - 1) % Screen.allCases.count) ?? .versions
+        case .character(let digit) where ("1"..."5").contains(digit):
+            screen = Screen(rawValue: Int(String(digit))! - 1) ?? screen
+        case .character("l"):
+            if Panes.pane(self) != nil { paneFocused = true }
         case .down, .character("j"):
             selection[screen.rawValue] = min(selection[screen.rawValue] + 1, max(rowCount - 1, 0))
         case .up, .character("k"):
@@ -163,6 +186,8 @@ extension ConsoleState {
             selection[Screen.model.rawValue] = 0
         case .enter where screen == .plan:
             if let step = selectedPlanStep { sqlView = SQLView(step: step) }
+        case .enter:
+            if Panes.pane(self) != nil { paneFocused = true }
         case .character("m"), .character("s"):
             guard mode == .browsing, !steps.isEmpty else { return [] }
             stepMode = key == .character("s")
@@ -177,8 +202,44 @@ extension ConsoleState {
         return []
     }
 
-    /// A key while `/` is asking what to find: letters build the text, Enter selects the next row
-    /// (after the selection, wrapping round) whose name holds it, ignoring case; Esc gives up.
+    /// A key while help is open: the scroll keys move it, `?`, Esc and `q` close it; returns
+    /// false for any other key.
+    private mutating func readHelp(_ key: Key) -> Bool {
+        let last = max(0, Overlays.helpLines(self).count - Overlays.helpRows(self))
+        switch key {
+        case .character("?"), .escape, .character("q"): showHelp = false
+        case .down, .character("j"): helpTop = min(helpTop + 1, last)
+        case .up, .character("k"): helpTop = max(helpTop - 1, 0)
+        case .pageDown, .character(" "): helpTop = min(helpTop + Overlays.helpRows(self) - 1, last)
+        case .pageUp: helpTop = max(helpTop - Overlays.helpRows(self) + 1, 0)
+        case .home, .character("g"): helpTop = 0
+        case .end, .character("G"): helpTop = last
+        default: return false
+        }
+        return true
+    }
+
+    /// A key while the pane has the keys: the scroll keys move it, Esc, `h` and `q` give the keys
+    /// back to the list; returns false for a key the pane leaves to the screen.
+    private mutating func scrollPane(_ key: Key) -> Bool {
+        let page = max((Panes.pane(self).map { Panes.visibleRows($0.area, lines: $0.lines.count) } ?? 1) - 1, 1)
+        let last = Panes.lastTop(self)
+        switch key {
+        case .escape, .character("h"), .character("q"): paneFocused = false
+        case .down, .character("j"): paneTop = min(paneTop + 1, last)
+        case .up, .character("k"): paneTop = max(paneTop - 1, 0)
+        case .pageDown, .character(" "): paneTop = min(paneTop + page, last)
+        case .pageUp: paneTop = max(paneTop - page, 0)
+        case .home, .character("g"): paneTop = 0
+        case .end, .character("G"): paneTop = last
+        default: return false
+        }
+        return true
+    }
+
+    /// A key while `/` is asking what to find: letters build the text, Enter finds the next
+    /// match after where the view is (wrapping round), ignoring case, and keeps the text for
+    /// `n` and `N`; Esc gives up.
     private mutating func typeSearch(_ key: Key) {
         guard let text = search else { return }
         switch key {
@@ -188,22 +249,49 @@ extension ConsoleState {
         case .enter:
             search = nil
             guard !text.isEmpty else { return }
-            let names = rowNames, start = selection[screen.rawValue]
-            let order = Array(names.indices.dropFirst(start + 1)) + Array(names.indices.prefix(start + 1))
-            if let found = order.first(where: { names[$0].localizedCaseInsensitiveContains(text) }) {
-                selection[screen.rawValue] = found
-                searchMissed = nil
-            } else {
-                searchMissed = text
-            }
+            lastSearch = text
+            find(text, forward: true)
         default: break
+        }
+    }
+
+    /// Moves to the next (or previous) line holding `text`, wherever the keys are: in a step's
+    /// SQL, in a focused pane, or in the screen's list.
+    mutating func find(_ text: String, forward: Bool) {
+        let lines: [String], start: Int
+        if screen == .plan, let view = sqlView {
+            lines = SQLScreen.lines(self, step: view.step).map(\.text)
+            start = view.match ?? view.top
+        } else if paneFocused, let pane = Panes.pane(self) {
+            lines = pane.lines.map(\.text)
+            start = paneTop
+        } else {
+            lines = rowNames
+            start = selection[screen.rawValue]
+        }
+        let after = forward ? Array(lines.indices.dropFirst(start + 1)) + Array(lines.indices.prefix(start + 1))
+            : Array(lines.indices.prefix(start).reversed()) + Array(lines.indices.dropFirst(start).reversed())
+        guard let found = after.first(where: { lines[$0].localizedCaseInsensitiveContains(text) }) else {
+            searchMissed = text
+            return
+        }
+        searchMissed = nil
+        if screen == .plan, let view = sqlView {
+            sqlView = SQLView(step: view.step, top: min(found, SQLScreen.lastTop(self, step: view.step)), match: found)
+        } else if paneFocused {
+            paneTop = min(found, Panes.lastTop(self))
+        } else {
+            selection[screen.rawValue] = found
+            paneTop = 0
         }
     }
 
     /// What `/` searches on the current screen, one per selectable row.
     private var rowNames: [String] {
         switch screen {
-        case .versions: return versions.map(\.name)
+        // A version is found by its name and by what it changed (`/PersonalInvitation` finds
+        // the versions that add or drop it).
+        case .versions: return versions.map { ([$0.name] + $0.changes).joined(separator: "\n") }
         case .model: return selectedVersion?.entities.map(\.name) ?? []
         case .mappings: return allMappings.map(\.name)
         case .plan: return planLines.map(\.text)
@@ -211,30 +299,37 @@ extension ConsoleState {
         }
     }
 
-    /// A key while the Plan screen shows a step's SQL: ↑↓ and PgUp/PgDn scroll (never past the
-    /// last line), ←→ show the previous or next step's SQL (selecting that step on the plan),
-    /// Esc goes back to the plan; other keys do nothing there (? and q work as anywhere).
-    private mutating func readSQL(_ key: Key) {
-        guard let view = sqlView else { return }
+    /// A key while the Plan screen shows a step's SQL: ↑↓, PgUp/PgDn, g/G and Home/End scroll
+    /// (never past the last line), ←→ show the previous or next step's SQL (selecting that step
+    /// on the plan), Esc and `q` go back to the plan. Returns false for a key the view leaves to
+    /// the screen (`/`, `n`, `N`, Tab, Shift-Tab, the number keys, Ctrl-C); other keys wait.
+    private mutating func readSQL(_ key: Key) -> Bool {
+        guard let view = sqlView else { return false }
         let page = max(SQLScreen.visibleRows(self) - 1, 1)
         var top = view.top
         switch key {
-        case .escape:
+        case .escape, .character("q"):
             sqlView = nil
-            return
+            return true
         case .left, .character("h"), .right, .character("l"):
             let step = view.step + (key == .left || key == .character("h") ? -1 : 1)
-            guard steps.indices.contains(step) else { return }
+            guard steps.indices.contains(step) else { return true }
             sqlView = SQLView(step: step)
             selection[Screen.plan.rawValue] = planLine(ofStep: step)
-            return
+            return true
         case .down, .character("j"): top += 1
         case .up, .character("k"): top -= 1
-        case .pageDown: top += page
+        case .pageDown, .character(" "): top += page
         case .pageUp: top -= page
-        default: return
+        case .home, .character("g"): top = 0
+        case .end, .character("G"): top = SQLScreen.lastTop(self, step: view.step)
+        case .character("/"), .character("n"), .character("N"), .tab, .backTab, .interrupt: return false
+        case .character(let digit) where ("1"..."5").contains(digit): return false
+        // Anything else waits: `m` does not start a migration from inside the SQL.
+        default: return true
         }
         sqlView = SQLView(step: view.step, top: max(0, min(top, SQLScreen.lastTop(self, step: view.step))))
+        return true
     }
 
     /// Rows the current screen can select among.

@@ -15,17 +15,30 @@ extension ConsoleState {
                        properties: entity.attributes.map { "\($0.name): \($0.attributeType.displayName)\($0.isOptional ? "?" : "")" }
                            + entity.relationships.map { "\($0.name) → \($0.destinationEntityName)\($0.isToMany ? " (to-many)" : "")" })
             }
-            var changes: [String] = []
+            var changes: [String] = [], summary = ""
             if index > 0 {
                 let inference = InferredMapping(from: bundle.versions[index - 1], to: version)
                 changes = inference.changes.map(\.description) + inference.blockers.map { "needs a mapping model: \($0.description)" }
+                summary = Self.summary(inference.changes.map(\.kind) + inference.blockers.map(\.kind))
             }
             return Version(name: version.name, isCurrent: version.name == bundle.currentVersionName, isStore: version.name == plan.storeVersion,
-                           entities: entities, changes: changes)
+                           entities: entities, changes: changes, changeSummary: summary)
         }
         self.init(storeName: URL(fileURLWithPath: path).lastPathComponent, bundleName: bundle.name, storeVersion: plan.storeVersion,
                   targetVersion: plan.targetVersion, versions: versions, steps: plan.steps.map(Step.init(planned:)), width: width, height: height, glyphs: glyphs)
         (sql, sqlProblem) = Self.compiledSQL(plan, store: path, options: options)
+    }
+}
+
+extension ConsoleState {
+    /// A version's changes at a glance: entities added and removed (`+1 −2 ent`), else how many
+    /// properties changed (`3 prop`); empty when nothing did.
+    static func summary(_ kinds: [InferredMapping.Change.Kind]) -> String {
+        let added = kinds.filter { $0 == .newEntity }.count, removed = kinds.filter { $0 == .entityRemoved }.count
+        if added + removed > 0 {
+            return [added > 0 ? "+\(added)" : nil, removed > 0 ? "−\(removed)" : nil].compactMap { $0 }.joined(separator: " ") + " ent"
+        }
+        return kinds.isEmpty ? "" : "\(kinds.count) prop"
     }
 }
 

@@ -39,10 +39,13 @@ public struct ConsoleState: Sendable, Equatable {
         public var entities: [Entity]
         /// What changed from the previous version (empty for the first).
         public var changes: [String]
+        /// The changes at a glance, for the Versions list (`+1 −2 ent`, `3 prop`).
+        public var changeSummary: String
 
         /// One model version.
-        public init(name: String, isCurrent: Bool, isStore: Bool, entities: [Entity], changes: [String]) {
+        public init(name: String, isCurrent: Bool, isStore: Bool, entities: [Entity], changes: [String], changeSummary: String = "") {
             (self.name, self.isCurrent, self.isStore, self.entities, self.changes) = (name, isCurrent, isStore, entities, changes)
+            self.changeSummary = changeSummary
         }
     }
 
@@ -104,9 +107,11 @@ public struct ConsoleState: Sendable, Equatable {
         public var step: Int
         /// The first line shown, 0-based: ↑↓ and PgUp/PgDn move it.
         public var top: Int
+        /// The line the last find landed on (`n` and `N` go on from it), lit.
+        public var match: Int?
 
         /// The SQL of `step`, from line `top`.
-        public init(step: Int, top: Int = 0) { (self.step, self.top) = (step, top) }
+        public init(step: Int, top: Int = 0, match: Int? = nil) { (self.step, self.top, self.match) = (step, top, match) }
     }
 
     /// What a finished migration did.
@@ -144,10 +149,14 @@ public struct ConsoleState: Sendable, Equatable {
     /// The selected row per screen.
     public var selection: [Int] = Array(repeating: 0, count: Screen.allCases.count)
     public var showHelp = false
+    /// Help's first line in view.
+    public var helpTop = 0
     /// What `/` is finding, while it is being typed (nil when no search is open).
     public var search: String?
     /// The last search that found nothing, said on the status line until the next key.
     public var searchMissed: String?
+    /// The last text found with `/`: `n` and `N` find it again, and it is highlighted.
+    public var lastSearch: String?
     public var stepMode = false
     /// Set when a key was swallowed during a migration, so the screen says why.
     public var ignoredKeys = 0
@@ -169,6 +178,10 @@ public struct ConsoleState: Sendable, Equatable {
     public var sqlProblem: String?
     /// The Plan screen's SQL view (Enter opens it), or nil when it is closed.
     public var sqlView: SQLView?
+    /// Whether the pane beside the current screen's list has the keys (``Panes``).
+    public var paneFocused = false
+    /// The pane's first line in view.
+    public var paneTop = 0
     public var width: Int, height: Int
     public var glyphs: Glyphs
     public var quit = false

@@ -77,6 +77,22 @@ public struct Grid: Equatable, Sendable {
         for column in max(x, 0)..<min(width, x + length) { styles[y * width + column] = style }
     }
 
+    /// Paints every place `text` occurs in row `y` between columns `from` and `to` (ignoring
+    /// case) in `style`, except cells drawn reversed (the selection stays readable): a search's
+    /// matches, lit wherever they are on the screen.
+    public mutating func highlight(_ text: String, y: Int, from: Int, to: Int, style: CellStyle) {
+        let wanted = text.lowercased().map { $0 }
+        guard !wanted.isEmpty, y >= 0, y < height else { return }
+        let start = max(from, 0), end = min(to, width)
+        let cells = (start..<end).map { String(characters[y * width + $0]).lowercased().first ?? characters[y * width + $0] }
+        guard cells.count >= wanted.count else { return }
+        for offset in 0...(cells.count - wanted.count) where Array(cells[offset..<(offset + wanted.count)]) == wanted {
+            for column in (start + offset)..<(start + offset + wanted.count) where styles[y * width + column] != .reverse {
+                styles[y * width + column] = style
+            }
+        }
+    }
+
     /// The character at a cell.
     public func character(x: Int, y: Int) -> Character { characters[y * width + x] }
 

@@ -1,21 +1,55 @@
 /// What draws over a screen: help and the cancel confirmation.
 enum Overlays {
-    /// Every key, by context: the same table the key bar draws from.
+    /// Every key, by context: the same words the key bar uses.
     static let keys: [(context: String, keys: [(String, String)])] = [
-        ("Anywhere", [("Tab / ← →", "next / previous screen"), ("↑ ↓ / j k", "move; after migrating, each step's result (Migrate)"),
+        ("Anywhere", [("Tab ← → S-Tab", "next / previous screen"), ("1 … 5", "a screen by its number"),
+                      ("↑ ↓ / j k", "move in the list; after migrating, each step's result (Migrate)"),
                       ("PgUp PgDn g G", "a page up / down; the first / last row (Home End)"),
-                      ("/", "find a version, entity, mapping or plan line by name"),
-                      ("Enter", "open: a version's model, a step's SQL"), ("?", "this help"), ("q", "quit")]),
-        ("A step's SQL (Enter on Plan)", [("↑ ↓ PgUp PgDn", "scroll"), ("← → / h l", "the previous / next step's SQL"), ("Esc", "back to the plan")]),
-        ("Before migrating", [("m", "migrate to the target version"), ("s", "step mode: pause after each entity mapping")]),
+                      ("l / Enter", "read the pane beside the list: j k PgUp PgDn g G scroll it, Esc or h gives the keys back"),
+                      ("/", "find in the list, the focused pane or a step's SQL: names, changes, expressions"),
+                      ("n / N", "the next / previous match of the last find (matches are lit)"),
+                      ("Esc", "back: close a pane, a step's SQL, a version's model"), ("?", "this help (j k scroll it)"),
+                      ("q", "close what is open; quit from the top")]),
+        ("Versions", [("Enter", "the version's model"), ("/", "finds a version by name or by what it changed")]),
+        ("A step's SQL (Enter on Plan)", [("↑ ↓ PgUp PgDn g G", "scroll"), ("← → / h l", "the previous / next step's SQL"), ("/ n N", "find in the SQL"),
+                                          ("Esc / q", "back to the plan")]),
+        ("Before migrating", [("m", "migrate to the target version"), ("s", "step mode: pause after each entity mapping and each step")]),
         ("While migrating", [("x / Ctrl-C", "cancel and roll back (asks first)"), ("Enter / n", "step mode: run the next entity mapping or step"),
-                             ("c", "step mode: run to the end"), ("other keys", "ignored until the migration ends")]),
+                             ("c", "step mode: run to the end"), ("?", "this help; the migration goes on"), ("other keys", "ignored until the migration ends")]),
     ]
 
+    /// The help's lines for `state`: the section for what is on the screen first, then the rest,
+    /// each key's words wrapped to the box.
+    static func helpLines(_ state: ConsoleState) -> [String] {
+        let first: String
+        if state.isBusy { first = "While migrating" } else if state.screen == .plan && state.sqlView != nil { first = "A step's SQL (Enter on Plan)" }
+        else if state.screen == .versions { first = "Versions" } else { first = "Anywhere" }
+        let ordered = keys.filter { $0.context == first } + keys.filter { $0.context != first }
+        let width = min(state.width - 8, 76)
+        var lines: [String] = []
+        for section in ordered {
+            if !lines.isEmpty { lines.append("") }
+            lines.append(section.context)
+            for (key, words) in section.keys {
+                for (index, text) in MigrateScreen.wrap(words, width: width - 20).enumerated() {
+                    lines.append("  " + (index == 0 ? key : "").padding(toLength: 17, withPad: " ", startingAt: 0) + " " + text)
+                }
+            }
+        }
+        return lines
+    }
+
+    /// Rows of help the box shows at once: the body's rows, less the box's edges.
+    static func helpRows(_ state: ConsoleState) -> Int { max(Screens.body(state).height - 2, 1) }
+
+    /// Help over the body, never over the title, the status line or the key bar; it scrolls.
     static func help(_ state: ConsoleState, _ grid: inout Grid) {
-        let roomy = state.height >= 30
-        let lines = keys.flatMap { section in [section.context] + section.keys.map { "  \($0.0.padding(toLength: 14, withPad: " ", startingAt: 0)) \($0.1)" } + (roomy ? [""] : []) }
-        box(roomy ? Array(lines.dropLast()) : lines, title: "Keys", state: state, grid: &grid)
+        let lines = helpLines(state)
+        let rows = helpRows(state)
+        let top = max(0, min(state.helpTop, lines.count - rows))
+        var shown = Array(lines.dropFirst(top).prefix(rows))
+        if lines.count > rows { shown[shown.count - 1] = "lines \(top + 1)–\(top + rows - 1) of \(lines.count): j k PgUp PgDn scroll" }
+        box(shown, title: "Keys", state: state, grid: &grid, top: Screens.body(state).y)
     }
 
     static func confirmCancel(_ state: ConsoleState, _ grid: inout Grid) {
@@ -23,11 +57,11 @@ enum Overlays {
              "y  cancel      n  keep going"], title: "Cancel", state: state, grid: &grid)
     }
 
-    private static func box<Lines: Collection>(_ lines: Lines, title: String, state: ConsoleState, grid: inout Grid) where Lines.Element == String {
+    private static func box<Lines: Collection>(_ lines: Lines, title: String, state: ConsoleState, grid: inout Grid, top: Int? = nil) where Lines.Element == String {
         let g = state.glyphs
-        let width = min(state.width - 4, (lines.map(\.count).max() ?? 0) + 4)
+        let width = min(state.width - 4, (lines.map { DisplayWidth.of($0) }.max() ?? 0) + 4)
         let height = lines.count + 2
-        let x = (state.width - width) / 2, y = max(2, (state.height - height) / 2)
+        let x = (state.width - width) / 2, y = top ?? max(2, (state.height - height) / 2)
         let edge = String(repeating: g.horizontal, count: width - 2)
         grid.put("\(g.topLeft)\(edge)\(g.topRight)", x: x, y: y, style: .bold)
         grid.put(" \(title) ", x: x + 2, y: y, style: .reverse)

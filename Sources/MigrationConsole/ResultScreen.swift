@@ -35,9 +35,20 @@ enum ResultScreen {
         rowTable(outcome, dropped: droppedEntities, &grid, Screens.Body(x: body.x, y: top + 2 + listed, width: half - 1, height: room - listed), glyphs: g)
         let selected = state.selection[ConsoleState.Screen.migrate.rawValue]
         guard state.results.indices.contains(selected) else { return }
-        let pane = Screens.Body(x: body.x + half + 2, y: top + 1, width: body.width - half - 2, height: room)
+        guard let (pane, lines) = Panes.pane(state) else { return }
         for row in 0..<pane.height { grid.put(String(g.vertical), x: pane.x - 2, y: pane.y + row, style: .dim) }
-        StepPane.render(state.results[selected], state, &grid, pane, heading: "Step \(state.results[selected].index)")
+        Panes.draw(lines, top: state.paneTop, focused: state.paneFocused, pane, &grid, glyphs: g)
+    }
+
+    /// Rows the drop summary takes at the top (at most two).
+    private static func summaryRows(_ state: ConsoleState, _ body: Screens.Body) -> Int {
+        dropSummary(state.results.flatMap(\.dropped)).map { min(MigrateScreen.wrap($0, width: body.width).count, 2) } ?? 0
+    }
+
+    /// Where the selected step's pane is: the right half, below the summary.
+    static func paneArea(_ state: ConsoleState, _ body: Screens.Body) -> Screens.Body {
+        let top = body.y + 2 + summaryRows(state, body), half = body.width / 2
+        return Screens.Body(x: body.x + half + 2, y: top + 1, width: body.width - half - 2, height: body.height - (top - body.y) - 3)
     }
 
     /// The steps done, with their time, the selected one lit; returns the rows used.

@@ -22,6 +22,9 @@ public enum Screens {
             if let view = state.sqlView { SQLScreen.render(state, view, &grid, body) } else { BrowseScreens.plan(state, &grid, body) }
         case .migrate: MigrateScreen.render(state, &grid, body)
         }
+        if let text = state.lastSearch {
+            for y in body.y..<(body.y + body.height) { grid.highlight(text, y: y, from: body.x, to: body.x + body.width, style: .accent) }
+        }
         if state.showHelp { Overlays.help(state, &grid) }
         if state.mode == .confirmingCancel { Overlays.confirmCancel(state, &grid) }
         if state.glyphs == .ascii { grid.makeASCII() }
@@ -68,6 +71,7 @@ public enum Screens {
 
     /// The status line: what the console is doing, and why keys are ignored when they are.
     static func status(_ state: ConsoleState) -> String {
+        if state.showHelp { return state.isBusy ? " Help: the migration goes on " : " Help " }
         switch state.mode {
         case .migrating where state.ignoredKeys > 0: return " Migration in progress: keys are ignored until it ends (x cancels) "
         case .migrating: return " Migration in progress "
@@ -79,7 +83,7 @@ public enum Screens {
         case .failed: return " Migration stopped "
         case .browsing where state.search != nil: return " Find: \(state.search ?? "")_  (Enter finds the next, Esc cancels) "
         case .browsing where state.searchMissed != nil: return " No row holds \"\(state.searchMissed ?? "")\" "
-        case .browsing where state.showHelp: return " Help "
+        case .browsing where state.paneFocused: return " Reading the pane: Esc gives the keys back to the list "
         case .browsing where state.screen == .plan && state.sqlView != nil:
             return " Step \((state.sqlView?.step ?? 0) + 1)'s SQL, as chrysalis plan --sql prints it "
         case .browsing: return state.steps.isEmpty ? " The store is at the target version: nothing to migrate " : " \(state.steps.count) step\(state.steps.count == 1 ? "" : "s") to \(state.targetVersion) "
@@ -88,26 +92,30 @@ public enum Screens {
 
     /// The keys that work now, from the same table as the help screen.
     static func keyBar(_ state: ConsoleState) -> String {
+        if state.showHelp { return " ↑↓/jk PgUp/PgDn scroll  ? Esc q close help" }
         switch state.mode {
-        case .migrating: return " x cancel"
+        case .migrating: return " x cancel  ? help"
         case .confirmingCancel: return " y cancel the migration  n keep going"
         case .cancelling: return " (keys are ignored until the rollback ends)"
-        case .paused: return " Enter/n next mapping  c run to the end  x cancel"
-        case .pausedAfterStep: return " Enter/n next step  c run to the end  x cancel"
+        case .paused: return " Enter/n next mapping  c run to the end  x cancel  ? help"
+        case .pausedAfterStep: return " Enter/n next step  c run to the end  x cancel  ? help"
         case .browsing, .finished, .failed:
-            if state.showHelp { return " ? or Esc close help" }
-            if state.screen == .plan && state.sqlView != nil { return " ↑↓/jk scroll  PgUp/PgDn page  ←→/hl step  Esc close  ? help  q quit" }
-            if state.mode == .finished && state.screen == .migrate && state.results.count > 1 {
-                return " ↑↓/jk each step's result  Tab/←→ screens  ? help  q quit"
-            }
-            if state.search != nil { return " type to find  Enter next match  Esc cancel" }
-            var keys = [" Tab/←→ screens", "↑↓/jk move", "/ find"]
+            if state.search != nil { return " type to find  Enter find  Esc cancel" }
+            if state.screen == .plan && state.sqlView != nil { return " ↑↓/jk scroll  PgUp/PgDn  g/G ends  ←→ step  / find  Esc back  ? help" }
+            if state.paneFocused { return " ↑↓/jk scroll  PgUp/PgDn page  g/G ends  / find  Esc back  ? help" }
+            let results = state.mode == .finished && state.screen == .migrate && state.results.count > 1
+            var keys = [results ? " ↑↓/jk each step" : " ↑↓/jk move", "Tab screens"]
+            if Panes.pane(state) != nil { keys.append("l details") }
+            keys.append("/ find")
+            if state.lastSearch != nil { keys.append("n next") }
             if state.screen == .versions { keys.append("Enter model") }
             if state.screen == .plan && !state.steps.isEmpty { keys.append("Enter SQL") }
             if state.mode == .browsing && !state.steps.isEmpty { keys += ["m migrate", "s step"] }
             keys += ["? help", "q quit"]
             // On a narrow terminal the line keeps what it has room for; `?` lists the rest.
-            if keys.joined(separator: "  ").count > state.width - 1 { keys.removeAll { $0 == "/ find" } }
+            for dropped in ["n next", "Tab screens", "l details"] where DisplayWidth.of(keys.joined(separator: "  ")) > state.width - 1 {
+                keys.removeAll { $0 == dropped }
+            }
             return keys.joined(separator: "  ")
         }
     }

@@ -112,6 +112,7 @@ final class TerminalAdapter {
                 case KEY_NPAGE: keys.append(.pageDown)
                 case KEY_HOME: keys.append(.home)
                 case KEY_END: keys.append(.end)
+                case KEY_BTAB: keys.append(.backTab)
                 case KEY_BACKSPACE: keys.append(.backspace)
                 case KEY_ENTER: keys.append(.enter)
                 case KEY_RESIZE: last = nil // resizeterm queued it; the size is already new.

@@ -119,7 +119,7 @@ final class ConsoleEndToEndTests: XCTestCase {
         try tmux.send("Tab", "Tab", "Tab")
         try tmux.wait(for: "Plan: BookStore → BookStore 5, 4 steps", "Enter SQL")
         try tmux.send("Enter")
-        let sql = try tmux.wait(for: "SQL of step 1/4: BookStore → BookStore 2", "ALTER TABLE ZBOOK ADD COLUMN ZAUTHOR VARCHAR", "Esc close")
+        let sql = try tmux.wait(for: "SQL of step 1/4: BookStore → BookStore 2", "ALTER TABLE ZBOOK ADD COLUMN ZAUTHOR VARCHAR", "Esc back")
         XCTAssertTrue(sql.contains("Runs in place: one transaction on the store itself"), sql)
         try tmux.send("Right", "Right")
         let mapping = try tmux.wait(for: "SQL of step 3/4: BookStore 3 → BookStore 4", "lines 1–18 of")

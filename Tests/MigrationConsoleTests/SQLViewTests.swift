@@ -1,6 +1,6 @@
 import Demo
 import Foundation
-import MigrationConsole
+@testable import MigrationConsole
 import MigrationEngine
 import ObjectModel
 import SQLiteStore
@@ -30,7 +30,7 @@ import Testing
         let screen = Screens.render(state).text
         #expect(screen.contains("SQL of step 2/4: BookStore 2 → BookStore 3  [lightweight]"), "\(screen)")
         #expect(screen.contains("ALTER TABLE _chrysalis_move_ZPUBLICATION RENAME TO ZPUBLICATION;"), "\(screen)")
-        #expect(Screens.render(state).row(23).contains("Esc close"), "the key bar says how to leave")
+        #expect(Screens.render(state).row(23).contains("Esc back"), "the key bar says how to leave")
         _ = state.reduce(.key(.escape))
         #expect(state.sqlView == nil)
         #expect(state.screen == .plan)
@@ -77,10 +77,11 @@ import Testing
         #expect(state.sqlView?.step == 2)
     }
 
-    @Test func otherKeysWaitWhileTheSQLIsOpenButHelpAndQuitWork() throws {
+    /// Inside the SQL, `m` waits, help opens over it, Tab leaves for another screen and comes
+    /// back to it, and `q` closes the SQL: only a `q` on the plan itself quits.
+    @Test func otherKeysWaitWhileTheSQLIsOpenButHelpTabAndQWork() throws {
         var state = try plan()
         _ = state.reduce(.key(.enter))
-        #expect(state.reduce(.key(.tab)).isEmpty)
         #expect(state.reduce(.key(.character("m"))).isEmpty, "m does not start a migration from inside the SQL")
         #expect(state.screen == .plan)
         #expect(state.mode == .browsing)
@@ -90,7 +91,36 @@ import Testing
         _ = state.reduce(.key(.escape))
         #expect(!state.showHelp)
         #expect(state.sqlView != nil, "Esc closes the help first, then the SQL")
-        #expect(state.reduce(.key(.character("q"))) == [.quit])
+        _ = state.reduce(.key(.tab))
+        #expect(state.screen == .migrate)
+        _ = state.reduce(.key(.backTab))
+        #expect(state.screen == .plan && state.sqlView != nil, "Shift-Tab comes back to the SQL as it was")
+        #expect(state.reduce(.key(.character("q"))).isEmpty, "q closes the SQL")
+        #expect(state.sqlView == nil)
+        #expect(state.reduce(.key(.character("q"))) == [.quit], "and quits from the top")
+    }
+
+    /// Home and End reach the ends of a step's SQL, and `/` finds in it: `n` and `N` go on.
+    @Test func homeEndAndFindWorkInTheSQL() throws {
+        var state = try plan()
+        state.selection[ConsoleState.Screen.plan.rawValue] = state.planLine(ofStep: 2)
+        _ = state.reduce(.key(.enter))
+        _ = state.reduce(.key(.end))
+        #expect(position(state) == "lines 77–94 of 94")
+        _ = state.reduce(.key(.home))
+        #expect(position(state) == "lines 1–18 of 94")
+        for key in "/create index" { _ = state.reduce(.key(.character(key))) }
+        _ = state.reduce(.key(.enter))
+        let lines = SQLScreen.lines(state, step: 2)
+        let matches = lines.indices.filter { lines[$0].text.localizedCaseInsensitiveContains("create index") }
+        #expect(matches.count >= 2, "the premise: the step builds several indexes")
+        #expect(state.sqlView?.match == matches[0], "the first match")
+        let screen = Screens.render(state)
+        #expect((4..<22).contains { y in (0..<screen.width).contains { screen.style(x: $0, y: y) == .accent } }, "the match is lit:\n\(screen.text)")
+        _ = state.reduce(.key(.character("n")))
+        #expect(state.sqlView?.match == matches[1], "n goes on to the next match")
+        _ = state.reduce(.key(.character("N")))
+        #expect(state.sqlView?.match == matches[0], "N goes back")
     }
 
     @Test func resizingKeepsTheViewWithinItsLines() throws {

@@ -20,6 +20,16 @@ final class ScreenGoldenTests: XCTestCase {
         state.screen = .mappings
         state.selection[ConsoleState.Screen.mappings.rawValue] = 1
         result.append(("mappings", state))
+        // The pane beside the list with the keys, scrolled, and a find lit in it.
+        _ = state.reduce(.key(.character("l")))
+        _ = state.reduce(.key(.down))
+        for key in "/source" { _ = state.reduce(.key(.character(key))) }
+        _ = state.reduce(.key(.enter))
+        result.append(("mappings-pane-focused", state))
+        state = base
+        state.selection[ConsoleState.Screen.versions.rawValue] = 3
+        _ = state.reduce(.key(.character("l")))
+        result.append(("versions-pane-focused", state))
         state = base
         state.screen = .plan
         result.append(("plan", state))

@@ -1,0 +1,74 @@
+import Foundation
+@testable import MigrationConsole
+import MigrationEngine
+import ObjectModel
+import SQLiteStore
+import TestSupport
+import XCTest
+
+/// No dead ends: every pane beside a list takes the keys and scrolls to its last line, Esc
+/// gives them back, `q` quits only from the top, and the number keys and Shift-Tab reach the
+/// screens. WooCommerce 9 → 10's mapping model has an expression (`statusKey = $source.status`)
+/// no key reached at 80×24 or 120×40.
+final class PaneTests: XCTestCase {
+    private func wooCommerce(width: Int, height: Int) throws -> ConsoleState {
+        let folder = try XCTUnwrap(Fixtures.files(where: { $0.lastPathComponent == "WooCommerceModelV9toV10.xcmappingmodel" }).first)
+            .deletingLastPathComponent()
+        let bundle = try ModelBundle.read(at: folder.appendingPathComponent("WooCommerce.xcdatamodeld"))
+        let mapping = try XCMappingReader.read(at: folder.appendingPathComponent("WooCommerceModelV9toV10.xcmappingmodel"))
+        let source = try XCTUnwrap(bundle.version(named: "Model 9"))
+        let path = try scratchDirectory().appendingPathComponent("WooCommerce.sqlite").path
+        try PersistentStore.create(at: path, model: source.model).close()
+        let plan = try MigrationPlan.make(store: path, bundle: bundle, mappings: [mapping], to: "Model 10")
+        return ConsoleState(store: path, bundle: bundle, plan: plan, options: MigrationOptions(), width: width, height: height, glyphs: .unicode)
+    }
+
+    func testEveryExpressionOfAMappingIsReachable() throws {
+        for (width, height) in [(80, 24), (120, 40)] {
+            var state = try wooCommerce(width: width, height: height)
+            _ = state.reduce(.key(.character("3")))
+            XCTAssertEqual(state.screen, .mappings, "3 is the Mappings screen")
+            let order = state.allMappings
+            let index = try XCTUnwrap(order.firstIndex { $0.properties.contains { $0.name == "statusKey" } }, "the premise: a mapping sets statusKey")
+            for _ in 0..<index { _ = state.reduce(.key(.down)) }
+            _ = state.reduce(.key(.character("l")))
+            XCTAssertTrue(state.paneFocused)
+            var seen = Screens.render(state).text
+            for _ in 0..<200 where !seen.contains("statusKey = $source.status") {
+                _ = state.reduce(.key(.down))
+                seen = Screens.render(state).text
+            }
+            XCTAssertTrue(seen.contains("statusKey = $source.status"), "\(width)x\(height): reached by scrolling the pane:\n\(seen)")
+            _ = state.reduce(.key(.end))
+            XCTAssertEqual(state.paneTop, Panes.lastTop(state))
+            let last = try XCTUnwrap(Panes.pane(state)?.lines.last?.text)
+            XCTAssertTrue(Screens.render(state).text.contains(last), "End shows the last line")
+            _ = state.reduce(.key(.escape))
+            XCTAssertFalse(state.paneFocused, "Esc gives the keys back")
+            XCTAssertEqual(state.reduce(.key(.character("q"))), [.quit], "q quits from the top")
+        }
+    }
+
+    /// The Versions pane says what each version changed and scrolls; `/` finds a version by
+    /// what it changed, and `n` goes on.
+    func testAVersionsChangesAreInItsPaneAndFound() throws {
+        var state = try wooCommerce(width: 80, height: 24)
+        let adding = state.versions.indices.filter { state.versions[$0].changes.contains { $0.hasPrefix("new entity") } }
+        XCTAssertGreaterThan(adding.count, 1, "the premise: several versions add entities")
+        _ = state.reduce(.key(.home))
+        for key in "/new entity" { _ = state.reduce(.key(.character(key))) }
+        _ = state.reduce(.key(.enter))
+        let first = state.selection[0]
+        XCTAssertEqual(first, adding[0], "the first version that adds an entity")
+        _ = state.reduce(.key(.character("n")))
+        XCTAssertEqual(state.selection[0], adding[1], "n finds the next")
+        let selected = state.versions[state.selection[0]]
+        _ = state.reduce(.key(.character("l")))
+        _ = state.reduce(.key(.end))
+        let text = Screens.render(state).text
+        XCTAssertTrue(text.contains(selected.changes.last.map { String($0.prefix(30)) } ?? "The first version."), "the pane ends with the version's last change:\n\(text)")
+        _ = state.reduce(.key(.backTab))
+        XCTAssertEqual(state.screen, .migrate, "Shift-Tab goes back round")
+        XCTAssertFalse(state.paneFocused)
+    }
+}
