@@ -49,7 +49,7 @@ enum MigrateScreen {
             grid.put("Step \(done) done and verified; \(doing) (\(Int(progress.elapsed + state.progressAge)) s)",
                      x: body.x, y: body.y + 3, style: .accent, limit: body.width)
         } else {
-            grid.put(facts(progress, age: state.progressAge, glyphs: g), x: body.x, y: body.y + 3, limit: body.width)
+            grid.put(facts(progress, age: state.progressAge, glyphs: g, width: body.width), x: body.x, y: body.y + 3, limit: body.width)
         }
         let half = body.width / 2
         let listed = planList(state, &grid, x: body.x, y: body.y + 5, width: half - 1, rows: min(state.steps.count + 1, 7), running: progress.step)
@@ -73,13 +73,16 @@ enum MigrateScreen {
         return "lightweight, in place"
     }
 
-    /// `create instances · 10000/20004 rows · 18000 rows/s · 12 s · ETA 17 s`, each stage in its own unit.
-    static func facts(_ progress: MigrationProgress, age: Double, glyphs g: Glyphs) -> String {
-        var facts = [progress.stage.rawValue]
+    /// `stage 1/3 · create instances · 10000/20004 rows · 18000 rows/s · 12 s · ETA 17 s`, each stage in its own unit.
+    static func facts(_ progress: MigrationProgress, age: Double, glyphs g: Glyphs, width: Int = .max) -> String {
+        var facts = [stageName(progress.stage, glyphs: g)]
         if progress.rowsTotal > 0 { facts.append("\(progress.rowsDone)/\(progress.rowsTotal) \(progress.unit.rawValue)") }
-        if progress.unit == .rows && progress.rowsPerSecond >= 1 { facts.append("\(Int(progress.rowsPerSecond)) rows/s") }
+        let rate = progress.unit == .rows && progress.rowsPerSecond >= 1 ? "\(Int(progress.rowsPerSecond)) rows/s" : nil
+        if let rate { facts.append(rate) }
         facts.append("\(Int(progress.elapsed + age)) s")
         if let remaining = progress.remaining, remaining - age >= 0.5 { facts.append("ETA \(Int((remaining - age).rounded(.up))) s") }
+        // On a narrow terminal the rate gives way first: the time left matters more.
+        if DisplayWidth.of(facts.joined(separator: g.separator)) > width, let rate { facts.removeAll { $0 == rate } }
         return facts.joined(separator: g.separator)
     }
 
@@ -104,22 +107,41 @@ enum MigrateScreen {
     }
 
     /// A mapping step's entity mappings in order: ticked when done (all of them once the step
-    /// validates, verifies or swaps), the running one lit.
+    /// validates, verifies or swaps), the running one lit and kept in view with its position, and
+    /// the stage named on the line above (``stageName(_:glyphs:)``): a presenter's audience follows the
+    /// order down a list longer than the screen.
     private static func mappingOrder(_ state: ConsoleState, _ progress: MigrationProgress, _ grid: inout Grid, _ area: Screens.Body) {
         let g = state.glyphs
         let order = state.allMappings.filter { $0.pass == progress.pass }
         guard area.height > 1, !order.isEmpty else { return }
-        grid.put("Mapping order (\(progress.pass))", x: area.x, y: area.y, style: .bold, limit: area.width)
         let report: StepReport?
         if case .paused(let paused) = state.mode { report = paused } else { report = nil }
-        for (index, mapping) in order.enumerated() where index + 1 < area.height {
-            let lit = report.map { $0.next == mapping.name } ?? (mapping.name == progress.entityMapping)
+        let running = order.firstIndex { mapping in report.map { $0.next == mapping.name } ?? (mapping.name == progress.entityMapping) }
+        let window = ListWindow(selected: running ?? (progress.isAfterEntityMappings ? order.count - 1 : 0), count: order.count, height: area.height - 1)
+        let position = running.map { "\($0 + 1)/\(order.count)" } ?? (window.count > window.height ? "\(order.count)" : "")
+        grid.put("Mapping order (\(progress.pass))", x: area.x, y: area.y, style: .bold, limit: area.width - position.count - 1)
+        grid.put(position, x: area.x + area.width - position.count, y: area.y, style: .dim)
+        for (row, index) in window.rows.enumerated() {
+            let mapping = order[index]
+            let lit = index == running
             let done = report.map { index + 1 <= $0.index && $0.stage == progress.stage }
                 ?? (progress.isAfterEntityMappings || index + 1 < progress.entityMappingIndex)
             let mark = lit ? g.pointer : (done ? g.check : " ")
-            grid.put("\(mark) \(index + 1). \(mapping.name)", x: area.x, y: area.y + 1 + index, style: lit ? .reverse : .normal, limit: area.width)
+            grid.put("\(mark) \(index + 1). \(mapping.name)", x: area.x, y: area.y + 1 + row, style: lit ? .reverse : .normal, limit: area.width)
         }
     }
+
+    /// `stage 1/3 · create instances`: which of a mapping step's three stages runs; the work
+    /// after them by its own name.
+    static func stageName(_ stage: MigrationProgress.Stage, glyphs g: Glyphs) -> String {
+        switch stage {
+        case .createInstances: return "stage 1/3\(g.separator)create instances"
+        case .createRelationships: return "stage 2/3\(g.separator)create relationships"
+        case .validate: return "stage 3/3\(g.separator)validate and save"
+        default: return stage.rawValue
+        }
+    }
+
 
     /// What the running step will do, before any step has finished.
     private static func planned(_ step: ConsoleState.Step, _ grid: inout Grid, _ area: Screens.Body) {

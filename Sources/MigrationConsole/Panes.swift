@@ -54,7 +54,7 @@ enum Panes {
 
     /// Draws `lines` from `top` in `area`; the last row says what is out of view and how to reach
     /// it. A focused pane's separator (the column left of it) is lit.
-    static func draw(_ lines: [PaneLine], top: Int, focused: Bool, _ area: Screens.Body, _ grid: inout Grid, glyphs g: Glyphs) {
+    static func draw(_ lines: [PaneLine], top: Int, focused: Bool, _ area: Screens.Body, _ grid: inout Grid, glyphs g: Glyphs, canFocus: Bool = true) {
         guard area.height > 0 else { return }
         let rows = visibleRows(area, lines: lines.count)
         let top = max(0, min(top, lines.count - rows))
@@ -70,7 +70,7 @@ enum Panes {
         if focused {
             text = "lines \(top + 1)–\(top + rows) of \(lines.count)" + (below > 0 ? "  ↓ \(below) more" : "") + "  j/k PgUp/PgDn g/G · Esc back"
         } else {
-            text = "\(g.ellipsis) \(below) more line\(below == 1 ? "" : "s"): l reads on"
+            text = "\(g.ellipsis) \(below) more line\(below == 1 ? "" : "s")" + (canFocus ? ": l reads on" : "")
         }
         grid.put(g.plain(text), x: area.x, y: area.y + rows, style: focused ? .accent : .dim, limit: area.width)
     }

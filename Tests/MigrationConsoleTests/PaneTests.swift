@@ -71,4 +71,26 @@ final class PaneTests: XCTestCase {
         XCTAssertEqual(state.screen, .migrate, "Shift-Tab goes back round")
         XCTAssertFalse(state.paneFocused)
     }
+
+    /// A presenter's step mode: at 80×24 the mapping order of WooCommerce 9 → 10 is longer than
+    /// its area; the running mapping stays in view with its position, and the stage is named
+    /// (before: the list stopped at #10 and the running mapping left the screen at #11).
+    func testTheRunningMappingStaysInViewWithItsPositionAndStage() throws {
+        var state = try wooCommerce(width: 80, height: 24)
+        let step = try XCTUnwrap(state.steps.firstIndex { $0.kind == "mapping" })
+        let pass = try XCTUnwrap(state.steps[step].mappings.first?.pass)
+        let order = state.allMappings.filter { $0.pass == pass }
+        XCTAssertGreaterThan(order.count, 12, "the premise: more mappings than the area holds")
+        _ = state.reduce(.key(.character("m")))
+        for (index, mapping) in order.enumerated() {
+            _ = state.reduce(.progress(MigrationProgress(step: step + 1, stepCount: state.steps.count, pass: pass, entityMapping: mapping.name,
+                                                         entityMappingIndex: index + 1, entityMappingCount: order.count, stage: .createRelationships,
+                                                         rowsDone: 10, rowsTotal: 100, fraction: 0.5, rowsPerSecond: 100, elapsed: 3, remaining: 4)))
+            let text = Screens.render(state).text
+            XCTAssertTrue(text.contains("\(state.glyphs.pointer) \(index + 1). \(String(mapping.name.prefix(20)))"), "#\(index + 1) in view:\n\(text)")
+            XCTAssertTrue(text.contains("\(index + 1)/\(order.count)"), "its position:\n\(text)")
+            XCTAssertTrue(text.contains("stage 2/3 · create relationships"), "the stage:\n\(text)")
+            XCTAssertTrue(text.contains("ETA 4 s"), "the time left fits:\n\(text)")
+        }
+    }
 }
