@@ -21,6 +21,9 @@ public enum ConsoleAction: Sendable {
     case stepDone(StepResult, paused: Bool)
     /// The UI's clock: `seconds` have passed since the last progress value arrived.
     case tick(seconds: Double)
+    /// `seconds` went by with the migration waiting on a person (a step-mode pause, a cancel
+    /// question over one) or with the process stopped (Ctrl-Z): no clock counts them.
+    case pauseTime(seconds: Double)
     case finished(ConsoleState.Outcome)
     case failed(String)
 }
@@ -53,6 +56,10 @@ extension ConsoleState {
         case .tick(let seconds):
             progressAge = seconds
             return []
+        case .pauseTime(let seconds):
+            pausedSeconds += seconds
+            stepPausedSeconds += seconds
+            return []
         case .paused(let report):
             // A pause that comes while the user is asked to confirm a cancel waits behind the question.
             if mode == .confirmingCancel { pausedBeforeConfirming = .paused(report) } else if mode != .cancelling { mode = .paused(report) }
@@ -64,8 +71,12 @@ extension ConsoleState {
         case .gathering(let note):
             gatheringNote = note
             return []
-        case .stepDone(let result, let paused):
+        case .stepDone(var result, let paused):
             gatheringStep = nil
+            // The step's own clock ran through its pauses: they are said apart, not counted.
+            result.seconds = max(result.seconds - stepPausedSeconds, 0)
+            result.pausedSeconds = stepPausedSeconds
+            stepPausedSeconds = 0
             results.append(result)
             selection[Screen.migrate.rawValue] = results.count - 1
             if paused && mode == .confirmingCancel {
@@ -74,7 +85,9 @@ extension ConsoleState {
                 mode = .pausedAfterStep(result.index)
             }
             return []
-        case .finished(let outcome):
+        case .finished(var outcome):
+            outcome.seconds = max(outcome.seconds - pausedSeconds, 0)
+            outcome.pausedSeconds = pausedSeconds
             self.outcome = outcome
             mode = .finished
             screen = .migrate

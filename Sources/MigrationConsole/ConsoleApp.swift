@@ -76,6 +76,7 @@ public final class ConsoleApp {
     private func loop() {
         let observation = options.progressChannel.observe { [mailbox] progress in mailbox.post(progress: progress) }
         defer { observation.cancel() }
+        var lastWake = Date()
         while true {
             if !hungUp { terminal.draw(Screens.render(state)) }
             if (state.quit || hungUp) && !engineRunning { break }
@@ -87,6 +88,13 @@ public final class ConsoleApp {
             // A terminal that went away without SIGHUP reaching us shows up as a hang-up on stdin.
             if !hungUp, descriptors[1].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { handleHangUp() }
             wake.drain()
+            // The clocks leave out time spent waiting on a person, and time the process was
+            // stopped (Ctrl-Z): while the engine runs the loop wakes each second, so a longer gap
+            // is a stop.
+            let now = Date(), gap = now.timeIntervalSince(lastWake)
+            lastWake = now
+            if engineRunning, state.isWaitingOnPerson { _ = state.reduce(.pauseTime(seconds: gap)) }
+            else if engineRunning, gap > Self.stopGap { _ = state.reduce(.pauseTime(seconds: gap - 1)) }
             handleSignals(cs_take_signals())
             drainMailbox()
             if engineRunning { _ = state.reduce(.tick(seconds: Date().timeIntervalSince(progressArrived))) }
@@ -135,13 +143,19 @@ public final class ConsoleApp {
             let backup = done.backup.map { "; the original is kept as \($0)" } ?? ""
             let drops = state.results.flatMap(\.dropped)
             let lost = drops.isEmpty ? "" : " " + Self.lossLine(drops)
-            outcome = hungUp ? .hungUp : .migrated("Migrated \(store) from \(done.from) to \(done.to) in \(String(format: "%.1f", done.seconds)) s\(backup).\(lost)")
+            let seconds = state.outcome?.seconds ?? done.seconds, paused = state.outcome?.pausedSeconds ?? 0
+            let pauses = paused >= 0.5 ? " (paused \(Int(paused.rounded())) s apart)" : ""
+            outcome = hungUp ? .hungUp : .migrated("Migrated \(store) from \(done.from) to \(done.to) in \(String(format: "%.1f", seconds)) s\(pauses)\(backup).\(lost)")
         case .failed(let message): outcome = hungUp ? .hungUp : (options.cancellation.isCancelled ? .cancelled : .failed(message))
         default: break
         }
         if hungUp { HangUpReport(store: store, results: state.results).write(done, stoppedAt: contents.stoppedAt) }
         if quitWhenStopped { state.quit = true }
     }
+
+    /// A gap between two wakes of the loop longer than this, while the engine runs, is time the
+    /// process was stopped: the loop wakes at least each second.
+    static let stopGap: TimeInterval = 2.5
 
     /// The scrollback's word on what the plan dropped: `Dropped, as planned: 120003 rows of 2
     /// entities (PersonalInvitation, FeatureFlag) and 58 properties or links.`

@@ -119,7 +119,10 @@ public struct ConsoleState: Sendable, Equatable {
         public var from: String, to: String
         public var rows: [(entity: String, before: Int?, after: Int?)]
         public var backup: String?
+        /// Seconds the plan took, its pauses not counted.
         public var seconds: Double
+        /// Seconds it waited on a person or was stopped, said apart.
+        public var pausedSeconds: Double = 0
 
         /// What a finished migration did.
         public init(from: String, to: String, rows: [(entity: String, before: Int?, after: Int?)], backup: String?, seconds: Double) {
@@ -164,6 +167,8 @@ public struct ConsoleState: Sendable, Equatable {
     /// Seconds since ``progress`` arrived, counted by the UI's clock: elapsed time and the ETA
     /// keep moving through a long statement that posts nothing.
     public var progressAge: Double = 0
+    /// Seconds the plan has waited on a person or been stopped, and those of the running step.
+    public var pausedSeconds: Double = 0, stepPausedSeconds: Double = 0
     /// The result of every step done so far, in order.
     public var results: [StepResult] = []
     /// The step done and verified whose result is being gathered, if any.
@@ -206,6 +211,16 @@ public struct ConsoleState: Sendable, Equatable {
 
     /// Every entity mapping of the plan, in the order they run.
     public var allMappings: [Mapping] { steps.flatMap(\.mappings) }
+
+    /// Whether the migration is waiting on a person: a step-mode pause, or a cancel question
+    /// asked over one.
+    public var isWaitingOnPerson: Bool {
+        switch mode {
+        case .paused, .pausedAfterStep: return true
+        case .confirmingCancel: return pausedBeforeConfirming != nil
+        default: return false
+        }
+    }
 
     /// Whether a migration is under way (keys are ignored).
     public var isBusy: Bool {

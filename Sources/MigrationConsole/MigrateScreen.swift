@@ -49,7 +49,7 @@ enum MigrateScreen {
             grid.put("Step \(done) done and verified; \(doing) (\(Int(progress.elapsed + state.progressAge)) s)",
                      x: body.x, y: body.y + 3, style: .accent, limit: body.width)
         } else {
-            grid.put(facts(progress, age: state.progressAge, glyphs: g, width: body.width), x: body.x, y: body.y + 3, limit: body.width)
+            grid.put(facts(progress, age: state.progressAge, glyphs: g, width: body.width, paused: state.pausedSeconds), x: body.x, y: body.y + 3, limit: body.width)
         }
         let half = body.width / 2
         let listed = planList(state, &grid, x: body.x, y: body.y + 5, width: half - 1, rows: min(state.steps.count + 1, 7), running: progress.step)
@@ -74,13 +74,21 @@ enum MigrateScreen {
     }
 
     /// `stage 1/3 · create instances · 10000/20004 rows · 18000 rows/s · 12 s · ETA 17 s`, each stage in its own unit.
-    static func facts(_ progress: MigrationProgress, age: Double, glyphs g: Glyphs, width: Int = .max) -> String {
+    /// `paused`: seconds the plan waited on a person or was stopped, left out of the elapsed time
+    /// and of the rate behind the ETA, and said apart.
+    static func facts(_ progress: MigrationProgress, age: Double, glyphs g: Glyphs, width: Int = .max, paused: Double = 0) -> String {
         var facts = [stageName(progress.stage, glyphs: g)]
         if progress.rowsTotal > 0 { facts.append("\(progress.rowsDone)/\(progress.rowsTotal) \(progress.unit.rawValue)") }
         let rate = progress.unit == .rows && progress.rowsPerSecond >= 1 ? "\(Int(progress.rowsPerSecond)) rows/s" : nil
         if let rate { facts.append(rate) }
-        facts.append("\(Int(progress.elapsed + age)) s")
-        if let remaining = progress.remaining, remaining - age >= 0.5 { facts.append("ETA \(Int((remaining - age).rounded(.up))) s") }
+        let elapsed = progress.elapsed + age, working = max(elapsed - paused, 0)
+        facts.append("\(Int(working)) s")
+        if paused >= 0.5 { facts.append("paused \(Int(paused.rounded())) s") }
+        // The engine's estimate comes from the rate over all its time; the pauses were no work.
+        let workShare = progress.elapsed > 0 ? max(progress.elapsed - paused, 0) / progress.elapsed : 1
+        if let remaining = progress.remaining.map({ $0 * workShare }), remaining - age >= 0.5 {
+            facts.append("ETA \(Int((remaining - age).rounded(.up))) s")
+        }
         // On a narrow terminal the rate gives way first: the time left matters more.
         if DisplayWidth.of(facts.joined(separator: g.separator)) > width, let rate { facts.removeAll { $0 == rate } }
         return facts.joined(separator: g.separator)

@@ -8,7 +8,8 @@ enum ResultScreen {
         guard let outcome = state.outcome else { return }
         let g = state.glyphs
         let steps = state.results.count == 1 ? "1 step" : "\(state.results.count) steps"
-        grid.put("\(g.check) Migrated \(outcome.from) \(g.arrow) \(outcome.to) in \(String(format: "%.1f", outcome.seconds)) s, \(steps)", x: body.x, y: body.y,
+        let paused = outcome.pausedSeconds >= 0.5 ? " (paused \(Int(outcome.pausedSeconds.rounded())) s apart)" : ""
+        grid.put("\(g.check) Migrated \(outcome.from) \(g.arrow) \(outcome.to) in \(String(format: "%.1f", outcome.seconds)) s\(paused), \(steps)", x: body.x, y: body.y,
                  style: .good, limit: body.width)
         grid.put("Each step was verified before the next began; the store is at \(outcome.to).", x: body.x, y: body.y + 1, limit: body.width)
         // What the plan dropped, said again now that it is gone, each entity with its rows.

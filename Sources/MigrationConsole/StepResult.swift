@@ -48,8 +48,10 @@ public struct StepResult: Sendable, Equatable {
     public var from: String, to: String
     /// How: `lightweight, in place` or `mapping: A then B`.
     public var how: String
-    /// Seconds it took.
+    /// Seconds it took, its pauses not counted.
     public var seconds: Double
+    /// Seconds it waited in step mode, said apart.
+    public var pausedSeconds: Double = 0
     /// How the result was checked, in one sentence.
     public var verification: String
     /// Rows per entity before → after, when the step counted them.

@@ -93,4 +93,27 @@ final class PaneTests: XCTestCase {
             XCTAssertTrue(text.contains("ETA 4 s"), "the time left fits:\n\(text)")
         }
     }
+
+    /// Clocks never count a pause: a 0.1 s step paused for 40 s said "in 40.3 s". The time spent
+    /// waiting on a person is left out of the step's time, the plan's and the progress line's,
+    /// and said apart.
+    func testAPauseIsNotCountedAndIsSaidApart() throws {
+        var state = try wooCommerce(width: 120, height: 40)
+        _ = state.reduce(.key(.character("s")))
+        let progress = MigrationProgress(step: 1, stepCount: state.steps.count, pass: "p", entityMapping: nil, entityMappingIndex: 0, entityMappingCount: 0,
+                                         stage: .createInstances, rowsDone: 10, rowsTotal: 100, fraction: 0.1, rowsPerSecond: 100, elapsed: 42, remaining: 84)
+        _ = state.reduce(.progress(progress))
+        _ = state.reduce(.paused(StepReport(pass: "p", entityMapping: "A", index: 1, count: 2, stage: .createInstances, rowsCreated: 10, sampleRows: [], next: "B")))
+        XCTAssertTrue(state.isWaitingOnPerson)
+        _ = state.reduce(.pauseTime(seconds: 40))
+        let line = Screens.render(state).text
+        XCTAssertTrue(line.contains(" 2 s · paused 40 s"), "the elapsed time leaves the pause out and says it apart:\n\(line)")
+        XCTAssertTrue(line.contains("ETA 4 s"), "the rate behind the ETA leaves it out too (84 s over 42 s, 2 of them working):\n\(line)")
+        let step = state.steps[0]
+        _ = state.reduce(.stepDone(StepResult(index: 1, from: step.from, to: step.to, how: "mapping", seconds: 40.1, verification: "ok", rows: [], tables: []), paused: false))
+        XCTAssertEqual(try XCTUnwrap(state.results.last?.seconds), 0.1, accuracy: 0.001)
+        _ = state.reduce(.finished(.init(from: step.from, to: step.to, rows: [], backup: nil, seconds: 40.3)))
+        XCTAssertEqual(try XCTUnwrap(state.outcome?.seconds), 0.3, accuracy: 0.001)
+        XCTAssertTrue(Screens.render(state).text.contains("in 0.3 s (paused 40 s apart)"), Screens.render(state).text)
+    }
 }
