@@ -11,12 +11,14 @@ struct ConsoleCommand: ParsableCommand {
         commandName: "console",
         abstract: "Open the migration console: versions, model changes, mappings, the plan, and a live migration.",
         discussion: """
-        Tab moves between screens; m runs every step of the plan (in-place lightweight steps and \
-        mapping steps alike) with a live progress bar and each step's result; s steps through it, \
-        pausing after each entity mapping and each step; on the Plan screen, Enter shows the \
-        selected step's SQL as `chrysalis plan --sql` prints it (Esc goes back); ? lists every \
-        key. While a migration runs, keys are ignored except x (cancel, after a confirmation: the \
-        store stays as it was). \
+        Tab and Shift-Tab (or 1-5) move between screens; l gives the keys to the pane beside a \
+        list and j/k scroll it (Esc gives them back); / finds, n and N find again; m runs every \
+        step of the plan (in-place lightweight steps and mapping steps alike) with a live progress \
+        bar and each step's result, what it dropped first; s steps through it, pausing after each \
+        entity mapping and each step; on the Plan screen, Enter shows the selected step's SQL as \
+        `chrysalis plan --sql` prints it (Esc or q goes back); ? lists every key. While a migration \
+        runs, keys are ignored except x (cancel, after a confirmation: the store stays as it was) \
+        and ?. \
         If the terminal goes away (SSH dropped), the migration finishes or rolls back and writes \
         Name.sqlite.chrysalis-report.txt beside the store. Without a terminal, use `chrysalis migrate`.
 
@@ -36,6 +38,11 @@ struct ConsoleCommand: ParsableCommand {
     var start = false
 
     func run() throws {
+        // Said first, and said true: a pipe is not a terminal, whatever TERM says.
+        if let missing = Self.missingTerminal() {
+            StandardStreams.err("error: \(missing); the console draws on a terminal. Without one, `chrysalis migrate \(TerminalText.visible(options.store)) --model …` runs the same plan and prints its progress\n")
+            throw ExitCode(1)
+        }
         let outcome: ConsoleApp.Outcome
         do {
             // Refuse before drawing anything: another process is migrating this store.
@@ -46,7 +53,8 @@ struct ConsoleCommand: ParsableCommand {
             guard let result = ConsoleApp.run(store: options.store, bundle: bundle, plan: plan,
                                               options: Registration.current.options(cancellation: cancellation),
                                               stepMode: step, startImmediately: start || step, showcase: { done, _ in try StepSamples.tables(done) }) else {
-                throw ValidationError("the console needs a terminal (TERM set, not dumb); use `chrysalis migrate` without one")
+                throw MigrationError(.notWritable, "the terminal could not be opened (\(ProcessInfo.processInfo.environment["TERM"] ?? "no TERM"))",
+                                     fix: "set TERM to your terminal's type, or run `chrysalis migrate` instead; nothing was changed")
             }
             outcome = result
         } catch let error as ValidationError {
@@ -73,5 +81,17 @@ extension ConsoleApp.Outcome {
         case .hungUp:
             throw ExitCode(129)
         }
+    }
+}
+
+extension ConsoleCommand {
+    /// What a terminal needs that this process lacks, said for people; nil when it has a terminal.
+    static func missingTerminal() -> String? {
+        if isatty(STDOUT_FILENO) != 1 { return "standard output is not a terminal (a pipe or a file)" }
+        if isatty(STDIN_FILENO) != 1 { return "standard input is not a terminal" }
+        let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
+        if term.isEmpty { return "TERM is not set" }
+        if term == "dumb" { return "TERM is dumb: the terminal cannot place text" }
+        return nil
     }
 }

@@ -168,7 +168,8 @@ enum BrowseScreens {
             return
         }
         let g = state.glyphs
-        grid.put("Plan: \(state.storeVersion) \(g.arrow) \(state.targetVersion), \(state.steps.count) step\(state.steps.count == 1 ? "" : "s")", x: body.x, y: body.y, style: .bold)
+        grid.put("Plan: \(state.migratedFrom ?? state.storeVersion) \(g.arrow) \(state.targetVersion), \(state.steps.count) step\(state.steps.count == 1 ? "" : "s")"
+                 + (state.migratedFrom == nil ? "" : ", done"), x: body.x, y: body.y, style: .bold)
         let lines = state.planLines
         let selected = state.selection[ConsoleState.Screen.plan.rawValue]
         let window = ListWindow(selected: selected, count: lines.count, height: body.height - 2)

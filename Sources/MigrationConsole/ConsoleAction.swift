@@ -89,6 +89,10 @@ extension ConsoleState {
             outcome.seconds = max(outcome.seconds - pausedSeconds, 0)
             outcome.pausedSeconds = pausedSeconds
             self.outcome = outcome
+            // The store is at the target now: the Versions screen and the title say so.
+            for index in versions.indices { versions[index].isStore = versions[index].name == outcome.to }
+            migratedFrom = storeVersion
+            storeVersion = outcome.to
             mode = .finished
             screen = .migrate
             return []

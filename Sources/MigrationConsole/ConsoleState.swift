@@ -141,7 +141,10 @@ public struct ConsoleState: Sendable, Equatable {
 
     public var storeName: String
     public var bundleName: String
+    /// The store's version: the target once a migration has finished.
     public var storeVersion: String
+    /// The version the store was at before a finished migration.
+    public var migratedFrom: String?
     public var targetVersion: String
     public var versions: [Version]
     public var steps: [Step]

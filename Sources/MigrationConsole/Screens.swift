@@ -55,7 +55,8 @@ public enum Screens {
 
     private static func frame(_ state: ConsoleState, _ grid: inout Grid) {
         let g = state.glyphs
-        let title = " Chrysalis  \(state.storeName)  \(state.storeVersion) \(g.arrow) \(state.targetVersion)  (model \(state.bundleName))"
+        let versions = state.migratedFrom.map { "at \(state.storeVersion), migrated from \($0)" } ?? "\(state.storeVersion) \(g.arrow) \(state.targetVersion)"
+        let title = " Chrysalis  \(state.storeName)  \(versions)  (model \(state.bundleName))"
         grid.put(BrowseScreens.fitted(title, state.width, g).padding(toLength: state.width, withPad: " ", startingAt: 0), x: 0, y: 0, style: .title)
         var x = 1
         for screen in ConsoleState.Screen.allCases {

@@ -116,4 +116,18 @@ final class PaneTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(state.outcome?.seconds), 0.3, accuracy: 0.001)
         XCTAssertTrue(Screens.render(state).text.contains("in 0.3 s (paused 40 s apart)"), Screens.render(state).text)
     }
+
+    /// After a migration the Versions screen marks the target as the store's version and the
+    /// title says where the store is now (before: the old version stayed "the store is here").
+    func testAfterAMigrationTheStoreIsShownAtTheTarget() throws {
+        var state = try wooCommerce(width: 80, height: 24)
+        _ = state.reduce(.key(.character("m")))
+        _ = state.reduce(.finished(.init(from: "Model 9", to: "Model 10", rows: [], backup: nil, seconds: 1)))
+        XCTAssertEqual(state.versions.filter(\.isStore).map(\.name), ["Model 10"])
+        let text = Screens.render(state).text
+        XCTAssertTrue(text.contains("at Model 10, migrated from Model 9"), text)
+        _ = state.reduce(.key(.character("1")))
+        state.selection[0] = try XCTUnwrap(state.versions.firstIndex { $0.name == "Model 10" })
+        XCTAssertTrue(Screens.render(state).text.contains("Model 10  (the store is here)"), Screens.render(state).text)
+    }
 }
