@@ -166,7 +166,7 @@ public final class ConsoleApp {
             let rows = entities.compactMap(\.rows).reduce(0, +)
             parts.append("\(rows) row\(rows == 1 ? "" : "s") of \(entities.count) entit\(entities.count == 1 ? "y" : "ies") (\(entities.map(\.what).joined(separator: ", ")))")
         }
-        if others > 0 { parts.append("\(others) propert\(others == 1 ? "y" : "ies") or links") }
+        if others > 0 { parts.append(others == 1 ? "1 property or link" : "\(others) properties or links") }
         return "Dropped, as planned: " + parts.joined(separator: " and ") + "."
     }
 

@@ -106,9 +106,12 @@ struct DemoCommand: ParsableCommand {
         guard let outcome = ConsoleApp.run(store: runner.storePath, bundle: bundle, plan: plan, options: runner.options(), showcase: showcase) else {
             return false
         }
+        // `finish` says how it ended (once); what is left is where the files are.
+        defer {
+            DemoOutput().say("The store is \(runner.storePath)" + (outcome.isMigrated ? "; the original is kept beside it with ~ in its name" : "")
+                             + ". The demo's files take \(Self.size(of: runner.directory)) in \(runner.directory.path): `rm -r \(runner.directory.path)` removes them.")
+        }
         try outcome.finish()
-        print(outcome.isMigrated ? "Migrated \(plan.storeVersion) → \(plan.targetVersion): the store is \(runner.storePath); the original is kept beside it with ~ in its name."
-              : "The store is \(runner.storePath).")
         return true
     }
 
@@ -126,6 +129,15 @@ struct DemoCommand: ParsableCommand {
         _ = try MigrationRunner.run(plan, store: runner.storePath, options: options)
         withExtendedLifetime((printer, interrupt)) {}
         print("")
-        view.say("Done. The migrated store is \(runner.storePath); the original, at \(plan.storeVersion), is kept beside it with ~ in its name.")
+        view.say("Done. The migrated store is \(runner.storePath); the original, at \(plan.storeVersion), is kept beside it with ~ in its name. "
+                 + "The demo's files take \(Self.size(of: runner.directory)) in \(runner.directory.path): `rm -r \(runner.directory.path)` removes them.")
+    }
+
+    /// `80 MB`: what the files in `directory` take.
+    private static func size(of directory: URL) -> String {
+        let files = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.fileSizeKey])
+        var bytes = 0
+        while let file = files?.nextObject() as? URL { bytes += (try? file.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0 }
+        return bytes >= 1 << 20 ? "\(bytes >> 20) MB" : "\(max(bytes >> 10, 1)) KB"
     }
 }

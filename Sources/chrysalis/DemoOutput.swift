@@ -7,8 +7,13 @@ import MigrationEngine
 /// result in the words progress used, what the demo does itself, and query results as tables.
 final class DemoOutput: Sendable {
     private let counter = CounterLine()
-    /// Text wraps at this column, tables cut their cells to fit.
-    static let width = 100
+    /// Text wraps at the terminal's width (at most 100 columns, for reading; 100 when the output
+    /// is not a terminal), tables cut their cells to fit.
+    static let width: Int = {
+        var size = winsize()
+        if isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 20 { return min(Int(size.ws_col) - 1, 100) }
+        return 100
+    }()
 
     /// Prints `text` wrapped to the narration's width.
     func say(_ text: String) { paragraph(text, indent: "") }
