@@ -172,12 +172,18 @@ enum BrowseScreens {
                  + (state.migratedFrom == nil ? "" : ", done"), x: body.x, y: body.y, style: .bold)
         let lines = state.planLines
         let selected = state.selection[ConsoleState.Screen.plan.rawValue]
-        let window = ListWindow(selected: selected, count: lines.count, height: body.height - 2)
+        // A selected line too long for its row is shown whole below the list, never only cut.
+        let whole = lines.indices.contains(selected) && DisplayWidth.of(lines[selected].text) > body.width - 2
+            ? Array(MigrateScreen.wrap(lines[selected].text.trimmingCharacters(in: .whitespaces), width: body.width - 2).prefix(max(body.height / 3, 1))) : []
+        let window = ListWindow(selected: selected, count: lines.count, height: body.height - 2 - (whole.isEmpty ? 0 : whole.count + 1))
         position(window, selected, &grid, x: body.x, y: body.y, width: body.width)
         for (row, index) in window.rows.enumerated() {
             let line = lines[index]
             let style: CellStyle = index == selected ? .reverse : line.isHeading ? .bold : line.isDrop ? .bad : .normal
             grid.put("\(index == selected ? g.pointer : " ") " + fitted(line.text, body.width - 2, g), x: body.x, y: body.y + 2 + row, style: style, limit: body.width)
+        }
+        for (offset, text) in whole.enumerated() {
+            grid.put(text, x: body.x + 2, y: body.y + body.height - whole.count + offset, style: lines[selected].isDrop ? .bad : .accent, limit: body.width - 2)
         }
     }
 }

@@ -172,10 +172,17 @@ extension ConsoleState {
             quit = true
             return [.quit]
         case .escape:
-            // Esc goes back: from the SQL view to the plan, from a version's model to the versions.
-            if sqlView != nil, screen == .plan { sqlView = nil } else if screen == .model { screen = .versions }
+            // Esc goes back: from the SQL view to the plan, from a filtered plan to the whole
+            // plan, from a version's model to the versions.
+            if sqlView != nil, screen == .plan { sqlView = nil }
+            else if screen == .plan, planFilter != nil { planFilter = nil; selection[screen.rawValue] = 0 }
+            else if screen == .model { screen = .versions }
+        case .character("f") where screen == .plan:
+            search = planFilter ?? ""
+            searchIsFilter = true
         case .character("/"):
             search = ""
+            searchIsFilter = false
         case .character("n") where lastSearch != nil, .character("N") where lastSearch != nil:
             find(lastSearch ?? "", forward: key == .character("n"))
         case .tab, .right:
@@ -265,6 +272,12 @@ extension ConsoleState {
         case .character(let character): search = text + String(character)
         case .enter:
             search = nil
+            if searchIsFilter {
+                planFilter = text.isEmpty ? nil : text
+                selection[Screen.plan.rawValue] = 0
+                if planLines.isEmpty { searchMissed = text; planFilter = nil }
+                return
+            }
             guard !text.isEmpty else { return }
             lastSearch = text
             find(text, forward: true)

@@ -157,8 +157,12 @@ public struct ConsoleState: Sendable, Equatable {
     public var showHelp = false
     /// Help's first line in view.
     public var helpTop = 0
-    /// What `/` is finding, while it is being typed (nil when no search is open).
+    /// What `/` is finding (or `f` filtering), while it is being typed (nil when no prompt is open).
     public var search: String?
+    /// Whether the open prompt is the Plan screen's filter rather than a find.
+    public var searchIsFilter = false
+    /// The Plan screen's filter: only lines holding it are shown (nil: every line).
+    public var planFilter: String?
     /// The last search that found nothing, said on the status line until the next key.
     public var searchMissed: String?
     /// The last text found with `/`: `n` and `N` find it again, and it is highlighted.

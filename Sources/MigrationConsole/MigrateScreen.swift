@@ -102,7 +102,12 @@ enum MigrateScreen {
         grid.put("Plan", x: x, y: y, style: .bold)
         let current = (running ?? 1) - 1
         let first = max(0, min(current - (rows - 1) / 2, state.steps.count - (rows - 1)))
-        for (offset, index) in (first..<state.steps.count).prefix(rows - 1).enumerated() {
+        // Before a run, a plan longer than its rows says so and where the rest is.
+        let more = running == nil && state.steps.count > rows - 1 ? state.steps.count - (rows - 2) : 0
+        if more > 0 {
+            grid.put("\(g.ellipsis) \(more) more steps: the Plan screen (4) lists them all", x: x, y: y + rows - 1, style: .dim, limit: width)
+        }
+        for (offset, index) in (first..<state.steps.count).prefix(rows - 1 - (more > 0 ? 1 : 0)).enumerated() {
             let step = state.steps[index]
             let lit = index == current && running != nil
             let mark = index < state.results.count ? g.check : (lit ? g.pointer : " ")

@@ -11,6 +11,7 @@ enum Overlays {
                       ("Esc", "back: close a pane, a step's SQL, a version's model"), ("?", "this help (j k scroll it)"),
                       ("q", "close what is open; quit from the top")]),
         ("Versions", [("Enter", "the version's model"), ("/", "finds a version by name or by what it changed")]),
+        ("Plan", [("Enter", "the selected step's SQL"), ("f", "show only the lines holding a text (`f dropped`: every loss), with their steps; Esc shows all")]),
         ("A step's SQL (Enter on Plan)", [("↑ ↓ PgUp PgDn g G", "scroll"), ("← → / h l", "the previous / next step's SQL"), ("/ n N", "find in the SQL"),
                                           ("Esc / q", "back to the plan")]),
         ("Before migrating", [("m", "migrate to the target version"), ("s", "step mode: pause after each entity mapping and each step")]),
@@ -23,7 +24,7 @@ enum Overlays {
     static func helpLines(_ state: ConsoleState) -> [String] {
         let first: String
         if state.isBusy { first = "While migrating" } else if state.screen == .plan && state.sqlView != nil { first = "A step's SQL (Enter on Plan)" }
-        else if state.screen == .versions { first = "Versions" } else { first = "Anywhere" }
+        else if state.screen == .versions { first = "Versions" } else if state.screen == .plan { first = "Plan" } else { first = "Anywhere" }
         let ordered = keys.filter { $0.context == first } + keys.filter { $0.context != first }
         let width = min(state.width - 8, 76)
         var lines: [String] = []

@@ -14,8 +14,19 @@ extension ConsoleState {
         public var isDrop: Bool
     }
 
-    /// Every line of the Plan screen, in order.
+    /// The Plan screen's lines, in order: every line, or under a filter (`f`) the lines that hold
+    /// its text, each with its step's heading.
     public var planLines: [PlanLine] {
+        let all = allPlanLines
+        guard let filter = planFilter, !filter.isEmpty else { return all }
+        let steps = Set(all.filter { !$0.isHeading && $0.text.localizedCaseInsensitiveContains(filter) }.map(\.step))
+        return all.filter { line in
+            line.isHeading ? steps.contains(line.step) || line.text.localizedCaseInsensitiveContains(filter) : line.text.localizedCaseInsensitiveContains(filter)
+        }
+    }
+
+    /// Every line of the Plan screen, in order, whatever the filter.
+    public var allPlanLines: [PlanLine] {
         var lines: [PlanLine] = []
         for (index, step) in steps.enumerated() {
             lines.append(PlanLine(text: "\(index + 1). \(step.from) \(glyphs.arrow) \(step.to)  [\(step.kind)]", step: index, isHeading: true, isDrop: false))

@@ -82,7 +82,10 @@ public enum Screens {
         case .pausedAfterStep(let index): return " Step mode: step \(index) of \(state.steps.count) done "
         case .finished: return " Migration finished "
         case .failed: return " Migration stopped "
+        case .browsing where state.search != nil && state.searchIsFilter: return " Show only lines holding: \(state.search ?? "")_  (Enter shows them, Esc cancels) "
         case .browsing where state.search != nil: return " Find: \(state.search ?? "")_  (Enter finds the next, Esc cancels) "
+        case .browsing where state.screen == .plan && state.sqlView == nil && state.planFilter != nil:
+            return " Only lines holding \"\(state.planFilter ?? "")\": \(state.planLines.count) of \(state.allPlanLines.count) (f changes it, Esc shows all) "
         case .browsing where state.searchMissed != nil: return " No row holds \"\(state.searchMissed ?? "")\" "
         case .browsing where state.paneFocused: return " Reading the pane: Esc gives the keys back to the list "
         case .browsing where state.screen == .plan && state.sqlView != nil:
@@ -110,11 +113,11 @@ public enum Screens {
             keys.append("/ find")
             if state.lastSearch != nil { keys.append("n next") }
             if state.screen == .versions { keys.append("Enter model") }
-            if state.screen == .plan && !state.steps.isEmpty { keys.append("Enter SQL") }
+            if state.screen == .plan && !state.steps.isEmpty { keys += ["Enter SQL", "f filter"] }
             if state.mode == .browsing && !state.steps.isEmpty { keys += ["m migrate", "s step"] }
             keys += ["? help", "q quit"]
             // On a narrow terminal the line keeps what it has room for; `?` lists the rest.
-            for dropped in ["n next", "Tab screens", "l details"] where DisplayWidth.of(keys.joined(separator: "  ")) > state.width - 1 {
+            for dropped in ["n next", "Tab screens", "f filter", "l details"] where DisplayWidth.of(keys.joined(separator: "  ")) > state.width - 1 {
                 keys.removeAll { $0 == dropped }
             }
             return keys.joined(separator: "  ")

@@ -109,4 +109,27 @@ final class WireScaleScreenTests: XCTestCase {
             XCTAssertLessThan(state.selection[ConsoleState.Screen.plan.rawValue], lines.count - 1, "PgUp moves up")
         }
     }
+
+    /// A filter shows only the plan's lines holding a text, with their steps' headings (every
+    /// loss: `f dropped`); Esc shows all again. A selected line too long for its row is shown
+    /// whole below the list.
+    func testAFilterShowsOnlyTheLossesAndALongLineIsShownWhole() throws {
+        var state = try wire(width: 80, height: 24)
+        _ = state.reduce(.key(.character("4")))
+        let all = state.planLines.count
+        for key in "fdropped" { _ = state.reduce(.key(.character(key))) }
+        _ = state.reduce(.key(.enter))
+        let shown = state.planLines
+        XCTAssertTrue(shown.filter { !$0.isHeading }.allSatisfy { $0.text.contains("dropped") } && shown.contains { !$0.isHeading }, "\(shown.map(\.text))")
+        XCTAssertLessThan(shown.count, all)
+        let text = Screens.render(state).text
+        XCTAssertTrue(text.contains("Only lines holding \"dropped\": \(shown.count) of \(all)"), text)
+        // Select a line longer than the row: it is shown whole.
+        let long = try XCTUnwrap(shown.indices.first { shown[$0].text.count > 78 }, "the premise: a long finding")
+        state.selection[ConsoleState.Screen.plan.rawValue] = long
+        let words = shown[long].text.split(separator: " ").suffix(3).joined(separator: " ")
+        XCTAssertTrue(Screens.render(state).text.replacingOccurrences(of: "\n  ", with: " ").contains(words), "the end of the line is on the screen:\n\(Screens.render(state).text)")
+        _ = state.reduce(.key(.escape))
+        XCTAssertEqual(state.planLines.count, all, "Esc shows every line again")
+    }
 }
