@@ -3,6 +3,11 @@ import MigrationEngine
 /// A key the console understands, decoded by the terminal adapter.
 public enum Key: Equatable, Sendable {
     case up, down, left, right, pageUp, pageDown, home, end, tab, backTab, enter, escape, backspace, character(Character), interrupt
+    /// The mouse at a cell: the wheel scrolls what is under it, a click selects a tab or a row.
+    case mouse(MouseEvent, x: Int, y: Int)
+
+    /// What the mouse did.
+    public enum MouseEvent: Equatable, Sendable { case wheelUp, wheelDown, click }
 }
 
 /// Something that happens to the console: a key, a resize, or news from the engine.
@@ -106,6 +111,8 @@ extension ConsoleState {
     }
 
     private mutating func press(_ key: Key) -> [ConsoleEffect] {
+        // The mouse looks around only: during a run it is not a key to be told is ignored.
+        if case .mouse = key, isBusy || showHelp || search != nil { return [] }
         // Help opens anywhere, a migration going on under it, and scrolls; another key closes it
         // and does what it does.
         if showHelp {
@@ -154,6 +161,10 @@ extension ConsoleState {
             return []
         }
         if screen == .plan, sqlView != nil, readSQL(key) { return [] }
+        if case .mouse(let event, let x, let y) = key {
+            mouse(event, x: x, y: y)
+            return []
+        }
         if paneFocused, scrollPane(key) { return [] }
         let before = (screen, selection[screen.rawValue])
         defer {
@@ -224,6 +235,56 @@ extension ConsoleState {
             break
         }
         return []
+    }
+
+    /// The mouse: a click on a tab opens its screen; over a pane the wheel scrolls it and a click
+    /// gives it the keys; over a list (or a step's SQL) the wheel moves three rows and a click
+    /// selects the row under it.
+    private mutating func mouse(_ event: Key.MouseEvent, x: Int, y: Int) {
+        if y == 1, event == .click {
+            var left = 1
+            for tab in Screen.allCases {
+                let width = tab.title.count + 2
+                if x >= left && x < left + width { screen = tab; paneFocused = false; return }
+                left += width + 1
+            }
+            return
+        }
+        if screen == .plan, sqlView != nil {
+            if event != .click { for _ in 0..<3 { _ = readSQL(event == .wheelUp ? .up : .down) } }
+            return
+        }
+        if let pane = Panes.pane(self), x >= pane.area.x - 1 {
+            switch event {
+            case .click: paneFocused = true
+            case .wheelUp: paneTop = max(paneTop - 3, 0)
+            case .wheelDown: paneTop = min(paneTop + 3, Panes.lastTop(self))
+            }
+            return
+        }
+        let before = selection[screen.rawValue]
+        switch event {
+        case .wheelUp: selection[screen.rawValue] = max(before - 3, 0)
+        case .wheelDown: selection[screen.rawValue] = min(before + 3, max(rowCount - 1, 0))
+        case .click:
+            if let row = rowAt(y: y) { selection[screen.rawValue] = row; paneFocused = false }
+        }
+        if selection[screen.rawValue] != before { paneTop = 0 }
+    }
+
+    /// The list row drawn at screen row `y`, for the lists whose rows start two below the body's top.
+    private func rowAt(y: Int) -> Int? {
+        let body = Screens.body(self), selected = selection[screen.rawValue]
+        let height: Int
+        switch screen {
+        case .versions: height = body.height - 3
+        case .model: height = body.height - 2
+        case .plan: height = body.height - 2
+        default: return nil
+        }
+        let window = ListWindow(selected: selected, count: rowCount, height: height)
+        let row = window.top + (y - body.y - 2)
+        return window.rows.contains(row) ? row : nil
     }
 
     /// A key while help is open: the scroll keys move it, `?`, Esc and `q` close it; returns

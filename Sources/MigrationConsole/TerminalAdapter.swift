@@ -42,6 +42,7 @@ final class TerminalAdapter {
         nodelay(window, true)
         curs_set(0)
         set_escdelay(25)
+        _ = cs_enable_mouse()
         let noColor = ProcessInfo.processInfo.environment["NO_COLOR"].map { !$0.isEmpty } ?? false
         colors = has_colors() && !noColor
         if colors {
@@ -116,6 +117,14 @@ final class TerminalAdapter {
                 case KEY_BACKSPACE: keys.append(.backspace)
                 case KEY_ENTER: keys.append(.enter)
                 case KEY_RESIZE: last = nil // resizeterm queued it; the size is already new.
+                case KEY_MOUSE:
+                    var x: Int32 = 0, y: Int32 = 0
+                    switch cs_mouse_event(&x, &y) {
+                    case 1: keys.append(.mouse(.wheelUp, x: Int(x), y: Int(y)))
+                    case 2: keys.append(.mouse(.wheelDown, x: Int(x), y: Int(y)))
+                    case 3: keys.append(.mouse(.click, x: Int(x), y: Int(y)))
+                    default: break
+                    }
                 default: break
                 }
                 continue

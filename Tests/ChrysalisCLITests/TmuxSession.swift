@@ -33,6 +33,13 @@ final class TmuxSession {
 
     func send(_ keys: String...) throws { try tmux(["send-keys", "-t", "t"] + keys) }
 
+    /// Sends a mouse report as a terminal does (X10 encoding, cells counted from 0): `button` 0
+    /// is a press of the first button, 3 its release, 64 and 65 the wheel up and down.
+    func mouse(button: Int, x: Int, y: Int) throws {
+        let report = "\u{1B}[M" + String(UnicodeScalar(UInt8(32 + button))) + String(UnicodeScalar(UInt8(33 + x))) + String(UnicodeScalar(UInt8(33 + y)))
+        try tmux(["send-keys", "-t", "t", "-l", report])
+    }
+
     func resize(width: Int, height: Int) throws { try tmux(["resize-window", "-t", "t", "-x", String(width), "-y", String(height)]) }
 
     /// Closes the session, as a dropped SSH connection does: the pane's processes get SIGHUP.

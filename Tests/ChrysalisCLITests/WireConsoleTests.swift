@@ -43,6 +43,41 @@ final class WireConsoleTests: XCTestCase {
         XCTAssertTrue(scrollback.contains("Dropped, as planned: 0 rows of 1 entity (PersonalInvitation) and "), "the loss stays in the scrollback:\n\(exit)")
     }
 
+    /// Every numbered part of the console on a real app's store in a real terminal: the keys go
+    /// to the pane beside the list and scroll it, a find is kept for `n`, the Plan filters down to
+    /// its losses, the mouse opens a tab and scrolls, and help fits over the body.
+    func testPanesFindFilterMouseAndHelpInARealTerminal() throws {
+        let (store, bundle) = try wire()
+        let tmux = try TmuxSession("\(ChrysalisRunner.binary.path) console \(TmuxSession.quote(store)) --model \(TmuxSession.quote(bundle))", width: 80, height: 24)
+        try tmux.wait(for: "Versions of zmessaging")
+        // `/` finds a version by what it changed; `n` the next one.
+        try tmux.send("/", "-l", "new entity")
+        try tmux.send("Enter")
+        let first = try tmux.wait(for: "new entity")
+        try tmux.send("n")
+        try tmux.send("l", "G")
+        let pane = try tmux.wait(for: "Esc back", "lines ")
+        XCTAssertNotEqual(first, pane)
+        try tmux.send("Escape", "4", "f")
+        try tmux.send("-l", "dropped")
+        try tmux.send("Enter")
+        let filtered = try tmux.wait(for: "Only lines holding \"dropped\"")
+        let body = filtered.split(separator: "\n").dropFirst(5).prefix(15).filter { !$0.contains("[lightweight]") }
+        XCTAssertTrue(!body.isEmpty && body.allSatisfy { $0.contains("data dropped") }, filtered)
+        // The mouse: a click on the Mappings tab.
+        let tabs = try XCTUnwrap(filtered.split(separator: "\n", omittingEmptySubsequences: false).dropFirst().first)
+        let column = tabs.distance(from: tabs.startIndex, to: try XCTUnwrap(tabs.range(of: "Mappings")).lowerBound)
+        try tmux.mouse(button: 0, x: column, y: 1)
+        try tmux.mouse(button: 3, x: column, y: 1)
+        try tmux.wait(for: "no entity mappings to run")
+        try tmux.send("?")
+        let help = try tmux.wait(for: "┌─ Keys")
+        let rows = help.split(separator: "\n", omittingEmptySubsequences: false)
+        XCTAssertTrue(rows.count >= 24 && rows[23].contains("close help") && rows[22].hasPrefix("─ Help"), "help leaves the status and key lines whole:\n\(help)")
+        try tmux.send("Escape", "q")
+        try tmux.wait(for: "EXIT:0")
+    }
+
     /// A terminal whose terminfo entry this machine lacks (kitty's, here) is drawn as
     /// xterm-256color, and the console says so when it ends.
     func testAMissingTerminfoEntryFallsBackToXterm256colorAndSaysSo() throws {

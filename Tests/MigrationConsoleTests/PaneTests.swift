@@ -130,4 +130,31 @@ final class PaneTests: XCTestCase {
         state.selection[0] = try XCTUnwrap(state.versions.firstIndex { $0.name == "Model 10" })
         XCTAssertTrue(Screens.render(state).text.contains("Model 10  (the store is here)"), Screens.render(state).text)
     }
+
+    /// The mouse: a click on a tab opens its screen, a click on a row selects it, the wheel
+    /// scrolls the pane under the pointer.
+    func testTheMouseSelectsTabsAndRowsAndScrollsThePaneUnderIt() throws {
+        var state = try wooCommerce(width: 80, height: 24)
+        let tabs = Screens.render(state).row(1)
+        let plan = try XCTUnwrap(tabs.range(of: "Plan")).lowerBound
+        _ = state.reduce(.key(.mouse(.click, x: tabs.distance(from: tabs.startIndex, to: plan), y: 1)))
+        XCTAssertEqual(state.screen, .plan)
+        _ = state.reduce(.key(.character("1")))
+        let rowY = try XCTUnwrap((4..<22).first { Screens.render(state).row($0).contains(state.versions[0].name + " ") && !Screens.render(state).row($0).contains("▶") })
+        let name = Screens.render(state).row(rowY)
+        _ = state.reduce(.key(.mouse(.click, x: 5, y: rowY)))
+        XCTAssertTrue(name.contains(state.versions[state.selection[0]].name), "the clicked row is selected: \(name)")
+        // The Mappings pane of the longest mapping: the wheel over it scrolls it.
+        _ = state.reduce(.key(.character("3")))
+        let longest = try XCTUnwrap(state.allMappings.indices.max { state.allMappings[$0].properties.count < state.allMappings[$1].properties.count })
+        state.selection[ConsoleState.Screen.mappings.rawValue] = longest
+        let pane = try XCTUnwrap(Panes.pane(state))
+        XCTAssertGreaterThan(Panes.lastTop(state), 0, "the premise: the pane is longer than its area")
+        _ = state.reduce(.key(.mouse(.wheelDown, x: pane.area.x + 2, y: pane.area.y + 2)))
+        XCTAssertEqual(state.paneTop, min(3, Panes.lastTop(state)))
+        _ = state.reduce(.key(.mouse(.wheelUp, x: pane.area.x + 2, y: pane.area.y + 2)))
+        XCTAssertEqual(state.paneTop, 0)
+        _ = state.reduce(.key(.mouse(.wheelDown, x: 2, y: 6)))
+        XCTAssertEqual(state.selection[ConsoleState.Screen.mappings.rawValue], min(longest + 3, state.allMappings.count - 1), "over the list the wheel moves the selection")
+    }
 }
