@@ -37,6 +37,15 @@ struct ConsoleCommand: ParsableCommand {
     @Flag(help: "Start the migration at once.")
     var start = false
 
+    @Option(name: .customLong("auto"), help: ArgumentHelp("Step mode that goes on by itself after SECONDS at each pause, for a demo: any key stops it, a starts it again.", valueName: "seconds"))
+    var autoAdvance: Double?
+
+    func validate() throws {
+        if let autoAdvance, !(autoAdvance > 0 && autoAdvance <= 3600) {
+            throw ValidationError("--auto takes the seconds between steps, from more than 0 to 3600 (say --auto 3)")
+        }
+    }
+
     func run() throws {
         // Said first, and said true: a pipe is not a terminal, whatever TERM says.
         if let missing = Self.missingTerminal() {
@@ -52,7 +61,8 @@ struct ConsoleCommand: ParsableCommand {
             let cancellation = CancellationToken()
             guard let result = ConsoleApp.run(store: options.store, bundle: bundle, plan: plan,
                                               options: Registration.current.options(cancellation: cancellation),
-                                              stepMode: step, startImmediately: start || step, showcase: { done, _ in try StepSamples.tables(done) }) else {
+                                              stepMode: step || autoAdvance != nil, startImmediately: start || step || autoAdvance != nil,
+                                              autoAdvance: autoAdvance, showcase: { done, _ in try StepSamples.tables(done) }) else {
                 throw MigrationError(.notWritable, "the terminal could not be opened (\(ProcessInfo.processInfo.environment["TERM"] ?? "no TERM"))",
                                      fix: "set TERM to your terminal's type, or run `chrysalis migrate` instead; nothing was changed")
             }

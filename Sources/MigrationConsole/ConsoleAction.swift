@@ -140,6 +140,11 @@ extension ConsoleState {
             ignoredKeys += 1
             return []
         case .paused, .pausedAfterStep:
+            // Any key stops a demo's auto-advance; `a` starts it again.
+            if autoAdvance != nil {
+                if key == .character("a") { autoAdvanceStopped.toggle(); return [] }
+                autoAdvanceStopped = true
+            }
             switch key {
             case .enter, .character("n"): mode = .migrating; return [.resumeStep(toEnd: false)]
             case .character("c"): mode = .migrating; stepMode = false; return [.resumeStep(toEnd: true)]

@@ -50,7 +50,7 @@ public final class ConsoleApp {
     /// Opens the console on `store`; returns nil when there is no usable terminal (the caller
     /// then runs headless). Signal handlers and the wake-up pipe live exactly as long as the call.
     public static func run(store: String, bundle: ModelBundle, plan: MigrationPlan, options: MigrationOptions, stepMode: Bool = false,
-                           startImmediately: Bool = false, showcase: Showcase? = nil) -> Outcome? {
+                           startImmediately: Bool = false, autoAdvance: Double? = nil, showcase: Showcase? = nil) -> Outcome? {
         cs_unblock_signals()
         guard let terminal = TerminalAdapter() else { return nil }
         defer {
@@ -67,6 +67,7 @@ public final class ConsoleApp {
         var state = ConsoleState(store: store, bundle: bundle, plan: plan, options: options, width: size.width, height: size.height,
                                  glyphs: terminal.unicode ? .unicode : .ascii)
         state.stepMode = stepMode
+        state.autoAdvance = autoAdvance
         let app = ConsoleApp(state: state, terminal: terminal, wake: wake, store: store, plan: plan, options: options, showcase: showcase)
         if startImmediately { app.perform(app.state.reduce(.key(.character(stepMode ? "s" : "m")))) }
         app.loop()
@@ -97,6 +98,7 @@ public final class ConsoleApp {
             else if engineRunning, gap > Self.stopGap { _ = state.reduce(.pauseTime(seconds: gap - 1)) }
             handleSignals(cs_take_signals())
             drainMailbox()
+            advanceByItself(now)
             if engineRunning { _ = state.reduce(.tick(seconds: Date().timeIntervalSince(progressArrived))) }
             if !hungUp {
                 let size = terminal.size
@@ -151,6 +153,31 @@ public final class ConsoleApp {
         }
         if hungUp { HangUpReport(store: store, results: state.results).write(done, stoppedAt: contents.stoppedAt) }
         if quitWhenStopped { state.quit = true }
+    }
+
+    /// When the current pause began, for the auto-advance.
+    private var pauseBegan: Date?
+
+    /// A demo's auto-advance: a step-mode pause nobody has touched goes on after its seconds.
+    private func advanceByItself(_ now: Date) {
+        let paused: Bool
+        switch state.mode { case .paused, .pausedAfterStep: paused = true; default: paused = false }
+        guard let seconds = state.autoAdvance, paused, !state.autoAdvanceStopped, !state.showHelp else {
+            // A stopped countdown starts afresh when `a` starts it again.
+            pauseBegan = paused ? now : nil
+            state.autoAdvanceIn = nil
+            return
+        }
+        let began = pauseBegan ?? now
+        pauseBegan = began
+        let left = seconds - now.timeIntervalSince(began)
+        state.autoAdvanceIn = max(left, 0)
+        if left <= 0 {
+            pauseBegan = nil
+            state.autoAdvanceIn = nil
+            perform(state.reduce(.key(.enter)))
+            state.autoAdvanceStopped = false
+        }
     }
 
     /// A gap between two wakes of the loop longer than this, while the engine runs, is time the

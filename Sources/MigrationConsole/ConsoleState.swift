@@ -168,6 +168,13 @@ public struct ConsoleState: Sendable, Equatable {
     /// The last text found with `/`: `n` and `N` find it again, and it is highlighted.
     public var lastSearch: String?
     public var stepMode = false
+    /// Step mode's auto-advance for demos: a pause goes on by itself after this many seconds
+    /// (nil: it waits for Enter). Any key stops it; `a` starts it again.
+    public var autoAdvance: Double?
+    /// Whether a key has stopped the auto-advance.
+    public var autoAdvanceStopped = false
+    /// Seconds until the pause goes on by itself, while one counts down.
+    public var autoAdvanceIn: Double?
     /// Set when a key was swallowed during a migration, so the screen says why.
     public var ignoredKeys = 0
     public var progress: MigrationProgress?

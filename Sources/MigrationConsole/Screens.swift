@@ -78,8 +78,8 @@ public enum Screens {
         case .migrating: return " Migration in progress "
         case .confirmingCancel: return " Cancel? "
         case .cancelling: return " Cancelling: rolling back; the store will be as it was "
-        case .paused: return " Step mode: paused "
-        case .pausedAfterStep(let index): return " Step mode: step \(index) of \(state.steps.count) done "
+        case .paused: return " Step mode: paused" + autoAdvance(state) + " "
+        case .pausedAfterStep(let index): return " Step mode: step \(index) of \(state.steps.count) done" + autoAdvance(state) + " "
         case .finished: return " Migration finished "
         case .failed: return " Migration stopped "
         case .browsing where state.search != nil && state.searchIsFilter: return " Show only lines holding: \(state.search ?? "")_  (Enter shows them, Esc cancels) "
@@ -94,6 +94,13 @@ public enum Screens {
         }
     }
 
+    /// `; next in 3 s (any key stops this)` while a demo's auto-advance counts down.
+    private static func autoAdvance(_ state: ConsoleState) -> String {
+        guard state.autoAdvance != nil else { return "" }
+        if state.autoAdvanceStopped { return "; auto-advance stopped (a starts it)" }
+        return state.autoAdvanceIn.map { "; goes on in \(Int($0.rounded(.up))) s (any key stops this)" } ?? ""
+    }
+
     /// The keys that work now, from the same table as the help screen.
     static func keyBar(_ state: ConsoleState) -> String {
         if state.showHelp { return " ↑↓/jk PgUp/PgDn scroll  ? Esc q close help" }
@@ -101,8 +108,8 @@ public enum Screens {
         case .migrating: return " x cancel  ? help"
         case .confirmingCancel: return " y cancel the migration  n keep going"
         case .cancelling: return " (keys are ignored until the rollback ends)"
-        case .paused: return " Enter/n next mapping  c run to the end  x cancel  ? help"
-        case .pausedAfterStep: return " Enter/n next step  c run to the end  x cancel  ? help"
+        case .paused: return " Enter/n next mapping  c run to the end  x cancel" + (state.autoAdvance == nil ? "" : "  a auto") + "  ? help"
+        case .pausedAfterStep: return " Enter/n next step  c run to the end  x cancel" + (state.autoAdvance == nil ? "" : "  a auto") + "  ? help"
         case .browsing, .finished, .failed:
             if state.search != nil { return " type to find  Enter find  Esc cancel" }
             if state.screen == .plan && state.sqlView != nil { return " ↑↓/jk scroll  PgUp/PgDn  g/G ends  ←→ step  / find  Esc back  ? help" }

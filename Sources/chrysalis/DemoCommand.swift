@@ -45,11 +45,17 @@ struct DemoCommand: ParsableCommand {
     @Flag(help: "List the demos.")
     var list = false
 
+    @Option(name: .customLong("auto"), help: ArgumentHelp("In the console, step through the plan by itself, going on after SECONDS at each pause: any key stops it, a starts it again.", valueName: "seconds"))
+    var autoAdvance: Double?
+
     @Flag(help: "Print progress as JSON lines.")
     var json = false
 
     func validate() throws {
         guard rows >= 0 else { throw ValidationError("--rows must be 0 or more") }
+        if let autoAdvance, !(autoAdvance > 0 && autoAdvance <= 3600) {
+            throw ValidationError("--auto takes the seconds between steps, from more than 0 to 3600 (say --auto 3)")
+        }
         guard list || DemoCatalog.example(named: name) != nil else {
             throw ValidationError("no demo named \(name); demos: \(DemoCatalog.all.map(\.name).joined(separator: ", "))")
         }
@@ -103,7 +109,8 @@ struct DemoCommand: ParsableCommand {
             }
             return tables
         }
-        guard let outcome = ConsoleApp.run(store: runner.storePath, bundle: bundle, plan: plan, options: runner.options(), showcase: showcase) else {
+        guard let outcome = ConsoleApp.run(store: runner.storePath, bundle: bundle, plan: plan, options: runner.options(), stepMode: autoAdvance != nil,
+                                           startImmediately: autoAdvance != nil, autoAdvance: autoAdvance, showcase: showcase) else {
             return false
         }
         // `finish` says how it ended (once); what is left is where the files are.

@@ -156,6 +156,23 @@ final class ConsoleEndToEndTests: XCTestCase {
         try tmux.wait(for: "EXIT:0")
     }
 
+    /// A presenter's auto-advance: step mode goes on by itself after each pause, counting down on
+    /// the status line; any key stops it, and `a` starts it again.
+    func testAutoAdvanceGoesOnByItselfUntilAKeyStopsIt() throws {
+        let directory = try scratchDirectory()
+        let tmux = try TmuxSession("\(ChrysalisRunner.binary.path) demo --rows 2000 --auto 1 --dir \(TmuxSession.quote(directory.path))")
+        let counting = try tmux.wait(for: "goes on in", "(any key stops this)")
+        XCTAssertTrue(counting.contains("Step mode"), counting)
+        // It goes on by itself: a later pause, or the end.
+        try tmux.wait(for: "Step mode: step 2 of 4 done; goes on in")
+        try tmux.send("j")
+        try tmux.wait(for: "auto-advance stopped (a starts it)")
+        try tmux.send("a")
+        try tmux.wait(for: "Migration finished", timeout: 120)
+        try tmux.send("q")
+        try tmux.wait(for: "EXIT:0")
+    }
+
     func testResizeMidMigration() throws {
         let store = try bookStore3(rows: 20000, in: try scratchDirectory())
         // Step mode holds the migration between its first two entity mappings for as long as the
