@@ -59,7 +59,7 @@ enum MigrateScreen {
         let pane = Screens.Body(x: body.x + half + 2, y: body.y + 5, width: body.width - half - 2, height: body.height - 5)
         for row in 0..<pane.height { grid.put(String(g.vertical), x: pane.x - 2, y: pane.y + row, style: .dim) }
         if case .paused(let report) = state.mode {
-            paused(report, &grid, pane)
+            paused(report, state, &grid, pane)
         } else if let last = state.results.last {
             StepPane.render(last, state, &grid, pane, heading: "Step \(last.index)")
         } else if let step {
@@ -165,13 +165,26 @@ enum MigrateScreen {
         }
     }
 
-    private static func paused(_ report: StepReport, _ grid: inout Grid, _ area: Screens.Body) {
-        grid.put("Paused after \(report.entityMapping)", x: area.x, y: area.y, style: .bold, limit: area.width)
-        grid.put("(\(report.stage.rawValue)) \(report.rowsCreated) destination rows so far", x: area.x, y: area.y + 1, limit: area.width)
-        for (index, row) in report.sampleRows.enumerated() where index < area.height - 5 {
-            grid.put(row, x: area.x, y: area.y + 3 + index, style: .dim, limit: area.width)
+    /// A step-mode pause: what the entity mapping made so far, and a few rows before → after,
+    /// the values the mapping changed lit (new ones too), the rest named in one dim line.
+    private static func paused(_ report: StepReport, _ state: ConsoleState, _ grid: inout Grid, _ area: Screens.Body) {
+        let g = state.glyphs
+        var lines: [PaneLine] = [PaneLine(text: "Paused after \(report.entityMapping)", style: .bold),
+                                 PaneLine(text: "(\(report.stage.rawValue)) \(report.rowsCreated) destination rows so far"),
+                                 PaneLine(text: "Next: \(report.next ?? "validation")", style: .accent), PaneLine(text: "")]
+        if report.samples.isEmpty {
+            lines += report.sampleRows.map { PaneLine(text: $0, style: .dim) }
         }
-        grid.put("Next: \(report.next ?? "validation")", x: area.x, y: area.y + 4 + min(report.sampleRows.count, area.height - 5), style: .accent, limit: area.width)
+        for sample in report.samples {
+            lines.append(PaneLine(text: (sample.source.map { "\($0) \(g.arrow) " } ?? "new ") + sample.destination, style: .bold))
+            for value in sample.values where value.changed {
+                let text = "\(value.name): " + (value.before.map { "\($0) \(g.arrow) " } ?? "(new) ") + value.after
+                for (index, piece) in wrap(text, width: area.width - 4).enumerated() { lines.append(PaneLine(text: piece, style: .accent, indent: index == 0 ? 2 : 4)) }
+            }
+            let same = sample.values.filter { !$0.changed }.map(\.name)
+            if !same.isEmpty { lines.append(PaneLine(text: "the same: " + same.joined(separator: ", "), style: .dim, indent: 2)) }
+        }
+        Panes.draw(lines, top: 0, focused: false, area, &grid, glyphs: g, canFocus: false)
     }
 
     static func backupName(_ store: String) -> String {

@@ -73,7 +73,12 @@ final class ScreenGoldenTests: XCTestCase {
         _ = state.reduce(.paused(StepReport(pass: "BookStore3To4", entityMapping: "PublicationToPublication", index: 2, count: 3, stage: .createInstances,
                                             rowsCreated: 200_004, sampleRows: ["Publication 1: firstName=\"John\", lastName=\"Doe\", price=20.0, title=\"The first book\"",
                                                                                 "Publication 2: firstName=\"Jane\", lastName=\"Doe\", price=21.0, title=\"The second book\""],
-                                            next: "PageToPage")))
+                                            next: "PageToPage",
+                                            samples: [.init(source: "Publication 1", destination: "Publication 1",
+                                                            values: [.init(name: "firstName", before: nil, after: "\"John\""), .init(name: "lastName", before: nil, after: "\"Doe\""),
+                                                                     .init(name: "price", before: "20.0", after: "20.0"), .init(name: "title", before: "\"The first book\"", after: "\"The first book\"")]),
+                                                      .init(source: "Publication 2", destination: "Publication 2",
+                                                            values: [.init(name: "firstName", before: nil, after: "\"Jane\""), .init(name: "price", before: "21", after: "21.0")])])))
         result.append(("step-paused", state))
         state = GoldenStates.migrating(base, at: GoldenStates.stages[2].1)
         _ = state.reduce(.stepVerified(2))

@@ -4,6 +4,7 @@ import GRDB
 import MigrationEngine
 import ObjectModel
 import SQLiteStore
+import Synchronization
 import XCTest
 
 /// BookStore 3 → 4 → 5 and Groceries 3 → 4, from the YAML mapping files, with the results the
@@ -48,6 +49,27 @@ final class BookStoreMigrationTests: XCTestCase {
         XCTAssertEqual(try PersistentStore.open(at: try XCTUnwrap(report.backup)).metadata().uuid, migrated.uuid)
         XCTAssertEqual(report.rowsAfter["Publication"], 6)
         XCTAssertEqual(try directoryListing(path), ["BookStore.sqlite", "BookStore~.sqlite"])
+    }
+
+    /// Step mode's report shows a few rows before → after: the source object each was made from,
+    /// and which values the mapping changed (the author split into new first and last names).
+    func testAStepReportSamplesRowsBeforeAndAfter() throws {
+        let path = try scratchDirectory().appendingPathComponent("BookStore.sqlite").path
+        try makeBookStore3(at: path)
+        let bundle = try bookStore()
+        let reports = Mutex<[StepReport]>([])
+        var options = MigrationOptions(policies: DemoResources.policies)
+        options.pauseAfterEntityMapping = { report in reports.withLock { $0.append(report) } }
+        _ = try MappingMigration.run(store: path, from: try version(bundle, "BookStore 3"), to: try version(bundle, "BookStore 4"),
+                                     mappings: [try DemoResources.mapping("BookStore3To4")], options: options)
+        let report = try XCTUnwrap(reports.withLock { $0 }.first { $0.entityMapping == "PublicationToPublication" && $0.stage == .createInstances })
+        let first = try XCTUnwrap(report.samples.first)
+        XCTAssertEqual(first.source, "Publication 1", "BookStore 3 already calls it Publication")
+        XCTAssertEqual(first.destination, "Publication 1")
+        let byName = Dictionary(uniqueKeysWithValues: first.values.map { ($0.name, $0) })
+        XCTAssertEqual(byName["firstName"], .init(name: "firstName", before: nil, after: "\"John\""))
+        XCTAssertEqual(byName["firstName"]?.changed, true)
+        XCTAssertEqual(byName["title"]?.changed, false, "copied as it was")
     }
 
     func testBookStore4To5FillsSynopsisFromTheAssociationHook() throws {

@@ -17,9 +17,36 @@ public struct StepReport: Sendable, Equatable {
     public var sampleRows: [String]
     /// The entity mapping that runs next (in this stage or the next), if any.
     public var next: String?
+    /// The same few rows as they were and as they are: what step mode shows a presenter.
+    public var samples: [Sample] = []
+
+    /// One source object and the destination object made from it, value by value.
+    public struct Sample: Sendable, Equatable {
+        /// `Book 3` (nil when the mapping made it from no source object) and `Publication 3`.
+        public var source: String?, destination: String
+        /// Each destination value, with the source's value of the same name.
+        public var values: [Value]
+
+        /// A value before and after.
+        public struct Value: Sendable, Equatable {
+            public var name: String
+            /// The source's value of that name (nil: the source has none).
+            public var before: String?
+            public var after: String
+            /// Whether the mapping changed it (or made it new).
+            public var changed: Bool { before != after }
+
+            /// A value before and after.
+            public init(name: String, before: String?, after: String) { (self.name, self.before, self.after) = (name, before, after) }
+        }
+
+        /// A sample.
+        public init(source: String?, destination: String, values: [Value]) { (self.source, self.destination, self.values) = (source, destination, values) }
+    }
 
     /// A step report.
-    public init(pass: String, entityMapping: String, index: Int, count: Int, stage: MigrationProgress.Stage, rowsCreated: Int, sampleRows: [String], next: String?) {
+    public init(pass: String, entityMapping: String, index: Int, count: Int, stage: MigrationProgress.Stage, rowsCreated: Int, sampleRows: [String], next: String?,
+                samples: [Sample] = []) {
         self.pass = pass
         self.entityMapping = entityMapping
         self.index = index
@@ -28,21 +55,30 @@ public struct StepReport: Sendable, Equatable {
         self.rowsCreated = rowsCreated
         self.sampleRows = sampleRows
         self.next = next
+        self.samples = samples
     }
 }
 
 extension MigrationManager {
-    /// The report of `mapping` after `stage`: counts and a few destination rows.
+    /// The report of `mapping` after `stage`: counts, and a few destination rows with the source
+    /// rows they were made from.
     func stepReport(_ mapping: EntityMapping, index: Int, stage: MigrationProgress.Stage, next: String?) throws -> StepReport {
         let pairs = try pass.associations.page(mapping: index, after: 0, limit: 3)
-        let samples = try pairs.compactMap { pair -> String? in
-            guard let object = try pass.destinationReader.object(pair.destination) else { return nil }
+        var rows: [String] = [], samples: [StepReport.Sample] = []
+        for pair in pairs {
+            guard let object = try pass.destinationReader.object(pair.destination) else { continue }
             let values = object.values.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.short($0.value))" }
             let links = object.toOne.sorted { $0.key < $1.key }.map { "\($0.key)→\($0.value.primaryKey)" }
-            return "\(object.entity) \(object.id.primaryKey): " + (values + links).joined(separator: ", ")
+            rows.append("\(object.entity) \(object.id.primaryKey): " + (values + links).joined(separator: ", "))
+            let source = try pair.source.flatMap { try pass.sourceReader.object($0) }
+            samples.append(StepReport.Sample(
+                source: source.map { "\($0.entity) \($0.id.primaryKey)" }, destination: "\(object.entity) \(object.id.primaryKey)",
+                values: object.values.sorted { $0.key < $1.key }.map { key, value in
+                    .init(name: key, before: source?.values[key].map(Self.short), after: Self.short(value))
+                }))
         }
         return StepReport(pass: mappingModel.name, entityMapping: mapping.name, index: index + 1, count: mappingModel.entityMappings.count,
-                          stage: stage, rowsCreated: try pass.associations.count(mapping: index), sampleRows: samples, next: next)
+                          stage: stage, rowsCreated: try pass.associations.count(mapping: index), sampleRows: rows, next: next, samples: samples)
     }
 
     private static func short(_ value: StoreValue) -> String {
