@@ -209,6 +209,9 @@ extension ConsoleState {
             screen = Screen(rawValue: Int(String(digit))! - 1) ?? screen
         case .character("l"):
             if Panes.pane(self) != nil { paneFocused = true }
+        case .character("r") where screen == .migrate && mode == .finished:
+            showsAllRows.toggle()
+            paneTop = 0
         case .down, .character("j"):
             selection[screen.rawValue] = min(selection[screen.rawValue] + 1, max(rowCount - 1, 0))
         case .up, .character("k"):

@@ -197,6 +197,9 @@ public struct ConsoleState: Sendable, Equatable {
     public var sqlProblem: String?
     /// The Plan screen's SQL view (Enter opens it), or nil when it is closed.
     public var sqlView: SQLView?
+    /// Whether the finished migration's pane shows every entity's rows (`r`) instead of the
+    /// selected step's result.
+    public var showsAllRows = false
     /// Whether the pane beside the current screen's list has the keys (``Panes``).
     public var paneFocused = false
     /// The pane's first line in view.

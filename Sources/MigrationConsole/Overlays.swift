@@ -14,6 +14,7 @@ enum Overlays {
         ("Plan", [("Enter", "the selected step's SQL"), ("f", "show only the lines holding a text (`f dropped`: every loss), with their steps; Esc shows all")]),
         ("A step's SQL (Enter on Plan)", [("↑ ↓ PgUp PgDn g G", "scroll"), ("← → / h l", "the previous / next step's SQL"), ("/ n N", "find in the SQL"),
                                           ("Esc / q", "back to the plan")]),
+        ("After migrating", [("↑ ↓ / j k", "each step's result"), ("l", "read the result: j k scroll it"), ("r", "every entity's rows before and after, or the step's result again")]),
         ("Before migrating", [("m", "migrate to the target version"), ("s", "step mode: pause after each entity mapping and each step")]),
         ("While migrating", [("x / Ctrl-C", "cancel and roll back (asks first)"), ("Enter / n", "step mode: run the next entity mapping or step"),
                              ("c", "step mode: run to the end"), ("?", "this help; the migration goes on"), ("other keys", "ignored until the migration ends")]),
@@ -24,7 +25,8 @@ enum Overlays {
     static func helpLines(_ state: ConsoleState) -> [String] {
         let first: String
         if state.isBusy { first = "While migrating" } else if state.screen == .plan && state.sqlView != nil { first = "A step's SQL (Enter on Plan)" }
-        else if state.screen == .versions { first = "Versions" } else if state.screen == .plan { first = "Plan" } else { first = "Anywhere" }
+        else if state.screen == .versions { first = "Versions" } else if state.screen == .plan { first = "Plan" }
+        else if state.mode == .finished && state.screen == .migrate { first = "After migrating" } else { first = "Anywhere" }
         let ordered = keys.filter { $0.context == first } + keys.filter { $0.context != first }
         let width = min(state.width - 8, 76)
         var lines: [String] = []

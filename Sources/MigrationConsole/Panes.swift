@@ -34,6 +34,7 @@ enum Panes {
             let selected = state.selection[ConsoleState.Screen.migrate.rawValue]
             guard state.mode == .finished, state.results.indices.contains(selected) else { return nil }
             let area = ResultScreen.paneArea(state, body)
+            if state.showsAllRows, let outcome = state.outcome { return (area, ResultScreen.rowLines(outcome, state)) }
             return (area, StepPane.lines(state.results[selected], state, width: area.width, heading: "Step \(state.results[selected].index)"))
         case .plan:
             return nil

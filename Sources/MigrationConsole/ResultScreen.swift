@@ -95,13 +95,29 @@ enum ResultScreen {
         grid.put(columns("Entity", "before", "after"), x: area.x, y: area.y, style: .bold, limit: area.width)
         for (index, row) in outcome.rows.enumerated() where index + 1 < area.height {
             if index + 2 == area.height, outcome.rows.count > index + 1 {
-                grid.put("\(glyphs.ellipsis) \(outcome.rows.count - index) more entities", x: area.x, y: area.y + 1 + index, style: .dim, limit: area.width)
+                grid.put("\(glyphs.ellipsis) \(outcome.rows.count - index) more entities: r lists them all", x: area.x, y: area.y + 1 + index, style: .dim, limit: area.width)
                 break
             }
             let isDropped = dropped.contains(row.entity) && row.after == nil
             grid.put(columns(row.entity, row.before.map(String.init) ?? "—", isDropped ? "dropped" : row.after.map(String.init) ?? "—"), x: area.x, y: area.y + 1 + index,
                      style: isDropped ? .bad : .normal, limit: area.width)
         }
+    }
+
+    /// Every entity's rows before the plan and after it, for the pane (`r`): none left out.
+    static func rowLines(_ outcome: ConsoleState.Outcome, _ state: ConsoleState) -> [PaneLine] {
+        let dropped = Set(state.results.flatMap(\.dropped).filter(\.isEntity).map(\.what))
+        let nameWidth = max(6, outcome.rows.map { DisplayWidth.of($0.entity) }.max() ?? 0) + 2
+        func columns(_ a: String, _ b: String, _ c: String) -> String {
+            a + String(repeating: " ", count: max(nameWidth - DisplayWidth.of(a), 1)) + b.padding(toLength: 10, withPad: " ", startingAt: 0) + c
+        }
+        return [PaneLine(text: "Rows of every entity, before the plan and after it (r: the step's result)", style: .bold),
+                PaneLine(text: columns("Entity", "before", "after"), style: .dim)]
+            + outcome.rows.map { row in
+                let isDropped = dropped.contains(row.entity) && row.after == nil
+                return PaneLine(text: columns(row.entity, row.before.map(String.init) ?? "—", isDropped ? "dropped" : row.after.map(String.init) ?? "—"),
+                                style: isDropped ? .bad : .normal)
+            }
     }
 
     /// Why the migration stopped, and (in the engine's own words) where the store stands.

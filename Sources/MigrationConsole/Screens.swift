@@ -116,6 +116,7 @@ public enum Screens {
             if state.paneFocused { return " ↑↓/jk scroll  PgUp/PgDn page  g/G ends  / find  Esc back  ? help" }
             let results = state.mode == .finished && state.screen == .migrate && state.results.count > 1
             var keys = [results ? " ↑↓/jk each step" : " ↑↓/jk move", "Tab screens"]
+            if state.mode == .finished && state.screen == .migrate { keys.append(state.showsAllRows ? "r step result" : "r all rows") }
             if Panes.pane(state) != nil { keys.append("l details") }
             keys.append("/ find")
             if state.lastSearch != nil { keys.append("n next") }

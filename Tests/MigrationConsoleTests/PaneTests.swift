@@ -157,4 +157,23 @@ final class PaneTests: XCTestCase {
         _ = state.reduce(.key(.mouse(.wheelDown, x: 2, y: 6)))
         XCTAssertEqual(state.selection[ConsoleState.Screen.mappings.rawValue], min(longest + 3, state.allMappings.count - 1), "over the list the wheel moves the selection")
     }
+
+    /// The result's rows table ends in "… N more entities": `r` shows every entity's rows in the
+    /// pane, where the keys scroll to the last.
+    func testEveryEntitysRowsAreReachableAfterAMigration() throws {
+        var state = try wooCommerce(width: 80, height: 24)
+        _ = state.reduce(.key(.character("m")))
+        let step = state.steps[0]
+        _ = state.reduce(.stepDone(StepResult(index: 1, from: step.from, to: step.to, how: "mapping", seconds: 1, verification: "ok", rows: [], tables: []), paused: false))
+        let rows = (1...40).map { (entity: "Entity\($0)", before: Int?.some($0), after: Int?.some($0)) }
+        _ = state.reduce(.finished(.init(from: step.from, to: step.to, rows: rows, backup: nil, seconds: 1)))
+        XCTAssertTrue(Screens.render(state).text.contains("more entities: r lists them all"), Screens.render(state).text)
+        _ = state.reduce(.key(.character("r")))
+        _ = state.reduce(.key(.character("l")))
+        _ = state.reduce(.key(.end))
+        XCTAssertTrue(Screens.render(state).text.contains("Entity40"), Screens.render(state).text)
+        _ = state.reduce(.key(.escape))
+        _ = state.reduce(.key(.character("r")))
+        XCTAssertTrue(Screens.render(state).text.contains("Step 1:"), "r goes back to the step's result")
+    }
 }
