@@ -47,15 +47,15 @@ struct ConsoleCommand: ParsableCommand {
     }
 
     func run() throws {
-        // Said first, and said true: a pipe is not a terminal, whatever TERM says.
-        if let missing = Self.missingTerminal() {
-            StandardStreams.err("error: \(missing); the console draws on a terminal. Without one, `chrysalis migrate \(TerminalText.visible(options.store)) --model …` runs the same plan and prints its progress\n")
-            throw ExitCode(1)
-        }
         let outcome: ConsoleApp.Outcome
         do {
             // Refuse before drawing anything: another process is migrating this store.
             if let holder = StoreLock.holder(of: options.store) { throw StoreLock.lockedError(store: options.store, holder: holder) }
+            // Said before any work, and said true: a pipe is not a terminal, whatever TERM says.
+            if let missing = Self.missingTerminal() {
+                StandardStreams.err("error: \(missing); the console draws on a terminal. Without one, `chrysalis migrate \(TerminalText.visible(options.store)) --model …` runs the same plan and prints its progress\n")
+                throw ExitCode(1)
+            }
             try PersistentStore.recoverInterruptedTransaction(at: options.store)
             let (bundle, plan) = try options.plan()
             let cancellation = CancellationToken()
@@ -69,6 +69,8 @@ struct ConsoleCommand: ParsableCommand {
             outcome = result
         } catch let error as ValidationError {
             throw error
+        } catch let exit as ExitCode {
+            throw exit
         } catch {
             fail(error)
         }

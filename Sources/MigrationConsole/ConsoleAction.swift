@@ -392,7 +392,8 @@ extension ConsoleState {
         // the versions that add or drop it).
         case .versions: return versions.map { ([$0.name] + $0.changes).joined(separator: "\n") }
         case .model: return selectedVersion?.entities.map(\.name) ?? []
-        case .mappings: return allMappings.map(\.name)
+        // A mapping is found by its name, its entities, and its properties' names and expressions.
+        case .mappings: return allMappings.map { ([$0.name, $0.source ?? "", $0.destination ?? ""] + $0.properties.map { "\($0.name) = \($0.expression)" }).joined(separator: "\n") }
         case .plan: return planLines.map(\.text)
         case .migrate: return results.map { "\($0.from) \($0.to)" }
         }

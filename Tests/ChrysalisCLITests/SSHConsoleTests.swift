@@ -109,9 +109,9 @@ final class SSHConsoleTests: XCTestCase {
         try tmux.send("Tab")
         try tmux.wait(for: "Model BookStore 3", "Publication")
         try tmux.send("?")
-        try tmux.wait(for: "this help", "step mode: pause after each entity mapping")
+        try tmux.wait(for: " Keys ", "next / previous screen", "close help")
         try tmux.send("?")
-        try wait(tmux, "help closed", until: { !$0.contains("this help") && $0.contains("Model BookStore 3") })
+        try wait(tmux, "help closed", until: { !$0.contains("next / previous screen") && $0.contains("Model BookStore 3") })
     }
 
     // MARK: - The tests

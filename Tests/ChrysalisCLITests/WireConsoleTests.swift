@@ -51,13 +51,21 @@ final class WireConsoleTests: XCTestCase {
         let tmux = try TmuxSession("\(ChrysalisRunner.binary.path) console \(TmuxSession.quote(store)) --model \(TmuxSession.quote(bundle))", width: 80, height: 24)
         try tmux.wait(for: "Versions of zmessaging")
         // `/` finds a version by what it changed; `n` the next one.
-        try tmux.send("/", "-l", "new entity")
-        try tmux.send("Enter")
-        let first = try tmux.wait(for: "new entity")
-        try tmux.send("n")
-        try tmux.send("l", "G")
-        let pane = try tmux.wait(for: "Esc back", "lines ")
-        XCTAssertNotEqual(first, pane)
+        try tmux.send("/")
+        try tmux.send("-l", "new entity")
+        try tmux.send("Enter", "l", "G")
+        // The version found lists what it changed at the end of its pane.
+        let first = try tmux.wait(for: "Esc back", "  new entity ")
+        XCTAssertFalse(first.contains("No row holds"), first)
+        let selected = { (screen: String) in screen.split(separator: "\n").first { $0.contains("▶") }.map(String.init) ?? "" }
+        try tmux.send("Escape", "n", "l", "G")
+        var second = first
+        for _ in 0..<100 where selected(second) == selected(first) || !second.contains("Esc back") {
+            Thread.sleep(forTimeInterval: 0.1)
+            second = try tmux.capture()
+        }
+        XCTAssertNotEqual(selected(first), selected(second), "n found another version:\n\(second)")
+        XCTAssertTrue(second.contains("  new entity "), second)
         try tmux.send("Escape", "4", "f")
         try tmux.send("-l", "dropped")
         try tmux.send("Enter")

@@ -1,0 +1,52 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// The console on a second real app in a real terminal: WooCommerce's store at Model 9 through
+/// its own mapping model to Model 10 in step mode at 80×24, as a presenter steps through it.
+final class WooCommerceConsoleTests: XCTestCase {
+    override func setUpWithError() throws {
+        try EndToEnd.require(TmuxSession.available, "tmux is not installed")
+    }
+
+    /// The mapping order is longer than the screen: the running mapping stays in view with its
+    /// position and stage as Enter steps through it; the expression `statusKey = $source.status`
+    /// is reached in the Mappings pane; the run ends migrated.
+    func testStepModeKeepsTheRunningMappingInViewAndEveryExpressionIsReachable() throws {
+        let mapping = try XCTUnwrap(Fixtures.files(where: { $0.lastPathComponent == "WooCommerceModelV9toV10.xcmappingmodel" }).first)
+        let bundle = mapping.deletingLastPathComponent().appendingPathComponent("WooCommerce.xcdatamodeld").path
+        let store = try scratchDirectory().appendingPathComponent("WooCommerce.sqlite").path
+        let made = try ChrysalisRunner.run(["fixture", bundle, "--version", "Model 9", "--rows", "30", "--out", store])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let tmux = try TmuxSession("\(ChrysalisRunner.binary.path) console \(TmuxSession.quote(store)) --model \(TmuxSession.quote(bundle)) "
+                                   + "--mappings \(TmuxSession.quote(mapping.path)) --to 'Model 10'", width: 80, height: 24)
+        try tmux.wait(for: "Versions of WooCommerce")
+        // Every expression of the mapping model, reached in the pane.
+        try tmux.send("3", "/")
+        try tmux.send("-l", "statusKey")
+        try tmux.send("Enter")
+        try tmux.send("l", "/")
+        try tmux.send("-l", "statusKey")
+        try tmux.send("Enter")
+        try tmux.wait(for: "statusKey = $source.status")
+        try tmux.send("Escape", "s")
+        let first = try tmux.wait(for: "Paused after", "stage 1/3")
+        let heading = try XCTUnwrap(first.split(separator: "\n").first { $0.contains("Mapping order") }, first)
+        let count = try XCTUnwrap(heading.range(of: #"\d+/\d+"#, options: .regularExpression).map { String(heading[$0]) }, first)
+        XCTAssertEqual(count.split(separator: "/").first, "2", "paused after the first, the second is next:\n\(first)")
+        let total = try XCTUnwrap(Int(count.split(separator: "/")[1]))
+        XCTAssertGreaterThan(total, 12, "the premise: more mappings than the area holds:\n\(first)")
+        // Step on until the twelfth mapping runs: it is on the screen, lit, with its position.
+        var twelfth = first
+        for next in 3...12 {
+            try tmux.send("Enter")
+            twelfth = try tmux.wait(for: "Paused after", " \(next)/\(total)")
+        }
+        XCTAssertTrue(twelfth.contains("▶ 12."), "the running mapping is in view:\n\(twelfth)")
+        try tmux.send("c")
+        try tmux.wait(for: "Migration finished", timeout: 120)
+        try tmux.send("q")
+        let end = try tmux.wait(for: "EXIT:0")
+        XCTAssertTrue(end.replacingOccurrences(of: "\n", with: "").contains("to Model 10"), end)
+    }
+}
