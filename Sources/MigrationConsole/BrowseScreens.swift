@@ -69,10 +69,15 @@ enum BrowseScreens {
         let selected = state.selection[ConsoleState.Screen.model.rawValue]
         let listHeight = body.height - 2
         let listWidth = modelListWidth(body)
-        let window = ListWindow(selected: selected, count: version.entities.count, height: listHeight)
+        let entities = state.modelEntities
+        if let filter = state.modelFilter {
+            grid.put("  only \"\(filter)\": \(entities.count) of \(version.entities.count)", x: body.x + DisplayWidth.of("Model \(version.name)"), y: body.y, style: .accent,
+                     limit: body.width - DisplayWidth.of("Model \(version.name)"))
+        }
+        let window = ListWindow(selected: selected, count: entities.count, height: listHeight)
         position(window, selected, &grid, x: body.x, y: body.y + 1, width: listWidth - 1)
         for (row, index) in window.rows.enumerated() {
-            grid.put("\(index == selected ? g.pointer : " ") \(fitted(version.entities[index].name, listWidth - 3, g))", x: body.x, y: body.y + 2 + row,
+            grid.put("\(index == selected ? g.pointer : " ") \(fitted(entities[index].name, listWidth - 3, g))", x: body.x, y: body.y + 2 + row,
                      style: index == selected ? .reverse : .normal, limit: listWidth - 1)
         }
         guard let (area, lines) = Panes.pane(state) else { return }

@@ -192,9 +192,10 @@ extension ConsoleState {
             // plan, from a version's model to the versions.
             if sqlView != nil, screen == .plan { sqlView = nil }
             else if screen == .plan, planFilter != nil { planFilter = nil; selection[screen.rawValue] = 0 }
+            else if screen == .model, modelFilter != nil { modelFilter = nil; selection[screen.rawValue] = 0 }
             else if screen == .model { screen = .versions }
-        case .character("f") where screen == .plan:
-            search = planFilter ?? ""
+        case .character("f") where screen == .plan || screen == .model:
+            search = (screen == .plan ? planFilter : modelFilter) ?? ""
             searchIsFilter = true
         case .character("/"):
             search = ""
@@ -341,6 +342,13 @@ extension ConsoleState {
         case .character(let character): search = text + String(character)
         case .enter:
             search = nil
+            if searchIsFilter, screen == .model {
+                modelFilter = text.isEmpty ? nil : text
+                selection[Screen.model.rawValue] = 0
+                paneTop = 0
+                if modelEntities.isEmpty { searchMissed = text; modelFilter = nil }
+                return
+            }
             if searchIsFilter {
                 planFilter = text.isEmpty ? nil : text
                 selection[Screen.plan.rawValue] = 0
@@ -391,7 +399,7 @@ extension ConsoleState {
         // A version is found by its name and by what it changed (`/PersonalInvitation` finds
         // the versions that add or drop it).
         case .versions: return versions.map { ([$0.name] + $0.changes).joined(separator: "\n") }
-        case .model: return selectedVersion?.entities.map(\.name) ?? []
+        case .model: return modelEntities.map(\.name)
         // A mapping is found by its name, its entities, and its properties' names and expressions.
         case .mappings: return allMappings.map { ([$0.name, $0.source ?? "", $0.destination ?? ""] + $0.properties.map { "\($0.name) = \($0.expression)" }).joined(separator: "\n") }
         case .plan: return planLines.map(\.text)
@@ -436,7 +444,7 @@ extension ConsoleState {
     var rowCount: Int {
         switch screen {
         case .versions: return versions.count
-        case .model: return selectedVersion?.entities.count ?? 0
+        case .model: return modelEntities.count
         case .mappings: return allMappings.count
         case .plan: return planLines.count
         case .migrate: return results.count
@@ -445,6 +453,19 @@ extension ConsoleState {
 
     /// How far PgUp/PgDn move a list's selection: a window's rows, less one kept for context.
     public var pageRows: Int { max(height - 10, 1) }
+
+    /// The Model screen's entities: every one of the selected version's, or under a filter (`f`)
+    /// those whose name or properties hold its text, or that a change from the version before
+    /// names and holds it (`f added`: the entities that gained something; `f renamed`, `f removed`).
+    var modelEntities: [Entity] {
+        guard let version = selectedVersion else { return [] }
+        guard let filter = modelFilter, !filter.isEmpty else { return version.entities }
+        let changes = version.changes.filter { $0.localizedCaseInsensitiveContains(filter) }
+        return version.entities.filter { entity in
+            entity.name.localizedCaseInsensitiveContains(filter) || entity.properties.contains { $0.localizedCaseInsensitiveContains(filter) }
+                || changes.contains { $0.hasPrefix(entity.name + ".") || $0.contains(" \(entity.name) ") || $0.hasSuffix(" \(entity.name)") || $0.contains(" \(entity.name).") }
+        }
+    }
 
     /// The version the model screen shows: the one selected on the versions screen.
     var selectedVersion: Version? {

@@ -163,6 +163,8 @@ public struct ConsoleState: Sendable, Equatable {
     public var searchIsFilter = false
     /// The Plan screen's filter: only lines holding it are shown (nil: every line).
     public var planFilter: String?
+    /// The Model screen's filter: only entities it matches are listed (nil: every entity).
+    public var modelFilter: String?
     /// The last search that found nothing, said on the status line until the next key.
     public var searchMissed: String?
     /// The last text found with `/`: `n` and `N` find it again, and it is highlighted.

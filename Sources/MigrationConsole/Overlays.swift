@@ -12,6 +12,7 @@ enum Overlays {
                       ("q", "close what is open; quit from the top")]),
         ("Versions", [("Enter", "the version's model"), ("/", "finds a version by name or by what it changed")]),
         ("Plan", [("Enter", "the selected step's SQL"), ("f", "show only the lines holding a text (`f dropped`: every loss), with their steps; Esc shows all")]),
+        ("Model", [("f", "list only the entities a text names, or whose change from the version before holds it (`f added`); Esc lists all")]),
         ("A step's SQL (Enter on Plan)", [("↑ ↓ PgUp PgDn g G", "scroll"), ("← → / h l", "the previous / next step's SQL"), ("/ n N", "find in the SQL"),
                                           ("Esc / q", "back to the plan")]),
         ("After migrating", [("↑ ↓ / j k", "each step's result"), ("l", "read the result: j k scroll it"), ("r", "every entity's rows before and after, or the step's result again")]),
@@ -25,7 +26,7 @@ enum Overlays {
     static func helpLines(_ state: ConsoleState) -> [String] {
         let first: String
         if state.isBusy { first = "While migrating" } else if state.screen == .plan && state.sqlView != nil { first = "A step's SQL (Enter on Plan)" }
-        else if state.screen == .versions { first = "Versions" } else if state.screen == .plan { first = "Plan" }
+        else if state.screen == .versions { first = "Versions" } else if state.screen == .plan { first = "Plan" } else if state.screen == .model { first = "Model" }
         else if state.mode == .finished && state.screen == .migrate { first = "After migrating" } else { first = "Anywhere" }
         let ordered = keys.filter { $0.context == first } + keys.filter { $0.context != first }
         let width = min(state.width - 8, 76)

@@ -20,10 +20,11 @@ enum Panes {
             let area = Screens.Body(x: body.x + listWidth + 2, y: body.y, width: body.width - listWidth - 2, height: body.height)
             return (area, BrowseScreens.versionLines(version, state, width: area.width))
         case .model:
-            guard let version = state.selectedVersion, version.entities.indices.contains(state.selection[ConsoleState.Screen.model.rawValue]) else { return nil }
+            let entities = state.modelEntities
+            guard entities.indices.contains(state.selection[ConsoleState.Screen.model.rawValue]) else { return nil }
             let listWidth = BrowseScreens.modelListWidth(body)
             let area = Screens.Body(x: body.x + listWidth + 2, y: body.y + 1, width: body.width - listWidth - 2, height: body.height - 1)
-            return (area, BrowseScreens.entityLines(version.entities[state.selection[ConsoleState.Screen.model.rawValue]], state))
+            return (area, BrowseScreens.entityLines(entities[state.selection[ConsoleState.Screen.model.rawValue]], state))
         case .mappings:
             let mappings = state.allMappings, selected = state.selection[ConsoleState.Screen.mappings.rawValue]
             guard mappings.indices.contains(selected) else { return nil }

@@ -82,7 +82,7 @@ public enum Screens {
         case .pausedAfterStep(let index): return " Step mode: step \(index) of \(state.steps.count) done" + autoAdvance(state) + " "
         case .finished: return " Migration finished "
         case .failed: return " Migration stopped "
-        case .browsing where state.search != nil && state.searchIsFilter: return " Show only lines holding: \(state.search ?? "")_  (Enter shows them, Esc cancels) "
+        case .browsing where state.search != nil && state.searchIsFilter: return " Show only those holding: \(state.search ?? "")_  (Enter shows them, Esc cancels) "
         case .browsing where state.search != nil: return " Find: \(state.search ?? "")_  (Enter finds the next, Esc cancels) "
         case .browsing where state.screen == .plan && state.sqlView == nil && state.planFilter != nil:
             return " Only lines holding \"\(state.planFilter ?? "")\": \(state.planLines.count) of \(state.allPlanLines.count) (f changes it, Esc shows all) "
@@ -121,6 +121,7 @@ public enum Screens {
             keys.append("/ find")
             if state.lastSearch != nil { keys.append("n next") }
             if state.screen == .versions { keys.append("Enter model") }
+            if state.screen == .model { keys.append("f filter") }
             if state.screen == .plan && !state.steps.isEmpty { keys += ["Enter SQL", "f filter"] }
             if state.mode == .browsing && !state.steps.isEmpty { keys += ["m migrate", "s step"] }
             keys += ["? help", "q quit"]

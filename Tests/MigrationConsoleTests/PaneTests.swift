@@ -176,4 +176,28 @@ final class PaneTests: XCTestCase {
         _ = state.reduce(.key(.character("r")))
         XCTAssertTrue(Screens.render(state).text.contains("Step 1:"), "r goes back to the step's result")
     }
+
+    /// The Model screen's filter lists only the entities a change from the version before names
+    /// (`f added`: those that gained a property, or are new), and Esc lists them all again.
+    func testTheModelFilterListsTheEntitiesThatChanged() throws {
+        var state = try wooCommerce(width: 80, height: 24)
+        let index = try XCTUnwrap(state.versions.indices.first { index in
+            state.versions[index].changes.filter { $0.hasSuffix(" added") && $0.contains(".") }.count >= 1 && state.versions[index].entities.count > 3
+        })
+        state.selection[0] = index
+        _ = state.reduce(.key(.enter))
+        XCTAssertEqual(state.screen, .model)
+        let all = state.modelEntities.count
+        for key in "fadded" { _ = state.reduce(.key(.character(key))) }
+        _ = state.reduce(.key(.enter))
+        let named = Set(state.versions[index].changes.filter { $0.localizedCaseInsensitiveContains("added") && $0.contains(".") }
+            .compactMap { $0.split(separator: ".").first.map(String.init) })
+        XCTAssertFalse(named.isEmpty)
+        XCTAssertTrue(named.isSubset(of: Set(state.modelEntities.map(\.name))), "\(named) in \(state.modelEntities.map(\.name))")
+        XCTAssertLessThan(state.modelEntities.count, all)
+        XCTAssertTrue(Screens.render(state).text.contains("only \"added\": \(state.modelEntities.count) of \(all)"), Screens.render(state).text)
+        _ = state.reduce(.key(.escape))
+        XCTAssertEqual(state.modelEntities.count, all, "Esc lists every entity again")
+        XCTAssertEqual(state.screen, .model)
+    }
 }
