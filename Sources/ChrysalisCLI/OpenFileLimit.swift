@@ -17,14 +17,7 @@ enum OpenFileLimit {
     /// Raises a low soft limit as far as the hard limit allows; returns the refusal when even
     /// the hard limit is below ``needed``.
     static func ensure() -> MigrationError? {
-        var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < needed else { return nil }
-        let wanted = min(limit.rlim_max, max(needed, 1024))
-        if wanted >= needed {
-            var raised = limit
-            raised.rlim_cur = wanted
-            if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) == 0 { return nil }
-        }
+        guard let limit = ResourceLimit.raise(Int32(RLIMIT_NOFILE.rawValue), needed: needed, to: { _ in max(needed, 1024) }) else { return nil }
         return MigrationError(.notWritable, "this process may have at most \(limit.rlim_cur) files open (its open-file limit, `ulimit -n`, hard limit \(limit.rlim_max)), and Chrysalis needs about \(needed) at once (the store with its journal and WAL, the new store, read connections, the model's files)",
                               fix: "raise the limit (`ulimit -n 1024`; the hard limit is raised by root or in /etc/security/limits.conf), then run again; nothing was read or written")
     }

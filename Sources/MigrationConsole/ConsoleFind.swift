@@ -1,0 +1,79 @@
+/// `/`, `n` and `N`: typing what to find (or, with `f`, what to filter by) and finding it in
+/// whatever has the keys.
+extension ConsoleState {
+    /// A key while `/` is asking what to find: letters build the text, Enter finds the next
+    /// match after where the view is (wrapping round), ignoring case, and keeps the text for
+    /// `n` and `N`; Esc gives up.
+    mutating func typeSearch(_ key: Key) {
+        guard let text = search else { return }
+        switch key {
+        case .escape: search = nil
+        case .backspace: search = String(text.dropLast())
+        case .character(let character): search = text + String(character)
+        case .enter:
+            search = nil
+            if searchIsFilter, screen == .model {
+                modelFilter = text.isEmpty ? nil : text
+                selection[Screen.model.rawValue] = 0
+                paneTop = 0
+                if modelEntities.isEmpty { searchMissed = text; modelFilter = nil }
+                return
+            }
+            if searchIsFilter {
+                planFilter = text.isEmpty ? nil : text
+                selection[Screen.plan.rawValue] = 0
+                if planLines.isEmpty { searchMissed = text; planFilter = nil }
+                return
+            }
+            guard !text.isEmpty else { return }
+            lastSearch = text
+            find(text, forward: true)
+        default: break
+        }
+    }
+
+    /// Moves to the next (or previous) line holding `text`, wherever the keys are: in a step's
+    /// SQL, in a focused pane, or in the screen's list.
+    mutating func find(_ text: String, forward: Bool) {
+        let lines: [String], start: Int
+        if screen == .plan, let view = sqlView {
+            lines = SQLScreen.lines(self, step: view.step).map(\.text)
+            start = view.match ?? view.top
+        } else if paneFocused, let pane = Panes.pane(self) {
+            lines = pane.lines.map(\.text)
+            start = paneTop
+        } else {
+            lines = rowNames
+            start = selection[screen.rawValue]
+        }
+        let after = forward ? Array(lines.indices.dropFirst(start + 1)) + Array(lines.indices.prefix(start + 1))
+            : Array(lines.indices.prefix(start).reversed()) + Array(lines.indices.dropFirst(start).reversed())
+        guard let found = after.first(where: { lines[$0].localizedCaseInsensitiveContains(text) }) else {
+            searchMissed = text
+            return
+        }
+        searchMissed = nil
+        if screen == .plan, let view = sqlView {
+            sqlView = SQLView(step: view.step, top: min(found, SQLScreen.lastTop(self, step: view.step)), match: found)
+        } else if paneFocused {
+            paneTop = min(found, Panes.lastTop(self))
+        } else {
+            selection[screen.rawValue] = found
+            paneTop = 0
+        }
+    }
+
+    /// What `/` searches on the current screen, one per selectable row.
+    var rowNames: [String] {
+        switch screen {
+        // A version is found by its name and by what it changed (`/PersonalInvitation` finds
+        // the versions that add or drop it).
+        case .versions: return versions.map { ([$0.name] + $0.changes).joined(separator: "\n") }
+        case .model: return modelEntities.map(\.name)
+        // A mapping is found by its name, its entities, and its properties' names and expressions.
+        case .mappings: return allMappings.map { ([$0.name, $0.source ?? "", $0.destination ?? ""] + $0.properties.map { "\($0.name) = \($0.expression)" }).joined(separator: "\n") }
+        case .plan: return planLines.map(\.text)
+        case .migrate: return results.map { "\($0.from) \($0.to)" }
+        }
+    }
+}

@@ -1,0 +1,122 @@
+/// The keys (and the mouse) where something other than a screen's list has them: help, a focused
+/// pane, a step's SQL. Each returns whether it took the key; ``ConsoleState/reduce(_:)`` asks them
+/// first.
+extension ConsoleState {
+    /// A key while help is open: the scroll keys move it, `?`, Esc and `q` close it; returns
+    /// false for any other key.
+    mutating func readHelp(_ key: Key) -> Bool {
+        let last = max(0, Overlays.helpLines(self).count - Overlays.helpRows(self))
+        switch key {
+        case .character("?"), .escape, .character("q"): showHelp = false
+        case .down, .character("j"): helpTop = min(helpTop + 1, last)
+        case .up, .character("k"): helpTop = max(helpTop - 1, 0)
+        case .pageDown, .character(" "): helpTop = min(helpTop + Overlays.helpRows(self) - 1, last)
+        case .pageUp: helpTop = max(helpTop - Overlays.helpRows(self) + 1, 0)
+        case .home, .character("g"): helpTop = 0
+        case .end, .character("G"): helpTop = last
+        default: return false
+        }
+        return true
+    }
+
+    /// A key while the pane has the keys: the scroll keys move it, Esc, `h` and `q` give the keys
+    /// back to the list; returns false for a key the pane leaves to the screen.
+    mutating func scrollPane(_ key: Key) -> Bool {
+        let page = max((Panes.pane(self).map { Panes.visibleRows($0.area, lines: $0.lines.count) } ?? 1) - 1, 1)
+        let last = Panes.lastTop(self)
+        switch key {
+        case .escape, .character("h"), .character("q"): paneFocused = false
+        case .down, .character("j"): paneTop = min(paneTop + 1, last)
+        case .up, .character("k"): paneTop = max(paneTop - 1, 0)
+        case .pageDown, .character(" "): paneTop = min(paneTop + page, last)
+        case .pageUp: paneTop = max(paneTop - page, 0)
+        case .home, .character("g"): paneTop = 0
+        case .end, .character("G"): paneTop = last
+        default: return false
+        }
+        return true
+    }
+
+    /// A key while the Plan screen shows a step's SQL: ↑↓, PgUp/PgDn, g/G and Home/End scroll
+    /// (never past the last line), ←→ show the previous or next step's SQL (selecting that step
+    /// on the plan), Esc and `q` go back to the plan. Returns false for a key the view leaves to
+    /// the screen (`/`, `n`, `N`, Tab, Shift-Tab, the number keys, Ctrl-C); other keys wait.
+    mutating func readSQL(_ key: Key) -> Bool {
+        guard let view = sqlView else { return false }
+        let page = max(SQLScreen.visibleRows(self) - 1, 1)
+        var top = view.top
+        switch key {
+        case .escape, .character("q"):
+            sqlView = nil
+            return true
+        case .left, .character("h"), .right, .character("l"):
+            let step = view.step + (key == .left || key == .character("h") ? -1 : 1)
+            guard steps.indices.contains(step) else { return true }
+            sqlView = SQLView(step: step)
+            selection[Screen.plan.rawValue] = planLine(ofStep: step)
+            return true
+        case .down, .character("j"): top += 1
+        case .up, .character("k"): top -= 1
+        case .pageDown, .character(" "): top += page
+        case .pageUp: top -= page
+        case .home, .character("g"): top = 0
+        case .end, .character("G"): top = SQLScreen.lastTop(self, step: view.step)
+        case .character("/"), .character("n"), .character("N"), .tab, .backTab, .interrupt: return false
+        case .character(let digit) where ("1"..."5").contains(digit): return false
+        // Anything else waits: `m` does not start a migration from inside the SQL.
+        default: return true
+        }
+        sqlView = SQLView(step: view.step, top: max(0, min(top, SQLScreen.lastTop(self, step: view.step))))
+        return true
+    }
+
+    /// The mouse: a click on a tab opens its screen; over a pane the wheel scrolls it and a click
+    /// gives it the keys; over a list (or a step's SQL) the wheel moves three rows and a click
+    /// selects the row under it.
+    mutating func mouse(_ event: Key.MouseEvent, x: Int, y: Int) {
+        if y == 1, event == .click {
+            var left = 1
+            for tab in Screen.allCases {
+                let width = tab.title.count + 2
+                if x >= left && x < left + width { screen = tab; paneFocused = false; return }
+                left += width + 1
+            }
+            return
+        }
+        if screen == .plan, sqlView != nil {
+            if event != .click { for _ in 0..<3 { _ = readSQL(event == .wheelUp ? .up : .down) } }
+            return
+        }
+        if let pane = Panes.pane(self), x >= pane.area.x - 1 {
+            switch event {
+            case .click: paneFocused = true
+            case .wheelUp: paneTop = max(paneTop - 3, 0)
+            case .wheelDown: paneTop = min(paneTop + 3, Panes.lastTop(self))
+            }
+            return
+        }
+        let before = selection[screen.rawValue]
+        switch event {
+        case .wheelUp: selection[screen.rawValue] = max(before - 3, 0)
+        case .wheelDown: selection[screen.rawValue] = min(before + 3, max(rowCount - 1, 0))
+        case .click:
+            if let row = rowAt(y: y) { selection[screen.rawValue] = row; paneFocused = false }
+        }
+        if selection[screen.rawValue] != before { paneTop = 0 }
+    }
+
+    /// The list row drawn at screen row `y`, for the lists whose rows start two below the body's top.
+    func rowAt(y: Int) -> Int? {
+        let body = Screens.body(self), selected = selection[screen.rawValue]
+        let height: Int
+        switch screen {
+        case .versions: height = body.height - 3
+        case .model: height = body.height - 2
+        case .plan: height = body.height - 2
+        default: return nil
+        }
+        let window = ListWindow(selected: selected, count: rowCount, height: height)
+        let row = window.top + (y - body.y - 2)
+        return window.rows.contains(row) ? row : nil
+    }
+}
