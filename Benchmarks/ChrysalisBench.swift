@@ -10,7 +10,7 @@ struct ChrysalisBench: ParsableCommand {
         commandName: "chrysalis-bench",
         abstract: "Time Chrysalis migrations against hand-written SQL, and the console's render.",
         discussion: """
-        Scenarios: \(Scenario.all.map { "\($0.name) (\($0.summary))" }.joined(separator: "; ")); \(WireUpgrade.name) (\(WireUpgrade.summary)); \(HistoryCheckScenario.name) (\(HistoryCheckScenario.summary)); progress (scenario 3 with and without a progress observer, in at least \(ProgressOverhead.minimumPairs) pairs); render (the console's migrate screen at 120x40).
+        Scenarios: \(Scenario.all.map { "\($0.name) (\($0.summary))" }.joined(separator: "; ")); \(WireUpgrade.name) (\(WireUpgrade.summary)); \(EstimateError.name) (\(EstimateError.summary)); \(HistoryCheckScenario.name) (\(HistoryCheckScenario.summary)); progress (scenario 3 with and without a progress observer, in at least \(ProgressOverhead.minimumPairs) pairs); render (the console's migrate screen at 120x40).
 
         Build in release for meaningful numbers:
           swift run -c release chrysalis-bench --rows 1000000
@@ -18,7 +18,7 @@ struct ChrysalisBench: ParsableCommand {
         Before changing the engine or the store, and after:
           swift run -c release chrysalis-bench --check
         runs every scenario with a goal at \(BenchCheck.defaultRows) rows per root entity, the size \
-        their goals are set at (Wire's upgrade at \(WireUpgrade.checkRows)), about nine minutes, prints \
+        their goals are set at (Wire's upgrade at \(WireUpgrade.checkRows), its ETA at \(EstimateError.checkRows)), about twelve minutes, prints \
         each against its goal and exits 1 when one misses it.
         """)
 
@@ -40,7 +40,7 @@ struct ChrysalisBench: ParsableCommand {
     @Option(help: "Frames the render benchmark draws.")
     var frames = 20_000
 
-    @Flag(help: "Also print where the first Chrysalis run of each scenario spent its time, stage by stage, and the first SQL run step by step.")
+    @Flag(help: "Also print where the first Chrysalis run of each scenario spent its time, stage by stage, and the first SQL run step by step (for eta, every progress post with its ETA).")
     var stages = false
 
     @Flag(help: "Print one JSON object per scenario.")
@@ -57,7 +57,7 @@ struct ChrysalisBench: ParsableCommand {
         for path in compare where !FileManager.default.fileExists(atPath: path) {
             throw ValidationError("--compare: no store at \(path)")
         }
-        let known = Set(Scenario.all.map(\.name) + [WireUpgrade.name, HistoryCheckScenario.name, "progress", "render"])
+        let known = Set(Scenario.all.map(\.name) + [WireUpgrade.name, EstimateError.name, HistoryCheckScenario.name, "progress", "render"])
         for name in scenario where !known.contains(name) {
             throw ValidationError("no scenario \(name); use one of: \(known.sorted().joined(separator: ", "))")
         }
@@ -91,6 +91,12 @@ struct ChrysalisBench: ParsableCommand {
                 emit(json ? result.json : result.text)
                 table.add(result)
             }
+            if selected(EstimateError.name) {
+                let result = try EstimateError.measure(rows: self.rows ?? EstimateError.checkRows, folder: folder)
+                emit(json ? result.json : result.text)
+                if stages && !json { emit(result.timeline) }
+                table.add(result)
+            }
             emit(table.text(rows: rows))
             if !table.allMet { throw ExitCode(1) }
             return
@@ -106,6 +112,11 @@ struct ChrysalisBench: ParsableCommand {
         if selected(WireUpgrade.name) {
             let result = try WireUpgrade.measure(rows: rows, rounds: rounds, folder: folder)
             emit(json ? result.json : result.text)
+        }
+        if selected(EstimateError.name) {
+            let result = try EstimateError.measure(rows: rows, folder: folder)
+            emit(json ? result.json : result.text)
+            if stages && !json { emit(result.timeline) }
         }
         if selected("progress") {
             let result = try ProgressOverhead.measure(rows: rows, rounds: rounds, folder: folder)

@@ -92,3 +92,57 @@ final class InPlaceProgressTests: XCTestCase {
         XCTAssertGreaterThan(held, 290, "an estimate that holds for long is taken")
     }
 }
+
+/// An in-place step's statements move the bar by their expected cost, from the rows of the
+/// tables they name (issue 49 §4: one notch per statement made a Wire upgrade's ETA 2–3× short).
+final class StatementWeightsTests: XCTestCase {
+    func testTheTablesAStatementNamesAreFoundAfterTheirKeywords() {
+        XCTAssertEqual(StatementWeights.tables(in: "DROP TABLE IF EXISTS ZMESSAGE"), ["ZMESSAGE"])
+        XCTAssertEqual(StatementWeights.tables(in: #"INSERT INTO "_new Z" (Z_PK, ZMESSAGE) SELECT Z_PK, ZMESSAGE FROM main.zasset"#), ["_NEW Z", "ZASSET"],
+                       "a column named like a table is not the table; main. is skipped")
+        XCTAssertEqual(StatementWeights.tables(in: "CREATE INDEX IF NOT EXISTS Z_I ON ZUSER (ZNAME)"), ["ZUSER"], "an index is not a table")
+        XCTAssertEqual(StatementWeights.tables(in: "UPDATE ACHANGE SET ZENTITY = 3 WHERE ZENTITY IN (SELECT Z_ENT FROM ZX)"), ["ACHANGE", "ZX"])
+    }
+
+    func testAStatementWeighsWhatItDoesToTheRowsItNames() {
+        let weights = StatementWeights(rows: ["ZWIDE": 100_000, "ZNARROW": 100_000, "Z_1TAGS": 100_000])
+        let wideColumns = (1...90).map { "ZC\($0)" }.joined(separator: ", ")
+        let wideCopy = weights.weight(of: SQLStatement("INSERT INTO _new_ZWIDE (\(wideColumns)) SELECT \(wideColumns) FROM ZWIDE"))
+        let narrowCopy = weights.weight(of: SQLStatement("INSERT INTO _new_Z_1TAGS (Z_1A, Z_2B) SELECT Z_1A, Z_2B FROM Z_1TAGS"))
+        let orderedCopy = weights.weight(of: SQLStatement(
+            "INSERT INTO _new_Z_1TAGS (Z_1A, Z_2B, Z_FOK) SELECT a, b, row_number() OVER (PARTITION BY a ORDER BY b) FROM Z_1TAGS"))
+        let addColumn = weights.weight(of: SQLStatement("ALTER TABLE ZWIDE ADD COLUMN ZNEW INTEGER"))
+        let dropColumn = weights.weight(of: SQLStatement("ALTER TABLE ZWIDE DROP COLUMN ZC1"))
+        let index = weights.weight(of: SQLStatement("CREATE INDEX Z_WIDE_C1 ON ZWIDE (ZC1)"))
+        XCTAssertEqual(addColumn, StatementWeights.perStatement, "adding a column touches no row")
+        XCTAssertGreaterThan(wideCopy, 5 * narrowCopy, "a copy computes every column of every row")
+        XCTAssertGreaterThan(orderedCopy, 2 * narrowCopy, "a window sorts the rows")
+        XCTAssertGreaterThan(dropColumn, 100 * addColumn, "dropping a column rewrites every row")
+        XCTAssertGreaterThan(index, 100 * addColumn)
+        XCTAssertEqual(weights.weight(of: SQLStatement("UPDATE ZGONE SET Z_ENT = 2")), StatementWeights.perStatement, "a table with no rows costs its statement only")
+    }
+
+    /// A real step's shares follow the weights: on a store whose `Book` rows dwarf the rest,
+    /// the statements that copy them fill most of the change's part of the bar.
+    func testTheShareOfARealStepFollowsItsHeavyStatements() throws {
+        let bundle = try bookStore()
+        let (from, to) = (try version(bundle, "BookStore 2"), try version(bundle, "BookStore 3"))
+        let path = try scratchDirectory().appendingPathComponent("BookStore.sqlite").path
+        let store = try PersistentStore.create(at: path, model: from.model)
+        try DataGenerator(model: from.model).fill(store, rows: 10_000)
+        try store.close()
+        let opened = try PersistentStore.open(at: path)
+        let layout = try opened.layout(for: from.model)
+        let work = try opened.withReadConnection { connection in
+            try LightweightMigration(connection: connection, inference: InferredMapping(from: from, to: to), source: layout,
+                                     destination: StoreLayout(model: to.model), path: path).plannedWork()
+        }
+        try opened.close()
+        let weights = work.changes + work.indexes
+        XCTAssertEqual(weights.count, work.statements.changes.count + work.statements.indexes.count)
+        XCTAssertGreaterThan(work.modelRows, 10_000, "the rows of every model table, by their highest rowid")
+        let heaviest = try XCTUnwrap(weights.max()), lightest = try XCTUnwrap(weights.min())
+        XCTAssertGreaterThan(heaviest, 10 * lightest, "statements differ by far, and so do their shares")
+        XCTAssertEqual(work.total, weights.reduce(0, +) + work.derived, accuracy: 1)
+    }
+}

@@ -48,6 +48,9 @@ private struct InferredStep {
     let altersOnly: Bool
     /// The destination's tables and join tables (the change's progress unit).
     let tables: Int
+    /// The change's statements with their expected cost, on the store as it is before the step
+    /// (the step works them out again under its lock): how much of the step's bar they fill.
+    let expected: LightweightMigration.Work
     /// The store opened to read, until the step starts changing it.
     private let original: PersistentStore
 
@@ -78,6 +81,11 @@ private struct InferredStep {
         tablesCopiedWhole = sql.tablesCopiedWhole(methods: methods)
         rewritesRows = sql.rewritesRows(methods: methods)
         tables = methods.count
+        let (inference, layouts) = (inference, layouts)
+        expected = try original.withReadConnection { connection in
+            try LightweightMigration(connection: connection, inference: inference, source: layouts.source, destination: layouts.destination, path: path)
+                .plannedWork()
+        }
     }
 
     // MARK: In place
@@ -85,9 +93,9 @@ private struct InferredStep {
     /// The in-place path: one write transaction on the store itself (see ``InPlaceMigration``).
     func alterInPlace() throws -> MigrationReport {
         try original.close()
-        let rows = verifiedRows?.values.reduce(0, +) ?? InPlaceProgress.bytes(of: path) / StageCost.bytesPerRow
-        var progress = InPlaceProgress(rows: rows, bytes: InPlaceProgress.bytes(of: path), countsRows: countsRows, rebuilds: !altersOnly, tables: tables, options: options,
-                                       pass: "\(name) (lightweight, in place)")
+        let rows = verifiedRows?.values.reduce(0, +) ?? expected.modelRows
+        var progress = InPlaceProgress(rows: rows, bytes: InPlaceProgress.bytes(of: path), countsRows: countsRows, change: expected.total, tables: tables,
+                                       options: options, pass: "\(name) (lightweight, in place)")
         let space = SpaceCheck(.alterInPlace(backup: options.keepsBackup, rewritesRows: rewritesRows, rebuilds: !altersOnly), store: path)
         try space.require(store: path, step: name)
         // Name another writer now, rather than time out inside the transaction below.

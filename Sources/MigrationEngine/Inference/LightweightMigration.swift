@@ -25,18 +25,22 @@ struct LightweightMigration {
         let modelTables = Set((source.tables.map(\.name) + source.joinTables.map(\.name)).map { $0.uppercased() })
         let setAside = try connection.setAsideAppObjects(modelTables: modelTables)
         let derivedKept = try setAsideDerivedTriggers()
-        let statements = LightweightSQL(inference: inference, source: source, destination: destination)
-            .statements(schema: try connection.schemaObjects())
-        // The index builds and the derived attributes count as one statement each.
-        let total = Double(statements.changes.count + 2)
+        let work = try plannedWork()
+        let statements = work.statements
+        var spent = 0.0
         var copied: [String: Int] = [:]
         for (index, statement) in statements.changes.enumerated() {
             try connection.execute(statement)
             if let table = statements.copies[statement] { copied[table, default: 0] += connection.changes }
-            done(Double(index + 1) / total)
+            spent += work.changes[index]
+            done(spent / work.total)
         }
-        try connection.buildIndexes(statements.indexes)
-        done((total - 1) / total)
+        var built = 0
+        try connection.buildIndexes(statements.indexes) {
+            spent += work.indexes[built]
+            built += 1
+            done(spent / work.total)
+        }
         try connection.execute(statements.derived)
         try remake(derivedKept)
         try recordDestination(metadata)
@@ -46,6 +50,33 @@ struct LightweightMigration {
         }
         done(1)
         return copied
+    }
+
+    /// The step's statements on the store as it is now, each with its expected microseconds
+    /// (``StatementWeights``), so that the bar and the ETA move with the work rather than one
+    /// notch per statement; and the rows of the model's tables, by the same estimate.
+    struct Work {
+        let statements: LightweightSQL.Statements
+        let changes: [Double], indexes: [Double], derived: Double
+        /// Rows of the source model's tables (entities' and join tables).
+        let modelRows: Int
+        var total: Double { max(changes.reduce(0, +) + indexes.reduce(0, +) + derived, 1) }
+    }
+
+    /// The ``Work`` of the step on the store as it is now.
+    func plannedWork() throws -> Work {
+        let schema = try connection.schemaObjects()
+        let statements = LightweightSQL(inference: inference, source: source, destination: destination).statements(schema: schema)
+        // Each table's rows as far as its highest rowid tells: a lookup, not a count. A table
+        // without rowids counts none.
+        let rows = Dictionary(uniqueKeysWithValues: schema.tables.map { table in
+            (table, Int((try? connection.integer(SQLStatement("SELECT max(rowid) FROM main.\(ColumnNaming.quote(table))"))) ?? 0))
+        })
+        let weights = StatementWeights(rows: rows)
+        let modelTables = Set((source.tables.map(\.name) + source.joinTables.map(\.name)).map { $0.uppercased() })
+        return Work(statements: statements, changes: statements.changes.map(weights.weight), indexes: statements.indexes.map(weights.weight),
+                    derived: statements.derived.map(weights.weight).reduce(0, +),
+                    modelRows: rows.filter { modelTables.contains($0.key) }.values.reduce(0, +))
     }
 
     /// The triggers Core Data made for a derivation whose SQL Chrysalis does not write, where the
