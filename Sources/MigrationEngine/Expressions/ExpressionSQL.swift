@@ -82,7 +82,7 @@ struct ExpressionSQL {
             if index == path.count - 1 {
                 guard let attribute = model.allAttributes(of: current).first(where: { $0.name == key }), !attribute.isTransient,
                       let column = layout.column(entity: current.name, property: key), let kind = Self.kind(of: attribute) else { return nil }
-                var sql = "\(table).\(ColumnNaming.quote(column.name))"
+                var sql = "\(table).\(SQLIdentifier.quote(column.name))"
                 for hop in hops.reversed() { sql = "(SELECT \(sql) FROM \(hop.table) \(hop.alias) WHERE \(hop.alias).Z_PK = \(hop.from))" }
                 return Fragment(sql: sql, arguments: [], kind: kind)
             }
@@ -90,7 +90,7 @@ struct ExpressionSQL {
                   case let .foreignKey(_, column, _)? = layout.storage(entity: current.name, relationship: key),
                   let next = model.entity(named: relationship.destinationEntityName), let nextTable = layout.table(for: next.name) else { return nil }
             let nextAlias = "\(alias)_\(index)"
-            hops.append((from: "\(table).\(ColumnNaming.quote(column))", table: "src.\(ColumnNaming.quote(nextTable.name))", alias: nextAlias))
+            hops.append((from: "\(table).\(SQLIdentifier.quote(column))", table: "src.\(SQLIdentifier.quote(nextTable.name))", alias: nextAlias))
             table = nextAlias
             current = next
         }

@@ -89,7 +89,7 @@ package struct DataGenerator {
     /// Gives the members of every ordered one-to-many their positions (`Z_FOK_…`), Core Data's
     /// way: 1024 apart, in key order within each owner.
     private func numberOrderedMembers(store: PersistentStore, layout: StoreLayout) throws {
-        let q = ColumnNaming.quote
+        let q = SQLIdentifier.quote
         for entity in model.entities where !entity.isAbstract {
             for relationship in entity.relationships where relationship.isToMany && relationship.isOrdered {
                 guard case let .inverseForeignKey(table, column, _, order?)? = layout.storage(entity: entity.name, relationship: relationship.name) else { continue }

@@ -13,7 +13,7 @@ struct JoinTableCopy {
     /// owners per target when the inverse relationship `other` kept its positions in the same
     /// source join table (both sides of an ordered many-to-many).
     private func links(_ side: JoinTable.Side, inverse other: JoinTable.Side?) -> String? {
-        let q = ColumnNaming.quote
+        let q = SQLIdentifier.quote
         guard let origin = inference.entitySources[side.entity], let storage = sourceStorage(of: side) else { return nil }
         switch storage {
         case let .joinTable(join, sourceColumn, destinationColumn, order):
@@ -66,7 +66,7 @@ struct JoinTableCopy {
     /// The statement that fills the new join table `table` (made for `join`), or nil when the
     /// source kept none of its links.
     func fill(_ table: String, join: JoinTable) -> SQLStatement? {
-        let q = ColumnNaming.quote
+        let q = SQLIdentifier.quote
         guard let first = join.sides.first else { return nil }
         let query: String
         let ownerColumn: String, targetColumn: String

@@ -99,7 +99,7 @@ struct LightweightColumns {
     /// per source entity when the attribute gathers several source columns (moved up a hierarchy
     /// from subentities that each declared it).
     private func attributeValue(_ column: StoreLayout.Column, attribute: AttributeDescription, mapped: [String]) -> Value {
-        let q = ColumnNaming.quote
+        let q = SQLIdentifier.quote
         let defaultValue = ObjectWriter.defaultValue(of: attribute).flatMap { $0.sqlValue(for: attribute) }
         let becameRequired = !attribute.isOptional && defaultValue != nil
         // Each source entity whose rows land here, with the column its value comes from (nil: none).
@@ -144,8 +144,8 @@ struct LightweightColumns {
             switch storage {
             case let .foreignKey(_, sourceColumn, entityColumn):
                 if entityType {
-                    if let entityColumn { return .computed(remap("s.\(ColumnNaming.quote(entityColumn))")) }
-                    return .computed(targetEntity(of: "s.\(ColumnNaming.quote(sourceColumn))", relationship: relationship))
+                    if let entityColumn { return .computed(remap("s.\(SQLIdentifier.quote(entityColumn))")) }
+                    return .computed(targetEntity(of: "s.\(SQLIdentifier.quote(sourceColumn))", relationship: relationship))
                 }
                 return .source(column: sourceColumn, fill: nil)
             case let .inverseForeignKey(table, sourceColumn, _, _):
@@ -164,7 +164,7 @@ struct LightweightColumns {
     /// `select` of the first row of `table` whose `column` is the copied row's key, in rowid
     /// order (a join table's insertion order, an entity table's key order), and the lookup it makes.
     private func first(_ select: String, of table: String, by column: String) -> (String, Lookup?) {
-        let q = ColumnNaming.quote
+        let q = SQLIdentifier.quote
         return ("(SELECT l.\(q(select)) FROM \(q(table)) l WHERE l.\(q(column)) = s.Z_PK ORDER BY l.rowid LIMIT 1)", Lookup(table: table, column: column))
     }
 
@@ -183,15 +183,15 @@ struct LightweightColumns {
             // (Wire 1.24's `Message.conversation` ↔ `Conversation.messages` became
             // `visibleInConversation` ↔ `allMessages`, renamed from `messages`): Core Data keeps
             // the links through the paired to-many, so the key is the old column's.
-            if source.table(for: inference.entitySources[entity] ?? entity)?.name == table { return ("s.\(ColumnNaming.quote(column))", nil) }
-            return ("(SELECT o.\(ColumnNaming.quote(column)) FROM \(ColumnNaming.quote(table)) o WHERE o.Z_PK = s.Z_PK)", nil)
+            if source.table(for: inference.entitySources[entity] ?? entity)?.name == table { return ("s.\(SQLIdentifier.quote(column))", nil) }
+            return ("(SELECT o.\(SQLIdentifier.quote(column)) FROM \(SQLIdentifier.quote(table)) o WHERE o.Z_PK = s.Z_PK)", nil)
         }
     }
 
     /// The new `Z_ENT` of the object a key points to.
     private func targetEntity(of key: String, relationship: RelationshipDescription) -> String {
         guard let origin = inference.entitySources[relationship.destinationEntityName], let table = source.table(for: origin) else { return "NULL" }
-        return "(SELECT \(remap("t.Z_ENT")) FROM \(ColumnNaming.quote(table.name)) t WHERE t.Z_PK = \(key))"
+        return "(SELECT \(remap("t.Z_ENT")) FROM \(SQLIdentifier.quote(table.name)) t WHERE t.Z_PK = \(key))"
     }
 
     /// An ordered to-many's positions, kept when the source had them in this table, else numbered
@@ -206,7 +206,7 @@ struct LightweightColumns {
         // One window over the rows the copy reads, sorted once: a count of the earlier members per
         // row was quadratic once the step had dropped the key's index (issue 32: WooCommerce's
         // Model 65 → 66 took 495 s at 100,000 order items). A row in no collection keeps 0.
-        let key = "s.\(ColumnNaming.quote(keyColumn))"
+        let key = "s.\(SQLIdentifier.quote(keyColumn))"
         return .computed("CASE WHEN \(key) IS NULL THEN 0 ELSE row_number() OVER (PARTITION BY \(key) ORDER BY s.Z_PK) * 1024 END")
     }
 }

@@ -70,7 +70,7 @@ struct LightweightMigration {
         // Each table's rows as far as its highest rowid tells: a lookup, not a count. A table
         // without rowids counts none.
         let rows = Dictionary(uniqueKeysWithValues: schema.tables.map { table in
-            (table, Int((try? connection.integer(SQLStatement("SELECT max(rowid) FROM main.\(ColumnNaming.quote(table))"))) ?? 0))
+            (table, Int((try? connection.integer(SQLStatement("SELECT max(rowid) FROM main.\(SQLIdentifier.quote(table))"))) ?? 0))
         })
         let weights = StatementWeights(rows: rows)
         let modelTables = Set((source.tables.map(\.name) + source.joinTables.map(\.name)).map { $0.uppercased() })
@@ -88,7 +88,7 @@ struct LightweightMigration {
         let triggers = try connection.schemaObjects().objects.filter { object in
             object.type == "trigger" && kept.contains { $0.owns(triggerNamed: object.name) }
         }
-        for trigger in triggers { try connection.execute(SQLStatement("DROP TRIGGER main.\(ColumnNaming.quote(trigger.name))")) }
+        for trigger in triggers { try connection.execute(SQLStatement("DROP TRIGGER main.\(SQLIdentifier.quote(trigger.name))")) }
         return triggers
     }
 

@@ -19,7 +19,7 @@ struct LightweightSQL {
         columns = LightweightColumns(inference: inference, source: source, destination: destination)
     }
 
-    private var q: (String) -> String { ColumnNaming.quote }
+    private var q: (String) -> String { SQLIdentifier.quote }
 
     /// What the step does to each destination table, for the plan's findings and tests: `kept`
     /// is a join table left as it is (``JoinTableCopy/copiesItself(_:)``).

@@ -89,7 +89,7 @@ final class AssociationTable {
         guard let identity = identities[mapping] else { return "work.associations" }
         return """
             (SELECT \(mapping) AS mapping, Z_ENT AS source_entity, Z_PK AS source_pk, \(identity.destinationEntity) AS destination_entity, \
-            \(identity.offset == 0 ? "Z_PK" : "Z_PK + \(identity.offset)") AS destination_pk, Z_PK AS rowid FROM src.\(ColumnNaming.quote(identity.sourceTable)) WHERE Z_ENT = \(identity.sourceEntity) \
+            \(identity.offset == 0 ? "Z_PK" : "Z_PK + \(identity.offset)") AS destination_pk, Z_PK AS rowid FROM src.\(SQLIdentifier.quote(identity.sourceTable)) WHERE Z_ENT = \(identity.sourceEntity) \
             AND Z_PK BETWEEN \(identity.bounds.low) AND \(identity.bounds.high))
             """
     }

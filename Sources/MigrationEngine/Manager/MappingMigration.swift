@@ -218,7 +218,7 @@ public final class MappingMigration {
         for entity in layout.model.entities where !entity.isAbstract {
             // A table only this entity lives in is counted from its b-tree, without reading a row.
             let count = if let table = layout.table(for: entity.name), entitiesByTable[table.name]?.count == 1 {
-                Int(try connection.integer(SQLStatement("SELECT count(*) FROM main.\(ColumnNaming.quote(table.name))")) ?? 0)
+                Int(try connection.integer(SQLStatement("SELECT count(*) FROM main.\(SQLIdentifier.quote(table.name))")) ?? 0)
             } else {
                 try reader.count(of: entity.name, includingSubentities: false)
             }

@@ -22,7 +22,7 @@ struct ModelRuleCheck {
 
     func validate(_ didCheckEntity: () -> Void = {}) throws {
         let model = layout.model
-        let q = ColumnNaming.quote
+        let q = SQLIdentifier.quote
         for entity in model.entities {
             defer { didCheckEntity() }
             guard !entity.isAbstract, let number = layout.numbering.number(of: entity.name), let table = layout.table(for: entity.name) else { continue }
@@ -39,7 +39,7 @@ struct ModelRuleCheck {
     }
 
     private func check(_ relationship: RelationshipDescription, of entity: EntityDescription, number: Int, table: String) throws {
-        let q = ColumnNaming.quote
+        let q = SQLIdentifier.quote
         switch layout.storage(entity: entity.name, relationship: relationship.name) {
         case let .foreignKey(_, column, _)? where !relationship.isOptional:
             if let key = try connection.integer(SQLStatement("SELECT Z_PK FROM \(schema).\(q(table)) WHERE Z_ENT = ? AND \(q(column)) IS NULL LIMIT 1", [SQLValue(number)])) {
@@ -68,7 +68,7 @@ struct ModelRuleCheck {
         let minimum = relationship.minCount, maximum = relationship.maxCount > 0 ? relationship.maxCount : Int.max
         guard minimum > 0 || maximum < Int.max else { return }
         let emptyAllowed = relationship.isOptional ? "c > 0 AND " : ""
-        let sql = "SELECT Z_PK, c FROM (SELECT s.Z_PK, \(count) AS c FROM \(schema).\(ColumnNaming.quote(table)) s WHERE s.Z_ENT = ?) WHERE \(emptyAllowed)(c < ? OR c > ?) LIMIT 1"
+        let sql = "SELECT Z_PK, c FROM (SELECT s.Z_PK, \(count) AS c FROM \(schema).\(SQLIdentifier.quote(table)) s WHERE s.Z_ENT = ?) WHERE \(emptyAllowed)(c < ? OR c > ?) LIMIT 1"
         if let row = try connection.row(SQLStatement(sql, [SQLValue(number), SQLValue(minimum), SQLValue(maximum)])) {
             let found = row[1].integer ?? 0
             let allowed = maximum == Int.max ? "at least \(minimum)" : minimum == maximum ? "exactly \(minimum)" : "\(minimum) to \(maximum)"

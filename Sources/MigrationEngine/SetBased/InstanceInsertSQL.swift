@@ -66,9 +66,9 @@ struct InstanceInsertSQL {
         }
         let folds = foldableToOnes(manager: manager, mapping: mapping, index: index)
         return .setBased(InstanceInsertSQL(
-            mapping: mapping, mappingIndex: index, sourceTable: "src.\(ColumnNaming.quote(sourceTable.name))", sourceTableName: sourceTable.name,
-            destinationTable: "main.\(ColumnNaming.quote(destinationTable.name))", sourceNumber: sourceNumber, destinationNumber: destinationNumber,
-            columns: assignments.columns + folds.map { ColumnNaming.quote($0.column) }, values: assignments.values,
+            mapping: mapping, mappingIndex: index, sourceTable: "src.\(SQLIdentifier.quote(sourceTable.name))", sourceTableName: sourceTable.name,
+            destinationTable: "main.\(SQLIdentifier.quote(destinationTable.name))", sourceNumber: sourceNumber, destinationNumber: destinationNumber,
+            columns: assignments.columns + folds.map { SQLIdentifier.quote($0.column) }, values: assignments.values,
             valueArguments: assignments.arguments, filter: filter, foldedRelationships: Set(folds.map(\.property)),
             folds: folds.map { (sourceColumn: $0.sourceColumn, target: $0.target, targetTable: $0.targetTable) }))
     }
@@ -98,7 +98,7 @@ struct InstanceInsertSQL {
             } else {
                 continue
             }
-            columns.append(ColumnNaming.quote(column.name))
+            columns.append(SQLIdentifier.quote(column.name))
         }
         return .success((columns, values, arguments))
     }
@@ -140,7 +140,7 @@ struct InstanceInsertSQL {
     private func lookups(_ associations: AssociationTable) -> (sql: [String], arguments: [SQLValue]) {
         var sql: [String] = [], arguments: [SQLValue] = []
         for fold in folds {
-            let key = "s.\(ColumnNaming.quote(fold.sourceColumn))"
+            let key = "s.\(SQLIdentifier.quote(fold.sourceColumn))"
             if let identity = associations.identityLookup(fold.target, key: key, into: fold.targetTable) {
                 sql.append(identity.key)
             } else {

@@ -127,7 +127,7 @@ struct SetBasedRelationships {
     /// An ordered to-many: the inverse to-one sets the keys; the positions follow the source's
     /// order (as the reader lists it).
     private func orderedMembers(_ link: Link, table: String, order: String, sourceMembers: String, sourceKey: String, sourceOrder: String) -> SQLStatement {
-        let q = ColumnNaming.quote, associations = manager.pass.associations
+        let q = SQLIdentifier.quote, associations = manager.pass.associations
         if let member = associations.identityLookup(link.target, key: "s.Z_PK", into: sourceMembers),
            let owner = associations.identityLookup(link.owner, key: "s.\(q(sourceKey))", into: link.sourceTable) {
             // Both kept their source keys (or shifted them): rank the source rows themselves.
@@ -155,7 +155,7 @@ struct SetBasedRelationships {
     /// table. CROSS JOIN fixes the order (links outside, keyed look-ups inside): without
     /// statistics SQLite may otherwise pair every association with every other.
     private func joinLinks(_ link: Link, join: JoinTable, columns: (String, String), sourceJoin: JoinTable, sourceColumns: (String, String)) -> SQLStatement {
-        let q = ColumnNaming.quote, associations = manager.pass.associations
+        let q = SQLIdentifier.quote, associations = manager.pass.associations
         let (column, otherColumn) = columns, (sourceColumn, sourceOtherColumn) = sourceColumns
         // The join table's primary key is its columns in table order.
         let keyOrder = join.columns.first == column ? "1, 2" : "2, 1"
@@ -192,7 +192,7 @@ struct SetBasedRelationships {
     /// foreign key): each owner's links replaced, as the row-by-row write replaces them, by one
     /// link per source member to each destination the target mapping made of it.
     private func membersToLinks(_ link: Link, join: JoinTable, columns: (String, String), sourceMembers: String, sourceKey: String) -> [SQLStatement] {
-        let q = ColumnNaming.quote, associations = manager.pass.associations
+        let q = SQLIdentifier.quote, associations = manager.pass.associations
         let (column, otherColumn) = columns
         let keyOrder = join.columns.first == column ? "1, 2" : "2, 1"
         let delete = SQLStatement("""
@@ -220,7 +220,7 @@ struct SetBasedRelationships {
     /// A to-one: one `UPDATE … FROM` through the associations, or, when the target kept its
     /// source keys, the source's foreign key itself.
     private func toOneKeys(_ link: Link, column: String, entityColumn: String?, sourceColumn: String) -> SQLStatement? {
-        let q = ColumnNaming.quote, associations = manager.pass.associations
+        let q = SQLIdentifier.quote, associations = manager.pass.associations
         guard let source = manager.sourceModel.entity(named: link.sourceEntity), let targetTable = sourceTarget(of: link.sourceRelationship, in: source),
               let destinationTable = manager.pass.destinationLayout.table(for: link.destinationEntity) else { return nil }
         let owner = "FROM \(associations.relation(link.owner)) a1 JOIN src.\(q(link.sourceTable)) s ON s.Z_PK = a1.source_pk"

@@ -36,7 +36,7 @@ package struct PrimaryKeyTable: Sendable {
 
     /// Reads and checks `Z_PRIMARYKEY` of the store attached as `schema`; `path` names it in errors.
     static func read(_ db: Database, path: String, schema: String = "main") throws -> PrimaryKeyTable {
-        let table = ColumnNaming.qualified("Z_PRIMARYKEY", schema: schema)
+        let table = SQLIdentifier.qualified("Z_PRIMARYKEY", schema: schema)
         let column = { (name: String) in CheckedColumn(path: path, table: "Z_PRIMARYKEY", column: name) }
         var rows: [Row] = []
         var numbers: [String: Int] = [:]
@@ -69,7 +69,7 @@ package struct PrimaryKeyTable: Sendable {
     /// `Z_MAX` of the row numbered `number` in the store attached as `schema`, checked; 0 when
     /// the row is missing or unset.
     static func recordedMax(_ db: Database, number: Int, path: String, schema: String) throws -> Int64 {
-        let value = try DatabaseValue.fetchOne(db, sql: "SELECT Z_MAX FROM \(ColumnNaming.qualified("Z_PRIMARYKEY", schema: schema)) WHERE Z_ENT = ?",
+        let value = try DatabaseValue.fetchOne(db, sql: "SELECT Z_MAX FROM \(SQLIdentifier.qualified("Z_PRIMARYKEY", schema: schema)) WHERE Z_ENT = ?",
                                                arguments: [number]) ?? .null
         let column = CheckedColumn(path: path, table: "Z_PRIMARYKEY", column: "Z_MAX")
         let max = try column.integer(value, row: "the row of Z_ENT \(number)") ?? 0
@@ -77,17 +77,5 @@ package struct PrimaryKeyTable: Sendable {
             throw column.wrongKind(value, expected: "a key from 0 to \(highestKey)", row: "the row of Z_ENT \(number)")
         }
         return max
-    }
-}
-
-extension PersistentStore {
-    /// The entity numbering the store itself records in `Z_PRIMARYKEY`, every value checked.
-    package func recordedNumbering() throws -> EntityNumbering {
-        try read { db in try PrimaryKeyTable.read(db, path: path).numbering }
-    }
-
-    /// The store's `Z_PRIMARYKEY`, every value checked.
-    package func primaryKeyTable() throws -> PrimaryKeyTable {
-        try read { db in try PrimaryKeyTable.read(db, path: path) }
     }
 }

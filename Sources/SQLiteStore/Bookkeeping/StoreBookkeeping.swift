@@ -63,7 +63,7 @@ enum StoreBookkeeping {
         for entry in layout.numbering.entries {
             var maximum: Int64 = 0
             if entry.superNumber == 0, let table = layout.table(for: entry.name) {
-                let highest = try DatabaseValue.fetchOne(db, sql: "SELECT max(Z_PK) FROM \(ColumnNaming.quote(table.name))") ?? .null
+                let highest = try DatabaseValue.fetchOne(db, sql: "SELECT max(Z_PK) FROM \(SQLIdentifier.quote(table.name))") ?? .null
                 maximum = try CheckedColumn(path: path, table: table.name, column: "Z_PK").integer(highest, row: "its highest") ?? 0
                 if let origin = origins[entry.name] { maximum = max(maximum, recorded[origin] ?? 0) }
             }

@@ -50,7 +50,7 @@ extension StoreConnection {
                                 changes: try Int.fetchOne(db, sql: "SELECT count(*) FROM main.ACHANGE") ?? 0)
             }
             let appTables = try tables.filter { !known.contains($0.uppercased()) }.sorted().map { name in
-                StoreExtras.Table(name: name, rows: try Int.fetchOne(db, sql: "SELECT count(*) FROM main.\(ColumnNaming.quote(name))") ?? 0)
+                StoreExtras.Table(name: name, rows: try Int.fetchOne(db, sql: "SELECT count(*) FROM main.\(SQLIdentifier.quote(name))") ?? 0)
             }
             let coreData = Set(StoreSchema(layout: layout).indexes.map { $0.name.uppercased() })
             let modelTables = Set(model)

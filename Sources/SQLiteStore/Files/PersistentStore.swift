@@ -57,7 +57,7 @@ public final class PersistentStore: Sendable {
         do {
             queue = try DatabaseQueue(path: copy?.path ?? connectionPath(path, file: file, mode: mode), configuration: configuration(readOnly: mode == .readOnly))
         } catch {
-            throw storeError(error, path: path)
+            throw StoreError.from(error, path: path)
         }
         let store = PersistentStore(path: path, file: file, mode: mode, queue: queue, readOnlyCopy: copy, sharedMemory: sharedMemory)
         try store.requireCoreDataTables()
@@ -96,7 +96,7 @@ public final class PersistentStore: Sendable {
             // A store that could not be made whole is not left half made at a name that was free.
             if existing == nil { for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) } }
             if let error = error as? StoreError { throw error }
-            throw storeError(error, path: path)
+            throw StoreError.from(error, path: path)
         }
     }
 
@@ -154,7 +154,7 @@ public final class PersistentStore: Sendable {
     /// Closes the connection; the store must not be used afterwards. Lets a finished store be
     /// renamed without SQLite holding it open.
     public func close() throws {
-        do { try queue.close() } catch { throw Self.storeError(error, path: path) }
+        do { try queue.close() } catch { throw StoreError.from(error, path: path) }
         sharedMemory?.putBack()
     }
 
@@ -177,7 +177,7 @@ public final class PersistentStore: Sendable {
             let queue = try DatabaseQueue(path: path, configuration: Self.configuration(readOnly: true))
             return PersistentStore(path: path, file: file, mode: .readOnly, queue: queue)
         } catch {
-            throw Self.storeError(error, path: path)
+            throw StoreError.from(error, path: path)
         }
     }
 
@@ -198,7 +198,7 @@ public final class PersistentStore: Sendable {
         do {
             return try queue.writeWithoutTransaction { db in try body(StoreConnection(db: db, path: path)) }
         } catch let error as DatabaseError {
-            throw Self.storeError(error, path: path)
+            throw StoreError.from(error, path: path)
         }
     }
 
@@ -210,7 +210,7 @@ public final class PersistentStore: Sendable {
 
     /// Runs `body` in a read transaction; SQLite failures become ``StoreError``s.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
-        do { return try queue.read(body) } catch let error as DatabaseError { throw Self.storeError(error, path: path) }
+        do { return try queue.read(body) } catch let error as DatabaseError { throw StoreError.from(error, path: path) }
     }
 
     /// Runs `body` in a write transaction (rolled back if it throws).
@@ -218,7 +218,7 @@ public final class PersistentStore: Sendable {
         guard mode == .readWrite else {
             throw StoreError(.readOnly, path: path, "was opened read-only", fix: "open it with mode .readWrite to change it")
         }
-        do { return try queue.write(body) } catch let error as DatabaseError { throw Self.storeError(error, path: path) }
+        do { return try queue.write(body) } catch let error as DatabaseError { throw StoreError.from(error, path: path) }
     }
 
     private func requireCoreDataTables() throws {
@@ -271,7 +271,7 @@ public final class PersistentStore: Sendable {
             _ = try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
             try queue.close()
         } catch {
-            throw storeError(error, path: path)
+            throw StoreError.from(error, path: path)
         }
     }
 
@@ -300,37 +300,5 @@ public final class PersistentStore: Sendable {
             StoreLog.installTrace(in: db)
         }
         return configuration
-    }
-
-    /// Turns a GRDB/SQLite failure into a one-line ``StoreError`` naming the file.
-    static func storeError(_ error: Error, path: String) -> StoreError {
-        if let error = error as? StoreError { return error }
-        guard let database = error as? DatabaseError else {
-            return StoreError(.sqlite, path: path, "\(error)")
-        }
-        let message = database.message ?? "SQLite error \(database.resultCode.rawValue)"
-        if database.extendedResultCode == .SQLITE_READONLY_ROLLBACK {
-            return StoreError(.readOnly, path: path, "has an unfinished transaction a writer that crashed left in \(path)-journal, which must be rolled back before the store can be read",
-                              fix: "open the store with its app, or run `chrysalis migrate`, which rolls it back first (this command writes nothing)")
-        }
-        if message.hasPrefix(CheckedArithmetic.messagePrefix) {
-            return StoreError(.badValue, path: path, message, fix: "change the value expression so its result stays within the attribute's range")
-        }
-        switch database.resultCode {
-        case .SQLITE_NOTADB:
-            return StoreError(.corrupt, path: path, "is not a valid database (\(message))", fix: "restore the store from a backup")
-        case .SQLITE_CORRUPT:
-            return StoreError(.corrupt, path: path, "is corrupt (\(message))", fix: "restore the store from a backup; `sqlite3 STORE .recover` may save some rows")
-        case .SQLITE_READONLY, .SQLITE_PERM:
-            return StoreError(.readOnly, path: path, "cannot be written (\(message))", fix: "check the file's and directory's permissions")
-        case .SQLITE_BUSY, .SQLITE_LOCKED:
-            return StoreError(.busy, path: path, "is locked by another process (\(message))", fix: "close the app or process using it and try again")
-        case .SQLITE_CANTOPEN:
-            return StoreError(.unreadable, path: path, "cannot be opened (\(message))", fix: "check that the file and its directory are readable")
-        case .SQLITE_FULL:
-            return StoreError(.full, path: path, "the disk is full (\(message))", fix: "free space on the volume and try again")
-        default:
-            return StoreError(.sqlite, path: path, message)
-        }
     }
 }

@@ -37,7 +37,7 @@ extension StoreConnection {
         let objects = try appTriggersAndViews()
         var setAside = SetAsideObjects(kept: [], dropped: [])
         for object in objects {
-            try execute(SQLStatement("DROP \(object.type == "view" ? "VIEW" : "TRIGGER") main.\(ColumnNaming.quote(object.name))"))
+            try execute(SQLStatement("DROP \(object.type == "view" ? "VIEW" : "TRIGGER") main.\(SQLIdentifier.quote(object.name))"))
             if object.type == "trigger" && modelTables.contains(object.table.uppercased()) {
                 setAside.dropped.append(object)
             } else {
@@ -56,7 +56,7 @@ extension StoreConnection {
             do {
                 try execute(SQLStatement(object.sql))
                 if object.type == "view" {
-                    try execute(SQLStatement("SELECT * FROM main.\(ColumnNaming.quote(object.name)) LIMIT 0"))
+                    try execute(SQLStatement("SELECT * FROM main.\(SQLIdentifier.quote(object.name)) LIMIT 0"))
                 }
             } catch {
                 failed.append((object, "\(error)"))

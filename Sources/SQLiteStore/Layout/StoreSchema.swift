@@ -16,13 +16,13 @@ package struct StoreSchema: Sendable {
 
         /// The statement that creates the index, as SQLite keeps it in `sqlite_master`.
         package var statement: SQLStatement {
-            let q = ColumnNaming.quote
+            let q = SQLIdentifier.quote
             return SQLStatement("CREATE \(isUnique ? "UNIQUE " : "")INDEX \(q(name)) ON \(q(table)) (\(columns.joined(separator: ", ")))")
         }
 
         /// The statement that drops the index from the store `main`, if it is there.
         package var dropStatement: SQLStatement {
-            SQLStatement("DROP INDEX IF EXISTS main.\(ColumnNaming.quote(name))")
+            SQLStatement("DROP INDEX IF EXISTS main.\(SQLIdentifier.quote(name))")
         }
     }
 
@@ -39,7 +39,7 @@ package struct StoreSchema: Sendable {
 
     /// `CREATE TABLE` and `CREATE INDEX` statements, bookkeeping tables included.
     package var statements: [String] {
-        let q = ColumnNaming.quote
+        let q = SQLIdentifier.quote
         var sql = layout.tables.map { table in
             let columns = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"]
                 + table.columns.map { "\(q($0.name)) \($0.sqlType)" }
@@ -72,7 +72,7 @@ package struct StoreSchema: Sendable {
 
     /// Every to-one key, and every attribute marked `indexed`.
     private static func columnIndexes(_ table: StoreLayout.Table, _ layout: StoreLayout) -> [Index] {
-        let q = ColumnNaming.quote
+        let q = SQLIdentifier.quote
         var result: [Index] = []
         for column in table.columns {
             if column.role == .foreignKey {
@@ -92,7 +92,7 @@ package struct StoreSchema: Sendable {
 
     /// The compound indexes, fetch indexes and uniqueness constraints of the table's entities.
     private static func fetchIndexes(_ table: StoreLayout.Table, _ layout: StoreLayout) -> [Index] {
-        let q = ColumnNaming.quote
+        let q = SQLIdentifier.quote
         var result: [Index] = []
         for number in layout.numbering.numbers(inHierarchyOf: layout.numbering.number(of: table.rootEntity) ?? 0) {
             guard let name = layout.numbering.name(of: number), let entity = layout.model.entity(named: name) else { continue }
@@ -128,6 +128,6 @@ package struct StoreSchema: Sendable {
     private static func joinIndex(_ join: JoinTable) -> [Index] {
         guard join.sides.count == 2 else { return [] }
         let (first, second) = (join.sides[0].column, join.sides[1].column)
-        return [Index(name: "\(join.name)_\(second)_INDEX", table: join.name, columns: [ColumnNaming.quote(second), ColumnNaming.quote(first)], isUnique: false)]
+        return [Index(name: "\(join.name)_\(second)_INDEX", table: join.name, columns: [SQLIdentifier.quote(second), SQLIdentifier.quote(first)], isUnique: false)]
     }
 }

@@ -6,7 +6,7 @@ extension ObjectReader {
     /// attribute or to-one that is NULL, a to-many with no destination. A migration checks this
     /// before a property becomes required, as Core Data does.
     package func countLacking(_ name: String, of entity: String) throws -> Int {
-        let q = ColumnNaming.quote
+        let q = SQLIdentifier.quote
         guard let number = layout.numbering.number(of: entity), let table = layout.table(for: entity) else {
             throw StoreError(.unknownEntity, path: path, "the model has no entity \(entity)",
                              fix: "use one of: \(layout.model.entities.map(\.name).joined(separator: ", "))")

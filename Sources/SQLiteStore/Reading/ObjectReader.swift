@@ -47,7 +47,7 @@ package final class ObjectReader {
     }
 
     /// A table name qualified with the schema, quoted.
-    func t(_ table: String) -> String { ColumnNaming.qualified(table, schema: schema) }
+    func t(_ table: String) -> String { SQLIdentifier.qualified(table, schema: schema) }
 
     /// Calls `body` for each instance of `entity` (and of its subentities unless told not to), in
     /// `Z_PK` order, through one cursor (``ObjectPrefetch`` reads a migration's source this way).
@@ -63,7 +63,7 @@ package final class ObjectReader {
                 decoders[number] = decoder
                 try body(decoder.object(column))
             }
-        } catch let error as DatabaseError { throw PersistentStore.storeError(error, path: path) }
+        } catch let error as DatabaseError { throw StoreError.from(error, path: path) }
     }
 
     /// How many instances `entity` has (with its subentities' unless told not to).
@@ -81,7 +81,7 @@ package final class ObjectReader {
             throw StoreError(.unknownProperty, path: path, "entity \(entity) has no attribute \(name) that can equal \(value)",
                              fix: "fetch by an attribute of the entity, with a value of its type")
         }
-        return try Row.fetchAll(db, sql: "SELECT Z_PK, Z_ENT FROM \(t(table.name)) WHERE Z_ENT IN (\(numbers.map(String.init).joined(separator: ","))) AND \(ColumnNaming.quote(column.name)) IS ? ORDER BY Z_PK",
+        return try Row.fetchAll(db, sql: "SELECT Z_PK, Z_ENT FROM \(t(table.name)) WHERE Z_ENT IN (\(numbers.map(String.init).joined(separator: ","))) AND \(SQLIdentifier.quote(column.name)) IS ? ORDER BY Z_PK",
                                 arguments: [converted]).map { try objectID($0, table: table.name) }
     }
 
@@ -215,23 +215,5 @@ package final class ObjectReader {
         }
         let attributes = try layout.attributeColumns(of: name).map { (name: $0.attribute.name, kind: StoreValue.StorageKind($0.attribute), index: try position($0.column.name)) }
         return Decoder(entity: name, attributes: attributes, toOnes: toOnes, path: path, table: layout.table(for: name)?.name ?? name, columns: columns)
-    }
-}
-
-extension PersistentStore {
-    /// Runs `body` with a reader over this store laid out as `layout`.
-    package func readObjects<T>(_ layout: StoreLayout, _ body: (ObjectReader) throws -> T) throws -> T {
-        try read { db in try body(ObjectReader(db: db, layout: layout, path: path)) }
-    }
-
-    /// Runs `body` with a writer in one transaction; committed when `body` returns, rolled back
-    /// (nothing written) when it throws.
-    package func writeObjects<T>(_ layout: StoreLayout, _ body: (ObjectWriter) throws -> T) throws -> T {
-        try write { db in
-            let writer = ObjectWriter(db: db, layout: layout, path: path)
-            let result = try body(writer)
-            try writer.finish()
-            return result
-        }
     }
 }

@@ -79,7 +79,7 @@ extension ObjectReader {
         if let known = queries.relationships[key], known.generation == generation { return known }
         guard let storage = layout.storage(entity: entity, relationship: name),
               case .relationship(let relationship, _)? = layout.property(name, of: entity) else { return nil }
-        let q = ColumnNaming.quote
+        let q = SQLIdentifier.quote
         let destinationNumber = layout.numbering.number(of: relationship.destinationEntityName) ?? 0
         let built: ReaderQueries.Relationship
         switch storage {
@@ -124,7 +124,7 @@ extension ObjectReader {
         let sql = if case .copy(let copy)? = try lookups?.path(table: table.name, column: column.name) {
             "SELECT t.Z_PK, t.Z_ENT FROM \(copy) c CROSS JOIN \(t(table.name)) t ON t.Z_PK = c.key WHERE c.value IS ? AND t.Z_ENT IN (\(entities)) ORDER BY c.key\(order)"
         } else {
-            "SELECT Z_PK, Z_ENT FROM \(t(table.name)) WHERE \(ColumnNaming.quote(column.name)) IS ? AND Z_ENT IN (\(entities)) ORDER BY Z_PK\(order)"
+            "SELECT Z_PK, Z_ENT FROM \(t(table.name)) WHERE \(SQLIdentifier.quote(column.name)) IS ? AND Z_ENT IN (\(entities)) ORDER BY Z_PK\(order)"
         }
         let built = ReaderQueries.Lookup(sql: sql, kind: StoreValue.StorageKind(attribute), table: table.name, generation: generation)
         queries.lookups[key] = built

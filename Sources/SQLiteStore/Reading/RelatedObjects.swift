@@ -28,7 +28,7 @@ extension ObjectReader {
     package func relatedObjects(of number: Int, keys: ClosedRange<Int64>, through name: String, limit: Int) throws -> RelatedObjects? {
         guard let entity = layout.numbering.name(of: number), let storage = layout.storage(entity: entity, relationship: name),
               case .relationship(let relationship, _)? = layout.property(name, of: entity), relationship.isToMany else { return nil }
-        let q = ColumnNaming.quote
+        let q = SQLIdentifier.quote
         let sql: String, ownerTable: String, ownerColumn: String, memberTable: String
         switch storage {
         case .foreignKey:
@@ -62,7 +62,7 @@ extension ObjectReader {
                 members[owner, default: []].append(object)
                 lastOwner = owner
             }
-        } catch let error as DatabaseError { throw PersistentStore.storeError(error, path: path) }
+        } catch let error as DatabaseError { throw StoreError.from(error, path: path) }
         guard read > limit, let lastOwner else { return RelatedObjects(entityNumber: number, keys: keys, members: members) }
         // Cut short: the last owner's members may go on past the limit.
         members[lastOwner] = nil

@@ -16,11 +16,11 @@ package final class PreparedStatement {
 
     /// Runs the statement (one that returns no rows) with `values` bound by position.
     package func run(_ values: [SQLValue]) throws {
-        do { try statement.run(values) } catch let error as DatabaseError { throw PersistentStore.storeError(error, path: path) }
+        do { try statement.run(values) } catch let error as DatabaseError { throw StoreError.from(error, path: path) }
     }
 
     /// The rows the statement returns with `values` bound by position.
     package func rows(_ values: [SQLValue]) throws -> [[SQLValue]] {
-        do { return try statement.rows(values) } catch let error as DatabaseError { throw PersistentStore.storeError(error, path: path) }
+        do { return try statement.rows(values) } catch let error as DatabaseError { throw StoreError.from(error, path: path) }
     }
 }

@@ -102,17 +102,17 @@ package final class StoreConnection {
     /// Attaches the database at `location` (a path, or a `file:` URI such as
     /// ``PersistentStore/readOnlyURI``) under the name `schema`.
     package func attach(_ location: String, as schema: String) throws {
-        try execute(SQLStatement("ATTACH DATABASE ? AS \(ColumnNaming.quote(schema))", [.text(location)]))
+        try execute(SQLStatement("ATTACH DATABASE ? AS \(SQLIdentifier.quote(schema))", [.text(location)]))
     }
 
     /// Detaches the database attached as `schema`.
     package func detach(_ schema: String) throws {
-        try execute(SQLStatement("DETACH DATABASE \(ColumnNaming.quote(schema))"))
+        try execute(SQLStatement("DETACH DATABASE \(SQLIdentifier.quote(schema))"))
     }
 
     /// Runs `body`, turning an SQLite failure into a ``StoreError`` naming the store (what `body`
     /// throws itself passes through as it is).
     func converting<T>(_ body: () throws -> T) throws -> T {
-        do { return try body() } catch let error as DatabaseError { throw PersistentStore.storeError(error, path: path) }
+        do { return try body() } catch let error as DatabaseError { throw StoreError.from(error, path: path) }
     }
 }

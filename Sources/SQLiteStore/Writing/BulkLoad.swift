@@ -10,7 +10,7 @@ extension StoreConnection {
     /// checkpoint, and no copy of old pages is kept (an in-memory journal would hold every page a
     /// stage-2 `UPDATE` touches). ``endBulkLoad()`` puts the store back to WAL, synced.
     package func beginBulkLoad(scratch: String, source: String) throws {
-        let (s, w) = (ColumnNaming.quote(source), ColumnNaming.quote(scratch))
+        let (s, w) = (SQLIdentifier.quote(source), SQLIdentifier.quote(scratch))
         try converting {
             try db.execute(sql: """
                 PRAGMA main.synchronous = OFF; PRAGMA main.journal_mode = OFF; PRAGMA \(w).synchronous = OFF; PRAGMA \(w).journal_mode = OFF;

@@ -24,18 +24,18 @@ final class InsertShape {
         attributes = columns.map(\.attribute)
         kinds = columns.map { StoreValue.StorageKind($0.attribute) }
         positions = NameIndex(columns.enumerated().map { ($1.attribute.name, $0 + 3) })
-        var names = ["Z_PK", "Z_ENT", "Z_OPT"] + columns.map { ColumnNaming.quote($0.column.name) }
+        var names = ["Z_PK", "Z_ENT", "Z_OPT"] + columns.map { SQLIdentifier.quote($0.column.name) }
         var toOnePositions: [(String, (key: Int, entity: Int?))] = []
         for toOne in toOnes {
-            names.append(ColumnNaming.quote(toOne.column))
+            names.append(SQLIdentifier.quote(toOne.column))
             let key = names.count - 1
-            if let entityColumn = toOne.entityColumn { names.append(ColumnNaming.quote(entityColumn)) }
+            if let entityColumn = toOne.entityColumn { names.append(SQLIdentifier.quote(entityColumn)) }
             toOnePositions.append((toOne.name, (key, toOne.entityColumn == nil ? nil : key + 1)))
         }
         self.toOnePositions = NameIndex(toOnePositions)
         defaults = [.null, SQLValue(number), 1] + columns.map { ObjectWriter.defaultValue(of: $0.attribute)?.sqlValue(for: $0.attribute) ?? .null }
             + Array(repeating: .null, count: names.count - 3 - columns.count)
-        rows = RowQueue(table: table, insertInto: "INSERT INTO \(ColumnNaming.qualified(table, schema: schema)) (\(names.joined(separator: ", ")))",
+        rows = RowQueue(table: table, insertInto: "INSERT INTO \(SQLIdentifier.qualified(table, schema: schema)) (\(names.joined(separator: ", ")))",
                         width: names.count)
     }
 }

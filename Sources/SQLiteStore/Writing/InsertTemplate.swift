@@ -22,15 +22,15 @@ extension ObjectWriter {
             guard let column = layout.column(entity: entity, property: name) else {
                 throw StoreError(.unknownProperty, path: path, "entity \(entity) has no stored attribute \(name)", fix: "check the model")
             }
-            columns.append(ColumnNaming.quote(column.name))
+            columns.append(SQLIdentifier.quote(column.name))
         }
         var hasEntityColumn: [Bool] = []
         for name in relationships {
             guard case let .foreignKey(_, column, entityColumn)? = layout.storage(entity: entity, relationship: name) else {
                 throw StoreError(.unknownProperty, path: path, "entity \(entity) has no to-one relationship \(name)", fix: "check the model")
             }
-            columns.append(ColumnNaming.quote(column))
-            if let entityColumn { columns.append(ColumnNaming.quote(entityColumn)) }
+            columns.append(SQLIdentifier.quote(column))
+            if let entityColumn { columns.append(SQLIdentifier.quote(entityColumn)) }
             hasEntityColumn.append(entityColumn != nil)
         }
         let sql = "INSERT INTO \(t(table.name)) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"

@@ -42,7 +42,7 @@ package final class ObjectWriter {
     }
 
     /// A table name qualified with the schema, quoted.
-    func t(_ table: String) -> String { ColumnNaming.qualified(table, schema: schema) }
+    func t(_ table: String) -> String { SQLIdentifier.qualified(table, schema: schema) }
 
     /// Inserts an instance of `entity` with attribute `values` (attributes not given take the
     /// model's default values, as a new Core Data object does) and to-one destinations `toOne`
@@ -137,7 +137,7 @@ package final class ObjectWriter {
         let entity = try name(of: id)
         let (_, table, _) = try resolve(entity)
         let (columns, arguments) = try assignments(entity: entity, values)
-        let sets = ((countsChange ? ["Z_OPT = Z_OPT + 1"] : []) + columns.map { "\(ColumnNaming.quote($0)) = ?" }).joined(separator: ", ")
+        let sets = ((countsChange ? ["Z_OPT = Z_OPT + 1"] : []) + columns.map { "\(SQLIdentifier.quote($0)) = ?" }).joined(separator: ", ")
         try db.cachedStatement(sql: "UPDATE \(t(table.name)) SET \(sets) WHERE Z_PK = ?")
             .run(arguments + [.integer(id.primaryKey)])
     }

@@ -162,7 +162,7 @@ final class RelationshipWritePlan {
         self.storage = storage
         self.allowed = allowed
         self.inverseToOne = inverseToOne
-        let q = ColumnNaming.quote
+        let q = SQLIdentifier.quote
         switch storage {
         case let .foreignKey(table, column, entityColumn):
             let sets = ["\(q(column)) = ?"] + (entityColumn.map { ["\(q($0)) = ?"] } ?? [])

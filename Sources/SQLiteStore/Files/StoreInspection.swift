@@ -44,7 +44,7 @@ package struct StoreInspection: Sendable {
     package static func inspect(_ path: String, bundle: ModelBundle?) throws -> StoreInspection {
         let store = try PersistentStore.open(at: path)
         let metadata = try store.metadata()
-        let match = try StoreModelMatch.find(for: store, metadata: metadata, in: bundle)
+        let match = try StoreModelMatch.find(metadata: metadata, in: bundle, cachedModel: store.cachedModel)
         let counts = try store.rowCounts(model: match.model)
         let (journal, pages): (String, Int) = try store.read { db in
             // An immutable read-only connection reports "delete"; the header knows WAL.

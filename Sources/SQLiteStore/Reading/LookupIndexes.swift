@@ -54,7 +54,7 @@ package final class LookupIndexes {
     /// An SQL condition, with one `?` for the value, that holds for the rows of `table` (named
     /// `alias` in the query) whose `column` IS the value, and that an index serves.
     package func condition(table: String, column: String, alias: String) throws -> String {
-        let q = ColumnNaming.quote
+        let q = SQLIdentifier.quote
         switch try path(table: table, column: column) {
         case .indexed, .scan: return "\(q(alias)).\(q(column)) IS ?"
         case .copy(let copy): return "\(q(alias)).rowid IN (SELECT key FROM \(copy) WHERE value IS ?)"
@@ -98,7 +98,7 @@ package final class LookupIndexes {
     }
 
     private func make(table: String, column: String) throws -> Path {
-        let q = ColumnNaming.quote
+        let q = SQLIdentifier.quote
         counter += 1
         let name = "chrysalis_lookup_\(schema)_\(counter)"
         guard let scratchSchema else {
@@ -107,21 +107,21 @@ package final class LookupIndexes {
             let hasEntityColumn = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM pragma_table_info(?, ?) WHERE name = 'Z_ENT' COLLATE NOCASE)",
                                                     arguments: [table, schema]) ?? false
             let columns = q(column) + (hasEntityColumn && column.uppercased() != "Z_ENT" ? ", Z_ENT" : "")
-            try db.execute(sql: "CREATE INDEX \(ColumnNaming.qualified(name, schema: schema)) ON \(q(table)) (\(columns))")
-            made.append(("INDEX", ColumnNaming.qualified(name, schema: schema)))
+            try db.execute(sql: "CREATE INDEX \(SQLIdentifier.qualified(name, schema: schema)) ON \(q(table)) (\(columns))")
+            made.append(("INDEX", SQLIdentifier.qualified(name, schema: schema)))
             return .indexed
         }
         // Only a table with row IDs can be pointed back into; Core Data's tables all have them.
-        guard (try? db.makeStatement(sql: "SELECT rowid FROM \(ColumnNaming.qualified(table, schema: schema)) LIMIT 0")) != nil else { return .scan }
+        guard (try? db.makeStatement(sql: "SELECT rowid FROM \(SQLIdentifier.qualified(table, schema: schema)) LIMIT 0")) != nil else { return .scan }
         let declared = try String.fetchOne(db, sql: "SELECT type FROM pragma_table_info(?, ?) WHERE name = ? COLLATE NOCASE",
                                            arguments: [table, schema, column]) ?? ""
-        let copy = ColumnNaming.qualified(name, schema: scratchSchema)
+        let copy = SQLIdentifier.qualified(name, schema: scratchSchema)
         // The declared type gives the copy the column's affinity, so `value IS ?` compares as
         // `column IS ?` would.
         try db.execute(sql: """
             CREATE TABLE \(copy) (value \(declared), key INTEGER);
-            INSERT INTO \(copy) SELECT \(q(column)), rowid FROM \(ColumnNaming.qualified(table, schema: schema));
-            CREATE INDEX \(ColumnNaming.qualified(name + "_value", schema: scratchSchema)) ON \(q(name)) (value, key);
+            INSERT INTO \(copy) SELECT \(q(column)), rowid FROM \(SQLIdentifier.qualified(table, schema: schema));
+            CREATE INDEX \(SQLIdentifier.qualified(name + "_value", schema: scratchSchema)) ON \(q(name)) (value, key);
             """)
         made.append(("TABLE", copy))
         return .copy(copy)

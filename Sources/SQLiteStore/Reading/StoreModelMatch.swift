@@ -36,8 +36,9 @@ package struct StoreModelMatch: Sendable {
     /// Whether the store's own archived model reproduces every hash in its metadata.
     package var cachedModelReproducesHashes: Bool?
 
-    /// Finds the model for `store` in `bundle` (if given), falling back to `Z_MODELCACHE`.
-    package static func find(for store: PersistentStore, metadata: StoreMetadata, in bundle: ModelBundle?) throws -> StoreModelMatch {
+    /// Finds the model for a store with `metadata` in `bundle` (if given), falling back to the
+    /// model the store archived in `Z_MODELCACHE` (`cachedModel`, read only when needed).
+    package static func find(metadata: StoreMetadata, in bundle: ModelBundle?, cachedModel: () throws -> ManagedObjectModel?) throws -> StoreModelMatch {
         var match = StoreModelMatch(differingEntities: [])
         if let bundle, let version = bundle.version(for: metadata) {
             match.matchedVersion = version.name
@@ -50,7 +51,7 @@ package struct StoreModelMatch: Sendable {
             match.nearestVersion = nearest.version.name
             match.differingEntities = nearest.differingEntities
         }
-        if let cached = try store.cachedModel() {
+        if let cached = try cachedModel() {
             match.model = cached
             match.source = .modelCache
             match.cachedModelReproducesHashes = VersionHash.entityHashes(of: cached) == metadata.versionHashes

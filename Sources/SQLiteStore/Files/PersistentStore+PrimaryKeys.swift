@@ -1,0 +1,13 @@
+internal import GRDB
+
+extension PersistentStore {
+    /// The entity numbering the store itself records in `Z_PRIMARYKEY`, every value checked.
+    package func recordedNumbering() throws -> EntityNumbering {
+        try read { db in try PrimaryKeyTable.read(db, path: path).numbering }
+    }
+
+    /// The store's `Z_PRIMARYKEY`, every value checked.
+    package func primaryKeyTable() throws -> PrimaryKeyTable {
+        try read { db in try PrimaryKeyTable.read(db, path: path) }
+    }
+}
