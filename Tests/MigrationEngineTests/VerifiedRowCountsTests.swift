@@ -11,10 +11,10 @@ import XCTest
 final class VerifiedRowCountsTests: XCTestCase {
     private func runBookStore3To4(_ path: String, verifiedRows: VerifiedRowCounts?) throws -> MigrationReport {
         let bundle = try bookStore()
-        var options = MigrationOptions(policies: DemoResources.policies)
-        options.verifiedRows = verifiedRows
+        var context = MigrationOptions(policies: DemoResources.policies).stepContext
+        context.verifiedRows = verifiedRows
         return try MappingMigration.run(store: path, from: try version(bundle, "BookStore 3"), to: try version(bundle, "BookStore 4"),
-                                        mappings: [try DemoResources.mapping("BookStore3To4")], options: options)
+                                        mappings: [try DemoResources.mapping("BookStore3To4")], context: context)
     }
 
     /// Counts no table holds (600 books), so the report shows which counts the step used.

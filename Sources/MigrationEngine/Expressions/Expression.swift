@@ -143,3 +143,12 @@ public struct ExpressionError: Error, CustomStringConvertible, Equatable, Sendab
     /// `column N of "text": message`.
     public var description: String { "column \(column) of \"\(text)\": \(message)" }
 }
+
+extension Expression {
+    /// Selectors `FUNCTION(…)` may call: the manager's two lookups and a few string methods.
+    /// Anything else is refused, so a mapping file cannot run arbitrary code.
+    public static let allowedSelectors: Set<String> = [
+        "destinationInstancesForEntityMappingNamed:sourceInstances:", "destinationInstancesForSourceRelationshipNamed:sourceInstances:",
+        "uppercaseString", "lowercaseString", "stringByAppendingString:",
+    ]
+}

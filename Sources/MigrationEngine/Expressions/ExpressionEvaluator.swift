@@ -38,7 +38,7 @@ struct ExpressionEvaluator {
             return try evaluate(try matches(predicate) ? whenTrue : whenFalse)
         case .function(let receiver, let selector, let arguments):
             // A custom policy's own functions are the app's code, which the policy runs.
-            guard MappingModel.allowedSelectors.contains(selector) || receiver == .variable("entityPolicy") else {
+            guard Expression.allowedSelectors.contains(selector) || receiver == .variable("entityPolicy") else {
                 throw EvaluationError("FUNCTION selector \"\(selector)\" is not allowed")
             }
             return try context.call(try evaluate(receiver).plain, selector, try arguments.map { try evaluate($0).plain })

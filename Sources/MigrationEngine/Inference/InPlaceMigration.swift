@@ -13,10 +13,10 @@ import SQLiteStore
 /// the whole-file check and the swap made them 2.5–3.3× their hand-written SQL (issue 32), for
 /// no more safety than the transaction gives.
 package enum InPlaceMigration {
-    /// Migrates the store at `path` from `source` to `destination` by inference.
-    package static func run(store path: String, from source: ModelBundle.Version, to destination: ModelBundle.Version,
-                           options: MigrationOptions = MigrationOptions()) throws -> MigrationReport {
-        try InferredStep(store: path, from: source, to: destination, options: options).alterInPlace()
+    /// Migrates the store at `path` from `source` to `destination` by inference, as `context`'s step.
+    static func run(store path: String, from source: ModelBundle.Version, to destination: ModelBundle.Version,
+                    context: StepContext) throws -> MigrationReport {
+        try InferredStep(store: path, from: source, to: destination, options: context).alterInPlace()
     }
 }
 
@@ -25,7 +25,7 @@ package enum InPlaceMigration {
 private struct InferredStep {
     let path: String
     let source: ModelBundle.Version, destination: ModelBundle.Version
-    let options: MigrationOptions
+    let options: StepContext
     let started = Date()
     /// Held for the step unless the plan holds it.
     let lock: StoreLock?
@@ -58,7 +58,7 @@ private struct InferredStep {
 
     /// Prepares the step: the lock, a crashed step's leftovers undone, the inference, the store's
     /// version checked, its layout read.
-    init(store path: String, from source: ModelBundle.Version, to destination: ModelBundle.Version, options: MigrationOptions) throws {
+    init(store path: String, from source: ModelBundle.Version, to destination: ModelBundle.Version, options: StepContext) throws {
         (self.path, self.source, self.destination, self.options) = (path, source, destination, options)
         lock = options.lockHeld ? nil : try StoreLock(store: path)
         if lock != nil { try StoreSwap.recover(store: path) }
@@ -95,7 +95,7 @@ private struct InferredStep {
         try original.close()
         let rows = verifiedRows?.values.reduce(0, +) ?? expected.modelRows
         var progress = InPlaceProgress(rows: rows, bytes: InPlaceProgress.bytes(of: path), countsRows: countsRows, change: expected.total, tables: tables,
-                                       options: options, pass: "\(name) (lightweight, in place)")
+                                       keepsBackup: options.keepsBackup, target: options.progress, pass: "\(name) (lightweight, in place)")
         let space = SpaceCheck(.alterInPlace(backup: options.keepsBackup, rewritesRows: rewritesRows, rebuilds: !altersOnly), store: path)
         try space.require(store: path, step: name)
         // Name another writer now, rather than time out inside the transaction below.

@@ -54,32 +54,3 @@ public struct DefaultEntityMigrationPolicy: EntityMigrationPolicy {
     /// The default policy.
     public init() {}
 }
-
-/// Policies by the names mapping models use. Real mapping models name them bare
-/// (`MHWBookToBookPolicy`) or module-qualified (`App.PublicationToPublicationMigrationPolicy`);
-/// either finds a policy registered under either form.
-public struct PolicyRegistry: Sendable {
-    private var factories: [String: @Sendable () -> EntityMigrationPolicy] = [:]
-
-    /// An empty registry.
-    public init() {}
-
-    /// Registers `make` under `name`.
-    public mutating func register(_ name: String, _ make: @escaping @Sendable () -> EntityMigrationPolicy) {
-        factories[name] = make
-    }
-
-    /// A new policy for `name`, matching bare and module-qualified names.
-    public func policy(named name: String) -> EntityMigrationPolicy? {
-        if let make = factories[name] { return make() }
-        let bare = Self.bare(name)
-        return factories.first { Self.bare($0.key) == bare }.map { $0.value() }
-    }
-
-    /// The registered names.
-    public var names: [String] { factories.keys.sorted() }
-
-    private static func bare(_ name: String) -> Substring {
-        name.split(separator: ".").last ?? Substring(name)
-    }
-}

@@ -6,12 +6,9 @@ import SQLiteStore
 /// `destinationInstancesForEntityMappingNamed:` function for relationships. Every key path an
 /// expression or filter reads from the source is checked here, when the plan is made.
 extension MappingModel {
-    /// Selectors `FUNCTION(…)` may call: the manager's two lookups and a few string methods.
-    /// Anything else is refused, so a mapping file cannot run arbitrary code.
-    public static let allowedSelectors: Set<String> = [
-        "destinationInstancesForEntityMappingNamed:sourceInstances:", "destinationInstancesForSourceRelationshipNamed:sourceInstances:",
-        "uppercaseString", "lowercaseString", "stringByAppendingString:",
-    ]
+    /// Selectors `FUNCTION(…)` may call (``Expression/allowedSelectors``): anything else is
+    /// refused, so a mapping file cannot run arbitrary code.
+    public static var allowedSelectors: Set<String> { Expression.allowedSelectors }
 
     /// The mapping with every default filled in, or the first problem found.
     public func resolved(source: ManagedObjectModel, destination: ManagedObjectModel) throws -> MappingModel {

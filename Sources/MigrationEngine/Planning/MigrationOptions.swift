@@ -28,23 +28,6 @@ public struct MigrationOptions: Sendable {
     /// reads it, and the plan is undone; a page no step reads stays as it was; a new store is
     /// checked by its row counts.
     public var checksPages = false
-    /// Which step of a longer plan this migration is (for progress), and how many there are.
-    var step = 1, stepCount = 1
-    /// The part of the plan's bar this step fills (a plan runner sets it from the steps' costs).
-    var progressSpan = ProgressSpan.whole()
-    /// Set by a plan runner that already holds the store's lock.
-    var lockHeld = false
-    /// Whether the step must leave the store it started from as `Name~.ext`. A plan runner asks
-    /// only the first step for one; an in-place step makes one only when asked.
-    var keepsBackup = true
-    /// The backup's path when a plan runner chose it (it names it in its journal first).
-    var backupPath: String?
-    /// Set by a plan runner for steps after the first: the original is kept already, so the step
-    /// replaces the store it started from instead of keeping it.
-    var replacesSource = false
-    /// The rows the step before verified, set by a plan runner (see ``VerifiedRowCounts``).
-    var verifiedRows: VerifiedRowCounts?
-
     /// Options with Core Data's defaults.
     public init(policies: PolicyRegistry = PolicyRegistry(), cancellation: CancellationToken = CancellationToken(),
                 progressChannel: ProgressChannel = ProgressChannel(), chunkSize: Int = 10_000,
@@ -54,5 +37,13 @@ public struct MigrationOptions: Sendable {
         self.progressChannel = progressChannel
         self.chunkSize = chunkSize
         self.configureManager = configureManager
+    }
+}
+
+extension MigrationOptions {
+    /// A step run with these options on its own: the whole bar, its own lock and its backup.
+    var stepContext: StepContext {
+        StepContext(policies: policies, cancellation: cancellation, chunkSize: chunkSize, runState: runState, configureManager: configureManager,
+                    pauseAfterEntityMapping: pauseAfterEntityMapping, checksPages: checksPages, progress: ProgressTarget(channel: progressChannel))
     }
 }

@@ -98,7 +98,7 @@ public enum MigrationRunner {
                 let report: MigrationReport
                 do {
                     MigrationLog.plan.debug("running step \(index + 1)/\(plan.steps.count) \(step.source.name) → \(step.destination.name) [\(step.kind.name)]")
-                    report = try MigrationRunner.run(step, store: path, options: stepOptions(index, span: spans[index], verifiedRows: verifiedRows))
+                    report = try MigrationRunner.run(step, store: path, context: stepContext(index, span: spans[index], verifiedRows: verifiedRows))
                     MigrationLog.plan.debug("step \(index + 1) done in \(String(format: "%.3f", report.duration)) s: \(report.passes.joined(separator: ", "))")
                 } catch {
                     let error = (error as? MigrationError)?.kind != .otherWriter && Self.writtenByOthers(path, since: verifiedRows, model: step.source.model)
@@ -139,12 +139,10 @@ public enum MigrationRunner {
             return now.contains { entity, rows in verified.rows[entity].map { $0 != rows } ?? false }
         }
 
-        /// The options of step `index`, whose share of the plan's progress bar is `span`.
-        private func stepOptions(_ index: Int, span: ProgressSpan, verifiedRows: VerifiedRowCounts?) -> MigrationOptions {
-            var stepOptions = options
-            stepOptions.step = index + 1
-            stepOptions.stepCount = plan.steps.count
-            stepOptions.progressSpan = span
+        /// Step `index`, whose share of the plan's progress bar is `span`.
+        private func stepContext(_ index: Int, span: ProgressSpan, verifiedRows: VerifiedRowCounts?) -> StepContext {
+            var stepOptions = options.stepContext
+            stepOptions.progress = ProgressTarget(channel: options.progressChannel, span: span, step: index + 1, stepCount: plan.steps.count)
             stepOptions.lockHeld = true
             stepOptions.keepsBackup = index == 0 && needsOriginal
             stepOptions.backupPath = index == 0 ? original : nil
@@ -167,12 +165,12 @@ public enum MigrationRunner {
     }
 
     /// One step, by its kind.
-    private static func run(_ step: MigrationPlan.Step, store path: String, options: MigrationOptions) throws -> MigrationReport {
+    private static func run(_ step: MigrationPlan.Step, store path: String, context: StepContext) throws -> MigrationReport {
         switch step.kind {
         case .lightweight:
-            return try InPlaceMigration.run(store: path, from: step.source, to: step.destination, options: options)
+            return try InPlaceMigration.run(store: path, from: step.source, to: step.destination, context: context)
         case .mapping(let mappings):
-            return try MappingMigration.run(store: path, from: step.source, to: step.destination, mappings: mappings, options: options)
+            return try MappingMigration.run(store: path, from: step.source, to: step.destination, mappings: mappings, context: context)
         }
     }
 

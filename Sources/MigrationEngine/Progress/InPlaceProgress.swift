@@ -15,15 +15,15 @@ struct InPlaceProgress {
     private var megabytes: CopiedMegabytes
 
     /// The progress of an in-place step over a store of about `rows` rows and `bytes` bytes (with
-    /// its `-wal`: what the backup copies) whose change of `tables` tables is expected to take
-    /// `change` microseconds (``StatementWeights``).
-    init(rows: Int, bytes: Int, countsRows: Bool, change: Double, tables: Int, options: MigrationOptions, pass: String) {
+    /// its `-wal`: what the backup copies, when it `keepsBackup`) whose change of `tables` tables
+    /// is expected to take `change` microseconds (``StatementWeights``), posting to `target`.
+    init(rows: Int, bytes: Int, countsRows: Bool, change: Double, tables: Int, keepsBackup: Bool, target: ProgressTarget, pass: String) {
         self.pass = pass
         self.tables = max(tables, 1)
         self.countsRows = countsRows
-        backup = options.keepsBackup
-        let reporter = ProgressReporter(budget: StageCost.inPlaceStep(rows: rows, bytes: bytes, backup: options.keepsBackup, countsRows: countsRows,
-                                                                  change: change, tables: max(tables, 1)), options: options)
+        backup = keepsBackup
+        let reporter = ProgressReporter(budget: StageCost.inPlaceStep(rows: rows, bytes: bytes, backup: keepsBackup, countsRows: countsRows,
+                                                                  change: change, tables: max(tables, 1)), target: target)
         self.reporter = reporter
         megabytes = CopiedMegabytes(bytes: bytes, reporter: reporter)
     }

@@ -23,12 +23,12 @@ final class ProgressReporter {
     /// The plan's paused seconds when the running stage began.
     private var pausedAtStageStart = 0.0
 
-    /// A reporter for one step of `options`' plan (its channel, span and step number).
-    init(budget: ProgressBudget, options: MigrationOptions) {
+    /// A reporter for one step, posting to `target` (its plan's channel, its span and number).
+    init(budget: ProgressBudget, target: ProgressTarget) {
         self.budget = budget
-        channel = options.progressChannel
-        span = options.progressSpan
-        current = MigrationProgress(step: options.step, stepCount: options.stepCount, pass: "", entityMapping: nil, entityMappingIndex: 0,
+        channel = target.channel
+        span = target.span
+        current = MigrationProgress(step: target.step, stepCount: target.stepCount, pass: "", entityMapping: nil, entityMappingIndex: 0,
                                     entityMappingCount: 0, stage: .preparing, rowsDone: 0, rowsTotal: 0, fraction: span.start,
                                     rowsPerSecond: 0, elapsed: 0)
         shown = span.start
@@ -37,7 +37,7 @@ final class ProgressReporter {
     }
 
     /// A reporter no one hears (a probe that only counts).
-    static func silent() -> ProgressReporter { ProgressReporter(budget: ProgressBudget(), options: MigrationOptions()) }
+    static func silent() -> ProgressReporter { ProgressReporter(budget: ProgressBudget(), target: ProgressTarget(channel: ProgressChannel())) }
 
     /// Starts a stage of an entity mapping (or of the whole step when `mapping` is nil);
     /// `rowsTotal` counts `unit`s.

@@ -20,9 +20,9 @@ enum StageCost {
 
     /// A mapping step's stages: per pass, each entity mapping's instances, then each one's
     /// relationships, then validation; index builds before the first validation; verification
-    /// and the swap at the end. `sourceRows` are rows per source entity; `policies` tell which
-    /// policies create relationships themselves, row by row.
-    static func mappingStep(_ models: [MappingModel], sourceRows: [String: Int], policies: PolicyRegistry) -> ProgressBudget {
+    /// and the swap at the end. `sourceRows` are rows per source entity; `createsOwnRelationships`
+    /// tells, by policy name, which policies create relationships themselves, row by row.
+    static func mappingStep(_ models: [MappingModel], sourceRows: [String: Int], createsOwnRelationships: (String) -> Bool) -> ProgressBudget {
         var budget = ProgressBudget()
         let destinationRows = max(sourceRows.values.reduce(0, +), 1)
         for model in models {
@@ -32,7 +32,7 @@ enum StageCost {
                 budget.add(.createInstances, pass: model.name, mapping: index + 1, units: counts[index], cost: perStage + Double(counts[index]) * perRow)
             }
             for (index, mapping) in model.entityMappings.enumerated() {
-                let ownRelationships = mapping.policyName.flatMap(policies.policy(named:)).map { !$0.usesDefaultRelationships } ?? false
+                let ownRelationships = mapping.policyName.map(createsOwnRelationships) ?? false
                 let perRow = ownRelationships ? customRelationships : defaultRelationships
                 budget.add(.createRelationships, pass: model.name, mapping: index + 1, units: counts[index], cost: perStage + Double(counts[index]) * perRow)
             }
@@ -77,25 +77,4 @@ extension StageCost {
     /// Bytes of a store per row, roughly, to guess rows from a file's size without reading a
     /// table (counting rows costs seconds per table at ten million rows).
     static let bytesPerRow = 64
-
-    /// Each step's expected cost, for the steps' shares of the plan's bar: from the store's size
-    /// alone, spread evenly over a step's source entities (a step's own budget, made when it
-    /// starts, knows its real counts).
-    static func planCosts(_ plan: MigrationPlan, storeBytes: Int, keepsBackup: Bool, policies: PolicyRegistry) -> [Double] {
-        let rows = max(storeBytes / bytesPerRow, 1)
-        return plan.steps.enumerated().map { index, step in
-            switch step.kind {
-            case .lightweight(let inference):
-                // Predicted layouts are enough to tell whether rows can change (and must be counted).
-                let sql = LightweightSQL(inference: inference, source: StoreLayout(model: step.source.model),
-                                         destination: StoreLayout(model: step.destination.model))
-                return inferredStep(rows: rows, bytes: storeBytes, backup: index == 0 && keepsBackup, rebuilds: sql.rebuildsTables(),
-                                    countsRows: !sql.preservesRows()).totalCost
-            case .mapping(let models):
-                let entities = step.source.model.entities.map(\.name)
-                let each = rows / max(entities.count, 1)
-                return mappingStep(models, sourceRows: Dictionary(entities.map { ($0, each) }, uniquingKeysWith: { a, _ in a }), policies: policies).totalCost
-            }
-        }
-    }
 }

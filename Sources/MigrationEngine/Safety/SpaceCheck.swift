@@ -48,31 +48,27 @@ package struct SpaceCheck: Sendable {
         (self.needed, self.reason) = (needed, reason)
     }
 
-    /// What the whole plan needs at its most demanding step, checked before its first write, so
-    /// that steps 1–3 never run only for step 4 to be found not to fit. Later steps' stores are
-    /// taken to be the store's size; a plan that keeps its original keeps it on disk throughout.
-    static func plan(_ plan: MigrationPlan, store: String, keepsOriginal: Bool) -> SpaceCheck {
-        let storeBytes = size(store) + size(StoreFiles.wal(of: store))
-        let rows = Int(max(storeBytes / Int64(StageCost.bytesPerRow), 1))
+    /// What a whole plan needs at its most demanding step, checked before its first write, so
+    /// that steps 1–3 never run only for step 4 to be found not to fit: `steps` are each step's
+    /// own need, in order, with its name. Later steps' stores are taken to be the store's size; a
+    /// plan that keeps its original keeps it on disk throughout.
+    static func plan(steps: [(work: SpaceCheck, name: String)], store: String, keepsOriginal: Bool) -> SpaceCheck {
+        let storeBytes = Int64(bytes(of: store))
         var worst = SpaceCheck(needed: 0, reason: "")
-        for (index, step) in plan.steps.enumerated() {
-            var work: SpaceCheck
-            switch step.kind {
-            case .mapping: work = SpaceCheck(.newStore(rows: rows), store: store)
-            case .lightweight(let inference):
-                let sql = LightweightSQL(inference: inference, source: StoreLayout(model: step.source.model), destination: StoreLayout(model: step.destination.model))
-                work = SpaceCheck(.alterInPlace(backup: index == 0 && keepsOriginal, rewritesRows: sql.rewritesRows(methods: sql.tableMethods()),
-                                                rebuilds: sql.rebuildsTables()), store: store)
-            }
+        for (index, step) in steps.enumerated() {
+            var work = step.work
             if index > 0 && keepsOriginal {
                 work = SpaceCheck(needed: work.needed + storeBytes, reason: work.reason + ", while the original is kept (\(format(storeBytes)))")
             }
             if work.needed > worst.needed {
-                worst = SpaceCheck(needed: work.needed, reason: "its step \(index + 1), \(step.source.name) → \(step.destination.name), needs " + work.reason)
+                worst = SpaceCheck(needed: work.needed, reason: "its step \(index + 1), \(step.name), needs " + work.reason)
             }
         }
         return worst
     }
+
+    /// The size of the store at `path` with its `-wal`.
+    static func bytes(of store: String) -> Int { Int(size(store) + size(StoreFiles.wal(of: store))) }
 
     /// Throws when the volume holding `store` has less than `needed` bytes free.
     package func require(store: String, step: String) throws {

@@ -9,15 +9,16 @@ import SQLiteStore
 /// One instance owns one running step, and its stages read top to bottom in ``run()``: prepare
 /// (lock, check, resolve, count, make the new store), the passes, verify, swap.
 public final class MappingMigration {
-    /// Runs the `mappings` (in order, as passes into one destination) over the store at `path`.
-    public static func run(store path: String, from source: ModelBundle.Version, to destination: ModelBundle.Version,
-                           mappings: [MappingModel], options: MigrationOptions = MigrationOptions()) throws -> MigrationReport {
-        try MappingMigration(store: path, from: source, to: destination, mappings: mappings, options: options).run()
+    /// Runs the `mappings` (in order, as passes into one destination) over the store at `path`,
+    /// as `context`'s step.
+    static func run(store path: String, from source: ModelBundle.Version, to destination: ModelBundle.Version,
+                    mappings: [MappingModel], context: StepContext) throws -> MigrationReport {
+        try MappingMigration(store: path, from: source, to: destination, mappings: mappings, options: context).run()
     }
 
     private let path: String
     private let source: ModelBundle.Version, destination: ModelBundle.Version
-    private let options: MigrationOptions
+    private let options: StepContext
     private let started = Date()
     /// The plan's paused seconds when this step started: a pause is not the step's time.
     private let pausedAtStart: Double
@@ -43,8 +44,8 @@ public final class MappingMigration {
     /// Prepares the step: the lock, leftovers of a crashed step undone, no other writer, the
     /// store checked to be at `source`, the mappings resolved, its layout read and its rows counted.
     private init(store path: String, from source: ModelBundle.Version, to destination: ModelBundle.Version, mappings: [MappingModel],
-                 options: MigrationOptions) throws {
-        pausedAtStart = options.progressSpan.paused.seconds
+                 options: StepContext) throws {
+        pausedAtStart = options.progress.span.paused.seconds
         (self.path, self.source, self.destination, self.options) = (path, source, destination, options)
         lock = options.lockHeld ? nil : try StoreLock(store: path)
         if lock != nil { try StoreSwap.recover(store: path) }
@@ -87,7 +88,7 @@ public final class MappingMigration {
             let rowsAfter = Dictionary(uniqueKeysWithValues: destination.model.entities.map { ($0.name, inserted[$0.name, default: 0]) })
             return MigrationReport(store: path, backup: backup, sourceVersion: source.name, destinationVersion: destination.name,
                                    passes: passes.map(\.name), rowsBefore: rowsBefore, rowsAfter: rowsAfter,
-                                   duration: Date().timeIntervalSince(started) - (options.progressSpan.paused.seconds - pausedAtStart),
+                                   duration: Date().timeIntervalSince(started) - (options.progress.span.paused.seconds - pausedAtStart),
                                    pagesChecked: options.checksPages)
         } catch {
             // A count that no longer adds up because another process wrote is that write's doing.
@@ -150,18 +151,18 @@ public final class MappingMigration {
         // is verified and swapped in.
         try connection.beginBulkLoad(scratch: AssociationTable.schema, source: "src")
         let deferred = try DeferredIndexes.drop(on: connection, layout: destinationLayout)
-        let progress = ProgressReporter(budget: StageCost.mappingStep(passes, sourceRows: try sourceRows(connection), policies: options.policies), options: options)
+        let progress = ProgressReporter(budget: StageCost.mappingStep(passes, sourceRows: try sourceRows(connection), createsOwnRelationships: options.policies.createsOwnRelationships), target: options.progress)
         reporter = progress
         var inserted: [String: Int] = [:]
         for mapping in passes {
             let manager = makeManager(connection, mapping: mapping, progress: progress)
             try options.configureManager?(manager)
             if let pause = options.pauseAfterEntityMapping {
-                let paused = options.progressSpan.paused
+                let paused = options.progress.span.paused
                 manager.pass.pauseAfterEntityMapping = { @Sendable (report: StepReport) -> Void in paused.counting { pause(report) } }
             }
             manager.pass.deferredIndexes = deferred
-            try manager.runPass(step: options.step)
+            try manager.runPass(step: options.progress.step)
             inserted.merge(manager.pass.writer.insertedCounts, uniquingKeysWith: +)
         }
         try deferred.create(on: connection)

@@ -1,0 +1,81 @@
+import Foundation
+import SQLiteStore
+
+/// Evaluates a filter ``Predicate`` on one object.
+struct PredicateEvaluator {
+    let evaluator: ExpressionEvaluator
+
+    func matches(_ predicate: Predicate) throws -> Bool {
+        switch predicate {
+        case .truePredicate: return true
+        case .falsePredicate: return false
+        case .and(let parts): return try parts.allSatisfy(matches)
+        case .or(let parts): return try parts.contains(where: matches)
+        case .not(let inner): return try !matches(inner)
+        case let .comparison(lhs, op, rhs, caseInsensitive):
+            return try compare(try evaluator.evaluate(lhs).plain, op, try evaluator.evaluate(rhs).plain, caseInsensitive)
+        }
+    }
+
+    private func compare(_ lhs: ExpressionValue, _ op: Predicate.ComparisonOperator, _ rhs: ExpressionValue, _ folding: Bool) throws -> Bool {
+        func text(_ value: ExpressionValue) -> String? {
+            guard case .value(.string(let string)) = value else { return nil }
+            return folding ? string.lowercased() : string
+        }
+        switch op {
+        case .equal, .notEqual:
+            let equal = (lhs.number != nil && rhs.number != nil) ? lhs.number == rhs.number : (text(lhs) ?? "\(lhs)") == (text(rhs) ?? "\(rhs)")
+            return op == .equal ? equal : !equal
+        case .less, .lessOrEqual, .greater, .greaterOrEqual:
+            let order: ComparisonResult
+            if let a = lhs.number, let b = rhs.number { order = a < b ? .orderedAscending : a > b ? .orderedDescending : .orderedSame }
+            else if let a = text(lhs), let b = text(rhs) { order = a < b ? .orderedAscending : a > b ? .orderedDescending : .orderedSame }
+            else { return false }
+            switch op {
+            case .less: return order == .orderedAscending
+            case .lessOrEqual: return order != .orderedDescending
+            case .greater: return order == .orderedDescending
+            default: return order != .orderedAscending
+            }
+        case .beginsWith, .endsWith, .contains, .like:
+            guard let a = text(lhs), let b = text(rhs) else { return false }
+            switch op {
+            case .beginsWith: return a.hasPrefix(b)
+            case .endsWith: return a.hasSuffix(b)
+            case .contains: return a.contains(b)
+            default: return Self.like(a, b)
+            }
+        case .in:
+            guard case .collection(let items) = rhs else { return false }
+            return try items.contains { try compare(lhs, .equal, $0, folding) }
+        }
+    }
+
+    /// `LIKE` with `*` (any run) and `?` (one character), as in Core Data. A loop that walks
+    /// the text once per `*` it retries, in constant memory: a recursive matcher used a stack
+    /// frame per character and crashed the process on any text of 64 KB or more.
+    static func like(_ text: String, _ pattern: String) -> Bool {
+        let pattern = Array(pattern)
+        var t = text.startIndex, p = 0
+        // The last `*` seen, and where in the text its run would end next if retried.
+        var star: Int?, retry = text.startIndex
+        while t < text.endIndex {
+            if p < pattern.count, pattern[p] == "?" || (pattern[p] != "*" && pattern[p] == text[t]) {
+                t = text.index(after: t)
+                p += 1
+            } else if p < pattern.count, pattern[p] == "*" {
+                star = p
+                retry = t
+                p += 1
+            } else if let star {
+                retry = text.index(after: retry)
+                t = retry
+                p = star + 1
+            } else {
+                return false
+            }
+        }
+        while p < pattern.count, pattern[p] == "*" { p += 1 }
+        return p == pattern.count
+    }
+}

@@ -1,0 +1,19 @@
+import SQLiteStore
+
+extension SpaceCheck {
+    /// What `plan` needs at its most demanding step (see ``plan(steps:store:keepsOriginal:)``):
+    /// a mapping step a new store, an inferred step what its SQL does in place.
+    static func plan(_ plan: MigrationPlan, store: String, keepsOriginal: Bool) -> SpaceCheck {
+        let rows = max(bytes(of: store) / StageCost.bytesPerRow, 1)
+        let steps = plan.steps.enumerated().map { index, step -> (work: SpaceCheck, name: String) in
+            switch step.kind {
+            case .mapping: return (SpaceCheck(.newStore(rows: rows), store: store), "\(step.source.name) → \(step.destination.name)")
+            case .lightweight(let inference):
+                let sql = LightweightSQL(inference: inference, source: StoreLayout(model: step.source.model), destination: StoreLayout(model: step.destination.model))
+                return (SpaceCheck(.alterInPlace(backup: index == 0 && keepsOriginal, rewritesRows: sql.rewritesRows(methods: sql.tableMethods()),
+                                                 rebuilds: sql.rebuildsTables()), store: store), "\(step.source.name) → \(step.destination.name)")
+            }
+        }
+        return SpaceCheck.plan(steps: steps, store: store, keepsOriginal: keepsOriginal)
+    }
+}
