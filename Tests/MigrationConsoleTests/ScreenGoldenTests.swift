@@ -153,14 +153,22 @@ final class ScreenGoldenTests: XCTestCase {
         XCTAssertTrue(Screens.render(small).text.contains("Versions of BookStore"), "resizing back shows the screen again")
     }
 
-    /// The goldens are the console's documentation: every screen the README shows is one of them, as it is.
+    /// The goldens are the console's documentation: every screen README and docs/Console.md show
+    /// is one of them, as it is.
     func testTheREADMEShowsGoldenScreens() throws {
-        let readme = try String(contentsOf: Self.screensFolder.deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
-        for name in ["versions.80x24", "plan-sql-inplace.80x24", "migrate-inplace-change.80x24", "result-step-2.80x24"] {
-            let golden = try String(contentsOf: Self.screensFolder.appendingPathComponent("\(name).txt"), encoding: .utf8)
-            let legend = try XCTUnwrap(golden.range(of: "── styles:"))
-            let text = String(golden[..<legend.lowerBound])
-            XCTAssertTrue(readme.contains("```\n" + text + "```"), "the README shows \(name) as its golden has it")
+        let root = Self.screensFolder.deletingLastPathComponent()
+        let shown = [
+            "README.md": ["versions.80x24"],
+            "docs/Console.md": ["versions.80x24", "plan-sql-inplace.80x24", "migrate-inplace-change.80x24", "result-step-2.80x24"],
+        ]
+        for (file, names) in shown {
+            let document = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
+            for name in names {
+                let golden = try String(contentsOf: Self.screensFolder.appendingPathComponent("\(name).txt"), encoding: .utf8)
+                let legend = try XCTUnwrap(golden.range(of: "── styles:"))
+                let text = String(golden[..<legend.lowerBound])
+                XCTAssertTrue(document.contains("```\n" + text + "```"), "\(file) shows \(name) as its golden has it")
+            }
         }
     }
 }
