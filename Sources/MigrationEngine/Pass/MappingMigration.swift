@@ -6,7 +6,7 @@ import SQLiteStore
 /// beside it, verified, then swapped in. The source is only ever read; on any error or cancel
 /// the new file is removed and the source stays byte for byte as it was.
 ///
-/// One instance owns one running step, and its stages read top to bottom in ``run()``: prepare
+/// One instance owns one running step, and its stages read top to bottom in `run()`: prepare
 /// (lock, check, resolve, count, make the new store), the passes, verify, swap.
 public final class MappingMigration {
     /// Runs the `mappings` (in order, as passes into one destination) over the store at `path`,
