@@ -202,7 +202,7 @@ public struct ConsoleState: Sendable, Equatable {
     /// Whether the finished migration's pane shows every entity's rows (`r`) instead of the
     /// selected step's result.
     public var showsAllRows = false
-    /// Whether the pane beside the current screen's list has the keys (``Panes``).
+    /// Whether the pane beside the current screen's list has the keys (`Panes`).
     public var paneFocused = false
     /// The pane's first line in view.
     public var paneTop = 0

@@ -31,7 +31,7 @@ public struct Grid: Equatable, Sendable {
     static let continuation: Character = "\u{F8FF}"
 
     /// Writes `text` at column `x` of row `y`, clipped to the grid (and to `limit` columns),
-    /// counting columns as the terminal does (``DisplayWidth``). Text that had to be cut ends in
+    /// counting columns as the terminal does (`DisplayWidth`). Text that had to be cut ends in
     /// `…`, so a cut name is never taken for a whole one (trailing spaces cut off are not text).
     public mutating func put(_ text: String, x: Int, y: Int, style: CellStyle = .normal, limit: Int? = nil) {
         guard y >= 0, y < height else { return }

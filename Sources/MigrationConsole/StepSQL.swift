@@ -3,7 +3,7 @@ import MigrationEngine
 extension ConsoleState {
     /// One step's SQL as the Plan screen shows it under Enter: where it runs, and its parts in
     /// the order they run, each statement on one line as `chrysalis plan --sql` prints it. A plain
-    /// value made from ``StepStatements``, so screens stay pure and states compare equal.
+    /// value made from `StepStatements`, so screens stay pure and states compare equal.
     public struct StepSQL: Sendable, Equatable {
         /// One part: a stage of an entity mapping, a table change, the index builds.
         public struct Part: Sendable, Equatable {

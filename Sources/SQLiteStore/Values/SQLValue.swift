@@ -1,8 +1,8 @@
 import Foundation
 internal import GRDB
 
-/// A value as SQLite stores it, in one of its five storage classes: what a ``SQLStatement``
-/// binds and what a ``StoreConnection`` reads back.
+/// A value as SQLite stores it, in one of its five storage classes: what a `SQLStatement`
+/// binds and what a `StoreConnection` reads back.
 ///
 /// It is the store's own vocabulary for SQL values, so that the modules above SQLiteStore build
 /// and read statements without knowing which SQLite library runs them.
