@@ -6,8 +6,8 @@ import Foundation
 struct BenchCheck {
     /// Rows per root entity: 1M, the size issue 32 states its goals at. The check once ran at
     /// 200,000 rows, taking the ratios there to track those at 1M. They do not: the baselines'
-    /// time grows faster than the rows, Chrysalis's about with them (custom-policy on an Intel
-    /// Xeon: SQL 6.6× as long for 5× the rows, Chrysalis 4.7×), so that machine read
+    /// time grows faster than the rows, Chrysalis's about with them (custom-policy on 2 Xeon
+    /// cores: SQL 6.6× as long for 5× the rows, Chrysalis 4.7×), so the check read there
     /// custom-policy 1.49× at 200,000 rows and 1.06× at 1M, and six of fourteen goals missed at
     /// 200,000 while every one was met at 1M. A check that fails on a tree meeting its goals
     /// teaches people to ignore it. Three rounds still, the median taken: one round at 1M read

@@ -2,8 +2,8 @@ import SQLiteStore
 
 /// What each stage costs per unit, so the bar's shares follow time rather than row counts.
 ///
-/// Measured on the BookStore demo (200,000 rows per root entity, debug build, this project's
-/// 2-core machine), in microseconds per row: a set-based insert 0.6; an insert through a custom
+/// Measured on the BookStore demo (200,000 rows per root entity, debug build, 2 cores), in
+/// microseconds per row: a set-based insert 0.6; an insert through a custom
 /// policy, row by row, 10; relationships folded into the inserts or set-based next to nothing,
 /// through a policy's own `createRelationships` about 10; building the destination's indexes 0.3
 /// and validating 0.5 per destination row; verification (counts, and `quick_check` when asked) 0.2; a backup
