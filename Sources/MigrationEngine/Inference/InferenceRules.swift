@@ -1,7 +1,7 @@
 import ObjectModel
 
 /// Core Data's rules for inferring a mapping (lightweight migration), exactly as wide as Core
-/// Data's: each rule names its evidence. The README's table lists the same rules.
+/// Data's: each rule names its evidence. The table in docs/Rules.md lists the same rules.
 ///
 /// Sources, cited by tag below:
 /// - DOC: Apple, "Core Data Model Versioning and Data Migration Programming Guide", Lightweight

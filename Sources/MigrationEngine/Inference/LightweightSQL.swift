@@ -99,7 +99,7 @@ struct LightweightSQL {
     /// Core Data keeps persistent history through an in-place migration: each change's entity
     /// renumbered, and the history truncated up to the last transaction that changed an entity
     /// the step removes ("Persistent History … has to be truncated due to the following entities
-    /// being removed"; README's rules table has the evidence). Nothing when the store keeps none.
+    /// being removed"; docs/Rules.md, "Beyond the model", has the evidence). Nothing when the store keeps none.
     private func history(_ schema: SchemaObjects) -> [SQLStatement] {
         guard schema.tables.isSuperset(of: ["ACHANGE", "ATRANSACTION"]) else { return [] }
         let numbers = columns.entityNumbers

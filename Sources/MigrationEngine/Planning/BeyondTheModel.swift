@@ -3,7 +3,7 @@ import SQLiteStore
 
 /// What a plan does with what the store holds beyond its model (``StoreExtras``), said for
 /// people: the plan prints it and `migrate` repeats it with its result, so that nothing is
-/// dropped without being named. The rules are Core Data's (README, "Beyond the model"):
+/// dropped without being named. The rules are Core Data's (docs/Rules.md, "Beyond the model"):
 ///
 /// - An inferred step changes the store with SQL, as Core Data's SQLite migrator does: history
 ///   is kept (renumbered, truncated where a removed entity had changes) and an app's tables are
