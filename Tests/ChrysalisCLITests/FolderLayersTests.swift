@@ -12,7 +12,7 @@ final class FolderLayersTests: XCTestCase {
     /// Each module's folders, bottom first.
     static let stacks: [String: [String]] = [
         "SQLiteStore": ["Values", "Statements", "Layout", "Bookkeeping", "Reading", "Writing", "Files"],
-        "MigrationEngine": ["Values", "Expressions", "Mapping", "Generation", "Progress", "Safety", "Manager", "SetBased", "Pass", "Inference", "Planning",
+        "MigrationEngine": ["Values", "Expressions", "Mapping", "Generation", "Progress", "Safety", "Manager", "Pass", "Inference", "Planning",
                             "Verification"],
     ]
 

@@ -33,7 +33,7 @@ final class PolicyLookupLinearityTests: XCTestCase {
         let bundle = try ModelBundle.read(at: DemoResources.booksBundle)
 
         let counter = SQLiteWorkCounter()
-        let options = MigrationOptions(policies: DemoResources.policies, configureManager: { counter.attach(to: $0.pass.connection) })
+        let options = MigrationOptions(policies: DemoResources.policies, configureManager: { counter.attach(to: $0.stores.connection) })
         _ = try MappingMigration.run(store: path, from: try version(bundle, "Model1"), to: try version(bundle, "Model2"),
                                      mappings: [try DemoResources.booksMapping("Model1_to_Model2")], options: options)
         _ = try MappingMigration.run(store: path, from: try version(bundle, "Model2"), to: try version(bundle, "Model3"),

@@ -88,7 +88,7 @@ final class TernaryMigrationTests: XCTestCase {
         _ = try MappingMigration.run(store: path, from: v1, to: v2, mappings: [parsed], options: MigrationOptions(chunkSize: 3, configureManager: { manager in
             manager.useSetBasedSQL = setBased
             for (index, mapping) in manager.mappingModel.entityMappings.enumerated()
-            where SetBasedInstances(manager: manager, mapping: mapping, index: index) != nil {
+            where InstanceInsertSQL.compile(manager: manager, mapping: mapping, index: index).isSetBased {
                 fast.names.append(mapping.name)
             }
         }))

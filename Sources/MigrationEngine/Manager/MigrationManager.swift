@@ -41,32 +41,31 @@ public final class MigrationManager {
     /// The app's policies, by the names mapping models use.
     let policies: PolicyRegistry
     /// Whether eligible entity mappings move with set-based SQL (off only to compare the paths).
-    public var useSetBasedSQL = true
-    /// What the running passes own: the stores, their readers and writer, the association
-    /// table, the look-up indexes, the resolved policies, the held-back insert and the object
-    /// cache. Policies reach them only through the methods below.
-    let pass: PassState
+    package var useSetBasedSQL = true
+    /// What the manager reads and writes through: the stores, their readers and writer, the
+    /// association table, the look-up indexes, the resolved policies, the held-back insert and
+    /// the object cache. Policies reach them only through the methods below.
+    let stores: StepStores
 
     /// The run's state (``runState(_:_:)``), shared with the other steps of the plan.
     let run: MigrationRunState
 
     init(connection: StoreConnection, sourceStore: PersistentStore, sourceLayout: StoreLayout, destinationLayout: StoreLayout, destinationPath: String,
-         mappingModel: MappingModel, policies: PolicyRegistry, cancellation: CancellationToken, progress: ProgressReporter, chunkSize: Int,
-         run: MigrationRunState = MigrationRunState()) {
+         mappingModel: MappingModel, policies: PolicyRegistry, cancellation: CancellationToken, run: MigrationRunState = MigrationRunState()) {
         self.run = run
         sourceModel = sourceLayout.model
         destinationModel = destinationLayout.model
         self.mappingModel = mappingModel
         self.policies = policies
-        pass = PassState(connection: connection, sourceStore: sourceStore, sourceLayout: sourceLayout, destinationLayout: destinationLayout,
-                         destinationPath: destinationPath, cancellation: cancellation, progress: progress, chunkSize: chunkSize)
+        stores = StepStores(connection: connection, sourceStore: sourceStore, sourceLayout: sourceLayout, destinationLayout: destinationLayout,
+                         destinationPath: destinationPath, cancellation: cancellation)
     }
 
     // MARK: Reading the source
 
     /// A source instance with its attribute values and to-one destinations.
     public func sourceObject(_ id: ObjectID) throws -> StoredObject {
-        guard let object = try pass.cachedObject(ObjectRef(side: .source, id: id)) else { throw MigrationError(.evaluation, "source object \(id) does not exist") }
+        guard let object = try stores.cachedObject(ObjectRef(side: .source, id: id)) else { throw MigrationError(.evaluation, "source object \(id) does not exist") }
         return object
     }
 
@@ -87,73 +86,73 @@ public final class MigrationManager {
     /// looks up in its table or writes anything but a new instance.
     @discardableResult
     public func insertDestination(_ entity: String, _ values: [String: StoreValue] = [:]) throws -> ObjectID {
-        try pass.queuePendingInsert()
-        if let fold = pass.activeFold, try fold.foldsInsert(of: entity, visiting: pass.visitingSource != nil, writer: pass.writer),
-           let source = pass.visitingSource?.id, let toOne = pass.visitingSource?.toOne {
-            var pending = try pass.writer.prepareInsert(entity, values)
-            try fold.setToOnes(of: &pending, from: toOne, writer: pass.writer)
+        try stores.queuePendingInsert()
+        if let fold = stores.activeFold, try fold.foldsInsert(of: entity, visiting: stores.visitingSource != nil, writer: stores.writer),
+           let source = stores.visitingSource?.id, let toOne = stores.visitingSource?.toOne {
+            var pending = try stores.writer.prepareInsert(entity, values)
+            try fold.setToOnes(of: &pending, from: toOne, writer: stores.writer)
             fold.inserted(pending.id, for: source)
-            pass.pendingInsert = pending
+            stores.pendingInsert = pending
             return pending.id
         }
-        let pending = try pass.writer.prepareInsert(entity, values)
-        pass.pendingInsert = pending
+        let pending = try stores.writer.prepareInsert(entity, values)
+        stores.pendingInsert = pending
         return pending.id
     }
 
     /// Changes attribute values of a destination instance: O(1) for the one inserted last.
     public func setDestinationValues(_ id: ObjectID, _ values: [String: StoreValue]) throws {
-        pass.forgetCachedObjects()
-        if var pending = pass.pendingInsert, pending.id == id {
-            try pass.writer.set(values, in: &pending)
-            pass.pendingInsert = pending
+        stores.forgetCachedObjects()
+        if var pending = stores.pendingInsert, pending.id == id {
+            try stores.writer.set(values, in: &pending)
+            stores.pendingInsert = pending
             return
         }
-        try pass.writePendingInsert()
+        try stores.writePendingInsert()
         // The object is being created by this migration (Core Data saves it once): no new version.
-        try pass.writer.update(id, values, countsChange: false)
+        try stores.writer.update(id, values, countsChange: false)
     }
 
     /// Sets a destination relationship to exactly `destinations`: O(1) for a to-one of the
     /// instance inserted last, O(log n) per destination otherwise (a to-many's old members are
     /// found through an index made on first use).
     public func relateDestination(_ id: ObjectID, _ relationship: String, to destinations: [ObjectID]) throws {
-        pass.forgetCachedObjects()
+        stores.forgetCachedObjects()
         try stopFolding()
-        if var pending = pass.pendingInsert, pending.id == id, try pass.writer.relate(&pending, relationship, to: destinations) {
-            pass.pendingInsert = pending
+        if var pending = stores.pendingInsert, pending.id == id, try stores.writer.relate(&pending, relationship, to: destinations) {
+            stores.pendingInsert = pending
             return
         }
-        try pass.writePendingInsert()
+        try stores.writePendingInsert()
         try prepareMemberLookups(of: id, relationship)
-        try pass.writer.relate(id, relationship, to: destinations)
+        try stores.writer.relate(id, relationship, to: destinations)
     }
 
     /// Adds `destinations` to a destination to-many relationship: O(log n) per destination.
     public func addDestination(_ id: ObjectID, _ relationship: String, _ destinations: [ObjectID]) throws {
-        pass.forgetCachedObjects()
+        stores.forgetCachedObjects()
         try stopFolding()
         // Queued, not written: the writer writes its queues before it reads or updates anything,
         // and an unordered many-to-many's new links join the queue (QueuedInserts.swift).
-        try pass.queuePendingInsert()
+        try stores.queuePendingInsert()
         try prepareMemberLookups(of: id, relationship, adding: true)
-        try pass.writer.add(id, relationship, destinations)
+        try stores.writer.add(id, relationship, destinations)
     }
 
     /// A relationship written by hand: folded to-ones could differ from what stage 2 would
     /// write, so stage 2 writes them (see ``FoldedToOnes``). Ending a fold may write to its
     /// instance, so that instance's row is written first.
     private func stopFolding() throws {
-        if pass.foldedToOnes.values.contains(where: \.hasPending) { try pass.writePendingInsert() }
-        for fold in pass.foldedToOnes.values { try fold.stop(pass.writer) }
+        if stores.foldedToOnes.values.contains(where: \.hasPending) { try stores.writePendingInsert() }
+        for fold in stores.foldedToOnes.values { try fold.stop(stores.writer) }
     }
 
 
 
     /// A destination instance as written so far.
     public func destinationObject(_ id: ObjectID) throws -> StoredObject? {
-        try pass.writePendingInsert()
-        return try pass.destinationReader.object(id)
+        try stores.writePendingInsert()
+        return try stores.destinationReader.object(id)
     }
 
     /// Every destination instance of `entity` written so far (its subentities' too, unless
@@ -165,9 +164,9 @@ public final class MigrationManager {
             throw MigrationError(.evaluation, "the destination model has no entity \(entity)",
                                  fix: "use one of: \(destinationModel.entities.map(\.name).joined(separator: ", "))")
         }
-        try pass.writePendingInsert()
+        try stores.writePendingInsert()
         var found: [ObjectID] = []
-        try pass.destinationReader.forEachObject(of: entity, includingSubentities: includingSubentities) { found.append($0.id) }
+        try stores.destinationReader.forEachObject(of: entity, includingSubentities: includingSubentities) { found.append($0.id) }
         return found
     }
 
@@ -195,15 +194,15 @@ public final class MigrationManager {
     /// Records that `destination` was made from `source` by `mapping`.
     public func associate(source: ObjectID?, destination: ObjectID, mapping: EntityMapping) throws {
         let number = try index(of: mapping.name)
-        try pass.associations.add(mapping: number, source: source, destination: destination)
+        try stores.associations.add(mapping: number, source: source, destination: destination)
         // A pair that ends a fold makes the writer write to its instance (``FoldedToOnes/associated``),
         // which it does after the rows it has queued.
-        if !pass.foldedToOnes.isEmpty {
-            if pass.foldedToOnes.values.contains(where: \.hasPending) { try pass.queuePendingInsert() }
-            for fold in pass.foldedToOnes.values { try fold.associated(source: source, destination: destination, mapping: number, writer: pass.writer) }
+        if !stores.foldedToOnes.isEmpty {
+            if stores.foldedToOnes.values.contains(where: \.hasPending) { try stores.queuePendingInsert() }
+            for fold in stores.foldedToOnes.values { try fold.associated(source: source, destination: destination, mapping: number, writer: stores.writer) }
         }
         if !associationValues.isEmpty, let entity = mapping.destinationEntity, let assignments = associationValues[entity], !assignments.isEmpty {
-            let values = try attributeValues(AttributeAssignments(assignments, entity: entity, destinationLayout: pass.destinationLayout), mapping: mapping,
+            let values = try attributeValues(AttributeAssignments(assignments, entity: entity, destinationLayout: stores.destinationLayout), mapping: mapping,
                                              source: source, destination: destination)
             try setDestinationValues(destination, values)
         }
@@ -215,13 +214,13 @@ public final class MigrationManager {
     /// The destination instances the entity mapping `name` made from `sourceInstances`.
     public func destinationInstances(forEntityMappingNamed name: String, sourceInstances: [ObjectID]) throws -> [ObjectID] {
         let mapping = try index(of: name)
-        return try sourceInstances.flatMap { try pass.associations.destinations(mapping: mapping, source: $0) }
+        return try sourceInstances.flatMap { try stores.associations.destinations(mapping: mapping, source: $0) }
     }
 
     /// The source instances the entity mapping `name` made `destinationInstances` from.
     public func sourceInstances(forEntityMappingNamed name: String, destinationInstances: [ObjectID]) throws -> [ObjectID] {
         let mapping = try index(of: name)
-        return try destinationInstances.flatMap { try pass.associations.sources(mapping: mapping, destination: $0) }
+        return try destinationInstances.flatMap { try stores.associations.sources(mapping: mapping, destination: $0) }
     }
 
     func index(of mappingName: String) throws -> Int {
@@ -240,7 +239,7 @@ public final class MigrationManager {
     /// Stage 1's default: one destination instance with the attribute mappings' values, associated.
     @discardableResult
     public func createDefaultDestinationInstance(forSource source: ObjectID, in mapping: EntityMapping) throws -> ObjectID? {
-        guard let entity = mapping.destinationEntity, pass.destinationLayout.hasEntity(entity) else { return nil }
+        guard let entity = mapping.destinationEntity, stores.destinationLayout.hasEntity(entity) else { return nil }
         let values = try attributeValues(attributeAssignments(of: mapping, entity: entity), mapping: mapping, source: source, destination: nil)
         let destination = try insertDestination(entity, values)
         try associate(source: source, destination: destination, mapping: mapping)
@@ -249,9 +248,9 @@ public final class MigrationManager {
 
     /// `mapping`'s attribute assignments to an instance of `entity`, worked out on first use in the pass.
     private func attributeAssignments(of mapping: EntityMapping, entity: String) -> AttributeAssignments {
-        if let known = pass.attributeAssignmentsByMapping[mapping.name], known.entity == entity { return known.assignments }
-        let made = AttributeAssignments(mapping: mapping, entity: entity, sourceLayout: pass.sourceLayout, destinationLayout: pass.destinationLayout)
-        pass.attributeAssignmentsByMapping[mapping.name] = (entity, made)
+        if let known = stores.attributeAssignmentsByMapping[mapping.name], known.entity == entity { return known.assignments }
+        let made = AttributeAssignments(mapping: mapping, entity: entity, sourceLayout: stores.sourceLayout, destinationLayout: stores.destinationLayout)
+        stores.attributeAssignmentsByMapping[mapping.name] = (entity, made)
         return made
     }
 
@@ -261,7 +260,7 @@ public final class MigrationManager {
         var values: [String: StoreValue] = [:]
         values.reserveCapacity(plan.assignments.count)
         let copiedFrom = source.flatMap { $0.entityNumber == plan.sourceEntityNumber ? $0 : nil }
-        let sourceRow = try copiedFrom.flatMap { try pass.cachedObject(ObjectRef(side: .source, id: $0)) }
+        let sourceRow = try copiedFrom.flatMap { try stores.cachedObject(ObjectRef(side: .source, id: $0)) }
         for assignment in plan.assignments {
             let value: ExpressionValue
             if let key = assignment.copiedKey, let sourceRow {
@@ -308,7 +307,7 @@ public final class MigrationManager {
     }
 
     /// Throws when the migration was asked to stop.
-    public func checkCancelled() throws { try pass.cancellation.check() }
+    public func checkCancelled() throws { try stores.cancellation.check() }
 }
 
 extension AttributeType {

@@ -13,7 +13,7 @@ struct ModelRuleCheck {
 
     /// Stage 3 of a pass: the destination store.
     init(manager: MigrationManager) {
-        (layout, connection) = (manager.pass.destinationLayout, manager.pass.connection)
+        (layout, connection) = (manager.stores.destinationLayout, manager.stores.connection)
     }
 
     init(layout: StoreLayout, connection: StoreConnection) {

@@ -19,8 +19,8 @@ extension MigrationManager {
     /// thread, with the members themselves: walking it, then reading those members with
     /// ``sourceObject(_:)``, then costs no query.
     public func sourceDestinations(of id: ObjectID, _ relationship: String) throws -> [ObjectID] {
-        if let members = pass.readAheadMembers(of: id, relationship) { return members.map(\.id) }
-        return try pass.sourceReader.destinations(of: id, relationship)
+        if let members = stores.readAheadMembers(of: id, relationship) { return members.map(\.id) }
+        return try stores.sourceReader.destinations(of: id, relationship)
     }
 
     /// Source instances of `entity` (and its subentities) whose attribute `key` equals `value`,
@@ -28,17 +28,17 @@ extension MigrationManager {
     /// one is wanted, ``firstSourceObjectID(_:where:equals:)`` and ``lastSourceObjectID(_:where:equals:)``
     /// cost O(log n) however many match.
     public func sourceObjectIDs(_ entity: String, where key: String, equals value: StoreValue) throws -> [ObjectID] {
-        try pass.sourceReader.matchingObjectIDs(of: entity, where: key, equals: value)
+        try stores.sourceReader.matchingObjectIDs(of: entity, where: key, equals: value)
     }
 
     /// The source instance of `entity` with the lowest key whose `key` equals `value`: O(log n).
     public func firstSourceObjectID(_ entity: String, where key: String, equals value: StoreValue) throws -> ObjectID? {
-        try pass.sourceReader.matchingObjectIDs(of: entity, where: key, equals: value, from: .first, limit: 1).first
+        try stores.sourceReader.matchingObjectIDs(of: entity, where: key, equals: value, from: .first, limit: 1).first
     }
 
     /// The source instance of `entity` with the highest key whose `key` equals `value`: O(log n).
     public func lastSourceObjectID(_ entity: String, where key: String, equals value: StoreValue) throws -> ObjectID? {
-        try pass.sourceReader.matchingObjectIDs(of: entity, where: key, equals: value, from: .last, limit: 1).first
+        try stores.sourceReader.matchingObjectIDs(of: entity, where: key, equals: value, from: .last, limit: 1).first
     }
 
     // MARK: The destination
@@ -49,22 +49,22 @@ extension MigrationManager {
     /// one, say) ask ``firstDestinationObjectID(_:where:equals:)`` or
     /// ``lastDestinationObjectID(_:where:equals:)`` for one: O(log n) however many match.
     public func destinationObjectIDs(_ entity: String, where key: String, equals value: StoreValue) throws -> [ObjectID] {
-        try pass.writePendingInsert(before: entity)
-        return try pass.destinationReader.matchingObjectIDs(of: entity, where: key, equals: value)
+        try stores.writePendingInsert(before: entity)
+        return try stores.destinationReader.matchingObjectIDs(of: entity, where: key, equals: value)
     }
 
     /// The destination instance of `entity` with the lowest key whose `key` equals `value` (Core
     /// Data: a fetch with a limit of 1, sorted by creation): O(log n).
     public func firstDestinationObjectID(_ entity: String, where key: String, equals value: StoreValue) throws -> ObjectID? {
-        try pass.writePendingInsert(before: entity)
-        return try pass.destinationReader.matchingObjectIDs(of: entity, where: key, equals: value, from: .first, limit: 1).first
+        try stores.writePendingInsert(before: entity)
+        return try stores.destinationReader.matchingObjectIDs(of: entity, where: key, equals: value, from: .first, limit: 1).first
     }
 
     /// The destination instance of `entity` with the highest key (the one made last) whose `key`
     /// equals `value`: O(log n). What `destinationObjectIDs(…).last` finds, without reading the rest.
     public func lastDestinationObjectID(_ entity: String, where key: String, equals value: StoreValue) throws -> ObjectID? {
-        try pass.writePendingInsert(before: entity)
-        return try pass.destinationReader.matchingObjectIDs(of: entity, where: key, equals: value, from: .last, limit: 1).first
+        try stores.writePendingInsert(before: entity)
+        return try stores.destinationReader.matchingObjectIDs(of: entity, where: key, equals: value, from: .last, limit: 1).first
     }
 
     // MARK: Upkeep
@@ -74,12 +74,12 @@ extension MigrationManager {
     /// Adding to an unordered to-many looks nothing up (`adding`): only an ordered one counts its
     /// members for the next position.
     func prepareMemberLookups(of id: ObjectID, _ relationship: String, adding: Bool = false) throws {
-        guard let entity = pass.destinationLayout.numbering.name(of: id.entityNumber) else { return }
-        switch pass.destinationLayout.storage(entity: entity, relationship: relationship) {
+        guard let entity = stores.destinationLayout.numbering.name(of: id.entityNumber) else { return }
+        switch stores.destinationLayout.storage(entity: entity, relationship: relationship) {
         case let .inverseForeignKey(table, column, _, order)? where !adding || order != nil:
-            try pass.destinationLookups.prepare(table: table, column: column)
+            try stores.destinationLookups.prepare(table: table, column: column)
         case let .joinTable(join, sourceColumn, _, order)? where !adding || order != nil:
-            try pass.destinationLookups.prepare(table: join.name, column: sourceColumn)
+            try stores.destinationLookups.prepare(table: join.name, column: sourceColumn)
         default: break
         }
     }
@@ -87,7 +87,7 @@ extension MigrationManager {
     /// Drops the pass's look-up indexes and copies: before validation and verification, which
     /// compare the destination's schema with a new store's.
     func dropLookups() throws {
-        try pass.destinationLookups.dropAll()
-        try pass.sourceLookups.dropAll()
+        try stores.destinationLookups.dropAll()
+        try stores.sourceLookups.dropAll()
     }
 }

@@ -63,14 +63,14 @@ extension MigrationManager {
     /// The report of `mapping` after `stage`: counts, and a few destination rows with the source
     /// rows they were made from.
     func stepReport(_ mapping: EntityMapping, index: Int, stage: MigrationProgress.Stage, next: String?) throws -> StepReport {
-        let pairs = try pass.associations.page(mapping: index, after: 0, limit: 3)
+        let pairs = try stores.associations.page(mapping: index, after: 0, limit: 3)
         var rows: [String] = [], samples: [StepReport.Sample] = []
         for pair in pairs {
-            guard let object = try pass.destinationReader.object(pair.destination) else { continue }
+            guard let object = try stores.destinationReader.object(pair.destination) else { continue }
             let values = object.values.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.short($0.value))" }
             let links = object.toOne.sorted { $0.key < $1.key }.map { "\($0.key)→\($0.value.primaryKey)" }
             rows.append("\(object.entity) \(object.id.primaryKey): " + (values + links).joined(separator: ", "))
-            let source = try pair.source.flatMap { try pass.sourceReader.object($0) }
+            let source = try pair.source.flatMap { try stores.sourceReader.object($0) }
             samples.append(StepReport.Sample(
                 source: source.map { "\($0.entity) \($0.id.primaryKey)" }, destination: "\(object.entity) \(object.id.primaryKey)",
                 values: object.values.sorted { $0.key < $1.key }.map { key, value in
@@ -78,7 +78,7 @@ extension MigrationManager {
                 }))
         }
         return StepReport(pass: mappingModel.name, entityMapping: mapping.name, index: index + 1, count: mappingModel.entityMappings.count,
-                          stage: stage, rowsCreated: try pass.associations.count(mapping: index), sampleRows: rows, next: next, samples: samples)
+                          stage: stage, rowsCreated: try stores.associations.count(mapping: index), sampleRows: rows, next: next, samples: samples)
     }
 
     private static func short(_ value: StoreValue) -> String {

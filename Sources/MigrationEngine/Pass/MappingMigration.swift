@@ -8,7 +8,7 @@ import SQLiteStore
 ///
 /// One instance owns one running step, and its stages read top to bottom in `run()`: prepare
 /// (lock, check, resolve, count, make the new store), the passes, verify, swap.
-public final class MappingMigration {
+package final class MappingMigration {
     /// Runs the `mappings` (in order, as passes into one destination) over the store at `path`,
     /// as `context`'s step.
     static func run(store path: String, from source: ModelBundle.Version, to destination: ModelBundle.Version,
@@ -155,15 +155,15 @@ public final class MappingMigration {
         reporter = progress
         var inserted: [String: Int] = [:]
         for mapping in passes {
-            let manager = makeManager(connection, mapping: mapping, progress: progress)
-            try options.configureManager?(manager)
+            let pass = makePass(connection, mapping: mapping, progress: progress)
+            try options.configureManager?(pass.manager)
             if let pause = options.pauseAfterEntityMapping {
                 let paused = options.progress.span.paused
-                manager.pass.pauseAfterEntityMapping = { @Sendable (report: StepReport) -> Void in paused.counting { pause(report) } }
+                pass.pauseAfterEntityMapping = { @Sendable (report: StepReport) -> Void in paused.counting { pause(report) } }
             }
-            manager.pass.deferredIndexes = deferred
-            try manager.runPass(step: options.progress.step)
-            inserted.merge(manager.pass.writer.insertedCounts, uniquingKeysWith: +)
+            pass.deferredIndexes = deferred
+            try pass.run(step: options.progress.step)
+            inserted.merge(pass.stores.writer.insertedCounts, uniquingKeysWith: +)
         }
         try deferred.create(on: connection)
         // Core Data's new store has the destination's derived-attribute triggers; made once the
@@ -179,14 +179,14 @@ public final class MappingMigration {
         return inserted
     }
 
-    /// A manager for one pass over `connection`.
-    private func makeManager(_ connection: StoreConnection, mapping: MappingModel, progress: ProgressReporter) -> MigrationManager {
+    /// One pass over `connection`, with its manager.
+    private func makePass(_ connection: StoreConnection, mapping: MappingModel, progress: ProgressReporter) -> MappingPass {
         let manager = MigrationManager(connection: connection, sourceStore: sourceStore, sourceLayout: sourceLayout, destinationLayout: destinationLayout,
                                        destinationPath: paths.newStore, mappingModel: mapping, policies: options.policies,
-                                       cancellation: options.cancellation, progress: progress, chunkSize: options.chunkSize,
-                                       run: options.runState)
-        manager.pass.sourceRowCounts = rowsBefore
-        return manager
+                                       cancellation: options.cancellation, run: options.runState)
+        let pass = MappingPass(manager: manager, progress: progress, chunkSize: options.chunkSize)
+        pass.sourceRowCounts = rowsBefore
+        return pass
     }
 
     /// Rows each pass's entity mappings visit, by source entity: what the step's progress
@@ -194,9 +194,9 @@ public final class MappingMigration {
     private func sourceRows(_ connection: StoreConnection) throws -> [String: Int] {
         var counts = rowsBefore
         guard let first = passes.first else { return counts }
-        let probe = makeManager(connection, mapping: first, progress: .silent())
+        let probe = makePass(connection, mapping: first, progress: .silent())
         for mapping in passes {
-            probe.mappingModel = mapping
+            probe.manager.mappingModel = mapping
             for (entityMapping, count) in zip(mapping.entityMappings, try probe.sourceCounts()) { counts[entityMapping.sourceEntity ?? ""] = count }
         }
         return counts

@@ -36,8 +36,7 @@ struct MappingStepSQL {
     /// A manager for `pass` that a run would make, with the program's hook applied.
     private func manager(for pass: MappingModel) throws -> MigrationManager {
         let manager = MigrationManager(connection: connection, sourceStore: store, sourceLayout: layouts.source, destinationLayout: layouts.destination,
-                                       destinationPath: store.path, mappingModel: pass, policies: options.policies, cancellation: CancellationToken(),
-                                       progress: .silent(), chunkSize: options.chunkSize)
+                                       destinationPath: store.path, mappingModel: pass, policies: options.policies, cancellation: CancellationToken())
         try options.configureManager?(manager)
         // A policy that is not registered stays custom: the plan says so before any run.
         _ = try? manager.resolvePolicies()
@@ -85,12 +84,12 @@ struct MappingStepSQL {
             if let entity = mapping.destinationEntity, manager.didAssociate != nil, manager.didAssociateEntities.map({ $0.contains(entity) }) ?? true {
                 notes.append("then the program's association hook sees each pair, in Swift")
             }
-            manager.pass.associations.assumeIdentities([:])
-            let renumbered = sql.renumberedInserts(manager.pass.associations)
+            manager.stores.associations.assumeIdentities([:])
+            let renumbered = sql.renumberedInserts(manager.stores.associations)
             guard kept[index] != nil else { return [Part(title: title, statements: renumbered, notes: notes + ["its filter decides which rows; their keys are renumbered from :first_key"])] }
-            manager.pass.associations.assumeIdentities(kept)
-            let keptInsert = sql.keptKeysInsert(manager.pass.associations)
-            manager.pass.associations.assumeIdentities([:])
+            manager.stores.associations.assumeIdentities(kept)
+            let keptInsert = sql.keptKeysInsert(manager.stores.associations)
+            manager.stores.associations.assumeIdentities([:])
             return [Part(title: title + " (keys kept)", statements: [keptInsert],
                          notes: notes + ["when the source keys run without a gap from the next free key: each row keeps its Z_PK, no pair is written"]),
                     Part(title: title + " (keys renumbered)", statements: renumbered,
@@ -99,17 +98,17 @@ struct MappingStepSQL {
     }
 
     private func stage2(_ manager: MigrationManager, _ mapping: EntityMapping, index: Int, kept: [Int: AssociationTable.Identity], title: String) throws -> [Part] {
-        let policy = manager.pass.policiesByMapping[mapping.name] ?? (mapping.policyName == nil ? DefaultEntityMigrationPolicy() : nil)
+        let policy = manager.stores.policiesByMapping[mapping.name] ?? (mapping.policyName == nil ? DefaultEntityMigrationPolicy() : nil)
         guard let policy, policy.usesDefaultRelationships else {
             return [Part(title: title, rowByRow: "custom policy \(mapping.policyName ?? "") sets each instance's relationships")]
         }
-        let setBased = manager.useSetBasedSQL ? SetBasedRelationships(manager: manager) : nil
+        let setBased = manager.useSetBasedSQL ? SetBasedRelationships(pass: MappingPass(manager: manager, progress: .silent(), chunkSize: options.chunkSize)) : nil
         let handled = setBased?.handled(mapping, policy: policy) ?? []
         var parts: [Part] = []
         if let setBased, !handled.isEmpty {
-            manager.pass.associations.assumeIdentities(kept)
+            manager.stores.associations.assumeIdentities(kept)
             let keptStatements = try setBased.statements(mapping, index: index, names: handled)
-            manager.pass.associations.assumeIdentities([:])
+            manager.stores.associations.assumeIdentities([:])
             let renumbered = try setBased.statements(mapping, index: index, names: handled)
             let note = "sets \(handled.sorted().joined(separator: ", "))"
             if keptStatements == renumbered {

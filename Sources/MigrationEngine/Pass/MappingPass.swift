@@ -3,14 +3,38 @@ import SQLiteStore
 
 /// One mapping model run through the three stages: create instances, recreate relationships,
 /// validate — each entity mapping in order, each chunk its own transaction, a cancellation and
-/// progress point.
-extension MigrationManager {
+/// progress point. The pass owns what only it needs (its progress, its chunks, the step's
+/// deferred indexes and counts, step mode's pause) and drives the manager, the face policies
+/// see, whose stores it reads and writes through.
+final class MappingPass {
+    /// The manager the pass's policies talk to.
+    let manager: MigrationManager
+    /// The step's progress, stage by stage.
+    let progress: ProgressReporter
+    /// Source rows per transaction.
+    let chunkSize: Int
+    /// Destination indexes held back during the bulk load, if the step deferred them.
+    var deferredIndexes: DeferredIndexes?
+    /// Rows per concrete source entity, when the step counted them already: the source is only
+    /// read, so the counts hold for every pass, and recounting would read every table again.
+    var sourceRowCounts: [String: Int]?
+    /// Step mode's pause, from ``MigrationOptions/pauseAfterEntityMapping``.
+    var pauseAfterEntityMapping: (@Sendable (StepReport) -> Void)?
+
+    /// The stores, readers, writer and association table the manager works through.
+    var stores: StepStores { manager.stores }
+    private var mappingModel: MappingModel { manager.mappingModel }
+
+    init(manager: MigrationManager, progress: ProgressReporter, chunkSize: Int) {
+        (self.manager, self.progress, self.chunkSize) = (manager, progress, chunkSize)
+    }
+
     /// Source instances each entity mapping will visit (exact entity, no subentities).
     func sourceCounts() throws -> [Int] {
         try mappingModel.entityMappings.map { mapping in
             guard let entity = mapping.sourceEntity else { return 0 }
-            if let known = pass.sourceRowCounts?[entity] { return known }
-            return try pass.sourceReader.count(of: entity, includingSubentities: false)
+            if let known = sourceRowCounts?[entity] { return known }
+            return try stores.sourceReader.count(of: entity, includingSubentities: false)
         }
     }
 
@@ -18,14 +42,14 @@ extension MigrationManager {
     static let prefetchBatch = 1_000
 
     /// Runs the current mapping model's three stages.
-    func runPass(step: Int) throws {
+    func run(step: Int) throws {
         let mappings = mappingModel.entityMappings
         let counts = try sourceCounts()
-        try pass.associations.reset()
-        pass.foldedToOnes = [:]
-        pass.attributeAssignmentsByMapping = [:]
-        let policies = try resolvePolicies()
-        for (mapping, policy) in zip(mappings, policies) { try transaction { try policy.begin(mapping, manager: self) } }
+        try stores.associations.reset()
+        stores.foldedToOnes = [:]
+        stores.attributeAssignmentsByMapping = [:]
+        let policies = try manager.resolvePolicies()
+        for (mapping, policy) in zip(mappings, policies) { try manager.transaction { try policy.begin(mapping, manager: manager) } }
         for (index, (mapping, policy)) in zip(mappings, policies).enumerated() {
             try createInstances(mapping, index: index, policy: policy, sourceCount: counts[index], step: step)
         }
@@ -40,23 +64,23 @@ extension MigrationManager {
     /// Stage 1 for one entity mapping: its instances created, set-based or row by row.
     private func createInstances(_ mapping: EntityMapping, index: Int, policy: EntityMigrationPolicy, sourceCount: Int, step: Int) throws {
         let mappings = mappingModel.entityMappings
-        pass.progress.begin(stage: .createInstances, pass: mappingModel.name, step: step, mapping: mapping.name,
+        progress.begin(stage: .createInstances, pass: mappingModel.name, step: step, mapping: mapping.name,
                        index: index + 1, count: mappings.count, rowsTotal: sourceCount)
-        try checkCancelled()
+        try manager.checkCancelled()
         // Mappings Core Data's defaults cover, whose expressions all compile, move set-based
         // (planned now: what earlier mappings did decides which to-ones fold into the insert).
-        if let fast = useSetBasedSQL ? SetBasedInstances(manager: self, mapping: mapping, index: index) : nil {
+        if let fast = manager.useSetBasedSQL ? SetBasedInstances(pass: self, mapping: mapping, index: index) : nil {
             try moveSetBased(fast, index: index, sourceCount: sourceCount)
         } else if let entity = mapping.sourceEntity {
             try visitRowByRow(mapping, entity: entity, index: index, policy: policy)
         }
-        if sourceCount == 0 { pass.progress.advance(units: 1) }
-        try transaction {
-            try policy.endInstanceCreation(for: mapping, manager: self)
-            try pass.writePendingInsert()
-            try pass.activeFold?.finish(pass.writer)
+        if sourceCount == 0 { progress.advance(units: 1) }
+        try manager.transaction {
+            try policy.endInstanceCreation(for: mapping, manager: manager)
+            try stores.writePendingInsert()
+            try stores.activeFold?.finish(stores.writer)
         }
-        pass.activeFold = nil
+        stores.activeFold = nil
         try pause(after: mapping, index: index, stage: .createInstances,
                   next: index + 1 < mappings.count ? mappings[index + 1].name : mappings.first?.name)
     }
@@ -65,16 +89,16 @@ extension MigrationManager {
     /// instance of the entity is moved: a chunk that skipped rows is an error, never a store
     /// with fewer rows called migrated.
     private func moveSetBased(_ fast: SetBasedInstances, index: Int, sourceCount: Int) throws {
-        if let identity = try fast.keyIdentity() { pass.associations.markIdentity(mapping: index, identity) }
+        if let identity = try fast.keyIdentity() { stores.associations.markIdentity(mapping: index, identity) }
         // From the lowest key a store can hold: Core Data's keys start at 1, a damaged store's need not.
         var from = Int64.min, total = 0
         while true {
-            try checkCancelled()
+            try manager.checkCancelled()
             var moved = (rows: 0, last: from)
-            try transaction { moved = try fast.moveChunk(from: from, limit: pass.chunkSize) }
-            pass.progress.advance(units: moved.rows, rows: moved.rows)
+            try manager.transaction { moved = try fast.moveChunk(from: from, limit: chunkSize) }
+            progress.advance(units: moved.rows, rows: moved.rows)
             total += moved.rows
-            if moved.rows < pass.chunkSize || moved.last == .max { break }
+            if moved.rows < chunkSize || moved.last == .max { break }
             from = moved.last + 1
         }
         guard fast.sql.filter != nil || total == sourceCount else {
@@ -88,38 +112,38 @@ extension MigrationManager {
     /// per transaction. The next instances are read and decoded on the other core while the
     /// policy runs, in batches small enough that memory stays flat whatever the chunk size.
     private func visitRowByRow(_ mapping: EntityMapping, entity: String, index: Int, policy: EntityMigrationPolicy) throws {
-        pass.activeFold = FoldedToOnes.plan(self, mapping: mapping, index: index, policy: policy)
-        pass.foldedToOnes[index] = pass.activeFold
+        stores.activeFold = FoldedToOnes.plan(self, mapping: mapping, index: index, policy: policy)
+        stores.foldedToOnes[index] = stores.activeFold
         let filter = mapping.filter
         let creates = mapping.kind != .remove && (mapping.destinationEntity != nil || mapping.policyName != nil)
-        let prefetch = ObjectPrefetch(store: pass.sourceStore, layout: pass.sourceLayout, entity: entity, includingSubentities: false,
-                                      batchSize: min(pass.chunkSize, Self.prefetchBatch))
-        defer { prefetch.stop(); pass.endReadAhead() }
-        pass.beginReadAhead(prefetch)
+        let prefetch = ObjectPrefetch(store: stores.sourceStore, layout: stores.sourceLayout, entity: entity, includingSubentities: false,
+                                      batchSize: min(chunkSize, Self.prefetchBatch))
+        defer { prefetch.stop(); stores.endReadAhead() }
+        stores.beginReadAhead(prefetch)
         var more = true
         while more {
-            try checkCancelled()
+            try manager.checkCancelled()
             var seen = 0
-            try transaction {
-                while seen < pass.chunkSize {
+            try manager.transaction {
+                while seen < chunkSize {
                     guard let batch = try prefetch.next() else { more = false; break }
                     seen += batch.objects.count
-                    pass.readAhead(batch.related)
+                    stores.readAhead(batch.related)
                     for object in batch.objects {
-                        pass.remember(sourceObject: object)  // the policy and expressions read it again
+                        stores.remember(sourceObject: object)  // the policy and expressions read it again
                         if let filter, try !matches(filter, source: object.id, mapping: mapping) { continue }
                         if creates {
-                            try policy.createDestinationInstances(forSource: object.id, in: mapping, manager: self)
-                            try pass.queuePendingInsert()
+                            try policy.createDestinationInstances(forSource: object.id, in: mapping, manager: manager)
+                            try stores.queuePendingInsert()
                         }
                     }
                     prefetch.recycle(consume batch)  // freed by the reading thread, which made it
                 }
-                try pass.writePendingInsert()  // the chunk's queued rows, before it commits
+                try stores.writePendingInsert()  // the chunk's queued rows, before it commits
             }
-            pass.progress.advance(units: seen, rows: seen)
+            progress.advance(units: seen, rows: seen)
         }
-        pass.remember(sourceObject: nil)
+        stores.remember(sourceObject: nil)
     }
 
     // MARK: Stage 2
@@ -128,16 +152,16 @@ extension MigrationManager {
     /// (and a custom policy's) row by row.
     private func createRelationships(_ mapping: EntityMapping, index: Int, policy: EntityMigrationPolicy, sourceCount: Int, step: Int) throws {
         let mappings = mappingModel.entityMappings
-        pass.progress.begin(stage: .createRelationships, pass: mappingModel.name, step: step, mapping: mapping.name,
-                       index: index + 1, count: mappings.count, rowsTotal: try pass.associations.count(mapping: index))
-        try checkCancelled()
-        let setBased = useSetBasedSQL ? SetBasedRelationships(manager: self) : nil
+        progress.begin(stage: .createRelationships, pass: mappingModel.name, step: step, mapping: mapping.name,
+                       index: index + 1, count: mappings.count, rowsTotal: try stores.associations.count(mapping: index))
+        try manager.checkCancelled()
+        let setBased = manager.useSetBasedSQL ? SetBasedRelationships(pass: self) : nil
         let handled = setBased?.handled(mapping, policy: policy) ?? []
-        if let setBased, !handled.isEmpty { try transaction { try setBased.run(mapping, index: index, names: handled) } }
+        if let setBased, !handled.isEmpty { try manager.transaction { try setBased.run(mapping, index: index, names: handled) } }
         let rowByRow = !policy.usesDefaultRelationships || mapping.relationshipMappings.contains { $0.expression != nil && !handled.contains($0.name) }
         let reported = rowByRow ? try relateRowByRow(mapping, index: index, policy: policy, skipping: handled, sourceCount: sourceCount) : 0
-        pass.progress.advance(units: max(sourceCount, 1) - reported, rows: max(sourceCount - reported, 0))
-        try transaction { try policy.endRelationshipCreation(for: mapping, manager: self) }
+        progress.advance(units: max(sourceCount, 1) - reported, rows: max(sourceCount - reported, 0))
+        try manager.transaction { try policy.endRelationshipCreation(for: mapping, manager: manager) }
         try pause(after: mapping, index: index, stage: .createRelationships, next: index + 1 < mappings.count ? mappings[index + 1].name : nil)
     }
 
@@ -150,23 +174,23 @@ extension MigrationManager {
         var after: Int64 = 0
         var reported = 0
         while true {
-            try checkCancelled()
-            let page = try pass.associations.page(mapping: index, after: after, limit: pass.chunkSize)
-            try transaction {
+            try manager.checkCancelled()
+            let page = try stores.associations.page(mapping: index, after: after, limit: chunkSize)
+            try manager.transaction {
                 for pair in page {
                     if policy.usesDefaultRelationships {
-                        try createDefaultRelationships(forDestination: pair.destination, in: mapping, skipping: handled)
+                        try manager.createDefaultRelationships(forDestination: pair.destination, in: mapping, skipping: handled)
                     } else {
-                        try policy.createRelationships(forDestination: pair.destination, in: mapping, manager: self)
-                        try pass.writePendingInsert()
+                        try policy.createRelationships(forDestination: pair.destination, in: mapping, manager: manager)
+                        try stores.writePendingInsert()
                     }
                 }
             }
             after = page.last?.rowid ?? after
             let units = min(page.count, max(sourceCount - reported, 0))
             reported += units
-            pass.progress.advance(units: units, rows: page.count)
-            if page.count < pass.chunkSize { return reported }
+            progress.advance(units: units, rows: page.count)
+            if page.count < chunkSize { return reported }
         }
     }
 
@@ -176,79 +200,49 @@ extension MigrationManager {
     private func validate(_ policies: [EntityMigrationPolicy], step: Int) throws {
         let mappings = mappingModel.entityMappings
         try buildDeferredIndexes(thenResume: nil)
-        let created = pass.writer.insertedCounts
-        pass.progress.begin(stage: .validate, pass: mappingModel.name, step: step, mapping: nil, index: 0, count: mappings.count,
+        let created = stores.writer.insertedCounts
+        progress.begin(stage: .validate, pass: mappingModel.name, step: step, mapping: nil, index: 0, count: mappings.count,
                        rowsTotal: created.values.reduce(0, +))
-        var checking = destinationModel.entities.makeIterator()
-        try ModelRuleCheck(manager: self).validate {
+        var checking = manager.destinationModel.entities.makeIterator()
+        try ModelRuleCheck(manager: manager).validate {
             let rows = checking.next().map { created[$0.name, default: 0] } ?? 0
-            pass.progress.advance(units: rows, rows: rows)
+            progress.advance(units: rows, rows: rows)
         }
         for (mapping, policy) in zip(mappings, policies) {
-            try transaction {
-                try policy.performCustomValidation(for: mapping, manager: self)
-                try policy.end(mapping, manager: self)
+            try manager.transaction {
+                try policy.performCustomValidation(for: mapping, manager: manager)
+                try policy.end(mapping, manager: manager)
             }
         }
         // The policies' look-up indexes go before the store is verified against a new one's schema.
-        try dropLookups()
+        try manager.dropLookups()
     }
 
     /// Builds the destination's deferred indexes (once per step) as a stage of its own; a
     /// relationship stage that needs them mid-way then carries on as `resume` says.
     private func buildDeferredIndexes(thenResume resume: (mapping: String, index: Int, count: Int)?) throws {
-        let indexes = StoreSchema(layout: pass.destinationLayout).indexes
-        guard let deferredIndexes = pass.deferredIndexes, let first = indexes.first,
-              try pass.connection.integer(SQLStatement("SELECT count(*) FROM main.sqlite_master WHERE type = 'index' AND name = ?", [.text(first.name)])) == 0 else {
+        let indexes = StoreSchema(layout: stores.destinationLayout).indexes
+        guard let deferredIndexes = deferredIndexes, let first = indexes.first,
+              try stores.connection.integer(SQLStatement("SELECT count(*) FROM main.sqlite_master WHERE type = 'index' AND name = ?", [.text(first.name)])) == 0 else {
             return
         }
-        pass.progress.begin(stage: .indexes, mapping: nil, index: 0, count: 0, rowsTotal: indexes.count, unit: .indexes)
-        try deferredIndexes.create(on: pass.connection) { pass.progress.advance(units: 1) }
+        progress.begin(stage: .indexes, mapping: nil, index: 0, count: 0, rowsTotal: indexes.count, unit: .indexes)
+        try deferredIndexes.create(on: stores.connection) { progress.advance(units: 1) }
         if let resume {
-            pass.progress.begin(stage: .createRelationships, mapping: resume.mapping, index: resume.index + 1, count: resume.count,
-                           rowsTotal: try pass.associations.count(mapping: resume.index))
+            progress.begin(stage: .createRelationships, mapping: resume.mapping, index: resume.index + 1, count: resume.count,
+                           rowsTotal: try stores.associations.count(mapping: resume.index))
         }
-    }
-
-    /// The policy of every entity mapping of the pass, found by name; remembered for the pass.
-    func resolvePolicies() throws -> [EntityMigrationPolicy] {
-        let resolved = try mappingModel.entityMappings.map { mapping -> EntityMigrationPolicy in
-            guard let name = mapping.policyName else { return DefaultEntityMigrationPolicy() }
-            guard let policy = self.policies.policy(named: name) else {
-                throw MigrationError(.missingPolicy, "entity mapping \(mapping.name) of \(mappingModel.name) names policy \(name), which is not registered",
-                                     fix: "register a policy under that name (registered: \(self.policies.names.isEmpty ? "none" : self.policies.names.joined(separator: ", ")))")
-            }
-            return policy
-        }
-        pass.policiesByMapping = Dictionary(zip(mappingModel.entityMappings.map(\.name), resolved), uniquingKeysWith: { first, _ in first })
-        return resolved
-    }
-
-    /// Whether `mapping`'s policy leaves relationships to Core Data's default.
-    func usesDefaultRelationships(_ mapping: EntityMapping) -> Bool {
-        pass.policiesByMapping[mapping.name]?.usesDefaultRelationships ?? (mapping.policyName == nil)
     }
 
     /// Step mode: report what `mapping` did, wait for the watcher, and stop if it cancelled.
     private func pause(after mapping: EntityMapping, index: Int, stage: MigrationProgress.Stage, next: String?) throws {
-        guard let pause = pass.pauseAfterEntityMapping else { return }
-        pause(try stepReport(mapping, index: index, stage: stage, next: next))
-        try checkCancelled()
-    }
-
-    /// Runs `body` in one transaction and records the keys handed out, as a save does. An
-    /// instance still held back is written before the commit, or dropped with a rollback.
-    func transaction(_ body: () throws -> Void) throws {
-        defer { pass.pendingInsert = nil }
-        try pass.connection.inTransaction {
-            try body()
-            try pass.writePendingInsert()
-            try pass.writer.finish()
-        }
+        guard let pause = pauseAfterEntityMapping else { return }
+        pause(try manager.stepReport(mapping, index: index, stage: stage, next: next))
+        try manager.checkCancelled()
     }
 
     private func matches(_ filter: Predicate, source: ObjectID, mapping: EntityMapping) throws -> Bool {
-        let scope = MigrationScope(manager: self, source: source, destination: nil, mapping: mapping)
+        let scope = MigrationScope(manager: manager, source: source, destination: nil, mapping: mapping)
         do {
             return try PredicateEvaluator(evaluator: ExpressionEvaluator(context: scope, evaluatedObject: .object(ObjectRef(side: .source, id: source))))
                 .matches(filter)

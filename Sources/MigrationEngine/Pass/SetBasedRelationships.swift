@@ -12,7 +12,9 @@ import SQLiteStore
 /// inserts in key order touch each page once, in random order they evict and rewrite pages all
 /// along, two to three times slower.
 struct SetBasedRelationships {
-    let manager: MigrationManager
+    /// The pass whose relationships it recreates.
+    let pass: MappingPass
+    var manager: MigrationManager { pass.manager }
 
     /// `M` and `r` of a compiler-style relationship expression.
     static func standardForm(_ expression: Expression?) -> (mapping: String, relationship: String)? {
@@ -32,8 +34,8 @@ struct SetBasedRelationships {
             guard let form = Self.standardForm(property.expression), manager.mappingModel.entityMapping(named: form.mapping) != nil,
                   let relationship = manager.destinationModel.relationship(named: property.name, in: destination),
                   let sourceRelationship = manager.sourceModel.relationship(named: form.relationship, in: source) else { continue }
-            switch (manager.pass.destinationLayout.storage(entity: destinationName, relationship: property.name),
-                    manager.pass.sourceLayout.storage(entity: sourceName, relationship: form.relationship)) {
+            switch (pass.stores.destinationLayout.storage(entity: destinationName, relationship: property.name),
+                    pass.stores.sourceLayout.storage(entity: sourceName, relationship: form.relationship)) {
             case (.foreignKey?, .foreignKey?):
                 names.insert(property.name)
             case (.inverseForeignKey(_, _, _, nil)?, _) where inverseIsSetBased(relationship, sourceRelationship: sourceRelationship, mapping: form.mapping):
@@ -61,8 +63,8 @@ struct SetBasedRelationships {
               let property = other.relationshipMappings.first(where: { $0.name == inverseName }),
               let form = Self.standardForm(property.expression), form.relationship == sourceInverse,
               let otherSource = other.sourceEntity, let otherDestination = other.destinationEntity,
-              case .foreignKey? = manager.pass.destinationLayout.storage(entity: otherDestination, relationship: inverseName),
-              case .foreignKey? = manager.pass.sourceLayout.storage(entity: otherSource, relationship: sourceInverse) else { return false }
+              case .foreignKey? = pass.stores.destinationLayout.storage(entity: otherDestination, relationship: inverseName),
+              case .foreignKey? = pass.stores.sourceLayout.storage(entity: otherSource, relationship: sourceInverse) else { return false }
         return manager.mappingModel.entityMappings.first { $0.name == form.mapping }?.destinationEntity != nil
     }
 
@@ -80,7 +82,7 @@ struct SetBasedRelationships {
     func run(_ mapping: EntityMapping, index: Int, names: Set<String>) throws {
         let statements = try statements(mapping, index: index, names: names)
         // Each ranks, sorts or joins by key: SQLite sorts best, and in less memory, in a small cache.
-        try manager.pass.connection.sorting { try manager.pass.connection.execute(statements) }
+        try pass.stores.connection.sorting { try pass.stores.connection.execute(statements) }
     }
 
     /// The statements that set the relationships of `mapping` (number `index` of the pass) that
@@ -88,17 +90,17 @@ struct SetBasedRelationships {
     /// to-ones) and to-manys their inverse to-one sets.
     func statements(_ mapping: EntityMapping, index: Int, names: Set<String>) throws -> [SQLStatement] {
         guard let destinationName = mapping.destinationEntity, let sourceName = mapping.sourceEntity, manager.sourceModel.entity(named: sourceName) != nil,
-              let sourceTable = manager.pass.sourceLayout.table(for: sourceName), manager.pass.destinationLayout.table(for: destinationName) != nil else { return [] }
-        let associations = manager.pass.associations
-        let folded = manager.useSetBasedSQL ? SetBasedInstances(manager: manager, mapping: mapping, index: index)?.foldedRelationships ?? [] : []
-        let foldedRowByRow = try manager.pass.foldedToOnes[index].map { $0.done(associations: try associations.count(mapping: index)) } ?? []
+              let sourceTable = pass.stores.sourceLayout.table(for: sourceName), pass.stores.destinationLayout.table(for: destinationName) != nil else { return [] }
+        let associations = pass.stores.associations
+        let folded = manager.useSetBasedSQL ? InstanceInsertSQL.compile(manager: manager, mapping: mapping, index: index).foldedRelationships : []
+        let foldedRowByRow = try pass.stores.foldedToOnes[index].map { $0.done(associations: try associations.count(mapping: index)) } ?? []
         var statements: [SQLStatement] = []
         for property in mapping.relationshipMappings where names.contains(property.name) && !folded.contains(property.name) && !foldedRowByRow.contains(property.name) {
             guard let form = Self.standardForm(property.expression) else { continue }
             let link = Link(owner: index, target: try manager.index(of: form.mapping), sourceTable: sourceTable.name, destinationEntity: destinationName,
                             sourceEntity: sourceName, property: property.name, sourceRelationship: form.relationship)
-            switch (manager.pass.destinationLayout.storage(entity: destinationName, relationship: property.name),
-                    manager.pass.sourceLayout.storage(entity: sourceName, relationship: form.relationship)) {
+            switch (pass.stores.destinationLayout.storage(entity: destinationName, relationship: property.name),
+                    pass.stores.sourceLayout.storage(entity: sourceName, relationship: form.relationship)) {
             case let (.inverseForeignKey(table, _, _, order?)?, .inverseForeignKey(sourceMembers, sourceKey, _, sourceOrder?)?):
                 statements.append(orderedMembers(link, table: table, order: order, sourceMembers: sourceMembers, sourceKey: sourceKey, sourceOrder: sourceOrder))
             case let (.joinTable(join, column, otherColumn, nil)?, .joinTable(sourceJoin, sourceColumn, sourceOtherColumn, nil)?):
@@ -127,7 +129,7 @@ struct SetBasedRelationships {
     /// An ordered to-many: the inverse to-one sets the keys; the positions follow the source's
     /// order (as the reader lists it).
     private func orderedMembers(_ link: Link, table: String, order: String, sourceMembers: String, sourceKey: String, sourceOrder: String) -> SQLStatement {
-        let q = SQLIdentifier.quote, associations = manager.pass.associations
+        let q = SQLIdentifier.quote, associations = pass.stores.associations
         if let member = associations.identityLookup(link.target, key: "s.Z_PK", into: sourceMembers),
            let owner = associations.identityLookup(link.owner, key: "s.\(q(sourceKey))", into: link.sourceTable) {
             // Both kept their source keys (or shifted them): rank the source rows themselves.
@@ -155,7 +157,7 @@ struct SetBasedRelationships {
     /// table. CROSS JOIN fixes the order (links outside, keyed look-ups inside): without
     /// statistics SQLite may otherwise pair every association with every other.
     private func joinLinks(_ link: Link, join: JoinTable, columns: (String, String), sourceJoin: JoinTable, sourceColumns: (String, String)) -> SQLStatement {
-        let q = SQLIdentifier.quote, associations = manager.pass.associations
+        let q = SQLIdentifier.quote, associations = pass.stores.associations
         let (column, otherColumn) = columns, (sourceColumn, sourceOtherColumn) = sourceColumns
         // The join table's primary key is its columns in table order.
         let keyOrder = join.columns.first == column ? "1, 2" : "2, 1"
@@ -192,7 +194,7 @@ struct SetBasedRelationships {
     /// foreign key): each owner's links replaced, as the row-by-row write replaces them, by one
     /// link per source member to each destination the target mapping made of it.
     private func membersToLinks(_ link: Link, join: JoinTable, columns: (String, String), sourceMembers: String, sourceKey: String) -> [SQLStatement] {
-        let q = SQLIdentifier.quote, associations = manager.pass.associations
+        let q = SQLIdentifier.quote, associations = pass.stores.associations
         let (column, otherColumn) = columns
         let keyOrder = join.columns.first == column ? "1, 2" : "2, 1"
         let delete = SQLStatement("""
@@ -220,9 +222,9 @@ struct SetBasedRelationships {
     /// A to-one: one `UPDATE … FROM` through the associations, or, when the target kept its
     /// source keys, the source's foreign key itself.
     private func toOneKeys(_ link: Link, column: String, entityColumn: String?, sourceColumn: String) -> SQLStatement? {
-        let q = SQLIdentifier.quote, associations = manager.pass.associations
+        let q = SQLIdentifier.quote, associations = pass.stores.associations
         guard let source = manager.sourceModel.entity(named: link.sourceEntity), let targetTable = sourceTarget(of: link.sourceRelationship, in: source),
-              let destinationTable = manager.pass.destinationLayout.table(for: link.destinationEntity) else { return nil }
+              let destinationTable = pass.stores.destinationLayout.table(for: link.destinationEntity) else { return nil }
         let owner = "FROM \(associations.relation(link.owner)) a1 JOIN src.\(q(link.sourceTable)) s ON s.Z_PK = a1.source_pk"
         let update = "UPDATE main.\(q(destinationTable.name)) SET"
         let matching = "a1.mapping = ? AND a1.destination_pk = main.\(q(destinationTable.name)).Z_PK"
@@ -242,7 +244,7 @@ struct SetBasedRelationships {
     /// The source table that `relationship` of `entity` points into (what an identity look-up
     /// into the target mapping's keys must be over).
     static func sourceTarget(_ manager: MigrationManager, of relationship: String, in entity: EntityDescription) -> String? {
-        manager.sourceModel.relationship(named: relationship, in: entity).flatMap { manager.pass.sourceLayout.table(for: $0.destinationEntityName)?.name }
+        manager.sourceModel.relationship(named: relationship, in: entity).flatMap { manager.stores.sourceLayout.table(for: $0.destinationEntityName)?.name }
     }
 
     private func sourceTarget(of relationship: String, in entity: EntityDescription) -> String? {

@@ -37,23 +37,28 @@ struct InstanceInsertSQL {
         case rowByRow(String)
         /// No source entity: stage 1 reads no rows.
         case noSource
+
+        /// Whether the mapping moves set-based.
+        var isSetBased: Bool { if case .setBased = self { true } else { false } }
+        /// The to-ones the set-based insert writes itself (none otherwise).
+        var foldedRelationships: Set<String> { if case .setBased(let sql) = self { sql.foldedRelationships } else { [] } }
     }
 
     /// Compiles `mapping` (number `index` of the manager's pass), or says why it runs row by row.
     static func compile(manager: MigrationManager, mapping: EntityMapping, index: Int) -> Compiled {
         if let policy = mapping.policyName { return .rowByRow("custom policy \(policy)") }
         guard let sourceName = mapping.sourceEntity else { return .noSource }
-        guard let source = manager.sourceModel.entity(named: sourceName), let sourceTable = manager.pass.sourceLayout.table(for: sourceName),
-              let sourceNumber = manager.pass.sourceLayout.numbering.number(of: sourceName) else {
+        guard let source = manager.sourceModel.entity(named: sourceName), let sourceTable = manager.stores.sourceLayout.table(for: sourceName),
+              let sourceNumber = manager.stores.sourceLayout.numbering.number(of: sourceName) else {
             return .rowByRow("the source entity \(sourceName) is not stored")
         }
         guard let destinationName = mapping.destinationEntity, let destination = manager.destinationModel.entity(named: destinationName),
-              let destinationTable = manager.pass.destinationLayout.table(for: destinationName),
-              let destinationNumber = manager.pass.destinationLayout.numbering.number(of: destinationName) else {
+              let destinationTable = manager.stores.destinationLayout.table(for: destinationName),
+              let destinationNumber = manager.stores.destinationLayout.numbering.number(of: destinationName) else {
             return .rowByRow("no destination entity: the source rows are visited, nothing is inserted")
         }
         guard !destination.isAbstract else { return .rowByRow("the destination entity \(destinationName) is abstract") }
-        let compiler = ExpressionSQL(layout: manager.pass.sourceLayout, entity: source, alias: "s")
+        let compiler = ExpressionSQL(layout: manager.stores.sourceLayout, entity: source, alias: "s")
         var filter: ExpressionSQL.Fragment?
         if let predicate = mapping.filter {
             guard let compiled = compiler.compile(predicate) else { return .rowByRow("its filter does not compile to SQL: \(predicate)") }
@@ -80,10 +85,10 @@ struct InstanceInsertSQL {
     /// association wins over the mapping's own), else the model's default, else left out.
     private static func attributeValues(manager: MigrationManager, mapping: EntityMapping, destination: String, compiler: ExpressionSQL)
         -> Result<(columns: [String], values: [String], arguments: [SQLValue]), Reason> {
-        let defaults = manager.pass.writer.defaultValues(of: destination)
+        let defaults = manager.stores.writer.defaultValues(of: destination)
         var columns: [String] = [], values: [String] = [], arguments: [SQLValue] = []
         let onAssociation = Dictionary((manager.associationValues[destination] ?? []).map { ($0.attribute, $0.expression) }, uniquingKeysWith: { _, last in last })
-        for (attribute, column) in manager.pass.destinationLayout.attributeColumns(of: destination) {
+        for (attribute, column) in manager.stores.destinationLayout.attributeColumns(of: destination) {
             let expression = onAssociation[attribute.name] ?? mapping.attributeMappings.first { $0.name == attribute.name }?.expression
             if let expression {
                 guard let fragment = compiler.compile(expression), let sql = ExpressionSQL.stored(fragment, in: attribute) else {
@@ -115,9 +120,9 @@ struct InstanceInsertSQL {
         return mapping.relationshipMappings.compactMap { property in
             guard let form = SetBasedRelationships.standardForm(property.expression),
                   let target = mappings.firstIndex(where: { $0.name == form.mapping }), target < index,
-                  manager.pass.associations.isIdentity(target) || SetBasedInstances(manager: manager, mapping: mappings[target], index: target) != nil,
-                  case let .foreignKey(_, column, nil)? = manager.pass.destinationLayout.storage(entity: destinationName, relationship: property.name),
-                  case let .foreignKey(_, sourceColumn, _)? = manager.pass.sourceLayout.storage(entity: sourceName, relationship: form.relationship),
+                  manager.stores.associations.isIdentity(target) || compile(manager: manager, mapping: mappings[target], index: target).isSetBased,
+                  case let .foreignKey(_, column, nil)? = manager.stores.destinationLayout.storage(entity: destinationName, relationship: property.name),
+                  case let .foreignKey(_, sourceColumn, _)? = manager.stores.sourceLayout.storage(entity: sourceName, relationship: form.relationship),
                   let targetTable = SetBasedRelationships.sourceTarget(manager, of: form.relationship, in: source)
             else { return nil }
             return (property.name, column, sourceColumn, target, targetTable)

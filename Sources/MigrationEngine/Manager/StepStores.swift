@@ -2,12 +2,13 @@ import Foundation
 import ObjectModel
 import SQLiteStore
 
-/// What a mapping step's passes own, kept apart from what ``MigrationManager`` offers policies:
-/// the connection with both stores, their readers and writer, the association table and the
-/// look-up indexes (for the whole step), and what each pass sets up and runs with (resolved
-/// policies, attribute assignments, folded to-ones, the insert held back, the object cache).
-/// The manager holds one; a policy never sees it.
-final class PassState {
+/// What a manager reads and writes through, kept apart from what ``MigrationManager`` offers
+/// policies: the connection with both stores, their readers and writer, the association table
+/// and the look-up indexes (for the whole step), and what each pass sets up for the manager
+/// (resolved policies, attribute assignments, folded to-ones, the insert held back, the object
+/// cache). The manager holds one; a policy never sees it; the running ``MappingPass`` reaches it
+/// through its manager.
+final class StepStores {
     /// The destination store's connection, with the source attached as `src` and the work
     /// database as `work`: everything the pass reads and writes goes through it.
     let connection: StoreConnection
@@ -23,16 +24,7 @@ final class PassState {
     /// that keep every look-up a policy makes O(log n); dropped at the end of each pass.
     let sourceLookups: LookupIndexes, destinationLookups: LookupIndexes
     let cancellation: CancellationToken
-    let progress: ProgressReporter
-    let chunkSize: Int
 
-    /// Destination indexes held back during the bulk load, if the step deferred them.
-    var deferredIndexes: DeferredIndexes?
-    /// Rows per concrete source entity, when the step counted them already: the source is only
-    /// read, so the counts hold for every pass, and recounting would read every table again.
-    var sourceRowCounts: [String: Int]?
-    /// Step mode's pause, from ``MigrationOptions/pauseAfterEntityMapping``.
-    var pauseAfterEntityMapping: (@Sendable (StepReport) -> Void)?
 
     /// The running pass's policies, by entity mapping name.
     var policiesByMapping: [String: EntityMigrationPolicy] = [:]
@@ -50,7 +42,7 @@ final class PassState {
     private(set) var visitingSource: StoredObject?
 
     init(connection: StoreConnection, sourceStore: PersistentStore, sourceLayout: StoreLayout, destinationLayout: StoreLayout, destinationPath: String,
-         cancellation: CancellationToken, progress: ProgressReporter, chunkSize: Int) {
+         cancellation: CancellationToken) {
         self.connection = connection
         self.sourceStore = sourceStore
         self.sourceLayout = sourceLayout
@@ -64,8 +56,6 @@ final class PassState {
         writer.checksRequiredValues = false
         associations = AssociationTable(connection: connection, sourceLayout: sourceLayout)
         self.cancellation = cancellation
-        self.progress = progress
-        self.chunkSize = chunkSize
     }
 
     // MARK: The insert held back
