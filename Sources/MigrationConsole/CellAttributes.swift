@@ -1,23 +1,23 @@
 /// What a terminal draws for a ``CellStyle``: a colour pair, bold, reverse, dim. A pure mapping,
 /// so tests check it without a terminal; the adapter only turns it into ncurses bits.
-public struct CellAttributes: Equatable, Sendable {
+package struct CellAttributes: Equatable, Sendable {
     /// The colour pair (0: the terminal's default colours).
-    public var pair: Int16
-    public var bold: Bool, reverse: Bool, dim: Bool
+    package var pair: Int16
+    package var bold: Bool, reverse: Bool, dim: Bool
 
     /// Attributes as given.
-    public init(pair: Int16 = 0, bold: Bool = false, reverse: Bool = false, dim: Bool = false) {
+    package init(pair: Int16 = 0, bold: Bool = false, reverse: Bool = false, dim: Bool = false) {
         (self.pair, self.bold, self.reverse, self.dim) = (pair, bold, reverse, dim)
     }
 
     /// The colour pairs the adapter defines: foreground and background (-1: the terminal's own).
-    public static let pairs: [Int16: (foreground: Int16, background: Int16)] = [1: (6, -1), 2: (2, -1), 3: (1, -1), 4: (0, 6)]
+    package static let pairs: [Int16: (foreground: Int16, background: Int16)] = [1: (6, -1), 2: (2, -1), 3: (1, -1), 4: (0, 6)]
 }
 
 extension CellStyle {
     /// The attributes for this style, in colour or (without colours, or under `NO_COLOR`) in
     /// bold and reverse alone, so nothing a colour marks is lost on a monochrome terminal.
-    public func attributes(colors: Bool) -> CellAttributes {
+    package func attributes(colors: Bool) -> CellAttributes {
         switch self {
         case .normal: return CellAttributes()
         case .bold: return CellAttributes(bold: true)

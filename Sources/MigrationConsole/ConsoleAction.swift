@@ -1,17 +1,17 @@
 import MigrationEngine
 
 /// A key the console understands, decoded by the terminal adapter.
-public enum Key: Equatable, Sendable {
+package enum Key: Equatable, Sendable {
     case up, down, left, right, pageUp, pageDown, home, end, tab, backTab, enter, escape, backspace, character(Character), interrupt
     /// The mouse at a cell: the wheel scrolls what is under it, a click selects a tab or a row.
     case mouse(MouseEvent, x: Int, y: Int)
 
     /// What the mouse did.
-    public enum MouseEvent: Equatable, Sendable { case wheelUp, wheelDown, click }
+    package enum MouseEvent: Equatable, Sendable { case wheelUp, wheelDown, click }
 }
 
 /// Something that happens to the console: a key, a resize, or news from the engine.
-public enum ConsoleAction: Sendable {
+package enum ConsoleAction: Sendable {
     case key(Key)
     case resize(width: Int, height: Int)
     case progress(MigrationProgress)
@@ -34,7 +34,7 @@ public enum ConsoleAction: Sendable {
 }
 
 /// What the reducer asks the app to do; the reducer itself never does anything.
-public enum ConsoleEffect: Equatable, Sendable {
+package enum ConsoleEffect: Equatable, Sendable {
     case startMigration(stepMode: Bool)
     case resumeStep(toEnd: Bool)
     case cancelMigration
@@ -43,7 +43,7 @@ public enum ConsoleEffect: Equatable, Sendable {
 
 extension ConsoleState {
     /// Applies `action` and returns what the app must do.
-    public mutating func reduce(_ action: ConsoleAction) -> [ConsoleEffect] {
+    package mutating func reduce(_ action: ConsoleAction) -> [ConsoleEffect] {
         switch action {
         case .resize(let width, let height):
             self.width = width

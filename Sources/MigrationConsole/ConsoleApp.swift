@@ -7,21 +7,21 @@ import ObjectModel
 /// wake-up pipe, never busy-waits, and is the only one to touch ncurses or the state. The engine
 /// runs the whole plan on its own thread; its progress (on the migration's own channel), each
 /// finished step and its end land in a mailbox and wake the UI.
-public final class ConsoleApp {
+package final class ConsoleApp {
     /// How the console ended.
-    public enum Outcome: Sendable, Equatable {
+    package enum Outcome: Sendable, Equatable {
         case quit, failed(String), cancelled, hungUp
         /// Done: a line for the scrollback saying so (the versions, the time, where the original is).
         case migrated(String)
 
         /// Whether the plan ran to its end.
-        public var isMigrated: Bool { if case .migrated = self { true } else { false } }
+        package var isMigrated: Bool { if case .migrated = self { true } else { false } }
     }
 
     /// Called on the engine's thread after each step with the store at the step's version; does
     /// whatever the caller must do there and returns what the step's result pane shows; it tells
     /// the screen what it is doing through `note` (say, `the demo's own work: rows 20000/100000`).
-    public typealias Showcase = @Sendable (CompletedStep, _ note: (String) -> Void) throws -> [StepResult.Table]
+    package typealias Showcase = @Sendable (CompletedStep, _ note: (String) -> Void) throws -> [StepResult.Table]
 
     private var state: ConsoleState
     private let terminal: TerminalAdapter
@@ -49,7 +49,7 @@ public final class ConsoleApp {
 
     /// Opens the console on `store`; returns nil when there is no usable terminal (the caller
     /// then runs headless). Signal handlers and the wake-up pipe live exactly as long as the call.
-    public static func run(store: String, bundle: ModelBundle, plan: MigrationPlan, options: MigrationOptions, stepMode: Bool = false,
+    package static func run(store: String, bundle: ModelBundle, plan: MigrationPlan, options: MigrationOptions, stepMode: Bool = false,
                            startImmediately: Bool = false, autoAdvance: Double? = nil, showcase: Showcase? = nil) -> Outcome? {
         cs_unblock_signals()
         guard let terminal = TerminalAdapter() else { return nil }

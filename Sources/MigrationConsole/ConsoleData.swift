@@ -7,7 +7,7 @@ extension ConsoleState {
     /// its entities and its changes from the previous one), every step's entity mappings, and
     /// every step's SQL, compiled here once with the `options` the migration will run with (its
     /// registered policies and manager hook decide what runs as SQL and what row by row).
-    public init(store path: String, bundle: ModelBundle, plan: MigrationPlan, options: MigrationOptions, width: Int, height: Int, glyphs: Glyphs) {
+    package init(store path: String, bundle: ModelBundle, plan: MigrationPlan, options: MigrationOptions, width: Int, height: Int, glyphs: Glyphs) {
         let versions = bundle.versions.enumerated().map { index, version -> Version in
             let hashes = version.entityHashes
             let entities = version.model.entities.sorted { $0.name < $1.name }.map { entity in
@@ -67,7 +67,7 @@ extension ConsoleState.Step {
 
 extension StepResult {
     /// The result pane of a step the engine reports done, with `tables` of what it produced.
-    public init(_ done: CompletedStep, tables: [Table]) {
+    package init(_ done: CompletedStep, tables: [Table]) {
         let report = done.report
         let entities = Set(report.rowsBefore.keys).union(report.rowsAfter.keys).sorted()
         let dropped = Self.drops(of: done.step, rowsBefore: report.rowsBefore)
@@ -90,7 +90,7 @@ extension StepResult {
 
     /// What `step` drops, as its plan says: each removed entity with its rows (`rowsBefore`, the
     /// step's own count, or the plan's), each removed property and link.
-    public static func drops(of step: MigrationPlan.Step, rowsBefore: [String: Int]) -> [Drop] {
+    package static func drops(of step: MigrationPlan.Step, rowsBefore: [String: Int]) -> [Drop] {
         step.changes.filter(\.dropsData).map { change in
             change.kind == .entityRemoved
                 ? Drop(what: change.entity, rows: rowsBefore[change.entity] ?? change.rows, isEntity: true)

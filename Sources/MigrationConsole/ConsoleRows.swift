@@ -13,7 +13,7 @@ extension ConsoleState {
     }
 
     /// How far PgUp/PgDn move a list's selection: a window's rows, less one kept for context.
-    public var pageRows: Int { max(height - 10, 1) }
+    package var pageRows: Int { max(height - 10, 1) }
 
     /// The Model screen's entities: every one of the selected version's, or under a filter (`f`)
     /// those whose name or properties hold its text, or that a change from the version before

@@ -3,20 +3,20 @@
 /// more of them than the screen has rows (Wire's `store2-3` has 59).
 extension ConsoleState {
     /// One line of the Plan screen.
-    public struct PlanLine: Sendable, Equatable {
+    package struct PlanLine: Sendable, Equatable {
         /// The text, without the pointer.
-        public var text: String
+        package var text: String
         /// The step it belongs to, 0-based.
-        public var step: Int
+        package var step: Int
         /// Whether it is the step's heading.
-        public var isHeading: Bool
+        package var isHeading: Bool
         /// Whether it says data is dropped (drawn as bad news).
-        public var isDrop: Bool
+        package var isDrop: Bool
     }
 
     /// The Plan screen's lines, in order: every line, or under a filter (`f`) the lines that hold
     /// its text, each with its step's heading.
-    public var planLines: [PlanLine] {
+    package var planLines: [PlanLine] {
         let all = allPlanLines
         guard let filter = planFilter, !filter.isEmpty else { return all }
         let steps = Set(all.filter { !$0.isHeading && $0.text.localizedCaseInsensitiveContains(filter) }.map(\.step))
@@ -26,7 +26,7 @@ extension ConsoleState {
     }
 
     /// Every line of the Plan screen, in order, whatever the filter.
-    public var allPlanLines: [PlanLine] {
+    package var allPlanLines: [PlanLine] {
         var lines: [PlanLine] = []
         for (index, step) in steps.enumerated() {
             lines.append(PlanLine(text: "\(index + 1). \(step.from) \(glyphs.arrow) \(step.to)  [\(step.kind)]", step: index, isHeading: true, isDrop: false))
@@ -45,7 +45,7 @@ extension ConsoleState {
     }
 
     /// The line of `step`'s heading.
-    public func planLine(ofStep step: Int) -> Int {
+    package func planLine(ofStep step: Int) -> Int {
         planLines.firstIndex { $0.step == step && $0.isHeading } ?? 0
     }
 

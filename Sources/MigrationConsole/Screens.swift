@@ -3,9 +3,9 @@ import MigrationEngine
 
 /// The console's screens: pure functions from ``ConsoleState`` to a ``Grid`` of its size. The
 /// frame (title, tabs, status, key bar) is the same on every screen; the body is the screen's.
-public enum Screens {
+package enum Screens {
     /// The whole screen for `state`.
-    public static func render(_ state: ConsoleState) -> Grid {
+    package static func render(_ state: ConsoleState) -> Grid {
         var grid = Grid(width: state.width, height: state.height)
         guard state.width >= ConsoleState.minimumSize.width, state.height >= ConsoleState.minimumSize.height else {
             var small = tooSmall(state, grid)

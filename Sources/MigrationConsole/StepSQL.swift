@@ -4,31 +4,31 @@ extension ConsoleState {
     /// One step's SQL as the Plan screen shows it under Enter: where it runs, and its parts in
     /// the order they run, each statement on one line as `chrysalis plan --sql` prints it. A plain
     /// value made from `StepStatements`, so screens stay pure and states compare equal.
-    public struct StepSQL: Sendable, Equatable {
+    package struct StepSQL: Sendable, Equatable {
         /// One part: a stage of an entity mapping, a table change, the index builds.
-        public struct Part: Sendable, Equatable {
+        package struct Part: Sendable, Equatable {
             /// What the part is (`schema changes`, `stage 1 · BookStore3To4: CategoryToCategory`).
-            public var title: String
+            package var title: String
             /// Its statements, each on one line, values written in place and parameters as `:name`.
-            public var statements: [String]
+            package var statements: [String]
             /// Why it runs row by row in Swift instead of as SQL; nil when it is SQL.
-            public var rowByRow: String?
+            package var rowByRow: String?
             /// When the statements apply, and what else happens around them.
-            public var notes: [String]
+            package var notes: [String]
 
             /// A part.
-            public init(title: String, statements: [String] = [], rowByRow: String? = nil, notes: [String] = []) {
+            package init(title: String, statements: [String] = [], rowByRow: String? = nil, notes: [String] = []) {
                 (self.title, self.statements, self.rowByRow, self.notes) = (title, statements, rowByRow, notes)
             }
         }
 
         /// Where the statements run (`in place: one transaction on the store itself …`).
-        public var summary: String
+        package var summary: String
         /// The parts, in the order they run.
-        public var parts: [Part]
+        package var parts: [Part]
 
         /// A step's SQL.
-        public init(summary: String, parts: [Part]) {
+        package init(summary: String, parts: [Part]) {
             (self.summary, self.parts) = (summary, parts)
         }
 
