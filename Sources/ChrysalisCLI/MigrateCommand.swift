@@ -50,7 +50,7 @@ struct MigrateCommand: ParsableCommand {
     var keepProgress = false
 
     @Flag(help: ArgumentHelp("Read every page of the store before the first write, and refuse a damaged one.",
-                             discussion: "SQLite's quick_check, about 2 s per GB (0.39 s for a 193 MB store on a 2-core machine), on the store before the first write and on each mapping step's new store before it is swapped in. Without it, a step meets a damaged page when it reads it and the plan is undone, as it is on any error; a schema-only step reads no rows, so it leaves a damage it never touched as it was; a new store is checked by its row counts. Core Data makes no such check."))
+                             discussion: "SQLite's quick_check, on the store before the first write and on each mapping step's new store before it is swapped in. It reads every page, so it takes time in proportion to the store's size, even for a step that only changes the schema. Without it, a step meets a damaged page when it reads it and the plan is undone, as it is on any error; a schema-only step reads no rows, so it leaves a damage it never touched as it was; a new store is checked by its row counts. Core Data makes no such check."))
     var checkPages = false
 
     @Flag(help: "Print progress and the result (or the error) as JSON lines: the last line is always a result or an error event.")

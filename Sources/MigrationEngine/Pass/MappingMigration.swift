@@ -204,7 +204,7 @@ package final class MappingMigration {
 
     /// The new store must hold exactly the instances the migration inserted: every entity's rows
     /// are counted against what the passes created. Reading every page as well (`quick_check`,
-    /// about 2 s per GB, 7% of a 1M-row policy step) is what `checksPages` asks for: SQLite
+    /// a read of the whole file just written) is what `checksPages` asks for: SQLite
     /// reports a write that failed as it fails, and a write torn by a crash is in a new store
     /// that is thrown away, so a file SQLite just wrote without error is whole. Core Data checks
     /// neither.

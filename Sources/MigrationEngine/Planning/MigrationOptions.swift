@@ -23,10 +23,10 @@ public struct MigrationOptions: Sendable {
     /// demo does its own work there). What it throws stops the plan, which then puts the original back.
     public var afterStep: (@Sendable (CompletedStep) throws -> Void)?
     /// Reads every page of the store with SQLite's `quick_check` before the first write, so a
-    /// damaged page anywhere is refused up front (about 2 s per GB), and every page of a mapping
-    /// step's new store before it is swapped in. Without it a damaged page is met when a step
-    /// reads it, and the plan is undone; a page no step reads stays as it was; a new store is
-    /// checked by its row counts.
+    /// damaged page anywhere is refused up front (a read of the whole file, so its time grows with
+    /// the store's size), and every page of a mapping step's new store before it is swapped in.
+    /// Without it a damaged page is met when a step reads it, and the plan is undone; a page no
+    /// step reads stays as it was; a new store is checked by its row counts.
     public var checksPages = false
     /// Options with Core Data's defaults.
     public init(policies: PolicyRegistry = PolicyRegistry(), cancellation: CancellationToken = CancellationToken(),

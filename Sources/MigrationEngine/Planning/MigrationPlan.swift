@@ -75,10 +75,12 @@ public struct MigrationPlan: Sendable {
         // puts the original back first, so the plan starts from the original, read in its backup.
         try PlanJournal.requireReadable(store: path)
         let pending = PlanJournal.pendingOriginal(store: path)
-        // No whole-file check here: Core Data makes none, and it cost an added attribute 0.4 s at
-        // 1M rows (issue 32). A step that reads rows meets a damaged page as it reads it, before
-        // anything is swapped, and the plan is undone; a schema-only step reads no row. The full
-        // check is `MigrationOptions.checksPages` (`migrate --check-pages`).
+        // No whole-file check here: Core Data makes none, and it would make a step that only adds
+        // an attribute cost as much as the file is large (`chrysalis-bench --scenario
+        // add-attribute` holds that step to milliseconds). A step that reads rows meets a damaged
+        // page as it reads it, before anything is swapped, and the plan is undone; a schema-only
+        // step reads no row. The full check is `MigrationOptions.checksPages` (`migrate
+        // --check-pages`).
         let store = try PersistentStore.open(at: pending ?? path)
         let metadata = try store.metadata()
         let (start, end, compatible) = try ends(of: path, store: store, hashes: metadata.versionHashes, bundle: bundle,
