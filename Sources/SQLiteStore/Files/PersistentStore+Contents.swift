@@ -28,7 +28,7 @@ extension PersistentStore {
     /// Rows per concrete entity as the tables hold them, for what needs sizes rather than proof
     /// (a migration's progress, space and report of what it started from). A table only one
     /// entity lives in is counted whole: SQLite counts its b-tree's cells without reading a row,
-    /// about ten times faster than reading every row's `Z_ENT`. So a damaged row there carrying
+    /// far faster than reading every row's `Z_ENT`. So a damaged row there carrying
     /// another entity's number counts as that entity's, and a migration's report shows it as a
     /// row it did not carry. Tables of a hierarchy are counted by `Z_ENT`, as ``rowCounts(model:)``.
     package func tableRowCounts(model: ManagedObjectModel) throws -> [String: Int] {
@@ -60,7 +60,7 @@ extension PersistentStore {
                     continue
                 }
                 // One scan finds the usual case, a table of one entity, without the sort a
-                // GROUP BY needs (five times slower on a million rows).
+                // GROUP BY needs (a sort of every row, far slower on a large table).
                 guard let span = try Row.fetchOne(db, sql: "SELECT count(Z_ENT), min(Z_ENT), max(Z_ENT) FROM \(quoted)") else { continue }
                 let entity = CheckedColumn(path: path, table: table, column: "Z_ENT")
                 let single = try entity.integer(span.raw(1)), other = try entity.integer(span.raw(2))

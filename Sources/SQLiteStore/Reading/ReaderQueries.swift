@@ -5,8 +5,8 @@ import ObjectModel
 ///
 /// A migration policy reads an object, follows a relationship or looks up by attribute once per
 /// row. Working out the statement each time — the entity's table and storage, the quoted and
-/// qualified names, the index that serves it — cost more than SQLite running it (a third of a
-/// policy step's time, measured with perf on the objc.io Books chain). Queries that depend on a
+/// qualified names, the index that serves it — cost more than SQLite running it (`perf` on
+/// `chrysalis-bench --scenario policy-lookups`, the objc.io Books chain). Queries that depend on a
 /// look-up index are built again after the indexes are dropped (``LookupIndexes/generation``).
 final class ReaderQueries {
     /// How one relationship of one entity is read.

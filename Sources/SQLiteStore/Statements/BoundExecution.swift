@@ -9,9 +9,10 @@ extension Statement {
     ///
     /// Text and blobs are copied into one buffer for the whole statement and bound where they lie
     /// there (`SQLITE_STATIC`), not handed to SQLite to copy one value at a time: each of those
-    /// copies took a `malloc` and SQLite's memory-statistics mutex, 12% of a policy's insert stage
-    /// (custom-policy, `perf record --call-graph dwarf`). The bindings are cleared before the
-    /// buffer goes, so none is left pointing at freed memory.
+    /// copies took a `malloc` and SQLite's memory-statistics mutex, a share of a policy's insert
+    /// stage that `perf record --call-graph dwarf` on `chrysalis-bench --scenario custom-policy`
+    /// shows. The bindings are cleared before the buffer goes, so none is left pointing at freed
+    /// memory.
     func run(_ values: some Collection<SQLValue>) throws {
         let handle = sqliteStatement
         sqlite3_reset(handle)

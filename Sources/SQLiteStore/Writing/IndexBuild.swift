@@ -3,15 +3,16 @@ internal import GRDB
 extension StoreConnection {
     /// Runs index-building statements (each a `CREATE INDEX` on the main database) with SQLite's
     /// sorter set up for them: the page cache at SQLite's default 2 MB, so each sorted run stays
-    /// small enough for the CPU's caches, and one helper thread sorting while the main thread reads
-    /// the table (the machine has a second core) once the store is large enough to pay for it.
+    /// small enough for the CPU's caches, and one helper thread sorting, on another core, while the
+    /// main thread reads the table, once the store is large enough to pay for it.
     /// Both settings are put back afterwards. `built` hears each index as it is made, so an index
     /// stage's counter moves index by index.
     ///
-    /// Measured on one `CREATE INDEX … (ZCATEGORY)` (scenario relationships, `--stages`): at 10M
-    /// rows 2 MB with a helper takes 3.7–3.9 s, 4 MB with one 3.9–4.1 s, 2 MB without 4.4–4.7 s,
-    /// the mapping path's 16 MB load cache without 7.6–8.5 s; at 1M rows the helper saves 15%;
-    /// at 200,000 it costs 40% (0.15 s against 0.10 s), so a smaller store sorts alone.
+    /// Both were chosen by timing one `CREATE INDEX … (ZCATEGORY)` with each cache size, with and
+    /// without a helper, at several store sizes (`chrysalis-bench --scenario relationships
+    /// --stages` times the index stage): a larger cache, such as the mapping path's load cache,
+    /// sorts slower; the helper pays on a large store and costs more than it saves on a small
+    /// one, so a smaller store sorts alone.
     package func buildIndexes(_ statements: [SQLStatement], built: () -> Void = {}) throws {
         guard !statements.isEmpty else { return }
         try converting {
@@ -33,9 +34,10 @@ extension StoreConnection {
     /// Runs `body`, statements whose work is mostly sorting, with the page cache at SQLite's
     /// default 2 MB, then puts the cache back. SQLite's sorter keeps up to one page cache of rows
     /// in memory per sort: under a bulk load's 16 MB cache, stage 2's ranking of an ordered
-    /// to-many's members (two sorts) took 16 MB more of the process and ran slower. Sqlite3 shell,
-    /// that `UPDATE` at 1M rows: 16 MB 3.00 s and 68 MB resident, 4 MB 2.47 s and 30 MB, 2 MB
-    /// 2.30 s and 23 MB. Smaller sorted runs stay in the CPU's caches.
+    /// to-many's members (two sorts) took more of the process's memory and ran slower, and each
+    /// smaller cache down to the default ran that `UPDATE` faster and smaller: smaller sorted
+    /// runs stay in the CPU's caches (`chrysalis-bench --scenario relationships --stages` times
+    /// stage 2).
     package func sorting<T>(_ body: () throws -> T) throws -> T {
         let cache = try converting { try Int.fetchOne(db, sql: "PRAGMA main.cache_size") ?? -2000 }
         try converting { try db.execute(sql: "PRAGMA main.cache_size = -2000") }
@@ -44,6 +46,7 @@ extension StoreConnection {
     }
 
     /// The store size from which an index build sorts with a helper thread: about a 500,000-row
-    /// table, where the helper's cost and its saving were measured equal.
+    /// table, where the helper's cost and its saving were measured equal (the index stage of
+    /// `chrysalis-bench --scenario relationships --stages`).
     static let sortHelperStoreBytes = 64 << 20
 }

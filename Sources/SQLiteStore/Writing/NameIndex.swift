@@ -1,10 +1,11 @@
 /// Values looked up by a property name, once per row of a migration: a few names are scanned,
 /// many are hashed.
 ///
-/// An insert binds each value a policy gives by its name. Hashing a name costs about 29 ns;
-/// comparing it with 8 short names about 8 ns (a short string compares as two machine words, a
-/// literal as its address), so a typical entity's names are scanned (`swiftc -O`, 1M look-ups of
-/// 4 names among 8).
+/// An insert binds each value a policy gives by its name, once per value of every row. Hashing
+/// a name costs more than comparing it with a few short names (a short string compares as two
+/// machine words, a literal as its address), so a typical entity's names are scanned and only
+/// an entity with more than `scanLimit` names is hashed (`chrysalis-bench --scenario
+/// custom-policy` runs this path).
 struct NameIndex<Value> {
     /// The names in order, and their values.
     let names: [String]
