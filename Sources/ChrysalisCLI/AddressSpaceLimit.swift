@@ -12,7 +12,7 @@ import Glibc
 /// hard limit below ``needed`` is refused up front, named, before anything is read or written.
 enum AddressSpaceLimit {
     /// What a run reserves at its busiest (threads' stacks and arenas, SQLite's page cache, a
-    /// chunk of rows), with room: runs of the demo's stores reserve under 400 MB.
+    /// chunk of rows), with room over what runs of the demo's stores reserve.
     static let needed: rlim_t = 1 << 30
 
     /// Raises a low soft limit as far as the hard limit allows; returns the refusal when even

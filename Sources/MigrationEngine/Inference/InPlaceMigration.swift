@@ -10,8 +10,9 @@ import SQLiteStore
 /// before the commit, and row counts too whenever a row could have been touched or copied.
 ///
 /// Rebuilds once ran on a copy of the store that was integrity-checked and swapped in: the copy,
-/// the whole-file check and the swap made them 2.5–3.3× their hand-written SQL (issue 32), for
-/// no more safety than the transaction gives.
+/// the whole-file check and the swap made them cost a multiple of their hand-written SQL, for
+/// no more safety than the transaction gives. The rebuild scenarios (`chrysalis-bench --scenario
+/// rebuild-type`, `rebuild-to-many`, `rebuild-ordered`) hold a rebuild to its SQL's time.
 package enum InPlaceMigration {
     /// Migrates the store at `path` from `source` to `destination` by inference, as `context`'s step.
     static func run(store path: String, from source: ModelBundle.Version, to destination: ModelBundle.Version,

@@ -40,10 +40,11 @@ struct JoinTableCopy {
     /// Whether ``fill(_:join:)`` would copy the source's join table of the same name into `join`
     /// row for row, each column into itself: then the step leaves that table as it is, instead of
     /// copying every link of a store whose change is elsewhere (one attribute added beside a
-    /// many-to-many rebuilt its 300,000 links in 0.7 s). Only for an unordered pair, whose copy
-    /// numbers no positions, and a source table with exactly the destination's columns; the keys
-    /// of both sides stay as they are in place, so every link still means what it meant. The
-    /// table kept is the one a rebuild makes: every join table in the real stores of
+    /// many-to-many rebuilt every link; `chrysalis-bench --scenario add-attribute-many-to-many`
+    /// times that step). Only for an unordered pair, whose copy numbers no positions, and a source
+    /// table with exactly the destination's columns; the keys of both sides stay as they are in
+    /// place, so every link still means what it meant. The table kept is the one a rebuild makes:
+    /// every join table in the real stores of
     /// `../shared/fixtures/coredata` (753 in 105 stores, November 2026) is `( <side> INTEGER,
     /// <side> INTEGER, PRIMARY KEY (<side>, <side>) )`, with positions appended for an ordered pair.
     func copiesItself(_ join: JoinTable) -> Bool {

@@ -19,8 +19,8 @@ struct LightweightColumns {
 
     /// A table searched by `column` for every row a rebuild copies (a link kept on the other
     /// side, or in a join table): the step gives the column an index first, since Core Data's may
-    /// be gone with a table rebuilt in the same step, and a search without one is a scan per row
-    /// (issue 32: 100,000 × 100,000 rows took 5 minutes in the sqlite3 shell).
+    /// be gone with a table rebuilt in the same step, and a search without one is a scan per row:
+    /// time that grows with the square of the rows.
     struct Lookup: Hashable {
         var table: String
         var column: String
@@ -204,8 +204,9 @@ struct LightweightColumns {
             return .source(column: existing.name, fill: nil)
         }
         // One window over the rows the copy reads, sorted once: a count of the earlier members per
-        // row was quadratic once the step had dropped the key's index (issue 32: WooCommerce's
-        // Model 65 → 66 took 495 s at 100,000 order items). A row in no collection keeps 0.
+        // row was quadratic once the step had dropped the key's index (WooCommerce's Model 65 → 66
+        // numbers its order items so; `WooCommerceAppTests` migrates that step). A row in no
+        // collection keeps 0.
         let key = "s.\(SQLIdentifier.quote(keyColumn))"
         return .computed("CASE WHEN \(key) IS NULL THEN 0 ELSE row_number() OVER (PARTITION BY \(key) ORDER BY s.Z_PK) * 1024 END")
     }

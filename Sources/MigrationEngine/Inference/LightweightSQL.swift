@@ -297,8 +297,8 @@ struct LightweightSQL {
             values.append(column.applies.isEmpty ? "NULL" : "CASE WHEN \(applies) THEN \(expression) END")
         }
         // In key order: a window (an ordered to-many's positions) reads the rows in its key's
-        // order, and inserting them so into the new table split its pages all over (2.4× slower
-        // at 200,000 rows); a plain scan is in key order already and SQLite sorts nothing.
+        // order, and inserting them so into the new table split its pages all over and made the
+        // copy far slower; a plain scan is in key order already and SQLite sorts nothing.
         return [SQLStatement("INSERT INTO \(q(temporary)) (\(names.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM \(q(origin.name)) s WHERE s.Z_ENT IN (\(numbers.map(String.init).joined(separator: ","))) ORDER BY s.Z_PK",
                              arguments)]
     }
@@ -346,7 +346,8 @@ struct LightweightSQL {
         }
         // A column every entity of the table has needs no test of Z_ENT, so a window over an
         // indexed key reads the index alone; the rows come back in key order, so the UPDATE
-        // writes the table's pages in order (at 200,000 rows 0.4 s, against 0.9 s for both undone).
+        // writes the table's pages in order, far faster than with either undone
+        // (`chrysalis-bench --scenario rebuild-ordered` numbers positions so).
         let values = computed.map { column in
             let value = column.applies.isEmpty ? "NULL"
                 : Set(column.applies).isSuperset(of: everyEntity) ? column.sql

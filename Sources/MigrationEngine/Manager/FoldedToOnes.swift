@@ -52,8 +52,8 @@ final class FoldedToOnes {
 
     /// Sets `pending`'s folded to-ones from `toOne`, the to-ones of the source instance stage 1
     /// is visiting: what stage 2's UPDATE would write. Set one by one into the row, with no
-    /// dictionary per instance: that cost a policy's insert about 10% of its time (`perf record
-    /// -g`, BookStore 3 → 4).
+    /// dictionary per instance: one showed in a policy's insert under `perf record -g`
+    /// (`chrysalis-bench --scenario custom-policy`, BookStore 3 → 4).
     func setToOnes(of pending: inout PendingInsert, from toOne: [String: ObjectID], writer: ObjectWriter) throws {
         for index in folds.indices {
             guard let key = toOne[folds[index].sourceRelationship], let destination = folds[index].target.destination(ofKey: key.primaryKey) else { continue }

@@ -10,7 +10,8 @@ import SQLiteStore
 ///
 /// Each statement writes in key order (`ORDER BY` the rows' keys): a million updates or
 /// inserts in key order touch each page once, in random order they evict and rewrite pages all
-/// along, two to three times slower.
+/// along, far slower (`chrysalis-bench --scenario relationships` recreates a to-one, an ordered
+/// to-many and a many-to-many so).
 struct SetBasedRelationships {
     /// The pass whose relationships it recreates.
     let pass: MappingPass
@@ -134,7 +135,8 @@ struct SetBasedRelationships {
            let owner = associations.identityLookup(link.owner, key: "s.\(q(sourceKey))", into: link.sourceTable) {
             // Both kept their source keys (or shifted them): rank the source rows themselves.
             // NOT INDEXED: through the key's index SQLite reads every member row in key order,
-            // one random seek each (0.43 s against 0.17 s for a scan and a sort, 184,000 pages).
+            // one random seek each, slower than a scan and a sort (`chrysalis-bench --scenario
+            // relationships --stages` times stage 2).
             return SQLStatement("""
                 UPDATE main.\(q(table)) SET \(q(order)) = ranked.position
                 FROM (SELECT \(member.value) AS pk, 1024 * row_number() OVER (PARTITION BY s.\(q(sourceKey)) ORDER BY s.\(q(sourceOrder)), s.Z_PK) AS position

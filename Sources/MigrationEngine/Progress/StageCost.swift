@@ -2,14 +2,15 @@ import SQLiteStore
 
 /// What each stage costs per unit, so the bar's shares follow time rather than row counts.
 ///
-/// Measured on the BookStore demo (200,000 rows per root entity, debug build, 2 cores), in
-/// microseconds per row: a set-based insert 0.6; an insert through a custom
-/// policy, row by row, 10; relationships folded into the inserts or set-based next to nothing,
-/// through a policy's own `createRelationships` about 10; building the destination's indexes 0.3
-/// and validating 0.5 per destination row; verification (counts, and `quick_check` when asked) 0.2; a backup
-/// copy 0.3; an in-place change that rewrites or re-indexes a table 0.8 (one that only adds or
-/// renames 0.1), counting its rows 0.3. The figures are ratios, not promises: a release build is
-/// faster in every stage alike.
+/// Measured stage by stage on the BookStore demo's stores (200,000 rows per root entity) in a debug
+/// build (`chrysalis-bench --stages` times the same stages, `--scenario whole-chain` over
+/// BookStore's whole chain), in microseconds per row: a set-based insert 0.6; an insert through a
+/// custom policy, row by row, 10; relationships folded into the inserts or set-based next to
+/// nothing, through a policy's own `createRelationships` about 10; building the destination's
+/// indexes 0.3 and validating 0.5 per destination row; verification (counts, and `quick_check` when
+/// asked) 0.2; a backup copy 0.3; an in-place change that rewrites or re-indexes a table 0.8 (one
+/// that only adds or renames 0.1), counting its rows 0.3. The figures are ratios, not promises: a
+/// release build is faster in every stage alike.
 enum StageCost {
     static let setBasedInsert = 0.6, rowByRowInsert = 10.0
     static let defaultRelationships = 0.05, customRelationships = 10.0
@@ -61,8 +62,8 @@ enum StageCost {
 extension StageCost {
     /// An in-place step as it starts, its change known statement by statement: every stage in
     /// expected microseconds of SQLite's own work (the same in a debug build): the backup copy
-    /// per byte and the verification per row counted, measured with the `eta` scenario (a 0.6
-    /// s copy and a 0.8 s count beside a 6 s change), the change from ``StatementWeights``.
+    /// per byte and the verification per row counted, measured with the `eta` scenario
+    /// (`chrysalis-bench --scenario eta --stages`), the change from ``StatementWeights``.
     static func inPlaceStep(rows: Int, bytes: Int, backup: Bool, countsRows: Bool, change: Double, tables: Int) -> ProgressBudget {
         var budget = ProgressBudget()
         if backup { budget.add(.backup, units: max(bytes >> 20, 1), cost: perStage + Double(bytes) * backupPerByte) }
@@ -75,6 +76,6 @@ extension StageCost {
     static let backupPerByte = 0.0027, countPerRow = 0.3
 
     /// Bytes of a store per row, roughly, to guess rows from a file's size without reading a
-    /// table (counting rows costs seconds per table at ten million rows).
+    /// table (counting rows reads every page of a table).
     static let bytesPerRow = 64
 }

@@ -4,7 +4,7 @@ import SQLiteStore
 /// names: a step's statements differ by orders of magnitude (renaming a column is a schema
 /// edit, copying a million-row table is most of the step), so the bar and the ETA move by
 /// this weight rather than one notch per statement. Counting them alike made the ETA of a Wire
-/// upgrade 2–3× short (`chrysalis-bench --scenario eta` measures it).
+/// upgrade far too short (`chrysalis-bench --scenario eta` measures it).
 struct StatementWeights {
     /// Rows per table (uppercased name), estimated by each table's highest rowid.
     let rows: [String: Int]
@@ -32,7 +32,8 @@ struct StatementWeights {
     }
 
     /// Microseconds any statement takes: parsing, and rewriting and reading back the schema
-    /// (0.1 ms to add a column to one of Wire's tables, 1.3 ms to rename one).
+    /// (adding a column to one of Wire's tables, or renaming one, measured on the `eta`
+    /// scenario's store).
     static let perStatement = 500.0
 
     /// The weight of `statement`, in expected microseconds: its fixed part, and its cost per

@@ -1,10 +1,11 @@
 import Foundation
 
-/// The ETA as it is shown: each new estimate is blended into the last one counted down, over a
-/// few seconds, so a stage that runs faster or slower than its estimated cost moves the ETA
-/// smoothly instead of swinging it (the console's said 17 s, 315 s and 17 s again within a
-/// minute of the demo). Time is the plan's elapsed time without pauses, so a pause in step mode
-/// neither counts the ETA down nor up. Shared by every step of a plan, like ``PausedTime``.
+/// The ETA as it is shown: each new estimate is blended into the last one counted down, over a few
+/// seconds, so a stage that runs faster or slower than its estimated cost moves the ETA smoothly
+/// instead of swinging it: unblended, the console's ETA jumped from seconds to minutes and back
+/// within a minute of the demo (`InPlaceProgressTests` feeds it a swinging estimate). Time is the
+/// plan's elapsed time without pauses, so a pause in step mode neither counts the ETA down nor up.
+/// Shared by every step of a plan, like ``PausedTime``.
 final class SteadyEstimate: @unchecked Sendable {
     /// How many seconds a new estimate takes to carry about two thirds of its weight.
     static let settling = 2.0

@@ -45,8 +45,9 @@ package final class StoreLock {
     }
 
     /// Now in UTC as ISO 8601 (`2026-11-26T05:49:52Z`), by the C library: an
-    /// `ISO8601DateFormatter` sets up ICU for each migration, about 5 ms of a 10M-row store's
-    /// 30 ms added attribute (`perf` on scenario add-attribute).
+    /// `ISO8601DateFormatter` sets up ICU for each migration, a visible share of a step that only
+    /// adds an attribute (`perf` on `chrysalis-bench --scenario add-attribute`, whose goal is
+    /// milliseconds).
     static func utcTimestamp() -> String {
         var now = time(nil), parts = tm()
         gmtime_r(&now, &parts)
