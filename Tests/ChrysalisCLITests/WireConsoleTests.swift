@@ -86,8 +86,9 @@ final class WireConsoleTests: XCTestCase {
         try tmux.wait(for: "EXIT:0")
     }
 
-    /// A terminal whose terminfo entry this machine lacks (kitty's, here) is drawn as
-    /// xterm-256color, and the console says so when it ends.
+    /// A terminal whose terminfo entry the system running the test lacks (the first of kitty's,
+    /// alacritty's, wezterm's and foot's it lacks) is drawn as xterm-256color, and the console
+    /// says so when it ends.
     func testAMissingTerminfoEntryFallsBackToXterm256colorAndSaysSo() throws {
         let missing = try XCTUnwrap(["xterm-kitty", "alacritty", "wezterm", "foot"].first { !Self.hasTerminfo($0) }, "every modern terminal's entry is installed here")
         let (store, bundle) = try wire()
