@@ -4,7 +4,7 @@ import ObjectModel
 
 /// Issue 32 §5: `chrysalis check-history` on Wire's whole history (every version's store made,
 /// migrated straight to the current version and checked row by row), timed as a user runs it.
-/// Goal: under 3 minutes on 2 cores (BENCHMARKS.md names the machine of the latest run).
+/// Goal: under 3 minutes on 2 cores (BENCHMARKS.md names the machine its figure ran on).
 enum HistoryCheckScenario {
     static let name = "check-history"
     static let summary = "chrysalis check-history on Wire's every version, straight to the current one"
