@@ -20,18 +20,25 @@ struct BenchCheck {
     var allMet: Bool { lines.allSatisfy(\.met) }
 
     mutating func add(_ result: ScenarioRun.Result) {
-        lines.append((result.scenario.name, result.chrysalisMedian, result.baselineMedian, nil, result.scenario.goal,
-                      result.scenario.goal.isMet(chrysalis: result.chrysalisMedian, ratio: result.ratio)))
+        lines.append(
+            (
+                result.scenario.name, result.chrysalisMedian, result.baselineMedian, nil, result.scenario.goal,
+                result.scenario.goal.isMet(chrysalis: result.chrysalisMedian, ratio: result.ratio)
+            ))
     }
 
     mutating func add(_ result: HistoryCheckScenario.Result) {
         let goal = HistoryCheckScenario.goal
-        lines.append((HistoryCheckScenario.name, result.medianSeconds, nil, nil, goal, result.failed.isEmpty && goal.isMet(chrysalis: result.medianSeconds, ratio: 0)))
+        lines.append(
+            (HistoryCheckScenario.name, result.medianSeconds, nil, nil, goal, result.failed.isEmpty && goal.isMet(chrysalis: result.medianSeconds, ratio: 0)))
     }
 
     mutating func add(_ result: WireUpgrade.Result) {
-        lines.append((WireUpgrade.name + " (\(result.rows / 1000)k)", median(result.straight), median(result.baseline), nil, WireUpgrade.goal,
-                      WireUpgrade.goal.isMet(chrysalis: median(result.straight), ratio: result.ratio)))
+        lines.append(
+            (
+                WireUpgrade.name + " (\(result.rows / 1000)k)", median(result.straight), median(result.baseline), nil, WireUpgrade.goal,
+                WireUpgrade.goal.isMet(chrysalis: median(result.straight), ratio: result.ratio)
+            ))
     }
 
     mutating func add(_ result: EstimateError.Result) {
@@ -47,7 +54,8 @@ struct BenchCheck {
         for line in lines {
             let ratio = (line.ratio ?? line.baseline.map { line.chrysalis / max($0, 1e-9) }).map { String(format: "%7.2f×", $0) } ?? "       –"
             let baseline = line.baseline.map { String(format: "%9.3f s", $0) } ?? "          –"
-            text += line.name.padding(toLength: width, withPad: " ", startingAt: 0)
+            text +=
+                line.name.padding(toLength: width, withPad: " ", startingAt: 0)
                 + String(format: " %9.3f s", line.chrysalis) + " " + baseline + " " + ratio + "  "
                 + line.goal.description.padding(toLength: 10, withPad: " ", startingAt: 0) + " " + (line.met ? "ok" : "MISSED") + "\n"
         }

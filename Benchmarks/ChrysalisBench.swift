@@ -10,17 +10,17 @@ struct ChrysalisBench: ParsableCommand {
         commandName: "chrysalis-bench",
         abstract: "Time Chrysalis migrations against hand-written SQL, and the console's render.",
         discussion: """
-        Scenarios: \(Scenario.all.map { "\($0.name) (\($0.summary))" }.joined(separator: "; ")); \(WireUpgrade.name) (\(WireUpgrade.summary)); \(EstimateError.name) (\(EstimateError.summary)); \(HistoryCheckScenario.name) (\(HistoryCheckScenario.summary)); progress (scenario 3 with and without a progress observer, in at least \(ProgressOverhead.minimumPairs) pairs); render (the console's migrate screen at 120x40).
+            Scenarios: \(Scenario.all.map { "\($0.name) (\($0.summary))" }.joined(separator: "; ")); \(WireUpgrade.name) (\(WireUpgrade.summary)); \(EstimateError.name) (\(EstimateError.summary)); \(HistoryCheckScenario.name) (\(HistoryCheckScenario.summary)); progress (scenario 3 with and without a progress observer, in at least \(ProgressOverhead.minimumPairs) pairs); render (the console's migrate screen at 120x40).
 
-        Build in release for meaningful numbers:
-          swift run -c release chrysalis-bench --rows 1000000
+            Build in release for meaningful numbers:
+              swift run -c release chrysalis-bench --rows 1000000
 
-        Before changing the engine or the store, and after:
-          swift run -c release chrysalis-bench --check
-        runs every scenario with a goal at \(BenchCheck.defaultRows) rows per root entity, the size \
-        their goals are set at (Wire's upgrade at \(WireUpgrade.checkRows), its ETA at \(EstimateError.checkRows)), about twelve minutes, prints \
-        each against its goal and exits 1 when one misses it.
-        """)
+            Before changing the engine or the store, and after:
+              swift run -c release chrysalis-bench --check
+            runs every scenario with a goal at \(BenchCheck.defaultRows) rows per root entity, the size \
+            their goals are set at (Wire's upgrade at \(WireUpgrade.checkRows), its ETA at \(EstimateError.checkRows)), about twelve minutes, prints \
+            each against its goal and exits 1 when one misses it.
+            """)
 
     @Option(help: "Rows per root entity in each source store (default: 1000000, for --check too).")
     var rows: Int?
@@ -40,13 +40,18 @@ struct ChrysalisBench: ParsableCommand {
     @Option(help: "Frames the render benchmark draws.")
     var frames = 20_000
 
-    @Flag(help: "Also print where the first Chrysalis run of each scenario spent its time, stage by stage, and the first SQL run step by step (for eta, every progress post with its ETA).")
+    @Flag(
+        help:
+            "Also print where the first Chrysalis run of each scenario spent its time, stage by stage, and the first SQL run step by step (for eta, every progress post with its ETA)."
+    )
     var stages = false
 
     @Flag(help: "Print one JSON object per scenario.")
     var json = false
 
-    @Option(parsing: .upToNextOption, help: ArgumentHelp("Only check that two stores hold the same data, as every scenario does before it reports.", valueName: "store"))
+    @Option(
+        parsing: .upToNextOption,
+        help: ArgumentHelp("Only check that two stores hold the same data, as every scenario does before it reports.", valueName: "store"))
     var compare: [String] = []
 
     func validate() throws {
@@ -71,7 +76,8 @@ struct ChrysalisBench: ParsableCommand {
         }
         let selected = { (name: String) in scenario.isEmpty || scenario.contains(name) }
         let rows = self.rows ?? (check ? BenchCheck.defaultRows : 1_000_000)
-        let folder = dir.map { URL(fileURLWithPath: $0) } ?? FileManager.default.temporaryDirectory.appendingPathComponent("chrysalis-bench-\(UUID().uuidString)")
+        let folder =
+            dir.map { URL(fileURLWithPath: $0) } ?? FileManager.default.temporaryDirectory.appendingPathComponent("chrysalis-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { if dir == nil { try? FileManager.default.removeItem(at: folder) } }
         if check {
@@ -124,8 +130,10 @@ struct ChrysalisBench: ParsableCommand {
         }
         if selected("render") {
             let seconds = RenderBenchmark.run(frames: frames)
-            emit(json ? #"{"scenario":"render","microsecondsPerFrame":\#(String(format: "%.1f", seconds * 1e6))}"#
-                       : "render: console migrate screen 120x40: \(String(format: "%.1f", seconds * 1e6)) µs per frame")
+            emit(
+                json
+                    ? #"{"scenario":"render","microsecondsPerFrame":\#(String(format: "%.1f", seconds * 1e6))}"#
+                    : "render: console migrate screen 120x40: \(String(format: "%.1f", seconds * 1e6)) µs per frame")
         }
     }
 }

@@ -6,7 +6,11 @@ import GRDB
 enum DestinationComparison {
     /// `names` say which store is which in an error.
     static func check(_ first: String, equals second: String, names: (String, String) = ("Chrysalis", "the baseline")) throws {
-        let db = try DatabaseQueue(path: first, configuration: { var c = Configuration(); c.readonly = true; return c }())
+        let db = try DatabaseQueue(
+            path: first,
+            configuration: {
+                var c = Configuration(); c.readonly = true; return c
+            }())
         try db.inDatabase { db in
             try db.execute(sql: "ATTACH DATABASE ? AS other", arguments: [second])
             let ignored: Set<String> = ["Z_METADATA", "Z_MODELCACHE"]
@@ -15,7 +19,9 @@ enum DestinationComparison {
             guard ours == theirs else {
                 throw BenchError("the tables differ: \(names.0) has \(ours.sorted()), \(names.1) \(theirs.sorted())")
             }
-            let indexes = try ["main", "other"].map { Set(try String.fetchAll(db, sql: "SELECT name FROM \($0).sqlite_master WHERE type = 'index' AND sql IS NOT NULL")) }
+            let indexes = try ["main", "other"].map {
+                Set(try String.fetchAll(db, sql: "SELECT name FROM \($0).sqlite_master WHERE type = 'index' AND sql IS NOT NULL"))
+            }
             guard indexes[0] == indexes[1] else {
                 throw BenchError("the indexes differ: \(names.0) has \(indexes[0].sorted()), \(names.1) \(indexes[1].sorted())")
             }
@@ -43,7 +49,8 @@ enum DestinationComparison {
         if key.isEmpty {
             let list = columns.map { "\"\($0)\"" }.joined(separator: ", ")
             for (a, b, name) in [("main", "other", names.0), ("other", "main", names.1)] {
-                let extra = try Int.fetchOne(db, sql: "SELECT count(*) FROM (SELECT \(list) FROM \(a).\(quoted) EXCEPT SELECT \(list) FROM \(b).\(quoted))") ?? 0
+                let extra =
+                    try Int.fetchOne(db, sql: "SELECT count(*) FROM (SELECT \(list) FROM \(a).\(quoted) EXCEPT SELECT \(list) FROM \(b).\(quoted))") ?? 0
                 guard extra == 0 else { throw BenchError("\(table): \(extra) rows in \(name) are not in the other store") }
             }
             return
@@ -52,7 +59,9 @@ enum DestinationComparison {
         let same = columns.map { "ours.\"\($0)\" IS theirs.\"\($0)\"" }.joined(separator: " AND ")
         let matched = try Int.fetchOne(db, sql: "SELECT count(*) FROM main.\(quoted) AS ours JOIN other.\(quoted) AS theirs ON \(on) WHERE \(same)") ?? 0
         guard matched == counts[0] else {
-            throw BenchError("\(table): \(counts[0] - matched) of \(counts[0]) rows in \(names.0) differ from the row with the same \(key.joined(separator: ", ")) in \(names.1)")
+            throw BenchError(
+                "\(table): \(counts[0] - matched) of \(counts[0]) rows in \(names.0) differ from the row with the same \(key.joined(separator: ", ")) in \(names.1)"
+            )
         }
     }
 

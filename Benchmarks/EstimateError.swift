@@ -47,9 +47,11 @@ enum EstimateError {
 
         var text: String {
             guard let worst else { return "\(name): no progress was posted after the first fifth of a \(String(format: "%.1f", seconds)) s run" }
-            return String(format: "%@: %@ at %d rows per root entity: %.1f s; worst ETA after the first fifth %.2f× (%@ %.1f s when %.1f s were left, at %.1f s, %@), goal ≤ %.2f×; %d moments judged, every 0.1 s",
-                          name, summary, rows, seconds, worst.error, worst.shown == nil ? "none shown, floored to" : "shown",
-                          max(worst.shown ?? 0, floorSeconds), worst.left, worst.at, worst.stage.rawValue, goal, judged.count)
+            return String(
+                format:
+                    "%@: %@ at %d rows per root entity: %.1f s; worst ETA after the first fifth %.2f× (%@ %.1f s when %.1f s were left, at %.1f s, %@), goal ≤ %.2f×; %d moments judged, every 0.1 s",
+                name, summary, rows, seconds, worst.error, worst.shown == nil ? "none shown, floored to" : "shown",
+                max(worst.shown ?? 0, floorSeconds), worst.left, worst.at, worst.stage.rawValue, goal, judged.count)
         }
 
         /// Every post: when, the ETA it carried, its stage (`--stages`).
@@ -59,8 +61,9 @@ enum EstimateError {
         }
 
         var json: String {
-            String(format: #"{"scenario":"%@","rows":%d,"seconds":%.3f,"worstError":%.3f,"goal":%.2f,"moments":%d}"#,
-                   name, rows, seconds, worst?.error ?? 1, goal, judged.count)
+            String(
+                format: #"{"scenario":"%@","rows":%d,"seconds":%.3f,"worstError":%.3f,"goal":%.2f,"moments":%d}"#,
+                name, rows, seconds, worst?.error ?? 1, goal, judged.count)
         }
     }
 

@@ -17,11 +17,13 @@ enum HistoryCheckScenario {
 
         var medianSeconds: Double { median(seconds) }
         var text: String {
-            String(format: "%@ (%@): %d versions in %.1f s (median of %d), %@; goal %@", name, summary, versions, medianSeconds, seconds.count,
-                   failed.isEmpty ? "all ok" : "\(failed.count) failed: \(failed.prefix(3).joined(separator: ", "))", goal.description)
+            String(
+                format: "%@ (%@): %d versions in %.1f s (median of %d), %@; goal %@", name, summary, versions, medianSeconds, seconds.count,
+                failed.isEmpty ? "all ok" : "\(failed.count) failed: \(failed.prefix(3).joined(separator: ", "))", goal.description)
         }
         var json: String {
-            String(format: #"{"scenario":"%@","versions":%d,"seconds":%.3f,"failed":%d,"rounds":%d}"#, name, versions, medianSeconds, failed.count, seconds.count)
+            String(
+                format: #"{"scenario":"%@","versions":%d,"seconds":%.3f,"failed":%d,"rounds":%d}"#, name, versions, medianSeconds, failed.count, seconds.count)
         }
     }
 

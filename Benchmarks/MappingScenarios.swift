@@ -6,12 +6,16 @@ extension Scenario {
         goal: .ratio(1.1),
         prepare: { try makeStore(at: $0, bundle: BenchResources.shelf, version: "Shelf 1", rows: $1) },
         chrysalis: { try migrate($0, bundle: BenchResources.shelf, to: "Shelf 3", mappings: [try BenchResources.mapping("Shelf1To3")]) },
-        baseline: { try SQLBaseline.copy($0, into: try model(BenchResources.shelf, "Shelf 3"), """
-            INSERT INTO ZCATEGORY (Z_PK, Z_ENT, Z_OPT, ZNAME) SELECT Z_PK, Z_ENT, Z_OPT, ZNAME FROM src.ZCATEGORY;
-            INSERT INTO ZBOOK (Z_PK, Z_ENT, Z_OPT, ZCATEGORY, ZPRICE, ZCODE, ZTITLE)
-                SELECT Z_PK, Z_ENT, Z_OPT, ZCATEGORY, ZPRICE * 1.04, ZISBN, ZTITLE FROM src.ZBOOK;
-            INSERT INTO Z_PRIMARYKEY SELECT * FROM src.Z_PRIMARYKEY;
-            """) })
+        baseline: {
+            try SQLBaseline.copy(
+                $0, into: try model(BenchResources.shelf, "Shelf 3"),
+                """
+                INSERT INTO ZCATEGORY (Z_PK, Z_ENT, Z_OPT, ZNAME) SELECT Z_PK, Z_ENT, Z_OPT, ZNAME FROM src.ZCATEGORY;
+                INSERT INTO ZBOOK (Z_PK, Z_ENT, Z_OPT, ZCATEGORY, ZPRICE, ZCODE, ZTITLE)
+                    SELECT Z_PK, Z_ENT, Z_OPT, ZCATEGORY, ZPRICE * 1.04, ZISBN, ZTITLE FROM src.ZBOOK;
+                INSERT INTO Z_PRIMARYKEY SELECT * FROM src.Z_PRIMARYKEY;
+                """)
+        })
 
     /// Scenario 4: a custom Swift policy on every book (BookStore 3 → 4: author split in two).
     static let customPolicy = Scenario(
@@ -41,19 +45,25 @@ extension Scenario {
         prepare: { path, rows in
             try makeStore(at: path, bundle: BenchResources.library, version: "Library 1", rows: rows)
             let categories = max(rows / 10, 1)
-            try SQLBaseline.inPlace(path, """
+            try SQLBaseline.inPlace(
+                path,
+                """
                 UPDATE ZBOOK SET ZCATEGORY = (ZCATEGORY - 1) % \(categories) + 1 WHERE ZCATEGORY IS NOT NULL;
                 DELETE FROM ZCATEGORY WHERE Z_PK > \(categories);
                 UPDATE Z_PRIMARYKEY SET Z_MAX = \(categories) WHERE Z_NAME = 'Category';
                 """)
         },
         chrysalis: { try migrate($0, bundle: BenchResources.library, to: "Library 2", mappings: [try BenchResources.mapping("Library1To2")]) },
-        baseline: { try SQLBaseline.copy($0, into: try model(BenchResources.library, "Library 2"), """
-            INSERT INTO ZCATEGORY (Z_PK, Z_ENT, Z_OPT, ZNAME) SELECT Z_PK, Z_ENT, Z_OPT, ZNAME FROM src.ZCATEGORY;
-            INSERT INTO ZTAG (Z_PK, Z_ENT, Z_OPT, ZNAME) SELECT Z_PK, Z_ENT, Z_OPT, ZNAME FROM src.ZTAG;
-            INSERT INTO ZBOOK (Z_PK, Z_ENT, Z_OPT, ZCATEGORY, ZTITLE) SELECT Z_PK, Z_ENT, Z_OPT, ZCATEGORY, ZTITLE FROM src.ZBOOK;
-            INSERT INTO ZPAGE (Z_PK, Z_ENT, Z_OPT, ZBOOK, Z_FOK_BOOK, ZTEXT) SELECT Z_PK, Z_ENT, Z_OPT, ZBOOK, Z_FOK_BOOK, ZTEXT FROM src.ZPAGE;
-            INSERT INTO Z_1TAGS (Z_1BOOKS, Z_4TAGS) SELECT Z_1BOOKS, Z_4TAGS FROM src.Z_1TAGS;
-            INSERT INTO Z_PRIMARYKEY SELECT * FROM src.Z_PRIMARYKEY;
-            """) })
+        baseline: {
+            try SQLBaseline.copy(
+                $0, into: try model(BenchResources.library, "Library 2"),
+                """
+                INSERT INTO ZCATEGORY (Z_PK, Z_ENT, Z_OPT, ZNAME) SELECT Z_PK, Z_ENT, Z_OPT, ZNAME FROM src.ZCATEGORY;
+                INSERT INTO ZTAG (Z_PK, Z_ENT, Z_OPT, ZNAME) SELECT Z_PK, Z_ENT, Z_OPT, ZNAME FROM src.ZTAG;
+                INSERT INTO ZBOOK (Z_PK, Z_ENT, Z_OPT, ZCATEGORY, ZTITLE) SELECT Z_PK, Z_ENT, Z_OPT, ZCATEGORY, ZTITLE FROM src.ZBOOK;
+                INSERT INTO ZPAGE (Z_PK, Z_ENT, Z_OPT, ZBOOK, Z_FOK_BOOK, ZTEXT) SELECT Z_PK, Z_ENT, Z_OPT, ZBOOK, Z_FOK_BOOK, ZTEXT FROM src.ZPAGE;
+                INSERT INTO Z_1TAGS (Z_1BOOKS, Z_4TAGS) SELECT Z_1BOOKS, Z_4TAGS FROM src.Z_1TAGS;
+                INSERT INTO Z_PRIMARYKEY SELECT * FROM src.Z_PRIMARYKEY;
+                """)
+        })
 }

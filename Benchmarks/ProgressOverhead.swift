@@ -25,15 +25,19 @@ enum ProgressOverhead {
 
         var text: String {
             let wall = overheads(\.wall), cpu = overheads(\.cpu)
-            return String(format: "progress: %@ at %d rows per root entity: unobserved %.3f s, observed %.3f s (medians; %d notifications per run), overhead %+.1f%% (median of %d pairs, from %+.1f%% to %+.1f%%; CPU time %+.1f%%; target ≤ 3%%)",
-                          Scenario.compiledTransform.name, rows, median(pairs.map(\.unobserved.wall)), median(pairs.map(\.observed.wall)), notifications,
-                          overhead * 100, pairs.count, (wall.min() ?? 0) * 100, (wall.max() ?? 0) * 100, median(cpu) * 100)
+            return String(
+                format:
+                    "progress: %@ at %d rows per root entity: unobserved %.3f s, observed %.3f s (medians; %d notifications per run), overhead %+.1f%% (median of %d pairs, from %+.1f%% to %+.1f%%; CPU time %+.1f%%; target ≤ 3%%)",
+                Scenario.compiledTransform.name, rows, median(pairs.map(\.unobserved.wall)), median(pairs.map(\.observed.wall)), notifications,
+                overhead * 100, pairs.count, (wall.min() ?? 0) * 100, (wall.max() ?? 0) * 100, median(cpu) * 100)
         }
 
         var json: String {
-            String(format: #"{"scenario":"progress","rows":%d,"unobservedSeconds":%.4f,"observedSeconds":%.4f,"notifications":%d,"overhead":%.4f,"pairs":%d,"overheadMin":%.4f,"overheadMax":%.4f,"cpuOverhead":%.4f}"#,
-                   rows, median(pairs.map(\.unobserved.wall)), median(pairs.map(\.observed.wall)), notifications, overhead, pairs.count,
-                   overheads(\.wall).min() ?? 0, overheads(\.wall).max() ?? 0, median(overheads(\.cpu)))
+            String(
+                format:
+                    #"{"scenario":"progress","rows":%d,"unobservedSeconds":%.4f,"observedSeconds":%.4f,"notifications":%d,"overhead":%.4f,"pairs":%d,"overheadMin":%.4f,"overheadMax":%.4f,"cpuOverhead":%.4f}"#,
+                rows, median(pairs.map(\.unobserved.wall)), median(pairs.map(\.observed.wall)), notifications, overhead, pairs.count,
+                overheads(\.wall).min() ?? 0, overheads(\.wall).max() ?? 0, median(overheads(\.cpu)))
         }
     }
 
@@ -64,10 +68,14 @@ enum ProgressOverhead {
                 try FileManager.default.copyItem(atPath: source, toPath: copy)
                 try ScenarioRun.flush(copy)
                 // Every channel (object: nil): the bench runs one migration at a time, whichever channel it posts on.
-                let observer = watched ? NotificationCenter.default.addObserver(forName: MigrationProgress.notification, object: nil, queue: nil) { note in
-                    guard let progress = note.migrationProgress else { return }
-                    counter.lock.withLock { counter.count += 1; counter.fractionSum += progress.fraction }
-                } : nil
+                let observer =
+                    watched
+                    ? NotificationCenter.default.addObserver(forName: MigrationProgress.notification, object: nil, queue: nil) { note in
+                        guard let progress = note.migrationProgress else { return }
+                        counter.lock.withLock {
+                            counter.count += 1; counter.fractionSum += progress.fraction
+                        }
+                    } : nil
                 let started = Date(), cpuStarted = ProcessUsage.cpuSeconds()
                 try scenario.chrysalis(copy)
                 let timing = Timing(wall: Date().timeIntervalSince(started), cpu: ProcessUsage.cpuSeconds() - cpuStarted)

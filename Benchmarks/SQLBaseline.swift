@@ -67,6 +67,8 @@ final class BaselineSteps: @unchecked Sendable {
 
     /// The steps timed since the last call, and forgets them.
     func take() -> [String] {
-        lock.withLock { defer { lines = [] }; return lines }
+        lock.withLock {
+            defer { lines = [] }; return lines
+        }
     }
 }

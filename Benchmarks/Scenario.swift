@@ -20,8 +20,10 @@ struct Scenario: Sendable {
     let baseline: @Sendable (String) throws -> Void
 
     /// The scenarios that time Chrysalis against SQL, in order.
-    static let all: [Scenario] = [addAttribute, addAttributeManyToMany, renameAndRequire, compiledTransform, customPolicy, relationships, wholeChain, policyLookups,
-                                  rebuildOrdered, rebuildToMany, rebuildManyToMany, rebuildType]
+    static let all: [Scenario] = [
+        addAttribute, addAttributeManyToMany, renameAndRequire, compiledTransform, customPolicy, relationships, wholeChain, policyLookups,
+        rebuildOrdered, rebuildToMany, rebuildManyToMany, rebuildType,
+    ]
 
     /// How fast a scenario must be: within a ratio of its hand-written SQL, or (where the SQL
     /// itself takes milliseconds and the ratio says only how small they are) within a time.
@@ -57,7 +59,8 @@ struct Scenario: Sendable {
     static func migrate(_ path: String, bundle: URL, to version: String, mappings: [MappingModel] = []) throws {
         let bundle = try ModelBundle.read(at: bundle)
         let plan = try MigrationPlan.make(store: path, bundle: bundle, mappings: mappings, to: version)
-        _ = try MigrationRunner.run(plan, store: path, options: MigrationOptions(policies: DemoResources.policies, configureManager: BookStoreSynopsis.install), keepBackup: false)
+        _ = try MigrationRunner.run(
+            plan, store: path, options: MigrationOptions(policies: DemoResources.policies, configureManager: BookStoreSynopsis.install), keepBackup: false)
     }
 
     /// The model of one version of a bundle.

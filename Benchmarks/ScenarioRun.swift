@@ -26,13 +26,17 @@ struct ScenarioRun {
         var rowsPerSecond: Double { Double(sourceRows) / max(chrysalisMedian, 1e-9) }
 
         var text: String {
-            String(format: "%@ (%@), %d rows per root entity: Chrysalis %.3f s, SQL %.3f s, ratio %.2f×, %.0f rows/s, peak RSS %.1f MB (medians of %d; destinations equal)",
-                   scenario.name, scenario.summary, rows, chrysalisMedian, baselineMedian, ratio, rowsPerSecond, peakRSSMegabytes, chrysalis.count)
+            String(
+                format:
+                    "%@ (%@), %d rows per root entity: Chrysalis %.3f s, SQL %.3f s, ratio %.2f×, %.0f rows/s, peak RSS %.1f MB (medians of %d; destinations equal)",
+                scenario.name, scenario.summary, rows, chrysalisMedian, baselineMedian, ratio, rowsPerSecond, peakRSSMegabytes, chrysalis.count)
         }
 
         var json: String {
-            String(format: #"{"scenario":"%@","rows":%d,"chrysalisSeconds":%.4f,"baselineSeconds":%.4f,"ratio":%.3f,"rowsPerSecond":%.0f,"peakRSSMB":%.1f,"rounds":%d,"destinationsEqual":true}"#,
-                   scenario.name, rows, chrysalisMedian, baselineMedian, ratio, rowsPerSecond, peakRSSMegabytes, chrysalis.count)
+            String(
+                format:
+                    #"{"scenario":"%@","rows":%d,"chrysalisSeconds":%.4f,"baselineSeconds":%.4f,"ratio":%.3f,"rowsPerSecond":%.0f,"peakRSSMB":%.1f,"rounds":%d,"destinationsEqual":true}"#,
+                scenario.name, rows, chrysalisMedian, baselineMedian, ratio, rowsPerSecond, peakRSSMegabytes, chrysalis.count)
         }
     }
 
@@ -67,8 +71,9 @@ struct ScenarioRun {
             if round == 0 { try DestinationComparison.check(ours, equals: theirs) }
         }
         for path in [source, ours, theirs] { try Self.removeStore(path) }
-        return Result(scenario: scenario, rows: rows, sourceRows: sourceRows, chrysalis: chrysalisTimes, baseline: baselineTimes,
-                      peakRSSMegabytes: ProcessUsage.peakMegabytes())
+        return Result(
+            scenario: scenario, rows: rows, sourceRows: sourceRows, chrysalis: chrysalisTimes, baseline: baselineTimes,
+            peakRSSMegabytes: ProcessUsage.peakMegabytes())
     }
 
     /// Writes the fresh copy to disk before the clock starts: otherwise the first fsync either

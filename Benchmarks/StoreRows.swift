@@ -4,9 +4,14 @@ import GRDB
 /// The number of object rows in a store (every `Z`-table with a `Z_PK`), for rows per second.
 enum StoreRows {
     static func count(_ path: String) throws -> Int {
-        let db = try DatabaseQueue(path: path, configuration: { var c = Configuration(); c.readonly = true; return c }())
+        let db = try DatabaseQueue(
+            path: path,
+            configuration: {
+                var c = Configuration(); c.readonly = true; return c
+            }())
         return try db.read { db in
-            let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'Z%' AND name NOT LIKE 'Z\\_%' ESCAPE '\\'")
+            let tables = try String.fetchAll(
+                db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'Z%' AND name NOT LIKE 'Z\\_%' ESCAPE '\\'")
             return try tables.reduce(0) { $0 + (try Int.fetchOne(db, sql: "SELECT count(*) FROM \"\($1)\"") ?? 0) }
         }
     }

@@ -37,12 +37,15 @@ struct WireBaseline {
         let queue = try DatabaseQueue(path: scratch)
         defer { try? queue.close() }
         let (primaryKeys, metadata, cache) = try queue.read { db in
-            (try Row.fetchAll(db, sql: "SELECT * FROM Z_PRIMARYKEY"), try Row.fetchAll(db, sql: "SELECT * FROM Z_METADATA"),
-             try db.tableExists("Z_MODELCACHE"))
+            (
+                try Row.fetchAll(db, sql: "SELECT * FROM Z_PRIMARYKEY"), try Row.fetchAll(db, sql: "SELECT * FROM Z_METADATA"),
+                try db.tableExists("Z_MODELCACHE")
+            )
         }
-        return WireBaseline(statements: statements.map(\.description),
-                            rebuilt: statements.filter { $0.sql.hasPrefix("ALTER TABLE") && $0.sql.contains(" RENAME TO ") }.count,
-                            primaryKeys: primaryKeys, metadata: metadata, dropsModelCache: !cache)
+        return WireBaseline(
+            statements: statements.map(\.description),
+            rebuilt: statements.filter { $0.sql.hasPrefix("ALTER TABLE") && $0.sql.contains(" RENAME TO ") }.count,
+            primaryKeys: primaryKeys, metadata: metadata, dropsModelCache: !cache)
     }
 
     /// Runs the script on the store at `path`, in one transaction.
@@ -63,7 +66,8 @@ struct WireBaseline {
 
     private func insert(_ row: Row, into table: String, _ db: Database) throws {
         let columns = Array(row.columnNames)
-        try db.execute(sql: "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))",
-                       arguments: StatementArguments(columns.map { row[$0] as DatabaseValue }))
+        try db.execute(
+            sql: "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))",
+            arguments: StatementArguments(columns.map { row[$0] as DatabaseValue }))
     }
 }

@@ -33,13 +33,17 @@ enum WireUpgrade {
         var ratio: Double { median(straight) / max(median(baseline), 1e-9) }
 
         var text: String {
-            String(format: "%@: %@ at %d rows per root entity: Chrysalis %.3f s, SQL %.3f s (%d statements, %d tables rebuilt), ratio %.2f× (goal %@); peak RSS %.1f MB (medians of %d; destinations equal)",
-                   name, summary, rows, median(straight), median(baseline), statements, rebuilt, ratio, goal.description, peakMegabytes, straight.count)
+            String(
+                format:
+                    "%@: %@ at %d rows per root entity: Chrysalis %.3f s, SQL %.3f s (%d statements, %d tables rebuilt), ratio %.2f× (goal %@); peak RSS %.1f MB (medians of %d; destinations equal)",
+                name, summary, rows, median(straight), median(baseline), statements, rebuilt, ratio, goal.description, peakMegabytes, straight.count)
         }
 
         var json: String {
-            String(format: #"{"scenario":"%@","rows":%d,"chrysalisSeconds":%.4f,"baselineSeconds":%.4f,"ratio":%.4f,"statements":%d,"tablesRebuilt":%d,"peakRSSMB":%.1f,"destinationsEqual":true}"#,
-                   name, rows, median(straight), median(baseline), ratio, statements, rebuilt, peakMegabytes)
+            String(
+                format:
+                    #"{"scenario":"%@","rows":%d,"chrysalisSeconds":%.4f,"baselineSeconds":%.4f,"ratio":%.4f,"statements":%d,"tablesRebuilt":%d,"peakRSSMB":%.1f,"destinationsEqual":true}"#,
+                name, rows, median(straight), median(baseline), ratio, statements, rebuilt, peakMegabytes)
         }
     }
 
@@ -61,11 +65,14 @@ enum WireUpgrade {
         var straight: [Double] = [], baseline: [Double] = []
         for round in 0..<rounds {
             let order: [(String, (String) throws -> Void, (Double) -> Void)] = [
-                (ours, { path in
-                    let plan = try MigrationPlan.make(store: path, bundle: bundle)
-                    guard plan.steps.count == 1 else { throw BenchError("the straight route took \(plan.steps.count) steps") }
-                    _ = try MigrationRunner.run(plan, store: path, keepBackup: false)
-                }, { straight.append($0) }),
+                (
+                    ours,
+                    { path in
+                        let plan = try MigrationPlan.make(store: path, bundle: bundle)
+                        guard plan.steps.count == 1 else { throw BenchError("the straight route took \(plan.steps.count) steps") }
+                        _ = try MigrationRunner.run(plan, store: path, keepBackup: false)
+                    }, { straight.append($0) }
+                ),
                 (theirs, { try script.run(on: $0) }, { baseline.append($0) }),
             ]
             for (path, work, record) in round % 2 == 0 ? order : order.reversed() {
@@ -78,7 +85,8 @@ enum WireUpgrade {
             }
             if round == 0 { try DestinationComparison.check(ours, equals: theirs) }
         }
-        return Result(rows: rows, straight: straight, baseline: baseline, statements: script.statements.count, rebuilt: script.rebuilt,
-                      peakMegabytes: ProcessUsage.peakMegabytes())
+        return Result(
+            rows: rows, straight: straight, baseline: baseline, statements: script.statements.count, rebuilt: script.rebuilt,
+            peakMegabytes: ProcessUsage.peakMegabytes())
     }
 }

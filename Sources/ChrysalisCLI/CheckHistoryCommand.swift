@@ -9,36 +9,38 @@ struct CheckHistoryCommand: ParsableCommand {
         commandName: "check-history",
         abstract: "Prove that a store at every version of a model bundle migrates to the current version.",
         discussion: """
-        For every version of the bundle, makes a store at that version (rows for every entity, \
-        links for every relationship, edge values: no value, empty, the type's extremes, text \
-        beyond ASCII), migrates it to the current version as Core Data would (straight, or \
-        --stepwise through every version, as apps with an iterative migrator do), using the \
-        mapping models given where they match and the policies registered through the library, \
-        and checks every inferred step's rows, values, defaults and links, each mapping step's \
-        validation, and the target's hashes at the end. Reports every version: ok, or the step \
-        and the change that fails, with the fix; then the failures grouped by the step they fail \
-        at, and the versions not checked (after the current one, or refused by Core Data), each \
-        with why. A store the generator could not make valid for its own model is reported as \
-        generated data, never as a step's failure. Exits 0 only when every version checked migrates.
+            For every version of the bundle, makes a store at that version (rows for every entity, \
+            links for every relationship, edge values: no value, empty, the type's extremes, text \
+            beyond ASCII), migrates it to the current version as Core Data would (straight, or \
+            --stepwise through every version, as apps with an iterative migrator do), using the \
+            mapping models given where they match and the policies registered through the library, \
+            and checks every inferred step's rows, values, defaults and links, each mapping step's \
+            validation, and the target's hashes at the end. Reports every version: ok, or the step \
+            and the change that fails, with the fix; then the failures grouped by the step they fail \
+            at, and the versions not checked (after the current one, or refused by Core Data), each \
+            with why. A store the generator could not make valid for its own model is reported as \
+            generated data, never as a step's failure. Exits 0 only when every version checked migrates.
 
-        --stepwise checks each step once, on a store made where it starts, and gives each version \
-        the first failing step of its way; the history is also walked whole, in a few chained \
-        walks side by side. A history of \
-        n versions costs about 2n steps, not n²/2.
+            --stepwise checks each step once, on a store made where it starts, and gives each version \
+            the first failing step of its way; the history is also walked whole, in a few chained \
+            walks side by side. A history of \
+            n versions costs about 2n steps, not n²/2.
 
-        Run it in an app's CI on every model change, so a store that stops migrating is found \
-        before users find it (progress goes to standard error):
-          chrysalis check-history App/Model.xcdatamodeld --mappings App/Mappings --junit history.xml
+            Run it in an app's CI on every model change, so a store that stops migrating is found \
+            before users find it (progress goes to standard error):
+              chrysalis check-history App/Model.xcdatamodeld --mappings App/Mappings --junit history.xml
 
-        Stores are made in a temporary folder and removed; nothing else is written.
-        """)
+            Stores are made in a temporary folder and removed; nothing else is written.
+            """)
 
     @Argument(help: "The model bundle (.xcdatamodeld, or .momd with its .mom files).", completion: .directory)
     var bundle: String
 
-    @Option(name: [.customLong("mappings"), .customLong("mapping")],
-            help: "A mapping model (.xcmappingmodel, .cdm or .mapping.yaml), or a folder of them; repeatable. Used where one matches a step by its versions or hashes.",
-            completion: .file())
+    @Option(
+        name: [.customLong("mappings"), .customLong("mapping")],
+        help:
+            "A mapping model (.xcmappingmodel, .cdm or .mapping.yaml), or a folder of them; repeatable. Used where one matches a step by its versions or hashes.",
+        completion: .file())
     var mappings: [String] = []
 
     @Flag(help: "Visit every version: one step per consecutive pair, as an iterative migrator does (default: Core Data's straight inference).")
@@ -47,12 +49,17 @@ struct CheckHistoryCommand: ParsableCommand {
     @Option(help: "Rows per entity in each version's store (the first hold edge values).")
     var rows = 12
 
-    @Flag(help: ArgumentHelp("Print one JSON object instead of text.",
-                             discussion: "{\"bundle\", \"current\", \"versions\": [{\"version\", \"ok\", \"error\", \"steps\", \"failingStep\", \"failure\"}], \"failingSteps\": [{\"step\", \"failure\", \"versions\", \"error\"}], \"skipped\": [{\"version\", \"reason\"}]}. Progress still goes to standard error."))
+    @Flag(
+        help: ArgumentHelp(
+            "Print one JSON object instead of text.",
+            discussion:
+                "{\"bundle\", \"current\", \"versions\": [{\"version\", \"ok\", \"error\", \"steps\", \"failingStep\", \"failure\"}], \"failingSteps\": [{\"step\", \"failure\", \"versions\", \"error\"}], \"skipped\": [{\"version\", \"reason\"}]}. Progress still goes to standard error."
+        ))
     var json = false
 
-    @Option(help: ArgumentHelp("Also write a JUnit XML report to this file, for CI systems: one test case per version.", valueName: "file"),
-            completion: .file())
+    @Option(
+        help: ArgumentHelp("Also write a JUnit XML report to this file, for CI systems: one test case per version.", valueName: "file"),
+        completion: .file())
     var junit: String?
 
     func validate() throws {
@@ -62,15 +69,18 @@ struct CheckHistoryCommand: ParsableCommand {
     func run() throws {
         let bundle = try ModelPath.load(self.bundle).requireBundle()
         let (models, _) = try PlanOptions.loadMappings(mappings)
-        let check = HistoryCheck(bundle: bundle, mappings: models, route: stepwise ? .stepwise : .automatic,
-                                 options: Registration.current.options(), rows: rows)
+        let check = HistoryCheck(
+            bundle: bundle, mappings: models, route: stepwise ? .stepwise : .automatic,
+            options: Registration.current.options(), rows: rows)
         let temporary = FileManager.default.temporaryDirectory
         let directory: URL
         do {
             directory = try ScratchFolder.make(prefix: "chrysalis-history-", in: temporary)
         } catch {
-            throw MigrationError(.notWritable, "check-history makes its stores in the temporary folder \(temporary.path) (TMPDIR), which cannot be used: \(error.localizedDescription)",
-                                 fix: "set TMPDIR to a writable folder, e.g. TMPDIR=/var/tmp")
+            throw MigrationError(
+                .notWritable,
+                "check-history makes its stores in the temporary folder \(temporary.path) (TMPDIR), which cannot be used: \(error.localizedDescription)",
+                fix: "set TMPDIR to a writable folder, e.g. TMPDIR=/var/tmp")
         }
         defer { try? FileManager.default.removeItem(at: directory) }
         // Progress goes to standard error in every mode: a CI log shows the check moving.
@@ -80,8 +90,12 @@ struct CheckHistoryCommand: ParsableCommand {
         // A full temporary folder says nothing of the model: said as what it is, not as failures.
         let full = outcomes.filter { $0.failure == MigrationError.Kind.noSpace.rawValue }
         if !full.isEmpty {
-            throw MigrationError(.noSpace, "check-history could not make or migrate its stores: the temporary folder \(temporary.path) (TMPDIR) filled up (\(full.count) of \(outcomes.count) versions stopped there); this says nothing of \(bundle.name)'s history",
-                                 fix: "free space there, or set TMPDIR to a folder with more room (each version's store needs about \(rows) rows per entity, twice over while it migrates)")
+            throw MigrationError(
+                .noSpace,
+                "check-history could not make or migrate its stores: the temporary folder \(temporary.path) (TMPDIR) filled up (\(full.count) of \(outcomes.count) versions stopped there); this says nothing of \(bundle.name)'s history",
+                fix:
+                    "free space there, or set TMPDIR to a folder with more room (each version's store needs about \(rows) rows per entity, twice over while it migrates)"
+            )
         }
         let report = HistoryReport(bundle: bundle.name, current: check.target, versions: outcomes, skipped: check.skipped)
         if let junit { try Data(report.junit(stepwise: stepwise).utf8).write(to: URL(fileURLWithPath: junit), options: .atomic) }

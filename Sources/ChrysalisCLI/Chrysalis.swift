@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import ObjectModel
 import MigrationEngine
+import ObjectModel
 
 /// The `chrysalis` command line: Core Data model versioning and store migration for Linux, as a
 /// library, so that an app's own build of it can register the app's custom entity migration
@@ -22,24 +22,26 @@ public struct Chrysalis: ParsableCommand {
             commandName: "chrysalis",
             abstract: "Core Data model versioning and SQLite store migration for Linux.",
             discussion: """
-            Chrysalis migrates Core Data SQLite stores from one model version to another on Linux, as \
-            Core Data does on Apple platforms: it reads Xcode model bundles (.xcdatamodeld) and mapping \
-            models, tells a store's version from the hashes Core Data wrote into it, infers lightweight \
-            steps and runs them in place with SQL, runs mapping models through the three stages, and \
-            keeps the original until the whole plan is done.
+                Chrysalis migrates Core Data SQLite stores from one model version to another on Linux, as \
+                Core Data does on Apple platforms: it reads Xcode model bundles (.xcdatamodeld) and mapping \
+                models, tells a store's version from the hashes Core Data wrote into it, infers lightweight \
+                steps and runs them in place with SQL, runs mapping models through the three stages, and \
+                keeps the original until the whole plan is done.
 
-            Start with:
-            \(demoLine)  chrysalis inspect App.sqlite --model App.xcdatamodeld
-                                              rows, hashes, the store's version
-              chrysalis plan App.sqlite --model App.xcdatamodeld
-                                              the steps, why, and what they change
-              chrysalis migrate App.sqlite --model App.xcdatamodeld
-                                              migrate it (the original kept as App~.sqlite)
-              chrysalis console App.sqlite --model App.xcdatamodeld
-                                              the same, watched and driven in a console
-            """,
-            subcommands: leadingCommands + [ConsoleCommand.self, ModelCommand.self, InspectCommand.self, MappingCommand.self, PlanCommand.self,
-                                            MigrateCommand.self, RecoverCommand.self, FixtureCommand.self, CheckHistoryCommand.self]
+                Start with:
+                \(demoLine)  chrysalis inspect App.sqlite --model App.xcdatamodeld
+                                                  rows, hashes, the store's version
+                  chrysalis plan App.sqlite --model App.xcdatamodeld
+                                                  the steps, why, and what they change
+                  chrysalis migrate App.sqlite --model App.xcdatamodeld
+                                                  migrate it (the original kept as App~.sqlite)
+                  chrysalis console App.sqlite --model App.xcdatamodeld
+                                                  the same, watched and driven in a console
+                """,
+            subcommands: leadingCommands + [
+                ConsoleCommand.self, ModelCommand.self, InspectCommand.self, MappingCommand.self, PlanCommand.self,
+                MigrateCommand.self, RecoverCommand.self, FixtureCommand.self, CheckHistoryCommand.self,
+            ]
         )
     }
 
@@ -66,11 +68,13 @@ public struct Chrysalis: ParsableCommand {
     /// not UTF-8: such a name would lead the tool to another file, or to none with a false
     /// cause. Refused up front, naming the argument with its bytes shown.
     private static func requireTextArguments() {
-        for index in 1 ..< Int(CommandLine.argc) {
+        for index in 1..<Int(CommandLine.argc) {
             guard let argument = CommandLine.unsafeArgv[index], String(validatingCString: argument) == nil else { continue }
             let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(argument).assumingMemoryBound(to: UInt8.self), count: strlen(argument))
             let shown = bytes.map { $0 >= 0x20 && $0 < 0x7F ? String(UnicodeScalar($0)) : String(format: "\\x%02x", $0) }.joined()
-            StandardStreams.err("error: argument \(index) (\(shown)) is not UTF-8 text: Chrysalis reads names as text, and this one would name another file or none. Fix: give the file a name that is text (`mv`), or make a link with such a name and give that\n")
+            StandardStreams.err(
+                "error: argument \(index) (\(shown)) is not UTF-8 text: Chrysalis reads names as text, and this one would name another file or none. Fix: give the file a name that is text (`mv`), or make a link with such a name and give that\n"
+            )
             Foundation.exit(2)
         }
     }

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
-import ObjectModel
 import MigrationConsole
 import MigrationEngine
+import ObjectModel
 import SQLiteStore
 
 /// `chrysalis console`: the migration console on a store.
@@ -11,22 +11,22 @@ struct ConsoleCommand: ParsableCommand {
         commandName: "console",
         abstract: "Open the migration console: versions, model changes, mappings, the plan, and a live migration.",
         discussion: """
-        Tab and Shift-Tab (or 1-5) move between screens; l gives the keys to the pane beside a \
-        list and j/k scroll it (Esc gives them back); / finds, n and N find again; m runs every \
-        step of the plan (in-place lightweight steps and mapping steps alike) with a live progress \
-        bar and each step's result, what it dropped first; s steps through it, pausing after each \
-        entity mapping and each step; on the Plan screen, Enter shows the selected step's SQL as \
-        `chrysalis plan --sql` prints it (Esc or q goes back); ? lists every key. While a migration \
-        runs, keys are ignored except x (cancel, after a confirmation: the store stays as it was) \
-        and ?. \
-        If the terminal goes away (SSH dropped), the migration finishes or rolls back and writes \
-        Name.sqlite.chrysalis-report.txt beside the store. Without a terminal, use `chrysalis migrate`.
+            Tab and Shift-Tab (or 1-5) move between screens; l gives the keys to the pane beside a \
+            list and j/k scroll it (Esc gives them back); / finds, n and N find again; m runs every \
+            step of the plan (in-place lightweight steps and mapping steps alike) with a live progress \
+            bar and each step's result, what it dropped first; s steps through it, pausing after each \
+            entity mapping and each step; on the Plan screen, Enter shows the selected step's SQL as \
+            `chrysalis plan --sql` prints it (Esc or q goes back); ? lists every key. While a migration \
+            runs, keys are ignored except x (cancel, after a confirmation: the store stays as it was) \
+            and ?. \
+            If the terminal goes away (SSH dropped), the migration finishes or rolls back and writes \
+            Name.sqlite.chrysalis-report.txt beside the store. Without a terminal, use `chrysalis migrate`.
 
-        Set SWIFT_BACKTRACE=interactive=no when running over SSH.
+            Set SWIFT_BACKTRACE=interactive=no when running over SSH.
 
-        Example:
-          chrysalis console BookStore.sqlite --model BookStore.xcdatamodeld --mappings Mappings/
-        """
+            Example:
+              chrysalis console BookStore.sqlite --model BookStore.xcdatamodeld --mappings Mappings/
+            """
     )
 
     @OptionGroup var options: PlanOptions
@@ -37,7 +37,10 @@ struct ConsoleCommand: ParsableCommand {
     @Flag(help: "Start the migration at once.")
     var start = false
 
-    @Option(name: .customLong("auto"), help: ArgumentHelp("Step mode that goes on by itself after SECONDS at each pause, for a demo: any key stops it, a starts it again.", valueName: "seconds"))
+    @Option(
+        name: .customLong("auto"),
+        help: ArgumentHelp(
+            "Step mode that goes on by itself after SECONDS at each pause, for a demo: any key stops it, a starts it again.", valueName: "seconds"))
     var autoAdvance: Double?
 
     func validate() throws {
@@ -53,18 +56,24 @@ struct ConsoleCommand: ParsableCommand {
             if let holder = StoreLock.holder(of: options.store) { throw StoreLock.lockedError(store: options.store, holder: holder) }
             // Said before any work, and said true: a pipe is not a terminal, whatever TERM says.
             if let missing = Self.missingTerminal() {
-                StandardStreams.err("error: \(missing); the console draws on a terminal. Without one, `chrysalis migrate \(TerminalText.visible(options.store)) --model …` runs the same plan and prints its progress\n")
+                StandardStreams.err(
+                    "error: \(missing); the console draws on a terminal. Without one, `chrysalis migrate \(TerminalText.visible(options.store)) --model …` runs the same plan and prints its progress\n"
+                )
                 throw ExitCode(1)
             }
             try PersistentStore.recoverInterruptedTransaction(at: options.store)
             let (bundle, plan) = try options.plan()
             let cancellation = CancellationToken()
-            guard let result = ConsoleApp.run(store: options.store, bundle: bundle, plan: plan,
-                                              options: Registration.current.options(cancellation: cancellation),
-                                              stepMode: step || autoAdvance != nil, startImmediately: start || step || autoAdvance != nil,
-                                              autoAdvance: autoAdvance, showcase: { done, _ in try StepSamples.tables(done) }) else {
-                throw MigrationError(.notWritable, "the terminal could not be opened (\(ProcessInfo.processInfo.environment["TERM"] ?? "no TERM"))",
-                                     fix: "set TERM to your terminal's type, or run `chrysalis migrate` instead; nothing was changed")
+            guard
+                let result = ConsoleApp.run(
+                    store: options.store, bundle: bundle, plan: plan,
+                    options: Registration.current.options(cancellation: cancellation),
+                    stepMode: step || autoAdvance != nil, startImmediately: start || step || autoAdvance != nil,
+                    autoAdvance: autoAdvance, showcase: { done, _ in try StepSamples.tables(done) })
+            else {
+                throw MigrationError(
+                    .notWritable, "the terminal could not be opened (\(ProcessInfo.processInfo.environment["TERM"] ?? "no TERM"))",
+                    fix: "set TERM to your terminal's type, or run `chrysalis migrate` instead; nothing was changed")
             }
             outcome = result
         } catch let error as ValidationError {

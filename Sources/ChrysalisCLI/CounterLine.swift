@@ -14,11 +14,13 @@ package final class CounterLine: Sendable {
     /// Shows `done` of `total`; the last count (done == total) is always shown.
     package func show(_ label: String, _ done: Int, _ total: Int) {
         let now = Date()
-        guard lastReported.withLock({ last in
-            guard done == total || now.timeIntervalSince(last) > 0.2 else { return false }
-            last = now
-            return true
-        }) else { return }
+        guard
+            lastReported.withLock({ last in
+                guard done == total || now.timeIntervalSince(last) > 0.2 else { return false }
+                last = now
+                return true
+            })
+        else { return }
         let line = TerminalText.oneLine("\(label): \(done)/\(total)")
         StandardStreams.err((interactive ? "\r\u{1B}[2K\(line)" + (done == total ? "\n" : "") : line + "\n"))
     }

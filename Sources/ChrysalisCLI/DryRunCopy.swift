@@ -1,8 +1,9 @@
 import Foundation
 import MigrationEngine
 import SQLiteStore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The private copy `migrate --dry-run` works on: the store with its sidecars, writable whatever
@@ -27,8 +28,9 @@ struct DryRunCopy {
         ScratchFolder.removeAbandoned(prefix: Self.prefix, in: temporary)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: temporary.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw MigrationError(.notFound, "the temporary folder \(temporary.path) (TMPDIR) does not exist; a dry run copies the store there",
-                                 fix: "create it, or set TMPDIR to a folder that exists")
+            throw MigrationError(
+                .notFound, "the temporary folder \(temporary.path) (TMPDIR) does not exist; a dry run copies the store there",
+                fix: "create it, or set TMPDIR to a folder that exists")
         }
         let bytes = StoreFiles.paths(of: store).compactMap { (try? FileManager.default.attributesOfItem(atPath: $0))?[.size] as? NSNumber }
             .reduce(0) { $0 + $1.int64Value }
@@ -43,12 +45,14 @@ struct DryRunCopy {
             }
         } catch {
             try? FileManager.default.removeItem(at: directory)
-            let full = (error as NSError).code == NSFileWriteOutOfSpaceError
+            let full =
+                (error as NSError).code == NSFileWriteOutOfSpaceError
                 || ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError)?.code == Int(ENOSPC)
             let why = full ? "is full" : access(temporary.path, W_OK) != 0 ? "cannot be written" : "could not take the copy (\(error.localizedDescription))"
-            throw MigrationError(full ? .noSpace : .notWritable,
-                                 "the temporary folder \(temporary.path) (TMPDIR) \(why); a dry run copies the store there (\(SpaceCheck.format(bytes)))",
-                                 fix: "set TMPDIR to a writable folder with at least \(SpaceCheck.format(bytes)) free, e.g. TMPDIR=/var/tmp")
+            throw MigrationError(
+                full ? .noSpace : .notWritable,
+                "the temporary folder \(temporary.path) (TMPDIR) \(why); a dry run copies the store there (\(SpaceCheck.format(bytes)))",
+                fix: "set TMPDIR to a writable folder with at least \(SpaceCheck.format(bytes)) free, e.g. TMPDIR=/var/tmp")
         }
     }
 

@@ -1,6 +1,6 @@
 import ArgumentParser
-import MigrationEngine
 import Foundation
+import MigrationEngine
 import ObjectModel
 import SQLiteStore
 
@@ -10,13 +10,13 @@ struct FixtureCommand: ParsableCommand {
         commandName: "fixture",
         abstract: "Make a store at a model version, filled with realistic generated rows.",
         discussion: """
-        N rows per root entity, spread over each hierarchy's entities, with relationships, some \
-        NULLs and edge cases. The same --seed gives the same store. Rows are written in chunks, \
-        so memory stays flat however many you ask for.
+            N rows per root entity, spread over each hierarchy's entities, with relationships, some \
+            NULLs and edge cases. The same --seed gives the same store. Rows are written in chunks, \
+            so memory stays flat however many you ask for.
 
-        Example:
-          chrysalis fixture BookStore.xcdatamodeld --version "BookStore 3" --rows 1000000 --out /tmp/big.sqlite
-        """
+            Example:
+              chrysalis fixture BookStore.xcdatamodeld --version "BookStore 3" --rows 1000000 --out /tmp/big.sqlite
+            """
     )
 
     @Argument(help: "The model bundle (.xcdatamodeld).", completion: .directory)
@@ -48,8 +48,9 @@ struct FixtureCommand: ParsableCommand {
         do {
             let bundle = try ModelPath.load(self.bundle).requireBundle()
             guard let target = bundle.version(named: version ?? bundle.currentVersionName) else {
-                throw ModelFileError(file: self.bundle, problem: "has no version \(version ?? "")",
-                                     fix: "use one of: \(bundle.versions.map(\.name).joined(separator: ", "))")
+                throw ModelFileError(
+                    file: self.bundle, problem: "has no version \(version ?? "")",
+                    fix: "use one of: \(bundle.versions.map(\.name).joined(separator: ", "))")
             }
             try target.requireStorable(for: "to make a store")
             let started = Date()
@@ -78,7 +79,9 @@ struct FixtureCommand: ParsableCommand {
             }
             let seconds = Date().timeIntervalSince(started)
             let total = rows * roots
-            print("Created \(TerminalText.visible(out)) at \(target.name): \(total) rows (\(rows) per root entity) in \(String(format: "%.2f", seconds)) s, \(Int(Double(total) / max(seconds, 0.001))) rows/s.")
+            print(
+                "Created \(TerminalText.visible(out)) at \(target.name): \(total) rows (\(rows) per root entity) in \(String(format: "%.2f", seconds)) s, \(Int(Double(total) / max(seconds, 0.001))) rows/s."
+            )
         } catch let exit as ExitCode {
             throw exit
         } catch {

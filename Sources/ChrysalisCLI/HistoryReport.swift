@@ -48,16 +48,20 @@ struct HistoryReport: Encodable {
             lines += ["", "Not checked:"] + skipped.map { "  \($0.version): \($0.reason)" }
         }
         if !failingSteps.isEmpty {
-            lines += ["", "Failing steps:"] + failingSteps.map { group in
-                "  \(group.step): \(group.versions.count) version\(group.versions.count == 1 ? "" : "s") (\(Self.list(group.versions))) — \(group.error)"
-            }
+            lines +=
+                ["", "Failing steps:"]
+                + failingSteps.map { group in
+                    "  \(group.step): \(group.versions.count) version\(group.versions.count == 1 ? "" : "s") (\(Self.list(group.versions))) — \(group.error)"
+                }
         }
         let failed = versions.filter { !$0.ok }.count
         let way = stepwise ? " step by step" : ""
         lines.append("")
-        lines.append(failed == 0
-            ? "All \(versions.count) versions of \(bundle) checked migrate to \(current)\(way), every step checked."
-            : "\(failed) of \(versions.count) versions of \(bundle) do not migrate to \(current)\(way), at \(failingSteps.count) step\(failingSteps.count == 1 ? "" : "s").")
+        lines.append(
+            failed == 0
+                ? "All \(versions.count) versions of \(bundle) checked migrate to \(current)\(way), every step checked."
+                : "\(failed) of \(versions.count) versions of \(bundle) do not migrate to \(current)\(way), at \(failingSteps.count) step\(failingSteps.count == 1 ? "" : "s")."
+        )
         return lines.joined(separator: "\n")
     }
 

@@ -60,8 +60,9 @@ struct InspectReport: Encodable {
         cachedModelReproducesHashes = inspection.match.cachedModelReproducesHashes
         digest = inspection.metadata.versionHashesDigest
         checksum = inspection.metadata.versionChecksum
-        file = File(size: inspection.fileSize, journalMode: inspection.journalMode, pageSize: inspection.pageSize,
-                    pageCount: inspection.pageCount, wal: inspection.walPath, shm: inspection.shmPath)
+        file = File(
+            size: inspection.fileSize, journalMode: inspection.journalMode, pageSize: inspection.pageSize,
+            pageCount: inspection.pageCount, wal: inspection.walPath, shm: inspection.shmPath)
         self.bundleName = bundleName
     }
 
@@ -96,28 +97,36 @@ struct InspectReport: Encodable {
         if let wal = file.wal { lines.append("            -wal \(wal)") }
         if let shm = file.shm { lines.append("            -shm \(shm)") }
         lines.append("UUID        \(uuid)")
-        lines.append("Framework   \(frameworkVersion.map(String.init) ?? "unknown")    identifiers \(identifiers.isEmpty ? "(none)" : identifiers.map { "\"\($0)\"" }.joined(separator: ", "))")
+        lines.append(
+            "Framework   \(frameworkVersion.map(String.init) ?? "unknown")    identifiers \(identifiers.isEmpty ? "(none)" : identifiers.map { "\"\($0)\"" }.joined(separator: ", "))"
+        )
         lines.append("Version     \(versionLine())")
         if !identicalVersions.isEmpty {
-            lines.append("            same hashes as \(identicalVersions.joined(separator: ", ")): one model to Core Data; shown by the identifier the store recorded")
+            lines.append(
+                "            same hashes as \(identicalVersions.joined(separator: ", ")): one model to Core Data; shown by the identifier the store recorded")
         }
         if let interruptedMigration { lines.append("Warning     \(interruptedMigration)") }
-        if !differingEntities.isEmpty { lines.append("            entities differing from \(nearestVersion ?? "it"): \(differingEntities.joined(separator: ", "))") }
+        if !differingEntities.isEmpty {
+            lines.append("            entities differing from \(nearestVersion ?? "it"): \(differingEntities.joined(separator: ", "))")
+        }
         lines.append("")
         let width = max(entities.map(\.name.count).max() ?? 0, 6)
         let rowsWidth = max(entities.map { String($0.rows).count }.max() ?? 0, 4)
         lines.append("Entity".padding(toLength: width, withPad: " ", startingAt: 0) + "  " + String(repeating: " ", count: rowsWidth - 4) + "Rows  Hash")
         for entity in entities {
             let rows = String(entity.rows)
-            lines.append(entity.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
-                         + String(repeating: " ", count: rowsWidth - rows.count) + rows + "  " + entity.hash)
+            lines.append(
+                entity.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
+                    + String(repeating: " ", count: rowsWidth - rows.count) + rows + "  " + entity.hash)
         }
         return lines.joined(separator: "\n") + "\n"
     }
 
     private func versionLine() -> String {
         if let matchedVersion {
-            let state = compatibleWithCurrent ? "the current version; no migration needed"
+            let state =
+                compatibleWithCurrent
+                ? "the current version; no migration needed"
                 : "current is \(currentVersion ?? "?"); a migration is needed"
             return "\(matchedVersion) of \(bundleName ?? "the bundle") (\(state))"
         }

@@ -10,17 +10,17 @@ struct MappingCommand: ParsableCommand {
         commandName: "mapping",
         abstract: "Show a mapping model's entity mappings in execution order, with their value expressions.",
         discussion: """
-        FILE is an Xcode mapping model (Name.xcmappingmodel), a compiled one from an app bundle \
-        (Name.cdm) or a Chrysalis mapping file (Name.mapping.yaml). Only live entity mappings are \
-        shown (Xcode keeps orphans), in the order they run. With --model, the mapping is checked \
-        against the bundle's two versions and Core Data's inferred expressions are filled in; a \
-        .cdm names no versions, so they are found by the entity hashes it stores.
+            FILE is an Xcode mapping model (Name.xcmappingmodel), a compiled one from an app bundle \
+            (Name.cdm) or a Chrysalis mapping file (Name.mapping.yaml). Only live entity mappings are \
+            shown (Xcode keeps orphans), in the order they run. With --model, the mapping is checked \
+            against the bundle's two versions and Core Data's inferred expressions are filled in; a \
+            .cdm names no versions, so they are found by the entity hashes it stores.
 
-        Examples:
-          chrysalis mapping Model1_to_Model2.xcmappingmodel
-          chrysalis mapping V2toV3.cdm --model SampleModel.momd
-          chrysalis mapping BookStore3To4.mapping.yaml --model BookStore.xcdatamodeld --json
-        """
+            Examples:
+              chrysalis mapping Model1_to_Model2.xcmappingmodel
+              chrysalis mapping V2toV3.cdm --model SampleModel.momd
+              chrysalis mapping BookStore3To4.mapping.yaml --model BookStore.xcdatamodeld --json
+            """
     )
 
     @Argument(help: "The .xcmappingmodel, .cdm or .mapping.yaml file.", completion: .file())
@@ -59,16 +59,22 @@ struct MappingCommand: ParsableCommand {
             case .hashesOnly(let compiled): versions = compiled.versionNames.map { ($0, compiled.versionHashes[$0] ?? [:]) }
             }
             guard let named = mapping.resolvingVersions(among: versions) else {
-                throw MappingError(file: file, problem: "was compiled for models whose entity hashes fit no version of the bundle (versions \(versions.map(\.name).joined(separator: ", ")))",
-                                   fix: "give the bundle it was compiled with; if the model changed since, recompile the mapping model in Xcode")
+                throw MappingError(
+                    file: file,
+                    problem:
+                        "was compiled for models whose entity hashes fit no version of the bundle (versions \(versions.map(\.name).joined(separator: ", ")))",
+                    fix: "give the bundle it was compiled with; if the model changed since, recompile the mapping model in Xcode")
             }
             mapping = named
             if case .hashesOnly = model { return (mapping, false) }
         }
         let bundle = try model.requireBundle()
         guard let source = bundle.version(named: mapping.sourceVersion), let destination = bundle.version(named: mapping.destinationVersion) else {
-            throw MappingError(file: file, problem: "maps \(mapping.sourceVersion) → \(mapping.destinationVersion), but \(bundle.name) has versions \(bundle.versions.map(\.name).joined(separator: ", "))",
-                               fix: "give the bundle this mapping was made for")
+            throw MappingError(
+                file: file,
+                problem:
+                    "maps \(mapping.sourceVersion) → \(mapping.destinationVersion), but \(bundle.name) has versions \(bundle.versions.map(\.name).joined(separator: ", "))",
+                fix: "give the bundle this mapping was made for")
         }
         return (try mapping.resolved(source: source.model, destination: destination.model), true)
     }
@@ -123,18 +129,20 @@ struct MappingReport: Encodable {
         sourceEntityHashes = mapping.sourceEntityHashes?.mapValues { $0.base64EncodedString() }
         destinationEntityHashes = mapping.destinationEntityHashes?.mapValues { $0.base64EncodedString() }
         entityMappings = mapping.entityMappings.enumerated().map { index, entity in
-            Entity(order: index + 1, name: entity.name, kind: entity.kind.rawValue, source: entity.sourceEntity,
-                   destination: entity.destinationEntity, policy: entity.policyName, filter: entity.filter?.description,
-                   userInfo: entity.userInfo,
-                   attributes: entity.attributeMappings.map { Property(name: $0.name, expression: $0.expression?.description) },
-                   relationships: entity.relationshipMappings.map { Property(name: $0.name, expression: $0.expression?.description) })
+            Entity(
+                order: index + 1, name: entity.name, kind: entity.kind.rawValue, source: entity.sourceEntity,
+                destination: entity.destinationEntity, policy: entity.policyName, filter: entity.filter?.description,
+                userInfo: entity.userInfo,
+                attributes: entity.attributeMappings.map { Property(name: $0.name, expression: $0.expression?.description) },
+                relationships: entity.relationshipMappings.map { Property(name: $0.name, expression: $0.expression?.description) })
         }
     }
 
     func json() throws -> String { try JSONOutput.encode(self) }
 
     func text() -> String {
-        let versions = source.isEmpty && destination.isEmpty
+        let versions =
+            source.isEmpty && destination.isEmpty
             ? "versions known by entity hashes only (give --model to name them)" : "\(source) → \(destination)"
         var lines = ["\(name): \(versions), \(entityMappings.count) entity mapping\(entityMappings.count == 1 ? "" : "s") in execution order"]
         for entity in entityMappings {
@@ -149,7 +157,9 @@ struct MappingReport: Encodable {
             let width = max((entity.attributes + entity.relationships).map(\.name.count).max() ?? 0, 4)
             for property in entity.attributes + entity.relationships {
                 let arrow = entity.relationships.contains { $0.name == property.name } ? "⇢" : "="
-                lines.append("     \(property.name.padding(toLength: width, withPad: " ", startingAt: 0)) \(arrow) \(property.expression ?? (resolved ? "(left unset)" : "(inferred from the models)"))")
+                lines.append(
+                    "     \(property.name.padding(toLength: width, withPad: " ", startingAt: 0)) \(arrow) \(property.expression ?? (resolved ? "(left unset)" : "(inferred from the models)"))"
+                )
             }
         }
         return lines.joined(separator: "\n") + "\n"

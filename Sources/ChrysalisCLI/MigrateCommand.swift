@@ -10,31 +10,31 @@ struct MigrateCommand: ParsableCommand {
         commandName: "migrate",
         abstract: "Migrate a store to the current (or --to) version.",
         discussion: """
-        Runs what `chrysalis plan` shows. A lightweight step changes the store in place, in one \
-        SQLite transaction (a table whose storage changes is rebuilt inside it); a mapping step \
-        writes a new store beside it, verifies it and swaps it in. The original is kept as \
-        Name~.sqlite (unless --no-backup) until the whole plan is done: on an error, Ctrl-C or a \
-        closed terminal the store is put back as it was, byte for byte, and every message says \
-        where it stands (--keep-progress keeps the steps done instead). A step that would not fit \
-        on the volume, a store another process is migrating or writing (named by pid), a \
-        read-only store or directory, and an unregistered policy are refused before any work. \
-        After a crash, run the same command again (or `chrysalis recover`): it puts the original \
-        back or tidies up, then finishes.
+            Runs what `chrysalis plan` shows. A lightweight step changes the store in place, in one \
+            SQLite transaction (a table whose storage changes is rebuilt inside it); a mapping step \
+            writes a new store beside it, verifies it and swaps it in. The original is kept as \
+            Name~.sqlite (unless --no-backup) until the whole plan is done: on an error, Ctrl-C or a \
+            closed terminal the store is put back as it was, byte for byte, and every message says \
+            where it stands (--keep-progress keeps the steps done instead). A step that would not fit \
+            on the volume, a store another process is migrating or writing (named by pid), a \
+            read-only store or directory, and an unregistered policy are refused before any work. \
+            After a crash, run the same command again (or `chrysalis recover`): it puts the original \
+            back or tidies up, then finishes.
 
-        With --json, progress is one JSON line per event and the last line is always the \
-        result ({"event":"result",...}) or the error ({"event":"error","state":...}).
+            With --json, progress is one JSON line per event and the last line is always the \
+            result ({"event":"result",...}) or the error ({"event":"error","state":...}).
 
-        Custom entity migration policies named in mapping models must be registered: `chrysalis` \
-        registers none, an app's own build of the command line registers its own (see the \
-        README's "Your own policies"); `plan` names any that are missing.
+            Custom entity migration policies named in mapping models must be registered: `chrysalis` \
+            registers none, an app's own build of the command line registers its own (see the \
+            README's "Your own policies"); `plan` names any that are missing.
 
-        Exit status: 0 migrated (or nothing to do), 1 error, 2 usage, 3 cancelled.
+            Exit status: 0 migrated (or nothing to do), 1 error, 2 usage, 3 cancelled.
 
-        Examples:
-          chrysalis migrate App.sqlite --model App.xcdatamodeld
-          chrysalis migrate App.sqlite --model App.xcdatamodeld \\
-              --mappings Mappings/ --to "App 7" --json
-        """
+            Examples:
+              chrysalis migrate App.sqlite --model App.xcdatamodeld
+              chrysalis migrate App.sqlite --model App.xcdatamodeld \\
+                  --mappings Mappings/ --to "App 7" --json
+            """
     )
 
     @OptionGroup var options: PlanOptions
@@ -45,12 +45,20 @@ struct MigrateCommand: ParsableCommand {
     @Flag(help: "Do not keep the original store as Name~.sqlite once the migration is done.")
     var noBackup = false
 
-    @Flag(help: ArgumentHelp("Keep the steps already done when a later step fails or is cancelled.",
-                             discussion: "By default a plan of several steps is all or nothing: the original is put back, byte for byte. With this, the store stays at the last version reached, and the message names it and the backup."))
+    @Flag(
+        help: ArgumentHelp(
+            "Keep the steps already done when a later step fails or is cancelled.",
+            discussion:
+                "By default a plan of several steps is all or nothing: the original is put back, byte for byte. With this, the store stays at the last version reached, and the message names it and the backup."
+        ))
     var keepProgress = false
 
-    @Flag(help: ArgumentHelp("Read every page of the store before the first write, and refuse a damaged one.",
-                             discussion: "SQLite's quick_check, on the store before the first write and on each mapping step's new store before it is swapped in. It reads every page, so it takes time in proportion to the store's size, even for a step that only changes the schema. Without it, a step meets a damaged page when it reads it and the plan is undone, as it is on any error; a schema-only step reads no rows, so it leaves a damage it never touched as it was; a new store is checked by its row counts. Core Data makes no such check."))
+    @Flag(
+        help: ArgumentHelp(
+            "Read every page of the store before the first write, and refuse a damaged one.",
+            discussion:
+                "SQLite's quick_check, on the store before the first write and on each mapping step's new store before it is swapped in. It reads every page, so it takes time in proportion to the store's size, even for a step that only changes the schema. Without it, a step meets a damaged page when it reads it and the plan is undone, as it is on any error; a schema-only step reads no rows, so it leaves a damage it never touched as it was; a new store is checked by its row counts. Core Data makes no such check."
+        ))
     var checkPages = false
 
     @Flag(help: "Print progress and the result (or the error) as JSON lines: the last line is always a result or an error event.")
@@ -81,18 +89,22 @@ struct MigrateCommand: ParsableCommand {
             var migration = Registration.current.options(cancellation: cancellation)
             migration.checksPages = checkPages
             let printer = ProgressPrinter(json: json, channel: migration.progressChannel)
-            let report = try MigrationRunner.run(plan, store: path, options: migration,
-                                                 keepBackup: !noBackup && !dryRun, keepProgress: keepProgress)
+            let report = try MigrationRunner.run(
+                plan, store: path, options: migration,
+                keepBackup: !noBackup && !dryRun, keepProgress: keepProgress)
             withExtendedLifetime((printer, interrupt)) {}
             if let recovered = report.recovered, !json { StandardStreams.err("note: \(recovered)\n") }
             guard !plan.steps.isEmpty else {
-                print(json ? #"{"event":"result","steps":[],"store":\#(JSONOutput.quoted(options.store)),"version":\#(JSONOutput.quoted(plan.storeVersion)),"state":"unchanged"}"#
-                           : "\(options.store) is already at \(plan.storeVersion): nothing to do.")
+                print(
+                    json
+                        ? #"{"event":"result","steps":[],"store":\#(JSONOutput.quoted(options.store)),"version":\#(JSONOutput.quoted(plan.storeVersion)),"state":"unchanged"}"#
+                        : "\(options.store) is already at \(plan.storeVersion): nothing to do.")
                 return
             }
             let result = MigrateReport(report, plan: plan, store: options.store, dryRun: dryRun)
             StandardStreams.out((json ? try result.json() : TerminalText.visible(result.text())) + "\n")
-            StandardStreams.sayIfOutputWasLost("\(TerminalText.visible(options.store)) is at \(plan.targetVersion), migrated in full\(dryRun ? " (a dry run, on a copy)" : "")")
+            StandardStreams.sayIfOutputWasLost(
+                "\(TerminalText.visible(options.store)) is at \(plan.targetVersion), migrated in full\(dryRun ? " (a dry run, on a copy)" : "")")
         } catch {
             _ = cleanUp()
             fail(scratch?.describing(error) ?? error, json: json, store: options.store)
@@ -115,7 +127,9 @@ struct MigrateCommand: ParsableCommand {
             } else {
                 event["state"] = "unchanged"
             }
-            if let data = try? JSONSerialization.data(withJSONObject: event, options: [.sortedKeys]) { StandardStreams.out(String(decoding: data, as: UTF8.self) + "\n") }
+            if let data = try? JSONSerialization.data(withJSONObject: event, options: [.sortedKeys]) {
+                StandardStreams.out(String(decoding: data, as: UTF8.self) + "\n")
+            }
             StandardStreams.sayIfOutputWasLost("\(cancelled ? "cancelled" : "error"): \(TerminalText.visible(line))")
         } else {
             StandardStreams.err("\(cancelled ? "cancelled" : "error"): \(TerminalText.visible(line))\n")
@@ -172,15 +186,20 @@ struct MigrateReport: Encodable {
         backupFiles = report.backup.map { backup in [backup, StoreFiles.wal(of: backup)].filter { FileManager.default.fileExists(atPath: $0) } } ?? []
         rowsBefore = report.rowsBefore
         rowsAfter = report.rowsAfter
-        steps = report.steps.map { Step(from: $0.sourceVersion, to: $0.destinationVersion, passes: $0.passes,
-                                        rowsBefore: $0.rowsBefore, rowsAfter: $0.rowsAfter, seconds: ($0.duration * 1000).rounded() / 1000) }
+        steps = report.steps.map {
+            Step(
+                from: $0.sourceVersion, to: $0.destinationVersion, passes: $0.passes,
+                rowsBefore: $0.rowsBefore, rowsAfter: $0.rowsAfter, seconds: ($0.duration * 1000).rounded() / 1000)
+        }
     }
 
     func json() throws -> String { try JSONOutput.encode(self, pretty: false) }
 
     func text() -> String {
         let seconds = steps.map(\.seconds).reduce(0, +)
-        var lines = ["\(dryRun ? "Dry run: a copy of " : "Migrated ")\(store) from \(from) to \(to) in \(String(format: "%.2f", seconds)) s, \(steps.count) step\(steps.count == 1 ? "" : "s")."]
+        var lines = [
+            "\(dryRun ? "Dry run: a copy of " : "Migrated ")\(store) from \(from) to \(to) in \(String(format: "%.2f", seconds)) s, \(steps.count) step\(steps.count == 1 ? "" : "s")."
+        ]
         for step in steps {
             lines.append("  \(step.from) → \(step.to) (\(step.passes.joined(separator: ", ")))")
         }
@@ -189,8 +208,10 @@ struct MigrateReport: Encodable {
             lines.append("  \(entity.padding(toLength: 20, withPad: " ", startingAt: 0)) \(before) → \(after)")
         }
         if rowsBefore.isEmpty && rowsAfter.isEmpty && !steps.isEmpty {
-            lines.append(dataDropped.isEmpty ? "  Every row is unchanged: only the schema changed, in place."
-                                             : "  Every row is kept: only the schema changed, in place, dropping what is listed below.")
+            lines.append(
+                dataDropped.isEmpty
+                    ? "  Every row is unchanged: only the schema changed, in place."
+                    : "  Every row is kept: only the schema changed, in place, dropping what is listed below.")
         }
         if !dataDropped.isEmpty { lines += ["Data dropped, as planned (\(dataDropped.count)):"] + dataDropped.map { "  • \($0)" } }
         if !beyondModel.isEmpty { lines += ["Beyond the model:"] + beyondModel.map { "  • \($0)" } }

@@ -8,16 +8,16 @@ struct ModelCommand: ParsableCommand {
         commandName: "model",
         abstract: "Show a model bundle's versions, entities, version hashes, digest and checksum.",
         discussion: """
-        BUNDLE is an Xcode model bundle (Model.xcdatamodeld), one of its versions \
-        (Model 2.xcdatamodel), or a compiled bundle from an app (Model.momd).
+            BUNDLE is an Xcode model bundle (Model.xcdatamodeld), one of its versions \
+            (Model 2.xcdatamodel), or a compiled bundle from an app (Model.momd).
 
-        The hashes are the ones Core Data stores in a store's metadata \
-        (NSStoreModelVersionHashes): a store is at a version when every entity hash matches.
+            The hashes are the ones Core Data stores in a store's metadata \
+            (NSStoreModelVersionHashes): a store is at a version when every entity hash matches.
 
-        Examples:
-          chrysalis model Books.xcdatamodeld
-          chrysalis model Books.xcdatamodeld --json | jq '.versions[].checksum'
-        """
+            Examples:
+              chrysalis model Books.xcdatamodeld
+              chrysalis model Books.xcdatamodeld --json | jq '.versions[].checksum'
+            """
     )
 
     @Argument(help: "The .xcdatamodeld, .xcdatamodel or .momd to describe.", completion: .directory)

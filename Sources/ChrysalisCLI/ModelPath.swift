@@ -28,8 +28,9 @@ enum ModelPath {
         switch self {
         case .bundle(let bundle): return bundle
         case .hashesOnly(let compiled):
-            throw ModelFileError(file: compiled.name + ".momd", problem: "has no .mom files, only hashes",
-                                 fix: "give the .xcdatamodeld, or a .momd with its .mom files")
+            throw ModelFileError(
+                file: compiled.name + ".momd", problem: "has no .mom files, only hashes",
+                fix: "give the .xcdatamodeld, or a .momd with its .mom files")
         }
     }
 }

@@ -37,7 +37,8 @@ struct ModelReport: Encodable {
 
         /// `Entity.property: verdict: message`, for the text report.
         var sentence: String {
-            let words = ["refused": "Core Data refuses this model", "unsupported": "Chrysalis cannot make or migrate stores at this version"][verdict] ?? verdict
+            let words =
+                ["refused": "Core Data refuses this model", "unsupported": "Chrysalis cannot make or migrate stores at this version"][verdict] ?? verdict
             return "\(entity)\(property.map { ".\($0)" } ?? ""): \(words): \(message). Fix: \(fix)"
         }
     }
@@ -99,9 +100,10 @@ struct ModelReport: Encodable {
                 checksum: VersionHash.versionChecksum(of: model), digest: VersionHash.versionHashesDigest(of: model),
                 findings: (version.findings + version.layoutFindings).map(Finding.init),
                 entities: model.entities.map { entity in
-                    Entity(name: entity.name, parent: entity.parentName, abstract: entity.isAbstract,
-                           hash: hashes[entity.name]?.base64EncodedString() ?? "",
-                           attributes: entity.attributes.map(Self.attribute), relationships: entity.relationships.map(Self.relationship))
+                    Entity(
+                        name: entity.name, parent: entity.parentName, abstract: entity.isAbstract,
+                        hash: hashes[entity.name]?.base64EncodedString() ?? "",
+                        attributes: entity.attributes.map(Self.attribute), relationships: entity.relationships.map(Self.relationship))
                 })
         }
     }
@@ -121,14 +123,16 @@ struct ModelReport: Encodable {
     }
 
     private static func attribute(_ a: AttributeDescription) -> Attribute {
-        Attribute(name: a.name, type: a.attributeType.displayName, optional: a.isOptional, transient: a.isTransient,
-                  defaultValue: a.defaultValueString, renamingIdentifier: a.renamingIdentifier, derivation: a.derivationExpression)
+        Attribute(
+            name: a.name, type: a.attributeType.displayName, optional: a.isOptional, transient: a.isTransient,
+            defaultValue: a.defaultValueString, renamingIdentifier: a.renamingIdentifier, derivation: a.derivationExpression)
     }
 
     private static func relationship(_ r: RelationshipDescription) -> Relationship {
-        Relationship(name: r.name, destination: r.destinationEntityName, inverse: r.inverseName, toMany: r.isToMany,
-                     ordered: r.isOrdered, optional: r.isOptional, transient: r.isTransient, minCount: r.minCount,
-                     maxCount: r.maxCount, deleteRule: r.deleteRule.rawValue, renamingIdentifier: r.renamingIdentifier)
+        Relationship(
+            name: r.name, destination: r.destinationEntityName, inverse: r.inverseName, toMany: r.isToMany,
+            ordered: r.isOrdered, optional: r.isOptional, transient: r.isTransient, minCount: r.minCount,
+            maxCount: r.maxCount, deleteRule: r.deleteRule.rawValue, renamingIdentifier: r.renamingIdentifier)
     }
 
     func json() throws -> String { try JSONOutput.encode(self) }

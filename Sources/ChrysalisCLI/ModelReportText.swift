@@ -50,8 +50,10 @@ extension ModelReport {
                     lines.append("  \(pad(attribute.name, width))  \(pad(attribute.type, 14))  \(notes.joined(separator: ", "))")
                 }
                 for relationship in entity.relationships ?? [] {
-                    var notes = [relationship.toMany ? (relationship.ordered ? "to-many ordered" : "to-many") : "to-one",
-                                 relationship.optional ? "optional" : "required"]
+                    var notes = [
+                        relationship.toMany ? (relationship.ordered ? "to-many ordered" : "to-many") : "to-one",
+                        relationship.optional ? "optional" : "required",
+                    ]
                     if let inverse = relationship.inverse { notes.append("inverse \(inverse)") }
                     notes.append(relationship.deleteRule.lowercased())
                     if relationship.transient { notes.append("transient") }

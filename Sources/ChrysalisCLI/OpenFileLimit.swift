@@ -1,8 +1,9 @@
 import Foundation
 import MigrationEngine
 import ObjectModel
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The number of files a process may have open (`ulimit -n`, RLIMIT_NOFILE). A run needs a few
@@ -18,7 +19,11 @@ enum OpenFileLimit {
     /// the hard limit is below ``needed``.
     static func ensure() -> MigrationError? {
         guard let limit = ResourceLimit.raise(Int32(RLIMIT_NOFILE.rawValue), needed: needed, to: { _ in max(needed, 1024) }) else { return nil }
-        return MigrationError(.notWritable, "this process may have at most \(limit.rlim_cur) files open (its open-file limit, `ulimit -n`, hard limit \(limit.rlim_max)), and Chrysalis needs about \(needed) at once (the store with its journal and WAL, the new store, read connections, the model's files)",
-                              fix: "raise the limit (`ulimit -n 1024`; the hard limit is raised by root or in /etc/security/limits.conf), then run again; nothing was read or written")
+        return MigrationError(
+            .notWritable,
+            "this process may have at most \(limit.rlim_cur) files open (its open-file limit, `ulimit -n`, hard limit \(limit.rlim_max)), and Chrysalis needs about \(needed) at once (the store with its journal and WAL, the new store, read connections, the model's files)",
+            fix:
+                "raise the limit (`ulimit -n 1024`; the hard limit is raised by root or in /etc/security/limits.conf), then run again; nothing was read or written"
+        )
     }
 }

@@ -12,29 +12,47 @@ struct PlanOptions: ParsableArguments {
     @Option(help: "The model bundle (.xcdatamodeld, or .momd with its .mom files).", completion: .directory)
     var model: String
 
-    @Option(name: [.customLong("mappings"), .customLong("mapping")],
-            help: ArgumentHelp("A mapping model (.xcmappingmodel, a compiled .cdm, or .mapping.yaml), or a folder or app bundle holding them; repeatable.",
-                               discussion: "Several for one pair of versions run as passes in the order given (by path within a folder). A .cdm names no versions: it is matched to a step by the entity hashes it stores, as Core Data matches it. Mapping models that fit no step are listed as unused."),
-            completion: .file())
+    @Option(
+        name: [.customLong("mappings"), .customLong("mapping")],
+        help: ArgumentHelp(
+            "A mapping model (.xcmappingmodel, a compiled .cdm, or .mapping.yaml), or a folder or app bundle holding them; repeatable.",
+            discussion:
+                "Several for one pair of versions run as passes in the order given (by path within a folder). A .cdm names no versions: it is matched to a step by the entity hashes it stores, as Core Data matches it. Mapping models that fit no step are listed as unused."
+        ),
+        completion: .file())
     var mappings: [String] = []
 
     @Option(name: .customLong("to"), help: "The version to migrate to (default: the bundle's current version).")
     var target: String?
 
-    @Flag(help: ArgumentHelp("Log the plan's decisions and every SQL statement with its time, to standard error.",
-                             discussion: "CHRYSALIS_LOG=debug (decisions) or trace (decisions and SQL) does the same for any command."))
+    @Flag(
+        help: ArgumentHelp(
+            "Log the plan's decisions and every SQL statement with its time, to standard error.",
+            discussion: "CHRYSALIS_LOG=debug (decisions) or trace (decisions and SQL) does the same for any command."))
     var verbose = false
 
-    @Flag(help: ArgumentHelp("Visit every version: one step per consecutive pair, instead of Core Data's one inferred step across versions no mapping model covers.",
-                             discussion: "Without it, a store many versions behind migrates as Core Data's automatic migration does it: straight to the target (or to where the next mapping model starts), which keeps data an intermediate version would drop."))
+    @Flag(
+        help: ArgumentHelp(
+            "Visit every version: one step per consecutive pair, instead of Core Data's one inferred step across versions no mapping model covers.",
+            discussion:
+                "Without it, a store many versions behind migrates as Core Data's automatic migration does it: straight to the target (or to where the next mapping model starts), which keeps data an intermediate version would drop."
+        ))
     var stepwise = false
 
-    @Flag(help: ArgumentHelp("Refuse a relationship whose destination entity changes, where Core Data infers it.",
-                             discussion: "Core Data infers such a step: links to objects that become nothing (their entity removed) are dropped, and links to objects that become another entity stop the step for a store that has one. With this flag every such change needs a mapping model, stricter than Core Data."))
+    @Flag(
+        help: ArgumentHelp(
+            "Refuse a relationship whose destination entity changes, where Core Data infers it.",
+            discussion:
+                "Core Data infers such a step: links to objects that become nothing (their entity removed) are dropped, and links to objects that become another entity stop the step for a store that has one. With this flag every such change needs a mapping model, stricter than Core Data."
+        ))
     var strictDestinations = false
 
-    @Flag(help: ArgumentHelp("Migrate a store at no version of the bundle even when that drops most of its entities.",
-                             discussion: "A store whose hashes no version of --model has is read as its own archived model (Z_MODELCACHE) and inferred straight to the target, as Core Data does. When that would drop more than half of its entities, the bundle is most likely another app's: the plan is refused, naming each entity lost with its rows and the nearest version. This flag says the loss is meant."))
+    @Flag(
+        help: ArgumentHelp(
+            "Migrate a store at no version of the bundle even when that drops most of its entities.",
+            discussion:
+                "A store whose hashes no version of --model has is read as its own archived model (Z_MODELCACHE) and inferred straight to the target, as Core Data does. When that would drop more than half of its entities, the bundle is most likely another app's: the plan is refused, naming each entity lost with its rows and the nearest version. This flag says the loss is meant."
+        ))
     var acceptForeignModel = false
 
     /// A store reached through a symbolic link is the file it links to: that file is migrated in
@@ -97,8 +115,9 @@ struct PlanOptions: ParsableArguments {
 
     func plan() throws -> (ModelBundle, MigrationPlan) {
         let (bundle, mappings, explicit) = try load()
-        var plan = try MigrationPlan.make(store: store, bundle: bundle, mappings: mappings, to: target, route: stepwise ? .stepwise : .automatic,
-                                          checks: InferenceChecks(strictDestinations ? [.destinationChanges] : []).union(acceptForeignModel ? [] : [.foreignModel]))
+        var plan = try MigrationPlan.make(
+            store: store, bundle: bundle, mappings: mappings, to: target, route: stepwise ? .stepwise : .automatic,
+            checks: InferenceChecks(strictDestinations ? [.destinationChanges] : []).union(acceptForeignModel ? [] : [.foreignModel]))
         if !mappings.isEmpty {
             // Which files --mappings read, so a folder's contents are never a surprise.
             plan.notes.append("mapping models read: " + mappings.map { $0.file ?? $0.name }.joined(separator: ", "))

@@ -80,17 +80,20 @@ struct PlanReport: Encodable {
                 entityMappings = models.flatMap { model in model.entityMappings.map { "\(model.name): \($0.name)" } }
             case .lightweight: break
             }
-            return Step(from: step.source.name, to: step.destination.name, kind: step.kind.name, reason: step.reason, mappings: mappings,
-                        entityMappings: entityMappings, findings: step.findings, changes: step.changes)
+            return Step(
+                from: step.source.name, to: step.destination.name, kind: step.kind.name, reason: step.reason, mappings: mappings,
+                entityMappings: entityMappings, findings: step.findings, changes: step.changes)
         }
     }
 
     /// Adds each step's statements, in plan order.
     mutating func attach(_ statements: [StepStatements]) {
         for (index, step) in statements.enumerated() where index < steps.count {
-            steps[index].sql = SQL(summary: step.summary, parts: step.parts.map { part in
-                Part(title: part.title, statements: part.statements.map(Statement.init), rowByRow: part.rowByRow, notes: part.notes)
-            })
+            steps[index].sql = SQL(
+                summary: step.summary,
+                parts: step.parts.map { part in
+                    Part(title: part.title, statements: part.statements.map(Statement.init), rowByRow: part.rowByRow, notes: part.notes)
+                })
         }
     }
 
@@ -101,7 +104,8 @@ struct PlanReport: Encodable {
         var lines = ["\(store): \(storeVersion) → \(targetVersion), \(steps.count) step\(steps.count == 1 ? "" : "s")"]
         for (index, step) in steps.enumerated() {
             lines.append("")
-            lines.append("\(index + 1). \(step.from) → \(step.to)  [\(step.kind)]\(step.mappings.isEmpty ? "" : "  " + step.mappings.joined(separator: " then "))")
+            lines.append(
+                "\(index + 1). \(step.from) → \(step.to)  [\(step.kind)]\(step.mappings.isEmpty ? "" : "  " + step.mappings.joined(separator: " then "))")
             lines.append("     why: \(step.reason)")
             for mapping in step.entityMappings { lines.append("     \(mapping)") }
             for finding in step.findings { lines.append("     • \(finding)") }

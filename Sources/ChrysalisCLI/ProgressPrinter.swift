@@ -1,6 +1,6 @@
 import Foundation
-import ObjectModel
 import MigrationEngine
+import ObjectModel
 
 /// Prints one migration's progress without a console: one updating line on a terminal, or one
 /// line per stage and entity mapping when output goes to a file or pipe (or JSON lines with `--json`).
@@ -22,11 +22,13 @@ package final class ProgressPrinter: Sendable {
 
     /// One JSON line per progress value, on standard output.
     private static func printJSON(_ progress: MigrationProgress) {
-        let fields: [String: Any] = ["event": "progress", "step": progress.step, "steps": progress.stepCount,
-                                     "fraction": progress.fraction, "stage": progress.stage.rawValue, "pass": progress.pass,
-                                     "entityMapping": progress.entityMapping ?? NSNull(), "rowsDone": progress.rowsDone,
-                                     "rowsTotal": progress.rowsTotal, "unit": progress.unit.rawValue,
-                                     "rowsPerSecond": Int(progress.rowsPerSecond), "elapsed": (progress.elapsed * 1000).rounded() / 1000]
+        let fields: [String: Any] = [
+            "event": "progress", "step": progress.step, "steps": progress.stepCount,
+            "fraction": progress.fraction, "stage": progress.stage.rawValue, "pass": progress.pass,
+            "entityMapping": progress.entityMapping ?? NSNull(), "rowsDone": progress.rowsDone,
+            "rowsTotal": progress.rowsTotal, "unit": progress.unit.rawValue,
+            "rowsPerSecond": Int(progress.rowsPerSecond), "elapsed": (progress.elapsed * 1000).rounded() / 1000,
+        ]
         if let data = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys]) {
             StandardStreams.out(String(decoding: data, as: UTF8.self) + "\n")
         }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import ObjectModel
 import MigrationEngine
+import ObjectModel
 
 /// `chrysalis recover`: puts a store whose migration was interrupted back in order, without
 /// migrating it.
@@ -10,16 +10,16 @@ struct RecoverCommand: ParsableCommand {
         commandName: "recover",
         abstract: "Put a store back in order after a migration was killed, without migrating it.",
         discussion: """
-        After a crash, a kill or a power cut, `chrysalis migrate` recovers by itself before it \
-        migrates. This does only the recovery: a crashed writer's unfinished transaction is \
-        rolled back, an interrupted step's work files are removed, and a plan of several steps \
-        that stopped half way is undone — the original is put back, byte for byte — or, when it \
-        had reached its target, tidied. It says what it did; a store with nothing to recover is \
-        left as it is.
+            After a crash, a kill or a power cut, `chrysalis migrate` recovers by itself before it \
+            migrates. This does only the recovery: a crashed writer's unfinished transaction is \
+            rolled back, an interrupted step's work files are removed, and a plan of several steps \
+            that stopped half way is undone — the original is put back, byte for byte — or, when it \
+            had reached its target, tidied. It says what it did; a store with nothing to recover is \
+            left as it is.
 
-        Example:
-          chrysalis recover Books.sqlite
-        """
+            Example:
+              chrysalis recover Books.sqlite
+            """
     )
 
     @Argument(help: "The store.", completion: .file())

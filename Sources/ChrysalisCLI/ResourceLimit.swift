@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A process resource limit (`ulimit`) a run needs at least some of: a soft limit below what is

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A command's own folder in the temporary folder, named with its pid (`chrysalis-dry-run-4242-…`,
@@ -31,7 +32,8 @@ enum ScratchFolder {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: temporary.path) else { return }
         for name in names where name.hasPrefix(prefix) {
             guard let pid = Int32(name.dropFirst(prefix.count).prefix { $0 != "-" }), pid != getpid(),
-                  kill(pid, 0) != 0, errno == ESRCH else { continue }
+                kill(pid, 0) != 0, errno == ESRCH
+            else { continue }
             try? FileManager.default.removeItem(at: temporary.appendingPathComponent(name))
         }
     }

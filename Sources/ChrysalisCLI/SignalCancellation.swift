@@ -1,8 +1,9 @@
 import CTerminalShim
 import Foundation
 import MigrationEngine
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Turns Ctrl-C (SIGINT), SIGTERM, Ctrl-\ (SIGQUIT) and a closed terminal (SIGHUP) into a

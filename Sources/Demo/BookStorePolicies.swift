@@ -22,9 +22,11 @@ public struct PublicationToPublicationMigrationPolicy: EntityMigrationPolicy {
                 firstName = .string(String(name))
             }
         }
-        let destination = try manager.insertDestination("Publication", [
-            "title": object.values["title"] ?? .null, "price": object.values["price"] ?? .null, "firstName": firstName, "lastName": lastName,
-        ])
+        let destination = try manager.insertDestination(
+            "Publication",
+            [
+                "title": object.values["title"] ?? .null, "price": object.values["price"] ?? .null, "firstName": firstName, "lastName": lastName,
+            ])
         try manager.associate(source: source, destination: destination, mapping: mapping)
     }
 }
@@ -36,7 +38,8 @@ public enum BookStoreSynopsis {
     /// Installs the hook on `manager`.
     public static func install(on manager: MigrationManager) throws {
         guard let publication = manager.destinationModel.entity(named: "Publication"),
-              publication.attributes.contains(where: { $0.name == "synopsis" }) else { return }
+            publication.attributes.contains(where: { $0.name == "synopsis" })
+        else { return }
         try manager.setOnAssociation("Publication", "synopsis", to: "$source.title")
     }
 }

@@ -25,19 +25,37 @@ enum BookStoreDemo {
             }
         },
         stops: [
-            .init(version: "BookStore 2", queries: [.init(title: "ZBOOK's columns: ZAUTHOR is new, added in place",
-                                                          sql: "SELECT name AS \"column\", type FROM pragma_table_info('ZBOOK')")]),
-            .init(version: "BookStore 3", queries: [
-                .init(title: "tables: ZBOOK is now ZPUBLICATION, renamed in place", sql: "SELECT name AS \"table\" FROM sqlite_master WHERE type = 'table' ORDER BY name"),
-            ], action: .init(announcement: assignAuthorsAnnouncement, work: assignAuthors, queries: [
-                .init(title: "authors and prices, as the demo set them", sql: "SELECT ztitle, zauthor, zprice FROM zpublication ORDER BY z_pk LIMIT 6"),
-            ])),
-            .init(version: "BookStore 4", lesson: splitLesson, queries: [
-                .init(title: "names split by the custom policy (prices copied as they were)", sql: "SELECT ztitle, zfirstname, zlastname, zprice FROM zpublication ORDER BY z_pk LIMIT 6"),
-            ]),
-            .init(version: "BookStore 5", lesson: synopsisLesson, queries: [
-                .init(title: "synopsis = title, from the manager hook", sql: "SELECT ztitle, zsynopsis FROM zpublication ORDER BY z_pk LIMIT 6"),
-            ]),
+            .init(
+                version: "BookStore 2",
+                queries: [
+                    .init(
+                        title: "ZBOOK's columns: ZAUTHOR is new, added in place",
+                        sql: "SELECT name AS \"column\", type FROM pragma_table_info('ZBOOK')")
+                ]),
+            .init(
+                version: "BookStore 3",
+                queries: [
+                    .init(
+                        title: "tables: ZBOOK is now ZPUBLICATION, renamed in place",
+                        sql: "SELECT name AS \"table\" FROM sqlite_master WHERE type = 'table' ORDER BY name")
+                ],
+                action: .init(
+                    announcement: assignAuthorsAnnouncement, work: assignAuthors,
+                    queries: [
+                        .init(title: "authors and prices, as the demo set them", sql: "SELECT ztitle, zauthor, zprice FROM zpublication ORDER BY z_pk LIMIT 6")
+                    ])),
+            .init(
+                version: "BookStore 4", lesson: splitLesson,
+                queries: [
+                    .init(
+                        title: "names split by the custom policy (prices copied as they were)",
+                        sql: "SELECT ztitle, zfirstname, zlastname, zprice FROM zpublication ORDER BY z_pk LIMIT 6")
+                ]),
+            .init(
+                version: "BookStore 5", lesson: synopsisLesson,
+                queries: [
+                    .init(title: "synopsis = title, from the manager hook", sql: "SELECT ztitle, zsynopsis FROM zpublication ORDER BY z_pk LIMIT 6")
+                ]),
         ],
         before: [.init(title: "books", sql: "SELECT ztitle, zprice FROM zbook ORDER BY z_pk LIMIT 6"), .init(title: "rows", sql: "SELECT count(*) FROM zbook")])
 
@@ -102,21 +120,31 @@ enum BooksDemo {
             try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
         },
         stops: [
-            .init(version: "Model2", lesson: """
-                Why a mapping model: Model1_to_Model2 names a custom policy, MHWBookToBookPolicy \
-                (Sources/Demo/BooksPolicies.swift). It copies each book and gives it one Author per \
-                distinct authorName, reusing Authors through a table held in the manager's state: \
-                a book's author string becomes a shared entity, which no inference can do.
-                """, queries: [.init(title: "one Author per distinct name", sql: "SELECT count(*) AS authors, count(DISTINCT zname) AS names FROM zauthor")]),
-            .init(version: "Model3", lesson: """
-                Two mapping models for one step, run as passes into one store in the order given: \
-                Model2_to_Model3_User copies the users first, then Model2_to_Model3's book policy \
-                makes a File for each of a book's users, pointing at the new book and the user \
-                with the same userId (found through an index the manager makes on first use).
-                """, queries: [
-                .init(title: "Franz Kafka", sql: "SELECT a.zname, count(j.Z_2BOOKS) AS books FROM zauthor a JOIN Z_1BOOKS j ON j.Z_1AUTHORS = a.z_pk WHERE a.zname = 'Franz Kafka' GROUP BY a.z_pk"),
-                .init(title: "files per user", sql: "SELECT zuser, count(*) AS files FROM zfile GROUP BY zuser ORDER BY files DESC LIMIT 3"),
-            ]),
+            .init(
+                version: "Model2",
+                lesson: """
+                    Why a mapping model: Model1_to_Model2 names a custom policy, MHWBookToBookPolicy \
+                    (Sources/Demo/BooksPolicies.swift). It copies each book and gives it one Author per \
+                    distinct authorName, reusing Authors through a table held in the manager's state: \
+                    a book's author string becomes a shared entity, which no inference can do.
+                    """, queries: [.init(title: "one Author per distinct name", sql: "SELECT count(*) AS authors, count(DISTINCT zname) AS names FROM zauthor")]
+            ),
+            .init(
+                version: "Model3",
+                lesson: """
+                    Two mapping models for one step, run as passes into one store in the order given: \
+                    Model2_to_Model3_User copies the users first, then Model2_to_Model3's book policy \
+                    makes a File for each of a book's users, pointing at the new book and the user \
+                    with the same userId (found through an index the manager makes on first use).
+                    """,
+                queries: [
+                    .init(
+                        title: "Franz Kafka",
+                        sql:
+                            "SELECT a.zname, count(j.Z_2BOOKS) AS books FROM zauthor a JOIN Z_1BOOKS j ON j.Z_1AUTHORS = a.z_pk WHERE a.zname = 'Franz Kafka' GROUP BY a.z_pk"
+                    ),
+                    .init(title: "files per user", sql: "SELECT zuser, count(*) AS files FROM zfile GROUP BY zuser ORDER BY files DESC LIMIT 3"),
+                ]),
         ],
         before: [.init(title: "books", sql: "SELECT ztitle, zauthorname FROM zbook ORDER BY z_pk LIMIT 6")])
 }
@@ -135,18 +163,28 @@ enum RecipesDemo {
             try DemoCatalog.create(path, version) { writer in
                 let julia = try writer.insert("Chef", ["name": .string("Julia Child"), "salary": .double(5000)])
                 for (name, temperature, size) in [("Coq au vin", 350.0, 6), ("Boeuf bourguignon", 325.0, 8), ("Tarte Tatin", 375.0, 8)] {
-                    let recipe = try writer.insert("Recipe", ["name": .string(name), "temperature": .double(temperature), "size": .integer(Int64(size)),
-                                                              "directions": .string("Cook slowly.")])
+                    let recipe = try writer.insert(
+                        "Recipe",
+                        [
+                            "name": .string(name), "temperature": .double(temperature), "size": .integer(Int64(size)),
+                            "directions": .string("Cook slowly."),
+                        ])
                     try writer.relate(recipe, "chef", to: [julia])
-                    try writer.relate(recipe, "ingredients", to: try ["butter", "wine"].map { try writer.insert("Ingredient", ["name": .string($0), "amount": .double(4.5)]) })
+                    try writer.relate(
+                        recipe, "ingredients",
+                        to: try ["butter", "wine"].map { try writer.insert("Ingredient", ["name": .string($0), "amount": .double(4.5)]) })
                 }
             }
         },
-        stops: [.init(version: "Version 2.0", queries: [
-            .init(title: "°F → °C, #size", sql: "SELECT zname, round(ztemperature, 1) AS celsius, zsize FROM zrecipe ORDER BY z_pk LIMIT 4"),
-            .init(title: "salary * 1.04", sql: "SELECT zname, zsalary FROM zchef ORDER BY z_pk LIMIT 3"),
-            .init(title: "amount → totalCost", sql: "SELECT zname, ztotalcost FROM zingredient ORDER BY z_pk LIMIT 3"),
-        ])],
+        stops: [
+            .init(
+                version: "Version 2.0",
+                queries: [
+                    .init(title: "°F → °C, #size", sql: "SELECT zname, round(ztemperature, 1) AS celsius, zsize FROM zrecipe ORDER BY z_pk LIMIT 4"),
+                    .init(title: "salary * 1.04", sql: "SELECT zname, zsalary FROM zchef ORDER BY z_pk LIMIT 3"),
+                    .init(title: "amount → totalCost", sql: "SELECT zname, ztotalcost FROM zingredient ORDER BY z_pk LIMIT 3"),
+                ])
+        ],
         before: [.init(title: "recipes", sql: "SELECT zname, ztemperature, zsize FROM zrecipe ORDER BY z_pk LIMIT 4")])
 }
 
@@ -165,7 +203,13 @@ enum GroceriesDemo {
                 for xyz in ["kg", "loaf", "l"] { try writer.insert("Amount", ["xyz": .string(xyz)]) }
             }
         },
-        stops: [.init(version: "Model 4", queries: [.init(title: "ZUNIT", sql: "SELECT z_pk, zname FROM zunit ORDER BY z_pk LIMIT 5"),
-                                                    .init(title: "rows", sql: "SELECT (SELECT count(*) FROM zunit) AS units, (SELECT count(*) FROM zitem) AS items")])],
+        stops: [
+            .init(
+                version: "Model 4",
+                queries: [
+                    .init(title: "ZUNIT", sql: "SELECT z_pk, zname FROM zunit ORDER BY z_pk LIMIT 5"),
+                    .init(title: "rows", sql: "SELECT (SELECT count(*) FROM zunit) AS units, (SELECT count(*) FROM zitem) AS items"),
+                ])
+        ],
         before: [.init(title: "ZAMOUNT", sql: "SELECT z_pk, zxyz FROM zamount ORDER BY z_pk LIMIT 5")])
 }

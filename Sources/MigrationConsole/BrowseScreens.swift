@@ -34,14 +34,18 @@ enum BrowseScreens {
         var status = [String]()
         if version.isCurrent { status.append("the current version") }
         if version.isStore { status.append("the store is here") }
-        var lines = [PaneLine(text: "\(version.name)" + (status.isEmpty ? "" : "  (\(status.joined(separator: ", ")))"), style: .bold),
-                     PaneLine(text: count(version.entities.count, "entity", "entities"), style: .dim), PaneLine(text: "")]
+        var lines = [
+            PaneLine(text: "\(version.name)" + (status.isEmpty ? "" : "  (\(status.joined(separator: ", ")))"), style: .bold),
+            PaneLine(text: count(version.entities.count, "entity", "entities"), style: .dim), PaneLine(text: ""),
+        ]
         let nameWidth = max(24, min(36, version.entities.map { DisplayWidth.of($0.name) + ($0.parent.map { DisplayWidth.of($0) + 3 } ?? 0) }.max() ?? 0))
         for entity in version.entities {
             let name = entity.name + (entity.parent.map { " : \($0)" } ?? "")
             let fittedName = fitted(name, nameWidth, g)
-            let line = fittedName + String(repeating: " ", count: max(0, nameWidth - DisplayWidth.of(fittedName))) + " "
-                + count(entity.properties.count, "property", "properties").padding(toLength: 14, withPad: " ", startingAt: 0) + " \(entity.hash.prefix(12))\(g.ellipsis)"
+            let line =
+                fittedName + String(repeating: " ", count: max(0, nameWidth - DisplayWidth.of(fittedName))) + " "
+                + count(entity.properties.count, "property", "properties").padding(toLength: 14, withPad: " ", startingAt: 0)
+                + " \(entity.hash.prefix(12))\(g.ellipsis)"
             lines.append(PaneLine(text: line))
         }
         let previous = state.versions.firstIndex(of: version).flatMap { $0 > 0 ? state.versions[$0 - 1].name : nil }
@@ -71,14 +75,17 @@ enum BrowseScreens {
         let listWidth = modelListWidth(body)
         let entities = state.modelEntities
         if let filter = state.modelFilter {
-            grid.put("  only \"\(filter)\": \(entities.count) of \(version.entities.count)", x: body.x + DisplayWidth.of("Model \(version.name)"), y: body.y, style: .accent,
-                     limit: body.width - DisplayWidth.of("Model \(version.name)"))
+            grid.put(
+                "  only \"\(filter)\": \(entities.count) of \(version.entities.count)", x: body.x + DisplayWidth.of("Model \(version.name)"), y: body.y,
+                style: .accent,
+                limit: body.width - DisplayWidth.of("Model \(version.name)"))
         }
         let window = ListWindow(selected: selected, count: entities.count, height: listHeight)
         position(window, selected, &grid, x: body.x, y: body.y + 1, width: listWidth - 1)
         for (row, index) in window.rows.enumerated() {
-            grid.put("\(index == selected ? g.pointer : " ") \(fitted(entities[index].name, listWidth - 3, g))", x: body.x, y: body.y + 2 + row,
-                     style: index == selected ? .reverse : .normal, limit: listWidth - 1)
+            grid.put(
+                "\(index == selected ? g.pointer : " ") \(fitted(entities[index].name, listWidth - 3, g))", x: body.x, y: body.y + 2 + row,
+                style: index == selected ? .reverse : .normal, limit: listWidth - 1)
         }
         guard let (area, lines) = Panes.pane(state) else { return }
         for row in 0..<area.height { grid.put(String(g.vertical), x: area.x - 2, y: area.y + row, style: .dim) }
@@ -87,8 +94,11 @@ enum BrowseScreens {
 
     /// The Model pane: an entity and every property.
     static func entityLines(_ entity: ConsoleState.Entity, _ state: ConsoleState) -> [PaneLine] {
-        [PaneLine(text: entity.name + (entity.parent.map { " : \($0)" } ?? "") + "  " + count(entity.properties.count, "property", "properties"), style: .bold),
-         PaneLine(text: "")] + entity.properties.map { PaneLine(text: $0) }
+        [
+            PaneLine(
+                text: entity.name + (entity.parent.map { " : \($0)" } ?? "") + "  " + count(entity.properties.count, "property", "properties"), style: .bold),
+            PaneLine(text: ""),
+        ] + entity.properties.map { PaneLine(text: $0) }
     }
 
     /// `12/90` at the right end of a list's header line, when the list does not fit.
@@ -144,8 +154,9 @@ enum BrowseScreens {
                 grid.put(fitted(line.text, listWidth - 1, g), x: body.x, y: body.y + 2 + row, style: .dim, limit: listWidth - 1)
                 continue
             }
-            grid.put("\(mapping == selected ? g.pointer : " ") " + fitted(line.text, listWidth - 3, g), x: body.x, y: body.y + 2 + row,
-                     style: mapping == selected ? .reverse : .normal, limit: listWidth - 1)
+            grid.put(
+                "\(mapping == selected ? g.pointer : " ") " + fitted(line.text, listWidth - 3, g), x: body.x, y: body.y + 2 + row,
+                style: mapping == selected ? .reverse : .normal, limit: listWidth - 1)
         }
         guard let (area, paneLines) = Panes.pane(state) else { return }
         for row in 0..<body.height { grid.put(String(g.vertical), x: area.x - 2, y: body.y + row, style: .dim) }
@@ -156,9 +167,11 @@ enum BrowseScreens {
     /// words to the pane's width (long `FUNCTION(…)` calls go on, indented, over the next lines).
     static func mappingLines(_ mapping: ConsoleState.Mapping, _ state: ConsoleState, width: Int) -> [PaneLine] {
         let g = state.glyphs
-        var lines = [PaneLine(text: mapping.name, style: .bold),
-                     PaneLine(text: "\(mapping.source ?? g.none) \(g.arrow) \(mapping.destination ?? g.none)  [\(mapping.kind)]"),
-                     PaneLine(text: "policy: \(mapping.policy ?? "Core Data's default")", style: .dim), PaneLine(text: "")]
+        var lines = [
+            PaneLine(text: mapping.name, style: .bold),
+            PaneLine(text: "\(mapping.source ?? g.none) \(g.arrow) \(mapping.destination ?? g.none)  [\(mapping.kind)]"),
+            PaneLine(text: "policy: \(mapping.policy ?? "Core Data's default")", style: .dim), PaneLine(text: ""),
+        ]
         for property in mapping.properties {
             for (index, text) in MigrateScreen.wrap("\(property.name) = \(property.expression)", width: max(width - 4, 8)).enumerated() {
                 lines.append(PaneLine(text: text, style: index == 0 ? .normal : .dim, indent: index == 0 ? 0 : 4))
@@ -173,19 +186,23 @@ enum BrowseScreens {
             return
         }
         let g = state.glyphs
-        grid.put("Plan: \(state.migratedFrom ?? state.storeVersion) \(g.arrow) \(state.targetVersion), \(state.steps.count) step\(state.steps.count == 1 ? "" : "s")"
-                 + (state.migratedFrom == nil ? "" : ", done"), x: body.x, y: body.y, style: .bold)
+        grid.put(
+            "Plan: \(state.migratedFrom ?? state.storeVersion) \(g.arrow) \(state.targetVersion), \(state.steps.count) step\(state.steps.count == 1 ? "" : "s")"
+                + (state.migratedFrom == nil ? "" : ", done"), x: body.x, y: body.y, style: .bold)
         let lines = state.planLines
         let selected = state.selection[ConsoleState.Screen.plan.rawValue]
         // A selected line too long for its row is shown whole below the list, never only cut.
-        let whole = lines.indices.contains(selected) && DisplayWidth.of(lines[selected].text) > body.width - 2
+        let whole =
+            lines.indices.contains(selected) && DisplayWidth.of(lines[selected].text) > body.width - 2
             ? Array(MigrateScreen.wrap(lines[selected].text.trimmingCharacters(in: .whitespaces), width: body.width - 2).prefix(max(body.height / 3, 1))) : []
         let window = ListWindow(selected: selected, count: lines.count, height: body.height - 2 - (whole.isEmpty ? 0 : whole.count + 1))
         position(window, selected, &grid, x: body.x, y: body.y, width: body.width)
         for (row, index) in window.rows.enumerated() {
             let line = lines[index]
             let style: CellStyle = index == selected ? .reverse : line.isHeading ? .bold : line.isDrop ? .bad : .normal
-            grid.put("\(index == selected ? g.pointer : " ") " + fitted(line.text, body.width - 2, g), x: body.x, y: body.y + 2 + row, style: style, limit: body.width)
+            grid.put(
+                "\(index == selected ? g.pointer : " ") " + fitted(line.text, body.width - 2, g), x: body.x, y: body.y + 2 + row, style: style,
+                limit: body.width)
         }
         for (offset, text) in whole.enumerated() {
             grid.put(text, x: body.x + 2, y: body.y + body.height - whole.count + offset, style: lines[selected].isDrop ? .bad : .accent, limit: body.width - 2)

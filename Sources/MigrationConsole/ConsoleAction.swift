@@ -190,10 +190,15 @@ extension ConsoleState {
         case .escape:
             // Esc goes back: from the SQL view to the plan, from a filtered plan to the whole
             // plan, from a version's model to the versions.
-            if sqlView != nil, screen == .plan { sqlView = nil }
-            else if screen == .plan, planFilter != nil { planFilter = nil; selection[screen.rawValue] = 0 }
-            else if screen == .model, modelFilter != nil { modelFilter = nil; selection[screen.rawValue] = 0 }
-            else if screen == .model { screen = .versions }
+            if sqlView != nil, screen == .plan {
+                sqlView = nil
+            } else if screen == .plan, planFilter != nil {
+                planFilter = nil; selection[screen.rawValue] = 0
+            } else if screen == .model, modelFilter != nil {
+                modelFilter = nil; selection[screen.rawValue] = 0
+            } else if screen == .model {
+                screen = .versions
+            }
         case .character("f") where screen == .plan || screen == .model:
             search = (screen == .plan ? planFilter : modelFilter) ?? ""
             searchIsFilter = true

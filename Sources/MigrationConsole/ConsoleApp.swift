@@ -40,8 +40,10 @@ package final class ConsoleApp {
     /// When the newest progress value arrived, for the clock between two of them.
     private var progressArrived = Date()
 
-    private init(state: ConsoleState, terminal: TerminalAdapter, wake: WakePipe, store: String, plan: MigrationPlan, options: MigrationOptions,
-                 showcase: Showcase?) {
+    private init(
+        state: ConsoleState, terminal: TerminalAdapter, wake: WakePipe, store: String, plan: MigrationPlan, options: MigrationOptions,
+        showcase: Showcase?
+    ) {
         (self.state, self.terminal, self.wake, self.store, self.plan, self.options) = (state, terminal, wake, store, plan, options)
         self.showcase = showcase
         mailbox = EngineMailbox(wake: wake.write)
@@ -49,14 +51,17 @@ package final class ConsoleApp {
 
     /// Opens the console on `store`; returns nil when there is no usable terminal (the caller
     /// then runs headless). Signal handlers and the wake-up pipe live exactly as long as the call.
-    package static func run(store: String, bundle: ModelBundle, plan: MigrationPlan, options: MigrationOptions, stepMode: Bool = false,
-                           startImmediately: Bool = false, autoAdvance: Double? = nil, showcase: Showcase? = nil) -> Outcome? {
+    package static func run(
+        store: String, bundle: ModelBundle, plan: MigrationPlan, options: MigrationOptions, stepMode: Bool = false,
+        startImmediately: Bool = false, autoAdvance: Double? = nil, showcase: Showcase? = nil
+    ) -> Outcome? {
         cs_unblock_signals()
         guard let terminal = TerminalAdapter() else { return nil }
         defer {
             terminal.close()
             if let fallback = terminal.fallback {
-                FileHandle.standardError.write(Data("note: TERM=\(fallback.term) has no terminfo entry on this machine; the console drew as \(fallback.used)\n".utf8))
+                FileHandle.standardError.write(
+                    Data("note: TERM=\(fallback.term) has no terminfo entry on this machine; the console drew as \(fallback.used)\n".utf8))
             }
         }
         guard let wake = WakePipe() else { return .failed("cannot create the wake-up pipe") }
@@ -64,8 +69,9 @@ package final class ConsoleApp {
         // Handlers first go, then the pipe they write to: Ctrl-C works again for the caller.
         defer { cs_uninstall_signal_handlers(); wake.close() }
         let size = terminal.size
-        var state = ConsoleState(store: store, bundle: bundle, plan: plan, options: options, width: size.width, height: size.height,
-                                 glyphs: terminal.unicode ? .unicode : .ascii)
+        var state = ConsoleState(
+            store: store, bundle: bundle, plan: plan, options: options, width: size.width, height: size.height,
+            glyphs: terminal.unicode ? .unicode : .ascii)
         state.stepMode = stepMode
         state.autoAdvance = autoAdvance
         let app = ConsoleApp(state: state, terminal: terminal, wake: wake, store: store, plan: plan, options: options, showcase: showcase)
@@ -94,8 +100,11 @@ package final class ConsoleApp {
             // is a stop.
             let now = Date(), gap = now.timeIntervalSince(lastWake)
             lastWake = now
-            if engineRunning, state.isWaitingOnPerson { _ = state.reduce(.pauseTime(seconds: gap)) }
-            else if engineRunning, gap > Self.stopGap { _ = state.reduce(.pauseTime(seconds: gap - 1)) }
+            if engineRunning, state.isWaitingOnPerson {
+                _ = state.reduce(.pauseTime(seconds: gap))
+            } else if engineRunning, gap > Self.stopGap {
+                _ = state.reduce(.pauseTime(seconds: gap - 1))
+            }
             handleSignals(cs_take_signals())
             drainMailbox()
             advanceByItself(now)
@@ -147,7 +156,9 @@ package final class ConsoleApp {
             let lost = drops.isEmpty ? "" : " " + Self.lossLine(drops)
             let seconds = state.outcome?.seconds ?? done.seconds, paused = state.outcome?.pausedSeconds ?? 0
             let pauses = paused >= 0.5 ? " (paused \(Int(paused.rounded())) s apart)" : ""
-            outcome = hungUp ? .hungUp : .migrated("Migrated \(store) from \(done.from) to \(done.to) in \(String(format: "%.1f", seconds)) s\(pauses)\(backup).\(lost)")
+            outcome =
+                hungUp
+                ? .hungUp : .migrated("Migrated \(store) from \(done.from) to \(done.to) in \(String(format: "%.1f", seconds)) s\(pauses)\(backup).\(lost)")
         case .failed(let message): outcome = hungUp ? .hungUp : (options.cancellation.isCancelled ? .cancelled : .failed(message))
         default: break
         }
@@ -161,7 +172,10 @@ package final class ConsoleApp {
     /// A demo's auto-advance: a step-mode pause nobody has touched goes on after its seconds.
     private func advanceByItself(_ now: Date) {
         let paused: Bool
-        switch state.mode { case .paused, .pausedAfterStep: paused = true; default: paused = false }
+        switch state.mode {
+        case .paused, .pausedAfterStep: paused = true;
+        default: paused = false
+        }
         guard let seconds = state.autoAdvance, paused, !state.autoAdvanceStopped, !state.showHelp else {
             // A stopped countdown starts afresh when `a` starts it again.
             pauseBegan = paused ? now : nil
@@ -191,7 +205,9 @@ package final class ConsoleApp {
         var parts: [String] = []
         if !entities.isEmpty {
             let rows = entities.compactMap(\.rows).reduce(0, +)
-            parts.append("\(rows) row\(rows == 1 ? "" : "s") of \(entities.count) entit\(entities.count == 1 ? "y" : "ies") (\(entities.map(\.what).joined(separator: ", ")))")
+            parts.append(
+                "\(rows) row\(rows == 1 ? "" : "s") of \(entities.count) entit\(entities.count == 1 ? "y" : "ies") (\(entities.map(\.what).joined(separator: ", ")))"
+            )
         }
         if others > 0 { parts.append(others == 1 ? "1 property or link" : "\(others) properties or links") }
         return "Dropped, as planned: " + parts.joined(separator: " and ") + "."
@@ -247,8 +263,12 @@ package final class ConsoleApp {
             let report = try MigrationRunner.run(plan, store: store, options: options)
             let before = report.rowsBefore, after = report.rowsAfter
             let rows = Set(before.keys).union(after.keys).sorted().map { (entity: $0, before: before[$0], after: after[$0]) }
-            return (.finished(ConsoleState.Outcome(from: plan.storeVersion, to: plan.targetVersion, rows: rows, backup: report.backup,
-                                                   seconds: Date().timeIntervalSince(started))), nil)
+            return (
+                .finished(
+                    ConsoleState.Outcome(
+                        from: plan.storeVersion, to: plan.targetVersion, rows: rows, backup: report.backup,
+                        seconds: Date().timeIntervalSince(started))), nil
+            )
         } catch {
             return (.failed("\(error)"), (error as? MigrationError)?.state)
         }

@@ -11,9 +11,10 @@ extension ConsoleState {
         let versions = bundle.versions.enumerated().map { index, version -> Version in
             let hashes = version.entityHashes
             let entities = version.model.entities.sorted { $0.name < $1.name }.map { entity in
-                Entity(name: entity.name, parent: entity.parentName, hash: hashes[entity.name]?.base64EncodedString() ?? "",
-                       properties: entity.attributes.map { "\($0.name): \($0.attributeType.displayName)\($0.isOptional ? "?" : "")" }
-                           + entity.relationships.map { "\($0.name) → \($0.destinationEntityName)\($0.isToMany ? " (to-many)" : "")" })
+                Entity(
+                    name: entity.name, parent: entity.parentName, hash: hashes[entity.name]?.base64EncodedString() ?? "",
+                    properties: entity.attributes.map { "\($0.name): \($0.attributeType.displayName)\($0.isOptional ? "?" : "")" }
+                        + entity.relationships.map { "\($0.name) → \($0.destinationEntityName)\($0.isToMany ? " (to-many)" : "")" })
             }
             var changes: [String] = [], summary = ""
             if index > 0 {
@@ -21,11 +22,13 @@ extension ConsoleState {
                 changes = inference.changes.map(\.description) + inference.blockers.map { "needs a mapping model: \($0.description)" }
                 summary = Self.summary(inference.changes.map(\.kind) + inference.blockers.map(\.kind))
             }
-            return Version(name: version.name, isCurrent: version.name == bundle.currentVersionName, isStore: version.name == plan.storeVersion,
-                           entities: entities, changes: changes, changeSummary: summary)
+            return Version(
+                name: version.name, isCurrent: version.name == bundle.currentVersionName, isStore: version.name == plan.storeVersion,
+                entities: entities, changes: changes, changeSummary: summary)
         }
-        self.init(storeName: URL(fileURLWithPath: path).lastPathComponent, bundleName: bundle.name, storeVersion: plan.storeVersion,
-                  targetVersion: plan.targetVersion, versions: versions, steps: plan.steps.map(Step.init(planned:)), width: width, height: height, glyphs: glyphs)
+        self.init(
+            storeName: URL(fileURLWithPath: path).lastPathComponent, bundleName: bundle.name, storeVersion: plan.storeVersion,
+            targetVersion: plan.targetVersion, versions: versions, steps: plan.steps.map(Step.init(planned:)), width: width, height: height, glyphs: glyphs)
         (sql, sqlProblem) = Self.compiledSQL(plan, store: path, options: options)
     }
 }
@@ -52,16 +55,18 @@ extension ConsoleState.Step {
             for model in models {
                 let resolved = (try? model.resolved(source: step.source.model, destination: step.destination.model)) ?? model
                 mappings += resolved.entityMappings.map { entity in
-                    ConsoleState.Mapping(pass: model.name, name: entity.name, kind: entity.kind.rawValue, source: entity.sourceEntity,
-                                         destination: entity.destinationEntity, policy: entity.policyName,
-                                         properties: entity.propertyMappings.map { ($0.name, $0.expression?.description ?? "(unset)") })
+                    ConsoleState.Mapping(
+                        pass: model.name, name: entity.name, kind: entity.kind.rawValue, source: entity.sourceEntity,
+                        destination: entity.destinationEntity, policy: entity.policyName,
+                        properties: entity.propertyMappings.map { ($0.name, $0.expression?.description ?? "(unset)") })
                 }
             }
         case .lightweight(let inference):
             changes = inference.changes.map(\.description)
         }
-        self.init(from: step.source.name, to: step.destination.name, kind: step.kind.name, mappings: mappings, findings: step.findings,
-                  changes: changes, reason: step.reason)
+        self.init(
+            from: step.source.name, to: step.destination.name, kind: step.kind.name, mappings: mappings, findings: step.findings,
+            changes: changes, reason: step.reason)
     }
 }
 
@@ -76,16 +81,20 @@ extension StepResult {
         switch done.step.kind {
         case .lightweight:
             how = "lightweight, in place"
-            verification = report.rowsAfter.isEmpty ? "schema checked against the destination model; no row was touched"
-                : dropped.isEmpty ? "schema checked; every entity's rows counted, the same before and after"
-                : "schema checked; every kept entity's rows counted, the same before and after; what was dropped is listed above"
+            verification =
+                report.rowsAfter.isEmpty
+                ? "schema checked against the destination model; no row was touched"
+                : dropped.isEmpty
+                    ? "schema checked; every entity's rows counted, the same before and after"
+                    : "schema checked; every kept entity's rows counted, the same before and after; what was dropped is listed above"
         case .mapping:
             how = "mapping: " + report.passes.joined(separator: " then ")
             verification = (report.pagesChecked ? "SQLite quick check ok; " : "") + "every entity's rows reconciled with what the passes created"
         }
-        self.init(index: done.index, from: done.step.source.name, to: done.step.destination.name, how: how, seconds: report.duration,
-                  verification: verification, rows: entities.map { RowCount(entity: $0, before: report.rowsBefore[$0], after: report.rowsAfter[$0]) },
-                  tables: tables, dropped: dropped)
+        self.init(
+            index: done.index, from: done.step.source.name, to: done.step.destination.name, how: how, seconds: report.duration,
+            verification: verification, rows: entities.map { RowCount(entity: $0, before: report.rowsBefore[$0], after: report.rowsAfter[$0]) },
+            tables: tables, dropped: dropped)
     }
 
     /// What `step` drops, as its plan says: each removed entity with its rows (`rowsBefore`, the

@@ -46,7 +46,9 @@ extension ConsoleState {
             lines = rowNames
             start = selection[screen.rawValue]
         }
-        let after = forward ? Array(lines.indices.dropFirst(start + 1)) + Array(lines.indices.prefix(start + 1))
+        let after =
+            forward
+            ? Array(lines.indices.dropFirst(start + 1)) + Array(lines.indices.prefix(start + 1))
             : Array(lines.indices.prefix(start).reversed()) + Array(lines.indices.dropFirst(start).reversed())
         guard let found = after.first(where: { lines[$0].localizedCaseInsensitiveContains(text) }) else {
             searchMissed = text
@@ -71,7 +73,10 @@ extension ConsoleState {
         case .versions: return versions.map { ([$0.name] + $0.changes).joined(separator: "\n") }
         case .model: return modelEntities.map(\.name)
         // A mapping is found by its name, its entities, and its properties' names and expressions.
-        case .mappings: return allMappings.map { ([$0.name, $0.source ?? "", $0.destination ?? ""] + $0.properties.map { "\($0.name) = \($0.expression)" }).joined(separator: "\n") }
+        case .mappings:
+            return allMappings.map {
+                ([$0.name, $0.source ?? "", $0.destination ?? ""] + $0.properties.map { "\($0.name) = \($0.expression)" }).joined(separator: "\n")
+            }
         case .plan: return planLines.map(\.text)
         case .migrate: return results.map { "\($0.from) \($0.to)" }
         }

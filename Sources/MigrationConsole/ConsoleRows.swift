@@ -24,7 +24,9 @@ extension ConsoleState {
         let changes = version.changes.filter { $0.localizedCaseInsensitiveContains(filter) }
         return version.entities.filter { entity in
             entity.name.localizedCaseInsensitiveContains(filter) || entity.properties.contains { $0.localizedCaseInsensitiveContains(filter) }
-                || changes.contains { $0.hasPrefix(entity.name + ".") || $0.contains(" \(entity.name) ") || $0.hasSuffix(" \(entity.name)") || $0.contains(" \(entity.name).") }
+                || changes.contains {
+                    $0.hasPrefix(entity.name + ".") || $0.contains(" \(entity.name) ") || $0.hasSuffix(" \(entity.name)") || $0.contains(" \(entity.name).")
+                }
         }
     }
 

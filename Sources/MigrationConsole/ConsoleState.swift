@@ -89,15 +89,18 @@ package struct ConsoleState: Sendable, Equatable {
         package var properties: [(name: String, expression: String)]
 
         /// One entity mapping, in execution order.
-        package init(pass: String, name: String, kind: String, source: String?, destination: String?, policy: String?,
-                    properties: [(name: String, expression: String)]) {
+        package init(
+            pass: String, name: String, kind: String, source: String?, destination: String?, policy: String?,
+            properties: [(name: String, expression: String)]
+        ) {
             (self.pass, self.name, self.kind, self.source, self.destination) = (pass, name, kind, source, destination)
             (self.policy, self.properties) = (policy, properties)
         }
 
         package static func == (a: Mapping, b: Mapping) -> Bool {
             a.pass == b.pass && a.name == b.name && a.kind == b.kind && a.source == b.source && a.destination == b.destination
-                && a.policy == b.policy && a.properties.map(\.name) == b.properties.map(\.name) && a.properties.map(\.expression) == b.properties.map(\.expression)
+                && a.policy == b.policy && a.properties.map(\.name) == b.properties.map(\.name)
+                && a.properties.map(\.expression) == b.properties.map(\.expression)
         }
     }
 
@@ -214,8 +217,10 @@ package struct ConsoleState: Sendable, Equatable {
     package static let minimumSize = (width: 80, height: 24)
 
     /// A state showing the given data.
-    package init(storeName: String, bundleName: String, storeVersion: String, targetVersion: String, versions: [Version], steps: [Step],
-                width: Int = 80, height: Int = 24, glyphs: Glyphs = .unicode) {
+    package init(
+        storeName: String, bundleName: String, storeVersion: String, targetVersion: String, versions: [Version], steps: [Step],
+        width: Int = 80, height: Int = 24, glyphs: Glyphs = .unicode
+    ) {
         self.storeName = storeName
         self.bundleName = bundleName
         self.storeVersion = storeVersion

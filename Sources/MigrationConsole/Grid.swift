@@ -153,11 +153,13 @@ package struct Glyphs: Sendable, Equatable {
     package var separator: String, none: String, ellipsis: String
 
     /// Box drawing and blocks.
-    package static let unicode = Glyphs(horizontal: "─", vertical: "│", full: "█", empty: "░", current: "★", store: "●", pointer: "▶", check: "✓", arrow: "→",
-                                       topLeft: "┌", topRight: "┐", bottomLeft: "└", bottomRight: "┘", separator: " · ", none: "∅", ellipsis: "…")
+    package static let unicode = Glyphs(
+        horizontal: "─", vertical: "│", full: "█", empty: "░", current: "★", store: "●", pointer: "▶", check: "✓", arrow: "→",
+        topLeft: "┌", topRight: "┐", bottomLeft: "└", bottomRight: "┘", separator: " · ", none: "∅", ellipsis: "…")
     /// Plain ASCII for non-UTF-8 locales and old terminals.
-    package static let ascii = Glyphs(horizontal: "-", vertical: "|", full: "#", empty: ".", current: "*", store: "o", pointer: ">", check: "+", arrow: "->",
-                                     topLeft: "+", topRight: "+", bottomLeft: "+", bottomRight: "+", separator: " | ", none: "-", ellipsis: "...")
+    package static let ascii = Glyphs(
+        horizontal: "-", vertical: "|", full: "#", empty: ".", current: "*", store: "o", pointer: ">", check: "+", arrow: "->",
+        topLeft: "+", topRight: "+", bottomLeft: "+", bottomRight: "+", separator: " | ", none: "-", ellipsis: "...")
 
     /// `text` as this glyph set can show it: with ASCII glyphs, the signs plain text uses that
     /// ASCII spells in several characters (`≤` as `<=`, `…` as `...`, `→` as `->`), so wrapped

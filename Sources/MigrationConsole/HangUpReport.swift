@@ -9,8 +9,10 @@ struct HangUpReport {
 
     /// Writes the report for how the migration ended (`stoppedAt`: where a failure left the store).
     func write(_ done: ConsoleAction, stoppedAt: StoreState?) {
-        var lines = ["Chrysalis migration report", "store: \(store)", "date: \(ISO8601DateFormatter().string(from: Date()))",
-                     "the terminal closed (SIGHUP) while the migration ran; it was allowed to finish or roll back"]
+        var lines = [
+            "Chrysalis migration report", "store: \(store)", "date: \(ISO8601DateFormatter().string(from: Date()))",
+            "the terminal closed (SIGHUP) while the migration ran; it was allowed to finish or roll back",
+        ]
         switch done {
         case .finished(let outcome):
             lines.append("result: migrated \(outcome.from) → \(outcome.to) in \(String(format: "%.2f", outcome.seconds)) s")

@@ -46,10 +46,12 @@ enum MigrateScreen {
             grid.put("Step \(done) done and verified. Enter runs step \(done + 1)\(next).", x: body.x, y: body.y + 3, style: .accent, limit: body.width)
         } else if let done = state.gatheringStep {
             let doing = state.gatheringNote ?? "gathering what it shows\(g.ellipsis)"
-            grid.put("Step \(done) done and verified; \(doing) (\(Int(progress.elapsed + state.progressAge)) s)",
-                     x: body.x, y: body.y + 3, style: .accent, limit: body.width)
+            grid.put(
+                "Step \(done) done and verified; \(doing) (\(Int(progress.elapsed + state.progressAge)) s)",
+                x: body.x, y: body.y + 3, style: .accent, limit: body.width)
         } else {
-            grid.put(facts(progress, age: state.progressAge, glyphs: g, width: body.width, paused: state.pausedSeconds), x: body.x, y: body.y + 3, limit: body.width)
+            grid.put(
+                facts(progress, age: state.progressAge, glyphs: g, width: body.width, paused: state.pausedSeconds), x: body.x, y: body.y + 3, limit: body.width)
         }
         let half = body.width / 2
         let listed = planList(state, &grid, x: body.x, y: body.y + 5, width: half - 1, rows: min(state.steps.count + 1, 7), running: progress.step)
@@ -69,7 +71,9 @@ enum MigrateScreen {
 
     /// `lightweight, in place` or `mapping: A`: the same words the plan, the headless printer and the result use.
     private static func how(_ step: ConsoleState.Step) -> String {
-        if step.kind == "mapping" { return "mapping: " + step.mappings.map(\.pass).reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }.joined(separator: " then ") }
+        if step.kind == "mapping" {
+            return "mapping: " + step.mappings.map(\.pass).reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }.joined(separator: " then ")
+        }
         return "lightweight, in place"
     }
 
@@ -137,7 +141,8 @@ enum MigrateScreen {
         for (row, index) in window.rows.enumerated() {
             let mapping = order[index]
             let lit = index == running
-            let done = report.map { index + 1 <= $0.index && $0.stage == progress.stage }
+            let done =
+                report.map { index + 1 <= $0.index && $0.stage == progress.stage }
                 ?? (progress.isAfterEntityMappings || index + 1 < progress.entityMappingIndex)
             let mark = lit ? g.pointer : (done ? g.check : " ")
             grid.put("\(mark) \(index + 1). \(mapping.name)", x: area.x, y: area.y + 1 + row, style: lit ? .reverse : .normal, limit: area.width)
@@ -155,7 +160,6 @@ enum MigrateScreen {
         }
     }
 
-
     /// What the running step will do, before any step has finished.
     private static func planned(_ step: ConsoleState.Step, _ grid: inout Grid, _ area: Screens.Body) {
         grid.put("This step", x: area.x, y: area.y, style: .bold)
@@ -169,9 +173,11 @@ enum MigrateScreen {
     /// the values the mapping changed lit (new ones too), the rest named in one dim line.
     private static func paused(_ report: StepReport, _ state: ConsoleState, _ grid: inout Grid, _ area: Screens.Body) {
         let g = state.glyphs
-        var lines: [PaneLine] = [PaneLine(text: "Paused after \(report.entityMapping)", style: .bold),
-                                 PaneLine(text: "(\(report.stage.rawValue)) \(report.rowsCreated) destination rows so far"),
-                                 PaneLine(text: "Next: \(report.next ?? "validation")", style: .accent), PaneLine(text: "")]
+        var lines: [PaneLine] = [
+            PaneLine(text: "Paused after \(report.entityMapping)", style: .bold),
+            PaneLine(text: "(\(report.stage.rawValue)) \(report.rowsCreated) destination rows so far"),
+            PaneLine(text: "Next: \(report.next ?? "validation")", style: .accent), PaneLine(text: ""),
+        ]
         if report.samples.isEmpty {
             lines += report.sampleRows.map { PaneLine(text: $0, style: .dim) }
         }
@@ -179,7 +185,9 @@ enum MigrateScreen {
             lines.append(PaneLine(text: (sample.source.map { "\($0) \(g.arrow) " } ?? "new ") + sample.destination, style: .bold))
             for value in sample.values where value.changed {
                 let text = "\(value.name): " + (value.before.map { "\($0) \(g.arrow) " } ?? "(new) ") + value.after
-                for (index, piece) in wrap(text, width: area.width - 4).enumerated() { lines.append(PaneLine(text: piece, style: .accent, indent: index == 0 ? 2 : 4)) }
+                for (index, piece) in wrap(text, width: area.width - 4).enumerated() {
+                    lines.append(PaneLine(text: piece, style: .accent, indent: index == 0 ? 2 : 4))
+                }
             }
             let same = sample.values.filter { !$0.changed }.map(\.name)
             if !same.isEmpty { lines.append(PaneLine(text: "the same: " + same.joined(separator: ", "), style: .dim, indent: 2)) }

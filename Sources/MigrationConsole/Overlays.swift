@@ -2,32 +2,68 @@
 enum Overlays {
     /// Every key, by context: the same words the key bar uses.
     static let keys: [(context: String, keys: [(String, String)])] = [
-        ("Anywhere", [("Tab ← → S-Tab", "next / previous screen"), ("1 … 5", "a screen by its number"),
-                      ("↑ ↓ / j k", "move in the list; after migrating, each step's result (Migrate)"),
-                      ("PgUp PgDn g G", "a page up / down; the first / last row (Home End)"),
-                      ("l / Enter", "read the pane beside the list: j k PgUp PgDn g G scroll it, Esc or h gives the keys back"),
-                      ("/", "find in the list, the focused pane or a step's SQL: names, changes, expressions"),
-                      ("n / N", "the next / previous match of the last find (matches are lit)"),
-                      ("Esc", "back: close a pane, a step's SQL, a version's model"), ("?", "this help (j k scroll it)"),
-                      ("q", "close what is open; quit from the top")]),
+        (
+            "Anywhere",
+            [
+                ("Tab ← → S-Tab", "next / previous screen"), ("1 … 5", "a screen by its number"),
+                ("↑ ↓ / j k", "move in the list; after migrating, each step's result (Migrate)"),
+                ("PgUp PgDn g G", "a page up / down; the first / last row (Home End)"),
+                ("l / Enter", "read the pane beside the list: j k PgUp PgDn g G scroll it, Esc or h gives the keys back"),
+                ("/", "find in the list, the focused pane or a step's SQL: names, changes, expressions"),
+                ("n / N", "the next / previous match of the last find (matches are lit)"),
+                ("Esc", "back: close a pane, a step's SQL, a version's model"), ("?", "this help (j k scroll it)"),
+                ("q", "close what is open; quit from the top"),
+            ]
+        ),
         ("Versions", [("Enter", "the version's model"), ("/", "finds a version by name or by what it changed")]),
-        ("Plan", [("Enter", "the selected step's SQL"), ("f", "show only the lines holding a text (`f dropped`: every loss), with their steps; Esc shows all")]),
+        (
+            "Plan",
+            [("Enter", "the selected step's SQL"), ("f", "show only the lines holding a text (`f dropped`: every loss), with their steps; Esc shows all")]
+        ),
         ("Model", [("f", "list only the entities a text names, or whose change from the version before holds it (`f added`); Esc lists all")]),
-        ("A step's SQL (Enter on Plan)", [("↑ ↓ PgUp PgDn g G", "scroll"), ("← → / h l", "the previous / next step's SQL"), ("/ n N", "find in the SQL"),
-                                          ("Esc / q", "back to the plan")]),
-        ("After migrating", [("↑ ↓ / j k", "each step's result"), ("l", "read the result: j k scroll it"), ("r", "every entity's rows before and after, or the step's result again")]),
+        (
+            "A step's SQL (Enter on Plan)",
+            [
+                ("↑ ↓ PgUp PgDn g G", "scroll"), ("← → / h l", "the previous / next step's SQL"), ("/ n N", "find in the SQL"),
+                ("Esc / q", "back to the plan"),
+            ]
+        ),
+        (
+            "After migrating",
+            [
+                ("↑ ↓ / j k", "each step's result"), ("l", "read the result: j k scroll it"),
+                ("r", "every entity's rows before and after, or the step's result again"),
+            ]
+        ),
         ("Before migrating", [("m", "migrate to the target version"), ("s", "step mode: pause after each entity mapping and each step")]),
-        ("While migrating", [("x / Ctrl-C", "cancel and roll back (asks first)"), ("Enter / n", "step mode: run the next entity mapping or step"),
-                             ("c", "step mode: run to the end"), ("?", "this help; the migration goes on"), ("other keys", "ignored until the migration ends")]),
+        (
+            "While migrating",
+            [
+                ("x / Ctrl-C", "cancel and roll back (asks first)"), ("Enter / n", "step mode: run the next entity mapping or step"),
+                ("c", "step mode: run to the end"), ("?", "this help; the migration goes on"), ("other keys", "ignored until the migration ends"),
+            ]
+        ),
     ]
 
     /// The help's lines for `state`: the section for what is on the screen first, then the rest,
     /// each key's words wrapped to the box.
     static func helpLines(_ state: ConsoleState) -> [String] {
         let first: String
-        if state.isBusy { first = "While migrating" } else if state.screen == .plan && state.sqlView != nil { first = "A step's SQL (Enter on Plan)" }
-        else if state.screen == .versions { first = "Versions" } else if state.screen == .plan { first = "Plan" } else if state.screen == .model { first = "Model" }
-        else if state.mode == .finished && state.screen == .migrate { first = "After migrating" } else { first = "Anywhere" }
+        if state.isBusy {
+            first = "While migrating"
+        } else if state.screen == .plan && state.sqlView != nil {
+            first = "A step's SQL (Enter on Plan)"
+        } else if state.screen == .versions {
+            first = "Versions"
+        } else if state.screen == .plan {
+            first = "Plan"
+        } else if state.screen == .model {
+            first = "Model"
+        } else if state.mode == .finished && state.screen == .migrate {
+            first = "After migrating"
+        } else {
+            first = "Anywhere"
+        }
         let ordered = keys.filter { $0.context == first } + keys.filter { $0.context != first }
         let width = min(state.width - 8, 76)
         var lines: [String] = []
@@ -57,11 +93,15 @@ enum Overlays {
     }
 
     static func confirmCancel(_ state: ConsoleState, _ grid: inout Grid) {
-        box(["Cancel the migration?", "", "It stops after the current chunk and rolls back:", "the store stays exactly as it was.", "",
-             "y  cancel      n  keep going"], title: "Cancel", state: state, grid: &grid)
+        box(
+            [
+                "Cancel the migration?", "", "It stops after the current chunk and rolls back:", "the store stays exactly as it was.", "",
+                "y  cancel      n  keep going",
+            ], title: "Cancel", state: state, grid: &grid)
     }
 
-    private static func box<Lines: Collection>(_ lines: Lines, title: String, state: ConsoleState, grid: inout Grid, top: Int? = nil) where Lines.Element == String {
+    private static func box<Lines: Collection>(_ lines: Lines, title: String, state: ConsoleState, grid: inout Grid, top: Int? = nil)
+    where Lines.Element == String {
         let g = state.glyphs
         let width = min(state.width - 4, (lines.map { DisplayWidth.of($0) }.max() ?? 0) + 4)
         let height = lines.count + 2
@@ -70,7 +110,8 @@ enum Overlays {
         grid.put("\(g.topLeft)\(edge)\(g.topRight)", x: x, y: y, style: .bold)
         grid.put(" \(title) ", x: x + 2, y: y, style: .reverse)
         for (index, line) in lines.enumerated() {
-            grid.put(String(g.vertical) + " " + line.padding(toLength: width - 4, withPad: " ", startingAt: 0) + " " + String(g.vertical), x: x, y: y + 1 + index)
+            grid.put(
+                String(g.vertical) + " " + line.padding(toLength: width - 4, withPad: " ", startingAt: 0) + " " + String(g.vertical), x: x, y: y + 1 + index)
         }
         grid.put("\(g.bottomLeft)\(edge)\(g.bottomRight)", x: x, y: y + height - 1, style: .bold)
     }

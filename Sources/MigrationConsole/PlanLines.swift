@@ -21,7 +21,8 @@ extension ConsoleState {
         guard let filter = planFilter, !filter.isEmpty else { return all }
         let steps = Set(all.filter { !$0.isHeading && $0.text.localizedCaseInsensitiveContains(filter) }.map(\.step))
         return all.filter { line in
-            line.isHeading ? steps.contains(line.step) || line.text.localizedCaseInsensitiveContains(filter) : line.text.localizedCaseInsensitiveContains(filter)
+            line.isHeading
+                ? steps.contains(line.step) || line.text.localizedCaseInsensitiveContains(filter) : line.text.localizedCaseInsensitiveContains(filter)
         }
     }
 

@@ -9,8 +9,10 @@ enum ResultScreen {
         let g = state.glyphs
         let steps = state.results.count == 1 ? "1 step" : "\(state.results.count) steps"
         let paused = outcome.pausedSeconds >= 0.5 ? " (paused \(Int(outcome.pausedSeconds.rounded())) s apart)" : ""
-        grid.put("\(g.check) Migrated \(outcome.from) \(g.arrow) \(outcome.to) in \(String(format: "%.1f", outcome.seconds)) s\(paused), \(steps)", x: body.x, y: body.y,
-                 style: .good, limit: body.width)
+        grid.put(
+            "\(g.check) Migrated \(outcome.from) \(g.arrow) \(outcome.to) in \(String(format: "%.1f", outcome.seconds)) s\(paused), \(steps)", x: body.x,
+            y: body.y,
+            style: .good, limit: body.width)
         grid.put("Each step was verified before the next began; the store is at \(outcome.to).", x: body.x, y: body.y + 1, limit: body.width)
         // What the plan dropped, said again now that it is gone, each entity with its rows.
         var top = body.y + 2
@@ -63,7 +65,8 @@ enum ResultScreen {
         for (row, index) in window.rows.enumerated() {
             let result = state.results[index]
             let time = String(format: "%.1f s", result.seconds)
-            let name = BrowseScreens.fitted("\(index == selected ? g.pointer : g.check) \(result.index). \(result.from) \(g.arrow) \(result.to)", area.width - time.count - 1, g)
+            let name = BrowseScreens.fitted(
+                "\(index == selected ? g.pointer : g.check) \(result.index). \(result.from) \(g.arrow) \(result.to)", area.width - time.count - 1, g)
             let text = name.padding(toLength: max(area.width - time.count - 1, name.count), withPad: " ", startingAt: 0) + " " + time
             grid.put(text, x: area.x, y: area.y + 1 + row, style: index == selected ? .reverse : .normal, limit: area.width)
         }
@@ -78,7 +81,9 @@ enum ResultScreen {
         let others = drops.count - entities.count
         var parts: [String] = []
         if !entities.isEmpty { parts.append(entities.joined(separator: ", ")) }
-        if others > 0 { parts.append(others == 1 ? (drops.first { !$0.isEntity }?.sentence ?? "1 property") : "\(others) properties or links (each step's pane lists them)") }
+        if others > 0 {
+            parts.append(others == 1 ? (drops.first { !$0.isEntity }?.sentence ?? "1 property") : "\(others) properties or links (each step's pane lists them)")
+        }
         return "Dropped, as planned: " + parts.joined(separator: "; ")
     }
 
@@ -90,17 +95,22 @@ enum ResultScreen {
         let numberWidth = max(numbers.map(\.count).max() ?? 0, 6) + 2
         let nameWidth = max(6, min(outcome.rows.map(\.entity.count).max() ?? 0, area.width - 2 * numberWidth)) + 2
         func columns(_ a: String, _ b: String, _ c: String) -> String {
-            BrowseScreens.fitted(a, nameWidth - 2, glyphs).padding(toLength: nameWidth, withPad: " ", startingAt: 0) + b.padding(toLength: numberWidth, withPad: " ", startingAt: 0) + c
+            BrowseScreens.fitted(a, nameWidth - 2, glyphs).padding(toLength: nameWidth, withPad: " ", startingAt: 0)
+                + b.padding(toLength: numberWidth, withPad: " ", startingAt: 0) + c
         }
         grid.put(columns("Entity", "before", "after"), x: area.x, y: area.y, style: .bold, limit: area.width)
         for (index, row) in outcome.rows.enumerated() where index + 1 < area.height {
             if index + 2 == area.height, outcome.rows.count > index + 1 {
-                grid.put("\(glyphs.ellipsis) \(outcome.rows.count - index) more entities: r lists them all", x: area.x, y: area.y + 1 + index, style: .dim, limit: area.width)
+                grid.put(
+                    "\(glyphs.ellipsis) \(outcome.rows.count - index) more entities: r lists them all", x: area.x, y: area.y + 1 + index, style: .dim,
+                    limit: area.width)
                 break
             }
             let isDropped = dropped.contains(row.entity) && row.after == nil
-            grid.put(columns(row.entity, row.before.map(String.init) ?? "—", isDropped ? "dropped" : row.after.map(String.init) ?? "—"), x: area.x, y: area.y + 1 + index,
-                     style: isDropped ? .bad : .normal, limit: area.width)
+            grid.put(
+                columns(row.entity, row.before.map(String.init) ?? "—", isDropped ? "dropped" : row.after.map(String.init) ?? "—"), x: area.x,
+                y: area.y + 1 + index,
+                style: isDropped ? .bad : .normal, limit: area.width)
         }
     }
 
@@ -111,12 +121,15 @@ enum ResultScreen {
         func columns(_ a: String, _ b: String, _ c: String) -> String {
             a + String(repeating: " ", count: max(nameWidth - DisplayWidth.of(a), 1)) + b.padding(toLength: 10, withPad: " ", startingAt: 0) + c
         }
-        return [PaneLine(text: "Rows of every entity, before the plan and after it (r: the step's result)", style: .bold),
-                PaneLine(text: columns("Entity", "before", "after"), style: .dim)]
+        return [
+            PaneLine(text: "Rows of every entity, before the plan and after it (r: the step's result)", style: .bold),
+            PaneLine(text: columns("Entity", "before", "after"), style: .dim),
+        ]
             + outcome.rows.map { row in
                 let isDropped = dropped.contains(row.entity) && row.after == nil
-                return PaneLine(text: columns(row.entity, row.before.map(String.init) ?? "—", isDropped ? "dropped" : row.after.map(String.init) ?? "—"),
-                                style: isDropped ? .bad : .normal)
+                return PaneLine(
+                    text: columns(row.entity, row.before.map(String.init) ?? "—", isDropped ? "dropped" : row.after.map(String.init) ?? "—"),
+                    style: isDropped ? .bad : .normal)
             }
     }
 
@@ -127,8 +140,9 @@ enum ResultScreen {
             grid.put(line, x: body.x, y: body.y + 2 + index)
         }
         if !state.results.isEmpty {
-            grid.put("\(state.results.count) of \(state.steps.count) steps had finished; the message says where the store stands.",
-                     x: body.x, y: body.y + body.height - 1, style: .dim, limit: body.width)
+            grid.put(
+                "\(state.results.count) of \(state.steps.count) steps had finished; the message says where the store stands.",
+                x: body.x, y: body.y + body.height - 1, style: .dim, limit: body.width)
         }
     }
 }

@@ -43,9 +43,11 @@ package enum Screens {
 
     private static func tooSmall(_ state: ConsoleState, _ grid: Grid) -> Grid {
         var grid = grid
-        let lines = ["Terminal too small (\(state.width)×\(state.height)).",
-                     "The console needs \(ConsoleState.minimumSize.width)×\(ConsoleState.minimumSize.height).",
-                     state.isBusy ? "The migration goes on." : "Enlarge the window, or press q."]
+        let lines = [
+            "Terminal too small (\(state.width)×\(state.height)).",
+            "The console needs \(ConsoleState.minimumSize.width)×\(ConsoleState.minimumSize.height).",
+            state.isBusy ? "The migration goes on." : "Enlarge the window, or press q.",
+        ]
         for (index, line) in lines.enumerated() {
             let text = state.glyphs == .ascii ? line.replacingOccurrences(of: "×", with: "x") : line
             grid.put(text, x: max(0, (state.width - text.count) / 2), y: max(0, state.height / 2 - 1 + index), style: index == 0 ? .bold : .normal)
@@ -82,7 +84,8 @@ package enum Screens {
         case .pausedAfterStep(let index): return " Step mode: step \(index) of \(state.steps.count) done" + autoAdvance(state) + " "
         case .finished: return " Migration finished "
         case .failed: return " Migration stopped "
-        case .browsing where state.search != nil && state.searchIsFilter: return " Show only those holding: \(state.search ?? "")_  (Enter shows them, Esc cancels) "
+        case .browsing where state.search != nil && state.searchIsFilter:
+            return " Show only those holding: \(state.search ?? "")_  (Enter shows them, Esc cancels) "
         case .browsing where state.search != nil: return " Find: \(state.search ?? "")_  (Enter finds the next, Esc cancels) "
         case .browsing where state.screen == .plan && state.sqlView == nil && state.planFilter != nil:
             return " Only lines holding \"\(state.planFilter ?? "")\": \(state.planLines.count) of \(state.allPlanLines.count) (f changes it, Esc shows all) "
@@ -90,7 +93,10 @@ package enum Screens {
         case .browsing where state.paneFocused: return " Reading the pane: Esc gives the keys back to the list "
         case .browsing where state.screen == .plan && state.sqlView != nil:
             return " Step \((state.sqlView?.step ?? 0) + 1)'s SQL, as chrysalis plan --sql prints it "
-        case .browsing: return state.steps.isEmpty ? " The store is at the target version: nothing to migrate " : " \(state.steps.count) step\(state.steps.count == 1 ? "" : "s") to \(state.targetVersion) "
+        case .browsing:
+            return state.steps.isEmpty
+                ? " The store is at the target version: nothing to migrate "
+                : " \(state.steps.count) step\(state.steps.count == 1 ? "" : "s") to \(state.targetVersion) "
         }
     }
 

@@ -3,7 +3,8 @@
 enum StepPane {
     /// Draws the pane from its first line (the running screen's view of the last step done).
     static func render(_ result: StepResult, _ state: ConsoleState, _ grid: inout Grid, _ area: Screens.Body, heading: String) {
-        Panes.draw(lines(result, state, width: area.width, heading: heading), top: 0, focused: false, area, &grid, glyphs: state.glyphs, canFocus: !state.isBusy)
+        Panes.draw(
+            lines(result, state, width: area.width, heading: heading), top: 0, focused: false, area, &grid, glyphs: state.glyphs, canFocus: !state.isBusy)
     }
 
     /// Every line of the pane: the loss first, then how it was checked, rows that changed, tables.

@@ -37,7 +37,8 @@ package struct StepResult: Sendable, Equatable {
 
         /// `PersonalInvitation 120000 rows → dropped`, `removed attribute Order.status (3 rows with a value)`.
         package var sentence: String {
-            isEntity ? "\(what) \(rows.map { "\($0) row\($0 == 1 ? "" : "s")" } ?? "(rows not counted)") → dropped"
+            isEntity
+                ? "\(what) \(rows.map { "\($0) row\($0 == 1 ? "" : "s")" } ?? "(rows not counted)") → dropped"
                 : what + (rows.map { " (\($0) row\($0 == 1 ? "" : "s") with a value)" } ?? "")
         }
     }
@@ -62,8 +63,10 @@ package struct StepResult: Sendable, Equatable {
     package var dropped: [Drop]
 
     /// A step's result.
-    package init(index: Int, from: String, to: String, how: String, seconds: Double, verification: String, rows: [RowCount], tables: [Table],
-                dropped: [Drop] = []) {
+    package init(
+        index: Int, from: String, to: String, how: String, seconds: Double, verification: String, rows: [RowCount], tables: [Table],
+        dropped: [Drop] = []
+    ) {
         (self.index, self.from, self.to, self.how, self.seconds) = (index, from, to, how, seconds)
         (self.verification, self.rows, self.tables, self.dropped) = (verification, rows, tables, dropped)
     }

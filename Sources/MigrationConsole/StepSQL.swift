@@ -35,9 +35,11 @@ extension ConsoleState {
         /// A step's statements as ``MigrationPlan/statements(store:options:)`` compiled them: the
         /// same function `plan --sql` prints from, so the console and the command say the same.
         package init(_ step: StepStatements) {
-            self.init(summary: step.summary, parts: step.parts.map { part in
-                Part(title: part.title, statements: part.readableStatements, rowByRow: part.rowByRow, notes: part.notes)
-            })
+            self.init(
+                summary: step.summary,
+                parts: step.parts.map { part in
+                    Part(title: part.title, statements: part.readableStatements, rowByRow: part.rowByRow, notes: part.notes)
+                })
         }
     }
 

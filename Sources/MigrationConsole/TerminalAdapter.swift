@@ -116,7 +116,7 @@ final class TerminalAdapter {
                 case KEY_BTAB: keys.append(.backTab)
                 case KEY_BACKSPACE: keys.append(.backspace)
                 case KEY_ENTER: keys.append(.enter)
-                case KEY_RESIZE: last = nil // resizeterm queued it; the size is already new.
+                case KEY_RESIZE: last = nil  // resizeterm queued it; the size is already new.
                 case KEY_MOUSE:
                     var x: Int32 = 0, y: Int32 = 0
                     switch cs_mouse_event(&x, &y) {

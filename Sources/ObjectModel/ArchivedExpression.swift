@@ -69,11 +69,14 @@ public enum ArchivedExpression {
     /// `NSFalseExpression`, as `TERNARY(predicate, a, b)`.
     private static func ternary(_ expression: ArchivedObject, depth: Int, budget: inout Int) throws -> String {
         guard let predicate = try expression.object("NSPredicate"), let whenTrue = try expression.object("NSTrueExpression"),
-              let whenFalse = try expression.object("NSFalseExpression") else {
+            let whenFalse = try expression.object("NSFalseExpression")
+        else {
             throw KeyedArchive.Failure(description: "TERNARY expression \(expression.index) lacks its predicate or a branch")
         }
-        let parts = [try formatPredicate(predicate, depth: depth + 1, budget: &budget),
-                     try format(whenTrue, depth: depth + 1, budget: &budget), try format(whenFalse, depth: depth + 1, budget: &budget)]
+        let parts = [
+            try formatPredicate(predicate, depth: depth + 1, budget: &budget),
+            try format(whenTrue, depth: depth + 1, budget: &budget), try format(whenFalse, depth: depth + 1, budget: &budget),
+        ]
         return "TERNARY(\(parts.joined(separator: ", ")))"
     }
 
@@ -119,7 +122,8 @@ public enum ArchivedExpression {
             }
         }
         guard let left = try predicate.object("NSLeftExpression"), let right = try predicate.object("NSRightExpression"),
-              let op = try predicate.object("NSPredicateOperator"), let type = op.integer("NSOperatorType"), var word = operators[type] else {
+            let op = try predicate.object("NSPredicateOperator"), let type = op.integer("NSOperatorType"), var word = operators[type]
+        else {
             throw KeyedArchive.Failure(description: "predicate \(predicate.index) (\(predicate.className ?? "no class")) is not supported")
         }
         guard (op.integer("NSModifier") ?? 0) == 0 else {

@@ -13,8 +13,9 @@ public enum ArchivedModelReader {
             }
             return try model(root)
         } catch let failure as KeyedArchive.Failure {
-            throw ModelFileError(file: source, problem: "archived model cannot be read: \(failure.description)",
-                                 fix: "open the store with its .xcdatamodeld instead (--model)")
+            throw ModelFileError(
+                file: source, problem: "archived model cannot be read: \(failure.description)",
+                fix: "open the store with its .xcdatamodeld instead (--model)")
         }
     }
 
@@ -38,7 +39,8 @@ public enum ArchivedModelReader {
             versionIdentifiers: try root.object("NSVersionIdentifiers")?.members.compactMap(\.stringValue).sorted() ?? [])
         // Hashing walks every entity's parents: a hostile chain hundreds deep would take minutes.
         if let deep = model.entityInheritingTooDeeply() {
-            throw KeyedArchive.Failure(description: "entity \(deep.name) inherits through more than \(ManagedObjectModel.maximumInheritanceDepth) parent entities")
+            throw KeyedArchive.Failure(
+                description: "entity \(deep.name) inherits through more than \(ManagedObjectModel.maximumInheritanceDepth) parent entities")
         }
         // The XML reader refuses an entity that is its own parent, or a cycle of parents; a
         // compiled .mom or a store's cache is held to the same rule.
@@ -84,10 +86,12 @@ public enum ArchivedModelReader {
             if classes.contains("NSRelationshipDescription") {
                 entity.relationships.append(try relationship(property, shared))
             } else if classes.contains("NSFetchedPropertyDescription") {
-                let target = try property.string("_NSFetchRequestEntityName")
+                let target =
+                    try property.string("_NSFetchRequestEntityName")
                     ?? property.object("NSFetchRequest")?.object("NSEntity").map(Self.name(of:)) ?? name
-                entity.fetchedProperties.append(FetchedPropertyDescription(
-                    shared, fetchRequest: FetchRequestTemplate(name: "fetchedPropertyFetchRequest", entityName: target)))
+                entity.fetchedProperties.append(
+                    FetchedPropertyDescription(
+                        shared, fetchRequest: FetchRequestTemplate(name: "fetchedPropertyFetchRequest", entityName: target)))
             } else if classes.contains("NSAttributeDescription") {
                 entity.attributes.append(try attribute(property, shared))
             } else {
@@ -115,12 +119,14 @@ public enum ArchivedModelReader {
         for description in try object.object("NSFetchIndexDescriptions")?.members ?? [] {
             let name = try description.string("NSIndexName") ?? ""
             let elements = try (description.object("NSIndexElements")?.members ?? []).map { element in
-                FetchIndex.Element(property: try element.string("NSPropertyName") ?? "",
-                                   type: element.integer("NSFetchIndexElementType") == 1 ? "RTree" : "Binary",
-                                   isAscending: element.bool("NSAscending") ?? true)
+                FetchIndex.Element(
+                    property: try element.string("NSPropertyName") ?? "",
+                    type: element.integer("NSFetchIndexElementType") == 1 ? "RTree" : "Binary",
+                    isAscending: element.bool("NSAscending") ?? true)
             }
             let properties = elements.map(\.property)
-            let derived = (properties.count == 1 && indexed.contains(properties[0]) && name == properties[0])
+            let derived =
+                (properties.count == 1 && indexed.contains(properties[0]) && name == properties[0])
                 || (compounds.contains(properties) && name == properties.joined(separator: "_"))
             if !derived && !elements.isEmpty { entity.fetchIndexes.append(FetchIndex(name: name, elements: elements)) }
         }

@@ -23,32 +23,37 @@ public struct CompiledModelBundle: Hashable, Sendable {
     /// The bundle as a ``ModelBundle`` when every version's `.mom` was there to decode.
     public var modelBundle: ModelBundle? {
         guard models.count == versionHashes.count else { return nil }
-        return ModelBundle(name: name, versions: models.map { ModelBundle.Version(name: $0.key, model: $0.value) },
-                           currentVersionName: currentVersionName)
+        return ModelBundle(
+            name: name, versions: models.map { ModelBundle.Version(name: $0.key, model: $0.value) },
+            currentVersionName: currentVersionName)
     }
 
     /// Reads `url/VersionInfo.plist` and each version's `.mom`.
     public static func read(at url: URL) throws -> CompiledModelBundle {
         let file = url.appendingPathComponent("VersionInfo.plist")
         guard let data = FileManager.default.contents(atPath: file.path) else {
-            throw ModelFileError(file: file.path, problem: "is missing or unreadable",
-                                 fix: "give the path of a compiled .momd folder that has a VersionInfo.plist")
+            throw ModelFileError(
+                file: file.path, problem: "is missing or unreadable",
+                fix: "give the path of a compiled .momd folder that has a VersionInfo.plist")
         }
         guard let info = (try? PropertyListSerialization.propertyList(from: data, format: nil)) as? [String: Any] else {
             throw ModelFileError(file: file.path, problem: "is not a property list dictionary", fix: "rebuild the app to regenerate it")
         }
         guard let hashes = info["NSManagedObjectModel_VersionHashes"] as? [String: [String: Data]], !hashes.isEmpty else {
-            throw ModelFileError(file: file.path, element: "NSManagedObjectModel_VersionHashes",
-                                 problem: "is missing or not a dictionary of version → entity → hash",
-                                 fix: "rebuild the app to regenerate VersionInfo.plist")
+            throw ModelFileError(
+                file: file.path, element: "NSManagedObjectModel_VersionHashes",
+                problem: "is missing or not a dictionary of version → entity → hash",
+                fix: "rebuild the app to regenerate VersionInfo.plist")
         }
         let name = url.deletingPathExtension().lastPathComponent
-        let current = info["NSManagedObjectModel_CurrentVersionName"] as? String
+        let current =
+            info["NSManagedObjectModel_CurrentVersionName"] as? String
             ?? (hashes.count == 1 ? hashes.keys.first! : name)
         guard hashes[current] != nil else {
-            throw ModelFileError(file: file.path, element: "NSManagedObjectModel_CurrentVersionName",
-                                 problem: "names \"\(current)\", which has no hashes (versions: \(hashes.keys.sorted().joined(separator: ", ")))",
-                                 fix: "rebuild the app to regenerate VersionInfo.plist")
+            throw ModelFileError(
+                file: file.path, element: "NSManagedObjectModel_CurrentVersionName",
+                problem: "names \"\(current)\", which has no hashes (versions: \(hashes.keys.sorted().joined(separator: ", ")))",
+                fix: "rebuild the app to regenerate VersionInfo.plist")
         }
         var models: [String: ManagedObjectModel] = [:]
         for version in hashes.keys {
@@ -57,8 +62,9 @@ public struct CompiledModelBundle: Hashable, Sendable {
                 models[version] = try ArchivedModelReader.read(data, source: mom.path)
             }
         }
-        return CompiledModelBundle(name: name, currentVersionName: current, versionHashes: hashes,
-                                   versionChecksums: info["NSManagedObjectModel_VersionChecksums"] as? [String: String] ?? [:],
-                                   models: models)
+        return CompiledModelBundle(
+            name: name, currentVersionName: current, versionHashes: hashes,
+            versionChecksums: info["NSManagedObjectModel_VersionChecksums"] as? [String: String] ?? [:],
+            models: models)
     }
 }

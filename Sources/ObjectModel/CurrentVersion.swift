@@ -21,9 +21,11 @@ enum CurrentVersion {
         var named: String?
         if let data = FileManager.default.contents(atPath: file.path) {
             guard let plist = try? PropertyListSerialization.propertyList(from: data, format: nil),
-                  let dictionary = plist as? [String: Any] else {
-                throw ModelFileError(file: file.path, problem: "is not a property list dictionary",
-                                     fix: "choose the current version again in Xcode, or delete the file")
+                let dictionary = plist as? [String: Any]
+            else {
+                throw ModelFileError(
+                    file: file.path, problem: "is not a property list dictionary",
+                    fix: "choose the current version again in Xcode, or delete the file")
             }
             if let folder = dictionary[key] as? String {
                 let name = folder.hasSuffix(".xcdatamodel") ? String(folder.dropLast(".xcdatamodel".count)) : folder
@@ -34,12 +36,14 @@ enum CurrentVersion {
         if versionNames.count == 1 && named == nil { return (versionNames[0], nil) }
         if versionNames.contains(bundleName) && named == nil { return (bundleName, nil) }
         let chosen = versionNames.contains(bundleName) ? bundleName : ordered[ordered.count - 1]
-        let problem = named.map { "names current version \"\($0)\", which is not in the bundle (versions: \(listed))" }
+        let problem =
+            named.map { "names current version \"\($0)\", which is not in the bundle (versions: \(listed))" }
             ?? "does not say which version is current and none is named \"\(bundleName)\" (versions: \(listed))"
         let finding = ModelFinding(
-            ModelProblem(entity: bundleName, message: "\(problem); Chrysalis takes \"\(chosen)\" as current",
-                         fix: "choose the current version in Xcode (Model Version in the inspector), or name one with --to",
-                         verdict: .warning),
+            ModelProblem(
+                entity: bundleName, message: "\(problem); Chrysalis takes \"\(chosen)\" as current",
+                fix: "choose the current version in Xcode (Model Version in the inspector), or name one with --to",
+                verdict: .warning),
             file: named == nil && FileManager.default.fileExists(atPath: file.path) == false ? bundle.path : file.path)
         return (chosen, finding)
     }

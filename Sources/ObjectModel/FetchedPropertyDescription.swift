@@ -28,8 +28,10 @@ public struct FetchRequestTemplate: Hashable, Sendable {
     public var otherXMLAttributes: [String: String]
 
     /// A template fetching `entityName`.
-    public init(name: String, entityName: String, predicateString: String? = nil,
-                otherXMLAttributes: [String: String] = [:]) {
+    public init(
+        name: String, entityName: String, predicateString: String? = nil,
+        otherXMLAttributes: [String: String] = [:]
+    ) {
         self.name = name
         self.entityName = entityName
         self.predicateString = predicateString

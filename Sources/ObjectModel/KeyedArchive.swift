@@ -27,7 +27,8 @@ public struct KeyedArchive {
             throw Failure(description: "not a property list")
         }
         guard let dictionary = plist as? [String: Any], let objects = dictionary["$objects"] as? [Any],
-              let top = dictionary["$top"] as? [String: Any] else {
+            let top = dictionary["$top"] as? [String: Any]
+        else {
             throw Failure(description: "not a keyed archive (no $objects or $top)")
         }
         self.objects = objects
@@ -69,7 +70,7 @@ public struct KeyedArchive {
 
 /// What is left of a ``KeyedArchive``'s references budget; a class so every copy of the archive
 /// and of its objects draws on one count. Archives are read on one thread.
-fileprivate final class ReferenceBudget {
+private final class ReferenceBudget {
     var remaining: Int
     init(remaining: Int) { self.remaining = remaining }
 }

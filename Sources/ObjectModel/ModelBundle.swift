@@ -93,8 +93,9 @@ public struct ModelBundle: Hashable, Sendable {
         let fileManager = FileManager.default
         var isDirectory: ObjCBool = false
         guard fileManager.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw ModelFileError(file: url.path, problem: "is not a model bundle directory",
-                                 fix: "give the path of an .xcdatamodeld folder")
+            throw ModelFileError(
+                file: url.path, problem: "is not a model bundle directory",
+                fix: "give the path of an .xcdatamodeld folder")
         }
         let folders = ((try? fileManager.contentsOfDirectory(atPath: url.path)) ?? [])
             .filter { $0.hasSuffix(".xcdatamodel") }
@@ -103,8 +104,9 @@ public struct ModelBundle: Hashable, Sendable {
         }
         let name = url.deletingPathExtension().lastPathComponent
         guard !versions.isEmpty else {
-            throw ModelFileError(file: url.path, problem: "holds no model versions (no *.xcdatamodel folder)",
-                                 fix: "add a version in Xcode, or point at the right .xcdatamodeld")
+            throw ModelFileError(
+                file: url.path, problem: "holds no model versions (no *.xcdatamodel folder)",
+                fix: "add a version in Xcode, or point at the right .xcdatamodeld")
         }
         let current = try CurrentVersion.resolve(in: url, bundleName: name, versionNames: versions.map(\.name))
         var bundle = ModelBundle(name: name, versions: versions, currentVersionName: current.name)

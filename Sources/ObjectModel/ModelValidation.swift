@@ -63,15 +63,20 @@ extension ManagedObjectModel {
         // Checked first and alone: every later check (and every version hash) walks each
         // entity's parents, which on a chain hundreds deep took minutes.
         if let deep = entityInheritingTooDeeply() {
-            return [.init(entity: deep.name, message: "inherits through more than \(Self.maximumInheritanceDepth) parent entities",
-                          fix: "flatten the hierarchy: no real model is nested this deeply")]
+            return [
+                .init(
+                    entity: deep.name, message: "inherits through more than \(Self.maximumInheritanceDepth) parent entities",
+                    fix: "flatten the hierarchy: no real model is nested this deeply")
+            ]
         }
         var found: [ModelProblem] = []
         var seenEntities: Set<String> = []
         for entity in entities {
             if !seenEntities.insert(entity.name).inserted {
-                found.append(.init(entity: entity.name, message: "the model has two entities named \"\(entity.name)\"",
-                                   fix: "rename one of them"))
+                found.append(
+                    .init(
+                        entity: entity.name, message: "the model has two entities named \"\(entity.name)\"",
+                        fix: "rename one of them"))
             }
             found += hierarchyProblems(of: entity)
             found += propertyProblems(of: entity)
@@ -82,16 +87,21 @@ extension ManagedObjectModel {
         for entity in entities where entity.parentName == nil {
             let table = entity.name.uppercased()
             if let other = rootsByTable[table], other != entity.name {
-                found.append(.init(entity: entity.name, message: "entities \"\(other)\" and \"\(entity.name)\" differ only in case, so their SQLite tables (Z\(table)) would be one",
-                                   fix: "rename one of them", verdict: .unsupported))
+                found.append(
+                    .init(
+                        entity: entity.name,
+                        message: "entities \"\(other)\" and \"\(entity.name)\" differ only in case, so their SQLite tables (Z\(table)) would be one",
+                        fix: "rename one of them", verdict: .unsupported))
             } else {
                 rootsByTable[table] = entity.name
             }
         }
         for configuration in configurations {
             for name in configuration.entityNames where entity(named: name) == nil {
-                found.append(.init(entity: name, message: "configuration \"\(configuration.name)\" lists entity \"\(name)\", which does not exist",
-                                   fix: "remove it from the configuration or add the entity"))
+                found.append(
+                    .init(
+                        entity: name, message: "configuration \"\(configuration.name)\" lists entity \"\(name)\", which does not exist",
+                        fix: "remove it from the configuration or add the entity"))
             }
         }
         return found
@@ -129,15 +139,21 @@ extension ManagedObjectModel {
     private func hierarchyProblems(of entity: EntityDescription) -> [ModelProblem] {
         guard let parentName = entity.parentName else { return [] }
         guard self.entity(named: parentName) != nil else {
-            return [.init(entity: entity.name, message: "parent entity \"\(parentName)\" does not exist",
-                          fix: "add an entity named \"\(parentName)\" or change parentEntity (entities: \(entityNameList))")]
+            return [
+                .init(
+                    entity: entity.name, message: "parent entity \"\(parentName)\" does not exist",
+                    fix: "add an entity named \"\(parentName)\" or change parentEntity (entities: \(entityNameList))")
+            ]
         }
         let chain = ancestors(of: entity)
         // The walk stops where a name repeats: an entity that is its own parent has no chain.
         if let next = (chain.last ?? entity).parentName, self.entity(named: next) != nil {
             let cycle = ([entity] + chain).map(\.name) + [next]
-            return [.init(entity: entity.name, message: "parent entities form a cycle: \(cycle.joined(separator: " → "))",
-                          fix: "make one entity of the cycle a root (no parentEntity)")]
+            return [
+                .init(
+                    entity: entity.name, message: "parent entities form a cycle: \(cycle.joined(separator: " → "))",
+                    fix: "make one entity of the cycle a root (no parentEntity)")
+            ]
         }
         return []
     }
@@ -148,32 +164,43 @@ extension ManagedObjectModel {
         var seen: Set<String> = []
         for name in entity.declaredPropertyNames {
             if !seen.insert(name).inserted {
-                found.append(.init(entity: entity.name, property: name, message: "two properties are named \"\(name)\"",
-                                   fix: "rename one of them"))
+                found.append(
+                    .init(
+                        entity: entity.name, property: name, message: "two properties are named \"\(name)\"",
+                        fix: "rename one of them"))
             } else if inherited.contains(name) {
-                found.append(.init(entity: entity.name, property: name, message: "\"\(name)\" is already inherited from a parent entity",
-                                   fix: "rename it or remove it from one of the two entities"))
+                found.append(
+                    .init(
+                        entity: entity.name, property: name, message: "\"\(name)\" is already inherited from a parent entity",
+                        fix: "rename it or remove it from one of the two entities"))
             }
         }
         for attribute in entity.attributes where attribute.attributeType == .undefined && !attribute.isTransient {
-            found.append(.init(entity: entity.name, property: attribute.name, message: "stored attribute \"\(attribute.name)\" has no attributeType",
-                               fix: "give it one of: \(AttributeType.xcodeNames.joined(separator: ", ")), or make it transient"))
+            found.append(
+                .init(
+                    entity: entity.name, property: attribute.name, message: "stored attribute \"\(attribute.name)\" has no attributeType",
+                    fix: "give it one of: \(AttributeType.xcodeNames.joined(separator: ", ")), or make it transient"))
         }
         for relationship in entity.relationships {
             found += relationshipProblems(relationship, in: entity)
         }
         let names = Set(allAttributes(of: entity).map(\.name) + allRelationships(of: entity).map(\.name))
-        let referenced = entity.uniquenessConstraints.flatMap { $0 } + entity.compoundIndexes.flatMap { $0 }
+        let referenced =
+            entity.uniquenessConstraints.flatMap { $0 } + entity.compoundIndexes.flatMap { $0 }
             + entity.fetchIndexes.flatMap { $0.elements.map(\.property) }
         for name in referenced where !names.contains(name) {
-            found.append(.init(entity: entity.name, property: name, message: "a constraint or index names \"\(name)\", which \(entity.name) does not have",
-                               fix: "remove it from the constraint or index, or add the property"))
+            found.append(
+                .init(
+                    entity: entity.name, property: name, message: "a constraint or index names \"\(name)\", which \(entity.name) does not have",
+                    fix: "remove it from the constraint or index, or add the property"))
         }
         found += fetchIndexWarnings(of: entity)
         for attribute in entity.attributes where attribute.attributeType == .composite && !attribute.isTransient {
-            found.append(.init(entity: entity.name, property: attribute.name,
-                               message: "composite attribute \"\(attribute.name)\": how Core Data stores and hashes composite attributes is not known to Chrysalis",
-                               fix: "migrate stores at this version with Core Data on a device", verdict: .unsupported))
+            found.append(
+                .init(
+                    entity: entity.name, property: attribute.name,
+                    message: "composite attribute \"\(attribute.name)\": how Core Data stores and hashes composite attributes is not known to Chrysalis",
+                    fix: "migrate stores at this version with Core Data on a device", verdict: .unsupported))
         }
         return found
     }
@@ -183,8 +210,9 @@ extension ManagedObjectModel {
             [.init(entity: entity.name, property: relationship.name, message: message, fix: fix)]
         }
         guard let destination = self.entity(named: relationship.destinationEntityName) else {
-            return problem("destination entity \"\(relationship.destinationEntityName)\" does not exist",
-                           "set destinationEntity to one of: \(entityNameList)")
+            return problem(
+                "destination entity \"\(relationship.destinationEntityName)\" does not exist",
+                "set destinationEntity to one of: \(entityNameList)")
         }
         guard let inverseName = relationship.inverseName else { return [] }
         let holderName = relationship.inverseEntityName ?? destination.name
@@ -192,8 +220,9 @@ extension ManagedObjectModel {
             return problem("inverse entity \"\(holderName)\" does not exist", "set inverseEntity to \"\(destination.name)\"")
         }
         guard let inverse = self.relationship(named: inverseName, in: holder) else {
-            return problem("inverse \"\(inverseName)\" does not exist in \(holder.name)",
-                           "add relationship \"\(inverseName)\" to \(holder.name) or pick an existing inverse")
+            return problem(
+                "inverse \"\(inverseName)\" does not exist in \(holder.name)",
+                "add relationship \"\(inverseName)\" to \(holder.name) or pick an existing inverse")
         }
         let acceptable = Set([entity.name] + ancestors(of: entity).map(\.name))
         guard acceptable.contains(inverse.destinationEntityName), inverse.inverseName == relationship.name else {
@@ -202,12 +231,15 @@ extension ManagedObjectModel {
             // tests save objects in stores at 103 and 104. The version hash names the inverse as
             // written; the store keeps the pair that does point back (StoreLayout).
             let target = "\(inverse.destinationEntityName).\(inverse.inverseName ?? "(no inverse)")"
-            return [.init(entity: entity.name, property: relationship.name,
-                          message: "inverse \(holder.name).\(inverseName) does not point back (it points to \(target)); Core Data loads the model, "
-                              + "hashes the inverse as written, and keeps \(holder.name).\(inverseName) paired with \(target)",
-                          fix: "make \(holder.name).\(inverseName) have destination \(entity.name) and inverse \"\(relationship.name)\", "
-                              + "or give \(entity.name).\(relationship.name) an inverse of its own",
-                          verdict: .warning)]
+            return [
+                .init(
+                    entity: entity.name, property: relationship.name,
+                    message: "inverse \(holder.name).\(inverseName) does not point back (it points to \(target)); Core Data loads the model, "
+                        + "hashes the inverse as written, and keeps \(holder.name).\(inverseName) paired with \(target)",
+                    fix: "make \(holder.name).\(inverseName) have destination \(entity.name) and inverse \"\(relationship.name)\", "
+                        + "or give \(entity.name).\(relationship.name) an inverse of its own",
+                    verdict: .warning)
+            ]
         }
         return []
     }
@@ -219,10 +251,11 @@ extension ManagedObjectModel {
         let toMany = Set(allRelationships(of: entity).filter(\.isToMany).map(\.name))
         return entity.fetchIndexes.flatMap { index in
             index.elements.filter { toMany.contains($0.property) }.map { element in
-                ModelProblem(entity: entity.name, property: element.property,
-                             message: "fetch index \"\(index.name)\" names to-many relationship \"\(element.property)\", which has no column: "
-                                 + "the store's index leaves it out\(index.elements.count == 1 ? " (so there is no index)" : "")",
-                             fix: "remove \"\(element.property)\" from fetch index \"\(index.name)\"", verdict: .warning)
+                ModelProblem(
+                    entity: entity.name, property: element.property,
+                    message: "fetch index \"\(index.name)\" names to-many relationship \"\(element.property)\", which has no column: "
+                        + "the store's index leaves it out\(index.elements.count == 1 ? " (so there is no index)" : "")",
+                    fix: "remove \"\(element.property)\" from fetch index \"\(index.name)\"", verdict: .warning)
             }
         }
     }

@@ -20,8 +20,9 @@ public enum ModelXMLReader {
     public static func readFile(contentsOf url: URL) throws -> (model: ManagedObjectModel, findings: [ModelFinding]) {
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
-            throw ModelFileError(file: url.path, problem: "cannot be read (\(error.localizedDescription))",
-                                 fix: "check that the file exists and is readable")
+            throw ModelFileError(
+                file: url.path, problem: "cannot be read (\(error.localizedDescription))",
+                fix: "check that the file exists and is readable")
         }
         return try readFile(data, file: url.path)
     }
@@ -35,9 +36,10 @@ public enum ModelXMLReader {
         // hostile chain hundreds deep took minutes. No real model comes near it.
         if let deep = model.entityInheritingTooDeeply() {
             let place = reader.places[deep.name]
-            throw ModelFileError(file: file, line: place?.line, element: place.map { "\($0.tag) in entity \"\(deep.name)\"" },
-                                 problem: "inherits through more than \(ManagedObjectModel.maximumInheritanceDepth) parent entities",
-                                 fix: "flatten the hierarchy: no real model is nested this deeply")
+            throw ModelFileError(
+                file: file, line: place?.line, element: place.map { "\($0.tag) in entity \"\(deep.name)\"" },
+                problem: "inherits through more than \(ManagedObjectModel.maximumInheritanceDepth) parent entities",
+                fix: "flatten the hierarchy: no real model is nested this deeply")
         }
         let findings = model.problems().map { problem in
             let place = reader.places[problem.property.map { "\(problem.entity).\($0)" } ?? problem.entity] ?? reader.places[problem.entity]
@@ -55,8 +57,9 @@ private struct Reader {
     init(file: String) { self.file = file }
 
     func error(_ element: XMLTree, in entity: String? = nil, _ problem: String, fix: String? = nil) -> ModelFileError {
-        ModelFileError(file: file, line: element.line,
-                       element: element.tag + (entity.map { " in entity \"\($0)\"" } ?? ""), problem: problem, fix: fix)
+        ModelFileError(
+            file: file, line: element.line,
+            element: element.tag + (entity.map { " in entity \"\($0)\"" } ?? ""), problem: problem, fix: fix)
     }
 
     func required(_ key: String, of element: XMLTree, in entity: String? = nil) throws -> String {
@@ -76,27 +79,33 @@ private struct Reader {
 
     mutating func model(_ root: XMLTree) throws -> ManagedObjectModel {
         guard root.name == "model" else {
-            throw error(root, "is not an Xcode data model (the root element must be <model>)",
-                        fix: "point Chrysalis at an .xcdatamodel's contents file")
+            throw error(
+                root, "is not an Xcode data model (the root element must be <model>)",
+                fix: "point Chrysalis at an .xcdatamodel's contents file")
         }
-        var model = ManagedObjectModel(entities: [], versionIdentifiers: [root.attributes["userDefinedModelVersionIdentifier"] ?? ""],
-                                       documentAttributes: root.attributes.filter { $0.key != "userDefinedModelVersionIdentifier" })
+        var model = ManagedObjectModel(
+            entities: [], versionIdentifiers: [root.attributes["userDefinedModelVersionIdentifier"] ?? ""],
+            documentAttributes: root.attributes.filter { $0.key != "userDefinedModelVersionIdentifier" })
         for child in root.children {
             switch child.name {
             case "entity": model.entities.append(try entity(child))
             case "configuration":
-                model.configurations.append(Configuration(
-                    name: try required("name", of: child),
-                    entityNames: try child.children(named: "memberEntity").map { try required("name", of: $0) },
-                    otherXMLAttributes: child.attributes.filter { $0.key != "name" }))
+                model.configurations.append(
+                    Configuration(
+                        name: try required("name", of: child),
+                        entityNames: try child.children(named: "memberEntity").map { try required("name", of: $0) },
+                        otherXMLAttributes: child.attributes.filter { $0.key != "name" }))
             case "fetchRequest": model.fetchRequestTemplates.append(try fetchRequest(child, in: nil))
             case "composite":
                 let name = try required("name", of: child)
-                model.composites.append(CompositeDescription(name: name, attributes: try child.children.map { element in
-                    guard element.name == "attribute" else { throw unknown(element, in: name) }
-                    return try attribute(element, in: name)
-                }))
-            case "elements": continue // diagram layout only
+                model.composites.append(
+                    CompositeDescription(
+                        name: name,
+                        attributes: try child.children.map { element in
+                            guard element.name == "attribute" else { throw unknown(element, in: name) }
+                            return try attribute(element, in: name)
+                        }))
+            case "elements": continue  // diagram layout only
             default: throw unknown(child, in: nil)
             }
         }
@@ -104,8 +113,9 @@ private struct Reader {
     }
 
     func unknown(_ element: XMLTree, in entity: String?) -> ModelFileError {
-        error(element, in: entity, "is not an element Chrysalis knows in a data model",
-              fix: "remove it, or report the Xcode version that wrote it so Chrysalis can learn it")
+        error(
+            element, in: entity, "is not an element Chrysalis knows in a data model",
+            fix: "remove it, or report the Xcode version that wrote it so Chrysalis can learn it")
     }
 
     mutating func entity(_ element: XMLTree) throws -> EntityDescription {
@@ -128,8 +138,9 @@ private struct Reader {
                 guard let request = child.children(named: "fetchRequest").first else {
                     throw error(child, in: name, "has no <fetchRequest>", fix: "add the fetch request or remove the fetched property")
                 }
-                entity.fetchedProperties.append(FetchedPropertyDescription(
-                    try property(child, in: name, known: []), fetchRequest: try fetchRequest(request, in: name)))
+                entity.fetchedProperties.append(
+                    FetchedPropertyDescription(
+                        try property(child, in: name, known: []), fetchRequest: try fetchRequest(request, in: name)))
             case "uniquenessConstraints":
                 entity.uniquenessConstraints = try child.children(named: "uniquenessConstraint").map {
                     try $0.children(named: "constraint").map { try required("value", of: $0, in: name) }
@@ -139,13 +150,15 @@ private struct Reader {
                     try $0.children(named: "index").map { try required("value", of: $0, in: name) }
                 }
             case "fetchIndex":
-                entity.fetchIndexes.append(FetchIndex(
-                    name: try required("name", of: child, in: name),
-                    elements: try child.children(named: "fetchIndexElement").map {
-                        FetchIndex.Element(property: try required("property", of: $0, in: name),
-                                           type: $0.attributes["type"] ?? "Binary",
-                                           isAscending: $0.attributes["order"] != "descending")
-                    }))
+                entity.fetchIndexes.append(
+                    FetchIndex(
+                        name: try required("name", of: child, in: name),
+                        elements: try child.children(named: "fetchIndexElement").map {
+                            FetchIndex.Element(
+                                property: try required("property", of: $0, in: name),
+                                type: $0.attributes["type"] ?? "Binary",
+                                isAscending: $0.attributes["order"] != "descending")
+                        }))
             case "userInfo": entity.userInfo = try userInfo(child, in: name)
             default: throw unknown(child, in: name)
             }
@@ -173,14 +186,17 @@ private struct Reader {
     }
 
     func attribute(_ element: XMLTree, in entity: String) throws -> AttributeDescription {
-        let known: Set = ["attributeType", "defaultValueString", "allowsExternalBinaryDataStorage", "preserveAfterDeletion",
-                          "valueTransformerName", "customClassName", "usesScalarValueType", "indexed", "minValueString",
-                          "maxValueString", "regularExpressionString", "derived", "derivationExpression"]
+        let known: Set = [
+            "attributeType", "defaultValueString", "allowsExternalBinaryDataStorage", "preserveAfterDeletion",
+            "valueTransformerName", "customClassName", "usesScalarValueType", "indexed", "minValueString",
+            "maxValueString", "regularExpressionString", "derived", "derivationExpression",
+        ]
         var type = AttributeType.undefined
         if let name = element.attributes["attributeType"] {
             guard let known = AttributeType(xcodeName: name) else {
-                throw error(element, in: entity, "unknown attributeType \"\(name)\"",
-                            fix: "use one of: \(AttributeType.xcodeNames.joined(separator: ", "))")
+                throw error(
+                    element, in: entity, "unknown attributeType \"\(name)\"",
+                    fix: "use one of: \(AttributeType.xcodeNames.joined(separator: ", "))")
             }
             type = known
         }
@@ -205,8 +221,9 @@ private struct Reader {
         var rule = RelationshipDescription.DeleteRule.nullify
         if let text = element.attributes["deletionRule"] {
             guard let parsed = RelationshipDescription.DeleteRule(rawValue: text) else {
-                throw error(element, in: entity, "unknown deletionRule \"\(text)\"",
-                            fix: "use one of: \(RelationshipDescription.DeleteRule.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw error(
+                    element, in: entity, "unknown deletionRule \"\(text)\"",
+                    fix: "use one of: \(RelationshipDescription.DeleteRule.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             rule = parsed
         }

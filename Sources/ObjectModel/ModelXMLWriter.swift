@@ -11,8 +11,14 @@ public enum ModelXMLWriter {
         root["type"] = root["type"] ?? "com.apple.IDECoreDataModeler.DataModel"
         root["documentVersion"] = root["documentVersion"] ?? "1.0"
         root["userDefinedModelVersionIdentifier"] = model.versionIdentifiers.first ?? ""
-        out.open(0, "model", ordered(root, first: ["type", "documentVersion", "lastSavedToolsVersion", "systemVersion",
-                                                    "minimumToolsVersion", "sourceLanguage", "userDefinedModelVersionIdentifier"]))
+        out.open(
+            0, "model",
+            ordered(
+                root,
+                first: [
+                    "type", "documentVersion", "lastSavedToolsVersion", "systemVersion",
+                    "minimumToolsVersion", "sourceLanguage", "userDefinedModelVersionIdentifier",
+                ]))
         for entity in model.entities { write(entity, to: &out) }
         for template in model.fetchRequestTemplates { out.empty(1, "fetchRequest", attributes(of: template)) }
         for composite in model.composites {
@@ -40,7 +46,8 @@ public enum ModelXMLWriter {
         head.append(optional: "elementID", entity.renamingIdentifier)
         head.append(optional: "versionHashModifier", entity.versionHashModifier)
         head += ordered(entity.otherXMLAttributes)
-        let isEmpty = entity.attributes.isEmpty && entity.relationships.isEmpty && entity.fetchedProperties.isEmpty
+        let isEmpty =
+            entity.attributes.isEmpty && entity.relationships.isEmpty && entity.fetchedProperties.isEmpty
             && entity.uniquenessConstraints.isEmpty && entity.fetchIndexes.isEmpty && entity.compoundIndexes.isEmpty
             && entity.userInfo.isEmpty
         if isEmpty { return out.empty(1, "entity", head) }
@@ -60,8 +67,12 @@ public enum ModelXMLWriter {
         for index in entity.fetchIndexes {
             out.open(2, "fetchIndex", [("name", index.name)])
             for item in index.elements {
-                out.empty(3, "fetchIndexElement", [("property", item.property), ("type", item.type),
-                                                   ("order", item.isAscending ? "ascending" : "descending")])
+                out.empty(
+                    3, "fetchIndexElement",
+                    [
+                        ("property", item.property), ("type", item.type),
+                        ("order", item.isAscending ? "ascending" : "descending"),
+                    ])
             }
             out.close(2, "fetchIndex")
         }
@@ -71,8 +82,10 @@ public enum ModelXMLWriter {
         out.close(1, "entity")
     }
 
-    private static func element(_ name: String, property: PropertyDescription, _ own: [(String, String)], depth: Int,
-                                to out: inout XMLOutput) {
+    private static func element(
+        _ name: String, property: PropertyDescription, _ own: [(String, String)], depth: Int,
+        to out: inout XMLOutput
+    ) {
         var attributes = shared(property)
         attributes.insert(contentsOf: own, at: min(attributes.count, 3))
         attributes += ordered(property.otherXMLAttributes)
@@ -197,8 +210,8 @@ package enum XMLEscaping {
     }
 }
 
-private extension Array where Element == (String, String) {
-    mutating func append(optional key: String, _ value: String?) {
+extension Array where Element == (String, String) {
+    fileprivate mutating func append(optional key: String, _ value: String?) {
         if let value { append((key, value)) }
     }
 }

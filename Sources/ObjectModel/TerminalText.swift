@@ -28,7 +28,7 @@ package enum TerminalText {
     private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x0A, 0x09: return false
-        case 0x00 ... 0x1F, 0x7F ... 0x9F: return true
+        case 0x00...0x1F, 0x7F...0x9F: return true
         default: return false
         }
     }
@@ -37,7 +37,7 @@ package enum TerminalText {
         switch scalar.value {
         case 0x1B: return "\\e"
         case 0x0D: return "\\r"
-        case 0x00 ... 0x1F, 0x7F: return "\\x" + hex(scalar.value)
+        case 0x00...0x1F, 0x7F: return "\\x" + hex(scalar.value)
         default: return "\\u{" + String(scalar.value, radix: 16) + "}"
         }
     }

@@ -37,7 +37,8 @@ public enum VersionHash {
         var bytes = HashInput()
         bytes.append(propertyHash(relationship.property))
         bytes.append(relationship.destinationEntityName)
-        let isOwnInverse = relationship.inverseName == relationship.name
+        let isOwnInverse =
+            relationship.inverseName == relationship.name
             && relationship.destinationEntityName == entity.name
         if let inverse = relationship.inverseName, !isOwnInverse { bytes.append(inverse) }
         bytes.append(UInt32(truncatingIfNeeded: relationship.maxCount))

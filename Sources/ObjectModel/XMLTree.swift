@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// An XML element with the line it starts on: the small tree the Xcode file readers walk, so
@@ -42,9 +43,10 @@ public struct XMLTree: Sendable {
             let before = data.prefix(offset)
             let line = 1 + before.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
             let column = offset - (before.lastIndex(of: 0x0A).map { $0 - data.startIndex + 1 } ?? 0) + 1
-            throw ModelFileError(file: file, line: line,
-                                 problem: "malformed XML at column \(column): not UTF-8 text (byte \(offset) is not part of a UTF-8 character)",
-                                 fix: "save the file as UTF-8, or restore it from version control")
+            throw ModelFileError(
+                file: file, line: line,
+                problem: "malformed XML at column \(column): not UTF-8 text (byte \(offset) is not part of a UTF-8 character)",
+                fix: "save the file as UTF-8, or restore it from version control")
         }
         let parser = XMLParser(data: data)
         let builder = TreeBuilder()
@@ -55,18 +57,21 @@ public struct XMLTree: Sendable {
         // error decides.
         let ok = parser.parse()
         if let line = builder.tooDeepAtLine {
-            throw ModelFileError(file: file, line: line,
-                                 problem: "elements are nested more than \(maximumDepth) deep (Xcode's model and mapping files nest about five)",
-                                 fix: "this is not a file Xcode wrote; restore it from version control")
+            throw ModelFileError(
+                file: file, line: line,
+                problem: "elements are nested more than \(maximumDepth) deep (Xcode's model and mapping files nest about five)",
+                fix: "this is not a file Xcode wrote; restore it from version control")
         }
         if let failure = builder.firstError ?? (ok ? nil : (parser.lineNumber, parser.columnNumber, (parser.parserError as NSError?)?.code ?? 0)) {
-            throw ModelFileError(file: file, line: failure.line,
-                                 problem: "malformed XML at column \(failure.column): \(describe(libxml2Code: failure.code))",
-                                 fix: "repair the file or restore it from version control")
+            throw ModelFileError(
+                file: file, line: failure.line,
+                problem: "malformed XML at column \(failure.column): \(describe(libxml2Code: failure.code))",
+                fix: "repair the file or restore it from version control")
         }
         guard let root = builder.root else {
-            throw ModelFileError(file: file, problem: "malformed XML: the document is empty",
-                                 fix: "repair the file or restore it from version control")
+            throw ModelFileError(
+                file: file, problem: "malformed XML: the document is empty",
+                fix: "repair the file or restore it from version control")
         }
         return root
     }
@@ -121,8 +126,10 @@ private final class TreeBuilder: NSObject, XMLParserDelegate {
     /// Where an element went past ``XMLTree/maximumDepth``; parsing stopped there.
     var tooDeepAtLine: Int?
 
-    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-                qualifiedName: String?, attributes: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+        qualifiedName: String?, attributes: [String: String] = [:]
+    ) {
         guard tooDeepAtLine == nil, firstError == nil else { return }
         guard stack.count < XMLTree.maximumDepth else {
             tooDeepAtLine = parser.lineNumber

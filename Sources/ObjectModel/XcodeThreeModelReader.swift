@@ -21,8 +21,9 @@ public enum XcodeThreeModelReader {
         let url = folder.appendingPathComponent("elements")
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
-            throw ModelFileError(file: url.path, problem: "cannot be read (\(error.localizedDescription))",
-                                 fix: "check that the file exists and is readable")
+            throw ModelFileError(
+                file: url.path, problem: "cannot be read (\(error.localizedDescription))",
+                fix: "check that the file exists and is readable")
         }
         return try read(data, file: url.path)
     }
@@ -32,21 +33,24 @@ public enum XcodeThreeModelReader {
         do {
             let archive: KeyedArchive
             do { archive = try KeyedArchive(data: data) } catch let failure as KeyedArchive.Failure {
-                throw XcodeThreeRefusal(problem: "is not an Xcode 3 model: \(failure.description)",
-                                        fix: "give the elements file of an Xcode 3 .xcdatamodel folder, or restore it from version control")
+                throw XcodeThreeRefusal(
+                    problem: "is not an Xcode 3 model: \(failure.description)",
+                    fix: "give the elements file of an Xcode 3 .xcdatamodel folder, or restore it from version control")
             }
             let root = try XcodeThreeRefusal.within(nil) { try archive.topObject() }
             guard root.className == "XDPMModel" else {
                 let found = root.className ?? "a nameless object"
-                throw XcodeThreeRefusal(problem: "is not an Xcode 3 model: its archive holds \(found), not XDPMModel",
-                                        fix: "give the elements file of an Xcode 3 .xcdatamodel folder")
+                throw XcodeThreeRefusal(
+                    problem: "is not an Xcode 3 model: its archive holds \(found), not XDPMModel",
+                    fix: "give the elements file of an Xcode 3 .xcdatamodel folder")
             }
             return try XcodeThreeModelReader.model(root)
         } catch let refusal as XcodeThreeRefusal {
             throw ModelFileError(file: file, element: refusal.element, problem: refusal.problem, fix: refusal.fix)
         } catch let failure as KeyedArchive.Failure {
-            throw ModelFileError(file: file, problem: "the archive is damaged: \(failure.description)",
-                                 fix: "restore the elements file from version control, or open the model in Xcode and save it again")
+            throw ModelFileError(
+                file: file, problem: "the archive is damaged: \(failure.description)",
+                fix: "restore the elements file from version control, or open the model in Xcode and save it again")
         }
     }
 
@@ -56,8 +60,9 @@ public enum XcodeThreeModelReader {
         // empty. Entities there would be lost, and their hashes with them, so refuse.
         let nested = try XcodeThreeRefusal.within(nil) { try package?.object("XDBucketForPackagesstorage")?.pairs ?? [] }
         if !nested.isEmpty {
-            throw XcodeThreeRefusal(problem: "keeps entities in \(nested.count) sub-package(s), which Chrysalis cannot place",
-                                    fix: "open the model in Xcode 4 or later and save it as a contents file")
+            throw XcodeThreeRefusal(
+                problem: "keeps entities in \(nested.count) sub-package(s), which Chrysalis cannot place",
+                fix: "open the model in Xcode 4 or later and save it as a contents file")
         }
         var entities: [EntityDescription] = []
         var templates: [FetchRequestTemplate] = []
@@ -86,24 +91,28 @@ public enum XcodeThreeModelReader {
     /// members in the order Harmony's XML lists its <memberEntity>s (its mapping models' copies).
     private static func configurations(_ root: ArchivedObject) throws -> [Configuration] {
         try (root.object("_configurationsByName")?.pairs ?? []).map { key, value in
-            Configuration(name: key.stringValue ?? "",
-                          entityNames: try (value.object("_entities")?.members ?? []).map { try $0.string("_name") ?? "" })
+            Configuration(
+                name: key.stringValue ?? "",
+                entityNames: try (value.object("_entities")?.members ?? []).map { try $0.string("_name") ?? "" })
         }.sorted { $0.name < $1.name }
     }
 
     private static func entity(_ object: ArchivedObject, name: String)
-        throws -> (entity: EntityDescription, templates: [FetchRequestTemplate]) {
+        throws -> (entity: EntityDescription, templates: [FetchRequestTemplate])
+    {
         guard object.className == "XDPMEntity" else {
-            throw XcodeThreeRefusal(problem: "is of class \(object.className ?? "(none)"), not XDPMEntity",
-                                    fix: "report the Xcode version that wrote the model so Chrysalis can learn it")
+            throw XcodeThreeRefusal(
+                problem: "is of class \(object.className ?? "(none)"), not XDPMEntity",
+                fix: "report the Xcode version that wrote the model so Chrysalis can learn it")
         }
         let settings = try XcodeThreeSettings(of: object)
         // `XDBucketForGeneralizationsstorage` holds one `XDUMLGeneralizationImp` per parent; its
         // `_general` is the parent (WordPress 12: Post → BasePost → AbstractPost).
         let parents = try object.object("XDBucketForGeneralizationsstorage")?.members ?? []
         guard parents.count <= 1 else {
-            throw XcodeThreeRefusal(problem: "has \(parents.count) parent entities; Core Data allows one",
-                                    fix: "give the entity one parent in Xcode")
+            throw XcodeThreeRefusal(
+                problem: "has \(parents.count) parent entities; Core Data allows one",
+                fix: "give the entity one parent in Xcode")
         }
         var className = try settings.string("XD_PSK_entityClassName")
         // Xcode 3 wrote the default class out (Recipes' `RecipeType`, RestKit's `Tag`); Xcode 4's
@@ -155,8 +164,9 @@ struct XcodeThreeRefusal: Error {
     /// one) and turning the archive's own failures into refusals.
     static func within<T>(_ element: String?, _ body: () throws -> T) throws -> T {
         do { return try body() } catch let failure as KeyedArchive.Failure {
-            throw XcodeThreeRefusal(element: element, problem: "the archive is damaged: \(failure.description)",
-                                    fix: "restore the elements file from version control, or open the model in Xcode and save it again")
+            throw XcodeThreeRefusal(
+                element: element, problem: "the archive is damaged: \(failure.description)",
+                fix: "restore the elements file from version control, or open the model in Xcode and save it again")
         } catch var refusal as XcodeThreeRefusal where refusal.element == nil {
             refusal.element = element
             throw refusal

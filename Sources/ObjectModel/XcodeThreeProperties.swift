@@ -14,13 +14,15 @@ enum XcodeThreeProperties {
             // No fixture has one. Its request is looked for among its settings as the entity's
             // `XDPMFetchRequest`s are; fetched properties are never hashed.
             guard let request = settings.values.values.first(where: { $0.className == "XDPMFetchRequest" }) else {
-                throw XcodeThreeRefusal(problem: "is a fetched property (\(kind)) whose fetch request Chrysalis cannot find",
-                                        fix: "open the model in Xcode 4 or later and save it as a contents file")
+                throw XcodeThreeRefusal(
+                    problem: "is a fetched property (\(kind)) whose fetch request Chrysalis cannot find",
+                    fix: "open the model in Xcode 4 or later and save it as a contents file")
             }
             entity.fetchedProperties.append(FetchedPropertyDescription(shared, fetchRequest: try fetchRequest(request, owner: entity.name)))
         default:
-            throw XcodeThreeRefusal(problem: "is of class \(object.className ?? "(none)"), not a kind of property Chrysalis knows",
-                                    fix: "report the Xcode version that wrote the model so Chrysalis can learn it")
+            throw XcodeThreeRefusal(
+                problem: "is of class \(object.className ?? "(none)"), not a kind of property Chrysalis knows",
+                fix: "report the Xcode version that wrote the model so Chrysalis can learn it")
         }
     }
 
@@ -47,8 +49,9 @@ enum XcodeThreeProperties {
     private static func attribute(_ shared: PropertyDescription, _ settings: XcodeThreeSettings) throws -> AttributeDescription {
         let raw = try settings.integer("XD_PAttK_attributeType") ?? 0
         guard let type = AttributeType(rawValue: raw) else {
-            throw XcodeThreeRefusal(problem: "has attribute type \(raw), which Core Data does not have",
-                                    fix: "choose the attribute's type in Xcode")
+            throw XcodeThreeRefusal(
+                problem: "has attribute type \(raw), which Core Data does not have",
+                fix: "choose the attribute's type in Xcode")
         }
         // Strings as written: "" stays "" (26 defaults, 6 transformer names in the XML of the same versions).
         return AttributeDescription(
@@ -96,8 +99,9 @@ enum XcodeThreeProperties {
 
     /// An `XDPMFetchRequest`: `_name`, `_entity` (an `XDPMEntity`), `_predicateString`.
     static func fetchRequest(_ object: ArchivedObject, owner: String) throws -> FetchRequestTemplate {
-        FetchRequestTemplate(name: try object.string("_name") ?? "", entityName: try object.object("_entity")?.string("_name") ?? owner,
-                             predicateString: try object.string("_predicateString"))
+        FetchRequestTemplate(
+            name: try object.string("_name") ?? "", entityName: try object.object("_entity")?.string("_name") ?? owner,
+            predicateString: try object.string("_predicateString"))
     }
 }
 
@@ -187,7 +191,8 @@ struct XcodeThreeSettings {
     }
 
     private func mistyped(_ key: String, _ expected: String) -> XcodeThreeRefusal {
-        XcodeThreeRefusal(problem: "setting \(key) is not \(expected)",
-                          fix: "restore the elements file from version control, or open the model in Xcode and save it again")
+        XcodeThreeRefusal(
+            problem: "setting \(key) is not \(expected)",
+            fix: "restore the elements file from version control, or open the model in Xcode and save it again")
     }
 }

@@ -12,19 +12,19 @@ struct DemoCommand: ParsableCommand {
         commandName: "demo",
         abstract: "Run a worked example: make its oldest store, fill it, migrate it to the current version.",
         discussion: """
-        Without a name, runs the BookStore demo. The store is made in --dir (default: a new \
-        temporary folder, printed) with the source text's rows plus --rows generated rows per \
-        root entity, then migrated through every version the example stops at, as one plan. On a \
-        terminal the console opens on the store's first version and runs every step, each with \
-        its bar and its result; with --headless (or without a terminal) the demo says what each \
-        step does and why, and shows what the worked example shows. `chrysalis demo --list` \
-        lists the demos.
+            Without a name, runs the BookStore demo. The store is made in --dir (default: a new \
+            temporary folder, printed) with the source text's rows plus --rows generated rows per \
+            root entity, then migrated through every version the example stops at, as one plan. On a \
+            terminal the console opens on the store's first version and runs every step, each with \
+            its bar and its result; with --headless (or without a terminal) the demo says what each \
+            step does and why, and shows what the worked example shows. `chrysalis demo --list` \
+            lists the demos.
 
-        Examples:
-          chrysalis demo
-          chrysalis demo books --rows 50000 --dir /tmp/books-demo
-          chrysalis demo --list
-        """
+            Examples:
+              chrysalis demo
+              chrysalis demo books --rows 50000 --dir /tmp/books-demo
+              chrysalis demo --list
+            """
     )
 
     @Argument(help: "bookstore, books, recipes or groceries.")
@@ -45,7 +45,11 @@ struct DemoCommand: ParsableCommand {
     @Flag(help: "List the demos.")
     var list = false
 
-    @Option(name: .customLong("auto"), help: ArgumentHelp("In the console, step through the plan by itself, going on after SECONDS at each pause: any key stops it, a starts it again.", valueName: "seconds"))
+    @Option(
+        name: .customLong("auto"),
+        help: ArgumentHelp(
+            "In the console, step through the plan by itself, going on after SECONDS at each pause: any key stops it, a starts it again.", valueName: "seconds")
+    )
     var autoAdvance: Double?
 
     @Flag(help: "Print progress as JSON lines.")
@@ -67,7 +71,8 @@ struct DemoCommand: ParsableCommand {
             return
         }
         let example = DemoCatalog.example(named: name)!
-        let directory = dir.map { URL(fileURLWithPath: $0) }
+        let directory =
+            dir.map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("chrysalis-demo-\(example.name)-\(UUID().uuidString.prefix(8))")
         var runner = DemoRunner(example: example, directory: directory, rows: rows)
         runner.seed = seed
@@ -109,14 +114,18 @@ struct DemoCommand: ParsableCommand {
             }
             return tables
         }
-        guard let outcome = ConsoleApp.run(store: runner.storePath, bundle: bundle, plan: plan, options: runner.options(), stepMode: autoAdvance != nil,
-                                           startImmediately: autoAdvance != nil, autoAdvance: autoAdvance, showcase: showcase) else {
+        guard
+            let outcome = ConsoleApp.run(
+                store: runner.storePath, bundle: bundle, plan: plan, options: runner.options(), stepMode: autoAdvance != nil,
+                startImmediately: autoAdvance != nil, autoAdvance: autoAdvance, showcase: showcase)
+        else {
             return false
         }
         // `finish` says how it ended (once); what is left is where the files are.
         defer {
-            DemoOutput().say("The store is \(runner.storePath)" + (outcome.isMigrated ? "; the original is kept beside it with ~ in its name" : "")
-                             + ". The demo's files take \(Self.size(of: runner.directory)) in \(runner.directory.path): `rm -r \(runner.directory.path)` removes them.")
+            DemoOutput().say(
+                "The store is \(runner.storePath)" + (outcome.isMigrated ? "; the original is kept beside it with ~ in its name" : "")
+                    + ". The demo's files take \(Self.size(of: runner.directory)) in \(runner.directory.path): `rm -r \(runner.directory.path)` removes them.")
         }
         try outcome.finish()
         return true
@@ -136,8 +145,9 @@ struct DemoCommand: ParsableCommand {
         _ = try MigrationRunner.run(plan, store: runner.storePath, options: options)
         withExtendedLifetime((printer, interrupt)) {}
         print("")
-        view.say("Done. The migrated store is \(runner.storePath); the original, at \(plan.storeVersion), is kept beside it with ~ in its name. "
-                 + "The demo's files take \(Self.size(of: runner.directory)) in \(runner.directory.path): `rm -r \(runner.directory.path)` removes them.")
+        view.say(
+            "Done. The migrated store is \(runner.storePath); the original, at \(plan.storeVersion), is kept beside it with ~ in its name. "
+                + "The demo's files take \(Self.size(of: runner.directory)) in \(runner.directory.path): `rm -r \(runner.directory.path)` removes them.")
     }
 
     /// `80 MB`: what the files in `directory` take.

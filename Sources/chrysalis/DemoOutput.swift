@@ -43,8 +43,9 @@ final class DemoOutput: Sendable {
         let count = plan.steps.count == 1 ? "1 step" : "\(plan.steps.count) steps"
         print("")
         if let automatic {
-            paragraph("The plan: \(plan.storeVersion) → \(plan.targetVersion) in \(count), one per version, as the worked example goes. "
-                      + "(`chrysalis migrate` takes Core Data's own route instead: \(automatic); it skips versions no mapping model needs.)", indent: "")
+            paragraph(
+                "The plan: \(plan.storeVersion) → \(plan.targetVersion) in \(count), one per version, as the worked example goes. "
+                    + "(`chrysalis migrate` takes Core Data's own route instead: \(automatic); it skips versions no mapping model needs.)", indent: "")
         } else {
             paragraph("The plan: \(plan.storeVersion) → \(plan.targetVersion) in \(count), the route Core Data takes.", indent: "")
         }
@@ -65,8 +66,9 @@ final class DemoOutput: Sendable {
         let how = report.passes == ["inferred, in place"] ? "lightweight, in place" : "mapping: " + report.passes.joined(separator: " then ")
         let rows = report.rowsAfter.values.reduce(0, +)
         let checked = report.rowsAfter.isEmpty ? "schema checked, no row touched" : "\(rows) rows verified"
-        print("\nStep \(done.index)/\(done.count) done: \(done.step.source.name) → \(done.step.destination.name), \(how), "
-              + "\(String(format: "%.2f", report.duration)) s, \(checked).")
+        print(
+            "\nStep \(done.index)/\(done.count) done: \(done.step.source.name) → \(done.step.destination.name), \(how), "
+                + "\(String(format: "%.2f", report.duration)) s, \(checked).")
     }
 
     private func why(_ step: MigrationPlan.Step) -> String {

@@ -7,9 +7,13 @@ import XCTest
 /// prove each scenario runs and Chrysalis and the hand-written SQL make the same data.
 final class BenchSmokeTests: XCTestCase {
     func testEveryScenarioMakesTheSameDataAsTheBaseline() throws {
-        let names = ["add-attribute", "add-attribute-many-to-many", "rename-require", "compiled-transform", "custom-policy", "relationships", "whole-chain", "policy-lookups", "progress", "render"]
-        let result = try ChrysalisRunner.run(["--rows", "10000", "--rounds", "1", "--frames", "100", "--json"] + names.flatMap { ["--scenario", $0] },
-                                             executable: "chrysalis-bench")
+        let names = [
+            "add-attribute", "add-attribute-many-to-many", "rename-require", "compiled-transform", "custom-policy", "relationships", "whole-chain",
+            "policy-lookups", "progress", "render",
+        ]
+        let result = try ChrysalisRunner.run(
+            ["--rows", "10000", "--rounds", "1", "--frames", "100", "--json"] + names.flatMap { ["--scenario", $0] },
+            executable: "chrysalis-bench")
         XCTAssertEqual(result.status, 0, result.stderr)
         let lines = result.stdout.split(separator: "\n").map(String.init)
         let scenarios = try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:] }
@@ -39,16 +43,21 @@ final class BenchSmokeTests: XCTestCase {
     func testAnUnknownScenarioIsNamedWithTheChoices() throws {
         let result = try ChrysalisRunner.run(["--scenario", "add-atribute"], executable: "chrysalis-bench")
         XCTAssertNotEqual(result.status, 0)
-        XCTAssertTrue(result.stderr.contains("no scenario add-atribute; use one of: add-attribute, add-attribute-many-to-many, check-history, compiled-transform, custom-policy, policy-lookups, progress, rebuild-many-to-many, rebuild-ordered, rebuild-to-many, rebuild-type, relationships, rename-require, render, whole-chain, wire-upgrade"), result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains(
+                "no scenario add-atribute; use one of: add-attribute, add-attribute-many-to-many, check-history, compiled-transform, custom-policy, policy-lookups, progress, rebuild-many-to-many, rebuild-ordered, rebuild-to-many, rebuild-type, relationships, rename-require, render, whole-chain, wire-upgrade"
+            ), result.stderr)
     }
 
     /// `--check` prints every scenario it ran against its goal, and its exit status is the
     /// table's verdict: 1 when a scenario missed its goal, 0 when none did.
     func testCheckPrintsTheTableAndExitsWithItsVerdict() throws {
-        let result = try ChrysalisRunner.run(["--check", "--scenario", "add-attribute", "--scenario", "rebuild-type", "--rows", "200", "--rounds", "1"],
-                                             executable: "chrysalis-bench")
-        let table = try XCTUnwrap(result.stdout.range(of: "chrysalis-bench --check at 200 rows per root entity").map { String(result.stdout[$0.lowerBound...]) },
-                                  result.stdout + result.stderr)
+        let result = try ChrysalisRunner.run(
+            ["--check", "--scenario", "add-attribute", "--scenario", "rebuild-type", "--rows", "200", "--rounds", "1"],
+            executable: "chrysalis-bench")
+        let table = try XCTUnwrap(
+            result.stdout.range(of: "chrysalis-bench --check at 200 rows per root entity").map { String(result.stdout[$0.lowerBound...]) },
+            result.stdout + result.stderr)
         let rows = table.split(separator: "\n").filter { $0.hasPrefix("add-attribute") || $0.hasPrefix("rebuild-type") }
         XCTAssertEqual(rows.count, 2, table)
         XCTAssertTrue(rows[0].contains("≤ 20 ms") && rows[1].contains("≤ 1.10×"), table)

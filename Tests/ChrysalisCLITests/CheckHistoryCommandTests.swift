@@ -1,9 +1,10 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import TestSupport
 import XCTest
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 /// `chrysalis check-history` through the binary: a real app's whole history proved migratable,
 /// and a history that is not, named version by version with the failing step and its fix.
@@ -36,7 +37,8 @@ final class CheckHistoryCommandTests: XCTestCase {
         let lines = result.stdout.split(separator: "\n").map(String.init)
         let failures = lines.filter { $0.hasPrefix("FAIL") }
         XCTAssertEqual(failures.count, try versions(of: bundle).count - 1, result.stdout)
-        XCTAssertTrue(failures.allSatisfy { $0.contains("Country5ToCountry6Policy (step Moody 5 → Moody 6)") && $0.contains("Fix: register them") }, result.stdout)
+        XCTAssertTrue(
+            failures.allSatisfy { $0.contains("Country5ToCountry6Policy (step Moody 5 → Moody 6)") && $0.contains("Fix: register them") }, result.stdout)
         XCTAssertTrue(lines.contains { $0.hasPrefix("ok    Moody 6") }, result.stdout)
         let count = try versions(of: bundle).count
         XCTAssertTrue(result.stdout.contains("\(count - 1) of \(count) versions of Moody do not migrate to Moody 6, at 1 step."), result.stdout)

@@ -29,8 +29,9 @@ final class CheckPagesCommandTests: XCTestCase {
         XCTAssertTrue(result.stderr.contains("nothing was changed"), result.stderr)
         XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, "one line: \(result.stderr)")
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store)), before)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: (store as NSString).deletingLastPathComponent), ["BookStore.sqlite"],
-                       "no backup, journal or lock left beside it")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: (store as NSString).deletingLastPathComponent), ["BookStore.sqlite"],
+            "no backup, journal or lock left beside it")
     }
 
     func testWithoutItASchemaOnlyStepReadsNoPageOfTheDamagedTable() throws {
@@ -54,8 +55,9 @@ final class CheckPagesCommandTests: XCTestCase {
             let store = try scratchDirectory().appendingPathComponent("BookStore.sqlite").path
             let made = try ChrysalisRunner.run(["fixture", bundle, "--version", "BookStore 4", "--rows", "500", "--out", store])
             XCTAssertEqual(made.status, 0, made.stderr)
-            let result = try ChrysalisRunner.run(["migrate", store, "--model", bundle, "--mappings", mapping, "--no-backup"] + extra,
-                                                 environment: ["CHRYSALIS_LOG": "trace"])
+            let result = try ChrysalisRunner.run(
+                ["migrate", store, "--model", bundle, "--mappings", mapping, "--no-backup"] + extra,
+                environment: ["CHRYSALIS_LOG": "trace"])
             XCTAssertEqual(result.status, 0, result.stderr)
             checks.append(result.stderr.components(separatedBy: "quick_check").count - 1)
         }

@@ -24,9 +24,9 @@ enum CleanSpawn {
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         var pid = pid_t()
         let cArguments = argv.map { strdup($0) } + [nil]
-        defer { cArguments.forEach { free($0) } }
+        defer { for argument in cArguments { free(argument) } }
         let environment = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { environment.forEach { free($0) } }
+        defer { for variable in environment { free(variable) } }
         let result = posix_spawn(&pid, argv[0], &actions, &attributes, cArguments, environment)
         guard result == 0 else {
             throw NSError(domain: "spawn", code: Int(result), userInfo: [NSLocalizedDescriptionKey: "cannot start \(argv[0])"])

@@ -24,7 +24,10 @@ final class ClosedOutputTests: XCTestCase {
         shell.waitUntilExit()
         XCTAssertEqual(shell.terminationStatus, 0, "the migration ends as it would have, not killed by SIGPIPE")
         let said = try String(contentsOfFile: errors, encoding: .utf8)
-        XCTAssertTrue(said.contains("note: standard output was closed before the end (the reader of a pipe quit); the run went on: \(store) is at BookStore 5, migrated in full"), said)
+        XCTAssertTrue(
+            said.contains(
+                "note: standard output was closed before the end (the reader of a pipe quit); the run went on: \(store) is at BookStore 5, migrated in full"),
+            said)
         let inspect = try ChrysalisRunner.run(["inspect", store, "--model", bundle])
         XCTAssertTrue(inspect.stdout.contains("BookStore 5"), inspect.stdout)
         XCTAssertNil(inspect.stdout.range(of: "stopped half way"), inspect.stdout)

@@ -18,8 +18,13 @@ final class CompiledMappingCommandTests: XCTestCase {
     func testCompiledMappingPrintsItsEntityMappingsInOrder() throws {
         let text = try ChrysalisRunner.run(["mapping", Self.compiled])
         XCTAssertEqual(text.status, 0, text.stderr)
-        XCTAssertTrue(text.stdout.hasPrefix("V2toV3: versions known by entity hashes only (give --model to name them), 5 entity mappings in execution order"), text.stdout)
-        XCTAssertTrue(text.stdout.contains(#"previousOwners        ⇢ FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "PersonToPerson", $source.owner)"#), text.stdout)
+        XCTAssertTrue(
+            text.stdout.hasPrefix("V2toV3: versions known by entity hashes only (give --model to name them), 5 entity mappings in execution order"), text.stdout
+        )
+        XCTAssertTrue(
+            text.stdout.contains(
+                #"previousOwners        ⇢ FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "PersonToPerson", $source.owner)"#),
+            text.stdout)
         XCTAssertTrue(text.stdout.contains("createdBy             ⇢ (left unset)"), "the compiler left it unset: nothing is inferred")
 
         let mapping = try json([Self.compiled])
@@ -51,8 +56,9 @@ final class CompiledMappingCommandTests: XCTestCase {
         // A bundle holding only the first version: neither side's hashes fit.
         let bundle = directory.appendingPathComponent("Only.xcdatamodeld/SampleModel.xcdatamodel")
         try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: Self.sample.appendingPathComponent("SampleModel.xcdatamodeld/SampleModel.xcdatamodel/contents"),
-                                         to: bundle.appendingPathComponent("contents"))
+        try FileManager.default.copyItem(
+            at: Self.sample.appendingPathComponent("SampleModel.xcdatamodeld/SampleModel.xcdatamodel/contents"),
+            to: bundle.appendingPathComponent("contents"))
         let result = try ChrysalisRunner.run(["mapping", Self.compiled, "--model", bundle.deletingLastPathComponent().path])
         XCTAssertEqual(result.status, 1)
         XCTAssertTrue(result.stderr.hasPrefix("error: \(Self.compiled): was compiled for models whose entity hashes fit no version"), result.stderr)

@@ -28,7 +28,8 @@ final class ConcurrencyTests: XCTestCase {
     func testSecondMigrateAndConsoleAreRefusedNamingTheConsoleThatMigrates() throws {
         try EndToEnd.require(TmuxSession.available, "tmux is not installed")
         let path = try store(version: "BookStore 3", rows: 50)
-        let command = "\(ChrysalisRunner.demos.path) console \(TmuxSession.quote(path)) --model \(TmuxSession.quote(bundle)) --mappings \(TmuxSession.quote(mapping)) --to 'BookStore 4' --step"
+        let command =
+            "\(ChrysalisRunner.demos.path) console \(TmuxSession.quote(path)) --model \(TmuxSession.quote(bundle)) --mappings \(TmuxSession.quote(mapping)) --to 'BookStore 4' --step"
         let tmux = try TmuxSession(command)
         // Paused in step mode, the console holds the store for as long as we like.
         try tmux.wait(for: "Paused after CategoryToCategory")
@@ -64,7 +65,10 @@ final class ConcurrencyTests: XCTestCase {
             // for its write lock: it would go on writing to the store's old file after a swap.
             XCTAssertTrue(refused.stderr.contains("\(path) is open in another process: pid \(app.pid) (sqlite3 "), refused.stderr)
             XCTAssertEqual(try digest(path), before, "untouched while the app holds it")
-            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path).filter { $0.contains("chrysalis") }, [])
+            XCTAssertEqual(
+                try FileManager.default.contentsOfDirectory(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path).filter {
+                    $0.contains("chrysalis")
+                }, [])
             // Once the app lets go, the same command migrates.
             try app.finish("COMMIT;")
             let migrated = try ChrysalisRunner.demos(arguments)

@@ -16,8 +16,10 @@ final class ConsoleEndToEndTests: XCTestCase {
     /// A BookStore 3 store with `rows` generated rows per root entity.
     private func bookStore3(rows: Int, in directory: URL) throws -> String {
         let path = directory.appendingPathComponent("BookStore.sqlite").path
-        let result = try ChrysalisRunner.run(["fixture", resources.appendingPathComponent("BookStore.xcdatamodeld").path, "--version", "BookStore 3",
-                                              "--rows", String(rows), "--out", path])
+        let result = try ChrysalisRunner.run([
+            "fixture", resources.appendingPathComponent("BookStore.xcdatamodeld").path, "--version", "BookStore 3",
+            "--rows", String(rows), "--out", path,
+        ])
         XCTAssertEqual(result.status, 0, result.stderr)
         return path
     }
@@ -79,7 +81,9 @@ final class ConsoleEndToEndTests: XCTestCase {
         XCTAssertTrue(said.contains("BookStore 5"), end)
         XCTAssertTrue(said.contains("files take") && said.contains("rm -r") && said.contains("removes them"), end)
         let rows = try DatabaseQueue(path: directory.appendingPathComponent("BookStore.sqlite").path).read { db in
-            try Row.fetchAll(db, sql: "SELECT zfirstname, zlastname, zsynopsis FROM zpublication ORDER BY z_pk LIMIT 1").map { "\($0[0] as String? ?? "")|\($0[1] as String? ?? "")|\($0[2] as String? ?? "")" }
+            try Row.fetchAll(db, sql: "SELECT zfirstname, zlastname, zsynopsis FROM zpublication ORDER BY z_pk LIMIT 1").map {
+                "\($0[0] as String? ?? "")|\($0[1] as String? ?? "")|\($0[2] as String? ?? "")"
+            }
         }
         XCTAssertEqual(rows, ["John|Doe|The first book"])
     }
@@ -89,8 +93,10 @@ final class ConsoleEndToEndTests: XCTestCase {
     func testConsoleRunsAMixedPlanInPlaceStepIncluded() throws {
         let directory = try scratchDirectory()
         let path = directory.appendingPathComponent("BookStore.sqlite").path
-        let made = try ChrysalisRunner.run(["fixture", resources.appendingPathComponent("BookStore.xcdatamodeld").path, "--version", "BookStore",
-                                            "--rows", "50", "--out", path])
+        let made = try ChrysalisRunner.run([
+            "fixture", resources.appendingPathComponent("BookStore.xcdatamodeld").path, "--version", "BookStore",
+            "--rows", "50", "--out", path,
+        ])
         XCTAssertEqual(made.status, 0, made.stderr)
         let tmux = try TmuxSession(console(path, "--step"), width: 80, height: 24)
         let paused = try tmux.wait(for: "Step mode: step 1 of 3 done", "Publication (")
@@ -113,10 +119,14 @@ final class ConsoleEndToEndTests: XCTestCase {
     func testThePlanScreenShowsAStepsSQLUnderEnter() throws {
         let directory = try scratchDirectory()
         let path = directory.appendingPathComponent("BookStore.sqlite").path
-        let made = try ChrysalisRunner.run(["fixture", resources.appendingPathComponent("BookStore.xcdatamodeld").path, "--version", "BookStore",
-                                            "--rows", "50", "--out", path])
+        let made = try ChrysalisRunner.run([
+            "fixture", resources.appendingPathComponent("BookStore.xcdatamodeld").path, "--version", "BookStore",
+            "--rows", "50", "--out", path,
+        ])
         XCTAssertEqual(made.status, 0, made.stderr)
-        let files = { try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted().map { try Data(contentsOf: directory.appendingPathComponent($0)) } }
+        let files = {
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted().map { try Data(contentsOf: directory.appendingPathComponent($0)) }
+        }
         let before = try files()
         let tmux = try TmuxSession(console(path, "--stepwise"), width: 80, height: 24)
         try tmux.wait(for: "Versions of BookStore")
@@ -142,8 +152,10 @@ final class ConsoleEndToEndTests: XCTestCase {
     func testStepThroughBookStore3To4MappingByMapping() throws {
         let store = try bookStore3(rows: 50, in: try scratchDirectory())
         let tmux = try TmuxSession(console(store, "--to 'BookStore 4' --step", mappings: ["BookStore3To4"]))
-        let expected = [("CategoryToCategory", "create instances"), ("PublicationToPublication", "create instances"), ("PageToPage", "create instances"),
-                        ("CategoryToCategory", "create relationships"), ("PublicationToPublication", "create relationships"), ("PageToPage", "create relationships")]
+        let expected = [
+            ("CategoryToCategory", "create instances"), ("PublicationToPublication", "create instances"), ("PageToPage", "create instances"),
+            ("CategoryToCategory", "create relationships"), ("PublicationToPublication", "create relationships"), ("PageToPage", "create relationships"),
+        ]
         for (mapping, stage) in expected {
             // Consecutive pauses name different mappings, so the wait never matches the previous screen.
             let screen = try tmux.wait(for: "Paused after \(mapping)", "(\(stage)) ", "destination rows so far")
@@ -213,7 +225,8 @@ final class ConsoleEndToEndTests: XCTestCase {
         } else {
             XCTAssertEqual(after, before, "untouched")
         }
-        XCTAssertFalse(try FileManager.default.contentsOfDirectory(atPath: directory.path).contains { $0.contains("chrysalis-new") || $0.contains("chrysalis-work") })
+        XCTAssertFalse(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).contains { $0.contains("chrysalis-new") || $0.contains("chrysalis-work") })
     }
 
     /// SIGTERM from outside during a run: the console rolls back and then exits (issue 31 §3);

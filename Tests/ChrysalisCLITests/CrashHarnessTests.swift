@@ -22,8 +22,9 @@ final class CrashHarnessTests: XCTestCase {
         let seed = UInt64(environment["CHRYSALIS_CRASH_SEED"] ?? "") ?? 2031
         let only = Set((environment["CHRYSALIS_CRASH_KINDS"] ?? "").split(separator: ",").map(String.init))
         let kinds = CrashKind.all.filter { only.isEmpty || only.contains($0.name) }
-        print("crash harness: seed \(seed) (CHRYSALIS_CRASH_SEED), \(totalKills) kills (CHRYSALIS_KILLS) over \(kinds.map(\.name).joined(separator: ", ")), "
-              + "\(totalCancels) cancels (CHRYSALIS_CANCELS) over the multi-step plans")
+        print(
+            "crash harness: seed \(seed) (CHRYSALIS_CRASH_SEED), \(totalKills) kills (CHRYSALIS_KILLS) over \(kinds.map(\.name).joined(separator: ", ")), "
+                + "\(totalCancels) cancels (CHRYSALIS_CANCELS) over the multi-step plans")
         var random = SplitMix64(seed: seed)
         let root = try Fixtures.makeTemporaryDirectory()
         var keep = false
@@ -53,7 +54,9 @@ final class CrashHarnessTests: XCTestCase {
                 } else {
                     keep = true
                     for failure in outcome.failures {
-                        XCTFail("\(kind.name) \(isCancel ? "cancelled" : "killed") after \(String(format: "%.3f", delay)) s (seed \(seed), kept in \(trial.path)): \(failure)")
+                        XCTFail(
+                            "\(kind.name) \(isCancel ? "cancelled" : "killed") after \(String(format: "%.3f", delay)) s (seed \(seed), kept in \(trial.path)): \(failure)"
+                        )
                     }
                 }
             }
@@ -96,33 +99,53 @@ struct CrashKind {
         }
         return [
             // Adds an attribute with ALTER TABLE inside one transaction on the store itself.
-            CrashKind(name: "in-place-journal", bundle: bookStore, version: "BookStore", rows: 12_000, storeName: "BookStore.sqlite",
-                      journalMode: "DELETE", versions: [chain[0]]),
-            CrashKind(name: "in-place-wal", bundle: bookStore, version: "BookStore", rows: 12_000, storeName: "BookStore.sqlite",
-                      journalMode: nil, versions: [chain[0]]),
+            CrashKind(
+                name: "in-place-journal", bundle: bookStore, version: "BookStore", rows: 12_000, storeName: "BookStore.sqlite",
+                journalMode: "DELETE", versions: [chain[0]]),
+            CrashKind(
+                name: "in-place-wal", bundle: bookStore, version: "BookStore", rows: 12_000, storeName: "BookStore.sqlite",
+                journalMode: nil, versions: [chain[0]]),
             // Book renamed Volume and isbn made required: an UPDATE of every NULL isbn in the same
             // in-place transaction, big enough to spill into the WAL before the commit.
-            CrashKind(name: "in-place-update", bundle: shelf, version: "Shelf 1", rows: 10_000, storeName: "Shelf.sqlite", journalMode: nil,
-                      versions: [(name: "Shelf 2", arguments: ["--model", shelf, "--to", "Shelf 2"])]),
+            CrashKind(
+                name: "in-place-update", bundle: shelf, version: "Shelf 1", rows: 10_000, storeName: "Shelf.sqlite", journalMode: nil,
+                versions: [(name: "Shelf 2", arguments: ["--model", shelf, "--to", "Shelf 2"])]),
             // Adds Book.edition; the Tag–Book join table is always rebuilt, inside the step's
             // transaction on the store itself.
-            CrashKind(name: "rebuild", bundle: library, version: "Library 1", rows: 4_000, storeName: "Library.sqlite", journalMode: nil,
-                      versions: [(name: "Library 2", arguments: ["--model", library, "--to", "Library 2"])]),
+            CrashKind(
+                name: "rebuild", bundle: library, version: "Library 1", rows: 4_000, storeName: "Library.sqlite", journalMode: nil,
+                versions: [(name: "Library 2", arguments: ["--model", library, "--to", "Library 2"])]),
             // A custom policy splits authors' names, into a new store.
-            CrashKind(name: "mapping-policy", bundle: bookStore, version: "BookStore 3", rows: 3_000, storeName: "BookStore.sqlite", journalMode: nil,
-                      versions: [(name: "BookStore 4", arguments: ["--model", bookStore, "--mappings", bookStoreMappings + "/BookStore3To4.mapping.yaml",
-                                                                   "--to", "BookStore 4"])]),
+            CrashKind(
+                name: "mapping-policy", bundle: bookStore, version: "BookStore 3", rows: 3_000, storeName: "BookStore.sqlite", journalMode: nil,
+                versions: [
+                    (
+                        name: "BookStore 4",
+                        arguments: [
+                            "--model", bookStore, "--mappings", bookStoreMappings + "/BookStore3To4.mapping.yaml",
+                            "--to", "BookStore 4",
+                        ]
+                    )
+                ]),
             // objc.io Books: Model1 → Model2, then two passes (users, then books and authors) into one Model3 store.
-            CrashKind(name: "multi-pass", bundle: booksModel, version: "Model1", rows: 500, storeName: "Books.sqlite", journalMode: nil,
-                      versions: [(name: "Model2", arguments: ["--model", booksModel] + mapping("Model1_to_Model2") + ["--to", "Model2"]),
-                                 (name: "Model3", arguments: ["--model", booksModel] + mapping("Model1_to_Model2") + mapping("Model2_to_Model3_User")
-                                    + mapping("Model2_to_Model3"))]),
+            CrashKind(
+                name: "multi-pass", bundle: booksModel, version: "Model1", rows: 500, storeName: "Books.sqlite", journalMode: nil,
+                versions: [
+                    (name: "Model2", arguments: ["--model", booksModel] + mapping("Model1_to_Model2") + ["--to", "Model2"]),
+                    (
+                        name: "Model3",
+                        arguments: ["--model", booksModel] + mapping("Model1_to_Model2") + mapping("Model2_to_Model3_User")
+                            + mapping("Model2_to_Model3")
+                    ),
+                ]),
             // Core Data's route: one inferred step straight to BookStore 3, then two mapping steps.
-            CrashKind(name: "chain", bundle: bookStore, version: "BookStore", rows: 2_500, storeName: "BookStore.sqlite", journalMode: nil,
-                      versions: chain),
+            CrashKind(
+                name: "chain", bundle: bookStore, version: "BookStore", rows: 2_500, storeName: "BookStore.sqlite", journalMode: nil,
+                versions: chain),
             // The same versions one step each: two in-place steps, then two mapping steps.
-            CrashKind(name: "plan-4-steps", bundle: bookStore, version: "BookStore", rows: 2_500, storeName: "BookStore.sqlite", journalMode: nil,
-                      versions: chain.map { (name: $0.name, arguments: $0.arguments + ["--stepwise"]) }),
+            CrashKind(
+                name: "plan-4-steps", bundle: bookStore, version: "BookStore", rows: 2_500, storeName: "BookStore.sqlite", journalMode: nil,
+                versions: chain.map { (name: $0.name, arguments: $0.arguments + ["--stepwise"]) }),
         ]
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
 import XCTest
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One kind's stage for the crash harness: the pristine source store, the digest of every
@@ -41,7 +42,9 @@ struct CrashScene {
         }
         sourceBytes = try Data(contentsOf: URL(fileURLWithPath: source))
         let probe = directory.appendingPathComponent("probe")
-        guard let sourceDigest = try StoreDigest.recovered(source, scratch: probe, memo: memo).digest else { throw CrashSetupError(message: "cannot digest \(source)") }
+        guard let sourceDigest = try StoreDigest.recovered(source, scratch: probe, memo: memo).digest else {
+            throw CrashSetupError(message: "cannot digest \(source)")
+        }
         var versions = [sourceDigest: "source"]
         var target = ""
         for (index, version) in kind.versions.enumerated() {
@@ -94,7 +97,9 @@ struct CrashScene {
         if process.terminationReason == .exit {
             outcome.exitedBeforeKill = true
             if process.terminationStatus != 0 {
-                outcome.fail("uninterrupted run failed", "the run exited by itself with status \(process.terminationStatus): \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+                outcome.fail(
+                    "uninterrupted run failed",
+                    "the run exited by itself with status \(process.terminationStatus): \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
             }
         }
 
@@ -102,7 +107,8 @@ struct CrashScene {
         let left = try files(in: directory)
         outcome.leftovers = left.filter { $0 != kind.storeName }.map(normalized)
         outcome.journalPending = [store + "-journal", store + "-wal"].contains { size($0) > 0 }
-        outcome.workInProgress = outcome.journalPending || left.contains { $0.contains(".chrysalis-new") || $0.contains(".chrysalis-work") || $0.hasSuffix(".chrysalis-swap") }
+        outcome.workInProgress =
+            outcome.journalPending || left.contains { $0.contains(".chrysalis-new") || $0.contains(".chrysalis-work") || $0.hasSuffix(".chrysalis-swap") }
         if !FileManager.default.fileExists(atPath: store) {
             outcome.fail("store missing after the kill", "no store at \(store) after the kill; left: \(left)")
         } else {
@@ -110,11 +116,15 @@ struct CrashScene {
             if let digest, let version = versionByDigest[digest] {
                 outcome.content = version
                 if version == "source", !outcome.journalPending, try Data(contentsOf: URL(fileURLWithPath: store)) != sourceBytes {
-                    outcome.fail("source content but other bytes", "the store holds the source's content and no journal is pending, but its bytes differ from the source's; left: \(left)")
+                    outcome.fail(
+                        "source content but other bytes",
+                        "the store holds the source's content and no journal is pending, but its bytes differ from the source's; left: \(left)")
                 }
             } else {
                 outcome.content = "neither"
-                outcome.fail("neither source nor a version after the kill", "after the kill the store is neither the source nor a version of the chain (\(problem ?? "unknown content")); left: \(left)")
+                outcome.fail(
+                    "neither source nor a version after the kill",
+                    "after the kill the store is neither the source nor a version of the chain (\(problem ?? "unknown content")); left: \(left)")
             }
         }
         try checkRecovery(of: store, left: left, into: &outcome, scratch: trial.appendingPathComponent("probe"))
@@ -122,7 +132,9 @@ struct CrashScene {
         // The next run, with the same arguments, must clean up and finish.
         let rerun = try ChrysalisRunner.demos(["migrate", store] + kind.arguments)
         guard rerun.status == 0 else {
-            outcome.fail("next run failed", "the next run exited \(rerun.status): \(rerun.stderr.trimmingCharacters(in: .whitespacesAndNewlines)); left by the kill: \(left)")
+            outcome.fail(
+                "next run failed",
+                "the next run exited \(rerun.status): \(rerun.stderr.trimmingCharacters(in: .whitespacesAndNewlines)); left by the kill: \(left)")
             return outcome
         }
         let after = try files(in: directory)
@@ -135,11 +147,18 @@ struct CrashScene {
         }
         // A WAL store's own -wal and -shm are SQLite's state, not litter: noted, not failed.
         outcome.storeSidecarsAfter = after.filter { $0 == kind.storeName + "-wal" || $0 == kind.storeName + "-shm" }.map(normalized)
-        if !stray.isEmpty { outcome.fail("next run left files: \(stray.map(normalized).joined(separator: " "))", "left beside the store after the next run: \(stray) (the kill left \(left))") }
+        if !stray.isEmpty {
+            outcome.fail(
+                "next run left files: \(stray.map(normalized).joined(separator: " "))",
+                "left beside the store after the next run: \(stray) (the kill left \(left))")
+        }
         outcome.backupSidecars = after.filter { name in backups.contains { name.hasPrefix($0) && name != $0 } }.map(normalized)
         let (final, problem) = try StoreDigest.recovered(store, scratch: trial.appendingPathComponent("probe"), memo: memo)
         if final != targetDigest {
-            outcome.fail("next run gave another store", "after the next run the store is \(final.flatMap { versionByDigest[$0] } ?? problem ?? "not any version"), not the uninterrupted run's \(kind.versions.last!.name)")
+            outcome.fail(
+                "next run gave another store",
+                "after the next run the store is \(final.flatMap { versionByDigest[$0] } ?? problem ?? "not any version"), not the uninterrupted run's \(kind.versions.last!.name)"
+            )
         }
         for backup in backups {
             let path = directory.appendingPathComponent(backup).path
@@ -165,7 +184,9 @@ struct CrashScene {
     private func checkRecovery(of store: String, left: [String], into outcome: inout CrashOutcome, scratch: URL) throws {
         let target = kind.versions.last!.name
         if !["source", target, "neither"].contains(outcome.content), !left.contains(".\(kind.storeName).chrysalis-plan") {
-            outcome.fail("intermediate presented as done", "the kill left the store at \(outcome.content), between the source and \(target), with no plan journal to undo it; left: \(left)")
+            outcome.fail(
+                "intermediate presented as done",
+                "the kill left the store at \(outcome.content), between the source and \(target), with no plan journal to undo it; left: \(left)")
         }
         let recovered = try ChrysalisRunner.demos(["recover", store])
         guard recovered.status == 0 else {
@@ -177,10 +198,14 @@ struct CrashScene {
         outcome.afterRecovery = version ?? "neither"
         if version == "source" {
             if try Data(contentsOf: URL(fileURLWithPath: store)) != sourceBytes {
-                outcome.fail("recovered source not byte for byte", "after chrysalis recover the store holds the source's content, but not its bytes; left by the kill: \(left)")
+                outcome.fail(
+                    "recovered source not byte for byte",
+                    "after chrysalis recover the store holds the source's content, but not its bytes; left by the kill: \(left)")
             }
         } else if version != target {
-            outcome.fail("recovery left an intermediate", "after chrysalis recover the store is \(version ?? problem ?? "not a store"), neither the source nor \(target); left by the kill: \(left)")
+            outcome.fail(
+                "recovery left an intermediate",
+                "after chrysalis recover the store is \(version ?? problem ?? "not a store"), neither the source nor \(target); left by the kill: \(left)")
         }
     }
 
@@ -211,10 +236,14 @@ struct CrashScene {
         case 3:
             outcome.afterRecovery = "cancelled"
             if try Data(contentsOf: URL(fileURLWithPath: store)) != sourceBytes {
-                outcome.fail("cancelled but not the source", "cancelled (exit 3), but the store is \(outcome.content) (\(problem ?? "")), not the source byte for byte: \(printed.suffix(300))")
+                outcome.fail(
+                    "cancelled but not the source",
+                    "cancelled (exit 3), but the store is \(outcome.content) (\(problem ?? "")), not the source byte for byte: \(printed.suffix(300))")
             }
             if !left.isEmpty { outcome.fail("cancelled and left files", "cancelled, and left beside the store: \(left)") }
-            if !printed.contains("the store is as it was") { outcome.fail("cancel message without the state", "the cancel message does not say where the store stands: \(printed.suffix(300))") }
+            if !printed.contains("the store is as it was") {
+                outcome.fail("cancel message without the state", "the cancel message does not say where the store stands: \(printed.suffix(300))")
+            }
         case 0:
             outcome.exitedBeforeKill = true
             if digest != targetDigest { outcome.fail("finished but not the target", "exit 0, but the store is \(outcome.content)") }

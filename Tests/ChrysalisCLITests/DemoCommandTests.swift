@@ -16,10 +16,12 @@ final class DemoCommandTests: XCTestCase {
 
     private func query(_ path: String, _ sql: String) throws -> [[String]] {
         try DatabaseQueue(path: path).read { db in
-            try Row.fetchAll(db, sql: sql).map { $0.databaseValues.map { value in
-                if case .string(let text) = value.storage { return text }
-                return value.description
-            } }
+            try Row.fetchAll(db, sql: sql).map {
+                $0.databaseValues.map { value in
+                    if case .string(let text) = value.storage { return text }
+                    return value.description
+                }
+            }
         }
     }
 
@@ -31,8 +33,9 @@ final class DemoCommandTests: XCTestCase {
             return (String(name), line.dropFirst(name.count).trimmingCharacters(in: .whitespaces))
         }
         XCTAssertEqual(listed.map(\.0), ["bookstore", "books", "recipes", "groceries"])
-        let readme = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("README.md"), encoding: .utf8)
         for (name, summary) in listed {
             let row = readme.split(separator: "\n").first { $0.hasPrefix("| `\(name)` |") }.map { $0.replacingOccurrences(of: "`", with: "") }
             XCTAssertEqual(row, "| \(name) | \(summary) |", "the README's table says what demo --list says")
@@ -55,15 +58,18 @@ final class DemoCommandTests: XCTestCase {
         XCTAssertFalse(output.contains("inferred, in place"))
         let wide = output.split(separator: "\n").filter { $0.count > 100 && !$0.contains("/") }
         XCTAssertEqual(wide, [], "no line wider than 100 columns but a path")
-        XCTAssertEqual(try query(store, "SELECT ztitle, zfirstname, zlastname, zprice FROM zpublication ORDER BY z_pk LIMIT 4"), [
-            ["The first book", "John", "Doe", "20.0"], ["The second book", "Jane", "Doe", "21.0"],
-            ["The third book", "Bill", "Smith", "22.0"], ["The fourth book", "Jack", "Brown", "23.0"],
-        ])
+        XCTAssertEqual(
+            try query(store, "SELECT ztitle, zfirstname, zlastname, zprice FROM zpublication ORDER BY z_pk LIMIT 4"),
+            [
+                ["The first book", "John", "Doe", "20.0"], ["The second book", "Jane", "Doe", "21.0"],
+                ["The third book", "Bill", "Smith", "22.0"], ["The fourth book", "Jack", "Brown", "23.0"],
+            ])
         XCTAssertEqual(try query(store, "SELECT count(*) FROM zpublication WHERE zsynopsis IS NOT ztitle"), [["0"]], "synopsis = title everywhere")
         XCTAssertEqual(try query(store, "SELECT count(*) FROM zpublication"), [["44"]])
         XCTAssertEqual(try query(store, "SELECT count(*) FROM sqlite_master WHERE name = 'ZBOOK'"), [["0"]])
-        XCTAssertEqual(try query(store, "SELECT count(*) FROM zpublication WHERE zfirstname IS NOT NULL AND zlastname IS NULL") .first?.first.map { Int($0)! > 0 }, true,
-                       "generated authors include names without a space, which must not crash the split")
+        XCTAssertEqual(
+            try query(store, "SELECT count(*) FROM zpublication WHERE zfirstname IS NOT NULL AND zlastname IS NULL").first?.first.map { Int($0)! > 0 }, true,
+            "generated authors include names without a space, which must not crash the split")
     }
 
     func testBooks() throws {
@@ -77,9 +83,11 @@ final class DemoCommandTests: XCTestCase {
     func testRecipes() throws {
         let (output, store) = try runDemo("recipes")
         XCTAssertTrue(output.contains("Version 1.0 → Version 2.0") || output.contains("Version 1.1 → Version 2.0"), output)
-        XCTAssertEqual(try query(store, "SELECT zname, round(ztemperature, 1), zsize FROM zrecipe ORDER BY z_pk LIMIT 3"), [
-            ["Coq au vin", "176.7", "6"], ["Boeuf bourguignon", "162.8", "8"], ["Tarte Tatin", "190.6", "8"],
-        ])
+        XCTAssertEqual(
+            try query(store, "SELECT zname, round(ztemperature, 1), zsize FROM zrecipe ORDER BY z_pk LIMIT 3"),
+            [
+                ["Coq au vin", "176.7", "6"], ["Boeuf bourguignon", "162.8", "8"], ["Tarte Tatin", "190.6", "8"],
+            ])
         XCTAssertEqual(try query(store, "SELECT round(zsalary, 2) FROM zchef WHERE zname = 'Julia Child'"), [["5200.0"]])
         XCTAssertEqual(try query(store, "SELECT ztotalcost FROM zingredient ORDER BY z_pk LIMIT 1"), [["4.5"]])
     }

@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// The samples are the documents' code, line for line (DocsTruthTests): formatted as the documents show them.
 // The Swift samples of the DocC articles and docs/, as they are printed there, so that the
 // compiler checks every one of them: `DocsTruthTests.testEverySwiftSampleIsCompiled` fails when a
 // sample in a document is not found here line for line (`import` lines aside, indentation free).

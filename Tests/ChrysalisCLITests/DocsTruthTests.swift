@@ -80,8 +80,10 @@ final class DocsTruthTests: XCTestCase {
     /// A span read as a symbol: the path of names (`Type`, `member`…) and, for a function or
     /// initialiser, its argument labels (`_` for none). `nil` for a span that is no symbol.
     static func symbol(_ text: String) -> (path: [String], labels: [String]?)? {
-        let fileExtensions = ["swift", "sqlite", "plist", "md", "yaml", "txt", "xcdatamodeld", "xcdatamodel", "momd", "mom", "cdm",
-                              "xcmappingmodel", "json", "xml", "wiredatabase", "docc", "index"]
+        let fileExtensions = [
+            "swift", "sqlite", "plist", "md", "yaml", "txt", "xcdatamodeld", "xcdatamodel", "momd", "mom", "cdm",
+            "xcmappingmodel", "json", "xml", "wiredatabase", "docc", "index",
+        ]
         let upper = #"^([A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*(?:[./][A-Za-z_][A-Za-z0-9_]*)*)(?:\(((?:[A-Za-z_][A-Za-z0-9_]*:)*)\))?$"#
         let lower = #"^(?:[a-z][A-Za-z0-9]*\.)?([a-z][A-Za-z0-9]*)\(((?:[A-Za-z_][A-Za-z0-9_]*:)*)\)$"#
         func groups(_ pattern: String) -> [String?]? {
@@ -322,7 +324,11 @@ final class DocsTruthTests: XCTestCase {
         var sources = [Self.root.appendingPathComponent("Tests/ChrysalisCLITests/DocSamples.swift")]
         let examples = FileManager.default.enumerator(at: Self.root.appendingPathComponent("Examples"), includingPropertiesForKeys: nil)
         while let url = examples?.nextObject() as? URL {
-            if url.lastPathComponent == ".build" { examples?.skipDescendants() } else if url.pathExtension == "swift" && url.lastPathComponent != "Package.swift" { sources.append(url) }
+            if url.lastPathComponent == ".build" {
+                examples?.skipDescendants()
+            } else if url.pathExtension == "swift" && url.lastPathComponent != "Package.swift" {
+                sources.append(url)
+            }
         }
         // Each file's lines apart, so that a sample never matches across two files.
         let compiled = try sources.map { lines(try String(contentsOf: $0, encoding: .utf8)) }
@@ -340,8 +346,10 @@ final class DocsTruthTests: XCTestCase {
                     let starts = 0..<max(source.count - sample.count + 1, 0)
                     return starts.contains { (start: Int) -> Bool in Array(source[start..<(start + sample.count)]) == sample }
                 }
-                XCTAssertTrue(found, "\(file):\(line): this Swift sample is in neither DocSamples.swift nor an example's sources, so nothing compiles it:\n"
-                                  + sample.joined(separator: "\n"))
+                XCTAssertTrue(
+                    found,
+                    "\(file):\(line): this Swift sample is in neither DocSamples.swift nor an example's sources, so nothing compiles it:\n"
+                        + sample.joined(separator: "\n"))
             }
         }
         XCTAssertGreaterThan(samples, 10, "samples are found in the documents")

@@ -11,8 +11,10 @@ final class FixtureCommandTests: XCTestCase {
 
     private func make(_ bundle: String, version: String, rows: Int, seed: Int, in directory: URL, name: String) throws -> String {
         let out = directory.appendingPathComponent(name).path
-        let result = try ChrysalisRunner.run(["fixture", resources.appendingPathComponent(bundle).path, "--version", version,
-                                              "--rows", String(rows), "--out", out, "--seed", String(seed)])
+        let result = try ChrysalisRunner.run([
+            "fixture", resources.appendingPathComponent(bundle).path, "--version", version,
+            "--rows", String(rows), "--out", out, "--seed", String(seed),
+        ])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stdout.contains("rows/s"), result.stdout)
         return out
@@ -33,7 +35,8 @@ final class FixtureCommandTests: XCTestCase {
         XCTAssertNotEqual(try dump(a, everything), try dump(c, everything))
         for table in ["ZPUBLICATION", "ZCATEGORY", "ZPAGE"] { XCTAssertEqual(try dump(a, "SELECT count(*) FROM \(table)"), ["500"]) }
         // Every key points at a row of the right entity; some are NULL; names without a space occur.
-        XCTAssertEqual(try dump(a, "SELECT count(*) FROM zpage p WHERE p.zbook IS NOT NULL AND NOT EXISTS (SELECT 1 FROM zpublication b WHERE b.z_pk = p.zbook)"), ["0"])
+        XCTAssertEqual(
+            try dump(a, "SELECT count(*) FROM zpage p WHERE p.zbook IS NOT NULL AND NOT EXISTS (SELECT 1 FROM zpublication b WHERE b.z_pk = p.zbook)"), ["0"])
         XCTAssertEqual(try dump(a, "SELECT count(*) FROM zpublication WHERE zcategory IS NOT NULL AND zcategory NOT IN (SELECT z_pk FROM zcategory)"), ["0"])
         XCTAssertNotEqual(try dump(a, "SELECT count(*) FROM zpublication WHERE ztitle IS NULL"), ["0"])
         XCTAssertNotEqual(try dump(a, "SELECT count(*) FROM zpublication WHERE zauthor NOT LIKE '% %'"), ["0"])
@@ -64,10 +67,12 @@ final class FixtureCommandTests: XCTestCase {
         let version = directory.appendingPathComponent("Wide.xcdatamodeld/V1.xcdatamodel")
         try FileManager.default.createDirectory(at: version, withIntermediateDirectories: true)
         let attributes = (0..<2100).map { #"<attribute name="a\#($0)" optional="YES" attributeType="Integer 64"/>"# }.joined()
-        try Data("""
+        try Data(
+            """
             <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
             <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0"><entity name="Wide">\(attributes)</entity></model>
-            """.utf8).write(to: version.appendingPathComponent("contents"))
+            """.utf8
+        ).write(to: version.appendingPathComponent("contents"))
         let bundle = version.deletingLastPathComponent().path
         let wanted = "its hierarchy's table ZWIDE would have 2103 columns, and SQLite holds at most 2000 in a table"
 

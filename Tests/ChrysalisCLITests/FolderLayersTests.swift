@@ -12,8 +12,10 @@ final class FolderLayersTests: XCTestCase {
     /// Each module's folders, bottom first.
     static let stacks: [String: [String]] = [
         "SQLiteStore": ["Values", "Statements", "Layout", "Bookkeeping", "Reading", "Writing", "Files"],
-        "MigrationEngine": ["Values", "Expressions", "Mapping", "Generation", "Progress", "Safety", "Manager", "Pass", "Inference", "Planning",
-                            "Verification"],
+        "MigrationEngine": [
+            "Values", "Expressions", "Mapping", "Generation", "Progress", "Safety", "Manager", "Pass", "Inference", "Planning",
+            "Verification",
+        ],
     ]
 
     func testEveryFolderUsesOnlyItselfAndTheFoldersBelow() throws {
@@ -24,8 +26,10 @@ final class FolderLayersTests: XCTestCase {
                 guard let from = stack.firstIndex(of: use.folder), let to = stack.firstIndex(of: use.usedFolder) else { return false }
                 return to > from
             }
-            XCTAssertTrue(violations.isEmpty, "\(module): a folder uses one above it:\n"
-                + violations.map { "  \($0.folder)/\($0.file) uses \($0.symbol) (\($0.usedFolder))" }.joined(separator: "\n"))
+            XCTAssertTrue(
+                violations.isEmpty,
+                "\(module): a folder uses one above it:\n"
+                    + violations.map { "  \($0.folder)/\($0.file) uses \($0.symbol) (\($0.usedFolder))" }.joined(separator: "\n"))
         }
     }
 
@@ -33,15 +37,16 @@ final class FolderLayersTests: XCTestCase {
     /// in a comment or a string.
     func testTheCheckerFindsAUseInCodeAndNotInCommentsOrStrings() {
         let code = """
-        /// Mentions UpperThing in a doc comment.
-        struct Lower {
-            let text = "UpperThing in a string"
-            let said = "made by \\(Maker.name)"
-            // UpperThing in a comment
-            func make() -> UsedThing { UsedThing() }
-        }
-        """
-        XCTAssertEqual(ModuleLayers.identifiers(in: code).intersection(["UpperThing", "UsedThing", "Maker"]), ["UsedThing", "Maker"], "an interpolation is code")
+            /// Mentions UpperThing in a doc comment.
+            struct Lower {
+                let text = "UpperThing in a string"
+                let said = "made by \\(Maker.name)"
+                // UpperThing in a comment
+                func make() -> UsedThing { UsedThing() }
+            }
+            """
+        XCTAssertEqual(
+            ModuleLayers.identifiers(in: code).intersection(["UpperThing", "UsedThing", "Maker"]), ["UsedThing", "Maker"], "an interpolation is code")
         XCTAssertEqual(ModuleLayers.topLevelTypes(in: "package struct A {\n    struct Nested {}\n}\nextension B {}\nenum C: Int {}\n"), ["A", "C"])
     }
 }
@@ -57,12 +62,14 @@ struct ModuleLayers {
         let manager = FileManager.default
         folders = try manager.contentsOfDirectory(atPath: module.path).filter { name in
             var isFolder: ObjCBool = false
-            return manager.fileExists(atPath: module.appendingPathComponent(name).path, isDirectory: &isFolder) && isFolder.boolValue && !name.hasSuffix(".docc")
+            return manager.fileExists(atPath: module.appendingPathComponent(name).path, isDirectory: &isFolder) && isFolder.boolValue
+                && !name.hasSuffix(".docc")
         }.sorted()
         var files: [(folder: String, name: String, code: String)] = []
         for folder in folders {
             for name in try manager.contentsOfDirectory(atPath: module.appendingPathComponent(folder).path).sorted() where name.hasSuffix(".swift") {
-                files.append((folder, name, Self.code(try String(contentsOf: module.appendingPathComponent(folder).appendingPathComponent(name), encoding: .utf8))))
+                files.append(
+                    (folder, name, Self.code(try String(contentsOf: module.appendingPathComponent(folder).appendingPathComponent(name), encoding: .utf8))))
             }
         }
         var owner: [String: String] = [:]
@@ -120,7 +127,10 @@ struct ModuleLayers {
                         continue
                     }
                     if characters[index] == "\\" { index += 2; continue }
-                    if triple ? (index + 2 < characters.count && characters[index] == "\"" && characters[index + 1] == "\"" && characters[index + 2] == "\"") : characters[index] == "\"" {
+                    if triple
+                        ? (index + 2 < characters.count && characters[index] == "\"" && characters[index + 1] == "\"" && characters[index + 2] == "\"")
+                        : characters[index] == "\""
+                    {
                         index += triple ? 3 : 1
                         break
                     }

@@ -8,13 +8,15 @@ import XCTest
 final class ForeignBundleTests: XCTestCase {
     func testAnotherAppsBundleIsRefusedUntilTheLossIsAcceptedInSoManyWords() throws {
         let folder = try scratchDirectory()
-        let wire = try Fixtures.copyStore(Fixtures.root.appendingPathComponent("wire-ios-data-model/Tests/Resources/store2-74-0.wiredatabase"), into: folder).path
+        let wire = try Fixtures.copyStore(Fixtures.root.appendingPathComponent("wire-ios-data-model/Tests/Resources/store2-74-0.wiredatabase"), into: folder)
+            .path
         let books = ChrysalisRunner.demoResources.appendingPathComponent("BookStore.xcdatamodeld").path
         let before = try Data(contentsOf: URL(fileURLWithPath: wire))
         for command in ["plan", "migrate"] {
             let refused = try ChrysalisRunner.run([command, wire, "--model", books])
             XCTAssertEqual(refused.status, 1, "\(command): \(refused.stdout)")
-            XCTAssertTrue(refused.stderr.contains("is at no version of BookStore, and migrating it to BookStore 5 would drop 18 of its 18 entities"), refused.stderr)
+            XCTAssertTrue(
+                refused.stderr.contains("is at no version of BookStore, and migrating it to BookStore 5 would drop 18 of its 18 entities"), refused.stderr)
             XCTAssertTrue(refused.stderr.contains("entity Conversation removed (21 rows)"), refused.stderr)
             XCTAssertTrue(refused.stderr.contains("say so with --accept-foreign-model"), refused.stderr)
             XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: wire)), before, "\(command): nothing written")
@@ -39,7 +41,9 @@ final class ForeignBundleTests: XCTestCase {
         // Every loss the plan named with rows is named by the result, word for word.
         let planned = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(plan.stdout.utf8)) as? [String: Any])
         let steps = try XCTUnwrap(planned["steps"] as? [[String: Any]])
-        let drops = steps.flatMap { step in ((step["changes"] as? [[String: Any]]) ?? []).filter { ["entityRemoved", "removed", "linksDropped"].contains($0["kind"] as? String) } }
+        let drops = steps.flatMap { step in
+            ((step["changes"] as? [[String: Any]]) ?? []).filter { ["entityRemoved", "removed", "linksDropped"].contains($0["kind"] as? String) }
+        }
         for drop in drops {
             XCTAssertTrue(migrated.stdout.contains(try XCTUnwrap(drop["entity"] as? String)), "\(drop) missing from: \(migrated.stdout)")
         }

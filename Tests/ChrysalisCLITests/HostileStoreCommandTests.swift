@@ -36,9 +36,11 @@ final class HostileStoreCommandTests: XCTestCase {
 
     /// `commands` (`inspect`, `plan` and `migrate` twice) on `path`: each fails with one error naming
     /// `expected`, no Swift internals, one `Fix:`, the store's bytes unchanged and nothing added.
-    private func expectRefusedEverywhere(_ path: String, saying expected: String, extra: [String] = [],
-                                         commands: [String] = ["inspect", "plan", "migrate", "migrate"],
-                                         file: StaticString = #filePath, line: UInt = #line) throws {
+    private func expectRefusedEverywhere(
+        _ path: String, saying expected: String, extra: [String] = [],
+        commands: [String] = ["inspect", "plan", "migrate", "migrate"],
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         let neighbours = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
         for command in commands {
@@ -75,7 +77,9 @@ final class HostileStoreCommandTests: XCTestCase {
         try damage(path, "UPDATE ZBOOK SET Z_ENT = 'x' WHERE Z_PK = 3")
         let result = try ChrysalisRunner.run(["migrate", path, "--model", bookStore])
         XCTAssertEqual(result.status, 1, result.stderr)
-        XCTAssertTrue(result.stderr.contains(#"ZBOOK.Z_ENT holds text ("x") where an integer belongs; the store is as it was, at BookStore; nothing was changed"#), result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains(#"ZBOOK.Z_ENT holds text ("x") where an integer belongs; the store is as it was, at BookStore; nothing was changed"#),
+            result.stderr)
         XCTAssertTrue(result.stderr.contains("SELECT Z_PK, Z_ENT FROM ZBOOK WHERE typeof(Z_ENT) != 'integer'"), result.stderr)
         XCTAssertFalse(result.stderr.contains("-wal"), result.stderr)
     }
@@ -120,8 +124,9 @@ final class HostileStoreCommandTests: XCTestCase {
     func testAnInfiniteLiteralIsRefusedWhenPlanning() throws {
         let path = try store("Literal.sqlite", version: "BookStore 4")
         let mapping = try mappingYAML("Literal", price: "$source.price * 1.04e999")
-        try expectRefusedEverywhere(path, saying: "'1.04e999' is past the range of a Double", extra: ["--mappings", mapping],
-                                    commands: ["plan", "migrate", "migrate"])
+        try expectRefusedEverywhere(
+            path, saying: "'1.04e999' is past the range of a Double", extra: ["--mappings", mapping],
+            commands: ["plan", "migrate", "migrate"])
     }
 
     /// Arithmetic that overflows at run time stops the migration (it would write `inf`): on the
@@ -168,7 +173,9 @@ final class HostileStoreCommandTests: XCTestCase {
     /// migrated. Every row arrives, with its values.
     func testKeysBelowOneAreMigratedLikeAnyOther() throws {
         let path = try store("Keys.sqlite", version: "BookStore 4")
-        try damage(path, """
+        try damage(
+            path,
+            """
             UPDATE ZPUBLICATION SET Z_PK = -9223372036854775808 WHERE Z_PK = (SELECT min(Z_PK) FROM ZPUBLICATION);
             UPDATE ZPUBLICATION SET Z_PK = 0 WHERE Z_PK = (SELECT max(Z_PK) FROM ZPUBLICATION);
             UPDATE ZCATEGORY SET Z_PK = -1 WHERE Z_PK = (SELECT min(Z_PK) FROM ZCATEGORY WHERE Z_PK NOT IN (SELECT ZCATEGORY FROM ZPUBLICATION WHERE ZCATEGORY IS NOT NULL));
@@ -190,16 +197,20 @@ final class HostileStoreCommandTests: XCTestCase {
     func testDeeplyNestedModelAndMappingFilesAreRefused() throws {
         let bundle = directory.appendingPathComponent("Deep.xcdatamodeld/Deep.xcdatamodel")
         try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
-        try ("<?xml version=\"1.0\"?><model>" + String(repeating: "<entity name=\"A\">", count: 100_000)
-             + String(repeating: "</entity>", count: 100_000) + "</model>").write(to: bundle.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+        try
+            ("<?xml version=\"1.0\"?><model>" + String(repeating: "<entity name=\"A\">", count: 100_000)
+            + String(repeating: "</entity>", count: 100_000) + "</model>").write(
+                to: bundle.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
         let model = try ChrysalisRunner.run(["model", bundle.deletingLastPathComponent().path])
         XCTAssertEqual(model.status, 1, model.stderr)
         XCTAssertTrue(model.stderr.contains("contents:1: elements are nested more than 256 deep"), model.stderr)
 
         let mapping = directory.appendingPathComponent("Deep.xcmappingmodel")
         try FileManager.default.createDirectory(at: mapping, withIntermediateDirectories: true)
-        try ("<?xml version=\"1.0\"?><database>" + String(repeating: "<object type=\"X\">", count: 50_000)
-             + String(repeating: "</object>", count: 50_000) + "</database>").write(to: mapping.appendingPathComponent("xcmapping.xml"), atomically: true, encoding: .utf8)
+        try
+            ("<?xml version=\"1.0\"?><database>" + String(repeating: "<object type=\"X\">", count: 50_000)
+            + String(repeating: "</object>", count: 50_000) + "</database>").write(
+                to: mapping.appendingPathComponent("xcmapping.xml"), atomically: true, encoding: .utf8)
         let read = try ChrysalisRunner.run(["mapping", mapping.path])
         XCTAssertEqual(read.status, 1, read.stderr)
         XCTAssertTrue(read.stderr.contains("xcmapping.xml:1: elements are nested more than 256 deep"), read.stderr)

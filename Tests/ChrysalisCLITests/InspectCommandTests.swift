@@ -22,12 +22,14 @@ final class InspectCommandTests: XCTestCase {
     private func rowsByEntityNumber(_ path: String) throws -> (byNumber: [Int: Int], names: [String: Int]) {
         try DatabaseQueue(path: path).read { db in
             var counts: [Int: Int] = [:]
-            let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE '%Z_ENT INTEGER,%' AND name NOT LIKE 'A%'")
+            let tables = try String.fetchAll(
+                db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE '%Z_ENT INTEGER,%' AND name NOT LIKE 'A%'")
             for table in tables {
                 for row in try Row.fetchAll(db, sql: "SELECT Z_ENT, count(*) FROM \"\(table)\" GROUP BY Z_ENT") { counts[row[0], default: 0] += row[1] as Int }
             }
-            let names = Dictionary(try Row.fetchAll(db, sql: "SELECT Z_NAME, Z_ENT FROM Z_PRIMARYKEY").map { ($0[0] as String, $0[1] as Int) },
-                                   uniquingKeysWith: { first, _ in first })
+            let names = Dictionary(
+                try Row.fetchAll(db, sql: "SELECT Z_NAME, Z_ENT FROM Z_PRIMARYKEY").map { ($0[0] as String, $0[1] as Int) },
+                uniquingKeysWith: { first, _ in first })
             return (counts, names)
         }
     }

@@ -67,7 +67,8 @@ final class LimitsTests: XCTestCase {
         let hard = try migrate(store, under: "-v 300000")
         XCTAssertEqual(hard.reason, .exit, hard.stderr)
         XCTAssertEqual(hard.status, 1, hard.stderr)
-        XCTAssertTrue(hard.stderr.contains("this process may map at most 300000 KB of memory (its address-space limit, `ulimit -v`, hard limit 300000 KB)"), hard.stderr)
+        XCTAssertTrue(
+            hard.stderr.contains("this process may map at most 300000 KB of memory (its address-space limit, `ulimit -v`, hard limit 300000 KB)"), hard.stderr)
         XCTAssertTrue(hard.stderr.contains("Fix: raise the limit (`ulimit -v 1048576` or `ulimit -v unlimited`)"), hard.stderr)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store)), before)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["BookStore.sqlite"], "nothing made beside it")

@@ -67,14 +67,18 @@ final class LoopbackSSH {
 
             """.write(toFile: config, atomically: true, encoding: .utf8)
             let test = try run([sshd, "-t", "-f", config], timeout: 30)
-            guard test.status == 0 else { throw EndToEnd.unavailable("sshd cannot start here (sshd -t: \(test.output.trimmingCharacters(in: .whitespacesAndNewlines)))") }
+            guard test.status == 0 else {
+                throw EndToEnd.unavailable("sshd cannot start here (sshd -t: \(test.output.trimmingCharacters(in: .whitespacesAndNewlines)))")
+            }
             try? FileManager.default.removeItem(atPath: log)
             let pid = try CleanSpawn.start([sshd, "-D", "-f", config, "-E", log], output: directory.appendingPathComponent("sshd.out").path)
             // Listening is logged once the socket is bound; a port taken since freePort() makes it exit.
             let deadline = Date().addingTimeInterval(30)
             var exited = false, listening = false
             while Date() < deadline {
-                if (try? String(contentsOfFile: log, encoding: .utf8))?.contains("Server listening on 127.0.0.1 port \(port)") == true { listening = true; break }
+                if (try? String(contentsOfFile: log, encoding: .utf8))?.contains("Server listening on 127.0.0.1 port \(port)") == true {
+                    listening = true; break
+                }
                 var status: Int32 = 0
                 if waitpid(pid, &status, WNOHANG) == pid { exited = true; break }
                 Thread.sleep(forTimeInterval: 0.05)
@@ -87,7 +91,8 @@ final class LoopbackSSH {
                 guard probe.status == 0, probe.output.contains("chrysalis-ssh-ok") else {
                     let serverLog = server.logText
                     server.stop()
-                    throw EndToEnd.unavailable("cannot log in to the loopback sshd as \(user) (ssh exit \(probe.status)): \(probe.output)\nsshd log:\n\(serverLog)")
+                    throw EndToEnd.unavailable(
+                        "cannot log in to the loopback sshd as \(user) (ssh exit \(probe.status)): \(probe.output)\nsshd log:\n\(serverLog)")
                 }
                 started = server
                 return server
@@ -117,9 +122,11 @@ final class LoopbackSSH {
 
     /// The client's options: this server's key only, no user config, no known-hosts file, no prompts.
     private func options(tty: Bool) -> [String] {
-        (tty ? ["-tt"] : ["-T"]) + ["-p", String(port), "-i", clientKey, "-F", "/dev/null",
-                                    "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null", "-o", "BatchMode=yes",
-                                    "-o", "IdentitiesOnly=yes", "-o", "LogLevel=ERROR", "-o", "ConnectTimeout=30"]
+        (tty ? ["-tt"] : ["-T"]) + [
+            "-p", String(port), "-i", clientKey, "-F", "/dev/null",
+            "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null", "-o", "BatchMode=yes",
+            "-o", "IdentitiesOnly=yes", "-o", "LogLevel=ERROR", "-o", "ConnectTimeout=30",
+        ]
     }
 
     /// Shell text that runs `remote` (shell text for the remote side) over SSH with a terminal,

@@ -37,7 +37,10 @@ final class MappingCommandTests: XCTestCase {
         let file = Fixtures.root.appendingPathComponent("CoreDataPlus/Tests/Resources/SampleModel/MappingModels/V2toV3.xcmappingmodel")
         let text = try ChrysalisRunner.run(["mapping", file.path])
         XCTAssertEqual(text.status, 0, text.stderr)
-        XCTAssertTrue(text.stdout.contains(#"previousOwners        ⇢ FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "PersonToPerson", $source.owner)"#), text.stdout)
+        XCTAssertTrue(
+            text.stdout.contains(
+                #"previousOwners        ⇢ FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "PersonToPerson", $source.owner)"#),
+            text.stdout)
         let wibosco = Fixtures.files { $0.lastPathComponent == "Migration1to2.xcmappingmodel" }[0]
         let mapping = try json([wibosco.path])
         let attributes = (mapping["entityMappings"] as? [[String: Any]])?.first?["attributes"] as? [[String: Any]]
@@ -47,8 +50,10 @@ final class MappingCommandTests: XCTestCase {
     func testYAMLResolvedAgainstItsBundle() throws {
         let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Sources/Demo/Resources")
-        let mapping = try json([resources.appendingPathComponent("Mappings/Groceries3To4.mapping.yaml").path,
-                                "--model", resources.appendingPathComponent("Groceries.xcdatamodeld").path])
+        let mapping = try json([
+            resources.appendingPathComponent("Mappings/Groceries3To4.mapping.yaml").path,
+            "--model", resources.appendingPathComponent("Groceries.xcdatamodeld").path,
+        ])
         let entities = try XCTUnwrap(mapping["entityMappings"] as? [[String: Any]])
         XCTAssertEqual(entities.compactMap { $0["name"] as? String }, ["ItemToItem", "AmountToUnit"])
         XCTAssertEqual(entities.compactMap { $0["kind"] as? String }, ["copy", "transform"])
@@ -60,15 +65,17 @@ final class MappingCommandTests: XCTestCase {
         let directory = try Fixtures.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("Broken.mapping.yaml")
-        try Data("""
-        source: Model 3
-        destination: Model 4
-        entityMappings:
-          - source: Amount
-            destination: Unit
-            attributes:
-              name: $source.xyz *
-        """.utf8).write(to: file)
+        try Data(
+            """
+            source: Model 3
+            destination: Model 4
+            entityMappings:
+              - source: Amount
+                destination: Unit
+                attributes:
+                  name: $source.xyz *
+            """.utf8
+        ).write(to: file)
         let result = try ChrysalisRunner.run(["mapping", file.path])
         XCTAssertEqual(result.status, 1)
         XCTAssertTrue(result.stderr.hasPrefix("error: \(file.path):7: AmountToUnit.name: column 14 of \"$source.xyz *\": expected a value"), result.stderr)

@@ -45,9 +45,12 @@ final class MappingSelectionTests: XCTestCase {
     func testAMappingOfAnotherBundleIsRefusedWhenNamedAndListedFromAFolder() throws {
         let (store, app) = try setUp(store: "SampleModel_V1.sqlite")
         let other = Fixtures.root.appendingPathComponent("wire-ios-data-model/Resources/zmessaging.xcdatamodeld").path
-        let wire = try Fixtures.copyStore(Fixtures.root.appendingPathComponent("wire-ios-data-model/Tests/Resources/store2-90-0.wiredatabase"),
-                                          into: store.deletingLastPathComponent())
-        let named = try ChrysalisRunner.run(["plan", wire.path, "--model", other, "--mappings", app.appendingPathComponent("Contents/Resources/V2toV3.cdm").path])
+        let wire = try Fixtures.copyStore(
+            Fixtures.root.appendingPathComponent("wire-ios-data-model/Tests/Resources/store2-90-0.wiredatabase"),
+            into: store.deletingLastPathComponent())
+        let named = try ChrysalisRunner.run([
+            "plan", wire.path, "--model", other, "--mappings", app.appendingPathComponent("Contents/Resources/V2toV3.cdm").path,
+        ])
         XCTAssertEqual(named.status, 1)
         XCTAssertTrue(named.stderr.contains("mapping V2toV3 fits no version of this model bundle"), named.stderr)
         let found = try ChrysalisRunner.run(["plan", wire.path, "--model", other, "--mappings", app.path])

@@ -14,14 +14,18 @@ final class MigrateCommandTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try Fixtures.copyStore(try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent == "Model1.sqlite" }), into: directory)
         let model = books.appendingPathComponent("Model.xcdatamodeld").path
-        let first = try ChrysalisRunner.demos(["migrate", store.path, "--model", model, "--to", "Model2",
-                                             "--mappings", books.appendingPathComponent("Model1_to_Model2.xcmappingmodel").path])
+        let first = try ChrysalisRunner.demos([
+            "migrate", store.path, "--model", model, "--to", "Model2",
+            "--mappings", books.appendingPathComponent("Model1_to_Model2.xcmappingmodel").path,
+        ])
         XCTAssertEqual(first.status, 0, first.stderr)
         XCTAssertTrue(first.stdout.contains("from Model1 to Model2"), first.stdout)
         XCTAssertTrue(first.stderr.contains("BookToBook (3/3) create instances"), "a progress line per event: \(first.stderr)")
-        let second = try ChrysalisRunner.demos(["migrate", store.path, "--model", model, "--json",
-                                              "--mappings", books.appendingPathComponent("Model2_to_Model3_User.xcmappingmodel").path,
-                                              "--mappings", books.appendingPathComponent("Model2_to_Model3.xcmappingmodel").path])
+        let second = try ChrysalisRunner.demos([
+            "migrate", store.path, "--model", model, "--json",
+            "--mappings", books.appendingPathComponent("Model2_to_Model3_User.xcmappingmodel").path,
+            "--mappings", books.appendingPathComponent("Model2_to_Model3.xcmappingmodel").path,
+        ])
         XCTAssertEqual(second.status, 0, second.stderr)
         let events = second.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         let fractions = events.compactMap { $0["fraction"] as? Double }
@@ -68,8 +72,10 @@ final class MigrateCommandTests: XCTestCase {
         let before = try Data(contentsOf: store)
         // A mapping made for another bundle: named on purpose, it is an error.
         let bookStoreMapping = books.deletingLastPathComponent().appendingPathComponent("Mappings/BookStore3To4.mapping.yaml").path
-        let result = try ChrysalisRunner.demos(["migrate", store.path, "--model", books.appendingPathComponent("Model.xcdatamodeld").path, "--to", "Model2",
-                                              "--mappings", bookStoreMapping])
+        let result = try ChrysalisRunner.demos([
+            "migrate", store.path, "--model", books.appendingPathComponent("Model.xcdatamodeld").path, "--to", "Model2",
+            "--mappings", bookStoreMapping,
+        ])
         XCTAssertEqual(result.status, 1)
         XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
         XCTAssertTrue(result.stderr.contains("mapping BookStore3To4 fits no version of this model bundle"), result.stderr)
@@ -82,9 +88,11 @@ final class MigrateCommandTests: XCTestCase {
         let directory = try Fixtures.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try Fixtures.copyStore(try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent == "Model1.sqlite" }), into: directory)
-        let result = try ChrysalisRunner.demos(["plan", store.path, "--model", books.appendingPathComponent("Model.xcdatamodeld").path, "--to", "Model2",
-                                              "--mappings", books.appendingPathComponent("Model1_to_Model2.xcmappingmodel").path,
-                                              "--mappings", books.appendingPathComponent("Model2_to_Model3.xcmappingmodel").path])
+        let result = try ChrysalisRunner.demos([
+            "plan", store.path, "--model", books.appendingPathComponent("Model.xcdatamodeld").path, "--to", "Model2",
+            "--mappings", books.appendingPathComponent("Model1_to_Model2.xcmappingmodel").path,
+            "--mappings", books.appendingPathComponent("Model2_to_Model3.xcmappingmodel").path,
+        ])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stdout.contains("Model2_to_Model3 maps Model2 → Model3, beyond the target Model2: not used"), result.stdout)
     }

@@ -19,8 +19,10 @@ final class MigrateSafetyTests: XCTestCase {
     func testJSONEndsWithAnErrorEventThatSaysWhereTheStoreStands() throws {
         let store = try Fixtures.copyStore(sample.appendingPathComponent("Fixtures/SampleModel_V2.sqlite"), into: try scratchDirectory())
         let before = try Data(contentsOf: store)
-        let result = try ChrysalisRunner.run(["migrate", store.path, "--model", sample.appendingPathComponent("SampleModel.xcdatamodeld").path,
-                                              "--mappings", sample.appendingPathComponent("Fixtures/V2toV3.cdm").path, "--to", "SampleModel3", "--json"])
+        let result = try ChrysalisRunner.run([
+            "migrate", store.path, "--model", sample.appendingPathComponent("SampleModel.xcdatamodeld").path,
+            "--mappings", sample.appendingPathComponent("Fixtures/V2toV3.cdm").path, "--to", "SampleModel3", "--json",
+        ])
         XCTAssertEqual(result.status, 1)
         let last = try XCTUnwrap(result.stdout.split(separator: "\n").last)
         let event = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
@@ -67,8 +69,10 @@ final class MigrateSafetyTests: XCTestCase {
     func testAFailedDryRunLeavesNoCopyBehind() throws {
         let store = try Fixtures.copyStore(sample.appendingPathComponent("Fixtures/SampleModel_V2.sqlite"), into: try scratchDirectory())
         let before = try dryRunFolders()
-        let result = try ChrysalisRunner.run(["migrate", store.path, "--model", sample.appendingPathComponent("SampleModel.xcdatamodeld").path,
-                                              "--mappings", sample.appendingPathComponent("Fixtures/V2toV3.cdm").path, "--to", "SampleModel3", "--dry-run"])
+        let result = try ChrysalisRunner.run([
+            "migrate", store.path, "--model", sample.appendingPathComponent("SampleModel.xcdatamodeld").path,
+            "--mappings", sample.appendingPathComponent("Fixtures/V2toV3.cdm").path, "--to", "SampleModel3", "--dry-run",
+        ])
         XCTAssertEqual(result.status, 1)
         XCTAssertEqual(try dryRunFolders(), before, "the failed dry run's copy is removed")
         XCTAssertEqual(result.stderr.components(separatedBy: "Fix:").count, 2, "one Fix: \(result.stderr)")

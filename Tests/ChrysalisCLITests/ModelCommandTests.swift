@@ -64,19 +64,22 @@ final class ModelCommandTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: directory) }
         let version = directory.appendingPathComponent("Shop.xcdatamodeld/Shop.xcdatamodel")
         try FileManager.default.createDirectory(at: version, withIntermediateDirectories: true)
-        try Data("""
-        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
-            <entity name="Order">
-                <attribute name="total" attributeType="Money"/>
-            </entity>
-        </model>
-        """.utf8).write(to: version.appendingPathComponent("contents"))
+        try Data(
+            """
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+                <entity name="Order">
+                    <attribute name="total" attributeType="Money"/>
+                </entity>
+            </model>
+            """.utf8
+        ).write(to: version.appendingPathComponent("contents"))
         let result = try ChrysalisRunner.run(["model", directory.appendingPathComponent("Shop.xcdatamodeld").path])
         XCTAssertEqual(result.status, 1)
         XCTAssertEqual(result.stdout, "")
-        XCTAssertTrue(result.stderr.contains("Shop.xcdatamodel/contents:4: <attribute name=\"total\"> in entity \"Order\": unknown attributeType \"Money\""),
-                      result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains("Shop.xcdatamodel/contents:4: <attribute name=\"total\"> in entity \"Order\": unknown attributeType \"Money\""),
+            result.stderr)
     }
 
     func testHelpTeaches() throws {

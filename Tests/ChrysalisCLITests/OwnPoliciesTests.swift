@@ -15,7 +15,9 @@ final class OwnPoliciesTests: XCTestCase {
         let bundle = resources.appendingPathComponent("BookStore.xcdatamodeld").path
         let three = try scratchDirectory().appendingPathComponent("BookStore.sqlite").path
         XCTAssertEqual(try ChrysalisRunner.run(["fixture", bundle, "--version", "BookStore 3", "--rows", "20", "--out", three]).status, 0)
-        let plan = try ChrysalisRunner.run(["plan", three, "--model", bundle, "--mappings", resources.appendingPathComponent("Mappings").path, "--to", "BookStore 4"])
+        let plan = try ChrysalisRunner.run([
+            "plan", three, "--model", bundle, "--mappings", resources.appendingPathComponent("Mappings").path, "--to", "BookStore 4",
+        ])
         XCTAssertEqual(plan.status, 1)
         XCTAssertTrue(plan.stderr.contains("BookStore3To4: PublicationToPublication names PublicationToPublicationMigrationPolicy"), plan.stderr)
         XCTAssertTrue(plan.stderr.contains("none is registered"), plan.stderr)
@@ -30,8 +32,11 @@ final class OwnPoliciesTests: XCTestCase {
         let again = try scratchDirectory().appendingPathComponent("BookStore.sqlite").path
         XCTAssertEqual(try ChrysalisRunner.run(["fixture", bundle, "--version", "BookStore 4", "--rows", "20", "--out", again]).status, 0)
         XCTAssertEqual(try ChrysalisRunner.demos(["migrate", again, "--model", bundle, "--no-backup"] + mapping).status, 0)
-        XCTAssertEqual(try DatabaseQueue(path: again).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM ZPUBLICATION WHERE ZSYNOPSIS IS ZTITLE AND ZTITLE IS NOT NULL") },
-                       try DatabaseQueue(path: again).read { try Int.fetchOne($0, sql: "SELECT count(ZTITLE) FROM ZPUBLICATION") }, "the hook, where registered")
+        XCTAssertEqual(
+            try DatabaseQueue(path: again).read {
+                try Int.fetchOne($0, sql: "SELECT count(*) FROM ZPUBLICATION WHERE ZSYNOPSIS IS ZTITLE AND ZTITLE IS NOT NULL")
+            },
+            try DatabaseQueue(path: again).read { try Int.fetchOne($0, sql: "SELECT count(ZTITLE) FROM ZPUBLICATION") }, "the hook, where registered")
     }
 
     /// Builds `Examples/BooksMigrator` as a user would (its own manifest, its own build folder),
@@ -61,8 +66,11 @@ final class OwnPoliciesTests: XCTestCase {
         let books = resources.appendingPathComponent("Books")
         let run = Process()
         run.executableURL = binary
-        run.arguments = ["migrate", store.path, "--model", books.appendingPathComponent("Model.xcdatamodeld").path]
-            + ["Model1_to_Model2", "Model2_to_Model3_User", "Model2_to_Model3"].flatMap { ["--mappings", books.appendingPathComponent("\($0).xcmappingmodel").path] }
+        run.arguments =
+            ["migrate", store.path, "--model", books.appendingPathComponent("Model.xcdatamodeld").path]
+            + ["Model1_to_Model2", "Model2_to_Model3_User", "Model2_to_Model3"].flatMap {
+                ["--mappings", books.appendingPathComponent("\($0).xcmappingmodel").path]
+            }
         let output = Pipe()
         run.standardOutput = output
         run.standardError = output

@@ -17,8 +17,10 @@ final class PlanCommandTests: XCTestCase {
     func testPlanJSONWithAFolderOfMappings() throws {
         let (directory, store) = try store()
         let before = try Data(contentsOf: store)
-        let result = try ChrysalisRunner.demos(["plan", store.path, "--model", books.appendingPathComponent("Model.xcdatamodeld").path,
-                                              "--mappings", books.path, "--json"])
+        let result = try ChrysalisRunner.demos([
+            "plan", store.path, "--model", books.appendingPathComponent("Model.xcdatamodeld").path,
+            "--mappings", books.path, "--json",
+        ])
         XCTAssertEqual(result.status, 0, result.stderr)
         let plan = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         XCTAssertEqual(plan["storeVersion"] as? String, "Model1")
@@ -36,7 +38,9 @@ final class PlanCommandTests: XCTestCase {
         let result = try ChrysalisRunner.demos(["plan", store.path, "--model", books.appendingPathComponent("Model.xcdatamodeld").path])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stdout.contains("1. Model1 → Model3  [lightweight]"), result.stdout)
-        XCTAssertTrue(result.stdout.contains("why: no mapping model covers Model1 → Model3: inferred straight to it as Core Data does, across 1 version in between"), result.stdout)
+        XCTAssertTrue(
+            result.stdout.contains("why: no mapping model covers Model1 → Model3: inferred straight to it as Core Data does, across 1 version in between"),
+            result.stdout)
         XCTAssertTrue(result.stdout.contains("• data dropped: Book.authorName removed"), result.stdout)
         XCTAssertTrue(result.stdout.contains("• data dropped: Book.fileURL removed"), result.stdout)
     }
@@ -44,10 +48,12 @@ final class PlanCommandTests: XCTestCase {
     func testDryRunLeavesTheStoreAlone() throws {
         let (directory, store) = try store()
         let before = try Data(contentsOf: store)
-        let result = try ChrysalisRunner.demos(["migrate", store.path, "--model", books.appendingPathComponent("Model.xcdatamodeld").path, "--dry-run",
-                                              "--mappings", books.appendingPathComponent("Model1_to_Model2.xcmappingmodel").path,
-                                              "--mappings", books.appendingPathComponent("Model2_to_Model3_User.xcmappingmodel").path,
-                                              "--mappings", books.appendingPathComponent("Model2_to_Model3.xcmappingmodel").path])
+        let result = try ChrysalisRunner.demos([
+            "migrate", store.path, "--model", books.appendingPathComponent("Model.xcdatamodeld").path, "--dry-run",
+            "--mappings", books.appendingPathComponent("Model1_to_Model2.xcmappingmodel").path,
+            "--mappings", books.appendingPathComponent("Model2_to_Model3_User.xcmappingmodel").path,
+            "--mappings", books.appendingPathComponent("Model2_to_Model3.xcmappingmodel").path,
+        ])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stdout.contains("Dry run: a copy of \(store.path) from Model1 to Model3"), result.stdout)
         XCTAssertTrue(result.stdout.contains("File                 — → 4"), result.stdout)
@@ -58,7 +64,8 @@ final class PlanCommandTests: XCTestCase {
     func testUsageErrorsExitWithTwoAndNothingToDoWithZero() throws {
         let (_, store) = try store()
         XCTAssertEqual(try ChrysalisRunner.demos(["migrate", store.path]).status, 2, "--model is required")
-        XCTAssertEqual(try ChrysalisRunner.demos(["plan", store.path, "--model", books.appendingPathComponent("Model.xcdatamodeld").path, "--to", "Model9"]).status, 1)
+        XCTAssertEqual(
+            try ChrysalisRunner.demos(["plan", store.path, "--model", books.appendingPathComponent("Model.xcdatamodeld").path, "--to", "Model9"]).status, 1)
         let current = try ChrysalisRunner.demos(["migrate", store.path, "--model", books.appendingPathComponent("Model.xcdatamodeld").path, "--to", "Model1"])
         XCTAssertEqual(current.status, 0, current.stderr)
         XCTAssertTrue(current.stdout.contains("is already at Model1: nothing to do"), current.stdout)

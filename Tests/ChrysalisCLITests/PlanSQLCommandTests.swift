@@ -44,8 +44,9 @@ final class PlanSQLCommandTests: XCTestCase {
         let plan = try ChrysalisRunner.run(["plan", store, "--model", model, "--to", "BookStore 2", "--sql"])
         XCTAssertEqual(plan.status, 0, plan.stderr)
         XCTAssertTrue(plan.stdout.contains("SQL, in place: one transaction on the store itself (only ALTER TABLE)"), plan.stdout)
-        let alter = try XCTUnwrap(plan.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-            .first { $0.hasPrefix("ALTER TABLE ZBOOK ADD COLUMN ZAUTHOR") }, plan.stdout)
+        let alter = try XCTUnwrap(
+            plan.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+                .first { $0.hasPrefix("ALTER TABLE ZBOOK ADD COLUMN ZAUTHOR") }, plan.stdout)
         XCTAssertTrue(plan.stdout.contains("Z_PRIMARYKEY renumbered for BookStore 2"), plan.stdout)
         XCTAssertEqual(try contents(directory), before, "plan --sql writes nothing")
 
@@ -59,8 +60,10 @@ final class PlanSQLCommandTests: XCTestCase {
     func testValueExpressionsCompileIntoTheInsertTheRunExecutes() throws {
         let directory = try scratchDirectory()
         let store = try fixture("Recipes.xcdatamodeld", version: "Version 1.1", in: directory)
-        let arguments = [store, "--model", resources.appendingPathComponent("Recipes.xcdatamodeld").path,
-                         "--mappings", resources.appendingPathComponent("Mappings/Recipes1To2.mapping.yaml").path]
+        let arguments = [
+            store, "--model", resources.appendingPathComponent("Recipes.xcdatamodeld").path,
+            "--mappings", resources.appendingPathComponent("Mappings/Recipes1To2.mapping.yaml").path,
+        ]
         let before = try contents(directory)
         let plan = try ChrysalisRunner.run(["plan"] + arguments + ["--sql", "--json"])
         XCTAssertEqual(plan.status, 0, plan.stderr)
@@ -97,8 +100,10 @@ final class PlanSQLCommandTests: XCTestCase {
         let store = try Fixtures.copyStore(try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent == "Model1.sqlite" }), into: directory)
         let books = resources.appendingPathComponent("Books")
         let before = try contents(directory)
-        let plan = try ChrysalisRunner.demos(["plan", store.path, "--model", books.appendingPathComponent("Model.xcdatamodeld").path,
-                                            "--mappings", books.path, "--sql"])
+        let plan = try ChrysalisRunner.demos([
+            "plan", store.path, "--model", books.appendingPathComponent("Model.xcdatamodeld").path,
+            "--mappings", books.path, "--sql",
+        ])
         XCTAssertEqual(plan.status, 0, plan.stderr)
         XCTAssertTrue(plan.stdout.contains("-- stage 1 · Model1_to_Model2: BookToBook: row by row in Swift (custom policy MHWBookToBookPolicy)"), plan.stdout)
         XCTAssertTrue(plan.stdout.contains("SQL, into a new store beside the source"), plan.stdout)

@@ -21,7 +21,9 @@ final class ReadmeLayoutTests: XCTestCase {
     /// Every name in backquotes that reads as a Swift type or folder (`StoreConnection`, `Planning`).
     private func names(in text: String) throws -> [String] {
         let expression = try NSRegularExpression(pattern: "`([A-Z][a-z]+[A-Za-z]*)`")
-        return expression.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap { Range($0.range(at: 1), in: text).map { String(text[$0]) } }
+        return expression.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap {
+            Range($0.range(at: 1), in: text).map { String(text[$0]) }
+        }
     }
 
     /// Every file and folder name under `path`, `.swift` dropped.
@@ -56,7 +58,9 @@ final class ReadmeLayoutTests: XCTestCase {
         var scenarios: [String] = []
         for file in try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Benchmarks").path) where file.hasSuffix(".swift") {
             let text = try String(contentsOf: root.appendingPathComponent("Benchmarks/\(file)"), encoding: .utf8)
-            scenarios += expression.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap { Range($0.range(at: 1), in: text).map { String(text[$0]) } }
+            scenarios += expression.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap {
+                Range($0.range(at: 1), in: text).map { String(text[$0]) }
+            }
         }
         XCTAssertTrue(scenarios.contains("policy-lookups") && scenarios.contains("wire-upgrade"), "scenarios found in Benchmarks/: \(scenarios)")
         for scenario in scenarios { XCTAssertTrue(benchmarks.contains("`\(scenario)`"), "the Benchmarks row names the scenario \(scenario)") }

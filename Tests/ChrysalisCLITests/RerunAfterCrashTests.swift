@@ -25,10 +25,13 @@ final class RerunAfterCrashTests: XCTestCase {
     func testTheSameCommandCarriesOnAfterAStepIsDone() throws {
         let books = resources.appendingPathComponent("Books")
         let store = try Fixtures.copyStore(try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent == "Model1.sqlite" }), into: try scratchDirectory())
-        let mappings = ["Model1_to_Model2", "Model2_to_Model3_User", "Model2_to_Model3"].flatMap { ["--mappings", books.appendingPathComponent("\($0).xcmappingmodel").path] }
+        let mappings = ["Model1_to_Model2", "Model2_to_Model3_User", "Model2_to_Model3"].flatMap {
+            ["--mappings", books.appendingPathComponent("\($0).xcmappingmodel").path]
+        }
         let command = ["migrate", store.path, "--model", books.appendingPathComponent("Model.xcdatamodeld").path] + mappings
         // Where a chain killed after its first step leaves the store.
-        let first = try ChrysalisRunner.demos(Array(command.prefix(4)) + ["--to", "Model2", "--mappings", books.appendingPathComponent("Model1_to_Model2.xcmappingmodel").path])
+        let first = try ChrysalisRunner.demos(
+            Array(command.prefix(4)) + ["--to", "Model2", "--mappings", books.appendingPathComponent("Model1_to_Model2.xcmappingmodel").path])
         XCTAssertEqual(first.status, 0, first.stderr)
         let rest = try ChrysalisRunner.demos(command)
         XCTAssertEqual(rest.status, 0, rest.stderr)
@@ -37,8 +40,10 @@ final class RerunAfterCrashTests: XCTestCase {
         XCTAssertEqual(again.status, 0, again.stderr)
         XCTAssertTrue(again.stdout.contains("is already at Model3: nothing to do"), again.stdout)
         // A mapping that fits neither the path nor a step behind it is still refused.
-        let wrong = try ChrysalisRunner.demos(["migrate", store.path, "--model", books.appendingPathComponent("Model.xcdatamodeld").path,
-                                             "--mappings", resources.appendingPathComponent("Mappings/BookStore3To4.mapping.yaml").path])
+        let wrong = try ChrysalisRunner.demos([
+            "migrate", store.path, "--model", books.appendingPathComponent("Model.xcdatamodeld").path,
+            "--mappings", resources.appendingPathComponent("Mappings/BookStore3To4.mapping.yaml").path,
+        ])
         XCTAssertEqual(wrong.status, 1, wrong.stdout)
         XCTAssertTrue(wrong.stderr.contains("fits no version of this model bundle"), wrong.stderr)
     }
@@ -66,14 +71,17 @@ final class RerunAfterCrashTests: XCTestCase {
         // A writer that dies mid-transaction, after its small cache spilled changes into the file.
         let python = Process()
         python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")  // Debian's python3, installed by .ci/run
-        python.arguments = ["-c", """
+        python.arguments = [
+            "-c",
+            """
             import os, sqlite3, sys
             db = sqlite3.connect(sys.argv[1], isolation_level=None)
             db.execute("PRAGMA cache_size = 5")
             db.execute("BEGIN")
             db.execute("UPDATE zbook SET ztitle = ztitle || ' (changed)'")
             os._exit(0)
-            """, store]
+            """, store,
+        ]
         try python.run()
         python.waitUntilExit()
         let journal = (try FileManager.default.attributesOfItem(atPath: store + "-journal")[.size] as? NSNumber)?.intValue ?? 0
@@ -91,7 +99,8 @@ final class RerunAfterCrashTests: XCTestCase {
         let migrate = try ChrysalisRunner.demos(["migrate", store, "--model", bundle, "--to", "BookStore 2"])
         XCTAssertEqual(migrate.status, 0, migrate.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: store + "-journal"), "rolled back")
-        XCTAssertEqual(try DatabaseQueue(path: store).read { db in try String?.fetchAll(db, sql: "SELECT ztitle FROM zbook ORDER BY z_pk") }, titles,
-                       "the dead writer's change undone, then migrated")
+        XCTAssertEqual(
+            try DatabaseQueue(path: store).read { db in try String?.fetchAll(db, sql: "SELECT ztitle FROM zbook ORDER BY z_pk") }, titles,
+            "the dead writer's change undone, then migrated")
     }
 }

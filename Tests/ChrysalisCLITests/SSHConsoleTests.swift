@@ -24,7 +24,9 @@ final class SSHConsoleTests: XCTestCase {
         server = try LoopbackSSH.start()
         addTeardownBlock { [self] in
             // A console left running by a failed test is ended, so it cannot outlive its files.
-            for pid in LoopbackSSH.processes(where: { argv in argv.first == binary && argv.contains { argument in directories.contains { argument.hasPrefix($0.path) } } }) {
+            for pid in LoopbackSSH.processes(where: { argv in
+                argv.first == binary && argv.contains { argument in directories.contains { argument.hasPrefix($0.path) } }
+            }) {
                 kill(pid, SIGKILL)
             }
             server?.stop()
@@ -83,8 +85,10 @@ final class SSHConsoleTests: XCTestCase {
 
     /// Polls `condition` on the screen until it holds or `timeout` passes.
     @discardableResult
-    private func wait(_ tmux: TmuxSession, timeout: TimeInterval = 60, _ what: String, until condition: (String) -> Bool,
-                      file: StaticString = #filePath, line: UInt = #line) throws -> String {
+    private func wait(
+        _ tmux: TmuxSession, timeout: TimeInterval = 60, _ what: String, until condition: (String) -> Bool,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         var screen = ""
         while Date() < deadline {
@@ -120,7 +124,8 @@ final class SSHConsoleTests: XCTestCase {
         let store = try bookStore3()
         // A shell stays between sshd and the console here, so it can compare the terminal's modes
         // before and after (raw mode, no echo: ncurses' settings must not outlive the console).
-        let remote = "before=$(stty -g); \(console(store, term: "xterm-256color", utf8: true)); status=$?; "
+        let remote =
+            "before=$(stty -g); \(console(store, term: "xterm-256color", utf8: true)); status=$?; "
             + "if [ \"$(stty -g)\" = \"$before\" ]; then echo TTY-RESTORED; else echo TTY-CHANGED; stty -a; fi; exit $status"
         let tmux = try TmuxSession(server.command(remote), width: 80, height: 24)
         try checkDrawsAndKeys(tmux, utf8: true)
@@ -155,10 +160,12 @@ final class SSHConsoleTests: XCTestCase {
         try checkDrawsAndKeys(tmux, utf8: utf8)
 
         try tmux.send("m")
-        let running = try wait(tmux, "the migration's progress", until: { screen in
-            // Past 0%: rows are being written when the connection drops.
-            screen.contains("Step 1/2") && (self.percent(screen) ?? 0) >= 1 && screen.contains("Migration in progress")
-        })
+        let running = try wait(
+            tmux, "the migration's progress",
+            until: { screen in
+                // Past 0%: rows are being written when the connection drops.
+                screen.contains("Step 1/2") && (self.percent(screen) ?? 0) >= 1 && screen.contains("Migration in progress")
+            })
         let clients = server.clients()
         XCTAssertEqual(clients.count, 1, "one ssh client: \(clients)")
         XCTAssertEqual(consoles(on: store).count, 1, "the console runs on the far side")
@@ -173,8 +180,9 @@ final class SSHConsoleTests: XCTestCase {
         let report = store + ".chrysalis-report.txt"
         XCTAssertTrue(FileManager.default.fileExists(atPath: report), "a report beside the store after the hang-up")
         let text = (try? String(contentsOfFile: report, encoding: .utf8)) ?? ""
-        print("SSHConsoleTests (\(term)): the connection dropped at \(percent(running) ?? 0)%; the remote console exited "
-              + "\(String(format: "%.1f", exited)) s later; \(text.split(separator: "\n").first { $0.hasPrefix("result:") } ?? "no result in the report")")
+        print(
+            "SSHConsoleTests (\(term)): the connection dropped at \(percent(running) ?? 0)%; the remote console exited "
+                + "\(String(format: "%.1f", exited)) s later; \(text.split(separator: "\n").first { $0.hasPrefix("result:") } ?? "no result in the report")")
         XCTAssertTrue(text.contains("store: \(store)"), text)
         XCTAssertTrue(text.contains("the terminal closed (SIGHUP) while the migration ran"), text)
 

@@ -1,8 +1,9 @@
 import Foundation
 import TestSupport
 import XCTest
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Paths that are not store files, and sizes past what any store holds, refused at once
@@ -86,8 +87,9 @@ final class SpecialFileTests: XCTestCase {
         try FileManager.default.createDirectory(at: abandoned, withIntermediateDirectories: true)
         // A step that fails: a mapping whose policy is not registered in `chrysalis`.
         let mapping = ChrysalisRunner.demoResources.appendingPathComponent("Mappings/BookStore3To4.mapping.yaml").path
-        let failed = try ChrysalisRunner.run(["migrate", store, "--model", bookStore, "--mappings", mapping, "--to", "BookStore 4", "--dry-run"],
-                                             environment: ["TMPDIR": temporary.path])
+        let failed = try ChrysalisRunner.run(
+            ["migrate", store, "--model", bookStore, "--mappings", mapping, "--to", "BookStore 4", "--dry-run"],
+            environment: ["TMPDIR": temporary.path])
         XCTAssertEqual(failed.status, 1, failed.stderr)
         XCTAssertFalse(failed.stderr.contains(temporary.path), "no hidden copy named: \(failed.stderr)")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: temporary.path), [], "the killed run's copy and this run's are gone")

@@ -62,9 +62,11 @@ enum StoreDigest {
             var hasher = SHA256()
             // The schema as SQLite stores it: a table altered in place reads differently from one
             // created fresh, and the harness wants to know when a run took another path.
-            let schema = try Row.fetchAll(db, sql: """
-                SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name
-                """)
+            let schema = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name
+                    """)
             for row in schema { feed(&hasher, row) }
             let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
             for table in tables {
@@ -110,7 +112,8 @@ enum StoreDigest {
     /// dictionaries are seeded per process), and that order means nothing to Core Data.
     private static func canonicalPlist(_ data: Data) -> String? {
         guard data.starts(with: Data("bplist00".utf8)),
-              let value = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil) else { return nil }
+            let value = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+        else { return nil }
         func render(_ value: Any) -> String {
             switch value {
             case let dictionary as [String: Any]:

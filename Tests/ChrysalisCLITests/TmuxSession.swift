@@ -15,7 +15,8 @@ final class TmuxSession {
     init(_ command: String, width: Int = 120, height: Int = 40) throws {
         directory = try Fixtures.makeTemporaryDirectory()
         socket = directory.appendingPathComponent("sock").path
-        let wrapped = "cd \(Self.quote(FileManager.default.currentDirectoryPath)) && LANG=C.UTF-8 SWIFT_BACKTRACE=interactive=no \(command); printf '\\r\\nEXIT:%s\\n' $?; sleep 600"
+        let wrapped =
+            "cd \(Self.quote(FileManager.default.currentDirectoryPath)) && LANG=C.UTF-8 SWIFT_BACKTRACE=interactive=no \(command); printf '\\r\\nEXIT:%s\\n' $?; sleep 600"
         try tmux(["new-session", "-d", "-x", String(width), "-y", String(height), "-s", "t", wrapped])
     }
 

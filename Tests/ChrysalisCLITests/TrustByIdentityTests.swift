@@ -35,7 +35,8 @@ final class TrustByIdentityTests: XCTestCase {
         let before = try digest(path)
         let result = try ChrysalisRunner.run(["migrate", path, "--model", bundle, "--to", "BookStore 2"])
         XCTAssertEqual(result.status, 1, result.stdout)
-        XCTAssertTrue(result.stderr.contains("\(lock) is a name Chrysalis keeps for its own file, and a symbolic link to \(victim.path) sits there"), result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains("\(lock) is a name Chrysalis keeps for its own file, and a symbolic link to \(victim.path) sits there"), result.stderr)
         XCTAssertTrue(result.stderr.contains("the store is as it was"), result.stderr)
         XCTAssertEqual(try String(contentsOf: victim, encoding: .utf8), "not yours to write\n", "the link's target is never written")
         XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: lock), victim.path, "the link is left for its owner to judge")
@@ -82,7 +83,8 @@ final class TrustByIdentityTests: XCTestCase {
         XCTAssertTrue(result.stderr.contains("find / -xdev -samefile"), result.stderr)
         XCTAssertTrue(result.stderr.contains("the store is as it was, at BookStore"), result.stderr)
         XCTAssertEqual(try digest(path), before)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path).sorted(), ["BookStore.sqlite"])
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path).sorted(), ["BookStore.sqlite"])
         // With the other name gone, it migrates.
         unlink(elsewhere)
         XCTAssertEqual(try ChrysalisRunner.run(["migrate", path, "--model", bundle, "--to", "BookStore 2"]).status, 0)
@@ -152,7 +154,9 @@ final class TrustByIdentityTests: XCTestCase {
         let before = try digest(decoy)
         let shell = Process()
         shell.executableURL = URL(fileURLWithPath: "/bin/sh")
-        shell.arguments = ["-c", #"exec "$0" migrate "$(printf "$1/x\377y.sqlite")" --model "$2" --to "BookStore 2""#, ChrysalisRunner.binary.path, folder.path, bundle]
+        shell.arguments = [
+            "-c", #"exec "$0" migrate "$(printf "$1/x\377y.sqlite")" --model "$2" --to "BookStore 2""#, ChrysalisRunner.binary.path, folder.path, bundle,
+        ]
         let errors = Pipe()
         shell.standardError = errors
         try shell.run()
@@ -168,14 +172,17 @@ final class TrustByIdentityTests: XCTestCase {
         let folder = try scratchDirectory()
         let name = "Books\u{1B}[2J\u{1B}]0;owned\u{07}.sqlite"
         let path = try store(in: folder, named: name)
-        for arguments in [["inspect", path, "--model", bundle], ["migrate", path, "--model", bundle, "--to", "BookStore 2"],
-                          ["plan", folder.appendingPathComponent("Missing\u{1B}[31m.sqlite").path, "--model", bundle]] {
+        for arguments in [
+            ["inspect", path, "--model", bundle], ["migrate", path, "--model", bundle, "--to", "BookStore 2"],
+            ["plan", folder.appendingPathComponent("Missing\u{1B}[31m.sqlite").path, "--model", bundle],
+        ] {
             let result = try ChrysalisRunner.run(arguments)
             for text in [result.stdout, result.stderr] {
                 XCTAssertFalse(text.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 }, "\(arguments[0]): \(text)")
             }
-            XCTAssertTrue((result.stdout + result.stderr).contains("Books\\e[2J") || (result.stdout + result.stderr).contains("Missing\\e[31m"),
-                          "\(arguments[0]) names the store visibly: \(result.stdout) \(result.stderr)")
+            XCTAssertTrue(
+                (result.stdout + result.stderr).contains("Books\\e[2J") || (result.stdout + result.stderr).contains("Missing\\e[31m"),
+                "\(arguments[0]) names the store visibly: \(result.stdout) \(result.stderr)")
         }
     }
 
@@ -184,8 +191,9 @@ final class TrustByIdentityTests: XCTestCase {
     /// found by its own name, migrated where it is, and no control byte reaches the terminal.
     func testNamesOfEveryKindLeadToTheirOwnFileAndReachTheTerminalAsText() throws {
         var generator = SeededGenerator(seed: 48)
-        let pieces = (0x01 ... 0x1F).map { String(UnicodeScalar(UInt8($0))) } + ["\u{7F}", "\u{85}", "\u{9B}", "\u{9F}", "e\u{301}", "\u{202E}", "ü", " ", "-", "~"]
-        for round in 0 ..< 8 {
+        let pieces =
+            (0x01...0x1F).map { String(UnicodeScalar(UInt8($0))) } + ["\u{7F}", "\u{85}", "\u{9B}", "\u{9F}", "e\u{301}", "\u{202E}", "ü", " ", "-", "~"]
+        for round in 0..<8 {
             let folder = try scratchDirectory()
             var stem = "S\(round)"
             while stem.utf8.count < (round == 7 ? 240 : 12) { stem += pieces[Int(generator.next() % UInt64(pieces.count))] }
@@ -193,12 +201,15 @@ final class TrustByIdentityTests: XCTestCase {
             let path = try store(in: folder, named: stem + ".sqlite", rows: 5)
             let decoy = try store(in: folder, named: "S\(round).sqlite", rows: 5)
             let decoyBefore = try digest(decoy)
-            let results = [try ChrysalisRunner.run(["inspect", path, "--model", bundle]),
-                           try ChrysalisRunner.run(["migrate", path, "--model", bundle, "--to", "BookStore 2"])]
+            let results = [
+                try ChrysalisRunner.run(["inspect", path, "--model", bundle]),
+                try ChrysalisRunner.run(["migrate", path, "--model", bundle, "--to", "BookStore 2"]),
+            ]
             for result in results {
                 for text in [result.stdout, result.stderr] {
-                    XCTAssertFalse(text.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n" && $0 != "\t") || (0x7F ... 0x9F).contains($0.value) },
-                                   "round \(round): a control character reached the terminal")
+                    XCTAssertFalse(
+                        text.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n" && $0 != "\t") || (0x7F...0x9F).contains($0.value) },
+                        "round \(round): a control character reached the terminal")
                 }
             }
             if stem.utf8.count + ".sqlite".utf8.count > 219 {

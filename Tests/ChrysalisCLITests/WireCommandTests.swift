@@ -20,9 +20,13 @@ final class WireCommandTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stdout.contains("zmessaging2.3 → zmessaging2.101.0, 1 step"), result.stdout)
         XCTAssertTrue(result.stdout.contains("1. zmessaging2.3 → zmessaging2.101.0  [lightweight]"), result.stdout)
-        XCTAssertTrue(result.stdout.contains("why: no mapping model covers zmessaging2.3 → zmessaging2.101.0: inferred straight to it as Core Data does, across 85 versions in between"), result.stdout)
+        XCTAssertTrue(
+            result.stdout.contains(
+                "why: no mapping model covers zmessaging2.3 → zmessaging2.101.0: inferred straight to it as Core Data does, across 85 versions in between"),
+            result.stdout)
         XCTAssertTrue(result.stdout.contains("• rename: Conversation.allMessages renamed from messages"), result.stdout)
-        XCTAssertTrue(result.stdout.contains("• data dropped: Conversation.isSilenced removed"), "2.3's isSilenced has no renaming identifier: \(result.stdout)")
+        XCTAssertTrue(
+            result.stdout.contains("• data dropped: Conversation.isSilenced removed"), "2.3's isSilenced has no renaming identifier: \(result.stdout)")
         XCTAssertEqual(try Data(contentsOf: store), before, "plan touches nothing")
         let stepwise = try ChrysalisRunner.run(["plan", store.path, "--model", bundle, "--stepwise", "--json"])
         XCTAssertEqual(stepwise.status, 0, stepwise.stderr)
@@ -63,7 +67,8 @@ final class WireCommandTests: XCTestCase {
             let plan = try ChrysalisRunner.run(["plan", store.path, "--model", model])
             XCTAssertEqual(plan.status, 0, "\(name): \(plan.stderr)")
             XCTAssertTrue(plan.stdout.contains("1. the store's own model (Z_MODELCACHE) → zmessaging2.101.0  [lightweight]"), plan.stdout)
-            XCTAssertTrue(plan.stdout.contains("inferred straight from the store's own model (Z_MODELCACHE) to zmessaging2.101.0, as Core Data does"), plan.stdout)
+            XCTAssertTrue(
+                plan.stdout.contains("inferred straight from the store's own model (Z_MODELCACHE) to zmessaging2.101.0, as Core Data does"), plan.stdout)
             XCTAssertEqual(try Data(contentsOf: store), before, "plan touches nothing")
             let stepwise = try ChrysalisRunner.run(["plan", store.path, "--model", model, "--stepwise"])
             XCTAssertNotEqual(stepwise.status, 0)

@@ -17,13 +17,15 @@ final class WireConsoleTests: XCTestCase {
 
     func testScrollToTheCurrentVersionReachTheLastFindingAndRunThePlan() throws {
         let (store, bundle) = try wire()
-        let tmux = try TmuxSession("\(ChrysalisRunner.binary.path) console \(TmuxSession.quote(store)) --model \(TmuxSession.quote(bundle))", width: 80, height: 24)
+        let tmux = try TmuxSession(
+            "\(ChrysalisRunner.binary.path) console \(TmuxSession.quote(store)) --model \(TmuxSession.quote(bundle))", width: 80, height: 24)
         let opened = try tmux.wait(for: "Versions of zmessaging", "(the store is here)")
         XCTAssertTrue(opened.contains("● zmessaging2.3"), "opens at the store's version, in view:\n\(opened)")
         try tmux.send("End")
         let end = try tmux.wait(for: "90/90")
-        XCTAssertTrue(end.contains("★  zmessaging2.101.0") || end.contains("★ zmessaging2.101.0") || end.contains("zmessaging2.101.0  (the current version)"),
-                      "End reaches the current version:\n\(end)")
+        XCTAssertTrue(
+            end.contains("★  zmessaging2.101.0") || end.contains("★ zmessaging2.101.0") || end.contains("zmessaging2.101.0  (the current version)"),
+            "End reaches the current version:\n\(end)")
         try tmux.send("Tab", "Tab", "Tab")
         try tmux.wait(for: "Plan: zmessaging2.3 → zmessaging2.101.0")
         try tmux.send("G")
@@ -48,7 +50,8 @@ final class WireConsoleTests: XCTestCase {
     /// its losses, the mouse opens a tab and scrolls, and help fits over the body.
     func testPanesFindFilterMouseAndHelpInARealTerminal() throws {
         let (store, bundle) = try wire()
-        let tmux = try TmuxSession("\(ChrysalisRunner.binary.path) console \(TmuxSession.quote(store)) --model \(TmuxSession.quote(bundle))", width: 80, height: 24)
+        let tmux = try TmuxSession(
+            "\(ChrysalisRunner.binary.path) console \(TmuxSession.quote(store)) --model \(TmuxSession.quote(bundle))", width: 80, height: 24)
         try tmux.wait(for: "Versions of zmessaging")
         // `/` finds a version by what it changed; `n` the next one.
         try tmux.send("/")
@@ -81,7 +84,8 @@ final class WireConsoleTests: XCTestCase {
         try tmux.send("?")
         let help = try tmux.wait(for: "┌─ Keys")
         let rows = help.split(separator: "\n", omittingEmptySubsequences: false)
-        XCTAssertTrue(rows.count >= 24 && rows[23].contains("close help") && rows[22].hasPrefix("─ Help"), "help leaves the status and key lines whole:\n\(help)")
+        XCTAssertTrue(
+            rows.count >= 24 && rows[23].contains("close help") && rows[22].hasPrefix("─ Help"), "help leaves the status and key lines whole:\n\(help)")
         try tmux.send("Escape", "q")
         try tmux.wait(for: "EXIT:0")
     }
@@ -90,13 +94,17 @@ final class WireConsoleTests: XCTestCase {
     /// alacritty's, wezterm's and foot's it lacks) is drawn as xterm-256color, and the console
     /// says so when it ends.
     func testAMissingTerminfoEntryFallsBackToXterm256colorAndSaysSo() throws {
-        let missing = try XCTUnwrap(["xterm-kitty", "alacritty", "wezterm", "foot"].first { !Self.hasTerminfo($0) }, "every modern terminal's entry is installed here")
+        let missing = try XCTUnwrap(
+            ["xterm-kitty", "alacritty", "wezterm", "foot"].first { !Self.hasTerminfo($0) }, "every modern terminal's entry is installed here")
         let (store, bundle) = try wire()
-        let tmux = try TmuxSession("TERM=\(missing) \(ChrysalisRunner.binary.path) console \(TmuxSession.quote(store)) --model \(TmuxSession.quote(bundle))", width: 80, height: 24)
+        let tmux = try TmuxSession(
+            "TERM=\(missing) \(ChrysalisRunner.binary.path) console \(TmuxSession.quote(store)) --model \(TmuxSession.quote(bundle))", width: 80, height: 24)
         try tmux.wait(for: "Versions of zmessaging")
         try tmux.send("q")
         let exit = try tmux.wait(for: "EXIT:0")
-        XCTAssertTrue(exit.replacingOccurrences(of: "\n", with: "").contains("note: TERM=\(missing) has no terminfo entry on this machine; the console drew as xterm-256color"), exit)
+        XCTAssertTrue(
+            exit.replacingOccurrences(of: "\n", with: "").contains(
+                "note: TERM=\(missing) has no terminfo entry on this machine; the console drew as xterm-256color"), exit)
     }
 
     private static func hasTerminfo(_ term: String) -> Bool {

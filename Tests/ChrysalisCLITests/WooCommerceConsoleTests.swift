@@ -18,8 +18,9 @@ final class WooCommerceConsoleTests: XCTestCase {
         let store = try scratchDirectory().appendingPathComponent("WooCommerce.sqlite").path
         let made = try ChrysalisRunner.run(["fixture", bundle, "--version", "Model 9", "--rows", "30", "--out", store])
         XCTAssertEqual(made.status, 0, made.stderr)
-        let tmux = try TmuxSession("\(ChrysalisRunner.binary.path) console \(TmuxSession.quote(store)) --model \(TmuxSession.quote(bundle)) "
-                                   + "--mappings \(TmuxSession.quote(mapping.path)) --to 'Model 10'", width: 80, height: 24)
+        let tmux = try TmuxSession(
+            "\(ChrysalisRunner.binary.path) console \(TmuxSession.quote(store)) --model \(TmuxSession.quote(bundle)) "
+                + "--mappings \(TmuxSession.quote(mapping.path)) --to 'Model 10'", width: 80, height: 24)
         try tmux.wait(for: "Versions of WooCommerce")
         // Every expression of the mapping model, reached in the pane.
         try tmux.send("3", "/")

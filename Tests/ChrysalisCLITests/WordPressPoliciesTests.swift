@@ -32,8 +32,10 @@ final class WordPressPoliciesTests: XCTestCase {
         let bundle = try ModelBundle.read(at: Self.folder.appendingPathComponent("WordPress.xcdatamodeld"))
         let mapping = try XCMappingReader.read(at: Self.folder.appendingPathComponent("Utility/Migrations/WordPress-22-23.xcmappingmodel"))
         let store = try scratchDirectory().appendingPathComponent("WordPress.sqlite").path
-        let made = try ChrysalisRunner.run(["fixture", Self.folder.appendingPathComponent("WordPress.xcdatamodeld").path,
-                                            "--version", "WordPress 22", "--rows", "30", "--out", store])
+        let made = try ChrysalisRunner.run([
+            "fixture", Self.folder.appendingPathComponent("WordPress.xcdatamodeld").path,
+            "--version", "WordPress 22", "--rows", "30", "--out", store,
+        ])
         XCTAssertEqual(made.status, 0, made.stderr)
         let accounts = try DatabaseQueue(path: store).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM ZACCOUNT") } ?? 0
         XCTAssertGreaterThan(accounts, 0)

@@ -7,9 +7,9 @@ import Testing
     @Test func controlCharactersArePutAsVisibleEscapes() {
         var grid = Grid(width: 40, height: 1)
         grid.put("Books\u{1B}[2J\u{7}\r.sqlite", x: 0, y: 0)
-        let row = String((0 ..< grid.width).map { grid.character(x: $0, y: 0) })
+        let row = String((0..<grid.width).map { grid.character(x: $0, y: 0) })
         #expect(row.hasPrefix(#"Books\e[2J\x07\r.sqlite"#), "\(row)")
-        #expect(!row.unicodeScalars.contains { $0.value < 0x20 || (0x7F ... 0x9F).contains($0.value) })
+        #expect(!row.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
     }
 
     /// Columns are counted as the terminal counts them: a CJK character or an emoji takes two,

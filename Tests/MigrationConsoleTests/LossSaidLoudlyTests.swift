@@ -36,8 +36,11 @@ final class LossSaidLoudlyTests: XCTestCase {
         for (width, height) in [(80, 24), (120, 40)] {
             var state = ConsoleState(store: path, bundle: bundle, plan: plan, options: MigrationOptions(), width: width, height: height, glyphs: .unicode)
             for result in results { _ = state.reduce(.stepDone(result, paused: false)) }
-            _ = state.reduce(.finished(.init(from: plan.storeVersion, to: plan.targetVersion,
-                                             rows: [("PersonalInvitation", 40, nil), ("User", 40, 40)], backup: nil, seconds: 1)))
+            _ = state.reduce(
+                .finished(
+                    .init(
+                        from: plan.storeVersion, to: plan.targetVersion,
+                        rows: [("PersonalInvitation", 40, nil), ("User", 40, 40)], backup: nil, seconds: 1)))
             let grid = Screens.render(state)
             let summary = try XCTUnwrap((0..<height).first { grid.row($0).contains("Dropped, as planned: PersonalInvitation 40 rows") }, grid.text)
             XCTAssertEqual(grid.style(x: 1, y: summary), .bad, grid.text)

@@ -1,10 +1,11 @@
 import Foundation
-@testable import MigrationConsole
 import MigrationEngine
 import ObjectModel
 import SQLiteStore
 import TestSupport
 import XCTest
+
+@testable import MigrationConsole
 
 /// No dead ends: every pane beside a list takes the keys and scrolls to its last line, Esc
 /// gives them back, `q` quits only from the top, and the number keys and Shift-Tab reach the
@@ -66,7 +67,9 @@ final class PaneTests: XCTestCase {
         _ = state.reduce(.key(.character("l")))
         _ = state.reduce(.key(.end))
         let text = Screens.render(state).text
-        XCTAssertTrue(text.contains(selected.changes.last.map { String($0.prefix(30)) } ?? "The first version."), "the pane ends with the version's last change:\n\(text)")
+        XCTAssertTrue(
+            text.contains(selected.changes.last.map { String($0.prefix(30)) } ?? "The first version."), "the pane ends with the version's last change:\n\(text)"
+        )
         _ = state.reduce(.key(.backTab))
         XCTAssertEqual(state.screen, .migrate, "Shift-Tab goes back round")
         XCTAssertFalse(state.paneFocused)
@@ -83,9 +86,12 @@ final class PaneTests: XCTestCase {
         XCTAssertGreaterThan(order.count, 12, "the premise: more mappings than the area holds")
         _ = state.reduce(.key(.character("m")))
         for (index, mapping) in order.enumerated() {
-            _ = state.reduce(.progress(MigrationProgress(step: step + 1, stepCount: state.steps.count, pass: pass, entityMapping: mapping.name,
-                                                         entityMappingIndex: index + 1, entityMappingCount: order.count, stage: .createRelationships,
-                                                         rowsDone: 10, rowsTotal: 100, fraction: 0.5, rowsPerSecond: 100, elapsed: 3, remaining: 4)))
+            _ = state.reduce(
+                .progress(
+                    MigrationProgress(
+                        step: step + 1, stepCount: state.steps.count, pass: pass, entityMapping: mapping.name,
+                        entityMappingIndex: index + 1, entityMappingCount: order.count, stage: .createRelationships,
+                        rowsDone: 10, rowsTotal: 100, fraction: 0.5, rowsPerSecond: 100, elapsed: 3, remaining: 4)))
             let text = Screens.render(state).text
             XCTAssertTrue(text.contains("\(state.glyphs.pointer) \(index + 1). \(String(mapping.name.prefix(20)))"), "#\(index + 1) in view:\n\(text)")
             XCTAssertTrue(text.contains("\(index + 1)/\(order.count)"), "its position:\n\(text)")
@@ -100,17 +106,21 @@ final class PaneTests: XCTestCase {
     func testAPauseIsNotCountedAndIsSaidApart() throws {
         var state = try wooCommerce(width: 120, height: 40)
         _ = state.reduce(.key(.character("s")))
-        let progress = MigrationProgress(step: 1, stepCount: state.steps.count, pass: "p", entityMapping: nil, entityMappingIndex: 0, entityMappingCount: 0,
-                                         stage: .createInstances, rowsDone: 10, rowsTotal: 100, fraction: 0.1, rowsPerSecond: 100, elapsed: 42, remaining: 84)
+        let progress = MigrationProgress(
+            step: 1, stepCount: state.steps.count, pass: "p", entityMapping: nil, entityMappingIndex: 0, entityMappingCount: 0,
+            stage: .createInstances, rowsDone: 10, rowsTotal: 100, fraction: 0.1, rowsPerSecond: 100, elapsed: 42, remaining: 84)
         _ = state.reduce(.progress(progress))
-        _ = state.reduce(.paused(StepReport(pass: "p", entityMapping: "A", index: 1, count: 2, stage: .createInstances, rowsCreated: 10, sampleRows: [], next: "B")))
+        _ = state.reduce(
+            .paused(StepReport(pass: "p", entityMapping: "A", index: 1, count: 2, stage: .createInstances, rowsCreated: 10, sampleRows: [], next: "B")))
         XCTAssertTrue(state.isWaitingOnPerson)
         _ = state.reduce(.pauseTime(seconds: 40))
         let line = Screens.render(state).text
         XCTAssertTrue(line.contains(" 2 s · paused 40 s"), "the elapsed time leaves the pause out and says it apart:\n\(line)")
         XCTAssertTrue(line.contains("ETA 4 s"), "the rate behind the ETA leaves it out too (84 s over 42 s, 2 of them working):\n\(line)")
         let step = state.steps[0]
-        _ = state.reduce(.stepDone(StepResult(index: 1, from: step.from, to: step.to, how: "mapping", seconds: 40.1, verification: "ok", rows: [], tables: []), paused: false))
+        _ = state.reduce(
+            .stepDone(
+                StepResult(index: 1, from: step.from, to: step.to, how: "mapping", seconds: 40.1, verification: "ok", rows: [], tables: []), paused: false))
         XCTAssertEqual(try XCTUnwrap(state.results.last?.seconds), 0.1, accuracy: 0.001)
         _ = state.reduce(.finished(.init(from: step.from, to: step.to, rows: [], backup: nil, seconds: 40.3)))
         XCTAssertEqual(try XCTUnwrap(state.outcome?.seconds), 0.3, accuracy: 0.001)
@@ -140,7 +150,8 @@ final class PaneTests: XCTestCase {
         _ = state.reduce(.key(.mouse(.click, x: tabs.distance(from: tabs.startIndex, to: plan), y: 1)))
         XCTAssertEqual(state.screen, .plan)
         _ = state.reduce(.key(.character("1")))
-        let rowY = try XCTUnwrap((4..<22).first { Screens.render(state).row($0).contains(state.versions[0].name + " ") && !Screens.render(state).row($0).contains("▶") })
+        let rowY = try XCTUnwrap(
+            (4..<22).first { Screens.render(state).row($0).contains(state.versions[0].name + " ") && !Screens.render(state).row($0).contains("▶") })
         let name = Screens.render(state).row(rowY)
         _ = state.reduce(.key(.mouse(.click, x: 5, y: rowY)))
         XCTAssertTrue(name.contains(state.versions[state.selection[0]].name), "the clicked row is selected: \(name)")
@@ -155,7 +166,9 @@ final class PaneTests: XCTestCase {
         _ = state.reduce(.key(.mouse(.wheelUp, x: pane.area.x + 2, y: pane.area.y + 2)))
         XCTAssertEqual(state.paneTop, 0)
         _ = state.reduce(.key(.mouse(.wheelDown, x: 2, y: 6)))
-        XCTAssertEqual(state.selection[ConsoleState.Screen.mappings.rawValue], min(longest + 3, state.allMappings.count - 1), "over the list the wheel moves the selection")
+        XCTAssertEqual(
+            state.selection[ConsoleState.Screen.mappings.rawValue], min(longest + 3, state.allMappings.count - 1), "over the list the wheel moves the selection"
+        )
     }
 
     /// The result's rows table ends in "… N more entities": `r` shows every entity's rows in the
@@ -164,7 +177,8 @@ final class PaneTests: XCTestCase {
         var state = try wooCommerce(width: 80, height: 24)
         _ = state.reduce(.key(.character("m")))
         let step = state.steps[0]
-        _ = state.reduce(.stepDone(StepResult(index: 1, from: step.from, to: step.to, how: "mapping", seconds: 1, verification: "ok", rows: [], tables: []), paused: false))
+        _ = state.reduce(
+            .stepDone(StepResult(index: 1, from: step.from, to: step.to, how: "mapping", seconds: 1, verification: "ok", rows: [], tables: []), paused: false))
         let rows = (1...40).map { (entity: "Entity\($0)", before: Int?.some($0), after: Int?.some($0)) }
         _ = state.reduce(.finished(.init(from: step.from, to: step.to, rows: rows, backup: nil, seconds: 1)))
         XCTAssertTrue(Screens.render(state).text.contains("more entities: r lists them all"), Screens.render(state).text)
@@ -181,17 +195,19 @@ final class PaneTests: XCTestCase {
     /// (`f added`: those that gained a property, or are new), and Esc lists them all again.
     func testTheModelFilterListsTheEntitiesThatChanged() throws {
         var state = try wooCommerce(width: 80, height: 24)
-        let index = try XCTUnwrap(state.versions.indices.first { index in
-            state.versions[index].changes.filter { $0.hasSuffix(" added") && $0.contains(".") }.count >= 1 && state.versions[index].entities.count > 3
-        })
+        let index = try XCTUnwrap(
+            state.versions.indices.first { index in
+                state.versions[index].changes.filter { $0.hasSuffix(" added") && $0.contains(".") }.count >= 1 && state.versions[index].entities.count > 3
+            })
         state.selection[0] = index
         _ = state.reduce(.key(.enter))
         XCTAssertEqual(state.screen, .model)
         let all = state.modelEntities.count
         for key in "fadded" { _ = state.reduce(.key(.character(key))) }
         _ = state.reduce(.key(.enter))
-        let named = Set(state.versions[index].changes.filter { $0.localizedCaseInsensitiveContains("added") && $0.contains(".") }
-            .compactMap { $0.split(separator: ".").first.map(String.init) })
+        let named = Set(
+            state.versions[index].changes.filter { $0.localizedCaseInsensitiveContains("added") && $0.contains(".") }
+                .compactMap { $0.split(separator: ".").first.map(String.init) })
         XCTAssertFalse(named.isEmpty)
         XCTAssertTrue(named.isSubset(of: Set(state.modelEntities.map(\.name))), "\(named) in \(state.modelEntities.map(\.name))")
         XCTAssertLessThan(state.modelEntities.count, all)

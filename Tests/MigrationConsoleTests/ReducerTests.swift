@@ -5,12 +5,19 @@ import Testing
 /// The console's reducer: keys and engine news in, state and effects out — no terminal involved.
 @Suite struct ReducerTests {
     func state() -> ConsoleState {
-        ConsoleState(storeName: "Store.sqlite", bundleName: "Model", storeVersion: "v1", targetVersion: "v2",
-                     versions: [.init(name: "v1", isCurrent: false, isStore: true, entities: [], changes: []),
-                                .init(name: "v2", isCurrent: true, isStore: false, entities: [], changes: ["Note.text added"])],
-                     steps: [.init(from: "v1", to: "v2", kind: "mapping", mappings: [
-                        .init(pass: "V1ToV2", name: "NoteToNote", kind: "copy", source: "Note", destination: "Note", policy: nil, properties: []),
-                     ], findings: [])])
+        ConsoleState(
+            storeName: "Store.sqlite", bundleName: "Model", storeVersion: "v1", targetVersion: "v2",
+            versions: [
+                .init(name: "v1", isCurrent: false, isStore: true, entities: [], changes: []),
+                .init(name: "v2", isCurrent: true, isStore: false, entities: [], changes: ["Note.text added"]),
+            ],
+            steps: [
+                .init(
+                    from: "v1", to: "v2", kind: "mapping",
+                    mappings: [
+                        .init(pass: "V1ToV2", name: "NoteToNote", kind: "copy", source: "Note", destination: "Note", policy: nil, properties: [])
+                    ], findings: [])
+            ])
     }
 
     @Test func tabsCycleAndSelectionStaysInRange() {
@@ -47,7 +54,8 @@ import Testing
     @Test func stepModePausesAndResumes() {
         var state = state()
         #expect(state.reduce(.key(.character("s"))) == [.startMigration(stepMode: true)])
-        let report = StepReport(pass: "V1ToV2", entityMapping: "NoteToNote", index: 1, count: 1, stage: .createInstances, rowsCreated: 3, sampleRows: [], next: "NoteToNote")
+        let report = StepReport(
+            pass: "V1ToV2", entityMapping: "NoteToNote", index: 1, count: 1, stage: .createInstances, rowsCreated: 3, sampleRows: [], next: "NoteToNote")
         _ = state.reduce(.paused(report))
         #expect(state.mode == .paused(report))
         #expect(state.reduce(.key(.enter)) == [.resumeStep(toEnd: false)])
@@ -74,8 +82,11 @@ import Testing
         #expect(state.mode == .cancelling)
         #expect(state.isBusy, "a rollback is still work under way")
         #expect(state.reduce(.key(.character("q"))).isEmpty)
-        _ = state.reduce(.paused(StepReport(pass: "V1ToV2", entityMapping: "NoteToNote", index: 1, count: 1, stage: .createInstances, rowsCreated: 0,
-                                            sampleRows: [], next: nil)))
+        _ = state.reduce(
+            .paused(
+                StepReport(
+                    pass: "V1ToV2", entityMapping: "NoteToNote", index: 1, count: 1, stage: .createInstances, rowsCreated: 0,
+                    sampleRows: [], next: nil)))
         #expect(state.mode == .cancelling, "a pause reported while cancelling does not undo the cancel")
         _ = state.reduce(.failed("the migration was cancelled; the store is as it was, at v1; nothing was changed"))
         #expect(state.mode == .failed("the migration was cancelled; the store is as it was, at v1; nothing was changed"))
@@ -85,8 +96,9 @@ import Testing
     @Test func eachStepsResultArrivesAndStepModePausesAfterIt() {
         var state = state()
         _ = state.reduce(.key(.character("s")))
-        let result = StepResult(index: 1, from: "v1", to: "v2", how: "lightweight, in place", seconds: 0.1, verification: "schema checked", rows: [],
-                                tables: [.init(title: "ZNOTE's columns", columns: ["column"], rows: [["ZTEXT"]])])
+        let result = StepResult(
+            index: 1, from: "v1", to: "v2", how: "lightweight, in place", seconds: 0.1, verification: "schema checked", rows: [],
+            tables: [.init(title: "ZNOTE's columns", columns: ["column"], rows: [["ZTEXT"]])])
         _ = state.reduce(.stepDone(result, paused: true))
         #expect(state.results == [result])
         #expect(state.mode == .pausedAfterStep(1))
@@ -97,9 +109,12 @@ import Testing
     @Test func theClockMovesElapsedTimeAndTheETABetweenTwoProgressValues() {
         var state = state()
         _ = state.reduce(.key(.character("m")))
-        _ = state.reduce(.progress(MigrationProgress(step: 1, stepCount: 1, pass: "V1ToV2", entityMapping: nil, entityMappingIndex: 0, entityMappingCount: 0,
-                                                     stage: .indexes, rowsDone: 0, rowsTotal: 2, unit: .indexes, fraction: 0.5, rowsPerSecond: 0, elapsed: 10,
-                                                     remaining: 10)))
+        _ = state.reduce(
+            .progress(
+                MigrationProgress(
+                    step: 1, stepCount: 1, pass: "V1ToV2", entityMapping: nil, entityMappingIndex: 0, entityMappingCount: 0,
+                    stage: .indexes, rowsDone: 0, rowsTotal: 2, unit: .indexes, fraction: 0.5, rowsPerSecond: 0, elapsed: 10,
+                    remaining: 10)))
         #expect(Screens.render(state).text.contains("build indexes · 0/2 indexes · 10 s · ETA 10 s"))
         _ = state.reduce(.tick(seconds: 4))
         #expect(Screens.render(state).text.contains("build indexes · 0/2 indexes · 14 s · ETA 6 s"), "a long statement posts nothing; the clock still moves")
@@ -112,7 +127,8 @@ import Testing
     @Test func aPausedRunAsksBeforeItIsCancelled() {
         var state = state()
         _ = state.reduce(.key(.character("s")))
-        let report = StepReport(pass: "V1ToV2", entityMapping: "NoteToNote", index: 1, count: 1, stage: .createInstances, rowsCreated: 3, sampleRows: [], next: nil)
+        let report = StepReport(
+            pass: "V1ToV2", entityMapping: "NoteToNote", index: 1, count: 1, stage: .createInstances, rowsCreated: 3, sampleRows: [], next: nil)
         _ = state.reduce(.paused(report))
         #expect(state.reduce(.key(.interrupt)).isEmpty, "Ctrl-C does not cancel at once")
         #expect(state.mode == .confirmingCancel)
@@ -134,8 +150,9 @@ import Testing
 
     /// Long lists: PgUp/PgDn move a page, g/G and Home/End go to the ends.
     @Test func pagesAndEndsMoveTheSelection() {
-        var state = ConsoleState(storeName: "Store.sqlite", bundleName: "Model", storeVersion: "v1", targetVersion: "v90",
-                                 versions: (1...90).map { .init(name: "v\($0)", isCurrent: $0 == 90, isStore: $0 == 1, entities: [], changes: []) }, steps: [])
+        var state = ConsoleState(
+            storeName: "Store.sqlite", bundleName: "Model", storeVersion: "v1", targetVersion: "v90",
+            versions: (1...90).map { .init(name: "v\($0)", isCurrent: $0 == 90, isStore: $0 == 1, entities: [], changes: []) }, steps: [])
         _ = state.reduce(.key(.pageDown))
         #expect(state.selection[0] == state.pageRows)
         _ = state.reduce(.key(.character("G")))
@@ -153,10 +170,11 @@ import Testing
 
     /// `/` finds the next row whose name holds the text, from the selection on, wrapping round.
     @Test func slashFindsByName() {
-        var state = ConsoleState(storeName: "Store.sqlite", bundleName: "Model", storeVersion: "zmessaging2.3", targetVersion: "zmessaging2.101.0",
-                                 versions: ["zmessaging1.27", "zmessaging2.3", "zmessaging2.90.0", "zmessaging2.101.0"].map {
-                                     .init(name: $0, isCurrent: $0 == "zmessaging2.101.0", isStore: $0 == "zmessaging2.3", entities: [], changes: [])
-                                 }, steps: [])
+        var state = ConsoleState(
+            storeName: "Store.sqlite", bundleName: "Model", storeVersion: "zmessaging2.3", targetVersion: "zmessaging2.101.0",
+            versions: ["zmessaging1.27", "zmessaging2.3", "zmessaging2.90.0", "zmessaging2.101.0"].map {
+                .init(name: $0, isCurrent: $0 == "zmessaging2.101.0", isStore: $0 == "zmessaging2.3", entities: [], changes: [])
+            }, steps: [])
         #expect(state.selection[0] == 1)
         _ = state.reduce(.key(.character("/")))
         for character in "2.9X" { _ = state.reduce(.key(.character(character))) }

@@ -1,10 +1,11 @@
 import Demo
 import Foundation
-@testable import MigrationConsole
 import MigrationEngine
 import ObjectModel
 import SQLiteStore
 import Testing
+
+@testable import MigrationConsole
 
 /// The Plan screen's SQL view (Enter): the keys that open, scroll, page, change step and close
 /// it, on the real BookStore plan's SQL as the console compiles it when it opens.
@@ -153,7 +154,9 @@ import Testing
         let store = try PersistentStore.create(at: path, model: start.model)
         try DataGenerator(model: start.model).fill(store, rows: 200)
         try store.close()
-        let files = { try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted().map { try Data(contentsOf: directory.appendingPathComponent($0)) } }
+        let files = {
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted().map { try Data(contentsOf: directory.appendingPathComponent($0)) }
+        }
         let before = try files()
         let plan = try MigrationPlan.make(store: path, bundle: bundle, mappings: [try DemoResources.mapping("BookStore3To4")], to: "BookStore 4")
         let options = MigrationOptions(policies: DemoResources.policies)

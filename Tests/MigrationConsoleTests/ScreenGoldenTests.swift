@@ -70,15 +70,28 @@ final class ScreenGoldenTests: XCTestCase {
         _ = state.reduce(.key(.character("y")))
         result.append(("migrate-cancelling", state))
         state = GoldenStates.migrating(base, at: GoldenStates.stages[3].1, stepMode: true)
-        _ = state.reduce(.paused(StepReport(pass: "BookStore3To4", entityMapping: "PublicationToPublication", index: 2, count: 3, stage: .createInstances,
-                                            rowsCreated: 200_004, sampleRows: ["Publication 1: firstName=\"John\", lastName=\"Doe\", price=20.0, title=\"The first book\"",
-                                                                                "Publication 2: firstName=\"Jane\", lastName=\"Doe\", price=21.0, title=\"The second book\""],
-                                            next: "PageToPage",
-                                            samples: [.init(source: "Publication 1", destination: "Publication 1",
-                                                            values: [.init(name: "firstName", before: nil, after: "\"John\""), .init(name: "lastName", before: nil, after: "\"Doe\""),
-                                                                     .init(name: "price", before: "20.0", after: "20.0"), .init(name: "title", before: "\"The first book\"", after: "\"The first book\"")]),
-                                                      .init(source: "Publication 2", destination: "Publication 2",
-                                                            values: [.init(name: "firstName", before: nil, after: "\"Jane\""), .init(name: "price", before: "21", after: "21.0")])])))
+        _ = state.reduce(
+            .paused(
+                StepReport(
+                    pass: "BookStore3To4", entityMapping: "PublicationToPublication", index: 2, count: 3, stage: .createInstances,
+                    rowsCreated: 200_004,
+                    sampleRows: [
+                        "Publication 1: firstName=\"John\", lastName=\"Doe\", price=20.0, title=\"The first book\"",
+                        "Publication 2: firstName=\"Jane\", lastName=\"Doe\", price=21.0, title=\"The second book\"",
+                    ],
+                    next: "PageToPage",
+                    samples: [
+                        .init(
+                            source: "Publication 1", destination: "Publication 1",
+                            values: [
+                                .init(name: "firstName", before: nil, after: "\"John\""), .init(name: "lastName", before: nil, after: "\"Doe\""),
+                                .init(name: "price", before: "20.0", after: "20.0"),
+                                .init(name: "title", before: "\"The first book\"", after: "\"The first book\""),
+                            ]),
+                        .init(
+                            source: "Publication 2", destination: "Publication 2",
+                            values: [.init(name: "firstName", before: nil, after: "\"Jane\""), .init(name: "price", before: "21", after: "21.0")]),
+                    ])))
         result.append(("step-paused", state))
         state = GoldenStates.migrating(base, at: GoldenStates.stages[2].1)
         _ = state.reduce(.stepVerified(2))
@@ -98,9 +111,11 @@ final class ScreenGoldenTests: XCTestCase {
         _ = state.reduce(.key(.up))
         result.append(("result-step-2", state))
         state = GoldenStates.migrating(base, at: GoldenStates.stages[3].1)
-        _ = state.reduce(.failed("validation failed in the destination: Category object 3 (Z_PK 3): name is required but has no value; the store is as it was, "
-                                 + "at BookStore: the steps already done were undone and the original put back, byte for byte. Fix: map a value for "
-                                 + "Category.name in the mapping model, or make it optional in the destination model"))
+        _ = state.reduce(
+            .failed(
+                "validation failed in the destination: Category object 3 (Z_PK 3): name is required but has no value; the store is as it was, "
+                    + "at BookStore: the steps already done were undone and the original put back, byte for byte. Fix: map a value for "
+                    + "Category.name in the mapping model, or make it optional in the destination model"))
         result.append(("error", state))
         return result
     }
@@ -115,9 +130,12 @@ final class ScreenGoldenTests: XCTestCase {
             return
         }
         if grid.golden != expected {
-            let got = grid.golden.split(separator: "\n", omittingEmptySubsequences: false), want = expected.split(separator: "\n", omittingEmptySubsequences: false)
+            let got = grid.golden.split(separator: "\n", omittingEmptySubsequences: false),
+                want = expected.split(separator: "\n", omittingEmptySubsequences: false)
             let first = zip(got, want).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(got.count, want.count)
-            XCTFail("\(name).txt differs at line \(first + 1):\n  got:  \(first < got.count ? got[first] : "")\n  want: \(first < want.count ? want[first] : "")", file: file, line: line)
+            XCTFail(
+                "\(name).txt differs at line \(first + 1):\n  got:  \(first < got.count ? got[first] : "")\n  want: \(first < want.count ? want[first] : "")",
+                file: file, line: line)
         }
     }
 

@@ -26,8 +26,9 @@ import Testing
         cs_uninstall_signal_handlers()
         var now = sigaction()
         sigaction(SIGWINCH, nil, &now)
-        #expect(unsafeBitCast(now.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self),
-                "the handler that was there before the console is back (so Ctrl-C works again after it)")
+        #expect(
+            unsafeBitCast(now.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self),
+            "the handler that was there before the console is back (so Ctrl-C works again after it)")
         _ = cs_raise(SIGWINCH)
         #expect(cs_take_signals() == 0, "nothing is recorded once uninstalled")
         while read(fds[0], &byte, 1) == 1 {}

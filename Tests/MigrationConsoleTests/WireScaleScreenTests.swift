@@ -59,15 +59,23 @@ final class WireScaleScreenTests: XCTestCase {
             XCTAssertGreaterThan(plan.steps.count, 60, "the premise: a long plan")
             var state = ConsoleState(store: copy.path, bundle: bundle, plan: plan, options: MigrationOptions(), width: width, height: height, glyphs: .unicode)
             for (index, step) in plan.steps.enumerated() {
-                let rows = [StepResult.RowCount(entity: "ConversationParticipantRoleWithALongName", before: 120_000, after: 120_000),
-                            StepResult.RowCount(entity: "User", before: 5, after: 5)]
-                _ = state.reduce(.stepDone(StepResult(index: index + 1, from: step.source.name, to: step.destination.name, how: "lightweight, in place",
-                                                      seconds: 0.2, verification: "schema checked", rows: rows, tables: [],
-                                                      dropped: StepResult.drops(of: step, rowsBefore: [:])), paused: false))
+                let rows = [
+                    StepResult.RowCount(entity: "ConversationParticipantRoleWithALongName", before: 120_000, after: 120_000),
+                    StepResult.RowCount(entity: "User", before: 5, after: 5),
+                ]
+                _ = state.reduce(
+                    .stepDone(
+                        StepResult(
+                            index: index + 1, from: step.source.name, to: step.destination.name, how: "lightweight, in place",
+                            seconds: 0.2, verification: "schema checked", rows: rows, tables: [],
+                            dropped: StepResult.drops(of: step, rowsBefore: [:])), paused: false))
             }
-            _ = state.reduce(.finished(.init(from: plan.storeVersion, to: plan.targetVersion,
-                                             rows: [("AddressBookEntry", 0, 0), ("GenericMessageData", 20_000, 20_000), ("User", 5, 5)],
-                                             backup: "/stores/store2-3~.wiredatabase", seconds: 16.0)))
+            _ = state.reduce(
+                .finished(
+                    .init(
+                        from: plan.storeVersion, to: plan.targetVersion,
+                        rows: [("AddressBookEntry", 0, 0), ("GenericMessageData", 20_000, 20_000), ("User", 5, 5)],
+                        backup: "/stores/store2-3~.wiredatabase", seconds: 16.0)))
             try check(state, "wire-result-stepwise.\(width)x\(height)")
             let grid = Screens.render(state)
             XCTAssertTrue(grid.row(height - 1).contains("q quit"), "the key line is whole:\n\(grid.text)")
@@ -128,7 +136,9 @@ final class WireScaleScreenTests: XCTestCase {
         let long = try XCTUnwrap(shown.indices.first { shown[$0].text.count > 78 }, "the premise: a long finding")
         state.selection[ConsoleState.Screen.plan.rawValue] = long
         let words = shown[long].text.split(separator: " ").suffix(3).joined(separator: " ")
-        XCTAssertTrue(Screens.render(state).text.replacingOccurrences(of: "\n  ", with: " ").contains(words), "the end of the line is on the screen:\n\(Screens.render(state).text)")
+        XCTAssertTrue(
+            Screens.render(state).text.replacingOccurrences(of: "\n  ", with: " ").contains(words),
+            "the end of the line is on the screen:\n\(Screens.render(state).text)")
         _ = state.reduce(.key(.escape))
         XCTAssertEqual(state.planLines.count, all, "Esc shows every line again")
     }

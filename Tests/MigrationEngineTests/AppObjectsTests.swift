@@ -17,10 +17,14 @@ final class AppObjectsTests: XCTestCase {
             #"<entity name="Note"><attribute name="title" optional="YES" attributeType="String"/></entity>"#,
         ]
         let versions = try bodies.enumerated().map { index, body in
-            ModelBundle.Version(name: "V\(index + 1)", model: try ModelXMLReader.read(Data("""
-                <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-                <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" userDefinedModelVersionIdentifier="">\(body)</model>
-                """.utf8), file: "V\(index + 1)"))
+            ModelBundle.Version(
+                name: "V\(index + 1)",
+                model: try ModelXMLReader.read(
+                    Data(
+                        """
+                        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+                        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" userDefinedModelVersionIdentifier="">\(body)</model>
+                        """.utf8), file: "V\(index + 1)"))
         }
         return ModelBundle(name: "Notes", versions: versions, currentVersionName: "V2")
     }
@@ -38,9 +42,13 @@ final class AppObjectsTests: XCTestCase {
     /// A trigger on `Z_METADATA` fired when the step recorded its model and emptied a table,
     /// while the step said every row was kept.
     func testATriggerOnTheToolsOwnTablesNeverFiresAndIsKept() throws {
-        let (path, bundle) = try store("CREATE TRIGGER wipe AFTER UPDATE ON Z_METADATA BEGIN DELETE FROM ZNOTE; END; CREATE TRIGGER stamp AFTER UPDATE ON Z_PRIMARYKEY BEGIN DELETE FROM ZNOTE; END")
+        let (path, bundle) = try store(
+            "CREATE TRIGGER wipe AFTER UPDATE ON Z_METADATA BEGIN DELETE FROM ZNOTE; END; CREATE TRIGGER stamp AFTER UPDATE ON Z_PRIMARYKEY BEGIN DELETE FROM ZNOTE; END"
+        )
         let plan = try MigrationPlan.make(store: path, bundle: bundle)
-        XCTAssertTrue(plan.beyondModel.contains { $0.hasPrefix("trigger wipe on Z_METADATA (not Core Data's): kept; set aside while each step writes") }, "\(plan.beyondModel)")
+        XCTAssertTrue(
+            plan.beyondModel.contains { $0.hasPrefix("trigger wipe on Z_METADATA (not Core Data's): kept; set aside while each step writes") },
+            "\(plan.beyondModel)")
         _ = try MigrationRunner.run(plan, store: path)
         try DatabaseQueue(path: path).read { db in
             XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT count(*) FROM ZNOTE"), 50, "no row deleted by a trigger the migration's writes fired")
@@ -82,13 +90,15 @@ final class AppObjectsTests: XCTestCase {
         try DatabaseQueue(path: path).writeWithoutTransaction { try $0.execute(sql: "PRAGMA user_version = 42; PRAGMA application_id = 1234567") }
         let tag = Array("backed-up:2026".utf8)
         try XCTSkipUnless(setxattr(path, "user.app.tag", tag, tag.count, 0) == 0, "the file system keeps no extended attributes")
-        let plan = try MigrationPlan.make(store: path, bundle: bundle,
-                                          mappings: [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")], route: .stepwise)
+        let plan = try MigrationPlan.make(
+            store: path, bundle: bundle,
+            mappings: [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")], route: .stepwise)
         XCTAssertTrue(plan.steps.contains { if case .mapping = $0.kind { true } else { false } }, "the premise: a mapping step among them")
-        _ = try MigrationRunner.run(plan, store: path, options: MigrationOptions(policies: DemoResources.policies, configureManager: { try BookStoreSynopsis.install(on: $0) }))
+        _ = try MigrationRunner.run(
+            plan, store: path, options: MigrationOptions(policies: DemoResources.policies, configureManager: { try BookStoreSynopsis.install(on: $0) }))
         try DatabaseQueue(path: path).read { db in
             XCTAssertEqual(try Int.fetchOne(db, sql: "PRAGMA user_version"), 42)
-            XCTAssertEqual(try Int.fetchOne(db, sql: "PRAGMA application_id"), 1234567)
+            XCTAssertEqual(try Int.fetchOne(db, sql: "PRAGMA application_id"), 1_234_567)
         }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         let backups = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix("~.sqlite") }
@@ -112,17 +122,22 @@ final class AppObjectsTests: XCTestCase {
             #"<entity name="Note">\#(title)<attribute name="body" optional="YES" attributeType="String"/><attribute name="searchTitle" optional="YES" attributeType="String" derived="YES" derivationExpression="uppercase:(title)"/></entity>"#,
         ]
         let versions = try bodies.enumerated().map { index, body in
-            ModelBundle.Version(name: "V\(index + 1)", model: try ModelXMLReader.read(Data("""
-                <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-                <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" userDefinedModelVersionIdentifier="">\(body)</model>
-                """.utf8), file: "V\(index + 1)"))
+            ModelBundle.Version(
+                name: "V\(index + 1)",
+                model: try ModelXMLReader.read(
+                    Data(
+                        """
+                        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+                        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" userDefinedModelVersionIdentifier="">\(body)</model>
+                        """.utf8), file: "V\(index + 1)"))
         }
         let path = try scratchDirectory().appendingPathComponent("Notes.sqlite").path
         let store = try PersistentStore.create(at: path, model: versions[0].model)
         try DataGenerator(model: versions[0].model, seed: 3).fill(store, rows: 5)
         try store.close()
         // Triggers as Core Data names them (`Z_DA_<table>_<Entity>_<attribute>_<role>`), kept up to date with SQLite's own lower().
-        let trigger = "CREATE TRIGGER Z_DA_ZNOTE_Note_searchTitle_SOURCE_UPDATE AFTER UPDATE OF ZTITLE ON ZNOTE FOR EACH ROW BEGIN UPDATE ZNOTE SET ZSEARCHTITLE = lower(NEW.ZTITLE) WHERE Z_PK = NEW.Z_PK; END"
+        let trigger =
+            "CREATE TRIGGER Z_DA_ZNOTE_Note_searchTitle_SOURCE_UPDATE AFTER UPDATE OF ZTITLE ON ZNOTE FOR EACH ROW BEGIN UPDATE ZNOTE SET ZSEARCHTITLE = lower(NEW.ZTITLE) WHERE Z_PK = NEW.Z_PK; END"
         try DatabaseQueue(path: path).write { try $0.execute(sql: trigger) }
 
         let unchanged = try MigrationPlan.make(store: path, bundle: ModelBundle(name: "Notes", versions: Array(versions.prefix(2)), currentVersionName: "V2"))
@@ -135,10 +150,16 @@ final class AppObjectsTests: XCTestCase {
         }
 
         let changed = try MigrationPlan.make(store: path, bundle: ModelBundle(name: "Notes", versions: versions, currentVersionName: "V3"))
-        XCTAssertTrue(changed.beyondModel.contains { $0.hasPrefix("derived attribute Note.searchTitle (uppercase:(title)): Chrysalis does not write Core Data's SQL for this derivation, so the store after V2 → V3 has no Z_DA_ triggers for it") },
-                      "\(changed.beyondModel)")
+        XCTAssertTrue(
+            changed.beyondModel.contains {
+                $0.hasPrefix(
+                    "derived attribute Note.searchTitle (uppercase:(title)): Chrysalis does not write Core Data's SQL for this derivation, so the store after V2 → V3 has no Z_DA_ triggers for it"
+                )
+            },
+            "\(changed.beyondModel)")
         _ = try MigrationRunner.run(changed, store: path)
-        XCTAssertEqual(try DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'trigger'") }, 0,
-                       "lowercase's triggers are not uppercase's: dropped, as the plan said")
+        XCTAssertEqual(
+            try DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'trigger'") }, 0,
+            "lowercase's triggers are not uppercase's: dropped, as the plan said")
     }
 }

@@ -35,9 +35,13 @@ final class BeyondTheModelTests: XCTestCase {
         for index in v3.configurations.indices { v3.configurations[index].entityNames.removeAll { $0 == "Feedback" } }
         var v4 = v1
         v4.entities[book].attributes.append(AttributeDescription(PropertyDescription(name: "subtitle", isOptional: true), type: .string))
-        let bundle = ModelBundle(name: "SampleModel2", versions: [.init(name: "V1", model: v1), .init(name: "V2", model: v2),
-                                                                  .init(name: "V3", model: v3), .init(name: "V4", model: v4)],
-                                 currentVersionName: "V2")
+        let bundle = ModelBundle(
+            name: "SampleModel2",
+            versions: [
+                .init(name: "V1", model: v1), .init(name: "V2", model: v2),
+                .init(name: "V3", model: v3), .init(name: "V4", model: v4),
+            ],
+            currentVersionName: "V2")
         return Subject(path: copy.path, bundle: bundle)
     }
 
@@ -49,7 +53,10 @@ final class BeyondTheModelTests: XCTestCase {
 
     private func triggers(_ path: String) throws -> [String: String] {
         try DatabaseQueue(path: path).read { db in
-            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").map { ($0[0] as String, $0[1] as String) })
+            Dictionary(
+                uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").map {
+                    ($0[0] as String, $0[1] as String)
+                })
         }
     }
 
@@ -79,7 +86,8 @@ final class BeyondTheModelTests: XCTestCase {
         let expected = try predictedTriggers(v2, path: subject.path)
         XCTAssertEqual(expected.count, 5)
         XCTAssertEqual(try triggers(subject.path), expected, "the destination's derived-attribute triggers, as Core Data writes them")
-        XCTAssertEqual(try scalar(subject.path, "SELECT count(*) FROM ZBOOK b WHERE ZPAGESCOUNT IS NOT (SELECT count(*) FROM ZPAGE p WHERE p.ZBOOK = b.Z_PK)"), 0)
+        XCTAssertEqual(
+            try scalar(subject.path, "SELECT count(*) FROM ZBOOK b WHERE ZPAGESCOUNT IS NOT (SELECT count(*) FROM ZPAGE p WHERE p.ZBOOK = b.Z_PK)"), 0)
     }
 
     func testRemovingAnEntityWithHistoryTruncatesItAsCoreDataDoes() throws {
@@ -89,10 +97,13 @@ final class BeyondTheModelTests: XCTestCase {
         // A second transaction after the one that changed Feedback: it survives, renumbered.
         try DatabaseQueue(path: subject.path).write { db in
             try db.execute(sql: "INSERT INTO ATRANSACTION (Z_PK, Z_ENT, Z_OPT, ZTIMESTAMP) VALUES (2, 16002, 1, 1000)")
-            try db.execute(sql: "INSERT INTO ACHANGE (Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID) VALUES (16001, 1, 1, 4, 1, 2), (16001, 1, 1, 6, 1, 2)")
+            try db.execute(
+                sql: "INSERT INTO ACHANGE (Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID) VALUES (16001, 1, 1, 4, 1, 2), (16001, 1, 1, 6, 1, 2)"
+            )
         }
         let plan = try migrate(subject, to: "V3")
-        XCTAssertTrue(plan.beyondModel.contains { $0.contains("truncated up to the last transaction that changed a removed entity (Feedback)") }, "\(plan.beyondModel)")
+        XCTAssertTrue(
+            plan.beyondModel.contains { $0.contains("truncated up to the last transaction that changed a removed entity (Feedback)") }, "\(plan.beyondModel)")
         XCTAssertEqual(try scalar(subject.path, "SELECT count(*) FROM ATRANSACTION"), 1, "transaction 1 changed Feedback and goes; 2 stays")
         let entities = try DatabaseQueue(path: subject.path).read { db in try Int.fetchAll(db, sql: "SELECT ZENTITY FROM ACHANGE ORDER BY ZENTITY") }
         XCTAssertEqual(entities, [3, 5], "Page 4 → 3 and Author 6 → 5 in V3's numbering; \(pageChanges) older changes truncated")
@@ -120,7 +131,8 @@ final class BeyondTheModelTests: XCTestCase {
             try db.execute(sql: "DELETE FROM ZBOOK WHERE Z_ENT = 2")
         }
         let v1 = try XCTUnwrap(subject.bundle.version(named: "V1")), v4 = try XCTUnwrap(subject.bundle.version(named: "V4"))
-        let mapping = try MappingYAMLReader.read("""
+        let mapping = try MappingYAMLReader.read(
+            """
             source: V1
             destination: V4
             entityMappings:
@@ -132,7 +144,8 @@ final class BeyondTheModelTests: XCTestCase {
         XCTAssertTrue(said.contains("table app_settings (1 row, not the model's): not carried"), said)
         XCTAssertTrue(said.contains("index app_book_title on ZBOOK (not Core Data's): dropped by V1 → V4"), said)
         XCTAssertEqual(try triggers(subject.path), try predictedTriggers(v4.model, path: subject.path), "a new store gets the destination's triggers")
-        XCTAssertEqual(try scalar(subject.path, "SELECT count(*) FROM ZBOOK b WHERE ZPAGESCOUNT IS NOT (SELECT count(*) FROM ZPAGE p WHERE p.ZBOOK = b.Z_PK)"), 0)
+        XCTAssertEqual(
+            try scalar(subject.path, "SELECT count(*) FROM ZBOOK b WHERE ZPAGESCOUNT IS NOT (SELECT count(*) FROM ZPAGE p WHERE p.ZBOOK = b.Z_PK)"), 0)
         XCTAssertEqual(try scalar(subject.path, "SELECT count(*) FROM sqlite_master WHERE name IN ('ACHANGE', 'app_settings')"), 0, "as Core Data, and as said")
     }
 
@@ -142,7 +155,10 @@ final class BeyondTheModelTests: XCTestCase {
         let plan = try migrate(subject, to: "V2")
         let said = plan.beyondModel.joined(separator: "\n")
         XCTAssertTrue(said.contains("table app_settings (2 rows, not the model's): kept as it is"), said)
-        XCTAssertTrue(said.contains("index app_book_title on ZBOOK (not Core Data's): dropped by V1 → V2; to keep it, run it again after the migration: CREATE INDEX app_book_title ON ZBOOK (ZTITLE)"), said)
+        XCTAssertTrue(
+            said.contains(
+                "index app_book_title on ZBOOK (not Core Data's): dropped by V1 → V2; to keep it, run it again after the migration: CREATE INDEX app_book_title ON ZBOOK (ZTITLE)"
+            ), said)
         XCTAssertEqual(try scalar(subject.path, "SELECT count(*) FROM app_settings"), 2)
     }
 }

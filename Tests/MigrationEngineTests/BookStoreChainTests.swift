@@ -30,13 +30,19 @@ final class BookStoreChainTests: XCTestCase {
         let bundle = try bookStore()
         _ = try InPlaceMigration.run(store: path, from: try version(bundle, "BookStore"), to: try version(bundle, "BookStore 2"))
         let schema = try SchemaSnapshot.read(path)
-        XCTAssertEqual(schema.tables["ZBOOK"], ["Z_PK": "INTEGER", "Z_ENT": "INTEGER", "Z_OPT": "INTEGER", "ZAUTHOR": "VARCHAR",
-                                                "ZCATEGORY": "INTEGER", "ZPRICE": "FLOAT", "ZTITLE": "VARCHAR"])
+        XCTAssertEqual(
+            schema.tables["ZBOOK"],
+            [
+                "Z_PK": "INTEGER", "Z_ENT": "INTEGER", "Z_OPT": "INTEGER", "ZAUTHOR": "VARCHAR",
+                "ZCATEGORY": "INTEGER", "ZPRICE": "FLOAT", "ZTITLE": "VARCHAR",
+            ])
         XCTAssertTrue(schema.indexes.contains { $0.name == "ZBOOK_ZCATEGORY_INDEX" })
-        XCTAssertEqual(try rows(path, "SELECT ztitle, zprice, zauthor FROM zbook ORDER BY z_pk").map { $0.map(\.description) }, [
-            ["\"The first book\"", "10.0", "NULL"], ["\"The second book\"", "15.0", "NULL"],
-            ["\"The third book\"", "10.0", "NULL"], ["\"The fourth book\"", "12.0", "NULL"],
-        ])
+        XCTAssertEqual(
+            try rows(path, "SELECT ztitle, zprice, zauthor FROM zbook ORDER BY z_pk").map { $0.map(\.description) },
+            [
+                ["\"The first book\"", "10.0", "NULL"], ["\"The second book\"", "15.0", "NULL"],
+                ["\"The third book\"", "10.0", "NULL"], ["\"The fourth book\"", "12.0", "NULL"],
+            ])
         _ = try InPlaceMigration.run(store: path, from: try version(bundle, "BookStore 2"), to: try version(bundle, "BookStore 3"))
         let renamed = try SchemaSnapshot.read(path)
         XCTAssertNil(renamed.tables["ZBOOK"])
@@ -65,18 +71,24 @@ final class BookStoreChainTests: XCTestCase {
         XCTAssertEqual(plan.steps[0].reason, "inferred straight to BookStore 3, where the next mapping model starts, across 1 version in between")
         XCTAssertTrue(plan.steps[0].findings.contains("rename: entity Book renamed to Publication"), "\(plan.steps[0].findings)")
         XCTAssertFalse(plan.steps[0].findings.contains { $0.hasPrefix("rewrites whole tables") }, "adding an attribute and renaming a table alter it in place")
-        XCTAssertTrue(plan.steps[1].findings.contains("not in BookStore 4 (the mapping model decides what becomes of it): Publication.author removed"), "\(plan.steps[1].findings)")
+        XCTAssertTrue(
+            plan.steps[1].findings.contains("not in BookStore 4 (the mapping model decides what becomes of it): Publication.author removed"),
+            "\(plan.steps[1].findings)")
         let log = ProgressLog()
-        let report = try MigrationRunner.run(plan, store: path, options: MigrationOptions(policies: DemoResources.policies, configureManager: BookStoreSynopsis.install))
+        let report = try MigrationRunner.run(
+            plan, store: path, options: MigrationOptions(policies: DemoResources.policies, configureManager: BookStoreSynopsis.install))
         XCTAssertEqual(report.steps.map(\.destinationVersion), ["BookStore 3", "BookStore 4", "BookStore 5"])
-        XCTAssertEqual(try rows(path, "SELECT ztitle, zsynopsis, zprice FROM zpublication ORDER BY z_pk").map { $0.map(\.description) }, [
-            ["\"The first book\"", "\"The first book\"", "10.0"], ["\"The second book\"", "\"The second book\"", "15.0"],
-            ["\"The third book\"", "\"The third book\"", "10.0"], ["\"The fourth book\"", "\"The fourth book\"", "12.0"],
-        ])
+        XCTAssertEqual(
+            try rows(path, "SELECT ztitle, zsynopsis, zprice FROM zpublication ORDER BY z_pk").map { $0.map(\.description) },
+            [
+                ["\"The first book\"", "\"The first book\"", "10.0"], ["\"The second book\"", "\"The second book\"", "15.0"],
+                ["\"The third book\"", "\"The third book\"", "10.0"], ["\"The fourth book\"", "\"The fourth book\"", "12.0"],
+            ])
         XCTAssertEqual(try PersistentStore.open(at: path).metadata().versionHashes, VersionHash.entityHashes(of: try version(bundle, "BookStore 5").model))
         XCTAssertEqual(try directoryListing(path), ["BookStore.sqlite", "BookStore~.sqlite"], "only the original is kept")
-        XCTAssertEqual(try PersistentStore.open(at: try XCTUnwrap(report.backup)).metadata().versionHashes,
-                       VersionHash.entityHashes(of: try version(bundle, "BookStore").model))
+        XCTAssertEqual(
+            try PersistentStore.open(at: try XCTUnwrap(report.backup)).metadata().versionHashes,
+            VersionHash.entityHashes(of: try version(bundle, "BookStore").model))
         let fractions = log.values.map(\.fraction)
         XCTAssertEqual(fractions, fractions.sorted(), "progress never goes back across steps")
         XCTAssertEqual(fractions.filter { $0 == 1.0 }.count, 1)
@@ -90,9 +102,10 @@ final class BookStoreChainTests: XCTestCase {
         let path = try scratchDirectory().appendingPathComponent("BookStore.sqlite").path
         try makeBookStore1(at: path)
         let bundle = try bookStore()
-        let store = try AutomaticMigration.openStore(at: path, bundle: bundle,
-                                                     mappings: [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")],
-                                                     options: MigrationOptions(policies: DemoResources.policies))
+        let store = try AutomaticMigration.openStore(
+            at: path, bundle: bundle,
+            mappings: [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")],
+            options: MigrationOptions(policies: DemoResources.policies))
         XCTAssertEqual(try store.metadata().versionHashes, VersionHash.entityHashes(of: bundle.current.model))
         XCTAssertEqual(try store.readObjects(try store.layout(for: bundle.current.model)) { try $0.count(of: "Publication") }, 4)
     }

@@ -21,17 +21,22 @@ final class BookStoreMigrationTests: XCTestCase {
         try writable.writeMetadata(appMetadata)
         try writable.close()
         let original = try digest(path)
-        let report = try MappingMigration.run(store: path, from: try version(bundle, "BookStore 3"), to: try version(bundle, "BookStore 4"),
-                                              mappings: [try DemoResources.mapping("BookStore3To4")],
-                                              options: MigrationOptions(policies: DemoResources.policies, chunkSize: 4))
+        let report = try MappingMigration.run(
+            store: path, from: try version(bundle, "BookStore 3"), to: try version(bundle, "BookStore 4"),
+            mappings: [try DemoResources.mapping("BookStore3To4")],
+            options: MigrationOptions(policies: DemoResources.policies, chunkSize: 4))
         let result = try rows(path, "SELECT ztitle, zfirstname, zlastname, zprice FROM zpublication ORDER BY z_pk")
-        XCTAssertEqual(result.map { $0.map(\.description) }, [
-            ["\"The first book\"", "\"John\"", "\"Doe\"", "20.0"], ["\"The second book\"", "\"Jane\"", "\"Doe\"", "21.0"],
-            ["\"The third book\"", "\"Bill\"", "\"Smith\"", "22.0"], ["\"The fourth book\"", "\"Jack\"", "\"Brown\"", "23.0"],
-            ["\"Dialogues\"", "\"Plato\"", "NULL", "24.0"], ["\"Anonymous pamphlet\"", "NULL", "NULL", "1.0"],
-        ])
+        XCTAssertEqual(
+            result.map { $0.map(\.description) },
+            [
+                ["\"The first book\"", "\"John\"", "\"Doe\"", "20.0"], ["\"The second book\"", "\"Jane\"", "\"Doe\"", "21.0"],
+                ["\"The third book\"", "\"Bill\"", "\"Smith\"", "22.0"], ["\"The fourth book\"", "\"Jack\"", "\"Brown\"", "23.0"],
+                ["\"Dialogues\"", "\"Plato\"", "NULL", "24.0"], ["\"Anonymous pamphlet\"", "NULL", "NULL", "1.0"],
+            ])
         // Relationships were recreated by the default stage 2: each book keeps its category and pages.
-        let links = try rows(path, """
+        let links = try rows(
+            path,
+            """
             SELECT p.ztitle, c.zname, (SELECT count(*) FROM zpage g WHERE g.zbook = p.z_pk)
             FROM zpublication p JOIN zcategory c ON c.z_pk = p.zcategory ORDER BY p.z_pk
             """)
@@ -60,8 +65,9 @@ final class BookStoreMigrationTests: XCTestCase {
         let reports = Mutex<[StepReport]>([])
         var options = MigrationOptions(policies: DemoResources.policies)
         options.pauseAfterEntityMapping = { report in reports.withLock { $0.append(report) } }
-        _ = try MappingMigration.run(store: path, from: try version(bundle, "BookStore 3"), to: try version(bundle, "BookStore 4"),
-                                     mappings: [try DemoResources.mapping("BookStore3To4")], options: options)
+        _ = try MappingMigration.run(
+            store: path, from: try version(bundle, "BookStore 3"), to: try version(bundle, "BookStore 4"),
+            mappings: [try DemoResources.mapping("BookStore3To4")], options: options)
         let report = try XCTUnwrap(reports.withLock { $0 }.first { $0.entityMapping == "PublicationToPublication" && $0.stage == .createInstances })
         let first = try XCTUnwrap(report.samples.first)
         XCTAssertEqual(first.source, "Publication 1", "BookStore 3 already calls it Publication")
@@ -79,10 +85,12 @@ final class BookStoreMigrationTests: XCTestCase {
         let books = try rows(path, "SELECT count(*) FROM zpublication")
         let bundle = try bookStore()
         let options = MigrationOptions(policies: DemoResources.policies, configureManager: BookStoreSynopsis.install)
-        _ = try MappingMigration.run(store: path, from: try version(bundle, "BookStore 3"), to: try version(bundle, "BookStore 4"),
-                                     mappings: [try DemoResources.mapping("BookStore3To4")], options: options)
-        _ = try MappingMigration.run(store: path, from: try version(bundle, "BookStore 4"), to: try version(bundle, "BookStore 5"),
-                                     mappings: [try DemoResources.mapping("BookStore4To5")], options: options)
+        _ = try MappingMigration.run(
+            store: path, from: try version(bundle, "BookStore 3"), to: try version(bundle, "BookStore 4"),
+            mappings: [try DemoResources.mapping("BookStore3To4")], options: options)
+        _ = try MappingMigration.run(
+            store: path, from: try version(bundle, "BookStore 4"), to: try version(bundle, "BookStore 5"),
+            mappings: [try DemoResources.mapping("BookStore4To5")], options: options)
         let result = try rows(path, "SELECT ztitle, zsynopsis, zfirstname FROM zpublication ORDER BY z_pk")
         XCTAssertEqual(result.count.databaseValue, books[0][0], "every book the store held, and no more")
         for row in result { XCTAssertEqual(row[0], row[1]) }
@@ -97,31 +105,43 @@ final class BookStoreMigrationTests: XCTestCase {
         let source = directory.appendingPathComponent("BookStore.sqlite").path
         try makeBookStore3(at: source)
         let bundle = try bookStore()
-        _ = try MappingMigration.run(store: source, from: try version(bundle, "BookStore 3"), to: try version(bundle, "BookStore 4"),
-                                     mappings: [try DemoResources.mapping("BookStore3To4")], options: MigrationOptions(policies: DemoResources.policies))
+        _ = try MappingMigration.run(
+            store: source, from: try version(bundle, "BookStore 3"), to: try version(bundle, "BookStore 4"),
+            mappings: [try DemoResources.mapping("BookStore3To4")], options: MigrationOptions(policies: DemoResources.policies))
         let hooks: [(String, @Sendable (MigrationManager) throws -> Void)] = [
             ("compiled", BookStoreSynopsis.install),
-            ("evaluated", { manager in manager.useSetBasedSQL = false; try BookStoreSynopsis.install(on: manager) }),
-            ("closure", { manager in
-                manager.didAssociateEntities = ["Publication"]
-                manager.didAssociate = { manager, source, destination, _ in
-                    try manager.setDestinationValues(destination, ["synopsis": try manager.sourceObject(try XCTUnwrap(source)).values["title"] ?? .null])
+            (
+                "evaluated",
+                { manager in
+                    manager.useSetBasedSQL = false; try BookStoreSynopsis.install(on: manager)
                 }
-            }),
+            ),
+            (
+                "closure",
+                { manager in
+                    manager.didAssociateEntities = ["Publication"]
+                    manager.didAssociate = { manager, source, destination, _ in
+                        try manager.setDestinationValues(destination, ["synopsis": try manager.sourceObject(try XCTUnwrap(source)).values["title"] ?? .null])
+                    }
+                }
+            ),
         ]
         var stores: [String: [[DatabaseValue]]] = [:]
         for (name, hook) in hooks {
             let path = directory.appendingPathComponent("\(name).sqlite").path
             try FileManager.default.copyItem(atPath: source, toPath: path)
-            _ = try MappingMigration.run(store: path, from: try version(bundle, "BookStore 4"), to: try version(bundle, "BookStore 5"),
-                                         mappings: [try DemoResources.mapping("BookStore4To5")], options: MigrationOptions(configureManager: hook))
+            _ = try MappingMigration.run(
+                store: path, from: try version(bundle, "BookStore 4"), to: try version(bundle, "BookStore 5"),
+                mappings: [try DemoResources.mapping("BookStore4To5")], options: MigrationOptions(configureManager: hook))
             stores[name] = try rows(path, "SELECT * FROM ZPUBLICATION ORDER BY Z_PK")
         }
         XCTAssertEqual(stores["compiled"]?.count, 6)
         XCTAssertEqual(stores["compiled"], stores["evaluated"])
         XCTAssertEqual(stores["compiled"], stores["closure"])
-        XCTAssertEqual(try rows(directory.appendingPathComponent("compiled.sqlite").path, "SELECT count(*) FROM ZPUBLICATION WHERE ZSYNOPSIS IS ZTITLE AND ZTITLE IS NOT NULL"),
-                       [[6.databaseValue]])
+        XCTAssertEqual(
+            try rows(
+                directory.appendingPathComponent("compiled.sqlite").path, "SELECT count(*) FROM ZPUBLICATION WHERE ZSYNOPSIS IS ZTITLE AND ZTITLE IS NOT NULL"),
+            [[6.databaseValue]])
     }
 
     func testGroceries3To4MakesAUnitPerAmount() throws {
@@ -136,10 +156,12 @@ final class BookStoreMigrationTests: XCTestCase {
         }
         try store.close()
         _ = try MappingMigration.run(store: path, from: model3, to: model4, mappings: [try DemoResources.mapping("Groceries3To4")])
-        XCTAssertEqual(try rows(path, "SELECT zname FROM zunit ORDER BY z_pk").map { $0[0] },
-                       ["kg".databaseValue, "loaf".databaseValue, "dozen".databaseValue, .null])
-        XCTAssertEqual(try rows(path, "SELECT zname, zquantity FROM zitem ORDER BY z_pk").map { $0.map(\.description) },
-                       [["\"Apples\"", "1"], ["\"Bread\"", "1"]])
+        XCTAssertEqual(
+            try rows(path, "SELECT zname FROM zunit ORDER BY z_pk").map { $0[0] },
+            ["kg".databaseValue, "loaf".databaseValue, "dozen".databaseValue, .null])
+        XCTAssertEqual(
+            try rows(path, "SELECT zname, zquantity FROM zitem ORDER BY z_pk").map { $0.map(\.description) },
+            [["\"Apples\"", "1"], ["\"Bread\"", "1"]])
         XCTAssertTrue(try rows(path, "SELECT name FROM sqlite_master WHERE name = 'ZAMOUNT'").isEmpty, "Amount is gone")
     }
 }

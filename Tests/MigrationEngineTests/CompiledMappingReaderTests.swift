@@ -47,8 +47,10 @@ final class CompiledMappingReaderTests: XCTestCase {
             XCTAssertEqual(compiled.policyName, edited.policyName, compiled.name)
             XCTAssertEqual(compiled.userInfo, edited.userInfo, compiled.name)
             XCTAssertEqual(compiled.filter, edited.filter, "TRUEPREDICATE in the source fetch is no filter: \(compiled.name)")
-            for (side, pairs) in [("attributes", (compiled.attributeMappings, edited.attributeMappings)),
-                                  ("relationships", (compiled.relationshipMappings, edited.relationshipMappings))] {
+            for (side, pairs) in [
+                ("attributes", (compiled.attributeMappings, edited.attributeMappings)),
+                ("relationships", (compiled.relationshipMappings, edited.relationshipMappings)),
+            ] {
                 XCTAssertEqual(pairs.0.map(\.name), pairs.1.map(\.name), "\(compiled.name) \(side)")
                 for (property, original) in zip(pairs.0, pairs.1) {
                     let key = "\(compiled.name).\(property.name)"
@@ -152,8 +154,9 @@ final class CompiledMappingReaderTests: XCTestCase {
     private func mutated(_ edit: (inout [PlistNode]) -> Void) throws -> Data {
         let tree = try XCTUnwrap(BinaryPlist.decode(Array(try Data(contentsOf: Self.compiled))))
         guard case .dict(let keys, var values) = tree,
-              let slot = keys.firstIndex(where: { if case .string("$objects") = $0 { true } else { false } }),
-              case .array(var objects) = values[slot] else {
+            let slot = keys.firstIndex(where: { if case .string("$objects") = $0 { true } else { false } }),
+            case .array(var objects) = values[slot]
+        else {
             XCTFail("V2toV3.cdm is not a keyed archive with $objects")
             throw CocoaError(.fileReadCorruptFile)
         }
@@ -174,17 +177,28 @@ final class CompiledMappingReaderTests: XCTestCase {
     }
 
     func testMutatedArchivesAreRefused() throws {
-        XCTAssertEqual(try CompiledMappingReader.read(try mutated { _ in }, file: Self.compiled), try CompiledMappingReader.read(at: Self.compiled),
-                       "the test's plist writer round-trips the fixture")
+        XCTAssertEqual(
+            try CompiledMappingReader.read(try mutated { _ in }, file: Self.compiled), try CompiledMappingReader.read(at: Self.compiled),
+            "the test's plist writer round-trips the fixture")
         let cases: [(String, String, (inout [PlistNode]) -> Void)] = [
             ("mapping-type", "unknown NSMappingType 99", { self.set("NSMappingType", .int(99), in: &$0[3]) }),
             ("short-hash", "is 4 bytes, not 32", { $0[6] = .data([1, 2, 3, 4]) }),
             ("no-hash", "has no NSSourceEntityVersionHash", { self.set("NSSourceEntityVersionHash", .uid(0), in: &$0[3]) }),
-            ("add-without-destination", "of kind add but has no destination entity", { self.set("NSMappingType", .int(2), in: &$0[3])
-                self.set("NSDestinationEntityName", .uid(0), in: &$0[3]) }),
+            (
+                "add-without-destination", "of kind add but has no destination entity",
+                {
+                    self.set("NSMappingType", .int(2), in: &$0[3])
+                    self.set("NSDestinationEntityName", .uid(0), in: &$0[3])
+                }
+            ),
             ("bad-filter", "CarToCar filter", { $0[18] = .string("price >>> (") }),
-            ("wrong-fetch-entity", "fetches Car instances but maps LuxuryCar", { self.set("NSSourceEntityName", .uid(85), in: &$0[3])
-                self.set("NSDestinationEntityName", .uid(85), in: &$0[3]) }),
+            (
+                "wrong-fetch-entity", "fetches Car instances but maps LuxuryCar",
+                {
+                    self.set("NSSourceEntityName", .uid(85), in: &$0[3])
+                    self.set("NSDestinationEntityName", .uid(85), in: &$0[3])
+                }
+            ),
             ("uid-past-end", "points past", { self.set("NSEntityMappings", .uid(100_000), in: &$0[1]) }),
             ("entity-list-is-itself", "not an NSEntityMapping", { $0[2] = .dict([.string("NS.objects")], [.array([.uid(2)])]) }),
             ("root-not-mapping", "not an NSMappingModel", { self.set("$class", .uid(82), in: &$0[1]) }),
@@ -202,11 +216,12 @@ final class CompiledMappingReaderTests: XCTestCase {
     func testFuzzedArchivesGiveMappingErrors() throws {
         let seed = Array(try Data(contentsOf: Self.compiled))
         let tree = try XCTUnwrap(BinaryPlist.decode(seed))
-        let report = Fuzz.run("cdm", seeds: [seed], seed: 0xC0DE_CD3, tokens: ["NSMappingType", "$source.", "FUNCTION("],
-                              count: Fuzz.inputCount(default: 300),
-                              mutate: { mutator, _, _ in mutator.mutateArchive(tree, other: tree, bytes: seed, otherBytes: seed) },
-                              body: { _ = try CompiledMappingReader.read(Data($0), file: Self.compiled) },
-                              isExpected: { $0 is MappingError })
+        let report = Fuzz.run(
+            "cdm", seeds: [seed], seed: 0xC0DE_CD3, tokens: ["NSMappingType", "$source.", "FUNCTION("],
+            count: Fuzz.inputCount(default: 300),
+            mutate: { mutator, _, _ in mutator.mutateArchive(tree, other: tree, bytes: seed, otherBytes: seed) },
+            body: { _ = try CompiledMappingReader.read(Data($0), file: Self.compiled) },
+            isExpected: { $0 is MappingError })
         XCTAssertEqual(report.failures, [])
     }
 }

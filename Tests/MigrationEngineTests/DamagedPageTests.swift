@@ -26,8 +26,9 @@ final class DamagedPageTests: XCTestCase {
     /// Step by step: step 1 adds a column (schema only, reads no row), step 2 renumbers every
     /// row's Z_ENT and meets the damage.
     private func plan(_ path: String) throws -> MigrationPlan {
-        try MigrationPlan.make(store: path, bundle: try bookStore(),
-                               mappings: [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")], route: .stepwise)
+        try MigrationPlan.make(
+            store: path, bundle: try bookStore(),
+            mappings: [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")], route: .stepwise)
     }
 
     func testAPlanReadsNoPageItDoesNotNeed() throws {

@@ -1,6 +1,7 @@
-@testable import MigrationEngine
 import SQLiteStore
 import Testing
+
+@testable import MigrationEngine
 
 /// Key paths through objects and collection operators, on a small graph of countries and moods.
 @Suite struct ExpressionEvaluatorTests {

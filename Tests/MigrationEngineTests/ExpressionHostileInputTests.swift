@@ -1,7 +1,8 @@
 import Foundation
-@testable import MigrationEngine
 import SQLiteStore
 import XCTest
+
+@testable import MigrationEngine
 
 /// The inputs the fuzzer (``MappingAndExpressionFuzzTests``) found crashing or hanging the
 /// expression parser and evaluator, kept small: each used to trap or overflow the stack.

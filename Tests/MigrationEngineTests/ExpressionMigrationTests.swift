@@ -9,14 +9,17 @@ import XCTest
 /// evaluated row by row — with the same results both ways.
 final class ExpressionMigrationTests: XCTestCase {
     private func model(_ body: String) throws -> ManagedObjectModel {
-        try ModelXMLReader.read(Data("""
-            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" userDefinedModelVersionIdentifier="">\(body)</model>
-            """.utf8), file: "Recipes")
+        try ModelXMLReader.read(
+            Data(
+                """
+                <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+                <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" userDefinedModelVersionIdentifier="">\(body)</model>
+                """.utf8), file: "Recipes")
     }
 
     private func recipes() throws -> (ModelBundle.Version, ModelBundle.Version) {
-        let v1 = try model("""
+        let v1 = try model(
+            """
             <entity name="Chef"><attribute name="name" optional="YES" attributeType="String"/><attribute name="salary" optional="YES" attributeType="Double"/>
               <relationship name="recipes" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Recipe" inverseName="chef" inverseEntity="Recipe"/></entity>
             <entity name="Recipe"><attribute name="name" optional="YES" attributeType="String"/><attribute name="temperature" optional="YES" attributeType="Double"/>
@@ -26,7 +29,8 @@ final class ExpressionMigrationTests: XCTestCase {
             <entity name="Ingredient"><attribute name="amount" optional="YES" attributeType="Double"/>
               <relationship name="recipe" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Recipe" inverseName="ingredients" inverseEntity="Recipe"/></entity>
             """)
-        let v2 = try model("""
+        let v2 = try model(
+            """
             <entity name="Chef"><attribute name="name" optional="YES" attributeType="String"/><attribute name="salary" optional="YES" attributeType="Double"/>
               <relationship name="recipes" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Recipe" inverseName="chef" inverseEntity="Recipe"/></entity>
             <entity name="Recipe"><attribute name="name" optional="YES" attributeType="String"/><attribute name="temperatureC" optional="YES" attributeType="Double"/>
@@ -79,23 +83,29 @@ final class ExpressionMigrationTests: XCTestCase {
         }
         try store.close()
         let parsed = try MappingYAMLReader.read(mapping, name: "RecipesToRecipes", file: "Recipes.mapping.yaml")
-        _ = try MappingMigration.run(store: path, from: v1, to: v2, mappings: [parsed],
-                                     options: MigrationOptions(chunkSize: 2, configureManager: { $0.useSetBasedSQL = setBased }))
-        return try rows(path, """
+        _ = try MappingMigration.run(
+            store: path, from: v1, to: v2, mappings: [parsed],
+            options: MigrationOptions(chunkSize: 2, configureManager: { $0.useSetBasedSQL = setBased }))
+        return try rows(
+            path,
+            """
             SELECT r.zname, round(r.ztemperaturec, 6), r.zsize, r.zchefname, r.zservings, c.zname, round(c.zsalary, 6),
                    (SELECT count(*) FROM zingredient i WHERE i.zrecipe = r.z_pk), (SELECT count(*) FROM zingredient)
             FROM zrecipe r LEFT JOIN zchef c ON c.z_pk = r.zchef ORDER BY r.z_pk
-            """).map { $0.map(\.description) }
+            """
+        ).map { $0.map(\.description) }
     }
 
     func testCompiledAndEvaluatedExpressionsAgree() throws {
         let setBased = try migrate(setBased: true)
         let rowByRow = try migrate(setBased: false)
         XCTAssertEqual(setBased, rowByRow)
-        XCTAssertEqual(setBased, [
-            ["\"Bread\"", "232.222222", "2", "\"Ada\"", "4", "\"Ada\"", "1040.0", "3", "15"],
-            ["\"Broth\"", "100.0", "6", "\"Brillat\"", "4", "\"Brillat\"", "2600.0", "3", "15"],
-            ["\"Bun\"", "204.444444", "4", "NULL", "4", "NULL", "NULL", "3", "15"],
-        ], "only recipes above 100°F whose name starts with B; °F → °C; a chef's salary up 4%")
+        XCTAssertEqual(
+            setBased,
+            [
+                ["\"Bread\"", "232.222222", "2", "\"Ada\"", "4", "\"Ada\"", "1040.0", "3", "15"],
+                ["\"Broth\"", "100.0", "6", "\"Brillat\"", "4", "\"Brillat\"", "2600.0", "3", "15"],
+                ["\"Bun\"", "204.444444", "4", "NULL", "4", "NULL", "NULL", "3", "15"],
+            ], "only recipes above 100°F whose name starts with B; °F → °C; a chef's salary up 4%")
     }
 }

@@ -8,8 +8,10 @@ import Testing
         ("$source.amount", "$source.amount"),
         ("($source.temperature - 32.0) / 1.8", "($source.temperature - 32.0) / 1.8"),
         ("$source.salary * 1.04", "$source.salary * 1.04"),
-        (#"FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "TradeToTrade", $source.trades)"#,
-         #"FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "TradeToTrade", $source.trades)"#),
+        (
+            #"FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "TradeToTrade", $source.trades)"#,
+            #"FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "TradeToTrade", $source.trades)"#
+        ),
         ("$source.#size", "$source.#size"),
         ("$source.country.continent", "$source.country.continent"),
         ("$source.countries.@distinctUnionOfSets.moods", "$source.countries.@distinctUnionOfSets.moods"),
@@ -29,8 +31,11 @@ import Testing
 
     @Test func structureOfTheTemperatureConversion() throws {
         let expression = try ExpressionParser.expression("($source.temperature - 32.0) / 1.8")
-        #expect(expression == .arithmetic(.divide, .arithmetic(.subtract, .keyPath(.variable("source"), ["temperature"]), .constant(.double(32))),
-                                          .constant(.double(1.8))))
+        #expect(
+            expression
+                == .arithmetic(
+                    .divide, .arithmetic(.subtract, .keyPath(.variable("source"), ["temperature"]), .constant(.double(32))),
+                    .constant(.double(1.8))))
         #expect(try ExpressionParser.expression("$source.#size") == .keyPath(.variable("source"), ["size"]))
     }
 

@@ -27,8 +27,11 @@ final class FaultInjectionTests: XCTestCase {
         try volume.fill(leaving: 64 * 1024)
         let before = try digest(path)
         let (from, to, mapping) = try bookStore3To4
-        XCTAssertThrowsError(try MappingMigration.run(store: path, from: from, to: to, mappings: [mapping],
-                                                      options: MigrationOptions(policies: DemoResources.policies))) { error in
+        XCTAssertThrowsError(
+            try MappingMigration.run(
+                store: path, from: from, to: to, mappings: [mapping],
+                options: MigrationOptions(policies: DemoResources.policies))
+        ) { error in
             XCTAssertEqual((error as? MigrationError)?.kind, .noSpace, "\(error)")
             XCTAssertTrue("\(error)".hasPrefix("not enough free space for the step BookStore 3 → BookStore 4: it needs about "), "\(error)")
             XCTAssertTrue("\(error)".contains("free at least"), "\(error)")
@@ -67,8 +70,9 @@ final class FaultInjectionTests: XCTestCase {
         var options = MigrationOptions(policies: DemoResources.policies)
         let steps = StepTally()
         options.afterStep = { _ in steps.add() }
-        let plan = try MigrationPlan.make(store: path, bundle: try bookStore(),
-                                          mappings: [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")], route: .stepwise)
+        let plan = try MigrationPlan.make(
+            store: path, bundle: try bookStore(),
+            mappings: [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")], route: .stepwise)
         XCTAssertThrowsError(try MigrationRunner.run(plan, store: path, options: options)) { error in
             XCTAssertEqual((error as? MigrationError)?.kind, .noSpace, "\(error)")
             XCTAssertTrue("\(error)".contains("not enough free space for the plan BookStore → BookStore 5 (4 steps): it needs about "), "\(error)")
@@ -97,7 +101,8 @@ final class FaultInjectionTests: XCTestCase {
         XCTAssertEqual(try directoryListing(path), ["BookStore.sqlite", "filler"])
         // With the space back, the same migration succeeds.
         try volume.removeFiller()
-        XCTAssertNoThrow(try MappingMigration.run(store: path, from: from, to: to, mappings: [mapping], options: MigrationOptions(policies: DemoResources.policies)))
+        XCTAssertNoThrow(
+            try MappingMigration.run(store: path, from: from, to: to, mappings: [mapping], options: MigrationOptions(policies: DemoResources.policies)))
     }
 
     // MARK: Files
@@ -111,15 +116,18 @@ final class FaultInjectionTests: XCTestCase {
         let (from, to, mapping) = try bookStore3To4
         final class Seen: @unchecked Sendable { var modes: [String: mode_t] = [:] }
         let seen = Seen()
-        let options = MigrationOptions(policies: DemoResources.policies, configureManager: { _ in
-            // Mid-migration: the files holding rows are as private as the source.
-            let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
-            for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) where name.contains(".chrysalis-") && !name.hasSuffix("-lock") {
-                seen.modes[name] = try Self.mode(directory.appendingPathComponent(name).path).mode
-            }
-        })
+        let options = MigrationOptions(
+            policies: DemoResources.policies,
+            configureManager: { _ in
+                // Mid-migration: the files holding rows are as private as the source.
+                let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+                for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) where name.contains(".chrysalis-") && !name.hasSuffix("-lock") {
+                    seen.modes[name] = try Self.mode(directory.appendingPathComponent(name).path).mode
+                }
+            })
         let report = try MappingMigration.run(store: path, from: from, to: to, mappings: [mapping], options: options)
-        XCTAssertEqual(Set(seen.modes.keys).isSuperset(of: [".Private Store ✓.sqlite.chrysalis-new", ".Private Store ✓.sqlite.chrysalis-work"]), true, "\(seen.modes)")
+        XCTAssertEqual(
+            Set(seen.modes.keys).isSuperset(of: [".Private Store ✓.sqlite.chrysalis-new", ".Private Store ✓.sqlite.chrysalis-work"]), true, "\(seen.modes)")
         XCTAssertTrue(seen.modes.values.allSatisfy { $0 == 0o600 }, "\(seen.modes)")
         for file in [path, try XCTUnwrap(report.backup)] {
             let found = try Self.mode(file)
@@ -148,14 +156,21 @@ final class FaultInjectionTests: XCTestCase {
         XCTAssertEqual(chmod(directory.path, 0o555), 0)
         defer { chmod(directory.path, 0o755) }
         let (from, to, mapping) = try bookStore3To4
-        XCTAssertThrowsError(try MappingMigration.run(store: path, from: from, to: to, mappings: [mapping], options: MigrationOptions(policies: DemoResources.policies))) { error in
+        XCTAssertThrowsError(
+            try MappingMigration.run(store: path, from: from, to: to, mappings: [mapping], options: MigrationOptions(policies: DemoResources.policies))
+        ) { error in
             XCTAssertEqual((error as? MigrationError)?.kind, .notWritable, "\(error)")
-            XCTAssertEqual("\(error)", "cannot migrate \(path): its directory \(directory.path) is read-only (mode 555). Fix: a migration writes its new store and backup beside the store: make the directory writable (chmod u+w), or copy the store to a writable directory and migrate it there")
+            XCTAssertEqual(
+                "\(error)",
+                "cannot migrate \(path): its directory \(directory.path) is read-only (mode 555). Fix: a migration writes its new store and backup beside the store: make the directory writable (chmod u+w), or copy the store to a writable directory and migrate it there"
+            )
         }
         // Through a plan runner, the error also says where the store stands.
         let plan = try MigrationPlan.make(store: path, bundle: try bookStore(), mappings: [mapping], to: "BookStore 4")
         XCTAssertThrowsError(try MigrationRunner.run(plan, store: path, options: MigrationOptions(policies: DemoResources.policies))) { error in
-            XCTAssertTrue("\(error)".contains("is read-only (mode 555); the store is as it was, at BookStore 3; nothing was changed. Fix: a migration writes"), "\(error)")
+            XCTAssertTrue(
+                "\(error)".contains("is read-only (mode 555); the store is as it was, at BookStore 3; nothing was changed. Fix: a migration writes"), "\(error)"
+            )
         }
         XCTAssertEqual(try directoryListing(path), ["BookStore.sqlite"])
     }
@@ -182,11 +197,13 @@ final class FaultInjectionTests: XCTestCase {
         try makeBookStore3(at: path)
         let (from, to, mapping) = try bookStore3To4
         // Another connection (an app, say) changes a title while the migration copies the store.
-        let options = MigrationOptions(policies: DemoResources.policies, configureManager: { _ in
-            let app = try DatabaseQueue(path: path)
-            try app.write { db in try db.execute(sql: "UPDATE ZPUBLICATION SET ZTITLE = 'Changed by the app' WHERE Z_PK = 1") }
-            try app.close()
-        })
+        let options = MigrationOptions(
+            policies: DemoResources.policies,
+            configureManager: { _ in
+                let app = try DatabaseQueue(path: path)
+                try app.write { db in try db.execute(sql: "UPDATE ZPUBLICATION SET ZTITLE = 'Changed by the app' WHERE Z_PK = 1") }
+                try app.close()
+            })
         XCTAssertThrowsError(try MappingMigration.run(store: path, from: from, to: to, mappings: [mapping], options: options)) { error in
             XCTAssertEqual((error as? MigrationError)?.kind, .otherWriter, "\(error)")
             XCTAssertTrue("\(error)".contains("was written by another process while it was being migrated"), "\(error)")
@@ -194,7 +211,8 @@ final class FaultInjectionTests: XCTestCase {
         // The app's change is in the store, which is still at BookStore 3; nothing was left behind.
         XCTAssertEqual(try rows(path, "SELECT ZTITLE FROM ZPUBLICATION WHERE Z_PK = 1"), [["Changed by the app".databaseValue]])
         XCTAssertEqual(try directoryListing(path).filter { $0.contains("chrysalis") }, [])
-        XCTAssertNoThrow(try MappingMigration.run(store: path, from: from, to: to, mappings: [mapping], options: MigrationOptions(policies: DemoResources.policies)))
+        XCTAssertNoThrow(
+            try MappingMigration.run(store: path, from: from, to: to, mappings: [mapping], options: MigrationOptions(policies: DemoResources.policies)))
     }
 
     private static func mode(_ path: String) throws -> (mode: mode_t, owner: uid_t, group: gid_t) {

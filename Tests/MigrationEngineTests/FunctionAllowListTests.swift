@@ -1,17 +1,20 @@
 import Demo
 import Foundation
-@testable import MigrationEngine
 import ObjectModel
 import SQLiteStore
 import XCTest
+
+@testable import MigrationEngine
 
 /// `FUNCTION(receiver, "selector", …)` in a mapping file must never run what the file names:
 /// Core Data would send any selector; Chrysalis sends only ``MappingModel/allowedSelectors`` and
 /// refuses the rest with an error that names the selector, before anything is called.
 final class FunctionAllowListTests: XCTestCase {
     /// Selectors a hostile mapping would like to send, and near misses of allowed ones.
-    static let disallowed = ["system:", "stringWithContentsOfFile:", "fileExistsAtPath:", "performSelector:", "valueForKey:",
-                             "setValue:forKey:", "dealloc", "uppercaseString ", "UPPERCASESTRING", "stringByAppendingString", ""]
+    static let disallowed = [
+        "system:", "stringWithContentsOfFile:", "fileExistsAtPath:", "performSelector:", "valueForKey:",
+        "setValue:forKey:", "dealloc", "uppercaseString ", "UPPERCASESTRING", "stringByAppendingString", "",
+    ]
 
     /// Records every call that reaches it: a refused selector must not reach it at all.
     final class Recorder: ExpressionContext {
@@ -27,10 +30,12 @@ final class FunctionAllowListTests: XCTestCase {
     }
 
     func testTheAllowListIsTheManagersLookupsAndThreeStringMethods() {
-        XCTAssertEqual(MappingModel.allowedSelectors, [
-            "destinationInstancesForEntityMappingNamed:sourceInstances:", "destinationInstancesForSourceRelationshipNamed:sourceInstances:",
-            "uppercaseString", "lowercaseString", "stringByAppendingString:",
-        ])
+        XCTAssertEqual(
+            MappingModel.allowedSelectors,
+            [
+                "destinationInstancesForEntityMappingNamed:sourceInstances:", "destinationInstancesForSourceRelationshipNamed:sourceInstances:",
+                "uppercaseString", "lowercaseString", "stringByAppendingString:",
+            ])
     }
 
     func testEvaluationRefusesDisallowedSelectorsWhereverTheyAreBeforeCallingAnything() throws {
@@ -50,14 +55,16 @@ final class FunctionAllowListTests: XCTestCase {
             }
         }
         let recorder = Recorder()
-        XCTAssertEqual(try ExpressionEvaluator(context: recorder).evaluate(try ExpressionParser.expression(#"FUNCTION($source.title, "uppercaseString")"#)),
-                       .value(.string("called")))
+        XCTAssertEqual(
+            try ExpressionEvaluator(context: recorder).evaluate(try ExpressionParser.expression(#"FUNCTION($source.title, "uppercaseString")"#)),
+            .value(.string("called")))
         XCTAssertEqual(recorder.calls, ["uppercaseString"], "an allowed selector does reach the context")
     }
 
     /// A BookStore 3 → 4 mapping of Publication with one attribute mapped as `attribute`.
     private func publicationMapping(_ attribute: String) throws -> MappingModel {
-        try MappingYAMLReader.read("""
+        try MappingYAMLReader.read(
+            """
             source: BookStore 3
             destination: BookStore 4
             entityMappings:
@@ -83,7 +90,8 @@ final class FunctionAllowListTests: XCTestCase {
     func testResolvingLooksInsideAKeyPathOnAFunctionsResult() throws {
         let bundle = try bookStore()
         let mapping = try publicationMapping(#"price: FUNCTION($source.title, "system:").length"#)
-        XCTAssertThrowsError(try mapping.resolved(source: try version(bundle, "BookStore 3").model, destination: try version(bundle, "BookStore 4").model)) { error in
+        XCTAssertThrowsError(try mapping.resolved(source: try version(bundle, "BookStore 3").model, destination: try version(bundle, "BookStore 4").model)) {
+            error in
             XCTAssertTrue("\(error)".contains("FUNCTION selector \"system:\" is not allowed"), "\(error)")
             XCTAssertTrue("\(error)".contains("PublicationToPublication.price"), "\(error)")
         }
@@ -99,9 +107,12 @@ final class FunctionAllowListTests: XCTestCase {
         let before = try digest(path)
         let marker = directory.appendingPathComponent("pwned").path
         let bundle = try bookStore()
-        for (filter, title) in [(#"FUNCTION(SELF, "system:", "touch \#(marker)") == 0"#, "$source.title"),
-                                ("TRUEPREDICATE", #"FUNCTION($source.title, "stringWithContentsOfFile:", "/etc/passwd").length"#)] {
-            let mapping = try MappingYAMLReader.read("""
+        for (filter, title) in [
+            (#"FUNCTION(SELF, "system:", "touch \#(marker)") == 0"#, "$source.title"),
+            ("TRUEPREDICATE", #"FUNCTION($source.title, "stringWithContentsOfFile:", "/etc/passwd").length"#),
+        ] {
+            let mapping = try MappingYAMLReader.read(
+                """
                 source: BookStore 3
                 destination: BookStore 4
                 entityMappings:
@@ -115,8 +126,11 @@ final class FunctionAllowListTests: XCTestCase {
                   - source: Page
                     destination: Page
                 """, name: "Hostile", file: "Hostile.mapping.yaml")
-            XCTAssertThrowsError(try MappingMigration.run(store: path, from: try version(bundle, "BookStore 3"), to: try version(bundle, "BookStore 4"),
-                                                          mappings: [mapping], options: MigrationOptions(policies: DemoResources.policies))) { error in
+            XCTAssertThrowsError(
+                try MappingMigration.run(
+                    store: path, from: try version(bundle, "BookStore 3"), to: try version(bundle, "BookStore 4"),
+                    mappings: [mapping], options: MigrationOptions(policies: DemoResources.policies))
+            ) { error in
                 XCTAssertTrue("\(error)".contains("is not allowed"), "\(error)")
             }
             XCTAssertEqual(try digest(path), before, "the source is byte-identical")

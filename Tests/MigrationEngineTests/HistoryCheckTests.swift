@@ -1,11 +1,12 @@
 import Demo
 import Foundation
 import GRDB
-@testable import MigrationEngine
 import ObjectModel
 import SQLiteStore
 import TestSupport
 import XCTest
+
+@testable import MigrationEngine
 
 /// The history check: it passes what an inferred step keeps, and finds what one loses.
 final class HistoryCheckTests: XCTestCase {
@@ -65,8 +66,9 @@ final class HistoryCheckTests: XCTestCase {
         var model = try version(books, "BookStore 2").model
         let book = try XCTUnwrap(model.entities.firstIndex { $0.name == "Book" })
         model.entities[book].attributes.append(AttributeDescription(PropertyDescription(name: "isbn"), type: .string))
-        let bundle = ModelBundle(name: "Broken", versions: [try version(books, "BookStore"), ModelBundle.Version(name: "BookStore 2", model: model)],
-                                 currentVersionName: "BookStore 2")
+        let bundle = ModelBundle(
+            name: "Broken", versions: [try version(books, "BookStore"), ModelBundle.Version(name: "BookStore 2", model: model)],
+            currentVersionName: "BookStore 2")
         let directory = try scratchDirectory()
         let outcomes = HistoryCheck(bundle: bundle).run(in: directory)
         XCTAssertEqual(outcomes.map(\.ok), [false, true])
@@ -84,10 +86,12 @@ final class HistoryCheckFairnessTests: XCTestCase {
     private func bundle(_ bodies: [String]) throws -> ModelBundle {
         let versions = try bodies.enumerated().map { index, body in
             let name = "V\(index + 1)"
-            let model = try ModelXMLReader.read(Data("""
-                <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-                <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" userDefinedModelVersionIdentifier="">\(body)</model>
-                """.utf8), file: name)
+            let model = try ModelXMLReader.read(
+                Data(
+                    """
+                    <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+                    <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" userDefinedModelVersionIdentifier="">\(body)</model>
+                    """.utf8), file: name)
             return ModelBundle.Version(name: name, model: model)
         }
         return ModelBundle(name: "App", versions: versions, currentVersionName: versions.last?.name ?? "")
@@ -107,13 +111,15 @@ final class HistoryCheckFairnessTests: XCTestCase {
 
     /// Attributes under a uniqueness constraint get values of their own row, however many rows.
     func testGeneratedRowsKeepUniquenessConstraints() throws {
-        let model = try self.bundle([#"""
+        let model = try self.bundle([
+            #"""
             <entity name="Book"><attribute name="isbn" attributeType="String"/><attribute name="number" attributeType="Integer 16" defaultValueString="0"/>
             <attribute name="shelf" optional="YES" attributeType="Integer 32"/><attribute name="row" optional="YES" attributeType="Integer 32"/>
             <uniquenessConstraints><uniquenessConstraint><constraint value="isbn"/></uniquenessConstraint>
             <uniquenessConstraint><constraint value="number"/></uniquenessConstraint>
             <uniquenessConstraint><constraint value="shelf"/><constraint value="row"/></uniquenessConstraint></uniquenessConstraints></entity>
-            """#]).versions[0].model
+            """#
+        ]).versions[0].model
         let path = try scratchDirectory().appendingPathComponent("Books.sqlite").path
         let store = try PersistentStore.create(at: path, model: model)
         var generator = DataGenerator(model: model, seed: 5)
@@ -126,12 +132,14 @@ final class HistoryCheckFairnessTests: XCTestCase {
     /// A required one-to-one into a subentity: with rows per concrete entity every object finds
     /// a partner of its own, and no object is linked to two.
     func testARequiredOneToOneGetsAPartnerOfItsOwn() throws {
-        let model = try self.bundle([#"""
+        let model = try self.bundle([
+            #"""
             <entity name="Post" isAbstract="YES"><attribute name="title" optional="YES" attributeType="String"/></entity>
             <entity name="Page" parentEntity="Post"/>
             <entity name="ReaderPost" parentEntity="Post"><relationship name="attribution" optional="YES" maxCount="1" deletionRule="Cascade" destinationEntity="Attribution" inverseName="post" inverseEntity="Attribution"/></entity>
             <entity name="Attribution"><relationship name="post" maxCount="1" deletionRule="Nullify" destinationEntity="ReaderPost" inverseName="attribution" inverseEntity="ReaderPost"/></entity>
-            """#]).versions[0].model
+            """#
+        ]).versions[0].model
         let path = try scratchDirectory().appendingPathComponent("Posts.sqlite").path
         let store = try PersistentStore.create(at: path, model: model)
         var generator = DataGenerator(model: model, seed: 5)

@@ -13,22 +13,24 @@ final class HostileNameTests: XCTestCase {
 
     private func model(_ extra: String) throws -> ManagedObjectModel {
         let hostile = Self.injection.replacingOccurrences(of: "\"", with: "&quot;")
-        return try ModelXMLReader.read(Data("""
-            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" userDefinedModelVersionIdentifier="">
-              <entity name="Order">
-                <attribute name="group" optional="YES" attributeType="String"/>
-                <attribute name="\(hostile)" optional="YES" attributeType="String"/>
-                <attribute name="select from" optional="YES" attributeType="Integer 32"/>
-                \(extra)
-                <relationship name="where" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Group" inverseName="orders" inverseEntity="Group"/>
-              </entity>
-              <entity name="Group">
-                <attribute name="order" optional="YES" attributeType="String"/>
-                <relationship name="orders" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Order" inverseName="where" inverseEntity="Order"/>
-              </entity>
-            </model>
-            """.utf8), file: "Hostile")
+        return try ModelXMLReader.read(
+            Data(
+                """
+                <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+                <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" userDefinedModelVersionIdentifier="">
+                  <entity name="Order">
+                    <attribute name="group" optional="YES" attributeType="String"/>
+                    <attribute name="\(hostile)" optional="YES" attributeType="String"/>
+                    <attribute name="select from" optional="YES" attributeType="Integer 32"/>
+                    \(extra)
+                    <relationship name="where" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Group" inverseName="orders" inverseEntity="Group"/>
+                  </entity>
+                  <entity name="Group">
+                    <attribute name="order" optional="YES" attributeType="String"/>
+                    <relationship name="orders" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Order" inverseName="where" inverseEntity="Order"/>
+                  </entity>
+                </model>
+                """.utf8), file: "Hostile")
     }
 
     private func makeStore(at path: String, model: ManagedObjectModel) throws {
@@ -36,8 +38,12 @@ final class HostileNameTests: XCTestCase {
         try store.writeObjects(StoreLayout(model: model)) { writer in
             let group = try writer.insert("Group", ["order": .string("by")])
             for index in 1...3 {
-                let order = try writer.insert("Order", ["group": .string("g\(index)"), Self.injection: .string("'); DELETE FROM ZORDER; --"),
-                                                        "select from": .integer(Int64(index))])
+                let order = try writer.insert(
+                    "Order",
+                    [
+                        "group": .string("g\(index)"), Self.injection: .string("'); DELETE FROM ZORDER; --"),
+                        "select from": .integer(Int64(index)),
+                    ])
                 try writer.relate(order, "where", to: [group])
             }
         }
@@ -70,7 +76,8 @@ final class HostileNameTests: XCTestCase {
         try assertIntact(path, model: v2)
 
         // A mapping step back to v1: the Order mapping is inferred property by property.
-        let mapping = try MappingYAMLReader.read("""
+        let mapping = try MappingYAMLReader.read(
+            """
             source: "2"
             destination: "1"
             entityMappings:

@@ -18,8 +18,9 @@ final class InPlaceAlterTests: XCTestCase {
     }
 
     private func rootPages(_ path: String) throws -> [String: Int] {
-        Dictionary(uniqueKeysWithValues: try rows(path, "SELECT name, rootpage FROM sqlite_master WHERE type IN ('table', 'index') AND name LIKE 'Z%'")
-            .map { (String.fromDatabaseValue($0[0]) ?? "", Int.fromDatabaseValue($0[1]) ?? 0) })
+        Dictionary(
+            uniqueKeysWithValues: try rows(path, "SELECT name, rootpage FROM sqlite_master WHERE type IN ('table', 'index') AND name LIKE 'Z%'")
+                .map { (String.fromDatabaseValue($0[0]) ?? "", Int.fromDatabaseValue($0[1]) ?? 0) })
     }
 
     private func plan(_ path: String, to target: String) throws -> MigrationPlan {

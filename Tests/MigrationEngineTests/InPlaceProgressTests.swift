@@ -1,9 +1,10 @@
 import Demo
 import Foundation
-@testable import MigrationEngine
 import ObjectModel
 import SQLiteStore
 import XCTest
+
+@testable import MigrationEngine
 
 /// An in-place step's table count moves as its statements run (issue 31 §5), not all at once at
 /// the end: the step reports the share of its statements done after each one.
@@ -21,8 +22,10 @@ final class InPlaceProgressTests: XCTestCase {
         var shares: [Double] = []
         try opened.withConnection { connection in
             try connection.inTransaction {
-                try LightweightMigration(connection: connection, inference: InferredMapping(from: from, to: to), source: layouts.0, destination: layouts.1, path: path)
-                    .run(metadata: metadata) { shares.append($0) }
+                try LightweightMigration(
+                    connection: connection, inference: InferredMapping(from: from, to: to), source: layouts.0, destination: layouts.1, path: path
+                )
+                .run(metadata: metadata) { shares.append($0) }
             }
         }
         try opened.close()
@@ -98,8 +101,9 @@ final class InPlaceProgressTests: XCTestCase {
 final class StatementWeightsTests: XCTestCase {
     func testTheTablesAStatementNamesAreFoundAfterTheirKeywords() {
         XCTAssertEqual(StatementWeights.tables(in: "DROP TABLE IF EXISTS ZMESSAGE"), ["ZMESSAGE"])
-        XCTAssertEqual(StatementWeights.tables(in: #"INSERT INTO "_new Z" (Z_PK, ZMESSAGE) SELECT Z_PK, ZMESSAGE FROM main.zasset"#), ["_NEW Z", "ZASSET"],
-                       "a column named like a table is not the table; main. is skipped")
+        XCTAssertEqual(
+            StatementWeights.tables(in: #"INSERT INTO "_new Z" (Z_PK, ZMESSAGE) SELECT Z_PK, ZMESSAGE FROM main.zasset"#), ["_NEW Z", "ZASSET"],
+            "a column named like a table is not the table; main. is skipped")
         XCTAssertEqual(StatementWeights.tables(in: "CREATE INDEX IF NOT EXISTS Z_I ON ZUSER (ZNAME)"), ["ZUSER"], "an index is not a table")
         XCTAssertEqual(StatementWeights.tables(in: "UPDATE ACHANGE SET ZENTITY = 3 WHERE ZENTITY IN (SELECT Z_ENT FROM ZX)"), ["ACHANGE", "ZX"])
     }
@@ -109,8 +113,9 @@ final class StatementWeightsTests: XCTestCase {
         let wideColumns = (1...90).map { "ZC\($0)" }.joined(separator: ", ")
         let wideCopy = weights.weight(of: SQLStatement("INSERT INTO _new_ZWIDE (\(wideColumns)) SELECT \(wideColumns) FROM ZWIDE"))
         let narrowCopy = weights.weight(of: SQLStatement("INSERT INTO _new_Z_1TAGS (Z_1A, Z_2B) SELECT Z_1A, Z_2B FROM Z_1TAGS"))
-        let orderedCopy = weights.weight(of: SQLStatement(
-            "INSERT INTO _new_Z_1TAGS (Z_1A, Z_2B, Z_FOK) SELECT a, b, row_number() OVER (PARTITION BY a ORDER BY b) FROM Z_1TAGS"))
+        let orderedCopy = weights.weight(
+            of: SQLStatement(
+                "INSERT INTO _new_Z_1TAGS (Z_1A, Z_2B, Z_FOK) SELECT a, b, row_number() OVER (PARTITION BY a ORDER BY b) FROM Z_1TAGS"))
         let addColumn = weights.weight(of: SQLStatement("ALTER TABLE ZWIDE ADD COLUMN ZNEW INTEGER"))
         let dropColumn = weights.weight(of: SQLStatement("ALTER TABLE ZWIDE DROP COLUMN ZC1"))
         let index = weights.weight(of: SQLStatement("CREATE INDEX Z_WIDE_C1 ON ZWIDE (ZC1)"))
@@ -119,7 +124,8 @@ final class StatementWeightsTests: XCTestCase {
         XCTAssertGreaterThan(orderedCopy, 2 * narrowCopy, "a window sorts the rows")
         XCTAssertGreaterThan(dropColumn, 100 * addColumn, "dropping a column rewrites every row")
         XCTAssertGreaterThan(index, 100 * addColumn)
-        XCTAssertEqual(weights.weight(of: SQLStatement("UPDATE ZGONE SET Z_ENT = 2")), StatementWeights.perStatement, "a table with no rows costs its statement only")
+        XCTAssertEqual(
+            weights.weight(of: SQLStatement("UPDATE ZGONE SET Z_ENT = 2")), StatementWeights.perStatement, "a table with no rows costs its statement only")
     }
 
     /// A real step's shares follow the weights: on a store whose `Book` rows dwarf the rest,
@@ -134,8 +140,10 @@ final class StatementWeightsTests: XCTestCase {
         let opened = try PersistentStore.open(at: path)
         let layout = try opened.layout(for: from.model)
         let work = try opened.withReadConnection { connection in
-            try LightweightMigration(connection: connection, inference: InferredMapping(from: from, to: to), source: layout,
-                                     destination: StoreLayout(model: to.model), path: path).plannedWork()
+            try LightweightMigration(
+                connection: connection, inference: InferredMapping(from: from, to: to), source: layout,
+                destination: StoreLayout(model: to.model), path: path
+            ).plannedWork()
         }
         try opened.close()
         let weights = work.changes + work.indexes

@@ -25,17 +25,30 @@ final class KeptJoinTableTests: XCTestCase {
             XCTAssertTrue(replacements.allSatisfy { original.contains($0.0) }, "every edit of \(name) applies")
             try contents.write(to: directory.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
         }
-        try #"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict><key>_XCCurrentVersionName</key><string>Library 1.xcdatamodel</string></dict></plist>"#
+        try
+            #"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict><key>_XCCurrentVersionName</key><string>Library 1.xcdatamodel</string></dict></plist>"#
             .write(to: bundle.appendingPathComponent(".xccurrentversion"), atomically: true, encoding: .utf8)
         return try ModelBundle.read(at: bundle)
     }
 
-    private static let notesAdded = [(#"<attribute name="title" optional="YES" attributeType="String"/>"#,
-                                      #"<attribute name="notes" optional="YES" attributeType="String"/><attribute name="title" optional="YES" attributeType="String"/>"#)]
-    private static let tagBooksOrdered = [(#"<relationship name="books" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Book" inverseName="tags""#,
-                                           #"<relationship name="books" optional="YES" toMany="YES" ordered="YES" deletionRule="Nullify" destinationEntity="Book" inverseName="tags""#)]
-    private static let tagsOrdered = [(#"<relationship name="tags" optional="YES" toMany="YES" deletionRule"#,
-                                       #"<relationship name="tags" optional="YES" toMany="YES" ordered="YES" deletionRule"#)]
+    private static let notesAdded = [
+        (
+            #"<attribute name="title" optional="YES" attributeType="String"/>"#,
+            #"<attribute name="notes" optional="YES" attributeType="String"/><attribute name="title" optional="YES" attributeType="String"/>"#
+        )
+    ]
+    private static let tagBooksOrdered = [
+        (
+            #"<relationship name="books" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Book" inverseName="tags""#,
+            #"<relationship name="books" optional="YES" toMany="YES" ordered="YES" deletionRule="Nullify" destinationEntity="Book" inverseName="tags""#
+        )
+    ]
+    private static let tagsOrdered = [
+        (
+            #"<relationship name="tags" optional="YES" toMany="YES" deletionRule"#,
+            #"<relationship name="tags" optional="YES" toMany="YES" ordered="YES" deletionRule"#
+        )
+    ]
 
     private func makeStore(_ bundle: ModelBundle, at version: String, rows: Int) throws -> String {
         let path = try scratchDirectory().appendingPathComponent("Library.sqlite").path

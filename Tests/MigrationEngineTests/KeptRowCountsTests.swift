@@ -1,10 +1,11 @@
 import Foundation
 import GRDB
-@testable import MigrationEngine
 import ObjectModel
 import SQLiteStore
 import TestSupport
 import XCTest
+
+@testable import MigrationEngine
 
 /// An in-place step counts again, in its transaction, only the tables its statements could add
 /// rows to or delete rows from; a table it only alters (renumbering its entities included) keeps
@@ -12,14 +13,19 @@ import XCTest
 /// What it reports after must still be exactly what the store holds, whichever tables it counted.
 final class KeptRowCountsTests: XCTestCase {
     private func version(_ name: String, _ body: String) throws -> ModelBundle.Version {
-        ModelBundle.Version(name: name, model: try ModelXMLReader.read(Data("""
-            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">\(body)</model>
-            """.utf8), file: name))
+        ModelBundle.Version(
+            name: name,
+            model: try ModelXMLReader.read(
+                Data(
+                    """
+                    <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+                    <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">\(body)</model>
+                    """.utf8), file: name))
     }
 
     private func keptTables(_ from: ModelBundle.Version, _ to: ModelBundle.Version) -> Set<String> {
-        let sql = LightweightSQL(inference: InferredMapping(from: from, to: to), source: StoreLayout(model: from.model), destination: StoreLayout(model: to.model))
+        let sql = LightweightSQL(
+            inference: InferredMapping(from: from, to: to), source: StoreLayout(model: from.model), destination: StoreLayout(model: to.model))
         return sql.tablesKeepingRows(methods: sql.tableMethods())
     }
 
@@ -43,7 +49,9 @@ final class KeptRowCountsTests: XCTestCase {
         }
         try store.close()
         let queue = try DatabaseQueue(path: path)
-        try queue.write { db in try db.execute(sql: "INSERT INTO ZSHELF (Z_PK, Z_ENT, Z_OPT, ZNAME) SELECT 99, Z_ENT, 1, 'stray' FROM Z_PRIMARYKEY WHERE Z_NAME = 'Book'") }
+        try queue.write { db in
+            try db.execute(sql: "INSERT INTO ZSHELF (Z_PK, Z_ENT, Z_OPT, ZNAME) SELECT 99, Z_ENT, 1, 'stray' FROM Z_PRIMARYKEY WHERE Z_NAME = 'Book'")
+        }
         try queue.close()
         return path
     }
@@ -65,7 +73,8 @@ final class KeptRowCountsTests: XCTestCase {
 
     private var retyped: String {
         shelf.replacingOccurrences(of: "Integer 64", with: "Double")
-            .replacingOccurrences(of: #"<attribute name="name""#, with: #"<attribute name="label" optional="YES" attributeType="String"/><attribute name="name""#)
+            .replacingOccurrences(
+                of: #"<attribute name="name""#, with: #"<attribute name="label" optional="YES" attributeType="String"/><attribute name="name""#)
     }
 
     /// The rows a copy inserted stand for its table's count only when they are exactly the rows
@@ -79,11 +88,16 @@ final class KeptRowCountsTests: XCTestCase {
         try store.withConnection { connection in
             let inference = InferredMapping(from: v1, to: v2), layout = StoreLayout(model: v2.model)
             let before = ["Book": 6, "Shelf": 1]
-            XCTAssertEqual(try InferredStepChecks.verifyCounts(connection, inference: inference, layout: layout, rowsBefore: before,
-                                                               tablesKeepingRows: ["ZSHELF"], rowsCopied: ["ZBOOK": 6])["Book"], 6,
-                           "the copy's 6 rows are the 6 counted before: the table is not read")
-            XCTAssertThrowsError(try InferredStepChecks.verifyCounts(connection, inference: inference, layout: layout, rowsBefore: before,
-                                                                     tablesKeepingRows: ["ZSHELF"], rowsCopied: ["ZBOOK": 5])) { error in
+            XCTAssertEqual(
+                try InferredStepChecks.verifyCounts(
+                    connection, inference: inference, layout: layout, rowsBefore: before,
+                    tablesKeepingRows: ["ZSHELF"], rowsCopied: ["ZBOOK": 6])["Book"], 6,
+                "the copy's 6 rows are the 6 counted before: the table is not read")
+            XCTAssertThrowsError(
+                try InferredStepChecks.verifyCounts(
+                    connection, inference: inference, layout: layout, rowsBefore: before,
+                    tablesKeepingRows: ["ZSHELF"], rowsCopied: ["ZBOOK": 5])
+            ) { error in
                 XCTAssertTrue("\(error)".contains("Book has 5 rows after the migration but Book had 6"), "\(error)")
             }
         }
@@ -103,12 +117,18 @@ final class KeptRowCountsTests: XCTestCase {
             return LightweightSQL(inference: InferredMapping(from: v1, to: v2), source: StoreLayout(model: v1.model), destination: StoreLayout(model: v2.model))
         }
         func rewrites(_ sql: LightweightSQL) -> Bool { sql.rewritesRows(methods: sql.tableMethods()) }
-        let ordered = try sql(pages.replacingOccurrences(of: #"toMany="YES" destinationEntity="Page""#, with: #"toMany="YES" ordered="YES" destinationEntity="Page""#))
+        let ordered = try sql(
+            pages.replacingOccurrences(of: #"toMany="YES" destinationEntity="Page""#, with: #"toMany="YES" ordered="YES" destinationEntity="Page""#))
         XCTAssertEqual(ordered.tableMethods()["ZPAGE"], .altered, "positions are numbered in place, not by a rebuild")
         XCTAssertTrue(rewrites(ordered))
         let book = #"<entity name="Book">"#
-        XCTAssertFalse(rewrites(try sql(pages.replacingOccurrences(of: book, with: book + #"<attribute name="subtitle" optional="YES" attributeType="String"/>"#))))
-        XCTAssertTrue(rewrites(try sql(pages.replacingOccurrences(of: book, with: book + #"<attribute name="subtitle" optional="YES" attributeType="String" defaultValueString="none"/>"#))))
+        XCTAssertFalse(
+            rewrites(try sql(pages.replacingOccurrences(of: book, with: book + #"<attribute name="subtitle" optional="YES" attributeType="String"/>"#))))
+        XCTAssertTrue(
+            rewrites(
+                try sql(
+                    pages.replacingOccurrences(
+                        of: book, with: book + #"<attribute name="subtitle" optional="YES" attributeType="String" defaultValueString="none"/>"#))))
     }
 
     /// An entity renamed so that the numbers change: every row's Z_ENT is rewritten by one
@@ -118,17 +138,21 @@ final class KeptRowCountsTests: XCTestCase {
     func testARenumberingStepKeepsTheCountsUnderTheNewNumbers() throws {
         let v1 = try version("v1", shelf)
         // "Volume" sorts after "Shelf": the entity numbers swap.
-        let v2 = try version("v2", shelf.replacingOccurrences(of: #"entity name="Book""#, with: #"entity name="Volume" elementID="Book""#)
-            .replacingOccurrences(of: #"destinationEntity="Book""#, with: #"destinationEntity="Volume""#)
-            .replacingOccurrences(of: #"inverseEntity="Book""#, with: #"inverseEntity="Volume""#))
+        let v2 = try version(
+            "v2",
+            shelf.replacingOccurrences(of: #"entity name="Book""#, with: #"entity name="Volume" elementID="Book""#)
+                .replacingOccurrences(of: #"destinationEntity="Book""#, with: #"destinationEntity="Volume""#)
+                .replacingOccurrences(of: #"inverseEntity="Book""#, with: #"inverseEntity="Volume""#))
         XCTAssertEqual(keptTables(v1, v2), ["ZSHELF", "ZVOLUME"])
         let path = try shelfStore("Renumbered.sqlite", model: v1.model, shelves: 3, books: 4)
         let report = try InPlaceMigration.run(store: path, from: v1, to: v2)
         XCTAssertEqual(report.rowsAfter, ["Volume": 12, "Shelf": 3])
         XCTAssertEqual(report.rowsAfter, try PersistentStore.open(at: path).rowCounts(model: v2.model), "what the store holds, table by table")
         let numbers = try DatabaseQueue(path: path).read { db in
-            try Row.fetchAll(db, sql: "SELECT 'ZVOLUME', Z_ENT, count(*) FROM ZVOLUME GROUP BY Z_ENT UNION ALL SELECT 'ZSHELF', Z_ENT, count(*) FROM ZSHELF GROUP BY Z_ENT")
-                .map { "\($0[0] as String) \($0[1] as Int? ?? -1) \($0[2] as Int)" }
+            try Row.fetchAll(
+                db, sql: "SELECT 'ZVOLUME', Z_ENT, count(*) FROM ZVOLUME GROUP BY Z_ENT UNION ALL SELECT 'ZSHELF', Z_ENT, count(*) FROM ZSHELF GROUP BY Z_ENT"
+            )
+            .map { "\($0[0] as String) \($0[1] as Int? ?? -1) \($0[2] as Int)" }
         }
         XCTAssertEqual(Set(numbers), ["ZVOLUME 2 12", "ZSHELF 1 3", "ZSHELF 2 1"], "Shelf 2 → 1, Book 1 → Volume 2, the stray row with them")
     }
@@ -142,8 +166,11 @@ final class KeptRowCountsTests: XCTestCase {
             <entity name="Account"><attribute name="name" optional="YES" attributeType="String"/></entity>
             """
         let v1 = try version("v1", animals)
-        let v2 = try version("v2", animals.replacingOccurrences(of: #"<entity name="Dog" parentEntity="Animal"/>"#, with: "")
-            .replacingOccurrences(of: #"<entity name="Account">"#, with: #"<entity name="Account"><attribute name="age" optional="YES" attributeType="Integer 16"/>"#))
+        let v2 = try version(
+            "v2",
+            animals.replacingOccurrences(of: #"<entity name="Dog" parentEntity="Animal"/>"#, with: "")
+                .replacingOccurrences(
+                    of: #"<entity name="Account">"#, with: #"<entity name="Account"><attribute name="age" optional="YES" attributeType="Integer 16"/>"#))
         XCTAssertEqual(keptTables(v1, v2), ["ZACCOUNT"], "Account keeps its number: it sorts before the hierarchy")
         let path = try scratchDirectory().appendingPathComponent("Animals.sqlite").path
         let store = try PersistentStore.create(at: path, model: v1.model)

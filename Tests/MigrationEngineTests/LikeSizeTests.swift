@@ -1,8 +1,9 @@
 import Foundation
-@testable import MigrationEngine
 import ObjectModel
 import SQLiteStore
 import Testing
+
+@testable import MigrationEngine
 
 /// `LIKE` at every size a store can hold: no text crashes a filter or an expression, and the
 /// matcher agrees with a regular expression on many small random cases.
@@ -69,9 +70,9 @@ import Testing
     @Test func agreesWithARegularExpressionOnRandomCases() throws {
         var generator = SystemRandomNumberGenerator()
         let letters: [Character] = ["a", "b", "é"], wild: [Character] = ["a", "b", "é", "*", "?"]
-        for _ in 0 ..< 3_000 {
-            let text = String((0 ..< Int.random(in: 0 ... 8, using: &generator)).map { _ in letters.randomElement(using: &generator)! })
-            let pattern = String((0 ..< Int.random(in: 0 ... 6, using: &generator)).map { _ in wild.randomElement(using: &generator)! })
+        for _ in 0..<3_000 {
+            let text = String((0..<Int.random(in: 0...8, using: &generator)).map { _ in letters.randomElement(using: &generator)! })
+            let pattern = String((0..<Int.random(in: 0...6, using: &generator)).map { _ in wild.randomElement(using: &generator)! })
             let regex = "^" + pattern.map { $0 == "*" ? ".*" : $0 == "?" ? "." : NSRegularExpression.escapedPattern(for: String($0)) }.joined() + "$"
             let expected = text.range(of: regex, options: .regularExpression) != nil
             #expect(PredicateEvaluator.like(text, pattern) == expected, "\(text) LIKE \(pattern)")

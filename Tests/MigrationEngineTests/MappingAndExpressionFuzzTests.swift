@@ -1,9 +1,10 @@
 import Foundation
-@testable import MigrationEngine
 import ObjectModel
 import SQLiteStore
 import TestSupport
 import XCTest
+
+@testable import MigrationEngine
 
 /// Hostile mapping files and expressions: every mutant of a real `Name.mapping.yaml`,
 /// `xcmapping.xml` (with the keyed-archived expressions inside) or value expression must be read
@@ -42,15 +43,18 @@ final class MappingAndExpressionFuzzTests: XCTestCase {
     func testMappingYAMLReaderSurvivesMutants() throws {
         let seeds = FuzzSeeds.contents(of: Self.yamlFiles)
         XCTAssertGreaterThanOrEqual(seeds.count, 6, "the demo and benchmark mapping files are the seeds")
-        let report = Fuzz.run("MappingYAMLReader", seeds: seeds, seed: 0x5941_4D4C_4D41_5050, tokens: Self.yamlTokens,
-                              count: Fuzz.inputCount(default: 300), mutate: { mutator, a, b in
-            guard mutator.chance(0.02) else { return mutator.mutate(seeds[a], other: seeds[b]) }
-            mutator.log.append("aliasBomb")
-            let bomb = (1...9).map { "l\($0): &l\($0) [" + Array(repeating: "*l\($0 - 1)", count: 10).joined(separator: ", ") + "]\n" }
-            return Array(("l0: &l0 [lol]\n" + bomb.joined() + "userInfo: *l9\n").utf8) + seeds[a]
-        }, body: { input in
-            _ = try MappingYAMLReader.read(String(decoding: input, as: UTF8.self), name: "Fuzz", file: "Fuzz.mapping.yaml")
-        }, isExpected: { $0 is MappingError })
+        let report = Fuzz.run(
+            "MappingYAMLReader", seeds: seeds, seed: 0x5941_4D4C_4D41_5050, tokens: Self.yamlTokens,
+            count: Fuzz.inputCount(default: 300),
+            mutate: { mutator, a, b in
+                guard mutator.chance(0.02) else { return mutator.mutate(seeds[a], other: seeds[b]) }
+                mutator.log.append("aliasBomb")
+                let bomb = (1...9).map { "l\($0): &l\($0) [" + Array(repeating: "*l\($0 - 1)", count: 10).joined(separator: ", ") + "]\n" }
+                return Array(("l0: &l0 [lol]\n" + bomb.joined() + "userInfo: *l9\n").utf8) + seeds[a]
+            },
+            body: { input in
+                _ = try MappingYAMLReader.read(String(decoding: input, as: UTF8.self), name: "Fuzz", file: "Fuzz.mapping.yaml")
+            }, isExpected: { $0 is MappingError })
         XCTAssertTrue(report.failures.isEmpty, report.failures.joined(separator: "\n"))
         XCTAssertGreaterThan(report.rejected, 0)
     }
@@ -62,37 +66,43 @@ final class MappingAndExpressionFuzzTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(seeds.count, 8, "the fixtures' and demo's mapping models are the seeds")
         XCTAssertGreaterThanOrEqual(archives.count, 5, "their archived expressions and user infos seed the archive mutations")
         let file = URL(fileURLWithPath: "/fuzz/Fuzz.xcmappingmodel/xcmapping.xml")
-        let report = Fuzz.run("XCMappingReader", seeds: seeds, seed: 0x5843_4D41_5050_494E, tokens: Self.mappingXMLTokens,
-                              count: Fuzz.inputCount(default: 100), mutate: { mutator, a, b in
-            mutator.chance(0.5) ? Self.withMutatedArchive(&mutator, seeds[a], pool: archives) : mutator.mutate(seeds[a], other: seeds[b])
-        }, body: { input in
-            _ = try XCMappingReader.read(Data(input), file: file)
-        }, isExpected: { $0 is MappingError })
+        let report = Fuzz.run(
+            "XCMappingReader", seeds: seeds, seed: 0x5843_4D41_5050_494E, tokens: Self.mappingXMLTokens,
+            count: Fuzz.inputCount(default: 100),
+            mutate: { mutator, a, b in
+                mutator.chance(0.5) ? Self.withMutatedArchive(&mutator, seeds[a], pool: archives) : mutator.mutate(seeds[a], other: seeds[b])
+            },
+            body: { input in
+                _ = try XCMappingReader.read(Data(input), file: file)
+            }, isExpected: { $0 is MappingError })
         XCTAssertTrue(report.failures.isEmpty, report.failures.joined(separator: "\n"))
         XCTAssertGreaterThan(report.accepted, seeds.count, "some mutants must still be mapping models")
     }
 
     func testExpressionParserSurvivesMutants() throws {
         let seeds = try Self.expressionSeeds().map { Array($0.utf8) }
-        let report = Fuzz.run("ExpressionParser", seeds: seeds, seed: 0x4558_5052_4553_5349,
-                              tokens: Self.expressionTokens, count: Fuzz.inputCount(default: 500), mutate: { mutator, a, b in
-            mutator.mutate(seeds[a], other: seeds[b])
-        }, body: { input in
-            let text = String(decoding: input, as: UTF8.self)
-            do {
-                let expression = try ExpressionParser.expression(text)
-                _ = expression.description
-                try Self.evaluate(expression)
-            } catch let error as ExpressionError where !error.description.isEmpty {
-            } catch let error as EvaluationError where !error.description.isEmpty {
-            } catch {
-                throw Violation(description: "as a value expression: \(type(of: error)) \"\(error)\"")
-            }
-            let predicate = try ExpressionParser.predicate(text)
-            _ = predicate.description
-            _ = try? PredicateEvaluator(evaluator: ExpressionEvaluator(context: HostileValues(), evaluatedObject: HostileValues.object))
-                .matches(predicate)
-        }, isExpected: { $0 is ExpressionError })
+        let report = Fuzz.run(
+            "ExpressionParser", seeds: seeds, seed: 0x4558_5052_4553_5349,
+            tokens: Self.expressionTokens, count: Fuzz.inputCount(default: 500),
+            mutate: { mutator, a, b in
+                mutator.mutate(seeds[a], other: seeds[b])
+            },
+            body: { input in
+                let text = String(decoding: input, as: UTF8.self)
+                do {
+                    let expression = try ExpressionParser.expression(text)
+                    _ = expression.description
+                    try Self.evaluate(expression)
+                } catch let error as ExpressionError where !error.description.isEmpty {
+                } catch let error as EvaluationError where !error.description.isEmpty {
+                } catch {
+                    throw Violation(description: "as a value expression: \(type(of: error)) \"\(error)\"")
+                }
+                let predicate = try ExpressionParser.predicate(text)
+                _ = predicate.description
+                _ = try? PredicateEvaluator(evaluator: ExpressionEvaluator(context: HostileValues(), evaluatedObject: HostileValues.object))
+                    .matches(predicate)
+            }, isExpected: { $0 is ExpressionError })
         XCTAssertTrue(report.failures.isEmpty, report.failures.joined(separator: "\n"))
         XCTAssertGreaterThan(report.accepted, 0)
     }
@@ -164,7 +174,8 @@ final class MappingAndExpressionFuzzTests: XCTestCase {
         for name in ["valueexpressiondata", "userinfodata"] {
             var from = text.startIndex
             while let open = text.range(of: "<attribute name=\"\(name)\" type=\"binary\">", range: from..<text.endIndex),
-                  let close = text.range(of: "</attribute>", range: open.upperBound..<text.endIndex) {
+                let close = text.range(of: "</attribute>", range: open.upperBound..<text.endIndex)
+            {
                 slots.append(open.upperBound..<close.lowerBound)
                 from = close.upperBound
             }
@@ -175,7 +186,9 @@ final class MappingAndExpressionFuzzTests: XCTestCase {
         } else {
             var owners: [String.Index] = []
             var from = text.startIndex
-            while let open = text.range(of: "MAPPING\" id=\"", range: from..<text.endIndex), let end = text.range(of: ">", range: open.upperBound..<text.endIndex) {
+            while let open = text.range(of: "MAPPING\" id=\"", range: from..<text.endIndex),
+                let end = text.range(of: ">", range: open.upperBound..<text.endIndex)
+            {
                 owners.append(end.upperBound)
                 from = end.upperBound
             }

@@ -10,9 +10,11 @@ final class MappingYAMLHostileInputTests: XCTestCase {
 
     func testDeepNestingIsRefusedWithItsLineInsteadOfOverflowingTheStack() {
         // Block nesting (`? ? ? …`, `- - - …`) at the start of line 4, flow nesting inside a value on line 5.
-        let cases = [Self.header + String(repeating: "? ", count: 50_000) + "x\n", Self.header + String(repeating: "- ", count: 50_000) + "x\n",
-                     Self.header + "  - name: A\n    userInfo: " + String(repeating: "[", count: 100_000) + "\n",
-                     Self.header + "  - name: A\n    userInfo: " + String(repeating: "{a: ", count: 50_000) + "x\n"]
+        let cases = [
+            Self.header + String(repeating: "? ", count: 50_000) + "x\n", Self.header + String(repeating: "- ", count: 50_000) + "x\n",
+            Self.header + "  - name: A\n    userInfo: " + String(repeating: "[", count: 100_000) + "\n",
+            Self.header + "  - name: A\n    userInfo: " + String(repeating: "{a: ", count: 50_000) + "x\n",
+        ]
         for (text, line) in zip(cases, [4, 4, 5, 5]) {
             XCTAssertThrowsError(try MappingYAMLReader.read(text, name: "Deep", file: "Deep.mapping.yaml")) { error in
                 let error = error as? MappingError
@@ -26,12 +28,16 @@ final class MappingYAMLHostileInputTests: XCTestCase {
         // Forty levels pass the nesting check and reach the reader, which then says what is wrong
         // with the value itself: userInfo's values are text.
         let nested = String(repeating: "[", count: 40) + String(repeating: "]", count: 40)
-        XCTAssertThrowsError(try MappingYAMLReader.read(Self.header + "  - name: A\n    source: Page\n    destination: Page\n    userInfo: {deep: \(nested)}\n",
-                                                        name: "Nested", file: "Nested.mapping.yaml")) { error in
+        XCTAssertThrowsError(
+            try MappingYAMLReader.read(
+                Self.header + "  - name: A\n    source: Page\n    destination: Page\n    userInfo: {deep: \(nested)}\n",
+                name: "Nested", file: "Nested.mapping.yaml")
+        ) { error in
             XCTAssertEqual((error as? MappingError)?.problem, "userInfo's deep must be text, found a YAML list", "\(error)")
         }
-        let mapping = try MappingYAMLReader.read(Self.header + "  - name: A\n    source: Page\n    destination: Page\n    userInfo: {deep: \"\(nested)\"}\n",
-                                                 name: "Nested", file: "Nested.mapping.yaml")
+        let mapping = try MappingYAMLReader.read(
+            Self.header + "  - name: A\n    source: Page\n    destination: Page\n    userInfo: {deep: \"\(nested)\"}\n",
+            name: "Nested", file: "Nested.mapping.yaml")
         XCTAssertEqual(mapping.entityMappings.map(\.name), ["A"])
         XCTAssertThrowsError(try MappingYAMLReader.read("", name: "Empty", file: "Empty.mapping.yaml"), "an empty file is still an error")
     }
@@ -56,8 +62,10 @@ final class MappingYAMLHostileInputTests: XCTestCase {
             XCTAssertEqual(error?.line, 7, "text: \(value)")
             XCTAssertTrue(error?.fix?.contains("write text: nil for no value") == true)
         }
-        XCTAssertNoThrow(try MappingYAMLReader.read(Self.header + "  - source: Page\n    destination: Page\n    attributes:\n      text: nil\n",
-                                                    name: "Test", file: "Test.mapping.yaml"), "nil is the expression for no value")
+        XCTAssertNoThrow(
+            try MappingYAMLReader.read(
+                Self.header + "  - source: Page\n    destination: Page\n    attributes:\n      text: nil\n",
+                name: "Test", file: "Test.mapping.yaml"), "nil is the expression for no value")
     }
 
     func testAKeyGivenTwiceIsRefusedWithBothLines() {
@@ -69,13 +77,15 @@ final class MappingYAMLHostileInputTests: XCTestCase {
 
     func testUserInfoThatIsNotTextIsRefused() {
         XCTAssertEqual(problem("  - source: Page\n    destination: Page\n    userInfo: {a: [1, 2]}\n")?.problem, "userInfo's a must be text, found a YAML list")
-        XCTAssertEqual(problem("  - source: Page\n    destination: Page\n    userInfo: {a: {b: c}}\n")?.problem, "userInfo's a must be text, found a YAML mapping")
+        XCTAssertEqual(
+            problem("  - source: Page\n    destination: Page\n    userInfo: {a: {b: c}}\n")?.problem, "userInfo's a must be text, found a YAML mapping")
         XCTAssertEqual(problem("  - source: Page\n    destination: Page\n    userInfo: [a]\n")?.problem, "userInfo must be key: value pairs")
     }
 
     func testCoreDatasOwnPolicyClassIsTheDefaultPolicy() throws {
         for name in ["NSEntityMigrationPolicy", "CoreData.NSEntityMigrationPolicy"] {
-            let mapping = try MappingYAMLReader.read(Self.header + "  - source: Page\n    destination: Page\n    policy: \(name)\n", name: "Test", file: "Test.mapping.yaml")
+            let mapping = try MappingYAMLReader.read(
+                Self.header + "  - source: Page\n    destination: Page\n    policy: \(name)\n", name: "Test", file: "Test.mapping.yaml")
             XCTAssertNil(mapping.entityMappings.first?.policyName, name)
             XCTAssertEqual(mapping.entityMappings.first?.kind, .copy, name)
         }

@@ -39,8 +39,12 @@ extension XCTestCase {
                 ("The fourth book", 23, "Jack Brown"), ("Dialogues", 24, "Plato"), ("Anonymous pamphlet", 1, nil),
             ]
             for (index, book) in books.enumerated() {
-                let id = try writer.insert("Publication", ["title": .string(book.0), "price": .double(book.1),
-                                                           "author": book.2.map(StoreValue.string) ?? .null])
+                let id = try writer.insert(
+                    "Publication",
+                    [
+                        "title": .string(book.0), "price": .double(book.1),
+                        "author": book.2.map(StoreValue.string) ?? .null,
+                    ])
                 try writer.relate(id, "category", to: [index % 2 == 0 ? fiction : science])
                 let pages = try (1...2).map { try writer.insert("Page", ["text": .string("\(book.0), page \($0)")]) }
                 try writer.relate(id, "pages", to: pages)
@@ -53,7 +57,8 @@ extension XCTestCase {
     /// Library1To2 mapping model with its BookToBook mapping given the policy `make` makes: how
     /// the row-by-row tests drive a policy of their own through a real mapping.
     func libraryWithBookPolicy(rows: Int, seed: UInt64, _ make: @escaping @Sendable () -> EntityMigrationPolicy) throws
-        -> (path: String, bundle: ModelBundle, mapping: MappingModel, policies: PolicyRegistry) {
+        -> (path: String, bundle: ModelBundle, mapping: MappingModel, policies: PolicyRegistry)
+    {
         let models = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Benchmarks/Models")
         let bundle = try ModelBundle.read(at: models.appendingPathComponent("Library.xcdatamodeld"))

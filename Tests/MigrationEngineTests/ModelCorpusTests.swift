@@ -1,9 +1,10 @@
 import Foundation
-@testable import MigrationEngine
 import ObjectModel
 import SQLiteStore
 import TestSupport
 import XCTest
+
+@testable import MigrationEngine
 
 /// Every model the fixtures hold — three apps' histories and the corpus of public projects,
 /// whatever it holds the day it runs — read as Core Data reads it: every bundle reads, a store is
@@ -70,8 +71,9 @@ final class ModelCorpusTests: XCTestCase {
         for (version, error) in zip(versions, outcomes.errors) {
             if let error { XCTFail("\(version.url.path) \(version.version.name): \(error)") }
         }
-        print("Model corpus: \(Self.models.count) models, \(versions.count + refused.count) versions, \(versions.count) stores made; "
-              + "no store at: \(refused.joined(separator: "; "))")
+        print(
+            "Model corpus: \(Self.models.count) models, \(versions.count + refused.count) versions, \(versions.count) stores made; "
+                + "no store at: \(refused.joined(separator: "; "))")
     }
 
     /// One step of a bundle's history: a store at `source` migrated to `destination`.
@@ -136,9 +138,10 @@ final class ModelCorpusTests: XCTestCase {
                 XCTFail("\(pair.name): \(error)")
             }
         }
-        print("Model corpus: \(pairs.count) consecutive pairs, \(migrated) migrated and checked, \(verdicts.count) refused as Core Data refuses them "
-              + "or needing the app's own code, \(generated.count) with generated data their model forbids:\n"
-              + (verdicts + generated).joined(separator: "\n"))
+        print(
+            "Model corpus: \(pairs.count) consecutive pairs, \(migrated) migrated and checked, \(verdicts.count) refused as Core Data refuses them "
+                + "or needing the app's own code, \(generated.count) with generated data their model forbids:\n"
+                + (verdicts + generated).joined(separator: "\n"))
     }
 }
 

@@ -36,15 +36,18 @@ final class OtherProcessTests: XCTestCase {
         let output = Pipe()
         app.standardOutput = output
         try app.run()
-        addTeardownBlock { app.terminate(); app.waitUntilExit() }
+        addTeardownBlock {
+            app.terminate(); app.waitUntilExit()
+        }
         let line = output.fileHandleForReading.availableData
         XCTAssertEqual(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines), "open", "the app opened the store")
         return app
     }
 
     private func plan(_ path: String) throws -> MigrationPlan {
-        try MigrationPlan.make(store: path, bundle: try bookStore(),
-                               mappings: [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")], route: .stepwise)
+        try MigrationPlan.make(
+            store: path, bundle: try bookStore(),
+            mappings: [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")], route: .stepwise)
     }
 
     func testAnAppWithTheStoreOpenIsNamedBeforeTheFirstWrite() throws {
@@ -70,25 +73,39 @@ final class OtherProcessTests: XCTestCase {
         let path = try bookStore1()
         let steps = StepCounter()
         // While step 3 (BookStore 3 → 4, a mapping step) copies the store, an app commits a row.
-        let options = MigrationOptions(policies: DemoResources.policies, configureManager: { manager in
-            try BookStoreSynopsis.install(on: manager)
-            guard steps.next() == 0 else { return }
-            let app = try DatabaseQueue(path: path)
-            try app.write { db in try db.execute(sql: "INSERT INTO ZCATEGORY (Z_ENT, Z_OPT, ZNAME) VALUES ((SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'Category'), 1, 'Written by the app')") }
-            try app.close()
-        })
+        let options = MigrationOptions(
+            policies: DemoResources.policies,
+            configureManager: { manager in
+                try BookStoreSynopsis.install(on: manager)
+                guard steps.next() == 0 else { return }
+                let app = try DatabaseQueue(path: path)
+                try app.write { db in
+                    try db.execute(
+                        sql:
+                            "INSERT INTO ZCATEGORY (Z_ENT, Z_OPT, ZNAME) VALUES ((SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'Category'), 1, 'Written by the app')"
+                    )
+                }
+                try app.close()
+            })
         XCTAssertThrowsError(try MigrationRunner.run(try plan(path), store: path, options: options, keepBackup: false)) { error in
             let text = "\(error)"
             XCTAssertEqual((error as? MigrationError)?.kind, .otherWriter, text)
             XCTAssertEqual((error as? MigrationError)?.state?.name, "keptOtherWrites", text)
-            XCTAssertTrue(text.contains("the store is at BookStore 3, after 2 of 4 steps, with the other process's changes, which are kept: the original was not put back over them; the original, without them, is kept as "), text)
+            XCTAssertTrue(
+                text.contains(
+                    "the store is at BookStore 3, after 2 of 4 steps, with the other process's changes, which are kept: the original was not put back over them; the original, without them, is kept as "
+                ), text)
             XCTAssertFalse(text.contains("put back, byte for byte"), text)
             XCTAssertFalse(text.contains("delete those rows"), "never tells a user to delete good rows: \(text)")
         }
         XCTAssertEqual(try rows(path, "SELECT count(*) FROM ZCATEGORY WHERE ZNAME = 'Written by the app'"), [[1.databaseValue]], "the app's row is there")
-        XCTAssertFalse(FileManager.default.fileExists(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(".BookStore.sqlite.chrysalis-plan").path),
-                       "no journal left to put the original back over the app's row later")
-        XCTAssertTrue(FileManager.default.fileExists(atPath: path.replacingOccurrences(of: "BookStore.sqlite", with: "BookStore~.sqlite")), "the original is kept, as said")
+        XCTAssertFalse(
+            FileManager.default.fileExists(
+                atPath: URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(".BookStore.sqlite.chrysalis-plan").path),
+            "no journal left to put the original back over the app's row later")
+        XCTAssertTrue(
+            FileManager.default.fileExists(atPath: path.replacingOccurrences(of: "BookStore.sqlite", with: "BookStore~.sqlite")),
+            "the original is kept, as said")
     }
 
     /// A row an app still on the old model writes between two steps, in the same tick of the
@@ -104,7 +121,10 @@ final class OtherProcessTests: XCTestCase {
             XCTAssertEqual(stat(path, &before), 0)
             let app = try DatabaseQueue(path: path)
             try app.write { db in
-                try db.execute(sql: "INSERT INTO ZCATEGORY (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES ((SELECT max(Z_PK) + 1 FROM ZCATEGORY), (SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'Category'), 1, 'Written by the app')")
+                try db.execute(
+                    sql:
+                        "INSERT INTO ZCATEGORY (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES ((SELECT max(Z_PK) + 1 FROM ZCATEGORY), (SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'Category'), 1, 'Written by the app')"
+                )
             }
             try app.close()
             var after = stat()
@@ -126,5 +146,9 @@ final class OtherProcessTests: XCTestCase {
 private final class StepCounter: @unchecked Sendable {
     private var count = 0
     private let lock = NSLock()
-    func next() -> Int { lock.withLock { defer { count += 1 }; return count } }
+    func next() -> Int {
+        lock.withLock {
+            defer { count += 1 }; return count
+        }
+    }
 }

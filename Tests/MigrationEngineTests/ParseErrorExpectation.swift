@@ -1,5 +1,6 @@
-@testable import MigrationEngine
 import Testing
+
+@testable import MigrationEngine
 
 /// Expects `text` to fail parsing with an ``ExpressionError`` at `column` whose message contains
 /// `message`: the parser's promise that every error points at the character at fault.

@@ -45,8 +45,9 @@ final class PendingInsertTests: XCTestCase {
         let policy = NotePolicy()
         let (path, bundle, mapping, policies) = try libraryWithBookPolicy(rows: 60, seed: 5) { policy }
         let sourcePages = try rows(path, "SELECT count(*) FROM ZPAGE")[0][0]
-        _ = try MappingMigration.run(store: path, from: try version(bundle, "Library 1"), to: try version(bundle, "Library 2"),
-                                     mappings: [mapping], options: MigrationOptions(policies: policies, chunkSize: 7))
+        _ = try MappingMigration.run(
+            store: path, from: try version(bundle, "Library 1"), to: try version(bundle, "Library 2"),
+            mappings: [mapping], options: MigrationOptions(policies: policies, chunkSize: 7))
 
         XCTAssertEqual(policy.problems, [])
         XCTAssertEqual(policy.notes, 60)
@@ -55,7 +56,9 @@ final class PendingInsertTests: XCTestCase {
         XCTAssertEqual(try rows(path, "SELECT count(*) FROM ZPAGE WHERE ZTEXT LIKE 'draft %'")[0][0], 0.databaseValue)
         XCTAssertEqual(try rows(path, "SELECT count(*) FROM ZPAGE WHERE ZTEXT LIKE 'second %'")[0][0], 20.databaseValue)
         // The source's pages arrived beside them, none lost or doubled.
-        XCTAssertEqual(try rows(path, "SELECT count(*) FROM ZPAGE WHERE coalesce(ZTEXT, '') NOT LIKE 'note %' AND coalesce(ZTEXT, '') NOT LIKE 'second %'")[0][0], sourcePages)
+        XCTAssertEqual(
+            try rows(path, "SELECT count(*) FROM ZPAGE WHERE coalesce(ZTEXT, '') NOT LIKE 'note %' AND coalesce(ZTEXT, '') NOT LIKE 'second %'")[0][0],
+            sourcePages)
         // The shelves' books were set through the books' rows, after the shelf's own row was written.
         XCTAssertEqual(try rows(path, "SELECT count(*) FROM ZCATEGORY WHERE ZNAME LIKE 'shelf %'")[0][0], 20.databaseValue)
         // Z_PRIMARYKEY counts every key handed out, held back or not.
@@ -74,8 +77,11 @@ final class PendingInsertTests: XCTestCase {
         }
         let (path, bundle, mapping, policies) = try libraryWithBookPolicy(rows: 10, seed: 5) { Failing() }
         let before = try digest(path)
-        XCTAssertThrowsError(try MappingMigration.run(store: path, from: try version(bundle, "Library 1"), to: try version(bundle, "Library 2"),
-                                                      mappings: [mapping], options: MigrationOptions(policies: policies, chunkSize: 3))) { error in
+        XCTAssertThrowsError(
+            try MappingMigration.run(
+                store: path, from: try version(bundle, "Library 1"), to: try version(bundle, "Library 2"),
+                mappings: [mapping], options: MigrationOptions(policies: policies, chunkSize: 3))
+        ) { error in
             XCTAssertTrue("\(error)".contains("book 4 refused"), "\(error)")
         }
         XCTAssertEqual(try digest(path), before)

@@ -21,8 +21,9 @@ final class PlanProgressTests: XCTestCase {
     }
 
     private func fourSteps(_ path: String) throws -> MigrationPlan {
-        try MigrationPlan.make(store: path, bundle: try bookStore(), mappings: [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")],
-                               route: .stepwise)
+        try MigrationPlan.make(
+            store: path, bundle: try bookStore(), mappings: [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")],
+            route: .stepwise)
     }
 
     /// Runs the plan, collecting what its own channel posts.
@@ -68,12 +69,14 @@ final class PlanProgressTests: XCTestCase {
     func testTwoMigrationsInOneProcessNeverHearEachOther() throws {
         let first = try bookStore1(rows: 50), second = try bookStore1(rows: 60)
         let heard = Mutex<[String: Set<Int>]>([:])
-        var options = [MigrationOptions(policies: DemoResources.policies, configureManager: BookStoreSynopsis.install),
-                       MigrationOptions(policies: DemoResources.policies, configureManager: BookStoreSynopsis.install)]
+        var options = [
+            MigrationOptions(policies: DemoResources.policies, configureManager: BookStoreSynopsis.install),
+            MigrationOptions(policies: DemoResources.policies, configureManager: BookStoreSynopsis.install),
+        ]
         let observations = zip(["first", "second"], options).map { name, options in
             options.progressChannel.observe { progress in heard.withLock { _ = $0[name, default: []].insert(progress.rowsTotal) } }
         }
-        defer { observations.forEach { $0.cancel() } }
+        defer { for observation in observations { observation.cancel() } }
         options[1].chunkSize = 7
         let plans = [try fourSteps(first), try fourSteps(second)]
         let both = options
@@ -99,13 +102,15 @@ final class PlanProgressTests: XCTestCase {
         let versions = Mutex<[String]>([])
         let bundle = try bookStore()
         struct Stop: Error {}
-        XCTAssertThrowsError(try run(path) { options in
-            options.afterStep = { done in
-                let hashes = try PersistentStore.open(at: done.store).metadata().versionHashes
-                versions.withLock { $0.append(bundle.versions.first { $0.entityHashes == hashes }?.name ?? "?") }
-                if done.index == 3 { throw Stop() }
+        XCTAssertThrowsError(
+            try run(path) { options in
+                options.afterStep = { done in
+                    let hashes = try PersistentStore.open(at: done.store).metadata().versionHashes
+                    versions.withLock { $0.append(bundle.versions.first { $0.entityHashes == hashes }?.name ?? "?") }
+                    if done.index == 3 { throw Stop() }
+                }
             }
-        }) { error in
+        ) { error in
             XCTAssertEqual((error as? MigrationError)?.state, .restored(version: "BookStore"), "\(error)")
         }
         XCTAssertEqual(versions.withLock { $0 }, ["BookStore 2", "BookStore 3", "BookStore 4"])

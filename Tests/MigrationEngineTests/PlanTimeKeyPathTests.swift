@@ -1,8 +1,9 @@
 import Foundation
-@testable import MigrationEngine
 import ObjectModel
 import SQLiteStore
 import XCTest
+
+@testable import MigrationEngine
 
 /// Mistakes in a mapping's expressions are found when the plan is made — by
 /// `MappingModel.resolved` or the YAML reader — never on the first row of a migration: a bad key
@@ -61,8 +62,10 @@ final class PlanTimeKeyPathTests: XCTestCase {
             ("tier: TERNARY(NOT (prise > 3 || status == nil), 1, 2)", "ItemToItem.tier", "column 14", #"Item has no key "prise""#),
             ("tier: $source.status * $source.prise", "ItemToItem.tier", "column 26", #"Item has no key "prise""#),
             ("kind: $source.tags.nmae", "ItemToItem.kind", "column 14", #"Tag has no key "nmae" (keys: items, name)"#),
-            ("kind: $source.name.lenght", "ItemToItem.kind", "column 14",
-             #"Item.name is an attribute: its value has no key "lenght" (its keys: length, lowercaseString, uppercaseString)"#),
+            (
+                "kind: $source.name.lenght", "ItemToItem.kind", "column 14",
+                #"Item.name is an attribute: its value has no key "lenght" (its keys: length, lowercaseString, uppercaseString)"#
+            ),
             ("kind: $source.name.length.x", "ItemToItem.kind", "column 21", #"Item.name.length is an attribute: its value has no key "x""#),
             (#"kind: FUNCTION($source.nmae, "stringByAppendingString:", "!")"#, "ItemToItem.kind", "column 18", #"Item has no key "nmae""#),
             ("tier: count:($source.tags.@distinctUnionOfObjects.nmae)", "ItemToItem.tier", "column 45", #"Tag has no key "nmae""#),
@@ -91,11 +94,12 @@ final class PlanTimeKeyPathTests: XCTestCase {
     }
 
     func testABadKeyInAFunctionArgumentOrAFilterIsFoundAtPlanTime() throws {
-        let relationship = try resolutionError(Self.yaml("") + """
+        let relationship = try resolutionError(
+            Self.yaml("") + """
 
-                relationships:
-                  tags: FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "TagToTag", $source.tagz)
-            """)
+                    relationships:
+                      tags: FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "TagToTag", $source.tagz)
+                """)
         XCTAssertEqual(relationship?.element, "ItemToItem.tags")
         XCTAssertTrue(relationship?.problem.contains(#"column 102 of "FUNCTION($manager, "#) == true, "\(String(describing: relationship))")
         XCTAssertTrue(relationship?.problem.contains(#"Item has no key "tagz" (keys: name, price, status, tags)"#) == true)
@@ -103,13 +107,17 @@ final class PlanTimeKeyPathTests: XCTestCase {
         let filter = try resolutionError(Self.yaml(#"label: '"x"'"#, filter: #"status > 1 AND (nmae BEGINSWITH "a" OR TRUEPREDICATE)"#))
         XCTAssertEqual(filter?.element, "ItemToItem.filter")
         XCTAssertTrue(filter?.problem.contains(#"Item has no key "nmae""#) == true, "\(String(describing: filter))")
-        XCTAssertTrue(filter?.problem.hasPrefix(#"column 20 of "(status > 1) AND ((nmae BEGINSWITH "a") OR (TRUEPREDICATE))""#) == true,
-                      "a filter's column counts in the filter as printed: \(String(describing: filter))")
+        XCTAssertTrue(
+            filter?.problem.hasPrefix(#"column 20 of "(status > 1) AND ((nmae BEGINSWITH "a") OR (TRUEPREDICATE))""#) == true,
+            "a filter's column counts in the filter as printed: \(String(describing: filter))")
     }
 
     func testABareWordSaysHowToWriteTextInYAML() throws {
         let error = try resolutionError(Self.yaml("label: entry"))
-        XCTAssertEqual(error?.fix, #"use one of Item's keys, or for the text entry write a string constant in quotes: "entry" (in a YAML mapping, quote it again inside YAML's quotes: label: '"entry"')"#)
+        XCTAssertEqual(
+            error?.fix,
+            #"use one of Item's keys, or for the text entry write a string constant in quotes: "entry" (in a YAML mapping, quote it again inside YAML's quotes: label: '"entry"')"#
+        )
     }
 
     func testYAMLQuotesAroundAWordAreRefusedWhenTheFileIsRead() throws {
@@ -124,8 +132,9 @@ final class PlanTimeKeyPathTests: XCTestCase {
         let sentence = readingError(Self.yaml(#"label: "it's here""#))
         XCTAssertTrue(sentence?.fix?.contains(#"for the text it's here, write label: '"it''s here"'"#) == true, "\(String(describing: sentence))")
         // Quoted text that is a real expression, and a quoted string constant, still read.
-        let mapping = try MappingYAMLReader.read(Self.yaml(#"label: '"entry"'"# + "\n" + #"kind: "TERNARY($source.name == nil, 'none', $source.name)""#),
-                                                 name: "Shop1To2", file: Self.file)
+        let mapping = try MappingYAMLReader.read(
+            Self.yaml(#"label: '"entry"'"# + "\n" + #"kind: "TERNARY($source.name == nil, 'none', $source.name)""#),
+            name: "Shop1To2", file: Self.file)
         let item = try XCTUnwrap(mapping.entityMapping(named: "ItemToItem"))
         XCTAssertEqual(item.attributeMappings.first { $0.name == "label" }?.expression, MigrationEngine.Expression.constant(StoreValue.string("entry")))
         XCTAssertNotNil(item.attributeMappings.first { $0.name == "kind" }?.expression)
@@ -153,7 +162,8 @@ final class PlanTimeKeyPathTests: XCTestCase {
         let mapping = try MappingYAMLReader.read(Self.yaml(#"label: TERNARY(name == nil, "unnamed", $source.nmae)"#), name: "Shop1To2", file: Self.file)
         XCTAssertThrowsError(try MappingMigration.run(store: path, from: v1, to: v2, mappings: [mapping])) { error in
             XCTAssertTrue(error is MappingError, "\(type(of: error)): \(error)")
-            XCTAssertTrue("\(error)".contains(#"ItemToItem.label: column 41 of "TERNARY(name == nil, "unnamed", $source.nmae)": Item has no key "nmae""#), "\(error)")
+            XCTAssertTrue(
+                "\(error)".contains(#"ItemToItem.label: column 41 of "TERNARY(name == nil, "unnamed", $source.nmae)": Item has no key "nmae""#), "\(error)")
         }
         XCTAssertEqual(try digest(path), before.0)
         XCTAssertEqual(try directoryListing(path), before.1)

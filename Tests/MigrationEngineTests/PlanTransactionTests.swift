@@ -21,8 +21,9 @@ final class PlanTransactionTests: XCTestCase {
 
     /// The four-step plan BookStore → 5, one step per version, with the demo's mapping models.
     private func fourSteps(_ path: String) throws -> MigrationPlan {
-        let plan = try MigrationPlan.make(store: path, bundle: try bookStore(),
-                                          mappings: [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")], route: .stepwise)
+        let plan = try MigrationPlan.make(
+            store: path, bundle: try bookStore(),
+            mappings: [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")], route: .stepwise)
         XCTAssertEqual(plan.steps.map(\.kind.name), ["lightweight", "lightweight", "mapping", "mapping"])
         return plan
     }
@@ -43,7 +44,9 @@ final class PlanTransactionTests: XCTestCase {
                 let failure = error as? MigrationError
                 XCTAssertEqual(failure?.kind, .cancelled)
                 XCTAssertEqual(failure?.state, .restored(version: "BookStore"), "step \(step)")
-                XCTAssertTrue("\(error)".contains("the store is as it was, at BookStore: the steps already done were undone and the original put back, byte for byte"), "\(error)")
+                XCTAssertTrue(
+                    "\(error)".contains("the store is as it was, at BookStore: the steps already done were undone and the original put back, byte for byte"),
+                    "\(error)")
             }
             XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), original, "step \(step): the original, byte for byte")
             XCTAssertEqual(try directoryListing(path), ["BookStore.sqlite"], "step \(step): no backup, journal or work file left")
@@ -66,7 +69,8 @@ final class PlanTransactionTests: XCTestCase {
         XCTAssertThrowsError(try MigrationRunner.run(try fourSteps(path), store: path, options: cancelling(at: 3, log: log), keepProgress: true)) { error in
             let backup = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("BookStore~.sqlite").path
             XCTAssertEqual((error as? MigrationError)?.state, .partial(version: "BookStore 3", done: 2, total: 4, backup: backup))
-            XCTAssertTrue("\(error)".contains("the store is at BookStore 3, after 2 of 4 steps (--keep-progress); the original is kept as \(backup)"), "\(error)")
+            XCTAssertTrue(
+                "\(error)".contains("the store is at BookStore 3, after 2 of 4 steps (--keep-progress); the original is kept as \(backup)"), "\(error)")
             XCTAssertEqual(try? Data(contentsOf: URL(fileURLWithPath: backup)), original)
         }
         let hashes = try PersistentStore.open(at: path).metadata().versionHashes
@@ -75,8 +79,9 @@ final class PlanTransactionTests: XCTestCase {
 
     func testAWholePlanKeepsOnlyTheOriginal() throws {
         let (path, original) = try bookStore1()
-        let report = try MigrationRunner.run(try fourSteps(path), store: path,
-                                             options: MigrationOptions(policies: DemoResources.policies, configureManager: BookStoreSynopsis.install))
+        let report = try MigrationRunner.run(
+            try fourSteps(path), store: path,
+            options: MigrationOptions(policies: DemoResources.policies, configureManager: BookStoreSynopsis.install))
         XCTAssertEqual(report.steps.count, 4)
         XCTAssertEqual(try directoryListing(path), ["BookStore.sqlite", "BookStore~.sqlite"], "no intermediate version is kept")
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: try XCTUnwrap(report.backup))), original)

@@ -1,9 +1,10 @@
 import Demo
 import Foundation
-@testable import MigrationEngine
 import ObjectModel
 import SQLiteStore
 import XCTest
+
+@testable import MigrationEngine
 
 /// The objc.io Books chain, Model1 → Model3 through the real mapping models and the demo's
 /// policies, at two sizes: the SQL work per source row must stay flat. The policies look up
@@ -34,11 +35,15 @@ final class PolicyLookupLinearityTests: XCTestCase {
 
         let counter = SQLiteWorkCounter()
         let options = MigrationOptions(policies: DemoResources.policies, configureManager: { counter.attach(to: $0.stores.connection) })
-        _ = try MappingMigration.run(store: path, from: try version(bundle, "Model1"), to: try version(bundle, "Model2"),
-                                     mappings: [try DemoResources.booksMapping("Model1_to_Model2")], options: options)
-        _ = try MappingMigration.run(store: path, from: try version(bundle, "Model2"), to: try version(bundle, "Model3"),
-                                     mappings: [try DemoResources.booksMapping("Model2_to_Model3_User"),
-                                                try DemoResources.booksMapping("Model2_to_Model3")], options: options)
+        _ = try MappingMigration.run(
+            store: path, from: try version(bundle, "Model1"), to: try version(bundle, "Model2"),
+            mappings: [try DemoResources.booksMapping("Model1_to_Model2")], options: options)
+        _ = try MappingMigration.run(
+            store: path, from: try version(bundle, "Model2"), to: try version(bundle, "Model3"),
+            mappings: [
+                try DemoResources.booksMapping("Model2_to_Model3_User"),
+                try DemoResources.booksMapping("Model2_to_Model3"),
+            ], options: options)
         return Double(counter.steps) / Double(rows)
     }
 }

@@ -66,12 +66,13 @@ final class PolicyLookupTests: XCTestCase {
         try store.close()
         // Values many rows share, and nil: titles repeated, category names repeated or missing.
         try DatabaseQueue(path: path).write { db in
-            try db.execute(sql: """
-                UPDATE ZBOOK SET ZTITLE = 'Shared' WHERE Z_PK % 7 = 0;
-                UPDATE ZBOOK SET ZTITLE = NULL WHERE Z_PK % 11 = 0;
-                UPDATE ZCATEGORY SET ZNAME = 'Poetry' WHERE Z_PK % 5 = 0;
-                UPDATE ZCATEGORY SET ZNAME = NULL WHERE Z_PK % 13 = 0;
-                """)
+            try db.execute(
+                sql: """
+                    UPDATE ZBOOK SET ZTITLE = 'Shared' WHERE Z_PK % 7 = 0;
+                    UPDATE ZBOOK SET ZTITLE = NULL WHERE Z_PK % 11 = 0;
+                    UPDATE ZCATEGORY SET ZNAME = 'Poetry' WHERE Z_PK % 5 = 0;
+                    UPDATE ZCATEGORY SET ZNAME = NULL WHERE Z_PK % 13 = 0;
+                    """)
         }
         let original = try Data(contentsOf: URL(fileURLWithPath: path))
         let expected = try expectations(sourcePath: path)
@@ -84,8 +85,9 @@ final class PolicyLookupTests: XCTestCase {
         let recorder = Recorder()
         var policies = PolicyRegistry()
         policies.register("LookingPolicy") { LookingPolicy(recorder: recorder) }
-        _ = try MappingMigration.run(store: path, from: try version(bundle, "Library 1"), to: try version(bundle, "Library 2"),
-                                     mappings: [mapping], options: MigrationOptions(policies: policies, chunkSize: 40))
+        _ = try MappingMigration.run(
+            store: path, from: try version(bundle, "Library 1"), to: try version(bundle, "Library 2"),
+            mappings: [mapping], options: MigrationOptions(policies: policies, chunkSize: 40))
 
         XCTAssertEqual(recorder.found.count, 300, "the policy saw every book")
         XCTAssertEqual(recorder.boxes.count, 1, "state is one box for the whole pass")

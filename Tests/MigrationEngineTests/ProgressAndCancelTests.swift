@@ -28,8 +28,9 @@ final class ProgressLog: @unchecked Sendable {
 final class ProgressAndCancelTests: XCTestCase {
     private func run(_ path: String, options: MigrationOptions) throws -> MigrationReport {
         let bundle = try bookStore()
-        return try MappingMigration.run(store: path, from: try version(bundle, "BookStore 3"), to: try version(bundle, "BookStore 4"),
-                                        mappings: [try DemoResources.mapping("BookStore3To4")], options: options)
+        return try MappingMigration.run(
+            store: path, from: try version(bundle, "BookStore 3"), to: try version(bundle, "BookStore 4"),
+            mappings: [try DemoResources.mapping("BookStore3To4")], options: options)
     }
 
     func testProgressIsMonotonicEndsOnceAndFollowsMappingOrder() throws {
@@ -73,8 +74,9 @@ final class ProgressAndCancelTests: XCTestCase {
             stepEnds.dates.append(Date())
             Thread.sleep(forTimeInterval: 0.4)
         }
-        let plan = try MigrationPlan.make(store: path, bundle: try bookStore(), mappings: [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")],
-                                          route: .stepwise)
+        let plan = try MigrationPlan.make(
+            store: path, bundle: try bookStore(), mappings: [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")],
+            route: .stepwise)
         XCTAssertEqual(plan.steps.count, 2)
         let started = Date()
         let report = try MigrationRunner.run(plan, store: path, options: options)
@@ -91,8 +93,9 @@ final class ProgressAndCancelTests: XCTestCase {
             // Each step's span holds its three entity mappings' pauses (1.2 s), and after the
             // first also the previous step's afterStep pause, which is not the step's either.
             let span = end.timeIntervalSince(index == 0 ? started : ends[index - 1])
-            XCTAssertLessThanOrEqual(step.duration, span - 1.2 + 0.01,
-                                     "\(step.sourceVersion) → \(step.destinationVersion): \(step.duration) s of work in a span of \(span) s, 1.2 s of it paused")
+            XCTAssertLessThanOrEqual(
+                step.duration, span - 1.2 + 0.01,
+                "\(step.sourceVersion) → \(step.destinationVersion): \(step.duration) s of work in a span of \(span) s, 1.2 s of it paused")
         }
     }
 

@@ -48,22 +48,25 @@ final class QueuedInsertTests: XCTestCase {
         let (path, bundle, mapping, policies) = try libraryWithBookPolicy(rows: 150, seed: 9) { policy }
         let sourcePages = try rows(path, "SELECT count(*) FROM ZPAGE")[0][0]
         let sourceBooks = try rows(path, "SELECT count(*) FROM ZBOOK")[0][0]
-        _ = try MappingMigration.run(store: path, from: try version(bundle, "Library 1"), to: try version(bundle, "Library 2"),
-                                     mappings: [mapping], options: MigrationOptions(policies: policies, chunkSize: 45))
+        _ = try MappingMigration.run(
+            store: path, from: try version(bundle, "Library 1"), to: try version(bundle, "Library 2"),
+            mappings: [mapping], options: MigrationOptions(policies: policies, chunkSize: 45))
 
         XCTAssertEqual(policy.problems, [])
         XCTAssertEqual(policy.logs.count, 150)
         XCTAssertEqual(try rows(path, "SELECT count(*) FROM ZBOOK")[0][0], sourceBooks)
         // Each log arrived once, with the text it was last given, under the key the policy was handed.
-        XCTAssertEqual(try rows(path, "SELECT count(*), count(DISTINCT ZTEXT) FROM ZPAGE WHERE ZTEXT LIKE 'log %' OR ZTEXT LIKE 'renamed %'")[0],
-                       [150.databaseValue, 150.databaseValue])
+        XCTAssertEqual(
+            try rows(path, "SELECT count(*), count(DISTINCT ZTEXT) FROM ZPAGE WHERE ZTEXT LIKE 'log %' OR ZTEXT LIKE 'renamed %'")[0],
+            [150.databaseValue, 150.databaseValue])
         XCTAssertEqual(try rows(path, "SELECT count(*) FROM ZPAGE WHERE ZTEXT LIKE 'renamed %'")[0][0], policy.renamed.count.databaseValue)
         for (key, log) in policy.logs {
             let text = policy.renamed.contains(key) ? "renamed \(key)" : "log \(key)"
             XCTAssertEqual(try rows(path, "SELECT ZTEXT FROM ZPAGE WHERE Z_PK = \(log.primaryKey)").first?.first, text.databaseValue, "book \(key)")
         }
-        XCTAssertEqual(try rows(path, "SELECT count(*) FROM ZPAGE WHERE coalesce(ZTEXT, '') NOT LIKE 'log %' AND coalesce(ZTEXT, '') NOT LIKE 'renamed %'")[0][0],
-                       sourcePages)
+        XCTAssertEqual(
+            try rows(path, "SELECT count(*) FROM ZPAGE WHERE coalesce(ZTEXT, '') NOT LIKE 'log %' AND coalesce(ZTEXT, '') NOT LIKE 'renamed %'")[0][0],
+            sourcePages)
         XCTAssertEqual(try rows(path, "SELECT Z_MAX = (SELECT max(Z_PK) FROM ZPAGE) FROM Z_PRIMARYKEY WHERE Z_NAME = 'Page'")[0][0], 1.databaseValue)
     }
 
@@ -85,13 +88,16 @@ final class QueuedInsertTests: XCTestCase {
     func testARowMadeInTheArrayOfTheRowBeforeKeepsNoneOfItsValues() throws {
         let policy = TwoPagesPolicy()
         let (path, bundle, mapping, policies) = try libraryWithBookPolicy(rows: 100, seed: 4) { policy }
-        _ = try MappingMigration.run(store: path, from: try version(bundle, "Library 1"), to: try version(bundle, "Library 2"),
-                                     mappings: [mapping], options: MigrationOptions(policies: policies, chunkSize: 45))
+        _ = try MappingMigration.run(
+            store: path, from: try version(bundle, "Library 1"), to: try version(bundle, "Library 2"),
+            mappings: [mapping], options: MigrationOptions(policies: policies, chunkSize: 45))
 
         XCTAssertEqual(policy.written.count, 100)
         XCTAssertEqual(policy.blank.count, 100)
         for (key, page) in policy.written {
-            XCTAssertEqual(try rows(path, "SELECT ZTEXT, ZBOOK FROM ZPAGE WHERE Z_PK = \(page.primaryKey)").first, ["page \(key)".databaseValue, .null], "book \(key)'s first page")
+            XCTAssertEqual(
+                try rows(path, "SELECT ZTEXT, ZBOOK FROM ZPAGE WHERE Z_PK = \(page.primaryKey)").first, ["page \(key)".databaseValue, .null],
+                "book \(key)'s first page")
         }
         for (key, page) in policy.blank {
             XCTAssertEqual(try rows(path, "SELECT ZTEXT, ZBOOK FROM ZPAGE WHERE Z_PK = \(page.primaryKey)").first, [.null, .null], "book \(key)'s second page")

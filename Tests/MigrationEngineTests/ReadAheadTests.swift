@@ -38,8 +38,9 @@ final class ReadAheadTests: XCTestCase {
         let original = path + ".original"
         try FileManager.default.copyItem(atPath: path, toPath: original)
         // Batches of 45 books in chunks of 45: the walks of later batches are read ahead.
-        _ = try MappingMigration.run(store: path, from: try version(bundle, "Library 1"), to: try version(bundle, "Library 2"),
-                                     mappings: [mapping], options: MigrationOptions(policies: policies, chunkSize: 45))
+        _ = try MappingMigration.run(
+            store: path, from: try version(bundle, "Library 1"), to: try version(bundle, "Library 2"),
+            mappings: [mapping], options: MigrationOptions(policies: policies, chunkSize: 45))
 
         let source = try PersistentStore.open(at: original)
         defer { try? source.close() }
@@ -70,9 +71,12 @@ final class ReadAheadTests: XCTestCase {
             let join = try XCTUnwrap(String.fetchOne(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'Z\\_%TAGS' ESCAPE '\\'"))
             let columns = try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [join])
             let book = try XCTUnwrap(columns.first { $0.hasSuffix("BOOKS") }), tag = try XCTUnwrap(columns.first { $0.hasSuffix("TAGS") })
-            return try String.fetchAll(db, sql: """
-                SELECT quote(b.ZTITLE) || '|' || quote(t.ZNAME) FROM \(join) j JOIN ZBOOK b ON b.Z_PK = j.\(book) JOIN ZTAG t ON t.Z_PK = j.\(tag)
-                """).sorted()
+            return try String.fetchAll(
+                db,
+                sql: """
+                    SELECT quote(b.ZTITLE) || '|' || quote(t.ZNAME) FROM \(join) j JOIN ZBOOK b ON b.Z_PK = j.\(book) JOIN ZTAG t ON t.Z_PK = j.\(tag)
+                    """
+            ).sorted()
         }
     }
 }

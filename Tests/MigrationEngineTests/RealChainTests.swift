@@ -12,11 +12,13 @@ import XCTest
 final class RealChainTests: XCTestCase {
     /// Differences a Chrysalis-migrated store is expected to have, with the reason.
     static let justified: Set<String> = [
-        "Z_MODELCACHE",  // dropped: it would describe the old model (see the issue note)
+        "Z_MODELCACHE"  // dropped: it would describe the old model (see the issue note)
     ]
 
-    private func migrateAndCompare(bundle bundlePath: String, from: String, to: String, older: String, newer: String,
-                                   file: StaticString = #filePath, line: UInt = #line) throws {
+    private func migrateAndCompare(
+        bundle bundlePath: String, from: String, to: String, older: String, newer: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let bundle = try ModelBundle.read(at: Fixtures.root.appendingPathComponent(bundlePath))
         let olderStore = try XCTUnwrap(Fixtures.files { $0.path.hasSuffix(older) }.first, older)
         let newerStore = try XCTUnwrap(Fixtures.files { $0.path.hasSuffix(newer) }.first, newer)
@@ -41,8 +43,9 @@ final class RealChainTests: XCTestCase {
     func testJeffreyBergierRenameChain() throws {
         let versions = ["v1.0.0", "v1.1.0", "v1.1.2", "v1.2.0", "v2.0.0"]
         for (older, newer) in zip(versions, versions.dropFirst()) {
-            try migrateAndCompare(bundle: "jeffreybergier-CoreDataMigrationTests/CoreDataMigration/CoreDataMigration/Model.xcdatamodeld",
-                                  from: older, to: newer, older: "Example_\(older).sqlite", newer: "Example_\(newer).sqlite")
+            try migrateAndCompare(
+                bundle: "jeffreybergier-CoreDataMigrationTests/CoreDataMigration/CoreDataMigration/Model.xcdatamodeld",
+                from: older, to: newer, older: "Example_\(older).sqlite", newer: "Example_\(newer).sqlite")
         }
     }
 
@@ -54,7 +57,8 @@ final class RealChainTests: XCTestCase {
     /// follows Core Data: the value survives v1.0.0 → v1.1.0, and is dropped by any step that
     /// reaches past it, straight or step by step.
     func testJeffreyBergierRenamesPairAsCoreDataPairsThem() throws {
-        let bundle = try ModelBundle.read(at: Fixtures.root.appendingPathComponent("jeffreybergier-CoreDataMigrationTests/CoreDataMigration/CoreDataMigration/Model.xcdatamodeld"))
+        let bundle = try ModelBundle.read(
+            at: Fixtures.root.appendingPathComponent("jeffreybergier-CoreDataMigrationTests/CoreDataMigration/CoreDataMigration/Model.xcdatamodeld"))
         let store = try XCTUnwrap(Fixtures.files { $0.path.hasSuffix("Example_v1.0.0.sqlite") }.first)
         func values(_ path: String, _ column: String) throws -> [String?] {
             try DatabaseQueue(path: path).read { try String?.fetchAll($0, sql: "SELECT \(column) FROM ZBASICENTITY ORDER BY Z_PK") }
@@ -70,27 +74,32 @@ final class RealChainTests: XCTestCase {
         let straight = try Fixtures.copyStore(store, into: try scratchDirectory()).path
         let plan = try MigrationPlan.make(store: straight, bundle: bundle)
         XCTAssertEqual(plan.steps.map(\.destination.name), ["v2.0.0"], "one step, as Core Data's automatic migration")
-        XCTAssertTrue(plan.steps[0].findings.contains("data dropped: BasicEntity.v1_0_0_name removed (\(before.count) row\(before.count == 1 ? "" : "s") with a value)"), "\(plan.steps[0].findings)")
+        XCTAssertTrue(
+            plan.steps[0].findings.contains("data dropped: BasicEntity.v1_0_0_name removed (\(before.count) row\(before.count == 1 ? "" : "s") with a value)"),
+            "\(plan.steps[0].findings)")
         _ = try MigrationRunner.run(plan, store: straight)
         XCTAssertEqual(try values(straight, "ZV2_0_0_NAME"), before.map { _ in nil })
     }
 
     func testCoreDataPlusLuxuryCarRename() throws {
-        try migrateAndCompare(bundle: "CoreDataPlus/Tests/Resources/SampleModel/SampleModel.xcdatamodeld", from: "SampleModel", to: "SampleModel2",
-                              older: "SampleModel_V1.sqlite", newer: "SampleModel_V2.sqlite")
+        try migrateAndCompare(
+            bundle: "CoreDataPlus/Tests/Resources/SampleModel/SampleModel.xcdatamodeld", from: "SampleModel", to: "SampleModel2",
+            older: "SampleModel_V1.sqlite", newer: "SampleModel_V2.sqlite")
     }
 
     func testWiboscoRevisedRename() throws {
-        try migrateAndCompare(bundle: "wibosco-CoreDataMigrationRevised-Example/CoreDataMigration-Example/CoreData/Model/CoreDataMigration_Example.xcdatamodeld",
-                              from: "CoreDataMigration_Example", to: "CoreDataMigration_Example 2",
-                              older: "MigrationRevised-Example/CoreDataMigration-ExampleTests/Resources/SQLite/CoreDataMigration_Example_1.sqlite",
-                              newer: "MigrationRevised-Example/CoreDataMigration-ExampleTests/Resources/SQLite/CoreDataMigration_Example_2.sqlite")
+        try migrateAndCompare(
+            bundle: "wibosco-CoreDataMigrationRevised-Example/CoreDataMigration-Example/CoreData/Model/CoreDataMigration_Example.xcdatamodeld",
+            from: "CoreDataMigration_Example", to: "CoreDataMigration_Example 2",
+            older: "MigrationRevised-Example/CoreDataMigration-ExampleTests/Resources/SQLite/CoreDataMigration_Example_1.sqlite",
+            newer: "MigrationRevised-Example/CoreDataMigration-ExampleTests/Resources/SQLite/CoreDataMigration_Example_2.sqlite")
     }
 
     func testWiboscoAddAttributeStep() throws {
-        try migrateAndCompare(bundle: "wibosco-CoreDataMigration-Example/CoreDataMigration-Example/CoreData/Model/CoreDataMigration_Example.xcdatamodeld",
-                              from: "CoreDataMigration_Example 3", to: "CoreDataMigration_Example 4",
-                              older: "CoreDataMigration-Example/CoreDataMigration-ExampleTests/Resources/SQLite/CoreDataMigration_Example_3.sqlite",
-                              newer: "CoreDataMigration-Example/CoreDataMigration-ExampleTests/Resources/SQLite/CoreDataMigration_Example_WAL.sqlite")
+        try migrateAndCompare(
+            bundle: "wibosco-CoreDataMigration-Example/CoreDataMigration-Example/CoreData/Model/CoreDataMigration_Example.xcdatamodeld",
+            from: "CoreDataMigration_Example 3", to: "CoreDataMigration_Example 4",
+            older: "CoreDataMigration-Example/CoreDataMigration-ExampleTests/Resources/SQLite/CoreDataMigration_Example_3.sqlite",
+            newer: "CoreDataMigration-Example/CoreDataMigration-ExampleTests/Resources/SQLite/CoreDataMigration_Example_WAL.sqlite")
     }
 }

@@ -35,16 +35,19 @@ final class RecoveryTruthTests: XCTestCase {
                 try FileManager.default.linkItem(at: directory.appendingPathComponent(name), to: frozen.appendingPathComponent(name))
             }
         }
-        let plan = try MigrationPlan.make(store: path, bundle: try bookStore(),
-                                          mappings: [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")], route: .stepwise)
+        let plan = try MigrationPlan.make(
+            store: path, bundle: try bookStore(),
+            mappings: [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")], route: .stepwise)
         _ = try MigrationRunner.run(plan, store: path, options: options)
         let store2 = frozen.appendingPathComponent("BookStore.sqlite").path
         let journal = frozen.appendingPathComponent(".BookStore.sqlite.chrysalis-plan").path
         XCTAssertTrue(FileManager.default.fileExists(atPath: journal), "the premise: the journal of a plan half done")
         // The journal names the original where the plan ran; the frozen copy's is beside it.
         let text = try String(contentsOfFile: journal, encoding: .utf8)
-        try text.replacingOccurrences(of: directory.path.replacingOccurrences(of: "/", with: "\\/"), with: frozen.path.replacingOccurrences(of: "/", with: "\\/"))
-            .write(toFile: journal, atomically: true, encoding: .utf8)
+        try text.replacingOccurrences(
+            of: directory.path.replacingOccurrences(of: "/", with: "\\/"), with: frozen.path.replacingOccurrences(of: "/", with: "\\/")
+        )
+        .write(toFile: journal, atomically: true, encoding: .utf8)
         return (store2, journal, frozen.appendingPathComponent("BookStore~.sqlite").path)
     }
 
@@ -52,11 +55,14 @@ final class RecoveryTruthTests: XCTestCase {
         let damage: [(String, (String) throws -> Void)] = [
             ("empty", { try Data().write(to: URL(fileURLWithPath: $0)) }),
             ("cut short", { path in try Data(try Data(contentsOf: URL(fileURLWithPath: path)).prefix(40)).write(to: URL(fileURLWithPath: path)) }),
-            ("naming a file elsewhere", { path in
-                let text = try String(contentsOfFile: path, encoding: .utf8)
-                let original = try XCTUnwrap(text.range(of: #""original":"[^"]*""#, options: .regularExpression))
-                try text.replacingCharacters(in: original, with: #""original":"\/etc\/passwd""#).write(toFile: path, atomically: true, encoding: .utf8)
-            }),
+            (
+                "naming a file elsewhere",
+                { path in
+                    let text = try String(contentsOfFile: path, encoding: .utf8)
+                    let original = try XCTUnwrap(text.range(of: #""original":"[^"]*""#, options: .regularExpression))
+                    try text.replacingCharacters(in: original, with: #""original":"\/etc\/passwd""#).write(toFile: path, atomically: true, encoding: .utf8)
+                }
+            ),
         ]
         for (name, damaging) in damage {
             let (store, journal, _) = try killedHalfWay()
@@ -89,20 +95,29 @@ final class RecoveryTruthTests: XCTestCase {
     /// it wrote by its inode, size and time, puts nothing back and deletes nothing.
     func testAFilePlantedAtTheBackupsNameIsNeverPutBack() throws {
         let plants: [(String, (String, String) throws -> Void)] = [
-            ("a link to another store at that version", { backup, other in
-                for suffix in ["", "-wal", "-shm"] { unlink(backup + suffix) }
-                try FileManager.default.createSymbolicLink(atPath: backup, withDestinationPath: other)
-            }),
-            ("a stale copy at that version", { backup, other in
-                for suffix in ["", "-wal", "-shm"] { unlink(backup + suffix) }
-                try FileManager.default.copyItem(atPath: other, toPath: backup)
-            }),
-            ("the backup changed since it was written", { backup, _ in
-                let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: backup))
-                try handle.seekToEnd()
-                try handle.write(contentsOf: Data(repeating: 0, count: 4096))
-                try handle.close()
-            }),
+            (
+                "a link to another store at that version",
+                { backup, other in
+                    for suffix in ["", "-wal", "-shm"] { unlink(backup + suffix) }
+                    try FileManager.default.createSymbolicLink(atPath: backup, withDestinationPath: other)
+                }
+            ),
+            (
+                "a stale copy at that version",
+                { backup, other in
+                    for suffix in ["", "-wal", "-shm"] { unlink(backup + suffix) }
+                    try FileManager.default.copyItem(atPath: other, toPath: backup)
+                }
+            ),
+            (
+                "the backup changed since it was written",
+                { backup, _ in
+                    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: backup))
+                    try handle.seekToEnd()
+                    try handle.write(contentsOf: Data(repeating: 0, count: 4096))
+                    try handle.close()
+                }
+            ),
         ]
         for (name, plant) in plants {
             let (store, journal, backup) = try killedHalfWay()
@@ -155,8 +170,9 @@ final class RecoveryTruthTests: XCTestCase {
         let plan = try MigrationPlan.make(store: path, bundle: try bookStore(), to: "BookStore 2")
         let report = try MigrationRunner.run(plan, store: path)
         XCTAssertEqual(report.backup, stale)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { !$0.hasSuffix("-shm") && !$0.hasSuffix("-wal") }.sorted(),
-                       ["BookStore.sqlite", "BookStore~.sqlite"], "one backup, no marker left")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { !$0.hasSuffix("-shm") && !$0.hasSuffix("-wal") }.sorted(),
+            ["BookStore.sqlite", "BookStore~.sqlite"], "one backup, no marker left")
     }
 
     /// The marker of a step that did commit names the original: it is kept.

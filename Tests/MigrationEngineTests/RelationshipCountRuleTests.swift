@@ -33,9 +33,10 @@ final class RelationshipCountRuleTests: XCTestCase {
     }
 
     private func migrate(to destination: ModelBundle.Version) throws {
-        _ = try MappingMigration.run(store: path, from: try version(try bookStore(), "BookStore 3"), to: destination,
-                                     mappings: [try DemoResources.mapping("BookStore3To4")],
-                                     options: MigrationOptions(policies: DemoResources.policies))
+        _ = try MappingMigration.run(
+            store: path, from: try version(try bookStore(), "BookStore 3"), to: destination,
+            mappings: [try DemoResources.mapping("BookStore3To4")],
+            options: MigrationOptions(policies: DemoResources.policies))
     }
 
     func testARequiredToManyWithNoMinimumMayBeEmpty() throws {

@@ -69,8 +69,10 @@ final class RowByRowAssociationTests: XCTestCase {
 
     /// Migrates Library 1 → 2 with `BookPolicy` on the books, then compares each destination book
     /// (title, category, pages in order, tags) with its source book, for the books kept.
-    private func assertRelationshipsFollowTheirBooks(keeps: @escaping @Sendable (Int64) -> Bool, extraFirst: Bool = false, unpaired: Set<Int64> = [], unlinked: Set<Int64> = [],
-                                                     file: StaticString = #filePath, line: UInt = #line) throws {
+    private func assertRelationshipsFollowTheirBooks(
+        keeps: @escaping @Sendable (Int64) -> Bool, extraFirst: Bool = false, unpaired: Set<Int64> = [], unlinked: Set<Int64> = [],
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let bundle = try ModelBundle.read(at: models.appendingPathComponent("Library.xcdatamodeld"))
         let path = try scratchDirectory().appendingPathComponent("Library.sqlite").path
         let store = try PersistentStore.create(at: path, model: try version(bundle, "Library 1").model)
@@ -85,8 +87,9 @@ final class RowByRowAssociationTests: XCTestCase {
         mapping.entityMappings[bookMapping].policyName = "BookPolicy"
         var policies = PolicyRegistry()
         policies.register("BookPolicy") { BookPolicy(keeps: keeps, extraFirst: extraFirst, unpaired: unpaired, unlinked: unlinked) }
-        _ = try MappingMigration.run(store: path, from: try version(bundle, "Library 1"), to: try version(bundle, "Library 2"),
-                                     mappings: [mapping], options: MigrationOptions(policies: policies, chunkSize: 17))
+        _ = try MappingMigration.run(
+            store: path, from: try version(bundle, "Library 1"), to: try version(bundle, "Library 2"),
+            mappings: [mapping], options: MigrationOptions(policies: policies, chunkSize: 17))
 
         var expected = source.filter { keeps($0.key) }.map { unpaired.contains($0.key) ? [$0.value[0], "", "", ""] : $0.value }
         if extraFirst { expected.append(["extra", "", "", ""]) }
@@ -101,12 +104,15 @@ final class RowByRowAssociationTests: XCTestCase {
 
     /// Each book by key: title, category name, page texts in the relationship's order, tag names.
     private func books(_ path: String) throws -> [(key: Int64, value: [String])] {
-        try rows(path, """
+        try rows(
+            path,
+            """
             SELECT b.Z_PK, b.ZTITLE, c.ZNAME,
                    (SELECT group_concat(ZTEXT, '|') FROM (SELECT ZTEXT FROM ZPAGE p WHERE p.ZBOOK = b.Z_PK ORDER BY p.Z_FOK_BOOK, p.Z_PK)),
                    (SELECT group_concat(ZNAME, '|') FROM (SELECT t.ZNAME FROM Z_1TAGS j JOIN ZTAG t ON t.Z_PK = j.Z_4TAGS WHERE j.Z_1BOOKS = b.Z_PK ORDER BY t.ZNAME))
             FROM ZBOOK b LEFT JOIN ZCATEGORY c ON c.Z_PK = b.ZCATEGORY ORDER BY b.Z_PK
-            """).map { row in
+            """
+        ).map { row in
             (Int64.fromDatabaseValue(row[0]) ?? 0, row.dropFirst().map { String.fromDatabaseValue($0) ?? "" })
         }
     }

@@ -1,10 +1,11 @@
 import Demo
 import Foundation
 import GRDB
-@testable import MigrationEngine
 import ObjectModel
 import SQLiteStore
 import XCTest
+
+@testable import MigrationEngine
 
 /// An in-place step that renumbers rows verifies them against counts taken as it found the
 /// store. On a WAL store a second connection takes them while the step's statements run; it
@@ -26,15 +27,20 @@ final class SnapshotRowCountsTests: XCTestCase {
         let store = try PersistentStore.open(at: path, mode: .readWrite)
         struct RollBack: Error {}
         try store.withConnection { connection in
-            XCTAssertThrowsError(try connection.inTransaction(.immediate) {
-                // Uncommitted writes: half the books gone, a category added.
-                try connection.execute(SQLStatement("DELETE FROM ZBOOK WHERE Z_PK % 2 = 0"))
-                try connection.execute(SQLStatement("INSERT INTO ZCATEGORY (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (999, (SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'Category'), 1, 'New')"))
-                XCTAssertEqual(try connection.integer(SQLStatement("SELECT count(*) FROM ZBOOK")), 20)
-                let counting = try XCTUnwrap(SnapshotRowCounts.start(beside: store, model: model, entities: ["Book", "Category"]))
-                XCTAssertEqual(try counting.wait(), expected.filter { ["Book", "Category"].contains($0.key) })
-                throw RollBack()  // nothing of it is kept
-            }) { XCTAssertTrue($0 is RollBack, "\($0)") }
+            XCTAssertThrowsError(
+                try connection.inTransaction(.immediate) {
+                    // Uncommitted writes: half the books gone, a category added.
+                    try connection.execute(SQLStatement("DELETE FROM ZBOOK WHERE Z_PK % 2 = 0"))
+                    try connection.execute(
+                        SQLStatement(
+                            "INSERT INTO ZCATEGORY (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (999, (SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'Category'), 1, 'New')"
+                        ))
+                    XCTAssertEqual(try connection.integer(SQLStatement("SELECT count(*) FROM ZBOOK")), 20)
+                    let counting = try XCTUnwrap(SnapshotRowCounts.start(beside: store, model: model, entities: ["Book", "Category"]))
+                    XCTAssertEqual(try counting.wait(), expected.filter { ["Book", "Category"].contains($0.key) })
+                    throw RollBack()  // nothing of it is kept
+                }
+            ) { XCTAssertTrue($0 is RollBack, "\($0)") }
         }
         try store.close()
     }
@@ -44,8 +50,9 @@ final class SnapshotRowCountsTests: XCTestCase {
         let model = try makeBookStore2(at: path, books: 5)
         try DatabaseQueue(path: path).writeWithoutTransaction { db in _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = DELETE") }
         let store = try PersistentStore.open(at: path, mode: .readWrite)
-        XCTAssertNil(try SnapshotRowCounts.start(beside: store, model: model, entities: ["Book"]),
-                     "a reader would hold the writer off its commit: the step counts in its own transaction")
+        XCTAssertNil(
+            try SnapshotRowCounts.start(beside: store, model: model, entities: ["Book"]),
+            "a reader would hold the writer off its commit: the step counts in its own transaction")
         try store.close()
     }
 

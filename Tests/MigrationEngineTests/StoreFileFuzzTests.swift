@@ -1,10 +1,11 @@
 import Demo
 import Foundation
-@testable import MigrationEngine
 import ObjectModel
 import SQLiteStore
 import TestSupport
 import XCTest
+
+@testable import MigrationEngine
 
 /// Hostile store files: every real store of the fixtures and every demo's starting store,
 /// mutated (``Mutator/mutateStore(_:other:into:)``: the metadata plist, `Z_PRIMARYKEY`,
@@ -58,8 +59,9 @@ final class StoreFileFuzzTests: XCTestCase {
             let version = try XCTUnwrap(bundle.versions.first { $0.name == demo.startVersion })
             let path = scratch.appendingPathComponent("\(demo.storeName).sqlite")
             try demo.makeStore(path.path, version)
-            return Subject(seed: try StoreSeed(copying: path, scratch: scratch), bundle: bundle, mappings: try demo.mappings(),
-                           policies: DemoResources.policies)
+            return Subject(
+                seed: try StoreSeed(copying: path, scratch: scratch), bundle: bundle, mappings: try demo.mappings(),
+                policies: DemoResources.policies)
         }
     }
 
@@ -111,10 +113,12 @@ final class StoreFileFuzzTests: XCTestCase {
     func testStoreFilesSurviveMutants() throws {
         let subjects = Self.subjects
         XCTAssertGreaterThanOrEqual(subjects.count, 24, "every real store and every demo store is a seed")
-        let report = try Fuzz.runStores("StoreFile", seeds: subjects.map(\.seed), seed: 0x5354_4F52_4546_494C,
-                                        count: Fuzz.inputCount(default: 60), body: { store, index in
-            try Self.commands(on: store, subjects[index])
-        }, isExpected: Self.isExpected)
+        let report = try Fuzz.runStores(
+            "StoreFile", seeds: subjects.map(\.seed), seed: 0x5354_4F52_4546_494C,
+            count: Fuzz.inputCount(default: 60),
+            body: { store, index in
+                try Self.commands(on: store, subjects[index])
+            }, isExpected: Self.isExpected)
         XCTAssertTrue(report.failures.isEmpty, report.failures.joined(separator: "\n"))
         XCTAssertGreaterThan(report.accepted, 0)
     }

@@ -1,10 +1,11 @@
 import Foundation
 import GRDB
-@testable import MigrationEngine
 import ObjectModel
-@testable import SQLiteStore
-import Testing
 import TestSupport
+import Testing
+
+@testable import MigrationEngine
+@testable import SQLiteStore
 
 /// `TERNARY(predicate, a, b)`: parsed with the filter's predicate grammar, evaluated by the
 /// filter's evaluator, compiled to `CASE WHEN` where SQL gives exactly the evaluator's answer,
@@ -27,7 +28,8 @@ import TestSupport
 
     @Test func structureOfANilTest() throws {
         let source = Expression.keyPath(.variable("source"), ["name"])
-        #expect(try ExpressionParser.expression(#"TERNARY($source.name == nil, "unnamed", $source.name)"#)
+        #expect(
+            try ExpressionParser.expression(#"TERNARY($source.name == nil, "unnamed", $source.name)"#)
                 == .conditional(.comparison(source, .equal, .constant(.null), caseInsensitive: false), .constant(.string("unnamed")), source))
         #expect(try ExpressionParser.expression("$source.ternary") == .keyPath(.variable("source"), ["ternary"]), "TERNARY is a word only before (")
     }
@@ -116,16 +118,18 @@ import TestSupport
     // MARK: Compiling to SQL
 
     static func compiler() throws -> ExpressionSQL {
-        let model = try ModelXMLReader.read(Data("""
-            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" userDefinedModelVersionIdentifier="">
-            <entity name="Item"><attribute name="name" optional="YES" attributeType="String"/><attribute name="n" optional="YES" attributeType="Integer 32"/>
-              <attribute name="price" optional="YES" attributeType="Double"/><attribute name="when" optional="YES" attributeType="Date"/>
-              <relationship name="tags" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Tag" inverseName="item" inverseEntity="Tag"/></entity>
-            <entity name="Tag"><attribute name="name" optional="YES" attributeType="String"/>
-              <relationship name="item" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Item" inverseName="tags" inverseEntity="Item"/></entity>
-            </model>
-            """.utf8), file: "Items")
+        let model = try ModelXMLReader.read(
+            Data(
+                """
+                <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+                <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" userDefinedModelVersionIdentifier="">
+                <entity name="Item"><attribute name="name" optional="YES" attributeType="String"/><attribute name="n" optional="YES" attributeType="Integer 32"/>
+                  <attribute name="price" optional="YES" attributeType="Double"/><attribute name="when" optional="YES" attributeType="Date"/>
+                  <relationship name="tags" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Tag" inverseName="item" inverseEntity="Tag"/></entity>
+                <entity name="Tag"><attribute name="name" optional="YES" attributeType="String"/>
+                  <relationship name="item" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Item" inverseName="tags" inverseEntity="Item"/></entity>
+                </model>
+                """.utf8), file: "Items")
         let layout = StoreLayout(model: model)
         return ExpressionSQL(layout: layout, entity: try #require(model.entity(named: "Item")), alias: "s")
     }
@@ -191,7 +195,8 @@ import TestSupport
             var keys: [PlistNode] = [], values: [PlistNode] = []
             if let className {
                 keys.append(.string("$class"))
-                values.append(add(.dict([.string("$classname"), .string("$classes")], [.string(className), .array([.string(className), .string("NSObject")])])))
+                values.append(
+                    add(.dict([.string("$classname"), .string("$classes")], [.string(className), .array([.string(className), .string("NSObject")])])))
             }
             for (key, value) in fields {
                 keys.append(.string(key))
@@ -204,8 +209,12 @@ import TestSupport
             let variable = object("NSVariableExpression", [("NSExpressionType", .int(2)), ("NSVariable", add(.string("source")))])
             let keyPath = object("NSKeyPathSpecifierExpression", [("NSExpressionType", .int(10)), ("NSKeyPath", add(.string(key)))])
             let arguments = object("NSArray", [("NS.objects", .array([keyPath]))])
-            return object("NSKeyPathExpression", [("NSExpressionType", .int(3)), ("NSSelectorName", add(.string("valueForKey:"))),
-                                                  ("NSOperand", variable), ("NSArguments", arguments)])
+            return object(
+                "NSKeyPathExpression",
+                [
+                    ("NSExpressionType", .int(3)), ("NSSelectorName", add(.string("valueForKey:"))),
+                    ("NSOperand", variable), ("NSArguments", arguments),
+                ])
         }
 
         mutating func constant(_ value: PlistNode?) -> PlistNode {
@@ -213,14 +222,21 @@ import TestSupport
         }
 
         mutating func comparison(_ left: PlistNode, _ type: Int64, _ right: PlistNode, options: Int64 = 0, negate: Bool = false) -> PlistNode {
-            let op = object("NSEqualityPredicateOperator", [("NSOperatorType", .int(type)), ("NSModifier", .int(0)), ("NSOptions", .int(options)),
-                                                            ("NSNegate", .bool(negate))])
+            let op = object(
+                "NSEqualityPredicateOperator",
+                [
+                    ("NSOperatorType", .int(type)), ("NSModifier", .int(0)), ("NSOptions", .int(options)),
+                    ("NSNegate", .bool(negate)),
+                ])
             return object("NSComparisonPredicate", [("NSLeftExpression", left), ("NSPredicateOperator", op), ("NSRightExpression", right)])
         }
 
         func text(root: PlistNode) throws -> String {
-            let data = Data(BinaryPlist.encode(.dict([.string("$archiver"), .string("$top"), .string("$objects"), .string("$version")],
-                                                     [.string("NSKeyedArchiver"), .dict([.string("root")], [root]), .array(objects), .int(100000)])))
+            let data = Data(
+                BinaryPlist.encode(
+                    .dict(
+                        [.string("$archiver"), .string("$top"), .string("$objects"), .string("$version")],
+                        [.string("NSKeyedArchiver"), .dict([.string("root")], [root]), .array(objects), .int(100000)])))
             return try ArchivedExpression.format(try KeyedArchive(data: data).topObject())
         }
     }
@@ -228,8 +244,12 @@ import TestSupport
     @Test func archivedTernaryBecomesTheSameExpression() throws {
         var archive = Archive()
         let isNil = archive.comparison(archive.sourceKey("name"), 4, archive.constant(nil))
-        let root = archive.object("NSTernaryExpression", [("NSExpressionType", .int(20)), ("NSPredicate", isNil),
-                                                          ("NSTrueExpression", archive.constant(.string("unnamed"))), ("NSFalseExpression", archive.sourceKey("name"))])
+        let root = archive.object(
+            "NSTernaryExpression",
+            [
+                ("NSExpressionType", .int(20)), ("NSPredicate", isNil),
+                ("NSTrueExpression", archive.constant(.string("unnamed"))), ("NSFalseExpression", archive.sourceKey("name")),
+            ])
         let text = try archive.text(root: root)
         #expect(text == #"TERNARY($source.name == nil, "unnamed", $source.name)"#)
         #expect(try ExpressionParser.expression(text) == ExpressionParser.expression(#"TERNARY($source.name == nil, "unnamed", $source.name)"#))
@@ -240,15 +260,28 @@ import TestSupport
         let begins = archive.comparison(archive.sourceKey("name"), 8, archive.constant(.string("ab")), options: 1)
         let notEqual = archive.comparison(archive.sourceKey("n"), 4, archive.constant(.int(3)), negate: true)
         let items = [archive.constant(.int(1)), archive.constant(.int(2))]
-        let aggregate = archive.object("NSAggregateExpression", [("NSExpressionType", .int(14)), ("NSCollection", archive.object("NSArray", [("NS.objects", .array(items))]))])
+        let aggregate = archive.object(
+            "NSAggregateExpression", [("NSExpressionType", .int(14)), ("NSCollection", archive.object("NSArray", [("NS.objects", .array(items))]))])
         let member = archive.comparison(archive.sourceKey("n"), 10, aggregate)
         let truth = archive.object("NSTruePredicate", [])
-        let not = archive.object("NSCompoundPredicate", [("NSCompoundPredicateType", .int(0)),
-                                                          ("NSSubpredicates", archive.object("NSArray", [("NS.objects", .array([member]))]))])
-        let or = archive.object("NSCompoundPredicate", [("NSCompoundPredicateType", .int(2)),
-                                                         ("NSSubpredicates", archive.object("NSArray", [("NS.objects", .array([begins, notEqual, not, truth]))]))])
-        let root = archive.object("NSTernaryExpression", [("NSExpressionType", .int(20)), ("NSPredicate", or),
-                                                          ("NSTrueExpression", archive.constant(.int(1))), ("NSFalseExpression", archive.constant(.int(0)))])
+        let not = archive.object(
+            "NSCompoundPredicate",
+            [
+                ("NSCompoundPredicateType", .int(0)),
+                ("NSSubpredicates", archive.object("NSArray", [("NS.objects", .array([member]))])),
+            ])
+        let or = archive.object(
+            "NSCompoundPredicate",
+            [
+                ("NSCompoundPredicateType", .int(2)),
+                ("NSSubpredicates", archive.object("NSArray", [("NS.objects", .array([begins, notEqual, not, truth]))])),
+            ])
+        let root = archive.object(
+            "NSTernaryExpression",
+            [
+                ("NSExpressionType", .int(20)), ("NSPredicate", or),
+                ("NSTrueExpression", archive.constant(.int(1))), ("NSFalseExpression", archive.constant(.int(0))),
+            ])
         let text = try archive.text(root: root)
         #expect(text == #"TERNARY(($source.name BEGINSWITH[c] "ab") OR ($source.n != 3) OR (NOT ($source.n IN {1, 2})) OR (TRUEPREDICATE), 1, 0)"#)
         guard case .conditional(.or(let parts), _, _) = try ExpressionParser.expression(text) else { Issue.record("not a TERNARY over OR"); return }
@@ -258,8 +291,12 @@ import TestSupport
     @Test func archivedPredicatesWithoutATextFormAreRefused() throws {
         var archive = Archive()
         let matches = archive.comparison(archive.sourceKey("name"), 6, archive.constant(.string(".*")))
-        let root = archive.object("NSTernaryExpression", [("NSExpressionType", .int(20)), ("NSPredicate", matches),
-                                                          ("NSTrueExpression", archive.constant(.int(1))), ("NSFalseExpression", archive.constant(.int(0)))])
+        let root = archive.object(
+            "NSTernaryExpression",
+            [
+                ("NSExpressionType", .int(20)), ("NSPredicate", matches),
+                ("NSTrueExpression", archive.constant(.int(1))), ("NSFalseExpression", archive.constant(.int(0))),
+            ])
         #expect(throws: KeyedArchive.Failure.self) { try archive.text(root: root) }
     }
 }

@@ -1,9 +1,10 @@
 import Foundation
 import GRDB
-@testable import MigrationEngine
 import ObjectModel
 import SQLiteStore
 import XCTest
+
+@testable import MigrationEngine
 
 /// `TERNARY` in a real migration through a YAML mapping: the Item mapping (nil tests,
 /// BEGINSWITH/CONTAINS/ENDSWITH, IN an aggregate, NOT over a NULL, a filter) compiles to one
@@ -11,10 +12,12 @@ import XCTest
 /// Set-based and row by row must give the same store, NULLs and case included.
 final class TernaryMigrationTests: XCTestCase {
     private static func model(_ body: String) throws -> ManagedObjectModel {
-        try ModelXMLReader.read(Data("""
-            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" userDefinedModelVersionIdentifier="">\(body)</model>
-            """.utf8), file: "Shop")
+        try ModelXMLReader.read(
+            Data(
+                """
+                <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+                <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" userDefinedModelVersionIdentifier="">\(body)</model>
+                """.utf8), file: "Shop")
     }
 
     private static let relationships = """
@@ -26,13 +29,15 @@ final class TernaryMigrationTests: XCTestCase {
 
     /// Shop 1 → 2: Item gains label, kind, tier, cheap, nick and empty; Tag gains label and onAbacus.
     static func versions() throws -> (ModelBundle.Version, ModelBundle.Version) {
-        let v1 = try model("""
+        let v1 = try model(
+            """
             <entity name="Item"><attribute name="name" optional="YES" attributeType="String"/>
               <attribute name="status" optional="YES" attributeType="Integer 16"/><attribute name="price" optional="YES" attributeType="Double"/>
               \(Self.relationships)</entity>
             <entity name="Tag"><attribute name="name" optional="YES" attributeType="String"/>\(Self.inverse)</entity>
             """)
-        let v2 = try model("""
+        let v2 = try model(
+            """
             <entity name="Item"><attribute name="name" optional="YES" attributeType="String"/>
               <attribute name="label" optional="YES" attributeType="String"/><attribute name="kind" optional="YES" attributeType="String"/>
               <attribute name="tier" optional="YES" attributeType="Integer 16"/><attribute name="cheap" optional="YES" attributeType="Boolean"/>
@@ -85,18 +90,25 @@ final class TernaryMigrationTests: XCTestCase {
         try store.close()
         let parsed = try MappingYAMLReader.read(Self.mapping, name: "Shop1To2", file: "Shop1To2.mapping.yaml")
         let fast = FastMappings()
-        _ = try MappingMigration.run(store: path, from: v1, to: v2, mappings: [parsed], options: MigrationOptions(chunkSize: 3, configureManager: { manager in
-            manager.useSetBasedSQL = setBased
-            for (index, mapping) in manager.mappingModel.entityMappings.enumerated()
-            where InstanceInsertSQL.compile(manager: manager, mapping: mapping, index: index).isSetBased {
-                fast.names.append(mapping.name)
-            }
-        }))
-        let items = try rows(path, """
+        _ = try MappingMigration.run(
+            store: path, from: v1, to: v2, mappings: [parsed],
+            options: MigrationOptions(
+                chunkSize: 3,
+                configureManager: { manager in
+                    manager.useSetBasedSQL = setBased
+                    for (index, mapping) in manager.mappingModel.entityMappings.enumerated()
+                    where InstanceInsertSQL.compile(manager: manager, mapping: mapping, index: index).isSetBased {
+                        fast.names.append(mapping.name)
+                    }
+                }))
+        let items = try rows(
+            path,
+            """
             SELECT i.zname, i.zlabel, i.zkind, i.ztier, i.zcheap, i.znick, i.zempty, (SELECT group_concat(t.zname) FROM z_1tags j
                    JOIN ztag t ON t.z_pk = j.z_2tags WHERE j.z_1items = i.z_pk)
             FROM zitem i ORDER BY i.z_pk
-            """).map { $0.map(\.description) }
+            """
+        ).map { $0.map(\.description) }
         let tags = try rows(path, "SELECT zname, zlabel, zonabacus FROM ztag ORDER BY z_pk").map { $0.map(\.description) }
         return (items, tags, fast.names)
     }
@@ -109,20 +121,24 @@ final class TernaryMigrationTests: XCTestCase {
         XCTAssertEqual(setBased.fast, ["ItemToItem"], "the Item mapping compiles to SQL; the Tag mapping ([c], IN a to-many key path) cannot")
         XCTAssertEqual(setBased.items, rowByRow.items)
         XCTAssertEqual(setBased.tags, rowByRow.tags)
-        XCTAssertEqual(setBased.items, [
-            // name, label, kind, tier, cheap, nick, empty, tags
-            ["\"Abacus\"", "\"Abacus\"", "\"prefix\"", "1", "1", "\"Abacus\"", "0", "\"red\""],
-            ["\"abacus\"", "\"abacus\"", "NULL", "1", "1", "\"abacus\"", "0", "\"Rare\""],
-            ["NULL", "\"unnamed\"", "NULL", "3", "1", "NULL", "0", "\"blue\""],
-            ["\"Taxi\"", "\"Taxi\"", "\"has x\"", "3", "0", "\"Taxi\"", "0", "\"red\""],
-            ["\"Fizz\"", "\"Fizz\"", "\"ends z\"", "2", "1", "\"Fizz\"", "0", "\"Rare\""],
-            ["\"\"", "\"\"", "NULL", "1", "1", "NULL", "1", "\"blue\""],
-            ["\"ABACUS\"", "\"ABACUS\"", "NULL", "3", "0", "\"ABACUS\"", "0", "\"Rare\""],
-        ], """
+        XCTAssertEqual(
+            setBased.items,
+            [
+                // name, label, kind, tier, cheap, nick, empty, tags
+                ["\"Abacus\"", "\"Abacus\"", "\"prefix\"", "1", "1", "\"Abacus\"", "0", "\"red\""],
+                ["\"abacus\"", "\"abacus\"", "NULL", "1", "1", "\"abacus\"", "0", "\"Rare\""],
+                ["NULL", "\"unnamed\"", "NULL", "3", "1", "NULL", "0", "\"blue\""],
+                ["\"Taxi\"", "\"Taxi\"", "\"has x\"", "3", "0", "\"Taxi\"", "0", "\"red\""],
+                ["\"Fizz\"", "\"Fizz\"", "\"ends z\"", "2", "1", "\"Fizz\"", "0", "\"Rare\""],
+                ["\"\"", "\"\"", "NULL", "1", "1", "NULL", "1", "\"blue\""],
+                ["\"ABACUS\"", "\"ABACUS\"", "NULL", "3", "0", "\"ABACUS\"", "0", "\"Rare\""],
+            ],
+            """
             status 4 (Box) is filtered out, a nil status kept; BEGINSWITH "Ab" is case-sensitive; nil price: NOT (nil >= 100) \
             holds, (nil > 10) does not; no string contains ""; every string begins with ""
             """)
-        XCTAssertEqual(setBased.tags, [["\"red\"", "\"r-tag\"", "1"], ["\"Rare\"", "\"tag\"", "0"], ["\"blue\"", "\"tag\"", "0"]],
-                       "[c] folds case (red begins with RE); IN reads the to-many key path items.name, case-sensitively")
+        XCTAssertEqual(
+            setBased.tags, [["\"red\"", "\"r-tag\"", "1"], ["\"Rare\"", "\"tag\"", "0"], ["\"blue\"", "\"tag\"", "0"]],
+            "[c] folds case (red begins with RE); IN reads the to-many key path items.name, case-sensitively")
     }
 }

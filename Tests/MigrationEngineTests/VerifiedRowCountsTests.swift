@@ -1,10 +1,11 @@
 import Demo
 import Foundation
 import GRDB
-@testable import MigrationEngine
 import ObjectModel
 import SQLiteStore
 import XCTest
+
+@testable import MigrationEngine
 
 /// A step of a plan takes the row counts the step before verified, instead of reading every
 /// table again, but only while the store's files are exactly as that step left them.
@@ -13,8 +14,9 @@ final class VerifiedRowCountsTests: XCTestCase {
         let bundle = try bookStore()
         var context = MigrationOptions(policies: DemoResources.policies).stepContext
         context.verifiedRows = verifiedRows
-        return try MappingMigration.run(store: path, from: try version(bundle, "BookStore 3"), to: try version(bundle, "BookStore 4"),
-                                        mappings: [try DemoResources.mapping("BookStore3To4")], context: context)
+        return try MappingMigration.run(
+            store: path, from: try version(bundle, "BookStore 3"), to: try version(bundle, "BookStore 4"),
+            mappings: [try DemoResources.mapping("BookStore3To4")], context: context)
     }
 
     /// Counts no table holds (600 books), so the report shows which counts the step used.
@@ -68,7 +70,8 @@ final class VerifiedRowCountsTests: XCTestCase {
         let path = try scratchDirectory().appendingPathComponent("BookStore.sqlite").path
         try makeBookStore3(at: path)
         let bundle = try bookStore()
-        let plan = try MigrationPlan.make(store: path, bundle: bundle, mappings: [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")])
+        let plan = try MigrationPlan.make(
+            store: path, bundle: bundle, mappings: [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")])
         let report = try MigrationRunner.run(plan, store: path, options: MigrationOptions(policies: DemoResources.policies))
         XCTAssertEqual(report.steps.count, 2)
         XCTAssertEqual(report.steps[1].rowsBefore, report.steps[0].rowsAfter)
@@ -79,10 +82,14 @@ final class VerifiedRowCountsTests: XCTestCase {
     /// entity, including one no source maps to.
     func testARebuiltStepReportsTheRowsOfEveryEntityAsTheStoreHoldsThem() throws {
         func version(_ name: String, _ body: String) throws -> ModelBundle.Version {
-            ModelBundle.Version(name: name, model: try ModelXMLReader.read(Data("""
-                <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-                <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">\(body)</model>
-                """.utf8), file: name))
+            ModelBundle.Version(
+                name: name,
+                model: try ModelXMLReader.read(
+                    Data(
+                        """
+                        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+                        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">\(body)</model>
+                        """.utf8), file: name))
         }
         let books = """
             <entity name="Book"><attribute name="title" optional="YES" attributeType="String"/>\

@@ -26,7 +26,8 @@ final class WiboscoChainTests: XCTestCase {
             guard let post = try manager.createDefaultDestinationInstance(forSource: source, in: mapping) else { return }
             let content: String
             if case .string(let text)? = try manager.sourceObject(source).values["content"] { content = text } else { content = "" }
-            let section = try manager.insertDestination("Section", ["body": .string(content), "title": .string(String(content.prefix(4)) + "..."), "index": .integer(0)])
+            let section = try manager.insertDestination(
+                "Section", ["body": .string(content), "title": .string(String(content.prefix(4)) + "..."), "index": .integer(0)])
             try manager.relateDestination(post, "sections", to: [section])
         }
     }
@@ -59,7 +60,8 @@ final class WiboscoChainTests: XCTestCase {
             XCTAssertEqual(migrated.tables, real.tables.filter { $0.key != "Z_MODELCACHE" }, "\(project) step \(step.from)")
             XCTAssertEqual(migrated.indexes, real.indexes, "\(project) step \(step.from)")
             XCTAssertEqual(migrated.primaryKeys, real.primaryKeys, "\(project) step \(step.from)")
-            XCTAssertEqual(try PersistentStore.open(at: path).metadata().versionHashes, try PersistentStore.open(at: store(step.from + 1).path).metadata().versionHashes)
+            XCTAssertEqual(
+                try PersistentStore.open(at: path).metadata().versionHashes, try PersistentStore.open(at: store(step.from + 1).path).metadata().versionHashes)
             XCTAssertEqual(try PersistentStore.open(at: path).rowCounts()["Post"], rowsBefore["Post"], "every post kept")
         }
     }
@@ -71,32 +73,42 @@ final class WiboscoChainTests: XCTestCase {
     }
 
     func testOriginalChain() throws {
-        try chain("wibosco-CoreDataMigration-Example", steps: [
-            (1, ["CoreDataMigration-Example/CoreData/Migration/Mappings/Migration1to2.xcmappingmodel"]),
-            (2, ["CoreDataMigration-Example/CoreData/Migration/Mappings/Migration2to3.xcmappingmodel"]),
-            (3, []),
-        ], policies: registry { ColorPolicy() })
+        try chain(
+            "wibosco-CoreDataMigration-Example",
+            steps: [
+                (1, ["CoreDataMigration-Example/CoreData/Migration/Mappings/Migration1to2.xcmappingmodel"]),
+                (2, ["CoreDataMigration-Example/CoreData/Migration/Mappings/Migration2to3.xcmappingmodel"]),
+                (3, []),
+            ], policies: registry { ColorPolicy() })
     }
 
     func testRevisedChain() throws {
-        try chain("wibosco-CoreDataMigrationRevised-Example", steps: [
-            (1, []),
-            (2, ["CoreDataMigration-Example/CoreData/Migration/Mappings/Migration2to3ModelMapping.xcmappingmodel"]),
-        ], policies: registry { SectionPolicy() })
+        try chain(
+            "wibosco-CoreDataMigrationRevised-Example",
+            steps: [
+                (1, []),
+                (2, ["CoreDataMigration-Example/CoreData/Migration/Mappings/Migration2to3ModelMapping.xcmappingmodel"]),
+            ], policies: registry { SectionPolicy() })
     }
 
     func testOriginalColorsCarryTheOldHexStrings() throws {
         let root = Fixtures.root.appendingPathComponent("wibosco-CoreDataMigration-Example")
         let bundle = try ModelBundle.read(at: root.appendingPathComponent("CoreDataMigration-Example/CoreData/Model/CoreDataMigration_Example.xcdatamodeld"))
-        let path = try Fixtures.copyStore(root.appendingPathComponent("CoreDataMigration-ExampleTests/Resources/SQLite/CoreDataMigration_Example_2.sqlite"),
-                                          into: try scratchDirectory()).path
+        let path = try Fixtures.copyStore(
+            root.appendingPathComponent("CoreDataMigration-ExampleTests/Resources/SQLite/CoreDataMigration_Example_2.sqlite"),
+            into: try scratchDirectory()
+        ).path
         let hexes = try DatabaseQueue(path: path).read { try String.fetchAll($0, sql: "SELECT ZHEXCOLOR FROM ZPOST ORDER BY Z_PK") }
         var policies = PolicyRegistry()
         policies.register("Post2ToPost3MigrationPolicy") { ColorPolicy() }
-        let mapping = try XCMappingReader.read(at: root.appendingPathComponent("CoreDataMigration-Example/CoreData/Migration/Mappings/Migration2to3.xcmappingmodel"))
-        _ = try MigrationRunner.run(try MigrationPlan.make(store: path, bundle: bundle, mappings: [mapping], to: "CoreDataMigration_Example 3"),
-                                    store: path, options: MigrationOptions(policies: policies))
-        let migrated = try DatabaseQueue(path: path).read { try String.fetchAll($0, sql: "SELECT c.ZHEX FROM ZPOST p JOIN ZCOLOR c ON c.Z_PK = p.ZCOLOR ORDER BY p.Z_PK") }
+        let mapping = try XCMappingReader.read(
+            at: root.appendingPathComponent("CoreDataMigration-Example/CoreData/Migration/Mappings/Migration2to3.xcmappingmodel"))
+        _ = try MigrationRunner.run(
+            try MigrationPlan.make(store: path, bundle: bundle, mappings: [mapping], to: "CoreDataMigration_Example 3"),
+            store: path, options: MigrationOptions(policies: policies))
+        let migrated = try DatabaseQueue(path: path).read {
+            try String.fetchAll($0, sql: "SELECT c.ZHEX FROM ZPOST p JOIN ZCOLOR c ON c.Z_PK = p.ZCOLOR ORDER BY p.Z_PK")
+        }
         XCTAssertEqual(migrated, hexes)
     }
 }

@@ -84,13 +84,13 @@ final class WireAppTests: XCTestCase {
         let after = try ObjectSnapshot.read(path, model: current)
         let pairing = Pairing(old: sourceVersion.model, new: current)
         for entity in current.entities where !entity.isAbstract {
-            let where_ = "\(label): \(entity.name)"
+            let place = "\(label): \(entity.name)"
             guard let origin = pairing.entities[entity.name] else {
-                XCTAssertEqual(after.objects[entity.name]?.count ?? 0, 0, "\(where_) is new and empty", file: file, line: line)
+                XCTAssertEqual(after.objects[entity.name]?.count ?? 0, 0, "\(place) is new and empty", file: file, line: line)
                 continue
             }
             let old = before.objects[origin] ?? [:], new = after.objects[entity.name] ?? [:]
-            XCTAssertEqual(Set(new.keys), Set(old.keys), "\(where_): the same rows, by key", file: file, line: line)
+            XCTAssertEqual(Set(new.keys), Set(old.keys), "\(place): the same rows, by key", file: file, line: line)
             let properties = pairing.properties(of: entity.name, from: origin)
             for attribute in current.allAttributes(of: entity) where !attribute.isTransient && !attribute.isDerived {
                 let expected: (StoredObject) -> String
@@ -101,12 +101,17 @@ final class WireAppTests: XCTestCase {
                     expected = { _ in fill }
                 }
                 let differing = old.filter { key, object in new[key].map { ObjectSnapshot.comparable($0.values[attribute.name] ?? .null) } != expected(object) }
-                XCTAssertTrue(differing.isEmpty, "\(where_).\(attribute.name): \(differing.count) rows differ from \(properties[attribute.name] ?? "the default")", file: file, line: line)
+                XCTAssertTrue(
+                    differing.isEmpty, "\(place).\(attribute.name): \(differing.count) rows differ from \(properties[attribute.name] ?? "the default")",
+                    file: file, line: line)
             }
             for relationship in current.allRelationships(of: entity) where !relationship.isTransient {
                 let from = properties[relationship.name]
                 // Positions count only where both versions keep them.
-                let ordered = relationship.isOrdered && from.flatMap { name in sourceVersion.model.entity(named: origin).flatMap { sourceVersion.model.relationship(named: name, in: $0) } }?.isOrdered == true
+                let ordered =
+                    relationship.isOrdered
+                    && from.flatMap { name in sourceVersion.model.entity(named: origin).flatMap { sourceVersion.model.relationship(named: name, in: $0) } }?
+                        .isOrdered == true
                 let links = { (contents: ObjectSnapshot, entity: String, name: String) in
                     (contents.links[entity]?[name] ?? [:]).mapValues { ordered ? $0 : $0.sorted() }
                 }
@@ -114,10 +119,11 @@ final class WireAppTests: XCTestCase {
                 // A new relationship whose inverse existed shows the inverse's links from this side;
                 // a to-one keeps the first of several (Wire 2.31 turned `User.memberships` into the
                 // to-one `membership`: a user two members pointed at now points at the first).
-                let then = from.map { links(before, origin, $0) }
+                let then =
+                    from.map { links(before, origin, $0) }
                     ?? pairing.inverseLinks(of: relationship, in: before).filter { old[$0.key] != nil }
-                        .mapValues { relationship.isToMany ? $0.sorted() : [$0.min()!] }
-                XCTAssertEqual(now, then, "\(where_).\(relationship.name): the same links\(from == nil ? " (new: its inverse's)" : "")", file: file, line: line)
+                    .mapValues { relationship.isToMany ? $0.sorted() : [$0.min()!] }
+                XCTAssertEqual(now, then, "\(place).\(relationship.name): the same links\(from == nil ? " (new: its inverse's)" : "")", file: file, line: line)
             }
         }
         return plan
@@ -139,9 +145,10 @@ private struct Pairing {
         self.old = old
         self.new = new
         let byIdentifier = Dictionary(old.entities.map { ($0.renamingIdentifier ?? $0.name, $0.name) }, uniquingKeysWith: { first, _ in first })
-        entities = Dictionary(uniqueKeysWithValues: new.entities.compactMap { entity in
-            byIdentifier[entity.renamingIdentifier ?? entity.name].map { (entity.name, $0) }
-        })
+        entities = Dictionary(
+            uniqueKeysWithValues: new.entities.compactMap { entity in
+                byIdentifier[entity.renamingIdentifier ?? entity.name].map { (entity.name, $0) }
+            })
     }
 
     /// The links a new relationship has from the start: its inverse's, seen from this side, when
@@ -168,7 +175,9 @@ private struct Pairing {
         let sources = Dictionary(stored(old, source).map { ($0.property.renamingIdentifier ?? $0.property.name, $0) }, uniquingKeysWith: { first, _ in first })
         var result: [String: String] = [:]
         for (property, isAttribute) in stored(new, destination) {
-            if let match = sources[property.renamingIdentifier ?? property.name], match.isAttribute == isAttribute { result[property.name] = match.property.name }
+            if let match = sources[property.renamingIdentifier ?? property.name], match.isAttribute == isAttribute {
+                result[property.name] = match.property.name
+            }
         }
         return result
     }

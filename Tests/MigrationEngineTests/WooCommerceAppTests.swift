@@ -57,11 +57,13 @@ final class WooCommerceAppTests: XCTestCase {
         // The versions before the app's own mapping model get through it (and fail later, if at all).
         for mapping in mappings {
             for outcome in outcomes.prefix(through: bundle.versions.firstIndex { $0.name == mapping.sourceVersion } ?? 0) where !outcome.ok {
-                XCTAssertFalse(outcome.error?.contains("\(mapping.sourceVersion) → \(mapping.destinationVersion)") == true, "\(outcome.version): \(outcome.error ?? "")")
+                XCTAssertFalse(
+                    outcome.error?.contains("\(mapping.sourceVersion) → \(mapping.destinationVersion)") == true, "\(outcome.version): \(outcome.error ?? "")")
             }
         }
-        print("WooCommerce stepwise: \(outcomes.count - failures.count) of \(outcomes.count) versions migrate; failing steps: "
-              + Set(failures.compactMap(\.failingStep)).sorted().joined(separator: "; "))
+        print(
+            "WooCommerce stepwise: \(outcomes.count - failures.count) of \(outcomes.count) versions migrate; failing steps: "
+                + Set(failures.compactMap(\.failingStep)).sorted().joined(separator: "; "))
         XCTAssertTrue(failures.allSatisfy { $0.failingStep != nil }, "every failure names its step")
     }
 }

@@ -11,34 +11,45 @@ final class ArchiveHostileInputTests: XCTestCase {
     static func selfReferencingExpression(references: Int) -> Data {
         let objects: [PlistNode] = [
             .string("$null"),
-            .dict([.string("NSExpressionType"), .string("NSSelectorName"), .string("NSOperand"), .string("NSArguments")],
-                  [.int(4), .uid(2), .uid(3), .uid(4)]),
+            .dict(
+                [.string("NSExpressionType"), .string("NSSelectorName"), .string("NSOperand"), .string("NSArguments")],
+                [.int(4), .uid(2), .uid(3), .uid(4)]),
             .string("f:"),
             .dict([.string("NSExpressionType"), .string("NSVariable")], [.int(2), .uid(5)]),
             .dict([.string("NS.objects")], [.array(Array(repeating: .uid(1), count: references))]),
             .string("manager"),
         ]
-        return Data(BinaryPlist.encode(.dict([.string("$archiver"), .string("$top"), .string("$objects"), .string("$version")],
-                                             [.string("NSKeyedArchiver"), .dict([.string("root")], [.uid(1)]), .array(objects), .int(100000)])))
+        return Data(
+            BinaryPlist.encode(
+                .dict(
+                    [.string("$archiver"), .string("$top"), .string("$objects"), .string("$version")],
+                    [.string("NSKeyedArchiver"), .dict([.string("root")], [.uid(1)]), .array(objects), .int(100000)])))
     }
 
     /// `E(k) = FUNCTION($manager, "f:", E(k-1), E(k-1))`, `E(0) = $manager`: no cycle, 60
     /// objects, but unfolded it is 2^60 expressions: a few bytes that would never finish.
     static func doublingExpression(levels: Int) -> Data {
-        var objects: [PlistNode] = [.string("$null"), .string("f:"), .string("manager"),
-                                    .dict([.string("NSExpressionType"), .string("NSVariable")], [.int(2), .uid(2)])]
+        var objects: [PlistNode] = [
+            .string("$null"), .string("f:"), .string("manager"),
+            .dict([.string("NSExpressionType"), .string("NSVariable")], [.int(2), .uid(2)]),
+        ]
         for _ in 0..<levels {
             let previous = UInt64(objects.count - 1)
             objects.append(.dict([.string("NS.objects")], [.array([.uid(previous), .uid(previous)])]))
-            objects.append(.dict([.string("NSExpressionType"), .string("NSSelectorName"), .string("NSOperand"), .string("NSArguments")],
-                                 [.int(4), .uid(1), .uid(3), .uid(UInt64(objects.count - 1))]))
+            objects.append(
+                .dict(
+                    [.string("NSExpressionType"), .string("NSSelectorName"), .string("NSOperand"), .string("NSArguments")],
+                    [.int(4), .uid(1), .uid(3), .uid(UInt64(objects.count - 1))]))
         }
         return archive(objects, root: UInt64(objects.count - 1))
     }
 
     static func archive(_ objects: [PlistNode], root: UInt64) -> Data {
-        Data(BinaryPlist.encode(.dict([.string("$archiver"), .string("$top"), .string("$objects"), .string("$version")],
-                                      [.string("NSKeyedArchiver"), .dict([.string("root")], [.uid(root)]), .array(objects), .int(100000)])))
+        Data(
+            BinaryPlist.encode(
+                .dict(
+                    [.string("$archiver"), .string("$top"), .string("$objects"), .string("$version")],
+                    [.string("NSKeyedArchiver"), .dict([.string("root")], [.uid(root)]), .array(objects), .int(100000)])))
     }
 
     func testAnExpressionThatContainsItselfIsRefused() throws {
@@ -52,8 +63,9 @@ final class ArchiveHostileInputTests: XCTestCase {
 
     func testAnExpressionThatUnfoldsExponentiallyIsRefused() throws {
         let small = try KeyedArchive(data: Self.doublingExpression(levels: 2))
-        XCTAssertEqual(try ArchivedExpression.format(try small.topObject()),
-                       #"FUNCTION($manager, "f:", FUNCTION($manager, "f:", $manager, $manager), FUNCTION($manager, "f:", $manager, $manager))"#)
+        XCTAssertEqual(
+            try ArchivedExpression.format(try small.topObject()),
+            #"FUNCTION($manager, "f:", FUNCTION($manager, "f:", $manager, $manager), FUNCTION($manager, "f:", $manager, $manager))"#)
         let started = Date()
         let archive = try KeyedArchive(data: Self.doublingExpression(levels: 60))
         XCTAssertThrowsError(try ArchivedExpression.format(try archive.topObject())) { error in
@@ -107,8 +119,10 @@ final class DeepInheritanceTests: XCTestCase {
 /// unfolds into four million property descriptions (and, at 10,000 × 10,000, exhausts memory).
 final class SharedContainerTests: XCTestCase {
     static func sharedProperties(entities: Int, properties: Int) -> Data {
-        var objects: [PlistNode] = [.string("$null"), .dict([.string("$classname")], [.string("NSManagedObjectModel")]),
-                                    .dict([.string("$classname"), .string("$classes")], [.string("NSAttributeDescription"), .array([.string("NSAttributeDescription")])])]
+        var objects: [PlistNode] = [
+            .string("$null"), .dict([.string("$classname")], [.string("NSManagedObjectModel")]),
+            .dict([.string("$classname"), .string("$classes")], [.string("NSAttributeDescription"), .array([.string("NSAttributeDescription")])]),
+        ]
         // 3: the shared properties dictionary; then its keys and attribute objects.
         let shared = objects.count
         objects.append(.null)
@@ -157,13 +171,19 @@ final class ArchivedHierarchyTests: XCTestCase {
         let bytes = [UInt8](try Data(contentsOf: mom))
         XCTAssertNoThrow(try ArchivedModelReader.read(Data(bytes), source: "SampleModel.mom"), "the real model reads")
         guard case .dict(let rootKeys, var rootValues)? = BinaryPlist.decode(bytes),
-              let objectsIndex = rootKeys.firstIndex(where: { if case .string("$objects") = $0 { return true }; return false }),
-              case .array(var objects) = rootValues[objectsIndex] else { return XCTFail("not a keyed archive") }
+            let objectsIndex = rootKeys.firstIndex(where: {
+                if case .string("$objects") = $0 { return true }; return false
+            }),
+            case .array(var objects) = rootValues[objectsIndex]
+        else { return XCTFail("not a keyed archive") }
         var changed: String?
         for (index, object) in objects.enumerated() {
             guard case .dict(let keys, var values) = object,
-                  let superentity = keys.firstIndex(where: { if case .string("NSSuperentity") = $0 { return true }; return false }),
-                  case .uid = values[superentity] else { continue }
+                let superentity = keys.firstIndex(where: {
+                    if case .string("NSSuperentity") = $0 { return true }; return false
+                }),
+                case .uid = values[superentity]
+            else { continue }
             values[superentity] = .uid(UInt64(index))
             objects[index] = .dict(keys, values)
             changed = "\(index)"

@@ -6,11 +6,11 @@ import XCTest
 /// Which version of a bundle is current, including the edge cases real bundles have.
 final class CurrentVersionTests: XCTestCase {
     private let contents = #"""
-    <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-    <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" userDefinedModelVersionIdentifier="">
-        <entity name="Note"><attribute name="text" optional="YES" attributeType="String"/></entity>
-    </model>
-    """#
+        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" userDefinedModelVersionIdentifier="">
+            <entity name="Note"><attribute name="text" optional="YES" attributeType="String"/></entity>
+        </model>
+        """#
 
     private func bundle(_ name: String, versions: [String], currentVersion: String?) throws -> URL {
         let url = try Fixtures.temporaryDirectory(for: self).appendingPathComponent("\(name).xcdatamodeld")
@@ -31,8 +31,9 @@ final class CurrentVersionTests: XCTestCase {
     }
 
     func testNamedCurrentVersion() throws {
-        let url = try bundle("Notes", versions: ["Notes", "Notes 2", "Notes 10"],
-                             currentVersion: plist("<dict><key>_XCCurrentVersionName</key><string>Notes 2.xcdatamodel</string></dict>"))
+        let url = try bundle(
+            "Notes", versions: ["Notes", "Notes 2", "Notes 10"],
+            currentVersion: plist("<dict><key>_XCCurrentVersionName</key><string>Notes 2.xcdatamodel</string></dict>"))
         let read = try ModelBundle.read(at: url)
         XCTAssertEqual(read.currentVersionName, "Notes 2")
         XCTAssertEqual(read.versions.map(\.name), ["Notes", "Notes 2", "Notes 10"])
@@ -58,8 +59,9 @@ final class CurrentVersionTests: XCTestCase {
     }
 
     func testCurrentVersionNamingAMissingVersion() throws {
-        let url = try bundle("Notes", versions: ["Notes", "Notes 2"],
-                             currentVersion: plist("<dict><key>_XCCurrentVersionName</key><string>Notes 3.xcdatamodel</string></dict>"))
+        let url = try bundle(
+            "Notes", versions: ["Notes", "Notes 2"],
+            currentVersion: plist("<dict><key>_XCCurrentVersionName</key><string>Notes 3.xcdatamodel</string></dict>"))
         let read = try ModelBundle.read(at: url)
         XCTAssertEqual(read.currentVersionName, "Notes", "the version named like the bundle, as when the plist names none")
         let text = try XCTUnwrap(read.findings.first).description

@@ -23,10 +23,15 @@ final class ModelBundleFixtureTests: XCTestCase {
         let objcio = try ModelBundle.read(at: Fixtures.root.appendingPathComponent("objcio-issue-4-core-data-migration/BookMigration/Model.xcdatamodeld"))
         XCTAssertEqual(objcio.versions.map(\.name), ["Model1", "Model2", "Model3"])
         XCTAssertEqual(objcio.currentVersionName, "Model3")
-        let wibosco = try ModelBundle.read(at: Fixtures.root.appendingPathComponent(
-            "wibosco-CoreDataMigration-Example/CoreDataMigration-Example/CoreData/Model/CoreDataMigration_Example.xcdatamodeld"))
-        XCTAssertEqual(wibosco.versions.map(\.name), ["CoreDataMigration_Example", "CoreDataMigration_Example 2",
-                                                      "CoreDataMigration_Example 3", "CoreDataMigration_Example 4"])
+        let wibosco = try ModelBundle.read(
+            at: Fixtures.root.appendingPathComponent(
+                "wibosco-CoreDataMigration-Example/CoreDataMigration-Example/CoreData/Model/CoreDataMigration_Example.xcdatamodeld"))
+        XCTAssertEqual(
+            wibosco.versions.map(\.name),
+            [
+                "CoreDataMigration_Example", "CoreDataMigration_Example 2",
+                "CoreDataMigration_Example 3", "CoreDataMigration_Example 4",
+            ])
     }
 
     func testWriteThenReadGivesAnEqualBundleWithEqualHashes() throws {
@@ -45,15 +50,17 @@ final class ModelBundleFixtureTests: XCTestCase {
     }
 
     func testInheritanceThreeLevelsDeep() throws {
-        let bundle = try ModelBundle.read(at: Fixtures.root.appendingPathComponent(
-            "CoreDataPlus/Tests/Resources/SampleModel/SampleModel.xcdatamodeld"))
+        let bundle = try ModelBundle.read(
+            at: Fixtures.root.appendingPathComponent(
+                "CoreDataPlus/Tests/Resources/SampleModel/SampleModel.xcdatamodeld"))
         let model = try XCTUnwrap(bundle.version(named: "SampleModel3")).model
         let luxury = try XCTUnwrap(model.entity(named: "LuxuryCar"))
         XCTAssertEqual(model.ancestors(of: luxury).map(\.name), ["SportCar", "Car"])
         XCTAssertEqual(model.rootEntity(of: luxury).name, "Car")
         XCTAssertEqual(luxury.renamingIdentifier, "ExpensiveSportCar")
-        XCTAssertEqual(model.allAttributes(of: luxury).map(\.name),
-                       ["markedForDeletionAsOf", "model", "numberPlate", "isLimitedEdition"])
+        XCTAssertEqual(
+            model.allAttributes(of: luxury).map(\.name),
+            ["markedForDeletionAsOf", "model", "numberPlate", "isLimitedEdition"])
         XCTAssertEqual(model.allRelationships(of: luxury).map(\.name), ["createdBy", "owner", "previousOwners"])
         XCTAssertEqual(model.subentities(of: try XCTUnwrap(model.entity(named: "Car"))).map(\.name), ["SportCar"])
         XCTAssertEqual(try XCTUnwrap(model.entity(named: "Person")).uniquenessConstraints, [["firstName", "lastName"]])

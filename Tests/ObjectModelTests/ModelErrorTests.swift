@@ -7,12 +7,13 @@ import XCTest
 /// finding that says so, which stops any store at that version.
 final class ModelErrorTests: XCTestCase {
     private func model(_ body: String) -> Data {
-        Data("""
-        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" userDefinedModelVersionIdentifier="">
-        \(body)
-        </model>
-        """.utf8)
+        Data(
+            """
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" userDefinedModelVersionIdentifier="">
+            \(body)
+            </model>
+            """.utf8)
     }
 
     /// The error reading `body` throws, or the first finding that stops stores, as an error.
@@ -36,22 +37,26 @@ final class ModelErrorTests: XCTestCase {
     }
 
     func testMalformedXMLNamesTheLine() throws {
-        let error = try XCTUnwrap(self.error(reading: """
-        <entity name="Book">
-            <attribute name="title" attributeType="String"
-        </entity>
-        """))
+        let error = try XCTUnwrap(
+            self.error(
+                reading: """
+                    <entity name="Book">
+                        <attribute name="title" attributeType="String"
+                    </entity>
+                    """))
         XCTAssertTrue(error.problem.contains("malformed XML"), error.description)
         XCTAssertEqual(error.line, 5, error.description)
     }
 
     func testUnknownAttributeTypeNamesElementAndValidTypes() throws {
-        let error = try XCTUnwrap(self.error(reading: """
-        <entity name="Book">
-            <attribute name="title" attributeType="String"/>
-            <attribute name="pages" attributeType="Integer 128"/>
-        </entity>
-        """))
+        let error = try XCTUnwrap(
+            self.error(
+                reading: """
+                    <entity name="Book">
+                        <attribute name="title" attributeType="String"/>
+                        <attribute name="pages" attributeType="Integer 128"/>
+                    </entity>
+                    """))
         XCTAssertEqual(error.line, 5)
         XCTAssertEqual(error.element, #"<attribute name="pages"> in entity "Book""#)
         XCTAssertTrue(error.problem.contains(#""Integer 128""#))
@@ -60,12 +65,14 @@ final class ModelErrorTests: XCTestCase {
     }
 
     func testRelationshipToMissingEntity() throws {
-        let error = try XCTUnwrap(self.error(reading: """
-        <entity name="Book">
-            <relationship name="author" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Autor"/>
-        </entity>
-        <entity name="Author"/>
-        """))
+        let error = try XCTUnwrap(
+            self.error(
+                reading: """
+                    <entity name="Book">
+                        <relationship name="author" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Autor"/>
+                    </entity>
+                    <entity name="Author"/>
+                    """))
         XCTAssertEqual(error.line, 4)
         XCTAssertEqual(error.element, #"<relationship name="author"> in entity "Book""#)
         XCTAssertTrue(error.problem.contains(#"destination entity "Autor" does not exist"#), error.description)
@@ -77,44 +84,53 @@ final class ModelErrorTests: XCTestCase {
     /// SQLite's table names ignore case: two root entities whose names differ only in case would
     /// share a table, so no store can be made; said by `model` and `fixture` before any file.
     func testEntitiesDifferingOnlyInCaseCannotHaveAStore() throws {
-        let read = try ModelXMLReader.readFile(model("""
-        <entity name="Book"><attribute name="title" optional="YES" attributeType="String"/></entity>
-        <entity name="BOOK"><attribute name="code" optional="YES" attributeType="String"/></entity>
-        """), file: "Shop.xcdatamodel/contents")
+        let read = try ModelXMLReader.readFile(
+            model(
+                """
+                <entity name="Book"><attribute name="title" optional="YES" attributeType="String"/></entity>
+                <entity name="BOOK"><attribute name="code" optional="YES" attributeType="String"/></entity>
+                """), file: "Shop.xcdatamodel/contents")
         let finding = try XCTUnwrap(read.findings.first)
         XCTAssertEqual(finding.problem.verdict, .unsupported)
         XCTAssertTrue(finding.problem.stopsStores)
-        XCTAssertTrue(finding.description.contains(#"entities "Book" and "BOOK" differ only in case, so their SQLite tables (ZBOOK) would be one"#), finding.description)
+        XCTAssertTrue(
+            finding.description.contains(#"entities "Book" and "BOOK" differ only in case, so their SQLite tables (ZBOOK) would be one"#), finding.description)
     }
 
     func testInverseThatDoesNotPointBackIsAWarning() throws {
-        let read = try ModelXMLReader.readFile(model("""
-        <entity name="Author">
-            <relationship name="books" toMany="YES" deletionRule="Nullify" destinationEntity="Book" inverseName="author" inverseEntity="Book"/>
-            <relationship name="written" toMany="YES" deletionRule="Nullify" destinationEntity="Book" inverseName="author" inverseEntity="Book"/>
-        </entity>
-        <entity name="Book">
-            <relationship name="author" maxCount="1" deletionRule="Nullify" destinationEntity="Author" inverseName="written" inverseEntity="Author"/>
-        </entity>
-        """), file: "Shop.xcdatamodel/contents")
+        let read = try ModelXMLReader.readFile(
+            model(
+                """
+                <entity name="Author">
+                    <relationship name="books" toMany="YES" deletionRule="Nullify" destinationEntity="Book" inverseName="author" inverseEntity="Book"/>
+                    <relationship name="written" toMany="YES" deletionRule="Nullify" destinationEntity="Book" inverseName="author" inverseEntity="Book"/>
+                </entity>
+                <entity name="Book">
+                    <relationship name="author" maxCount="1" deletionRule="Nullify" destinationEntity="Author" inverseName="written" inverseEntity="Author"/>
+                </entity>
+                """), file: "Shop.xcdatamodel/contents")
         let warning = try XCTUnwrap(read.findings.first)
         XCTAssertEqual(read.findings.count, 1, "\(read.findings)")
         XCTAssertEqual(warning.problem.verdict, .warning)
         XCTAssertFalse(warning.problem.stopsStores)
         XCTAssertEqual(warning.line, 4)
         XCTAssertEqual(warning.element, #"<relationship name="books">"#)
-        XCTAssertTrue(warning.description.contains(#"<relationship name="books"> in entity "Author": warning: inverse Book.author does not point back (it points to Author.written)"#),
-                      warning.description)
+        XCTAssertTrue(
+            warning.description.contains(
+                #"<relationship name="books"> in entity "Author": warning: inverse Book.author does not point back (it points to Author.written)"#),
+            warning.description)
         XCTAssertEqual(read.model.entity(named: "Author")?.relationships.first?.inverseName, "author", "read as written")
     }
 
     func testMissingInverse() throws {
-        let error = try XCTUnwrap(self.error(reading: """
-        <entity name="Author">
-            <relationship name="books" toMany="YES" deletionRule="Nullify" destinationEntity="Book" inverseName="writer" inverseEntity="Book"/>
-        </entity>
-        <entity name="Book"/>
-        """))
+        let error = try XCTUnwrap(
+            self.error(
+                reading: """
+                    <entity name="Author">
+                        <relationship name="books" toMany="YES" deletionRule="Nullify" destinationEntity="Book" inverseName="writer" inverseEntity="Book"/>
+                    </entity>
+                    <entity name="Book"/>
+                    """))
         XCTAssertTrue(error.problem.contains(#"inverse "writer" does not exist in Book"#), error.description)
     }
 
@@ -126,11 +142,13 @@ final class ModelErrorTests: XCTestCase {
     }
 
     func testCycleOfParents() throws {
-        let error = try XCTUnwrap(self.error(reading: """
-        <entity name="A" parentEntity="C"/>
-        <entity name="B" parentEntity="A"/>
-        <entity name="C" parentEntity="B"/>
-        """))
+        let error = try XCTUnwrap(
+            self.error(
+                reading: """
+                    <entity name="A" parentEntity="C"/>
+                    <entity name="B" parentEntity="A"/>
+                    <entity name="C" parentEntity="B"/>
+                    """))
         XCTAssertTrue(error.problem.contains("cycle: A → C → B → A"), error.description)
         XCTAssertEqual(error.line, 3)
     }
@@ -144,13 +162,17 @@ final class ModelErrorTests: XCTestCase {
     func testUnknownElementAndBadNumbersAreErrors() throws {
         let element = try XCTUnwrap(self.error(reading: #"<entity name="A"><gadget name="x"/></entity>"#))
         XCTAssertEqual(element.element, #"<gadget name="x"> in entity "A""#)
-        let number = try XCTUnwrap(self.error(reading: """
-        <entity name="A"><relationship name="b" toMany="YES" maxCount="many" destinationEntity="A"/></entity>
-        """))
+        let number = try XCTUnwrap(
+            self.error(
+                reading: """
+                    <entity name="A"><relationship name="b" toMany="YES" maxCount="many" destinationEntity="A"/></entity>
+                    """))
         XCTAssertTrue(number.problem.contains(#"maxCount="many" is not a whole number"#))
-        let rule = try XCTUnwrap(self.error(reading: """
-        <entity name="A"><relationship name="b" deletionRule="Explode" destinationEntity="A"/></entity>
-        """))
+        let rule = try XCTUnwrap(
+            self.error(
+                reading: """
+                    <entity name="A"><relationship name="b" deletionRule="Explode" destinationEntity="A"/></entity>
+                    """))
         XCTAssertTrue(rule.problem.contains("Explode"))
     }
 

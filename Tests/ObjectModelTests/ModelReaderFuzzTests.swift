@@ -32,16 +32,19 @@ final class ModelReaderFuzzTests: XCTestCase {
     func testModelXMLReaderSurvivesMutants() throws {
         let seeds = FuzzSeeds.contents(of: FuzzSeeds.files { $0.lastPathComponent == "contents" && $0.path.contains(".xcdatamodel/") })
         XCTAssertGreaterThan(seeds.count, 20, "the fixtures' model versions are the seeds")
-        let report = Fuzz.run("ModelXMLReader", seeds: seeds, seed: 0x4D4F_4445_4C58_4D4C, tokens: Self.xmlTokens,
-                              count: Fuzz.inputCount(default: 300), mutate: { mutator, a, b in
-            if mutator.chance(0.03) { mutator.log.append("entityBomb"); return Self.withEntityBomb(seeds[a]) }
-            return mutator.mutate(seeds[a], other: seeds[b])
-        }, body: { input in
-            let model = try ModelXMLReader.read(Data(input), file: "Fuzz.xcdatamodel/contents")
-            // What `chrysalis model` does next with a model it accepted.
-            _ = VersionHash.entityHashes(of: model)
-            _ = VersionHash.versionChecksum(of: model)
-        }, isExpected: { $0 is ModelFileError })
+        let report = Fuzz.run(
+            "ModelXMLReader", seeds: seeds, seed: 0x4D4F_4445_4C58_4D4C, tokens: Self.xmlTokens,
+            count: Fuzz.inputCount(default: 300),
+            mutate: { mutator, a, b in
+                if mutator.chance(0.03) { mutator.log.append("entityBomb"); return Self.withEntityBomb(seeds[a]) }
+                return mutator.mutate(seeds[a], other: seeds[b])
+            },
+            body: { input in
+                let model = try ModelXMLReader.read(Data(input), file: "Fuzz.xcdatamodel/contents")
+                // What `chrysalis model` does next with a model it accepted.
+                _ = VersionHash.entityHashes(of: model)
+                _ = VersionHash.versionChecksum(of: model)
+            }, isExpected: { $0 is ModelFileError })
         XCTAssertTrue(report.failures.isEmpty, report.failures.joined(separator: "\n"))
         XCTAssertGreaterThan(report.rejected, 0, "the mutants must exercise the error paths")
     }
@@ -54,14 +57,17 @@ final class ModelReaderFuzzTests: XCTestCase {
         let trees = seeds.map(BinaryPlist.decode)
         XCTAssertGreaterThan(moms.count, 3)
         XCTAssertGreaterThan(embedded.count, 3)
-        let report = Fuzz.run("ArchivedModelReader", seeds: seeds, seed: 0x4D4F_4D41_5243_4856, tokens: ["$null", "NSEntities"],
-                              count: Fuzz.inputCount(default: 60), mutate: { mutator, a, b in
-            guard let tree = trees[a] else { return mutator.mutate(seeds[a], other: seeds[b]) }
-            return mutator.mutateArchive(tree, other: trees[b], bytes: seeds[a], otherBytes: seeds[b])
-        }, body: { input in
-            let model = try ArchivedModelReader.read(Data(input), source: "Fuzz.mom")
-            _ = VersionHash.entityHashes(of: model)
-        }, isExpected: { $0 is ModelFileError })
+        let report = Fuzz.run(
+            "ArchivedModelReader", seeds: seeds, seed: 0x4D4F_4D41_5243_4856, tokens: ["$null", "NSEntities"],
+            count: Fuzz.inputCount(default: 60),
+            mutate: { mutator, a, b in
+                guard let tree = trees[a] else { return mutator.mutate(seeds[a], other: seeds[b]) }
+                return mutator.mutateArchive(tree, other: trees[b], bytes: seeds[a], otherBytes: seeds[b])
+            },
+            body: { input in
+                let model = try ArchivedModelReader.read(Data(input), source: "Fuzz.mom")
+                _ = VersionHash.entityHashes(of: model)
+            }, isExpected: { $0 is ModelFileError })
         XCTAssertTrue(report.failures.isEmpty, report.failures.joined(separator: "\n"))
         XCTAssertGreaterThan(report.accepted, 0, "the seeds are models")
         XCTAssertGreaterThan(report.rejected, 0, "the mutants must exercise the error paths")

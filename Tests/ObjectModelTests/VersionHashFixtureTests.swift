@@ -16,8 +16,9 @@ final class VersionHashFixtureTests: XCTestCase {
             let computed = VersionHash.entityHashes(of: model)
             XCTAssertEqual(Set(computed.keys), Set(stored.keys), "entities of \(store.lastPathComponent)")
             for (entity, hash) in stored {
-                XCTAssertEqual(computed[entity]?.base64EncodedString(), hash.base64EncodedString(),
-                               "\(entity) in \(store.lastPathComponent) vs \(contents.path)")
+                XCTAssertEqual(
+                    computed[entity]?.base64EncodedString(), hash.base64EncodedString(),
+                    "\(entity) in \(store.lastPathComponent) vs \(contents.path)")
                 compared += 1
             }
             if let digest = metadata["NSStoreModelVersionHashesDigest"] as? String {

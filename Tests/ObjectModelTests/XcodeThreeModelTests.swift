@@ -216,15 +216,18 @@ final class XcodeThreeModelTests: XCTestCase {
         let seeds = FuzzSeeds.contents(of: Self.folders.map { $0.appendingPathComponent("elements") })
         let trees = seeds.map(BinaryPlist.decode)
         let tokens = ["$null", "XDPMEntity", "_default"]
-        let report = Fuzz.run("XcodeThreeModelReader", seeds: seeds, seed: 0x5844_504D_4D4F_444C, tokens: tokens,
-                              count: Fuzz.inputCount(default: 100), mutate: { mutator, a, b in
-            guard let tree = trees[a] else { return mutator.mutate(seeds[a], other: seeds[b]) }
-            return mutator.mutateArchive(tree, other: trees[b], bytes: seeds[a], otherBytes: seeds[b])
-        }, body: { input in
-            let model = try XcodeThreeModelReader.read(Data(input), file: "Fuzz.xcdatamodel/elements")
-            // What a bundle does next: validate, and hash what validates.
-            if model.problems().isEmpty { _ = VersionHash.entityHashes(of: model) }
-        }, isExpected: { $0 is ModelFileError })
+        let report = Fuzz.run(
+            "XcodeThreeModelReader", seeds: seeds, seed: 0x5844_504D_4D4F_444C, tokens: tokens,
+            count: Fuzz.inputCount(default: 100),
+            mutate: { mutator, a, b in
+                guard let tree = trees[a] else { return mutator.mutate(seeds[a], other: seeds[b]) }
+                return mutator.mutateArchive(tree, other: trees[b], bytes: seeds[a], otherBytes: seeds[b])
+            },
+            body: { input in
+                let model = try XcodeThreeModelReader.read(Data(input), file: "Fuzz.xcdatamodel/elements")
+                // What a bundle does next: validate, and hash what validates.
+                if model.problems().isEmpty { _ = VersionHash.entityHashes(of: model) }
+            }, isExpected: { $0 is ModelFileError })
         XCTAssertTrue(report.failures.isEmpty, report.failures.joined(separator: "\n"))
         XCTAssertGreaterThan(report.rejected, 0, "the mutants must exercise the error paths")
     }
@@ -235,13 +238,17 @@ final class XcodeThreeModelTests: XCTestCase {
 extension XcodeThreeModelTests {
     /// Asserts that entities of both models with the same properties hash alike and the others
     /// differently; returns the names of those that hash alike.
-    static func compare(_ model: ManagedObjectModel, _ other: ManagedObjectModel, optionality: Bool, _ label: String,
-                        file: StaticString = #filePath, line: UInt = #line) -> [String] {
+    static func compare(
+        _ model: ManagedObjectModel, _ other: ManagedObjectModel, optionality: Bool, _ label: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) -> [String] {
         compare(Hashed(model), Hashed(other), optionality: optionality, label, file: file, line: line)
     }
 
-    static func compare(_ model: Hashed, _ other: Hashed, optionality: Bool, _ label: String,
-                        file: StaticString = #filePath, line: UInt = #line) -> [String] {
+    static func compare(
+        _ model: Hashed, _ other: Hashed, optionality: Bool, _ label: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) -> [String] {
         var alike: [String] = []
         for entity in model.model.entities {
             guard let counterpart = other.model.entity(named: entity.name) else { continue }
@@ -270,7 +277,8 @@ extension XcodeThreeModelTests {
     /// asked) optionality: what an edit between two versions changes.
     static func shape(of entity: EntityDescription, in model: ManagedObjectModel, optionality: Bool) -> [[String]] {
         ([entity] + model.ancestors(of: entity)).map { level in
-            let properties = level.attributes.filter { !$0.isTransient }.map { ("attribute", $0.property) }
+            let properties =
+                level.attributes.filter { !$0.isTransient }.map { ("attribute", $0.property) }
                 + level.relationships.filter { !$0.isTransient }.map { ("relationship", $0.property) }
             return [level.name] + properties.map { "\($0.0) \($0.1.name)" + (optionality && $0.1.isOptional ? " optional" : "") }.sorted()
         }
@@ -279,15 +287,17 @@ extension XcodeThreeModelTests {
     /// How many objects of each class an archive holds, counted on the plist itself.
     static func classCounts(_ data: Data) -> [String: Int]? {
         guard case .dict(let keys, let values)? = BinaryPlist.decode(Array(data)),
-              let slot = keys.firstIndex(where: { if case .string("$objects") = $0 { true } else { false } }),
-              case .array(let objects) = values[slot] else { return nil }
+            let slot = keys.firstIndex(where: { if case .string("$objects") = $0 { true } else { false } }),
+            case .array(let objects) = values[slot]
+        else { return nil }
         var counts: [String: Int] = [:]
         for case .dict(let fieldKeys, let fieldValues) in objects {
             guard let slot = fieldKeys.firstIndex(where: { if case .string("$class") = $0 { true } else { false } }),
-                  case .uid(let index) = fieldValues[slot], Int(index) < objects.count,
-                  case .dict(let classKeys, let classValues) = objects[Int(index)],
-                  let nameSlot = classKeys.firstIndex(where: { if case .string("$classname") = $0 { true } else { false } }),
-                  case .string(let name) = classValues[nameSlot] else { continue }
+                case .uid(let index) = fieldValues[slot], Int(index) < objects.count,
+                case .dict(let classKeys, let classValues) = objects[Int(index)],
+                let nameSlot = classKeys.firstIndex(where: { if case .string("$classname") = $0 { true } else { false } }),
+                case .string(let name) = classValues[nameSlot]
+            else { continue }
             counts[name, default: 0] += 1
         }
         return counts
@@ -312,7 +322,8 @@ extension XcodeThreeModelTests {
             }
             for side in ["source", "destination"] {
                 guard let path = attributes[side + "modelpath"], let text = attributes[side + "modeldata"],
-                      let data = Data(base64Encoded: text, options: .ignoreUnknownCharacters) else { continue }
+                    let data = Data(base64Encoded: text, options: .ignoreUnknownCharacters)
+                else { continue }
                 copies.append((mapping, side, path, data))
             }
         }
@@ -354,9 +365,13 @@ struct HandMadeArchive {
 
     mutating func instanceNode(_ className: String, _ fields: [(String, PlistNode)], superclasses: [String] = []) -> PlistNode {
         let reference: UInt64
-        if let known = classes[className] { reference = known } else {
-            reference = add(.dict([.string("$classname"), .string("$classes")],
-                                  [.string(className), .array(([className] + superclasses + ["NSObject"]).map { .string($0) })]))
+        if let known = classes[className] {
+            reference = known
+        } else {
+            reference = add(
+                .dict(
+                    [.string("$classname"), .string("$classes")],
+                    [.string(className), .array(([className] + superclasses + ["NSObject"]).map { .string($0) })]))
             classes[className] = reference
         }
         return .dict([.string("$class")] + fields.map { .string($0.0) }, [.uid(reference)] + fields.map(\.1))
@@ -367,8 +382,9 @@ struct HandMadeArchive {
     }
 
     mutating func dictionaryNode(keys: [UInt64], values: [UInt64]) -> PlistNode {
-        instanceNode("NSMutableDictionary", [("NS.keys", .array(keys.map { .uid($0) })), ("NS.objects", .array(values.map { .uid($0) }))],
-                     superclasses: ["NSDictionary"])
+        instanceNode(
+            "NSMutableDictionary", [("NS.keys", .array(keys.map { .uid($0) })), ("NS.objects", .array(values.map { .uid($0) }))],
+            superclasses: ["NSDictionary"])
     }
 
     /// One stereotype holding `settings`, each an `XDUMLPropertyImp` whose `_default` is the value.
@@ -401,8 +417,13 @@ struct HandMadeArchive {
 
     mutating func entity(_ name: String, owned: UInt64, userInfo: UInt64? = nil) -> UInt64 {
         let settings = stereotypes(userInfo.map { [("XD_PSK_userInfo", $0)] } ?? [])
-        let entity = add(instanceNode("XDPMEntity", [("_name", .uid(add(.string(name)))), ("XDBucketForStereotypesstorage", .uid(settings)),
-                                                     ("XDBucketForOwnedAttributesstorage", .uid(owned))]))
+        let entity = add(
+            instanceNode(
+                "XDPMEntity",
+                [
+                    ("_name", .uid(add(.string(name)))), ("XDBucketForStereotypesstorage", .uid(settings)),
+                    ("XDBucketForOwnedAttributesstorage", .uid(owned)),
+                ]))
         names[entity] = name
         return entity
     }
@@ -413,7 +434,10 @@ struct HandMadeArchive {
         let package = add(instanceNode("XDModelPackage", [("XDBucketForClassesstorage", .uid(classes))]))
         let root = add(instanceNode("XDPMModel", [("_xd_rootPackage", .uid(package))]))
         let top = PlistNode.dict([.string("root")], [.uid(root)])
-        return Data(BinaryPlist.encode(.dict([.string("$archiver"), .string("$top"), .string("$objects"), .string("$version")],
-                                             [.string("NSKeyedArchiver"), top, .array(objects), .int(100000)])))
+        return Data(
+            BinaryPlist.encode(
+                .dict(
+                    [.string("$archiver"), .string("$top"), .string("$objects"), .string("$version")],
+                    [.string("NSKeyedArchiver"), top, .array(objects), .int(100000)])))
     }
 }

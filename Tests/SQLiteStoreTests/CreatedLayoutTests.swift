@@ -56,8 +56,9 @@ final class CreatedLayoutTests: XCTestCase {
         var renames: [String: String] = [:]
         for (table, columns) in ours.tables where theirs.tables[table] == nil && columns.count == 2 && columns.keys.contains(table) {
             guard let other = columns.keys.first(where: { $0 != table }), other.prefix(while: { $0 != "_" || true }) != "",
-                  let number = table.dropFirst(2).prefix(while: \.isNumber).description as String?, other.hasPrefix("Z_\(number)"),
-                  theirs.tables[other].map({ Set($0.keys) == Set(columns.keys) }) == true else { continue }
+                let number = table.dropFirst(2).prefix(while: \.isNumber).description as String?, other.hasPrefix("Z_\(number)"),
+                theirs.tables[other].map({ Set($0.keys) == Set(columns.keys) }) == true
+            else { continue }
             renames[table] = other
         }
         return renames
@@ -65,13 +66,15 @@ final class CreatedLayoutTests: XCTestCase {
 
     /// The snapshot's indexes with each self-referencing join table's primary key columns sorted.
     private static func reflexiveKeysAsSets(_ snapshot: SchemaSnapshot) -> Set<SchemaSnapshot.Index> {
-        Set(snapshot.indexes.map { index in
-            guard index.name.hasPrefix("sqlite_autoindex_"), let columns = snapshot.tables[index.table], columns.count == 2,
-                  columns.keys.contains(index.table) else { return index }
-            var sorted = index
-            sorted.columns.sort()
-            return sorted
-        })
+        Set(
+            snapshot.indexes.map { index in
+                guard index.name.hasPrefix("sqlite_autoindex_"), let columns = snapshot.tables[index.table], columns.count == 2,
+                    columns.keys.contains(index.table)
+                else { return index }
+                var sorted = index
+                sorted.columns.sort()
+                return sorted
+            })
     }
 
     private func compare(_ real: SchemaSnapshot, _ ours: SchemaSnapshot, store: String) {
@@ -79,16 +82,17 @@ final class CreatedLayoutTests: XCTestCase {
         var mine = ours
         for (from, to) in renamed {
             mine.tables[to] = mine.tables.removeValue(forKey: from)
-            mine.indexes = Set(mine.indexes.map { index in
-                guard index.table == from else { return index }
-                if index.name.hasPrefix("sqlite_autoindex_") {
-                    // The primary key is the two columns in table order, which the other naming reverses.
-                    return SchemaSnapshot.Index(name: "sqlite_autoindex_\(to)_1", table: to, columns: index.columns.reversed(), isUnique: index.isUnique)
-                }
-                // The index leads with the column of the relationship naming the table.
-                let columns = index.columns.reversed().map { $0 }
-                return SchemaSnapshot.Index(name: "\(to)_\(columns[0].prefix { $0 != " " })_INDEX", table: to, columns: columns, isUnique: false)
-            })
+            mine.indexes = Set(
+                mine.indexes.map { index in
+                    guard index.table == from else { return index }
+                    if index.name.hasPrefix("sqlite_autoindex_") {
+                        // The primary key is the two columns in table order, which the other naming reverses.
+                        return SchemaSnapshot.Index(name: "sqlite_autoindex_\(to)_1", table: to, columns: index.columns.reversed(), isUnique: index.isUnique)
+                    }
+                    // The index leads with the column of the relationship naming the table.
+                    let columns = index.columns.reversed().map { $0 }
+                    return SchemaSnapshot.Index(name: "\(to)_\(columns[0].prefix { $0 != " " })_INDEX", table: to, columns: columns, isUnique: false)
+                })
         }
         // A table Core Data renamed in an in-place migration keeps the column order it had, so the
         // primary key of a self-referencing join table is compared as a set: Wire's 2.96 store
@@ -127,11 +131,14 @@ final class CreatedLayoutTests: XCTestCase {
                 index.table.hasPrefix("Z_") && index.table.dropFirst(2).first?.isNumber == true
                     && !index.name.hasPrefix(index.table + "_") && !index.name.hasPrefix("sqlite_autoindex_")
             }
-            XCTAssertEqual(theirIndexes.subtracting(mine.indexes).filter { !shapes.contains($0.shape) }.subtracting(leftovers), [],
-                           "\(store): indexes only in Core Data's")
+            XCTAssertEqual(
+                theirIndexes.subtracting(mine.indexes).filter { !shapes.contains($0.shape) }.subtracting(leftovers), [],
+                "\(store): indexes only in Core Data's")
         }
         let theirKeys = real.primaryKeys.filter { justified["Z_PRIMARYKEY \($0)"] == nil && !$0.hasPrefix("1600") }
-        let ourKeys = mine.primaryKeys.filter { key in !real.primaryKeys.contains(where: { justified["Z_PRIMARYKEY \($0)"] != nil && $0.prefix(2) == key.prefix(2) }) }
+        let ourKeys = mine.primaryKeys.filter { key in
+            !real.primaryKeys.contains(where: { justified["Z_PRIMARYKEY \($0)"] != nil && $0.prefix(2) == key.prefix(2) })
+        }
         XCTAssertEqual(ourKeys, theirKeys, "\(store): Z_PRIMARYKEY")
     }
 }

@@ -13,9 +13,15 @@ final class DerivedAttributeTests: XCTestCase {
     private func storesWithTriggers() throws -> [URL] {
         try Fixtures.stores.filter { store in
             let copy = try copyOfFixture(store)
-            let queue = try DatabaseQueue(path: copy.path, configuration: { var c = Configuration(); c.readonly = true; return c }())
+            let queue = try DatabaseQueue(
+                path: copy.path,
+                configuration: {
+                    var c = Configuration(); c.readonly = true; return c
+                }())
             defer { try? queue.close() }
-            return try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'Z\\_DA\\_%' ESCAPE '\\'") ?? 0 } > 0
+            return try queue.read { db in
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'Z\\_DA\\_%' ESCAPE '\\'") ?? 0
+            } > 0
         }
     }
 
@@ -55,13 +61,17 @@ final class DerivedAttributeTests: XCTestCase {
             for derivation in derivations {
                 let column = try XCTUnwrap(layout.column(entity: derivation.entity, property: derivation.attribute)).name
                 let table = try XCTUnwrap(layout.table(for: derivation.entity)).name
-                let before = try queue.read { db in try Row.fetchAll(db, sql: "SELECT Z_PK, \(column) FROM \(table) ORDER BY Z_PK").map { [$0[0] as Int64, $0[1] as Int64? ?? -1] } }
+                let before = try queue.read { db in
+                    try Row.fetchAll(db, sql: "SELECT Z_PK, \(column) FROM \(table) ORDER BY Z_PK").map { [$0[0] as Int64, $0[1] as Int64? ?? -1] }
+                }
                 try queue.write { db in
                     try db.execute(sql: "DROP TRIGGER IF EXISTS \(derivation.triggerNames.last!)")
                     try db.execute(sql: "UPDATE \(table) SET \(column) = NULL")
                     try db.execute(sql: derivation.backfill.sql)
                 }
-                let after = try queue.read { db in try Row.fetchAll(db, sql: "SELECT Z_PK, \(column) FROM \(table) ORDER BY Z_PK").map { [$0[0] as Int64, $0[1] as Int64? ?? -1] } }
+                let after = try queue.read { db in
+                    try Row.fetchAll(db, sql: "SELECT Z_PK, \(column) FROM \(table) ORDER BY Z_PK").map { [$0[0] as Int64, $0[1] as Int64? ?? -1] }
+                }
                 XCTAssertEqual(after, before, "\(store.lastPathComponent): \(derivation.entity).\(derivation.attribute)")
                 XCTAssertFalse(before.isEmpty)
             }

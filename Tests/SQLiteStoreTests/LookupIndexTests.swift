@@ -1,9 +1,10 @@
 import Foundation
 import GRDB
 import ObjectModel
-@testable import SQLiteStore
 import TestSupport
 import XCTest
+
+@testable import SQLiteStore
 
 /// A look-up by attribute on a store the migration writes is served by an index made on first
 /// use, which also holds `Z_ENT`: the query's entity condition is checked in the index, and no

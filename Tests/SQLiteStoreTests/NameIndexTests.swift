@@ -1,5 +1,6 @@
-@testable import SQLiteStore
 import XCTest
+
+@testable import SQLiteStore
 
 /// ``NameIndex`` scans a few names and hashes many: either way it finds what a dictionary of the
 /// same pairs would, the first of a repeated name wins, and an unknown name finds nothing.

@@ -44,7 +44,9 @@ final class ObjectPrefetchTests: XCTestCase {
         let layout = try store.layout(for: model)
         return try store.withReadConnection { connection in
             var objects: [StoredObject] = []
-            try ObjectReader(connection: connection, layout: layout, path: store.path).forEachObject(of: entity, includingSubentities: includingSubentities) { objects.append($0) }
+            try ObjectReader(connection: connection, layout: layout, path: store.path).forEachObject(of: entity, includingSubentities: includingSubentities) {
+                objects.append($0)
+            }
             return objects
         }
     }
@@ -52,8 +54,9 @@ final class ObjectPrefetchTests: XCTestCase {
     func testBatchesHoldWhatTheTableHoldsInKeyOrder() throws {
         let store = try store(items: 7, gadgets: 5)
         for includingSubentities in [false, true] {
-            let prefetch = ObjectPrefetch(store: store, layout: try store.layout(for: model), entity: "Item",
-                                          includingSubentities: includingSubentities, batchSize: 3)
+            let prefetch = ObjectPrefetch(
+                store: store, layout: try store.layout(for: model), entity: "Item",
+                includingSubentities: includingSubentities, batchSize: 3)
             let batches = try drain(prefetch)
             prefetch.stop()
             let expected = try readDirectly(store, "Item", includingSubentities: includingSubentities)

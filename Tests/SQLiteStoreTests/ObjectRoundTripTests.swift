@@ -8,53 +8,53 @@ import XCTest
 /// Objects written through the rows API read back equal after the store is closed and reopened.
 final class ObjectRoundTripTests: XCTestCase {
     static let model = #"""
-    <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-    <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" userDefinedModelVersionIdentifier="rt">
-        <entity name="Item">
-            <attribute name="i16" optional="YES" attributeType="Integer 16"/>
-            <attribute name="i32" optional="YES" attributeType="Integer 32"/>
-            <attribute name="i64" optional="YES" attributeType="Integer 64"/>
-            <attribute name="decimal" optional="YES" attributeType="Decimal"/>
-            <attribute name="double" optional="YES" attributeType="Double"/>
-            <attribute name="float" optional="YES" attributeType="Float"/>
-            <attribute name="string" attributeType="String"/>
-            <attribute name="flag" optional="YES" attributeType="Boolean"/>
-            <attribute name="date" optional="YES" attributeType="Date"/>
-            <attribute name="blob" optional="YES" attributeType="Binary"/>
-            <attribute name="bigBlob" optional="YES" attributeType="Binary" allowsExternalBinaryDataStorage="YES"/>
-            <attribute name="id" optional="YES" attributeType="UUID"/>
-            <attribute name="link" optional="YES" attributeType="URI"/>
-            <attribute name="archived" optional="YES" attributeType="Transformable"/>
-            <attribute name="scratch" optional="YES" transient="YES" attributeType="String"/>
-            <relationship name="owner" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Person" inverseName="items" inverseEntity="Person"/>
-            <relationship name="tags" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Tag" inverseName="items" inverseEntity="Tag"/>
-            <relationship name="steps" optional="YES" toMany="YES" ordered="YES" deletionRule="Cascade" destinationEntity="Step" inverseName="item" inverseEntity="Step"/>
-        </entity>
-        <entity name="Gadget" parentEntity="Item">
-            <attribute name="watts" optional="YES" attributeType="Integer 32"/>
-        </entity>
-        <entity name="Person">
-            <attribute name="name" attributeType="String"/>
-            <relationship name="items" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Item" inverseName="owner" inverseEntity="Item"/>
-            <relationship name="passport" optional="YES" maxCount="1" deletionRule="Cascade" destinationEntity="Passport" inverseName="holder" inverseEntity="Passport"/>
-            <relationship name="favorite" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Item"/>
-            <relationship name="playlists" optional="YES" toMany="YES" ordered="YES" deletionRule="Nullify" destinationEntity="Tag" inverseName="listeners" inverseEntity="Tag"/>
-        </entity>
-        <entity name="Passport">
-            <attribute name="number" attributeType="String"/>
-            <relationship name="holder" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Person" inverseName="passport" inverseEntity="Person"/>
-        </entity>
-        <entity name="Tag">
-            <attribute name="label" attributeType="String"/>
-            <relationship name="items" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Item" inverseName="tags" inverseEntity="Item"/>
-            <relationship name="listeners" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Person" inverseName="playlists" inverseEntity="Person"/>
-        </entity>
-        <entity name="Step">
-            <attribute name="text" attributeType="String"/>
-            <relationship name="item" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Item" inverseName="steps" inverseEntity="Item"/>
-        </entity>
-    </model>
-    """#
+        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" userDefinedModelVersionIdentifier="rt">
+            <entity name="Item">
+                <attribute name="i16" optional="YES" attributeType="Integer 16"/>
+                <attribute name="i32" optional="YES" attributeType="Integer 32"/>
+                <attribute name="i64" optional="YES" attributeType="Integer 64"/>
+                <attribute name="decimal" optional="YES" attributeType="Decimal"/>
+                <attribute name="double" optional="YES" attributeType="Double"/>
+                <attribute name="float" optional="YES" attributeType="Float"/>
+                <attribute name="string" attributeType="String"/>
+                <attribute name="flag" optional="YES" attributeType="Boolean"/>
+                <attribute name="date" optional="YES" attributeType="Date"/>
+                <attribute name="blob" optional="YES" attributeType="Binary"/>
+                <attribute name="bigBlob" optional="YES" attributeType="Binary" allowsExternalBinaryDataStorage="YES"/>
+                <attribute name="id" optional="YES" attributeType="UUID"/>
+                <attribute name="link" optional="YES" attributeType="URI"/>
+                <attribute name="archived" optional="YES" attributeType="Transformable"/>
+                <attribute name="scratch" optional="YES" transient="YES" attributeType="String"/>
+                <relationship name="owner" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Person" inverseName="items" inverseEntity="Person"/>
+                <relationship name="tags" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Tag" inverseName="items" inverseEntity="Tag"/>
+                <relationship name="steps" optional="YES" toMany="YES" ordered="YES" deletionRule="Cascade" destinationEntity="Step" inverseName="item" inverseEntity="Step"/>
+            </entity>
+            <entity name="Gadget" parentEntity="Item">
+                <attribute name="watts" optional="YES" attributeType="Integer 32"/>
+            </entity>
+            <entity name="Person">
+                <attribute name="name" attributeType="String"/>
+                <relationship name="items" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Item" inverseName="owner" inverseEntity="Item"/>
+                <relationship name="passport" optional="YES" maxCount="1" deletionRule="Cascade" destinationEntity="Passport" inverseName="holder" inverseEntity="Passport"/>
+                <relationship name="favorite" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Item"/>
+                <relationship name="playlists" optional="YES" toMany="YES" ordered="YES" deletionRule="Nullify" destinationEntity="Tag" inverseName="listeners" inverseEntity="Tag"/>
+            </entity>
+            <entity name="Passport">
+                <attribute name="number" attributeType="String"/>
+                <relationship name="holder" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Person" inverseName="passport" inverseEntity="Person"/>
+            </entity>
+            <entity name="Tag">
+                <attribute name="label" attributeType="String"/>
+                <relationship name="items" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Item" inverseName="tags" inverseEntity="Item"/>
+                <relationship name="listeners" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Person" inverseName="playlists" inverseEntity="Person"/>
+            </entity>
+            <entity name="Step">
+                <attribute name="text" attributeType="String"/>
+                <relationship name="item" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Item" inverseName="steps" inverseEntity="Item"/>
+            </entity>
+        </model>
+        """#
 
     func testEveryAttributeTypeAndRelationshipKindRoundTrips() throws {
         let model = try ModelXMLReader.read(Data(Self.model.utf8), file: "RoundTrip")
@@ -87,8 +87,10 @@ final class ObjectRoundTripTests: XCTestCase {
             try writer.relate(item, "steps", to: [steps[2], steps[0], steps[1]])
             try writer.relate(ada, "playlists", to: [tags[2], tags[0], tags[1]])
             try writer.update(gadget, ["watts": .integer(75)])
-            return ["item": item, "gadget": gadget, "ada": ada, "passport": passport, "red": tags[0], "blue": tags[1],
-                    "green": tags[2], "one": steps[0], "two": steps[1], "three": steps[2], "empty": empty, "emptyBlob": emptyBlob]
+            return [
+                "item": item, "gadget": gadget, "ada": ada, "passport": passport, "red": tags[0], "blue": tags[1],
+                "green": tags[2], "one": steps[0], "two": steps[1], "three": steps[2], "empty": empty, "emptyBlob": emptyBlob,
+            ]
         }
 
         let reopened = try PersistentStore.open(at: path)
@@ -109,7 +111,8 @@ final class ObjectRoundTripTests: XCTestCase {
             XCTAssertEqual(try reader.destinations(of: ids["red"]!, "items"), [ids["item"]!], "many-to-many reads from both sides")
             XCTAssertEqual(try reader.destinations(of: ids["blue"]!, "items"), [ids["gadget"]!])
             XCTAssertEqual(try reader.destinations(of: ids["item"]!, "steps"), [ids["three"]!, ids["one"]!, ids["two"]!], "ordered to-many keeps its order")
-            XCTAssertEqual(try reader.destinations(of: ids["ada"]!, "playlists"), [ids["green"]!, ids["red"]!, ids["blue"]!], "ordered many-to-many keeps its order")
+            XCTAssertEqual(
+                try reader.destinations(of: ids["ada"]!, "playlists"), [ids["green"]!, ids["red"]!, ids["blue"]!], "ordered many-to-many keeps its order")
             XCTAssertEqual(try reader.object(ids["empty"]!)?.values["number"], .string(""))
             XCTAssertEqual(try reader.object(ids["emptyBlob"]!)?.values["blob"], .data(Data()))
             XCTAssertEqual(try reader.count(of: "Item"), 3)
@@ -166,20 +169,23 @@ final class ObjectRoundTripTests: XCTestCase {
         XCTAssertEqual(failure { try $0.insert("Tag", ["label": .integer(3)]) }?.description.contains("Tag.label is String and cannot hold"), true)
         XCTAssertEqual(failure { try $0.insert("Tag", ["items": .null]) }?.problem, "Tag.items is a relationship, not an attribute")
         XCTAssertEqual(failure { try $0.insert("Tag", ["label": .null]) }?.problem, "Tag.label is required but was given no value")
-        XCTAssertEqual(failure { writer in
-            let tag = try writer.insert("Tag", ["label": .string("a")])
-            try writer.relate(tag, "items", to: [tag])
-        }?.kind, .badValue)
+        XCTAssertEqual(
+            failure { writer in
+                let tag = try writer.insert("Tag", ["label": .string("a")])
+                try writer.relate(tag, "items", to: [tag])
+            }?.kind, .badValue)
         // SQLite's own refusals (here a key taken behind the writer's back) come back as errors
         // with SQLite's message.
-        XCTAssertThrowsError(try store.withConnection { connection in
-            try connection.inTransaction {
-                let writer = ObjectWriter(connection: connection, layout: layout, path: path)
-                try writer.insert("Tag", ["label": .string("a")])
-                try connection.execute(SQLStatement("INSERT INTO ZTAG (Z_PK) VALUES (2)"))
-                try writer.insert("Tag", ["label": .string("b")])
+        XCTAssertThrowsError(
+            try store.withConnection { connection in
+                try connection.inTransaction {
+                    let writer = ObjectWriter(connection: connection, layout: layout, path: path)
+                    try writer.insert("Tag", ["label": .string("a")])
+                    try connection.execute(SQLStatement("INSERT INTO ZTAG (Z_PK) VALUES (2)"))
+                    try writer.insert("Tag", ["label": .string("b")])
+                }
             }
-        }) { error in
+        ) { error in
             XCTAssertTrue("\(error)".contains("UNIQUE constraint failed: ZTAG.Z_PK"), "\(error)")
         }
         // Each failed transaction rolled back: nothing was written.

@@ -51,7 +51,9 @@ final class RealStoreTests: XCTestCase {
             let recorded = Set(metadata.versionIdentifiers.filter { !$0.isEmpty })
             let candidates = entry.acceptableVersions.compactMap { bundle.version(named: $0) }
             if candidates.contains(where: { !recorded.isDisjoint(with: $0.model.versionIdentifiers) }) {
-                XCTAssertFalse(recorded.isDisjoint(with: version.model.versionIdentifiers), "\(entry.store.path): shows \(version.name), not the version it recorded (\(recorded))")
+                XCTAssertFalse(
+                    recorded.isDisjoint(with: version.model.versionIdentifiers),
+                    "\(entry.store.path): shows \(version.name), not the version it recorded (\(recorded))")
             }
         }
         XCTAssertFalse(bundles.isEmpty)

@@ -64,7 +64,8 @@ final class RelatedObjectsTests: XCTestCase {
             for (entity, relationship) in cases {
                 let number = try XCTUnwrap(layout.numbering.number(of: entity))
                 for keys: ClosedRange<Int64> in [1...60, 3...17, 9...9] {
-                    let related = try XCTUnwrap(try reader.relatedObjects(of: number, keys: keys, through: relationship, limit: 10_000), "\(entity).\(relationship)")
+                    let related = try XCTUnwrap(
+                        try reader.relatedObjects(of: number, keys: keys, through: relationship, limit: 10_000), "\(entity).\(relationship)")
                     XCTAssertEqual(related.keys, keys)
                     let expected = try walked(reader, entity, relationship, keys)
                     for key in keys {

@@ -9,19 +9,19 @@ import XCTest
 /// entity (answered by one scan) or a hierarchy (grouped), and never rows with another number.
 final class RowCountTests: XCTestCase {
     static let model = #"""
-    <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-    <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
-        <entity name="Item">
-            <attribute name="name" optional="YES" attributeType="String"/>
-        </entity>
-        <entity name="Gadget" parentEntity="Item">
-            <attribute name="watts" optional="YES" attributeType="Integer 32"/>
-        </entity>
-        <entity name="Author">
-            <attribute name="name" optional="YES" attributeType="String"/>
-        </entity>
-    </model>
-    """#
+        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+            <entity name="Item">
+                <attribute name="name" optional="YES" attributeType="String"/>
+            </entity>
+            <entity name="Gadget" parentEntity="Item">
+                <attribute name="watts" optional="YES" attributeType="Integer 32"/>
+            </entity>
+            <entity name="Author">
+                <attribute name="name" optional="YES" attributeType="String"/>
+            </entity>
+        </model>
+        """#
 
     private func store(_ rows: (Database, _ number: (String) throws -> Int) throws -> Void) throws -> String {
         let model = try ModelXMLReader.read(Data(Self.model.utf8), file: "Counts")

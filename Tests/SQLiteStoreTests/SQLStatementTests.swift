@@ -8,8 +8,9 @@ import XCTest
 /// runs only with every parameter bound; what it prints is what a connection runs.
 final class SQLStatementTests: XCTestCase {
     func testEachArgumentIsWrittenInPlaceButNotInsideQuotes() {
-        let statement = SQLStatement(#"SELECT "odd?name", '?', ? FROM t WHERE a > ? AND b = ? AND c IS ? AND d = ?"#,
-                                     arguments: [.value(.text("it's")), .parameter("after"), .value(.real(1.04)), .value(.null), .value(.blob(Data([1, 255])))])
+        let statement = SQLStatement(
+            #"SELECT "odd?name", '?', ? FROM t WHERE a > ? AND b = ? AND c IS ? AND d = ?"#,
+            arguments: [.value(.text("it's")), .parameter("after"), .value(.real(1.04)), .value(.null), .value(.blob(Data([1, 255])))])
         XCTAssertEqual(statement.description, #"SELECT "odd?name", '?', 'it''s' FROM t WHERE a > :after AND b = 1.04 AND c IS NULL AND d = X'01FF'"#)
         XCTAssertFalse(statement.isBound)
         XCTAssertEqual(statement.parameters, ["after"])
@@ -23,7 +24,8 @@ final class SQLStatementTests: XCTestCase {
         let store = try PersistentStore.create(at: path, model: try ModelXMLReader.read(Data(RowCountTests.model.utf8), file: "Counts"))
         try store.withConnection { connection in
             try connection.execute(SQLStatement("CREATE TABLE t (a INTEGER, b TEXT, c REAL, d BLOB)"))
-            let insert = SQLStatement("INSERT INTO t VALUES (?, ?, ?, ?)", arguments: [.parameter("a"), .value("x'y"), .value(.real(2.5)), .value(.blob(Data([0])))])
+            let insert = SQLStatement(
+                "INSERT INTO t VALUES (?, ?, ?, ?)", arguments: [.parameter("a"), .value("x'y"), .value(.real(2.5)), .value(.blob(Data([0])))])
             try connection.execute(insert.binding(["a": 3]))
             XCTAssertEqual(try connection.rows(SQLStatement("SELECT a, b, c, d FROM t")), [[3, "x'y", .real(2.5), .blob(Data([0]))]])
             XCTAssertEqual(try connection.prepare("SELECT count(*) FROM t WHERE a = ?").rows([3]), [[1]])

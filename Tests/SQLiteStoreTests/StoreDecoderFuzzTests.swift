@@ -2,9 +2,10 @@ import CZlib
 import Foundation
 import GRDB
 import ObjectModel
-@testable import SQLiteStore
 import TestSupport
 import XCTest
+
+@testable import SQLiteStore
 
 /// Hostile store metadata and model caches: every mutant of a real store's `Z_METADATA.Z_PLIST`
 /// or `Z_MODELCACHE.Z_CONTENT` must decode or be refused with the store's own error type, never
@@ -20,7 +21,8 @@ final class StoreDecoderFuzzTests: XCTestCase {
         for (number, store) in Fixtures.stores.enumerated() {
             let folder = directory.appendingPathComponent("\(number)")
             guard (try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)) != nil,
-                  let copy = try? Fixtures.copyStore(store, into: folder), let queue = try? DatabaseQueue(path: copy.path) else { continue }
+                let copy = try? Fixtures.copyStore(store, into: folder), let queue = try? DatabaseQueue(path: copy.path)
+            else { continue }
             try? queue.read { db in
                 if let plist = try Data.fetchOne(db, sql: "SELECT Z_PLIST FROM Z_METADATA") { plists.append(Array(plist)) }
                 if try db.tableExists("Z_MODELCACHE"), let cache = try Data.fetchOne(db, sql: "SELECT Z_CONTENT FROM Z_MODELCACHE") {
@@ -43,20 +45,25 @@ final class StoreDecoderFuzzTests: XCTestCase {
         XCTAssertEqual(binary.count, try Fixtures.verification().count, "every real store's metadata is a seed")
         // The same plists as XML, which the decoder also accepts: mutants then reach the XML parser.
         let xml = try binary.prefix(4).map {
-            Array(try PropertyListSerialization.data(fromPropertyList: try PropertyListSerialization.propertyList(from: Data($0), format: nil),
-                                                     format: .xml, options: 0))
+            Array(
+                try PropertyListSerialization.data(
+                    fromPropertyList: try PropertyListSerialization.propertyList(from: Data($0), format: nil),
+                    format: .xml, options: 0))
         }
         let seeds = binary + xml, trees = seeds.map(BinaryPlist.decode)
-        let report = Fuzz.run("StoreMetadata", seeds: seeds, seed: 0x4D45_5441_4441_5441, tokens: Self.plistTokens,
-                              count: Fuzz.inputCount(default: 200), mutate: { mutator, a, b in
-            guard let tree = trees[a], mutator.chance(0.7) else { return mutator.mutate(seeds[a], other: seeds[b]) }
-            return mutator.mutatePlist(tree, other: trees[b], bytes: seeds[a], otherBytes: seeds[b])
-        }, body: { input in
-            let metadata = try StoreMetadata.decode(plist: Data(input), uuid: "UUID", path: "Fuzz.sqlite")
-            // What inspect and migrate read next, and the re-encoding a migration writes back.
-            _ = (metadata.versionHashes, metadata.versionIdentifiers, metadata.frameworkVersion, metadata.versionChecksum)
-            _ = try metadata.encodedPlist()
-        }, isExpected: { ($0 as? StoreError)?.kind == .badMetadata })
+        let report = Fuzz.run(
+            "StoreMetadata", seeds: seeds, seed: 0x4D45_5441_4441_5441, tokens: Self.plistTokens,
+            count: Fuzz.inputCount(default: 200),
+            mutate: { mutator, a, b in
+                guard let tree = trees[a], mutator.chance(0.7) else { return mutator.mutate(seeds[a], other: seeds[b]) }
+                return mutator.mutatePlist(tree, other: trees[b], bytes: seeds[a], otherBytes: seeds[b])
+            },
+            body: { input in
+                let metadata = try StoreMetadata.decode(plist: Data(input), uuid: "UUID", path: "Fuzz.sqlite")
+                // What inspect and migrate read next, and the re-encoding a migration writes back.
+                _ = (metadata.versionHashes, metadata.versionIdentifiers, metadata.frameworkVersion, metadata.versionChecksum)
+                _ = try metadata.encodedPlist()
+            }, isExpected: { ($0 as? StoreError)?.kind == .badMetadata })
         XCTAssertTrue(report.failures.isEmpty, report.failures.joined(separator: "\n"))
         XCTAssertGreaterThan(report.rejected, 0)
     }
@@ -66,14 +73,17 @@ final class StoreDecoderFuzzTests: XCTestCase {
         XCTAssertEqual(seeds.count, try Fixtures.verification().filter(\.modelCacheReproduces).count, "every real store with a Z_MODELCACHE is a seed")
         let inflated = try seeds.map { Array(try Inflate.raw(Data($0))) }
         let trees = inflated.map(BinaryPlist.decode)
-        let report = Fuzz.run("Z_MODELCACHE", seeds: seeds, seed: 0x5A5F_4D4F_4445_4C43, tokens: [],
-                              count: Fuzz.inputCount(default: 150), mutate: { mutator, a, b in
-            Self.mutateCache(&mutator, seeds[a], inflated: inflated[a], tree: trees[a], other: (seeds[b], inflated[b], trees[b]))
-        }, body: { input in
-            // The two steps of `PersistentStore.cachedModel()`.
-            let model = try ArchivedModelReader.read(try Inflate.raw(Data(input)), source: "Fuzz.sqlite (Z_MODELCACHE)")
-            _ = VersionHash.entityHashes(of: model)
-        }, isExpected: { $0 is ModelFileError || $0 is Inflate.Failure })
+        let report = Fuzz.run(
+            "Z_MODELCACHE", seeds: seeds, seed: 0x5A5F_4D4F_4445_4C43, tokens: [],
+            count: Fuzz.inputCount(default: 150),
+            mutate: { mutator, a, b in
+                Self.mutateCache(&mutator, seeds[a], inflated: inflated[a], tree: trees[a], other: (seeds[b], inflated[b], trees[b]))
+            },
+            body: { input in
+                // The two steps of `PersistentStore.cachedModel()`.
+                let model = try ArchivedModelReader.read(try Inflate.raw(Data(input)), source: "Fuzz.sqlite (Z_MODELCACHE)")
+                _ = VersionHash.entityHashes(of: model)
+            }, isExpected: { $0 is ModelFileError || $0 is Inflate.Failure })
         XCTAssertTrue(report.failures.isEmpty, report.failures.joined(separator: "\n"))
         XCTAssertGreaterThan(report.accepted, seeds.count, "some mutants must still be models")
     }
@@ -99,8 +109,10 @@ final class StoreDecoderFuzzTests: XCTestCase {
 
     /// Half the mutants damage the archive inside and deflate it again; the rest damage the
     /// DEFLATE stream itself (bytes, stored blocks with lying lengths, no final block, rarely a bomb: it is slow by design).
-    static func mutateCache(_ mutator: inout Mutator, _ input: [UInt8], inflated: [UInt8], tree: PlistNode?,
-                            other: (bytes: [UInt8], inflated: [UInt8], tree: PlistNode?)) -> [UInt8] {
+    static func mutateCache(
+        _ mutator: inout Mutator, _ input: [UInt8], inflated: [UInt8], tree: PlistNode?,
+        other: (bytes: [UInt8], inflated: [UInt8], tree: PlistNode?)
+    ) -> [UInt8] {
         switch mutator.int(0..<1000) {
         case 0..<500 where tree != nil:
             return deflate(mutator.mutateArchive(tree!, other: other.tree, bytes: inflated, otherBytes: other.inflated))

@@ -62,7 +62,9 @@ final class DerivedAttributeTriggerTests: XCTestCase {
             try writer.relate(page, "book", to: [book])
         }
         let after = try store.readObjects(layout) { try $0.object(book)?.values["pagesCount"] }
-        guard case .integer(let old)? = before, case .integer(let new)? = after else { return XCTFail("pagesCount \(String(describing: before)) → \(String(describing: after))") }
+        guard case .integer(let old)? = before, case .integer(let new)? = after else {
+            return XCTFail("pagesCount \(String(describing: before)) → \(String(describing: after))")
+        }
         XCTAssertEqual(new, old + 1, "the store's own trigger counted the new page")
     }
 }

@@ -16,14 +16,18 @@ extension Mutator {
     /// every mutant would cost more than reading them); `bytes` are `tree` as read.
     public mutating func mutateArchive(_ tree: PlistNode, other: PlistNode?, bytes: [UInt8], otherBytes: [UInt8]) -> [UInt8] {
         guard case .dict(let keys, var values) = tree,
-              let slot = keys.firstIndex(where: { if case .string("$objects") = $0 { true } else { false } }),
-              case .array(var objects) = values[slot], !objects.isEmpty else {
+            let slot = keys.firstIndex(where: { if case .string("$objects") = $0 { true } else { false } }),
+            case .array(var objects) = values[slot], !objects.isEmpty
+        else {
             return mutatePlist(tree, other: other, bytes: bytes, otherBytes: otherBytes)
         }
         var others: [PlistNode] = []
         if case .dict(let otherKeys, let otherValues)? = other,
-           let otherSlot = otherKeys.firstIndex(where: { if case .string("$objects") = $0 { true } else { false } }),
-           case .array(let list) = otherValues[otherSlot] { others = list }
+            let otherSlot = otherKeys.firstIndex(where: { if case .string("$objects") = $0 { true } else { false } }),
+            case .array(let list) = otherValues[otherSlot]
+        {
+            others = list
+        }
         for _ in 0..<int(1..<4) { mutateObjects(&objects, others: others) }
         values[slot] = .array(objects)
         if chance(0.1), let top = keys.firstIndex(where: { if case .string("$top") = $0 { true } else { false } }) {
@@ -63,25 +67,29 @@ extension Mutator {
         switch int(0..<11) {
         case 0:
             let target = pick([0, 1, count - 1, count, count + 1, UInt64(UInt32.max), UInt64.max >> 1, UInt64(i), UInt64(int(0..<objects.count))])
-            objects[i] = replacing(objects[i], isUID) { _ in .uid(target) }
+            objects[i] = replacing(objects[i], where: isUID, with: { _ in .uid(target) })
             log.append("uid[\(i)]=\(target)")
         case 1:
             // Every reference in one collection to one object (often the collection's owner).
             let target = chance(0.5) ? UInt64(i) : UInt64(int(0..<objects.count))
             let times = pick([1, 2, 8, 64])
-            objects[i] = replacing(objects[i], { if case .array(let items) = $0 { !items.isEmpty && items.allSatisfy(isUID) } else { false } }) { node in
-                guard case .array(let items) = node else { return node }
-                return .array(Array(repeating: PlistNode.uid(target), count: items.count * times))
-            }
+            objects[i] = replacing(
+                objects[i], where: { if case .array(let items) = $0 { !items.isEmpty && items.allSatisfy(isUID) } else { false } },
+                with: { node in
+                    guard case .array(let items) = node else { return node }
+                    return .array(Array(repeating: PlistNode.uid(target), count: items.count * times))
+                })
             log.append("refs[\(i)]->\(target)x\(times)")
         case 2:
             let value = pick([Int64.max, Int64.min, -1, 0, 1, 2, 3, 4, 10, 1 << 31, 1 << 32, Int64(int(0..<20))])
-            objects[i] = replacing(objects[i], { if case .int = $0 { true } else { false } }) { _ in .int(value) }
+            objects[i] = replacing(objects[i], where: { if case .int = $0 { true } else { false } }, with: { _ in .int(value) })
             log.append("int[\(i)]=\(value)")
         case 3:
-            let text = pick(["", "$null", String(repeating: "A", count: 100_000), "NSManagedObjectModel", "NSEntityDescription",
-                             "_NSPredicateUtilities", "system:", "valueForKey:", "\u{0}", "é\u{301}"])
-            objects[i] = replacing(objects[i], { if case .string = $0 { true } else { false } }) { _ in .string(text) }
+            let text = pick([
+                "", "$null", String(repeating: "A", count: 100_000), "NSManagedObjectModel", "NSEntityDescription",
+                "_NSPredicateUtilities", "system:", "valueForKey:", "\u{0}", "é\u{301}",
+            ])
+            objects[i] = replacing(objects[i], where: { if case .string = $0 { true } else { false } }, with: { _ in .string(text) })
             log.append("string[\(i)]")
         case 4:
             if case .dict(var keys, var values) = objects[i], !keys.isEmpty {
@@ -94,7 +102,7 @@ extension Mutator {
         case 5:
             // Type confusion: a value of the wrong kind where another was expected.
             let replacement = others.isEmpty || chance(0.5) ? objects[int(0..<objects.count)] : pick(others)
-            objects[i] = replacing(objects[i], { _ in true }, skipRoot: true) { _ in replacement }
+            objects[i] = replacing(objects[i], where: { _ in true }, skipRoot: true, with: { _ in replacement })
             log.append("confuse[\(i)]")
         case 6:
             let keep = int(1..<objects.count + 1)
@@ -102,8 +110,10 @@ extension Mutator {
             log.append("truncateObjects\(keep)")
         case 7:
             let depth = pick(Self.repeatCounts)
-            objects[i] = chance(0.5) ? .nested(depth: depth, objects[i])
-                : replacing(objects[i], { _ in true }, skipRoot: true) { .nested(depth: depth, $0) }
+            objects[i] =
+                chance(0.5)
+                ? .nested(depth: depth, objects[i])
+                : replacing(objects[i], where: { _ in true }, skipRoot: true, with: { .nested(depth: depth, $0) })
             log.append("nest[\(i)]x\(depth)")
         case 8:
             let extra = (0..<int(1..<objects.count + 1)).map { _ in objects[int(0..<objects.count)] }
@@ -123,8 +133,10 @@ extension Mutator {
 
     /// `node` with one randomly chosen node matching `match` transformed (or `node` itself
     /// when nothing matches).
-    private mutating func replacing(_ node: PlistNode, _ match: (PlistNode) -> Bool, skipRoot: Bool = false,
-                                    _ transform: (PlistNode) -> PlistNode) -> PlistNode {
+    private mutating func replacing(
+        _ node: PlistNode, where match: (PlistNode) -> Bool, skipRoot: Bool = false,
+        with transform: (PlistNode) -> PlistNode
+    ) -> PlistNode {
         var total = 0
         Self.visit(node, isRoot: true) { candidate, isRoot in if match(candidate) && !(skipRoot && isRoot) { total += 1 } }
         guard total > 0 else { return node }

@@ -31,7 +31,8 @@ public enum BinaryPlist {
         let trailer = bytes.count - 32
         let offsetSize = Int(bytes[trailer + 6]), refSize = Int(bytes[trailer + 7])
         guard let count = number(bytes, trailer + 8, 8), let top = number(bytes, trailer + 16, 8),
-              let table = number(bytes, trailer + 24, 8), [1, 2, 4, 8].contains(offsetSize), [1, 2, 4, 8].contains(refSize) else { return nil }
+            let table = number(bytes, trailer + 24, 8), [1, 2, 4, 8].contains(offsetSize), [1, 2, 4, 8].contains(refSize)
+        else { return nil }
 
         func object(_ index: Int, depth: Int) -> PlistNode? {
             guard depth < 512, index < count, var p = number(bytes, table + index * offsetSize, offsetSize), p < bytes.count else { return nil }

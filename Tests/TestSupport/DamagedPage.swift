@@ -9,8 +9,11 @@ public enum DamagedPage {
     public static func overwrite(leafOf table: String, in path: String) throws {
         let queue = try DatabaseQueue(path: path)
         let (page, pageSize) = try queue.read { db in
-            (try Int.fetchOne(db, sql: "SELECT pageno FROM dbstat WHERE name = ? AND pagetype = 'leaf' ORDER BY pageno LIMIT 1 OFFSET 10", arguments: [table]),
-             try Int.fetchOne(db, sql: "PRAGMA page_size"))
+            (
+                try Int.fetchOne(
+                    db, sql: "SELECT pageno FROM dbstat WHERE name = ? AND pagetype = 'leaf' ORDER BY pageno LIMIT 1 OFFSET 10", arguments: [table]),
+                try Int.fetchOne(db, sql: "PRAGMA page_size")
+            )
         }
         try queue.close()
         guard let page, let pageSize else { throw CocoaError(.fileReadCorruptFile, userInfo: [NSFilePathErrorKey: path]) }

@@ -42,8 +42,9 @@ public enum Fixtures {
 
         /// Every version name the store may be matched to: Core Data takes versions with equal hashes for one another.
         public var acceptableVersions: Set<String> {
-            Set((contents.map { [$0.deletingLastPathComponent().deletingPathExtension().lastPathComponent] } ?? [])
-                + alsoIdentical.map { URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent })
+            Set(
+                (contents.map { [$0.deletingLastPathComponent().deletingPathExtension().lastPathComponent] } ?? [])
+                    + alsoIdentical.map { URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent })
         }
     }
 

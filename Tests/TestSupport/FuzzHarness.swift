@@ -60,9 +60,11 @@ public enum Fuzz {
     ///     splices); indices let a caller use seeds it has already decoded.
     ///   - body: the reader; returns normally when it accepts the input.
     ///   - isExpected: whether a thrown error is the reader's own, documented error type.
-    public static func run(_ reader: String, seeds: [[UInt8]], seed: UInt64, tokens: [String], count: Int,
-                           mutate: (inout Mutator, Int, Int) -> [UInt8],
-                           body: ([UInt8]) throws -> Void, isExpected: (Error) -> Bool) -> FuzzReport {
+    public static func run(
+        _ reader: String, seeds: [[UInt8]], seed: UInt64, tokens: [String], count: Int,
+        mutate: (inout Mutator, Int, Int) -> [UInt8],
+        body: ([UInt8]) throws -> Void, isExpected: (Error) -> Bool
+    ) -> FuzzReport {
         precondition(!seeds.isEmpty, "\(reader): no seeds")
         let environment = ProcessInfo.processInfo.environment
         let only = environment["CHRYSALIS_FUZZ_ONLY"].flatMap(Int.init)

@@ -10,8 +10,10 @@ public enum FuzzSeeds {
     /// Every file under the fixtures, `Sources/Demo/Resources` and `Benchmarks/Models` whose path
     /// satisfies `predicate`, sorted (so seed order, and with it every mutant, is stable).
     public static func files(where predicate: (URL) -> Bool) -> [URL] {
-        let roots = [Fixtures.root, projectRoot.appendingPathComponent("Sources/Demo/Resources"),
-                     projectRoot.appendingPathComponent("Benchmarks/Models")]
+        let roots = [
+            Fixtures.root, projectRoot.appendingPathComponent("Sources/Demo/Resources"),
+            projectRoot.appendingPathComponent("Benchmarks/Models"),
+        ]
         return roots.flatMap { root in
             (FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []).filter(predicate)
         }.sorted { $0.path < $1.path }
@@ -39,7 +41,8 @@ public enum FuzzSeeds {
             guard let quote = rest.firstIndex(of: "\""), let start = rest.range(of: ">"), let end = rest.range(of: "</attribute>") else { break }
             let name = String(rest[..<quote])
             if names.contains(name), start.upperBound <= end.lowerBound,
-               let data = Data(base64Encoded: String(rest[start.upperBound..<end.lowerBound]), options: .ignoreUnknownCharacters) {
+                let data = Data(base64Encoded: String(rest[start.upperBound..<end.lowerBound]), options: .ignoreUnknownCharacters)
+            {
                 found.append(Array(data))
             }
             rest = rest[end.upperBound...]

@@ -41,8 +41,10 @@ public struct Mutator {
     /// Repeat counts for nesting: enough to overflow any recursive reader's stack.
     public static let repeatCounts = [2, 10, 100, 1_000, 5_000, 20_000, 100_000]
     /// Numbers that break naive integer handling.
-    public static let hugeNumbers = ["99999999999999999999999999", "-1", "-9223372036854775808", "9223372036854775807",
-                                     "18446744073709551616", "4294967296", "0", "-0", "1e308", "1e999", "NaN", "0x7fffffff"]
+    public static let hugeNumbers = [
+        "99999999999999999999999999", "-1", "-9223372036854775808", "9223372036854775807",
+        "18446744073709551616", "4294967296", "0", "-0", "1e308", "1e999", "NaN", "0x7fffffff",
+    ]
     /// Byte sequences that are not valid UTF-8 (overlong, surrogate, truncated, stray continuation).
     public static let invalidUTF8: [[UInt8]] = [[0xC0, 0x80], [0xED, 0xA0, 0x80], [0xFF], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82], [0x80], [0]]
 

@@ -45,7 +45,8 @@ public struct SchemaSnapshot: Equatable {
                     .filter { ($0["key"] as Int) == 1 }
                     .map { "\($0["name"] as String? ?? "?") \($0["coll"] as String? ?? "") \(($0["desc"] as Int) == 1 ? "DESC" : "ASC")" }
                 let sql: String? = row["sql"]
-                indexes.insert(Index(name: name, table: row["tbl_name"], columns: columns, isUnique: sql.map { $0.uppercased().hasPrefix("CREATE UNIQUE") } ?? true))
+                indexes.insert(
+                    Index(name: name, table: row["tbl_name"], columns: columns, isUnique: sql.map { $0.uppercased().hasPrefix("CREATE UNIQUE") } ?? true))
             }
             let keys = try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME, Z_SUPER FROM Z_PRIMARYKEY ORDER BY Z_ENT")
                 .map { "\($0[0] as Int) \($0[1] as String) \($0[2] as Int)" }

@@ -14,8 +14,10 @@ extension Fuzz {
     ///
     /// - Parameter body: runs the code under test on the store at the URL (made from the seed at
     ///   the index) and returns the errors it threw, one per command run; none when all succeeded.
-    public static func runStores(_ reader: String, seeds: [StoreSeed], seed: UInt64, count: Int,
-                                 body: (URL, Int) throws -> [Error], isExpected: (Error) -> Bool) throws -> FuzzReport {
+    public static func runStores(
+        _ reader: String, seeds: [StoreSeed], seed: UInt64, count: Int,
+        body: (URL, Int) throws -> [Error], isExpected: (Error) -> Bool
+    ) throws -> FuzzReport {
         precondition(!seeds.isEmpty, "\(reader): no seeds")
         let environment = ProcessInfo.processInfo.environment
         let only = environment["CHRYSALIS_FUZZ_ONLY"].flatMap(Int.init)

@@ -111,7 +111,8 @@ extension Mutator {
         case 18..<22:
             return ("Z_UUID = \(valueName)", "UPDATE Z_METADATA SET Z_UUID = ?", [value])
         case 22..<24:
-            return chance(0.5) ? ("no Z_METADATA rows", "DELETE FROM Z_METADATA", [])
+            return chance(0.5)
+                ? ("no Z_METADATA rows", "DELETE FROM Z_METADATA", [])
                 : ("a second Z_METADATA row", "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (2, 'x', x'00')", [])
         case 24..<44:
             return primaryKeyMutation(value: (valueName, value))
@@ -177,8 +178,10 @@ extension Mutator {
         default:
             // Core Data's own columns come first and matter most: pick one of them half the time.
             let column = chance(0.5) ? pick(Array(columns.prefix(3))) : pick(columns)
-            return ("\(table).\(column) = \(value.0) where rowid % \(modulus) = \(remainder)",
-                    "UPDATE \(quoted) SET \"\(column)\" = ? WHERE \(rows)", [value.1])
+            return (
+                "\(table).\(column) = \(value.0) where rowid % \(modulus) = \(remainder)",
+                "UPDATE \(quoted) SET \"\(column)\" = ? WHERE \(rows)", [value.1]
+            )
         }
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 import XCTest
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A real, tiny filesystem (tmpfs) mounted for one test, so a full disk is a real full disk.

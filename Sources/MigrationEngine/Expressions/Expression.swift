@@ -84,8 +84,9 @@ public indirect enum Expression: Hashable, Sendable, CustomStringConvertible {
     /// The inferred expression of a relationship mapping: the destination instances that
     /// `mapping` made from the source's `relationship`.
     public static func destinationInstances(mapping: String, relationship: String) -> Expression {
-        .function(.variable("manager"), "destinationInstancesForEntityMappingNamed:sourceInstances:",
-                  [.constant(.string(mapping)), sourceKey(relationship)])
+        .function(
+            .variable("manager"), "destinationInstancesForEntityMappingNamed:sourceInstances:",
+            [.constant(.string(mapping)), sourceKey(relationship)])
     }
 }
 

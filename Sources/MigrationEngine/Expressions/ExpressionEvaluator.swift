@@ -75,7 +75,7 @@ struct ExpressionEvaluator {
                 }
             case "@unionOfObjects", "@unionOfArrays":
                 return .collection(try items.map { try walk($0, rest) })
-            default: // distinct unions
+            default:  // distinct unions
                 var seen: Set<ExpressionValue> = []
                 var result: [ExpressionValue] = []
                 for item in try items.map({ try walk($0, rest) }) {

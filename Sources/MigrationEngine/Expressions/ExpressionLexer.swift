@@ -72,12 +72,18 @@ struct ExpressionLexer {
             var seenDot = false, seenExponent = false
             while end < characters.count {
                 let c = characters[end]
-                if c.isNumber { end += 1 } else if c == ".", !seenDot, !seenExponent, end + 1 < characters.count, characters[end + 1].isNumber {
+                if c.isNumber {
+                    end += 1
+                } else if c == ".", !seenDot, !seenExponent, end + 1 < characters.count, characters[end + 1].isNumber {
                     seenDot = true; end += 1
-                } else if (c == "e" || c == "E"), !seenExponent, end + 1 < characters.count,
-                          characters[end + 1].isNumber || ((characters[end + 1] == "-" || characters[end + 1] == "+") && end + 2 < characters.count && characters[end + 2].isNumber) {
+                } else if c == "e" || c == "E", !seenExponent, end + 1 < characters.count,
+                    characters[end + 1].isNumber
+                        || ((characters[end + 1] == "-" || characters[end + 1] == "+") && end + 2 < characters.count && characters[end + 2].isNumber)
+                {
                     seenExponent = true; end += 2
-                } else { break }
+                } else {
+                    break
+                }
             }
             tokens.append(Token(kind: .number(String(characters[index..<end])), column: index + 1))
             index = end
@@ -98,7 +104,9 @@ struct ExpressionLexer {
                     index += 2
                 } else if c == quote {
                     closed = true; index += 1; break
-                } else { value.append(c); index += 1 }
+                } else {
+                    value.append(c); index += 1
+                }
             }
             guard closed else { throw fail("the string starting here is not closed (missing \(quote))", at: start) }
             tokens.append(Token(kind: .string(value), column: start + 1))

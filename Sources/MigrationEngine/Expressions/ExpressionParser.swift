@@ -24,8 +24,9 @@ public struct ExpressionParser {
 
     private init(_ text: String) throws {
         guard text.utf8.count <= Self.maximumLength else {
-            throw ExpressionError(text: String(text.prefix(80)) + "…", column: Self.maximumLength + 1,
-                                  message: "the expression is \(text.utf8.count) bytes long; expressions are limited to \(Self.maximumLength)")
+            throw ExpressionError(
+                text: String(text.prefix(80)) + "…", column: Self.maximumLength + 1,
+                message: "the expression is \(text.utf8.count) bytes long; expressions are limited to \(Self.maximumLength)")
         }
         self.text = text
         tokens = try ExpressionLexer.tokens(text)
@@ -161,8 +162,12 @@ public struct ExpressionParser {
                 path.append(name)
             case .escaped(let name): path.append(name)
             case .collectionOperator(let name):
-                guard ["count", "sum", "avg", "min", "max", "distinctUnionOfSets", "distinctUnionOfObjects", "unionOfObjects",
-                       "unionOfSets", "distinctUnionOfArrays", "unionOfArrays"].contains(name) else {
+                guard
+                    [
+                        "count", "sum", "avg", "min", "max", "distinctUnionOfSets", "distinctUnionOfObjects", "unionOfObjects",
+                        "unionOfSets", "distinctUnionOfArrays", "unionOfArrays",
+                    ].contains(name)
+                else {
                     throw error("unknown collection operator '@\(name)'")
                 }
                 path.append("@" + name)

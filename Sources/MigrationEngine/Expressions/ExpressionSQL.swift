@@ -54,9 +54,10 @@ struct ExpressionSQL {
     /// overflow into infinity (or an integer into a real) and store it; the evaluator stops
     /// with an error there, and so does the compiled statement.
     private func checked(_ fragment: Fragment, _ expression: Expression) -> Fragment {
-        Fragment(sql: CheckedArithmetic.guarded(fragment.sql, integer: fragment.kind == .integer),
-                 arguments: fragment.arguments + [CheckedArithmetic.label(expression: expression.description, entity: entity.name)],
-                 kind: fragment.kind)
+        Fragment(
+            sql: CheckedArithmetic.guarded(fragment.sql, integer: fragment.kind == .integer),
+            arguments: fragment.arguments + [CheckedArithmetic.label(expression: expression.description, entity: entity.name)],
+            kind: fragment.kind)
     }
 
     /// `TERNARY(p, a, b)` as `CASE WHEN p THEN a ELSE b END`. The branches must be of one kind
@@ -66,8 +67,9 @@ struct ExpressionSQL {
         guard let condition = compile(predicate), let a = compile(whenTrue), let b = compile(whenFalse) else { return nil }
         let kind: Kind
         if a.kind == b.kind || b.kind == .null { kind = a.kind } else if a.kind == .null { kind = b.kind } else { return nil }
-        return Fragment(sql: "(CASE WHEN \(condition.sql) THEN \(a.sql) ELSE \(b.sql) END)",
-                        arguments: condition.arguments + a.arguments + b.arguments, kind: kind)
+        return Fragment(
+            sql: "(CASE WHEN \(condition.sql) THEN \(a.sql) ELSE \(b.sql) END)",
+            arguments: condition.arguments + a.arguments + b.arguments, kind: kind)
     }
 
     /// `$source.a.b.c`: each to-one hop becomes a nested `SELECT … WHERE Z_PK = <key>`, the last
@@ -81,14 +83,16 @@ struct ExpressionSQL {
             guard !key.hasPrefix("@") else { return nil }
             if index == path.count - 1 {
                 guard let attribute = model.allAttributes(of: current).first(where: { $0.name == key }), !attribute.isTransient,
-                      let column = layout.column(entity: current.name, property: key), let kind = Self.kind(of: attribute) else { return nil }
+                    let column = layout.column(entity: current.name, property: key), let kind = Self.kind(of: attribute)
+                else { return nil }
                 var sql = "\(table).\(SQLIdentifier.quote(column.name))"
                 for hop in hops.reversed() { sql = "(SELECT \(sql) FROM \(hop.table) \(hop.alias) WHERE \(hop.alias).Z_PK = \(hop.from))" }
                 return Fragment(sql: sql, arguments: [], kind: kind)
             }
             guard let relationship = model.relationship(named: key, in: current), !relationship.isToMany,
-                  case let .foreignKey(_, column, _)? = layout.storage(entity: current.name, relationship: key),
-                  let next = model.entity(named: relationship.destinationEntityName), let nextTable = layout.table(for: next.name) else { return nil }
+                case let .foreignKey(_, column, _)? = layout.storage(entity: current.name, relationship: key),
+                let next = model.entity(named: relationship.destinationEntityName), let nextTable = layout.table(for: next.name)
+            else { return nil }
             let nextAlias = "\(alias)_\(index)"
             hops.append((from: "\(table).\(SQLIdentifier.quote(column))", table: "src.\(SQLIdentifier.quote(nextTable.name))", alias: nextAlias))
             table = nextAlias

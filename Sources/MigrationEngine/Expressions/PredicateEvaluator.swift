@@ -28,9 +28,13 @@ struct PredicateEvaluator {
             return op == .equal ? equal : !equal
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
             let order: ComparisonResult
-            if let a = lhs.number, let b = rhs.number { order = a < b ? .orderedAscending : a > b ? .orderedDescending : .orderedSame }
-            else if let a = text(lhs), let b = text(rhs) { order = a < b ? .orderedAscending : a > b ? .orderedDescending : .orderedSame }
-            else { return false }
+            if let a = lhs.number, let b = rhs.number {
+                order = a < b ? .orderedAscending : a > b ? .orderedDescending : .orderedSame
+            } else if let a = text(lhs), let b = text(rhs) {
+                order = a < b ? .orderedAscending : a > b ? .orderedDescending : .orderedSame
+            } else {
+                return false
+            }
             switch op {
             case .less: return order == .orderedAscending
             case .lessOrEqual: return order != .orderedDescending

@@ -1,6 +1,5 @@
 import SQLiteStore
 
-
 /// Predicates (an entity mapping's filter, a `TERNARY`'s condition) as SQL conditions for the
 /// set-based fast path.
 ///
@@ -60,8 +59,9 @@ extension ExpressionSQL {
         case .beginsWith where a.kind == .text && b.kind == .text:
             return Self.condition("coalesce(substr(\(x), 1, length(\(y))) = \(y), 0)", a.arguments + b.arguments + b.arguments)
         case .endsWith where a.kind == .text && b.kind == .text:
-            return Self.condition("coalesce(length(\(x)) >= length(\(y)) AND substr(\(x), length(\(x)) - length(\(y)) + 1) = \(y), 0)",
-                                  a.arguments + b.arguments + a.arguments + a.arguments + b.arguments + b.arguments)
+            return Self.condition(
+                "coalesce(length(\(x)) >= length(\(y)) AND substr(\(x), length(\(x)) - length(\(y)) + 1) = \(y), 0)",
+                a.arguments + b.arguments + a.arguments + a.arguments + b.arguments + b.arguments)
         case .contains where a.kind == .text && b.kind == .text:
             // An empty string is contained nowhere (Foundation's contains), though instr finds it at 1.
             return Self.condition("coalesce(instr(\(x), \(y)) > 0 AND length(\(y)) > 0, 0)", a.arguments + b.arguments + b.arguments)

@@ -45,30 +45,41 @@ package struct DataGenerator {
     package func fill(_ store: PersistentStore, rows: Int, progress: (Int) throws -> Void = { _ in }) throws {
         let layout = try store.layout(for: model)
         var hierarchies: [String: Hierarchy] = [:]
-        let roots = model.entities.filter { $0.parentName == nil }.sorted { (layout.numbering.number(of: $0.name) ?? 0) < (layout.numbering.number(of: $1.name) ?? 0) }
+        let roots = model.entities.filter { $0.parentName == nil }.sorted {
+            (layout.numbering.number(of: $0.name) ?? 0) < (layout.numbering.number(of: $1.name) ?? 0)
+        }
         for root in roots {
             let concretes = concreteEntities(of: root)
             let base = try store.readObjects(layout) { try $0.highestKey(of: root.name) }
-            hierarchies[root.name] = Hierarchy(root: root, concretes: concretes, numbers: concretes.compactMap { layout.numbering.number(of: $0.name) }, base: base,
-                                               rows: rowsPerConcreteEntity ? rows * concretes.count : rows)
+            hierarchies[root.name] = Hierarchy(
+                root: root, concretes: concretes, numbers: concretes.compactMap { layout.numbering.number(of: $0.name) }, base: base,
+                rows: rowsPerConcreteEntity ? rows * concretes.count : rows)
         }
         var random = SeededRandom(seed: seed)
         var done = 0
         for root in roots {
             guard let hierarchy = hierarchies[root.name], !hierarchy.concretes.isEmpty else { continue }
             var plans = hierarchy.concretes.map { entity in
-                let attributes = model.allAttributes(of: entity).filter { !$0.isTransient && !$0.isDerived && layout.column(entity: entity.name, property: $0.name) != nil }
+                let attributes = model.allAttributes(of: entity).filter {
+                    !$0.isTransient && !$0.isDerived && layout.column(entity: entity.name, property: $0.name) != nil
+                }
                 // Attributes under a uniqueness constraint get a value of their row's own: a
                 // constraint's index spans the whole table (8 corpus bundles failed on repeats).
                 let unique = Set(([entity] + model.ancestors(of: entity)).flatMap { $0.uniquenessConstraints.flatMap { $0 } })
-                return (entity: entity, attributes: attributes, rules: attributes.map { SampleRule(attributeName: $0.name, unique: unique.contains($0.name)) },
-                        toOnes: model.allRelationships(of: entity).filter { !$0.isToMany && !$0.isTransient }.map { TargetRule($0, in: model, hierarchies: hierarchies) })
+                return (
+                    entity: entity, attributes: attributes, rules: attributes.map { SampleRule(attributeName: $0.name, unique: unique.contains($0.name)) },
+                    toOnes: model.allRelationships(of: entity).filter { !$0.isToMany && !$0.isTransient }.map {
+                        TargetRule($0, in: model, hierarchies: hierarchies)
+                    }
+                )
             }
             var index = 0
             while index < hierarchy.rows {
                 let end = min(index + chunkSize, hierarchy.rows)
                 try store.writeObjects(layout) { writer in
-                    let templates = try plans.map { try writer.template(for: $0.entity.name, attributes: $0.attributes.map(\.name), relationships: $0.toOnes.map(\.name)) }
+                    let templates = try plans.map {
+                        try writer.template(for: $0.entity.name, attributes: $0.attributes.map(\.name), relationships: $0.toOnes.map(\.name))
+                    }
                     for row in index..<end {
                         let which = row % plans.count
                         let values = zip(plans[which].attributes, plans[which].rules).map { value(for: $0, rule: $1, index: row, random: &random) }
@@ -92,14 +103,18 @@ package struct DataGenerator {
         let q = SQLIdentifier.quote
         for entity in model.entities where !entity.isAbstract {
             for relationship in entity.relationships where relationship.isToMany && relationship.isOrdered {
-                guard case let .inverseForeignKey(table, column, _, order?)? = layout.storage(entity: entity.name, relationship: relationship.name) else { continue }
+                guard case let .inverseForeignKey(table, column, _, order?)? = layout.storage(entity: entity.name, relationship: relationship.name) else {
+                    continue
+                }
                 try store.withConnection { connection in
-                    try connection.execute(SQLStatement("""
-                        UPDATE \(q(table)) SET \(q(order)) = ranked.position
-                        FROM (SELECT Z_PK, 1024 * row_number() OVER (PARTITION BY \(q(column)) ORDER BY Z_PK) AS position
-                              FROM \(q(table)) WHERE \(q(column)) IS NOT NULL) AS ranked
-                        WHERE \(q(table)).Z_PK = ranked.Z_PK
-                        """))
+                    try connection.execute(
+                        SQLStatement(
+                            """
+                            UPDATE \(q(table)) SET \(q(order)) = ranked.position
+                            FROM (SELECT Z_PK, 1024 * row_number() OVER (PARTITION BY \(q(column)) ORDER BY Z_PK) AS position
+                                  FROM \(q(table)) WHERE \(q(column)) IS NOT NULL) AS ranked
+                            WHERE \(q(table)).Z_PK = ranked.Z_PK
+                            """))
                 }
             }
         }
@@ -153,8 +168,10 @@ package struct DataGenerator {
             // The next row of an accepted entity (not yet taken, for a one-to-one); none when too
             // few rows reach that entity.
             let tries = oneToOne ? rows : min(rows, count)
-            guard let pick = (0..<tries).lazy.map({ (first + $0) % rows })
-                .first(where: { accepted.contains($0 % count) && !taken.contains($0) }) else { return nil }
+            guard
+                let pick = (0..<tries).lazy.map({ (first + $0) % rows })
+                    .first(where: { accepted.contains($0 % count) && !taken.contains($0) })
+            else { return nil }
             if oneToOne { taken.insert(pick) }
             return ObjectID(entityNumber: hierarchy.numbers[pick % count], primaryKey: hierarchy.base + Int64(pick) + 1)
         }
@@ -180,7 +197,8 @@ package struct DataGenerator {
             // What a value transformer writes is the app's; a required one still needs bytes:
             // a property list of a string, as NSSecureUnarchiveFromData's plist archives are.
             guard !attribute.isOptional,
-                  let data = try? PropertyListSerialization.data(fromPropertyList: "value \(index)", format: .binary, options: 0) else { return .null }
+                let data = try? PropertyListSerialization.data(fromPropertyList: "value \(index)", format: .binary, options: 0)
+            else { return .null }
             stored = .data(data)
         default: return .null
         }
@@ -199,8 +217,12 @@ package struct DataGenerator {
         case .uuid:
             var bytes = [UInt8](repeating: 0, count: 16)
             withUnsafeBytes(of: UInt64(row + 1).bigEndian) { bytes.replaceSubrange(8..<16, with: $0) }
-            return .uuid(UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                                     bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15])))
+            return .uuid(
+                UUID(
+                    uuid: (
+                        bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                        bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+                    )))
         case .uri: return .uri(URL(string: "https://example.com/unique/\(row + 1)")!)
         case .binaryData, .transformable: return .data(Data("\(attribute.name) \(row + 1)".utf8))
         default: return nil
@@ -212,8 +234,9 @@ package struct DataGenerator {
         for entity in model.entities where !entity.isAbstract {
             for relationship in entity.relationships where relationship.isToMany {
                 guard case .joinTable(let join, _, _, _)? = layout.storage(entity: entity.name, relationship: relationship.name),
-                      join.sides.first?.relationship == relationship.name, let hierarchy = hierarchies[model.rootEntity(of: entity).name],
-                      let slot = hierarchy.concretes.firstIndex(where: { $0.name == entity.name }) else { continue }
+                    join.sides.first?.relationship == relationship.name, let hierarchy = hierarchies[model.rootEntity(of: entity).name],
+                    let slot = hierarchy.concretes.firstIndex(where: { $0.name == entity.name })
+                else { continue }
                 var rule = TargetRule(relationship, in: model, hierarchies: hierarchies)
                 rule.optional = false
                 rule.oneToOne = false

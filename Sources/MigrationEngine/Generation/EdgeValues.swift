@@ -25,8 +25,10 @@ enum EdgeValues {
         case .decimal: return [.double(-9.99e15), .double(9.99e15), .double(0)]
         case .boolean: return [.bool(false), .bool(true)]
         case .date:
-            return [.date(Date(timeIntervalSinceReferenceDate: -63_000_000_000)), .date(Date(timeIntervalSinceReferenceDate: 253_000_000_000)),
-                    .date(Date(timeIntervalSinceReferenceDate: 0))]
+            return [
+                .date(Date(timeIntervalSinceReferenceDate: -63_000_000_000)), .date(Date(timeIntervalSinceReferenceDate: 253_000_000_000)),
+                .date(Date(timeIntervalSinceReferenceDate: 0)),
+            ]
         case .binaryData: return [.data(Data()), .data(Data([0, 0xFF, 0xC3, 0x28]))]
         case .uuid: return [.uuid(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))]
         case .uri: return [.uri(URL(string: "https://example.com/%E6%9D%B1%E4%BA%AC?q=a&b=%20")!)]

@@ -25,15 +25,21 @@ package struct SeededRandom: RandomNumberGenerator {
 /// Realistic strings for generated rows, chosen by what an attribute's name suggests: people's
 /// names (some without a space, as real data has), book titles, prose, units, colours, ids.
 package enum SampleValues {
-    static let firstNames = ["Ada", "Alan", "Grace", "Linus", "Margaret", "Donald", "Barbara", "Edsger", "Frances", "Ken",
-                             "Radia", "Tim", "Katherine", "Dennis", "Hedy", "John", "Jane", "Bill", "Jack", "Marie"]
-    static let lastNames = ["Lovelace", "Turing", "Hopper", "Torvalds", "Hamilton", "Knuth", "Liskov", "Dijkstra", "Allen",
-                            "Thompson", "Perlman", "Berners-Lee", "Johnson", "Ritchie", "Lamarr", "Doe", "Smith", "Brown", "Curie"]
+    static let firstNames = [
+        "Ada", "Alan", "Grace", "Linus", "Margaret", "Donald", "Barbara", "Edsger", "Frances", "Ken",
+        "Radia", "Tim", "Katherine", "Dennis", "Hedy", "John", "Jane", "Bill", "Jack", "Marie",
+    ]
+    static let lastNames = [
+        "Lovelace", "Turing", "Hopper", "Torvalds", "Hamilton", "Knuth", "Liskov", "Dijkstra", "Allen",
+        "Thompson", "Perlman", "Berners-Lee", "Johnson", "Ritchie", "Lamarr", "Doe", "Smith", "Brown", "Curie",
+    ]
     static let mononyms = ["Plato", "Voltaire", "Molière", "Homer", "Banksy", "Zeno"]
     static let adjectives = ["Silent", "Quiet", "Last", "Hidden", "Burning", "Golden", "Broken", "Distant", "Secret", "Small"]
     static let nouns = ["River", "Garden", "Castle", "Engine", "Winter", "Harbour", "Library", "Orchard", "Theorem", "Voyage"]
-    static let words = ["the", "a", "migration", "store", "model", "version", "entity", "page", "chapter", "book", "quietly",
-                        "moves", "keeps", "every", "row", "safe", "while", "schema", "changes", "under", "it"]
+    static let words = [
+        "the", "a", "migration", "store", "model", "version", "entity", "page", "chapter", "book", "quietly",
+        "moves", "keeps", "every", "row", "safe", "while", "schema", "changes", "under", "it",
+    ]
     static let units = ["kg", "g", "l", "ml", "piece", "loaf", "dozen", "can", "bunch", "jar"]
     static let cuisines = ["Italian", "French", "Japanese", "Mexican", "Indian", "Thai", "Greek", "Ethiopian"]
 
@@ -105,16 +111,28 @@ enum TextKind {
 
     init(key: String) {
         let prose = ["text", "body", "content", "direction", "synopsis", "comment"]
-        if key.contains("first") { self = .firstName }
-        else if key.contains("last") { self = .lastName }
-        else if key.contains("author") || key.contains("chef") { self = .person }
-        else if key.contains("title") { self = .title }
-        else if key == "name" || key.hasSuffix("name") { self = .person }
-        else if prose.contains(where: { key.contains($0) }) { self = .longProse }
-        else if key.contains("hex") || key.contains("color") { self = .hexColour }
-        else if key == "xyz" || key.contains("unit") { self = .unit }
-        else if key.contains("cuisine") { self = .cuisine }
-        else if key.hasSuffix("id") { self = .identifier }
-        else { self = .shortProse }
+        if key.contains("first") {
+            self = .firstName
+        } else if key.contains("last") {
+            self = .lastName
+        } else if key.contains("author") || key.contains("chef") {
+            self = .person
+        } else if key.contains("title") {
+            self = .title
+        } else if key == "name" || key.hasSuffix("name") {
+            self = .person
+        } else if prose.contains(where: { key.contains($0) }) {
+            self = .longProse
+        } else if key.contains("hex") || key.contains("color") {
+            self = .hexColour
+        } else if key == "xyz" || key.contains("unit") {
+            self = .unit
+        } else if key.contains("cuisine") {
+            self = .cuisine
+        } else if key.hasSuffix("id") {
+            self = .identifier
+        } else {
+            self = .shortProse
+        }
     }
 }

@@ -15,8 +15,10 @@ import SQLiteStore
 /// rebuild-type`, `rebuild-to-many`, `rebuild-ordered`) hold a rebuild to its SQL's time.
 package enum InPlaceMigration {
     /// Migrates the store at `path` from `source` to `destination` by inference, as `context`'s step.
-    static func run(store path: String, from source: ModelBundle.Version, to destination: ModelBundle.Version,
-                    context: StepContext) throws -> MigrationReport {
+    static func run(
+        store path: String, from source: ModelBundle.Version, to destination: ModelBundle.Version,
+        context: StepContext
+    ) throws -> MigrationReport {
         try InferredStep(store: path, from: source, to: destination, options: context).alterInPlace()
     }
 }
@@ -95,8 +97,9 @@ private struct InferredStep {
     func alterInPlace() throws -> MigrationReport {
         try original.close()
         let rows = verifiedRows?.values.reduce(0, +) ?? expected.modelRows
-        var progress = InPlaceProgress(rows: rows, bytes: InPlaceProgress.bytes(of: path), countsRows: countsRows, change: expected.total, tables: tables,
-                                       keepsBackup: options.keepsBackup, target: options.progress, pass: "\(name) (lightweight, in place)")
+        var progress = InPlaceProgress(
+            rows: rows, bytes: InPlaceProgress.bytes(of: path), countsRows: countsRows, change: expected.total, tables: tables,
+            keepsBackup: options.keepsBackup, target: options.progress, pass: "\(name) (lightweight, in place)")
         let space = SpaceCheck(.alterInPlace(backup: options.keepsBackup, rewritesRows: rewritesRows, rebuilds: !altersOnly), store: path)
         try space.require(store: path, step: name)
         // Name another writer now, rather than time out inside the transaction below.
@@ -121,15 +124,17 @@ private struct InferredStep {
         }
         unlink(StoreSwap.backupMarker(for: path))
         progress.finish()
-        return MigrationReport(store: path, backup: backup, sourceVersion: source.name, destinationVersion: destination.name,
-                               passes: ["inferred, in place"], rowsBefore: counts.before, rowsAfter: counts.after,
-                               duration: Date().timeIntervalSince(started))
+        return MigrationReport(
+            store: path, backup: backup, sourceVersion: source.name, destinationVersion: destination.name,
+            passes: ["inferred, in place"], rowsBefore: counts.before, rowsAfter: counts.after,
+            duration: Date().timeIntervalSince(started))
     }
 
     /// The step inside the write transaction: the store checked again, the rows to verify against
     /// counted, the statements run, the result verified. Returns the counts before and after.
     private func alterUnderLock(_ connection: StoreConnection, store: PersistentStore, progress: inout InPlaceProgress) throws
-        -> (before: [String: Int], after: [String: Int]) {
+        -> (before: [String: Int], after: [String: Int])
+    {
         // Read again under the write lock: nothing can have changed the store since.
         guard try connection.metadata().versionHashes == metadata.versionHashes else {
             throw MigrationError(.wrongModel, "\(path) changed while the migration was starting", fix: "run the migration again")
@@ -149,15 +154,20 @@ private struct InferredStep {
                 if counting == nil { rowsBefore = try InferredStepChecks.counts(connection, layout: layouts.source, entities: Array(origins)) }
             }
         }
-        let copied = try LightweightMigration(connection: connection, inference: inference, source: layouts.source, destination: layouts.destination, path: path)
-            .run(metadata: metadata) { progress.changed(share: $0) }
+        let copied = try LightweightMigration(
+            connection: connection, inference: inference, source: layouts.source, destination: layouts.destination, path: path
+        )
+        .run(metadata: metadata) { progress.changed(share: $0) }
         if let counting { rowsBefore = try counting.wait() }
         try options.cancellation.check()
         progress.verifying(rows: rowsBefore.values.reduce(0, +))
         try InferredStepChecks.verifySchema(connection, layout: layouts.destination, path: path)
-        if countsRows { rowsAfter = try InferredStepChecks.verifyCounts(connection, inference: inference, layout: layouts.destination, rowsBefore: rowsBefore,
-                                                                        tablesKeepingRows: tablesKeepingRows,
-                                                                        rowsCopied: copied.filter { tablesCopiedWhole.contains($0.key) }) }
+        if countsRows {
+            rowsAfter = try InferredStepChecks.verifyCounts(
+                connection, inference: inference, layout: layouts.destination, rowsBefore: rowsBefore,
+                tablesKeepingRows: tablesKeepingRows,
+                rowsCopied: copied.filter { tablesCopiedWhole.contains($0.key) })
+        }
         try options.cancellation.check()  // the last moment to change one's mind
         progress.verified()
         return (rowsBefore, rowsAfter)

@@ -58,13 +58,18 @@ extension InferredMapping {
     /// The error for a store whose rows break requirements: what Core Data would refuse, and why.
     func unmetRequirementsError(_ unmet: [(requirement: InferenceRequirement, rows: Int)], store path: String) -> MigrationError {
         let list = unmet.map { unmet -> String in
-            if case .linkElsewhere = unmet.requirement.kind { return "\(unmet.requirement.description) (\(unmet.rows) row\(unmet.rows == 1 ? " has" : "s have") a link)" }
+            if case .linkElsewhere = unmet.requirement.kind {
+                return "\(unmet.requirement.description) (\(unmet.rows) row\(unmet.rows == 1 ? " has" : "s have") a link)"
+            }
             return "\(unmet.requirement.description) (\(unmet.rows) row\(unmet.rows == 1 ? " lacks" : "s lack") it)"
         }.joined(separator: "; ")
         let missing = unmet.contains { if case .linkElsewhere = $0.requirement.kind { return false } else { return true } }
-        var error = MigrationError(.wrongModel, "\(sourceVersion) → \(destinationVersion) cannot migrate \(path): \(list); Core Data refuses such a store too\(missing ? " (error 134110)" : "")",
-                              fix: missing ? "give the attribute a default value in \(destinationVersion), make it optional, or write a mapping model that supplies the value; the store is unchanged"
-                                  : "write a mapping model for \(sourceVersion) → \(destinationVersion) that says what the links become; the store is unchanged")
+        var error = MigrationError(
+            .wrongModel,
+            "\(sourceVersion) → \(destinationVersion) cannot migrate \(path): \(list); Core Data refuses such a store too\(missing ? " (error 134110)" : "")",
+            fix: missing
+                ? "give the attribute a default value in \(destinationVersion), make it optional, or write a mapping model that supplies the value; the store is unchanged"
+                : "write a mapping model for \(sourceVersion) → \(destinationVersion) that says what the links become; the store is unchanged")
         error.step = "\(sourceVersion) → \(destinationVersion)"
         return error
     }

@@ -38,8 +38,10 @@ enum InferenceRules {
 
     /// Pairs `entity`'s stored properties (inherited ones included) with `source`'s and applies
     /// the attribute and relationship rules to each pair and to each new property.
-    static func properties(of entity: EntityDescription, in new: ManagedObjectModel, from source: EntityDescription,
-                           in old: ManagedObjectModel, entitySources: [String: String], checks: InferenceChecks) -> Properties {
+    static func properties(
+        of entity: EntityDescription, in new: ManagedObjectModel, from source: EntityDescription,
+        in old: ManagedObjectModel, entitySources: [String: String], checks: InferenceChecks
+    ) -> Properties {
         var pairing = PropertyPairing(entity: entity, new: new, source: source, old: old, entitySources: entitySources, checks: checks)
         pairing.refuseSharedIdentifiers()
         for attribute in new.allAttributes(of: entity) where !attribute.isTransient { pairing.pair(attribute) }
@@ -63,16 +65,19 @@ enum InferenceRules {
         var claimed: Set<String> = []
         var result = Properties()
 
-        init(entity: EntityDescription, new: ManagedObjectModel, source: EntityDescription, old: ManagedObjectModel,
-             entitySources: [String: String], checks: InferenceChecks) {
+        init(
+            entity: EntityDescription, new: ManagedObjectModel, source: EntityDescription, old: ManagedObjectModel,
+            entitySources: [String: String], checks: InferenceChecks
+        ) {
             (self.entity, self.new, self.old, self.source, self.entitySources, self.checks) = (entity, new, old, source, entitySources, checks)
             oldAttributes = old.allAttributes(of: source).filter { !$0.isTransient }
             oldRelationships = old.allRelationships(of: source).filter { !$0.isTransient }
             // R2/R3: properties pair by renaming identifier only; an unset one is the name (DOC). So
             // a chain of renames works when every version keeps the original name as its identifier
             // ("canonical name", DOC), and v1 → v3 pairs exactly as v2 → v3 does.
-            byIdentifier = Dictionary((oldAttributes.map(\.property) + oldRelationships.map(\.property)).map { ($0.canonicalName, $0.name) },
-                                      uniquingKeysWith: { first, _ in first })
+            byIdentifier = Dictionary(
+                (oldAttributes.map(\.property) + oldRelationships.map(\.property)).map { ($0.canonicalName, $0.name) },
+                uniquingKeysWith: { first, _ in first })
         }
 
         mutating func note(_ kind: InferredMapping.Change.Kind, _ property: String, _ text: String) {
@@ -120,7 +125,9 @@ enum InferenceRules {
             if let problem = typeChange(from: was, to: attribute) {
                 block(problem)
             } else if was.attributeType != attribute.attributeType {
-                note(.retyped, attribute.name, "\(attribute.name) changes type from \(was.attributeType.displayName) to \(attribute.attributeType.displayName); values carry over")
+                note(
+                    .retyped, attribute.name,
+                    "\(attribute.name) changes type from \(was.attributeType.displayName) to \(attribute.attributeType.displayName); values carry over")
             }
             // T5: external storage may be turned on (values gain Core Data's in-row tag), not off
             // (CD: "Unable to use inferred mapping to move external reference into store.").
@@ -130,8 +137,11 @@ enum InferenceRules {
             // A7/A8/A9: optional → required takes the default where a value is missing; without a
             // default the step fails for a store with a missing value (CD 134110).
             if was.isOptional && !attribute.isOptional {
-                if let fill = attribute.defaultValueString { note(.madeRequired, attribute.name, "\(attribute.name) becomes required; empty values get the default \(fill)") }
-                else { require(attribute.name, .existingValue, "\(attribute.name) becomes required and has no default value") }
+                if let fill = attribute.defaultValueString {
+                    note(.madeRequired, attribute.name, "\(attribute.name) becomes required; empty values get the default \(fill)")
+                } else {
+                    require(attribute.name, .existingValue, "\(attribute.name) becomes required and has no default value")
+                }
             } else if !was.isOptional && attribute.isOptional {
                 note(.madeOptional, attribute.name, "\(attribute.name) becomes optional")
             }
@@ -145,7 +155,9 @@ enum InferenceRules {
             let mandatory = !relationship.isOptional && (!relationship.isToMany || relationship.minCount > 0)
             guard let from = match(relationship.property, isAttribute: false), let was = oldRelationships.first(where: { $0.name == from }) else {
                 note(.added, relationship.name, "\(relationship.name) added")
-                if mandatory { require(relationship.name, .newValue, "\(relationship.name) is a new required relationship; existing objects have nothing to point to") }
+                if mandatory {
+                    require(relationship.name, .newValue, "\(relationship.name) is a new required relationship; existing objects have nothing to point to")
+                }
                 return
             }
             guard keepsLinks(relationship, was: was, mandatory: mandatory), !becomesInverseKey(relationship, was: was) else { return }
@@ -159,7 +171,9 @@ enum InferenceRules {
                 note(.madeToMany, relationship.name, "\(relationship.name) changes from to-one to to-many")
             }
             // P7: ordered ↔ unordered (DOC; WIRE 2.60 `allMessages`).
-            if was.isOrdered != relationship.isOrdered { note(.orderChanged, relationship.name, "\(relationship.name) becomes \(relationship.isOrdered ? "ordered" : "unordered")") }
+            if was.isOrdered != relationship.isOrdered {
+                note(.orderChanged, relationship.name, "\(relationship.name) becomes \(relationship.isOrdered ? "ordered" : "unordered")")
+            }
             // P4: becoming mandatory is checked against the rows (CD 134110).
             let wasMandatory = !was.isOptional && (!was.isToMany || was.minCount > 0)
             if mandatory && !wasMandatory {
@@ -185,20 +199,26 @@ enum InferenceRules {
             guard entitySources[target] != was.destinationEntityName else { return true }
             let becomes = entitySources.first { $0.value == was.destinationEntityName }?.key
             if checks.contains(.destinationChanges) {
-                block(becomes == nil
-                      ? "\(relationship.name) points to \(target) and its old destination \(was.destinationEntityName) is removed (refused by --strict-destinations; Core Data infers it and drops the links)"
-                      : "\(relationship.name) now points to \(target) instead of \(was.destinationEntityName) (refused by --strict-destinations)")
+                block(
+                    becomes == nil
+                        ? "\(relationship.name) points to \(target) and its old destination \(was.destinationEntityName) is removed (refused by --strict-destinations; Core Data infers it and drops the links)"
+                        : "\(relationship.name) now points to \(target) instead of \(was.destinationEntityName) (refused by --strict-destinations)")
                 return false
             }
             if let becomes {
-                require(relationship.name, .linkElsewhere(was.name),
-                        "\(relationship.name) now points to \(target), but its links hold \(was.destinationEntityName) objects, which become \(becomes): "
+                require(
+                    relationship.name, .linkElsewhere(was.name),
+                    "\(relationship.name) now points to \(target), but its links hold \(was.destinationEntityName) objects, which become \(becomes): "
                         + "Core Data cannot set them (\"Unacceptable type of value for relationship\")")
                 note(.linksDropped, relationship.name, "\(relationship.name) now points to \(target) instead of \(was.destinationEntityName); it starts empty")
             } else {
-                note(.linksDropped, relationship.name, "\(relationship.name) now points to \(target) and its old destination \(was.destinationEntityName) is removed: its links are dropped")
+                note(
+                    .linksDropped, relationship.name,
+                    "\(relationship.name) now points to \(target) and its old destination \(was.destinationEntityName) is removed: its links are dropped")
             }
-            if mandatory { require(relationship.name, .newValue, "\(relationship.name) is required and starts empty; existing objects have nothing to point to") }
+            if mandatory {
+                require(relationship.name, .newValue, "\(relationship.name) is required and starts empty; existing objects have nothing to point to")
+            }
             return false
         }
 
@@ -210,11 +230,15 @@ enum InferenceRules {
         /// inverse's links, as a new one would).
         mutating func becomesInverseKey(_ relationship: RelationshipDescription, was: RelationshipDescription) -> Bool {
             guard relationship.isToMany, let inverseName = relationship.inverseName,
-                  let destination = new.entity(named: relationship.destinationEntityName),
-                  let inverse = new.relationship(named: inverseName, in: destination), !inverse.isToMany else { return false }
+                let destination = new.entity(named: relationship.destinationEntityName),
+                let inverse = new.relationship(named: inverseName, in: destination), !inverse.isToMany
+            else { return false }
             // Kept in its inverse's key before too: that key is what the step keeps.
             if let sourceInverse = was.inverseName.flatMap({ oldInverse(of: was, named: $0) }), !sourceInverse.isToMany { return false }
-            note(.linksDropped, relationship.name, "\(relationship.name) is now the inverse of \(destination.name).\(inverseName), kept in its key: the links \(was.name) kept on its own are dropped")
+            note(
+                .linksDropped, relationship.name,
+                "\(relationship.name) is now the inverse of \(destination.name).\(inverseName), kept in its key: the links \(was.name) kept on its own are dropped"
+            )
             return true
         }
 
@@ -237,7 +261,8 @@ enum InferenceRules {
         // T3: Binary ↔ Transformable only with the destination's `NSMigrationAllowTypeTransformation`
         // key and no external storage on either side (CD).
         if Set([from, to]) == [.binaryData, .transformable], now.userInfo["NSMigrationAllowTypeTransformation"] != nil,
-           !was.allowsExternalBinaryDataStorage, !now.allowsExternalBinaryDataStorage {
+            !was.allowsExternalBinaryDataStorage, !now.allowsExternalBinaryDataStorage
+        {
             return nil
         }
         return "\(now.name) changes type from \(from.displayName) to \(to.displayName) (Core Data infers type changes only among the numeric types and Boolean)"

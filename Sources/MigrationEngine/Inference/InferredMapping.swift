@@ -61,8 +61,9 @@ public struct InferredMapping: Sendable {
 
     /// The error for a step that needs a mapping model, naming every blocking change.
     public var notInferableError: MigrationError {
-        var error = MigrationError(.wrongModel, "\(sourceVersion) → \(destinationVersion) cannot be inferred: " + blockers.map(\.description).joined(separator: "; "),
-                                   fix: "write a mapping model for \(sourceVersion) → \(destinationVersion) (Name.mapping.yaml or an Xcode .xcmappingmodel)")
+        var error = MigrationError(
+            .wrongModel, "\(sourceVersion) → \(destinationVersion) cannot be inferred: " + blockers.map(\.description).joined(separator: "; "),
+            fix: "write a mapping model for \(sourceVersion) → \(destinationVersion) (Name.mapping.yaml or an Xcode .xcmappingmodel)")
         error.step = "\(sourceVersion) → \(destinationVersion)"
         return error
     }
@@ -108,9 +109,14 @@ extension InferredMapping {
                 changes.append(Change(kind: .newEntity, entity: entity.name, description: "new entity \(entity.name)"))
                 continue
             }
-            if sourceName != entity.name { changes.append(Change(kind: .entityRenamed, entity: entity.name, description: "entity \(sourceName) renamed to \(entity.name)")) }
+            if sourceName != entity.name {
+                changes.append(Change(kind: .entityRenamed, entity: entity.name, description: "entity \(sourceName) renamed to \(entity.name)"))
+            }
             if sourceEntity.parentName.flatMap({ name in entitySources.first { $0.value == name }?.key }) != entity.parentName {
-                changes.append(Change(kind: .parentChanged, entity: entity.name, description: "parent entity \(sourceEntity.parentName ?? "none") → \(entity.parentName ?? "none")"))
+                changes.append(
+                    Change(
+                        kind: .parentChanged, entity: entity.name,
+                        description: "parent entity \(sourceEntity.parentName ?? "none") → \(entity.parentName ?? "none")"))
             }
             let found = InferenceRules.properties(of: entity, in: new, from: sourceEntity, in: old, entitySources: entitySources, checks: checks)
             propertySources[entity.name] = found.sources
@@ -121,9 +127,10 @@ extension InferredMapping {
         let removed = old.entities.map(\.name).filter { !claimed.contains($0) }
         changes += removed.map { Change(kind: .entityRemoved, entity: $0, description: "entity \($0) removed") }
         blockers += InferenceRules.mergedHierarchies(in: new, from: old, entitySources: entitySources)
-        self.init(sourceVersion: source.name, destinationVersion: destination.name, entitySources: entitySources,
-                  propertySources: propertySources, changes: changes, blockers: blockers, requirements: requirements,
-                  removedEntities: removed, sourceModel: old, destinationModel: new)
+        self.init(
+            sourceVersion: source.name, destinationVersion: destination.name, entitySources: entitySources,
+            propertySources: propertySources, changes: changes, blockers: blockers, requirements: requirements,
+            removedEntities: removed, sourceModel: old, destinationModel: new)
     }
 
     static func descendants(of entity: EntityDescription, in model: ManagedObjectModel) -> [EntityDescription] {

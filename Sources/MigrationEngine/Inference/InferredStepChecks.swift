@@ -15,22 +15,29 @@ enum InferredStepChecks {
     /// Every destination table and join table has exactly the columns (names and types, in any
     /// order) a fresh store of the destination model has, and every Core Data index exists.
     static func verifySchema(_ connection: StoreConnection, layout: StoreLayout, path: String) throws {
-        let expected = layout.tables.map { table in (table.name, [("Z_PK", "INTEGER"), ("Z_ENT", "INTEGER"), ("Z_OPT", "INTEGER")] + table.columns.map { ($0.name, $0.sqlType) }) }
+        let expected =
+            layout.tables.map { table in
+                (table.name, [("Z_PK", "INTEGER"), ("Z_ENT", "INTEGER"), ("Z_OPT", "INTEGER")] + table.columns.map { ($0.name, $0.sqlType) })
+            }
             + layout.joinTables.map { join in (join.name, join.columns.map { ($0, "INTEGER") }) }
         for (table, columns) in expected {
             let found = try connection.columns(of: table)
             // `ADD COLUMN` appends, so the order may differ from a fresh store's; rows are read by name.
-            let matches = found.count == columns.count
+            let matches =
+                found.count == columns.count
                 && Set(found.map { "\($0.name) \($0.type.uppercased())" }) == Set(columns.map { "\($0.0) \($0.1.uppercased())" })
             guard matches else {
-                throw MigrationError(.verification, "\(path): after the step, table \(table) has columns \(found.map { "\($0.name) \($0.type)" }.joined(separator: ", ")) but the destination model needs \(columns.map { "\($0.0) \($0.1)" }.joined(separator: ", "))",
-                                     fix: "the store is unchanged (the step rolled back); report this with both model versions")
+                throw MigrationError(
+                    .verification,
+                    "\(path): after the step, table \(table) has columns \(found.map { "\($0.name) \($0.type)" }.joined(separator: ", ")) but the destination model needs \(columns.map { "\($0.0) \($0.1)" }.joined(separator: ", "))",
+                    fix: "the store is unchanged (the step rolled back); report this with both model versions")
             }
         }
         let indexes = try connection.schemaObjects().indexNames
         if let missing = StoreSchema(layout: layout).indexes.first(where: { !indexes.contains($0.name) }) {
-            throw MigrationError(.verification, "\(path): after the step, index \(missing.name) on \(missing.table) is missing",
-                                 fix: "the store is unchanged (the step rolled back); report this with both model versions")
+            throw MigrationError(
+                .verification, "\(path): after the step, index \(missing.name) on \(missing.table) is missing",
+                fix: "the store is unchanged (the step rolled back); report this with both model versions")
         }
     }
 
@@ -45,13 +52,16 @@ enum InferredStepChecks {
     /// entities' origins had; a copy that inserted any other number is counted, and the count
     /// says which entity differs.
     @discardableResult
-    static func verifyCounts(_ connection: StoreConnection, inference: InferredMapping, layout: StoreLayout, rowsBefore: [String: Int],
-                             tablesKeepingRows: Set<String> = [], rowsCopied: [String: Int] = [:]) throws -> [String: Int] {
+    static func verifyCounts(
+        _ connection: StoreConnection, inference: InferredMapping, layout: StoreLayout, rowsBefore: [String: Int],
+        tablesKeepingRows: Set<String> = [], rowsCopied: [String: Int] = [:]
+    ) throws -> [String: Int] {
         let tableOf = { (entity: String) in layout.table(for: entity)?.name }
-        let copiedWhole = Set(rowsCopied.filter { table, copied in
-            let origins = inference.entitySources.filter { tableOf($0.key) == table }.map(\.value)
-            return origins.allSatisfy { rowsBefore[$0] != nil } && origins.reduce(0) { $0 + rowsBefore[$1, default: 0] } == copied
-        }.keys)
+        let copiedWhole = Set(
+            rowsCopied.filter { table, copied in
+                let origins = inference.entitySources.filter { tableOf($0.key) == table }.map(\.value)
+                return origins.allSatisfy { rowsBefore[$0] != nil } && origins.reduce(0) { $0 + rowsBefore[$1, default: 0] } == copied
+            }.keys)
         let kept = inference.entitySources.filter { entity, origin in
             tableOf(entity).map { tablesKeepingRows.contains($0) || copiedWhole.contains($0) } == true && rowsBefore[origin] != nil
         }
@@ -60,8 +70,9 @@ enum InferredStepChecks {
         for (entity, origin) in inference.entitySources {
             let count = after[entity, default: 0]
             guard count == rowsBefore[origin, default: 0] else {
-                throw MigrationError(.verification, "\(entity) has \(count) rows after the migration but \(origin) had \(rowsBefore[origin, default: 0])",
-                                     fix: "the source is untouched; report this with both model versions")
+                throw MigrationError(
+                    .verification, "\(entity) has \(count) rows after the migration but \(origin) had \(rowsBefore[origin, default: 0])",
+                    fix: "the source is untouched; report this with both model versions")
             }
         }
         let others = layout.model.entities.map(\.name).filter { after[$0] == nil }

@@ -25,9 +25,11 @@ struct JoinTableCopy {
                 + "\(inverseOrder.map(q) ?? "NULL") AS inverse_position FROM \(q(join.name))"
         case let .foreignKey(table, column, _):
             let numbers = source.numbering.numbers(inHierarchyOf: source.numbering.number(of: origin) ?? 0).map(String.init).joined(separator: ",")
-            return "SELECT Z_PK AS owner, \(q(column)) AS target, NULL AS position, NULL AS inverse_position FROM \(q(table)) WHERE \(q(column)) IS NOT NULL AND Z_ENT IN (\(numbers))"
+            return
+                "SELECT Z_PK AS owner, \(q(column)) AS target, NULL AS position, NULL AS inverse_position FROM \(q(table)) WHERE \(q(column)) IS NOT NULL AND Z_ENT IN (\(numbers))"
         case let .inverseForeignKey(table, column, _, order):
-            return "SELECT \(q(column)) AS owner, Z_PK AS target, \(order.map(q) ?? "NULL") AS position, NULL AS inverse_position FROM \(q(table)) WHERE \(q(column)) IS NOT NULL"
+            return
+                "SELECT \(q(column)) AS owner, Z_PK AS target, \(order.map(q) ?? "NULL") AS position, NULL AS inverse_position FROM \(q(table)) WHERE \(q(column)) IS NOT NULL"
         }
     }
 
@@ -49,9 +51,11 @@ struct JoinTableCopy {
     /// <side> INTEGER, PRIMARY KEY (<side>, <side>) )`, with positions appended for an ordered pair.
     func copiesItself(_ join: JoinTable) -> Bool {
         guard join.sides.count == 2, join.sourceColumn == nil, join.sides.allSatisfy({ $0.orderColumn == nil }),
-              let old = source.joinTables.first(where: { $0.name == join.name }), old.columns == join.columns else { return false }
+            let old = source.joinTables.first(where: { $0.name == join.name }), old.columns == join.columns
+        else { return false }
         guard let (read, owner) = sides(join),
-              case let .joinTable(from, sourceColumn, destinationColumn, nil)? = sourceStorage(of: read) else { return false }
+            case let .joinTable(from, sourceColumn, destinationColumn, nil)? = sourceStorage(of: read)
+        else { return false }
         return from.name == old.name && sourceColumn == owner.column && destinationColumn == read.column
     }
 

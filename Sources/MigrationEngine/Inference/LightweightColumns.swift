@@ -136,7 +136,8 @@ struct LightweightColumns {
     /// way, else looked up from wherever the source kept the link.
     private func linkColumn(_ column: StoreLayout.Column, mapped: [String], entityType: Bool) -> Value {
         guard let entity = mapped.first, let origin = inference.entitySources[entity],
-              let relationship = destination.model.entity(named: entity).flatMap({ destination.model.relationship(named: column.property, in: $0) }) else {
+            let relationship = destination.model.entity(named: entity).flatMap({ destination.model.relationship(named: column.property, in: $0) })
+        else {
             return .constant(.null)
         }
         let key: String, lookup: Lookup?
@@ -171,8 +172,9 @@ struct LightweightColumns {
     /// The link seen from the other side, when only the inverse existed in the source.
     private func reversedLink(for relationship: RelationshipDescription, entity: String) -> (String, Lookup?)? {
         guard let inverseName = relationship.inverseName, let target = destination.model.entity(named: relationship.destinationEntityName),
-              let targetOrigin = inference.entitySources[target.name], let inverseFrom = inference.propertySources[target.name]?[inverseName],
-              let storage = source.storage(entity: targetOrigin, relationship: inverseFrom) else { return nil }
+            let targetOrigin = inference.entitySources[target.name], let inverseFrom = inference.propertySources[target.name]?[inverseName],
+            let storage = source.storage(entity: targetOrigin, relationship: inverseFrom)
+        else { return nil }
         switch storage {
         case let .foreignKey(table, column, _):
             return first("Z_PK", of: table, by: column)
@@ -198,8 +200,9 @@ struct LightweightColumns {
     /// in key order (steps of 1024, as Core Data does).
     private func orderColumn(_ column: StoreLayout.Column, mapped: [String]) -> Value {
         guard let entity = mapped.first, let origin = inference.entitySources[entity],
-              let from = inference.propertySources[entity]?[column.property],
-              case let .foreignKey(table, keyColumn, _)? = source.storage(entity: origin, relationship: from) else { return .constant(.null) }
+            let from = inference.propertySources[entity]?[column.property],
+            case let .foreignKey(table, keyColumn, _)? = source.storage(entity: origin, relationship: from)
+        else { return .constant(.null) }
         if let existing = source.tables.first(where: { $0.name == table })?.columns.first(where: { $0.role == .orderKey && $0.property == from }) {
             return .source(column: existing.name, fill: nil)
         }

@@ -45,8 +45,12 @@ struct LightweightMigration {
         try remake(derivedKept)
         try recordDestination(metadata)
         if let (object, reason) = try connection.restore(setAside).first {
-            throw MigrationError(.store, "\(path): the \(object.type) \(object.name), not Core Data's, names what \(inference.sourceVersion) → \(inference.destinationVersion) removes (\(reason)), so it cannot be made again after the step; the step rolled back",
-                                 fix: "drop or change the \(object.type) (`DROP \(object.type.uppercased()) \(object.name)`), keeping its SQL to make again for the new model, then run the migration again: \(object.sql)")
+            throw MigrationError(
+                .store,
+                "\(path): the \(object.type) \(object.name), not Core Data's, names what \(inference.sourceVersion) → \(inference.destinationVersion) removes (\(reason)), so it cannot be made again after the step; the step rolled back",
+                fix:
+                    "drop or change the \(object.type) (`DROP \(object.type.uppercased()) \(object.name)`), keeping its SQL to make again for the new model, then run the migration again: \(object.sql)"
+            )
         }
         done(1)
         return copied
@@ -69,14 +73,16 @@ struct LightweightMigration {
         let statements = LightweightSQL(inference: inference, source: source, destination: destination).statements(schema: schema)
         // Each table's rows as far as its highest rowid tells: a lookup, not a count. A table
         // without rowids counts none.
-        let rows = Dictionary(uniqueKeysWithValues: schema.tables.map { table in
-            (table, Int((try? connection.integer(SQLStatement("SELECT max(rowid) FROM main.\(SQLIdentifier.quote(table))"))) ?? 0))
-        })
+        let rows = Dictionary(
+            uniqueKeysWithValues: schema.tables.map { table in
+                (table, Int((try? connection.integer(SQLStatement("SELECT max(rowid) FROM main.\(SQLIdentifier.quote(table))"))) ?? 0))
+            })
         let weights = StatementWeights(rows: rows)
         let modelTables = Set((source.tables.map(\.name) + source.joinTables.map(\.name)).map { $0.uppercased() })
-        return Work(statements: statements, changes: statements.changes.map(weights.weight), indexes: statements.indexes.map(weights.weight),
-                    derived: statements.derived.map(weights.weight).reduce(0, +),
-                    modelRows: rows.filter { modelTables.contains($0.key) }.values.reduce(0, +))
+        return Work(
+            statements: statements, changes: statements.changes.map(weights.weight), indexes: statements.indexes.map(weights.weight),
+            derived: statements.derived.map(weights.weight).reduce(0, +),
+            modelRows: rows.filter { modelTables.contains($0.key) }.values.reduce(0, +))
     }
 
     /// The triggers Core Data made for a derivation whose SQL Chrysalis does not write, where the
@@ -98,8 +104,12 @@ struct LightweightMigration {
             do {
                 try connection.execute(SQLStatement(trigger.sql))
             } catch {
-                throw MigrationError(.store, "\(path): Core Data's trigger \(trigger.name) for a derived attribute names what \(inference.sourceVersion) → \(inference.destinationVersion) removes (\(error)), so it cannot be made again after the step; the step rolled back",
-                                     fix: "drop the trigger (`DROP TRIGGER \(trigger.name)`): the attribute's values then stay as the step leaves them until Core Data migrates the store and makes its triggers again")
+                throw MigrationError(
+                    .store,
+                    "\(path): Core Data's trigger \(trigger.name) for a derived attribute names what \(inference.sourceVersion) → \(inference.destinationVersion) removes (\(error)), so it cannot be made again after the step; the step rolled back",
+                    fix:
+                        "drop the trigger (`DROP TRIGGER \(trigger.name)`): the attribute's values then stay as the step leaves them until Core Data migrates the store and makes its triggers again"
+                )
             }
         }
     }

@@ -34,10 +34,11 @@ extension LightweightSQL {
     /// table of the store (`chrysalis-bench --scenario rename-require`, whose rename renumbers
     /// both its entities).
     func tablesKeepingRows(methods: [String: TableMethod]) -> Set<String> {
-        Set(destination.tables.filter { table in
-            guard methods[table.name] == .altered, let origin = originTable(of: table) else { return false }
-            return !deletesRows(from: origin, into: table) && renumbersOntoItsOwn(table)
-        }.map(\.name))
+        Set(
+            destination.tables.filter { table in
+                guard methods[table.name] == .altered, let origin = originTable(of: table) else { return false }
+                return !deletesRows(from: origin, into: table) && renumbersOntoItsOwn(table)
+            }.map(\.name))
     }
 
     /// The rebuilt tables whose copy (one `INSERT … SELECT … WHERE Z_ENT IN` the origins'
@@ -47,9 +48,10 @@ extension LightweightSQL {
     /// has its origin's rows, and the step does not read the table again
     /// (``InferredStepChecks/verifyCounts(_:inference:layout:rowsBefore:tablesKeepingRows:rowsCopied:)``).
     func tablesCopiedWhole(methods: [String: TableMethod]) -> Set<String> {
-        Set(destination.tables.filter { table in
-            methods[table.name] == .rebuilt && originTable(of: table) != nil && renumbersOntoItsOwn(table)
-        }.map(\.name))
+        Set(
+            destination.tables.filter { table in
+                methods[table.name] == .rebuilt && originTable(of: table) != nil && renumbersOntoItsOwn(table)
+            }.map(\.name))
     }
 
     /// Whether every entity of `table` that has an origin gets exactly its own number from the
@@ -68,10 +70,11 @@ extension LightweightSQL {
     /// ``alter(_:into:)`` writes them), so the journal may hold up to the whole table: what the
     /// space check reserves for.
     func rewritesRows(methods: [String: TableMethod]) -> Bool {
-        !preservesRows() || destination.tables.contains { table in
-            guard methods[table.name] == .altered, let origin = originTable(of: table) else { return false }
-            return alter(origin, into: table).contains { $0.sql.hasPrefix("UPDATE ") || $0.sql.hasPrefix("DELETE ") }
-        }
+        !preservesRows()
+            || destination.tables.contains { table in
+                guard methods[table.name] == .altered, let origin = originTable(of: table) else { return false }
+                return alter(origin, into: table).contains { $0.sql.hasPrefix("UPDATE ") || $0.sql.hasPrefix("DELETE ") }
+            }
     }
 
     /// Whether any table (join tables included) is rebuilt rather than altered.

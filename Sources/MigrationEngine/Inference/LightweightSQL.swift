@@ -80,8 +80,10 @@ struct LightweightSQL {
         var seen: Set<LightweightColumns.Lookup> = []
         return lookups.filter { seen.insert($0).inserted && !indexed($0, schema: schema) }.map { lookup in
             let name = q("_chrysalis_lookup_\(lookup.table)_\(lookup.column)")
-            return (SQLStatement("CREATE INDEX IF NOT EXISTS \(name) ON \(q(lookup.table)) (\(q(lookup.column)))"),
-                    SQLStatement("DROP INDEX IF EXISTS \(name)"))
+            return (
+                SQLStatement("CREATE INDEX IF NOT EXISTS \(name) ON \(q(lookup.table)) (\(q(lookup.column)))"),
+                SQLStatement("DROP INDEX IF EXISTS \(name)")
+            )
         }
     }
 
@@ -94,37 +96,6 @@ struct LightweightSQL {
             index.table == lookup.table && schema.indexNames.contains(index.name)
                 && index.columns.first.map { String($0.prefix { $0 != " " }) } == lookup.column
         }
-    }
-
-    /// Core Data keeps persistent history through an in-place migration: each change's entity
-    /// renumbered, and the history truncated up to the last transaction that changed an entity
-    /// the step removes ("Persistent History … has to be truncated due to the following entities
-    /// being removed"; docs/Rules.md, "Beyond the model", has the evidence). Nothing when the store keeps none.
-    private func history(_ schema: SchemaObjects) -> [SQLStatement] {
-        guard schema.tables.isSuperset(of: ["ACHANGE", "ATRANSACTION"]) else { return [] }
-        let numbers = columns.entityNumbers
-        let removed = source.numbering.entries.map(\.number).filter { numbers[$0] == nil }.sorted()
-        var statements: [SQLStatement] = []
-        if !removed.isEmpty {
-            let bound = "(SELECT max(ZTRANSACTIONID) FROM ACHANGE WHERE ZENTITY IN (\(removed.map(String.init).joined(separator: ", "))))"
-            statements.append(SQLStatement("DELETE FROM ATRANSACTION WHERE Z_PK <= \(bound)"))
-            statements.append(SQLStatement("DELETE FROM ACHANGE WHERE ZTRANSACTIONID <= \(bound)"))
-        }
-        let moved = numbers.filter { $0.key != $0.value }.keys.sorted()
-        if !moved.isEmpty {
-            statements.append(SQLStatement("UPDATE ACHANGE SET ZENTITY = \(columns.remap("ZENTITY")) WHERE ZENTITY IN (\(moved.map(String.init).joined(separator: ", ")))"))
-        }
-        return statements
-    }
-
-    /// Core Data recreates every derived attribute's triggers for the destination model after an
-    /// in-place migration, and computes the values first (its generator's "data", then "trigger"
-    /// statements). The triggers were dropped with the source's objects; a value is computed
-    /// again only where the source did not already keep it by the same statement.
-    private func derived() -> [SQLStatement] {
-        let kept = Set(DerivedAttributeTriggers(layout: source).derivations.map(\.backfill.sql))
-        let wanted = DerivedAttributeTriggers(layout: destination).derivations
-        return wanted.filter { !kept.contains($0.backfill.sql) }.map(\.backfill) + wanted.flatMap(\.triggers)
     }
 
     /// The source's tables and join tables, in layout order.
@@ -162,7 +133,8 @@ struct LightweightSQL {
     /// New tables created, rebuilt tables created under a temporary name and filled (their renames
     /// added to `renames`); returns those statements and the tables to alter, with their origins.
     private func makeTables(methods: [String: TableMethod], renames: inout [(from: String, to: String)], copies: inout [SQLStatement: String])
-        -> ([SQLStatement], [(table: StoreLayout.Table, origin: StoreLayout.Table)]) {
+        -> ([SQLStatement], [(table: StoreLayout.Table, origin: StoreLayout.Table)])
+    {
         var statements: [SQLStatement] = []
         var altered: [(table: StoreLayout.Table, origin: StoreLayout.Table)] = []
         for table in destination.tables {
@@ -191,7 +163,10 @@ struct LightweightSQL {
         for join in destination.joinTables where methods[join.name] != .kept {
             let temporary = "_chrysalis_new_" + join.name
             let keys = join.sides.map(\.column) + (join.sourceColumn.map { [$0] } ?? [])
-            statements.append(SQLStatement("CREATE TABLE \(q(temporary)) (\(join.columns.map { "\(q($0)) INTEGER" }.joined(separator: ", ")), PRIMARY KEY (\(keys.map(q).joined(separator: ", "))))"))
+            statements.append(
+                SQLStatement(
+                    "CREATE TABLE \(q(temporary)) (\(join.columns.map { "\(q($0)) INTEGER" }.joined(separator: ", ")), PRIMARY KEY (\(keys.map(q).joined(separator: ", "))))"
+                ))
             if let fill = JoinTableCopy(inference: inference, source: source, destination: destination).fill(temporary, join: join) {
                 statements.append(fill)
             }
@@ -235,7 +210,8 @@ struct LightweightSQL {
     private func canKeep(_ index: StoreSchema.Index, methods: [String: TableMethod]) -> Bool {
         if methods[index.table] == .kept { return true }  // every column as it was
         guard let table = destination.tables.first(where: { $0.name == index.table }), methods[table.name] == .altered,
-              originTable(of: table)?.name == table.name else { return false }
+            originTable(of: table)?.name == table.name
+        else { return false }
         let plan = columns.columns(of: table)
         return index.columns.allSatisfy { expression in
             let name = String(expression.prefix { $0 != " " })
@@ -299,8 +275,11 @@ struct LightweightSQL {
         // In key order: a window (an ordered to-many's positions) reads the rows in its key's
         // order, and inserting them so into the new table split its pages all over and made the
         // copy far slower; a plain scan is in key order already and SQLite sorts nothing.
-        return [SQLStatement("INSERT INTO \(q(temporary)) (\(names.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM \(q(origin.name)) s WHERE s.Z_ENT IN (\(numbers.map(String.init).joined(separator: ","))) ORDER BY s.Z_PK",
-                             arguments)]
+        return [
+            SQLStatement(
+                "INSERT INTO \(q(temporary)) (\(names.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM \(q(origin.name)) s WHERE s.Z_ENT IN (\(numbers.map(String.init).joined(separator: ","))) ORDER BY s.Z_PK",
+                arguments)
+        ]
     }
 
     /// An altered table's statements: rows of dropped entities deleted, dropped columns dropped,
@@ -349,13 +328,19 @@ struct LightweightSQL {
         // writes the table's pages in order, far faster than with either undone
         // (`chrysalis-bench --scenario rebuild-ordered` numbers positions so).
         let values = computed.map { column in
-            let value = column.applies.isEmpty ? "NULL"
-                : Set(column.applies).isSuperset(of: everyEntity) ? column.sql
-                : "CASE WHEN (\(entity)) IN (\(column.applies.map(String.init).joined(separator: ","))) THEN \(column.sql) END"
+            let value =
+                column.applies.isEmpty
+                ? "NULL"
+                : Set(column.applies).isSuperset(of: everyEntity)
+                    ? column.sql
+                    : "CASE WHEN (\(entity)) IN (\(column.applies.map(String.init).joined(separator: ","))) THEN \(column.sql) END"
             return "\(value) AS \(q(column.name))"
         }
         let sets = computed.map { "\(q($0.name)) = w.\(q($0.name))" }
-        statements.append(SQLStatement("UPDATE \(name) SET \(sets.joined(separator: ", ")) FROM (SELECT s.Z_PK AS _chrysalis_pk, \(values.joined(separator: ", ")) FROM \(name) s ORDER BY s.Z_PK) AS w WHERE w._chrysalis_pk = \(name).Z_PK"))
+        statements.append(
+            SQLStatement(
+                "UPDATE \(name) SET \(sets.joined(separator: ", ")) FROM (SELECT s.Z_PK AS _chrysalis_pk, \(values.joined(separator: ", ")) FROM \(name) s ORDER BY s.Z_PK) AS w WHERE w._chrysalis_pk = \(name).Z_PK"
+            ))
         return statements
     }
 

@@ -44,8 +44,9 @@ final class AssociationTable {
         /// Adds `source` → `destination` to the run when it is the run's next pair; false, changing nothing, otherwise.
         mutating func extend(source: ObjectID, destination: ObjectID) -> Bool {
             guard source.entityNumber == sourceEntity, destination.entityNumber == destinationEntity, keys.upperBound < .max,
-                  source.primaryKey == keys.upperBound + 1,
-                  case let (shifted, overflow) = source.primaryKey.addingReportingOverflow(offset), !overflow, destination.primaryKey == shifted else { return false }
+                source.primaryKey == keys.upperBound + 1,
+                case let (shifted, overflow) = source.primaryKey.addingReportingOverflow(offset), !overflow, destination.primaryKey == shifted
+            else { return false }
             keys = keys.lowerBound...source.primaryKey
             return true
         }
@@ -104,8 +105,9 @@ final class AssociationTable {
         guard let identity = identities[mapping], identity.sourceTable == table else { return nil }
         let paired = "\(key) BETWEEN \(identity.bounds.low) AND \(identity.bounds.high)"
         let value = identity.offset == 0 ? key : "(\(key) + \(identity.offset))"
-        return IdentityLookup(key: "CASE WHEN \(paired) THEN \(value) END", entity: "CASE WHEN \(paired) THEN \(identity.destinationEntity) END",
-                              paired: paired, value: value)
+        return IdentityLookup(
+            key: "CASE WHEN \(paired) THEN \(value) END", entity: "CASE WHEN \(paired) THEN \(identity.destinationEntity) END",
+            paired: paired, value: value)
     }
 
     /// An identity look-up's SQL: ``identityLookup(_:key:into:)``.
@@ -115,13 +117,15 @@ final class AssociationTable {
 
     /// Creates the table in the attached work database, empty.
     func reset() throws {
-        try connection.execute(SQLStatement("""
-            CREATE TABLE IF NOT EXISTS work.associations (mapping INTEGER NOT NULL, source_entity INTEGER, source_pk INTEGER,
-                destination_entity INTEGER NOT NULL, destination_pk INTEGER NOT NULL);
-            CREATE INDEX IF NOT EXISTS work.associations_by_source ON associations (mapping, source_pk);
-            CREATE INDEX IF NOT EXISTS work.associations_by_destination ON associations (mapping, destination_pk);
-            DELETE FROM work.associations;
-            """))
+        try connection.execute(
+            SQLStatement(
+                """
+                CREATE TABLE IF NOT EXISTS work.associations (mapping INTEGER NOT NULL, source_entity INTEGER, source_pk INTEGER,
+                    destination_entity INTEGER NOT NULL, destination_pk INTEGER NOT NULL);
+                CREATE INDEX IF NOT EXISTS work.associations_by_source ON associations (mapping, source_pk);
+                CREATE INDEX IF NOT EXISTS work.associations_by_destination ON associations (mapping, destination_pk);
+                DELETE FROM work.associations;
+                """))
         identities = [:]
         written = []
     }
@@ -133,15 +137,19 @@ final class AssociationTable {
             // Grown in place: one look-up and no copy of the identity, once per row of a policy.
             if let index = identities.index(forKey: mapping), identities.values[index].extend(source: source, destination: destination) { return }
             let (offset, overflow) = destination.primaryKey.subtractingReportingOverflow(source.primaryKey)
-            if identities[mapping] == nil, !overflow, let name = sourceLayout.numbering.name(of: source.entityNumber), let table = sourceLayout.table(for: name) {
-                identities[mapping] = Identity(sourceTable: table.name, sourceEntity: source.entityNumber, destinationEntity: destination.entityNumber,
-                                               keys: source.primaryKey...source.primaryKey, offset: offset)
+            if identities[mapping] == nil, !overflow, let name = sourceLayout.numbering.name(of: source.entityNumber), let table = sourceLayout.table(for: name)
+            {
+                identities[mapping] = Identity(
+                    sourceTable: table.name, sourceEntity: source.entityNumber, destinationEntity: destination.entityNumber,
+                    keys: source.primaryKey...source.primaryKey, offset: offset)
                 return
             }
         }
         try writeOut(mapping)
-        try insertPair().run([SQLValue(mapping), source.map { SQLValue($0.entityNumber) } ?? .null, source.map { .integer($0.primaryKey) } ?? .null,
-                            SQLValue(destination.entityNumber), .integer(destination.primaryKey)])
+        try insertPair().run([
+            SQLValue(mapping), source.map { SQLValue($0.entityNumber) } ?? .null, source.map { .integer($0.primaryKey) } ?? .null,
+            SQLValue(destination.entityNumber), .integer(destination.primaryKey),
+        ])
     }
 
     /// Turns `mapping`'s identity pairs into rows, in creation order, before a pair that breaks the pattern.
@@ -149,7 +157,10 @@ final class AssociationTable {
         guard !written.contains(mapping) else { return }
         written.insert(mapping)
         guard identities[mapping] != nil else { return }
-        try connection.execute(SQLStatement("INSERT INTO work.associations SELECT mapping, source_entity, source_pk, destination_entity, destination_pk FROM \(relation(mapping)) ORDER BY rowid"))
+        try connection.execute(
+            SQLStatement(
+                "INSERT INTO work.associations SELECT mapping, source_entity, source_pk, destination_entity, destination_pk FROM \(relation(mapping)) ORDER BY rowid"
+            ))
         identities[mapping] = nil
     }
 
@@ -170,16 +181,20 @@ final class AssociationTable {
             guard !overflow else { return [] }
             return destination.entityNumber == identity.destinationEntity && identity.contains(source) ? [source] : []
         }
-        return try connection.prepare("SELECT source_entity, source_pk FROM \(relation(mapping)) WHERE mapping = ? AND destination_pk = ? AND source_pk IS NOT NULL ORDER BY rowid")
-            .rows([SQLValue(mapping), .integer(destination.primaryKey)]).map { Self.objectID($0[0], $0[1]) }
+        return try connection.prepare(
+            "SELECT source_entity, source_pk FROM \(relation(mapping)) WHERE mapping = ? AND destination_pk = ? AND source_pk IS NOT NULL ORDER BY rowid"
+        )
+        .rows([SQLValue(mapping), .integer(destination.primaryKey)]).map { Self.objectID($0[0], $0[1]) }
     }
 
     /// The next `limit` pairs of `mapping` after `rowid`, in creation order.
     func page(mapping: Int, after rowid: Int64, limit: Int) throws -> [(rowid: Int64, source: ObjectID?, destination: ObjectID)] {
-        try connection.prepare("""
+        try connection.prepare(
+            """
             SELECT rowid, source_entity, source_pk, destination_entity, destination_pk FROM \(relation(mapping))
             WHERE mapping = ? AND rowid > ? ORDER BY rowid LIMIT ?
-            """).rows([SQLValue(mapping), .integer(rowid), SQLValue(limit)]).map { row in
+            """
+        ).rows([SQLValue(mapping), .integer(rowid), SQLValue(limit)]).map { row in
             let source: ObjectID? = row[2].isNull ? nil : Self.objectID(row[1], row[2])
             return (row[0].integer ?? 0, source, Self.objectID(row[3], row[4]))
         }

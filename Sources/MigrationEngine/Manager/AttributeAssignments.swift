@@ -39,10 +39,12 @@ struct AttributeAssignments {
         sourceEntityNumber = sourceEntity.flatMap { sourceLayout.numbering.number(of: $0) }
         assignments = mapping.attributeMappings.compactMap { property in
             guard let expression = property.expression,
-                  case .attribute(let attribute)? = destinationLayout.property(property.name, of: entity) else { return nil }
+                case .attribute(let attribute)? = destinationLayout.property(property.name, of: entity)
+            else { return nil }
             var copiedKey: String?
             if case let .keyPath(.variable("source"), keys) = expression, keys.count == 1, let sourceEntity,
-               case .attribute? = sourceLayout.property(keys[0], of: sourceEntity) {
+                case .attribute? = sourceLayout.property(keys[0], of: sourceEntity)
+            {
                 copiedKey = keys[0]
             }
             return Assignment(name: property.name, attribute: attribute, expression: expression, text: property.text, copiedKey: copiedKey)

@@ -4,8 +4,10 @@ extension MigrationManager {
         let resolved = try mappingModel.entityMappings.map { mapping -> EntityMigrationPolicy in
             guard let name = mapping.policyName else { return DefaultEntityMigrationPolicy() }
             guard let policy = self.policies.policy(named: name) else {
-                throw MigrationError(.missingPolicy, "entity mapping \(mapping.name) of \(mappingModel.name) names policy \(name), which is not registered",
-                                     fix: "register a policy under that name (registered: \(self.policies.names.isEmpty ? "none" : self.policies.names.joined(separator: ", ")))")
+                throw MigrationError(
+                    .missingPolicy, "entity mapping \(mapping.name) of \(mappingModel.name) names policy \(name), which is not registered",
+                    fix: "register a policy under that name (registered: \(self.policies.names.isEmpty ? "none" : self.policies.names.joined(separator: ", ")))"
+                )
             }
             return policy
         }

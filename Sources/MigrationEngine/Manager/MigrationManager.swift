@@ -50,28 +50,35 @@ public final class MigrationManager {
     /// The run's state (``runState(_:_:)``), shared with the other steps of the plan.
     let run: MigrationRunState
 
-    init(connection: StoreConnection, sourceStore: PersistentStore, sourceLayout: StoreLayout, destinationLayout: StoreLayout, destinationPath: String,
-         mappingModel: MappingModel, policies: PolicyRegistry, cancellation: CancellationToken, run: MigrationRunState = MigrationRunState()) {
+    init(
+        connection: StoreConnection, sourceStore: PersistentStore, sourceLayout: StoreLayout, destinationLayout: StoreLayout, destinationPath: String,
+        mappingModel: MappingModel, policies: PolicyRegistry, cancellation: CancellationToken, run: MigrationRunState = MigrationRunState()
+    ) {
         self.run = run
         sourceModel = sourceLayout.model
         destinationModel = destinationLayout.model
         self.mappingModel = mappingModel
         self.policies = policies
-        stores = StepStores(connection: connection, sourceStore: sourceStore, sourceLayout: sourceLayout, destinationLayout: destinationLayout,
-                         destinationPath: destinationPath, cancellation: cancellation)
+        stores = StepStores(
+            connection: connection, sourceStore: sourceStore, sourceLayout: sourceLayout, destinationLayout: destinationLayout,
+            destinationPath: destinationPath, cancellation: cancellation)
     }
 
     // MARK: Reading the source
 
     /// A source instance with its attribute values and to-one destinations.
     public func sourceObject(_ id: ObjectID) throws -> StoredObject {
-        guard let object = try stores.cachedObject(ObjectRef(side: .source, id: id)) else { throw MigrationError(.evaluation, "source object \(id) does not exist") }
+        guard let object = try stores.cachedObject(ObjectRef(side: .source, id: id)) else {
+            throw MigrationError(.evaluation, "source object \(id) does not exist")
+        }
         return object
     }
 
     /// Evaluates `expression` with `$source` and `$destination` bound.
-    public func evaluate(_ expression: Expression, source: ObjectID?, destination: ObjectID? = nil,
-                         mapping: EntityMapping? = nil) throws -> ExpressionValue {
+    public func evaluate(
+        _ expression: Expression, source: ObjectID?, destination: ObjectID? = nil,
+        mapping: EntityMapping? = nil
+    ) throws -> ExpressionValue {
         let scope = MigrationScope(manager: self, source: source, destination: destination, mapping: mapping)
         return try ExpressionEvaluator(context: scope, evaluatedObject: source.map { .object(ObjectRef(side: .source, id: $0)) } ?? .null)
             .evaluate(expression)
@@ -88,7 +95,8 @@ public final class MigrationManager {
     public func insertDestination(_ entity: String, _ values: [String: StoreValue] = [:]) throws -> ObjectID {
         try stores.queuePendingInsert()
         if let fold = stores.activeFold, try fold.foldsInsert(of: entity, visiting: stores.visitingSource != nil, writer: stores.writer),
-           let source = stores.visitingSource?.id, let toOne = stores.visitingSource?.toOne {
+            let source = stores.visitingSource?.id, let toOne = stores.visitingSource?.toOne
+        {
             var pending = try stores.writer.prepareInsert(entity, values)
             try fold.setToOnes(of: &pending, from: toOne, writer: stores.writer)
             fold.inserted(pending.id, for: source)
@@ -147,8 +155,6 @@ public final class MigrationManager {
         for fold in stores.foldedToOnes.values { try fold.stop(stores.writer) }
     }
 
-
-
     /// A destination instance as written so far.
     public func destinationObject(_ id: ObjectID) throws -> StoredObject? {
         try stores.writePendingInsert()
@@ -161,8 +167,9 @@ public final class MigrationManager {
     /// goes through every account once all are migrated).
     public func destinationInstances(of entity: String, includingSubentities: Bool = true) throws -> [ObjectID] {
         guard destinationModel.entity(named: entity) != nil else {
-            throw MigrationError(.evaluation, "the destination model has no entity \(entity)",
-                                 fix: "use one of: \(destinationModel.entities.map(\.name).joined(separator: ", "))")
+            throw MigrationError(
+                .evaluation, "the destination model has no entity \(entity)",
+                fix: "use one of: \(destinationModel.entities.map(\.name).joined(separator: ", "))")
         }
         try stores.writePendingInsert()
         var found: [ObjectID] = []
@@ -179,9 +186,11 @@ public final class MigrationManager {
     /// a set-based mapping stays set-based; otherwise it is evaluated per instance.
     public func setOnAssociation(_ entity: String, _ attribute: String, to expression: String) throws {
         guard let description = destinationModel.entity(named: entity),
-              destinationModel.allAttributes(of: description).contains(where: { $0.name == attribute }) else {
-            throw MigrationError(.evaluation, "setOnAssociation: the destination model has no attribute \(entity).\(attribute)",
-                                 fix: "name an attribute of the destination model's \(entity)")
+            destinationModel.allAttributes(of: description).contains(where: { $0.name == attribute })
+        else {
+            throw MigrationError(
+                .evaluation, "setOnAssociation: the destination model has no attribute \(entity).\(attribute)",
+                fix: "name an attribute of the destination model's \(entity)")
         }
         let parsed: Expression
         do { parsed = try ExpressionParser.expression(expression) } catch {
@@ -202,8 +211,9 @@ public final class MigrationManager {
             for fold in stores.foldedToOnes.values { try fold.associated(source: source, destination: destination, mapping: number, writer: stores.writer) }
         }
         if !associationValues.isEmpty, let entity = mapping.destinationEntity, let assignments = associationValues[entity], !assignments.isEmpty {
-            let values = try attributeValues(AttributeAssignments(assignments, entity: entity, destinationLayout: stores.destinationLayout), mapping: mapping,
-                                             source: source, destination: destination)
+            let values = try attributeValues(
+                AttributeAssignments(assignments, entity: entity, destinationLayout: stores.destinationLayout), mapping: mapping,
+                source: source, destination: destination)
             try setDestinationValues(destination, values)
         }
         if let didAssociate, didAssociateEntities.map({ mapping.destinationEntity.map($0.contains) ?? false }) ?? true {
@@ -227,8 +237,9 @@ public final class MigrationManager {
         // A policy associates once per row, always with the mapping it is visiting.
         if let last = lastMappingIndex, last.name == mappingName { return last.index }
         guard let index = mappingModel.entityMappings.firstIndex(where: { $0.name == mappingName }) else {
-            throw MigrationError(.evaluation, "mapping model \(mappingModel.name) has no entity mapping named \(mappingName)",
-                                 fix: "use one of: \(mappingModel.entityMappings.map(\.name).joined(separator: ", "))")
+            throw MigrationError(
+                .evaluation, "mapping model \(mappingModel.name) has no entity mapping named \(mappingName)",
+                fix: "use one of: \(mappingModel.entityMappings.map(\.name).joined(separator: ", "))")
         }
         lastMappingIndex = (mappingName, index)
         return index
@@ -256,7 +267,8 @@ public final class MigrationManager {
 
     /// Evaluates value expressions for an instance and converts each result to what its attribute
     /// holds; a plain `$source.<attribute>` is read from the source row (``AttributeAssignments``).
-    private func attributeValues(_ plan: AttributeAssignments, mapping: EntityMapping, source: ObjectID?, destination: ObjectID?) throws -> [String: StoreValue] {
+    private func attributeValues(_ plan: AttributeAssignments, mapping: EntityMapping, source: ObjectID?, destination: ObjectID?) throws -> [String: StoreValue]
+    {
         var values: [String: StoreValue] = [:]
         values.reserveCapacity(plan.assignments.count)
         let copiedFrom = source.flatMap { $0.entityNumber == plan.sourceEntityNumber ? $0 : nil }
@@ -270,8 +282,10 @@ public final class MigrationManager {
             }
             let attribute = assignment.attribute
             guard let converted = value.storeValue(for: attribute.attributeType.expressionKind) else {
-                throw MigrationError(.evaluation, "\(mapping.name).\(assignment.name): \(assignment.text ?? assignment.expression.description) gave \(value.readable), which a \(attribute.attributeType.displayName) attribute cannot hold (source object \(source.map(\.description) ?? "none"))",
-                                     fix: "change the value expression so it yields a \(attribute.attributeType.displayName)")
+                throw MigrationError(
+                    .evaluation,
+                    "\(mapping.name).\(assignment.name): \(assignment.text ?? assignment.expression.description) gave \(value.readable), which a \(attribute.attributeType.displayName) attribute cannot hold (source object \(source.map(\.description) ?? "none"))",
+                    fix: "change the value expression so it yields a \(attribute.attributeType.displayName)")
             }
             values[assignment.name] = converted
         }
@@ -289,20 +303,24 @@ public final class MigrationManager {
         guard let entity = mapping.destinationEntity, let description = destinationModel.entity(named: entity) else { return }
         for property in mapping.relationshipMappings where !skipping.contains(property.name) {
             guard let expression = property.expression,
-                  let relationship = destinationModel.relationship(named: property.name, in: description) else { continue }
+                let relationship = destinationModel.relationship(named: property.name, in: description)
+            else { continue }
             let value = try evaluateProperty(expression, property: property.name, mapping: mapping, source: source, destination: destination)
             let targets = value.objects.filter { $0.side == .destination }.map(\.id)
             try relateDestination(destination, property.name, to: relationship.isToMany ? targets : Array(targets.prefix(1)))
         }
     }
 
-    private func evaluateProperty(_ expression: Expression, property: String, mapping: EntityMapping, source: ObjectID?,
-                                  destination: ObjectID? = nil) throws -> ExpressionValue {
+    private func evaluateProperty(
+        _ expression: Expression, property: String, mapping: EntityMapping, source: ObjectID?,
+        destination: ObjectID? = nil
+    ) throws -> ExpressionValue {
         do {
             return try evaluate(expression, source: source, destination: destination, mapping: mapping)
         } catch let error as EvaluationError {
-            throw MigrationError(.evaluation, "\(mapping.name).\(property): \(error) (source object \(source.map(\.description) ?? "none"))",
-                                 fix: "correct the value expression")
+            throw MigrationError(
+                .evaluation, "\(mapping.name).\(property): \(error) (source object \(source.map(\.description) ?? "none"))",
+                fix: "correct the value expression")
         }
     }
 

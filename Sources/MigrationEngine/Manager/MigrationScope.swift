@@ -72,8 +72,9 @@ struct MigrationScope: ExpressionContext {
             throw EvaluationError("FUNCTION($entityPolicy, \"\(selector)\", …) needs the entity mapping's custom policy, and none is running")
         }
         guard let result = try policy.function(selector, arguments: arguments, manager: manager) else {
-            throw EvaluationError("policy \(mapping.policyName ?? "of \(mapping.name)") does not answer FUNCTION($entityPolicy, \"\(selector)\", …): "
-                                  + "implement function(_:arguments:manager:) for \"\(selector)\"")
+            throw EvaluationError(
+                "policy \(mapping.policyName ?? "of \(mapping.name)") does not answer FUNCTION($entityPolicy, \"\(selector)\", …): "
+                    + "implement function(_:arguments:manager:) for \"\(selector)\"")
         }
         return result
     }
@@ -81,8 +82,9 @@ struct MigrationScope: ExpressionContext {
     /// The entity mapping that migrated the destinations of the current source's relationship.
     private func mappingName(forSourceRelationship name: String) throws -> String {
         guard let sourceName = mapping?.sourceEntity, let entity = manager.sourceModel.entity(named: sourceName),
-              let relationship = manager.sourceModel.relationship(named: name, in: entity),
-              let target = manager.mappingModel.entityMappings.first(where: { $0.sourceEntity == relationship.destinationEntityName }) else {
+            let relationship = manager.sourceModel.relationship(named: name, in: entity),
+            let target = manager.mappingModel.entityMappings.first(where: { $0.sourceEntity == relationship.destinationEntityName })
+        else {
             throw EvaluationError("no entity mapping migrates the destinations of relationship \"\(name)\"")
         }
         return target.name

@@ -28,7 +28,9 @@ struct ModelRuleCheck {
             guard !entity.isAbstract, let number = layout.numbering.number(of: entity.name), let table = layout.table(for: entity.name) else { continue }
             for attribute in model.allAttributes(of: entity) where !attribute.isOptional && !attribute.isTransient {
                 guard let column = layout.column(entity: entity.name, property: attribute.name) else { continue }
-                if let key = try connection.integer(SQLStatement("SELECT Z_PK FROM \(schema).\(q(table.name)) WHERE Z_ENT = ? AND \(q(column.name)) IS NULL LIMIT 1", [SQLValue(number)])) {
+                if let key = try connection.integer(
+                    SQLStatement("SELECT Z_PK FROM \(schema).\(q(table.name)) WHERE Z_ENT = ? AND \(q(column.name)) IS NULL LIMIT 1", [SQLValue(number)]))
+                {
                     throw failure(entity.name, key, attribute.name, "is required but has no value")
                 }
             }
@@ -42,15 +44,19 @@ struct ModelRuleCheck {
         let q = SQLIdentifier.quote
         switch layout.storage(entity: entity.name, relationship: relationship.name) {
         case let .foreignKey(_, column, _)? where !relationship.isOptional:
-            if let key = try connection.integer(SQLStatement("SELECT Z_PK FROM \(schema).\(q(table)) WHERE Z_ENT = ? AND \(q(column)) IS NULL LIMIT 1", [SQLValue(number)])) {
+            if let key = try connection.integer(
+                SQLStatement("SELECT Z_PK FROM \(schema).\(q(table)) WHERE Z_ENT = ? AND \(q(column)) IS NULL LIMIT 1", [SQLValue(number)]))
+            {
                 throw failure(entity.name, key, relationship.name, "is required but points to nothing")
             }
         case let .inverseForeignKey(destinationTable, column, _, _)? where relationship.isToMany:
-            try bounds(relationship, entity: entity, number: number, table: table,
-                       count: "(SELECT count(*) FROM \(schema).\(q(destinationTable)) d WHERE d.\(q(column)) = s.Z_PK)")
+            try bounds(
+                relationship, entity: entity, number: number, table: table,
+                count: "(SELECT count(*) FROM \(schema).\(q(destinationTable)) d WHERE d.\(q(column)) = s.Z_PK)")
         case let .joinTable(join, sourceColumn, _, _)?:
-            try bounds(relationship, entity: entity, number: number, table: table,
-                       count: "(SELECT count(*) FROM \(schema).\(q(join.name)) j WHERE j.\(q(sourceColumn)) = s.Z_PK)")
+            try bounds(
+                relationship, entity: entity, number: number, table: table,
+                count: "(SELECT count(*) FROM \(schema).\(q(join.name)) j WHERE j.\(q(sourceColumn)) = s.Z_PK)")
         default: break
         }
     }
@@ -68,19 +74,22 @@ struct ModelRuleCheck {
         let minimum = relationship.minCount, maximum = relationship.maxCount > 0 ? relationship.maxCount : Int.max
         guard minimum > 0 || maximum < Int.max else { return }
         let emptyAllowed = relationship.isOptional ? "c > 0 AND " : ""
-        let sql = "SELECT Z_PK, c FROM (SELECT s.Z_PK, \(count) AS c FROM \(schema).\(SQLIdentifier.quote(table)) s WHERE s.Z_ENT = ?) WHERE \(emptyAllowed)(c < ? OR c > ?) LIMIT 1"
+        let sql =
+            "SELECT Z_PK, c FROM (SELECT s.Z_PK, \(count) AS c FROM \(schema).\(SQLIdentifier.quote(table)) s WHERE s.Z_ENT = ?) WHERE \(emptyAllowed)(c < ? OR c > ?) LIMIT 1"
         if let row = try connection.row(SQLStatement(sql, [SQLValue(number), SQLValue(minimum), SQLValue(maximum)])) {
             let found = row[1].integer ?? 0
             let allowed = maximum == Int.max ? "at least \(minimum)" : minimum == maximum ? "exactly \(minimum)" : "\(minimum) to \(maximum)"
-            throw failure(entity.name, row[0].integer ?? 0, relationship.name,
-                          "has \(found) destination\(found == 1 ? "" : "s"); the model requires \(allowed)\(relationship.isOptional ? " (or none)" : "")")
+            throw failure(
+                entity.name, row[0].integer ?? 0, relationship.name,
+                "has \(found) destination\(found == 1 ? "" : "s"); the model requires \(allowed)\(relationship.isOptional ? " (or none)" : "")")
         }
     }
 
     private func failure(_ entity: String, _ key: Int64, _ property: String, _ problem: String) -> MigrationError {
         // Core Data validates the destination when the migration saves it, by the same rules.
         let verdict = place == "the destination" ? "; Core Data refuses such a store too (it validates the destination before saving)" : ""
-        return MigrationError(.validation, "validation failed in \(place): \(entity) object \(key) (Z_PK \(key)): \(property) \(problem)\(verdict)",
-                       fix: "map a value for \(entity).\(property) in the mapping model, or make it optional in the destination model")
+        return MigrationError(
+            .validation, "validation failed in \(place): \(entity) object \(key) (Z_PK \(key)): \(property) \(problem)\(verdict)",
+            fix: "map a value for \(entity).\(property) in the mapping model, or make it optional in the destination model")
     }
 }

@@ -45,8 +45,10 @@ public struct StepReport: Sendable, Equatable {
     }
 
     /// A step report.
-    public init(pass: String, entityMapping: String, index: Int, count: Int, stage: MigrationProgress.Stage, rowsCreated: Int, sampleRows: [String], next: String?,
-                samples: [Sample] = []) {
+    public init(
+        pass: String, entityMapping: String, index: Int, count: Int, stage: MigrationProgress.Stage, rowsCreated: Int, sampleRows: [String], next: String?,
+        samples: [Sample] = []
+    ) {
         self.pass = pass
         self.entityMapping = entityMapping
         self.index = index
@@ -71,14 +73,16 @@ extension MigrationManager {
             let links = object.toOne.sorted { $0.key < $1.key }.map { "\($0.key)→\($0.value.primaryKey)" }
             rows.append("\(object.entity) \(object.id.primaryKey): " + (values + links).joined(separator: ", "))
             let source = try pair.source.flatMap { try stores.sourceReader.object($0) }
-            samples.append(StepReport.Sample(
-                source: source.map { "\($0.entity) \($0.id.primaryKey)" }, destination: "\(object.entity) \(object.id.primaryKey)",
-                values: object.values.sorted { $0.key < $1.key }.map { key, value in
-                    .init(name: key, before: source?.values[key].map(Self.short), after: Self.short(value))
-                }))
+            samples.append(
+                StepReport.Sample(
+                    source: source.map { "\($0.entity) \($0.id.primaryKey)" }, destination: "\(object.entity) \(object.id.primaryKey)",
+                    values: object.values.sorted { $0.key < $1.key }.map { key, value in
+                        .init(name: key, before: source?.values[key].map(Self.short), after: Self.short(value))
+                    }))
         }
-        return StepReport(pass: mappingModel.name, entityMapping: mapping.name, index: index + 1, count: mappingModel.entityMappings.count,
-                          stage: stage, rowsCreated: try stores.associations.count(mapping: index), sampleRows: rows, next: next, samples: samples)
+        return StepReport(
+            pass: mappingModel.name, entityMapping: mapping.name, index: index + 1, count: mappingModel.entityMappings.count,
+            stage: stage, rowsCreated: try stores.associations.count(mapping: index), sampleRows: rows, next: next, samples: samples)
     }
 
     private static func short(_ value: StoreValue) -> String {

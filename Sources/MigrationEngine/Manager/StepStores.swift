@@ -25,7 +25,6 @@ final class StepStores {
     let sourceLookups: LookupIndexes, destinationLookups: LookupIndexes
     let cancellation: CancellationToken
 
-
     /// The running pass's policies, by entity mapping name.
     var policiesByMapping: [String: EntityMigrationPolicy] = [:]
     /// Each entity mapping's attribute assignments, by mapping name, for the running pass.
@@ -41,8 +40,10 @@ final class StepStores {
     /// The source instance stage 1 is visiting, row by row.
     private(set) var visitingSource: StoredObject?
 
-    init(connection: StoreConnection, sourceStore: PersistentStore, sourceLayout: StoreLayout, destinationLayout: StoreLayout, destinationPath: String,
-         cancellation: CancellationToken) {
+    init(
+        connection: StoreConnection, sourceStore: PersistentStore, sourceLayout: StoreLayout, destinationLayout: StoreLayout, destinationPath: String,
+        cancellation: CancellationToken
+    ) {
         self.connection = connection
         self.sourceStore = sourceStore
         self.sourceLayout = sourceLayout

@@ -28,8 +28,9 @@ public enum CompiledMappingReader {
         }
         let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue ?? 0
         guard size <= maximumFileSize else {
-            throw MappingError(file: url.path, problem: "is \(size) bytes, more than any compiled mapping model (at most \(maximumFileSize))",
-                               fix: recompile)
+            throw MappingError(
+                file: url.path, problem: "is \(size) bytes, more than any compiled mapping model (at most \(maximumFileSize))",
+                fix: recompile)
         }
         guard let data = FileManager.default.contents(atPath: url.path) else {
             throw MappingError(file: url.path, problem: "cannot be read", fix: "check the file's permissions")
@@ -46,8 +47,9 @@ public enum CompiledMappingReader {
         do {
             root = try KeyedArchive(data: data).topObject()
             guard root.className == "NSMappingModel" else {
-                throw MappingError(file: path, problem: "holds a \(root.className ?? "nameless object"), not an NSMappingModel",
-                                   fix: recompile)
+                throw MappingError(
+                    file: path, problem: "holds a \(root.className ?? "nameless object"), not an NSMappingModel",
+                    fix: recompile)
             }
             guard let mappings = try root.object("NSEntityMappings") else {
                 throw Damage("the NSMappingModel has no NSEntityMappings")
@@ -73,9 +75,10 @@ public enum CompiledMappingReader {
                 throw MappingError(file: path, place: place, problem: "\(error)", fix: recompile)
             }
         }
-        return MappingModel(name: file.deletingPathExtension().lastPathComponent, sourceVersion: MappingModel.unresolvedVersion,
-                            destinationVersion: MappingModel.unresolvedVersion, entityMappings: mappings, file: path,
-                            sourceEntityHashes: hashes.source, destinationEntityHashes: hashes.destination)
+        return MappingModel(
+            name: file.deletingPathExtension().lastPathComponent, sourceVersion: MappingModel.unresolvedVersion,
+            destinationVersion: MappingModel.unresolvedVersion, entityMappings: mappings, file: path,
+            sourceEntityHashes: hashes.source, destinationEntityHashes: hashes.destination)
     }
 
     /// Core Data's `NSEntityMappingType`: 0 undefined (derived from the rest), 1 custom, 2 add,
@@ -103,8 +106,10 @@ public enum CompiledMappingReader {
             policyName: try object.string("NSEntityMigrationPolicyClassName"), userInfo: try userInfo(object),
             attributeMappings: try propertyMappings(object, "NSAttributeMappings", mapping: name, file: file),
             relationshipMappings: try propertyMappings(object, "NSRelationshipMappings", mapping: name, file: file))
-        return (mapping, try hash(object, "NSSourceEntityVersionHash", entity: source, mapping: name),
-                try hash(object, "NSDestinationEntityVersionHash", entity: destination, mapping: name))
+        return (
+            mapping, try hash(object, "NSSourceEntityVersionHash", entity: source, mapping: name),
+            try hash(object, "NSDestinationEntityVersionHash", entity: destination, mapping: name)
+        )
     }
 
     /// Refuses a kind the entities contradict (an add with no destination, a copy with one side
@@ -138,18 +143,22 @@ public enum CompiledMappingReader {
     /// is refused: ignoring it would migrate other rows than the author meant.
     private static func filter(_ object: ArchivedObject, mapping: String, source: String?, file: String) throws -> Predicate? {
         guard let expression = try object.object("NSSourceExpression") else { return nil }
-        let unsupported = MappingError(file: file, place: mapping, problem: "has a custom source fetch expression, which Chrysalis cannot run",
-                                       fix: "use the default source fetch, with a filter predicate if needed, in Xcode's mapping editor")
+        let unsupported = MappingError(
+            file: file, place: mapping, problem: "has a custom source fetch expression, which Chrysalis cannot run",
+            fix: "use the default source fetch, with a filter predicate if needed, in Xcode's mapping editor")
         guard expression.integer("NSExpressionType") == 50, let request = try expression.object("NSFRExpression") else { throw unsupported }
         let requestText = try ArchivedExpression.format(request)
-        guard case .function(.variable("manager"), "fetchRequestForSourceEntityNamed:predicateString:", let arguments)?
-                = try? ExpressionParser.expression(requestText),
-              arguments.count == 2, case .constant(.string(let entity)) = arguments[0], case .constant(.string(let text)) = arguments[1] else {
+        guard
+            case .function(.variable("manager"), "fetchRequestForSourceEntityNamed:predicateString:", let arguments)? = try? ExpressionParser.expression(
+                requestText),
+            arguments.count == 2, case .constant(.string(let entity)) = arguments[0], case .constant(.string(let text)) = arguments[1]
+        else {
             throw unsupported
         }
         guard entity == source else {
-            throw MappingError(file: file, place: mapping, problem: "fetches \(entity) instances but maps \(source ?? "no source entity")",
-                               fix: recompile)
+            throw MappingError(
+                file: file, place: mapping, problem: "fetches \(entity) instances but maps \(source ?? "no source entity")",
+                fix: recompile)
         }
         do {
             let predicate = try ExpressionParser.predicate(text)

@@ -29,22 +29,28 @@ struct MappingExpressionCheck {
         case .keyPath(.evaluatedObject, let path): try checkSourcePath(path, base: .evaluatedObject)
         case .variable(let name), .keyPath(.variable(let name), _):
             guard Self.variables.contains(name) else {
-                throw fail("unknown variable $\(name) (known: \(Self.variables.map { "$" + $0 }.joined(separator: ", ")))",
-                           at: column(of: "$" + name), fix: "correct the value expression")
+                throw fail(
+                    "unknown variable $\(name) (known: \(Self.variables.map { "$" + $0 }.joined(separator: ", ")))",
+                    at: column(of: "$" + name), fix: "correct the value expression")
             }
         case let .function(.builtin("CAST", arguments), selector, _) where arguments.last == .constant(.string("Class")):
             // Core Data calls `+[Name selector]`, a class method of the app's: code that only the
             // app has. A custom policy is where an app's code runs in Chrysalis.
             let name = arguments.first.map { if case .constant(.string(let text)) = $0 { return text } else { return $0.description } } ?? "?"
-            throw fail("FUNCTION(CAST(\"\(name)\", \"Class\"), \"\(selector)\", …) calls +[\(name) \(selector)], a class method of the app's, which Chrysalis cannot run",
-                       at: column(of: name), fix: "compute this value in a custom policy registered for the entity mapping (EntityMigrationPolicy), and leave the attribute's value expression empty")
+            throw fail(
+                "FUNCTION(CAST(\"\(name)\", \"Class\"), \"\(selector)\", …) calls +[\(name) \(selector)], a class method of the app's, which Chrysalis cannot run",
+                at: column(of: name),
+                fix:
+                    "compute this value in a custom policy registered for the entity mapping (EntityMigrationPolicy), and leave the attribute's value expression empty"
+            )
         case let .function(.variable("entityPolicy"), selector, arguments) where !MappingModel.allowedSelectors.contains(selector):
             // Core Data sends the message to the mapping's custom policy: the app's code, which
             // the registered policy runs (EntityMigrationPolicy.function); the plan checks that
             // the policy is registered.
             guard mapping.policyName != nil else {
-                throw fail("FUNCTION($entityPolicy, \"\(selector)\", …) calls a method of the entity mapping's custom policy, and \(mapping.name) names none",
-                           at: column(of: selector), fix: "name the custom policy in the entity mapping, or correct the value expression")
+                throw fail(
+                    "FUNCTION($entityPolicy, \"\(selector)\", …) calls a method of the entity mapping's custom policy, and \(mapping.name) names none",
+                    at: column(of: selector), fix: "name the custom policy in the entity mapping, or correct the value expression")
             }
             for part in arguments { try check(part) }
         case let .function(receiver, selector, arguments):
@@ -82,13 +88,16 @@ struct MappingExpressionCheck {
 
     private func checkFunction(_ selector: String, _ arguments: [Expression]) throws {
         guard MappingModel.allowedSelectors.contains(selector) else {
-            throw fail("FUNCTION selector \"\(selector)\" is not allowed (allowed: \(MappingModel.allowedSelectors.sorted().joined(separator: ", ")))",
-                       at: column(of: selector), fix: "correct the value expression")
+            throw fail(
+                "FUNCTION selector \"\(selector)\" is not allowed (allowed: \(MappingModel.allowedSelectors.sorted().joined(separator: ", ")))",
+                at: column(of: selector), fix: "correct the value expression")
         }
         if selector == "destinationInstancesForEntityMappingNamed:sourceInstances:", case .constant(.string(let target))? = arguments.first,
-           mappingModel.entityMapping(named: target) == nil {
-            throw fail("no entity mapping is named \"\(target)\" (mappings: \(mappingModel.entityMappings.map(\.name).joined(separator: ", ")))",
-                       at: column(of: target), fix: "correct the value expression")
+            mappingModel.entityMapping(named: target) == nil
+        {
+            throw fail(
+                "no entity mapping is named \"\(target)\" (mappings: \(mappingModel.entityMappings.map(\.name).joined(separator: ", ")))",
+                at: column(of: target), fix: "correct the value expression")
         }
     }
 
@@ -98,8 +107,9 @@ struct MappingExpressionCheck {
     private func checkSourcePath(_ path: [String], base: Expression) throws {
         guard let sourceEntity else {
             let what = base == .variable("source") ? "$source" : "the key \"\(path.first ?? "")\" (a key of the source object)"
-            throw fail("\(what) has nothing to read: \(mapping.name) has no source entity", at: column(of: path, upTo: 0, base: base),
-                       fix: "give \(mapping.name) a source entity, or use constants")
+            throw fail(
+                "\(what) has nothing to read: \(mapping.name) has no source entity", at: column(of: path, upTo: 0, base: base),
+                fix: "give \(mapping.name) a source entity, or use constants")
         }
         var candidates = [sourceEntity]
         var attribute: (name: String, keys: [String])?
@@ -109,18 +119,21 @@ struct MappingExpressionCheck {
                 // A value's own key (a URI's absoluteString) ends the walk with a plain value.
                 if found.keys.contains(key) { attribute = (found.name + "." + key, []); continue }
                 let offered = found.keys.isEmpty ? "" : " (its keys: \(found.keys.joined(separator: ", ")))"
-                throw fail("\(found.name) is an attribute: its value has no key \"\(key)\"\(offered)", at: column(of: path, upTo: index, base: base),
-                           fix: "end the key path at \(found.name), or follow a relationship instead")
+                throw fail(
+                    "\(found.name) is an attribute: its value has no key \"\(key)\"\(offered)", at: column(of: path, upTo: index, base: base),
+                    fix: "end the key path at \(found.name), or follow a relationship instead")
             }
             if let relationship = candidates.lazy.compactMap({ source.relationship(named: key, in: $0) }).first,
-               let next = source.entity(named: relationship.destinationEntityName) {
+                let next = source.entity(named: relationship.destinationEntityName)
+            {
                 candidates = descendants(of: next)
             } else if let found = candidates.lazy.compactMap({ entity in source.allAttributes(of: entity).first { $0.name == key } }).first {
                 attribute = ("\(owner).\(key)", ValueKeys.keys(of: found.attributeType))
             } else {
                 let keys = Set(candidates.flatMap { source.allAttributes(of: $0).map(\.name) + source.allRelationships(of: $0).map(\.name) }).sorted()
-                throw fail("\(owner) has no key \"\(key)\" (keys: \(keys.joined(separator: ", ")))", at: column(of: path, upTo: index, base: base),
-                           fix: missingKeyFix(key, bare: base == .evaluatedObject && index == 0 && path.count == 1, owner: owner))
+                throw fail(
+                    "\(owner) has no key \"\(key)\" (keys: \(keys.joined(separator: ", ")))", at: column(of: path, upTo: index, base: base),
+                    fix: missingKeyFix(key, bare: base == .evaluatedObject && index == 0 && path.count == 1, owner: owner))
             }
         }
     }
@@ -129,7 +142,8 @@ struct MappingExpressionCheck {
     private func missingKeyFix(_ key: String, bare: Bool, owner: String) -> String {
         guard bare, let property else { return "use one of \(owner)'s keys" }
         let constant = Expression.literal(.string(key))
-        let yaml = file.hasSuffix(".yaml") || file.hasSuffix(".yml")
+        let yaml =
+            file.hasSuffix(".yaml") || file.hasSuffix(".yml")
             ? " (in a YAML mapping, quote it again inside YAML's quotes: \(property): '\(constant.replacingOccurrences(of: "'", with: "''"))')" : ""
         return "use one of \(owner)'s keys, or for the text \(key) write a string constant in quotes: \(constant)\(yaml)"
     }
@@ -144,8 +158,9 @@ struct MappingExpressionCheck {
     }
 
     private func fail(_ message: String, at column: Int, fix: String) -> MappingError {
-        MappingError(file: file, place: "\(mapping.name).\(property ?? "filter")",
-                     problem: ExpressionError(text: text, column: column, message: message).description, fix: fix)
+        MappingError(
+            file: file, place: "\(mapping.name).\(property ?? "filter")",
+            problem: ExpressionError(text: text, column: column, message: message).description, fix: fix)
     }
 
     /// The 1-based column of `fragment` in the text (1 when it is not there).
@@ -158,7 +173,8 @@ struct MappingExpressionCheck {
     private func column(of path: [String], upTo index: Int, base: Expression) -> Int {
         guard let tokens = try? ExpressionLexer.tokens(text) else { return column(of: path[index]) }
         func matches(_ token: ExpressionLexer.Token, _ key: String) -> Bool {
-            key.hasPrefix("@") ? token.kind == .collectionOperator(String(key.dropFirst()))
+            key.hasPrefix("@")
+                ? token.kind == .collectionOperator(String(key.dropFirst()))
                 : token.kind == .identifier(key) || token.kind == .escaped(key)
         }
         func preceded(at start: Int) -> Bool {

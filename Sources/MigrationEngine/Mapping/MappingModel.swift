@@ -1,5 +1,5 @@
-import ObjectModel
 import Foundation
+import ObjectModel
 
 /// How one destination property gets its value: Core Data's `NSPropertyMapping`.
 public struct PropertyMapping: Hashable, Sendable {
@@ -66,9 +66,11 @@ public struct EntityMapping: Hashable, Sendable {
     static let defaultPolicyNames: Set<String> = ["", "NSEntityMigrationPolicy", "CoreData.NSEntityMigrationPolicy"]
 
     /// An entity mapping; `name` defaults to `<Source>To<Destination>` (or the one entity's name).
-    public init(name: String? = nil, kind: Kind? = nil, source: String?, destination: String?, filter: Predicate? = nil,
-                policyName: String? = nil, userInfo: [String: String] = [:], attributeMappings: [PropertyMapping] = [],
-                relationshipMappings: [PropertyMapping] = []) {
+    public init(
+        name: String? = nil, kind: Kind? = nil, source: String?, destination: String?, filter: Predicate? = nil,
+        policyName: String? = nil, userInfo: [String: String] = [:], attributeMappings: [PropertyMapping] = [],
+        relationshipMappings: [PropertyMapping] = []
+    ) {
         self.name = name ?? Self.conventionalName(source: source, destination: destination)
         self.sourceEntity = source
         self.destinationEntity = destination
@@ -77,8 +79,11 @@ public struct EntityMapping: Hashable, Sendable {
         self.userInfo = userInfo
         self.attributeMappings = attributeMappings
         self.relationshipMappings = relationshipMappings
-        self.kind = kind ?? Self.derivedKind(source: source, destination: destination, policy: self.policyName,
-                                             transforms: attributeMappings.contains { !$0.copiesItsSource })
+        self.kind =
+            kind
+            ?? Self.derivedKind(
+                source: source, destination: destination, policy: self.policyName,
+                transforms: attributeMappings.contains { !$0.copiesItsSource })
     }
 
     /// Xcode's convention: `SourceToDestination`, or the entity's name for adds and removes.
@@ -122,8 +127,10 @@ public struct MappingModel: Hashable, Sendable {
     public var destinationEntityHashes: [String: Data]?
 
     /// A mapping model.
-    public init(name: String, sourceVersion: String, destinationVersion: String, entityMappings: [EntityMapping], file: String? = nil,
-                sourceEntityHashes: [String: Data]? = nil, destinationEntityHashes: [String: Data]? = nil) {
+    public init(
+        name: String, sourceVersion: String, destinationVersion: String, entityMappings: [EntityMapping], file: String? = nil,
+        sourceEntityHashes: [String: Data]? = nil, destinationEntityHashes: [String: Data]? = nil
+    ) {
         self.name = name
         self.sourceVersion = sourceVersion
         self.destinationVersion = destinationVersion
@@ -165,7 +172,8 @@ extension MappingModel {
             return names.contains(sourceVersion) && names.contains(destinationVersion) ? self : nil
         }
         guard let source = Self.version(fitting: sourceEntityHashes, among: versions),
-              let destination = Self.version(fitting: destinationEntityHashes, among: versions) else { return nil }
+            let destination = Self.version(fitting: destinationEntityHashes, among: versions)
+        else { return nil }
         var named = self
         named.sourceVersion = source
         named.destinationVersion = destination

@@ -24,8 +24,9 @@ extension MappingModel {
             }
             let sourceEntity = try mapping.sourceEntity.map { name -> EntityDescription in
                 guard let entity = source.entity(named: name) else {
-                    throw fail("source entity \(name) is not in version \(sourceVersion)",
-                               "use one of: \(source.entities.map(\.name).joined(separator: ", "))")
+                    throw fail(
+                        "source entity \(name) is not in version \(sourceVersion)",
+                        "use one of: \(source.entities.map(\.name).joined(separator: ", "))")
                 }
                 return entity
             }
@@ -35,18 +36,21 @@ extension MappingModel {
                 continue
             }
             guard let destinationEntity = destination.entity(named: destinationName) else {
-                throw fail("destination entity \(destinationName) is not in version \(destinationVersion)",
-                           "use one of: \(destination.entities.map(\.name).joined(separator: ", "))")
+                throw fail(
+                    "destination entity \(destinationName) is not in version \(destinationVersion)",
+                    "use one of: \(destination.entities.map(\.name).joined(separator: ", "))")
             }
             let attributes = destination.allAttributes(of: destinationEntity).filter { !$0.isTransient }
             let relationships = destination.allRelationships(of: destinationEntity).filter { !$0.isTransient }
             for property in mapping.attributeMappings where !attributes.contains(where: { $0.name == property.name }) {
-                throw fail("\(destinationName) has no stored attribute \(property.name)",
-                           "map one of: \(attributes.map(\.name).joined(separator: ", "))", property: property.name)
+                throw fail(
+                    "\(destinationName) has no stored attribute \(property.name)",
+                    "map one of: \(attributes.map(\.name).joined(separator: ", "))", property: property.name)
             }
             for property in mapping.relationshipMappings where !relationships.contains(where: { $0.name == property.name }) {
-                throw fail("\(destinationName) has no relationship \(property.name)",
-                           "map one of: \(relationships.map(\.name).joined(separator: ", "))", property: property.name)
+                throw fail(
+                    "\(destinationName) has no relationship \(property.name)",
+                    "map one of: \(relationships.map(\.name).joined(separator: ", "))", property: property.name)
             }
             let updated = filledIn(mapping, attributes: attributes, relationships: relationships, sourceEntity: sourceEntity, source: source)
             try checkExpressions(of: updated, sourceEntity: sourceEntity, source: source, file: file)
@@ -58,8 +62,10 @@ extension MappingModel {
     /// `mapping` with Core Data's defaults for every stored property of the destination entity
     /// it does not map: `$source.<name>` when the source has the attribute, the destination
     /// instances of the default entity mapping for a relationship.
-    private func filledIn(_ mapping: EntityMapping, attributes: [AttributeDescription], relationships: [RelationshipDescription],
-                          sourceEntity: EntityDescription?, source: ManagedObjectModel) -> EntityMapping {
+    private func filledIn(
+        _ mapping: EntityMapping, attributes: [AttributeDescription], relationships: [RelationshipDescription],
+        sourceEntity: EntityDescription?, source: ManagedObjectModel
+    ) -> EntityMapping {
         var updated = mapping
         updated.attributeMappings = attributes.map { attribute in
             let given = mapping.attributeMappings.first { $0.name == attribute.name }
@@ -74,7 +80,8 @@ extension MappingModel {
             if let given, given.expression != nil { return given }
             var inferred: Expression?
             if let sourceEntity, let sourceRelationship = source.relationship(named: relationship.name, in: sourceEntity),
-               let target = defaultMapping(from: sourceRelationship.destinationEntityName, to: relationship.destinationEntityName) {
+                let target = defaultMapping(from: sourceRelationship.destinationEntityName, to: relationship.destinationEntityName)
+            {
                 inferred = .destinationInstances(mapping: target, relationship: relationship.name)
             }
             return PropertyMapping(name: relationship.name, expression: inferred, userInfo: given?.userInfo ?? [:])
@@ -94,12 +101,16 @@ extension MappingModel {
     private func checkExpressions(of mapping: EntityMapping, sourceEntity: EntityDescription?, source: ManagedObjectModel, file: String) throws {
         for property in mapping.propertyMappings {
             guard let expression = property.expression else { continue }
-            try MappingExpressionCheck(mappingModel: self, mapping: mapping, sourceEntity: sourceEntity, source: source, file: file,
-                                       property: property.name, text: property.text ?? expression.description).check(expression)
+            try MappingExpressionCheck(
+                mappingModel: self, mapping: mapping, sourceEntity: sourceEntity, source: source, file: file,
+                property: property.name, text: property.text ?? expression.description
+            ).check(expression)
         }
         if let filter = mapping.filter {
-            try MappingExpressionCheck(mappingModel: self, mapping: mapping, sourceEntity: sourceEntity, source: source, file: file,
-                                       property: nil, text: filter.description).check(filter)
+            try MappingExpressionCheck(
+                mappingModel: self, mapping: mapping, sourceEntity: sourceEntity, source: source, file: file,
+                property: nil, text: filter.description
+            ).check(filter)
         }
     }
 }

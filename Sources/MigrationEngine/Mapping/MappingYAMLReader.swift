@@ -38,8 +38,9 @@ public enum MappingYAMLReader {
     /// Reads mapping YAML `text`; `file` names it in errors.
     public static func read(_ text: String, name: String, file: String) throws -> MappingModel {
         if let line = lineNestedTooDeeply(text) {
-            throw MappingError(file: file, line: line, problem: "lists and mappings are nested more than \(maximumNesting) deep",
-                               fix: "a mapping file nests entityMappings, attributes and userInfo only a few levels")
+            throw MappingError(
+                file: file, line: line, problem: "lists and mappings are nested more than \(maximumNesting) deep",
+                fix: "a mapping file nests entityMappings, attributes and userInfo only a few levels")
         }
         let root: Node
         do {
@@ -59,9 +60,10 @@ public enum MappingYAMLReader {
         try reader.refuseUnknownKeys(root, known: known)
         let sequence = try reader.required(root, "entityMappings")
         guard let items = sequence.sequence else { throw reader.fail(sequence, "entityMappings must be a list") }
-        return MappingModel(name: name, sourceVersion: try reader.string(try reader.required(root, "source")),
-                            destinationVersion: try reader.string(try reader.required(root, "destination")),
-                            entityMappings: try items.map { try reader.entityMapping($0) }, file: file)
+        return MappingModel(
+            name: name, sourceVersion: try reader.string(try reader.required(root, "source")),
+            destinationVersion: try reader.string(try reader.required(root, "destination")),
+            entityMappings: try items.map { try reader.entityMapping($0) }, file: file)
     }
 
     /// The line where nesting first goes past ``maximumNesting`` (see ``YAMLNesting``: measured
@@ -126,11 +128,13 @@ private struct NodeReader {
         guard node.mapping != nil else { throw fail(node, "each entity mapping must be a mapping (name, source, destination, …)") }
         let place = node["name"]?.string ?? EntityMapping.conventionalName(source: node["source"]?.string, destination: node["destination"]?.string)
         try refuseDuplicateKeys(node, place: place)
-        try refuseUnknownKeys(node, known: ["name", "kind", "source", "destination", "filter", "policy", "userInfo", "attributes", "relationships"], place: place)
+        try refuseUnknownKeys(
+            node, known: ["name", "kind", "source", "destination", "filter", "policy", "userInfo", "attributes", "relationships"], place: place)
         let kind = try optionalString(node["kind"], place: place).map { text -> EntityMapping.Kind in
             guard let kind = EntityMapping.Kind(rawValue: text) else {
-                throw fail(node["kind"]!, "unknown kind \"\(text)\"", place: place,
-                           fix: "use one of: \(EntityMapping.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw fail(
+                    node["kind"]!, "unknown kind \"\(text)\"", place: place,
+                    fix: "use one of: \(EntityMapping.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             return kind
         }
@@ -145,8 +149,9 @@ private struct NodeReader {
             try refuseDuplicateKeys(info, place: place)
             for (key, value) in pairs {
                 guard let text = value.scalar?.string else {
-                    throw fail(value, "userInfo's \(key.string ?? "key") must be text, found a YAML \(value.mapping != nil ? "mapping" : "list")",
-                               place: place, fix: "Core Data's userInfo values are strings: write \(key.string ?? "key"): \"…\"")
+                    throw fail(
+                        value, "userInfo's \(key.string ?? "key") must be text, found a YAML \(value.mapping != nil ? "mapping" : "list")",
+                        place: place, fix: "Core Data's userInfo values are strings: write \(key.string ?? "key"): \"…\"")
                 }
                 userInfo[key.string ?? ""] = text
             }
@@ -179,12 +184,14 @@ private struct NodeReader {
         // for "no value" and Chrysalis would run as Core Data's default ($source.title).
         let empty = value.null != nil || (value.scalar?.string.isEmpty ?? false)
         guard !empty else {
-            throw fail(value, "\(name) has no value expression", place: place,
-                       fix: "leave \(name) out to map it as Core Data does by default ($source.\(name) where the source has it), or write \(name): nil for no value")
+            throw fail(
+                value, "\(name) has no value expression", place: place,
+                fix: "leave \(name) out to map it as Core Data does by default ($source.\(name) where the source has it), or write \(name): nil for no value")
         }
         guard let scalar = value.scalar else {
-            throw fail(value, "expected a value expression, found a YAML \(value.mapping != nil ? "mapping" : "list")", place: place,
-                       fix: "write the expression as text, in quotes when it starts with { or [ (\(name): '{1, 2}')")
+            throw fail(
+                value, "expected a value expression, found a YAML \(value.mapping != nil ? "mapping" : "list")", place: place,
+                fix: "write the expression as text, in quotes when it starts with { or [ (\(name): '{1, 2}')")
         }
         let text = scalar.string
         let quoted = scalar.style == .singleQuoted || scalar.style == .doubleQuoted
@@ -192,13 +199,18 @@ private struct NodeReader {
         do {
             expression = try ExpressionParser.expression(text)
         } catch {
-            throw fail(value, "\(error)", place: place,
-                       fix: quoted ? "correct the value expression; for the text \(text), write \(name): \(Self.yamlConstant(text))" : "correct the value expression")
+            throw fail(
+                value, "\(error)", place: place,
+                fix: quoted ? "correct the value expression; for the text \(text), write \(name): \(Self.yamlConstant(text))" : "correct the value expression")
         }
         if quoted, case .keyPath(.evaluatedObject, let path) = expression {
             let keyPath = path.joined(separator: ".")
-            throw fail(value, "\(Self.quote(text, scalar.style)) is the key path \(keyPath), not text: YAML removes its quotes before the expression is read",
-                       place: place, fix: "for the text, write a string constant inside YAML's quotes: \(name): \(Self.yamlConstant(text)); for the source's key, \(name): $source.\(keyPath)")
+            throw fail(
+                value, "\(Self.quote(text, scalar.style)) is the key path \(keyPath), not text: YAML removes its quotes before the expression is read",
+                place: place,
+                fix:
+                    "for the text, write a string constant inside YAML's quotes: \(name): \(Self.yamlConstant(text)); for the source's key, \(name): $source.\(keyPath)"
+            )
         }
         return PropertyMapping(name: name, expression: expression, text: text)
     }

@@ -26,9 +26,10 @@ public enum XCMappingReader {
         let live = store.related(store.model, "entitymappings").sorted {
             (Int(store.attribute($0, "mappingnumber") ?? "") ?? .max) < (Int(store.attribute($1, "mappingnumber") ?? "") ?? .max)
         }
-        return MappingModel(name: bundle.deletingPathExtension().lastPathComponent, sourceVersion: try store.version("sourcemodelpath"),
-                            destinationVersion: try store.version("destinationmodelpath"), entityMappings: try live.map(store.entityMapping),
-                            file: bundle.path)
+        return MappingModel(
+            name: bundle.deletingPathExtension().lastPathComponent, sourceVersion: try store.version("sourcemodelpath"),
+            destinationVersion: try store.version("destinationmodelpath"), entityMappings: try live.map(store.entityMapping),
+            file: bundle.path)
     }
 
     /// The XML store's objects by ID, and how to read their attributes and relationships.
@@ -46,8 +47,9 @@ public enum XCMappingReader {
             }
             byID = objects
             guard root.name == "database", let model = objects.values.first(where: { $0.attributes["type"] == "XDDEVMAPPINGMODEL" }) else {
-                throw MappingError(file: file, problem: "is not an Xcode mapping model (no XDDEVMAPPINGMODEL object)",
-                                   fix: "give the path of an .xcmappingmodel folder written by Xcode")
+                throw MappingError(
+                    file: file, problem: "is not an Xcode mapping model (no XDDEVMAPPINGMODEL object)",
+                    fix: "give the path of an .xcmappingmodel folder written by Xcode")
             }
             self.model = model
         }
@@ -127,8 +129,9 @@ public enum XCMappingReader {
         while index < units.count {
             let digits = units.dropFirst(index + 2).prefix(4)
             if units[index] == 0x5C, index + 1 < units.count, units[index + 1] == 0x75, digits.count == 4,
-               digits.allSatisfy({ $0 < 0x80 && Character(Unicode.Scalar(UInt8($0))).isHexDigit }),
-               let value = UInt16(String(decoding: digits, as: UTF16.self), radix: 16) {
+                digits.allSatisfy({ $0 < 0x80 && Character(Unicode.Scalar(UInt8($0))).isHexDigit }),
+                let value = UInt16(String(decoding: digits, as: UTF16.self), radix: 16)
+            {
                 result.append(value.byteSwapped)
                 index += 6
             } else {

@@ -41,7 +41,8 @@ enum YAMLNesting {
         var columns: [Int] = []
         var position = indent
         while position + 1 < line.count, [UInt8(ascii: "-"), UInt8(ascii: "?"), UInt8(ascii: ":")].contains(line[position]),
-              isSpace(line[position + 1]) {
+            isSpace(line[position + 1])
+        {
             position += 2
             while position < line.count, isSpace(line[position]) { position += 1 }
             columns.append(position)

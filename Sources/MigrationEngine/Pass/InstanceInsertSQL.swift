@@ -49,12 +49,14 @@ struct InstanceInsertSQL {
         if let policy = mapping.policyName { return .rowByRow("custom policy \(policy)") }
         guard let sourceName = mapping.sourceEntity else { return .noSource }
         guard let source = manager.sourceModel.entity(named: sourceName), let sourceTable = manager.stores.sourceLayout.table(for: sourceName),
-              let sourceNumber = manager.stores.sourceLayout.numbering.number(of: sourceName) else {
+            let sourceNumber = manager.stores.sourceLayout.numbering.number(of: sourceName)
+        else {
             return .rowByRow("the source entity \(sourceName) is not stored")
         }
         guard let destinationName = mapping.destinationEntity, let destination = manager.destinationModel.entity(named: destinationName),
-              let destinationTable = manager.stores.destinationLayout.table(for: destinationName),
-              let destinationNumber = manager.stores.destinationLayout.numbering.number(of: destinationName) else {
+            let destinationTable = manager.stores.destinationLayout.table(for: destinationName),
+            let destinationNumber = manager.stores.destinationLayout.numbering.number(of: destinationName)
+        else {
             return .rowByRow("no destination entity: the source rows are visited, nothing is inserted")
         }
         guard !destination.isAbstract else { return .rowByRow("the destination entity \(destinationName) is abstract") }
@@ -70,12 +72,13 @@ struct InstanceInsertSQL {
         case .failure(let reason): return .rowByRow(reason.text)
         }
         let folds = foldableToOnes(manager: manager, mapping: mapping, index: index)
-        return .setBased(InstanceInsertSQL(
-            mapping: mapping, mappingIndex: index, sourceTable: "src.\(SQLIdentifier.quote(sourceTable.name))", sourceTableName: sourceTable.name,
-            destinationTable: "main.\(SQLIdentifier.quote(destinationTable.name))", sourceNumber: sourceNumber, destinationNumber: destinationNumber,
-            columns: assignments.columns + folds.map { SQLIdentifier.quote($0.column) }, values: assignments.values,
-            valueArguments: assignments.arguments, filter: filter, foldedRelationships: Set(folds.map(\.property)),
-            folds: folds.map { (sourceColumn: $0.sourceColumn, target: $0.target, targetTable: $0.targetTable) }))
+        return .setBased(
+            InstanceInsertSQL(
+                mapping: mapping, mappingIndex: index, sourceTable: "src.\(SQLIdentifier.quote(sourceTable.name))", sourceTableName: sourceTable.name,
+                destinationTable: "main.\(SQLIdentifier.quote(destinationTable.name))", sourceNumber: sourceNumber, destinationNumber: destinationNumber,
+                columns: assignments.columns + folds.map { SQLIdentifier.quote($0.column) }, values: assignments.values,
+                valueArguments: assignments.arguments, filter: filter, foldedRelationships: Set(folds.map(\.property)),
+                folds: folds.map { (sourceColumn: $0.sourceColumn, target: $0.target, targetTable: $0.targetTable) }))
     }
 
     /// Why an attribute keeps a mapping row by row.
@@ -84,10 +87,12 @@ struct InstanceInsertSQL {
     /// Every stored attribute of the destination: its value expression compiled (a value set on
     /// association wins over the mapping's own), else the model's default, else left out.
     private static func attributeValues(manager: MigrationManager, mapping: EntityMapping, destination: String, compiler: ExpressionSQL)
-        -> Result<(columns: [String], values: [String], arguments: [SQLValue]), Reason> {
+        -> Result<(columns: [String], values: [String], arguments: [SQLValue]), Reason>
+    {
         let defaults = manager.stores.writer.defaultValues(of: destination)
         var columns: [String] = [], values: [String] = [], arguments: [SQLValue] = []
-        let onAssociation = Dictionary((manager.associationValues[destination] ?? []).map { ($0.attribute, $0.expression) }, uniquingKeysWith: { _, last in last })
+        let onAssociation = Dictionary(
+            (manager.associationValues[destination] ?? []).map { ($0.attribute, $0.expression) }, uniquingKeysWith: { _, last in last })
         for (attribute, column) in manager.stores.destinationLayout.attributeColumns(of: destination) {
             let expression = onAssociation[attribute.name] ?? mapping.attributeMappings.first { $0.name == attribute.name }?.expression
             if let expression {
@@ -113,17 +118,19 @@ struct InstanceInsertSQL {
     /// already ran keeping its source keys, so its associations exist and are one destination
     /// per source when this mapping's stage 1 runs.
     static func foldableToOnes(manager: MigrationManager, mapping: EntityMapping, index: Int)
-        -> [(property: String, column: String, sourceColumn: String, target: Int, targetTable: String)] {
+        -> [(property: String, column: String, sourceColumn: String, target: Int, targetTable: String)]
+    {
         guard let destinationName = mapping.destinationEntity, let sourceName = mapping.sourceEntity,
-              let source = manager.sourceModel.entity(named: sourceName) else { return [] }
+            let source = manager.sourceModel.entity(named: sourceName)
+        else { return [] }
         let mappings = manager.mappingModel.entityMappings
         return mapping.relationshipMappings.compactMap { property in
             guard let form = SetBasedRelationships.standardForm(property.expression),
-                  let target = mappings.firstIndex(where: { $0.name == form.mapping }), target < index,
-                  manager.stores.associations.isIdentity(target) || compile(manager: manager, mapping: mappings[target], index: target).isSetBased,
-                  case let .foreignKey(_, column, nil)? = manager.stores.destinationLayout.storage(entity: destinationName, relationship: property.name),
-                  case let .foreignKey(_, sourceColumn, _)? = manager.stores.sourceLayout.storage(entity: sourceName, relationship: form.relationship),
-                  let targetTable = SetBasedRelationships.sourceTarget(manager, of: form.relationship, in: source)
+                let target = mappings.firstIndex(where: { $0.name == form.mapping }), target < index,
+                manager.stores.associations.isIdentity(target) || compile(manager: manager, mapping: mappings[target], index: target).isSetBased,
+                case let .foreignKey(_, column, nil)? = manager.stores.destinationLayout.storage(entity: destinationName, relationship: property.name),
+                case let .foreignKey(_, sourceColumn, _)? = manager.stores.sourceLayout.storage(entity: sourceName, relationship: form.relationship),
+                let targetTable = SetBasedRelationships.sourceTarget(manager, of: form.relationship, in: source)
             else { return nil }
             return (property.name, column, sourceColumn, target, targetTable)
         }
@@ -133,8 +140,10 @@ struct InstanceInsertSQL {
 
     /// The chunk's source rows: the mapping's entity, keys from `:from` to `:last`, through the filter.
     private var condition: (sql: String, arguments: [SQLStatement.Argument]) {
-        ("s.Z_ENT = ? AND s.Z_PK >= ? AND s.Z_PK <= ?" + (filter.map { " AND \($0.sql)" } ?? ""),
-         [.value(SQLValue(sourceNumber)), .parameter("from"), .parameter("last")] + (filter?.arguments.map(SQLStatement.Argument.value) ?? []))
+        (
+            "s.Z_ENT = ? AND s.Z_PK >= ? AND s.Z_PK <= ?" + (filter.map { " AND \($0.sql)" } ?? ""),
+            [.value(SQLValue(sourceNumber)), .parameter("from"), .parameter("last")] + (filter?.arguments.map(SQLStatement.Argument.value) ?? [])
+        )
     }
 
     /// The columns every insert sets: the keys, then the attributes and folded to-ones.
@@ -161,23 +170,27 @@ struct InstanceInsertSQL {
     func keptKeysInsert(_ associations: AssociationTable) -> SQLStatement {
         let (lookupSQL, lookupArguments) = lookups(associations)
         let selected = (["s.Z_PK", "?", "1"] + values + lookupSQL).joined(separator: ", ")
-        return SQLStatement("INSERT INTO \(destinationTable) (\(names)) SELECT \(selected) FROM \(sourceTable) s WHERE \(condition.sql) ORDER BY s.Z_PK",
-                            arguments: ([SQLValue(destinationNumber)] + valueArguments + lookupArguments).map(SQLStatement.Argument.value) + condition.arguments)
+        return SQLStatement(
+            "INSERT INTO \(destinationTable) (\(names)) SELECT \(selected) FROM \(sourceTable) s WHERE \(condition.sql) ORDER BY s.Z_PK",
+            arguments: ([SQLValue(destinationNumber)] + valueArguments + lookupArguments).map(SQLStatement.Argument.value) + condition.arguments)
     }
 
     /// The chunk's statements when the keys are renumbered: the pairs numbered from `:first_key`
     /// into `work.associations`, then the insert through them (keys `:first_key` to `:last_key`).
     func renumberedInserts(_ associations: AssociationTable) -> [SQLStatement] {
-        let pairs = SQLStatement("""
+        let pairs = SQLStatement(
+            """
             INSERT INTO work.associations (mapping, source_entity, source_pk, destination_entity, destination_pk)
             SELECT ?, s.Z_ENT, s.Z_PK, ?, ? + row_number() OVER (ORDER BY s.Z_PK) - 1 FROM \(sourceTable) s WHERE \(condition.sql)
             """, arguments: [.value(SQLValue(mappingIndex)), .value(SQLValue(destinationNumber)), .parameter("first_key")] + condition.arguments)
         let (lookupSQL, lookupArguments) = lookups(associations)
         let selected = (["a.destination_pk", "?", "1"] + values + lookupSQL).joined(separator: ", ")
-        let insert = SQLStatement("""
+        let insert = SQLStatement(
+            """
             INSERT INTO \(destinationTable) (\(names)) SELECT \(selected) FROM work.associations a JOIN \(sourceTable) s ON s.Z_PK = a.source_pk
             WHERE a.mapping = ? AND a.destination_pk BETWEEN ? AND ? ORDER BY a.destination_pk
-            """, arguments: ([SQLValue(destinationNumber)] + valueArguments + lookupArguments).map(SQLStatement.Argument.value)
+            """,
+            arguments: ([SQLValue(destinationNumber)] + valueArguments + lookupArguments).map(SQLStatement.Argument.value)
                 + [.value(SQLValue(mappingIndex)), .parameter("first_key"), .parameter("last_key")])
         return [pairs, insert]
     }

@@ -11,8 +11,10 @@ import SQLiteStore
 package final class MappingMigration {
     /// Runs the `mappings` (in order, as passes into one destination) over the store at `path`,
     /// as `context`'s step.
-    static func run(store path: String, from source: ModelBundle.Version, to destination: ModelBundle.Version,
-                    mappings: [MappingModel], context: StepContext) throws -> MigrationReport {
+    static func run(
+        store path: String, from source: ModelBundle.Version, to destination: ModelBundle.Version,
+        mappings: [MappingModel], context: StepContext
+    ) throws -> MigrationReport {
         try MappingMigration(store: path, from: source, to: destination, mappings: mappings, options: context).run()
     }
 
@@ -43,8 +45,10 @@ package final class MappingMigration {
 
     /// Prepares the step: the lock, leftovers of a crashed step undone, no other writer, the
     /// store checked to be at `source`, the mappings resolved, its layout read and its rows counted.
-    private init(store path: String, from source: ModelBundle.Version, to destination: ModelBundle.Version, mappings: [MappingModel],
-                 options: StepContext) throws {
+    private init(
+        store path: String, from source: ModelBundle.Version, to destination: ModelBundle.Version, mappings: [MappingModel],
+        options: StepContext
+    ) throws {
         pausedAtStart = options.progress.span.paused.seconds
         (self.path, self.source, self.destination, self.options) = (path, source, destination, options)
         lock = options.lockHeld ? nil : try StoreLock(store: path)
@@ -59,8 +63,9 @@ package final class MappingMigration {
         guard source.entityHashes == metadata.versionHashes else {
             let differing = Set(metadata.versionHashes.keys).union(source.entityHashes.keys)
                 .filter { metadata.versionHashes[$0] != source.entityHashes[$0] }.sorted()
-            throw MigrationError(.wrongModel, "\(path) is not at version \(source.name): its entity hashes differ for \(differing.joined(separator: ", "))",
-                                 fix: "run `chrysalis inspect \(path) --model …` to see which version it is at, and use that version's mapping")
+            throw MigrationError(
+                .wrongModel, "\(path) is not at version \(source.name): its entity hashes differ for \(differing.joined(separator: ", "))",
+                fix: "run `chrysalis inspect \(path) --model …` to see which version it is at, and use that version's mapping")
         }
         passes = try Self.resolve(mappings, from: source, to: destination)
         sourceLayout = try sourceStore.layout(for: source.model)
@@ -86,10 +91,11 @@ package final class MappingMigration {
             reporter?.finish()
             // Verification counted every entity's rows and found exactly what the passes inserted.
             let rowsAfter = Dictionary(uniqueKeysWithValues: destination.model.entities.map { ($0.name, inserted[$0.name, default: 0]) })
-            return MigrationReport(store: path, backup: backup, sourceVersion: source.name, destinationVersion: destination.name,
-                                   passes: passes.map(\.name), rowsBefore: rowsBefore, rowsAfter: rowsAfter,
-                                   duration: Date().timeIntervalSince(started) - (options.progress.span.paused.seconds - pausedAtStart),
-                                   pagesChecked: options.checksPages)
+            return MigrationReport(
+                store: path, backup: backup, sourceVersion: source.name, destinationVersion: destination.name,
+                passes: passes.map(\.name), rowsBefore: rowsBefore, rowsAfter: rowsAfter,
+                duration: Date().timeIntervalSince(started) - (options.progress.span.paused.seconds - pausedAtStart),
+                pagesChecked: options.checksPages)
         } catch {
             // A count that no longer adds up because another process wrote is that write's doing.
             let error = writtenByOthers() ? fingerprint.foreignWrite(store: path) : error
@@ -115,8 +121,10 @@ package final class MappingMigration {
     private static func resolve(_ mappings: [MappingModel], from source: ModelBundle.Version, to destination: ModelBundle.Version) throws -> [MappingModel] {
         try mappings.map { mapping in
             guard mapping.sourceVersion == source.name, mapping.destinationVersion == destination.name else {
-                throw MigrationError(.wrongModel, "mapping \(mapping.name) maps \(mapping.sourceVersion) → \(mapping.destinationVersion), not \(source.name) → \(destination.name)",
-                                     fix: "use a mapping model made for \(source.name) → \(destination.name)")
+                throw MigrationError(
+                    .wrongModel,
+                    "mapping \(mapping.name) maps \(mapping.sourceVersion) → \(mapping.destinationVersion), not \(source.name) → \(destination.name)",
+                    fix: "use a mapping model made for \(source.name) → \(destination.name)")
             }
             return try mapping.resolved(source: source.model, destination: destination.model)
         }
@@ -151,7 +159,9 @@ package final class MappingMigration {
         // is verified and swapped in.
         try connection.beginBulkLoad(scratch: AssociationTable.schema, source: "src")
         let deferred = try DeferredIndexes.drop(on: connection, layout: destinationLayout)
-        let progress = ProgressReporter(budget: StageCost.mappingStep(passes, sourceRows: try sourceRows(connection), createsOwnRelationships: options.policies.createsOwnRelationships), target: options.progress)
+        let progress = ProgressReporter(
+            budget: StageCost.mappingStep(passes, sourceRows: try sourceRows(connection), createsOwnRelationships: options.policies.createsOwnRelationships),
+            target: options.progress)
         reporter = progress
         var inserted: [String: Int] = [:]
         for mapping in passes {
@@ -181,9 +191,10 @@ package final class MappingMigration {
 
     /// One pass over `connection`, with its manager.
     private func makePass(_ connection: StoreConnection, mapping: MappingModel, progress: ProgressReporter) -> MappingPass {
-        let manager = MigrationManager(connection: connection, sourceStore: sourceStore, sourceLayout: sourceLayout, destinationLayout: destinationLayout,
-                                       destinationPath: paths.newStore, mappingModel: mapping, policies: options.policies,
-                                       cancellation: options.cancellation, run: options.runState)
+        let manager = MigrationManager(
+            connection: connection, sourceStore: sourceStore, sourceLayout: sourceLayout, destinationLayout: destinationLayout,
+            destinationPath: paths.newStore, mappingModel: mapping, policies: options.policies,
+            cancellation: options.cancellation, run: options.runState)
         let pass = MappingPass(manager: manager, progress: progress, chunkSize: options.chunkSize)
         pass.sourceRowCounts = rowsBefore
         return pass
@@ -210,22 +221,25 @@ package final class MappingMigration {
     /// neither.
     private func verify(_ connection: StoreConnection, inserted: [String: Int]) throws {
         if options.checksPages, case let integrity = try connection.quickCheck(), integrity != ["ok"] {
-            throw MigrationError(.verification, "the migrated store failed SQLite's quick check: \(integrity.prefix(3).joined(separator: "; "))",
-                                 fix: "the source is untouched; report this with the store's model")
+            throw MigrationError(
+                .verification, "the migrated store failed SQLite's quick check: \(integrity.prefix(3).joined(separator: "; "))",
+                fix: "the source is untouched; report this with the store's model")
         }
         let layout = destinationLayout
         let reader = ObjectReader(connection: connection, layout: layout, schema: "main", path: path)
         let entitiesByTable = Dictionary(grouping: layout.model.entities) { layout.table(for: $0.name)?.name ?? "" }
         for entity in layout.model.entities where !entity.isAbstract {
             // A table only this entity lives in is counted from its b-tree, without reading a row.
-            let count = if let table = layout.table(for: entity.name), entitiesByTable[table.name]?.count == 1 {
-                Int(try connection.integer(SQLStatement("SELECT count(*) FROM main.\(SQLIdentifier.quote(table.name))")) ?? 0)
-            } else {
-                try reader.count(of: entity.name, includingSubentities: false)
-            }
+            let count =
+                if let table = layout.table(for: entity.name), entitiesByTable[table.name]?.count == 1 {
+                    Int(try connection.integer(SQLStatement("SELECT count(*) FROM main.\(SQLIdentifier.quote(table.name))")) ?? 0)
+                } else {
+                    try reader.count(of: entity.name, includingSubentities: false)
+                }
             guard count == inserted[entity.name, default: 0] else {
-                throw MigrationError(.verification, "the migrated store has \(count) \(entity.name) rows but the migration created \(inserted[entity.name, default: 0])",
-                                     fix: "the source is untouched; report this with the mapping model")
+                throw MigrationError(
+                    .verification, "the migrated store has \(count) \(entity.name) rows but the migration created \(inserted[entity.name, default: 0])",
+                    fix: "the source is untouched; report this with the mapping model")
             }
         }
     }

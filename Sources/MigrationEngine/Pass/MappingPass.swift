@@ -64,8 +64,9 @@ final class MappingPass {
     /// Stage 1 for one entity mapping: its instances created, set-based or row by row.
     private func createInstances(_ mapping: EntityMapping, index: Int, policy: EntityMigrationPolicy, sourceCount: Int, step: Int) throws {
         let mappings = mappingModel.entityMappings
-        progress.begin(stage: .createInstances, pass: mappingModel.name, step: step, mapping: mapping.name,
-                       index: index + 1, count: mappings.count, rowsTotal: sourceCount)
+        progress.begin(
+            stage: .createInstances, pass: mappingModel.name, step: step, mapping: mapping.name,
+            index: index + 1, count: mappings.count, rowsTotal: sourceCount)
         try manager.checkCancelled()
         // Mappings Core Data's defaults cover, whose expressions all compile, move set-based
         // (planned now: what earlier mappings did decides which to-ones fold into the insert).
@@ -81,8 +82,9 @@ final class MappingPass {
             try stores.activeFold?.finish(stores.writer)
         }
         stores.activeFold = nil
-        try pause(after: mapping, index: index, stage: .createInstances,
-                  next: index + 1 < mappings.count ? mappings[index + 1].name : mappings.first?.name)
+        try pause(
+            after: mapping, index: index, stage: .createInstances,
+            next: index + 1 < mappings.count ? mappings[index + 1].name : mappings.first?.name)
     }
 
     /// A set-based mapping's chunks, each its own transaction. Without a filter every source
@@ -103,8 +105,12 @@ final class MappingPass {
         }
         guard fast.sql.filter != nil || total == sourceCount else {
             // The count is the whole table where it holds one entity: rows with another Z_ENT differ.
-            throw MigrationError(.verification, "\(fast.mapping.name): \(total) of the \(sourceCount) rows of \(fast.sql.sourceTableName) were read for the new store: the others' Z_ENT is not \(fast.mapping.sourceEntity ?? "the entity")'s number \(fast.sql.sourceNumber), so no entity owns them",
-                                 fix: "the source is untouched; see them with SELECT Z_ENT, count(*) FROM \(fast.sql.sourceTableName) GROUP BY Z_ENT, and correct or delete those rows")
+            throw MigrationError(
+                .verification,
+                "\(fast.mapping.name): \(total) of the \(sourceCount) rows of \(fast.sql.sourceTableName) were read for the new store: the others' Z_ENT is not \(fast.mapping.sourceEntity ?? "the entity")'s number \(fast.sql.sourceNumber), so no entity owns them",
+                fix:
+                    "the source is untouched; see them with SELECT Z_ENT, count(*) FROM \(fast.sql.sourceTableName) GROUP BY Z_ENT, and correct or delete those rows"
+            )
         }
     }
 
@@ -116,8 +122,9 @@ final class MappingPass {
         stores.foldedToOnes[index] = stores.activeFold
         let filter = mapping.filter
         let creates = mapping.kind != .remove && (mapping.destinationEntity != nil || mapping.policyName != nil)
-        let prefetch = ObjectPrefetch(store: stores.sourceStore, layout: stores.sourceLayout, entity: entity, includingSubentities: false,
-                                      batchSize: min(chunkSize, Self.prefetchBatch))
+        let prefetch = ObjectPrefetch(
+            store: stores.sourceStore, layout: stores.sourceLayout, entity: entity, includingSubentities: false,
+            batchSize: min(chunkSize, Self.prefetchBatch))
         defer { prefetch.stop(); stores.endReadAhead() }
         stores.beginReadAhead(prefetch)
         var more = true
@@ -152,8 +159,9 @@ final class MappingPass {
     /// (and a custom policy's) row by row.
     private func createRelationships(_ mapping: EntityMapping, index: Int, policy: EntityMigrationPolicy, sourceCount: Int, step: Int) throws {
         let mappings = mappingModel.entityMappings
-        progress.begin(stage: .createRelationships, pass: mappingModel.name, step: step, mapping: mapping.name,
-                       index: index + 1, count: mappings.count, rowsTotal: try stores.associations.count(mapping: index))
+        progress.begin(
+            stage: .createRelationships, pass: mappingModel.name, step: step, mapping: mapping.name,
+            index: index + 1, count: mappings.count, rowsTotal: try stores.associations.count(mapping: index))
         try manager.checkCancelled()
         let setBased = manager.useSetBasedSQL ? SetBasedRelationships(pass: self) : nil
         let handled = setBased?.handled(mapping, policy: policy) ?? []
@@ -167,8 +175,10 @@ final class MappingPass {
 
     /// Every pair of the mapping through the policy's (or Core Data's default) relationship
     /// work, a page per transaction; returns the progress units reported.
-    private func relateRowByRow(_ mapping: EntityMapping, index: Int, policy: EntityMigrationPolicy, skipping handled: Set<String>,
-                                sourceCount: Int) throws -> Int {
+    private func relateRowByRow(
+        _ mapping: EntityMapping, index: Int, policy: EntityMigrationPolicy, skipping handled: Set<String>,
+        sourceCount: Int
+    ) throws -> Int {
         // Row-by-row relationship work searches by foreign keys: it needs the indexes.
         try buildDeferredIndexes(thenResume: (mapping.name, index, mappingModel.entityMappings.count))
         var after: Int64 = 0
@@ -201,8 +211,9 @@ final class MappingPass {
         let mappings = mappingModel.entityMappings
         try buildDeferredIndexes(thenResume: nil)
         let created = stores.writer.insertedCounts
-        progress.begin(stage: .validate, pass: mappingModel.name, step: step, mapping: nil, index: 0, count: mappings.count,
-                       rowsTotal: created.values.reduce(0, +))
+        progress.begin(
+            stage: .validate, pass: mappingModel.name, step: step, mapping: nil, index: 0, count: mappings.count,
+            rowsTotal: created.values.reduce(0, +))
         var checking = manager.destinationModel.entities.makeIterator()
         try ModelRuleCheck(manager: manager).validate {
             let rows = checking.next().map { created[$0.name, default: 0] } ?? 0
@@ -223,14 +234,16 @@ final class MappingPass {
     private func buildDeferredIndexes(thenResume resume: (mapping: String, index: Int, count: Int)?) throws {
         let indexes = StoreSchema(layout: stores.destinationLayout).indexes
         guard let deferredIndexes = deferredIndexes, let first = indexes.first,
-              try stores.connection.integer(SQLStatement("SELECT count(*) FROM main.sqlite_master WHERE type = 'index' AND name = ?", [.text(first.name)])) == 0 else {
+            try stores.connection.integer(SQLStatement("SELECT count(*) FROM main.sqlite_master WHERE type = 'index' AND name = ?", [.text(first.name)])) == 0
+        else {
             return
         }
         progress.begin(stage: .indexes, mapping: nil, index: 0, count: 0, rowsTotal: indexes.count, unit: .indexes)
         try deferredIndexes.create(on: stores.connection) { progress.advance(units: 1) }
         if let resume {
-            progress.begin(stage: .createRelationships, mapping: resume.mapping, index: resume.index + 1, count: resume.count,
-                           rowsTotal: try stores.associations.count(mapping: resume.index))
+            progress.begin(
+                stage: .createRelationships, mapping: resume.mapping, index: resume.index + 1, count: resume.count,
+                rowsTotal: try stores.associations.count(mapping: resume.index))
         }
     }
 

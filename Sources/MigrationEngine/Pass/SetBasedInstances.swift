@@ -28,11 +28,13 @@ struct SetBasedInstances {
     /// no association rows and its inserts copy `Z_PK` — the same store, less work.
     func keyIdentity() throws -> AssociationTable.Identity? {
         guard sql.filter == nil, let destinationName = mapping.destinationEntity,
-              let (count, low, high) = try sourceKeySpan() else { return nil }
+            let (count, low, high) = try sourceKeySpan()
+        else { return nil }
         // A damaged store's keys can span more than Int64 holds (negative to Int64.max).
         let (span, overflow) = high.subtractingReportingOverflow(low)
         guard !overflow, span < .max, span + 1 == count, try low == pass.stores.writer.nextKey(for: destinationName) else { return nil }
-        return AssociationTable.Identity(sourceTable: sql.sourceTableName, sourceEntity: sql.sourceNumber, destinationEntity: sql.destinationNumber, keys: low...high)
+        return AssociationTable.Identity(
+            sourceTable: sql.sourceTableName, sourceEntity: sql.sourceNumber, destinationEntity: sql.destinationNumber, keys: low...high)
     }
 
     /// How many instances of the source entity there are, and their lowest and highest keys.
@@ -41,13 +43,16 @@ struct SetBasedInstances {
     private func sourceKeySpan() throws -> (count: Int64, low: Int64, high: Int64)? {
         let connection = pass.stores.connection, table = sql.sourceTable
         if let entity = mapping.sourceEntity, let known = pass.sourceRowCounts?[entity],
-           try connection.integer(SQLStatement("SELECT count(*) FROM \(table)")) == Int64(known) {
+            try connection.integer(SQLStatement("SELECT count(*) FROM \(table)")) == Int64(known)
+        {
             guard known > 0, let low = try connection.integer(SQLStatement("SELECT min(Z_PK) FROM \(table)")),
-                  let high = try connection.integer(SQLStatement("SELECT max(Z_PK) FROM \(table)")) else { return nil }
+                let high = try connection.integer(SQLStatement("SELECT max(Z_PK) FROM \(table)"))
+            else { return nil }
             return (Int64(known), low, high)
         }
         guard let span = try connection.row(SQLStatement("SELECT count(*), min(Z_PK), max(Z_PK) FROM \(table) WHERE Z_ENT = ?", [SQLValue(sql.sourceNumber)])),
-              let count = span[0].integer, let low = span[1].integer, let high = span[2].integer else { return nil }
+            let count = span[0].integer, let low = span[1].integer, let high = span[2].integer
+        else { return nil }
         return (count, low, high)
     }
 
@@ -67,8 +72,9 @@ struct SetBasedInstances {
         if identity != nil {
             // The chunk's source keys are the keys just reserved.
             guard keys.first == last - Int64(matching) + 1 else {
-                throw MigrationError(.verification, "\(mapping.name): destination keys \(keys.first)… do not follow source keys \(last - Int64(matching) + 1)…\(last)",
-                                     fix: "the source is untouched; report this with the mapping model")
+                throw MigrationError(
+                    .verification, "\(mapping.name): destination keys \(keys.first)… do not follow source keys \(last - Int64(matching) + 1)…\(last)",
+                    fix: "the source is untouched; report this with the mapping model")
             }
             try pass.stores.connection.execute(sql.keptKeysInsert(pass.stores.associations).binding(bounds))
         } else {
@@ -88,22 +94,29 @@ struct SetBasedInstances {
             let last = min(first + Int64(limit) - 1, identity.keys.upperBound)
             return last >= first ? (Int(last - first + 1), last) : nil
         }
-        guard let range = try pass.stores.connection.row(SQLStatement("SELECT count(*), max(Z_PK) FROM (SELECT Z_PK FROM \(sql.sourceTable) WHERE Z_ENT = ? AND Z_PK >= ? ORDER BY Z_PK LIMIT ?)",
-                                                                  [SQLValue(sql.sourceNumber), .integer(from), SQLValue(limit)])),
-              let end = range[1].integer else { return nil }
+        guard
+            let range = try pass.stores.connection.row(
+                SQLStatement(
+                    "SELECT count(*), max(Z_PK) FROM (SELECT Z_PK FROM \(sql.sourceTable) WHERE Z_ENT = ? AND Z_PK >= ? ORDER BY Z_PK LIMIT ?)",
+                    [SQLValue(sql.sourceNumber), .integer(from), SQLValue(limit)])),
+            let end = range[1].integer
+        else { return nil }
         return (Int(range[0].integer ?? 0), end)
     }
 
     /// A custom manager's association hook still sees every pair, after the set-based insert.
     private func reportPairs(_ keys: ClosedRange<Int64>, destination: String) throws {
         guard let hook = manager.didAssociate, manager.didAssociateEntities.map({ $0.contains(destination) }) ?? true else { return }
-        let pairs = try pass.stores.connection.rows(SQLStatement("""
-            SELECT source_entity, source_pk, destination_entity, destination_pk FROM \(pass.stores.associations.relation(mappingIndex))
-            WHERE mapping = ? AND destination_pk BETWEEN ? AND ? ORDER BY destination_pk
-            """, [SQLValue(mappingIndex), .integer(keys.lowerBound), .integer(keys.upperBound)]))
+        let pairs = try pass.stores.connection.rows(
+            SQLStatement(
+                """
+                SELECT source_entity, source_pk, destination_entity, destination_pk FROM \(pass.stores.associations.relation(mappingIndex))
+                WHERE mapping = ? AND destination_pk BETWEEN ? AND ? ORDER BY destination_pk
+                """, [SQLValue(mappingIndex), .integer(keys.lowerBound), .integer(keys.upperBound)]))
         for pair in pairs {
-            try hook(manager, ObjectID(entityNumber: Int(pair[0].integer ?? 0), primaryKey: pair[1].integer ?? 0),
-                     ObjectID(entityNumber: Int(pair[2].integer ?? 0), primaryKey: pair[3].integer ?? 0), mapping)
+            try hook(
+                manager, ObjectID(entityNumber: Int(pair[0].integer ?? 0), primaryKey: pair[1].integer ?? 0),
+                ObjectID(entityNumber: Int(pair[2].integer ?? 0), primaryKey: pair[3].integer ?? 0), mapping)
         }
     }
 }

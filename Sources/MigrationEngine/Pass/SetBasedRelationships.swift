@@ -20,35 +20,41 @@ struct SetBasedRelationships {
     /// `M` and `r` of a compiler-style relationship expression.
     static func standardForm(_ expression: Expression?) -> (mapping: String, relationship: String)? {
         guard case .function(.variable("manager"), "destinationInstancesForEntityMappingNamed:sourceInstances:", let arguments)? = expression,
-              arguments.count == 2, case .constant(.string(let mapping)) = arguments[0],
-              case .keyPath(.variable("source"), let path) = arguments[1], path.count == 1 else { return nil }
+            arguments.count == 2, case .constant(.string(let mapping)) = arguments[0],
+            case .keyPath(.variable("source"), let path) = arguments[1], path.count == 1
+        else { return nil }
         return (mapping, path[0])
     }
 
     /// The relationship mappings of `mapping` this can do; the caller does the rest row by row.
     func handled(_ mapping: EntityMapping, policy: EntityMigrationPolicy) -> Set<String> {
         guard policy.usesDefaultRelationships, let destinationName = mapping.destinationEntity, let sourceName = mapping.sourceEntity,
-              let destination = manager.destinationModel.entity(named: destinationName),
-              let source = manager.sourceModel.entity(named: sourceName) else { return [] }
+            let destination = manager.destinationModel.entity(named: destinationName),
+            let source = manager.sourceModel.entity(named: sourceName)
+        else { return [] }
         var names: Set<String> = []
         for property in mapping.relationshipMappings {
             guard let form = Self.standardForm(property.expression), manager.mappingModel.entityMapping(named: form.mapping) != nil,
-                  let relationship = manager.destinationModel.relationship(named: property.name, in: destination),
-                  let sourceRelationship = manager.sourceModel.relationship(named: form.relationship, in: source) else { continue }
-            switch (pass.stores.destinationLayout.storage(entity: destinationName, relationship: property.name),
-                    pass.stores.sourceLayout.storage(entity: sourceName, relationship: form.relationship)) {
+                let relationship = manager.destinationModel.relationship(named: property.name, in: destination),
+                let sourceRelationship = manager.sourceModel.relationship(named: form.relationship, in: source)
+            else { continue }
+            switch (
+                pass.stores.destinationLayout.storage(entity: destinationName, relationship: property.name),
+                pass.stores.sourceLayout.storage(entity: sourceName, relationship: form.relationship)
+            ) {
             case (.foreignKey?, .foreignKey?):
                 names.insert(property.name)
             case (.inverseForeignKey(_, _, _, nil)?, _) where inverseIsSetBased(relationship, sourceRelationship: sourceRelationship, mapping: form.mapping):
                 names.insert(property.name)
-            case (.inverseForeignKey(_, _, _, _?)?, .inverseForeignKey(_, _, _, _?)?) where inverseIsSetBased(relationship, sourceRelationship: sourceRelationship, mapping: form.mapping):
+            case (.inverseForeignKey(_, _, _, _?)?, .inverseForeignKey(_, _, _, _?)?)
+            where inverseIsSetBased(relationship, sourceRelationship: sourceRelationship, mapping: form.mapping):
                 names.insert(property.name)
             case let (.joinTable(join, _, _, nil)?, .joinTable(sourceJoin, _, _, nil)?)
-                where join.columns.count == 2 && sourceJoin.columns.count == 2
+            where join.columns.count == 2 && sourceJoin.columns.count == 2
                 && inverseIsStandard(relationship, sourceRelationship: sourceRelationship, mapping: form.mapping, from: mapping.name):
                 names.insert(property.name)
             case let (.joinTable(join, _, _, nil)?, .inverseForeignKey?)
-                where join.columns.count == 2 && targetFits(relationship, mapping: form.mapping):
+            where join.columns.count == 2 && targetFits(relationship, mapping: form.mapping):
                 // A to-many kept in its members' rows becomes a many-to-many (objc.io Books: User.books).
                 names.insert(property.name)
             default: continue
@@ -60,22 +66,25 @@ struct SetBasedRelationships {
     /// Whether the to-one on the other side will be set by `run` for the same links.
     private func inverseIsSetBased(_ relationship: RelationshipDescription, sourceRelationship: RelationshipDescription, mapping: String) -> Bool {
         guard let inverseName = relationship.inverseName, let sourceInverse = sourceRelationship.inverseName,
-              let other = manager.mappingModel.entityMapping(named: mapping), manager.usesDefaultRelationships(other),
-              let property = other.relationshipMappings.first(where: { $0.name == inverseName }),
-              let form = Self.standardForm(property.expression), form.relationship == sourceInverse,
-              let otherSource = other.sourceEntity, let otherDestination = other.destinationEntity,
-              case .foreignKey? = pass.stores.destinationLayout.storage(entity: otherDestination, relationship: inverseName),
-              case .foreignKey? = pass.stores.sourceLayout.storage(entity: otherSource, relationship: sourceInverse) else { return false }
+            let other = manager.mappingModel.entityMapping(named: mapping), manager.usesDefaultRelationships(other),
+            let property = other.relationshipMappings.first(where: { $0.name == inverseName }),
+            let form = Self.standardForm(property.expression), form.relationship == sourceInverse,
+            let otherSource = other.sourceEntity, let otherDestination = other.destinationEntity,
+            case .foreignKey? = pass.stores.destinationLayout.storage(entity: otherDestination, relationship: inverseName),
+            case .foreignKey? = pass.stores.sourceLayout.storage(entity: otherSource, relationship: sourceInverse)
+        else { return false }
         return manager.mappingModel.entityMappings.first { $0.name == form.mapping }?.destinationEntity != nil
     }
 
     /// Whether the other side of a many-to-many is mapped in standard form back through `from`,
     /// by a mapping that uses default relationships, so one side's `INSERT` makes every link.
-    private func inverseIsStandard(_ relationship: RelationshipDescription, sourceRelationship: RelationshipDescription, mapping: String, from: String) -> Bool {
+    private func inverseIsStandard(_ relationship: RelationshipDescription, sourceRelationship: RelationshipDescription, mapping: String, from: String) -> Bool
+    {
         guard let inverseName = relationship.inverseName, let sourceInverse = sourceRelationship.inverseName,
-              let other = manager.mappingModel.entityMapping(named: mapping), manager.usesDefaultRelationships(other),
-              let property = other.relationshipMappings.first(where: { $0.name == inverseName }),
-              let form = Self.standardForm(property.expression) else { return false }
+            let other = manager.mappingModel.entityMapping(named: mapping), manager.usesDefaultRelationships(other),
+            let property = other.relationshipMappings.first(where: { $0.name == inverseName }),
+            let form = Self.standardForm(property.expression)
+        else { return false }
         return form.relationship == sourceInverse && form.mapping == from
     }
 
@@ -91,23 +100,32 @@ struct SetBasedRelationships {
     /// to-ones) and to-manys their inverse to-one sets.
     func statements(_ mapping: EntityMapping, index: Int, names: Set<String>) throws -> [SQLStatement] {
         guard let destinationName = mapping.destinationEntity, let sourceName = mapping.sourceEntity, manager.sourceModel.entity(named: sourceName) != nil,
-              let sourceTable = pass.stores.sourceLayout.table(for: sourceName), pass.stores.destinationLayout.table(for: destinationName) != nil else { return [] }
+            let sourceTable = pass.stores.sourceLayout.table(for: sourceName), pass.stores.destinationLayout.table(for: destinationName) != nil
+        else { return [] }
         let associations = pass.stores.associations
         let folded = manager.useSetBasedSQL ? InstanceInsertSQL.compile(manager: manager, mapping: mapping, index: index).foldedRelationships : []
         let foldedRowByRow = try pass.stores.foldedToOnes[index].map { $0.done(associations: try associations.count(mapping: index)) } ?? []
         var statements: [SQLStatement] = []
-        for property in mapping.relationshipMappings where names.contains(property.name) && !folded.contains(property.name) && !foldedRowByRow.contains(property.name) {
+        for property in mapping.relationshipMappings
+        where names.contains(property.name) && !folded.contains(property.name) && !foldedRowByRow.contains(property.name) {
             guard let form = Self.standardForm(property.expression) else { continue }
-            let link = Link(owner: index, target: try manager.index(of: form.mapping), sourceTable: sourceTable.name, destinationEntity: destinationName,
-                            sourceEntity: sourceName, property: property.name, sourceRelationship: form.relationship)
-            switch (pass.stores.destinationLayout.storage(entity: destinationName, relationship: property.name),
-                    pass.stores.sourceLayout.storage(entity: sourceName, relationship: form.relationship)) {
+            let link = Link(
+                owner: index, target: try manager.index(of: form.mapping), sourceTable: sourceTable.name, destinationEntity: destinationName,
+                sourceEntity: sourceName, property: property.name, sourceRelationship: form.relationship)
+            switch (
+                pass.stores.destinationLayout.storage(entity: destinationName, relationship: property.name),
+                pass.stores.sourceLayout.storage(entity: sourceName, relationship: form.relationship)
+            ) {
             case let (.inverseForeignKey(table, _, _, order?)?, .inverseForeignKey(sourceMembers, sourceKey, _, sourceOrder?)?):
-                statements.append(orderedMembers(link, table: table, order: order, sourceMembers: sourceMembers, sourceKey: sourceKey, sourceOrder: sourceOrder))
+                statements.append(
+                    orderedMembers(link, table: table, order: order, sourceMembers: sourceMembers, sourceKey: sourceKey, sourceOrder: sourceOrder))
             case let (.joinTable(join, column, otherColumn, nil)?, .joinTable(sourceJoin, sourceColumn, sourceOtherColumn, nil)?):
                 // Both sides are mapped this way; the join table's first side inserts every link once.
-                guard join.sides.first?.relationship == property.name, join.sides.first?.entity == relationshipOwner(property.name, destinationName) else { continue }
-                statements.append(joinLinks(link, join: join, columns: (column, otherColumn), sourceJoin: sourceJoin, sourceColumns: (sourceColumn, sourceOtherColumn)))
+                guard join.sides.first?.relationship == property.name, join.sides.first?.entity == relationshipOwner(property.name, destinationName) else {
+                    continue
+                }
+                statements.append(
+                    joinLinks(link, join: join, columns: (column, otherColumn), sourceJoin: sourceJoin, sourceColumns: (sourceColumn, sourceOtherColumn)))
             case let (.joinTable(join, column, otherColumn, nil)?, .inverseForeignKey(sourceMembers, sourceKey, _, _)?):
                 statements += membersToLinks(link, join: join, columns: (column, otherColumn), sourceMembers: sourceMembers, sourceKey: sourceKey)
             case let (.foreignKey(_, column, entityColumn)?, .foreignKey(_, sourceColumn, _)?):
@@ -132,19 +150,22 @@ struct SetBasedRelationships {
     private func orderedMembers(_ link: Link, table: String, order: String, sourceMembers: String, sourceKey: String, sourceOrder: String) -> SQLStatement {
         let q = SQLIdentifier.quote, associations = pass.stores.associations
         if let member = associations.identityLookup(link.target, key: "s.Z_PK", into: sourceMembers),
-           let owner = associations.identityLookup(link.owner, key: "s.\(q(sourceKey))", into: link.sourceTable) {
+            let owner = associations.identityLookup(link.owner, key: "s.\(q(sourceKey))", into: link.sourceTable)
+        {
             // Both kept their source keys (or shifted them): rank the source rows themselves.
             // NOT INDEXED: through the key's index SQLite reads every member row in key order,
             // one random seek each, slower than a scan and a sort (`chrysalis-bench --scenario
             // relationships --stages` times stage 2).
-            return SQLStatement("""
+            return SQLStatement(
+                """
                 UPDATE main.\(q(table)) SET \(q(order)) = ranked.position
                 FROM (SELECT \(member.value) AS pk, 1024 * row_number() OVER (PARTITION BY s.\(q(sourceKey)) ORDER BY s.\(q(sourceOrder)), s.Z_PK) AS position
                       FROM src.\(q(sourceMembers)) s NOT INDEXED WHERE \(member.paired) AND \(owner.paired) ORDER BY pk) AS ranked
                 WHERE main.\(q(table)).Z_PK = ranked.pk
                 """)
         }
-        return SQLStatement("""
+        return SQLStatement(
+            """
             UPDATE main.\(q(table)) SET \(q(order)) = ranked.position
             FROM (SELECT member.destination_pk AS pk,
                          1024 * row_number() OVER (PARTITION BY owner.destination_pk ORDER BY s.\(q(sourceOrder)), s.Z_PK) AS position
@@ -165,14 +186,19 @@ struct SetBasedRelationships {
         let keyOrder = join.columns.first == column ? "1, 2" : "2, 1"
         let source = manager.sourceModel.entity(named: link.sourceEntity)
         if let owner = associations.identityLookup(link.owner, key: "j.\(q(sourceColumn))", into: link.sourceTable),
-           let other = source.flatMap({ sourceTarget(of: link.sourceRelationship, in: $0) }).flatMap({ associations.identityLookup(link.target, key: "j.\(q(sourceOtherColumn))", into: $0) }) {
+            let other = source.flatMap({ sourceTarget(of: link.sourceRelationship, in: $0) }).flatMap({
+                associations.identityLookup(link.target, key: "j.\(q(sourceOtherColumn))", into: $0)
+            })
+        {
             // Both sides kept their source keys (or shifted them): the source's links are the destination's.
-            return SQLStatement("""
+            return SQLStatement(
+                """
                 INSERT OR IGNORE INTO main.\(q(join.name)) (\(q(column)), \(q(otherColumn)))
                 SELECT \(owner.value), \(other.value) FROM src.\(q(sourceJoin.name)) j WHERE \(owner.paired) AND \(other.paired) ORDER BY \(keyOrder)
                 """)
         }
-        return SQLStatement("""
+        return SQLStatement(
+            """
             INSERT OR IGNORE INTO main.\(q(join.name)) (\(q(column)), \(q(otherColumn)))
             SELECT a1.destination_pk, a2.destination_pk FROM src.\(q(sourceJoin.name)) j
             CROSS JOIN \(associations.relation(link.owner)) a1 ON a1.mapping = ? AND a1.source_pk = j.\(q(sourceColumn))
@@ -199,20 +225,27 @@ struct SetBasedRelationships {
         let q = SQLIdentifier.quote, associations = pass.stores.associations
         let (column, otherColumn) = columns
         let keyOrder = join.columns.first == column ? "1, 2" : "2, 1"
-        let delete = SQLStatement("""
+        let delete = SQLStatement(
+            """
             DELETE FROM main.\(q(join.name)) WHERE \(q(column)) IN (SELECT destination_pk FROM \(associations.relation(link.owner)) WHERE mapping = ?)
             """, [SQLValue(link.owner)])
         if let owner = associations.identityLookup(link.owner, key: "s.\(q(sourceKey))", into: link.sourceTable),
-           let member = associations.identityLookup(link.target, key: "s.Z_PK", into: sourceMembers) {
+            let member = associations.identityLookup(link.target, key: "s.Z_PK", into: sourceMembers)
+        {
             // Both kept their source keys (or shifted them): each member row is its link, no look-up.
-            return [delete, SQLStatement("""
-                INSERT OR IGNORE INTO main.\(q(join.name)) (\(q(column)), \(q(otherColumn)))
-                SELECT \(owner.value), \(member.value) FROM src.\(q(sourceMembers)) s WHERE \(owner.paired) AND \(member.paired) ORDER BY \(keyOrder)
-                """)]
+            return [
+                delete,
+                SQLStatement(
+                    """
+                    INSERT OR IGNORE INTO main.\(q(join.name)) (\(q(column)), \(q(otherColumn)))
+                    SELECT \(owner.value), \(member.value) FROM src.\(q(sourceMembers)) s WHERE \(owner.paired) AND \(member.paired) ORDER BY \(keyOrder)
+                    """),
+            ]
         }
         return [
             delete,
-            SQLStatement("""
+            SQLStatement(
+                """
                 INSERT OR IGNORE INTO main.\(q(join.name)) (\(q(column)), \(q(otherColumn)))
                 SELECT a1.destination_pk, a2.destination_pk FROM src.\(q(sourceMembers)) s
                 CROSS JOIN \(associations.relation(link.owner)) a1 ON a1.mapping = ? AND a1.source_pk = s.\(q(sourceKey))
@@ -226,7 +259,8 @@ struct SetBasedRelationships {
     private func toOneKeys(_ link: Link, column: String, entityColumn: String?, sourceColumn: String) -> SQLStatement? {
         let q = SQLIdentifier.quote, associations = pass.stores.associations
         guard let source = manager.sourceModel.entity(named: link.sourceEntity), let targetTable = sourceTarget(of: link.sourceRelationship, in: source),
-              let destinationTable = pass.stores.destinationLayout.table(for: link.destinationEntity) else { return nil }
+            let destinationTable = pass.stores.destinationLayout.table(for: link.destinationEntity)
+        else { return nil }
         let owner = "FROM \(associations.relation(link.owner)) a1 JOIN src.\(q(link.sourceTable)) s ON s.Z_PK = a1.source_pk"
         let update = "UPDATE main.\(q(destinationTable.name)) SET"
         let matching = "a1.mapping = ? AND a1.destination_pk = main.\(q(destinationTable.name)).Z_PK"
@@ -236,7 +270,8 @@ struct SetBasedRelationships {
             return SQLStatement("\(update) \(sets.joined(separator: ", ")) \(owner) WHERE \(matching)", [SQLValue(link.owner)])
         }
         let sets = ["\(q(column)) = a2.destination_pk"] + (entityColumn.map { ["\(q($0)) = a2.destination_entity"] } ?? [])
-        return SQLStatement("""
+        return SQLStatement(
+            """
             \(update) \(sets.joined(separator: ", ")) \(owner)
             JOIN \(associations.relation(link.target)) a2 ON a2.mapping = ? AND a2.source_pk = s.\(q(sourceColumn))
             WHERE \(matching)

@@ -33,8 +33,13 @@ enum BeyondTheModel {
                 kept = Set(destination.unchangedUnwritten(from: DerivedAttributeTriggers(layout: StoreLayout(model: step.source.model))))
             }
             for derivation in destination.unwritten where !kept.contains(derivation) && said.insert(derivation.description).inserted {
-                let store = if case .mapping = step.kind { "the new store of \(step.source.name) → \(step.destination.name)" } else { "the store after \(step.source.name) → \(step.destination.name)" }
-                lines.append("derived attribute \(derivation): Chrysalis does not write Core Data's SQL for this derivation, so \(store) has no Z_DA_ triggers for it; its values stay as the step leaves them and are no longer kept up to date until Core Data migrates the store")
+                let store =
+                    if case .mapping = step.kind { "the new store of \(step.source.name) → \(step.destination.name)" } else {
+                        "the store after \(step.source.name) → \(step.destination.name)"
+                    }
+                lines.append(
+                    "derived attribute \(derivation): Chrysalis does not write Core Data's SQL for this derivation, so \(store) has no Z_DA_ triggers for it; its values stay as the step leaves them and are no longer kept up to date until Core Data migrates the store"
+                )
             }
         }
         return lines
@@ -46,24 +51,32 @@ enum BeyondTheModel {
         let inferredBefore = steps.prefix { if case .lightweight = $0.kind { true } else { false } }
         var lines: [String] = []
         if let history = extras.history {
-            let size = "persistent history (\(history.transactions) transaction\(history.transactions == 1 ? "" : "s"), \(history.changes) change\(history.changes == 1 ? "" : "s"))"
+            let size =
+                "persistent history (\(history.transactions) transaction\(history.transactions == 1 ? "" : "s"), \(history.changes) change\(history.changes == 1 ? "" : "s"))"
             if !inferredBefore.isEmpty {
                 let removing = inferredBefore.compactMap { step -> String? in
                     guard case .lightweight(let inference) = step.kind, !inference.removedEntities.isEmpty else { return nil }
                     return inference.removedEntities.sorted().joined(separator: ", ")
                 }
-                lines.append("\(size): kept by the inferred step\(inferredBefore.count == 1 ? "" : "s"), each change renumbered to the new entity numbers"
-                             + (removing.isEmpty ? "" : "; truncated up to the last transaction that changed a removed entity (\(removing.joined(separator: ", "))), as Core Data truncates it")
-                             + "; ACHANGE.ZCOLUMNS is kept as it was (Core Data rewrites it where properties changed)")
+                lines.append(
+                    "\(size): kept by the inferred step\(inferredBefore.count == 1 ? "" : "s"), each change renumbered to the new entity numbers"
+                        + (removing.isEmpty
+                            ? ""
+                            : "; truncated up to the last transaction that changed a removed entity (\(removing.joined(separator: ", "))), as Core Data truncates it")
+                        + "; ACHANGE.ZCOLUMNS is kept as it was (Core Data rewrites it where properties changed)")
             }
             if let mapping {
-                lines.append("\(size): not carried into the new store of \(mapping.source.name) → \(mapping.destination.name), as Core Data's mapping-model migration does not carry it; an app reading history from a saved token must start again")
+                lines.append(
+                    "\(size): not carried into the new store of \(mapping.source.name) → \(mapping.destination.name), as Core Data's mapping-model migration does not carry it; an app reading history from a saved token must start again"
+                )
             }
         }
         for table in extras.appTables {
             let what = "table \(table.name) (\(table.rows) row\(table.rows == 1 ? "" : "s"), not the model's)"
             if let mapping {
-                lines.append("\(what): not carried into the new store of \(mapping.source.name) → \(mapping.destination.name), as Core Data does not carry it; copy it out first to keep it")
+                lines.append(
+                    "\(what): not carried into the new store of \(mapping.source.name) → \(mapping.destination.name), as Core Data does not carry it; copy it out first to keep it"
+                )
             } else {
                 lines.append("\(what): kept as it is")
             }
@@ -71,14 +84,19 @@ enum BeyondTheModel {
         for object in extras.keptObjects {
             let what = object.type == "view" ? "view \(object.name) (not Core Data's)" : "trigger \(object.name) on \(object.table) (not Core Data's)"
             if let mapping {
-                lines.append("\(what): not carried into the new store of \(mapping.source.name) → \(mapping.destination.name), as Core Data does not carry it; to keep it, run it again after the migration: \(object.sql)")
+                lines.append(
+                    "\(what): not carried into the new store of \(mapping.source.name) → \(mapping.destination.name), as Core Data does not carry it; to keep it, run it again after the migration: \(object.sql)"
+                )
             } else {
-                lines.append("\(what): kept; set aside while each step writes, so that the migration's own writes fire nothing, and made again after it"
-                             + (object.type == "view" ? " (a view naming what a step removes stops that step, which rolls back)" : ""))
+                lines.append(
+                    "\(what): kept; set aside while each step writes, so that the migration's own writes fire nothing, and made again after it"
+                        + (object.type == "view" ? " (a view naming what a step removes stops that step, which rolls back)" : ""))
             }
         }
         for object in extras.appObjects {
-            lines.append("\(object.type) \(object.name) on \(object.table) (not Core Data's): dropped by \(first.source.name) → \(first.destination.name); to keep it, run it again after the migration: \(object.sql)")
+            lines.append(
+                "\(object.type) \(object.name) on \(object.table) (not Core Data's): dropped by \(first.source.name) → \(first.destination.name); to keep it, run it again after the migration: \(object.sql)"
+            )
         }
         return lines
     }

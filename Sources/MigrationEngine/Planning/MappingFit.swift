@@ -32,12 +32,16 @@ struct MappingFit {
         var seen: [String: MappingModel] = [:]
         for mapping in named {
             for entityMapping in mapping.entityMappings {
-                let key = [mapping.sourceVersion, mapping.destinationVersion, entityMapping.name,
-                           entityMapping.sourceEntity ?? "", entityMapping.destinationEntity ?? ""].joined(separator: "\u{1F}")
+                let key = [
+                    mapping.sourceVersion, mapping.destinationVersion, entityMapping.name,
+                    entityMapping.sourceEntity ?? "", entityMapping.destinationEntity ?? "",
+                ].joined(separator: "\u{1F}")
                 if let first = seen[key] {
-                    let where_ = { (model: MappingModel) in "\(model.name)\(model.file.map { " (\($0))" } ?? "")" }
-                    throw MigrationError(.wrongModel, "\(where_(first)) and \(where_(mapping)) both map \(entityMapping.name) for \(mapping.sourceVersion) → \(mapping.destinationVersion): run as two passes, they would migrate every instance twice",
-                                         fix: "give each mapping model once (the same file named twice, a link to it, or a copy of it beside it)")
+                    let place = { (model: MappingModel) in "\(model.name)\(model.file.map { " (\($0))" } ?? "")" }
+                    throw MigrationError(
+                        .wrongModel,
+                        "\(place(first)) and \(place(mapping)) both map \(entityMapping.name) for \(mapping.sourceVersion) → \(mapping.destinationVersion): run as two passes, they would migrate every instance twice",
+                        fix: "give each mapping model once (the same file named twice, a link to it, or a copy of it beside it)")
                 }
                 seen[key] = mapping
             }
@@ -54,7 +58,10 @@ struct MappingFit {
         var names: [String] = [], notes: [String] = []
         for mapping in unfit {
             names.append(mapping.name)
-            notes.append("\(mapping.name) fits no version of \(bundle.name)" + (mapping.sourceEntityHashes == nil ? " (it maps \(mapping.sourceVersion) → \(mapping.destinationVersion))" : " (its entity hashes match none)"))
+            notes.append(
+                "\(mapping.name) fits no version of \(bundle.name)"
+                    + (mapping.sourceEntityHashes == nil
+                        ? " (it maps \(mapping.sourceVersion) → \(mapping.destinationVersion))" : " (its entity hashes match none)"))
         }
         for mapping in named where !used.contains(mapping.name) {
             guard let to = index(mapping.destinationVersion), to > startIndex else { continue }

@@ -23,20 +23,25 @@ struct MappingStepSQL {
         let indexes = StoreSchema(layout: layouts.destination).indexes
         var parts = [Part(title: "indexes held back while the new store fills", statements: indexes.map(\.dropStatement))]
         for pass in passes { parts += try passParts(pass) }
-        parts.append(Part(title: "indexes built", statements: indexes.map(\.statement),
-                          notes: ["before the first stage 2 that runs row by row, or else before validation"]))
+        parts.append(
+            Part(
+                title: "indexes built", statements: indexes.map(\.statement),
+                notes: ["before the first stage 2 that runs row by row, or else before validation"]))
         let derived = DerivedAttributeTriggers(layout: layouts.destination).statements
         if !derived.isEmpty { parts.append(Part(title: "derived attributes computed, their triggers made", statements: derived)) }
         parts.append(Part(title: "stage 3 · validate", notes: ["queries check required values and relationship counts in the new store; nothing is written"]))
-        return StepStatements(source: step.source.name, destination: step.destination.name,
-                              summary: "into a new store beside the source (the source attached read-only as src, the pairs kept in the work file as work), verified, then swapped in",
-                              parts: parts)
+        return StepStatements(
+            source: step.source.name, destination: step.destination.name,
+            summary:
+                "into a new store beside the source (the source attached read-only as src, the pairs kept in the work file as work), verified, then swapped in",
+            parts: parts)
     }
 
     /// A manager for `pass` that a run would make, with the program's hook applied.
     private func manager(for pass: MappingModel) throws -> MigrationManager {
-        let manager = MigrationManager(connection: connection, sourceStore: store, sourceLayout: layouts.source, destinationLayout: layouts.destination,
-                                       destinationPath: store.path, mappingModel: pass, policies: options.policies, cancellation: CancellationToken())
+        let manager = MigrationManager(
+            connection: connection, sourceStore: store, sourceLayout: layouts.source, destinationLayout: layouts.destination,
+            destinationPath: store.path, mappingModel: pass, policies: options.policies, cancellation: CancellationToken())
         try options.configureManager?(manager)
         // A policy that is not registered stays custom: the plan says so before any run.
         _ = try? manager.resolvePolicies()
@@ -65,8 +70,9 @@ struct MappingStepSQL {
         var identities: [Int: AssociationTable.Identity] = [:]
         for (index, mapping) in manager.mappingModel.entityMappings.enumerated() {
             guard case .setBased(let sql) = InstanceInsertSQL.compile(manager: manager, mapping: mapping, index: index), sql.filter == nil else { continue }
-            identities[index] = AssociationTable.Identity(sourceTable: sql.sourceTableName, sourceEntity: sql.sourceNumber,
-                                                          destinationEntity: sql.destinationNumber, keys: 1...1, plannedFor: mapping.name)
+            identities[index] = AssociationTable.Identity(
+                sourceTable: sql.sourceTableName, sourceEntity: sql.sourceNumber,
+                destinationEntity: sql.destinationNumber, keys: 1...1, plannedFor: mapping.name)
         }
         return identities
     }
@@ -80,29 +86,40 @@ struct MappingStepSQL {
             return [Part(title: title, notes: ["no source entity: reads no rows (only its policy's begin and end run)"])]
         case .setBased(let sql):
             var notes = ["per chunk of up to \(options.chunkSize) source rows: :from ≤ Z_PK ≤ :last"]
-            if !sql.foldedRelationships.isEmpty { notes.append("sets the to-ones \(sql.foldedRelationships.sorted().joined(separator: ", ")) too, so stage 2 leaves them") }
+            if !sql.foldedRelationships.isEmpty {
+                notes.append("sets the to-ones \(sql.foldedRelationships.sorted().joined(separator: ", ")) too, so stage 2 leaves them")
+            }
             if let entity = mapping.destinationEntity, manager.didAssociate != nil, manager.didAssociateEntities.map({ $0.contains(entity) }) ?? true {
                 notes.append("then the program's association hook sees each pair, in Swift")
             }
             manager.stores.associations.assumeIdentities([:])
             let renumbered = sql.renumberedInserts(manager.stores.associations)
-            guard kept[index] != nil else { return [Part(title: title, statements: renumbered, notes: notes + ["its filter decides which rows; their keys are renumbered from :first_key"])] }
+            guard kept[index] != nil else {
+                return [Part(title: title, statements: renumbered, notes: notes + ["its filter decides which rows; their keys are renumbered from :first_key"])]
+            }
             manager.stores.associations.assumeIdentities(kept)
             let keptInsert = sql.keptKeysInsert(manager.stores.associations)
             manager.stores.associations.assumeIdentities([:])
-            return [Part(title: title + " (keys kept)", statements: [keptInsert],
-                         notes: notes + ["when the source keys run without a gap from the next free key: each row keeps its Z_PK, no pair is written"]),
-                    Part(title: title + " (keys renumbered)", statements: renumbered,
-                         notes: ["otherwise: keys :first_key … :last_key reserved per chunk, each pair kept in work.associations"])]
+            return [
+                Part(
+                    title: title + " (keys kept)", statements: [keptInsert],
+                    notes: notes + ["when the source keys run without a gap from the next free key: each row keeps its Z_PK, no pair is written"]),
+                Part(
+                    title: title + " (keys renumbered)", statements: renumbered,
+                    notes: ["otherwise: keys :first_key … :last_key reserved per chunk, each pair kept in work.associations"]),
+            ]
         }
     }
 
-    private func stage2(_ manager: MigrationManager, _ mapping: EntityMapping, index: Int, kept: [Int: AssociationTable.Identity], title: String) throws -> [Part] {
+    private func stage2(_ manager: MigrationManager, _ mapping: EntityMapping, index: Int, kept: [Int: AssociationTable.Identity], title: String) throws
+        -> [Part]
+    {
         let policy = manager.stores.policiesByMapping[mapping.name] ?? (mapping.policyName == nil ? DefaultEntityMigrationPolicy() : nil)
         guard let policy, policy.usesDefaultRelationships else {
             return [Part(title: title, rowByRow: "custom policy \(mapping.policyName ?? "") sets each instance's relationships")]
         }
-        let setBased = manager.useSetBasedSQL ? SetBasedRelationships(pass: MappingPass(manager: manager, progress: .silent(), chunkSize: options.chunkSize)) : nil
+        let setBased =
+            manager.useSetBasedSQL ? SetBasedRelationships(pass: MappingPass(manager: manager, progress: .silent(), chunkSize: options.chunkSize)) : nil
         let handled = setBased?.handled(mapping, policy: policy) ?? []
         var parts: [Part] = []
         if let setBased, !handled.isEmpty {
@@ -112,7 +129,8 @@ struct MappingStepSQL {
             let renumbered = try setBased.statements(mapping, index: index, names: handled)
             let note = "sets \(handled.sorted().joined(separator: ", "))"
             if keptStatements == renumbered {
-                parts.append(Part(title: title, statements: renumbered, notes: [note + (renumbered.isEmpty ? ": written by stage 1, or by their inverse" : "")]))
+                parts.append(
+                    Part(title: title, statements: renumbered, notes: [note + (renumbered.isEmpty ? ": written by stage 1, or by their inverse" : "")]))
             } else {
                 parts.append(Part(title: title + " (keys kept)", statements: keptStatements, notes: [note + ", when the mappings involved kept their keys"]))
                 parts.append(Part(title: title + " (keys renumbered)", statements: renumbered, notes: ["otherwise, through work.associations"]))

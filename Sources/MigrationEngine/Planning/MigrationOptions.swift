@@ -29,9 +29,11 @@ public struct MigrationOptions: Sendable {
     /// step reads stays as it was; a new store is checked by its row counts.
     public var checksPages = false
     /// Options with Core Data's defaults.
-    public init(policies: PolicyRegistry = PolicyRegistry(), cancellation: CancellationToken = CancellationToken(),
-                progressChannel: ProgressChannel = ProgressChannel(), chunkSize: Int = 10_000,
-                configureManager: (@Sendable (MigrationManager) throws -> Void)? = nil) {
+    public init(
+        policies: PolicyRegistry = PolicyRegistry(), cancellation: CancellationToken = CancellationToken(),
+        progressChannel: ProgressChannel = ProgressChannel(), chunkSize: Int = 10_000,
+        configureManager: (@Sendable (MigrationManager) throws -> Void)? = nil
+    ) {
         self.policies = policies
         self.cancellation = cancellation
         self.progressChannel = progressChannel
@@ -43,7 +45,8 @@ public struct MigrationOptions: Sendable {
 extension MigrationOptions {
     /// A step run with these options on its own: the whole bar, its own lock and its backup.
     var stepContext: StepContext {
-        StepContext(policies: policies, cancellation: cancellation, chunkSize: chunkSize, runState: runState, configureManager: configureManager,
-                    pauseAfterEntityMapping: pauseAfterEntityMapping, checksPages: checksPages, progress: ProgressTarget(channel: progressChannel))
+        StepContext(
+            policies: policies, cancellation: cancellation, chunkSize: chunkSize, runState: runState, configureManager: configureManager,
+            pauseAfterEntityMapping: pauseAfterEntityMapping, checksPages: checksPages, progress: ProgressTarget(channel: progressChannel))
     }
 }

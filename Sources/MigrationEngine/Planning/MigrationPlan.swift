@@ -1,6 +1,6 @@
 import Foundation
-import ObjectModel
 import Logging
+import ObjectModel
 import SQLiteStore
 
 /// The steps from a store's version to a target version, each with its kind, why the plan takes
@@ -62,15 +62,18 @@ public struct MigrationPlan: Sendable {
     public func unusedError(_ names: [String]) -> MigrationError? {
         let unfit = names.filter(unfitMappings.contains)
         guard !unfit.isEmpty else { return nil }
-        return MigrationError(.wrongModel, "mapping \(unfit.joined(separator: ", ")) fits no version of this model bundle",
-                              fix: "give the mapping made for this bundle's versions, or the bundle the mapping was made for")
+        return MigrationError(
+            .wrongModel, "mapping \(unfit.joined(separator: ", ")) fits no version of this model bundle",
+            fix: "give the mapping made for this bundle's versions, or the bundle the mapping was made for")
     }
 
     /// Plans the migration of the store at `path` to `target` (default: the bundle's current
     /// version) with the given mapping models available, by `route` (Core Data's by default:
     /// see ``PlanRoute``).
-    public static func make(store path: String, bundle: ModelBundle, mappings: [MappingModel] = [], to target: String? = nil,
-                            route: PlanRoute = .automatic, checks: InferenceChecks = []) throws -> MigrationPlan {
+    public static func make(
+        store path: String, bundle: ModelBundle, mappings: [MappingModel] = [], to target: String? = nil,
+        route: PlanRoute = .automatic, checks: InferenceChecks = []
+    ) throws -> MigrationPlan {
         // A run a crash stopped mid-plan left the store at an intermediate version; the next run
         // puts the original back first, so the plan starts from the original, read in its backup.
         try PlanJournal.requireReadable(store: path)
@@ -83,12 +86,16 @@ public struct MigrationPlan: Sendable {
         // --check-pages`).
         let store = try PersistentStore.open(at: pending ?? path)
         let metadata = try store.metadata()
-        let (start, end, compatible) = try ends(of: path, store: store, hashes: metadata.versionHashes, bundle: bundle,
-                                                target: target ?? bundle.currentVersionName, route: route)
-        MigrationLog.plan.debug("\(path): hashes match \(compatible.map(\.name).joined(separator: ", ")); read as \(start.name)\(pending.map { " (from the original \($0), an interrupted plan pending)" } ?? "")")
+        let (start, end, compatible) = try ends(
+            of: path, store: store, hashes: metadata.versionHashes, bundle: bundle,
+            target: target ?? bundle.currentVersionName, route: route)
+        MigrationLog.plan.debug(
+            "\(path): hashes match \(compatible.map(\.name).joined(separator: ", ")); read as \(start.name)\(pending.map { " (from the original \($0), an interrupted plan pending)" } ?? "")"
+        )
         let fitting = MappingFit(mappings, bundle: bundle)
         try fitting.refuseDuplicates()
-        let legs = compatible.isEmpty
+        let legs =
+            compatible.isEmpty
             ? [OwnModelSource.leg(from: start, to: end, bundle: bundle)]
             : try route.legs(from: start, to: end, bundle: bundle, mappings: fitting.named)
         // A version Core Data refuses, or one Chrysalis cannot lay out, stops the plan that
@@ -114,14 +121,17 @@ public struct MigrationPlan: Sendable {
             try OwnModelSource.requireKinship(step, store: path, bundle: bundle)
         }
         let extras = try store.withReadConnection { try $0.extras(beyond: first.layout) }
-        return MigrationPlan(storeVersion: start.name, targetVersion: end.name, steps: steps, unusedMappings: unused,
-                             beyondModel: BeyondTheModel.findings(extras, steps: steps), notes: notes, unfitMappings: fitting.unfit.map(\.name))
+        return MigrationPlan(
+            storeVersion: start.name, targetVersion: end.name, steps: steps, unusedMappings: unused,
+            beyondModel: BeyondTheModel.findings(extras, steps: steps), notes: notes, unfitMappings: fitting.unfit.map(\.name))
     }
 
     /// The version the store is read as, the target version, and every version with the store's
     /// hashes (none when the store is read as its own archived model: ``OwnModelSource``).
-    private static func ends(of path: String, store: PersistentStore, hashes: [String: Data], bundle: ModelBundle, target targetName: String,
-                             route: PlanRoute) throws -> (start: ModelBundle.Version, end: ModelBundle.Version, compatible: [ModelBundle.Version]) {
+    private static func ends(
+        of path: String, store: PersistentStore, hashes: [String: Data], bundle: ModelBundle, target targetName: String,
+        route: PlanRoute
+    ) throws -> (start: ModelBundle.Version, end: ModelBundle.Version, compatible: [ModelBundle.Version]) {
         let compatible = bundle.versions(matchingHashes: hashes)
         // Versions differing only in what is not hashed (renaming identifiers, delete rules,
         // defaults) all match the store. Already at the target means nothing to do; otherwise
@@ -130,16 +140,19 @@ public struct MigrationPlan: Sendable {
         // properties. (Wire's 2.46 and 2.47 share hashes; 2.47 alone gives Conversation a stray
         // renaming identifier, and Wire's migration tests keep every conversation of a 2.47 store.)
         guard let end = bundle.version(named: targetName) else {
-            throw MigrationError(.notFound, "\(bundle.name) has no version \(targetName)", fix: "use one of: \(bundle.versions.map(\.name).joined(separator: ", "))")
+            throw MigrationError(
+                .notFound, "\(bundle.name) has no version \(targetName)", fix: "use one of: \(bundle.versions.map(\.name).joined(separator: ", "))")
         }
         if compatible.isEmpty, let own = try OwnModelSource.version(of: path, store: store, hashes: hashes, bundle: bundle, route: route) {
             return (own, end, [])
         }
         guard let start = compatible.first(where: { $0.name == targetName }) ?? compatible.first else {
             let nearest = bundle.nearestVersion(toHashes: hashes)
-            throw MigrationError(.wrongModel, "\(path) is not at any version of \(bundle.name)" +
-                                 (nearest.map { " (nearest: \($0.version.name), differing entities \($0.differingEntities.joined(separator: ", ")))" } ?? ""),
-                                 fix: "give the model bundle the store was made with; `chrysalis inspect \(path)` shows its own model")
+            throw MigrationError(
+                .wrongModel,
+                "\(path) is not at any version of \(bundle.name)"
+                    + (nearest.map { " (nearest: \($0.version.name), differing entities \($0.differingEntities.joined(separator: ", ")))" } ?? ""),
+                fix: "give the model bundle the store was made with; `chrysalis inspect \(path)` shows its own model")
         }
         return (start, end, compatible)
     }
@@ -155,8 +168,10 @@ public struct MigrationPlan: Sendable {
 
     /// One leg as a step: its kind (a mapping, or an inference Core Data would make), and its
     /// findings; for the first step, checked against the store's rows.
-    private static func step(_ leg: PlanRoute.Leg, first: StartingStore?, route: PlanRoute, bundle: ModelBundle,
-                             checks: InferenceChecks) throws -> Step {
+    private static func step(
+        _ leg: PlanRoute.Leg, first: StartingStore?, route: PlanRoute, bundle: ModelBundle,
+        checks: InferenceChecks
+    ) throws -> Step {
         let inference = InferredMapping(from: leg.source, to: leg.destination, checks: checks)
         let kind: Kind
         if !leg.mappings.isEmpty {
@@ -180,20 +195,24 @@ public struct MigrationPlan: Sendable {
         }
         let changes = try PlannedChange.all(inference, kind: kind, store: first.map { ($0.store, $0.layout) })
         let layout = first?.layout ?? StoreLayout(model: leg.source.model)
-        return Step(source: leg.source, destination: leg.destination, kind: kind,
-                    findings: notes + findings(inference, kind: kind, changes: changes, source: layout), reason: leg.reason, changes: changes)
+        return Step(
+            source: leg.source, destination: leg.destination, kind: kind,
+            findings: notes + findings(inference, kind: kind, changes: changes, source: layout), reason: leg.reason, changes: changes)
     }
 
     /// A note when other versions share the store's hashes but pair properties differently.
     private static func sameHashes(as start: ModelBundle.Version, in compatible: [ModelBundle.Version]) -> [String] {
         let identifiers = { (model: ManagedObjectModel) in
             model.entities.map { entity in
-                "\(entity.canonicalName):" + (entity.attributes.map(\.property) + entity.relationships.map(\.property)).map(\.canonicalName).sorted().joined(separator: ",")
+                "\(entity.canonicalName):"
+                    + (entity.attributes.map(\.property) + entity.relationships.map(\.property)).map(\.canonicalName).sorted().joined(separator: ",")
             }.sorted()
         }
         let differing = compatible.filter { $0.name != start.name && identifiers($0.model) != identifiers(start.model) }.map(\.name)
         guard !differing.isEmpty else { return [] }
-        return ["source: \(differing.joined(separator: ", ")) share\(differing.count == 1 ? "s" : "") the store's hashes with \(start.name) but not its renaming identifiers; the store is read as \(start.name), the first of them, as Core Data reads it"]
+        return [
+            "source: \(differing.joined(separator: ", ")) share\(differing.count == 1 ? "s" : "") the store's hashes with \(start.name) but not its renaming identifiers; the store is read as \(start.name), the first of them, as Core Data reads it"
+        ]
     }
 
     /// The step's changes said for people, each with its prefix (`data dropped:`, `added:`…),
@@ -202,8 +221,11 @@ public struct MigrationPlan: Sendable {
         var findings: [String] = []
         // Inferred steps drop what the destination lacks; with a mapping model, the mapping decides.
         let dropped: String
-        if case .mapping = kind { dropped = "not in \(inference.destinationVersion) (the mapping model decides what becomes of it)" }
-        else { dropped = "data dropped" }
+        if case .mapping = kind {
+            dropped = "not in \(inference.destinationVersion) (the mapping model decides what becomes of it)"
+        } else {
+            dropped = "data dropped"
+        }
         // What is lost first, then the rest, each kind in the model's order.
         // An entity removed with no rows loses nothing, and is not said.
         for change in changes where change.dropsData && !(change.kind == .entityRemoved && change.rows == 0) {

@@ -1,6 +1,6 @@
 import Foundation
-import ObjectModel
 import Logging
+import ObjectModel
 import SQLiteStore
 
 /// Runs a ``MigrationPlan`` step by step under one lock, as one transaction for the user: the
@@ -27,8 +27,10 @@ public enum MigrationRunner {
 
     /// Runs `plan` on the store at `path`. Every error it throws is a ``MigrationError`` whose
     /// ``MigrationError/state`` says where the store stands.
-    public static func run(_ plan: MigrationPlan, store path: String, options: MigrationOptions = MigrationOptions(),
-                           keepBackup: Bool = true, keepProgress: Bool = false) throws -> Report {
+    public static func run(
+        _ plan: MigrationPlan, store path: String, options: MigrationOptions = MigrationOptions(),
+        keepBackup: Bool = true, keepProgress: Bool = false
+    ) throws -> Report {
         let unchanged = StoreState.unchanged(version: plan.storeVersion)
         let lock: StoreLock, recovered: String?
         do {
@@ -41,7 +43,8 @@ public enum MigrationRunner {
                 try OtherNames.requireNone(store: path)
                 try OpenHandles.requireNone(store: path, before: "the first write")
                 try SpaceCheck.plan(plan, store: path, keepsOriginal: keepBackup || plan.steps.count > 1)
-                    .require(store: path, for: "the plan \(plan.storeVersion) → \(plan.targetVersion) (\(plan.steps.count) step\(plan.steps.count == 1 ? "" : "s"))")
+                    .require(
+                        store: path, for: "the plan \(plan.storeVersion) → \(plan.targetVersion) (\(plan.steps.count) step\(plan.steps.count == 1 ? "" : "s"))")
                 if options.checksPages { try PersistentStore.requireSound(at: path) }
             }
         } catch {
@@ -78,10 +81,12 @@ public enum MigrationRunner {
         func beginJournal() throws {
             guard journaled, let original else { return }
             do {
-                try PlanJournal.begin(.init(original: original, sourceVersion: plan.storeVersion, targetVersion: plan.targetVersion,
-                                            targetHashes: plan.steps[plan.steps.count - 1].destination.entityHashes.mapValues { $0.base64EncodedString() },
-                                            sourceHashes: plan.steps[0].source.entityHashes.mapValues { $0.base64EncodedString() },
-                                            keepsBackup: keepBackup), store: path)
+                try PlanJournal.begin(
+                    .init(
+                        original: original, sourceVersion: plan.storeVersion, targetVersion: plan.targetVersion,
+                        targetHashes: plan.steps[plan.steps.count - 1].destination.entityHashes.mapValues { $0.base64EncodedString() },
+                        sourceHashes: plan.steps[0].source.entityHashes.mapValues { $0.base64EncodedString() },
+                        keepsBackup: keepBackup), store: path)
             } catch {
                 throw MigrationError.from(error, state: .unchanged(version: plan.storeVersion))
             }
@@ -101,7 +106,8 @@ public enum MigrationRunner {
                     report = try MigrationRunner.run(step, store: path, context: stepContext(index, span: spans[index], verifiedRows: verifiedRows))
                     MigrationLog.plan.debug("step \(index + 1) done in \(String(format: "%.3f", report.duration)) s: \(report.passes.joined(separator: ", "))")
                 } catch {
-                    let error = (error as? MigrationError)?.kind != .otherWriter && Self.writtenByOthers(path, since: verifiedRows, model: step.source.model)
+                    let error =
+                        (error as? MigrationError)?.kind != .otherWriter && Self.writtenByOthers(path, since: verifiedRows, model: step.source.model)
                         ? OtherWriters.Fingerprint(store: path).foreignWrite(store: path) : error
                     var failure = try stopped(plan, at: index, by: error, store: path, original: original, journaled: journaled, keepBackup: keepBackup)
                     failure.step = failure.step ?? "\(step.source.name) → \(step.destination.name)"
@@ -176,23 +182,29 @@ public enum MigrationRunner {
 
     /// The error for a plan stopped in step `index`, after undoing the steps before it (or, with
     /// keep-progress, keeping them), saying where the store stands.
-    private static func stopped(_ plan: MigrationPlan, at index: Int, by error: Error, store path: String,
-                                original: String?, journaled: Bool, keepBackup: Bool) throws -> MigrationError {
+    private static func stopped(
+        _ plan: MigrationPlan, at index: Int, by error: Error, store path: String,
+        original: String?, journaled: Bool, keepBackup: Bool
+    ) throws -> MigrationError {
         // A failed step has rolled itself back: the store is as the step before left it.
         let version = index > 0 ? plan.steps[index - 1].destination.name : plan.storeVersion
         if (error as? MigrationError)?.kind == .otherWriter {
             // Another process committed to the store: its changes stand, and nothing is put back
             // over them. The original stays where it is, named, for the user to decide.
             if journaled { try? PlanJournal.end(store: path) }
-            return MigrationError.from(error, state: .keptOtherWrites(version: version, done: index, total: plan.steps.count, backup: index > 0 ? original : nil))
+            return MigrationError.from(
+                error, state: .keptOtherWrites(version: version, done: index, total: plan.steps.count, backup: index > 0 ? original : nil))
         }
         guard index > 0 else {
             if journaled { try? PlanJournal.end(store: path) }
             return MigrationError.from(error, state: .unchanged(version: plan.storeVersion))
         }
         guard journaled, let original else {
-            return MigrationError.from(error, state: .partial(version: plan.steps[index - 1].destination.name, done: index,
-                                                              total: plan.steps.count, backup: keepBackup ? original : nil))
+            return MigrationError.from(
+                error,
+                state: .partial(
+                    version: plan.steps[index - 1].destination.name, done: index,
+                    total: plan.steps.count, backup: keepBackup ? original : nil))
         }
         do {
             // The journal says which file the backup is; one swapped in at its name since is refused.
@@ -201,15 +213,19 @@ public enum MigrationRunner {
             }
             if let reason = PlanJournal.untrustedBackup(record, store: path) {
                 // Nothing is put back from a file that is not the backup: the refusal says what to do.
-                return MigrationError.from(PlanJournal.refusal(record, store: path, because: reason),
-                                           state: .interrupted(version: plan.steps[index - 1].destination.name, done: index, total: plan.steps.count, backup: nil))
+                return MigrationError.from(
+                    PlanJournal.refusal(record, store: path, because: reason),
+                    state: .interrupted(version: plan.steps[index - 1].destination.name, done: index, total: plan.steps.count, backup: nil))
             }
             try PlanJournal.restore(store: path, record: record)
             try PlanJournal.end(store: path)
         } catch {
             // The journal stays: the next run puts the original back.
-            var failure = MigrationError.from(error, state: .interrupted(version: plan.steps[index - 1].destination.name, done: index,
-                                                                         total: plan.steps.count, backup: original))
+            var failure = MigrationError.from(
+                error,
+                state: .interrupted(
+                    version: plan.steps[index - 1].destination.name, done: index,
+                    total: plan.steps.count, backup: original))
             failure.fix = "run the same command again: it puts the original back first"
             return failure
         }
@@ -221,7 +237,8 @@ public enum MigrationRunner {
     /// kill left between two versions is never taken for one that was migrated.
     public static func pendingRecovery(store path: String) -> String? {
         if FileManager.default.fileExists(atPath: PlanJournal.path(for: path)), PlanJournal.record(for: path) == nil {
-            return "the plan journal beside the store is damaged: a migration may have stopped half way and the store may be between two versions; `chrysalis recover` says what to check"
+            return
+                "the plan journal beside the store is damaged: a migration may have stopped half way and the store may be between two versions; `chrysalis recover` says what to check"
         }
         if let record = PlanJournal.record(for: path) {
             return PlanJournal.pendingOriginal(store: path) == nil
@@ -278,8 +295,9 @@ public enum MigrationRunner {
         guard let first = plan.steps.first else { return }
         let hashes = try PersistentStore.open(at: path).metadata().versionHashes
         guard hashes == first.source.entityHashes else {
-            throw MigrationError(.wrongModel, "\(path) is no longer at \(first.source.name), where the plan starts (another process changed it since it was planned)",
-                                 fix: "run the command again: it plans from the store as it is now")
+            throw MigrationError(
+                .wrongModel, "\(path) is no longer at \(first.source.name), where the plan starts (another process changed it since it was planned)",
+                fix: "run the command again: it plans from the store as it is now")
         }
     }
 }

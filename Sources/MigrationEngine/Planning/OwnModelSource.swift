@@ -19,12 +19,15 @@ enum OwnModelSource {
     /// The store's own model as the plan's source version, or `nil` when it has none that
     /// reproduces its hashes. `--stepwise` walks the bundle's versions from the store's, which
     /// this store has none of: it is refused with the way that works.
-    static func version(of path: String, store: PersistentStore, hashes: [String: Data], bundle: ModelBundle,
-                        route: PlanRoute) throws -> ModelBundle.Version? {
+    static func version(
+        of path: String, store: PersistentStore, hashes: [String: Data], bundle: ModelBundle,
+        route: PlanRoute
+    ) throws -> ModelBundle.Version? {
         guard let model = try? store.cachedModel(), VersionHash.entityHashes(of: model) == hashes else { return nil }
         guard route == .automatic else {
-            throw MigrationError(.wrongModel, "\(path) is at no version of \(bundle.name), so --stepwise has no version to start from",
-                                 fix: "leave out --stepwise: Core Data's automatic migration infers straight from the store's own model (Z_MODELCACHE) to the target")
+            throw MigrationError(
+                .wrongModel, "\(path) is at no version of \(bundle.name), so --stepwise has no version to start from",
+                fix: "leave out --stepwise: Core Data's automatic migration infers straight from the store's own model (Z_MODELCACHE) to the target")
         }
         return ModelBundle.Version(name: name, model: model)
     }
@@ -33,8 +36,11 @@ enum OwnModelSource {
     static func leg(from start: ModelBundle.Version, to end: ModelBundle.Version, bundle: ModelBundle) -> PlanRoute.Leg {
         let nearest = bundle.nearestVersion(toHashes: start.entityHashes)
         let near = nearest.map { "; nearest is \($0.version.name), entities differing: \($0.differingEntities.joined(separator: ", "))" } ?? ""
-        return PlanRoute.Leg(source: start, destination: end, mappings: [],
-                             reason: "no version of \(bundle.name) has the store's hashes\(near): inferred straight from the store's own model (Z_MODELCACHE) to \(end.name), as Core Data does")
+        return PlanRoute.Leg(
+            source: start, destination: end, mappings: [],
+            reason:
+                "no version of \(bundle.name) has the store's hashes\(near): inferred straight from the store's own model (Z_MODELCACHE) to \(end.name), as Core Data does"
+        )
     }
 
     /// Refuses the step from the store's own model when it would drop most of the store's
@@ -45,8 +51,13 @@ enum OwnModelSource {
         let dropped = step.changes.filter { $0.kind == .entityRemoved }
         guard entities > 0, dropped.count * 2 > entities else { return }
         let rows = dropped.compactMap(\.rows).reduce(0, +)
-        let nearest = bundle.nearestVersion(toHashes: step.source.entityHashes).map { "; the nearest version, \($0.version.name), differs in \($0.differingEntities.count) entities" } ?? ""
-        throw MigrationError(.wrongModel, "\(path) is at no version of \(bundle.name), and migrating it to \(step.destination.name) would drop \(dropped.count) of its \(entities) entities (\(rows) row\(rows == 1 ? "" : "s")): \(dropped.map(\.sentence).joined(separator: "; "))\(nearest); this looks like another app's model bundle",
-                             fix: "check --model: give the bundle this store was made with; if dropping that data is what you want, say so with --accept-foreign-model")
+        let nearest =
+            bundle.nearestVersion(toHashes: step.source.entityHashes).map {
+                "; the nearest version, \($0.version.name), differs in \($0.differingEntities.count) entities"
+            } ?? ""
+        throw MigrationError(
+            .wrongModel,
+            "\(path) is at no version of \(bundle.name), and migrating it to \(step.destination.name) would drop \(dropped.count) of its \(entities) entities (\(rows) row\(rows == 1 ? "" : "s")): \(dropped.map(\.sentence).joined(separator: "; "))\(nearest); this looks like another app's model bundle",
+            fix: "check --model: give the bundle this store was made with; if dropping that data is what you want, say so with --accept-foreign-model")
     }
 }

@@ -30,12 +30,15 @@ public enum PlanRoute: Sendable, Equatable {
     /// version reached (and ends after it, not beyond `end`); otherwise an inferred step, straight
     /// to the next version a given mapping model starts from, or to `end` (``automatic``), or to
     /// the next version (``stepwise``).
-    func legs(from start: ModelBundle.Version, to end: ModelBundle.Version, bundle: ModelBundle,
-              mappings: [MappingModel]) throws -> [Leg] {
+    func legs(
+        from start: ModelBundle.Version, to end: ModelBundle.Version, bundle: ModelBundle,
+        mappings: [MappingModel]
+    ) throws -> [Leg] {
         guard let startIndex = bundle.versions.firstIndex(of: start), let endIndex = bundle.versions.firstIndex(of: end) else { return [] }
         guard startIndex <= endIndex else {
-            throw MigrationError(.wrongModel, "the store is at \(start.name), newer than \(end.name); Chrysalis does not migrate backwards",
-                                 fix: "choose a target after \(start.name) with --to")
+            throw MigrationError(
+                .wrongModel, "the store is at \(start.name), newer than \(end.name); Chrysalis does not migrate backwards",
+                fix: "choose a target after \(start.name) with --to")
         }
         let route = Route(versions: bundle.versions, mappings: mappings, end: endIndex)
         var legs: [Leg] = []
@@ -66,7 +69,8 @@ public enum PlanRoute: Sendable, Equatable {
         /// 11 → 12 mapping model is how a store at 9 reaches 12).
         func mappingsLeaving(_ at: Int) -> [MappingModel] {
             let leaving = mappings.filter { mapping in
-                let starts = mapping.sourceVersion == versions[at].name
+                let starts =
+                    mapping.sourceVersion == versions[at].name
                     || index[mapping.sourceVersion].map { versions[$0].entityHashes == versions[at].entityHashes } == true
                 return starts && index[mapping.destinationVersion].map { $0 > at && $0 <= end } == true
             }
@@ -84,8 +88,11 @@ public enum PlanRoute: Sendable, Equatable {
             // version: the store is at it as much as at `at`, and the mapping names its properties.
             let source = index[first.sourceVersion].map { versions[$0] } ?? versions[at]
             let shared = source.name == versions[at].name ? "" : " (the store's hashes are \(source.name)'s too)"
-            return (Leg(source: source, destination: versions[to], mappings: leaving,
-                        reason: "mapping model\(leaving.count == 1 ? "" : "s") \(names) given for \(source.name) → \(versions[to].name)\(shared)"), to)
+            return (
+                Leg(
+                    source: source, destination: versions[to], mappings: leaving,
+                    reason: "mapping model\(leaving.count == 1 ? "" : "s") \(names) given for \(source.name) → \(versions[to].name)\(shared)"), to
+            )
         }
     }
 
@@ -99,16 +106,18 @@ public enum PlanRoute: Sendable, Equatable {
         case .stepwise:
             // Versions with the store's hashes need no step, and the store still reads as the
             // first of them (Core Data's source-model look-up), so the step starts from it.
-            to = (at + 1 ..< route.end).first { versions[$0].entityHashes != source.entityHashes } ?? route.end
+            to = (at + 1..<route.end).first { versions[$0].entityHashes != source.entityHashes } ?? route.end
             let skipped = to - at - 1
-            reason = "--stepwise: one step per consecutive pair of versions"
+            reason =
+                "--stepwise: one step per consecutive pair of versions"
                 + (skipped == 0 ? "" : " (\(skipped) in between share\(skipped == 1 ? "s" : "") \(source.name)'s hashes: nothing to migrate there)")
         case .automatic:
-            let nextMapped = (at + 1 ..< route.end).first { !route.mappingsLeaving($0).isEmpty }
+            let nextMapped = (at + 1..<route.end).first { !route.mappingsLeaving($0).isEmpty }
             to = nextMapped ?? route.end
             let skipped = to - at - 1
             let across = skipped == 0 ? "" : ", across \(skipped) version\(skipped == 1 ? "" : "s") in between"
-            reason = nextMapped == nil
+            reason =
+                nextMapped == nil
                 ? "no mapping model covers \(source.name) → \(versions[to].name): inferred straight to it as Core Data does\(across)"
                 : "inferred straight to \(versions[to].name), where the next mapping model starts\(across)"
         }
@@ -120,9 +129,10 @@ public enum PlanRoute: Sendable, Equatable {
     func notInferable(_ inference: InferredMapping, bundle: ModelBundle) -> MigrationError {
         let changes = inference.blockers.map(\.description).joined(separator: "; ")
         let pair = "\(inference.sourceVersion) → \(inference.destinationVersion)"
-        var error = MigrationError(.wrongModel, "\(pair) needs a mapping model: \(changes)",
-                                   fix: "write a mapping model for \(pair) (Name.mapping.yaml or an Xcode .xcmappingmodel) and pass it with --mappings"
-                                     + (self == .automatic ? "; Core Data's automatic migration would refuse this store too" : ""))
+        var error = MigrationError(
+            .wrongModel, "\(pair) needs a mapping model: \(changes)",
+            fix: "write a mapping model for \(pair) (Name.mapping.yaml or an Xcode .xcmappingmodel) and pass it with --mappings"
+                + (self == .automatic ? "; Core Data's automatic migration would refuse this store too" : ""))
         error.step = pair
         return error
     }

@@ -50,8 +50,11 @@ public struct PlannedChange: Sendable, Encodable {
             } else if countsValues, let property = change.property, let origin = inference.entitySources[change.entity] {
                 // A removed property is named as the source has it; dropped links, by the destination's
                 // relationship paired with the source's of the same identifier.
-                let from = change.kind == .removed ? property : (inference.sourceModel.entity(named: origin)
-                    .flatMap { inference.sourceModel.relationship(named: property, in: $0) }?.name ?? property)
+                let from =
+                    change.kind == .removed
+                    ? property
+                    : (inference.sourceModel.entity(named: origin)
+                        .flatMap { inference.sourceModel.relationship(named: property, in: $0) }?.name ?? property)
                 planned.rows = try? store.0.readObjects(store.1) { reader in
                     try reader.count(of: origin, includingSubentities: false) - reader.countLacking(from, of: origin)
                 }

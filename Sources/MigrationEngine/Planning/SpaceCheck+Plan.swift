@@ -9,9 +9,14 @@ extension SpaceCheck {
             switch step.kind {
             case .mapping: return (SpaceCheck(.newStore(rows: rows), store: store), "\(step.source.name) → \(step.destination.name)")
             case .lightweight(let inference):
-                let sql = LightweightSQL(inference: inference, source: StoreLayout(model: step.source.model), destination: StoreLayout(model: step.destination.model))
-                return (SpaceCheck(.alterInPlace(backup: index == 0 && keepsOriginal, rewritesRows: sql.rewritesRows(methods: sql.tableMethods()),
-                                                 rebuilds: sql.rebuildsTables()), store: store), "\(step.source.name) → \(step.destination.name)")
+                let sql = LightweightSQL(
+                    inference: inference, source: StoreLayout(model: step.source.model), destination: StoreLayout(model: step.destination.model))
+                return (
+                    SpaceCheck(
+                        .alterInPlace(
+                            backup: index == 0 && keepsOriginal, rewritesRows: sql.rewritesRows(methods: sql.tableMethods()),
+                            rebuilds: sql.rebuildsTables()), store: store), "\(step.source.name) → \(step.destination.name)"
+                )
             }
         }
         return SpaceCheck.plan(steps: steps, store: store, keepsOriginal: keepsOriginal)

@@ -10,14 +10,20 @@ extension StageCost {
             switch step.kind {
             case .lightweight(let inference):
                 // Predicted layouts are enough to tell whether rows can change (and must be counted).
-                let sql = LightweightSQL(inference: inference, source: StoreLayout(model: step.source.model),
-                                         destination: StoreLayout(model: step.destination.model))
-                return inferredStep(rows: rows, bytes: storeBytes, backup: index == 0 && keepsBackup, rebuilds: sql.rebuildsTables(),
-                                    countsRows: !sql.preservesRows()).totalCost
+                let sql = LightweightSQL(
+                    inference: inference, source: StoreLayout(model: step.source.model),
+                    destination: StoreLayout(model: step.destination.model))
+                return inferredStep(
+                    rows: rows, bytes: storeBytes, backup: index == 0 && keepsBackup, rebuilds: sql.rebuildsTables(),
+                    countsRows: !sql.preservesRows()
+                ).totalCost
             case .mapping(let models):
                 let entities = step.source.model.entities.map(\.name)
                 let each = rows / max(entities.count, 1)
-                return mappingStep(models, sourceRows: Dictionary(entities.map { ($0, each) }, uniquingKeysWith: { a, _ in a }), createsOwnRelationships: policies.createsOwnRelationships).totalCost
+                return mappingStep(
+                    models, sourceRows: Dictionary(entities.map { ($0, each) }, uniquingKeysWith: { a, _ in a }),
+                    createsOwnRelationships: policies.createsOwnRelationships
+                ).totalCost
             }
         }
     }

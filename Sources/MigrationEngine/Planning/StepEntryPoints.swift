@@ -3,16 +3,20 @@ import ObjectModel
 extension MappingMigration {
     /// Runs the `mappings` (in order, as passes into one destination) over the store at `path`,
     /// as one step on its own: for tests and the bench; an app runs a plan (``MigrationRunner``).
-    package static func run(store path: String, from source: ModelBundle.Version, to destination: ModelBundle.Version,
-                            mappings: [MappingModel], options: MigrationOptions = MigrationOptions()) throws -> MigrationReport {
+    package static func run(
+        store path: String, from source: ModelBundle.Version, to destination: ModelBundle.Version,
+        mappings: [MappingModel], options: MigrationOptions = MigrationOptions()
+    ) throws -> MigrationReport {
         try run(store: path, from: source, to: destination, mappings: mappings, context: options.stepContext)
     }
 }
 
 extension InPlaceMigration {
     /// Migrates the store at `path` from `source` to `destination` by inference, as one step on its own.
-    package static func run(store path: String, from source: ModelBundle.Version, to destination: ModelBundle.Version,
-                            options: MigrationOptions = MigrationOptions()) throws -> MigrationReport {
+    package static func run(
+        store path: String, from source: ModelBundle.Version, to destination: ModelBundle.Version,
+        options: MigrationOptions = MigrationOptions()
+    ) throws -> MigrationReport {
         try run(store: path, from: source, to: destination, context: options.stepContext)
     }
 }

@@ -22,8 +22,10 @@ struct InPlaceProgress {
         self.tables = max(tables, 1)
         self.countsRows = countsRows
         backup = keepsBackup
-        let reporter = ProgressReporter(budget: StageCost.inPlaceStep(rows: rows, bytes: bytes, backup: keepsBackup, countsRows: countsRows,
-                                                                  change: change, tables: max(tables, 1)), target: target)
+        let reporter = ProgressReporter(
+            budget: StageCost.inPlaceStep(
+                rows: rows, bytes: bytes, backup: keepsBackup, countsRows: countsRows,
+                change: change, tables: max(tables, 1)), target: target)
         self.reporter = reporter
         megabytes = CopiedMegabytes(bytes: bytes, reporter: reporter)
     }

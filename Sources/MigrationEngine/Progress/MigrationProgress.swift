@@ -58,9 +58,11 @@ public struct MigrationProgress: Sendable, Equatable {
     public var remaining: Double?
 
     /// A progress value (the engine makes these; tests and screens may too).
-    public init(step: Int, stepCount: Int, pass: String, entityMapping: String?, entityMappingIndex: Int, entityMappingCount: Int,
-                stage: Stage, rowsDone: Int, rowsTotal: Int, unit: Unit = .rows, fraction: Double, rowsPerSecond: Double, elapsed: Double,
-                remaining: Double? = nil) {
+    public init(
+        step: Int, stepCount: Int, pass: String, entityMapping: String?, entityMappingIndex: Int, entityMappingCount: Int,
+        stage: Stage, rowsDone: Int, rowsTotal: Int, unit: Unit = .rows, fraction: Double, rowsPerSecond: Double, elapsed: Double,
+        remaining: Double? = nil
+    ) {
         self.step = step
         self.stepCount = stepCount
         self.pass = pass

@@ -28,9 +28,10 @@ final class ProgressReporter {
         self.budget = budget
         channel = target.channel
         span = target.span
-        current = MigrationProgress(step: target.step, stepCount: target.stepCount, pass: "", entityMapping: nil, entityMappingIndex: 0,
-                                    entityMappingCount: 0, stage: .preparing, rowsDone: 0, rowsTotal: 0, fraction: span.start,
-                                    rowsPerSecond: 0, elapsed: 0)
+        current = MigrationProgress(
+            step: target.step, stepCount: target.stepCount, pass: "", entityMapping: nil, entityMappingIndex: 0,
+            entityMappingCount: 0, stage: .preparing, rowsDone: 0, rowsTotal: 0, fraction: span.start,
+            rowsPerSecond: 0, elapsed: 0)
         shown = span.start
         pausedAtStepStart = span.paused.seconds
         pausedAtStageStart = pausedAtStepStart
@@ -41,8 +42,10 @@ final class ProgressReporter {
 
     /// Starts a stage of an entity mapping (or of the whole step when `mapping` is nil);
     /// `rowsTotal` counts `unit`s.
-    func begin(stage: MigrationProgress.Stage, pass: String? = nil, step: Int? = nil, mapping: String?, index: Int, count: Int,
-               rowsTotal: Int, unit: MigrationProgress.Unit = .rows) {
+    func begin(
+        stage: MigrationProgress.Stage, pass: String? = nil, step: Int? = nil, mapping: String?, index: Int, count: Int,
+        rowsTotal: Int, unit: MigrationProgress.Unit = .rows
+    ) {
         if let pass { current.pass = pass }
         if let step { current.step = step }
         (current.stage, current.entityMapping, current.entityMappingIndex, current.entityMappingCount) = (stage, mapping, index, count)

@@ -1,7 +1,8 @@
 import CXattr
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The source store's mode and owner, given to every file a migration makes from it: the new
@@ -21,8 +22,9 @@ struct FilePermissions {
     init(of path: String) throws {
         var info = stat()
         guard stat(path, &info) == 0 else {
-            throw MigrationError(.notFound, "cannot read the permissions of \(path): \(String(cString: strerror(errno)))",
-                                 fix: "check that the store exists and its directory is readable")
+            throw MigrationError(
+                .notFound, "cannot read the permissions of \(path): \(String(cString: strerror(errno)))",
+                fix: "check that the store exists and its directory is readable")
         }
         mode = info.st_mode & 0o7777
         owner = info.st_uid
@@ -110,7 +112,8 @@ struct FilePermissions {
     private func failure(_ action: String) -> MigrationError {
         let code = errno
         let reason = String(cString: strerror(code))
-        return MigrationError(code == ENOSPC ? .noSpace : .swap, "could not \(action): \(reason)",
-                              fix: "check the directory's permissions and free space")
+        return MigrationError(
+            code == ENOSPC ? .noSpace : .swap, "could not \(action): \(reason)",
+            fix: "check the directory's permissions and free space")
     }
 }

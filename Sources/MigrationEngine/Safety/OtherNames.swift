@@ -1,8 +1,9 @@
 import Foundation
 import ObjectModel
 import SQLiteStore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A store is a file, and a file may have several names (hard links, in this folder or another).
@@ -17,8 +18,12 @@ enum OtherNames {
             var info = stat()
             guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_nlink > 1 else { continue }
             let shown = TerminalText.visible(path)
-            throw MigrationError(.locked, "\(shown) has \(info.st_nlink) names (hard links to the same file): a migration puts the new store in place of this name only, so every other name would keep the old store, and an app writing through one would write into the backup",
-                                 fix: "give the store one name: find the others with `find / -xdev -samefile \(shown)` and remove them, or migrate a copy (`cp` it to a new name) and put it in place yourself")
+            throw MigrationError(
+                .locked,
+                "\(shown) has \(info.st_nlink) names (hard links to the same file): a migration puts the new store in place of this name only, so every other name would keep the old store, and an app writing through one would write into the backup",
+                fix:
+                    "give the store one name: find the others with `find / -xdev -samefile \(shown)` and remove them, or migrate a copy (`cp` it to a new name) and put it in place yourself"
+            )
         }
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 import SQLiteStore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Another process writing the store while a migration copies it (an app, a `sqlite3` shell):
@@ -18,8 +19,9 @@ enum OtherWriters {
         let deadline = Date().addingTimeInterval(timeout)
         while let holder = writer(of: store) {
             guard Date() < deadline else {
-                throw MigrationError(.locked, "\(store) is being written by another process (pid \(holder) holds SQLite's write lock) and stayed so for \(Int(timeout)) s",
-                                     fix: "close the app or sqlite3 shell that has the store open (pid \(holder)), then run again")
+                throw MigrationError(
+                    .locked, "\(store) is being written by another process (pid \(holder) holds SQLite's write lock) and stayed so for \(Int(timeout)) s",
+                    fix: "close the app or sqlite3 shell that has the store open (pid \(holder)), then run again")
             }
             usleep(100_000)
         }
@@ -56,7 +58,9 @@ enum OtherWriters {
                 guard stat(path, &info) == 0 else { return [] }
                 return [Int(info.st_ino), Int(info.st_size), Int(info.st_mtim.tv_sec), Int(info.st_mtim.tv_nsec)]
             }
-            headers = StoreHolders.thisProcessHolds(store) ? nil
+            headers =
+                StoreHolders.thisProcessHolds(store)
+                ? nil
                 : Self.bytes(of: store, at: 24, count: 4) + Self.bytes(of: StoreFiles.wal(of: store), at: 0, count: 32)
         }
 
@@ -88,8 +92,10 @@ enum OtherWriters {
         /// it so): the step is not swapped in over them, and a plan does not put its original back
         /// over them either (``StoreState/keptOtherWrites(version:done:total:backup:)``).
         func foreignWrite(store: String) -> MigrationError {
-            MigrationError(.otherWriter, "\(store) was written by another process while it was being migrated; the migrated copy would miss those changes, so it was not swapped in",
-                           fix: "quit every app using the store, then run the migration again")
+            MigrationError(
+                .otherWriter,
+                "\(store) was written by another process while it was being migrated; the migrated copy would miss those changes, so it was not swapped in",
+                fix: "quit every app using the store, then run the migration again")
         }
     }
 

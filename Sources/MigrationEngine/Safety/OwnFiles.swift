@@ -1,7 +1,8 @@
 import Foundation
 import ObjectModel
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The files Chrysalis makes beside a store for itself (lock, journals, the backup marker),
@@ -97,13 +98,16 @@ enum OwnFiles {
     }
 
     private static func occupied(_ path: String) -> MigrationError {
-        MigrationError(.locked, "\(TerminalText.oneLine(path)) is a name Chrysalis keeps for its own file, and \(describe(path)) sits there; Chrysalis neither follows nor reuses it, and nothing was written",
-                       fix: "check what it is and who put it there; remove it (`rm` removes a link, not its target), then run again")
+        MigrationError(
+            .locked,
+            "\(TerminalText.oneLine(path)) is a name Chrysalis keeps for its own file, and \(describe(path)) sits there; Chrysalis neither follows nor reuses it, and nothing was written",
+            fix: "check what it is and who put it there; remove it (`rm` removes a link, not its target), then run again")
     }
 
     private static func failure(_ action: String, _ path: String) -> MigrationError {
         let code = errno
-        return MigrationError(code == ENOSPC ? .noSpace : .swap, "could not \(action) \(TerminalText.oneLine(path)): \(String(cString: strerror(code)))",
-                              fix: "check the folder's permissions and free space")
+        return MigrationError(
+            code == ENOSPC ? .noSpace : .swap, "could not \(action) \(TerminalText.oneLine(path)): \(String(cString: strerror(code)))",
+            fix: "check the folder's permissions and free space")
     }
 }

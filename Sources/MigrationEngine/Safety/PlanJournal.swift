@@ -1,8 +1,9 @@
 import Foundation
 import ObjectModel
 import SQLiteStore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Makes a plan of several steps one transaction for the user: before its first step writes
@@ -151,8 +152,12 @@ struct PlanJournal {
     /// store, which holds the interrupted run's data, stays as it is.
     static func refusal(_ record: Record, store: String, because reason: String) -> MigrationError {
         let path = TerminalText.visible(path(for: store))
-        return MigrationError(.swap, "a migration of \(TerminalText.visible(store)) from \(record.sourceVersion) to \(record.targetVersion) stopped half way, and the file at its backup's name cannot be trusted to be the original: \(reason); nothing was put back or deleted, and the store holds the interrupted migration's data between the two versions",
-                              fix: "find the original yourself (a backup of your own, or the file the migration wrote, wherever it went) and put it in the store's place; then delete \(path)")
+        return MigrationError(
+            .swap,
+            "a migration of \(TerminalText.visible(store)) from \(record.sourceVersion) to \(record.targetVersion) stopped half way, and the file at its backup's name cannot be trusted to be the original: \(reason); nothing was put back or deleted, and the store holds the interrupted migration's data between the two versions",
+            fix:
+                "find the original yourself (a backup of your own, or the file the migration wrote, wherever it went) and put it in the store's place; then delete \(path)"
+        )
     }
 
     /// Removes the journal once the plan is done or undone; the directory is synced so the
@@ -166,10 +171,12 @@ struct PlanJournal {
     /// only once written and synced), and naming an original beside the store, called after it.
     static func record(for store: String) -> Record? {
         guard let data = OwnFiles.contents(of: path(for: store)), data.last == UInt8(ascii: "\n"),
-              var record = try? JSONDecoder().decode(Record.self, from: data) else { return nil }
+            var record = try? JSONDecoder().decode(Record.self, from: data)
+        else { return nil }
         // A folder moved (or mounted elsewhere) since: the backup is the one beside the store,
         // by the name the journal gives it; whether it is the file written is checked by stamp.
-        let beside = URL(fileURLWithPath: store).deletingLastPathComponent().appendingPathComponent(URL(fileURLWithPath: record.original).lastPathComponent).path
+        let beside = URL(fileURLWithPath: store).deletingLastPathComponent().appendingPathComponent(URL(fileURLWithPath: record.original).lastPathComponent)
+            .path
         guard isBeside(beside, store: store) else { return nil }
         record.original = beside
         return record
@@ -180,7 +187,8 @@ struct PlanJournal {
     static func isBeside(_ original: String, store: String) -> Bool {
         let url = URL(fileURLWithPath: store), candidate = URL(fileURLWithPath: original)
         guard candidate.deletingLastPathComponent().standardizedFileURL.path == url.deletingLastPathComponent().standardizedFileURL.path,
-              candidate.pathExtension == url.pathExtension else { return false }
+            candidate.pathExtension == url.pathExtension
+        else { return false }
         let base = url.deletingPathExtension().lastPathComponent, name = candidate.deletingPathExtension().lastPathComponent
         return name.hasPrefix(base + "~") && name.dropFirst(base.count + 1).allSatisfy { ("0"..."9").contains($0) }
     }
@@ -195,9 +203,13 @@ struct PlanJournal {
         let base = url.deletingPathExtension().lastPathComponent
         let backups = ((try? FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path)) ?? [])
             .filter { name in name.hasPrefix(base + "~") && !StoreFiles.sidecarSuffixes.contains { name.hasSuffix($0) } }.sorted()
-        throw MigrationError(.swap, "the plan journal \(path) beside \(store) is damaged (empty, cut short, or naming a file outside the store's folder): a migration may have stopped half way, and the store may be between two versions; nothing was changed or deleted on its word"
-                             + (backups.isEmpty ? "; no backup of the store is beside it" : "; backups beside the store: \(backups.joined(separator: ", "))"),
-                             fix: "check the store with `chrysalis inspect`; if it is not the version you want, put its backup in its place (with the backup's -wal, if any); then delete \(path)")
+        throw MigrationError(
+            .swap,
+            "the plan journal \(path) beside \(store) is damaged (empty, cut short, or naming a file outside the store's folder): a migration may have stopped half way, and the store may be between two versions; nothing was changed or deleted on its word"
+                + (backups.isEmpty ? "; no backup of the store is beside it" : "; backups beside the store: \(backups.joined(separator: ", "))"),
+            fix:
+                "check the store with `chrysalis inspect`; if it is not the version you want, put its backup in its place (with the backup's -wal, if any); then delete \(path)"
+        )
     }
 
     /// The original's backup when a plan a crash interrupted will be undone by the next run (the
@@ -227,8 +239,12 @@ struct PlanJournal {
                 return .finished(target: record.targetVersion, backup: nil)
             }
             if let source = record.sourceHashes?.compactMapValues({ Data(base64Encoded: $0) }), current != source {
-                throw MigrationError(.swap, "a migration from \(record.sourceVersion) to \(record.targetVersion) stopped half way and the original's backup \(record.original) is gone: \(store) is between the two versions and cannot be put back",
-                                     fix: "restore the store from a backup of your own, or delete \(path) and migrate the store from the version it is at (`chrysalis inspect` names it)")
+                throw MigrationError(
+                    .swap,
+                    "a migration from \(record.sourceVersion) to \(record.targetVersion) stopped half way and the original's backup \(record.original) is gone: \(store) is between the two versions and cannot be put back",
+                    fix:
+                        "restore the store from a backup of your own, or delete \(path) and migrate the store from the version it is at (`chrysalis inspect` names it)"
+                )
             }
             try end(store: store)
             return .restored(version: record.sourceVersion)
@@ -276,7 +292,8 @@ struct PlanJournal {
     }
 
     private static func failure(_ action: String) -> MigrationError {
-        MigrationError(.swap, "could not \(action): \(String(cString: strerror(errno)))",
-                       fix: "check the directory's permissions and free space, then run the migration again: it puts the original back first")
+        MigrationError(
+            .swap, "could not \(action): \(String(cString: strerror(errno)))",
+            fix: "check the directory's permissions and free space, then run the migration again: it puts the original back first")
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 import SQLiteStore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The free space a step needs, estimated and checked before the step writes anything, so a
@@ -33,10 +34,12 @@ package struct SpaceCheck: Sendable {
         switch work {
         case .alterInPlace(let backup, let rewritesRows, let rebuilds):
             needed = slack + (backup ? storeBytes : 0) + (rewritesRows || rebuilds ? storeBytes : 0) + (rebuilds ? storeBytes : 0)
-            reason = [backup ? "a byte copy of the store as its backup (\(Self.format(storeBytes)))" : nil,
-                      rewritesRows || rebuilds ? "a journal of the rows it rewrites (up to \(Self.format(storeBytes)))" : "the step's journal",
-                      rebuilds ? "the rebuilt tables beside the old ones until the commit (up to \(Self.format(storeBytes)))" : nil]
-                .compactMap { $0 }.joined(separator: " and ")
+            reason = [
+                backup ? "a byte copy of the store as its backup (\(Self.format(storeBytes)))" : nil,
+                rewritesRows || rebuilds ? "a journal of the rows it rewrites (up to \(Self.format(storeBytes)))" : "the step's journal",
+                rebuilds ? "the rebuilt tables beside the old ones until the commit (up to \(Self.format(storeBytes)))" : nil,
+            ]
+            .compactMap { $0 }.joined(separator: " and ")
         case .newStore(let rows):
             let associations = Int64(rows) * 48
             needed = storeBytes + associations + slack
@@ -80,8 +83,10 @@ package struct SpaceCheck: Sendable {
     func require(store: String, for what: String) throws {
         try Self.requireFileSizeLimit(store: store, for: what)
         guard let free = Self.freeBytes(near: store), free < needed else { return }
-        throw MigrationError(.noSpace, "not enough free space for \(what): it needs about \(Self.format(needed)) beside \(store) (\(reason)), and the volume has \(Self.format(free)) free",
-                             fix: "free at least \(Self.format(needed - free)) on that volume, or copy the store to a larger volume and migrate it there")
+        throw MigrationError(
+            .noSpace,
+            "not enough free space for \(what): it needs about \(Self.format(needed)) beside \(store) (\(reason)), and the volume has \(Self.format(free)) free",
+            fix: "free at least \(Self.format(needed - free)) on that volume, or copy the store to a larger volume and migrate it there")
     }
 
     /// A process's file size limit (`ulimit -f`, RLIMIT_FSIZE) below the largest file a step
@@ -93,8 +98,10 @@ package struct SpaceCheck: Sendable {
         guard getrlimit(Int32(RLIMIT_FSIZE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else { return }
         let largest = size(store) + size(StoreFiles.wal(of: store)) + (1 << 20)
         guard Int64(clamping: limit.rlim_cur) < largest else { return }
-        throw MigrationError(.noSpace, "\(what) writes files of about \(format(largest)) (a backup or a new store the size of \(store)), and this process may write files of at most \(format(Int64(clamping: limit.rlim_cur))) (its file size limit, `ulimit -f`)",
-                             fix: "raise the limit (`ulimit -f unlimited`, or ask whoever set it), then run again")
+        throw MigrationError(
+            .noSpace,
+            "\(what) writes files of about \(format(largest)) (a backup or a new store the size of \(store)), and this process may write files of at most \(format(Int64(clamping: limit.rlim_cur))) (its file size limit, `ulimit -f`)",
+            fix: "raise the limit (`ulimit -f unlimited`, or ask whoever set it), then run again")
     }
 
     /// `error` as the step should report it: a full disk names what the step needed.
@@ -105,8 +112,10 @@ package struct SpaceCheck: Sendable {
     /// The error for a disk that filled up during the step, naming what the step needed.
     private func fullDiskError(store: String, step: String, underlying: Error) -> MigrationError {
         let free = Self.freeBytes(near: store).map { ", \(Self.format($0)) free now" } ?? ""
-        return MigrationError(.noSpace, "the disk filled up during the step \(step): it needs about \(Self.format(needed)) beside \(store) (\(reason))\(free); the step rolled back and its partial files were removed (\(underlying))",
-                              fix: "free at least \(Self.format(needed)) on that volume and run the migration again")
+        return MigrationError(
+            .noSpace,
+            "the disk filled up during the step \(step): it needs about \(Self.format(needed)) beside \(store) (\(reason))\(free); the step rolled back and its partial files were removed (\(underlying))",
+            fix: "free at least \(Self.format(needed)) on that volume and run the migration again")
     }
 
     /// Whether `error` says the disk (or SQLite's page limit) is full.

@@ -1,7 +1,8 @@
 import Foundation
 import ObjectModel
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// An advisory lock beside a store (`Name.sqlite.chrysalis-lock`) that keeps a second
@@ -72,8 +73,9 @@ package final class StoreLock {
 
     /// The error a second migration gets, naming the one that holds the store.
     package static func lockedError(store: String, holder: String) -> MigrationError {
-        MigrationError(.locked, "\(store) is being migrated by another process: \(holder)",
-                       fix: "wait for it to finish, or stop that process (its migration rolls back), then run again")
+        MigrationError(
+            .locked, "\(store) is being migrated by another process: \(holder)",
+            fix: "wait for it to finish, or stop that process (its migration rolls back), then run again")
     }
 
     static func path(of store: String) -> String { store + ".chrysalis-lock" }
@@ -89,8 +91,10 @@ package final class StoreLock {
         let name = URL(fileURLWithPath: store).lastPathComponent
         let limit = 255 - longestOwnNameSuffix
         guard name.utf8.count > limit else { return }
-        throw MigrationError(.notWritable, "cannot migrate \(TerminalText.oneLine(store)): its name is \(name.utf8.count) bytes long, and the files a migration makes beside it (its lock, journal, backup and work files, named after it with up to \(longestOwnNameSuffix) more bytes) would pass the 255 bytes a folder entry holds",
-                             fix: "rename the store to a name of at most \(limit) bytes (the app finds it by its own path, so rename it back after), then run again")
+        throw MigrationError(
+            .notWritable,
+            "cannot migrate \(TerminalText.oneLine(store)): its name is \(name.utf8.count) bytes long, and the files a migration makes beside it (its lock, journal, backup and work files, named after it with up to \(longestOwnNameSuffix) more bytes) would pass the 255 bytes a folder entry holds",
+            fix: "rename the store to a name of at most \(limit) bytes (the app finds it by its own path, so rename it back after), then run again")
     }
 
     /// A migration writes beside the store (lock, new store, backup), so a directory it cannot
@@ -102,8 +106,12 @@ package final class StoreLock {
         let readOnlyVolume = statvfs(directory, &info) == 0 && info.f_flag & UInt(ST_RDONLY) != 0
         let permissions = ((try? FileManager.default.attributesOfItem(atPath: directory))?[.posixPermissions] as? NSNumber)?.intValue ?? 0o755
         guard readOnlyVolume || permissions & 0o222 == 0 || access(directory, W_OK) != 0 else { return }
-        throw MigrationError(.notWritable, "cannot migrate \(store): its directory \(directory) is read-only (\(readOnlyVolume ? "a read-only volume" : "mode \(String(permissions, radix: 8))"))",
-                             fix: "a migration writes its new store and backup beside the store: make the directory writable (chmod u+w), or copy the store to a writable directory and migrate it there")
+        throw MigrationError(
+            .notWritable,
+            "cannot migrate \(store): its directory \(directory) is read-only (\(readOnlyVolume ? "a read-only volume" : "mode \(String(permissions, radix: 8))"))",
+            fix:
+                "a migration writes its new store and backup beside the store: make the directory writable (chmod u+w), or copy the store to a writable directory and migrate it there"
+        )
     }
 
     /// A store whose own mode forbids writing is the owner's word too: refused before any work,
@@ -111,12 +119,14 @@ package final class StoreLock {
     static func requireWritableStore(_ store: String) throws {
         let permissions = ((try? FileManager.default.attributesOfItem(atPath: store))?[.posixPermissions] as? NSNumber)?.intValue ?? 0o644
         guard permissions & 0o222 == 0 else { return }
-        throw MigrationError(.notWritable, "cannot migrate \(store): the store is read-only (mode \(String(permissions, radix: 8)))",
-                             fix: "make it writable (chmod u+w), or try the migration on a copy with --dry-run")
+        throw MigrationError(
+            .notWritable, "cannot migrate \(store): the store is read-only (mode \(String(permissions, radix: 8)))",
+            fix: "make it writable (chmod u+w), or try the migration on a copy with --dry-run")
     }
 
     private static func recordedHolder(_ path: String) -> String {
-        let text = OwnFiles.contents(of: path).map { TerminalText.oneLine(String(decoding: $0.prefix(400), as: UTF8.self)) }?
+        let text =
+            OwnFiles.contents(of: path).map { TerminalText.oneLine(String(decoding: $0.prefix(400), as: UTF8.self)) }?
             .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         return text.isEmpty ? "unknown (it is still starting)" : text
     }

@@ -1,8 +1,9 @@
 import Foundation
 import ObjectModel
 import SQLiteStore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Puts a migrated store in place of its source, Core Data's way: the source becomes the backup
@@ -62,7 +63,6 @@ enum StoreSwap {
         }
     }
 
-
     /// Removes what an interrupted migration left (never the store or a backup), undoing an
     /// interrupted swap first.
     ///
@@ -103,8 +103,9 @@ enum StoreSwap {
         let named = OwnFiles.contents(of: marker).map { String(decoding: $0, as: UTF8.self) } ?? ""
         let backup = named.trimmingCharacters(in: .whitespacesAndNewlines)
         if !backup.isEmpty, PlanJournal.isBeside(backup, store: store), FileManager.default.fileExists(atPath: backup),
-           let kept = try? PersistentStore.open(at: backup).metadata().versionHashes,
-           let now = try? PersistentStore.open(at: store).metadata().versionHashes, kept == now {
+            let kept = try? PersistentStore.open(at: backup).metadata().versionHashes,
+            let now = try? PersistentStore.open(at: store).metadata().versionHashes, kept == now
+        {
             for path in StoreFiles.paths(of: backup) { unlink(path) }
         }
         unlink(marker)
@@ -166,14 +167,17 @@ enum StoreSwap {
                 for suffix in present {
                     unlink(paths.workStore + suffix)
                     var size = 0
-                    try permissions.copy(store + suffix, to: paths.workStore + suffix) { size = $0; copied(before + $0) }
+                    try permissions.copy(store + suffix, to: paths.workStore + suffix) {
+                        size = $0; copied(before + $0)
+                    }
                     before += size
                 }
             }
         } catch {
             for suffix in present { unlink(paths.workStore + suffix) }
-            throw MigrationError(SpaceCheck.isFullDisk(error) ? .noSpace : .swap, "could not copy \(store) to its backup \(backup): \(error)",
-                                 fix: "free space on the volume (the backup needs the store's size), or run with --no-backup")
+            throw MigrationError(
+                SpaceCheck.isFullDisk(error) ? .noSpace : .swap, "could not copy \(store) to its backup \(backup): \(error)",
+                fix: "free space on the volume (the backup needs the store's size), or run with --no-backup")
         }
         for suffix in present.reversed() {
             guard rename(paths.workStore + suffix, backup + suffix) == 0 else { throw failure("move the backup copy to \(backup + suffix)") }
@@ -236,7 +240,8 @@ enum StoreSwap {
     }
 
     private static func failure(_ action: String) -> MigrationError {
-        MigrationError(.swap, "could not \(action): \(String(cString: strerror(errno)))",
-                       fix: "check the directory's permissions and free space; run the migration again to finish the swap")
+        MigrationError(
+            .swap, "could not \(action): \(String(cString: strerror(errno)))",
+            fix: "check the directory's permissions and free space; run the migration again to finish the swap")
     }
 }

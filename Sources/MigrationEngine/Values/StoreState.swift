@@ -40,7 +40,8 @@ public enum StoreState: Sendable, Equatable {
             return "the store is at \(version)" + (backup.map { "; the original is kept as \(StoreFiles.named($0))" } ?? "")
         case let .keptOtherWrites(version, done, total, backup):
             guard done > 0 else { return "the store is at \(version) with the other process's changes, which are kept; Chrysalis wrote nothing to it" }
-            return "the store is at \(version), after \(done) of \(total) steps, with the other process's changes, which are kept: the original was not put back over them"
+            return
+                "the store is at \(version), after \(done) of \(total) steps, with the other process's changes, which are kept: the original was not put back over them"
                 + (backup.map { "; the original, without them, is kept as \(StoreFiles.named($0))" } ?? "")
         }
     }
@@ -61,7 +62,8 @@ public enum StoreState: Sendable, Equatable {
     public var version: String {
         switch self {
         case .unchanged(let version), .restored(let version), .partial(let version, _, _, _), .migrated(let version, _),
-             .keptOtherWrites(let version, _, _, _), .interrupted(let version, _, _, _): return version
+            .keptOtherWrites(let version, _, _, _), .interrupted(let version, _, _, _):
+            return version
         }
     }
 

@@ -42,7 +42,7 @@ package struct HistoryCheck: Sendable {
         /// afterwards only hides the message's point.
         func sayingScratchStores(in directory: URL) -> Outcome {
             guard let text = error,
-                  let pattern = try? NSRegularExpression(pattern: NSRegularExpression.escapedPattern(for: directory.path) + "/?[a-z]+-[0-9]+\\.sqlite")
+                let pattern = try? NSRegularExpression(pattern: NSRegularExpression.escapedPattern(for: directory.path) + "/?[a-z]+-[0-9]+\\.sqlite")
             else { return self }
             var said = self
             said.error = pattern.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "the store the check made")
@@ -67,8 +67,10 @@ package struct HistoryCheck: Sendable {
     /// The versions to make stores at (default: every version up to the target).
     package var versions: Set<String>?
 
-    package init(bundle: ModelBundle, mappings: [MappingModel] = [], route: PlanRoute = .automatic,
-                options: MigrationOptions = MigrationOptions(), rows: Int = 12, target: String? = nil) {
+    package init(
+        bundle: ModelBundle, mappings: [MappingModel] = [], route: PlanRoute = .automatic,
+        options: MigrationOptions = MigrationOptions(), rows: Int = 12, target: String? = nil
+    ) {
         self.bundle = bundle
         self.mappings = mappings
         self.route = route
@@ -148,8 +150,9 @@ package struct HistoryCheck: Sendable {
             }
         } catch let error as MigrationError where error.kind == .validation {
             try? store.close()
-            throw MigrationError(.generatedData, "\(error.message); the generated data breaks \(version.name)'s own rules, so no step was tried",
-                                 fix: "give check-history more --rows, so that every object can have the partners its model requires")
+            throw MigrationError(
+                .generatedData, "\(error.message); the generated data breaks \(version.name)'s own rules, so no step was tried",
+                fix: "give check-history more --rows, so that every object can have the partners its model requires")
         }
         try store.close()
         return try MigrationPlan.make(store: path, bundle: bundle, mappings: mappings, to: end ?? target, route: route)

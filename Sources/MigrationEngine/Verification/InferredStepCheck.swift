@@ -41,14 +41,16 @@ struct InferredStepCheck {
             // optional attribute made required: A7), as the step fills it.
             let fillsEmpty = !attribute.isOptional && attribute.defaultValueString != nil
             let differing = old.filter { key, object in
-                let expected = source.map { name in
-                    let value = object.values[name] ?? .null
-                    return fillsEmpty && value.plain == .null ? fill : ObjectSnapshot.comparable(value)
-                } ?? fill
+                let expected =
+                    source.map { name in
+                        let value = object.values[name] ?? .null
+                        return fillsEmpty && value.plain == .null ? fill : ObjectSnapshot.comparable(value)
+                    } ?? fill
                 return new[key].map { ObjectSnapshot.comparable($0.values[attribute.name] ?? .null) } != expected
             }
             if let key = differing.keys.min() {
-                return "\(entity.name).\(attribute.name): \(differing.count) rows differ from \(source.map { "\(origin).\($0)" } ?? "the default") (first: Z_PK \(key))"
+                return
+                    "\(entity.name).\(attribute.name): \(differing.count) rows differ from \(source.map { "\(origin).\($0)" } ?? "the default") (first: Z_PK \(key))"
             }
         }
         return nil
@@ -59,12 +61,14 @@ struct InferredStepCheck {
         for relationship in destination.allRelationships(of: entity) where !relationship.isTransient {
             let from = inference.propertySources[entity.name]?[relationship.name]
             // Positions count only where both versions keep them.
-            let ordered = relationship.isOrdered
+            let ordered =
+                relationship.isOrdered
                 && from.flatMap { name in source.entity(named: origin).flatMap { source.relationship(named: name, in: $0) } }?.isOrdered == true
             let now = links(after, entity.name, relationship.name, ordered: ordered)
             // A new relationship whose inverse is paired holds the inverse's links from this side;
             // a to-one keeps the first of several.
-            let then = from.map { links(before, origin, $0, ordered: ordered) }
+            let then =
+                from.map { links(before, origin, $0, ordered: ordered) }
                 ?? inverseLinks(of: relationship).filter { old[$0.key] != nil }.mapValues { relationship.isToMany ? $0.sorted() : [$0.min()!] }
             if now != then {
                 let lost = then.filter { now[$0.key] != $0.value }.count

@@ -15,9 +15,11 @@ final class InferredStepRecorder: @unchecked Sendable {
             let step = completed.step
             let after = try ObjectSnapshot.read(completed.store, model: step.destination.model)
             if case .lightweight(let inference) = step.kind,
-               let difference = InferredStepCheck(inference: inference, before: before, after: after).firstDifference() {
-                throw MigrationError(.validation, "\(step.source.name) → \(step.destination.name) did not keep what Core Data keeps: \(difference)",
-                                     fix: "report this with the model bundle: Chrysalis's inferred step lost data")
+                let difference = InferredStepCheck(inference: inference, before: before, after: after).firstDifference()
+            {
+                throw MigrationError(
+                    .validation, "\(step.source.name) → \(step.destination.name) did not keep what Core Data keeps: \(difference)",
+                    fix: "report this with the model bundle: Chrysalis's inferred step lost data")
             }
             before = after
         }

@@ -22,8 +22,10 @@ extension HistoryCheck {
     /// leaves in the data is checked by the next, the history is also walked whole in a few chained
     /// walks, each from a version to where the next begins; a chained walk's failure is its first
     /// version's outcome. About 2n steps in all, the walks side by side.
-    func runSharingSteps(_ versions: [ModelBundle.Version], in directory: URL,
-                         progress: @escaping @Sendable (Int, Int, String) -> Void) -> [Outcome] {
+    func runSharingSteps(
+        _ versions: [ModelBundle.Version], in directory: URL,
+        progress: @escaping @Sendable (Int, Int, String) -> Void
+    ) -> [Outcome] {
         let stride = max(2, (versions.count + Self.chainedWalks - 1) / Self.chainedWalks)
         let starts = Array(Swift.stride(from: 0, to: versions.count - 1, by: stride))
         let firsts = Slots<FirstStep>(count: versions.count)
@@ -125,8 +127,9 @@ extension HistoryCheck {
         if let error = first.error { return Outcome(version: version.name, steps: first.way.count, error: error) }
         for step in first.way.dropFirst() {
             guard let result = byStep[step] else {
-                return Outcome(version: version.name, steps: first.way.count,
-                               error: MigrationError(.verification, "\(step) was not checked", fix: "report this: every step of a way is checked where it starts"))
+                return Outcome(
+                    version: version.name, steps: first.way.count,
+                    error: MigrationError(.verification, "\(step) was not checked", fix: "report this: every step of a way is checked where it starts"))
             }
             if let error = result {
                 var failure = error as? MigrationError ?? MigrationError(.verification, "\(error)")

@@ -58,8 +58,9 @@ package struct PrimaryKeyTable: Sendable {
                 throw column("Z_MAX").wrongKind(row.raw(3), expected: "a key from 0 to \(highestKey)", row: place)
             }
             if let earlier = numbers.updateValue(Int(number), forKey: name) {
-                throw StoreError(.corrupt, path: path, "Z_PRIMARYKEY names entity \(name) twice (Z_ENT \(earlier) and \(number))",
-                                 fix: CheckedColumn.damagedFix(path))
+                throw StoreError(
+                    .corrupt, path: path, "Z_PRIMARYKEY names entity \(name) twice (Z_ENT \(earlier) and \(number))",
+                    fix: CheckedColumn.damagedFix(path))
             }
             rows.append(Row(number: Int(number), name: name, superNumber: Int(parent), max: max))
         }
@@ -69,8 +70,10 @@ package struct PrimaryKeyTable: Sendable {
     /// `Z_MAX` of the row numbered `number` in the store attached as `schema`, checked; 0 when
     /// the row is missing or unset.
     static func recordedMax(_ db: Database, number: Int, path: String, schema: String) throws -> Int64 {
-        let value = try DatabaseValue.fetchOne(db, sql: "SELECT Z_MAX FROM \(SQLIdentifier.qualified("Z_PRIMARYKEY", schema: schema)) WHERE Z_ENT = ?",
-                                               arguments: [number]) ?? .null
+        let value =
+            try DatabaseValue.fetchOne(
+                db, sql: "SELECT Z_MAX FROM \(SQLIdentifier.qualified("Z_PRIMARYKEY", schema: schema)) WHERE Z_ENT = ?",
+                arguments: [number]) ?? .null
         let column = CheckedColumn(path: path, table: "Z_PRIMARYKEY", column: "Z_MAX")
         let max = try column.integer(value, row: "the row of Z_ENT \(number)") ?? 0
         guard (0...highestKey).contains(max) else {

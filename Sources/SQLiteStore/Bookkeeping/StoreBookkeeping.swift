@@ -15,19 +15,23 @@ enum StoreBookkeeping {
     /// no key handed out yet, and `metadata` in `Z_METADATA`.
     static func initialize(_ db: Database, numbering: EntityNumbering, metadata: StoreMetadata) throws {
         for entry in numbering.entries { try insertPrimaryKey(db, entry, max: 0) }
-        try db.execute(sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
-                       arguments: [metadata.uuid, try metadata.encodedPlist()])
+        try db.execute(
+            sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
+            arguments: [metadata.uuid, try metadata.encodedPlist()])
     }
 
     private static func insertPrimaryKey(_ db: Database, _ entry: EntityNumbering.Entry, max: Int64) throws {
-        try db.execute(sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, ?)",
-                       arguments: [entry.number, entry.name, entry.superNumber, max])
+        try db.execute(
+            sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, ?)",
+            arguments: [entry.number, entry.name, entry.superNumber, max])
     }
 
     /// The store's metadata, every value checked; `path` names the store in errors.
     static func metadata(_ db: Database, path: String) throws -> StoreMetadata {
-        guard let row = try Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1")
-            ?? Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA") else {
+        guard
+            let row = try Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1")
+                ?? Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA")
+        else {
             throw StoreError(.badMetadata, path: path, "Z_METADATA has no row", fix: "the metadata is missing; restore the store from a backup")
         }
         // Core Data writes a blob; text (an XML plist someone stored by hand) is read too.

@@ -46,8 +46,9 @@ extension StoreConnection {
             let known = Set(model).union(StoreExtras.bookkeepingTables).union(StoreExtras.historyTables)
             var history: StoreExtras.History?
             if Set(tables.map { $0.uppercased() }).isSuperset(of: ["ACHANGE", "ATRANSACTION"]) {
-                history = .init(transactions: try Int.fetchOne(db, sql: "SELECT count(*) FROM main.ATRANSACTION") ?? 0,
-                                changes: try Int.fetchOne(db, sql: "SELECT count(*) FROM main.ACHANGE") ?? 0)
+                history = .init(
+                    transactions: try Int.fetchOne(db, sql: "SELECT count(*) FROM main.ATRANSACTION") ?? 0,
+                    changes: try Int.fetchOne(db, sql: "SELECT count(*) FROM main.ACHANGE") ?? 0)
             }
             let appTables = try tables.filter { !known.contains($0.uppercased()) }.sorted().map { name in
                 StoreExtras.Table(name: name, rows: try Int.fetchOne(db, sql: "SELECT count(*) FROM main.\(SQLIdentifier.quote(name))") ?? 0)

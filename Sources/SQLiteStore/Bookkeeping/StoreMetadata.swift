@@ -67,12 +67,14 @@ package struct StoreMetadata: Hashable, Sendable {
         // Core Data writes binary plists; OpenStep text would parse almost any bytes as a string.
         var format = PropertyListSerialization.PropertyListFormat.binary
         guard let object = try? PropertyListSerialization.propertyList(from: plist, format: &format), format != .openStep else {
-            throw StoreError(.badMetadata, path: path, "Z_METADATA.Z_PLIST is not a property list",
-                             fix: "the metadata is damaged; restore the store from a backup")
+            throw StoreError(
+                .badMetadata, path: path, "Z_METADATA.Z_PLIST is not a property list",
+                fix: "the metadata is damaged; restore the store from a backup")
         }
         guard let dictionary = object as? [String: Any], case .dictionary(let values)? = PropertyListValue(dictionary) else {
-            throw StoreError(.badMetadata, path: path, "Z_METADATA.Z_PLIST is a property list but not a dictionary",
-                             fix: "the metadata is damaged; restore the store from a backup")
+            throw StoreError(
+                .badMetadata, path: path, "Z_METADATA.Z_PLIST is a property list but not a dictionary",
+                fix: "the metadata is damaged; restore the store from a backup")
         }
         return StoreMetadata(uuid: uuid, values: values)
     }

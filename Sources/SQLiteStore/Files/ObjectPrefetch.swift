@@ -105,7 +105,8 @@ package final class ObjectPrefetch: @unchecked Sendable {
                     if let number, let first = batch.first?.id.primaryKey, let last = batch.last?.id.primaryKey {
                         for name in wantedNow() {
                             // Left out on an error: the caller's own read then reports it, as without read-ahead.
-                            ready.related[name] = try? reader.relatedObjects(of: number, keys: first ... last, through: name, limit: batchSize * Self.membersPerInstance)
+                            ready.related[name] = try? reader.relatedObjects(
+                                of: number, keys: first...last, through: name, limit: batchSize * Self.membersPerInstance)
                         }
                     }
                     guard hand(over: ready) else { throw Stopped() }

@@ -44,7 +44,8 @@ extension PersistentStore {
             var root = entry
             var seen: Set<Int> = [entry.number]
             while root.superNumber != 0, let parent = numbering.entries.first(where: { $0.number == root.superNumber }),
-                  seen.insert(parent.number).inserted {
+                seen.insert(parent.number).inserted
+            {
                 root = parent
             }
             tables[ColumnNaming.table(forRoot: root.name), default: []].append(entry.number)

@@ -28,8 +28,10 @@ public final class PersistentStore: Sendable {
     /// A read-only open's `-shm` as it was before, put back on close (``SharedMemoryFile``).
     private let sharedMemory: SharedMemoryFile?
 
-    private init(path: String, file: StoreFileCheck, mode: Mode, queue: DatabaseQueue, readOnlyCopy: ReadOnlyCopy? = nil,
-                 sharedMemory: SharedMemoryFile? = nil) {
+    private init(
+        path: String, file: StoreFileCheck, mode: Mode, queue: DatabaseQueue, readOnlyCopy: ReadOnlyCopy? = nil,
+        sharedMemory: SharedMemoryFile? = nil
+    ) {
         self.path = path
         self.file = file
         self.mode = mode
@@ -55,7 +57,8 @@ public final class PersistentStore: Sendable {
         let copy = mode == .readOnly ? try ReadOnlyCopy.ifNeeded(for: path, file: file) : nil
         let sharedMemory = mode == .readOnly && copy == nil && file.isWAL ? SharedMemoryFile(store: path) : nil
         do {
-            queue = try DatabaseQueue(path: copy?.path ?? connectionPath(path, file: file, mode: mode), configuration: configuration(readOnly: mode == .readOnly))
+            queue = try DatabaseQueue(
+                path: copy?.path ?? connectionPath(path, file: file, mode: mode), configuration: configuration(readOnly: mode == .readOnly))
         } catch {
             throw StoreError.from(error, path: path)
         }
@@ -68,8 +71,10 @@ public final class PersistentStore: Sendable {
     /// tables, indexes, `Z_PRIMARYKEY` and `Z_METADATA`, in WAL mode with incremental vacuum.
     /// With `replacingEmptyFile`, `path` may already exist as an empty file (made by the caller
     /// with the permissions the store must have); SQLite takes an empty file as an empty database.
-    package static func create(at path: String, model: ManagedObjectModel, uuid: String = UUID().uuidString,
-                              replacingEmptyFile: Bool = false) throws -> PersistentStore {
+    package static func create(
+        at path: String, model: ManagedObjectModel, uuid: String = UUID().uuidString,
+        replacingEmptyFile: Bool = false
+    ) throws -> PersistentStore {
         let existing = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber
         guard existing == nil || (replacingEmptyFile && existing?.intValue == 0) else {
             throw StoreError(.sqlite, path: path, "already exists; Chrysalis never overwrites a store", fix: "choose a new path or remove the file")
@@ -109,8 +114,10 @@ public final class PersistentStore: Sendable {
     /// application_id`): Core Data leaves them alone, so a store that is a new file must carry them.
     package func appHeaderFields() throws -> (userVersion: Int32, applicationID: Int32) {
         try read { db in
-            (Int32(truncatingIfNeeded: try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0),
-             Int32(truncatingIfNeeded: try Int.fetchOne(db, sql: "PRAGMA application_id") ?? 0))
+            (
+                Int32(truncatingIfNeeded: try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0),
+                Int32(truncatingIfNeeded: try Int.fetchOne(db, sql: "PRAGMA application_id") ?? 0)
+            )
         }
     }
 
@@ -146,8 +153,9 @@ public final class PersistentStore: Sendable {
         do {
             return try ArchivedModelReader.read(try Inflate.raw(blob), source: source)
         } catch let failure as Inflate.Failure {
-            throw ModelFileError(file: source, problem: "cannot be inflated: \(failure.description)",
-                                 fix: "open the store with its .xcdatamodeld instead (--model)")
+            throw ModelFileError(
+                file: source, problem: "cannot be inflated: \(failure.description)",
+                fix: "open the store with its .xcdatamodeld instead (--model)")
         }
     }
 
@@ -229,10 +237,13 @@ public final class PersistentStore: Sendable {
             // SQLite reads a store through the -wal beside it, whatever database wrote that -wal:
             // one copied from another database shows that database instead.
             let wal = FileManager.default.fileExists(atPath: StoreFiles.wal(of: path))
-            throw StoreError(.notCoreData, path: path, "is a SQLite database but not a Core Data store (no \(missing.joined(separator: " or ")) table)"
-                                + (wal ? ", as read through the -wal beside it" : ""),
-                             fix: wal ? "if the -wal was copied from another database, put back the store's own -wal (or move the store without it, if it was closed cleanly)"
-                                 : "give the path of a store written by Core Data or Chrysalis")
+            throw StoreError(
+                .notCoreData, path: path,
+                "is a SQLite database but not a Core Data store (no \(missing.joined(separator: " or ")) table)"
+                    + (wal ? ", as read through the -wal beside it" : ""),
+                fix: wal
+                    ? "if the -wal was copied from another database, put back the store's own -wal (or move the store without it, if it was closed cleanly)"
+                    : "give the path of a store written by Core Data or Chrysalis")
         }
     }
 
@@ -263,8 +274,9 @@ public final class PersistentStore: Sendable {
         do {
             try requireWritable(path)
         } catch {
-            throw StoreError(.readOnly, path: path, "has an unfinished transaction in \(journal) that SQLite must roll back first, but the store is read-only",
-                             fix: "make it writable (chmod u+w) and run again: SQLite restores the store as it was before that transaction")
+            throw StoreError(
+                .readOnly, path: path, "has an unfinished transaction in \(journal) that SQLite must roll back first, but the store is read-only",
+                fix: "make it writable (chmod u+w) and run again: SQLite restores the store as it was before that transaction")
         }
         do {
             let queue = try DatabaseQueue(path: path, configuration: configuration(readOnly: false))
@@ -280,8 +292,9 @@ public final class PersistentStore: Sendable {
         let attributes = try? FileManager.default.attributesOfItem(atPath: path)
         let permissions = (attributes?[.posixPermissions] as? NSNumber)?.intValue ?? 0o644
         if permissions & 0o222 == 0 || access(path, W_OK) != 0 {
-            throw StoreError(.readOnly, path: path, "is read-only (mode \(String(permissions, radix: 8)))",
-                             fix: "make it writable (chmod u+w) or work on a copy")
+            throw StoreError(
+                .readOnly, path: path, "is read-only (mode \(String(permissions, radix: 8)))",
+                fix: "make it writable (chmod u+w) or work on a copy")
         }
     }
 

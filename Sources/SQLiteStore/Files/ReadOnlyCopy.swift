@@ -13,7 +13,8 @@ final class ReadOnlyCopy: Sendable {
     /// A copy of `store` when it needs one to be read, else nil.
     static func ifNeeded(for store: String, file: StoreFileCheck) throws -> ReadOnlyCopy? {
         guard file.isWAL, let wal = file.walPath, !FileManager.default.fileExists(atPath: StoreFiles.shm(of: store)),
-              !canCreateFiles(beside: store) else { return nil }
+            !canCreateFiles(beside: store)
+        else { return nil }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chrysalis-read-\(UUID().uuidString)")
         let copy = directory.appendingPathComponent(URL(fileURLWithPath: store).lastPathComponent).path
         do {
@@ -22,8 +23,10 @@ final class ReadOnlyCopy: Sendable {
             try FileManager.default.copyItem(atPath: wal, toPath: StoreFiles.wal(of: copy))
         } catch {
             try? FileManager.default.removeItem(at: directory)
-            throw StoreError(.unreadable, path: store, "is a WAL store on a read-only volume or directory without its -shm, and could not be copied to be read (\(error.localizedDescription))",
-                             fix: "free space in the temporary directory, or copy the store, its -wal and -shm somewhere writable")
+            throw StoreError(
+                .unreadable, path: store,
+                "is a WAL store on a read-only volume or directory without its -shm, and could not be copied to be read (\(error.localizedDescription))",
+                fix: "free space in the temporary directory, or copy the store, its -wal and -shm somewhere writable")
         }
         return ReadOnlyCopy(path: copy, directory: directory)
     }

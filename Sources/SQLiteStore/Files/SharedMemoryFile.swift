@@ -31,7 +31,8 @@ final class SharedMemoryFile: @unchecked Sendable {
             // Reading the file opens it: never while this process has the store open. Only a
             // change needs the look at who else holds the store (a scan of `/proc`).
             guard !StoreHolders.thisProcessHolds(store), FileManager.default.contents(atPath: path) != before,
-                  StoreHolders.holders(of: store).isEmpty else { return }
+                StoreHolders.holders(of: store).isEmpty
+            else { return }
             if let before { try? before.write(to: URL(fileURLWithPath: path)) } else { unlink(path) }
         }
     }

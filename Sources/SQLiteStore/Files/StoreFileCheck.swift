@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What a store file's first 100 bytes say, read before SQLite touches it, so that a text file,
@@ -59,12 +60,14 @@ package struct StoreFileCheck: Sendable {
         }
         guard header.starts(with: Array("SQLite format 3\0".utf8)) else {
             let text = header.allSatisfy { $0 == 9 || $0 == 10 || $0 == 13 || (32..<127).contains($0) }
-            throw StoreError(.notSQLite, path: path, "is not a SQLite file (\(text ? "it is text" : "unknown header"))",
-                             fix: "give the path of a Core Data .sqlite store")
+            throw StoreError(
+                .notSQLite, path: path, "is not a SQLite file (\(text ? "it is text" : "unknown header"))",
+                fix: "give the path of a Core Data .sqlite store")
         }
         guard header.count == 100 else {
-            throw StoreError(.truncated, path: path, "is truncated: \(size) bytes, shorter than a SQLite header",
-                             fix: "copy the store again, with its -wal and -shm files")
+            throw StoreError(
+                .truncated, path: path, "is truncated: \(size) bytes, shorter than a SQLite header",
+                fix: "copy the store again, with its -wal and -shm files")
         }
         let bytes = [UInt8](header)
         func bigEndian(_ offset: Int, _ count: Int) -> Int {
@@ -81,11 +84,13 @@ package struct StoreFileCheck: Sendable {
         // WAL frames to replay is truncated when it is shorter than its header says.
         let walSize = wal.flatMap { ((try? fileManager.attributesOfItem(atPath: $0)[.size]) as? NSNumber)?.int64Value } ?? 0
         if walSize == 0, pageSize >= 512, pageCount > 0, Int64(pageCount) * Int64(pageSize) > size {
-            throw StoreError(.truncated, path: path,
-                             "is truncated: the header declares \(pageCount) pages of \(pageSize) bytes (\(pageCount * pageSize) bytes) but the file has \(size)",
-                             fix: "copy the store again, completely, with its -wal and -shm files")
+            throw StoreError(
+                .truncated, path: path,
+                "is truncated: the header declares \(pageCount) pages of \(pageSize) bytes (\(pageCount * pageSize) bytes) but the file has \(size)",
+                fix: "copy the store again, completely, with its -wal and -shm files")
         }
-        return StoreFileCheck(fileSize: size, pageSize: pageSize, declaredPageCount: pageCount, isWAL: bytes[18] == 2,
-                              walPath: wal, shmPath: fileManager.fileExists(atPath: StoreFiles.shm(of: path)) ? StoreFiles.shm(of: path) : nil)
+        return StoreFileCheck(
+            fileSize: size, pageSize: pageSize, declaredPageCount: pageCount, isWAL: bytes[18] == 2,
+            walPath: wal, shmPath: fileManager.fileExists(atPath: StoreFiles.shm(of: path)) ? StoreFiles.shm(of: path) : nil)
     }
 }

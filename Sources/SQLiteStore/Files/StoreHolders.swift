@@ -1,7 +1,8 @@
 import Foundation
 import ObjectModel
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The other processes that have a store's files open, read from `/proc/<pid>/fd`. A file is

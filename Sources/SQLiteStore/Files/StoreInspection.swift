@@ -48,8 +48,10 @@ package struct StoreInspection: Sendable {
         let counts = try store.rowCounts(model: match.model)
         let (journal, pages): (String, Int) = try store.read { db in
             // An immutable read-only connection reports "delete"; the header knows WAL.
-            (store.file.isWAL ? "wal" : try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "unknown",
-             try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0)
+            (
+                store.file.isWAL ? "wal" : try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "unknown",
+                try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+            )
         }
         let entities = metadata.versionHashes.sorted { VersionHash.precedesInUTF16($0.key, $1.key) }
             .map { Entity(name: $0.key, hash: $0.value, rows: counts[$0.key] ?? 0) }

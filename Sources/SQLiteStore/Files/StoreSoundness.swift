@@ -9,8 +9,10 @@ extension PersistentStore {
         guard problems != ["ok"] else { return }
         // SQLite's first problem line may hold several (`*** in database main ***` and the first).
         let lines = problems.flatMap { $0.split(separator: "\n").map(String.init) }.filter { !$0.hasPrefix("***") }
-        throw StoreError(.corrupt, path: path, "fails SQLite's quick check: \(lines.prefix(3).joined(separator: "; "))\(lines.count > 3 ? " (\(lines.count) problems)" : "")",
-                         fix: "restore the store from a backup; `sqlite3 STORE .recover` may save some rows")
+        throw StoreError(
+            .corrupt, path: path,
+            "fails SQLite's quick check: \(lines.prefix(3).joined(separator: "; "))\(lines.count > 3 ? " (\(lines.count) problems)" : "")",
+            fix: "restore the store from a backup; `sqlite3 STORE .recover` may save some rows")
     }
 
     /// Opens the store at `path` read-only and requires it sound (see ``requireSound()``).

@@ -61,9 +61,11 @@ package struct DerivedAttributeTriggers: Sendable {
                 if let derivation = Self.count(entity.name, attribute, expression, layout) {
                     derivations.append(derivation)
                 } else {
-                    unwritten.append(Unwritten(entity: entity.name, attribute: attribute.name, expression: expression,
-                                               table: layout.table(for: entity.name)?.name,
-                                               column: layout.column(entity: entity.name, property: attribute.name)?.name))
+                    unwritten.append(
+                        Unwritten(
+                            entity: entity.name, attribute: attribute.name, expression: expression,
+                            table: layout.table(for: entity.name)?.name,
+                            column: layout.column(entity: entity.name, property: attribute.name)?.name))
                 }
             }
         }
@@ -108,28 +110,46 @@ package struct DerivedAttributeTriggers: Sendable {
     /// destination's table.
     private static func count(_ entity: String, _ attribute: AttributeDescription, _ expression: String, _ layout: StoreLayout) -> Derivation? {
         guard let relationship = countedRelationship(expression),
-              case .inverseForeignKey(let other, let key, _, _)? = layout.storage(entity: entity, relationship: relationship),
-              let table = layout.table(for: entity)?.name,
-              let column = layout.column(entity: entity, property: attribute.name)?.name else { return nil }
+            case .inverseForeignKey(let other, let key, _, _)? = layout.storage(entity: entity, relationship: relationship),
+            let table = layout.table(for: entity)?.name,
+            let column = layout.column(entity: entity, property: attribute.name)?.name
+        else { return nil }
         let name = attribute.name
         let affected = "SELECT NSCoreDataDATriggerUpdatedAffectedObjectValue('\(table)', Z_ENT, Z_PK, '\(name)', \(column)) FROM \(table) WHERE Z_PK ="
         let parameter = "Z_DA_\(other)_\(entity)_\(name)_PARAMETER"
         let source = "Z_DA_\(table)_\(entity)_\(name)_SOURCE_INSERT"
         let sql: [(String, String)] = [
-            (parameter + "_INSERT", "AFTER INSERT ON \(other) FOR EACH ROW WHEN (NEW.\(key) NOT NULL) BEGIN UPDATE \(table) SET \(column) = IFNULL(\(column), 0) + 1 WHERE Z_PK = NEW.\(key); \(affected) NEW.\(key); END"),
-            (parameter + "_UPDATE_INCREMENT", "AFTER UPDATE OF \(key) ON \(other) FOR EACH ROW WHEN (NEW.\(key) NOT NULL) BEGIN UPDATE \(table) SET \(column) = \(column) + 1 WHERE Z_PK = NEW.\(key); \(affected) NEW.\(key); END"),
-            (parameter + "_UPDATE_DECREMENT", "AFTER UPDATE OF \(key) ON \(other) FOR EACH ROW WHEN (OLD.\(key) NOT NULL) BEGIN UPDATE \(table) SET \(column) = \(column) - 1 WHERE Z_PK = OLD.\(key); \(affected) OLD.\(key); END"),
-            (parameter + "_DELETE", "AFTER DELETE ON \(other) FOR EACH ROW WHEN (OLD.\(key) NOT NULL) BEGIN UPDATE \(table) SET \(column) = \(column) - 1 WHERE Z_PK = OLD.\(key); \(affected) OLD.\(key); END"),
-            (source, "AFTER INSERT ON \(table) FOR EACH ROW BEGIN UPDATE \(table) SET \(column) = (SELECT IFNULL(COUNT(\(key)), 0) FROM \(other) WHERE \(key) = NEW.Z_PK) WHERE Z_PK = NEW.Z_PK; SELECT NSCoreDataDATriggerInsertUpdatedAffectedObjectValue('\(table)', Z_ENT, Z_PK, '\(name)', \(column)) FROM \(table) WHERE Z_PK = NEW.Z_PK; END"),
+            (
+                parameter + "_INSERT",
+                "AFTER INSERT ON \(other) FOR EACH ROW WHEN (NEW.\(key) NOT NULL) BEGIN UPDATE \(table) SET \(column) = IFNULL(\(column), 0) + 1 WHERE Z_PK = NEW.\(key); \(affected) NEW.\(key); END"
+            ),
+            (
+                parameter + "_UPDATE_INCREMENT",
+                "AFTER UPDATE OF \(key) ON \(other) FOR EACH ROW WHEN (NEW.\(key) NOT NULL) BEGIN UPDATE \(table) SET \(column) = \(column) + 1 WHERE Z_PK = NEW.\(key); \(affected) NEW.\(key); END"
+            ),
+            (
+                parameter + "_UPDATE_DECREMENT",
+                "AFTER UPDATE OF \(key) ON \(other) FOR EACH ROW WHEN (OLD.\(key) NOT NULL) BEGIN UPDATE \(table) SET \(column) = \(column) - 1 WHERE Z_PK = OLD.\(key); \(affected) OLD.\(key); END"
+            ),
+            (
+                parameter + "_DELETE",
+                "AFTER DELETE ON \(other) FOR EACH ROW WHEN (OLD.\(key) NOT NULL) BEGIN UPDATE \(table) SET \(column) = \(column) - 1 WHERE Z_PK = OLD.\(key); \(affected) OLD.\(key); END"
+            ),
+            (
+                source,
+                "AFTER INSERT ON \(table) FOR EACH ROW BEGIN UPDATE \(table) SET \(column) = (SELECT IFNULL(COUNT(\(key)), 0) FROM \(other) WHERE \(key) = NEW.Z_PK) WHERE Z_PK = NEW.Z_PK; SELECT NSCoreDataDATriggerInsertUpdatedAffectedObjectValue('\(table)', Z_ENT, Z_PK, '\(name)', \(column)) FROM \(table) WHERE Z_PK = NEW.Z_PK; END"
+            ),
         ]
         // Every row of the entity's table counts its members once: a grouped count joined back
         // is linear, where a subquery per row would scan `other` per row without an index.
-        let backfill = SQLStatement("""
+        let backfill = SQLStatement(
+            """
             UPDATE \(table) SET \(column) = coalesce((SELECT n FROM (SELECT \(key) AS k, count(*) AS n FROM \(other) WHERE \(key) IS NOT NULL GROUP BY \(key)) WHERE k = \(table).Z_PK), 0) \
             WHERE Z_ENT IN (\(layout.numbering.numbers(inHierarchyOf: layout.numbering.number(of: entity) ?? 0).map(String.init).joined(separator: ", ")))
             """)
-        return Derivation(entity: entity, attribute: name, backfill: backfill,
-                          triggers: sql.map { SQLStatement("CREATE TRIGGER \($0.0) \($0.1)") }, triggerNames: sql.map(\.0),
-                          triggerTables: [other, other, other, other, table])
+        return Derivation(
+            entity: entity, attribute: name, backfill: backfill,
+            triggers: sql.map { SQLStatement("CREATE TRIGGER \($0.0) \($0.1)") }, triggerNames: sql.map(\.0),
+            triggerTables: [other, other, other, other, table])
     }
 }

@@ -81,8 +81,10 @@ package struct JoinTable: Hashable, Sendable {
         return tables
     }
 
-    private static func make(_ pair: [(entity: EntityDescription, relationship: RelationshipDescription)],
-                             numbering: EntityNumbering, takenNames: inout Set<String>, takenColumns: inout Set<String>) -> JoinTable {
+    private static func make(
+        _ pair: [(entity: EntityDescription, relationship: RelationshipDescription)],
+        numbering: EntityNumbering, takenNames: inout Set<String>, takenColumns: inout Set<String>
+    ) -> JoinTable {
         let last = pair[pair.count - 1]
         let name = ColumnNaming.unique("Z_\(numbering.number(of: last.entity.name) ?? 0)\(last.relationship.name.uppercased())", in: &takenNames)
         var sides = pair.map { side -> Side in
@@ -120,7 +122,8 @@ package struct JoinTable: Hashable, Sendable {
         var claimed: Set<String> = []
         func find(_ predicted: String) -> String? {
             let stem = String(predicted.reversed().drop { $0.isNumber }.reversed())
-            let found = columns.first { $0 == predicted && !claimed.contains($0) }
+            let found =
+                columns.first { $0 == predicted && !claimed.contains($0) }
                 ?? columns.first { !claimed.contains($0) && ColumnNaming.isName($0, withSuffixOf: stem) }
             if let found { claimed.insert(found) }
             return found

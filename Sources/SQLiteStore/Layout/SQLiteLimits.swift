@@ -16,10 +16,11 @@ package enum SQLiteLimits {
         layout.tables.compactMap { table in
             let count = table.columns.count + 3
             guard count > columns else { return nil }
-            return ModelProblem(entity: table.rootEntity,
-                                message: "its hierarchy's table \(table.name) would have \(count) columns, and SQLite holds at most \(columns) in a table",
-                                fix: "move \(count - columns) or more attributes or to-one relationships to another entity (a to-one to a new entity holds them without limit)",
-                                verdict: .unsupported)
+            return ModelProblem(
+                entity: table.rootEntity,
+                message: "its hierarchy's table \(table.name) would have \(count) columns, and SQLite holds at most \(columns) in a table",
+                fix: "move \(count - columns) or more attributes or to-one relationships to another entity (a to-one to a new entity holds them without limit)",
+                verdict: .unsupported)
         }
     }
 }

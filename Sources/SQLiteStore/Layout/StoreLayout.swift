@@ -215,16 +215,19 @@ package struct StoreLayout: Sendable {
 
     private func resolveStorage(entity: String, relationship name: String) -> RelationshipStorage? {
         guard let source = model.entity(named: entity), let relationship = model.relationship(named: name, in: source),
-              !relationship.isTransient, let table = table(for: entity) else { return nil }
+            !relationship.isTransient, let table = table(for: entity)
+        else { return nil }
         if !relationship.isToMany, let column = column(entity: entity, property: name) {
             let typeColumn = lookup(entity: entity) { columnsByProperty["\($0).#entity.\(name)"] }
             return .foreignKey(table: table.name, column: column.name, entityColumn: typeColumn?.name)
         }
         let inverse = inverse(of: relationship)
         if let inverse, !inverse.isToMany, let destinationTable = self.table(for: relationship.destinationEntityName),
-           let column = column(entity: relationship.destinationEntityName, property: inverse.name) {
+            let column = column(entity: relationship.destinationEntityName, property: inverse.name)
+        {
             let typeColumn = lookup(entity: relationship.destinationEntityName) { columnsByProperty["\($0).#entity.\(inverse.name)"] }
-            let order = relationship.isOrdered
+            let order =
+                relationship.isOrdered
                 ? lookup(entity: relationship.destinationEntityName) { columnsByProperty["\($0).#order.\(inverse.name)"] }?.name : nil
             return .inverseForeignKey(table: destinationTable.name, column: column.name, entityColumn: typeColumn?.name, orderColumn: order)
         }
@@ -235,16 +238,18 @@ package struct StoreLayout: Sendable {
         let found = joinTables.compactMap { join in
             join.sides.firstIndex { $0.entity == declarer && $0.relationship == name }.map { (join, $0) }
         }
-        let inverseDeclarer = model.entity(named: relationship.destinationEntityName).map { destination in
-            relationship.inverseName.map { declaringEntity(of: $0, from: destination) }
-        } ?? nil
+        let inverseDeclarer =
+            model.entity(named: relationship.destinationEntityName).map { destination in
+                relationship.inverseName.map { declaringEntity(of: $0, from: destination) }
+            } ?? nil
         let pointsBack = { (join: JoinTable, side: Int) in
             join.sides.count == 2 && join.sides[1 - side].relationship == relationship.inverseName && join.sides[1 - side].entity == inverseDeclarer
         }
         guard let (join, side) = found.first(where: pointsBack) ?? found.first else { return nil }
         let other = join.sides.count == 2 ? join.sides[1 - side] : nil
-        return .joinTable(join, sourceColumn: other?.column ?? join.sourceColumn ?? "",
-                          destinationColumn: join.sides[side].column, orderColumn: join.sides[side].orderColumn)
+        return .joinTable(
+            join, sourceColumn: other?.column ?? join.sourceColumn ?? "",
+            destinationColumn: join.sides[side].column, orderColumn: join.sides[side].orderColumn)
     }
 
     /// The inverse relationship object of `relationship`, looked up on its destination.
@@ -274,27 +279,45 @@ package struct StoreLayout: Sendable {
         for (position, entity) in hierarchy.enumerated() {
             for attribute in entity.attributes where !attribute.isTransient {
                 guard let type = ColumnNaming.sqlType(of: attribute.attributeType) else { continue }
-                candidates.append(([ColumnNaming.rank(of: attribute.attributeType), position, 0, 0], attribute.name,
-                                   Column(name: ColumnNaming.column(for: attribute.name), sqlType: type,
-                                          role: .attribute(attribute.attributeType), entity: entity.name, property: attribute.name)))
+                candidates.append(
+                    (
+                        [ColumnNaming.rank(of: attribute.attributeType), position, 0, 0], attribute.name,
+                        Column(
+                            name: ColumnNaming.column(for: attribute.name), sqlType: type,
+                            role: .attribute(attribute.attributeType), entity: entity.name, property: attribute.name)
+                    ))
             }
             for relationship in entity.relationships where !relationship.isTransient && !relationship.isToMany {
-                candidates.append(([0, position, 1, 0], relationship.name,
-                                   Column(name: ColumnNaming.column(for: relationship.name), sqlType: "INTEGER", role: .foreignKey,
-                                          entity: entity.name, property: relationship.name)))
+                candidates.append(
+                    (
+                        [0, position, 1, 0], relationship.name,
+                        Column(
+                            name: ColumnNaming.column(for: relationship.name), sqlType: "INTEGER", role: .foreignKey,
+                            entity: entity.name, property: relationship.name)
+                    ))
                 if let destination = model.entity(named: relationship.destinationEntityName), !model.subentities(of: destination).isEmpty,
-                   let number = numbering.number(of: destination.name) {
-                    candidates.append(([0, position, 1, 1], relationship.name,
-                                       Column(name: "Z\(number)_\(relationship.name.uppercased())", sqlType: "INTEGER",
-                                              role: .foreignEntity, entity: entity.name, property: relationship.name)))
+                    let number = numbering.number(of: destination.name)
+                {
+                    candidates.append(
+                        (
+                            [0, position, 1, 1], relationship.name,
+                            Column(
+                                name: "Z\(number)_\(relationship.name.uppercased())", sqlType: "INTEGER",
+                                role: .foreignEntity, entity: entity.name, property: relationship.name)
+                        ))
                 }
                 // An ordered to-many pointing here keeps each row's position beside the key.
                 if let destination = model.entity(named: relationship.destinationEntityName),
-                   let inverseName = relationship.inverseName,
-                   let inverse = model.relationship(named: inverseName, in: destination), inverse.isToMany, inverse.isOrdered {
-                    candidates.append(([0, position, 2, 0], relationship.name,
-                                       Column(name: "Z_FOK_\(relationship.name.uppercased())", sqlType: "INTEGER", role: .orderKey,
-                                              entity: entity.name, property: relationship.name)))
+                    let inverseName = relationship.inverseName,
+                    let inverse = model.relationship(named: inverseName, in: destination), inverse.isToMany, inverse.isOrdered
+                {
+                    candidates.append(
+                        (
+                            [0, position, 2, 0], relationship.name,
+                            Column(
+                                name: "Z_FOK_\(relationship.name.uppercased())", sqlType: "INTEGER", role: .orderKey,
+                                entity: entity.name, property: relationship.name)
+                        ))
                 }
             }
         }

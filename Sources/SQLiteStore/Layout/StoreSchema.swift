@@ -41,7 +41,8 @@ package struct StoreSchema: Sendable {
     package var statements: [String] {
         let q = SQLIdentifier.quote
         var sql = layout.tables.map { table in
-            let columns = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"]
+            let columns =
+                ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"]
                 + table.columns.map { "\(q($0.name)) \($0.sqlType)" }
             return "CREATE TABLE \(q(table.name)) ( \(columns.joined(separator: ", ")) )"
         }
@@ -83,8 +84,10 @@ package struct StoreSchema: Sendable {
             // it `ZUSER_ZNORMALIZEDNAME_INDEX`).
             let indexedAttribute = layout.model.entity(named: column.entity)?.attributes.first { $0.name == column.property }?.isIndexed == true
             if indexedAttribute && column.role != .orderKey && column.role != .foreignKey {
-                result.append(Index(name: "Z_\(column.entity)_\(column.property)", table: table.name,
-                                    columns: ["\(q(column.name)) COLLATE BINARY ASC"], isUnique: false))
+                result.append(
+                    Index(
+                        name: "Z_\(column.entity)_\(column.property)", table: table.name,
+                        columns: ["\(q(column.name)) COLLATE BINARY ASC"], isUnique: false))
             }
         }
         return result
@@ -101,8 +104,10 @@ package struct StoreSchema: Sendable {
             }
             // Compound indexes too are fetch indexes (same evidence: `Z_Conversation_internalIsArchived_lastModifiedDate`).
             for compound in entity.compoundIndexes {
-                result.append(Index(name: (["Z", name] + compound).joined(separator: "_"), table: table.name,
-                                    columns: columns(compound).map { "\(q($0)) COLLATE BINARY ASC" }, isUnique: false))
+                result.append(
+                    Index(
+                        name: (["Z", name] + compound).joined(separator: "_"), table: table.name,
+                        columns: columns(compound).map { "\(q($0)) COLLATE BINARY ASC" }, isUnique: false))
             }
             for index in entity.fetchIndexes {
                 let expressions = index.elements.compactMap { element in
@@ -117,8 +122,10 @@ package struct StoreSchema: Sendable {
                 result.append(Index(name: "Z_\(name)_\(index.name)", table: table.name, columns: expressions, isUnique: false))
             }
             for constraint in entity.uniquenessConstraints {
-                result.append(Index(name: "Z_\(name)_UNIQUE_\(constraint.joined(separator: "_"))", table: table.name,
-                                    columns: columns(constraint).map { "\(q($0)) COLLATE BINARY ASC" }, isUnique: true))
+                result.append(
+                    Index(
+                        name: "Z_\(name)_UNIQUE_\(constraint.joined(separator: "_"))", table: table.name,
+                        columns: columns(constraint).map { "\(q($0)) COLLATE BINARY ASC" }, isUnique: true))
             }
         }
         return result
@@ -128,6 +135,8 @@ package struct StoreSchema: Sendable {
     private static func joinIndex(_ join: JoinTable) -> [Index] {
         guard join.sides.count == 2 else { return [] }
         let (first, second) = (join.sides[0].column, join.sides[1].column)
-        return [Index(name: "\(join.name)_\(second)_INDEX", table: join.name, columns: [SQLIdentifier.quote(second), SQLIdentifier.quote(first)], isUnique: false)]
+        return [
+            Index(name: "\(join.name)_\(second)_INDEX", table: join.name, columns: [SQLIdentifier.quote(second), SQLIdentifier.quote(first)], isUnique: false)
+        ]
     }
 }

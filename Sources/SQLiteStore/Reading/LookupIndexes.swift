@@ -91,10 +91,12 @@ package final class LookupIndexes {
     /// Whether an index of `schema.table` (not partial, binary collation) has `column` first:
     /// what serves a look-up, or a range, by that column.
     static func hasIndex(_ db: Database, schema: String, leadingWith column: String, on table: String) throws -> Bool {
-        try Bool.fetchOne(db, sql: """
-            SELECT EXISTS (SELECT 1 FROM pragma_index_list(?, ?) l, pragma_index_xinfo(l.name, ?) i
-                           WHERE l.partial = 0 AND i.seqno = 0 AND i.name = ? COLLATE NOCASE AND i.coll = 'BINARY')
-            """, arguments: [table, schema, schema, column]) ?? false
+        try Bool.fetchOne(
+            db,
+            sql: """
+                SELECT EXISTS (SELECT 1 FROM pragma_index_list(?, ?) l, pragma_index_xinfo(l.name, ?) i
+                               WHERE l.partial = 0 AND i.seqno = 0 AND i.name = ? COLLATE NOCASE AND i.coll = 'BINARY')
+                """, arguments: [table, schema, schema, column]) ?? false
     }
 
     private func make(table: String, column: String) throws -> Path {
@@ -104,8 +106,10 @@ package final class LookupIndexes {
         guard let scratchSchema else {
             // Z_ENT second makes the index cover a look-up: its `Z_ENT IN (…)` is checked in the
             // index entry, which holds Z_PK too (the row ID), so no match costs a visit to its row.
-            let hasEntityColumn = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM pragma_table_info(?, ?) WHERE name = 'Z_ENT' COLLATE NOCASE)",
-                                                    arguments: [table, schema]) ?? false
+            let hasEntityColumn =
+                try Bool.fetchOne(
+                    db, sql: "SELECT EXISTS (SELECT 1 FROM pragma_table_info(?, ?) WHERE name = 'Z_ENT' COLLATE NOCASE)",
+                    arguments: [table, schema]) ?? false
             let columns = q(column) + (hasEntityColumn && column.uppercased() != "Z_ENT" ? ", Z_ENT" : "")
             try db.execute(sql: "CREATE INDEX \(SQLIdentifier.qualified(name, schema: schema)) ON \(q(table)) (\(columns))")
             made.append(("INDEX", SQLIdentifier.qualified(name, schema: schema)))
@@ -113,16 +117,19 @@ package final class LookupIndexes {
         }
         // Only a table with row IDs can be pointed back into; Core Data's tables all have them.
         guard (try? db.makeStatement(sql: "SELECT rowid FROM \(SQLIdentifier.qualified(table, schema: schema)) LIMIT 0")) != nil else { return .scan }
-        let declared = try String.fetchOne(db, sql: "SELECT type FROM pragma_table_info(?, ?) WHERE name = ? COLLATE NOCASE",
-                                           arguments: [table, schema, column]) ?? ""
+        let declared =
+            try String.fetchOne(
+                db, sql: "SELECT type FROM pragma_table_info(?, ?) WHERE name = ? COLLATE NOCASE",
+                arguments: [table, schema, column]) ?? ""
         let copy = SQLIdentifier.qualified(name, schema: scratchSchema)
         // The declared type gives the copy the column's affinity, so `value IS ?` compares as
         // `column IS ?` would.
-        try db.execute(sql: """
-            CREATE TABLE \(copy) (value \(declared), key INTEGER);
-            INSERT INTO \(copy) SELECT \(q(column)), rowid FROM \(SQLIdentifier.qualified(table, schema: schema));
-            CREATE INDEX \(SQLIdentifier.qualified(name + "_value", schema: scratchSchema)) ON \(q(name)) (value, key);
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE \(copy) (value \(declared), key INTEGER);
+                INSERT INTO \(copy) SELECT \(q(column)), rowid FROM \(SQLIdentifier.qualified(table, schema: schema));
+                CREATE INDEX \(SQLIdentifier.qualified(name + "_value", schema: scratchSchema)) ON \(q(name)) (value, key);
+                """)
         made.append(("TABLE", copy))
         return .copy(copy)
     }

@@ -8,8 +8,9 @@ extension ObjectReader {
     package func countLacking(_ name: String, of entity: String) throws -> Int {
         let q = SQLIdentifier.quote
         guard let number = layout.numbering.number(of: entity), let table = layout.table(for: entity) else {
-            throw StoreError(.unknownEntity, path: path, "the model has no entity \(entity)",
-                             fix: "use one of: \(layout.model.entities.map(\.name).joined(separator: ", "))")
+            throw StoreError(
+                .unknownEntity, path: path, "the model has no entity \(entity)",
+                fix: "use one of: \(layout.model.entities.map(\.name).joined(separator: ", "))")
         }
         let rows = "FROM \(t(table.name)) s WHERE s.Z_ENT = \(number)"
         if let column = layout.column(entity: entity, property: name), column.role != .foreignEntity, column.role != .orderKey {
@@ -21,7 +22,8 @@ extension ObjectReader {
         case let .inverseForeignKey(destination, column, _, _)?:
             return try Int.fetchOne(db, sql: "SELECT count(*) \(rows) AND NOT EXISTS (SELECT 1 FROM \(t(destination)) d WHERE d.\(q(column)) = s.Z_PK)") ?? 0
         case let .joinTable(join, sourceColumn, _, _)?:
-            return try Int.fetchOne(db, sql: "SELECT count(*) \(rows) AND NOT EXISTS (SELECT 1 FROM \(t(join.name)) j WHERE j.\(q(sourceColumn)) = s.Z_PK)") ?? 0
+            return try Int.fetchOne(db, sql: "SELECT count(*) \(rows) AND NOT EXISTS (SELECT 1 FROM \(t(join.name)) j WHERE j.\(q(sourceColumn)) = s.Z_PK)")
+                ?? 0
         case nil:
             throw StoreError(.unknownProperty, path: path, "entity \(entity) has no stored property \(name)", fix: "check the property's name")
         }

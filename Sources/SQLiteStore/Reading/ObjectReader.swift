@@ -38,7 +38,8 @@ package final class ObjectReader {
     /// `Z_PK` order, through one cursor (``ObjectPrefetch`` reads a migration's source this way).
     package func forEachObject(of entity: String, includingSubentities: Bool = true, _ body: (StoredObject) throws -> Void) throws {
         let (table, numbers) = try scope(entity, includingSubentities)
-        let statement = try db.cachedStatement(sql: "SELECT * FROM \(t(table.name)) WHERE Z_ENT IN (\(numbers.map(String.init).joined(separator: ","))) ORDER BY Z_PK")
+        let statement = try db.cachedStatement(
+            sql: "SELECT * FROM \(t(table.name)) WHERE Z_ENT IN (\(numbers.map(String.init).joined(separator: ","))) ORDER BY Z_PK")
         var decoders: [Int: Decoder] = [:]
         let entityColumn = CheckedColumn(path: path, table: table.name, column: "Z_ENT")
         do {
@@ -62,12 +63,18 @@ package final class ObjectReader {
     package func objectIDs(of entity: String, where name: String, equals value: StoreValue) throws -> [ObjectID] {
         let (table, numbers) = try scope(entity, true)
         guard let (attribute, column) = layout.attributeColumns(of: entity).first(where: { $0.attribute.name == name }),
-              let converted = value.databaseValue(for: attribute) else {
-            throw StoreError(.unknownProperty, path: path, "entity \(entity) has no attribute \(name) that can equal \(value)",
-                             fix: "fetch by an attribute of the entity, with a value of its type")
+            let converted = value.databaseValue(for: attribute)
+        else {
+            throw StoreError(
+                .unknownProperty, path: path, "entity \(entity) has no attribute \(name) that can equal \(value)",
+                fix: "fetch by an attribute of the entity, with a value of its type")
         }
-        return try Row.fetchAll(db, sql: "SELECT Z_PK, Z_ENT FROM \(t(table.name)) WHERE Z_ENT IN (\(numbers.map(String.init).joined(separator: ","))) AND \(SQLIdentifier.quote(column.name)) IS ? ORDER BY Z_PK",
-                                arguments: [converted]).map { try objectID($0, table: table.name) }
+        return try Row.fetchAll(
+            db,
+            sql:
+                "SELECT Z_PK, Z_ENT FROM \(t(table.name)) WHERE Z_ENT IN (\(numbers.map(String.init).joined(separator: ","))) AND \(SQLIdentifier.quote(column.name)) IS ? ORDER BY Z_PK",
+            arguments: [converted]
+        ).map { try objectID($0, table: table.name) }
     }
 
     /// The highest `Z_PK` in `entity`'s table (0 when empty): where new keys continue from.
@@ -90,14 +97,19 @@ package final class ObjectReader {
     /// `Z_PK` otherwise.
     package func destinations(of id: ObjectID, _ name: String) throws -> [ObjectID] {
         guard let entity = layout.numbering.name(of: id.entityNumber),
-              let query = try relationshipQuery(name, entityNumber: id.entityNumber, entity: entity) else {
+            let query = try relationshipQuery(name, entityNumber: id.entityNumber, entity: entity)
+        else {
             throw StoreError(.unknownProperty, path: path, "object \(id) has no stored relationship \(name)", fix: "check the relationship's name")
         }
         switch query.kind {
         case let .foreignKey(column, entityColumn):
             let row = try Row.fetchOne(db.cachedStatement(sql: query.sql), arguments: [id.primaryKey])
-            guard let row, let key = try CheckedColumn(path: path, table: query.table, column: column).integer(row.raw(0), row: "Z_PK \(id.primaryKey)") else { return [] }
-            let number = try entityColumn.flatMap { try CheckedColumn(path: path, table: query.table, column: $0).integer(row.raw(1), row: "Z_PK \(id.primaryKey)") }
+            guard let row, let key = try CheckedColumn(path: path, table: query.table, column: column).integer(row.raw(0), row: "Z_PK \(id.primaryKey)") else {
+                return []
+            }
+            let number = try entityColumn.flatMap {
+                try CheckedColumn(path: path, table: query.table, column: $0).integer(row.raw(1), row: "Z_PK \(id.primaryKey)")
+            }
             return [ObjectID(entityNumber: number.map { Int($0) } ?? query.destinationNumber, primaryKey: key)]
         case .members:
             return try objectIDs(query.sql, [.integer(id.primaryKey)], table: query.table)
@@ -113,8 +125,9 @@ package final class ObjectReader {
 
     private func scope(_ entity: String, _ includingSubentities: Bool) throws -> (StoreLayout.Table, [Int]) {
         guard let number = layout.numbering.number(of: entity), let table = layout.table(for: entity) else {
-            throw StoreError(.unknownEntity, path: path, "the model has no entity \(entity)",
-                             fix: "use one of: \(layout.model.entities.map(\.name).joined(separator: ", "))")
+            throw StoreError(
+                .unknownEntity, path: path, "the model has no entity \(entity)",
+                fix: "use one of: \(layout.model.entities.map(\.name).joined(separator: ", "))")
         }
         return (table, includingSubentities ? layout.numbering.numbers(inHierarchyOf: number) : [number])
     }
@@ -133,8 +146,10 @@ package final class ObjectReader {
         /// One checker per column, made once: a reader calls ``checked(_:)`` per value.
         let checkers: [CheckedColumn]
 
-        init(entity: String, attributes: [(name: String, kind: StoreValue.StorageKind, index: Int)],
-             toOnes: [(name: String, index: Int, entityIndex: Int?, destinationNumber: Int)], path: String, table: String, columns: [String]) {
+        init(
+            entity: String, attributes: [(name: String, kind: StoreValue.StorageKind, index: Int)],
+            toOnes: [(name: String, index: Int, entityIndex: Int?, destinationNumber: Int)], path: String, table: String, columns: [String]
+        ) {
             (self.entity, self.attributes, self.toOnes, self.path, self.table) = (entity, attributes, toOnes, path, table)
             checkers = columns.map { CheckedColumn(path: path, table: table, column: $0) }
         }
@@ -177,28 +192,36 @@ package final class ObjectReader {
     /// `columns` are the names `SELECT *` gives for the entity's table, in order.
     private func makeDecoder(for number: Int, columns: [String]) throws -> Decoder {
         guard let name = layout.numbering.name(of: number), let entity = layout.model.entity(named: name) else {
-            throw StoreError(.corrupt, path: path, "a row has Z_ENT \(number), which no entity of the model has",
-                             fix: "open the store with the model version it was written with")
+            throw StoreError(
+                .corrupt, path: path, "a row has Z_ENT \(number), which no entity of the model has",
+                fix: "open the store with the model version it was written with")
         }
         let positions = Dictionary(columns.enumerated().map { ($1.uppercased(), $0) }, uniquingKeysWith: { first, _ in first })
         guard positions["Z_PK"] == Decoder.keyColumn, positions["Z_ENT"] == Decoder.entityColumn, positions["Z_OPT"] == Decoder.versionColumn else {
-            throw StoreError(.corrupt, path: path, "the table of \(name) does not start with Z_PK, Z_ENT, Z_OPT (it has \(columns.prefix(3).joined(separator: ", ")))",
-                             fix: "open a store written by Core Data or Chrysalis")
+            throw StoreError(
+                .corrupt, path: path, "the table of \(name) does not start with Z_PK, Z_ENT, Z_OPT (it has \(columns.prefix(3).joined(separator: ", ")))",
+                fix: "open a store written by Core Data or Chrysalis")
         }
         func position(_ column: String) throws -> Int {
             guard let index = positions[column.uppercased()] else {
-                throw StoreError(.corrupt, path: path, "the table of \(name) has no column \(column), which the model stores there",
-                                 fix: "open the store with the model version it was written with")
+                throw StoreError(
+                    .corrupt, path: path, "the table of \(name) has no column \(column), which the model stores there",
+                    fix: "open the store with the model version it was written with")
             }
             return index
         }
         var toOnes: [(name: String, index: Int, entityIndex: Int?, destinationNumber: Int)] = []
         for relationship in layout.model.allRelationships(of: entity) where !relationship.isToMany && !relationship.isTransient {
             guard case let .foreignKey(_, column, entityColumn)? = layout.storage(entity: name, relationship: relationship.name) else { continue }
-            toOnes.append((relationship.name, try position(column), try entityColumn.map(position),
-                           layout.numbering.number(of: relationship.destinationEntityName) ?? 0))
+            toOnes.append(
+                (
+                    relationship.name, try position(column), try entityColumn.map(position),
+                    layout.numbering.number(of: relationship.destinationEntityName) ?? 0
+                ))
         }
-        let attributes = try layout.attributeColumns(of: name).map { (name: $0.attribute.name, kind: StoreValue.StorageKind($0.attribute), index: try position($0.column.name)) }
+        let attributes = try layout.attributeColumns(of: name).map {
+            (name: $0.attribute.name, kind: StoreValue.StorageKind($0.attribute), index: try position($0.column.name))
+        }
         return Decoder(entity: name, attributes: attributes, toOnes: toOnes, path: path, table: layout.table(for: name)?.name ?? name, columns: columns)
     }
 }

@@ -78,27 +78,31 @@ extension ObjectReader {
         let generation = lookups?.generation ?? 0
         if let known = queries.relationships[key], known.generation == generation { return known }
         guard let storage = layout.storage(entity: entity, relationship: name),
-              case .relationship(let relationship, _)? = layout.property(name, of: entity) else { return nil }
+            case .relationship(let relationship, _)? = layout.property(name, of: entity)
+        else { return nil }
         let q = SQLIdentifier.quote
         let destinationNumber = layout.numbering.number(of: relationship.destinationEntityName) ?? 0
         let built: ReaderQueries.Relationship
         switch storage {
         case let .foreignKey(table, column, entityColumn):
-            built = .init(sql: "SELECT \(q(column)), \(entityColumn.map(q) ?? "NULL") FROM \(t(table)) WHERE Z_PK = ?",
-                          kind: .foreignKey(column: column, entityColumn: entityColumn), table: table, destinationNumber: destinationNumber, generation: generation)
+            built = .init(
+                sql: "SELECT \(q(column)), \(entityColumn.map(q) ?? "NULL") FROM \(t(table)) WHERE Z_PK = ?",
+                kind: .foreignKey(column: column, entityColumn: entityColumn), table: table, destinationNumber: destinationNumber, generation: generation)
         case let .inverseForeignKey(table, column, _, orderColumn):
             let order = orderColumn.map { "\(q($0)), Z_PK" } ?? "Z_PK"
             let members = try lookups?.condition(table: table, column: column, alias: table) ?? "\(q(column)) = ?"
-            built = .init(sql: "SELECT Z_PK, Z_ENT FROM \(t(table)) WHERE \(members) ORDER BY \(order)",
-                          kind: .members, table: table, destinationNumber: destinationNumber, generation: generation)
+            built = .init(
+                sql: "SELECT Z_PK, Z_ENT FROM \(t(table)) WHERE \(members) ORDER BY \(order)",
+                kind: .members, table: table, destinationNumber: destinationNumber, generation: generation)
         case let .joinTable(join, sourceColumn, destinationColumn, orderColumn):
             let destinationTable = layout.table(for: relationship.destinationEntityName)?.name ?? relationship.destinationEntityName
             let order = orderColumn.map { "j.\(q($0)), d.Z_PK" } ?? "d.Z_PK"
             let links = try lookups?.condition(table: join.name, column: sourceColumn, alias: "j") ?? "j.\(q(sourceColumn)) = ?"
-            built = .init(sql: """
-                SELECT d.Z_PK, d.Z_ENT FROM \(t(join.name)) j JOIN \(t(destinationTable)) d ON d.Z_PK = j.\(q(destinationColumn))
-                WHERE \(links) ORDER BY \(order)
-                """, kind: .members, table: destinationTable, destinationNumber: destinationNumber, generation: generation)
+            built = .init(
+                sql: """
+                    SELECT d.Z_PK, d.Z_ENT FROM \(t(join.name)) j JOIN \(t(destinationTable)) d ON d.Z_PK = j.\(q(destinationColumn))
+                    WHERE \(links) ORDER BY \(order)
+                    """, kind: .members, table: destinationTable, destinationNumber: destinationNumber, generation: generation)
         }
         queries.relationships[key] = built
         return built
@@ -111,21 +115,24 @@ extension ObjectReader {
         let generation = lookups?.generation ?? 0
         if let known = queries.lookups[key], known.generation == generation { return known }
         guard let number = layout.numbering.number(of: entity), let table = layout.table(for: entity) else {
-            throw StoreError(.unknownEntity, path: path, "the model has no entity \(entity)",
-                             fix: "use one of: \(layout.model.entities.map(\.name).joined(separator: ", "))")
+            throw StoreError(
+                .unknownEntity, path: path, "the model has no entity \(entity)",
+                fix: "use one of: \(layout.model.entities.map(\.name).joined(separator: ", "))")
         }
         guard let (attribute, column) = layout.attributeColumns(of: entity).first(where: { $0.attribute.name == name }) else {
-            throw StoreError(.unknownProperty, path: path, "entity \(entity) has no stored attribute \(name)",
-                             fix: "look up by a stored attribute of \(entity)")
+            throw StoreError(
+                .unknownProperty, path: path, "entity \(entity) has no stored attribute \(name)",
+                fix: "look up by a stored attribute of \(entity)")
         }
         let entities = layout.numbering.numbers(inHierarchyOf: number).map(String.init).joined(separator: ",")
         let order = (end == .last ? " DESC" : "") + (limit.map { " LIMIT \(max($0, 0))" } ?? "")
         // An indexed copy is read in key order and joined back by key: no sort, however many match.
-        let sql = if case .copy(let copy)? = try lookups?.path(table: table.name, column: column.name) {
-            "SELECT t.Z_PK, t.Z_ENT FROM \(copy) c CROSS JOIN \(t(table.name)) t ON t.Z_PK = c.key WHERE c.value IS ? AND t.Z_ENT IN (\(entities)) ORDER BY c.key\(order)"
-        } else {
-            "SELECT Z_PK, Z_ENT FROM \(t(table.name)) WHERE \(SQLIdentifier.quote(column.name)) IS ? AND Z_ENT IN (\(entities)) ORDER BY Z_PK\(order)"
-        }
+        let sql =
+            if case .copy(let copy)? = try lookups?.path(table: table.name, column: column.name) {
+                "SELECT t.Z_PK, t.Z_ENT FROM \(copy) c CROSS JOIN \(t(table.name)) t ON t.Z_PK = c.key WHERE c.value IS ? AND t.Z_ENT IN (\(entities)) ORDER BY c.key\(order)"
+            } else {
+                "SELECT Z_PK, Z_ENT FROM \(t(table.name)) WHERE \(SQLIdentifier.quote(column.name)) IS ? AND Z_ENT IN (\(entities)) ORDER BY Z_PK\(order)"
+            }
         let built = ReaderQueries.Lookup(sql: sql, kind: StoreValue.StorageKind(attribute), table: table.name, generation: generation)
         queries.lookups[key] = built
         return built

@@ -27,7 +27,8 @@ extension ObjectReader {
     /// range would read the whole table.
     package func relatedObjects(of number: Int, keys: ClosedRange<Int64>, through name: String, limit: Int) throws -> RelatedObjects? {
         guard let entity = layout.numbering.name(of: number), let storage = layout.storage(entity: entity, relationship: name),
-              case .relationship(let relationship, _)? = layout.property(name, of: entity), relationship.isToMany else { return nil }
+            case .relationship(let relationship, _)? = layout.property(name, of: entity), relationship.isToMany
+        else { return nil }
         let q = SQLIdentifier.quote
         let sql: String, ownerTable: String, ownerColumn: String, memberTable: String
         switch storage {
@@ -67,6 +68,6 @@ extension ObjectReader {
         // Cut short: the last owner's members may go on past the limit.
         members[lastOwner] = nil
         guard lastOwner > keys.lowerBound else { return nil }
-        return RelatedObjects(entityNumber: number, keys: keys.lowerBound ... lastOwner - 1, members: members)
+        return RelatedObjects(entityNumber: number, keys: keys.lowerBound...lastOwner - 1, members: members)
     }
 }

@@ -126,17 +126,20 @@ extension Statement {
             var string = string
             return string.withUTF8 { bytes in
                 // An empty buffer may have no address, and a NULL pointer would bind NULL, not "".
-                bytes.isEmpty ? sqlite3_bind_text(handle, index, "", 0, transient)
+                bytes.isEmpty
+                    ? sqlite3_bind_text(handle, index, "", 0, transient)
                     : sqlite3_bind_text(handle, index, bytes.baseAddress, Int32(bytes.count), transient)
             }
         case .undecodableText(let data):
             return data.withUnsafeBytes { bytes in
-                bytes.isEmpty ? sqlite3_bind_text(handle, index, "", 0, transient)
+                bytes.isEmpty
+                    ? sqlite3_bind_text(handle, index, "", 0, transient)
                     : sqlite3_bind_text(handle, index, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), transient)
             }
         case .blob(let data):
             return data.withUnsafeBytes { bytes in
-                bytes.isEmpty ? sqlite3_bind_zeroblob(handle, index, 0)
+                bytes.isEmpty
+                    ? sqlite3_bind_zeroblob(handle, index, 0)
                     : sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), transient)
             }
         }
@@ -144,8 +147,10 @@ extension Statement {
 
     /// Binds `value`, its bytes (text or a blob) first copied into `buffer` at `offset`, which
     /// moves past them; the binding points there (`SQLITE_STATIC`), so `buffer` must outlive it.
-    private static func bind(_ value: SQLValue, to handle: SQLiteStatement, at index: Int32,
-                             copyingInto buffer: UnsafeMutableRawPointer, at offset: inout Int) -> Int32 {
+    private static func bind(
+        _ value: SQLValue, to handle: SQLiteStatement, at index: Int32,
+        copyingInto buffer: UnsafeMutableRawPointer, at offset: inout Int
+    ) -> Int32 {
         func place(_ bytes: UnsafeRawBufferPointer) -> UnsafeMutableRawPointer {
             let start = buffer + offset
             if let base = bytes.baseAddress, !bytes.isEmpty { start.copyMemory(from: base, byteCount: bytes.count) }

@@ -8,7 +8,8 @@ package enum SQLIdentifier {
         // Bytes, not Characters: this runs for every statement a migration builds.
         let bytes = identifier.utf8
         let isLetter = { (byte: UInt8) in (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") || byte == UInt8(ascii: "_") }
-        let plain = bytes.first.map(isLetter) == true
+        let plain =
+            bytes.first.map(isLetter) == true
             && bytes.allSatisfy { isLetter($0) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) }
         if plain && !keywords.contains(identifier.uppercased()) { return identifier }
         return "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
@@ -18,7 +19,8 @@ package enum SQLIdentifier {
     package static func qualified(_ table: String, schema: String) -> String { "\(quote(schema)).\(quote(table))" }
 
     /// SQLite's keywords (https://sqlite.org/lang_keywords.html).
-    static let keywords: Set<String> = Set("""
+    static let keywords: Set<String> = Set(
+        """
         ABORT ACTION ADD AFTER ALL ALTER ALWAYS ANALYZE AND AS ASC ATTACH AUTOINCREMENT BEFORE BEGIN BETWEEN BY CASCADE CASE CAST CHECK \
         COLLATE COLUMN COMMIT CONFLICT CONSTRAINT CREATE CROSS CURRENT CURRENT_DATE CURRENT_TIME CURRENT_TIMESTAMP DATABASE DEFAULT \
         DEFERRABLE DEFERRED DELETE DESC DETACH DISTINCT DO DROP EACH ELSE END ESCAPE EXCEPT EXCLUDE EXCLUSIVE EXISTS EXPLAIN FAIL FILTER \

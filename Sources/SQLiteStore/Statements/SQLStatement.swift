@@ -48,10 +48,12 @@ package struct SQLStatement: Hashable, Sendable, CustomStringConvertible {
     /// This statement with `values` bound to the parameters of those names; parameters not given
     /// stay parameters.
     package func binding(_ values: [String: SQLValue]) -> SQLStatement {
-        SQLStatement(sql, arguments: arguments.map { argument in
-            if case .parameter(let name) = argument, let value = values[name] { return .value(value) }
-            return argument
-        })
+        SQLStatement(
+            sql,
+            arguments: arguments.map { argument in
+                if case .parameter(let name) = argument, let value = values[name] { return .value(value) }
+                return argument
+            })
     }
 
     /// The values to bind, in order; only for a statement ``isBound``.

@@ -16,11 +16,13 @@ package final class SQLiteWorkCounter: @unchecked Sendable {
     /// Counts every instruction `connection` runs from now on. The counter must outlive the
     /// attachment: keep it until the connection is closed or ``detach(from:)`` is called.
     package func attach(to connection: StoreConnection) {
-        sqlite3_progress_handler(connection.db.sqliteConnection, 1, { context in
-            guard let context else { return 0 }
-            Unmanaged<SQLiteWorkCounter>.fromOpaque(context).takeUnretainedValue().steps += 1
-            return 0  // never interrupts
-        }, Unmanaged.passUnretained(self).toOpaque())
+        sqlite3_progress_handler(
+            connection.db.sqliteConnection, 1,
+            { context in
+                guard let context else { return 0 }
+                Unmanaged<SQLiteWorkCounter>.fromOpaque(context).takeUnretainedValue().steps += 1
+                return 0  // never interrupts
+            }, Unmanaged.passUnretained(self).toOpaque())
     }
 
     /// Stops counting on `connection`.

@@ -31,8 +31,9 @@ package enum CheckedArithmetic {
 
     /// Registers the function on `db`'s connection.
     static func install(in db: Database) {
-        sqlite3_create_function_v2(db.sqliteConnection, functionName, 3, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil,
-                                   checkedNumber, nil, nil, nil)
+        sqlite3_create_function_v2(
+            db.sqliteConnection, functionName, 3, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil,
+            checkedNumber, nil, nil, nil)
     }
 }
 

@@ -17,13 +17,6 @@ struct CheckedColumn: Sendable {
     /// The column.
     var column: String
 
-    /// A column of `table` in the store at `path`.
-    init(path: String, table: String, column: String) {
-        self.path = path
-        self.table = table
-        self.column = column
-    }
-
     /// The integer in `value`; `nil` for NULL. A real number that is a whole number counts (a
     /// column with REAL affinity stores integers that way); text, blobs and fractions throw.
     /// `row` names the row in the error, and is only made then: readers call this per value.
@@ -73,10 +66,13 @@ struct CheckedColumn: Sendable {
         let place = "\(table).\(column)" + (row.map { " (\($0))" } ?? "")
         // A -wal from another database garbles Core Data's own tables; a bad value in an entity
         // table's row is that row's, and the fix says how to find it.
-        let fix = table.hasPrefix("Z_") ? Self.damagedFix(path)
+        let fix =
+            table.hasPrefix("Z_")
+            ? Self.damagedFix(path)
             : "the row is not as Core Data writes it: correct its \(column) (`SELECT Z_PK, \(column) FROM \(table) WHERE typeof(\(column)) != '\(Self.storageClass(expected))'` finds such rows), or restore the store from a backup"
-        return StoreError(table == "Z_METADATA" ? .badMetadata : .corrupt, path: path,
-                          "\(place) holds \(found.readable) where \(expected) belongs", fix: fix)
+        return StoreError(
+            table == "Z_METADATA" ? .badMetadata : .corrupt, path: path,
+            "\(place) holds \(found.readable) where \(expected) belongs", fix: fix)
     }
 
     /// SQLite's `typeof` for what a message expects.

@@ -9,8 +9,10 @@ extension StoreError {
         }
         let message = database.message ?? "SQLite error \(database.resultCode.rawValue)"
         if database.extendedResultCode == .SQLITE_READONLY_ROLLBACK {
-            return StoreError(.readOnly, path: path, "has an unfinished transaction a writer that crashed left in \(path)-journal, which must be rolled back before the store can be read",
-                              fix: "open the store with its app, or run `chrysalis migrate`, which rolls it back first (this command writes nothing)")
+            return StoreError(
+                .readOnly, path: path,
+                "has an unfinished transaction a writer that crashed left in \(path)-journal, which must be rolled back before the store can be read",
+                fix: "open the store with its app, or run `chrysalis migrate`, which rolls it back first (this command writes nothing)")
         }
         if message.hasPrefix(CheckedArithmetic.messagePrefix) {
             return StoreError(.badValue, path: path, message, fix: "change the value expression so its result stays within the attribute's range")
@@ -19,7 +21,8 @@ extension StoreError {
         case .SQLITE_NOTADB:
             return StoreError(.corrupt, path: path, "is not a valid database (\(message))", fix: "restore the store from a backup")
         case .SQLITE_CORRUPT:
-            return StoreError(.corrupt, path: path, "is corrupt (\(message))", fix: "restore the store from a backup; `sqlite3 STORE .recover` may save some rows")
+            return StoreError(
+                .corrupt, path: path, "is corrupt (\(message))", fix: "restore the store from a backup; `sqlite3 STORE .recover` may save some rows")
         case .SQLITE_READONLY, .SQLITE_PERM:
             return StoreError(.readOnly, path: path, "cannot be written (\(message))", fix: "check the file's and directory's permissions")
         case .SQLITE_BUSY, .SQLITE_LOCKED:

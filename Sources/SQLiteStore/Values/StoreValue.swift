@@ -105,7 +105,8 @@ public enum StoreValue: Hashable, Sendable {
             }
         case (.decimal, .integer(let number)) where Self.exactlyDouble(number): self = .decimal(Decimal(number))
         case (.double, .real(let number)), (.float, .real(let number)): self = .double(number)
-        case (.double, .integer(let number)), (.float, .integer(let number)) where Self.exactlyDouble(number):
+        case (.double, .integer(let number)),
+            (.float, .integer(let number)) where Self.exactlyDouble(number):
             self = .double(Double(number))
         case (.uuid, .blob(let bytes)) where bytes.count == 16:
             self = .uuid(bytes.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) })

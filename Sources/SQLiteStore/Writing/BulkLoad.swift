@@ -12,10 +12,11 @@ extension StoreConnection {
     package func beginBulkLoad(scratch: String, source: String) throws {
         let (s, w) = (SQLIdentifier.quote(source), SQLIdentifier.quote(scratch))
         try converting {
-            try db.execute(sql: """
-                PRAGMA main.synchronous = OFF; PRAGMA main.journal_mode = OFF; PRAGMA \(w).synchronous = OFF; PRAGMA \(w).journal_mode = OFF;
-                PRAGMA main.cache_size = -16384; PRAGMA \(s).cache_size = -8192; PRAGMA \(w).cache_size = -8192
-                """)
+            try db.execute(
+                sql: """
+                    PRAGMA main.synchronous = OFF; PRAGMA main.journal_mode = OFF; PRAGMA \(w).synchronous = OFF; PRAGMA \(w).journal_mode = OFF;
+                    PRAGMA main.cache_size = -16384; PRAGMA \(s).cache_size = -8192; PRAGMA \(w).cache_size = -8192
+                    """)
         }
     }
 

@@ -18,8 +18,10 @@ final class InsertShape {
     /// Instances of the entity written (through ``rows``).
     var inserted: Int { rows.written }
 
-    init(number: Int, root: Int, table: String, schema: String, columns: [(attribute: AttributeDescription, column: StoreLayout.Column)],
-         toOnes: [(name: String, column: String, entityColumn: String?)]) {
+    init(
+        number: Int, root: Int, table: String, schema: String, columns: [(attribute: AttributeDescription, column: StoreLayout.Column)],
+        toOnes: [(name: String, column: String, entityColumn: String?)]
+    ) {
         (self.number, self.root, self.table) = (number, root, table)
         attributes = columns.map(\.attribute)
         kinds = columns.map { StoreValue.StorageKind($0.attribute) }
@@ -33,9 +35,11 @@ final class InsertShape {
             toOnePositions.append((toOne.name, (key, toOne.entityColumn == nil ? nil : key + 1)))
         }
         self.toOnePositions = NameIndex(toOnePositions)
-        defaults = [.null, SQLValue(number), 1] + columns.map { ObjectWriter.defaultValue(of: $0.attribute)?.sqlValue(for: $0.attribute) ?? .null }
+        defaults =
+            [.null, SQLValue(number), 1] + columns.map { ObjectWriter.defaultValue(of: $0.attribute)?.sqlValue(for: $0.attribute) ?? .null }
             + Array(repeating: .null, count: names.count - 3 - columns.count)
-        rows = RowQueue(table: table, insertInto: "INSERT INTO \(SQLIdentifier.qualified(table, schema: schema)) (\(names.joined(separator: ", ")))",
-                        width: names.count)
+        rows = RowQueue(
+            table: table, insertInto: "INSERT INTO \(SQLIdentifier.qualified(table, schema: schema)) (\(names.joined(separator: ", ")))",
+            width: names.count)
     }
 }

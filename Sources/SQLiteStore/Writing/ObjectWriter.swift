@@ -83,15 +83,17 @@ package final class ObjectWriter {
         if let shape = insertShapes[entity] { lastShape = (entity, shape); return shape }
         let (description, table, number) = try resolve(entity)
         guard !description.isAbstract else {
-            throw StoreError(.unknownEntity, path: path, "entity \(entity) is abstract and cannot have instances",
-                             fix: "insert one of its subentities: \(layout.model.subentities(of: description).map(\.name).joined(separator: ", "))")
+            throw StoreError(
+                .unknownEntity, path: path, "entity \(entity) is abstract and cannot have instances",
+                fix: "insert one of its subentities: \(layout.model.subentities(of: description).map(\.name).joined(separator: ", "))")
         }
-        let shape = InsertShape(number: number, root: layout.numbering.number(of: layout.model.rootEntity(of: description).name) ?? number,
-                                table: table.name, schema: schema, columns: layout.attributeColumns(of: entity),
-                                toOnes: layout.model.allRelationships(of: description).compactMap { relationship in
-                                    guard case let .foreignKey(_, column, entityColumn)? = layout.storage(entity: entity, relationship: relationship.name) else { return nil }
-                                    return (relationship.name, column, entityColumn)
-                                })
+        let shape = InsertShape(
+            number: number, root: layout.numbering.number(of: layout.model.rootEntity(of: description).name) ?? number,
+            table: table.name, schema: schema, columns: layout.attributeColumns(of: entity),
+            toOnes: layout.model.allRelationships(of: description).compactMap { relationship in
+                guard case let .foreignKey(_, column, entityColumn)? = layout.storage(entity: entity, relationship: relationship.name) else { return nil }
+                return (relationship.name, column, entityColumn)
+            })
         insertShapes[entity] = shape
         lastShape = (entity, shape)
         return shape
@@ -181,16 +183,19 @@ package final class ObjectWriter {
     /// The error for a table whose keys reached ``PrimaryKeyTable/highestKey``: no real store gets
     /// there, so the store is damaged, and counting on would overflow.
     private func noKeysLeft(_ table: String, _ highest: Int64) -> StoreError {
-        StoreError(.corrupt, path: path, "\(table).Z_PK reaches \(highest), which leaves no keys for new objects (at most \(PrimaryKeyTable.highestKey))",
-                   fix: CheckedColumn.damagedFix(path))
+        StoreError(
+            .corrupt, path: path, "\(table).Z_PK reaches \(highest), which leaves no keys for new objects (at most \(PrimaryKeyTable.highestKey))",
+            fix: CheckedColumn.damagedFix(path))
     }
 
     /// The description, table and number of `entity`, or the error naming the model's entities.
     func resolve(_ entity: String) throws -> (EntityDescription, StoreLayout.Table, Int) {
         guard let description = layout.model.entity(named: entity), let table = layout.table(for: entity),
-              let number = layout.numbering.number(of: entity) else {
-            throw StoreError(.unknownEntity, path: path, "the model has no entity \(entity)",
-                             fix: "use one of: \(layout.model.entities.map(\.name).joined(separator: ", "))")
+            let number = layout.numbering.number(of: entity)
+        else {
+            throw StoreError(
+                .unknownEntity, path: path, "the model has no entity \(entity)",
+                fix: "use one of: \(layout.model.entities.map(\.name).joined(separator: ", "))")
         }
         return (description, table, number)
     }
@@ -224,8 +229,9 @@ package final class ObjectWriter {
     /// `value` in the storage form of `attribute`, or why it cannot be stored.
     func storedValue(_ value: StoreValue, entity: String, name: String, attribute: AttributeDescription) throws -> SQLValue {
         guard let converted = value.sqlValue(for: attribute) else {
-            throw StoreError(.badValue, path: path, "\(entity).\(name) is \(attribute.attributeType.displayName) and cannot hold \(value)",
-                             fix: "give a value of the attribute's type")
+            throw StoreError(
+                .badValue, path: path, "\(entity).\(name) is \(attribute.attributeType.displayName) and cannot hold \(value)",
+                fix: "give a value of the attribute's type")
         }
         if checksRequiredValues && converted.isNull && !attribute.isOptional && attribute.defaultValueString == nil {
             throw StoreError(.badValue, path: path, "\(entity).\(name) is required but was given no value", fix: "give it a value")
@@ -235,9 +241,10 @@ package final class ObjectWriter {
 
     func unknownAttribute(_ name: String, of entity: String, known: some Sequence<String>) -> StoreError {
         let isRelationship = layout.model.entity(named: entity).flatMap { layout.model.relationship(named: name, in: $0) } != nil
-        return StoreError(.unknownProperty, path: path,
-                          isRelationship ? "\(entity).\(name) is a relationship, not an attribute" : "entity \(entity) has no stored attribute \(name)",
-                          fix: isRelationship ? "set it with relate(_:_:to:)" : "use one of: \(known.sorted().joined(separator: ", "))")
+        return StoreError(
+            .unknownProperty, path: path,
+            isRelationship ? "\(entity).\(name) is a relationship, not an attribute" : "entity \(entity) has no stored attribute \(name)",
+            fix: isRelationship ? "set it with relate(_:_:to:)" : "use one of: \(known.sorted().joined(separator: ", "))")
     }
 
     /// `entity`'s relationships, for an error's fix.

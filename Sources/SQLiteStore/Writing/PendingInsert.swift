@@ -41,7 +41,9 @@ extension ObjectWriter {
     /// folded to-ones, read from the source's own keys).
     package func setToOne(_ name: String, to destination: ObjectID, in pending: inout PendingInsert) throws {
         guard let position = pending.shape.toOnePositions[name] else {
-            throw StoreError(.unknownProperty, path: path, "entity \(pending.entity) has no to-one relationship \(name)", fix: "use one of: \(relationshipNames(of: pending.entity))")
+            throw StoreError(
+                .unknownProperty, path: path, "entity \(pending.entity) has no to-one relationship \(name)",
+                fix: "use one of: \(relationshipNames(of: pending.entity))")
         }
         pending.place(destination, at: position)
     }
@@ -64,7 +66,8 @@ extension ObjectWriter {
     package func relate(_ pending: inout PendingInsert, _ name: String, to destinations: [ObjectID]) throws -> Bool {
         let plan = try writePlan(pending.id, name)
         guard case .foreignKey = plan.storage, plan.inverseToOne == nil, destinations.count <= 1,
-              let position = pending.shape.toOnePositions[name] else { return false }
+            let position = pending.shape.toOnePositions[name]
+        else { return false }
         try requireDestinations(destinations, of: plan)
         pending.place(destinations.first, at: position)
         return true

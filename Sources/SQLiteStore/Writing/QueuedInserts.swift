@@ -101,7 +101,7 @@ final class RowQueue {
             try batchStatement(in: db).run(values)
         } else {
             let statement = try singleStatement(in: db)
-            for row in 0..<count { try statement.run(values[row * width ..< (row + 1) * width]) }
+            for row in 0..<count { try statement.run(values[row * width..<(row + 1) * width]) }
         }
         written += count
     }

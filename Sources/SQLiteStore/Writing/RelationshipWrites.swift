@@ -19,8 +19,9 @@ extension ObjectWriter {
         switch plan.storage {
         case .foreignKey:
             guard destinations.count <= 1 else {
-                throw StoreError(.badValue, path: path, "\(plan.entity).\(name) is to-one but was given \(destinations.count) destinations",
-                                 fix: "give at most one destination")
+                throw StoreError(
+                    .badValue, path: path, "\(plan.entity).\(name) is to-one but was given \(destinations.count) destinations",
+                    fix: "give at most one destination")
             }
             try setForeignKey(of: id, plan, to: destinations.first)
             // A one-to-one keeps a key on both sides.
@@ -28,7 +29,8 @@ extension ObjectWriter {
                 try setForeignKey(of: destination, other, to: id)
             }
         case let .inverseForeignKey(_, _, entityColumn, orderColumn):
-            try db.cachedStatement(sql: plan.detachAll).run((entityColumn == nil ? [] : [SQLValue.null]) + (orderColumn == nil ? [] : [SQLValue.null]) + [.integer(id.primaryKey)])
+            try db.cachedStatement(sql: plan.detachAll).run(
+                (entityColumn == nil ? [] : [SQLValue.null]) + (orderColumn == nil ? [] : [SQLValue.null]) + [.integer(id.primaryKey)])
             try attachMembers(destinations, to: id, plan, from: 0)
         case .joinTable:
             try db.cachedStatement(sql: plan.detachAll).run([.integer(id.primaryKey)])
@@ -70,13 +72,16 @@ extension ObjectWriter {
         if let known = writePlans[key] { return known }
         let entity = try self.name(of: id)
         guard let storage = layout.storage(entity: entity, relationship: name),
-              case .relationship(let relationship, let allowed)? = layout.property(name, of: entity) else {
-            throw StoreError(.unknownProperty, path: path, "entity \(entity) has no stored relationship \(name)",
-                             fix: "use one of: \(relationshipNames(of: entity))")
+            case .relationship(let relationship, let allowed)? = layout.property(name, of: entity)
+        else {
+            throw StoreError(
+                .unknownProperty, path: path, "entity \(entity) has no stored relationship \(name)",
+                fix: "use one of: \(relationshipNames(of: entity))")
         }
         let inverse = layout.inverse(of: relationship).flatMap { $0.isToMany ? nil : $0.name }
-        let plan = RelationshipWritePlan(entity: entity, relationship: relationship, storage: storage, allowed: allowed,
-                                         inverseToOne: inverse, table: t)
+        let plan = RelationshipWritePlan(
+            entity: entity, relationship: relationship, storage: storage, allowed: allowed,
+            inverseToOne: inverse, table: t)
         writePlans[key] = plan
         return plan
     }
@@ -85,8 +90,10 @@ extension ObjectWriter {
     func requireDestinations(_ destinations: [ObjectID], of plan: RelationshipWritePlan) throws {
         for destination in destinations where !plan.allowed.contains(destination.entityNumber) {
             let destinationName = try self.name(of: destination)
-            throw StoreError(.badValue, path: path, "\(plan.entity).\(plan.relationship.name) points to \(plan.relationship.destinationEntityName), not to \(destinationName)",
-                             fix: "relate it to an instance of \(plan.relationship.destinationEntityName)")
+            throw StoreError(
+                .badValue, path: path,
+                "\(plan.entity).\(plan.relationship.name) points to \(plan.relationship.destinationEntityName), not to \(destinationName)",
+                fix: "relate it to an instance of \(plan.relationship.destinationEntityName)")
         }
     }
 
@@ -155,8 +162,10 @@ final class RelationshipWritePlan {
     /// so a link queued twice, or already there, is one link, as written at once.
     let links: RowQueue?
 
-    init(entity: String, relationship: RelationshipDescription, storage: StoreLayout.RelationshipStorage, allowed: Set<Int>,
-         inverseToOne: String?, table t: (String) -> String) {
+    init(
+        entity: String, relationship: RelationshipDescription, storage: StoreLayout.RelationshipStorage, allowed: Set<Int>,
+        inverseToOne: String?, table t: (String) -> String
+    ) {
         self.entity = entity
         self.relationship = relationship
         self.storage = storage
@@ -181,11 +190,14 @@ final class RelationshipWritePlan {
             links = nil
         case let .joinTable(join, sourceColumn, destinationColumn, orderColumn):
             let columns = [sourceColumn, destinationColumn] + (orderColumn.map { [$0] } ?? [])
-            attach = "INSERT OR IGNORE INTO \(t(join.name)) (\(columns.map(q).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
+            attach =
+                "INSERT OR IGNORE INTO \(t(join.name)) (\(columns.map(q).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
             detachAll = "DELETE FROM \(t(join.name)) WHERE \(q(sourceColumn)) = ?"
             countMembers = "SELECT count(*) FROM \(t(join.name)) WHERE \(q(sourceColumn)) = ?"
             orders = orderColumn != nil
-            links = orders ? nil : RowQueue(table: join.name, insertInto: "INSERT OR IGNORE INTO \(t(join.name)) (\(columns.map(q).joined(separator: ", ")))", width: 2)
+            links =
+                orders
+                ? nil : RowQueue(table: join.name, insertInto: "INSERT OR IGNORE INTO \(t(join.name)) (\(columns.map(q).joined(separator: ", ")))", width: 2)
         }
     }
 }
