@@ -17,6 +17,7 @@ import ObjectModel
 /// Chrysalis.main(policies: policies)
 /// ```
 public struct Chrysalis: ParsableCommand {
+    /// The command line: its name, its help and its commands (with the ones the executable adds first).
     public static var configuration: CommandConfiguration {
         CommandConfiguration(
             commandName: "chrysalis",
@@ -53,6 +54,7 @@ public struct Chrysalis: ParsableCommand {
         leadingCommands.contains { $0.configuration.commandName == "demo" } ? "  chrysalis demo                  a worked example, migrated live\n" : ""
     }
 
+    /// The command line with no arguments parsed yet (what `ParsableCommand` makes).
     public init() {}
 
     /// Runs the command line with `policies` registered (by the names mapping models use, bare or

@@ -7,6 +7,7 @@ public struct PublicationToPublicationMigrationPolicy: EntityMigrationPolicy {
     /// The policy.
     public init() {}
 
+    /// One `Publication` with the title, and the author split at the first space.
     public func createDestinationInstances(forSource source: ObjectID, in mapping: EntityMapping, manager: MigrationManager) throws {
         let object = try manager.sourceObject(source)
         var firstName = StoreValue.null, lastName = StoreValue.null

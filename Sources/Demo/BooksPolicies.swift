@@ -18,6 +18,7 @@ public struct BookToBookPolicy: EntityMigrationPolicy {
     /// The policy.
     public init() {}
 
+    /// The book as Core Data would copy it, then its Authors ("2") or its Files ("3").
     public func createDestinationInstances(forSource source: ObjectID, in mapping: EntityMapping, manager: MigrationManager) throws {
         guard let book = try manager.createDefaultDestinationInstance(forSource: source, in: mapping) else { return }
         let object = try manager.sourceObject(source)

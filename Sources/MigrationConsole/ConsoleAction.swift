@@ -76,30 +76,11 @@ extension ConsoleState {
         case .gathering(let note):
             gatheringNote = note
             return []
-        case .stepDone(var result, let paused):
-            gatheringStep = nil
-            // The step's own clock ran through its pauses: they are said apart, not counted.
-            result.seconds = max(result.seconds - stepPausedSeconds, 0)
-            result.pausedSeconds = stepPausedSeconds
-            stepPausedSeconds = 0
-            results.append(result)
-            selection[Screen.migrate.rawValue] = results.count - 1
-            if paused && mode == .confirmingCancel {
-                pausedBeforeConfirming = .pausedAfterStep(result.index)
-            } else if paused && mode != .cancelling {
-                mode = .pausedAfterStep(result.index)
-            }
+        case .stepDone(let result, let paused):
+            stepDone(result, paused: paused)
             return []
-        case .finished(var outcome):
-            outcome.seconds = max(outcome.seconds - pausedSeconds, 0)
-            outcome.pausedSeconds = pausedSeconds
-            self.outcome = outcome
-            // The store is at the target now: the Versions screen and the title say so.
-            for index in versions.indices { versions[index].isStore = versions[index].name == outcome.to }
-            migratedFrom = storeVersion
-            storeVersion = outcome.to
-            mode = .finished
-            screen = .migrate
+        case .finished(let outcome):
+            finish(outcome)
             return []
         case .failed(let message):
             mode = .failed(message)
@@ -108,6 +89,38 @@ extension ConsoleState {
         case .key(let key):
             return press(key)
         }
+    }
+
+    /// A step is done: its result kept, its pauses said apart from its time, and step mode's
+    /// pause after it shown (behind a cancel being confirmed, if one is).
+    private mutating func stepDone(_ result: StepResult, paused: Bool) {
+        var result = result
+        gatheringStep = nil
+        // The step's own clock ran through its pauses: they are said apart, not counted.
+        result.seconds = max(result.seconds - stepPausedSeconds, 0)
+        result.pausedSeconds = stepPausedSeconds
+        stepPausedSeconds = 0
+        results.append(result)
+        selection[Screen.migrate.rawValue] = results.count - 1
+        if paused && mode == .confirmingCancel {
+            pausedBeforeConfirming = .pausedAfterStep(result.index)
+        } else if paused && mode != .cancelling {
+            mode = .pausedAfterStep(result.index)
+        }
+    }
+
+    /// The plan is done: the outcome without its pauses, and the store at the target now (the
+    /// Versions screen and the title say so).
+    private mutating func finish(_ outcome: Outcome) {
+        var outcome = outcome
+        outcome.seconds = max(outcome.seconds - pausedSeconds, 0)
+        outcome.pausedSeconds = pausedSeconds
+        self.outcome = outcome
+        for index in versions.indices { versions[index].isStore = versions[index].name == outcome.to }
+        migratedFrom = storeVersion
+        storeVersion = outcome.to
+        mode = .finished
+        screen = .migrate
     }
 
     private mutating func press(_ key: Key) -> [ConsoleEffect] {
@@ -160,17 +173,7 @@ extension ConsoleState {
     }
 
     private mutating func browse(_ key: Key) -> [ConsoleEffect] {
-        if search == nil { searchMissed = nil }
-        if search != nil {
-            typeSearch(key)
-            return []
-        }
-        if screen == .plan, sqlView != nil, readSQL(key) { return [] }
-        if case .mouse(let event, let x, let y) = key {
-            mouse(event, x: x, y: y)
-            return []
-        }
-        if paneFocused, scrollPane(key) { return [] }
+        if takenByWhatIsOpen(key) { return [] }
         let before = (screen, selection[screen.rawValue])
         defer {
             // A pane shows the selected row's details from their start, and gives the keys back
@@ -178,6 +181,7 @@ extension ConsoleState {
             if before.0 != screen { paneFocused = false }
             if before != (screen, selection[screen.rawValue]) { paneTop = 0 }
         }
+        if switchScreen(key) || moveSelection(key) || startFinding(key) { return [] }
         switch key {
         case .interrupt:
             quit = true
@@ -188,48 +192,12 @@ extension ConsoleState {
             quit = true
             return [.quit]
         case .escape:
-            // Esc goes back: from the SQL view to the plan, from a filtered plan to the whole
-            // plan, from a version's model to the versions.
-            if sqlView != nil, screen == .plan {
-                sqlView = nil
-            } else if screen == .plan, planFilter != nil {
-                planFilter = nil; selection[screen.rawValue] = 0
-            } else if screen == .model, modelFilter != nil {
-                modelFilter = nil; selection[screen.rawValue] = 0
-            } else if screen == .model {
-                screen = .versions
-            }
-        case .character("f") where screen == .plan || screen == .model:
-            search = (screen == .plan ? planFilter : modelFilter) ?? ""
-            searchIsFilter = true
-        case .character("/"):
-            search = ""
-            searchIsFilter = false
-        case .character("n") where lastSearch != nil, .character("N") where lastSearch != nil:
-            find(lastSearch ?? "", forward: key == .character("n"))
-        case .tab, .right:
-            screen = Screen(rawValue: (screen.rawValue + 1) % Screen.allCases.count) ?? .versions
-        case .backTab, .left:
-            screen = Screen(rawValue: (screen.rawValue + Screen.allCases.count - 1) % Screen.allCases.count) ?? .versions
-        case .character(let digit) where ("1"..."5").contains(digit):
-            screen = Screen(rawValue: Int(String(digit))! - 1) ?? screen
+            goBack()
         case .character("l"):
             if Panes.pane(self) != nil { paneFocused = true }
         case .character("r") where screen == .migrate && mode == .finished:
             showsAllRows.toggle()
             paneTop = 0
-        case .down, .character("j"):
-            selection[screen.rawValue] = min(selection[screen.rawValue] + 1, max(rowCount - 1, 0))
-        case .up, .character("k"):
-            selection[screen.rawValue] = max(selection[screen.rawValue] - 1, 0)
-        case .pageDown:
-            selection[screen.rawValue] = min(selection[screen.rawValue] + pageRows, max(rowCount - 1, 0))
-        case .pageUp:
-            selection[screen.rawValue] = max(selection[screen.rawValue] - pageRows, 0)
-        case .home, .character("g"):
-            selection[screen.rawValue] = 0
-        case .end, .character("G"):
-            selection[screen.rawValue] = max(rowCount - 1, 0)
         case .enter where screen == .versions:
             screen = .model
             selection[Screen.model.rawValue] = 0
@@ -249,5 +217,82 @@ extension ConsoleState {
             break
         }
         return []
+    }
+
+    /// What is open takes the key first: the search being typed, the SQL view, the mouse, a
+    /// focused pane. Whether one of them took it.
+    private mutating func takenByWhatIsOpen(_ key: Key) -> Bool {
+        if search == nil { searchMissed = nil }
+        if search != nil {
+            typeSearch(key)
+            return true
+        }
+        if screen == .plan, sqlView != nil, readSQL(key) { return true }
+        if case .mouse(let event, let x, let y) = key {
+            mouse(event, x: x, y: y)
+            return true
+        }
+        return paneFocused && scrollPane(key)
+    }
+
+    /// `/` starts a search, `f` a filter (on Plan and Model), `n`/`N` find the last search's
+    /// next or previous match; whether `key` was one of them.
+    private mutating func startFinding(_ key: Key) -> Bool {
+        switch key {
+        case .character("f") where screen == .plan || screen == .model:
+            search = (screen == .plan ? planFilter : modelFilter) ?? ""
+            searchIsFilter = true
+        case .character("/"):
+            search = ""
+            searchIsFilter = false
+        case .character("n") where lastSearch != nil, .character("N") where lastSearch != nil:
+            find(lastSearch ?? "", forward: key == .character("n"))
+        default: return false
+        }
+        return true
+    }
+
+    /// Esc goes back: from the SQL view to the plan, from a filtered plan to the whole plan,
+    /// from a filtered model to the whole model, from a version's model to the versions.
+    private mutating func goBack() {
+        if sqlView != nil, screen == .plan {
+            sqlView = nil
+        } else if screen == .plan, planFilter != nil {
+            planFilter = nil
+            selection[screen.rawValue] = 0
+        } else if screen == .model, modelFilter != nil {
+            modelFilter = nil
+            selection[screen.rawValue] = 0
+        } else if screen == .model {
+            screen = .versions
+        }
+    }
+
+    /// Tab and →, Shift-Tab and ←, and `1`–`5` change the screen; whether `key` was one of them.
+    private mutating func switchScreen(_ key: Key) -> Bool {
+        let count = Screen.allCases.count
+        switch key {
+        case .tab, .right: screen = Screen(rawValue: (screen.rawValue + 1) % count) ?? .versions
+        case .backTab, .left: screen = Screen(rawValue: (screen.rawValue + count - 1) % count) ?? .versions
+        case .character(let digit) where ("1"..."5").contains(digit): screen = Screen(rawValue: Int(String(digit))! - 1) ?? screen
+        default: return false
+        }
+        return true
+    }
+
+    /// j/k and the arrows, PgUp/PgDn, g/G and Home/End move the screen's selection; whether
+    /// `key` was one of them.
+    private mutating func moveSelection(_ key: Key) -> Bool {
+        let last = max(rowCount - 1, 0), now = selection[screen.rawValue]
+        switch key {
+        case .down, .character("j"): selection[screen.rawValue] = min(now + 1, last)
+        case .up, .character("k"): selection[screen.rawValue] = max(now - 1, 0)
+        case .pageDown: selection[screen.rawValue] = min(now + pageRows, last)
+        case .pageUp: selection[screen.rawValue] = max(now - pageRows, 0)
+        case .home, .character("g"): selection[screen.rawValue] = 0
+        case .end, .character("G"): selection[screen.rawValue] = last
+        default: return false
+        }
+        return true
     }
 }

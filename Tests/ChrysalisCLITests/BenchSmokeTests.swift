@@ -40,12 +40,24 @@ final class BenchSmokeTests: XCTestCase {
         XCTAssertGreaterThan(json["baselineSeconds"] as? Double ?? 0, 0)
     }
 
+    /// The ETA scenario runs the Wire upgrade with its backup, hearing every post, and judges
+    /// the ETA shown (its error is for the release build, never asserted here).
+    func testTheETAScenarioJudgesWhatWasShown() throws {
+        let result = try ChrysalisRunner.run(["--scenario", "eta", "--rows", "30", "--json"], executable: "chrysalis-bench")
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(json["scenario"] as? String, "eta")
+        XCTAssertGreaterThan(json["seconds"] as? Double ?? 0, 0)
+        XCTAssertGreaterThanOrEqual(json["worstError"] as? Double ?? 0, 1, "an error is a ratio of at least 1: \(result.stdout)")
+        XCTAssertNotNil(json["moments"] as? Int)
+    }
+
     func testAnUnknownScenarioIsNamedWithTheChoices() throws {
         let result = try ChrysalisRunner.run(["--scenario", "add-atribute"], executable: "chrysalis-bench")
         XCTAssertNotEqual(result.status, 0)
         XCTAssertTrue(
             result.stderr.contains(
-                "no scenario add-atribute; use one of: add-attribute, add-attribute-many-to-many, check-history, compiled-transform, custom-policy, policy-lookups, progress, rebuild-many-to-many, rebuild-ordered, rebuild-to-many, rebuild-type, relationships, rename-require, render, whole-chain, wire-upgrade"
+                "no scenario add-atribute; use one of: add-attribute, add-attribute-many-to-many, check-history, compiled-transform, custom-policy, eta, policy-lookups, progress, rebuild-many-to-many, rebuild-ordered, rebuild-to-many, rebuild-type, relationships, rename-require, render, whole-chain, wire-upgrade"
             ), result.stderr)
     }
 

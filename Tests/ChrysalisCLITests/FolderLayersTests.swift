@@ -99,7 +99,8 @@ struct ModuleLayers {
         Set(self.code(code).split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "_" }).map(String.init).filter { $0.first?.isUppercase == true })
     }
 
-    /// `source` without its comments and string literals' text, so only code names types.
+    /// `source` without its comments and string literals' text, so only code names types; every
+    /// line keeps its number.
     static func code(_ source: String) -> String {
         var result = "", characters = Array(source), index = 0
         while index < characters.count {
@@ -108,7 +109,10 @@ struct ModuleLayers {
                 while index < characters.count && characters[index] != "\n" { index += 1 }
             } else if character == "/" && next == "*" {
                 index += 2
-                while index + 1 < characters.count && !(characters[index] == "*" && characters[index + 1] == "/") { index += 1 }
+                while index + 1 < characters.count && !(characters[index] == "*" && characters[index + 1] == "/") {
+                    if characters[index] == "\n" { result.append("\n") }  // lines keep their numbers
+                    index += 1
+                }
                 index += 2
             } else if character == "\"" {
                 let triple = index + 2 < characters.count && characters[index + 1] == "\"" && characters[index + 2] == "\""
@@ -126,7 +130,12 @@ struct ModuleLayers {
                         result.append(" ")
                         continue
                     }
-                    if characters[index] == "\\" { index += 2; continue }
+                    if characters[index] == "\\" {
+                        if index + 1 < characters.count && characters[index + 1] == "\n" { result.append("\n") }
+                        index += 2
+                        continue
+                    }
+                    if characters[index] == "\n" { result.append("\n") }
                     if triple
                         ? (index + 2 < characters.count && characters[index] == "\"" && characters[index + 1] == "\"" && characters[index + 2] == "\"")
                         : characters[index] == "\""

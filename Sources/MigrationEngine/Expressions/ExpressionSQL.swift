@@ -62,7 +62,7 @@ struct ExpressionSQL {
 
     /// `TERNARY(p, a, b)` as `CASE WHEN p THEN a ELSE b END`. The branches must be of one kind
     /// (or one of them `nil`), so the destination conversion in ``stored(_:in:)`` is right for
-    /// whichever the row takes; the condition is never NULL (see PredicateSQL.swift).
+    /// whichever the row takes; the condition is never NULL (see ExpressionSQL+Predicates.swift).
     private func conditional(_ predicate: Predicate, _ whenTrue: Expression, _ whenFalse: Expression) -> Fragment? {
         guard let condition = compile(predicate), let a = compile(whenTrue), let b = compile(whenFalse) else { return nil }
         let kind: Kind

@@ -59,20 +59,7 @@ package struct DataGenerator {
         var done = 0
         for root in roots {
             guard let hierarchy = hierarchies[root.name], !hierarchy.concretes.isEmpty else { continue }
-            var plans = hierarchy.concretes.map { entity in
-                let attributes = model.allAttributes(of: entity).filter {
-                    !$0.isTransient && !$0.isDerived && layout.column(entity: entity.name, property: $0.name) != nil
-                }
-                // Attributes under a uniqueness constraint get a value of their row's own: a
-                // constraint's index spans the whole table (8 corpus bundles failed on repeats).
-                let unique = Set(([entity] + model.ancestors(of: entity)).flatMap { $0.uniquenessConstraints.flatMap { $0 } })
-                return (
-                    entity: entity, attributes: attributes, rules: attributes.map { SampleRule(attributeName: $0.name, unique: unique.contains($0.name)) },
-                    toOnes: model.allRelationships(of: entity).filter { !$0.isToMany && !$0.isTransient }.map {
-                        TargetRule($0, in: model, hierarchies: hierarchies)
-                    }
-                )
-            }
+            var plans = hierarchy.concretes.map { rowPlan(for: $0, layout: layout, hierarchies: hierarchies) }
             var index = 0
             while index < hierarchy.rows {
                 let end = min(index + chunkSize, hierarchy.rows)
@@ -95,6 +82,30 @@ package struct DataGenerator {
         try linkManyToMany(store: store, layout: layout, hierarchies: hierarchies, random: &random)
         try numberOrderedMembers(store: store, layout: layout)
         try store.makeDerivedAttributes(layout)
+    }
+
+    /// What each row of a concrete entity is given: its stored attributes with their sample
+    /// rules, and its to-ones with the rule that picks their targets.
+    private struct RowPlan {
+        let entity: EntityDescription
+        let attributes: [AttributeDescription]
+        let rules: [SampleRule]
+        var toOnes: [TargetRule]
+    }
+
+    /// The ``RowPlan`` of `entity` in a store laid out as `layout`.
+    private func rowPlan(for entity: EntityDescription, layout: StoreLayout, hierarchies: [String: Hierarchy]) -> RowPlan {
+        let attributes = model.allAttributes(of: entity).filter {
+            !$0.isTransient && !$0.isDerived && layout.column(entity: entity.name, property: $0.name) != nil
+        }
+        // Attributes under a uniqueness constraint get a value of their row's own: a
+        // constraint's index spans the whole table (8 corpus bundles failed on repeats).
+        let unique = Set(([entity] + model.ancestors(of: entity)).flatMap { $0.uniquenessConstraints.flatMap { $0 } })
+        return RowPlan(
+            entity: entity, attributes: attributes, rules: attributes.map { SampleRule(attributeName: $0.name, unique: unique.contains($0.name)) },
+            toOnes: model.allRelationships(of: entity).filter { !$0.isToMany && !$0.isTransient }.map {
+                TargetRule($0, in: model, hierarchies: hierarchies)
+            })
     }
 
     /// Gives the members of every ordered one-to-many their positions (`Z_FOK_…`), Core Data's

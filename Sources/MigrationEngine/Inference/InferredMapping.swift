@@ -71,7 +71,9 @@ public struct InferredMapping: Sendable {
 
 /// Checks stricter than Core Data's inference, each asked for by name; none by default.
 public struct InferenceChecks: OptionSet, Sendable, Hashable {
+    /// The checks, one bit each.
     public let rawValue: Int
+    /// The checks whose bits `rawValue` sets.
     public init(rawValue: Int) { self.rawValue = rawValue }
 
     /// Refuse a relationship whose destination entity changes, where Core Data infers it and drops

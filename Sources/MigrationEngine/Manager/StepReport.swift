@@ -29,9 +29,11 @@ public struct StepReport: Sendable, Equatable {
 
         /// A value before and after.
         public struct Value: Sendable, Equatable {
+            /// The destination attribute's name.
             public var name: String
             /// The source's value of that name (nil: the source has none).
             public var before: String?
+            /// The destination's value, as text.
             public var after: String
             /// Whether the mapping changed it (or made it new).
             public var changed: Bool { before != after }

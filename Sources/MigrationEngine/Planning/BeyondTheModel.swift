@@ -45,32 +45,14 @@ enum BeyondTheModel {
         return lines
     }
 
+    /// What the steps do to what the store holds beyond its model: its history, an app's own
+    /// tables, views and triggers.
     private static func objects(_ extras: StoreExtras, steps: [MigrationPlan.Step]) -> [String] {
         guard !extras.isEmpty, let first = steps.first else { return [] }
         let mapping = steps.first { if case .mapping = $0.kind { true } else { false } }
         let inferredBefore = steps.prefix { if case .lightweight = $0.kind { true } else { false } }
         var lines: [String] = []
-        if let history = extras.history {
-            let size =
-                "persistent history (\(history.transactions) transaction\(history.transactions == 1 ? "" : "s"), \(history.changes) change\(history.changes == 1 ? "" : "s"))"
-            if !inferredBefore.isEmpty {
-                let removing = inferredBefore.compactMap { step -> String? in
-                    guard case .lightweight(let inference) = step.kind, !inference.removedEntities.isEmpty else { return nil }
-                    return inference.removedEntities.sorted().joined(separator: ", ")
-                }
-                lines.append(
-                    "\(size): kept by the inferred step\(inferredBefore.count == 1 ? "" : "s"), each change renumbered to the new entity numbers"
-                        + (removing.isEmpty
-                            ? ""
-                            : "; truncated up to the last transaction that changed a removed entity (\(removing.joined(separator: ", "))), as Core Data truncates it")
-                        + "; ACHANGE.ZCOLUMNS is kept as it was (Core Data rewrites it where properties changed)")
-            }
-            if let mapping {
-                lines.append(
-                    "\(size): not carried into the new store of \(mapping.source.name) → \(mapping.destination.name), as Core Data's mapping-model migration does not carry it; an app reading history from a saved token must start again"
-                )
-            }
-        }
+        if let history = extras.history { lines += historyLines(history, inferredBefore: Array(inferredBefore), mapping: mapping) }
         for table in extras.appTables {
             let what = "table \(table.name) (\(table.rows) row\(table.rows == 1 ? "" : "s"), not the model's)"
             if let mapping {
@@ -96,6 +78,32 @@ enum BeyondTheModel {
         for object in extras.appObjects {
             lines.append(
                 "\(object.type) \(object.name) on \(object.table) (not Core Data's): dropped by \(first.source.name) → \(first.destination.name); to keep it, run it again after the migration: \(object.sql)"
+            )
+        }
+        return lines
+    }
+
+    /// What the steps do to the store's persistent history: kept and renumbered by the inferred
+    /// steps before any mapping step, not carried into a mapping step's new store.
+    private static func historyLines(_ history: StoreExtras.History, inferredBefore: [MigrationPlan.Step], mapping: MigrationPlan.Step?) -> [String] {
+        var lines: [String] = []
+        let size =
+            "persistent history (\(history.transactions) transaction\(history.transactions == 1 ? "" : "s"), \(history.changes) change\(history.changes == 1 ? "" : "s"))"
+        if !inferredBefore.isEmpty {
+            let removing = inferredBefore.compactMap { step -> String? in
+                guard case .lightweight(let inference) = step.kind, !inference.removedEntities.isEmpty else { return nil }
+                return inference.removedEntities.sorted().joined(separator: ", ")
+            }
+            lines.append(
+                "\(size): kept by the inferred step\(inferredBefore.count == 1 ? "" : "s"), each change renumbered to the new entity numbers"
+                    + (removing.isEmpty
+                        ? ""
+                        : "; truncated up to the last transaction that changed a removed entity (\(removing.joined(separator: ", "))), as Core Data truncates it")
+                    + "; ACHANGE.ZCOLUMNS is kept as it was (Core Data rewrites it where properties changed)")
+        }
+        if let mapping {
+            lines.append(
+                "\(size): not carried into the new store of \(mapping.source.name) → \(mapping.destination.name), as Core Data's mapping-model migration does not carry it; an app reading history from a saved token must start again"
             )
         }
         return lines

@@ -93,21 +93,8 @@ public struct MigrationPlan: Sendable {
             "\(path): hashes match \(compatible.map(\.name).joined(separator: ", ")); read as \(start.name)\(pending.map { " (from the original \($0), an interrupted plan pending)" } ?? "")"
         )
         let fitting = MappingFit(mappings, bundle: bundle)
-        try fitting.refuseDuplicates()
-        let legs =
-            compatible.isEmpty
-            ? [OwnModelSource.leg(from: start, to: end, bundle: bundle)]
-            : try route.legs(from: start, to: end, bundle: bundle, mappings: fitting.named)
-        // A version Core Data refuses, or one Chrysalis cannot lay out, stops the plan that
-        // passes through it, and no other.
-        for version in [start] + legs.map(\.destination) {
-            try version.requireStorable(for: version.name == start.name ? "as the store's version" : "as a step of this plan")
-        }
+        let legs = try checkedLegs(from: start, to: end, compatible: compatible, bundle: bundle, fitting: fitting, route: route)
         var (unused, notes) = fitting.unused(by: legs, from: start, to: end)
-        // Every mapping must resolve against its two versions now, not when its step comes.
-        for leg in legs {
-            for mapping in leg.mappings { _ = try mapping.resolved(source: leg.source.model, destination: leg.destination.model) }
-        }
         if pending != nil {
             notes.insert("an earlier run was interrupted mid-plan: the run puts the original back first, at \(start.name)", at: 0)
         }
@@ -124,6 +111,27 @@ public struct MigrationPlan: Sendable {
         return MigrationPlan(
             storeVersion: start.name, targetVersion: end.name, steps: steps, unusedMappings: unused,
             beyondModel: BeyondTheModel.findings(extras, steps: steps), notes: notes, unfitMappings: fitting.unfit.map(\.name))
+    }
+
+    /// The plan's legs from `start` to `end` by `route`, refused now rather than when a step
+    /// comes: a version Core Data refuses, or one Chrysalis cannot lay out, stops the plan that
+    /// passes through it (and no other), and every mapping must resolve against its two versions.
+    private static func checkedLegs(
+        from start: ModelBundle.Version, to end: ModelBundle.Version, compatible: [ModelBundle.Version], bundle: ModelBundle,
+        fitting: MappingFit, route: PlanRoute
+    ) throws -> [PlanRoute.Leg] {
+        try fitting.refuseDuplicates()
+        let legs =
+            compatible.isEmpty
+            ? [OwnModelSource.leg(from: start, to: end, bundle: bundle)]
+            : try route.legs(from: start, to: end, bundle: bundle, mappings: fitting.named)
+        for version in [start] + legs.map(\.destination) {
+            try version.requireStorable(for: version.name == start.name ? "as the store's version" : "as a step of this plan")
+        }
+        for leg in legs {
+            for mapping in leg.mappings { _ = try mapping.resolved(source: leg.source.model, destination: leg.destination.model) }
+        }
+        return legs
     }
 
     /// The version the store is read as, the target version, and every version with the store's

@@ -38,22 +38,7 @@ package struct StoreFileCheck: Sendable {
     /// Reads and checks the header of the file at `path`.
     package static func check(_ path: String) throws -> StoreFileCheck {
         let fileManager = FileManager.default
-        var isDirectory: ObjCBool = false
-        guard fileManager.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw StoreError(.missing, path: path, "no such file", fix: "check the path")
-        }
-        guard !isDirectory.boolValue else {
-            throw StoreError(.notSQLite, path: path, "is a directory, not a store file", fix: "give the path of the .sqlite file")
-        }
-        if let kind = specialKind(path) {
-            // Opening a FIFO to read waits for a writer, forever: refused before it is opened.
-            throw StoreError(.notSQLite, path: path, "is \(kind), not a store file", fix: "give the path of the .sqlite file itself")
-        }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw StoreError(.unreadable, path: path, "cannot be read (permissions?)", fix: "check the file's owner and mode")
-        }
-        defer { try? handle.close() }
-        let header = (try? handle.read(upToCount: 100)) ?? Data()
+        let header = try readHeader(path)
         let size = ((try? fileManager.attributesOfItem(atPath: path)[.size]) as? NSNumber)?.int64Value ?? 0
         guard size > 0 else {
             throw StoreError(.empty, path: path, "is empty (0 bytes), not a store", fix: "restore the store from a backup")
@@ -78,19 +63,44 @@ package struct StoreFileCheck: Sendable {
         // The in-header page count is valid only when the change counter matches version-valid-for.
         let pageCount = bigEndian(24, 4) == bigEndian(92, 4) ? bigEndian(28, 4) : 0
         let wal = fileManager.fileExists(atPath: StoreFiles.wal(of: path)) ? StoreFiles.wal(of: path) : nil
-        // A checkpoint copies the WAL's pages into the file in page order, page 1 (this header)
-        // first, so one interrupted by a kill leaves a header that counts pages not yet written,
-        // while the -wal still holds them all and SQLite replays it on open. Only a file with no
-        // WAL frames to replay is truncated when it is shorter than its header says.
-        let walSize = wal.flatMap { ((try? fileManager.attributesOfItem(atPath: $0)[.size]) as? NSNumber)?.int64Value } ?? 0
+        try requireWhole(path, size: size, pageSize: pageSize, pageCount: pageCount, wal: wal)
+        return StoreFileCheck(
+            fileSize: size, pageSize: pageSize, declaredPageCount: pageCount, isWAL: bytes[18] == 2,
+            walPath: wal, shmPath: fileManager.fileExists(atPath: StoreFiles.shm(of: path)) ? StoreFiles.shm(of: path) : nil)
+    }
+
+    /// The first 100 bytes of the file at `path`, once it is known to be a regular file that
+    /// can be read (a FIFO is refused before it is opened).
+    private static func readHeader(_ path: String) throws -> Data {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw StoreError(.missing, path: path, "no such file", fix: "check the path")
+        }
+        guard !isDirectory.boolValue else {
+            throw StoreError(.notSQLite, path: path, "is a directory, not a store file", fix: "give the path of the .sqlite file")
+        }
+        if let kind = specialKind(path) {
+            // Opening a FIFO to read waits for a writer, forever: refused before it is opened.
+            throw StoreError(.notSQLite, path: path, "is \(kind), not a store file", fix: "give the path of the .sqlite file itself")
+        }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw StoreError(.unreadable, path: path, "cannot be read (permissions?)", fix: "check the file's owner and mode")
+        }
+        defer { try? handle.close() }
+        return (try? handle.read(upToCount: 100)) ?? Data()
+    }
+
+    /// Throws when the file is shorter than its header says and no WAL frames are there to
+    /// replay. A checkpoint copies the WAL's pages into the file in page order, page 1 (this
+    /// header) first, so one interrupted by a kill leaves a header that counts pages not yet
+    /// written, while the -wal still holds them all and SQLite replays it on open.
+    private static func requireWhole(_ path: String, size: Int64, pageSize: Int, pageCount: Int, wal: String?) throws {
+        let walSize = wal.flatMap { ((try? FileManager.default.attributesOfItem(atPath: $0)[.size]) as? NSNumber)?.int64Value } ?? 0
         if walSize == 0, pageSize >= 512, pageCount > 0, Int64(pageCount) * Int64(pageSize) > size {
             throw StoreError(
                 .truncated, path: path,
                 "is truncated: the header declares \(pageCount) pages of \(pageSize) bytes (\(pageCount * pageSize) bytes) but the file has \(size)",
                 fix: "copy the store again, completely, with its -wal and -shm files")
         }
-        return StoreFileCheck(
-            fileSize: size, pageSize: pageSize, declaredPageCount: pageCount, isWAL: bytes[18] == 2,
-            walPath: wal, shmPath: fileManager.fileExists(atPath: StoreFiles.shm(of: path)) ? StoreFiles.shm(of: path) : nil)
     }
 }

@@ -275,7 +275,7 @@ package struct StoreLayout: Sendable {
     private static func table(for root: EntityDescription, model: ManagedObjectModel, numbering: EntityNumbering) -> Table {
         let hierarchy = numbering.numbers(inHierarchyOf: numbering.number(of: root.name) ?? 0)
             .compactMap { numbering.name(of: $0) }.compactMap { model.entity(named: $0) }
-        var candidates: [(key: [Int], name: String, column: Column)] = []
+        var candidates: [ColumnCandidate] = []
         for (position, entity) in hierarchy.enumerated() {
             for attribute in entity.attributes where !attribute.isTransient {
                 guard let type = ColumnNaming.sqlType(of: attribute.attributeType) else { continue }
@@ -288,37 +288,7 @@ package struct StoreLayout: Sendable {
                     ))
             }
             for relationship in entity.relationships where !relationship.isTransient && !relationship.isToMany {
-                candidates.append(
-                    (
-                        [0, position, 1, 0], relationship.name,
-                        Column(
-                            name: ColumnNaming.column(for: relationship.name), sqlType: "INTEGER", role: .foreignKey,
-                            entity: entity.name, property: relationship.name)
-                    ))
-                if let destination = model.entity(named: relationship.destinationEntityName), !model.subentities(of: destination).isEmpty,
-                    let number = numbering.number(of: destination.name)
-                {
-                    candidates.append(
-                        (
-                            [0, position, 1, 1], relationship.name,
-                            Column(
-                                name: "Z\(number)_\(relationship.name.uppercased())", sqlType: "INTEGER",
-                                role: .foreignEntity, entity: entity.name, property: relationship.name)
-                        ))
-                }
-                // An ordered to-many pointing here keeps each row's position beside the key.
-                if let destination = model.entity(named: relationship.destinationEntityName),
-                    let inverseName = relationship.inverseName,
-                    let inverse = model.relationship(named: inverseName, in: destination), inverse.isToMany, inverse.isOrdered
-                {
-                    candidates.append(
-                        (
-                            [0, position, 2, 0], relationship.name,
-                            Column(
-                                name: "Z_FOK_\(relationship.name.uppercased())", sqlType: "INTEGER", role: .orderKey,
-                                entity: entity.name, property: relationship.name)
-                        ))
-                }
+                candidates += toOneColumns(relationship, of: entity, position: position, model: model, numbering: numbering)
             }
         }
         candidates.sort { $0.key != $1.key ? $0.key.lexicographicallyPrecedes($1.key) : VersionHash.precedesInUTF16($0.name, $1.name) }
@@ -329,5 +299,31 @@ package struct StoreLayout: Sendable {
             return column
         }
         return Table(name: ColumnNaming.table(forRoot: root.name), rootEntity: root.name, columns: columns)
+    }
+
+    /// A column with the key Core Data orders a table's columns by, and its property's name.
+    private typealias ColumnCandidate = (key: [Int], name: String, column: Column)
+
+    /// The columns a to-one of `entity` (the hierarchy's `position`th) takes: its key; the
+    /// destination's entity number when the destination has subentities; the position in an
+    /// ordered to-many that points back.
+    private static func toOneColumns(
+        _ relationship: RelationshipDescription, of entity: EntityDescription, position: Int, model: ManagedObjectModel, numbering: EntityNumbering
+    ) -> [ColumnCandidate] {
+        let column = { (name: String, role: ColumnRole) in
+            Column(name: name, sqlType: "INTEGER", role: role, entity: entity.name, property: relationship.name)
+        }
+        var candidates: [ColumnCandidate] = [([0, position, 1, 0], relationship.name, column(ColumnNaming.column(for: relationship.name), .foreignKey))]
+        let destination = model.entity(named: relationship.destinationEntityName)
+        if let destination, !model.subentities(of: destination).isEmpty, let number = numbering.number(of: destination.name) {
+            candidates.append(([0, position, 1, 1], relationship.name, column("Z\(number)_\(relationship.name.uppercased())", .foreignEntity)))
+        }
+        // An ordered to-many pointing here keeps each row's position beside the key.
+        if let destination, let inverseName = relationship.inverseName,
+            let inverse = model.relationship(named: inverseName, in: destination), inverse.isToMany, inverse.isOrdered
+        {
+            candidates.append(([0, position, 2, 0], relationship.name, column("Z_FOK_\(relationship.name.uppercased())", .orderKey)))
+        }
+        return candidates
     }
 }

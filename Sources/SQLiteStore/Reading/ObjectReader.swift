@@ -13,7 +13,7 @@ package final class ObjectReader {
     /// Statements worked out once per entity and relationship (ReaderQueries.swift).
     let queries = ReaderQueries()
     /// What serves look-ups by value (attributes, foreign keys, join-table columns) with an index
-    /// (see ObjectLookup.swift); without it they search the columns as they are.
+    /// (see ObjectReader+Lookup.swift); without it they search the columns as they are.
     let lookups: LookupIndexes?
 
     /// A view of the store `layout` describes, attached to `connection` as `schema` (`main` when it is the

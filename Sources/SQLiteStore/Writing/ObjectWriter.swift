@@ -5,7 +5,7 @@ import ObjectModel
 /// Inserts and updates objects and their relationships inside one write transaction, the way
 /// Core Data saves them: `Z_PK` allocated from `Z_PRIMARYKEY.Z_MAX`, `Z_OPT` counting changes,
 /// both sides of a one-to-one kept in step (RelationshipWrites.swift), bulk loads through
-/// prepared templates (InsertTemplate.swift), the model's defaults for what is not given
+/// prepared templates (ObjectWriter+Templates.swift), the model's defaults for what is not given
 /// (DefaultValues.swift).
 ///
 /// Statements are prepared once per shape and reused, so inserting millions of rows costs one
