@@ -18,7 +18,7 @@ struct ChrysalisBench: ParsableCommand {
             Before changing the engine or the store, and after:
               swift run -c release chrysalis-bench --check
             runs every scenario with a goal at \(BenchCheck.defaultRows) rows per root entity, the size \
-            their goals are set at (Wire's upgrade at \(WireUpgrade.checkRows), its ETA at \(EstimateError.checkRows)), about twelve minutes, prints \
+            their goals are set at (Wire's upgrade at \(WireUpgrade.checkRows), its ETA at \(EstimateError.checkRows)), about ten minutes, prints \
             each against its goal and exits 1 when one misses it.
             """)
 
