@@ -29,7 +29,7 @@ public struct ModelBundle: Hashable, Sendable {
         /// the model (a finding's line from where the file put it).
         public static func == (lhs: Version, rhs: Version) -> Bool { lhs.name == rhs.name && lhs.model == rhs.model }
 
-        /// Hashes what ``==`` compares: the name and the model.
+        /// Hashes what `==` compares: the name and the model.
         public func hash(into hasher: inout Hasher) {
             hasher.combine(name)
             hasher.combine(model)
@@ -64,7 +64,7 @@ public struct ModelBundle: Hashable, Sendable {
         lhs.name == rhs.name && lhs.versions == rhs.versions && lhs.currentVersionName == rhs.currentVersionName
     }
 
-    /// Hashes what ``==`` compares: the name, the versions and the current version's name.
+    /// Hashes what `==` compares: the name, the versions and the current version's name.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(name)
         hasher.combine(versions)
