@@ -52,7 +52,7 @@ final class InPlaceProgressTests: XCTestCase {
         let path = try scratchDirectory().appendingPathComponent("BookStore.sqlite").path
         let store = try PersistentStore.create(at: path, model: try version(bundle, "BookStore").model)
         try DataGenerator(model: try version(bundle, "BookStore").model).fill(store, rows: 2_000)
-        let bytes = InPlaceProgress.bytes(of: path)
+        let bytes = StoreFiles.bytes(of: path)
         XCTAssertTrue(FileManager.default.fileExists(atPath: path + "-wal"), "the store is open, so its -wal holds pages")
         var copied: [Int] = []
         _ = try StoreSwap.copyAside(store: path) { copied.append($0) }

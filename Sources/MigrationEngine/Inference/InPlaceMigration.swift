@@ -98,7 +98,7 @@ private struct InferredStep {
         try original.close()
         let rows = verifiedRows?.values.reduce(0, +) ?? expected.modelRows
         var progress = InPlaceProgress(
-            rows: rows, bytes: InPlaceProgress.bytes(of: path), countsRows: countsRows, change: expected.total, tables: tables,
+            rows: rows, bytes: StoreFiles.bytes(of: path), countsRows: countsRows, change: expected.total, tables: tables,
             keepsBackup: options.keepsBackup, target: options.progress, pass: "\(name) (lightweight, in place)")
         let space = SpaceCheck(.alterInPlace(backup: options.keepsBackup, rewritesRows: rewritesRows, rebuilds: !altersOnly), store: path)
         try space.require(store: path, step: name)

@@ -97,7 +97,7 @@ public enum MigrationRunner {
         func runSteps() throws -> [MigrationReport] {
             var reports: [MigrationReport] = []
             var verifiedRows: VerifiedRowCounts?
-            let storeBytes = InPlaceProgress.bytes(of: path)
+            let storeBytes = StoreFiles.bytes(of: path)
             let spans = ProgressSpan.spans(costs: StageCost.planCosts(plan, storeBytes: storeBytes, keepsBackup: needsOriginal, policies: options.policies))
             for (index, step) in plan.steps.enumerated() {
                 let report: MigrationReport

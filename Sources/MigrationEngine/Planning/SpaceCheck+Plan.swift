@@ -4,7 +4,7 @@ extension SpaceCheck {
     /// What `plan` needs at its most demanding step (see ``plan(steps:store:keepsOriginal:)``):
     /// a mapping step a new store, an inferred step what its SQL does in place.
     static func plan(_ plan: MigrationPlan, store: String, keepsOriginal: Bool) -> SpaceCheck {
-        let rows = max(bytes(of: store) / StageCost.bytesPerRow, 1)
+        let rows = max(StoreFiles.bytes(of: store) / StageCost.bytesPerRow, 1)
         let steps = plan.steps.enumerated().map { index, step -> (work: SpaceCheck, name: String) in
             switch step.kind {
             case .mapping: return (SpaceCheck(.newStore(rows: rows), store: store), "\(step.source.name) → \(step.destination.name)")

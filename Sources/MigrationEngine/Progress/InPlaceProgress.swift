@@ -30,11 +30,6 @@ struct InPlaceProgress {
         megabytes = CopiedMegabytes(bytes: bytes, reporter: reporter)
     }
 
-    /// The size of the store at `path` with its `-wal` (where a WAL store's newest pages are).
-    static func bytes(of path: String) -> Int {
-        [path, StoreFiles.wal(of: path)].reduce(0) { $0 + (((try? FileManager.default.attributesOfItem(atPath: $1))?[.size] as? NSNumber)?.intValue ?? 0) }
-    }
-
     /// The backup copy starts (when the step keeps one).
     func copying() {
         guard backup else { return }

@@ -29,7 +29,7 @@ package struct SpaceCheck: Sendable {
 
     /// Estimates what `work` needs for the store at `store`.
     package init(_ work: Work, store: String) {
-        let storeBytes = Self.size(store) + Self.size(StoreFiles.wal(of: store))
+        let storeBytes = Int64(StoreFiles.bytes(of: store))
         let slack: Int64 = 1 << 20
         switch work {
         case .alterInPlace(let backup, let rewritesRows, let rebuilds):
@@ -56,7 +56,7 @@ package struct SpaceCheck: Sendable {
     /// own need, in order, with its name. Later steps' stores are taken to be the store's size; a
     /// plan that keeps its original keeps it on disk throughout.
     static func plan(steps: [(work: SpaceCheck, name: String)], store: String, keepsOriginal: Bool) -> SpaceCheck {
-        let storeBytes = Int64(bytes(of: store))
+        let storeBytes = Int64(StoreFiles.bytes(of: store))
         var worst = SpaceCheck(needed: 0, reason: "")
         for (index, step) in steps.enumerated() {
             var work = step.work
@@ -69,9 +69,6 @@ package struct SpaceCheck: Sendable {
         }
         return worst
     }
-
-    /// The size of the store at `path` with its `-wal`.
-    static func bytes(of store: String) -> Int { Int(size(store) + size(StoreFiles.wal(of: store))) }
 
     /// Throws when the volume holding `store` has less than `needed` bytes free.
     package func require(store: String, step: String) throws {
@@ -96,7 +93,7 @@ package struct SpaceCheck: Sendable {
     static func requireFileSizeLimit(store: String, for what: String) throws {
         var limit = rlimit()
         guard getrlimit(Int32(RLIMIT_FSIZE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else { return }
-        let largest = size(store) + size(StoreFiles.wal(of: store)) + (1 << 20)
+        let largest = Int64(StoreFiles.bytes(of: store)) + (1 << 20)
         guard Int64(clamping: limit.rlim_cur) < largest else { return }
         throw MigrationError(
             .noSpace,
@@ -134,11 +131,6 @@ package struct SpaceCheck: Sendable {
         var info = statvfs()
         guard statvfs(directory, &info) == 0 else { return nil }
         return Int64(info.f_bavail) * Int64(info.f_frsize)
-    }
-
-    private static func size(_ path: String) -> Int64 {
-        var info = stat()
-        return stat(path, &info) == 0 ? Int64(info.st_size) : 0
     }
 
     /// `12.3 MB` style, in decimal units as `df -H` shows them: how every message says a size.

@@ -16,6 +16,15 @@ package enum StoreFiles {
     /// The rollback journal: a "hot" one after a crash holds the pages to put back.
     package static func journal(of store: String) -> String { store + journalSuffix }
 
+    /// The bytes of the store at `store` with its `-wal` (where a WAL store's newest pages are):
+    /// what a copy of it moves, and what the store's rows take up.
+    package static func bytes(of store: String) -> Int {
+        [store, wal(of: store)].reduce(0) { total, path in
+            var info = stat()
+            return total + (stat(path, &info) == 0 ? Int(info.st_size) : 0)
+        }
+    }
+
     /// Each sidecar's path.
     package static func sidecars(of store: String) -> [String] {
         sidecarSuffixes.map { store + $0 }
