@@ -11,8 +11,9 @@ struct CheckHistoryCommand: ParsableCommand {
         discussion: """
             For every version of the bundle, makes a store at that version (rows for every entity, \
             links for every relationship, edge values: no value, empty, the type's extremes, text \
-            beyond ASCII), migrates it to the current version as Core Data would (straight, or \
-            --stepwise through every version, as apps with an iterative migrator do), using the \
+            beyond ASCII), migrates it to the current version the way the app migrates on devices \
+            (--strategy: Core Data's automatic migration, an iterative migrator, Chrysalis's \
+            progressive chaining by default, or the app's registered stages), using the \
             mapping models given where they match and the policies registered through the library, \
             and checks every inferred step's rows, values, defaults and links, each mapping step's \
             validation, and the target's hashes at the end. Reports every version: ok, or the step \
@@ -21,7 +22,7 @@ struct CheckHistoryCommand: ParsableCommand {
             with why. A store the generator could not make valid for its own model is reported as \
             generated data, never as a step's failure. Exits 0 only when every version checked migrates.
 
-            --stepwise checks each step once, on a store made where it starts, and gives each version \
+            --strategy iterative (--stepwise) checks each step once, on a store made where it starts, and gives each version \
             the first failing step of its way; the history is also walked whole, in a few chained \
             walks side by side. A history of \
             n versions costs about 2n steps, not n²/2.
@@ -43,7 +44,10 @@ struct CheckHistoryCommand: ParsableCommand {
         completion: .file())
     var mappings: [String] = []
 
-    @Flag(help: "Visit every version: one step per consecutive pair, as an iterative migrator does (default: Core Data's straight inference).")
+    @Option(help: StrategyName.help)
+    var strategy: StrategyName?
+
+    @Flag(help: "Visit every version, one step per consecutive pair: --strategy iterative.")
     var stepwise = false
 
     @Option(help: "Rows per entity in each version's store (the first hold edge values).")
@@ -70,7 +74,7 @@ struct CheckHistoryCommand: ParsableCommand {
         let bundle = try ModelPath.load(self.bundle).requireBundle()
         let (models, _) = try PlanOptions.loadMappings(mappings)
         let check = HistoryCheck(
-            bundle: bundle, mappings: models, route: stepwise ? .stepwise : .automatic,
+            bundle: bundle, mappings: models, strategy: try StrategyName.strategy(strategy, stepwise: stepwise),
             options: Registration.current.options(), rows: rows)
         let temporary = FileManager.default.temporaryDirectory
         let directory: URL
@@ -98,8 +102,8 @@ struct CheckHistoryCommand: ParsableCommand {
             )
         }
         let report = HistoryReport(bundle: bundle.name, current: check.target, versions: outcomes, skipped: check.skipped)
-        if let junit { try Data(report.junit(stepwise: stepwise).utf8).write(to: URL(fileURLWithPath: junit), options: .atomic) }
-        print(json ? try JSONOutput.encode(report) : TerminalText.visible(report.text(stepwise: stepwise)))
+        if let junit { try Data(report.junit(strategy: check.strategy.description).utf8).write(to: URL(fileURLWithPath: junit), options: .atomic) }
+        print(json ? try JSONOutput.encode(report) : TerminalText.visible(report.text(strategy: check.strategy.description)))
         if outcomes.contains(where: { !$0.ok }) { throw ExitCode(1) }
     }
 }

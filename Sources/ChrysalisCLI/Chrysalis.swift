@@ -61,8 +61,16 @@ public struct Chrysalis: ParsableCommand {
     /// module-qualified) and `configureManager` customising each mapping pass's manager (Core
     /// Data's custom `NSMigrationManager`): `plan` checks the policies, `migrate` and `console`
     /// run with them. The demos' own policies are only ever used by `chrysalis demo`.
-    public static func main(policies: PolicyRegistry, configureManager: (@Sendable (MigrationManager) throws -> Void)? = nil) {
-        Registration.current = Registration(policies: policies, configureManager: configureManager)
+    ///
+    /// - Parameters:
+    ///   - policies: The app's entity migration policies.
+    ///   - configureManager: Customises each mapping pass's manager, as a custom `NSMigrationManager` would.
+    ///   - stages: The app's staged migration (its stages and their handlers), which `--strategy staged` runs.
+    public static func main(
+        policies: PolicyRegistry = PolicyRegistry(), configureManager: (@Sendable (MigrationManager) throws -> Void)? = nil,
+        stages: StagedMigration? = nil
+    ) {
+        Registration.current = Registration(policies: policies, configureManager: configureManager, stages: stages)
         main()
     }
 

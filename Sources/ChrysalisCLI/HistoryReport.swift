@@ -35,7 +35,7 @@ struct HistoryReport: Encodable {
         failingSteps = groups
     }
 
-    func text(stepwise: Bool) -> String {
+    func text(strategy: String) -> String {
         let width = versions.map(\.version.count).max() ?? 0
         var lines = versions.map { outcome in
             let name = outcome.version.padding(toLength: width, withPad: " ", startingAt: 0)
@@ -55,7 +55,7 @@ struct HistoryReport: Encodable {
                 }
         }
         let failed = versions.filter { !$0.ok }.count
-        let way = stepwise ? " step by step" : ""
+        let way = " (\(strategy))"
         lines.append("")
         lines.append(
             failed == 0
@@ -67,9 +67,9 @@ struct HistoryReport: Encodable {
 
     /// A JUnit XML report: one test case per version checked (a failure names its step), one
     /// skipped case per version not checked.
-    func junit(stepwise: Bool) -> String {
+    func junit(strategy: String) -> String {
         let failures = versions.filter { !$0.ok }.count
-        let suite = "check-history \(bundle)\(stepwise ? " (stepwise)" : "")"
+        let suite = "check-history \(bundle) (\(strategy))"
         var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
         xml += #"<testsuites name="\#(escape(suite))" tests="\#(versions.count + skipped.count)" failures="\#(failures)" skipped="\#(skipped.count)">"# + "\n"
         xml += #"  <testsuite name="\#(escape(suite))" tests="\#(versions.count + skipped.count)" failures="\#(failures)" skipped="\#(skipped.count)">"# + "\n"

@@ -9,11 +9,13 @@ struct PlanCommand: ParsableCommand {
         commandName: "plan",
         abstract: "Show the steps that would migrate a store to a version, without touching it.",
         discussion: """
-            From the store's version (found from its hashes) to the target, as Core Data's automatic \
-            migration goes: a mapping step wherever a given mapping model starts from the version \
-            reached, and elsewhere one lightweight step inferred straight across the versions no \
-            mapping model covers (--stepwise: one step per consecutive pair instead). Each step says \
-            why it is taken. A step Core Data could not infer is an error naming each change that \
+            From the store's version (found from its hashes) to the target, the way --strategy says \
+            the app migrates. By default, progressive (Chrysalis's own): a mapping step wherever a \
+            given mapping model starts from the version reached, and elsewhere one lightweight step \
+            inferred straight across the versions no mapping model covers. automatic is Core Data's \
+            automatic migration exactly (one mapping model for the exact pair, else one inferred \
+            step, else refused); iterative (--stepwise) one step per consecutive pair; staged the \
+            stages an app registers. Each step says why it is taken. A step Core Data could not infer is an error naming each change that \
             needs a mapping model. Findings say what data would be dropped, what is renamed or \
             retyped, and what becomes required.
 

@@ -31,12 +31,10 @@ struct PlanOptions: ParsableArguments {
             discussion: "CHRYSALIS_LOG=debug (decisions) or trace (decisions and SQL) does the same for any command."))
     var verbose = false
 
-    @Flag(
-        help: ArgumentHelp(
-            "Visit every version: one step per consecutive pair, instead of Core Data's one inferred step across versions no mapping model covers.",
-            discussion:
-                "Without it, a store many versions behind migrates as Core Data's automatic migration does it: straight to the target (or to where the next mapping model starts), which keeps data an intermediate version would drop."
-        ))
+    @Option(help: StrategyName.help)
+    var strategy: StrategyName?
+
+    @Flag(help: "Visit every version, one step per consecutive pair: --strategy iterative.")
     var stepwise = false
 
     @Flag(
@@ -116,7 +114,7 @@ struct PlanOptions: ParsableArguments {
     func plan() throws -> (ModelBundle, MigrationPlan) {
         let (bundle, mappings, explicit) = try load()
         var plan = try MigrationPlan.make(
-            store: store, bundle: bundle, mappings: mappings, to: target, route: stepwise ? .stepwise : .automatic,
+            store: store, bundle: bundle, mappings: mappings, to: target, strategy: try StrategyName.strategy(strategy, stepwise: stepwise),
             checks: InferenceChecks(strictDestinations ? [.destinationChanges] : []).union(acceptForeignModel ? [] : [.foreignModel]))
         if !mappings.isEmpty {
             // Which files --mappings read, so a folder's contents are never a surprise.

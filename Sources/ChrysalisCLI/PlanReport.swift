@@ -78,7 +78,7 @@ struct PlanReport: Encodable {
             case .mapping(let models):
                 mappings = models.map(\.name)
                 entityMappings = models.flatMap { model in model.entityMappings.map { "\(model.name): \($0.name)" } }
-            case .lightweight: break
+            case .lightweight, .handler: break
             }
             return Step(
                 from: step.source.name, to: step.destination.name, kind: step.kind.name, reason: step.reason, mappings: mappings,

@@ -9,10 +9,12 @@ struct Registration {
     var policies: PolicyRegistry
     /// Customises each pass's manager before it runs.
     var configureManager: (@Sendable (MigrationManager) throws -> Void)?
+    /// The app's staged migration, which `--strategy staged` runs.
+    var stages: StagedMigration?
 
     /// The registration of this process, set once before the command line is parsed: nothing,
     /// unless an app's build of the command line registered its own (``Chrysalis/main(policies:configureManager:)``).
-    nonisolated(unsafe) static var current = Registration(policies: PolicyRegistry(), configureManager: nil)
+    nonisolated(unsafe) static var current = Registration(policies: PolicyRegistry(), configureManager: nil, stages: nil)
 
     /// Migration options with these policies and hook, and `cancellation`.
     func options(cancellation: CancellationToken = CancellationToken()) -> MigrationOptions {

@@ -60,12 +60,15 @@ public struct DemoExample: Sendable {
     public var stops: [Stop]
     /// Queries shown before migrating.
     public var before: [Query]
+    /// How the demo migrates, when not by the default route (a staged migration with its
+    /// handlers), given the demo's bundle (stages name its versions by checksum).
+    public var strategy: (@Sendable (ModelBundle) throws -> MigrationStrategy)? = nil
 }
 
 /// Every demo, in the order `chrysalis demo --list` shows them.
 public enum DemoCatalog {
     /// All demos.
-    public static let all: [DemoExample] = [BookStoreDemo.example, BooksDemo.example, RecipesDemo.example, GroceriesDemo.example]
+    public static let all: [DemoExample] = [BookStoreDemo.example, BooksDemo.example, RecipesDemo.example, GroceriesDemo.example, StagedDemo.example]
 
     /// The demo called `name`.
     public static func example(named name: String) -> DemoExample? { all.first { $0.name == name.lowercased() } }

@@ -13,6 +13,8 @@ public enum DemoResources {
     public static var recipesBundle: URL { root.appendingPathComponent("Recipes.xcdatamodeld") }
     /// Groceries Model 3 and Model 4 (worked-examples §4).
     public static var groceriesBundle: URL { root.appendingPathComponent("Groceries.xcdatamodeld") }
+    /// Shelf 1–3: authors whose names become unique, for the staged migration demo.
+    public static var shelfBundle: URL { root.appendingPathComponent("Shelf.xcdatamodeld") }
     /// The objc.io Books example: the real Model1–3 bundle (worked-examples §2).
     public static var booksBundle: URL { root.appendingPathComponent("Books/Model.xcdatamodeld") }
 

@@ -80,24 +80,27 @@ public struct DemoRunner: Sendable {
         return bundle
     }
 
-    /// The demo's plan: from the store to the last stop, ending a step at every stop. Core Data's
-    /// own route where it does; otherwise every version is visited (`--stepwise`), as the worked
-    /// example goes (BookStore stops at version 2, which Core Data's route passes over).
+    /// The demo's plan: from the store to the last stop, ending a step at every stop. The demo's
+    /// own strategy when it has one (a staged migration); else the default, progressive, where it
+    /// stops at every stop; otherwise every version is visited (iterative), as the worked example
+    /// goes (BookStore stops at version 2, which the progressive route passes over).
     public func plan(bundle: ModelBundle) throws -> MigrationPlan {
-        let automatic = try plan(bundle: bundle, route: .automatic)
-        let reached = Set(automatic.steps.map(\.destination.name))
-        return example.stops.allSatisfy({ reached.contains($0.version) }) ? automatic : try plan(bundle: bundle, route: .stepwise)
+        if let strategy = example.strategy { return try plan(bundle: bundle, strategy: try strategy(bundle)) }
+        let progressive = try plan(bundle: bundle, strategy: .progressive)
+        let reached = Set(progressive.steps.map(\.destination.name))
+        return example.stops.allSatisfy({ reached.contains($0.version) }) ? progressive : try plan(bundle: bundle, strategy: .iterative)
     }
 
-    /// What Core Data's route would be, when the demo's plan takes another (nil: the same).
-    public func automaticRoute(bundle: ModelBundle) throws -> String? {
-        let automatic = try plan(bundle: bundle, route: .automatic)
-        guard automatic.steps.count != (try plan(bundle: bundle)).steps.count else { return nil }
-        return automatic.steps.map { "\($0.source.name) → \($0.destination.name) [\($0.kind.name)]" }.joined(separator: ", ")
+    /// What `chrysalis migrate`'s default route would be, when the demo's plan takes another (nil: the same).
+    public func defaultRoute(bundle: ModelBundle) throws -> String? {
+        guard example.strategy == nil else { return nil }
+        let progressive = try plan(bundle: bundle, strategy: .progressive)
+        guard progressive.steps.count != (try plan(bundle: bundle)).steps.count else { return nil }
+        return progressive.steps.map { "\($0.source.name) → \($0.destination.name) [\($0.kind.name)]" }.joined(separator: ", ")
     }
 
-    private func plan(bundle: ModelBundle, route: PlanRoute) throws -> MigrationPlan {
-        try MigrationPlan.make(store: storePath, bundle: bundle, mappings: try example.mappings(), to: example.stops.last?.version, route: route)
+    private func plan(bundle: ModelBundle, strategy: MigrationStrategy) throws -> MigrationPlan {
+        try MigrationPlan.make(store: storePath, bundle: bundle, mappings: try example.mappings(), to: example.stops.last?.version, strategy: strategy)
     }
 
     /// What a stop adds to the plan's own reasons (a custom policy, a hook), if anything.

@@ -63,6 +63,8 @@ extension ConsoleState.Step {
             }
         case .lightweight(let inference):
             changes = inference.changes.map(\.description)
+        case .handler(let handler):
+            changes = ["the app's \(handler.name) runs on the store at \(handler.version.name)"]
         }
         self.init(
             from: step.source.name, to: step.destination.name, kind: step.kind.name, mappings: mappings, findings: step.findings,
@@ -90,6 +92,9 @@ extension StepResult {
         case .mapping:
             how = "mapping: " + report.passes.joined(separator: " then ")
             verification = (report.pagesChecked ? "SQLite quick check ok; " : "") + "every entity's rows reconciled with what the passes created"
+        case .handler:
+            how = report.passes.joined(separator: "; ")
+            verification = "every object the handler changed validated when it saved, as Core Data validates a context's save"
         }
         self.init(
             index: done.index, from: done.step.source.name, to: done.step.destination.name, how: how, seconds: report.duration,

@@ -35,6 +35,10 @@ public struct ModelBundle: Hashable, Sendable {
             hasher.combine(model)
         }
 
+        /// The version's checksum (`NSManagedObjectModel.versionChecksum`, and the one in
+        /// `VersionInfo.plist`): how a staged migration's stages name it.
+        public var versionChecksum: String { VersionHash.versionChecksum(ofHashes: entityHashes) }
+
         /// Why no store can be made or migrated at this version (Core Data refuses the model, or
         /// Chrysalis cannot lay it out); `nil` when stores can.
         public var refusal: ModelFinding? { findings.first { $0.problem.stopsStores } }

@@ -89,8 +89,13 @@ public enum VersionHash {
     /// `NSStoreModelVersionChecksumKey` (and `VersionInfo.plist`'s checksum): base64 SHA-256 over
     /// each entity's hash, by entity name.
     public static func versionChecksum(of model: ManagedObjectModel) -> String {
+        versionChecksum(ofHashes: entityHashes(of: model))
+    }
+
+    /// The version checksum of a model whose entities have `hashes` (``ModelBundle/Version/entityHashes``).
+    public static func versionChecksum(ofHashes hashes: [String: Data]) -> String {
         var bytes = HashInput()
-        for (_, hash) in sortedHashes(of: model) { bytes.append(hash) }
+        for (_, hash) in hashes.sorted(by: { precedesInUTF16($0.key, $1.key) }) { bytes.append(hash) }
         return bytes.sha256.base64EncodedString()
     }
 

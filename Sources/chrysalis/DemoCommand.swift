@@ -27,7 +27,7 @@ struct DemoCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "bookstore, books, recipes or groceries.")
+    @Argument(help: "bookstore, books, recipes, groceries or staged.")
     var name: String = "bookstore"
 
     @Option(help: "Generated rows per root entity, on top of the text's own.")
@@ -134,10 +134,13 @@ struct DemoCommand: ParsableCommand {
     /// The plan said in words, then run with progress lines, each step's result and the
     /// example's queries printed as the step ends.
     private func narrate(_ runner: DemoRunner, bundle: ModelBundle, plan: MigrationPlan, view: DemoOutput) throws {
-        view.showPlan(plan, automatic: try runner.automaticRoute(bundle: bundle), lessons: runner.lesson(at:))
+        view.showPlan(plan, defaultRoute: try runner.defaultRoute(bundle: bundle), staged: runner.example.strategy != nil, lessons: runner.lesson(at:))
         var options = runner.options()
+        let steps = plan.steps
         options.afterStep = { done in
             view.showStep(done)
+            // A handler that runs next, at the same version, finishes the stop: it is shown after it.
+            if done.index < steps.count, case .handler = steps[done.index].kind, steps[done.index].source.name == done.step.destination.name { return }
             try runner.arrive(at: done.step.destination.name, view.show)
         }
         let interrupt = SignalCancellation(token: runner.cancellation)

@@ -39,36 +39,57 @@ final class DemoOutput: Sendable {
     }
 
     /// The plan: its route, and per step the versions, the kind, why, what changes and what to know.
-    func showPlan(_ plan: MigrationPlan, automatic: String?, lessons: (String) -> String?) {
+    func showPlan(_ plan: MigrationPlan, defaultRoute: String?, staged: Bool, lessons: (String) -> String?) {
         let count = plan.steps.count == 1 ? "1 step" : "\(plan.steps.count) steps"
         print("")
-        if let automatic {
+        if let defaultRoute {
             paragraph(
-                "The plan: \(plan.storeVersion) → \(plan.targetVersion) in \(count), one per version, as the worked example goes. "
-                    + "(`chrysalis migrate` takes Core Data's own route instead: \(automatic); it skips versions no mapping model needs.)", indent: "")
+                "The plan: \(plan.storeVersion) → \(plan.targetVersion) in \(count), one per version (iterative), as the worked example goes. "
+                    + "(`chrysalis migrate` takes its default, progressive route instead: \(defaultRoute); it skips versions no mapping model needs.)",
+                indent: "")
+        } else if staged {
+            paragraph(
+                "The plan: \(plan.storeVersion) → \(plan.targetVersion) in \(count), by the stages the app registers (staged migration, "
+                    + "as iOS 17's NSStagedMigrationManager runs them): each handler is a step of its own.", indent: "")
         } else {
-            paragraph("The plan: \(plan.storeVersion) → \(plan.targetVersion) in \(count), the route Core Data takes.", indent: "")
+            paragraph("The plan: \(plan.storeVersion) → \(plan.targetVersion) in \(count), by `chrysalis migrate`'s default, progressive route.", indent: "")
         }
         for (index, step) in plan.steps.enumerated() {
-            print("\n  \(index + 1). \(step.source.name) → \(step.destination.name) [\(step.kind.name)]")
+            print("\n  \(index + 1). \(Self.versions(of: step)) [\(step.kind.name)]")
             paragraph("why: " + why(step), indent: "     ")
             var changes: [String] = []
             if case .lightweight(let inference) = step.kind { changes = inference.changes.map(\.description) }
             if !changes.isEmpty { paragraph("changes: " + changes.joined(separator: "; "), indent: "     ") }
             for finding in step.findings where !changes.contains(where: finding.contains) { paragraph(finding, indent: "     ") }
-            if let lesson = lessons(step.destination.name) { paragraph(lesson, indent: "     ") }
+            if case .handler = step.kind {} else if let lesson = lessons(step.destination.name) { paragraph(lesson, indent: "     ") }
         }
     }
 
     /// A step's end: how it was done (the words its progress line used) and how it was checked.
     func showStep(_ done: CompletedStep) {
         let report = done.report
-        let how = report.passes == ["inferred, in place"] ? "lightweight, in place" : "mapping: " + report.passes.joined(separator: " then ")
+        let how: String
+        switch done.step.kind {
+        case .lightweight: how = "lightweight, in place"
+        case .mapping: how = "mapping: " + report.passes.joined(separator: " then ")
+        case .handler: how = report.passes.joined(separator: "; ")
+        }
         let rows = report.rowsAfter.values.reduce(0, +)
-        let checked = report.rowsAfter.isEmpty ? "schema checked, no row touched" : "\(rows) rows verified"
+        let checked: String
+        if case .handler = done.step.kind {
+            checked = "what it saved validated"
+        } else {
+            checked = report.rowsAfter.isEmpty ? "schema checked, no row touched" : "\(rows) rows verified"
+        }
         print(
-            "\nStep \(done.index)/\(done.count) done: \(done.step.source.name) → \(done.step.destination.name), \(how), "
+            "\nStep \(done.index)/\(done.count) done: \(Self.versions(of: done.step)), \(how), "
                 + "\(String(format: "%.2f", report.duration)) s, \(checked).")
+    }
+
+    /// `A → B`, or `at A` for a handler, which leaves the store at its version.
+    private static func versions(of step: MigrationPlan.Step) -> String {
+        if case .handler = step.kind { return "at \(step.source.name)" }
+        return "\(step.source.name) → \(step.destination.name)"
     }
 
     private func why(_ step: MigrationPlan.Step) -> String {
@@ -81,6 +102,9 @@ final class DemoOutput: Sendable {
             return "\(given) for this pair of versions (\(models.map(\.name).joined(separator: " then "))), and Core Data "
                 + "uses \(models.count == 1 ? "it" : "them") rather than infer: the step runs the three stages (create instances, relationships, "
                 + "validate) into a new store."
+        case .handler(let handler):
+            return "the app's \(handler.moment.rawValue) handler runs on the store at \(handler.version.name), with objects it fetches, changes "
+                + "and saves, in one transaction undone with the plan if anything fails."
         }
     }
 

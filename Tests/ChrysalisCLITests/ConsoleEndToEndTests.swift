@@ -89,7 +89,7 @@ final class ConsoleEndToEndTests: XCTestCase {
     }
 
     /// `chrysalis console` on a plan that mixes an in-place lightweight step and mapping steps
-    /// (Core Data's route from BookStore 1): the in-place step runs in the console too.
+    /// (the default, progressive route from BookStore 1): the in-place step runs in the console too.
     func testConsoleRunsAMixedPlanInPlaceStepIncluded() throws {
         let directory = try scratchDirectory()
         let path = directory.appendingPathComponent("BookStore.sqlite").path

@@ -138,7 +138,7 @@ struct CrashKind {
                             + mapping("Model2_to_Model3")
                     ),
                 ]),
-            // Core Data's route: one inferred step straight to BookStore 3, then two mapping steps.
+            // The default, progressive route: one inferred step straight to BookStore 3, then two mapping steps.
             CrashKind(
                 name: "chain", bundle: bookStore, version: "BookStore", rows: 2_500, storeName: "BookStore.sqlite", journalMode: nil,
                 versions: chain),

@@ -32,7 +32,7 @@ final class DemoCommandTests: XCTestCase {
             let name = line.prefix { $0 != " " }
             return (String(name), line.dropFirst(name.count).trimmingCharacters(in: .whitespaces))
         }
-        XCTAssertEqual(listed.map(\.0), ["bookstore", "books", "recipes", "groceries"])
+        XCTAssertEqual(listed.map(\.0), ["bookstore", "books", "recipes", "groceries", "staged"])
         let readme = try String(
             contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
                 .appendingPathComponent("README.md"), encoding: .utf8)

@@ -13,8 +13,8 @@ final class FolderLayersTests: XCTestCase {
     static let stacks: [String: [String]] = [
         "SQLiteStore": ["Values", "Statements", "Layout", "Bookkeeping", "Reading", "Writing", "Files"],
         "MigrationEngine": [
-            "Values", "Expressions", "Mapping", "Generation", "Progress", "Safety", "Manager", "Pass", "Inference", "Planning",
-            "Verification",
+            "Values", "Expressions", "Mapping", "Generation", "Progress", "Safety", "Manager", "Pass", "Inference", "Staging",
+            "Planning", "Verification",
         ],
     ]
 

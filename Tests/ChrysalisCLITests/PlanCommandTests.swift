@@ -39,7 +39,8 @@ final class PlanCommandTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stdout.contains("1. Model1 → Model3  [lightweight]"), result.stdout)
         XCTAssertTrue(
-            result.stdout.contains("why: no mapping model covers Model1 → Model3: inferred straight to it as Core Data does, across 1 version in between"),
+            result.stdout.contains(
+                "why: progressive: no mapping model covers Model1 → Model3, so one step is inferred straight to it, across 1 version in between"),
             result.stdout)
         XCTAssertTrue(result.stdout.contains("• data dropped: Book.authorName removed"), result.stdout)
         XCTAssertTrue(result.stdout.contains("• data dropped: Book.fileURL removed"), result.stdout)

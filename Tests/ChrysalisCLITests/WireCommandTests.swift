@@ -22,7 +22,8 @@ final class WireCommandTests: XCTestCase {
         XCTAssertTrue(result.stdout.contains("1. zmessaging2.3 → zmessaging2.101.0  [lightweight]"), result.stdout)
         XCTAssertTrue(
             result.stdout.contains(
-                "why: no mapping model covers zmessaging2.3 → zmessaging2.101.0: inferred straight to it as Core Data does, across 85 versions in between"),
+                "why: progressive: no mapping model covers zmessaging2.3 → zmessaging2.101.0, so one step is inferred straight to it, across 85 versions in between"
+            ),
             result.stdout)
         XCTAssertTrue(result.stdout.contains("• rename: Conversation.allMessages renamed from messages"), result.stdout)
         XCTAssertTrue(
@@ -33,7 +34,7 @@ final class WireCommandTests: XCTestCase {
         let plan = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(stepwise.stdout.utf8)) as? [String: Any])
         let steps = try XCTUnwrap(plan["steps"] as? [[String: Any]])
         XCTAssertEqual(steps.count, 80, "the 86 versions after 2.3 but the 6 that share the hashes of the version a step starts from")
-        XCTAssertEqual(steps.first?["reason"] as? String, "--stepwise: one step per consecutive pair of versions")
+        XCTAssertEqual(steps.first?["reason"] as? String, "iterative: one step per consecutive pair of versions")
     }
 
     func testBothRealStoresMigrateWithNoOptions() throws {
@@ -72,7 +73,7 @@ final class WireCommandTests: XCTestCase {
             XCTAssertEqual(try Data(contentsOf: store), before, "plan touches nothing")
             let stepwise = try ChrysalisRunner.run(["plan", store.path, "--model", model, "--stepwise"])
             XCTAssertNotEqual(stepwise.status, 0)
-            XCTAssertTrue(stepwise.stderr.contains("leave out --stepwise"), stepwise.stderr)
+            XCTAssertTrue(stepwise.stderr.contains("use --strategy automatic"), stepwise.stderr)
             let result = try ChrysalisRunner.run(["migrate", store.path, "--model", model])
             XCTAssertEqual(result.status, 0, "\(name): \(result.stderr)")
             let inspect = try ChrysalisRunner.run(["inspect", store.path, "--model", model, "--json"])

@@ -20,7 +20,7 @@ enum GoldenStates {
         try PersistentStore.create(at: path, model: try XCTUnwrap(bundle.version(named: "BookStore")).model).close()
         let plan = try MigrationPlan.make(
             store: path, bundle: bundle, mappings: [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")],
-            route: .stepwise)
+            strategy: .iterative)
         // The demo's policies and hook, as `chrysalis demo` runs with: they decide what is SQL.
         let options = MigrationOptions(policies: DemoResources.policies, configureManager: BookStoreSynopsis.install)
         return ConsoleState(store: path, bundle: bundle, plan: plan, options: options, width: width, height: height, glyphs: glyphs)

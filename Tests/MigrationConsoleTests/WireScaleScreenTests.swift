@@ -55,7 +55,7 @@ final class WireScaleScreenTests: XCTestCase {
             let store = try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent.hasPrefix("store2-3.") })
             let bundle = try ModelBundle.read(at: try XCTUnwrap(Fixtures.files(where: { $0.lastPathComponent == "zmessaging.xcdatamodeld" }).first))
             let copy = try Fixtures.copyStore(store, into: try scratchDirectory())
-            let plan = try MigrationPlan.make(store: copy.path, bundle: bundle, route: .stepwise)
+            let plan = try MigrationPlan.make(store: copy.path, bundle: bundle, strategy: .iterative)
             XCTAssertGreaterThan(plan.steps.count, 60, "the premise: a long plan")
             var state = ConsoleState(store: copy.path, bundle: bundle, plan: plan, options: MigrationOptions(), width: width, height: height, glyphs: .unicode)
             for (index, step) in plan.steps.enumerated() {

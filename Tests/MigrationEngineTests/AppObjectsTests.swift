@@ -92,7 +92,7 @@ final class AppObjectsTests: XCTestCase {
         try XCTSkipUnless(setxattr(path, "user.app.tag", tag, tag.count, 0) == 0, "the file system keeps no extended attributes")
         let plan = try MigrationPlan.make(
             store: path, bundle: bundle,
-            mappings: [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")], route: .stepwise)
+            mappings: [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")], strategy: .iterative)
         XCTAssertTrue(plan.steps.contains { if case .mapping = $0.kind { true } else { false } }, "the premise: a mapping step among them")
         _ = try MigrationRunner.run(
             plan, store: path, options: MigrationOptions(policies: DemoResources.policies, configureManager: { try BookStoreSynopsis.install(on: $0) }))

@@ -65,10 +65,10 @@ final class BookStoreChainTests: XCTestCase {
         let plan = try MigrationPlan.make(store: path, bundle: bundle, mappings: mappings)
         XCTAssertEqual(plan.storeVersion, "BookStore")
         XCTAssertEqual(plan.targetVersion, "BookStore 5")
-        // Core Data's route: one inferred step across the versions before the first mapping model.
+        // The default, progressive route: one inferred step across the versions before the first mapping model.
         XCTAssertEqual(plan.steps.map(\.kind.name), ["lightweight", "mapping", "mapping"])
         XCTAssertEqual(plan.steps.map(\.destination.name), ["BookStore 3", "BookStore 4", "BookStore 5"])
-        XCTAssertEqual(plan.steps[0].reason, "inferred straight to BookStore 3, where the next mapping model starts, across 1 version in between")
+        XCTAssertEqual(plan.steps[0].reason, "progressive: inferred straight to BookStore 3, where the next mapping model starts, across 1 version in between")
         XCTAssertTrue(plan.steps[0].findings.contains("rename: entity Book renamed to Publication"), "\(plan.steps[0].findings)")
         XCTAssertFalse(plan.steps[0].findings.contains { $0.hasPrefix("rewrites whole tables") }, "adding an attribute and renaming a table alter it in place")
         XCTAssertTrue(

@@ -28,7 +28,7 @@ final class DamagedPageTests: XCTestCase {
     private func plan(_ path: String) throws -> MigrationPlan {
         try MigrationPlan.make(
             store: path, bundle: try bookStore(),
-            mappings: [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")], route: .stepwise)
+            mappings: [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")], strategy: .iterative)
     }
 
     func testAPlanReadsNoPageItDoesNotNeed() throws {

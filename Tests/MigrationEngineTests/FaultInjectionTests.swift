@@ -72,7 +72,7 @@ final class FaultInjectionTests: XCTestCase {
         options.afterStep = { _ in steps.add() }
         let plan = try MigrationPlan.make(
             store: path, bundle: try bookStore(),
-            mappings: [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")], route: .stepwise)
+            mappings: [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")], strategy: .iterative)
         XCTAssertThrowsError(try MigrationRunner.run(plan, store: path, options: options)) { error in
             XCTAssertEqual((error as? MigrationError)?.kind, .noSpace, "\(error)")
             XCTAssertTrue("\(error)".contains("not enough free space for the plan BookStore → BookStore 5 (4 steps): it needs about "), "\(error)")

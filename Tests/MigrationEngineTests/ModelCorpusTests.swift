@@ -116,7 +116,7 @@ final class ModelCorpusTests: XCTestCase {
         // Each pair's store is its own: as many at once as there are processors.
         DispatchQueue.concurrentPerform(iterations: pairs.count) { index in
             let pair = pairs[index]
-            let check = HistoryCheck(bundle: pair.bundle, mappings: pair.mappings, route: .automatic, rows: 4, target: pair.destination.name)
+            let check = HistoryCheck(bundle: pair.bundle, mappings: pair.mappings, strategy: .progressive, rows: 4, target: pair.destination.name)
             let path = directory.appendingPathComponent("pair-\(index).sqlite").path
             defer { StoreFiles.remove(path) }
             do {

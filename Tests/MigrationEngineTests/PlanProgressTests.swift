@@ -23,7 +23,7 @@ final class PlanProgressTests: XCTestCase {
     private func fourSteps(_ path: String) throws -> MigrationPlan {
         try MigrationPlan.make(
             store: path, bundle: try bookStore(), mappings: [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")],
-            route: .stepwise)
+            strategy: .iterative)
     }
 
     /// Runs the plan, collecting what its own channel posts.

@@ -23,7 +23,7 @@ final class PlanTransactionTests: XCTestCase {
     private func fourSteps(_ path: String) throws -> MigrationPlan {
         let plan = try MigrationPlan.make(
             store: path, bundle: try bookStore(),
-            mappings: [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")], route: .stepwise)
+            mappings: [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")], strategy: .iterative)
         XCTAssertEqual(plan.steps.map(\.kind.name), ["lightweight", "lightweight", "mapping", "mapping"])
         return plan
     }

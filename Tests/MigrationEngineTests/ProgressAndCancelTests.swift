@@ -76,7 +76,7 @@ final class ProgressAndCancelTests: XCTestCase {
         }
         let plan = try MigrationPlan.make(
             store: path, bundle: try bookStore(), mappings: [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")],
-            route: .stepwise)
+            strategy: .iterative)
         XCTAssertEqual(plan.steps.count, 2)
         let started = Date()
         let report = try MigrationRunner.run(plan, store: path, options: options)

@@ -37,7 +37,7 @@ final class RecoveryTruthTests: XCTestCase {
         }
         let plan = try MigrationPlan.make(
             store: path, bundle: try bookStore(),
-            mappings: [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")], route: .stepwise)
+            mappings: [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")], strategy: .iterative)
         _ = try MigrationRunner.run(plan, store: path, options: options)
         let store2 = frozen.appendingPathComponent("BookStore.sqlite").path
         let journal = frozen.appendingPathComponent(".BookStore.sqlite.chrysalis-plan").path

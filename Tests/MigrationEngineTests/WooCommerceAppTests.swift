@@ -43,7 +43,7 @@ final class WooCommerceAppTests: XCTestCase {
     func testEveryVersionMigratesStepwiseToTheCurrentVersion() throws {
         let bundle = try Self.bundle.get(), mappings = try Self.mappings.get()
         let names = bundle.versions.map(\.name)
-        let check = HistoryCheck(bundle: bundle, mappings: mappings, route: .stepwise, rows: 4)
+        let check = HistoryCheck(bundle: bundle, mappings: mappings, strategy: .iterative, rows: 4)
         let outcomes = check.run(in: try scratchDirectory())
         XCTAssertEqual(outcomes.map(\.version), names)
         let failures = outcomes.filter { !$0.ok }

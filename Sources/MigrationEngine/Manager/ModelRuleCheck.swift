@@ -10,6 +10,11 @@ struct ModelRuleCheck {
     var schema = "main"
     /// The store, as a failure names it.
     var place = "the destination"
+    /// Only these objects (keys by entity number), as a context checks the objects it changed;
+    /// nil for every object.
+    var onlyKeys: [Int: [Int64]]?
+    /// What a failure says to do.
+    var fix: ((_ entity: String, _ property: String) -> String)?
 
     /// Stage 3 of a pass: the destination store.
     init(manager: MigrationManager) {
@@ -26,10 +31,12 @@ struct ModelRuleCheck {
         for entity in model.entities {
             defer { didCheckEntity() }
             guard !entity.isAbstract, let number = layout.numbering.number(of: entity.name), let table = layout.table(for: entity.name) else { continue }
+            if let onlyKeys, onlyKeys[number] == nil { continue }
             for attribute in model.allAttributes(of: entity) where !attribute.isOptional && !attribute.isTransient {
                 guard let column = layout.column(entity: entity.name, property: attribute.name) else { continue }
                 if let key = try connection.integer(
-                    SQLStatement("SELECT Z_PK FROM \(schema).\(q(table.name)) WHERE Z_ENT = ? AND \(q(column.name)) IS NULL LIMIT 1", [SQLValue(number)]))
+                    SQLStatement(
+                        "SELECT Z_PK FROM \(schema).\(q(table.name)) WHERE Z_ENT = ?\(only(number)) AND \(q(column.name)) IS NULL LIMIT 1", [SQLValue(number)]))
                 {
                     throw failure(entity.name, key, attribute.name, "is required but has no value")
                 }
@@ -45,7 +52,7 @@ struct ModelRuleCheck {
         switch layout.storage(entity: entity.name, relationship: relationship.name) {
         case let .foreignKey(_, column, _)? where !relationship.isOptional:
             if let key = try connection.integer(
-                SQLStatement("SELECT Z_PK FROM \(schema).\(q(table)) WHERE Z_ENT = ? AND \(q(column)) IS NULL LIMIT 1", [SQLValue(number)]))
+                SQLStatement("SELECT Z_PK FROM \(schema).\(q(table)) WHERE Z_ENT = ?\(only(number)) AND \(q(column)) IS NULL LIMIT 1", [SQLValue(number)]))
             {
                 throw failure(entity.name, key, relationship.name, "is required but points to nothing")
             }
@@ -75,7 +82,7 @@ struct ModelRuleCheck {
         guard minimum > 0 || maximum < Int.max else { return }
         let emptyAllowed = relationship.isOptional ? "c > 0 AND " : ""
         let sql =
-            "SELECT Z_PK, c FROM (SELECT s.Z_PK, \(count) AS c FROM \(schema).\(SQLIdentifier.quote(table)) s WHERE s.Z_ENT = ?) WHERE \(emptyAllowed)(c < ? OR c > ?) LIMIT 1"
+            "SELECT Z_PK, c FROM (SELECT s.Z_PK, \(count) AS c FROM \(schema).\(SQLIdentifier.quote(table)) s WHERE s.Z_ENT = ?\(only(number, "s."))) WHERE \(emptyAllowed)(c < ? OR c > ?) LIMIT 1"
         if let row = try connection.row(SQLStatement(sql, [SQLValue(number), SQLValue(minimum), SQLValue(maximum)])) {
             let found = row[1].integer ?? 0
             let allowed = maximum == Int.max ? "at least \(minimum)" : minimum == maximum ? "exactly \(minimum)" : "\(minimum) to \(maximum)"
@@ -85,11 +92,17 @@ struct ModelRuleCheck {
         }
     }
 
+    /// The condition that keeps a query to ``onlyKeys`` (integers, written into the SQL).
+    private func only(_ number: Int, _ prefix: String = "") -> String {
+        guard let keys = onlyKeys?[number] else { return "" }
+        return " AND \(prefix)Z_PK IN (\(keys.map(String.init).joined(separator: ",")))"
+    }
+
     private func failure(_ entity: String, _ key: Int64, _ property: String, _ problem: String) -> MigrationError {
         // Core Data validates the destination when the migration saves it, by the same rules.
         let verdict = place == "the destination" ? "; Core Data refuses such a store too (it validates the destination before saving)" : ""
         return MigrationError(
             .validation, "validation failed in \(place): \(entity) object \(key) (Z_PK \(key)): \(property) \(problem)\(verdict)",
-            fix: "map a value for \(entity).\(property) in the mapping model, or make it optional in the destination model")
+            fix: fix?(entity, property) ?? "map a value for \(entity).\(property) in the mapping model, or make it optional in the destination model")
     }
 }

@@ -51,7 +51,7 @@ struct MappingFit {
     /// The names of the mapping models no leg uses, and a note for each saying why. A mapping to a
     /// version the store has already reached is not listed: it is done, and the same command run
     /// again after an interrupted plan must carry on, not complain.
-    func unused(by legs: [PlanRoute.Leg], from start: ModelBundle.Version, to end: ModelBundle.Version) -> (names: [String], notes: [String]) {
+    func unused(by legs: [MigrationStrategy.Leg], from start: ModelBundle.Version, to end: ModelBundle.Version) -> (names: [String], notes: [String]) {
         let used = Set(legs.flatMap { $0.mappings.map(\.name) })
         let index = { (name: String) in bundle.versions.firstIndex { $0.name == name } }
         let startIndex = index(start.name) ?? 0, endIndex = index(end.name) ?? 0

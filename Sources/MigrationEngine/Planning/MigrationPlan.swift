@@ -13,12 +13,15 @@ public struct MigrationPlan: Sendable {
         case lightweight(InferredMapping)
         /// Mapping models, run in order as passes into one destination.
         case mapping([MappingModel])
+        /// A staged migration's handler, run on the store at the step's version.
+        case handler(StageHandlerStep)
 
-        /// `lightweight` or `mapping`.
+        /// `lightweight`, `mapping` or `handler`.
         public var name: String {
             switch self {
             case .lightweight: return "lightweight"
             case .mapping: return "mapping"
+            case .handler: return "handler"
             }
         }
     }
@@ -33,8 +36,7 @@ public struct MigrationPlan: Sendable {
         public var kind: Kind
         /// Data dropped, renames, required values without defaults, tables rewritten.
         public var findings: [String]
-        /// Why the plan takes this step (the route: a mapping model, Core Data's straight
-        /// inference, or `--stepwise`).
+        /// Why the plan takes this step, by its strategy (``MigrationStrategy``).
         public var reason: String = ""
         /// Every change between the two versions, structured (``PlannedChange``).
         public var changes: [PlannedChange] = []
@@ -68,11 +70,11 @@ public struct MigrationPlan: Sendable {
     }
 
     /// Plans the migration of the store at `path` to `target` (default: the bundle's current
-    /// version) with the given mapping models available, by `route` (Core Data's by default:
-    /// see ``PlanRoute``).
+    /// version) with the given mapping models available, the way `strategy` migrates (Chrysalis's
+    /// ``MigrationStrategy/progressive`` by default).
     public static func make(
         store path: String, bundle: ModelBundle, mappings: [MappingModel] = [], to target: String? = nil,
-        route: PlanRoute = .automatic, checks: InferenceChecks = []
+        strategy: MigrationStrategy = .progressive, checks: InferenceChecks = []
     ) throws -> MigrationPlan {
         // A run a crash stopped mid-plan left the store at an intermediate version; the next run
         // puts the original back first, so the plan starts from the original, read in its backup.
@@ -88,12 +90,12 @@ public struct MigrationPlan: Sendable {
         let metadata = try store.metadata()
         let (start, end, compatible) = try ends(
             of: path, store: store, hashes: metadata.versionHashes, bundle: bundle,
-            target: target ?? bundle.currentVersionName, route: route)
+            target: target ?? bundle.currentVersionName, strategy: strategy)
         MigrationLog.plan.debug(
             "\(path): hashes match \(compatible.map(\.name).joined(separator: ", ")); read as \(start.name)\(pending.map { " (from the original \($0), an interrupted plan pending)" } ?? "")"
         )
         let fitting = MappingFit(mappings, bundle: bundle)
-        let legs = try checkedLegs(from: start, to: end, compatible: compatible, bundle: bundle, fitting: fitting, route: route)
+        let legs = try checkedLegs(from: start, to: end, compatible: compatible, bundle: bundle, fitting: fitting, strategy: strategy)
         var (unused, notes) = fitting.unused(by: legs, from: start, to: end)
         if pending != nil {
             notes.insert("an earlier run was interrupted mid-plan: the run puts the original back first, at \(start.name)", at: 0)
@@ -102,7 +104,7 @@ public struct MigrationPlan: Sendable {
         for note in notes { MigrationLog.plan.debug("note: \(note)") }
         let first = StartingStore(path: path, store: store, version: start, compatible: compatible, layout: try store.layout(for: start.model))
         let steps = try legs.enumerated().map { index, leg in
-            try step(leg, first: index == 0 ? first : nil, route: route, bundle: bundle, checks: checks)
+            try step(leg, first: index == 0 ? first : nil, strategy: strategy, bundle: bundle, checks: checks)
         }
         if compatible.isEmpty, checks.contains(.foreignModel), let step = steps.first {
             try OwnModelSource.requireKinship(step, store: path, bundle: bundle)
@@ -113,18 +115,18 @@ public struct MigrationPlan: Sendable {
             beyondModel: BeyondTheModel.findings(extras, steps: steps), notes: notes, unfitMappings: fitting.unfit.map(\.name))
     }
 
-    /// The plan's legs from `start` to `end` by `route`, refused now rather than when a step
+    /// The plan's legs from `start` to `end` by `strategy`, refused now rather than when a step
     /// comes: a version Core Data refuses, or one Chrysalis cannot lay out, stops the plan that
     /// passes through it (and no other), and every mapping must resolve against its two versions.
     private static func checkedLegs(
         from start: ModelBundle.Version, to end: ModelBundle.Version, compatible: [ModelBundle.Version], bundle: ModelBundle,
-        fitting: MappingFit, route: PlanRoute
-    ) throws -> [PlanRoute.Leg] {
+        fitting: MappingFit, strategy: MigrationStrategy
+    ) throws -> [MigrationStrategy.Leg] {
         try fitting.refuseDuplicates()
         let legs =
             compatible.isEmpty
             ? [OwnModelSource.leg(from: start, to: end, bundle: bundle)]
-            : try route.legs(from: start, to: end, bundle: bundle, mappings: fitting.named)
+            : try strategy.legs(from: start, to: end, bundle: bundle, mappings: fitting.named)
         for version in [start] + legs.map(\.destination) {
             try version.requireStorable(for: version.name == start.name ? "as the store's version" : "as a step of this plan")
         }
@@ -138,7 +140,7 @@ public struct MigrationPlan: Sendable {
     /// hashes (none when the store is read as its own archived model: ``OwnModelSource``).
     private static func ends(
         of path: String, store: PersistentStore, hashes: [String: Data], bundle: ModelBundle, target targetName: String,
-        route: PlanRoute
+        strategy: MigrationStrategy
     ) throws -> (start: ModelBundle.Version, end: ModelBundle.Version, compatible: [ModelBundle.Version]) {
         let compatible = bundle.versions(matchingHashes: hashes)
         // Versions differing only in what is not hashed (renaming identifiers, delete rules,
@@ -151,7 +153,7 @@ public struct MigrationPlan: Sendable {
             throw MigrationError(
                 .notFound, "\(bundle.name) has no version \(targetName)", fix: "use one of: \(bundle.versions.map(\.name).joined(separator: ", "))")
         }
-        if compatible.isEmpty, let own = try OwnModelSource.version(of: path, store: store, hashes: hashes, bundle: bundle, route: route) {
+        if compatible.isEmpty, let own = try OwnModelSource.version(of: path, store: store, hashes: hashes, bundle: bundle, strategy: strategy) {
             return (own, end, [])
         }
         guard let start = compatible.first(where: { $0.name == targetName }) ?? compatible.first else {
@@ -177,9 +179,17 @@ public struct MigrationPlan: Sendable {
     /// One leg as a step: its kind (a mapping, or an inference Core Data would make), and its
     /// findings; for the first step, checked against the store's rows.
     private static func step(
-        _ leg: PlanRoute.Leg, first: StartingStore?, route: PlanRoute, bundle: ModelBundle,
+        _ leg: MigrationStrategy.Leg, first: StartingStore?, strategy: MigrationStrategy, bundle: ModelBundle,
         checks: InferenceChecks
     ) throws -> Step {
+        if let handler = leg.handler {
+            return Step(
+                source: leg.source, destination: leg.destination, kind: .handler(handler),
+                findings: [
+                    "runs the app's \(handler.moment.rawValue) handler: what it saves is validated then, and undone with the plan if anything after it fails"
+                ],
+                reason: leg.reason)
+        }
         let inference = InferredMapping(from: leg.source, to: leg.destination, checks: checks)
         let kind: Kind
         if !leg.mappings.isEmpty {
@@ -187,7 +197,7 @@ public struct MigrationPlan: Sendable {
         } else if inference.isInferable {
             kind = .lightweight(inference)
         } else {
-            throw route.notInferable(inference, bundle: bundle)
+            throw strategy.notInferable(inference, bundle: bundle)
         }
         var notes: [String] = []
         if let first {

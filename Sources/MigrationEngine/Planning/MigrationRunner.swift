@@ -177,6 +177,8 @@ public enum MigrationRunner {
             return try InPlaceMigration.run(store: path, from: step.source, to: step.destination, context: context)
         case .mapping(let mappings):
             return try MappingMigration.run(store: path, from: step.source, to: step.destination, mappings: mappings, context: context)
+        case .handler(let handler):
+            return try HandlerMigration.run(handler, store: path, context: context)
         }
     }
 

@@ -17,26 +17,26 @@ enum OwnModelSource {
     static let name = "the store's own model (Z_MODELCACHE)"
 
     /// The store's own model as the plan's source version, or `nil` when it has none that
-    /// reproduces its hashes. `--stepwise` walks the bundle's versions from the store's, which
-    /// this store has none of: it is refused with the way that works.
+    /// reproduces its hashes. A strategy that walks the bundle's versions from the store's
+    /// (iterative, staged) has none to start from here: it is refused with the way that works.
     static func version(
         of path: String, store: PersistentStore, hashes: [String: Data], bundle: ModelBundle,
-        route: PlanRoute
+        strategy: MigrationStrategy
     ) throws -> ModelBundle.Version? {
         guard let model = try? store.cachedModel(), VersionHash.entityHashes(of: model) == hashes else { return nil }
-        guard route == .automatic else {
+        guard strategy.infersStraight else {
             throw MigrationError(
-                .wrongModel, "\(path) is at no version of \(bundle.name), so --stepwise has no version to start from",
-                fix: "leave out --stepwise: Core Data's automatic migration infers straight from the store's own model (Z_MODELCACHE) to the target")
+                .wrongModel, "\(path) is at no version of \(bundle.name), so the \(strategy) strategy has no version to start from",
+                fix: "use --strategy automatic: Core Data's automatic migration infers straight from the store's own model (Z_MODELCACHE) to the target")
         }
         return ModelBundle.Version(name: name, model: model)
     }
 
     /// The one step: inferred straight from the store's own model to `end`.
-    static func leg(from start: ModelBundle.Version, to end: ModelBundle.Version, bundle: ModelBundle) -> PlanRoute.Leg {
+    static func leg(from start: ModelBundle.Version, to end: ModelBundle.Version, bundle: ModelBundle) -> MigrationStrategy.Leg {
         let nearest = bundle.nearestVersion(toHashes: start.entityHashes)
         let near = nearest.map { "; nearest is \($0.version.name), entities differing: \($0.differingEntities.joined(separator: ", "))" } ?? ""
-        return PlanRoute.Leg(
+        return MigrationStrategy.Leg(
             source: start, destination: end, mappings: [],
             reason:
                 "no version of \(bundle.name) has the store's hashes\(near): inferred straight from the store's own model (Z_MODELCACHE) to \(end.name), as Core Data does"

@@ -33,6 +33,14 @@ extension MigrationPlan {
                 case .mapping(let mappings):
                     return try MappingStepSQL(connection: connection, store: store, step: step, layouts: (source, destination), options: options)
                         .described(mappings)
+                case .handler(let handler):
+                    return StepStatements(
+                        source: step.source.name, destination: step.destination.name,
+                        summary: "the app's \(handler.name), in one transaction on the store at \(handler.version.name)",
+                        parts: [
+                            StepStatements.Part(
+                                title: "handler", notes: ["Swift code of the app: its statements are the objects it fetches, changes and saves"])
+                        ])
                 }
             }
         }

@@ -17,6 +17,9 @@ extension SpaceCheck {
                             backup: index == 0 && keepsOriginal, rewritesRows: sql.rewritesRows(methods: sql.tableMethods()),
                             rebuilds: sql.rebuildsTables()), store: store), "\(step.source.name) → \(step.destination.name)"
                 )
+            case .handler(let handler):
+                // What the handler writes is unknown: it may touch every row, so its journal may hold the whole store.
+                return (SpaceCheck(.alterInPlace(backup: index == 0 && keepsOriginal, rewritesRows: true), store: store), handler.name)
             }
         }
         return SpaceCheck.plan(steps: steps, store: store, keepsOriginal: keepsOriginal)

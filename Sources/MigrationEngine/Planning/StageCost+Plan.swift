@@ -24,6 +24,8 @@ extension StageCost {
                     models, sourceRows: Dictionary(entities.map { ($0, each) }, uniquingKeysWith: { a, _ in a }),
                     createsOwnRelationships: policies.createsOwnRelationships
                 ).totalCost
+            case .handler:
+                return handlerStep(rows: rows, bytes: storeBytes, backup: index == 0 && keepsBackup).totalCost
             }
         }
     }

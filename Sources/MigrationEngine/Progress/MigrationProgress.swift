@@ -11,6 +11,8 @@ public struct MigrationProgress: Sendable, Equatable {
         case preparing, createInstances = "create instances", createRelationships = "create relationships"
         case backup = "copy the original", inPlace = "change in place", indexes = "build indexes"
         case validate = "validate", verify = "verify", swap = "swap", done = "done"
+        /// A staged migration's handler at work (``MigrationProgress/rowsDone`` counts its changes).
+        case handler = "run a handler"
     }
 
     /// What ``rowsDone`` and ``rowsTotal`` count in the current stage, so a line never says

@@ -72,6 +72,15 @@ extension StageCost {
         return budget
     }
 
+    /// A staged migration's handler: the backup (when it keeps one), then the handler, whose work
+    /// is the app's: costed as a row-by-row pass over the store's rows.
+    static func handlerStep(rows: Int, bytes: Int, backup: Bool) -> ProgressBudget {
+        var budget = ProgressBudget()
+        if backup { budget.add(.backup, units: max(bytes >> 20, 1), cost: perStage + Double(bytes) * backupPerByte) }
+        budget.add(.handler, units: 0, cost: perStage + Double(rows) * rowByRowInsert)
+        return budget
+    }
+
     /// Microseconds of an in-place step's backup per byte copied, and of its verification per row counted.
     static let backupPerByte = 0.0027, countPerRow = 0.3
 

@@ -10,14 +10,14 @@ extension HistoryCheck {
         var error: Error?
     }
 
-    /// The chained walks a stepwise run makes: at most this many, each from its own version to
+    /// The chained walks an iterative run makes: at most this many, each from its own version to
     /// the next one's start, all at once as processors allow.
     static let chainedWalks = 4
 
-    /// Stepwise, a version's way visits every version after it, so the ways of two versions share
+    /// Iterative, a version's way visits every version after it, so the ways of two versions share
     /// every step after the later one's start: walking each whole repeats the work, n versions
     /// costing about n²/2 steps (WooCommerce's 117 versions, which `WooCommerceAppTests` checks
-    /// stepwise). Instead every step is checked once, on a store made at the version it starts
+    /// iterative). Instead every step is checked once, on a store made at the version it starts
     /// from, and a version's outcome is the first failing step of its way. So that what one step
     /// leaves in the data is checked by the next, the history is also walked whole in a few chained
     /// walks, each from a version to where the next begins; a chained walk's failure is its first
@@ -94,10 +94,10 @@ extension HistoryCheck {
 
     /// The steps of `version`'s way to the target, as a plan takes them: from the first version
     /// with its hashes (as the store is read), through the mapping models that fit.
-    private func legs(from version: ModelBundle.Version) throws -> [PlanRoute.Leg] {
+    private func legs(from version: ModelBundle.Version) throws -> [MigrationStrategy.Leg] {
         let start = bundle.versions(matchingHashes: version.entityHashes).first ?? version
         guard let end = bundle.version(named: target) else { return [] }
-        return try route.legs(from: start, to: end, bundle: bundle, mappings: MappingFit(mappings, bundle: bundle).named)
+        return try strategy.legs(from: start, to: end, bundle: bundle, mappings: MappingFit(mappings, bundle: bundle).named)
     }
 
     /// The store for `version`, walked along its way until it reaches `end`, every step checked.

@@ -4,7 +4,7 @@ import SQLiteStore
 
 /// Proves a model history migratable on Linux: for every version of a bundle, a store made at
 /// that version (rows for every entity, links for every relationship, edge values) is migrated
-/// to the target as Core Data would (straight, or `--stepwise`), through the mapping models given
+/// to the target by a ``MigrationStrategy`` (as the app migrates on devices), through the mapping models given
 /// where they match and the policies registered, and each inferred step is checked: every row,
 /// value, default and link it must keep (``InferredStepCheck``); each mapping step is validated
 /// by its own stage 3; the end is checked against the target's hashes. What `chrysalis
@@ -58,7 +58,7 @@ package struct HistoryCheck: Sendable {
 
     package var bundle: ModelBundle
     package var mappings: [MappingModel]
-    package var route: PlanRoute
+    package var strategy: MigrationStrategy
     package var options: MigrationOptions
     /// Rows per entity in each version's store (edge values first).
     package var rows: Int
@@ -68,12 +68,12 @@ package struct HistoryCheck: Sendable {
     package var versions: Set<String>?
 
     package init(
-        bundle: ModelBundle, mappings: [MappingModel] = [], route: PlanRoute = .automatic,
+        bundle: ModelBundle, mappings: [MappingModel] = [], strategy: MigrationStrategy = .progressive,
         options: MigrationOptions = MigrationOptions(), rows: Int = 12, target: String? = nil
     ) {
         self.bundle = bundle
         self.mappings = mappings
-        self.route = route
+        self.strategy = strategy
         self.options = options
         self.rows = rows
         self.target = target ?? bundle.currentVersionName
@@ -98,7 +98,7 @@ package struct HistoryCheck: Sendable {
     /// Checks every version up to the target, in stores made under `directory` (each removed
     /// when checked), as many at once as there are processors: each version's store is its own.
     /// `progress` hears each version as it starts, one call at a time. Outcomes are in the
-    /// bundle's order. Stepwise, the steps the versions' ways share are checked once
+    /// bundle's order. Iterative, the steps the versions' ways share are checked once
     /// (``runSharingSteps(_:in:progress:)``).
     package func run(in directory: URL, progress: @escaping @Sendable (_ started: Int, _ count: Int, _ version: String) -> Void = { _, _, _ in }) -> [Outcome] {
         outcomes(in: directory, progress: progress).map { $0.sayingScratchStores(in: directory) }
@@ -106,7 +106,7 @@ package struct HistoryCheck: Sendable {
 
     private func outcomes(in directory: URL, progress: @escaping @Sendable (Int, Int, String) -> Void) -> [Outcome] {
         let versions = checkedVersions
-        if route == .stepwise && versions.count > 2 { return runSharingSteps(versions, in: directory, progress: progress) }
+        if case .iterative = strategy, versions.count > 2 { return runSharingSteps(versions, in: directory, progress: progress) }
         let results = Slots<Outcome>(count: versions.count)
         DispatchQueue.concurrentPerform(iterations: versions.count) { index in
             let version = versions[index]
@@ -155,7 +155,7 @@ package struct HistoryCheck: Sendable {
                 fix: "give check-history more --rows, so that every object can have the partners its model requires")
         }
         try store.close()
-        return try MigrationPlan.make(store: path, bundle: bundle, mappings: mappings, to: end ?? target, route: route)
+        return try MigrationPlan.make(store: path, bundle: bundle, mappings: mappings, to: end ?? target, strategy: strategy)
     }
 
     /// Runs `plan` on the store at `path`, made at `version`, checking each inferred step as it

@@ -1,0 +1,105 @@
+import Foundation
+import ObjectModel
+import SQLiteStore
+
+/// Runs a staged migration's handler on the store, in one write transaction: the handler's
+/// saved changes are committed when it returns, its unsaved ones discarded, and an error undoes
+/// them all (the plan then puts the original back). The first step of a plan keeps the backup,
+/// as an in-place step does.
+enum HandlerMigration {
+    static func run(_ step: StageHandlerStep, store path: String, context: StepContext) throws -> MigrationReport {
+        let started = Date()
+        let lock = context.lockHeld ? nil : try StoreLock(store: path)
+        defer { withExtendedLifetime(lock) {} }
+        if lock != nil { try StoreSwap.recover(store: path) }
+        let layout = try storeLayout(step, store: path)
+        let bytes = StoreFiles.bytes(of: path)
+        let reporter = ProgressReporter(
+            budget: StageCost.handlerStep(rows: bytes / StageCost.bytesPerRow, bytes: bytes, backup: context.keepsBackup), target: context.progress)
+        let space = SpaceCheck(.alterInPlace(backup: context.keepsBackup, rewritesRows: true), store: path)
+        try space.require(store: path, step: step.name)
+        try OtherWriters.waitUntilNone(store: path)
+        var backup: String?
+        var outcome = Outcome()
+        do {
+            if context.keepsBackup {
+                var megabytes = CopiedMegabytes(bytes: bytes, reporter: reporter)
+                reporter.begin(stage: .backup, pass: step.name, mapping: nil, index: 0, count: 0, rowsTotal: megabytes.total, unit: .megabytes)
+                backup = try StoreSwap.copyAside(store: path, backup: context.backupPath) { megabytes.copied($0) }
+                megabytes.complete()
+            }
+            reporter.begin(stage: .handler, pass: step.name, mapping: nil, index: 0, count: 0, rowsTotal: 0)
+            try context.cancellation.check()
+            outcome = try runHandler(step, layout: layout, store: path, context: context, reporter: reporter)
+        } catch {
+            if let backup { for path in StoreFiles.paths(of: backup) { unlink(path) } }
+            unlink(StoreSwap.backupMarker(for: path))
+            throw StoreSwap.Paths(store: path).describing(space.explain(Self.named(error, step), store: path, step: step.name))
+        }
+        unlink(StoreSwap.backupMarker(for: path))
+        reporter.finish()
+        return MigrationReport(
+            store: path, backup: backup, sourceVersion: step.version.name, destinationVersion: step.version.name,
+            passes: [outcome.summary(step)], rowsBefore: [:], rowsAfter: [:], duration: Date().timeIntervalSince(started))
+    }
+
+    /// What the handler did: its saves, and the changes it left unsaved (discarded).
+    private struct Outcome {
+        var saves = 0, discarded = 0
+
+        func summary(_ step: StageHandlerStep) -> String {
+            "\(step.name): \(saves) save\(saves == 1 ? "" : "s")"
+                + (discarded == 0 ? "" : "; \(discarded) unsaved change\(discarded == 1 ? "" : "s") discarded, as Core Data discards an unsaved context's")
+        }
+    }
+
+    /// The store's layout at the step's version, which it must be at.
+    private static func storeLayout(_ step: StageHandlerStep, store path: String) throws -> StoreLayout {
+        let store = try PersistentStore.open(at: path)
+        defer { try? store.close() }
+        guard try store.metadata().versionHashes == step.version.entityHashes else {
+            throw MigrationError(
+                .wrongModel, "\(path) is not at version \(step.version.name), where the \(step.name) runs",
+                fix: "run `chrysalis inspect` to see which version it is at")
+        }
+        return try store.layout(for: step.version.model)
+    }
+
+    /// The handler, with its context, inside one immediate transaction.
+    private static func runHandler(
+        _ step: StageHandlerStep, layout: StoreLayout, store path: String, context: StepContext, reporter: ProgressReporter
+    ) throws -> Outcome {
+        let store = try PersistentStore.open(at: path, mode: .readWrite)
+        defer { try? store.close() }
+        var outcome = Outcome()
+        try store.withConnection { connection in
+            try connection.inTransaction(.immediate) {
+                guard try connection.metadata().versionHashes == step.version.entityHashes else {
+                    throw MigrationError(.wrongModel, "\(path) changed while the \(step.name) was starting", fix: "run the migration again")
+                }
+                let objects = try MigrationContext(version: step.version.name, layout: layout, connection: connection, path: path)
+                objects.changeObserver = { [cancellation = context.cancellation] in
+                    reporter.advance(units: 1, rows: 1)
+                    try cancellation.check()
+                }
+                try step.handler(objects)
+                outcome = Outcome(saves: objects.saves, discarded: try objects.discardUnsaved())
+                try context.cancellation.check()  // the last moment to change one's mind
+            }
+        }
+        return outcome
+    }
+
+    /// A handler's error, saying which handler it came from.
+    private static func named(_ error: Error, _ step: StageHandlerStep) -> Error {
+        switch error {
+        case var error as MigrationError where error.kind != .cancelled:
+            error.message = "the \(step.name) failed: \(error.message)"
+            return error
+        case is MigrationError, is StoreError:
+            return error
+        default:
+            return MigrationError(.validation, "the \(step.name) failed: \(error)", fix: "correct the handler")
+        }
+    }
+}
