@@ -18,6 +18,10 @@ public struct InferenceRequirement: Hashable, Sendable, CustomStringConvertible 
         /// The relationship's links, kept in the source property named here, would hold objects
         /// of an entity its new destination is not: rows with a link break it.
         case linkElsewhere(String)
+        /// A uniqueness constraint the destination adds, over these source properties: the step
+        /// builds its unique index, which rows sharing a value break (every row after the first
+        /// of each value). The canonical reason for a staged migration's `willMigrate`.
+        case unique([String])
     }
 
     /// The destination entity.
@@ -41,6 +45,30 @@ public struct InferenceRequirement: Hashable, Sendable, CustomStringConvertible 
             return try reader.countLacking(from, of: source)
         case .linkElsewhere(let from):
             return try reader.count(of: source, includingSubentities: false) - reader.countLacking(from, of: source)
+        case .unique(let from):
+            return try reader.countSharingValues(from, of: source)
+        }
+    }
+
+    /// The requirement as a plan's finding, with what the store's rows showed (`checked`) or
+    /// that they are checked when the step runs.
+    func finding(checked: Bool) -> String {
+        if case .unique = kind {
+            return "unique: \(description); " + (checked ? "no two rows share a value, so the step can run" : "checked against the rows when the step runs")
+        }
+        return "required: \(description); " + (checked ? "no row lacks it, so the step can run" : "checked against the rows when the step runs")
+    }
+
+    /// The uniqueness constraints `entity` adds to its `source` (`sources`: source property by
+    /// destination property). A constraint over a new property is not among them: its rows start
+    /// from the default, which no row has yet.
+    static func addedUniqueness(of entity: EntityDescription, from source: EntityDescription, sources: [String: String]) -> [InferenceRequirement] {
+        let before = Set(source.uniquenessConstraints.map { Set($0) })
+        return entity.uniquenessConstraints.compactMap { constraint in
+            let from = constraint.compactMap { sources[$0] }
+            guard from.count == constraint.count, !before.contains(Set(from)) else { return nil }
+            let names = constraint.joined(separator: ", ")
+            return InferenceRequirement(entity: entity.name, property: names, kind: .unique(from), description: "\(entity.name).\(names) becomes unique")
         }
     }
 }
@@ -58,18 +86,29 @@ extension InferredMapping {
     /// The error for a store whose rows break requirements: what Core Data would refuse, and why.
     func unmetRequirementsError(_ unmet: [(requirement: InferenceRequirement, rows: Int)], store path: String) -> MigrationError {
         let list = unmet.map { unmet -> String in
-            if case .linkElsewhere = unmet.requirement.kind {
-                return "\(unmet.requirement.description) (\(unmet.rows) row\(unmet.rows == 1 ? " has" : "s have") a link)"
+            switch unmet.requirement.kind {
+            case .linkElsewhere: return "\(unmet.requirement.description) (\(unmet.rows) row\(unmet.rows == 1 ? " has" : "s have") a link)"
+            case .unique: return "\(unmet.requirement.description) (\(unmet.rows) row\(unmet.rows == 1 ? " shares its" : "s share their") value with another)"
+            case .newValue, .existingValue: return "\(unmet.requirement.description) (\(unmet.rows) row\(unmet.rows == 1 ? " lacks" : "s lack") it)"
             }
-            return "\(unmet.requirement.description) (\(unmet.rows) row\(unmet.rows == 1 ? " lacks" : "s lack") it)"
         }.joined(separator: "; ")
+        if unmet.contains(where: { if case .unique = $0.requirement.kind { true } else { false } }) {
+            var error = MigrationError(
+                .wrongModel,
+                "\(sourceVersion) → \(destinationVersion) cannot migrate \(path): \(list); its unique index cannot be built, and Core Data's migration fails on them too",
+                fix:
+                    "merge the objects that share a value before this step: a staged migration's willMigrate does it (--strategy staged; `chrysalis demo staged` shows one), or a mapping model"
+            )
+            error.step = "\(sourceVersion) → \(destinationVersion)"
+            return error
+        }
         let missing = unmet.contains { if case .linkElsewhere = $0.requirement.kind { return false } else { return true } }
         var error = MigrationError(
             .wrongModel,
             "\(sourceVersion) → \(destinationVersion) cannot migrate \(path): \(list); Core Data refuses such a store too\(missing ? " (error 134110)" : "")",
             fix: missing
-                ? "give the attribute a default value in \(destinationVersion), make it optional, or write a mapping model that supplies the value; the store is unchanged"
-                : "write a mapping model for \(sourceVersion) → \(destinationVersion) that says what the links become; the store is unchanged")
+                ? "give the attribute a default value in \(destinationVersion), make it optional, or write a mapping model that supplies the value"
+                : "write a mapping model for \(sourceVersion) → \(destinationVersion) that says what the links become")
         error.step = "\(sourceVersion) → \(destinationVersion)"
         return error
     }

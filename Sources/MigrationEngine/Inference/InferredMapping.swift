@@ -125,6 +125,7 @@ extension InferredMapping {
             changes += found.changes
             blockers += found.blockers
             requirements += found.requirements
+            requirements += InferenceRequirement.addedUniqueness(of: entity, from: sourceEntity, sources: found.sources)
         }
         let removed = old.entities.map(\.name).filter { !claimed.contains($0) }
         changes += removed.map { Change(kind: .entityRemoved, entity: $0, description: "entity \($0) removed") }

@@ -206,10 +206,10 @@ public struct MigrationPlan: Sendable {
                 // What Core Data would refuse this store for, said now rather than mid-plan.
                 let unmet = try first.store.readObjects(first.layout) { try inference.unmetRequirements(reader: $0) }
                 if !unmet.isEmpty { throw inference.unmetRequirementsError(unmet, store: first.path) }
-                notes += inference.requirements.map { "required: \($0.description); no row lacks it, so the step can run" }
+                notes += inference.requirements.map { $0.finding(checked: true) }
             }
         } else if case .lightweight = kind {
-            notes += inference.requirements.map { "required: \($0.description); checked against the rows when the step runs" }
+            notes += inference.requirements.map { $0.finding(checked: false) }
         }
         let changes = try PlannedChange.all(inference, kind: kind, store: first.map { ($0.store, $0.layout) })
         let layout = first?.layout ?? StoreLayout(model: leg.source.model)

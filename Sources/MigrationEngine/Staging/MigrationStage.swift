@@ -5,7 +5,7 @@ public typealias StageHandler = @Sendable (MigrationContext) throws -> Void
 
 /// One stage of a staged migration, as iOS 17's `NSMigrationStage` subclasses describe it. A
 /// stage names model versions by their version checksums
-/// (``ObjectModel/ModelBundle/Version/versionChecksum``, `NSManagedObjectModel.versionChecksum`, or
+/// (`ModelBundle.Version.versionChecksum`, `NSManagedObjectModel.versionChecksum`, or
 /// the checksum in the compiled model's `VersionInfo.plist`).
 public enum MigrationStage: Sendable {
     /// `NSLightweightMigrationStage`: versions Core Data migrates by inference. A store at any of
