@@ -118,6 +118,9 @@ public enum VersionHash {
     }
 
     /// The version checksum of a model whose entities have `hashes` (``ModelBundle/Version/entityHashes``).
+    ///
+    /// - Parameter hashes: Entity name → 32-byte version hash.
+    /// - Returns: The checksum, base64.
     public static func versionChecksum(ofHashes hashes: [String: Data]) -> String {
         var bytes = HashInput()
         for (_, hash) in hashes.sorted(by: { precedesInUTF16($0.key, $1.key) }) { bytes.append(hash) }
