@@ -12,6 +12,13 @@ public enum ArchivedExpression {
     public static let maximumParts = 10_000
 
     /// The expression text of an archived `NSExpression` object.
+    ///
+    /// - Parameters:
+    ///   - expression: The archived `NSExpression` object.
+    ///   - depth: How deeply `expression` is nested already; leave it at 0. At 64 it is refused.
+    /// - Returns: The expression text, as `predicateFormat` writes it.
+    /// - Throws: A `KeyedArchive.Failure` when the expression nests deeper than 64 levels, unfolds
+    ///   into more than `maximumParts` parts, or its archive is damaged.
     public static func format(_ expression: ArchivedObject, depth: Int = 0) throws -> String {
         var budget = maximumParts
         return try format(expression, depth: depth, budget: &budget)

@@ -4,6 +4,13 @@ import Foundation
 /// (once inflated) or a compiled `.mom` file. The result hashes exactly like the original.
 public enum ArchivedModelReader {
     /// Reads the archived `NSManagedObjectModel` in `data`; `source` names it in errors.
+    ///
+    /// - Parameters:
+    ///   - data: The archive's bytes (an inflated `Z_MODELCACHE`, or a `.mom` file).
+    ///   - source: Where the data came from, as errors name it.
+    /// - Returns: The model the archive holds.
+    /// - Throws: A `ModelFileError` naming `source` when the bytes are not a keyed archive of an
+    ///   `NSManagedObjectModel` or a part of it cannot be read.
     public static func read(_ data: Data, source: String) throws -> ManagedObjectModel {
         do {
             let archive = try KeyedArchive(data: data)

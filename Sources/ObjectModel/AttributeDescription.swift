@@ -29,6 +29,24 @@ public struct AttributeDescription: PropertyKind, Hashable, Sendable {
     public var derivationExpression: String?
 
     /// An attribute with Core Data's defaults for everything not given.
+    ///
+    /// - Parameters:
+    ///   - property: The name, optionality and the rest every property shares.
+    ///   - type: The attribute type.
+    ///   - defaultValueString: The default value as Xcode writes it, if any.
+    ///   - allowsExternalBinaryDataStorage: Whether binary data may be kept outside the store; part
+    ///     of the version hash.
+    ///   - preservesValueInHistoryOnDeletion: Whether persistent history keeps the value when its
+    ///     object is deleted; part of the version hash.
+    ///   - valueTransformerName: A transformable attribute's value transformer.
+    ///   - customClassName: The class a transformable attribute's values have in app code.
+    ///   - usesScalarValueType: Whether generated code uses a scalar type; `nil` when the file does
+    ///     not say.
+    ///   - isIndexed: Whether the store indexes the attribute's column.
+    ///   - minValueString: The lower validation bound as Xcode writes it.
+    ///   - maxValueString: The upper validation bound as Xcode writes it.
+    ///   - regularExpressionString: The validation pattern as Xcode writes it.
+    ///   - derivationExpression: For a derived attribute, the expression the store computes.
     public init(
         _ property: PropertyDescription, type: AttributeType, defaultValueString: String? = nil,
         allowsExternalBinaryDataStorage: Bool = false, preservesValueInHistoryOnDeletion: Bool = false,

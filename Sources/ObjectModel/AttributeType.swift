@@ -47,6 +47,9 @@ public enum AttributeType: Int, CaseIterable, Sendable, Codable {
     public var displayName: String { xcodeName ?? "Undefined" }
 
     /// The type Xcode means by `attributeType="name"`, or `nil` when Core Data has no such type.
+    ///
+    /// - Parameter xcodeName: The `attributeType` value of Xcode's model file (`Integer 16`,
+    ///   `String`, …).
     public init?(xcodeName: String) {
         guard let match = Self.allCases.first(where: { $0.xcodeName == xcodeName }) else { return nil }
         self = match

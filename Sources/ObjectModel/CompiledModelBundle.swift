@@ -29,6 +29,11 @@ public struct CompiledModelBundle: Hashable, Sendable {
     }
 
     /// Reads `url/VersionInfo.plist` and each version's `.mom`.
+    ///
+    /// - Parameter url: The compiled `.momd` folder.
+    /// - Returns: The bundle, with a model for each version whose `.mom` is there.
+    /// - Throws: A `ModelFileError` when `VersionInfo.plist` is missing, not a dictionary, has no
+    ///   version hashes or names a current version without any, or a `.mom` cannot be decoded.
     public static func read(at url: URL) throws -> CompiledModelBundle {
         let file = url.appendingPathComponent("VersionInfo.plist")
         guard let data = FileManager.default.contents(atPath: file.path) else {

@@ -12,6 +12,10 @@ public struct CompositeDescription: Hashable, Sendable {
     public var attributes: [AttributeDescription]
 
     /// A composite called `name` holding `attributes`.
+    ///
+    /// - Parameters:
+    ///   - name: The composite's name, which attributes name in `composite="…"`.
+    ///   - attributes: Its elements, in file order.
     public init(name: String, attributes: [AttributeDescription] = []) {
         self.name = name
         self.attributes = attributes

@@ -9,6 +9,11 @@ public struct Configuration: Hashable, Sendable {
     public var otherXMLAttributes: [String: String]
 
     /// A configuration holding `entityNames`.
+    ///
+    /// - Parameters:
+    ///   - name: The configuration's name.
+    ///   - entityNames: The entities it places in its store.
+    ///   - otherXMLAttributes: XML attributes Chrysalis does not interpret, kept verbatim.
     public init(name: String, entityNames: [String], otherXMLAttributes: [String: String] = [:]) {
         self.name = name
         self.entityNames = entityNames

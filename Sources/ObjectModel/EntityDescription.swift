@@ -33,6 +33,22 @@ public struct EntityDescription: Hashable, Sendable {
     public var otherXMLAttributes: [String: String]
 
     /// An entity with no properties unless given.
+    ///
+    /// - Parameters:
+    ///   - name: The entity's name.
+    ///   - representedClassName: The class its objects use in app code.
+    ///   - parentName: The superentity's name, if it inherits.
+    ///   - isAbstract: Whether it has no instances of its own.
+    ///   - renamingIdentifier: The renaming identifier that infers a rename across versions.
+    ///   - versionHashModifier: An extra string folded into its version hash.
+    ///   - attributes: The attributes it declares, in file order.
+    ///   - relationships: The relationships it declares, in file order.
+    ///   - fetchedProperties: The fetched properties it declares.
+    ///   - uniquenessConstraints: Lists of property names whose values together must be unique.
+    ///   - fetchIndexes: Its fetch indexes.
+    ///   - compoundIndexes: Its older compound indexes, each a list of property names.
+    ///   - userInfo: The model editor's key/value pairs.
+    ///   - otherXMLAttributes: XML attributes Chrysalis does not interpret, kept verbatim.
     public init(
         name: String, representedClassName: String? = nil, parentName: String? = nil,
         isAbstract: Bool = false, renamingIdentifier: String? = nil, versionHashModifier: String? = nil,
@@ -78,6 +94,11 @@ public struct FetchIndex: Hashable, Sendable {
         public var isAscending: Bool
 
         /// An index element on `property`.
+        ///
+        /// - Parameters:
+        ///   - property: The indexed property's name.
+        ///   - type: `Binary` (a B-tree) or `RTree`.
+        ///   - isAscending: Whether the index is ascending.
         public init(property: String, type: String = "Binary", isAscending: Bool = true) {
             self.property = property
             self.type = type
@@ -91,6 +112,10 @@ public struct FetchIndex: Hashable, Sendable {
     public var elements: [Element]
 
     /// An index named `name` over `elements`.
+    ///
+    /// - Parameters:
+    ///   - name: The index name.
+    ///   - elements: The indexed properties, in order.
     public init(name: String, elements: [Element]) {
         self.name = name
         self.elements = elements

@@ -9,6 +9,10 @@ public struct FetchedPropertyDescription: PropertyKind, Hashable, Sendable {
     public var fetchRequest: FetchRequestTemplate
 
     /// A fetched property running `fetchRequest`.
+    ///
+    /// - Parameters:
+    ///   - property: The name, optionality and the rest every property shares.
+    ///   - fetchRequest: The fetch request the property runs.
     public init(_ property: PropertyDescription, fetchRequest: FetchRequestTemplate) {
         self.property = property
         self.fetchRequest = fetchRequest
@@ -28,6 +32,12 @@ public struct FetchRequestTemplate: Hashable, Sendable {
     public var otherXMLAttributes: [String: String]
 
     /// A template fetching `entityName`.
+    ///
+    /// - Parameters:
+    ///   - name: The template's name.
+    ///   - entityName: The entity it fetches.
+    ///   - predicateString: Its predicate in Core Data's predicate syntax, if any.
+    ///   - otherXMLAttributes: Every other XML attribute (`fetchLimit`, …), kept verbatim.
     public init(
         name: String, entityName: String, predicateString: String? = nil,
         otherXMLAttributes: [String: String] = [:]

@@ -22,6 +22,10 @@ public struct KeyedArchive {
     public static let referencesPerObject = 16
 
     /// Parses a binary or XML plist that `NSKeyedArchiver` wrote.
+    ///
+    /// - Parameter data: The plist's bytes.
+    /// - Throws: A `KeyedArchive.Failure` when the data is not a property list, or not a keyed
+    ///   archive.
     public init(data: Data) throws {
         guard let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) else {
             throw Failure(description: "not a property list")
@@ -37,6 +41,11 @@ public struct KeyedArchive {
     }
 
     /// The object archived under `key` at the top (`root` for most archives).
+    ///
+    /// - Parameter key: The key under `$top`.
+    /// - Returns: The object the key refers to.
+    /// - Throws: A `KeyedArchive.Failure` when there is no object under `key`, or the reference is
+    ///   damaged.
     public func topObject(_ key: String = "root") throws -> ArchivedObject {
         guard let value = top[key], let object = try reference(value) else {
             throw Failure(description: "no \(key) object at the top of the archive")
@@ -104,12 +113,22 @@ public struct ArchivedObject {
     public var plainValue: Any? { raw is [String: Any] ? nil : raw }
 
     /// The object under `key`, following the reference; `nil` when absent or `$null`.
+    ///
+    /// - Parameter key: The key in this object.
+    /// - Returns: The object referred to, or `nil` when the key is absent or refers to `$null`.
+    /// - Throws: A `KeyedArchive.Failure` when the value is not a reference to an object of the
+    ///   archive, or the archive's reference budget is spent.
     public func object(_ key: String) throws -> ArchivedObject? {
         guard let value = fields[key] else { return nil }
         return try archive.reference(value)
     }
 
     /// A string stored by reference under `key`.
+    ///
+    /// - Parameter key: The key in this object.
+    /// - Returns: The string, or `nil` when the key is absent or refers to `$null`.
+    /// - Throws: A `KeyedArchive.Failure` when the object referred to is not a string, or the
+    ///   reference is damaged.
     public func string(_ key: String) throws -> String? {
         guard let object = try object(key) else { return nil }
         guard let string = object.stringValue else {
@@ -119,6 +138,9 @@ public struct ArchivedObject {
     }
 
     /// An integer stored inline under `key`.
+    ///
+    /// - Parameter key: The key in this object.
+    /// - Returns: The integer, or `nil` when the key is absent or holds no number.
     public func integer(_ key: String) -> Int? {
         switch fields[key] {
         case let number as Int: return number
@@ -128,6 +150,9 @@ public struct ArchivedObject {
     }
 
     /// A boolean stored inline under `key`.
+    ///
+    /// - Parameter key: The key in this object.
+    /// - Returns: The boolean, or `nil` when the key is absent or holds no boolean or number.
     public func bool(_ key: String) -> Bool? {
         switch fields[key] {
         case let flag as Bool: return flag

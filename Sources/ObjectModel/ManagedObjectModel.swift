@@ -21,6 +21,15 @@ public struct ManagedObjectModel: Hashable, Sendable {
     public var documentAttributes: [String: String]
 
     /// A model of `entities`.
+    ///
+    /// - Parameters:
+    ///   - entities: The entities, in file order.
+    ///   - configurations: Named entity subsets, `Default` left out.
+    ///   - fetchRequestTemplates: Model-level fetch request templates.
+    ///   - composites: The composite types that `Composite` attributes name.
+    ///   - versionIdentifiers: Core Data's `versionIdentifiers`; `[""]` when Xcode's field is
+    ///     empty.
+    ///   - documentAttributes: Informative attributes of the `<model>` element, kept for rewriting.
     public init(
         entities: [EntityDescription], configurations: [Configuration] = [],
         fetchRequestTemplates: [FetchRequestTemplate] = [], composites: [CompositeDescription] = [],
@@ -36,6 +45,10 @@ public struct ManagedObjectModel: Hashable, Sendable {
     }
 
     /// The entity called `name`, if the model has one.
+    ///
+    /// - Parameter name: The entity's name.
+    /// - Returns: The entity, the first of that name if a bad model repeats it; `nil` when there is
+    ///   none.
     public func entity(named name: String) -> EntityDescription? {
         positions[name].map { entities[$0] }
     }
@@ -46,6 +59,9 @@ public struct ManagedObjectModel: Hashable, Sendable {
 
     /// The chain of superentities of `entity`, nearest first. Stops at a missing parent or a
     /// cycle (both reported by ``problems()``), so it is safe on unvalidated models.
+    ///
+    /// - Parameter entity: An entity of this model.
+    /// - Returns: Its superentities, nearest first; empty for a root entity.
     public func ancestors(of entity: EntityDescription) -> [EntityDescription] {
         var chain: [EntityDescription] = []
         var seen: Set<String> = [entity.name]
@@ -59,21 +75,33 @@ public struct ManagedObjectModel: Hashable, Sendable {
     }
 
     /// The entities whose parent is `entity`, in file order.
+    ///
+    /// - Parameter entity: An entity of this model.
+    /// - Returns: Its direct subentities, in file order.
     public func subentities(of entity: EntityDescription) -> [EntityDescription] {
         entities.filter { $0.parentName == entity.name }
     }
 
     /// The top of `entity`'s hierarchy: the entity whose table holds its rows.
+    ///
+    /// - Parameter entity: An entity of this model.
+    /// - Returns: Its farthest ancestor, or `entity` itself when it has no parent.
     public func rootEntity(of entity: EntityDescription) -> EntityDescription {
         ancestors(of: entity).last ?? entity
     }
 
     /// Every attribute of `entity`, inherited ones first (root's first), then its own.
+    ///
+    /// - Parameter entity: An entity of this model.
+    /// - Returns: Its attributes, inherited and declared.
     public func allAttributes(of entity: EntityDescription) -> [AttributeDescription] {
         inheritanceLine(of: entity).flatMap(\.attributes)
     }
 
     /// Every relationship of `entity`, inherited ones first, then its own.
+    ///
+    /// - Parameter entity: An entity of this model.
+    /// - Returns: Its relationships, inherited and declared.
     public func allRelationships(of entity: EntityDescription) -> [RelationshipDescription] {
         inheritanceLine(of: entity).flatMap(\.relationships)
     }
@@ -84,6 +112,11 @@ public struct ManagedObjectModel: Hashable, Sendable {
     ///
     /// Asked once per relationship per row by a migration, so it walks the line in place rather
     /// than building ``allRelationships(of:)`` (a tenth of a policy-heavy step's time went there).
+    ///
+    /// - Parameters:
+    ///   - name: The relationship's name.
+    ///   - entity: The entity it is seen from.
+    /// - Returns: The relationship, or `nil` when neither `entity` nor its ancestors declare it.
     public func relationship(named name: String, in entity: EntityDescription) -> RelationshipDescription? {
         var found = entity.relationships.first { $0.name == name }
         var next = entity.parentName

@@ -17,6 +17,12 @@ public struct ModelBundle: Hashable, Sendable {
         public let findings: [ModelFinding]
 
         /// A version called `name`; `findings` default to the model's problems, placed in no file.
+        ///
+        /// - Parameters:
+        ///   - name: The version's name.
+        ///   - model: The model the version defines.
+        ///   - findings: What was found in its file; `nil` for the model's own problems, placed in
+        ///     no file.
         public init(name: String, model: ManagedObjectModel, findings: [ModelFinding]? = nil) {
             self.name = name
             self.model = model
@@ -27,9 +33,16 @@ public struct ModelBundle: Hashable, Sendable {
 
         /// Versions are the same when their names and models are: hashes and findings follow from
         /// the model (a finding's line from where the file put it).
+        ///
+        /// - Parameters:
+        ///   - lhs: A version.
+        ///   - rhs: Another version.
+        /// - Returns: Whether their names and models are equal.
         public static func == (lhs: Version, rhs: Version) -> Bool { lhs.name == rhs.name && lhs.model == rhs.model }
 
         /// Hashes what `==` compares: the name and the model.
+        ///
+        /// - Parameter hasher: The hasher to feed.
         public func hash(into hasher: inout Hasher) {
             hasher.combine(name)
             hasher.combine(model)
@@ -44,6 +57,11 @@ public struct ModelBundle: Hashable, Sendable {
         public var refusal: ModelFinding? { findings.first { $0.problem.stopsStores } }
 
         /// Throws ``refusal`` as an error that names the version and what it is needed for.
+        ///
+        /// - Parameter purpose: What the version is needed for, said after "cannot be used"
+        ///   (`to make a store`).
+        /// - Throws: The `refusal` as a `ModelFileError`, its problem naming the version and
+        ///   `purpose`.
         public func requireUsable(for purpose: String) throws {
             guard let refusal else { return }
             var error = refusal.error
@@ -64,11 +82,18 @@ public struct ModelBundle: Hashable, Sendable {
 
     /// Bundles are the same when their names, versions and current version are: findings say
     /// how the files said it (a bundle written anew names its current version).
+    ///
+    /// - Parameters:
+    ///   - lhs: A bundle.
+    ///   - rhs: Another bundle.
+    /// - Returns: Whether their names, versions and current version names are equal.
     public static func == (lhs: ModelBundle, rhs: ModelBundle) -> Bool {
         lhs.name == rhs.name && lhs.versions == rhs.versions && lhs.currentVersionName == rhs.currentVersionName
     }
 
     /// Hashes what `==` compares: the name, the versions and the current version's name.
+    ///
+    /// - Parameter hasher: The hasher to feed.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(name)
         hasher.combine(versions)
@@ -76,6 +101,11 @@ public struct ModelBundle: Hashable, Sendable {
     }
 
     /// A bundle of `versions`; they are put in name order.
+    ///
+    /// - Parameters:
+    ///   - name: The bundle's name, without `.xcdatamodeld`.
+    ///   - versions: Its versions, in any order.
+    ///   - currentVersionName: The name of the version new stores use and migrations go to.
     public init(name: String, versions: [Version], currentVersionName: String) {
         self.name = name
         self.versions = versions.sorted { VersionName.precedes($0.name, $1.name) }
@@ -91,10 +121,18 @@ public struct ModelBundle: Hashable, Sendable {
     }
 
     /// The version called `name`.
+    ///
+    /// - Parameter name: The version's name.
+    /// - Returns: The version, or `nil` when the bundle has none of that name.
     public func version(named name: String) -> Version? { versions.first { $0.name == name } }
 
     /// Reads the `.xcdatamodeld` at `url`: every version, as Xcode wrote it (XML `contents`, or
     /// Xcode 3's `elements` archive), with its findings, and the current one.
+    ///
+    /// - Parameter url: The `.xcdatamodeld` folder.
+    /// - Returns: The bundle, with the findings of each version and of the bundle itself.
+    /// - Throws: A `ModelFileError` when `url` is not a folder, holds no versions, a version cannot
+    ///   be read, or `.xccurrentversion` is not a property list.
     public static func read(at url: URL) throws -> ModelBundle {
         let fileManager = FileManager.default
         var isDirectory: ObjCBool = false
@@ -121,6 +159,12 @@ public struct ModelBundle: Hashable, Sendable {
     }
 
     /// One version folder: its `contents`, or, from Xcode 3, its `elements` archive.
+    ///
+    /// - Parameters:
+    ///   - folder: The `.xcdatamodel` folder.
+    ///   - name: The version's name.
+    /// - Returns: The version, with what Core Data would say of its model.
+    /// - Throws: A `ModelFileError` pointing at the file (and line) that cannot be read as a model.
     public static func readVersion(at folder: URL, name: String) throws -> Version {
         let contents = folder.appendingPathComponent("contents")
         let elements = folder.appendingPathComponent("elements")
@@ -134,6 +178,9 @@ public struct ModelBundle: Hashable, Sendable {
 
     /// Writes the bundle as an `.xcdatamodeld` at `url` (created or overwritten version by
     /// version), with a `.xccurrentversion` naming the current version.
+    ///
+    /// - Parameter url: The `.xcdatamodeld` folder to write.
+    /// - Throws: Foundation's error when a folder or file cannot be created or written.
     public func write(to url: URL) throws {
         let fileManager = FileManager.default
         try fileManager.createDirectory(at: url, withIntermediateDirectories: true)

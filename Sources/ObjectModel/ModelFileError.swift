@@ -13,6 +13,13 @@ public struct ModelFileError: Error, CustomStringConvertible, Hashable, Sendable
     public var fix: String?
 
     /// An error in `file`.
+    ///
+    /// - Parameters:
+    ///   - file: The file or bundle path.
+    ///   - line: The 1-based line, when known.
+    ///   - element: The element at fault, as written.
+    ///   - problem: What is wrong.
+    ///   - fix: How to put it right, when there is something to suggest.
     public init(file: String, line: Int? = nil, element: String? = nil, problem: String, fix: String? = nil) {
         self.file = file
         self.line = line

@@ -14,6 +14,12 @@ public struct ModelFinding: Hashable, Sendable, CustomStringConvertible {
     public var element: String?
 
     /// `problem`, found in `file`.
+    ///
+    /// - Parameters:
+    ///   - problem: What is wrong, with Core Data's verdict.
+    ///   - file: The file it is in.
+    ///   - line: The 1-based line, when the file is XML.
+    ///   - element: The element, as written.
     public init(_ problem: ModelProblem, file: String, line: Int? = nil, element: String? = nil) {
         self.problem = problem
         self.file = file

@@ -25,6 +25,13 @@ public struct ModelProblem: Hashable, Sendable, CustomStringConvertible {
     public var verdict: Verdict
 
     /// A problem with `entity` (and `property`).
+    ///
+    /// - Parameters:
+    ///   - entity: The entity at fault.
+    ///   - property: The property at fault, or `nil` when the entity itself is.
+    ///   - message: What is wrong.
+    ///   - fix: What to change.
+    ///   - verdict: What Core Data does with such a model; refused unless given.
     public init(entity: String, property: String? = nil, message: String, fix: String, verdict: Verdict = .refused) {
         self.entity = entity
         self.property = property
@@ -59,6 +66,8 @@ extension ManagedObjectModel {
     /// Warned, because shipped apps have them and Core Data loads them: inverses that do not point
     /// back (WordPress 101–109, Artsy Folio), fetch index elements naming a to-many relationship
     /// (WordPress 98–109). Unsupported: composite attributes.
+    ///
+    /// - Returns: The problems, in file order; empty for a sound model.
     public func problems() -> [ModelProblem] {
         // Checked first and alone: every later check (and every version hash) walks each
         // entity's parents, which on a chain hundreds deep took minutes.
@@ -114,6 +123,8 @@ extension ManagedObjectModel {
 
     /// The first entity with more than ``maximumInheritanceDepth`` ancestors, found with one
     /// dictionary of parents, so it is cheap on any model, cyclic or huge.
+    ///
+    /// - Returns: The entity, or `nil` when every hierarchy is shallow enough.
     public func entityInheritingTooDeeply() -> EntityDescription? {
         // The first entity of a name wins, as in `entity(named:)`.
         var parents: [String: String?] = [:]
@@ -132,6 +143,8 @@ extension ManagedObjectModel {
     /// The first entity whose parent is missing or whose parents form a cycle (one that is its
     /// own superentity among them): what a compiled or archived model is checked for, since
     /// every hash and layout walks the parents.
+    ///
+    /// - Returns: The problem, or `nil` when every parent exists and none is its own ancestor.
     public func firstHierarchyProblem() -> ModelProblem? {
         entities.lazy.flatMap { self.hierarchyProblems(of: $0) }.first
     }

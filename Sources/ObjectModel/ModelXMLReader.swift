@@ -7,16 +7,33 @@ import Foundation
 /// would say of it; ``readFile(contentsOf:)`` also gives each ``ModelProblem`` with its line.
 public enum ModelXMLReader {
     /// Reads the `contents` file at `url`.
+    ///
+    /// - Parameter url: The version's `contents` file.
+    /// - Returns: The model, whatever Core Data would say of it.
+    /// - Throws: A `ModelFileError` pointing at the file and line when it cannot be read, is not a
+    ///   model, or has an entity inheriting too deeply.
     public static func read(contentsOf url: URL) throws -> ManagedObjectModel {
         try readFile(contentsOf: url).model
     }
 
     /// Reads model XML; `file` names it in errors.
+    ///
+    /// - Parameters:
+    ///   - data: The XML.
+    ///   - file: The path errors name.
+    /// - Returns: The model, whatever Core Data would say of it.
+    /// - Throws: A `ModelFileError` pointing at `file` and the line when the XML is malformed, is
+    ///   not a model, or has an entity inheriting too deeply.
     public static func read(_ data: Data, file: String) throws -> ManagedObjectModel {
         try readFile(data, file: file).model
     }
 
     /// Reads the `contents` file at `url`, with what Core Data would say of the model.
+    ///
+    /// - Parameter url: The version's `contents` file.
+    /// - Returns: The model, and each problem Core Data would find with its line.
+    /// - Throws: A `ModelFileError` pointing at the file and line when it cannot be read, is not a
+    ///   model, or has an entity inheriting too deeply.
     public static func readFile(contentsOf url: URL) throws -> (model: ManagedObjectModel, findings: [ModelFinding]) {
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
@@ -28,6 +45,13 @@ public enum ModelXMLReader {
     }
 
     /// Reads model XML, with what Core Data would say of the model; `file` names it.
+    ///
+    /// - Parameters:
+    ///   - data: The XML.
+    ///   - file: The path errors and findings name.
+    /// - Returns: The model, and each problem Core Data would find with its line.
+    /// - Throws: A `ModelFileError` pointing at `file` and the line when the XML is malformed, is
+    ///   not a model, or has an entity inheriting too deeply.
     public static func readFile(_ data: Data, file: String) throws -> (model: ManagedObjectModel, findings: [ModelFinding]) {
         let root = try XMLTree.parse(data, file: file)
         var reader = Reader(file: file)

@@ -4,6 +4,9 @@ import Foundation
 /// so the model opens in Xcode and reads back here to an equal model with equal hashes.
 public enum ModelXMLWriter {
     /// The XML text of `model`.
+    ///
+    /// - Parameter model: The model to write.
+    /// - Returns: The `contents` file's text.
     public static func xml(for model: ManagedObjectModel) -> String {
         var out = XMLOutput()
         out.line(0, #"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>"#)

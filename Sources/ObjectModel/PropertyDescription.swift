@@ -20,6 +20,16 @@ public struct PropertyDescription: Hashable, Sendable {
     public var otherXMLAttributes: [String: String]
 
     /// A property description with Core Data's defaults for everything not given.
+    ///
+    /// - Parameters:
+    ///   - name: The property's name.
+    ///   - isOptional: Whether a nil value is allowed.
+    ///   - isTransient: Whether the property is not stored.
+    ///   - isReadOnly: Whether it is read-only (a derived attribute).
+    ///   - renamingIdentifier: The renaming identifier that infers a rename across versions.
+    ///   - versionHashModifier: An extra string folded into its version hash.
+    ///   - userInfo: The model editor's key/value pairs.
+    ///   - otherXMLAttributes: XML attributes Chrysalis does not interpret, kept verbatim.
     public init(
         name: String, isOptional: Bool = false, isTransient: Bool = false, isReadOnly: Bool = false,
         renamingIdentifier: String? = nil, versionHashModifier: String? = nil,
@@ -50,6 +60,9 @@ public protocol PropertyKind {
 
 extension PropertyKind {
     /// Forwards `kind.name`, `kind.isOptional`, … to the shared description.
+    ///
+    /// - Parameter keyPath: The field of the shared `PropertyDescription`.
+    /// - Returns: The field's value.
     public subscript<Value>(dynamicMember keyPath: WritableKeyPath<PropertyDescription, Value>) -> Value {
         get { property[keyPath: keyPath] }
         set { property[keyPath: keyPath] = newValue }

@@ -28,6 +28,18 @@ public struct RelationshipDescription: PropertyKind, Hashable, Sendable {
     public var deleteRule: DeleteRule
 
     /// A relationship with Core Data's defaults: to-one (max 1) unless `isToMany`, then unbounded.
+    ///
+    /// - Parameters:
+    ///   - property: The name, optionality and the rest every property shares.
+    ///   - destination: The entity the relationship points to.
+    ///   - inverse: The relationship on the destination that points back, if any.
+    ///   - inverseEntity: The entity declaring the inverse; the destination when `nil` and there is
+    ///     an inverse.
+    ///   - isToMany: Whether it is to-many.
+    ///   - isOrdered: Whether a to-many is ordered.
+    ///   - minCount: The least number of destinations.
+    ///   - maxCount: The most; `nil` for 1 on a to-one, 0 (unbounded) on a to-many.
+    ///   - deleteRule: What deleting the source does to the destination.
     public init(
         _ property: PropertyDescription, destination: String, inverse: String? = nil,
         inverseEntity: String? = nil, isToMany: Bool = false, isOrdered: Bool = false,

@@ -8,6 +8,9 @@ import Foundation
 /// superentity's hash and the hashes of all its stored properties, inherited ones included.
 public enum VersionHash {
     /// `H(name ‖ u16(optional | transient·2 | readOnly·4) ‖ [modifier])`.
+    ///
+    /// - Parameter property: The property's shared description.
+    /// - Returns: The 32-byte hash.
     public static func propertyHash(_ property: PropertyDescription) -> Data {
         var bytes = HashInput()
         bytes.append(property.name)
@@ -18,6 +21,9 @@ public enum VersionHash {
 
     /// The property hash plus the attribute type and the two storage flags; for a derived
     /// attribute, the hash of its derivation expression alone (Core Data's own quirk).
+    ///
+    /// - Parameter attribute: The attribute.
+    /// - Returns: The 32-byte hash.
     public static func attributeHash(_ attribute: AttributeDescription) -> Data {
         var bytes = HashInput()
         if let expression = attribute.derivationExpression {
@@ -33,6 +39,11 @@ public enum VersionHash {
 
     /// The property hash plus destination, inverse (left out when the relationship is its own
     /// inverse), max and min count, and an ordered flag.
+    ///
+    /// - Parameters:
+    ///   - relationship: The relationship.
+    ///   - entity: The entity that declares it, to tell whether it is its own inverse.
+    /// - Returns: The 32-byte hash.
     public static func relationshipHash(_ relationship: RelationshipDescription, in entity: EntityDescription) -> Data {
         var bytes = HashInput()
         bytes.append(propertyHash(relationship.property))
@@ -49,6 +60,11 @@ public enum VersionHash {
 
     /// `H(name ‖ u8(abstract) ‖ [parent hash] ‖ stored property hashes by name ‖ [modifier] ‖
     /// constraints)`: the value a store keeps per entity in `NSStoreModelVersionHashes`.
+    ///
+    /// - Parameters:
+    ///   - entity: The entity.
+    ///   - model: The model it is in, for its parent and inherited properties.
+    /// - Returns: The 32-byte hash.
     public static func entityHash(_ entity: EntityDescription, in model: ManagedObjectModel) -> Data {
         var bytes = HashInput()
         bytes.append(entity.name)
@@ -72,11 +88,17 @@ public enum VersionHash {
     }
 
     /// Every entity's hash by name: the store's `NSStoreModelVersionHashes`.
+    ///
+    /// - Parameter model: The model.
+    /// - Returns: Entity name → 32-byte hash (the first entity of a repeated name).
     public static func entityHashes(of model: ManagedObjectModel) -> [String: Data] {
         Dictionary(model.entities.map { ($0.name, entityHash($0, in: model)) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// `NSStoreModelVersionHashesDigest`: base64 SHA-512 over each entity's name and hash, by name.
+    ///
+    /// - Parameter model: The model.
+    /// - Returns: The digest, base64.
     public static func versionHashesDigest(of model: ManagedObjectModel) -> String {
         var bytes = HashInput()
         for (name, hash) in sortedHashes(of: model) {
@@ -88,11 +110,17 @@ public enum VersionHash {
 
     /// `NSStoreModelVersionChecksumKey` (and `VersionInfo.plist`'s checksum): base64 SHA-256 over
     /// each entity's hash, by entity name.
+    ///
+    /// - Parameter model: The model.
+    /// - Returns: The checksum, base64.
     public static func versionChecksum(of model: ManagedObjectModel) -> String {
         versionChecksum(ofHashes: entityHashes(of: model))
     }
 
     /// The version checksum of a model whose entities have `hashes` (``ModelBundle/Version/entityHashes``).
+    ///
+    /// - Parameter hashes: Entity name → 32-byte version hash.
+    /// - Returns: The checksum, base64.
     public static func versionChecksum(ofHashes hashes: [String: Data]) -> String {
         var bytes = HashInput()
         for (_, hash) in hashes.sorted(by: { precedesInUTF16($0.key, $1.key) }) { bytes.append(hash) }
@@ -101,6 +129,11 @@ public enum VersionHash {
 
     /// Core Data sorts names with `-[NSString compare:]`: by UTF-16 code unit, not by Swift's
     /// Unicode scalar order.
+    ///
+    /// - Parameters:
+    ///   - lhs: A name.
+    ///   - rhs: Another name.
+    /// - Returns: Whether `lhs` sorts before `rhs`.
     public static func precedesInUTF16(_ lhs: String, _ rhs: String) -> Bool {
         lhs.utf16.lexicographicallyPrecedes(rhs.utf16)
     }

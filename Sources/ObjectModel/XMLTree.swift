@@ -19,9 +19,15 @@ public struct XMLTree: Sendable {
     public var line: Int
 
     /// The children called `name`, in document order.
+    ///
+    /// - Parameter name: The element name.
+    /// - Returns: The matching children; empty when there are none.
     public func children(named name: String) -> [XMLTree] { children.filter { $0.name == name } }
 
     /// `YES` is true; anything else, or absence, is false (Xcode's convention).
+    ///
+    /// - Parameter key: The XML attribute's name.
+    /// - Returns: Whether the attribute is `YES`.
     public func flag(_ key: String) -> Bool { attributes[key] == "YES" }
 
     /// The start tag as a person would look for it: `<attribute name="price">`.
@@ -36,6 +42,13 @@ public struct XMLTree: Sendable {
     public static let maximumDepth = 256
 
     /// Parses `data`; malformed XML throws a ``ModelFileError`` with the parser's line and reason.
+    ///
+    /// - Parameters:
+    ///   - data: The XML.
+    ///   - file: The path errors name.
+    /// - Returns: The root element.
+    /// - Throws: A `ModelFileError` with the line, when the data is not UTF-8, nests deeper than
+    ///   `maximumDepth`, or is malformed.
     public static func parse(_ data: Data, file: String) throws -> XMLTree {
         // Foundation's XMLParser traps when libxml2 hands its callbacks a name that is not valid
         // UTF-8, so the bytes are checked first. Xcode writes its XML files in UTF-8.

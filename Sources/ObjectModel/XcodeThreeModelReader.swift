@@ -17,6 +17,11 @@ import Foundation
 /// is refused, with a ``ModelFileError``.
 public enum XcodeThreeModelReader {
     /// Reads `folder/elements`, where `folder` is an Xcode 3 `.xcdatamodel` directory.
+    ///
+    /// - Parameter folder: The Xcode 3 `.xcdatamodel` folder.
+    /// - Returns: The model, whatever Core Data would say of it.
+    /// - Throws: A `ModelFileError` when `elements` cannot be read, is not an Xcode 3 model, or
+    ///   holds what Chrysalis cannot place.
     public static func read(folder: URL) throws -> ManagedObjectModel {
         let url = folder.appendingPathComponent("elements")
         let data: Data
@@ -29,6 +34,13 @@ public enum XcodeThreeModelReader {
     }
 
     /// Reads an `elements` archive; `file` names it in errors.
+    ///
+    /// - Parameters:
+    ///   - data: The `elements` archive.
+    ///   - file: The path errors name.
+    /// - Returns: The model, whatever Core Data would say of it.
+    /// - Throws: A `ModelFileError` naming `file` when the archive is damaged, is not an Xcode 3
+    ///   model, or holds what Chrysalis cannot place.
     public static func read(_ data: Data, file: String) throws -> ManagedObjectModel {
         do {
             let archive: KeyedArchive

@@ -79,10 +79,19 @@ public indirect enum Expression: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `$source.<name>`: the inferred expression of an attribute mapping.
+    ///
+    /// - Parameter name: The source attribute's name.
+    /// - Returns: The key path `$source.<name>`.
     public static func sourceKey(_ name: String) -> Expression { .keyPath(.variable("source"), [name]) }
 
     /// The inferred expression of a relationship mapping: the destination instances that
     /// `mapping` made from the source's `relationship`.
+    ///
+    /// - Parameters:
+    ///   - mapping: The entity mapping that made the destination instances.
+    ///   - relationship: The source relationship whose instances it made them from.
+    /// - Returns: The expression that sends
+    ///   `destinationInstancesForEntityMappingNamed:sourceInstances:` to `$manager`.
     public static func destinationInstances(mapping: String, relationship: String) -> Expression {
         .function(
             .variable("manager"), "destinationInstancesForEntityMappingNamed:sourceInstances:",
@@ -135,6 +144,11 @@ public struct ExpressionError: Error, CustomStringConvertible, Equatable, Sendab
     public var message: String
 
     /// An error at `column` of `text`.
+    ///
+    /// - Parameters:
+    ///   - text: The whole expression text.
+    ///   - column: The 1-based column of the problem.
+    ///   - message: What is wrong there.
     public init(text: String, column: Int, message: String) {
         self.text = text
         self.column = column

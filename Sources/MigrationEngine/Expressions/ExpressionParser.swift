@@ -33,6 +33,10 @@ public struct ExpressionParser {
     }
 
     /// Parses a whole value expression.
+    ///
+    /// - Parameter text: The expression in Core Data's syntax (`$source.price * 1.1`).
+    /// - Returns: The parsed expression.
+    /// - Throws: An `ExpressionError` at the column that does not parse, or for text too long or nested too deeply.
     public static func expression(_ text: String) throws -> Expression {
         var parser = try ExpressionParser(text)
         let result = try parser.additive()
@@ -41,6 +45,10 @@ public struct ExpressionParser {
     }
 
     /// Parses a whole predicate.
+    ///
+    /// - Parameter text: The predicate in Core Data's syntax (`price > 10 AND title BEGINSWITH "The"`).
+    /// - Returns: The parsed predicate.
+    /// - Throws: An `ExpressionError` at the column that does not parse, or for text too long or nested too deeply.
     public static func predicate(_ text: String) throws -> Predicate {
         var parser = try ExpressionParser(text)
         let result = try parser.orPredicate()

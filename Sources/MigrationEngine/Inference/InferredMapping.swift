@@ -27,6 +27,12 @@ public struct InferredMapping: Sendable {
         public var description: String
 
         /// A change of `kind` to `entity` (and `property`).
+        ///
+        /// - Parameters:
+        ///   - kind: What kind of change; a blocker (`.notInferable`) unless given.
+        ///   - entity: The entity: the destination's name, or the source's when it is removed.
+        ///   - property: The property, for a change of one.
+        ///   - description: What changed, said for people.
         public init(kind: Kind = .notInferable, entity: String, property: String? = nil, description: String) {
             (self.kind, self.entity, self.property, self.description) = (kind, entity, property, description)
         }
@@ -74,6 +80,8 @@ public struct InferenceChecks: OptionSet, Sendable, Hashable {
     /// The checks, one bit each.
     public let rawValue: Int
     /// The checks whose bits `rawValue` sets.
+    ///
+    /// - Parameter rawValue: The checks' bits.
     public init(rawValue: Int) { self.rawValue = rawValue }
 
     /// Refuse a relationship whose destination entity changes, where Core Data infers it and drops
@@ -89,6 +97,11 @@ public struct InferenceChecks: OptionSet, Sendable, Hashable {
 extension InferredMapping {
     /// Infers the mapping from `source` to `destination` by Core Data's rules, and refuses what
     /// `checks` asks to refuse beyond them.
+    ///
+    /// - Parameters:
+    ///   - source: The version the step starts at.
+    ///   - destination: The version it ends at.
+    ///   - checks: The checks stricter than Core Data's to apply; none unless given.
     public init(from source: ModelBundle.Version, to destination: ModelBundle.Version, checks: InferenceChecks = []) {
         let old = source.model, new = destination.model
         var changes: [Change] = [], blockers: [Change] = [], requirements: [InferenceRequirement] = []

@@ -79,32 +79,78 @@ public protocol EntityMigrationPolicy {
 
 extension EntityMigrationPolicy {
     /// Core Data's default: nothing.
+    ///
+    /// - Parameters:
+    ///   - mapping: The entity mapping about to run.
+    ///   - manager: The running migration's manager.
+    /// - Throws: Nothing; an override may throw to stop the migration.
     public func begin(_ mapping: EntityMapping, manager: MigrationManager) throws {}
 
     /// Core Data's default: one destination instance with the mapping's attribute values,
     /// associated with its source (``MigrationManager/createDefaultDestinationInstance(forSource:in:)``).
+    ///
+    /// - Parameters:
+    ///   - source: The source instance.
+    ///   - mapping: The entity mapping that visits it.
+    ///   - manager: Where the instance is inserted and associated.
+    /// - Throws: A `MigrationError` when a value expression cannot be evaluated or gives a value
+    ///   its attribute cannot hold; a `StoreError` when the destination cannot be written.
     public func createDestinationInstances(forSource source: ObjectID, in mapping: EntityMapping, manager: MigrationManager) throws {
         try manager.createDefaultDestinationInstance(forSource: source, in: mapping)
     }
 
     /// Core Data's default: nothing.
+    ///
+    /// - Parameters:
+    ///   - mapping: The entity mapping whose instances are all created.
+    ///   - manager: The running migration's manager.
+    /// - Throws: Nothing; an override may throw to stop the migration.
     public func endInstanceCreation(for mapping: EntityMapping, manager: MigrationManager) throws {}
 
     /// Core Data's default: the mapping's relationship expressions evaluated and set
     /// (``MigrationManager/createDefaultRelationships(forDestination:in:)``).
+    ///
+    /// - Parameters:
+    ///   - destination: A destination instance the mapping created.
+    ///   - mapping: The entity mapping that created it.
+    ///   - manager: Where the relationships are set.
+    /// - Throws: A `MigrationError` when a relationship expression cannot be evaluated; a
+    ///   `StoreError` when the destination cannot be written.
     public func createRelationships(forDestination destination: ObjectID, in mapping: EntityMapping, manager: MigrationManager) throws {
         try manager.createDefaultRelationships(forDestination: destination, in: mapping)
     }
 
     /// Core Data's default: nothing.
+    ///
+    /// - Parameters:
+    ///   - mapping: The entity mapping whose relationships are all set.
+    ///   - manager: The running migration's manager.
+    /// - Throws: Nothing; an override may throw to stop the migration.
     public func endRelationshipCreation(for mapping: EntityMapping, manager: MigrationManager) throws {}
     /// True: the default ``createRelationships(forDestination:in:manager:)`` is in use.
     public var usesDefaultRelationships: Bool { true }
     /// Core Data's default: nothing beyond the model's own rules.
+    ///
+    /// - Parameters:
+    ///   - mapping: The entity mapping to check.
+    ///   - manager: The running migration's manager.
+    /// - Throws: Nothing; an override throws to say what is invalid.
     public func performCustomValidation(for mapping: EntityMapping, manager: MigrationManager) throws {}
     /// Core Data's default: nothing.
+    ///
+    /// - Parameters:
+    ///   - mapping: The entity mapping that is done.
+    ///   - manager: The running migration's manager.
+    /// - Throws: Nothing; an override may throw to stop the migration.
     public func end(_ mapping: EntityMapping, manager: MigrationManager) throws {}
     /// No selector answered: an expression that sends one stops the migration, naming it.
+    ///
+    /// - Parameters:
+    ///   - selector: The Objective-C selector the expression names.
+    ///   - arguments: The expression's arguments, evaluated.
+    ///   - manager: The running migration's manager.
+    /// - Returns: `nil`, for every selector.
+    /// - Throws: Nothing; an override may throw to stop the migration.
     public func function(_ selector: String, arguments: [ExpressionValue], manager: MigrationManager) throws -> ExpressionValue? { nil }
 }
 

@@ -18,6 +18,13 @@ extension MigrationManager {
     /// instance stage 1 is visiting is read ahead for the instances after it, on the prefetch's
     /// thread, with the members themselves: walking it, then reading those members with
     /// ``sourceObject(_:)``, then costs no query.
+    ///
+    /// - Parameters:
+    ///   - id: A source instance.
+    ///   - relationship: One of its relationships, to-one or to-many.
+    /// - Returns: The related source instances; empty when there are none.
+    /// - Throws: A `StoreError` when the instance has no such relationship, or the source cannot be
+    ///   read.
     public func sourceDestinations(of id: ObjectID, _ relationship: String) throws -> [ObjectID] {
         if let members = stores.readAheadMembers(of: id, relationship) { return members.map(\.id) }
         return try stores.sourceReader.destinations(of: id, relationship)
@@ -27,16 +34,40 @@ extension MigrationManager {
     /// by key (Core Data: a fetch in the source context): O(log n + k) for k matches. When only
     /// one is wanted, ``firstSourceObjectID(_:where:equals:)`` and ``lastSourceObjectID(_:where:equals:)``
     /// cost O(log n) however many match.
+    ///
+    /// - Parameters:
+    ///   - entity: A source entity.
+    ///   - key: One of its stored attributes.
+    ///   - value: The value to match.
+    /// - Returns: The matching instances, by key; empty when none matches.
+    /// - Throws: A `StoreError` when the entity or attribute does not exist or cannot hold `value`,
+    ///   or the source cannot be read.
     public func sourceObjectIDs(_ entity: String, where key: String, equals value: StoreValue) throws -> [ObjectID] {
         try stores.sourceReader.matchingObjectIDs(of: entity, where: key, equals: value)
     }
 
     /// The source instance of `entity` with the lowest key whose `key` equals `value`: O(log n).
+    ///
+    /// - Parameters:
+    ///   - entity: A source entity.
+    ///   - key: One of its stored attributes.
+    ///   - value: The value to match.
+    /// - Returns: The instance, or `nil` when none matches.
+    /// - Throws: A `StoreError` when the entity or attribute does not exist or cannot hold `value`,
+    ///   or the source cannot be read.
     public func firstSourceObjectID(_ entity: String, where key: String, equals value: StoreValue) throws -> ObjectID? {
         try stores.sourceReader.matchingObjectIDs(of: entity, where: key, equals: value, from: .first, limit: 1).first
     }
 
     /// The source instance of `entity` with the highest key whose `key` equals `value`: O(log n).
+    ///
+    /// - Parameters:
+    ///   - entity: A source entity.
+    ///   - key: One of its stored attributes.
+    ///   - value: The value to match.
+    /// - Returns: The instance, or `nil` when none matches.
+    /// - Throws: A `StoreError` when the entity or attribute does not exist or cannot hold `value`,
+    ///   or the source cannot be read.
     public func lastSourceObjectID(_ entity: String, where key: String, equals value: StoreValue) throws -> ObjectID? {
         try stores.sourceReader.matchingObjectIDs(of: entity, where: key, equals: value, from: .last, limit: 1).first
     }
@@ -48,6 +79,14 @@ extension MigrationManager {
     /// O(log n + k) for k matches. Every match is read, so on a value many rows share (an empty
     /// one, say) ask ``firstDestinationObjectID(_:where:equals:)`` or
     /// ``lastDestinationObjectID(_:where:equals:)`` for one: O(log n) however many match.
+    ///
+    /// - Parameters:
+    ///   - entity: A destination entity.
+    ///   - key: One of its stored attributes.
+    ///   - value: The value to match.
+    /// - Returns: The matching instances, by key; empty when none matches.
+    /// - Throws: A `StoreError` when the entity or attribute does not exist or cannot hold `value`,
+    ///   or the destination cannot be read or written.
     public func destinationObjectIDs(_ entity: String, where key: String, equals value: StoreValue) throws -> [ObjectID] {
         try stores.writePendingInsert(before: entity)
         return try stores.destinationReader.matchingObjectIDs(of: entity, where: key, equals: value)
@@ -55,6 +94,14 @@ extension MigrationManager {
 
     /// The destination instance of `entity` with the lowest key whose `key` equals `value` (Core
     /// Data: a fetch with a limit of 1, sorted by creation): O(log n).
+    ///
+    /// - Parameters:
+    ///   - entity: A destination entity.
+    ///   - key: One of its stored attributes.
+    ///   - value: The value to match.
+    /// - Returns: The instance, or `nil` when none matches.
+    /// - Throws: A `StoreError` when the entity or attribute does not exist or cannot hold `value`,
+    ///   or the destination cannot be read or written.
     public func firstDestinationObjectID(_ entity: String, where key: String, equals value: StoreValue) throws -> ObjectID? {
         try stores.writePendingInsert(before: entity)
         return try stores.destinationReader.matchingObjectIDs(of: entity, where: key, equals: value, from: .first, limit: 1).first
@@ -62,6 +109,14 @@ extension MigrationManager {
 
     /// The destination instance of `entity` with the highest key (the one made last) whose `key`
     /// equals `value`: O(log n). What `destinationObjectIDs(…).last` finds, without reading the rest.
+    ///
+    /// - Parameters:
+    ///   - entity: A destination entity.
+    ///   - key: One of its stored attributes.
+    ///   - value: The value to match.
+    /// - Returns: The instance, or `nil` when none matches.
+    /// - Throws: A `StoreError` when the entity or attribute does not exist or cannot hold `value`,
+    ///   or the destination cannot be read or written.
     public func lastDestinationObjectID(_ entity: String, where key: String, equals value: StoreValue) throws -> ObjectID? {
         try stores.writePendingInsert(before: entity)
         return try stores.destinationReader.matchingObjectIDs(of: entity, where: key, equals: value, from: .last, limit: 1).first

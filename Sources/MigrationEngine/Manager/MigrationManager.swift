@@ -67,6 +67,9 @@ public final class MigrationManager {
     // MARK: Reading the source
 
     /// A source instance with its attribute values and to-one destinations.
+    /// - Parameter id: The source instance.
+    /// - Returns: The instance as the source store holds it.
+    /// - Throws: A `MigrationError` of kind `.evaluation` when there is no such instance; a `StoreError` when it cannot be read.
     public func sourceObject(_ id: ObjectID) throws -> StoredObject {
         guard let object = try stores.cachedObject(ObjectRef(side: .source, id: id)) else {
             throw MigrationError(.evaluation, "source object \(id) does not exist")
@@ -75,6 +78,13 @@ public final class MigrationManager {
     }
 
     /// Evaluates `expression` with `$source` and `$destination` bound.
+    /// - Parameters:
+    ///   - expression: The value expression.
+    ///   - source: The instance `$source` names, if any.
+    ///   - destination: The instance `$destination` names, if any.
+    ///   - mapping: The entity mapping running, which `$entityMapping` and `$entityPolicy` name, if any.
+    /// - Returns: The expression's value.
+    /// - Throws: An error naming what cannot be evaluated (a missing key, a selector not allowed), what a policy's `function` throws, or a `StoreError`.
     public func evaluate(
         _ expression: Expression, source: ObjectID?, destination: ObjectID? = nil,
         mapping: EntityMapping? = nil
@@ -91,6 +101,11 @@ public final class MigrationManager {
     /// go into its one `INSERT`. The row is then queued and written with others of its table,
     /// several to a statement, and always before the policy (or Chrysalis) reads the destination,
     /// looks up in its table or writes anything but a new instance.
+    /// - Parameters:
+    ///   - entity: The destination entity.
+    ///   - values: Attribute values by name; the rest take the model's defaults.
+    /// - Returns: The new instance's ID.
+    /// - Throws: A `StoreError` when the entity or an attribute does not exist, a value does not fit, or the destination cannot be written.
     @discardableResult
     public func insertDestination(_ entity: String, _ values: [String: StoreValue] = [:]) throws -> ObjectID {
         try stores.queuePendingInsert()
@@ -109,6 +124,10 @@ public final class MigrationManager {
     }
 
     /// Changes attribute values of a destination instance: O(1) for the one inserted last.
+    /// - Parameters:
+    ///   - id: A destination instance.
+    ///   - values: The new attribute values by name; others are kept.
+    /// - Throws: A `StoreError` when an attribute does not exist, a value does not fit, or the destination cannot be written.
     public func setDestinationValues(_ id: ObjectID, _ values: [String: StoreValue]) throws {
         stores.forgetCachedObjects()
         if var pending = stores.pendingInsert, pending.id == id {
@@ -124,6 +143,11 @@ public final class MigrationManager {
     /// Sets a destination relationship to exactly `destinations`: O(1) for a to-one of the
     /// instance inserted last, O(log n) per destination otherwise (a to-many's old members are
     /// found through an index made on first use).
+    /// - Parameters:
+    ///   - id: A destination instance.
+    ///   - relationship: One of its relationships.
+    ///   - destinations: Its new destinations (at most one for a to-one; none clears it).
+    /// - Throws: A `StoreError` when the relationship does not exist, a destination is of the wrong entity, or the destination cannot be written.
     public func relateDestination(_ id: ObjectID, _ relationship: String, to destinations: [ObjectID]) throws {
         stores.forgetCachedObjects()
         try stopFolding()
@@ -137,6 +161,11 @@ public final class MigrationManager {
     }
 
     /// Adds `destinations` to a destination to-many relationship: O(log n) per destination.
+    /// - Parameters:
+    ///   - id: A destination instance.
+    ///   - relationship: One of its to-many relationships.
+    ///   - destinations: The instances to add to it.
+    /// - Throws: A `StoreError` when the relationship does not exist, a destination is of the wrong entity, or the destination cannot be written.
     public func addDestination(_ id: ObjectID, _ relationship: String, _ destinations: [ObjectID]) throws {
         stores.forgetCachedObjects()
         try stopFolding()
@@ -156,6 +185,9 @@ public final class MigrationManager {
     }
 
     /// A destination instance as written so far.
+    /// - Parameter id: A destination instance.
+    /// - Returns: The instance, or `nil` when there is none.
+    /// - Throws: A `StoreError` when the destination cannot be read or written.
     public func destinationObject(_ id: ObjectID) throws -> StoredObject? {
         try stores.writePendingInsert()
         return try stores.destinationReader.object(id)
@@ -165,6 +197,11 @@ public final class MigrationManager {
     /// `includingSubentities` is false), by key: Core Data's fetch with no predicate in the
     /// destination context, as a policy's `end` makes it (WordPress's `AccountToAccount22to23`
     /// goes through every account once all are migrated).
+    /// - Parameters:
+    ///   - entity: A destination entity.
+    ///   - includingSubentities: Whether its subentities' instances count too.
+    /// - Returns: The instances, by key.
+    /// - Throws: A `MigrationError` of kind `.evaluation` when the destination model has no such entity; a `StoreError` when it cannot be read.
     public func destinationInstances(of entity: String, includingSubentities: Bool = true) throws -> [ObjectID] {
         guard destinationModel.entity(named: entity) != nil else {
             throw MigrationError(
@@ -184,6 +221,11 @@ public final class MigrationManager {
     /// hook for its most common use, filling a destination attribute from the source. Written as
     /// an expression rather than a closure, it compiles to SQL with the mapping's own values, so
     /// a set-based mapping stays set-based; otherwise it is evaluated per instance.
+    /// - Parameters:
+    ///   - entity: A destination entity.
+    ///   - attribute: One of its attributes; a later call for it replaces this one.
+    ///   - expression: A value expression in Core Data's syntax, with `$source`.
+    /// - Throws: A `MigrationError` of kind `.evaluation` when the attribute does not exist or the expression does not parse.
     public func setOnAssociation(_ entity: String, _ attribute: String, to expression: String) throws {
         guard let description = destinationModel.entity(named: entity),
             destinationModel.allAttributes(of: description).contains(where: { $0.name == attribute })
@@ -201,6 +243,11 @@ public final class MigrationManager {
     }
 
     /// Records that `destination` was made from `source` by `mapping`.
+    /// - Parameters:
+    ///   - source: The source instance, or `nil` for an instance made from none.
+    ///   - destination: The destination instance made from it.
+    ///   - mapping: The entity mapping that made it.
+    /// - Throws: A `MigrationError` for an entity mapping the mapping model lacks or a failing association value; a `StoreError`; what `didAssociate` throws.
     public func associate(source: ObjectID?, destination: ObjectID, mapping: EntityMapping) throws {
         let number = try index(of: mapping.name)
         try stores.associations.add(mapping: number, source: source, destination: destination)
@@ -248,6 +295,11 @@ public final class MigrationManager {
     // MARK: Core Data's defaults
 
     /// Stage 1's default: one destination instance with the attribute mappings' values, associated.
+    /// - Parameters:
+    ///   - source: The source instance.
+    ///   - mapping: The entity mapping that visits it.
+    /// - Returns: The new instance, or `nil` when the mapping has no destination entity in the destination store.
+    /// - Throws: A `MigrationError` of kind `.evaluation` when a value expression fails or gives a value its attribute cannot hold; a `StoreError`.
     @discardableResult
     public func createDefaultDestinationInstance(forSource source: ObjectID, in mapping: EntityMapping) throws -> ObjectID? {
         guard let entity = mapping.destinationEntity, stores.destinationLayout.hasEntity(entity) else { return nil }
@@ -294,6 +346,10 @@ public final class MigrationManager {
 
     /// Stage 2's default: every relationship mapping's expression, evaluated for the source the
     /// destination instance came from, sets that relationship.
+    /// - Parameters:
+    ///   - destination: A destination instance the mapping created.
+    ///   - mapping: The entity mapping that created it.
+    /// - Throws: A `MigrationError` of kind `.evaluation` when a relationship expression cannot be evaluated; a `StoreError`.
     public func createDefaultRelationships(forDestination destination: ObjectID, in mapping: EntityMapping) throws {
         try createDefaultRelationships(forDestination: destination, in: mapping, skipping: [])
     }
@@ -325,6 +381,7 @@ public final class MigrationManager {
     }
 
     /// Throws when the migration was asked to stop.
+    /// - Throws: A `MigrationError` of kind `.cancelled` once the migration's token was cancelled.
     public func checkCancelled() throws { try stores.cancellation.check() }
 }
 

@@ -34,6 +34,12 @@ extension MigrationManager {
     /// let author = try authors.value[name] ?? manager.insertDestination("Author", ["name": .string(name)])
     /// authors.value[name] = author
     /// ```
+    ///
+    /// - Parameters:
+    ///   - key: The key type that names the state.
+    ///   - initial: Makes the state the first time it is asked for.
+    /// - Returns: The state's box, the same one on every call in the pass.
+    /// - Throws: What `initial` throws.
     public func state<Key: MigrationStateKey>(_ key: Key.Type, _ initial: () throws -> Key.Value) rethrows -> MigrationStateBox<Key.Value> {
         let id = ObjectIdentifier(key)
         if let box = stateBoxes[id] as? MigrationStateBox<Key.Value> { return box }
@@ -57,6 +63,12 @@ public final class MigrationRunState: @unchecked Sendable {
     public init() {}
 
     /// The state `key` names, made with `initial` the first time any step asks for it.
+    ///
+    /// - Parameters:
+    ///   - key: The key type that names the state.
+    ///   - initial: Makes the state the first time any step asks for it.
+    /// - Returns: The state's box, the same one on every call in the run.
+    /// - Throws: What `initial` throws.
     public func state<Key: MigrationStateKey>(_ key: Key.Type, _ initial: () throws -> Key.Value) rethrows -> MigrationStateBox<Key.Value> {
         lock.lock()
         defer { lock.unlock() }
@@ -76,6 +88,12 @@ extension MigrationManager {
     /// enum AccountsByUser: MigrationStateKey { typealias Value = [String: ObjectID] }
     /// let accounts = manager.runState(AccountsByUser.self) { [:] }
     /// ```
+    ///
+    /// - Parameters:
+    ///   - key: The key type that names the state.
+    ///   - initial: Makes the state the first time any step or pass asks for it.
+    /// - Returns: The state's box, the same one on every call in the run.
+    /// - Throws: What `initial` throws.
     public func runState<Key: MigrationStateKey>(_ key: Key.Type, _ initial: () throws -> Key.Value) rethrows -> MigrationStateBox<Key.Value> {
         try run.state(key, initial)
     }

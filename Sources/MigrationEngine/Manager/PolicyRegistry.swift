@@ -8,11 +8,18 @@ public struct PolicyRegistry: Sendable {
     public init() {}
 
     /// Registers `make` under `name`.
+    ///
+    /// - Parameters:
+    ///   - name: The policy's name as mapping models write it, bare or module-qualified.
+    ///   - make: Makes a new policy each time one is asked for.
     public mutating func register(_ name: String, _ make: @escaping @Sendable () -> EntityMigrationPolicy) {
         factories[name] = make
     }
 
     /// A new policy for `name`, matching bare and module-qualified names.
+    ///
+    /// - Parameter name: The name a mapping model gives, bare or module-qualified.
+    /// - Returns: A new policy, or `nil` when none is registered under the name in either form.
     public func policy(named name: String) -> EntityMigrationPolicy? {
         if let make = factories[name] { return make() }
         let bare = Self.bare(name)

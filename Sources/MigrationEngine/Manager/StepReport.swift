@@ -39,14 +39,37 @@ public struct StepReport: Sendable, Equatable {
             public var changed: Bool { before != after }
 
             /// A value before and after.
+            ///
+            /// - Parameters:
+            ///   - name: The destination attribute's name.
+            ///   - before: The source's value of that name, as text; `nil` when the source has
+            ///     none.
+            ///   - after: The destination's value, as text.
             public init(name: String, before: String?, after: String) { (self.name, self.before, self.after) = (name, before, after) }
         }
 
         /// A sample.
+        ///
+        /// - Parameters:
+        ///   - source: The source object (`Book 3`); `nil` when the mapping made the destination
+        ///     from none.
+        ///   - destination: The destination object (`Publication 3`).
+        ///   - values: Each destination value with the source's value of the same name.
         public init(source: String?, destination: String, values: [Value]) { (self.source, self.destination, self.values) = (source, destination, values) }
     }
 
     /// A step report.
+    ///
+    /// - Parameters:
+    ///   - pass: The mapping model running.
+    ///   - entityMapping: The entity mapping that finished a stage.
+    ///   - index: Its 1-based position in the mapping order.
+    ///   - count: How many entity mappings there are.
+    ///   - stage: The stage it finished.
+    ///   - rowsCreated: The destination instances it has created so far.
+    ///   - sampleRows: A few of them, as `name=value` lines.
+    ///   - next: The entity mapping that runs next, if any.
+    ///   - samples: The same rows as they were and as they are.
     public init(
         pass: String, entityMapping: String, index: Int, count: Int, stage: MigrationProgress.Stage, rowsCreated: Int, sampleRows: [String], next: String?,
         samples: [Sample] = []

@@ -18,6 +18,11 @@ public enum CompiledMappingReader {
     static let recompile = "give a .cdm compiled by Xcode (it ships in the app bundle beside the .momd), or the .xcmappingmodel it was compiled from"
 
     /// Reads the compiled mapping model at `url`.
+    ///
+    /// - Parameter url: The `.cdm` file.
+    /// - Returns: The mapping model, its versions unresolved and its entity hashes kept.
+    /// - Throws: A `MappingError` when the file is missing, a folder, too large, unreadable or not
+    ///   a compiled mapping model.
     public static func read(at url: URL) throws -> MappingModel {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
@@ -40,6 +45,13 @@ public enum CompiledMappingReader {
 
     /// Reads the bytes of a `.cdm`; `file` names the mapping model and every error. Lets a caller
     /// read bytes it already holds (and tests feed damaged ones).
+    ///
+    /// - Parameters:
+    ///   - data: The `.cdm`'s bytes.
+    ///   - file: Where they came from, which names the mapping model and every error.
+    /// - Returns: The mapping model, its versions unresolved and its entity hashes kept.
+    /// - Throws: A `MappingError` when the bytes are not an archived `NSMappingModel` or a part of
+    ///   it cannot be read.
     public static func read(_ data: Data, file: URL) throws -> MappingModel {
         let path = file.path
         let root: ArchivedObject

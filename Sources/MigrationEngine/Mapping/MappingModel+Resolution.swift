@@ -11,6 +11,13 @@ extension MappingModel {
     public static var allowedSelectors: Set<String> { Expression.allowedSelectors }
 
     /// The mapping with every default filled in, or the first problem found.
+    ///
+    /// - Parameters:
+    ///   - source: The model of the mapping's source version.
+    ///   - destination: The model of its destination version.
+    /// - Returns: The mapping, with Core Data's default expressions filled in.
+    /// - Throws: A `MappingError` at the first entity mapping or property that does not fit the
+    ///   models (an unknown entity or key, a bad expression, a repeated name).
     public func resolved(source: ManagedObjectModel, destination: ManagedObjectModel) throws -> MappingModel {
         let file = self.file ?? name
         var names: Set<String> = []

@@ -16,6 +16,12 @@ public struct PropertyMapping: Hashable, Sendable {
     public var copiesItsSource: Bool { expression == nil || expression == .sourceKey(name) }
 
     /// A mapping of `name` to `expression`.
+    ///
+    /// - Parameters:
+    ///   - name: The destination property's name.
+    ///   - expression: The value expression; `nil` leaves the property unset.
+    ///   - userInfo: Free-form key/value pairs.
+    ///   - text: The expression as written, so errors can point at its columns.
     public init(name: String, expression: Expression?, userInfo: [String: String] = [:], text: String? = nil) {
         self.name = name
         self.expression = expression
@@ -66,6 +72,20 @@ public struct EntityMapping: Hashable, Sendable {
     static let defaultPolicyNames: Set<String> = ["", "NSEntityMigrationPolicy", "CoreData.NSEntityMigrationPolicy"]
 
     /// An entity mapping; `name` defaults to `<Source>To<Destination>` (or the one entity's name).
+    ///
+    /// - Parameters:
+    ///   - name: The name value expressions use; `nil` for Xcode's convention
+    ///     (`conventionalName(source:destination:)`).
+    ///   - kind: The mapping type; `nil` to derive it from the entities, the policy and the
+    ///     attribute mappings.
+    ///   - source: The source entity; `nil` for an add.
+    ///   - destination: The destination entity; `nil` for a remove.
+    ///   - filter: Only source instances matching it are migrated; `nil` for all.
+    ///   - policyName: The registered name of a custom policy; `nil`, or `NSEntityMigrationPolicy`,
+    ///     for Core Data's own.
+    ///   - userInfo: Free-form key/value pairs a policy can branch on.
+    ///   - attributeMappings: The attribute mappings.
+    ///   - relationshipMappings: The relationship mappings.
     public init(
         name: String? = nil, kind: Kind? = nil, source: String?, destination: String?, filter: Predicate? = nil,
         policyName: String? = nil, userInfo: [String: String] = [:], attributeMappings: [PropertyMapping] = [],
@@ -87,6 +107,12 @@ public struct EntityMapping: Hashable, Sendable {
     }
 
     /// Xcode's convention: `SourceToDestination`, or the entity's name for adds and removes.
+    ///
+    /// - Parameters:
+    ///   - source: The source entity, if any.
+    ///   - destination: The destination entity, if any.
+    /// - Returns: `<Source>To<Destination>`, the one entity's name, or `Unnamed` when there is
+    ///   neither.
     public static func conventionalName(source: String?, destination: String?) -> String {
         switch (source, destination) {
         case let (source?, destination?): return "\(source)To\(destination)"
@@ -127,6 +153,15 @@ public struct MappingModel: Hashable, Sendable {
     public var destinationEntityHashes: [String: Data]?
 
     /// A mapping model.
+    ///
+    /// - Parameters:
+    ///   - name: The mapping's name.
+    ///   - sourceVersion: The source model version's name.
+    ///   - destinationVersion: The destination model version's name.
+    ///   - entityMappings: The entity mappings, in execution order.
+    ///   - file: The file it was read from, for error messages.
+    ///   - sourceEntityHashes: The mapped source entities' version hashes, for a `.cdm`.
+    ///   - destinationEntityHashes: The mapped destination entities' version hashes, for a `.cdm`.
     public init(
         name: String, sourceVersion: String, destinationVersion: String, entityMappings: [EntityMapping], file: String? = nil,
         sourceEntityHashes: [String: Data]? = nil, destinationEntityHashes: [String: Data]? = nil
@@ -141,6 +176,9 @@ public struct MappingModel: Hashable, Sendable {
     }
 
     /// The entity mapping called `name`.
+    ///
+    /// - Parameter name: The entity mapping's name.
+    /// - Returns: The entity mapping, or `nil` when there is none of that name.
     public func entityMapping(named name: String) -> EntityMapping? {
         entityMappings.first { $0.name == name }
     }
@@ -157,6 +195,9 @@ extension MappingModel {
     /// whose entity hashes fit the stored ones, or `nil` when none does (or several fit equally);
     /// a plan can then use a compiled mapping model like one that names its versions. A mapping
     /// without stored hashes is returned as it is when `bundle` has both its versions.
+    ///
+    /// - Parameter bundle: The model bundle whose versions to match.
+    /// - Returns: The mapping with its versions named, or `nil` when no single version pair fits.
     public func resolvingVersions(in bundle: ModelBundle) -> MappingModel? {
         // Each version's hashes were worked out when it was read: hashing a 109-version bundle
         // again per mapping model made every WordPress plan pay for it once per mapping model
@@ -166,6 +207,9 @@ extension MappingModel {
 
     /// ``resolvingVersions(in:)`` given each version's entity hashes by name, in version order;
     /// a `.momd` without its `.mom` files (only `VersionInfo.plist`'s hashes) is enough for this.
+    ///
+    /// - Parameter versions: Each version's name and entity hashes, in version order.
+    /// - Returns: The mapping with its versions named, or `nil` when no single version pair fits.
     public func resolvingVersions(among versions: [(name: String, hashes: [String: Data])]) -> MappingModel? {
         guard let sourceEntityHashes, let destinationEntityHashes else {
             let names = Set(versions.map(\.name))
@@ -196,6 +240,13 @@ public typealias MappingError = ModelFileError
 
 extension ModelFileError {
     /// An error in a mapping file; `place` names the entity mapping or property (`BookToBook.price`).
+    ///
+    /// - Parameters:
+    ///   - file: The mapping file.
+    ///   - line: The 1-based line, when known.
+    ///   - place: The entity mapping or property at fault, if any.
+    ///   - problem: What is wrong.
+    ///   - fix: How to put it right, when there is something to suggest.
     public init(file: String, line: Int? = nil, place: String?, problem: String, fix: String? = nil) {
         self.init(file: file, line: line, element: place, problem: problem, fix: fix)
     }

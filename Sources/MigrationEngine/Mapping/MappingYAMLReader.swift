@@ -22,6 +22,12 @@ import Yams
 /// ```
 public enum MappingYAMLReader {
     /// Reads the mapping file at `url`.
+    ///
+    /// - Parameter url: The `Name.mapping.yaml` file; its name without `.mapping.yaml` names the
+    ///   mapping.
+    /// - Returns: The mapping model.
+    /// - Throws: A `MappingError` when the file cannot be read as UTF-8 text, or, with the line,
+    ///   when it is not a mapping file.
     public static func read(at url: URL) throws -> MappingModel {
         guard let data = FileManager.default.contents(atPath: url.path), let text = String(data: data, encoding: .utf8) else {
             throw MappingError(file: url.path, problem: "cannot be read as UTF-8 text", fix: "check the path")
@@ -36,6 +42,14 @@ public enum MappingYAMLReader {
     static let maximumNesting = 64
 
     /// Reads mapping YAML `text`; `file` names it in errors.
+    ///
+    /// - Parameters:
+    ///   - text: The YAML.
+    ///   - name: The mapping's name.
+    ///   - file: The path errors name.
+    /// - Returns: The mapping model.
+    /// - Throws: A `MappingError` with the line, when the YAML is malformed, nested too deeply, or
+    ///   not a mapping file.
     public static func read(_ text: String, name: String, file: String) throws -> MappingModel {
         if let line = lineNestedTooDeeply(text) {
             throw MappingError(

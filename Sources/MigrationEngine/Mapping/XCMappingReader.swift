@@ -6,6 +6,10 @@ import ObjectModel
 /// orphans), in `mappingnumber` order; value expressions are keyed-archived `NSExpression`s.
 public enum XCMappingReader {
     /// Reads the mapping model in the `.xcmappingmodel` folder (or its `xcmapping.xml`) at `url`.
+    ///
+    /// - Parameter url: The `.xcmappingmodel` folder, or its `xcmapping.xml`.
+    /// - Returns: The mapping model.
+    /// - Throws: A `MappingError` when `xcmapping.xml` cannot be read or is not a mapping model.
     public static func read(at url: URL) throws -> MappingModel {
         let file = url.lastPathComponent == "xcmapping.xml" ? url : url.appendingPathComponent("xcmapping.xml")
         guard let data = FileManager.default.contents(atPath: file.path) else {
@@ -16,6 +20,13 @@ public enum XCMappingReader {
 
     /// Reads the contents of an `xcmapping.xml`; `file` is where they came from, which names the
     /// mapping model (its folder) and every error. Lets a caller read bytes it already holds.
+    ///
+    /// - Parameters:
+    ///   - data: The contents of an `xcmapping.xml`.
+    ///   - file: Where they came from, which names the mapping model and every error.
+    /// - Returns: The mapping model.
+    /// - Throws: A `MappingError` with the line, when the XML is malformed or is not a mapping
+    ///   model.
     public static func read(_ data: Data, file: URL) throws -> MappingModel {
         let bundle = file.deletingLastPathComponent()
         let root: XMLTree

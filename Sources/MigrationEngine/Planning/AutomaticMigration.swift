@@ -7,6 +7,15 @@ import SQLiteStore
 /// the bundle's current version, migrating it first when it is at an older one.
 public enum AutomaticMigration {
     /// Opens the store at `path` for writing, migrated to `bundle`'s current version.
+    ///
+    /// - Parameters:
+    ///   - path: The store file.
+    ///   - bundle: The model bundle; the store is migrated to its current version.
+    ///   - mappings: Mapping models for steps Core Data cannot infer.
+    ///   - options: How the migration runs.
+    /// - Returns: The store, open for writing at the current version.
+    /// - Throws: A `MigrationError` (its `state` says where the store stands once a run began), a
+    ///   `StoreError` or a `ModelFileError` when the store cannot be planned, migrated or opened.
     public static func openStore(
         at path: String, bundle: ModelBundle, mappings: [MappingModel] = [],
         options: MigrationOptions = MigrationOptions()

@@ -29,6 +29,13 @@ public struct MigrationOptions: Sendable {
     /// step reads stays as it was; a new store is checked by its row counts.
     public var checksPages = false
     /// Options with Core Data's defaults.
+    ///
+    /// - Parameters:
+    ///   - policies: Custom policies by the names mapping models use.
+    ///   - cancellation: The token that stops the migration.
+    ///   - progressChannel: Where progress is posted.
+    ///   - chunkSize: Source rows per transaction.
+    ///   - configureManager: Customises each pass's manager before it runs.
     public init(
         policies: PolicyRegistry = PolicyRegistry(), cancellation: CancellationToken = CancellationToken(),
         progressChannel: ProgressChannel = ProgressChannel(), chunkSize: Int = 10_000,

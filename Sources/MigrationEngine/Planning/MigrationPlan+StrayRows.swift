@@ -7,6 +7,10 @@ extension MigrationPlan {
     /// rows than it can make objects of and stop, after the steps before it ran. `plan` asks, so
     /// that they are named with the query that lists them before anything runs; it costs a scan
     /// of every table, which `migrate` leaves to the step (which stops, and the plan is undone).
+    ///
+    /// - Parameter path: The store the plan was made for.
+    /// - Throws: A `MigrationError` of kind `.store` naming the rows and the query that lists them;
+    ///   a `StoreError` when the store cannot be read.
     public func requireOwnedRows(store path: String) throws {
         guard let first = steps.first,
             let mapping = steps.first(where: { if case .mapping = $0.kind { true } else { false } })

@@ -61,6 +61,9 @@ public struct MigrationPlan: Sendable {
 
     /// The error for mappings someone named on purpose that fit no version of the bundle; one that
     /// fits versions the plan does not pass through (before the store, beyond `--to`) is a note.
+    ///
+    /// - Parameter names: The mapping models named on purpose.
+    /// - Returns: The error, or `nil` when each fits a version of the bundle.
     public func unusedError(_ names: [String]) -> MigrationError? {
         let unfit = names.filter(unfitMappings.contains)
         guard !unfit.isEmpty else { return nil }
@@ -72,6 +75,18 @@ public struct MigrationPlan: Sendable {
     /// Plans the migration of the store at `path` to `target` (default: the bundle's current
     /// version) with the given mapping models available, the way `strategy` migrates (Chrysalis's
     /// ``MigrationStrategy/progressive`` by default).
+    ///
+    /// - Parameters:
+    ///   - path: The store file.
+    ///   - bundle: The model bundle with the store's version and the target.
+    ///   - mappings: The mapping models available.
+    ///   - target: The version to migrate to; `nil` for the bundle's current version.
+    ///   - strategy: How the plan chooses its steps (`MigrationStrategy`).
+    ///   - checks: Checks stricter than Core Data's inference; none unless given.
+    /// - Returns: The plan; no steps when the store is already at the target.
+    /// - Throws: A `MigrationError` when the store is at no version of the bundle or past the
+    ///   target, the target does not exist, or a step cannot be inferred; a `StoreError` when the
+    ///   store cannot be read; a `ModelFileError` for a version or mapping that cannot be used.
     public static func make(
         store path: String, bundle: ModelBundle, mappings: [MappingModel] = [], to target: String? = nil,
         strategy: MigrationStrategy = .progressive, checks: InferenceChecks = []

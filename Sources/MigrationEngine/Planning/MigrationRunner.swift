@@ -27,6 +27,16 @@ public enum MigrationRunner {
 
     /// Runs `plan` on the store at `path`. Every error it throws is a ``MigrationError`` whose
     /// ``MigrationError/state`` says where the store stands.
+    ///
+    /// - Parameters:
+    ///   - plan: The plan, made for this store.
+    ///   - path: The store file.
+    ///   - options: How each step runs.
+    ///   - keepBackup: Whether the original is kept as `Name~.ext`.
+    ///   - keepProgress: Whether a failure keeps the completed steps instead of putting the
+    ///     original back.
+    /// - Returns: What the plan did.
+    /// - Throws: A `MigrationError` whose `state` says where the store stands.
     public static func run(
         _ plan: MigrationPlan, store path: String, options: MigrationOptions = MigrationOptions(),
         keepBackup: Bool = true, keepProgress: Bool = false
@@ -237,6 +247,9 @@ public enum MigrationRunner {
     /// What an interrupted migration left of the store at `path` for the next run to finish or
     /// undo, said for people; nil when nothing. Reads only: `inspect` shows it so that a store a
     /// kill left between two versions is never taken for one that was migrated.
+    ///
+    /// - Parameter path: The store file.
+    /// - Returns: What is pending, or `nil` when nothing is.
     public static func pendingRecovery(store path: String) -> String? {
         if FileManager.default.fileExists(atPath: PlanJournal.path(for: path)), PlanJournal.record(for: path) == nil {
             return
@@ -258,6 +271,11 @@ public enum MigrationRunner {
     /// migrating: a crashed writer's unfinished transaction rolled back, a half-done swap undone,
     /// a plan stopped half way undone (the original put back) or, when it had reached its target,
     /// tidied. Returns what it did, one line each; empty when there was nothing to do.
+    ///
+    /// - Parameter path: The store file.
+    /// - Returns: What was done, one line each; empty when there was nothing to do.
+    /// - Throws: A `StoreError` when a crashed writer's transaction cannot be rolled back; a
+    ///   `MigrationError` when the store is locked or what was left cannot be put right.
     public static func recover(store path: String) throws -> [String] {
         var done: [String] = []
         let journal = StoreFiles.journal(of: path)

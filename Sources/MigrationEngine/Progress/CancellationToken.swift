@@ -14,6 +14,8 @@ public final class CancellationToken: Sendable {
     public var isCancelled: Bool { flag.withLock { $0 } }
 
     /// Throws the cancellation error when ``cancel()`` was called.
+    ///
+    /// - Throws: A `MigrationError` of kind `.cancelled` when `cancel()` was called.
     public func check() throws {
         if isCancelled { throw MigrationError(.cancelled, "the migration was cancelled") }
     }

@@ -60,6 +60,22 @@ public struct MigrationProgress: Sendable, Equatable {
     public var remaining: Double?
 
     /// A progress value (the engine makes these; tests and screens may too).
+    ///
+    /// - Parameters:
+    ///   - step: The 1-based step.
+    ///   - stepCount: The number of steps.
+    ///   - pass: The mapping model running, or the in-place step's name.
+    ///   - entityMapping: The entity mapping running, if any.
+    ///   - entityMappingIndex: Its 1-based position.
+    ///   - entityMappingCount: How many entity mappings there are.
+    ///   - stage: The stage.
+    ///   - rowsDone: Work done in the stage, in `unit`s.
+    ///   - rowsTotal: Work expected in the stage; 0 when not known.
+    ///   - unit: What `rowsDone` and `rowsTotal` count.
+    ///   - fraction: The whole plan's progress, 0…1.
+    ///   - rowsPerSecond: Units per second in the stage.
+    ///   - elapsed: Seconds since the plan started.
+    ///   - remaining: Seconds the rest should take, when known.
     public init(
         step: Int, stepCount: Int, pass: String, entityMapping: String?, entityMappingIndex: Int, entityMappingCount: Int,
         stage: Stage, rowsDone: Int, rowsTotal: Int, unit: Unit = .rows, fraction: Double, rowsPerSecond: Double, elapsed: Double,

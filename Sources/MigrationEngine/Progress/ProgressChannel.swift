@@ -18,6 +18,9 @@ public final class ProgressChannel: Sendable {
 
     /// Calls `body` with every progress value posted on this channel, on the posting (engine)
     /// thread, until the returned observation is cancelled or released.
+    ///
+    /// - Parameter body: Called with each progress value, on the engine's thread.
+    /// - Returns: The observation; cancel or release it to stop.
     public func observe(_ body: @escaping @Sendable (MigrationProgress) -> Void) -> ProgressObservation {
         let token = NotificationCenter.default.addObserver(forName: MigrationProgress.notification, object: self, queue: nil) { note in
             if let progress = note.migrationProgress { body(progress) }

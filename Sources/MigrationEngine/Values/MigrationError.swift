@@ -31,6 +31,12 @@ public struct MigrationError: Error, CustomStringConvertible, Equatable, Sendabl
     public var step: String?
 
     /// A migration error.
+    ///
+    /// - Parameters:
+    ///   - kind: The kind of failure.
+    ///   - message: What happened.
+    ///   - fix: What to do, when there is something to suggest.
+    ///   - state: Where the store stands, when known.
     public init(_ kind: Kind, _ message: String, fix: String? = nil, state: StoreState? = nil) {
         self.kind = kind
         self.message = message

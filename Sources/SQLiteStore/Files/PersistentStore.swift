@@ -49,6 +49,14 @@ public final class PersistentStore: Sendable {
     /// Opens the store at `path`, checking that it is a Core Data store. A read-only open never
     /// writes: a store a crashed writer left with an unfinished transaction is reported, not rolled
     /// back (``recoverInterruptedTransaction(at:)`` does that, for a command that will write).
+    ///
+    /// - Parameters:
+    ///   - path: The store file (`.sqlite`); a `-wal` beside it is read too.
+    ///   - mode: `.readOnly` (the default) never writes; `.readWrite` first rolls back a
+    ///     transaction a crashed writer left, and is refused for a read-only file.
+    /// - Returns: The open store.
+    /// - Throws: A `StoreError` whose `kind` says why: the file is missing, not SQLite, empty,
+    ///   truncated, not a Core Data store, read-only, or SQLite failed.
     public static func open(at path: String, mode: Mode = .readOnly) throws -> PersistentStore {
         if mode == .readWrite { try rollBackHotJournal(path) }
         let file = try StoreFileCheck.check(path)
@@ -161,6 +169,8 @@ public final class PersistentStore: Sendable {
 
     /// Closes the connection; the store must not be used afterwards. Lets a finished store be
     /// renamed without SQLite holding it open.
+    ///
+    /// - Throws: A `StoreError` when SQLite cannot close the connection.
     public func close() throws {
         do { try queue.close() } catch { throw StoreError.from(error, path: path) }
         sharedMemory?.putBack()
@@ -260,6 +270,10 @@ public final class PersistentStore: Sendable {
     /// Rolls back the transaction a writer that died left in the store's rollback journal, as
     /// SQLite does on the first open that may write: what a migration must do before it plans,
     /// because until then the store cannot be read. Does nothing when there is no such journal.
+    ///
+    /// - Parameter path: The store file whose `-journal` may hold the unfinished transaction.
+    /// - Throws: A `StoreError`: `.readOnly` when the store cannot be written to roll it back, or
+    ///   SQLite's failure.
     public static func recoverInterruptedTransaction(at path: String) throws {
         try rollBackHotJournal(path)
     }

@@ -10,6 +10,10 @@ public struct ObjectID: Hashable, Sendable, CustomStringConvertible {
     public var primaryKey: Int64
 
     /// An object ID.
+    ///
+    /// - Parameters:
+    ///   - entityNumber: The object's concrete entity's number, its `Z_ENT`.
+    ///   - primaryKey: Its `Z_PK`.
     public init(entityNumber: Int, primaryKey: Int64) {
         self.entityNumber = entityNumber
         self.primaryKey = primaryKey

@@ -22,6 +22,8 @@ public enum SQLValue: Hashable, Sendable {
     case blob(Data)
 
     /// An integer value.
+    ///
+    /// - Parameter value: The integer, stored as a 64-bit SQL integer.
     public init(_ value: Int) { self = .integer(Int64(value)) }
 
     /// Whether this is `NULL`.
@@ -73,10 +75,16 @@ extension SQLValue {
 
 extension SQLValue: ExpressibleByIntegerLiteral, ExpressibleByStringLiteral, ExpressibleByNilLiteral {
     /// An integer literal as an SQL integer.
+    ///
+    /// - Parameter value: The literal's value.
     public init(integerLiteral value: Int64) { self = .integer(value) }
     /// A string literal as SQL text.
+    ///
+    /// - Parameter value: The literal's text.
     public init(stringLiteral value: String) { self = .text(value) }
     /// `nil` as SQL `NULL`.
+    ///
+    /// - Parameter nilLiteral: The empty tuple Swift passes for `nil`.
     public init(nilLiteral: ()) { self = .null }
 }
 

@@ -16,6 +16,12 @@ public struct StoreError: Error, CustomStringConvertible, Equatable, Sendable {
     public var fix: String?
 
     /// An error about the store at `path`.
+    ///
+    /// - Parameters:
+    ///   - kind: The kind of trouble.
+    ///   - path: The store file.
+    ///   - problem: What is wrong, said after the path.
+    ///   - fix: What to do about it, when there is something to suggest.
     public init(_ kind: Kind, path: String, _ problem: String, fix: String? = nil) {
         self.kind = kind
         self.path = path
