@@ -67,6 +67,7 @@ struct CheckHistoryCommand: ParsableCommand {
     var junit: String?
 
     func validate() throws {
+        try StrategyName.validate(strategy, stepwise: stepwise)
         guard rows >= 1, rows <= 10_000 else { throw ValidationError("--rows must be between 1 and 10000") }
     }
 

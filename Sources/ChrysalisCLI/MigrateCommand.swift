@@ -200,14 +200,17 @@ struct MigrateReport: Encodable {
         var lines = [
             "\(dryRun ? "Dry run: a copy of " : "Migrated ")\(store) from \(from) to \(to) in \(String(format: "%.2f", seconds)) s, \(steps.count) step\(steps.count == 1 ? "" : "s")."
         ]
+        // A staged migration's handler leaves the store at its version: it is said where it ran.
         for step in steps {
-            lines.append("  \(step.from) → \(step.to) (\(step.passes.joined(separator: ", ")))")
+            lines.append("  \(step.from == step.to ? "at \(step.from)" : "\(step.from) → \(step.to)") (\(step.passes.joined(separator: ", ")))")
         }
         for entity in Set(rowsBefore.keys).union(rowsAfter.keys).sorted() {
             let before = rowsBefore[entity].map(String.init) ?? "—", after = rowsAfter[entity].map(String.init) ?? "—"
             lines.append("  \(entity.padding(toLength: 20, withPad: " ", startingAt: 0)) \(before) → \(after)")
         }
-        if rowsBefore.isEmpty && rowsAfter.isEmpty && !steps.isEmpty {
+        if rowsBefore.isEmpty && rowsAfter.isEmpty && steps.contains(where: { $0.from == $0.to }) {
+            lines.append("  The app's handlers wrote what they saved; the other steps changed only the schema, in place.")
+        } else if rowsBefore.isEmpty && rowsAfter.isEmpty && !steps.isEmpty {
             lines.append(
                 dataDropped.isEmpty
                     ? "  Every row is unchanged: only the schema changed, in place."

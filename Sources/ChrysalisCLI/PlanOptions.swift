@@ -56,6 +56,7 @@ struct PlanOptions: ParsableArguments {
     /// A store reached through a symbolic link is the file it links to: that file is migrated in
     /// place, its backup and work files made beside it, and the link kept.
     mutating func validate() throws {
+        try StrategyName.validate(strategy, stepwise: stepwise)
         store = StorePath.resolved(store)
     }
 

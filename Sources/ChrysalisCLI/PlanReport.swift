@@ -105,7 +105,8 @@ struct PlanReport: Encodable {
         for (index, step) in steps.enumerated() {
             lines.append("")
             lines.append(
-                "\(index + 1). \(step.from) → \(step.to)  [\(step.kind)]\(step.mappings.isEmpty ? "" : "  " + step.mappings.joined(separator: " then "))")
+                "\(index + 1). \(step.kind == "handler" ? "at \(step.from)" : "\(step.from) → \(step.to)")  [\(step.kind)]\(step.mappings.isEmpty ? "" : "  " + step.mappings.joined(separator: " then "))"
+            )
             lines.append("     why: \(step.reason)")
             for mapping in step.entityMappings { lines.append("     \(mapping)") }
             for finding in step.findings { lines.append("     • \(finding)") }

@@ -23,11 +23,16 @@ enum StrategyName: String, CaseIterable, ExpressibleByArgument {
             """,
         valueName: "strategy")
 
-    /// The strategy to plan with, `--stepwise` folded in.
-    static func strategy(_ name: StrategyName?, stepwise: Bool) throws -> MigrationStrategy {
+    /// `--stepwise` with another strategy is a usage error.
+    static func validate(_ name: StrategyName?, stepwise: Bool) throws {
         if stepwise, let name, name != .iterative {
             throw ValidationError("--stepwise is --strategy iterative: it cannot go with --strategy \(name.rawValue)")
         }
+    }
+
+    /// The strategy to plan with, `--stepwise` folded in.
+    static func strategy(_ name: StrategyName?, stepwise: Bool) throws -> MigrationStrategy {
+        try validate(name, stepwise: stepwise)
         switch stepwise ? .iterative : name ?? .progressive {
         case .automatic: return .automatic
         case .iterative: return .iterative

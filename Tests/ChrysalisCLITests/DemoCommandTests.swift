@@ -42,6 +42,18 @@ final class DemoCommandTests: XCTestCase {
         }
     }
 
+    func testStaged() throws {
+        let (output, store) = try runDemo("staged")
+        XCTAssertTrue(output.contains("Step 1/4 done: at Shelf 1, willMigrate of the custom stage \"authors' names made unique\": 1 save"), output)
+        XCTAssertTrue(output.contains("Step 3/4 done: at Shelf 2, didMigrate"), output)
+        XCTAssertEqual(try query(store, "SELECT count(*) - count(DISTINCT ZNAME) FROM ZAUTHOR"), [["0"]], "one author per name")
+        XCTAssertEqual(
+            try query(store, "SELECT count(*) FROM ZAUTHOR a WHERE ZBOOKCOUNT != (SELECT count(*) FROM ZBOOK b WHERE b.ZAUTHOR = a.Z_PK)"), [["0"]],
+            "didMigrate counted every author's books")
+        XCTAssertEqual(
+            try query(store, "SELECT count(*) FROM ZBOOK WHERE ZPAGES IS NULL"), try query(store, "SELECT count(*) FROM ZBOOK"), "Shelf 3's new attribute")
+    }
+
     func testBookStore() throws {
         let (output, store) = try runDemo("bookstore")
         XCTAssertTrue(output.range(of: #"ZAUTHOR\s+VARCHAR"#, options: .regularExpression) != nil, "ZBOOK's columns after BookStore 2 show the new one")

@@ -42,21 +42,7 @@ final class OwnPoliciesTests: XCTestCase {
     /// Builds `Examples/BooksMigrator` as a user would (its own manifest, its own build folder),
     /// and migrates the real objc.io store through its executable.
     func testTheExamplePackageRegistersTheBooksPoliciesAndMigrates() throws {
-        let example = project.appendingPathComponent("Examples/BooksMigrator")
-        let swift = ["/opt/swift/usr/bin/swift", "/usr/bin/swift"].first { FileManager.default.isExecutableFile(atPath: $0) }
-        guard let swift else { throw XCTSkip("no swift toolchain found to build Examples/BooksMigrator") }
-        let build = Process()
-        build.executableURL = URL(fileURLWithPath: swift)
-        build.arguments = ["build", "--package-path", example.path, "--product", "books-migrator"]
-        let log = try scratchDirectory().appendingPathComponent("build.log")
-        XCTAssertTrue(FileManager.default.createFile(atPath: log.path, contents: nil))
-        build.standardOutput = try FileHandle(forWritingTo: log)
-        build.standardError = build.standardOutput
-        try build.run()
-        build.waitUntilExit()
-        XCTAssertEqual(build.terminationStatus, 0, (try? String(contentsOf: log, encoding: .utf8).suffix(2000).description) ?? "")
-        guard build.terminationStatus == 0 else { return }
-        let binary = example.appendingPathComponent(".build/debug/books-migrator")
+        let binary = try ExamplePackage("BooksMigrator", product: "books-migrator").build(log: try scratchDirectory())
         // The app's own policy types are in it, and nothing of the demos: the library links none.
         let symbols = try Self.symbols(of: binary)
         XCTAssertTrue(symbols.contains { $0.hasPrefix("$s13BooksPolicies") }, "the example's own policy module")
@@ -64,20 +50,13 @@ final class OwnPoliciesTests: XCTestCase {
 
         let store = try Fixtures.copyStore(try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent == "Model1.sqlite" }), into: try scratchDirectory())
         let books = resources.appendingPathComponent("Books")
-        let run = Process()
-        run.executableURL = binary
-        run.arguments =
+        let (status, printed) = try ExamplePackage.run(
+            binary,
             ["migrate", store.path, "--model", books.appendingPathComponent("Model.xcdatamodeld").path]
-            + ["Model1_to_Model2", "Model2_to_Model3_User", "Model2_to_Model3"].flatMap {
-                ["--mappings", books.appendingPathComponent("\($0).xcmappingmodel").path]
-            }
-        let output = Pipe()
-        run.standardOutput = output
-        run.standardError = output
-        try run.run()
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        run.waitUntilExit()
-        XCTAssertEqual(run.terminationStatus, 0, printed)
+                + ["Model1_to_Model2", "Model2_to_Model3_User", "Model2_to_Model3"].flatMap {
+                    ["--mappings", books.appendingPathComponent("\($0).xcmappingmodel").path]
+                })
+        XCTAssertEqual(status, 0, printed)
         XCTAssertTrue(printed.contains("from Model1 to Model3"), printed)
         let authors = try DatabaseQueue(path: store.path).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM ZAUTHOR WHERE ZNAME = 'Franz Kafka'") }
         XCTAssertEqual(authors, 1, "MHWBookToBookPolicy made one Author per name")
