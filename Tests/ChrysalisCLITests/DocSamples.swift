@@ -120,6 +120,20 @@ private func observeProgress(plan: MigrationPlan, policies: PolicyRegistry) thro
     _ = report
 }
 
+// MARK: MigrationEngine.docc/StageAMigration.md (its other samples are Examples/StagedMigrator's code)
+
+/// The article's stages, which `Examples/StagedMigrator` declares.
+private enum ShelfMigration {
+    static func stages() throws -> StagedMigration { try StagedMigration([.lightweight(["x7LYeqsqh79E+gNnNE60vb5JZkuu2HBCoqjgWJyWpgg="])]) }
+}
+
+private func runTheStages(bundle: ModelBundle) throws {
+    let stages = try ShelfMigration.stages()
+    let plan = try MigrationPlan.make(store: "Shelf.sqlite", bundle: bundle, strategy: .staged(stages))
+    let report = try MigrationRunner.run(plan, store: "Shelf.sqlite")
+    _ = report
+}
+
 // MARK: MigrationEngine.docc/WriteAnEntityMigrationPolicy.md
 
 private func writeAPolicy() {

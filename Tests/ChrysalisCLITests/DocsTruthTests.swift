@@ -29,6 +29,8 @@ final class DocsTruthTests: XCTestCase {
         "MHWBookToBookPolicy", "MyApp", "MyAppPolicies", "MyAppMigrator",
         // Model bundles and versions named as such.
         "BookStore", "Model1", "Model2", "Model3", "Recipes", "Groceries",
+        // Apple's and the apps' own types the documents cite as evidence.
+        "SchemaMigrationPlan", "CoreDataIterativeMigrator",
     ]
 
     /// Where a backquoted span sits.

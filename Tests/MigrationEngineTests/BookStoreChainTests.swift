@@ -102,10 +102,13 @@ final class BookStoreChainTests: XCTestCase {
         let path = try scratchDirectory().appendingPathComponent("BookStore.sqlite").path
         try makeBookStore1(at: path)
         let bundle = try bookStore()
+        let mappings = [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")]
+        // Core Data's automatic migration takes no chain: no mapping model is for BookStore → BookStore 5, so it infers one step.
+        let automatic = try MigrationPlan.make(store: path, bundle: bundle, mappings: mappings, strategy: .automatic)
+        XCTAssertEqual(automatic.steps.map { "\($0.source.name) → \($0.destination.name) \($0.kind.name)" }, ["BookStore → BookStore 5 lightweight"])
+        // An app that chains its mapping models says so, and its policies run.
         let store = try AutomaticMigration.openStore(
-            at: path, bundle: bundle,
-            mappings: [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")],
-            options: MigrationOptions(policies: DemoResources.policies))
+            at: path, bundle: bundle, mappings: mappings, strategy: .progressive, options: MigrationOptions(policies: DemoResources.policies))
         XCTAssertEqual(try store.metadata().versionHashes, VersionHash.entityHashes(of: bundle.current.model))
         XCTAssertEqual(try store.readObjects(try store.layout(for: bundle.current.model)) { try $0.count(of: "Publication") }, 4)
     }
