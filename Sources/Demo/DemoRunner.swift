@@ -103,6 +103,13 @@ public struct DemoRunner: Sendable {
         try MigrationPlan.make(store: storePath, bundle: bundle, mappings: try example.mappings(), to: example.stops.last?.version, strategy: strategy)
     }
 
+    /// Whether `done` is the last step at its version: a staged migration's `didMigrate` that runs
+    /// next, at the same version, finishes the stop, which is shown after it.
+    public static func endsStop(_ done: CompletedStep, of plan: MigrationPlan) -> Bool {
+        guard done.index < plan.steps.count, case .handler = plan.steps[done.index].kind else { return true }
+        return plan.steps[done.index].source.name != done.step.destination.name
+    }
+
     /// What a stop adds to the plan's own reasons (a custom policy, a hook), if anything.
     public func lesson(at version: String) -> String? {
         example.stops.first { $0.version == version }?.lesson

@@ -30,7 +30,7 @@ extension ConsoleState {
     package var allPlanLines: [PlanLine] {
         var lines: [PlanLine] = []
         for (index, step) in steps.enumerated() {
-            lines.append(PlanLine(text: "\(index + 1). \(step.from) \(glyphs.arrow) \(step.to)  [\(step.kind)]", step: index, isHeading: true, isDrop: false))
+            lines.append(PlanLine(text: "\(index + 1). \(step.versions(arrow: glyphs.arrow))  [\(step.kind)]", step: index, isHeading: true, isDrop: false))
             if !step.mappings.isEmpty {
                 let passes = step.mappings.map(\.pass).reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }
                 lines.append(PlanLine(text: "    mappings: \(passes.joined(separator: " then "))", step: index, isHeading: false, isDrop: false))

@@ -77,6 +77,9 @@ package struct ConsoleState: Sendable, Equatable {
             (self.from, self.to, self.kind, self.mappings, self.findings) = (from, to, kind, mappings, findings)
             (self.changes, self.reason) = (changes, reason)
         }
+
+        /// `A → B`, or `at A` for a staged migration's handler, which leaves the store at its version.
+        package func versions(arrow: String) -> String { kind == "handler" ? "at \(from)" : "\(from) \(arrow) \(to)" }
     }
 
     /// One entity mapping, in execution order.

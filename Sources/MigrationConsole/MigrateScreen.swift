@@ -36,13 +36,13 @@ enum MigrateScreen {
         }
         let g = state.glyphs
         let step = state.steps.indices.contains(progress.step - 1) ? state.steps[progress.step - 1] : nil
-        let title = step.map { "\($0.from) \(g.arrow) \($0.to)\(g.separator)\(how($0))" } ?? progress.pass
+        let title = step.map { "\($0.versions(arrow: g.arrow))\(g.separator)\(how($0))" } ?? progress.pass
         grid.put("Step \(progress.step)/\(progress.stepCount)  \(title)", x: body.x, y: body.y, style: .bold, limit: body.width)
         let barWidth = body.width - 7
         grid.put(Screens.bar(progress.fraction, width: barWidth, glyphs: g), x: body.x, y: body.y + 2, style: .good)
         grid.put(String(format: "%4d%%", Int((progress.fraction * 100).rounded(.down))), x: body.x + barWidth + 1, y: body.y + 2, style: .bold)
         if case .pausedAfterStep(let done) = state.mode {
-            let next = state.steps.indices.contains(done) ? ": \(state.steps[done].from) \(g.arrow) \(state.steps[done].to)" : ""
+            let next = state.steps.indices.contains(done) ? ": \(state.steps[done].versions(arrow: g.arrow))" : ""
             grid.put("Step \(done) done and verified. Enter runs step \(done + 1)\(next).", x: body.x, y: body.y + 3, style: .accent, limit: body.width)
         } else if let done = state.gatheringStep {
             let doing = state.gatheringNote ?? "gathering what it shows\(g.ellipsis)"
@@ -69,8 +69,9 @@ enum MigrateScreen {
         }
     }
 
-    /// `lightweight, in place` or `mapping: A`: the same words the plan, the headless printer and the result use.
+    /// `lightweight, in place`, `mapping: A` or `handler`: the same words the plan, the headless printer and the result use.
     private static func how(_ step: ConsoleState.Step) -> String {
+        if step.kind == "handler" { return "the app's handler, in one transaction" }
         if step.kind == "mapping" {
             return "mapping: " + step.mappings.map(\.pass).reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }.joined(separator: " then ")
         }
@@ -115,8 +116,8 @@ enum MigrateScreen {
             let step = state.steps[index]
             let lit = index == current && running != nil
             let mark = index < state.results.count ? g.check : (lit ? g.pointer : " ")
-            let name = "\(mark) \(index + 1). \(step.from) \(g.arrow) \(step.to)"
-            let kind = step.kind == "mapping" ? "[mapping]" : "[lightweight]"
+            let name = "\(mark) \(index + 1). \(step.versions(arrow: g.arrow))"
+            let kind = "[\(step.kind)]"
             let text = name.count + kind.count + 2 <= width ? name + "  " + kind : name
             grid.put(text, x: x, y: y + 1 + offset, style: lit ? .reverse : .normal, limit: width)
         }

@@ -66,7 +66,7 @@ enum ResultScreen {
             let result = state.results[index]
             let time = String(format: "%.1f s", result.seconds)
             let name = BrowseScreens.fitted(
-                "\(index == selected ? g.pointer : g.check) \(result.index). \(result.from) \(g.arrow) \(result.to)", area.width - time.count - 1, g)
+                "\(index == selected ? g.pointer : g.check) \(result.index). \(result.versions(arrow: g.arrow))", area.width - time.count - 1, g)
             let text = name.padding(toLength: max(area.width - time.count - 1, name.count), withPad: " ", startingAt: 0) + " " + time
             grid.put(text, x: area.x, y: area.y + 1 + row, style: index == selected ? .reverse : .normal, limit: area.width)
         }

@@ -28,7 +28,7 @@ enum SQLScreen {
         if state.steps.indices.contains(view.step) {
             let step = state.steps[view.step]
             grid.put(
-                "SQL of step \(view.step + 1)/\(state.steps.count): \(step.from) \(g.arrow) \(step.to)  [\(step.kind)]", x: body.x, y: body.y,
+                "SQL of step \(view.step + 1)/\(state.steps.count): \(step.versions(arrow: g.arrow))  [\(step.kind)]", x: body.x, y: body.y,
                 style: .bold, limit: body.width - position.count - 2)
         }
         grid.put(position, x: body.x + body.width - position.count, y: body.y, style: .dim)

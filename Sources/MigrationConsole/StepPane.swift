@@ -12,7 +12,7 @@ enum StepPane {
         let g = state.glyphs
         var lines: [PaneLine] = []
         func line(_ text: String, _ style: CellStyle = .normal, indent: Int = 0) { lines.append(PaneLine(text: text, style: style, indent: indent)) }
-        line("\(g.check) \(heading): \(result.from) \(g.arrow) \(result.to)", .good)
+        line("\(g.check) \(heading): \(result.versions(arrow: g.arrow))", .good)
         line("\(result.how), \(String(format: "%.1f", result.seconds)) s", .dim)
         // The loss first, in the error colour: never only a count on another screen.
         if !result.dropped.isEmpty {

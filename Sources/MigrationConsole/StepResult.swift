@@ -47,6 +47,9 @@ package struct StepResult: Sendable, Equatable {
     package var index: Int
     /// The versions it went from and to.
     package var from: String, to: String
+
+    /// `A → B`, or `at A` for a staged migration's handler (the only step that ends where it starts).
+    package func versions(arrow: String) -> String { from == to ? "at \(from)" : "\(from) \(arrow) \(to)" }
     /// How: `lightweight, in place` or `mapping: A then B`.
     package var how: String
     /// Seconds it took, its pauses not counted.

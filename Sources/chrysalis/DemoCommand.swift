@@ -103,6 +103,7 @@ struct DemoCommand: ParsableCommand {
     private func console(_ runner: DemoRunner, bundle: ModelBundle, plan: MigrationPlan) throws -> Bool {
         let showcase: ConsoleApp.Showcase = { done, note in
             var tables: [StepResult.Table] = []
+            guard DemoRunner.endsStop(done, of: plan) else { return tables }
             if let lesson = runner.lesson(at: done.step.destination.name) { tables.append(.init(title: lesson, columns: [], rows: [])) }
             try runner.arrive(at: done.step.destination.name) { event in
                 switch event {
@@ -136,12 +137,9 @@ struct DemoCommand: ParsableCommand {
     private func narrate(_ runner: DemoRunner, bundle: ModelBundle, plan: MigrationPlan, view: DemoOutput) throws {
         view.showPlan(plan, defaultRoute: try runner.defaultRoute(bundle: bundle), staged: runner.example.strategy != nil, lessons: runner.lesson(at:))
         var options = runner.options()
-        let steps = plan.steps
         options.afterStep = { done in
             view.showStep(done)
-            // A handler that runs next, at the same version, finishes the stop: it is shown after it.
-            if done.index < steps.count, case .handler = steps[done.index].kind, steps[done.index].source.name == done.step.destination.name { return }
-            try runner.arrive(at: done.step.destination.name, view.show)
+            if DemoRunner.endsStop(done, of: plan) { try runner.arrive(at: done.step.destination.name, view.show) }
         }
         let interrupt = SignalCancellation(token: runner.cancellation)
         let printer = ProgressPrinter(json: json, channel: options.progressChannel)

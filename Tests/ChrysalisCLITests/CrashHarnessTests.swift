@@ -81,6 +81,9 @@ struct CrashKind {
     /// Every version the chain reaches after the source, last the target, with the arguments
     /// (after the store path) of a run that ends there.
     var versions: [(name: String, arguments: [String])]
+    /// Whether steps of the plan leave content that is no version's (a staged migration's
+    /// handlers): a kill there leaves the store under the plan journal, which recovery undoes.
+    var handlerSteps = false
 
     var arguments: [String] { versions.last!.arguments }
 
@@ -91,7 +94,7 @@ struct CrashKind {
         let bookStore = path("Sources/Demo/Resources/BookStore.xcdatamodeld")
         let bookStoreMappings = path("Sources/Demo/Resources/Mappings")
         let shelf = path("Benchmarks/Models/Shelf.xcdatamodeld"), library = path("Benchmarks/Models/Library.xcdatamodeld")
-        let books = path("Sources/Demo/Resources/Books")
+        let books = path("Sources/Demo/Resources/Books"), stagedShelf = path("Sources/Demo/Resources/Shelf.xcdatamodeld")
         let booksModel = books + "/Model.xcdatamodeld"
         func mapping(_ name: String) -> [String] { ["--mappings", "\(books)/\(name).xcmappingmodel"] }
         let chain = (2...5).map { version in
@@ -142,6 +145,14 @@ struct CrashKind {
             CrashKind(
                 name: "chain", bundle: bookStore, version: "BookStore", rows: 2_500, storeName: "BookStore.sqlite", journalMode: nil,
                 versions: chain),
+            // The staged demo's stages (registered in chrysalis-demos): willMigrate merges authors, the
+            // step adds the unique index, didMigrate counts books, a lightweight step reaches Shelf 3.
+            CrashKind(
+                name: "staged", bundle: stagedShelf, version: "Shelf 1", rows: 12_000, storeName: "Shelf.sqlite", journalMode: nil,
+                versions: [
+                    (name: "Shelf 2", arguments: ["--model", stagedShelf, "--strategy", "staged", "--to", "Shelf 2"]),
+                    (name: "Shelf 3", arguments: ["--model", stagedShelf, "--strategy", "staged"]),
+                ], handlerSteps: true),
             // The same versions one step each: two in-place steps, then two mapping steps.
             CrashKind(
                 name: "plan-4-steps", bundle: bookStore, version: "BookStore", rows: 2_500, storeName: "BookStore.sqlite", journalMode: nil,

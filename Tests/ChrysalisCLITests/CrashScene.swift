@@ -120,6 +120,9 @@ struct CrashScene {
                         "source content but other bytes",
                         "the store holds the source's content and no journal is pending, but its bytes differ from the source's; left: \(left)")
                 }
+            } else if kind.handlerSteps, left.contains(".\(kind.storeName).chrysalis-plan") {
+                // A handler's committed work, under the plan journal: recovery must undo it (checked below).
+                outcome.content = "between versions, under the plan journal"
             } else {
                 outcome.content = "neither"
                 outcome.fail(

@@ -61,8 +61,14 @@ final class StagedStrategyCommandTests: XCTestCase {
                 "every author's bookCount is its books")
         }
         let inspect = try ChrysalisRunner.run(["inspect", path, "--model", shelf, "--json"])
-        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(inspect.stdout.utf8)) as? [String: Any])
-        XCTAssertEqual(json["matchedVersion"] as? String, "Shelf 3", inspect.stdout)
+        let inspected = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(inspect.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(inspected["matchedVersion"] as? String, "Shelf 3", inspect.stdout)
+        // --json: each handler's work is a stage of its own in the progress events.
+        let (again, _, _) = try shelfOne()
+        let json = try ExamplePackage.run(binary, ["migrate", again, "--model", shelf, "--strategy", "staged", "--json"])
+        XCTAssertEqual(json.status, 0, json.output)
+        let handlerEvents = json.output.split(separator: "\n").filter { $0.contains("\"stage\":\"run a handler\"") }
+        XCTAssertTrue(handlerEvents.contains { $0.contains("\"step\":1") } && handlerEvents.contains { $0.contains("\"step\":3") }, json.output)
         let history = try ExamplePackage.run(binary, ["check-history", shelf, "--strategy", "staged"])
         XCTAssertEqual(history.status, 0, history.output)
         XCTAssertTrue(history.output.contains("All 3 versions of Shelf checked migrate to Shelf 3 (staged)"), history.output)

@@ -177,6 +177,66 @@ final class StagedMigrationTests: XCTestCase {
         XCTAssertEqual(try directoryListing(path), ["Shelf.sqlite"], "no backup, journal or work file left")
     }
 
+    /// A cancel (Ctrl-C, the console's x) that comes while a handler works stops it at its next
+    /// change: in the first step nothing was written, in a later one the original comes back.
+    func testACancelDuringAHandlerPutsTheOriginalBack() throws {
+        let bundle = try shelf()
+        for moment in [StageHandlerStep.Moment.willMigrate, .didMigrate] {
+            let (path, original) = try shelfStore()
+            let options = MigrationOptions()
+            let token = options.cancellation
+            let cancelling: (@escaping StageHandler) -> StageHandler = { handler in
+                { context in
+                    token.cancel()  // as a user's Ctrl-C arriving now
+                    try handler(context)
+                }
+            }
+            let stages = try StagedMigration([
+                .custom(
+                    CustomMigrationStage(
+                        from: try checksum(bundle, "Shelf 1"), to: try checksum(bundle, "Shelf 2"),
+                        willMigrate: moment == .willMigrate ? cancelling(ShelfStages.mergeDuplicateAuthors) : ShelfStages.mergeDuplicateAuthors,
+                        didMigrate: moment == .didMigrate ? cancelling(ShelfStages.countBooks) : ShelfStages.countBooks)),
+                .lightweight([try checksum(bundle, "Shelf 3")]),
+            ])
+            let plan = try MigrationPlan.make(store: path, bundle: bundle, strategy: .staged(stages))
+            XCTAssertThrowsError(try MigrationRunner.run(plan, store: path, options: options)) { error in
+                XCTAssertEqual((error as? MigrationError)?.kind, .cancelled, "\(error)")
+                let expected: StoreState = moment == .willMigrate ? .unchanged(version: "Shelf 1") : .restored(version: "Shelf 1")
+                XCTAssertEqual((error as? MigrationError)?.state, expected, "\(error)")
+            }
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), original, "\(moment): the original, byte for byte")
+            XCTAssertEqual(try directoryListing(path), ["Shelf.sqlite"], "\(moment): nothing left beside it")
+        }
+    }
+
+    /// While a handler runs, its work can commit at any moment while the store keeps its hashes:
+    /// the backup must already be whole and noted in the plan's journal, with no marker saying a
+    /// copy is under way (recovery removes a marked backup whose hashes are the store's, taking
+    /// the step for one that never committed). The crash harness's `staged` kind found a kill in
+    /// that moment putting nothing back.
+    func testWhileAHandlerRunsTheBackupIsWholeAndNoted() throws {
+        let bundle = try shelf()
+        let (path, original) = try shelfStore()
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+        let seen = Calls()
+        let stages = try StagedMigration([
+            .custom(
+                CustomMigrationStage(
+                    from: try checksum(bundle, "Shelf 1"), to: try checksum(bundle, "Shelf 2"),
+                    willMigrate: { context in
+                        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+                        seen.append(files.filter { $0.hasPrefix(".") || $0.contains("~") }.sorted().joined(separator: " "))
+                        let backup = directory.appendingPathComponent("Shelf~.sqlite")
+                        seen.append((try? Data(contentsOf: backup)) == original ? "backup is the original" : "backup differs")
+                        try ShelfStages.mergeDuplicateAuthors(context)
+                    })),
+            .lightweight([try checksum(bundle, "Shelf 3")]),
+        ])
+        _ = try MigrationRunner.run(try MigrationPlan.make(store: path, bundle: bundle, strategy: .staged(stages)), store: path)
+        XCTAssertEqual(seen.all, [".Shelf.sqlite.chrysalis-plan Shelf~.sqlite", "backup is the original"])
+    }
+
     // MARK: The context
 
     /// Runs `handler` as the only stage's willMigrate on a Shelf 1 store whose authors' names are

@@ -73,11 +73,12 @@ extension StageCost {
     }
 
     /// A staged migration's handler: the backup (when it keeps one), then the handler, whose work
-    /// is the app's: costed as a row-by-row pass over the store's rows.
+    /// is the app's: costed as a row-by-row pass over the store's rows, its bar moving with each
+    /// object it changes, up to one change per row.
     static func handlerStep(rows: Int, bytes: Int, backup: Bool) -> ProgressBudget {
         var budget = ProgressBudget()
         if backup { budget.add(.backup, units: max(bytes >> 20, 1), cost: perStage + Double(bytes) * backupPerByte) }
-        budget.add(.handler, units: 0, cost: perStage + Double(rows) * rowByRowInsert)
+        budget.add(.handler, units: max(rows, 1), cost: perStage + Double(rows) * rowByRowInsert)
         return budget
     }
 

@@ -27,6 +27,11 @@ enum HandlerMigration {
                 reporter.begin(stage: .backup, pass: step.name, mapping: nil, index: 0, count: 0, rowsTotal: megabytes.total, unit: .megabytes)
                 backup = try StoreSwap.copyAside(store: path, backup: context.backupPath) { megabytes.copied($0) }
                 megabytes.complete()
+                // The backup is whole (and noted in the plan's journal). Its marker goes now, not
+                // after the handler as an in-place step's does: recovery takes a marked backup
+                // whose hashes are the store's for a step that never committed, and a handler
+                // keeps the store's hashes whether it committed or not.
+                unlink(StoreSwap.backupMarker(for: path))
             }
             reporter.begin(stage: .handler, pass: step.name, mapping: nil, index: 0, count: 0, rowsTotal: 0)
             try context.cancellation.check()
