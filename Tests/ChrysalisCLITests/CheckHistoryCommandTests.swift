@@ -41,7 +41,7 @@ final class CheckHistoryCommandTests: XCTestCase {
             failures.allSatisfy { $0.contains("Country5ToCountry6Policy (step Moody 5 → Moody 6)") && $0.contains("Fix: register them") }, result.stdout)
         XCTAssertTrue(lines.contains { $0.hasPrefix("ok    Moody 6") }, result.stdout)
         let count = try versions(of: bundle).count
-        XCTAssertTrue(result.stdout.contains("\(count - 1) of \(count) versions of Moody do not migrate to Moody 6, at 1 step."), result.stdout)
+        XCTAssertTrue(result.stdout.contains("\(count - 1) of \(count) versions of Moody do not migrate to Moody 6 (progressive), at 1 step."), result.stdout)
         XCTAssertTrue(result.stdout.contains("Failing steps:\n  Moody 5 → Moody 6: \(count - 1) versions"), "one problem, said once: \(result.stdout)")
         XCTAssertTrue(result.stderr.contains("checking 1/\(count): Moody"), "progress while it runs: \(result.stderr)")
     }
