@@ -17,7 +17,8 @@ final class DebugLogTests: XCTestCase {
     func testVerboseLogsDecisionsAndStatements() throws {
         let verbose = try ChrysalisRunner.run(["migrate", try store(), "--model", model, "--verbose"])
         XCTAssertEqual(verbose.status, 0, verbose.stderr)
-        XCTAssertTrue(verbose.stderr.contains("chrysalis.migration: [MigrationEngine] step Model1 → Model3: progressive: no mapping model covers"), verbose.stderr)
+        XCTAssertTrue(
+            verbose.stderr.contains("chrysalis.migration: [MigrationEngine] step Model1 → Model3: progressive: no mapping model covers"), verbose.stderr)
         XCTAssertTrue(verbose.stderr.contains("running step 1/1 Model1 → Model3 [lightweight]"), verbose.stderr)
         XCTAssertTrue(verbose.stderr.contains(" ms  ALTER TABLE"), "every statement with its time")
         let quiet = try ChrysalisRunner.run(["migrate", try store(), "--model", model])

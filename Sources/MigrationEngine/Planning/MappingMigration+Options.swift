@@ -10,13 +10,3 @@ extension MappingMigration {
         try run(store: path, from: source, to: destination, mappings: mappings, context: options.stepContext)
     }
 }
-
-extension InPlaceMigration {
-    /// Migrates the store at `path` from `source` to `destination` by inference, as one step on its own.
-    package static func run(
-        store path: String, from source: ModelBundle.Version, to destination: ModelBundle.Version,
-        options: MigrationOptions = MigrationOptions()
-    ) throws -> MigrationReport {
-        try run(store: path, from: source, to: destination, context: options.stepContext)
-    }
-}
