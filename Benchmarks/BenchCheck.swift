@@ -15,7 +15,8 @@ struct BenchCheck {
     static let defaultRows = 1_000_000
 
     /// Each scenario's line; `ratio` is given where it is not Chrysalis's time over the SQL's.
-    private var lines: [(name: String, chrysalis: Double, baseline: Double?, ratio: Double?, goal: Scenario.Goal, met: Bool)] = []
+    private var lines:
+        [(name: String, chrysalis: Double, baseline: Double?, ratio: Double?, goal: Scenario.Goal, met: Bool)] = []
 
     var allMet: Bool { lines.allSatisfy(\.met) }
 
@@ -30,19 +31,27 @@ struct BenchCheck {
     mutating func add(_ result: HistoryCheckScenario.Result) {
         let goal = HistoryCheckScenario.goal
         lines.append(
-            (HistoryCheckScenario.name, result.medianSeconds, nil, nil, goal, result.failed.isEmpty && goal.isMet(chrysalis: result.medianSeconds, ratio: 0)))
+            (
+                HistoryCheckScenario.name, result.medianSeconds, nil, nil, goal,
+                result.failed.isEmpty && goal.isMet(chrysalis: result.medianSeconds, ratio: 0)
+            ))
     }
 
     mutating func add(_ result: WireUpgrade.Result) {
         lines.append(
             (
-                WireUpgrade.name + " (\(result.rows / 1000)k)", median(result.straight), median(result.baseline), nil, WireUpgrade.goal,
+                WireUpgrade.name + " (\(result.rows / 1000)k)", median(result.straight), median(result.baseline), nil,
+                WireUpgrade.goal,
                 WireUpgrade.goal.isMet(chrysalis: median(result.straight), ratio: result.ratio)
             ))
     }
 
     mutating func add(_ result: EstimateError.Result) {
-        lines.append((EstimateError.name + " (\(result.rows / 1000)k)", result.seconds, nil, result.worst?.error ?? 1, .ratio(EstimateError.goal), result.met))
+        lines.append(
+            (
+                EstimateError.name + " (\(result.rows / 1000)k)", result.seconds, nil, result.worst?.error ?? 1,
+                .ratio(EstimateError.goal), result.met
+            ))
     }
 
     /// The table: each scenario's medians, ratio, goal and verdict, then the count that missed.
@@ -50,14 +59,20 @@ struct BenchCheck {
         var text = "chrysalis-bench --check at \(rows) rows per root entity\n"
         // As wide as the longest name: a cut name could be another scenario's.
         let width = max(22, lines.map(\.name.count).max() ?? 0)
-        text += "scenario".padding(toLength: width, withPad: " ", startingAt: 0) + "   Chrysalis        SQL    ratio  goal       verdict\n"
+        text +=
+            "scenario".padding(toLength: width, withPad: " ", startingAt: 0)
+            + "   Chrysalis        SQL    ratio  goal       verdict\n"
         for line in lines {
-            let ratio = (line.ratio ?? line.baseline.map { line.chrysalis / max($0, 1e-9) }).map { String(format: "%7.2f×", $0) } ?? "       –"
+            let ratio =
+                (line.ratio ?? line.baseline.map { line.chrysalis / max($0, 1e-9) }).map {
+                    String(format: "%7.2f×", $0)
+                } ?? "       –"
             let baseline = line.baseline.map { String(format: "%9.3f s", $0) } ?? "          –"
             text +=
                 line.name.padding(toLength: width, withPad: " ", startingAt: 0)
                 + String(format: " %9.3f s", line.chrysalis) + " " + baseline + " " + ratio + "  "
-                + line.goal.description.padding(toLength: 10, withPad: " ", startingAt: 0) + " " + (line.met ? "ok" : "MISSED") + "\n"
+                + line.goal.description.padding(toLength: 10, withPad: " ", startingAt: 0) + " "
+                + (line.met ? "ok" : "MISSED") + "\n"
         }
         let missed = lines.filter { !$0.met }.count
         text += missed == 0 ? "every scenario meets its goal" : "\(missed) of \(lines.count) scenarios miss their goal"

@@ -8,7 +8,9 @@ extension Scenario {
         chrysalis: {
             try migrate(
                 $0, bundle: BenchResources.bookStore, to: "BookStore 5",
-                mappings: [try BenchResources.demoMapping("BookStore3To4"), try BenchResources.demoMapping("BookStore4To5")])
+                mappings: [
+                    try BenchResources.demoMapping("BookStore3To4"), try BenchResources.demoMapping("BookStore4To5"),
+                ])
         },
         baseline: { path in
             try SQLBaseline.inPlace(path, "ALTER TABLE ZBOOK ADD COLUMN ZAUTHOR VARCHAR")

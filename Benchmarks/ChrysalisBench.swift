@@ -51,18 +51,25 @@ struct ChrysalisBench: ParsableCommand {
 
     @Option(
         parsing: .upToNextOption,
-        help: ArgumentHelp("Only check that two stores hold the same data, as every scenario does before it reports.", valueName: "store"))
+        help: ArgumentHelp(
+            "Only check that two stores hold the same data, as every scenario does before it reports.",
+            valueName: "store"))
     var compare: [String] = []
 
     func validate() throws {
         guard (rows ?? 0) >= 0 else { throw ValidationError("--rows must be 0 or more") }
         guard frames >= 1 else { throw ValidationError("--frames must be 1 or more") }
         guard rounds >= 1 else { throw ValidationError("--rounds must be 1 or more") }
-        guard compare.isEmpty || compare.count == 2 else { throw ValidationError("--compare takes two stores, not \(compare.count)") }
+        guard compare.isEmpty || compare.count == 2 else {
+            throw ValidationError("--compare takes two stores, not \(compare.count)")
+        }
         for path in compare where !FileManager.default.fileExists(atPath: path) {
             throw ValidationError("--compare: no store at \(path)")
         }
-        let known = Set(Scenario.all.map(\.name) + [WireUpgrade.name, EstimateError.name, HistoryCheckScenario.name, "progress", "render"])
+        let known = Set(
+            Scenario.all.map(\.name) + [
+                WireUpgrade.name, EstimateError.name, HistoryCheckScenario.name, "progress", "render",
+            ])
         for name in scenario where !known.contains(name) {
             throw ValidationError("no scenario \(name); use one of: \(known.sorted().joined(separator: ", "))")
         }
@@ -77,13 +84,16 @@ struct ChrysalisBench: ParsableCommand {
         let selected = { (name: String) in scenario.isEmpty || scenario.contains(name) }
         let rows = self.rows ?? (check ? BenchCheck.defaultRows : 1_000_000)
         let folder =
-            dir.map { URL(fileURLWithPath: $0) } ?? FileManager.default.temporaryDirectory.appendingPathComponent("chrysalis-bench-\(UUID().uuidString)")
+            dir.map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("chrysalis-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { if dir == nil { try? FileManager.default.removeItem(at: folder) } }
         if check {
             var table = BenchCheck()
             for scenario in Scenario.all where selected(scenario.name) {
-                let result = try ScenarioRun(scenario: scenario, rows: rows, rounds: rounds, folder: folder, stages: stages).measure()
+                let result = try ScenarioRun(
+                    scenario: scenario, rows: rows, rounds: rounds, folder: folder, stages: stages
+                ).measure()
                 emit(json ? result.json : result.text)
                 table.add(result)
             }
@@ -93,7 +103,8 @@ struct ChrysalisBench: ParsableCommand {
                 table.add(result)
             }
             if selected(WireUpgrade.name) {
-                let result = try WireUpgrade.measure(rows: self.rows ?? WireUpgrade.checkRows, rounds: rounds, folder: folder)
+                let result = try WireUpgrade.measure(
+                    rows: self.rows ?? WireUpgrade.checkRows, rounds: rounds, folder: folder)
                 emit(json ? result.json : result.text)
                 table.add(result)
             }
@@ -108,7 +119,8 @@ struct ChrysalisBench: ParsableCommand {
             return
         }
         for scenario in Scenario.all where selected(scenario.name) {
-            let result = try ScenarioRun(scenario: scenario, rows: rows, rounds: rounds, folder: folder, stages: stages).measure()
+            let result = try ScenarioRun(scenario: scenario, rows: rows, rounds: rounds, folder: folder, stages: stages)
+                .measure()
             emit(json ? result.json : result.text)
         }
         if selected(HistoryCheckScenario.name) {

@@ -12,7 +12,8 @@ import SQLiteStore
 /// whole seconds). Goal: the worst moment within 1.5×.
 enum EstimateError {
     static let name = "eta"
-    static let summary = "the shown ETA against the time really left, Wire zmessaging2.24.1 → current in place with its backup"
+    static let summary =
+        "the shown ETA against the time really left, Wire zmessaging2.24.1 → current in place with its backup"
     static let goal = 1.5
     /// Rows per root entity in `--check`: a store of about 200 MB, whose step takes seconds.
     static let checkRows = 100_000
@@ -42,11 +43,16 @@ enum EstimateError {
             }
         }
 
-        var worst: (at: Double, shown: Double?, stage: MigrationProgress.Stage, left: Double, error: Double)? { judged.max { $0.error < $1.error } }
+        var worst: (at: Double, shown: Double?, stage: MigrationProgress.Stage, left: Double, error: Double)? {
+            judged.max { $0.error < $1.error }
+        }
         var met: Bool { (worst?.error ?? 1) <= goal }
 
         var text: String {
-            guard let worst else { return "\(name): no progress was posted after the first fifth of a \(String(format: "%.1f", seconds)) s run" }
+            guard let worst else {
+                return
+                    "\(name): no progress was posted after the first fifth of a \(String(format: "%.1f", seconds)) s run"
+            }
             return String(
                 format:
                     "%@: %@ at %d rows per root entity: %.1f s; worst ETA after the first fifth %.2f× (%@ %.1f s when %.1f s were left, at %.1f s, %@), goal ≤ %.2f×; %d moments judged, every 0.1 s",
@@ -56,8 +62,12 @@ enum EstimateError {
 
         /// Every post: when, the ETA it carried, its stage (`--stages`).
         var timeline: String {
-            samples.map { String(format: "  %6.2f s  ETA %@  %@", $0.at, $0.shown.map { String(format: "%5.1f s", $0) } ?? "    –  ", $0.stage.rawValue) }
-                .joined(separator: "\n")
+            samples.map {
+                String(
+                    format: "  %6.2f s  ETA %@  %@", $0.at, $0.shown.map { String(format: "%5.1f s", $0) } ?? "    –  ",
+                    $0.stage.rawValue)
+            }
+            .joined(separator: "\n")
         }
 
         var json: String {
@@ -70,7 +80,9 @@ enum EstimateError {
     /// Makes the source store, then migrates a copy of it once, hearing every progress post.
     static func measure(rows: Int, folder: URL) throws -> Result {
         let bundle = try ModelBundle.read(at: WireUpgrade.bundle)
-        guard let model = bundle.version(named: WireUpgrade.version)?.model else { throw BenchError("\(bundle.name) has no version \(WireUpgrade.version)") }
+        guard let model = bundle.version(named: WireUpgrade.version)?.model else {
+            throw BenchError("\(bundle.name) has no version \(WireUpgrade.version)")
+        }
         let path = folder.appendingPathComponent("wire-eta.wiredatabase").path
         try ScenarioRun.removeStore(path)
         let store = try PersistentStore.create(at: path, model: model)

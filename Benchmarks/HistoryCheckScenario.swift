@@ -18,12 +18,15 @@ enum HistoryCheckScenario {
         var medianSeconds: Double { median(seconds) }
         var text: String {
             String(
-                format: "%@ (%@): %d versions in %.1f s (median of %d), %@; goal %@", name, summary, versions, medianSeconds, seconds.count,
-                failed.isEmpty ? "all ok" : "\(failed.count) failed: \(failed.prefix(3).joined(separator: ", "))", goal.description)
+                format: "%@ (%@): %d versions in %.1f s (median of %d), %@; goal %@", name, summary, versions,
+                medianSeconds, seconds.count,
+                failed.isEmpty ? "all ok" : "\(failed.count) failed: \(failed.prefix(3).joined(separator: ", "))",
+                goal.description)
         }
         var json: String {
             String(
-                format: #"{"scenario":"%@","versions":%d,"seconds":%.3f,"failed":%d,"rounds":%d}"#, name, versions, medianSeconds, failed.count, seconds.count)
+                format: #"{"scenario":"%@","versions":%d,"seconds":%.3f,"failed":%d,"rounds":%d}"#, name, versions,
+                medianSeconds, failed.count, seconds.count)
         }
     }
 

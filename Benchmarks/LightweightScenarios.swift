@@ -11,7 +11,8 @@ extension Scenario {
     /// Scenario 1 beside a many-to-many (Library 1 → Library 1 notes): the join table's links
     /// stay where they are, so the step is still one `ALTER` however many links the store has.
     static let addAttributeManyToMany = Scenario(
-        name: "add-attribute-many-to-many", summary: "lightweight: Book.notes added beside Book.tags ↔ Tag.books (Library 1 → Library 1 notes)",
+        name: "add-attribute-many-to-many",
+        summary: "lightweight: Book.notes added beside Book.tags ↔ Tag.books (Library 1 → Library 1 notes)",
         goal: .seconds(0.02),
         prepare: { try makeStore(at: $0, bundle: BenchResources.library, version: "Library 1", rows: $1) },
         chrysalis: { try migrate($0, bundle: BenchResources.library, to: "Library 1 notes") },
@@ -20,7 +21,8 @@ extension Scenario {
     /// Scenario 2: Book renamed to Volume (so every entity is renumbered) and `isbn` made
     /// required with a default (Shelf 1 → Shelf 2).
     static let renameAndRequire = Scenario(
-        name: "rename-require", summary: "lightweight: Book renamed Volume, isbn optional → required with default (Shelf 1 → Shelf 2)",
+        name: "rename-require",
+        summary: "lightweight: Book renamed Volume, isbn optional → required with default (Shelf 1 → Shelf 2)",
         goal: .ratio(1.1),
         prepare: { try makeStore(at: $0, bundle: BenchResources.shelf, version: "Shelf 1", rows: $1) },
         chrysalis: { try migrate($0, bundle: BenchResources.shelf, to: "Shelf 2") },

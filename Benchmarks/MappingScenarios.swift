@@ -2,10 +2,14 @@
 extension Scenario {
     /// Scenario 3: a transform whose every expression compiles to SQL (Shelf 1 → Shelf 3).
     static let compiledTransform = Scenario(
-        name: "compiled-transform", summary: "mapping: price * 1.04, isbn renamed code, all compiled to SQL (Shelf 1 → Shelf 3)",
+        name: "compiled-transform",
+        summary: "mapping: price * 1.04, isbn renamed code, all compiled to SQL (Shelf 1 → Shelf 3)",
         goal: .ratio(1.1),
         prepare: { try makeStore(at: $0, bundle: BenchResources.shelf, version: "Shelf 1", rows: $1) },
-        chrysalis: { try migrate($0, bundle: BenchResources.shelf, to: "Shelf 3", mappings: [try BenchResources.mapping("Shelf1To3")]) },
+        chrysalis: {
+            try migrate(
+                $0, bundle: BenchResources.shelf, to: "Shelf 3", mappings: [try BenchResources.mapping("Shelf1To3")])
+        },
         baseline: {
             try SQLBaseline.copy(
                 $0, into: try model(BenchResources.shelf, "Shelf 3"),
@@ -19,11 +23,18 @@ extension Scenario {
 
     /// Scenario 4: a custom Swift policy on every book (BookStore 3 → 4: author split in two).
     static let customPolicy = Scenario(
-        name: "custom-policy", summary: "mapping: Swift policy splits every author into first and last name (BookStore 3 → 4)",
+        name: "custom-policy",
+        summary: "mapping: Swift policy splits every author into first and last name (BookStore 3 → 4)",
         goal: .ratio(1.25),
         prepare: { try makeStore(at: $0, bundle: BenchResources.bookStore, version: "BookStore 3", rows: $1) },
-        chrysalis: { try migrate($0, bundle: BenchResources.bookStore, to: "BookStore 4", mappings: [try BenchResources.demoMapping("BookStore3To4")]) },
-        baseline: { try SQLBaseline.copy($0, into: try model(BenchResources.bookStore, "BookStore 4"), bookStore3To4SQL) })
+        chrysalis: {
+            try migrate(
+                $0, bundle: BenchResources.bookStore, to: "BookStore 4",
+                mappings: [try BenchResources.demoMapping("BookStore3To4")])
+        },
+        baseline: {
+            try SQLBaseline.copy($0, into: try model(BenchResources.bookStore, "BookStore 4"), bookStore3To4SQL)
+        })
 
     /// The policy's rule in SQL: split at the first space; no space leaves it all first name.
     static let bookStore3To4SQL = """
@@ -40,7 +51,8 @@ extension Scenario {
     /// Scenario 5: every relationship kind recreated (Library 1 → 2): books to one of a tenth as
     /// many categories, ordered pages, and tags many-to-many through the join table.
     static let relationships = Scenario(
-        name: "relationships", summary: "mapping: to-one (books → rows/10 categories), ordered to-many, many-to-many (Library 1 → 2)",
+        name: "relationships",
+        summary: "mapping: to-one (books → rows/10 categories), ordered to-many, many-to-many (Library 1 → 2)",
         goal: .ratio(1.1),
         prepare: { path, rows in
             try makeStore(at: path, bundle: BenchResources.library, version: "Library 1", rows: rows)
@@ -53,7 +65,11 @@ extension Scenario {
                 UPDATE Z_PRIMARYKEY SET Z_MAX = \(categories) WHERE Z_NAME = 'Category';
                 """)
         },
-        chrysalis: { try migrate($0, bundle: BenchResources.library, to: "Library 2", mappings: [try BenchResources.mapping("Library1To2")]) },
+        chrysalis: {
+            try migrate(
+                $0, bundle: BenchResources.library, to: "Library 2",
+                mappings: [try BenchResources.mapping("Library1To2")])
+        },
         baseline: {
             try SQLBaseline.copy(
                 $0, into: try model(BenchResources.library, "Library 2"),

@@ -14,16 +14,20 @@ import SQLiteStore
 /// Chrysalis quadratic and this ratio grow with the rows.
 extension Scenario {
     static let policyLookups = Scenario(
-        name: "policy-lookups", summary: "objc.io Books Model1 → Model3: Authors uniqued by name, Users found by userId, per row in Swift policies",
+        name: "policy-lookups",
+        summary:
+            "objc.io Books Model1 → Model3: Authors uniqued by name, Users found by userId, per row in Swift policies",
         goal: .ratio(1.5),
         prepare: { path, rows in
-            try FileManager.default.copyItem(at: DemoResources.root.appendingPathComponent("Books/Model1.sqlite"), to: URL(fileURLWithPath: path))
+            try FileManager.default.copyItem(
+                at: DemoResources.root.appendingPathComponent("Books/Model1.sqlite"), to: URL(fileURLWithPath: path))
             let store = try PersistentStore.open(at: path, mode: .readWrite)
             try DataGenerator(model: try model(DemoResources.booksBundle, "Model1")).fill(store, rows: rows)
             try store.close()
         },
         chrysalis: { path in
-            let mappings = try ["Model1_to_Model2", "Model2_to_Model3_User", "Model2_to_Model3"].map(DemoResources.booksMapping)
+            let mappings = try ["Model1_to_Model2", "Model2_to_Model3_User", "Model2_to_Model3"].map(
+                DemoResources.booksMapping)
             try migrate(path, bundle: DemoResources.booksBundle, to: "Model3", mappings: mappings)
         },
         baseline: { path in

@@ -28,7 +28,8 @@ enum ProgressOverhead {
             return String(
                 format:
                     "progress: %@ at %d rows per root entity: unobserved %.3f s, observed %.3f s (medians; %d notifications per run), overhead %+.1f%% (median of %d pairs, from %+.1f%% to %+.1f%%; CPU time %+.1f%%; target ≤ 3%%)",
-                Scenario.compiledTransform.name, rows, median(pairs.map(\.unobserved.wall)), median(pairs.map(\.observed.wall)), notifications,
+                Scenario.compiledTransform.name, rows, median(pairs.map(\.unobserved.wall)),
+                median(pairs.map(\.observed.wall)), notifications,
                 overhead * 100, pairs.count, (wall.min() ?? 0) * 100, (wall.max() ?? 0) * 100, median(cpu) * 100)
         }
 
@@ -36,7 +37,8 @@ enum ProgressOverhead {
             String(
                 format:
                     #"{"scenario":"progress","rows":%d,"unobservedSeconds":%.4f,"observedSeconds":%.4f,"notifications":%d,"overhead":%.4f,"pairs":%d,"overheadMin":%.4f,"overheadMax":%.4f,"cpuOverhead":%.4f}"#,
-                rows, median(pairs.map(\.unobserved.wall)), median(pairs.map(\.observed.wall)), notifications, overhead, pairs.count,
+                rows, median(pairs.map(\.unobserved.wall)), median(pairs.map(\.observed.wall)), notifications, overhead,
+                pairs.count,
                 overheads(\.wall).min() ?? 0, overheads(\.wall).max() ?? 0, median(overheads(\.cpu)))
         }
     }
@@ -70,7 +72,9 @@ enum ProgressOverhead {
                 // Every channel (object: nil): the bench runs one migration at a time, whichever channel it posts on.
                 let observer =
                     watched
-                    ? NotificationCenter.default.addObserver(forName: MigrationProgress.notification, object: nil, queue: nil) { note in
+                    ? NotificationCenter.default.addObserver(
+                        forName: MigrationProgress.notification, object: nil, queue: nil
+                    ) { note in
                         guard let progress = note.migrationProgress else { return }
                         counter.lock.withLock {
                             counter.count += 1; counter.fractionSum += progress.fraction
@@ -78,7 +82,8 @@ enum ProgressOverhead {
                     } : nil
                 let started = Date(), cpuStarted = ProcessUsage.cpuSeconds()
                 try scenario.chrysalis(copy)
-                let timing = Timing(wall: Date().timeIntervalSince(started), cpu: ProcessUsage.cpuSeconds() - cpuStarted)
+                let timing = Timing(
+                    wall: Date().timeIntervalSince(started), cpu: ProcessUsage.cpuSeconds() - cpuStarted)
                 observer.map(NotificationCenter.default.removeObserver)
                 if watched { pair.observed = timing } else { pair.unobserved = timing }
             }

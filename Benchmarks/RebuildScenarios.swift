@@ -4,7 +4,9 @@ extension Scenario {
     /// A to-many made ordered: every Page gets its position in its Book, 1024 apart. (Done as Core Data
     /// does it: a column added and numbered in place, not a table rebuild.)
     static let rebuildOrdered = rebuild(
-        "rebuild-ordered", "lightweight: Book.pages unordered → ordered, positions numbered in place (Rebuild 1 → Rebuild ordered)", goal: .ratio(1.1),
+        "rebuild-ordered",
+        "lightweight: Book.pages unordered → ordered, positions numbered in place (Rebuild 1 → Rebuild ordered)",
+        goal: .ratio(1.1),
         to: "Rebuild ordered",
         sql: """
                 ALTER TABLE ZPAGE ADD COLUMN Z_FOK_BOOK INTEGER;
@@ -16,7 +18,9 @@ extension Scenario {
 
     /// A to-one made to-many with a to-many inverse: the key column becomes a join table.
     static let rebuildToMany = rebuild(
-        "rebuild-to-many", "lightweight rebuild: Book.category to-one → to-many, into a join table (Rebuild 1 → Rebuild to-many)", goal: .ratio(1.1),
+        "rebuild-to-many",
+        "lightweight rebuild: Book.category to-one → to-many, into a join table (Rebuild 1 → Rebuild to-many)",
+        goal: .ratio(1.1),
         to: "Rebuild to-many",
         sql: """
                 CREATE TABLE Z_1CATEGORY (Z_1BOOKS INTEGER, Z_2CATEGORY INTEGER, PRIMARY KEY (Z_1BOOKS, Z_2CATEGORY));
@@ -28,7 +32,9 @@ extension Scenario {
 
     /// A new many-to-many between two existing entities: an empty join table and its index.
     static let rebuildManyToMany = rebuild(
-        "rebuild-many-to-many", "lightweight: a new many-to-many, Category.pages ↔ Page.categories (Rebuild 1 → Rebuild many-to-many)", goal: .seconds(0.02),
+        "rebuild-many-to-many",
+        "lightweight: a new many-to-many, Category.pages ↔ Page.categories (Rebuild 1 → Rebuild many-to-many)",
+        goal: .seconds(0.02),
         to: "Rebuild many-to-many",
         sql: """
                 CREATE TABLE Z_2PAGES (Z_2CATEGORIES INTEGER, Z_3PAGES INTEGER, PRIMARY KEY (Z_2CATEGORIES, Z_3PAGES));
@@ -38,7 +44,8 @@ extension Scenario {
     /// An attribute's type changed (Integer 64 → Double): SQLite cannot retype a column, so the
     /// table is rebuilt.
     static let rebuildType = rebuild(
-        "rebuild-type", "lightweight rebuild: Book.price Integer 64 → Double (Rebuild 1 → Rebuild type)", goal: .ratio(1.1), to: "Rebuild type",
+        "rebuild-type", "lightweight rebuild: Book.price Integer 64 → Double (Rebuild 1 → Rebuild type)",
+        goal: .ratio(1.1), to: "Rebuild type",
         sql: """
                 CREATE TABLE ZBOOK_NEW ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCATEGORY INTEGER, ZPRICE FLOAT, ZTITLE VARCHAR );
                 INSERT INTO ZBOOK_NEW SELECT Z_PK, Z_ENT, Z_OPT, ZCATEGORY, ZPRICE, ZTITLE FROM ZBOOK;
@@ -49,7 +56,9 @@ extension Scenario {
 
     /// A scenario on a fresh Rebuild 1 store: Chrysalis migrates it to `version`, the baseline
     /// runs `sql` on it in place in one transaction.
-    private static func rebuild(_ name: String, _ summary: String, goal: Goal, to version: String, sql: String) -> Scenario {
+    private static func rebuild(_ name: String, _ summary: String, goal: Goal, to version: String, sql: String)
+        -> Scenario
+    {
         Scenario(
             name: name, summary: summary, goal: goal,
             prepare: { try makeStore(at: $0, bundle: BenchResources.rebuild, version: "Rebuild 1", rows: $1) },

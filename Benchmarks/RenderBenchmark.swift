@@ -7,17 +7,21 @@ import MigrationEngine
 enum RenderBenchmark {
     static func run(frames: Int) -> Double {
         let progress = MigrationProgress(
-            step: 1, stepCount: 2, pass: "BookStore3To4", entityMapping: "PublicationToPublication", entityMappingIndex: 2,
+            step: 1, stepCount: 2, pass: "BookStore3To4", entityMapping: "PublicationToPublication",
+            entityMappingIndex: 2,
             entityMappingCount: 3, stage: .createInstances, rowsDone: 500_000, rowsTotal: 1_000_000, fraction: 0.42,
             rowsPerSecond: 40_000, elapsed: 12)
         let mappings = (1...6).map {
             ConsoleState.Mapping(
-                pass: $0 <= 3 ? "BookStore3To4" : "BookStore4To5", name: "Mapping\($0)", kind: "copy", source: "A", destination: "A",
+                pass: $0 <= 3 ? "BookStore3To4" : "BookStore4To5", name: "Mapping\($0)", kind: "copy", source: "A",
+                destination: "A",
                 policy: nil, properties: [("name", "$source.name")])
         }
         var state = ConsoleState(
-            storeName: "BookStore.sqlite", bundleName: "BookStore", storeVersion: "BookStore 3", targetVersion: "BookStore 5",
-            versions: [], steps: [.init(from: "BookStore 3", to: "BookStore 5", kind: "mapping", mappings: mappings, findings: [])],
+            storeName: "BookStore.sqlite", bundleName: "BookStore", storeVersion: "BookStore 3",
+            targetVersion: "BookStore 5",
+            versions: [],
+            steps: [.init(from: "BookStore 3", to: "BookStore 5", kind: "mapping", mappings: mappings, findings: [])],
             width: 120, height: 40)
         _ = state.reduce(ConsoleAction.key(Key.character("m")))
         var checksum = 0

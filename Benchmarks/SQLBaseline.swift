@@ -33,11 +33,13 @@ enum SQLBaseline {
             _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
             try db.execute(sql: "ATTACH DATABASE ? AS src", arguments: [path])
             try db.inTransaction {
-                for statement in schema.statements where !statement.hasPrefix("CREATE INDEX") && !statement.hasPrefix("CREATE UNIQUE INDEX") {
+                for statement in schema.statements
+                where !statement.hasPrefix("CREATE INDEX") && !statement.hasPrefix("CREATE UNIQUE INDEX") {
                     try db.execute(sql: statement)
                 }
                 try db.execute(sql: sql)
-                for statement in schema.statements where statement.hasPrefix("CREATE INDEX") || statement.hasPrefix("CREATE UNIQUE INDEX") {
+                for statement in schema.statements
+                where statement.hasPrefix("CREATE INDEX") || statement.hasPrefix("CREATE UNIQUE INDEX") {
                     try db.execute(sql: statement)
                 }
                 try db.execute(sql: "INSERT INTO Z_METADATA SELECT * FROM src.Z_METADATA")

@@ -21,7 +21,8 @@ struct Scenario: Sendable {
 
     /// The scenarios that time Chrysalis against SQL, in order.
     static let all: [Scenario] = [
-        addAttribute, addAttributeManyToMany, renameAndRequire, compiledTransform, customPolicy, relationships, wholeChain, policyLookups,
+        addAttribute, addAttributeManyToMany, renameAndRequire, compiledTransform, customPolicy, relationships,
+        wholeChain, policyLookups,
         rebuildOrdered, rebuildToMany, rebuildManyToMany, rebuildType,
     ]
 
@@ -41,7 +42,8 @@ struct Scenario: Sendable {
         var description: String {
             switch self {
             case .ratio(let most): String(format: "≤ %.2f×", most)
-            case .seconds(let most): most >= 1 ? String(format: "≤ %.0f s", most) : String(format: "≤ %.0f ms", most * 1000)
+            case .seconds(let most):
+                most >= 1 ? String(format: "≤ %.0f s", most) : String(format: "≤ %.0f ms", most * 1000)
             }
         }
     }
@@ -49,7 +51,9 @@ struct Scenario: Sendable {
     /// A store of `version` of `bundle` filled by the fixture generator with `rows` per root entity.
     static func makeStore(at path: String, bundle: URL, version: String, rows: Int) throws {
         let bundle = try ModelBundle.read(at: bundle)
-        guard let model = bundle.version(named: version)?.model else { throw BenchError("\(bundle.name) has no version \(version)") }
+        guard let model = bundle.version(named: version)?.model else {
+            throw BenchError("\(bundle.name) has no version \(version)")
+        }
         let store = try PersistentStore.create(at: path, model: model)
         try DataGenerator(model: model).fill(store, rows: rows)
         try store.close()
@@ -60,12 +64,16 @@ struct Scenario: Sendable {
         let bundle = try ModelBundle.read(at: bundle)
         let plan = try MigrationPlan.make(store: path, bundle: bundle, mappings: mappings, to: version)
         _ = try MigrationRunner.run(
-            plan, store: path, options: MigrationOptions(policies: DemoResources.policies, configureManager: BookStoreSynopsis.install), keepBackup: false)
+            plan, store: path,
+            options: MigrationOptions(policies: DemoResources.policies, configureManager: BookStoreSynopsis.install),
+            keepBackup: false)
     }
 
     /// The model of one version of a bundle.
     static func model(_ bundle: URL, _ version: String) throws -> ManagedObjectModel {
-        guard let model = try ModelBundle.read(at: bundle).version(named: version)?.model else { throw BenchError("no version \(version) in \(bundle.path)") }
+        guard let model = try ModelBundle.read(at: bundle).version(named: version)?.model else {
+            throw BenchError("no version \(version) in \(bundle.path)")
+        }
         return model
     }
 }

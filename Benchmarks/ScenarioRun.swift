@@ -29,14 +29,16 @@ struct ScenarioRun {
             String(
                 format:
                     "%@ (%@), %d rows per root entity: Chrysalis %.3f s, SQL %.3f s, ratio %.2f×, %.0f rows/s, peak RSS %.1f MB (medians of %d; destinations equal)",
-                scenario.name, scenario.summary, rows, chrysalisMedian, baselineMedian, ratio, rowsPerSecond, peakRSSMegabytes, chrysalis.count)
+                scenario.name, scenario.summary, rows, chrysalisMedian, baselineMedian, ratio, rowsPerSecond,
+                peakRSSMegabytes, chrysalis.count)
         }
 
         var json: String {
             String(
                 format:
                     #"{"scenario":"%@","rows":%d,"chrysalisSeconds":%.4f,"baselineSeconds":%.4f,"ratio":%.3f,"rowsPerSecond":%.0f,"peakRSSMB":%.1f,"rounds":%d,"destinationsEqual":true}"#,
-                scenario.name, rows, chrysalisMedian, baselineMedian, ratio, rowsPerSecond, peakRSSMegabytes, chrysalis.count)
+                scenario.name, rows, chrysalisMedian, baselineMedian, ratio, rowsPerSecond, peakRSSMegabytes,
+                chrysalis.count)
         }
     }
 
@@ -63,9 +65,13 @@ struct ScenarioRun {
                 let started = Date()
                 try work(path)
                 record(Date().timeIntervalSince(started))
-                if let lines = times?.stop() { emit("\(scenario.name), first Chrysalis run, by stage:\n" + lines.joined(separator: "\n")) }
+                if let lines = times?.stop() {
+                    emit("\(scenario.name), first Chrysalis run, by stage:\n" + lines.joined(separator: "\n"))
+                }
                 if stages && round == 0 && path == theirs {
-                    emit("\(scenario.name), first SQL run, by step:\n" + BaselineSteps.shared.take().joined(separator: "\n"))
+                    emit(
+                        "\(scenario.name), first SQL run, by step:\n"
+                            + BaselineSteps.shared.take().joined(separator: "\n"))
                 }
             }
             if round == 0 { try DestinationComparison.check(ours, equals: theirs) }
@@ -95,5 +101,6 @@ struct ScenarioRun {
 func median(_ values: [Double]) -> Double {
     let sorted = values.sorted()
     guard !sorted.isEmpty else { return 0 }
-    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    return sorted.count % 2 == 1
+        ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
 }

@@ -13,9 +13,12 @@ final class StageTimes: @unchecked Sendable {
         let started = Date()
         lock.withLock { marks = [("before the first stage", started)] }
         // Every channel (object: nil): the bench runs one migration at a time, whichever channel it posts on.
-        observer = NotificationCenter.default.addObserver(forName: MigrationProgress.notification, object: nil, queue: nil) { [weak self] note in
+        observer = NotificationCenter.default.addObserver(
+            forName: MigrationProgress.notification, object: nil, queue: nil
+        ) { [weak self] note in
             guard let self, let progress = note.migrationProgress else { return }
-            let label = "step \(progress.step) \(progress.stage.rawValue)" + (progress.entityMapping.map { " \($0)" } ?? "")
+            let label =
+                "step \(progress.step) \(progress.stage.rawValue)" + (progress.entityMapping.map { " \($0)" } ?? "")
             self.lock.withLock { if self.marks.last?.label != label { self.marks.append((label, Date())) } }
         }
     }

@@ -28,9 +28,13 @@ struct WireBaseline {
     /// where the untimed Chrysalis run that gives the bookkeeping rows happens.
     static func script(source: String, bundle: ModelBundle, scratch: String) throws -> WireBaseline {
         let plan = try MigrationPlan.make(store: source, bundle: bundle)
-        guard let step = try plan.statements(store: source).first, plan.steps.count == 1 else { throw BenchError("no single step to script") }
+        guard let step = try plan.statements(store: source).first, plan.steps.count == 1 else {
+            throw BenchError("no single step to script")
+        }
         let statements = step.parts.flatMap(\.statements)
-        guard statements.allSatisfy(\.isBound) else { throw BenchError("the step's SQL has parameters bound only as it runs") }
+        guard statements.allSatisfy(\.isBound) else {
+            throw BenchError("the step's SQL has parameters bound only as it runs")
+        }
         try ScenarioRun.removeStore(scratch)
         try FileManager.default.copyItem(atPath: source, toPath: scratch)
         _ = try MigrationRunner.run(plan, store: scratch, keepBackup: false)
@@ -38,7 +42,8 @@ struct WireBaseline {
         defer { try? queue.close() }
         let (primaryKeys, metadata, cache) = try queue.read { db in
             (
-                try Row.fetchAll(db, sql: "SELECT * FROM Z_PRIMARYKEY"), try Row.fetchAll(db, sql: "SELECT * FROM Z_METADATA"),
+                try Row.fetchAll(db, sql: "SELECT * FROM Z_PRIMARYKEY"),
+                try Row.fetchAll(db, sql: "SELECT * FROM Z_METADATA"),
                 try db.tableExists("Z_MODELCACHE")
             )
         }
@@ -67,7 +72,8 @@ struct WireBaseline {
     private func insert(_ row: Row, into table: String, _ db: Database) throws {
         let columns = Array(row.columnNames)
         try db.execute(
-            sql: "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))",
+            sql:
+                "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))",
             arguments: StatementArguments(columns.map { row[$0] as DatabaseValue }))
     }
 }

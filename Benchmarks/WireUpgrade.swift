@@ -18,7 +18,8 @@ enum WireUpgrade {
 
     /// The app's model bundle, in the fixtures beside the project root.
     static var bundle: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .appendingPathComponent("shared/fixtures/coredata/wire-ios-data-model/Resources/zmessaging.xcdatamodeld")
     }
 
@@ -36,7 +37,8 @@ enum WireUpgrade {
             String(
                 format:
                     "%@: %@ at %d rows per root entity: Chrysalis %.3f s, SQL %.3f s (%d statements, %d tables rebuilt), ratio %.2f× (goal %@); peak RSS %.1f MB (medians of %d; destinations equal)",
-                name, summary, rows, median(straight), median(baseline), statements, rebuilt, ratio, goal.description, peakMegabytes, straight.count)
+                name, summary, rows, median(straight), median(baseline), statements, rebuilt, ratio, goal.description,
+                peakMegabytes, straight.count)
         }
 
         var json: String {
@@ -52,7 +54,9 @@ enum WireUpgrade {
     /// hold the same data.
     static func measure(rows: Int, rounds: Int, folder: URL) throws -> Result {
         let bundle = try ModelBundle.read(at: Self.bundle)
-        guard let model = bundle.version(named: version)?.model else { throw BenchError("\(bundle.name) has no version \(version)") }
+        guard let model = bundle.version(named: version)?.model else {
+            throw BenchError("\(bundle.name) has no version \(version)")
+        }
         let source = folder.appendingPathComponent("wire-source.wiredatabase").path
         let ours = folder.appendingPathComponent("wire-chrysalis.wiredatabase").path
         let theirs = folder.appendingPathComponent("wire-baseline.wiredatabase").path
@@ -69,7 +73,9 @@ enum WireUpgrade {
                     ours,
                     { path in
                         let plan = try MigrationPlan.make(store: path, bundle: bundle)
-                        guard plan.steps.count == 1 else { throw BenchError("the straight route took \(plan.steps.count) steps") }
+                        guard plan.steps.count == 1 else {
+                            throw BenchError("the straight route took \(plan.steps.count) steps")
+                        }
                         _ = try MigrationRunner.run(plan, store: path, keepBackup: false)
                     }, { straight.append($0) }
                 ),
@@ -86,7 +92,8 @@ enum WireUpgrade {
             if round == 0 { try DestinationComparison.check(ours, equals: theirs) }
         }
         return Result(
-            rows: rows, straight: straight, baseline: baseline, statements: script.statements.count, rebuilt: script.rebuilt,
+            rows: rows, straight: straight, baseline: baseline, statements: script.statements.count,
+            rebuilt: script.rebuilt,
             peakMegabytes: ProcessUsage.peakMegabytes())
     }
 }

@@ -19,10 +19,14 @@ enum AddressSpaceLimit {
     /// Raises a low soft limit as far as the hard limit allows; returns the refusal when even
     /// the hard limit is below ``needed``.
     static func ensure() -> MigrationError? {
-        guard let limit = ResourceLimit.raise(Int32(RLIMIT_AS.rawValue), needed: needed, to: { hard in hard }) else { return nil }
+        guard let limit = ResourceLimit.raise(Int32(RLIMIT_AS.rawValue), needed: needed, to: { hard in hard }) else {
+            return nil
+        }
         return MigrationError(
             .notWritable,
             "this process may map at most \(limit.rlim_cur / 1024) KB of memory (its address-space limit, `ulimit -v`, hard limit \(limit.rlim_max == rlim_t.max ? "unlimited" : "\(limit.rlim_max / 1024) KB")), and Chrysalis reserves up to \(needed / 1024) KB at once (its threads' stacks, malloc's arenas, SQLite's cache)",
-            fix: "raise the limit (`ulimit -v \(needed / 1024)` or `ulimit -v unlimited`), then run again; nothing was read or written")
+            fix:
+                "raise the limit (`ulimit -v \(needed / 1024)` or `ulimit -v unlimited`), then run again; nothing was read or written"
+        )
     }
 }

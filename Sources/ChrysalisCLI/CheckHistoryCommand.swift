@@ -62,7 +62,8 @@ struct CheckHistoryCommand: ParsableCommand {
     var json = false
 
     @Option(
-        help: ArgumentHelp("Also write a JUnit XML report to this file, for CI systems: one test case per version.", valueName: "file"),
+        help: ArgumentHelp(
+            "Also write a JUnit XML report to this file, for CI systems: one test case per version.", valueName: "file"),
         completion: .file())
     var junit: String?
 
@@ -90,7 +91,9 @@ struct CheckHistoryCommand: ParsableCommand {
         defer { try? FileManager.default.removeItem(at: directory) }
         // Progress goes to standard error in every mode: a CI log shows the check moving.
         let progress = StatusLine(enabled: true)
-        let outcomes = check.run(in: directory) { started, count, version in progress.show("checking \(started)/\(count): \(version)") }
+        let outcomes = check.run(in: directory) { started, count, version in
+            progress.show("checking \(started)/\(count): \(version)")
+        }
         progress.clear()
         // A full temporary folder says nothing of the model: said as what it is, not as failures.
         let full = outcomes.filter { $0.failure == MigrationError.Kind.noSpace.rawValue }
@@ -102,9 +105,16 @@ struct CheckHistoryCommand: ParsableCommand {
                     "free space there, or set TMPDIR to a folder with more room (each version's store needs about \(rows) rows per entity, twice over while it migrates)"
             )
         }
-        let report = HistoryReport(bundle: bundle.name, current: check.target, versions: outcomes, skipped: check.skipped)
-        if let junit { try Data(report.junit(strategy: check.strategy.description).utf8).write(to: URL(fileURLWithPath: junit), options: .atomic) }
-        print(json ? try JSONOutput.encode(report) : TerminalText.visible(report.text(strategy: check.strategy.description)))
+        let report = HistoryReport(
+            bundle: bundle.name, current: check.target, versions: outcomes, skipped: check.skipped)
+        if let junit {
+            try Data(report.junit(strategy: check.strategy.description).utf8).write(
+                to: URL(fileURLWithPath: junit), options: .atomic)
+        }
+        print(
+            json
+                ? try JSONOutput.encode(report)
+                : TerminalText.visible(report.text(strategy: check.strategy.description)))
         if outcomes.contains(where: { !$0.ok }) { throw ExitCode(1) }
     }
 }

@@ -51,7 +51,8 @@ public struct Chrysalis: ParsableCommand {
 
     /// The help's first suggestion, when a `demo` command is there to suggest.
     private static var demoLine: String {
-        leadingCommands.contains { $0.configuration.commandName == "demo" } ? "  chrysalis demo                  a worked example, migrated live\n" : ""
+        leadingCommands.contains { $0.configuration.commandName == "demo" }
+            ? "  chrysalis demo                  a worked example, migrated live\n" : ""
     }
 
     /// The command line with no arguments parsed yet (what `ParsableCommand` makes).
@@ -67,7 +68,8 @@ public struct Chrysalis: ParsableCommand {
     ///   - configureManager: Customises each mapping pass's manager, as a custom `NSMigrationManager` would.
     ///   - stages: The app's staged migration (its stages and their handlers), which `--strategy staged` runs.
     public static func main(
-        policies: PolicyRegistry = PolicyRegistry(), configureManager: (@Sendable (MigrationManager) throws -> Void)? = nil,
+        policies: PolicyRegistry = PolicyRegistry(),
+        configureManager: (@Sendable (MigrationManager) throws -> Void)? = nil,
         stages: StagedMigration? = nil
     ) {
         Registration.current = Registration(policies: policies, configureManager: configureManager, stages: stages)
@@ -79,9 +81,14 @@ public struct Chrysalis: ParsableCommand {
     /// cause. Refused up front, naming the argument with its bytes shown.
     private static func requireTextArguments() {
         for index in 1..<Int(CommandLine.argc) {
-            guard let argument = CommandLine.unsafeArgv[index], String(validatingCString: argument) == nil else { continue }
-            let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(argument).assumingMemoryBound(to: UInt8.self), count: strlen(argument))
-            let shown = bytes.map { $0 >= 0x20 && $0 < 0x7F ? String(UnicodeScalar($0)) : String(format: "\\x%02x", $0) }.joined()
+            guard let argument = CommandLine.unsafeArgv[index], String(validatingCString: argument) == nil else {
+                continue
+            }
+            let bytes = UnsafeBufferPointer(
+                start: UnsafeRawPointer(argument).assumingMemoryBound(to: UInt8.self), count: strlen(argument))
+            let shown = bytes.map {
+                $0 >= 0x20 && $0 < 0x7F ? String(UnicodeScalar($0)) : String(format: "\\x%02x", $0)
+            }.joined()
             StandardStreams.err(
                 "error: argument \(index) (\(shown)) is not UTF-8 text: Chrysalis reads names as text, and this one would name another file or none. Fix: give the file a name that is text (`mv`), or make a link with such a name and give that\n"
             )

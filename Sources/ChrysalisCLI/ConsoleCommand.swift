@@ -40,7 +40,8 @@ struct ConsoleCommand: ParsableCommand {
     @Option(
         name: .customLong("auto"),
         help: ArgumentHelp(
-            "Step mode that goes on by itself after SECONDS at each pause, for a demo: any key stops it, a starts it again.", valueName: "seconds"))
+            "Step mode that goes on by itself after SECONDS at each pause, for a demo: any key stops it, a starts it again.",
+            valueName: "seconds"))
     var autoAdvance: Double?
 
     func validate() throws {
@@ -53,7 +54,9 @@ struct ConsoleCommand: ParsableCommand {
         let outcome: ConsoleApp.Outcome
         do {
             // Refuse before drawing anything: another process is migrating this store.
-            if let holder = StoreLock.holder(of: options.store) { throw StoreLock.lockedError(store: options.store, holder: holder) }
+            if let holder = StoreLock.holder(of: options.store) {
+                throw StoreLock.lockedError(store: options.store, holder: holder)
+            }
             // Said before any work, and said true: a pipe is not a terminal, whatever TERM says.
             if let missing = Self.missingTerminal() {
                 StandardStreams.err(
@@ -72,7 +75,8 @@ struct ConsoleCommand: ParsableCommand {
                     autoAdvance: autoAdvance, showcase: { done, _ in try StepSamples.tables(done) })
             else {
                 throw MigrationError(
-                    .notWritable, "the terminal could not be opened (\(ProcessInfo.processInfo.environment["TERM"] ?? "no TERM"))",
+                    .notWritable,
+                    "the terminal could not be opened (\(ProcessInfo.processInfo.environment["TERM"] ?? "no TERM"))",
                     fix: "set TERM to your terminal's type, or run `chrysalis migrate` instead; nothing was changed")
             }
             outcome = result

@@ -6,7 +6,9 @@ import Logging
 /// its time (trace) to standard error — Core Data's `MigrationDebug` and `SQLDebug` arguments.
 enum DebugLog {
     /// Chooses the level before any logger is made, from the arguments and the environment.
-    static func bootstrap(arguments: [String] = CommandLine.arguments, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    static func bootstrap(
+        arguments: [String] = CommandLine.arguments, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
         let level: Logger.Level
         if arguments.contains("--verbose") {
             level = .trace

@@ -27,19 +27,24 @@ struct DryRunCopy {
         let temporary = FileManager.default.temporaryDirectory
         ScratchFolder.removeAbandoned(prefix: Self.prefix, in: temporary)
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: temporary.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+        guard FileManager.default.fileExists(atPath: temporary.path, isDirectory: &isDirectory), isDirectory.boolValue
+        else {
             throw MigrationError(
-                .notFound, "the temporary folder \(temporary.path) (TMPDIR) does not exist; a dry run copies the store there",
+                .notFound,
+                "the temporary folder \(temporary.path) (TMPDIR) does not exist; a dry run copies the store there",
                 fix: "create it, or set TMPDIR to a folder that exists")
         }
-        let bytes = StoreFiles.paths(of: store).compactMap { (try? FileManager.default.attributesOfItem(atPath: $0))?[.size] as? NSNumber }
-            .reduce(0) { $0 + $1.int64Value }
+        let bytes = StoreFiles.paths(of: store).compactMap {
+            (try? FileManager.default.attributesOfItem(atPath: $0))?[.size] as? NSNumber
+        }
+        .reduce(0) { $0 + $1.int64Value }
         directory = ScratchFolder.name(prefix: Self.prefix, in: temporary)
         path = directory.appendingPathComponent(URL(fileURLWithPath: store).lastPathComponent).path
         do {
             try ScratchFolder.create(directory)
             // The -journal too: a crashed writer's unfinished transaction is rolled back on the copy.
-            for suffix in ["", StoreFiles.walSuffix, StoreFiles.journalSuffix] where FileManager.default.fileExists(atPath: store + suffix) {
+            for suffix in ["", StoreFiles.walSuffix, StoreFiles.journalSuffix]
+            where FileManager.default.fileExists(atPath: store + suffix) {
                 try FileManager.default.copyItem(atPath: store + suffix, toPath: path + suffix)
                 try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path + suffix)
             }
@@ -48,11 +53,17 @@ struct DryRunCopy {
             let full =
                 (error as NSError).code == NSFileWriteOutOfSpaceError
                 || ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError)?.code == Int(ENOSPC)
-            let why = full ? "is full" : access(temporary.path, W_OK) != 0 ? "cannot be written" : "could not take the copy (\(error.localizedDescription))"
+            let why =
+                full
+                ? "is full"
+                : access(temporary.path, W_OK) != 0
+                    ? "cannot be written" : "could not take the copy (\(error.localizedDescription))"
             throw MigrationError(
                 full ? .noSpace : .notWritable,
                 "the temporary folder \(temporary.path) (TMPDIR) \(why); a dry run copies the store there (\(SpaceCheck.format(bytes)))",
-                fix: "set TMPDIR to a writable folder with at least \(SpaceCheck.format(bytes)) free, e.g. TMPDIR=/var/tmp")
+                fix:
+                    "set TMPDIR to a writable folder with at least \(SpaceCheck.format(bytes)) free, e.g. TMPDIR=/var/tmp"
+            )
         }
     }
 

@@ -29,7 +29,10 @@ struct HistoryReport: Encodable {
             if let index = groups.firstIndex(where: { $0.step == step && $0.failure == (outcome.failure ?? "") }) {
                 groups[index].versions.append(outcome.version)
             } else {
-                groups.append(FailingStep(step: step, failure: outcome.failure ?? "", versions: [outcome.version], error: outcome.error ?? ""))
+                groups.append(
+                    FailingStep(
+                        step: step, failure: outcome.failure ?? "", versions: [outcome.version],
+                        error: outcome.error ?? ""))
             }
         }
         failingSteps = groups
@@ -40,7 +43,8 @@ struct HistoryReport: Encodable {
         var lines = versions.map { outcome in
             let name = outcome.version.padding(toLength: width, withPad: " ", startingAt: 0)
             if outcome.ok {
-                return "ok    \(name)  \(outcome.steps == 0 ? "the target itself" : "\(outcome.steps) step\(outcome.steps == 1 ? "" : "s"), checked")"
+                return
+                    "ok    \(name)  \(outcome.steps == 0 ? "the target itself" : "\(outcome.steps) step\(outcome.steps == 1 ? "" : "s"), checked")"
             }
             return "FAIL  \(name)  \(outcome.error ?? "failed")"
         }
@@ -71,19 +75,26 @@ struct HistoryReport: Encodable {
         let failures = versions.filter { !$0.ok }.count
         let suite = "check-history \(bundle) (\(strategy))"
         var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
-        xml += #"<testsuites name="\#(escape(suite))" tests="\#(versions.count + skipped.count)" failures="\#(failures)" skipped="\#(skipped.count)">"# + "\n"
-        xml += #"  <testsuite name="\#(escape(suite))" tests="\#(versions.count + skipped.count)" failures="\#(failures)" skipped="\#(skipped.count)">"# + "\n"
+        xml +=
+            #"<testsuites name="\#(escape(suite))" tests="\#(versions.count + skipped.count)" failures="\#(failures)" skipped="\#(skipped.count)">"#
+            + "\n"
+        xml +=
+            #"  <testsuite name="\#(escape(suite))" tests="\#(versions.count + skipped.count)" failures="\#(failures)" skipped="\#(skipped.count)">"#
+            + "\n"
         for outcome in versions {
             let name = #"name="\#(escape(outcome.version)) → \#(escape(current))" classname="\#(escape(bundle))""#
             if outcome.ok {
                 xml += "    <testcase \(name)/>\n"
             } else {
                 let message = escape("\(outcome.failingStep.map { "\($0): " } ?? "")\(outcome.failure ?? "error")")
-                xml += "    <testcase \(name)>\n      <failure message=\"\(message)\">\(escape(outcome.error ?? ""))</failure>\n    </testcase>\n"
+                xml +=
+                    "    <testcase \(name)>\n      <failure message=\"\(message)\">\(escape(outcome.error ?? ""))</failure>\n    </testcase>\n"
             }
         }
         for skip in skipped {
-            xml += #"    <testcase name="\#(escape(skip.version)) → \#(escape(current))" classname="\#(escape(bundle))">"# + "\n"
+            xml +=
+                #"    <testcase name="\#(escape(skip.version)) → \#(escape(current))" classname="\#(escape(bundle))">"#
+                + "\n"
             xml += "      <skipped message=\"\(escape(skip.reason))\"/>\n    </testcase>\n"
         }
         return xml + "  </testsuite>\n</testsuites>\n"
@@ -97,7 +108,9 @@ struct HistoryReport: Encodable {
     /// `text` as an XML attribute value or text; XML 1.0 allows no control characters but tab,
     /// newline and return, even as references, so others become `?`.
     private func escape(_ text: String) -> String {
-        let allowed = String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 && !["\t", "\n", "\r"].contains($0) ? "?" : $0 }))
+        let allowed = String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.map { $0.value < 0x20 && !["\t", "\n", "\r"].contains($0) ? "?" : $0 }))
         return XMLEscaping.attributeValue(allowed)
     }
 }

@@ -40,8 +40,10 @@ struct InspectReport: Encodable {
     private var bundleName: String?
 
     enum CodingKeys: String, CodingKey {
-        case path, uuid, frameworkVersion, identifiers, entities, matchedVersion, identicalVersions, modelSource, compatibleWithCurrent
-        case currentVersion, nearestVersion, differingEntities, cachedModelReproducesHashes, digest, checksum, file, interruptedMigration
+        case path, uuid, frameworkVersion, identifiers, entities, matchedVersion, identicalVersions, modelSource,
+            compatibleWithCurrent
+        case currentVersion, nearestVersion, differingEntities, cachedModelReproducesHashes, digest, checksum, file,
+            interruptedMigration
     }
 
     init(_ inspection: StoreInspection, bundleName: String?) {
@@ -103,16 +105,21 @@ struct InspectReport: Encodable {
         lines.append("Version     \(versionLine())")
         if !identicalVersions.isEmpty {
             lines.append(
-                "            same hashes as \(identicalVersions.joined(separator: ", ")): one model to Core Data; shown by the identifier the store recorded")
+                "            same hashes as \(identicalVersions.joined(separator: ", ")): one model to Core Data; shown by the identifier the store recorded"
+            )
         }
         if let interruptedMigration { lines.append("Warning     \(interruptedMigration)") }
         if !differingEntities.isEmpty {
-            lines.append("            entities differing from \(nearestVersion ?? "it"): \(differingEntities.joined(separator: ", "))")
+            lines.append(
+                "            entities differing from \(nearestVersion ?? "it"): \(differingEntities.joined(separator: ", "))"
+            )
         }
         lines.append("")
         let width = max(entities.map(\.name.count).max() ?? 0, 6)
         let rowsWidth = max(entities.map { String($0.rows).count }.max() ?? 0, 4)
-        lines.append("Entity".padding(toLength: width, withPad: " ", startingAt: 0) + "  " + String(repeating: " ", count: rowsWidth - 4) + "Rows  Hash")
+        lines.append(
+            "Entity".padding(toLength: width, withPad: " ", startingAt: 0) + "  "
+                + String(repeating: " ", count: rowsWidth - 4) + "Rows  Hash")
         for entity in entities {
             let rows = String(entity.rows)
             lines.append(
@@ -133,6 +140,7 @@ struct InspectReport: Encodable {
         let own = modelSource == "modelcache" ? "the store's own model (Z_MODELCACHE)" : "no model"
         let reproduced = cachedModelReproducesHashes == false ? ", which does NOT reproduce its hashes" : ""
         guard let bundleName else { return "\(own)\(reproduced); give --model to match it against a bundle" }
-        return "no version of \(bundleName) has these hashes; using \(own)\(reproduced); nearest is \(nearestVersion ?? "none")"
+        return
+            "no version of \(bundleName) has these hashes; using \(own)\(reproduced); nearest is \(nearestVersion ?? "none")"
     }
 }

@@ -4,7 +4,8 @@ import Foundation
 enum JSONOutput {
     static func encode<Value: Encodable>(_ value: Value, pretty: Bool = true) throws -> String {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting =
+            pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(value), as: UTF8.self) + (pretty ? "\n" : "")
     }
 }
@@ -28,7 +29,9 @@ extension JSONOutput {
     /// standard output always gets JSON, never silence.
     static func errorEvent(_ message: String, state: String = "unchanged", status: Int32) -> String {
         let event: [String: Any] = ["event": "error", "message": message, "state": state, "status": Int(status)]
-        let data = (try? JSONSerialization.data(withJSONObject: event, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        let data =
+            (try? JSONSerialization.data(withJSONObject: event, options: [.sortedKeys, .withoutEscapingSlashes]))
+            ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self) + "\n"
     }
 }

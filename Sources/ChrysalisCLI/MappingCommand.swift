@@ -50,26 +50,34 @@ struct MappingCommand: ParsableCommand {
     /// `mapping` checked against `model`: a compiled mapping's versions found by its entity hashes
     /// first, then every default filled in; a `.momd` with only hashes can name the versions but
     /// not resolve the expressions (`resolved` is then false).
-    static func check(_ mapping: MappingModel, against model: ModelPath, file: String) throws -> (MappingModel, resolved: Bool) {
+    static func check(_ mapping: MappingModel, against model: ModelPath, file: String) throws -> (
+        MappingModel, resolved: Bool
+    ) {
         var mapping = mapping
         if mapping.sourceEntityHashes != nil {
             let versions: [(name: String, hashes: [String: Data])]
             switch model {
-            case .bundle(let bundle): versions = bundle.versions.map { ($0.name, VersionHash.entityHashes(of: $0.model)) }
-            case .hashesOnly(let compiled): versions = compiled.versionNames.map { ($0, compiled.versionHashes[$0] ?? [:]) }
+            case .bundle(let bundle):
+                versions = bundle.versions.map { ($0.name, VersionHash.entityHashes(of: $0.model)) }
+            case .hashesOnly(let compiled):
+                versions = compiled.versionNames.map { ($0, compiled.versionHashes[$0] ?? [:]) }
             }
             guard let named = mapping.resolvingVersions(among: versions) else {
                 throw MappingError(
                     file: file,
                     problem:
                         "was compiled for models whose entity hashes fit no version of the bundle (versions \(versions.map(\.name).joined(separator: ", ")))",
-                    fix: "give the bundle it was compiled with; if the model changed since, recompile the mapping model in Xcode")
+                    fix:
+                        "give the bundle it was compiled with; if the model changed since, recompile the mapping model in Xcode"
+                )
             }
             mapping = named
             if case .hashesOnly = model { return (mapping, false) }
         }
         let bundle = try model.requireBundle()
-        guard let source = bundle.version(named: mapping.sourceVersion), let destination = bundle.version(named: mapping.destinationVersion) else {
+        guard let source = bundle.version(named: mapping.sourceVersion),
+            let destination = bundle.version(named: mapping.destinationVersion)
+        else {
             throw MappingError(
                 file: file,
                 problem:
@@ -119,7 +127,9 @@ struct MappingReport: Encodable {
     var destinationEntityHashes: [String: String]?
     private var resolved = false
 
-    enum CodingKeys: String, CodingKey { case name, source, destination, entityMappings, sourceEntityHashes, destinationEntityHashes }
+    enum CodingKeys: String, CodingKey {
+        case name, source, destination, entityMappings, sourceEntityHashes, destinationEntityHashes
+    }
 
     init(_ mapping: MappingModel, resolved: Bool) {
         self.resolved = resolved
@@ -133,8 +143,12 @@ struct MappingReport: Encodable {
                 order: index + 1, name: entity.name, kind: entity.kind.rawValue, source: entity.sourceEntity,
                 destination: entity.destinationEntity, policy: entity.policyName, filter: entity.filter?.description,
                 userInfo: entity.userInfo,
-                attributes: entity.attributeMappings.map { Property(name: $0.name, expression: $0.expression?.description) },
-                relationships: entity.relationshipMappings.map { Property(name: $0.name, expression: $0.expression?.description) })
+                attributes: entity.attributeMappings.map {
+                    Property(name: $0.name, expression: $0.expression?.description)
+                },
+                relationships: entity.relationshipMappings.map {
+                    Property(name: $0.name, expression: $0.expression?.description)
+                })
         }
     }
 
@@ -144,15 +158,21 @@ struct MappingReport: Encodable {
         let versions =
             source.isEmpty && destination.isEmpty
             ? "versions known by entity hashes only (give --model to name them)" : "\(source) → \(destination)"
-        var lines = ["\(name): \(versions), \(entityMappings.count) entity mapping\(entityMappings.count == 1 ? "" : "s") in execution order"]
+        var lines = [
+            "\(name): \(versions), \(entityMappings.count) entity mapping\(entityMappings.count == 1 ? "" : "s") in execution order"
+        ]
         for entity in entityMappings {
             lines.append("")
-            var head = "\(entity.order). \(entity.name)  [\(entity.kind)]  \(entity.source ?? "∅") → \(entity.destination ?? "∅")"
+            var head =
+                "\(entity.order). \(entity.name)  [\(entity.kind)]  \(entity.source ?? "∅") → \(entity.destination ?? "∅")"
             if let policy = entity.policy { head += "  policy \(policy)" }
             lines.append(head)
             if let filter = entity.filter { lines.append("     filter    \(filter)") }
             if !entity.userInfo.isEmpty {
-                lines.append("     userInfo  " + entity.userInfo.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", "))
+                lines.append(
+                    "     userInfo  "
+                        + entity.userInfo.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(
+                            separator: ", "))
             }
             let width = max((entity.attributes + entity.relationships).map(\.name.count).max() ?? 0, 4)
             for property in entity.attributes + entity.relationships {

@@ -61,7 +61,10 @@ struct MigrateCommand: ParsableCommand {
         ))
     var checkPages = false
 
-    @Flag(help: "Print progress and the result (or the error) as JSON lines: the last line is always a result or an error event.")
+    @Flag(
+        help:
+            "Print progress and the result (or the error) as JSON lines: the last line is always a result or an error event."
+    )
     var json = false
 
     func run() throws {
@@ -73,7 +76,9 @@ struct MigrateCommand: ParsableCommand {
         let cancellation = CancellationToken()
         let store = options.store, dryRun = dryRun
         let interrupt = SignalCancellation(token: cancellation) {
-            dryRun ? "a dry run works on a copy: the store was not touched" : StoreState.sentenceAfterStoppingAtOnce(store: store)
+            dryRun
+                ? "a dry run works on a copy: the store was not touched"
+                : StoreState.sentenceAfterStoppingAtOnce(store: store)
         }
         do {
             var path = options.store
@@ -104,7 +109,8 @@ struct MigrateCommand: ParsableCommand {
             let result = MigrateReport(report, plan: plan, store: options.store, dryRun: dryRun)
             StandardStreams.out((json ? try result.json() : TerminalText.visible(result.text())) + "\n")
             StandardStreams.sayIfOutputWasLost(
-                "\(TerminalText.visible(options.store)) is at \(plan.targetVersion), migrated in full\(dryRun ? " (a dry run, on a copy)" : "")")
+                "\(TerminalText.visible(options.store)) is at \(plan.targetVersion), migrated in full\(dryRun ? " (a dry run, on a copy)" : "")"
+            )
         } catch {
             _ = cleanUp()
             fail(scratch?.describing(error) ?? error, json: json, store: options.store)
@@ -177,13 +183,18 @@ struct MigrateReport: Encodable {
         beyondModel = plan.beyondModel
         dataDropped = plan.steps.flatMap { step -> [String] in
             guard case .lightweight = step.kind else { return [] }
-            return step.changes.filter(\.dropsData).map { "\(step.source.name) → \(step.destination.name): \($0.sentence)" }
+            return step.changes.filter(\.dropsData).map {
+                "\(step.source.name) → \(step.destination.name): \($0.sentence)"
+            }
         }
         self.dryRun = dryRun
         from = report.steps.first?.sourceVersion ?? ""
         to = report.steps.last?.destinationVersion ?? ""
         backup = report.backup
-        backupFiles = report.backup.map { backup in [backup, StoreFiles.wal(of: backup)].filter { FileManager.default.fileExists(atPath: $0) } } ?? []
+        backupFiles =
+            report.backup.map { backup in
+                [backup, StoreFiles.wal(of: backup)].filter { FileManager.default.fileExists(atPath: $0) }
+            } ?? []
         rowsBefore = report.rowsBefore
         rowsAfter = report.rowsAfter
         steps = report.steps.map {
@@ -202,21 +213,26 @@ struct MigrateReport: Encodable {
         ]
         // A staged migration's handler leaves the store at its version: it is said where it ran.
         for step in steps {
-            lines.append("  \(step.from == step.to ? "at \(step.from)" : "\(step.from) → \(step.to)") (\(step.passes.joined(separator: ", ")))")
+            lines.append(
+                "  \(step.from == step.to ? "at \(step.from)" : "\(step.from) → \(step.to)") (\(step.passes.joined(separator: ", ")))"
+            )
         }
         for entity in Set(rowsBefore.keys).union(rowsAfter.keys).sorted() {
             let before = rowsBefore[entity].map(String.init) ?? "—", after = rowsAfter[entity].map(String.init) ?? "—"
             lines.append("  \(entity.padding(toLength: 20, withPad: " ", startingAt: 0)) \(before) → \(after)")
         }
         if rowsBefore.isEmpty && rowsAfter.isEmpty && steps.contains(where: { $0.from == $0.to }) {
-            lines.append("  The app's handlers wrote what they saved; the other steps changed only the schema, in place.")
+            lines.append(
+                "  The app's handlers wrote what they saved; the other steps changed only the schema, in place.")
         } else if rowsBefore.isEmpty && rowsAfter.isEmpty && !steps.isEmpty {
             lines.append(
                 dataDropped.isEmpty
                     ? "  Every row is unchanged: only the schema changed, in place."
                     : "  Every row is kept: only the schema changed, in place, dropping what is listed below.")
         }
-        if !dataDropped.isEmpty { lines += ["Data dropped, as planned (\(dataDropped.count)):"] + dataDropped.map { "  • \($0)" } }
+        if !dataDropped.isEmpty {
+            lines += ["Data dropped, as planned (\(dataDropped.count)):"] + dataDropped.map { "  • \($0)" }
+        }
         if !beyondModel.isEmpty { lines += ["Beyond the model:"] + beyondModel.map { "  • \($0)" } }
         if let backup { lines.append("The original is kept as \(StoreFiles.named(backup)).") }
         if dryRun { lines.append("Nothing was changed; the copy is deleted.") }

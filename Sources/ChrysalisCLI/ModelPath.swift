@@ -17,7 +17,8 @@ enum ModelPath {
         case "xcdatamodel":
             let model = try ModelXMLReader.read(contentsOf: url.appendingPathComponent("contents"))
             let name = url.deletingPathExtension().lastPathComponent
-            return .bundle(ModelBundle(name: name, versions: [.init(name: name, model: model)], currentVersionName: name))
+            return .bundle(
+                ModelBundle(name: name, versions: [.init(name: name, model: model)], currentVersionName: name))
         default:
             return .bundle(try ModelBundle.read(at: url))
         }
@@ -41,7 +42,9 @@ package func fail(_ error: Error, touchingNothing: Bool = false) -> Never {
     let state = (error as? MigrationError)?.state == nil && touchingNothing ? "; the store was not changed" : ""
     StandardStreams.err("error: \(TerminalText.visible("\(error)"))\(state)\n")
     if JSONOutput.requested {
-        StandardStreams.out(JSONOutput.errorEvent("\(error)\(state)", state: (error as? MigrationError)?.state?.name ?? "unchanged", status: 1))
+        StandardStreams.out(
+            JSONOutput.errorEvent(
+                "\(error)\(state)", state: (error as? MigrationError)?.state?.name ?? "unchanged", status: 1))
     }
     exit(1)
 }

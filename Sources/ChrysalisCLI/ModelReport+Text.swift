@@ -6,12 +6,16 @@ extension ModelReport {
         var lines = ["\(bundle): \(versions.count) version\(versions.count == 1 ? "" : "s"), current \(current)", ""]
         for version in versions {
             var notes = version.name == current ? ["current"] : []
-            let stopping = version.findings.filter { $0.verdict != "warning" }.count, warnings = version.findings.count - stopping
+            let stopping = version.findings.filter { $0.verdict != "warning" }.count,
+                warnings = version.findings.count - stopping
             if let first = version.findings.first(where: { $0.verdict != "warning" }) {
-                notes.append(first.verdict == "refused" ? "Core Data refuses it" : "no store can be made or migrated here")
+                notes.append(
+                    first.verdict == "refused" ? "Core Data refuses it" : "no store can be made or migrated here")
             }
             if warnings > 0 { notes.append("\(warnings) warning\(warnings == 1 ? "" : "s")") }
-            lines.append("\(version.name == current ? "* " : "  ")\(version.name)\(notes.isEmpty ? "" : "  (\(notes.joined(separator: "; ")))")")
+            lines.append(
+                "\(version.name == current ? "* " : "  ")\(version.name)\(notes.isEmpty ? "" : "  (\(notes.joined(separator: "; ")))")"
+            )
         }
         // Findings come before the entities, so a long history does not bury them; one that
         // several versions share is said once, with the runs of versions that have it.
@@ -22,10 +26,13 @@ extension ModelReport {
                 holders[sentence, default: []].append(index)
             }
         }
-        let found = findings.map { "\(bundle): \($0.sentence)" } + sentences.map { "\(runs(of: holders[$0] ?? [])): \($0)" }
+        let found =
+            findings.map { "\(bundle): \($0.sentence)" } + sentences.map { "\(runs(of: holders[$0] ?? [])): \($0)" }
         if !found.isEmpty { lines += ["", "Findings:"] + found.map { "  " + $0 } }
         if versions.allSatisfy({ $0.identifiers == nil }) {
-            lines += ["", "A compiled bundle holds hashes only; give its .xcdatamodeld to see entities and properties."]
+            lines += [
+                "", "A compiled bundle holds hashes only; give its .xcdatamodeld to see entities and properties.",
+            ]
         }
         for version in versions { lines += entityLines(of: version) }
         return lines.joined(separator: "\n") + "\n"
@@ -46,7 +53,9 @@ extension ModelReport {
             if let parent = entity.parent { title += " : \(parent)" }
             if entity.abstract == true { title += " (abstract)" }
             lines.append("\(title)  \(entity.hash)")
-            let width = max(((entity.attributes ?? []).map(\.name) + (entity.relationships ?? []).map(\.name)).map(\.count).max() ?? 0, 8)
+            let width = max(
+                ((entity.attributes ?? []).map(\.name) + (entity.relationships ?? []).map(\.name)).map(\.count).max()
+                    ?? 0, 8)
             lines += (entity.attributes ?? []).map { line(for: $0, width: width) }
             lines += (entity.relationships ?? []).map { line(for: $0, width: width) }
         }
@@ -72,7 +81,8 @@ extension ModelReport {
         if let inverse = relationship.inverse { notes.append("inverse \(inverse)") }
         notes.append(relationship.deleteRule.lowercased())
         if relationship.transient { notes.append("transient") }
-        return "  \(pad(relationship.name, width))  \(pad("→ " + relationship.destination, 14))  \(notes.joined(separator: ", "))"
+        return
+            "  \(pad(relationship.name, width))  \(pad("→ " + relationship.destination, 14))  \(notes.joined(separator: ", "))"
     }
 
     /// Version names for `indices`, consecutive ones as `first … last`.
@@ -80,7 +90,8 @@ extension ModelReport {
         var parts: [String] = [], start = indices.first ?? 0, previous = start
         for index in indices.dropFirst() + [Int.max] {
             if index == previous + 1 { previous = index; continue }
-            parts.append(start == previous ? versions[start].name : "\(versions[start].name) … \(versions[previous].name)")
+            parts.append(
+                start == previous ? versions[start].name : "\(versions[start].name) … \(versions[previous].name)")
             (start, previous) = (index, index)
         }
         return parts.joined(separator: ", ")

@@ -38,7 +38,10 @@ struct ModelReport: Encodable {
         /// `Entity.property: verdict: message`, for the text report.
         var sentence: String {
             let words =
-                ["refused": "Core Data refuses this model", "unsupported": "Chrysalis cannot make or migrate stores at this version"][verdict] ?? verdict
+                [
+                    "refused": "Core Data refuses this model",
+                    "unsupported": "Chrysalis cannot make or migrate stores at this version",
+                ][verdict] ?? verdict
             return "\(entity)\(property.map { ".\($0)" } ?? ""): \(words): \(message). Fix: \(fix)"
         }
     }
@@ -103,7 +106,8 @@ struct ModelReport: Encodable {
                     Entity(
                         name: entity.name, parent: entity.parentName, abstract: entity.isAbstract,
                         hash: hashes[entity.name]?.base64EncodedString() ?? "",
-                        attributes: entity.attributes.map(Self.attribute), relationships: entity.relationships.map(Self.relationship))
+                        attributes: entity.attributes.map(Self.attribute),
+                        relationships: entity.relationships.map(Self.relationship))
                 })
         }
     }
@@ -125,7 +129,8 @@ struct ModelReport: Encodable {
     private static func attribute(_ a: AttributeDescription) -> Attribute {
         Attribute(
             name: a.name, type: a.attributeType.displayName, optional: a.isOptional, transient: a.isTransient,
-            defaultValue: a.defaultValueString, renamingIdentifier: a.renamingIdentifier, derivation: a.derivationExpression)
+            defaultValue: a.defaultValueString, renamingIdentifier: a.renamingIdentifier,
+            derivation: a.derivationExpression)
     }
 
     private static func relationship(_ r: RelationshipDescription) -> Relationship {

@@ -18,7 +18,10 @@ enum OpenFileLimit {
     /// Raises a low soft limit as far as the hard limit allows; returns the refusal when even
     /// the hard limit is below ``needed``.
     static func ensure() -> MigrationError? {
-        guard let limit = ResourceLimit.raise(Int32(RLIMIT_NOFILE.rawValue), needed: needed, to: { _ in max(needed, 1024) }) else { return nil }
+        guard
+            let limit = ResourceLimit.raise(
+                Int32(RLIMIT_NOFILE.rawValue), needed: needed, to: { _ in max(needed, 1024) })
+        else { return nil }
         return MigrationError(
             .notWritable,
             "this process may have at most \(limit.rlim_cur) files open (its open-file limit, `ulimit -n`, hard limit \(limit.rlim_max)), and Chrysalis needs about \(needed) at once (the store with its journal and WAL, the new store, read connections, the model's files)",

@@ -75,7 +75,8 @@ struct PlanOptions: ParsableArguments {
         for path in mappings {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                throw MappingError(file: path, problem: "does not exist", fix: "give a mapping file or a folder of them")
+                throw MappingError(
+                    file: path, problem: "does not exist", fix: "give a mapping file or a folder of them")
             }
             let isMappingBundle = path.hasSuffix(".xcmappingmodel") || path.hasSuffix(".xcmappingmodel/")
             if isDirectory.boolValue && !isMappingBundle {
@@ -103,11 +104,15 @@ struct PlanOptions: ParsableArguments {
                 walk.skipDescendants()
                 continue
             }
-            if name.hasSuffix(".xcmappingmodel") || name.hasSuffix(".cdm") || name.hasSuffix(".mapping.yaml") || name.hasSuffix(".mapping.yml") {
+            if name.hasSuffix(".xcmappingmodel") || name.hasSuffix(".cdm") || name.hasSuffix(".mapping.yaml")
+                || name.hasSuffix(".mapping.yml")
+            {
                 found.append(url.path)
             }
             // A bundle's insides are read by its reader, not searched.
-            if name.hasSuffix(".xcmappingmodel") || name.hasSuffix(".xcdatamodeld") || name.hasSuffix(".momd") { walk.skipDescendants() }
+            if name.hasSuffix(".xcmappingmodel") || name.hasSuffix(".xcdatamodeld") || name.hasSuffix(".momd") {
+                walk.skipDescendants()
+            }
         }
         return found.sorted()
     }
@@ -115,8 +120,10 @@ struct PlanOptions: ParsableArguments {
     func plan() throws -> (ModelBundle, MigrationPlan) {
         let (bundle, mappings, explicit) = try load()
         var plan = try MigrationPlan.make(
-            store: store, bundle: bundle, mappings: mappings, to: target, strategy: try StrategyName.strategy(strategy, stepwise: stepwise),
-            checks: InferenceChecks(strictDestinations ? [.destinationChanges] : []).union(acceptForeignModel ? [] : [.foreignModel]))
+            store: store, bundle: bundle, mappings: mappings, to: target,
+            strategy: try StrategyName.strategy(strategy, stepwise: stepwise),
+            checks: InferenceChecks(strictDestinations ? [.destinationChanges] : []).union(
+                acceptForeignModel ? [] : [.foreignModel]))
         if !mappings.isEmpty {
             // Which files --mappings read, so a folder's contents are never a surprise.
             plan.notes.append("mapping models read: " + mappings.map { $0.file ?? $0.name }.joined(separator: ", "))

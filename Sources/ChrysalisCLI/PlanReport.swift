@@ -81,7 +81,8 @@ struct PlanReport: Encodable {
             case .lightweight, .handler: break
             }
             return Step(
-                from: step.source.name, to: step.destination.name, kind: step.kind.name, reason: step.reason, mappings: mappings,
+                from: step.source.name, to: step.destination.name, kind: step.kind.name, reason: step.reason,
+                mappings: mappings,
                 entityMappings: entityMappings, findings: step.findings, changes: step.changes)
         }
     }
@@ -92,7 +93,9 @@ struct PlanReport: Encodable {
             steps[index].sql = SQL(
                 summary: step.summary,
                 parts: step.parts.map { part in
-                    Part(title: part.title, statements: part.statements.map(Statement.init), rowByRow: part.rowByRow, notes: part.notes)
+                    Part(
+                        title: part.title, statements: part.statements.map(Statement.init), rowByRow: part.rowByRow,
+                        notes: part.notes)
                 })
         }
     }

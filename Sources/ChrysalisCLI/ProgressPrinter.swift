@@ -50,11 +50,14 @@ struct ProgressLine {
     /// `█████░░░  42%  step 3/4 BookStore3To4: PublicationToPublication (2/3) create instances 10000/20004 rows  18000 rows/s  ETA 17 s`
     var text: String {
         let percent = Int((progress.fraction * 100).rounded(.down))
-        let mapping = progress.entityMapping.map { " \($0) (\(progress.entityMappingIndex)/\(progress.entityMappingCount))" } ?? ""
+        let mapping =
+            progress.entityMapping.map { " \($0) (\(progress.entityMappingIndex)/\(progress.entityMappingCount))" }
+            ?? ""
         let step = progress.stepCount > 1 ? "step \(progress.step)/\(progress.stepCount) " : ""
         let bar = String(repeating: "█", count: percent / 5) + String(repeating: "░", count: 20 - percent / 5)
         let pass = progress.pass.isEmpty ? "" : progress.pass + ":"
-        return "\(bar) \(String(format: "%3d", percent))%  \(step)\(pass)\(mapping) \(progress.stage.rawValue)\(amount)\(rate)\(eta)"
+        return
+            "\(bar) \(String(format: "%3d", percent))%  \(step)\(pass)\(mapping) \(progress.stage.rawValue)\(amount)\(rate)\(eta)"
     }
 
     /// `10000/20004 rows`, or `3 tables`, in the stage's own unit.
@@ -65,7 +68,8 @@ struct ProgressLine {
     }
 
     private var rate: String {
-        progress.unit == .rows && progress.rowsPerSecond >= 1 && progress.stage != .done ? "  \(Int(progress.rowsPerSecond)) rows/s" : ""
+        progress.unit == .rows && progress.rowsPerSecond >= 1 && progress.stage != .done
+            ? "  \(Int(progress.rowsPerSecond)) rows/s" : ""
     }
 
     private var eta: String {

@@ -28,7 +28,10 @@ struct RecoverCommand: ParsableCommand {
     func run() throws {
         do {
             let done = try MigrationRunner.recover(store: StorePath.resolved(store))
-            print(TerminalText.visible(done.isEmpty ? "\(store): nothing to recover." : done.map { "\(store): \($0)." }.joined(separator: "\n")))
+            print(
+                TerminalText.visible(
+                    done.isEmpty
+                        ? "\(store): nothing to recover." : done.map { "\(store): \($0)." }.joined(separator: "\n")))
         } catch {
             fail(error)
         }

@@ -14,7 +14,8 @@ struct Registration {
 
     /// The registration of this process, set once before the command line is parsed: nothing,
     /// unless an app's build of the command line registered its own (``Chrysalis/main(policies:configureManager:)``).
-    nonisolated(unsafe) static var current = Registration(policies: PolicyRegistry(), configureManager: nil, stages: nil)
+    nonisolated(unsafe) static var current = Registration(
+        policies: PolicyRegistry(), configureManager: nil, stages: nil)
 
     /// Migration options with these policies and hook, and `cancellation`.
     func options(cancellation: CancellationToken = CancellationToken()) -> MigrationOptions {

@@ -24,7 +24,8 @@ enum ScratchFolder {
 
     /// Creates `directory`, private to this user; it must not exist.
     static func create(_ directory: URL) throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
     }
 
     /// Folders with `prefix` whose process is gone (killed before it could remove them).

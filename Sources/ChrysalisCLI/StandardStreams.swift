@@ -42,7 +42,9 @@ package enum StandardStreams {
     /// all the same: `outcome` is the run's last word (migrated, rolled back).
     package static func sayIfOutputWasLost(_ outcome: String) {
         guard outputWasLost else { return }
-        err("note: standard output was closed before the end (the reader of a pipe quit); the run went on: \(outcome)\n")
+        err(
+            "note: standard output was closed before the end (the reader of a pipe quit); the run went on: \(outcome)\n"
+        )
     }
 
     private static func write(_ text: String, to descriptor: Int32, remembering: Bool) {

@@ -22,12 +22,16 @@ enum StepSamples {
         return try store.readObjects(layout) { reader in
             try entities.prefix(3).compactMap { name -> StepResult.Table? in
                 guard let number = layout.numbering.number(of: name) else { return nil }
-                let objects = try (1...Int64(rowsPerEntity)).compactMap { try reader.object(ObjectID(entityNumber: number, primaryKey: $0)) }
+                let objects = try (1...Int64(rowsPerEntity)).compactMap {
+                    try reader.object(ObjectID(entityNumber: number, primaryKey: $0))
+                }
                 let columns = Array(Set(objects.flatMap(\.values.keys))).sorted().prefix(4)
                 let changes = inference.changes.filter { $0.entity == name }.map(\.description).joined(separator: "; ")
                 return StepResult.Table(
                     title: "\(name) (\(changes))", columns: ["pk"] + columns,
-                    rows: objects.map { object in [String(object.id.primaryKey)] + columns.map { describe(object.values[$0]) } })
+                    rows: objects.map { object in
+                        [String(object.id.primaryKey)] + columns.map { describe(object.values[$0]) }
+                    })
             }
         }
     }

@@ -40,7 +40,8 @@ enum StrategyName: String, CaseIterable, ExpressibleByArgument {
         case .staged:
             guard let stages = Registration.current.stages else {
                 throw MigrationError(
-                    .wrongModel, "--strategy staged runs the stages an app registers, and this build of the command line has none",
+                    .wrongModel,
+                    "--strategy staged runs the stages an app registers, and this build of the command line has none",
                     fix:
                         "build the app's own command line with its stages (Chrysalis.main(stages:), as Examples/StagedMigrator does), or see `chrysalis demo staged`"
                 )

@@ -8,7 +8,9 @@ public struct PublicationToPublicationMigrationPolicy: EntityMigrationPolicy {
     public init() {}
 
     /// One `Publication` with the title, and the author split at the first space.
-    public func createDestinationInstances(forSource source: ObjectID, in mapping: EntityMapping, manager: MigrationManager) throws {
+    public func createDestinationInstances(
+        forSource source: ObjectID, in mapping: EntityMapping, manager: MigrationManager
+    ) throws {
         let object = try manager.sourceObject(source)
         var firstName = StoreValue.null, lastName = StoreValue.null
         if case .string(let author)? = object.values["author"] {
@@ -26,7 +28,8 @@ public struct PublicationToPublicationMigrationPolicy: EntityMigrationPolicy {
         let destination = try manager.insertDestination(
             "Publication",
             [
-                "title": object.values["title"] ?? .null, "price": object.values["price"] ?? .null, "firstName": firstName, "lastName": lastName,
+                "title": object.values["title"] ?? .null, "price": object.values["price"] ?? .null,
+                "firstName": firstName, "lastName": lastName,
             ])
         try manager.associate(source: source, destination: destination, mapping: mapping)
     }

@@ -19,7 +19,9 @@ public struct BookToBookPolicy: EntityMigrationPolicy {
     public init() {}
 
     /// The book as Core Data would copy it, then its Authors ("2") or its Files ("3").
-    public func createDestinationInstances(forSource source: ObjectID, in mapping: EntityMapping, manager: MigrationManager) throws {
+    public func createDestinationInstances(
+        forSource source: ObjectID, in mapping: EntityMapping, manager: MigrationManager
+    ) throws {
         guard let book = try manager.createDefaultDestinationInstance(forSource: source, in: mapping) else { return }
         let object = try manager.sourceObject(source)
         switch mapping.userInfo["modelVersion"] {

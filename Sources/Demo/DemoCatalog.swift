@@ -68,7 +68,9 @@ public struct DemoExample: Sendable {
 /// Every demo, in the order `chrysalis demo --list` shows them.
 public enum DemoCatalog {
     /// All demos.
-    public static let all: [DemoExample] = [BookStoreDemo.example, BooksDemo.example, RecipesDemo.example, GroceriesDemo.example, StagedDemo.example]
+    public static let all: [DemoExample] = [
+        BookStoreDemo.example, BooksDemo.example, RecipesDemo.example, GroceriesDemo.example, StagedDemo.example,
+    ]
 
     /// The demo called `name`.
     public static func example(named name: String) -> DemoExample? { all.first { $0.name == name.lowercased() } }

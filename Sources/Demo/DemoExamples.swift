@@ -11,14 +11,18 @@ enum BookStoreDemo {
     static let example = DemoExample(
         name: "bookstore",
         storeName: "BookStore",
-        summary: "BookStore v1→v5: add an attribute and rename an entity in place, split names with a custom policy, fill a synopsis from a manager hook",
+        summary:
+            "BookStore v1→v5: add an attribute and rename an entity in place, split names with a custom policy, fill a synopsis from a manager hook",
         bundle: { try ModelBundle.read(at: DemoResources.bookStoreBundle) },
         mappings: { [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")] },
         startVersion: "BookStore",
         makeStore: { path, version in
             try DemoCatalog.create(path, version) { writer in
                 let category = try writer.insert("Category", ["name": .string("Fiction")])
-                for (title, price) in [("The first book", 10.0), ("The second book", 15.0), ("The third book", 10.0), ("The fourth book", 12.0)] {
+                for (title, price) in [
+                    ("The first book", 10.0), ("The second book", 15.0), ("The third book", 10.0),
+                    ("The fourth book", 12.0),
+                ] {
                     let book = try writer.insert("Book", ["title": .string(title), "price": .double(price)])
                     try writer.relate(book, "category", to: [category])
                 }
@@ -42,7 +46,9 @@ enum BookStoreDemo {
                 action: .init(
                     announcement: assignAuthorsAnnouncement, work: assignAuthors,
                     queries: [
-                        .init(title: "authors and prices, as the demo set them", sql: "SELECT ztitle, zauthor, zprice FROM zpublication ORDER BY z_pk LIMIT 6")
+                        .init(
+                            title: "authors and prices, as the demo set them",
+                            sql: "SELECT ztitle, zauthor, zprice FROM zpublication ORDER BY z_pk LIMIT 6")
                     ])),
             .init(
                 version: "BookStore 4", lesson: splitLesson,
@@ -54,10 +60,15 @@ enum BookStoreDemo {
             .init(
                 version: "BookStore 5", lesson: synopsisLesson,
                 queries: [
-                    .init(title: "synopsis = title, from the manager hook", sql: "SELECT ztitle, zsynopsis FROM zpublication ORDER BY z_pk LIMIT 6")
+                    .init(
+                        title: "synopsis = title, from the manager hook",
+                        sql: "SELECT ztitle, zsynopsis FROM zpublication ORDER BY z_pk LIMIT 6")
                 ]),
         ],
-        before: [.init(title: "books", sql: "SELECT ztitle, zprice FROM zbook ORDER BY z_pk LIMIT 6"), .init(title: "rows", sql: "SELECT count(*) FROM zbook")])
+        before: [
+            .init(title: "books", sql: "SELECT ztitle, zprice FROM zbook ORDER BY z_pk LIMIT 6"),
+            .init(title: "rows", sql: "SELECT count(*) FROM zbook"),
+        ])
 
     static let assignAuthorsAnnouncement = """
         Now the demo itself, not the migration, does what the worked example's text does at BookStore 3: \
@@ -83,7 +94,9 @@ enum BookStoreDemo {
 
     /// The text's step before BookStore 4: its four books get the four authors and prices 20–23;
     /// generated books get generated authors (a few without a space, a few without an author).
-    @Sendable static func assignAuthors(_ store: PersistentStore, _ version: ModelBundle.Version, _ rowsDone: (Int, Int) -> Void) throws {
+    @Sendable static func assignAuthors(
+        _ store: PersistentStore, _ version: ModelBundle.Version, _ rowsDone: (Int, Int) -> Void
+    ) throws {
         let layout = try store.layout(for: version.model)
         var random = SeededRandom(seed: 7)
         var ids: [ObjectID] = []
@@ -94,9 +107,11 @@ enum BookStoreDemo {
                 for (offset, id) in ids[chunk..<min(chunk + 20_000, ids.count)].enumerated() {
                     let index = chunk + offset
                     if index < authors.count {
-                        try writer.update(id, ["author": .string(authors[index]), "price": .double(Double(20 + index))])
+                        try writer.update(
+                            id, ["author": .string(authors[index]), "price": .double(Double(20 + index))])
                     } else {
-                        try writer.update(id, ["author": random.chance(3) ? .null : .string(SampleValues.person(&random))])
+                        try writer.update(
+                            id, ["author": random.chance(3) ? .null : .string(SampleValues.person(&random))])
                     }
                 }
             }
@@ -111,12 +126,16 @@ enum BooksDemo {
     static let example = DemoExample(
         name: "books",
         storeName: "Books",
-        summary: "objc.io Books: the real Model1.sqlite and Xcode mapping models, custom policies uniquing Authors, two passes into one store",
+        summary:
+            "objc.io Books: the real Model1.sqlite and Xcode mapping models, custom policies uniquing Authors, two passes into one store",
         bundle: { try ModelBundle.read(at: DemoResources.booksBundle) },
-        mappings: { try ["Model1_to_Model2", "Model2_to_Model3_User", "Model2_to_Model3"].map(DemoResources.booksMapping) },
+        mappings: {
+            try ["Model1_to_Model2", "Model2_to_Model3_User", "Model2_to_Model3"].map(DemoResources.booksMapping)
+        },
         startVersion: "Model1",
         makeStore: { path, _ in
-            try FileManager.default.copyItem(atPath: DemoResources.root.appendingPathComponent("Books/Model1.sqlite").path, toPath: path)
+            try FileManager.default.copyItem(
+                atPath: DemoResources.root.appendingPathComponent("Books/Model1.sqlite").path, toPath: path)
             try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
         },
         stops: [
@@ -127,7 +146,12 @@ enum BooksDemo {
                     (Sources/Demo/BooksPolicies.swift). It copies each book and gives it one Author per \
                     distinct authorName, reusing Authors through a table held in the manager's state: \
                     a book's author string becomes a shared entity, which no inference can do.
-                    """, queries: [.init(title: "one Author per distinct name", sql: "SELECT count(*) AS authors, count(DISTINCT zname) AS names FROM zauthor")]
+                    """,
+                queries: [
+                    .init(
+                        title: "one Author per distinct name",
+                        sql: "SELECT count(*) AS authors, count(DISTINCT zname) AS names FROM zauthor")
+                ]
             ),
             .init(
                 version: "Model3",
@@ -143,7 +167,9 @@ enum BooksDemo {
                         sql:
                             "SELECT a.zname, count(j.Z_2BOOKS) AS books FROM zauthor a JOIN Z_1BOOKS j ON j.Z_1AUTHORS = a.z_pk WHERE a.zname = 'Franz Kafka' GROUP BY a.z_pk"
                     ),
-                    .init(title: "files per user", sql: "SELECT zuser, count(*) AS files FROM zfile GROUP BY zuser ORDER BY files DESC LIMIT 3"),
+                    .init(
+                        title: "files per user",
+                        sql: "SELECT zuser, count(*) AS files FROM zfile GROUP BY zuser ORDER BY files DESC LIMIT 3"),
                 ]),
         ],
         before: [.init(title: "books", sql: "SELECT ztitle, zauthorname FROM zbook ORDER BY z_pk LIMIT 6")])
@@ -155,14 +181,17 @@ enum RecipesDemo {
     static let example = DemoExample(
         name: "recipes",
         storeName: "Recipes",
-        summary: "Recipes 1.0/1.1/2.0: compatible versions need nothing; value expressions rename, convert °F to °C and raise salaries",
+        summary:
+            "Recipes 1.0/1.1/2.0: compatible versions need nothing; value expressions rename, convert °F to °C and raise salaries",
         bundle: { try ModelBundle.read(at: DemoResources.recipesBundle) },
         mappings: { [try DemoResources.mapping("Recipes1To2")] },
         startVersion: "Version 1.0",
         makeStore: { path, version in
             try DemoCatalog.create(path, version) { writer in
                 let julia = try writer.insert("Chef", ["name": .string("Julia Child"), "salary": .double(5000)])
-                for (name, temperature, size) in [("Coq au vin", 350.0, 6), ("Boeuf bourguignon", 325.0, 8), ("Tarte Tatin", 375.0, 8)] {
+                for (name, temperature, size) in [
+                    ("Coq au vin", 350.0, 6), ("Boeuf bourguignon", 325.0, 8), ("Tarte Tatin", 375.0, 8),
+                ] {
                     let recipe = try writer.insert(
                         "Recipe",
                         [
@@ -172,7 +201,9 @@ enum RecipesDemo {
                     try writer.relate(recipe, "chef", to: [julia])
                     try writer.relate(
                         recipe, "ingredients",
-                        to: try ["butter", "wine"].map { try writer.insert("Ingredient", ["name": .string($0), "amount": .double(4.5)]) })
+                        to: try ["butter", "wine"].map {
+                            try writer.insert("Ingredient", ["name": .string($0), "amount": .double(4.5)])
+                        })
                 }
             }
         },
@@ -180,9 +211,14 @@ enum RecipesDemo {
             .init(
                 version: "Version 2.0",
                 queries: [
-                    .init(title: "°F → °C, #size", sql: "SELECT zname, round(ztemperature, 1) AS celsius, zsize FROM zrecipe ORDER BY z_pk LIMIT 4"),
+                    .init(
+                        title: "°F → °C, #size",
+                        sql: "SELECT zname, round(ztemperature, 1) AS celsius, zsize FROM zrecipe ORDER BY z_pk LIMIT 4"
+                    ),
                     .init(title: "salary * 1.04", sql: "SELECT zname, zsalary FROM zchef ORDER BY z_pk LIMIT 3"),
-                    .init(title: "amount → totalCost", sql: "SELECT zname, ztotalcost FROM zingredient ORDER BY z_pk LIMIT 3"),
+                    .init(
+                        title: "amount → totalCost",
+                        sql: "SELECT zname, ztotalcost FROM zingredient ORDER BY z_pk LIMIT 3"),
                 ])
         ],
         before: [.init(title: "recipes", sql: "SELECT zname, ztemperature, zsize FROM zrecipe ORDER BY z_pk LIMIT 4")])
@@ -208,7 +244,9 @@ enum GroceriesDemo {
                 version: "Model 4",
                 queries: [
                     .init(title: "ZUNIT", sql: "SELECT z_pk, zname FROM zunit ORDER BY z_pk LIMIT 5"),
-                    .init(title: "rows", sql: "SELECT (SELECT count(*) FROM zunit) AS units, (SELECT count(*) FROM zitem) AS items"),
+                    .init(
+                        title: "rows",
+                        sql: "SELECT (SELECT count(*) FROM zunit) AS units, (SELECT count(*) FROM zitem) AS items"),
                 ])
         ],
         before: [.init(title: "ZAMOUNT", sql: "SELECT z_pk, zxyz FROM zamount ORDER BY z_pk LIMIT 5")])

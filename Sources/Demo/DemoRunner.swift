@@ -57,14 +57,17 @@ public struct DemoRunner: Sendable {
         }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         guard !FileManager.default.fileExists(atPath: storePath) else {
-            throw MigrationError(.notFound, "\(storePath) already exists; the demo never overwrites a store", fix: "give an empty --dir, or remove the file")
+            throw MigrationError(
+                .notFound, "\(storePath) already exists; the demo never overwrites a store",
+                fix: "give an empty --dir, or remove the file")
         }
         try example.makeStore(storePath, start)
         if rows > 0 {
             let store = try PersistentStore.open(at: storePath, mode: .readWrite)
             do {
                 try DataGenerator(model: start.model, seed: seed).fill(store, rows: rows) {
-                    report(.generating(done: $0, total: rows * start.model.entities.filter { $0.parentName == nil }.count))
+                    report(
+                        .generating(done: $0, total: rows * start.model.entities.filter { $0.parentName == nil }.count))
                     try cancellation.check()
                 }
                 try store.close()
@@ -75,7 +78,10 @@ public struct DemoRunner: Sendable {
                 throw error
             }
         }
-        report(.message("Created \(storePath) at \(start.name) with the text's rows\(rows > 0 ? " and \(rows) generated rows per root entity" : "")."))
+        report(
+            .message(
+                "Created \(storePath) at \(start.name) with the text's rows\(rows > 0 ? " and \(rows) generated rows per root entity" : "")."
+            ))
         if showBefore { for query in example.before { report(try run(query)) } }
         return bundle
     }
@@ -88,7 +94,8 @@ public struct DemoRunner: Sendable {
         if let strategy = example.strategy { return try plan(bundle: bundle, strategy: try strategy(bundle)) }
         let progressive = try plan(bundle: bundle, strategy: .progressive)
         let reached = Set(progressive.steps.map(\.destination.name))
-        return example.stops.allSatisfy({ reached.contains($0.version) }) ? progressive : try plan(bundle: bundle, strategy: .iterative)
+        return example.stops.allSatisfy({ reached.contains($0.version) })
+            ? progressive : try plan(bundle: bundle, strategy: .iterative)
     }
 
     /// What `chrysalis migrate`'s default route would be, when the demo's plan takes another (nil: the same).
@@ -96,11 +103,14 @@ public struct DemoRunner: Sendable {
         guard example.strategy == nil else { return nil }
         let progressive = try plan(bundle: bundle, strategy: .progressive)
         guard progressive.steps.count != (try plan(bundle: bundle)).steps.count else { return nil }
-        return progressive.steps.map { "\($0.source.name) → \($0.destination.name) [\($0.kind.name)]" }.joined(separator: ", ")
+        return progressive.steps.map { "\($0.source.name) → \($0.destination.name) [\($0.kind.name)]" }.joined(
+            separator: ", ")
     }
 
     private func plan(bundle: ModelBundle, strategy: MigrationStrategy) throws -> MigrationPlan {
-        try MigrationPlan.make(store: storePath, bundle: bundle, mappings: try example.mappings(), to: example.stops.last?.version, strategy: strategy)
+        try MigrationPlan.make(
+            store: storePath, bundle: bundle, mappings: try example.mappings(), to: example.stops.last?.version,
+            strategy: strategy)
     }
 
     /// Whether `done` is the last step at its version: a staged migration's `didMigrate` that runs
@@ -120,7 +130,8 @@ public struct DemoRunner: Sendable {
     public func arrive(at version: String, _ report: (Event) -> Void) throws {
         guard let stop = example.stops.first(where: { $0.version == version }) else { return }
         for query in stop.queries { report(try run(query)) }
-        guard let action = stop.action, let bundle = try? example.bundle(), let reached = bundle.version(named: version) else { return }
+        guard let action = stop.action, let bundle = try? example.bundle(), let reached = bundle.version(named: version)
+        else { return }
         report(.demoWork(action.announcement))
         let store = try PersistentStore.open(at: storePath, mode: .readWrite)
         try action.work(store, reached) { report(.working(done: $0, total: $1)) }
@@ -130,7 +141,8 @@ public struct DemoRunner: Sendable {
 
     /// The options the demos need: their policies and BookStore 5's association hook.
     public func options() -> MigrationOptions {
-        MigrationOptions(policies: DemoResources.policies, cancellation: cancellation, configureManager: BookStoreSynopsis.install)
+        MigrationOptions(
+            policies: DemoResources.policies, cancellation: cancellation, configureManager: BookStoreSynopsis.install)
     }
 
     /// Runs one of the example's queries on the store, read-only, through SQLiteStore (the one
@@ -140,7 +152,9 @@ public struct DemoRunner: Sendable {
         defer { try? store.close() }
         let table = try store.withReadConnection { try $0.table(SQLStatement(query.sql)) }
         // The header comes with the rows: a query that finds none shows none.
-        return .query(title: query.title, columns: table.rows.isEmpty ? [] : table.columns, rows: table.rows.map { $0.map(Self.cell) })
+        return .query(
+            title: query.title, columns: table.rows.isEmpty ? [] : table.columns,
+            rows: table.rows.map { $0.map(Self.cell) })
     }
 
     /// A value as the demo prints it in a table: text as it is, `NULL`, numbers as Swift writes

@@ -13,14 +13,16 @@ enum StagedDemo {
     static let example = DemoExample(
         name: "staged",
         storeName: "Shelf",
-        summary: "Shelf 1→3 by stages: willMigrate merges duplicate authors so names can be unique, didMigrate counts their books",
+        summary:
+            "Shelf 1→3 by stages: willMigrate merges duplicate authors so names can be unique, didMigrate counts their books",
         bundle: { try ModelBundle.read(at: DemoResources.shelfBundle) },
         mappings: { [] },
         startVersion: "Shelf 1",
         makeStore: { path, version in
             try DemoCatalog.create(path, version) { writer in
                 let books = [
-                    ("Ursula K. Le Guin", "A Wizard of Earthsea"), ("Octavia E. Butler", "Kindred"), ("Ursula K. Le Guin", "The Dispossessed"),
+                    ("Ursula K. Le Guin", "A Wizard of Earthsea"), ("Octavia E. Butler", "Kindred"),
+                    ("Ursula K. Le Guin", "The Dispossessed"),
                     ("Terry Pratchett", "Mort"), ("Terry Pratchett", "Small Gods"), ("Terry Pratchett", "Night Watch"),
                 ]
                 // Each book by an author object of its own: the app never looked for the author it had.
@@ -33,16 +35,30 @@ enum StagedDemo {
         stops: [
             .init(
                 version: "Shelf 2",
-                lesson: "The unique index on Author.name can only be built once no two authors share a name: willMigrate merged them first.",
+                lesson:
+                    "The unique index on Author.name can only be built once no two authors share a name: willMigrate merged them first.",
                 queries: [
                     .init(
-                        title: "ZAUTHOR", sql: "SELECT z_pk, zname, zbookcount FROM zauthor WHERE zname NOT LIKE '%-%' ORDER BY z_pk LIMIT 5")
+                        title: "ZAUTHOR",
+                        sql:
+                            "SELECT z_pk, zname, zbookcount FROM zauthor WHERE zname NOT LIKE '%-%' ORDER BY z_pk LIMIT 5"
+                    )
                 ]),
             .init(
                 version: "Shelf 3",
-                queries: [.init(title: "rows", sql: "SELECT (SELECT count(*) FROM zauthor) AS authors, (SELECT count(*) FROM zbook) AS books")]),
+                queries: [
+                    .init(
+                        title: "rows",
+                        sql: "SELECT (SELECT count(*) FROM zauthor) AS authors, (SELECT count(*) FROM zbook) AS books")
+                ]),
         ],
-        before: [.init(title: "ZAUTHOR", sql: "SELECT zname, count(*) AS objects FROM zauthor GROUP BY zname HAVING count(*) > 1 ORDER BY zname LIMIT 5")],
+        before: [
+            .init(
+                title: "ZAUTHOR",
+                sql:
+                    "SELECT zname, count(*) AS objects FROM zauthor GROUP BY zname HAVING count(*) > 1 ORDER BY zname LIMIT 5"
+            )
+        ],
         strategy: { bundle in .staged(try ShelfStages.migration(bundle)) })
 }
 
@@ -52,7 +68,9 @@ public enum ShelfStages {
     /// lightweight stage for Shelf 3.
     public static func migration(_ bundle: ModelBundle) throws -> StagedMigration {
         func checksum(_ name: String) throws -> String {
-            guard let version = bundle.version(named: name) else { throw MigrationError(.notFound, "\(bundle.name) has no version \(name)") }
+            guard let version = bundle.version(named: name) else {
+                throw MigrationError(.notFound, "\(bundle.name) has no version \(name)")
+            }
             return version.versionChecksum
         }
         return try StagedMigration([
@@ -73,7 +91,8 @@ public enum ShelfStages {
                 first[name] = author
                 continue
             }
-            try survivor.setObjects(try survivor.objects(forKey: "books") + author.objects(forKey: "books"), forKey: "books")
+            try survivor.setObjects(
+                try survivor.objects(forKey: "books") + author.objects(forKey: "books"), forKey: "books")
             try context.delete(author)
         }
         try context.save()

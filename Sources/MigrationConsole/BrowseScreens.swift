@@ -15,11 +15,15 @@ enum BrowseScreens {
             let marks = "\(version.isCurrent ? g.current : " ")\(version.isStore ? g.store : " ")"
             let summary = version.changeSummary.isEmpty ? "" : "  " + version.changeSummary
             let line = "\(index == selected ? g.pointer : " ") \(marks) \(version.name)"
-            grid.put(line, x: body.x, y: body.y + 2 + row, style: index == selected ? .reverse : .normal, limit: listWidth - 1)
+            grid.put(
+                line, x: body.x, y: body.y + 2 + row, style: index == selected ? .reverse : .normal,
+                limit: listWidth - 1)
             // What the version changed, in the room the name leaves (`+2 −1 entities`).
             let used = DisplayWidth.of(line)
             if !summary.isEmpty, used + DisplayWidth.of(summary) <= listWidth - 1 {
-                grid.put(summary, x: body.x + used, y: body.y + 2 + row, style: index == selected ? .reverse : .dim, limit: listWidth - 1 - used)
+                grid.put(
+                    summary, x: body.x + used, y: body.y + 2 + row, style: index == selected ? .reverse : .dim,
+                    limit: listWidth - 1 - used)
             }
         }
         grid.put("\(g.current) current   \(g.store) the store", x: body.x, y: body.y + body.height - 1, style: .dim)
@@ -35,16 +39,23 @@ enum BrowseScreens {
         if version.isCurrent { status.append("the current version") }
         if version.isStore { status.append("the store is here") }
         var lines = [
-            PaneLine(text: "\(version.name)" + (status.isEmpty ? "" : "  (\(status.joined(separator: ", ")))"), style: .bold),
+            PaneLine(
+                text: "\(version.name)" + (status.isEmpty ? "" : "  (\(status.joined(separator: ", ")))"), style: .bold),
             PaneLine(text: count(version.entities.count, "entity", "entities"), style: .dim), PaneLine(text: ""),
         ]
-        let nameWidth = max(24, min(36, version.entities.map { DisplayWidth.of($0.name) + ($0.parent.map { DisplayWidth.of($0) + 3 } ?? 0) }.max() ?? 0))
+        let nameWidth = max(
+            24,
+            min(
+                36,
+                version.entities.map { DisplayWidth.of($0.name) + ($0.parent.map { DisplayWidth.of($0) + 3 } ?? 0) }
+                    .max() ?? 0))
         for entity in version.entities {
             let name = entity.name + (entity.parent.map { " : \($0)" } ?? "")
             let fittedName = fitted(name, nameWidth, g)
             let line =
                 fittedName + String(repeating: " ", count: max(0, nameWidth - DisplayWidth.of(fittedName))) + " "
-                + count(entity.properties.count, "property", "properties").padding(toLength: 14, withPad: " ", startingAt: 0)
+                + count(entity.properties.count, "property", "properties").padding(
+                    toLength: 14, withPad: " ", startingAt: 0)
                 + " \(entity.hash.prefix(12))\(g.ellipsis)"
             lines.append(PaneLine(text: line))
         }
@@ -54,10 +65,16 @@ enum BrowseScreens {
             lines.append(PaneLine(text: "The first version.", style: .bold))
             return lines
         }
-        lines.append(PaneLine(text: version.changes.isEmpty ? "No change from \(previous)." : "Changes from \(previous):", style: .bold))
+        lines.append(
+            PaneLine(
+                text: version.changes.isEmpty ? "No change from \(previous)." : "Changes from \(previous):",
+                style: .bold))
         for change in version.changes {
             for (index, text) in MigrateScreen.wrap(change, width: width - 4).enumerated() {
-                lines.append(PaneLine(text: text, style: change.contains("needs") || change.contains("removed") ? .bad : .normal, indent: index == 0 ? 2 : 4))
+                lines.append(
+                    PaneLine(
+                        text: text, style: change.contains("needs") || change.contains("removed") ? .bad : .normal,
+                        indent: index == 0 ? 2 : 4))
             }
         }
         return lines
@@ -76,7 +93,8 @@ enum BrowseScreens {
         let entities = state.modelEntities
         if let filter = state.modelFilter {
             grid.put(
-                "  only \"\(filter)\": \(entities.count) of \(version.entities.count)", x: body.x + DisplayWidth.of("Model \(version.name)"), y: body.y,
+                "  only \"\(filter)\": \(entities.count) of \(version.entities.count)",
+                x: body.x + DisplayWidth.of("Model \(version.name)"), y: body.y,
                 style: .accent,
                 limit: body.width - DisplayWidth.of("Model \(version.name)"))
         }
@@ -84,7 +102,8 @@ enum BrowseScreens {
         position(window, selected, &grid, x: body.x, y: body.y + 1, width: listWidth - 1)
         for (row, index) in window.rows.enumerated() {
             grid.put(
-                "\(index == selected ? g.pointer : " ") \(fitted(entities[index].name, listWidth - 3, g))", x: body.x, y: body.y + 2 + row,
+                "\(index == selected ? g.pointer : " ") \(fitted(entities[index].name, listWidth - 3, g))", x: body.x,
+                y: body.y + 2 + row,
                 style: index == selected ? .reverse : .normal, limit: listWidth - 1)
         }
         guard let (area, lines) = Panes.pane(state) else { return }
@@ -96,13 +115,15 @@ enum BrowseScreens {
     static func entityLines(_ entity: ConsoleState.Entity, _ state: ConsoleState) -> [PaneLine] {
         [
             PaneLine(
-                text: entity.name + (entity.parent.map { " : \($0)" } ?? "") + "  " + count(entity.properties.count, "property", "properties"), style: .bold),
+                text: entity.name + (entity.parent.map { " : \($0)" } ?? "") + "  "
+                    + count(entity.properties.count, "property", "properties"), style: .bold),
             PaneLine(text: ""),
         ] + entity.properties.map { PaneLine(text: $0) }
     }
 
     /// `12/90` at the right end of a list's header line, when the list does not fit.
-    private static func position(_ window: ListWindow, _ selected: Int, _ grid: inout Grid, x: Int, y: Int, width: Int) {
+    private static func position(_ window: ListWindow, _ selected: Int, _ grid: inout Grid, x: Int, y: Int, width: Int)
+    {
         guard let text = window.position(selected: selected) else { return }
         grid.put(text, x: x + max(0, width - text.count), y: y, style: .dim)
     }
@@ -125,7 +146,10 @@ enum BrowseScreens {
         let g = state.glyphs
         let mappings = state.allMappings
         guard !mappings.isEmpty else {
-            grid.put(state.steps.isEmpty ? "Nothing to migrate." : "The plan's steps are lightweight: no entity mappings to run.", x: body.x, y: body.y)
+            grid.put(
+                state.steps.isEmpty
+                    ? "Nothing to migrate." : "The plan's steps are lightweight: no entity mappings to run.", x: body.x,
+                y: body.y)
             return
         }
         grid.put("Entity mappings in execution order", x: body.x, y: body.y, style: .bold)
@@ -151,11 +175,14 @@ enum BrowseScreens {
         for (row, index) in window.rows.enumerated() {
             let line = lines[index]
             guard let mapping = line.mapping else {
-                grid.put(fitted(line.text, listWidth - 1, g), x: body.x, y: body.y + 2 + row, style: .dim, limit: listWidth - 1)
+                grid.put(
+                    fitted(line.text, listWidth - 1, g), x: body.x, y: body.y + 2 + row, style: .dim,
+                    limit: listWidth - 1)
                 continue
             }
             grid.put(
-                "\(mapping == selected ? g.pointer : " ") " + fitted(line.text, listWidth - 3, g), x: body.x, y: body.y + 2 + row,
+                "\(mapping == selected ? g.pointer : " ") " + fitted(line.text, listWidth - 3, g), x: body.x,
+                y: body.y + 2 + row,
                 style: mapping == selected ? .reverse : .normal, limit: listWidth - 1)
         }
         guard let (area, paneLines) = Panes.pane(state) else { return }
@@ -169,11 +196,14 @@ enum BrowseScreens {
         let g = state.glyphs
         var lines = [
             PaneLine(text: mapping.name, style: .bold),
-            PaneLine(text: "\(mapping.source ?? g.none) \(g.arrow) \(mapping.destination ?? g.none)  [\(mapping.kind)]"),
+            PaneLine(
+                text: "\(mapping.source ?? g.none) \(g.arrow) \(mapping.destination ?? g.none)  [\(mapping.kind)]"),
             PaneLine(text: "policy: \(mapping.policy ?? "Core Data's default")", style: .dim), PaneLine(text: ""),
         ]
         for property in mapping.properties {
-            for (index, text) in MigrateScreen.wrap("\(property.name) = \(property.expression)", width: max(width - 4, 8)).enumerated() {
+            for (index, text) in MigrateScreen.wrap(
+                "\(property.name) = \(property.expression)", width: max(width - 4, 8)
+            ).enumerated() {
                 lines.append(PaneLine(text: text, style: index == 0 ? .normal : .dim, indent: index == 0 ? 0 : 4))
             }
         }
@@ -182,7 +212,9 @@ enum BrowseScreens {
 
     static func plan(_ state: ConsoleState, _ grid: inout Grid, _ body: Screens.Body) {
         guard !state.steps.isEmpty else {
-            grid.put("The store is at \(state.storeVersion), compatible with \(state.targetVersion): nothing to do.", x: body.x, y: body.y)
+            grid.put(
+                "The store is at \(state.storeVersion), compatible with \(state.targetVersion): nothing to do.",
+                x: body.x, y: body.y)
             return
         }
         let g = state.glyphs
@@ -194,18 +226,24 @@ enum BrowseScreens {
         // A selected line too long for its row is shown whole below the list, never only cut.
         let whole =
             lines.indices.contains(selected) && DisplayWidth.of(lines[selected].text) > body.width - 2
-            ? Array(MigrateScreen.wrap(lines[selected].text.trimmingCharacters(in: .whitespaces), width: body.width - 2).prefix(max(body.height / 3, 1))) : []
-        let window = ListWindow(selected: selected, count: lines.count, height: body.height - 2 - (whole.isEmpty ? 0 : whole.count + 1))
+            ? Array(
+                MigrateScreen.wrap(lines[selected].text.trimmingCharacters(in: .whitespaces), width: body.width - 2)
+                    .prefix(max(body.height / 3, 1))) : []
+        let window = ListWindow(
+            selected: selected, count: lines.count, height: body.height - 2 - (whole.isEmpty ? 0 : whole.count + 1))
         position(window, selected, &grid, x: body.x, y: body.y, width: body.width)
         for (row, index) in window.rows.enumerated() {
             let line = lines[index]
             let style: CellStyle = index == selected ? .reverse : line.isHeading ? .bold : line.isDrop ? .bad : .normal
             grid.put(
-                "\(index == selected ? g.pointer : " ") " + fitted(line.text, body.width - 2, g), x: body.x, y: body.y + 2 + row, style: style,
+                "\(index == selected ? g.pointer : " ") " + fitted(line.text, body.width - 2, g), x: body.x,
+                y: body.y + 2 + row, style: style,
                 limit: body.width)
         }
         for (offset, text) in whole.enumerated() {
-            grid.put(text, x: body.x + 2, y: body.y + body.height - whole.count + offset, style: lines[selected].isDrop ? .bad : .accent, limit: body.width - 2)
+            grid.put(
+                text, x: body.x + 2, y: body.y + body.height - whole.count + offset,
+                style: lines[selected].isDrop ? .bad : .accent, limit: body.width - 2)
         }
     }
 }

@@ -11,7 +11,9 @@ package struct CellAttributes: Equatable, Sendable {
     }
 
     /// The colour pairs the adapter defines: foreground and background (-1: the terminal's own).
-    package static let pairs: [Int16: (foreground: Int16, background: Int16)] = [1: (6, -1), 2: (2, -1), 3: (1, -1), 4: (0, 6)]
+    package static let pairs: [Int16: (foreground: Int16, background: Int16)] = [
+        1: (6, -1), 2: (2, -1), 3: (1, -1), 4: (0, 6),
+    ]
 }
 
 extension CellStyle {

@@ -2,7 +2,8 @@ import MigrationEngine
 
 /// A key the console understands, decoded by the terminal adapter.
 package enum Key: Equatable, Sendable {
-    case up, down, left, right, pageUp, pageDown, home, end, tab, backTab, enter, escape, backspace, character(Character), interrupt
+    case up, down, left, right, pageUp, pageDown, home, end, tab, backTab, enter, escape, backspace, character(
+        Character), interrupt
     /// The mouse at a cell: the wheel scrolls what is under it, a click selects a tab or a row.
     case mouse(MouseEvent, x: Int, y: Int)
 
@@ -67,7 +68,11 @@ extension ConsoleState {
             return []
         case .paused(let report):
             // A pause that comes while the user is asked to confirm a cancel waits behind the question.
-            if mode == .confirmingCancel { pausedBeforeConfirming = .paused(report) } else if mode != .cancelling { mode = .paused(report) }
+            if mode == .confirmingCancel {
+                pausedBeforeConfirming = .paused(report)
+            } else if mode != .cancelling {
+                mode = .paused(report)
+            }
             return []
         case .stepVerified(let index):
             gatheringStep = index
@@ -147,7 +152,9 @@ extension ConsoleState {
         case .confirmingCancel:
             if key == .character("y") { mode = .cancelling; return [.cancelMigration] }
             // "Keep going" resumes what was going on: a paused step mode stays paused.
-            if key == .character("n") || key == .escape { mode = pausedBeforeConfirming ?? .migrating; pausedBeforeConfirming = nil }
+            if key == .character("n") || key == .escape {
+                mode = pausedBeforeConfirming ?? .migrating; pausedBeforeConfirming = nil
+            }
             return []
         case .cancelling:
             ignoredKeys += 1
@@ -274,7 +281,8 @@ extension ConsoleState {
         switch key {
         case .tab, .right: screen = Screen(rawValue: (screen.rawValue + 1) % count) ?? .versions
         case .backTab, .left: screen = Screen(rawValue: (screen.rawValue + count - 1) % count) ?? .versions
-        case .character(let digit) where ("1"..."5").contains(digit): screen = Screen(rawValue: Int(String(digit))! - 1) ?? screen
+        case .character(let digit) where ("1"..."5").contains(digit):
+            screen = Screen(rawValue: Int(String(digit))! - 1) ?? screen
         default: return false
         }
         return true

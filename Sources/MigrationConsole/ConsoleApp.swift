@@ -41,10 +41,13 @@ package final class ConsoleApp {
     private var progressArrived = Date()
 
     private init(
-        state: ConsoleState, terminal: TerminalAdapter, wake: WakePipe, store: String, plan: MigrationPlan, options: MigrationOptions,
+        state: ConsoleState, terminal: TerminalAdapter, wake: WakePipe, store: String, plan: MigrationPlan,
+        options: MigrationOptions,
         showcase: Showcase?
     ) {
-        (self.state, self.terminal, self.wake, self.store, self.plan, self.options) = (state, terminal, wake, store, plan, options)
+        (self.state, self.terminal, self.wake, self.store, self.plan, self.options) = (
+            state, terminal, wake, store, plan, options
+        )
         self.showcase = showcase
         mailbox = EngineMailbox(wake: wake.write)
     }
@@ -61,7 +64,9 @@ package final class ConsoleApp {
             terminal.close()
             if let fallback = terminal.fallback {
                 FileHandle.standardError.write(
-                    Data("note: TERM=\(fallback.term) has no terminfo entry on this machine; the console drew as \(fallback.used)\n".utf8))
+                    Data(
+                        "note: TERM=\(fallback.term) has no terminfo entry on this machine; the console drew as \(fallback.used)\n"
+                            .utf8))
             }
         }
         guard let wake = WakePipe() else { return .failed("cannot create the wake-up pipe") }
@@ -74,7 +79,9 @@ package final class ConsoleApp {
             glyphs: terminal.unicode ? .unicode : .ascii)
         state.stepMode = stepMode
         state.autoAdvance = autoAdvance
-        let app = ConsoleApp(state: state, terminal: terminal, wake: wake, store: store, plan: plan, options: options, showcase: showcase)
+        let app = ConsoleApp(
+            state: state, terminal: terminal, wake: wake, store: store, plan: plan, options: options, showcase: showcase
+        )
         if startImmediately { app.perform(app.state.reduce(.key(.character(stepMode ? "s" : "m")))) }
         app.loop()
         return app.outcome
@@ -111,7 +118,9 @@ package final class ConsoleApp {
             if engineRunning { _ = state.reduce(.tick(seconds: Date().timeIntervalSince(progressArrived))) }
             if !hungUp {
                 let size = terminal.size
-                if size.width != state.width || size.height != state.height { perform(state.reduce(.resize(width: size.width, height: size.height))) }
+                if size.width != state.width || size.height != state.height {
+                    perform(state.reduce(.resize(width: size.width, height: size.height)))
+                }
                 for key in terminal.keys() { perform(state.reduce(.key(key))) }
             }
         }
@@ -158,8 +167,12 @@ package final class ConsoleApp {
             let pauses = paused >= 0.5 ? " (paused \(Int(paused.rounded())) s apart)" : ""
             outcome =
                 hungUp
-                ? .hungUp : .migrated("Migrated \(store) from \(done.from) to \(done.to) in \(String(format: "%.1f", seconds)) s\(pauses)\(backup).\(lost)")
-        case .failed(let message): outcome = hungUp ? .hungUp : (options.cancellation.isCancelled ? .cancelled : .failed(message))
+                ? .hungUp
+                : .migrated(
+                    "Migrated \(store) from \(done.from) to \(done.to) in \(String(format: "%.1f", seconds)) s\(pauses)\(backup).\(lost)"
+                )
+        case .failed(let message):
+            outcome = hungUp ? .hungUp : (options.cancellation.isCancelled ? .cancelled : .failed(message))
         default: break
         }
         if hungUp { HangUpReport(store: store, results: state.results).write(done, stoppedAt: contents.stoppedAt) }
@@ -257,12 +270,16 @@ package final class ConsoleApp {
     }
 
     /// Runs the plan on the engine's thread and says how it ended, as the UI's last action.
-    private static func migrate(_ plan: MigrationPlan, store: String, options: MigrationOptions) -> (ConsoleAction, StoreState?) {
+    private static func migrate(_ plan: MigrationPlan, store: String, options: MigrationOptions) -> (
+        ConsoleAction, StoreState?
+    ) {
         let started = Date()
         do {
             let report = try MigrationRunner.run(plan, store: store, options: options)
             let before = report.rowsBefore, after = report.rowsAfter
-            let rows = Set(before.keys).union(after.keys).sorted().map { (entity: $0, before: before[$0], after: after[$0]) }
+            let rows = Set(before.keys).union(after.keys).sorted().map {
+                (entity: $0, before: before[$0], after: after[$0])
+            }
             return (
                 .finished(
                     ConsoleState.Outcome(

@@ -7,28 +7,41 @@ extension ConsoleState {
     /// its entities and its changes from the previous one), every step's entity mappings, and
     /// every step's SQL, compiled here once with the `options` the migration will run with (its
     /// registered policies and manager hook decide what runs as SQL and what row by row).
-    package init(store path: String, bundle: ModelBundle, plan: MigrationPlan, options: MigrationOptions, width: Int, height: Int, glyphs: Glyphs) {
+    package init(
+        store path: String, bundle: ModelBundle, plan: MigrationPlan, options: MigrationOptions, width: Int,
+        height: Int, glyphs: Glyphs
+    ) {
         let versions = bundle.versions.enumerated().map { index, version -> Version in
             let hashes = version.entityHashes
             let entities = version.model.entities.sorted { $0.name < $1.name }.map { entity in
                 Entity(
-                    name: entity.name, parent: entity.parentName, hash: hashes[entity.name]?.base64EncodedString() ?? "",
-                    properties: entity.attributes.map { "\($0.name): \($0.attributeType.displayName)\($0.isOptional ? "?" : "")" }
-                        + entity.relationships.map { "\($0.name) → \($0.destinationEntityName)\($0.isToMany ? " (to-many)" : "")" })
+                    name: entity.name, parent: entity.parentName,
+                    hash: hashes[entity.name]?.base64EncodedString() ?? "",
+                    properties: entity.attributes.map {
+                        "\($0.name): \($0.attributeType.displayName)\($0.isOptional ? "?" : "")"
+                    }
+                        + entity.relationships.map {
+                            "\($0.name) → \($0.destinationEntityName)\($0.isToMany ? " (to-many)" : "")"
+                        })
             }
             var changes: [String] = [], summary = ""
             if index > 0 {
                 let inference = InferredMapping(from: bundle.versions[index - 1], to: version)
-                changes = inference.changes.map(\.description) + inference.blockers.map { "needs a mapping model: \($0.description)" }
+                changes =
+                    inference.changes.map(\.description)
+                    + inference.blockers.map { "needs a mapping model: \($0.description)" }
                 summary = Self.summary(inference.changes.map(\.kind) + inference.blockers.map(\.kind))
             }
             return Version(
-                name: version.name, isCurrent: version.name == bundle.currentVersionName, isStore: version.name == plan.storeVersion,
+                name: version.name, isCurrent: version.name == bundle.currentVersionName,
+                isStore: version.name == plan.storeVersion,
                 entities: entities, changes: changes, changeSummary: summary)
         }
         self.init(
-            storeName: URL(fileURLWithPath: path).lastPathComponent, bundleName: bundle.name, storeVersion: plan.storeVersion,
-            targetVersion: plan.targetVersion, versions: versions, steps: plan.steps.map(Step.init(planned:)), width: width, height: height, glyphs: glyphs)
+            storeName: URL(fileURLWithPath: path).lastPathComponent, bundleName: bundle.name,
+            storeVersion: plan.storeVersion,
+            targetVersion: plan.targetVersion, versions: versions, steps: plan.steps.map(Step.init(planned:)),
+            width: width, height: height, glyphs: glyphs)
         (sql, sqlProblem) = Self.compiledSQL(plan, store: path, options: options)
     }
 }
@@ -39,7 +52,8 @@ extension ConsoleState {
     static func summary(_ kinds: [InferredMapping.Change.Kind]) -> String {
         let added = kinds.filter { $0 == .newEntity }.count, removed = kinds.filter { $0 == .entityRemoved }.count
         if added + removed > 0 {
-            return [added > 0 ? "+\(added)" : nil, removed > 0 ? "−\(removed)" : nil].compactMap { $0 }.joined(separator: " ") + " ent"
+            return [added > 0 ? "+\(added)" : nil, removed > 0 ? "−\(removed)" : nil].compactMap { $0 }.joined(
+                separator: " ") + " ent"
         }
         return kinds.isEmpty ? "" : "\(kinds.count) prop"
     }
@@ -53,7 +67,8 @@ extension ConsoleState.Step {
         switch step.kind {
         case .mapping(let models):
             for model in models {
-                let resolved = (try? model.resolved(source: step.source.model, destination: step.destination.model)) ?? model
+                let resolved =
+                    (try? model.resolved(source: step.source.model, destination: step.destination.model)) ?? model
                 mappings += resolved.entityMappings.map { entity in
                     ConsoleState.Mapping(
                         pass: model.name, name: entity.name, kind: entity.kind.rawValue, source: entity.sourceEntity,
@@ -67,7 +82,8 @@ extension ConsoleState.Step {
             changes = ["the app's \(handler.name) runs on the store at \(handler.version.name)"]
         }
         self.init(
-            from: step.source.name, to: step.destination.name, kind: step.kind.name, mappings: mappings, findings: step.findings,
+            from: step.source.name, to: step.destination.name, kind: step.kind.name, mappings: mappings,
+            findings: step.findings,
             changes: changes, reason: step.reason)
     }
 }
@@ -91,14 +107,19 @@ extension StepResult {
                     : "schema checked; every kept entity's rows counted, the same before and after; what was dropped is listed above"
         case .mapping:
             how = "mapping: " + report.passes.joined(separator: " then ")
-            verification = (report.pagesChecked ? "SQLite quick check ok; " : "") + "every entity's rows reconciled with what the passes created"
+            verification =
+                (report.pagesChecked ? "SQLite quick check ok; " : "")
+                + "every entity's rows reconciled with what the passes created"
         case .handler:
             how = report.passes.joined(separator: "; ")
-            verification = "every object the handler changed validated when it saved, as Core Data validates a context's save"
+            verification =
+                "every object the handler changed validated when it saved, as Core Data validates a context's save"
         }
         self.init(
-            index: done.index, from: done.step.source.name, to: done.step.destination.name, how: how, seconds: report.duration,
-            verification: verification, rows: entities.map { RowCount(entity: $0, before: report.rowsBefore[$0], after: report.rowsAfter[$0]) },
+            index: done.index, from: done.step.source.name, to: done.step.destination.name, how: how,
+            seconds: report.duration,
+            verification: verification,
+            rows: entities.map { RowCount(entity: $0, before: report.rowsBefore[$0], after: report.rowsAfter[$0]) },
             tables: tables, dropped: dropped)
     }
 

@@ -75,7 +75,8 @@ extension ConsoleState {
         // A mapping is found by its name, its entities, and its properties' names and expressions.
         case .mappings:
             return allMappings.map {
-                ([$0.name, $0.source ?? "", $0.destination ?? ""] + $0.properties.map { "\($0.name) = \($0.expression)" }).joined(separator: "\n")
+                ([$0.name, $0.source ?? "", $0.destination ?? ""]
+                    + $0.properties.map { "\($0.name) = \($0.expression)" }).joined(separator: "\n")
             }
         case .plan: return planLines.map(\.text)
         case .migrate: return results.map { "\($0.from) \($0.to)" }

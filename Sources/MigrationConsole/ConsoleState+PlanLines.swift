@@ -22,7 +22,8 @@ extension ConsoleState {
         let steps = Set(all.filter { !$0.isHeading && $0.text.localizedCaseInsensitiveContains(filter) }.map(\.step))
         return all.filter { line in
             line.isHeading
-                ? steps.contains(line.step) || line.text.localizedCaseInsensitiveContains(filter) : line.text.localizedCaseInsensitiveContains(filter)
+                ? steps.contains(line.step) || line.text.localizedCaseInsensitiveContains(filter)
+                : line.text.localizedCaseInsensitiveContains(filter)
         }
     }
 
@@ -30,16 +31,25 @@ extension ConsoleState {
     package var allPlanLines: [PlanLine] {
         var lines: [PlanLine] = []
         for (index, step) in steps.enumerated() {
-            lines.append(PlanLine(text: "\(index + 1). \(step.versions(arrow: glyphs.arrow))  [\(step.kind)]", step: index, isHeading: true, isDrop: false))
+            lines.append(
+                PlanLine(
+                    text: "\(index + 1). \(step.versions(arrow: glyphs.arrow))  [\(step.kind)]", step: index,
+                    isHeading: true, isDrop: false))
             if !step.mappings.isEmpty {
                 let passes = step.mappings.map(\.pass).reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }
-                lines.append(PlanLine(text: "    mappings: \(passes.joined(separator: " then "))", step: index, isHeading: false, isDrop: false))
+                lines.append(
+                    PlanLine(
+                        text: "    mappings: \(passes.joined(separator: " then "))", step: index, isHeading: false,
+                        isDrop: false))
             }
             for change in step.changes where !step.findings.contains(where: { $0.contains(change) }) {
                 lines.append(PlanLine(text: "    \(change)", step: index, isHeading: false, isDrop: false))
             }
             for finding in step.findings {
-                lines.append(PlanLine(text: "    \(finding)", step: index, isHeading: false, isDrop: finding.hasPrefix("data dropped")))
+                lines.append(
+                    PlanLine(
+                        text: "    \(finding)", step: index, isHeading: false, isDrop: finding.hasPrefix("data dropped")
+                    ))
             }
         }
         return lines

@@ -23,15 +23,18 @@ extension ConsoleState {
         guard let filter = modelFilter, !filter.isEmpty else { return version.entities }
         let changes = version.changes.filter { $0.localizedCaseInsensitiveContains(filter) }
         return version.entities.filter { entity in
-            entity.name.localizedCaseInsensitiveContains(filter) || entity.properties.contains { $0.localizedCaseInsensitiveContains(filter) }
+            entity.name.localizedCaseInsensitiveContains(filter)
+                || entity.properties.contains { $0.localizedCaseInsensitiveContains(filter) }
                 || changes.contains {
-                    $0.hasPrefix(entity.name + ".") || $0.contains(" \(entity.name) ") || $0.hasSuffix(" \(entity.name)") || $0.contains(" \(entity.name).")
+                    $0.hasPrefix(entity.name + ".") || $0.contains(" \(entity.name) ")
+                        || $0.hasSuffix(" \(entity.name)") || $0.contains(" \(entity.name).")
                 }
         }
     }
 
     /// The version the model screen shows: the one selected on the versions screen.
     var selectedVersion: Version? {
-        versions.indices.contains(selection[Screen.versions.rawValue]) ? versions[selection[Screen.versions.rawValue]] : nil
+        versions.indices.contains(selection[Screen.versions.rawValue])
+            ? versions[selection[Screen.versions.rawValue]] : nil
     }
 }

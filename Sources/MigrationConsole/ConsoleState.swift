@@ -43,8 +43,13 @@ package struct ConsoleState: Sendable, Equatable {
         package var changeSummary: String
 
         /// One model version.
-        package init(name: String, isCurrent: Bool, isStore: Bool, entities: [Entity], changes: [String], changeSummary: String = "") {
-            (self.name, self.isCurrent, self.isStore, self.entities, self.changes) = (name, isCurrent, isStore, entities, changes)
+        package init(
+            name: String, isCurrent: Bool, isStore: Bool, entities: [Entity], changes: [String],
+            changeSummary: String = ""
+        ) {
+            (self.name, self.isCurrent, self.isStore, self.entities, self.changes) = (
+                name, isCurrent, isStore, entities, changes
+            )
             self.changeSummary = changeSummary
         }
     }
@@ -73,7 +78,10 @@ package struct ConsoleState: Sendable, Equatable {
         package var reason: String
 
         /// One step of the plan.
-        package init(from: String, to: String, kind: String, mappings: [Mapping], findings: [String], changes: [String] = [], reason: String = "") {
+        package init(
+            from: String, to: String, kind: String, mappings: [Mapping], findings: [String], changes: [String] = [],
+            reason: String = ""
+        ) {
             (self.from, self.to, self.kind, self.mappings, self.findings) = (from, to, kind, mappings, findings)
             (self.changes, self.reason) = (changes, reason)
         }
@@ -101,7 +109,8 @@ package struct ConsoleState: Sendable, Equatable {
         }
 
         package static func == (a: Mapping, b: Mapping) -> Bool {
-            a.pass == b.pass && a.name == b.name && a.kind == b.kind && a.source == b.source && a.destination == b.destination
+            a.pass == b.pass && a.name == b.name && a.kind == b.kind && a.source == b.source
+                && a.destination == b.destination
                 && a.policy == b.policy && a.properties.map(\.name) == b.properties.map(\.name)
                 && a.properties.map(\.expression) == b.properties.map(\.expression)
         }
@@ -117,7 +126,9 @@ package struct ConsoleState: Sendable, Equatable {
         package var match: Int?
 
         /// The SQL of `step`, from line `top`.
-        package init(step: Int, top: Int = 0, match: Int? = nil) { (self.step, self.top, self.match) = (step, top, match) }
+        package init(step: Int, top: Int = 0, match: Int? = nil) {
+            (self.step, self.top, self.match) = (step, top, match)
+        }
     }
 
     /// What a finished migration did.
@@ -131,7 +142,10 @@ package struct ConsoleState: Sendable, Equatable {
         package var pausedSeconds: Double = 0
 
         /// What a finished migration did.
-        package init(from: String, to: String, rows: [(entity: String, before: Int?, after: Int?)], backup: String?, seconds: Double) {
+        package init(
+            from: String, to: String, rows: [(entity: String, before: Int?, after: Int?)], backup: String?,
+            seconds: Double
+        ) {
             self.from = from
             self.to = to
             self.rows = rows
@@ -141,7 +155,8 @@ package struct ConsoleState: Sendable, Equatable {
 
         package static func == (a: Outcome, b: Outcome) -> Bool {
             a.from == b.from && a.to == b.to && a.backup == b.backup && a.seconds == b.seconds
-                && a.rows.map(\.entity) == b.rows.map(\.entity) && a.rows.map(\.before) == b.rows.map(\.before) && a.rows.map(\.after) == b.rows.map(\.after)
+                && a.rows.map(\.entity) == b.rows.map(\.entity) && a.rows.map(\.before) == b.rows.map(\.before)
+                && a.rows.map(\.after) == b.rows.map(\.after)
         }
     }
 
@@ -221,7 +236,8 @@ package struct ConsoleState: Sendable, Equatable {
 
     /// A state showing the given data.
     package init(
-        storeName: String, bundleName: String, storeVersion: String, targetVersion: String, versions: [Version], steps: [Step],
+        storeName: String, bundleName: String, storeVersion: String, targetVersion: String, versions: [Version],
+        steps: [Step],
         width: Int = 80, height: Int = 24, glyphs: Glyphs = .unicode
     ) {
         self.storeName = storeName

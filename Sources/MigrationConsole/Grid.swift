@@ -53,7 +53,9 @@ package struct Grid: Equatable, Sendable {
         if rest.contains(where: { $0 != " " }), end > max(x, 0) {
             // The `…` takes the last column; a two-column character under it gives up both.
             let last = end - 1
-            if characters[y * width + last] == Self.continuation, last > 0 { set(" ", at: last - 1, y: y, style: style) }
+            if characters[y * width + last] == Self.continuation, last > 0 {
+                set(" ", at: last - 1, y: y, style: style)
+            }
             set("…", at: last, y: y, style: style)
         }
     }
@@ -63,8 +65,12 @@ package struct Grid: Equatable, Sendable {
     private mutating func set(_ character: Character, at column: Int, y: Int, style: CellStyle) {
         guard column >= 0, column < width else { return }
         let index = y * width + column
-        if characters[index] == Self.continuation, character != Self.continuation, column > 0 { characters[index - 1] = " " }
-        if column + 1 < width, characters[index + 1] == Self.continuation, DisplayWidth.of(characters[index]) == 2, character != characters[index] {
+        if characters[index] == Self.continuation, character != Self.continuation, column > 0 {
+            characters[index - 1] = " "
+        }
+        if column + 1 < width, characters[index + 1] == Self.continuation, DisplayWidth.of(characters[index]) == 2,
+            character != characters[index]
+        {
             characters[index + 1] = " "
         }
         characters[index] = character
@@ -84,10 +90,13 @@ package struct Grid: Equatable, Sendable {
         let wanted = text.lowercased().map { $0 }
         guard !wanted.isEmpty, y >= 0, y < height else { return }
         let start = max(from, 0), end = min(to, width)
-        let cells = (start..<end).map { String(characters[y * width + $0]).lowercased().first ?? characters[y * width + $0] }
+        let cells = (start..<end).map {
+            String(characters[y * width + $0]).lowercased().first ?? characters[y * width + $0]
+        }
         guard cells.count >= wanted.count else { return }
         for offset in 0...(cells.count - wanted.count) where Array(cells[offset..<(offset + wanted.count)]) == wanted {
-            for column in (start + offset)..<(start + offset + wanted.count) where styles[y * width + column] != .reverse {
+            for column in (start + offset)..<(start + offset + wanted.count)
+            where styles[y * width + column] != .reverse {
                 styles[y * width + column] = style
             }
         }
@@ -100,30 +109,38 @@ package struct Grid: Equatable, Sendable {
     package func style(x: Int, y: Int) -> CellStyle { styles[y * width + x] }
 
     /// Row `y` as the terminal shows it (a two-column character once).
-    package func row(_ y: Int) -> String { String(characters[(y * width)..<((y + 1) * width)].filter { $0 != Self.continuation }) }
+    package func row(_ y: Int) -> String {
+        String(characters[(y * width)..<((y + 1) * width)].filter { $0 != Self.continuation })
+    }
 
     /// The whole grid as text, trailing spaces trimmed: the golden-file form.
     package var text: String {
-        (0..<height).map { row($0).replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }.joined(separator: "\n") + "\n"
+        (0..<height).map { row($0).replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }.joined(
+            separator: "\n") + "\n"
     }
 
     /// Every cell's style as one letter (``CellStyle/letter``), a row per line, trailing normal
     /// cells trimmed: the golden files' second half, so a lost highlight fails a test.
     package var styleText: String {
         (0..<height).map { y in
-            String(styles[(y * width)..<((y + 1) * width)].map(\.letter)).replacingOccurrences(of: "\\.+$", with: "", options: .regularExpression)
+            String(styles[(y * width)..<((y + 1) * width)].map(\.letter)).replacingOccurrences(
+                of: "\\.+$", with: "", options: .regularExpression)
         }.joined(separator: "\n") + "\n"
     }
 
     /// The golden-file form: the text, a legend, then the styles.
     package var golden: String {
-        text + "── styles: " + CellStyle.allCases.map { "\($0.letter) \($0)" }.joined(separator: "  ") + " ──\n" + styleText
+        text + "── styles: " + CellStyle.allCases.map { "\($0.letter) \($0)" }.joined(separator: "  ") + " ──\n"
+            + styleText
     }
 
     /// Replaces what an ASCII terminal cannot show (arrows in key hints, data with accents) with
     /// the nearest ASCII, so a non-UTF-8 locale never sees garbage.
     package mutating func makeASCII() {
-        let fallback: [Character: Character] = ["←": "<", "→": ">", "↑": "^", "↓": "v", "×": "x", "–": "-", "—": "-", "“": "\"", "”": "\"", "’": "'", "…": "~"]
+        let fallback: [Character: Character] = [
+            "←": "<", "→": ">", "↑": "^", "↓": "v", "×": "x", "–": "-", "—": "-", "“": "\"", "”": "\"", "’": "'",
+            "…": "~",
+        ]
         for index in characters.indices where !characters[index].isASCII {
             characters[index] = fallback[characters[index]] ?? "?"
         }
@@ -138,7 +155,12 @@ package struct Grid: Equatable, Sendable {
             let style = styles[y * width + start]
             var end = start
             while end < width && styles[y * width + end] == style { end += 1 }
-            result.append((start, String(characters[(y * width + start)..<(y * width + end)].filter { $0 != Self.continuation }), style, end - start))
+            result.append(
+                (
+                    start,
+                    String(characters[(y * width + start)..<(y * width + end)].filter { $0 != Self.continuation }),
+                    style, end - start
+                ))
             start = end
         }
         return result
@@ -154,11 +176,13 @@ package struct Glyphs: Sendable, Equatable {
 
     /// Box drawing and blocks.
     package static let unicode = Glyphs(
-        horizontal: "─", vertical: "│", full: "█", empty: "░", current: "★", store: "●", pointer: "▶", check: "✓", arrow: "→",
+        horizontal: "─", vertical: "│", full: "█", empty: "░", current: "★", store: "●", pointer: "▶", check: "✓",
+        arrow: "→",
         topLeft: "┌", topRight: "┐", bottomLeft: "└", bottomRight: "┘", separator: " · ", none: "∅", ellipsis: "…")
     /// Plain ASCII for non-UTF-8 locales and old terminals.
     package static let ascii = Glyphs(
-        horizontal: "-", vertical: "|", full: "#", empty: ".", current: "*", store: "o", pointer: ">", check: "+", arrow: "->",
+        horizontal: "-", vertical: "|", full: "#", empty: ".", current: "*", store: "o", pointer: ">", check: "+",
+        arrow: "->",
         topLeft: "+", topRight: "+", bottomLeft: "+", bottomRight: "+", separator: " | ", none: "-", ellipsis: "...")
 
     /// `text` as this glyph set can show it: with ASCII glyphs, the signs plain text uses that
@@ -167,7 +191,9 @@ package struct Glyphs: Sendable, Equatable {
     /// what is left, cell by cell).
     package func plain(_ text: String) -> String {
         guard self == .ascii, !text.allSatisfy(\.isASCII) else { return text }
-        let spelled: [Character: String] = ["≤": "<=", "≥": ">=", "≠": "!=", "…": "...", "→": "->", "←": "<-", "·": "-", "—": "-", "–": "-"]
+        let spelled: [Character: String] = [
+            "≤": "<=", "≥": ">=", "≠": "!=", "…": "...", "→": "->", "←": "<-", "·": "-", "—": "-", "–": "-",
+        ]
         return String(text.flatMap { spelled[$0] ?? String($0) })
     }
 }

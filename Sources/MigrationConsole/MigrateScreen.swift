@@ -21,11 +21,17 @@ enum MigrateScreen {
             return
         }
         let steps = state.steps.count == 1 ? "in 1 step" : "in \(state.steps.count) steps"
-        grid.put("Ready to migrate \(state.storeVersion) \(g.arrow) \(state.targetVersion) \(steps).", x: body.x, y: body.y, style: .bold)
+        grid.put(
+            "Ready to migrate \(state.storeVersion) \(g.arrow) \(state.targetVersion) \(steps).", x: body.x, y: body.y,
+            style: .bold)
         grid.put("m  migrate now, with a live progress bar", x: body.x + 2, y: body.y + 2)
         grid.put("s  step mode: pause after each entity mapping and each step", x: body.x + 2, y: body.y + 3)
-        grid.put("Each step is verified before the next begins. The original is kept beside the", x: body.x, y: body.y + 5, style: .dim, limit: body.width)
-        grid.put("store as \(backupName(state.storeName)), and put back if the plan stops half way.", x: body.x, y: body.y + 6, style: .dim, limit: body.width)
+        grid.put(
+            "Each step is verified before the next begins. The original is kept beside the", x: body.x, y: body.y + 5,
+            style: .dim, limit: body.width)
+        grid.put(
+            "store as \(backupName(state.storeName)), and put back if the plan stops half way.", x: body.x,
+            y: body.y + 6, style: .dim, limit: body.width)
         planList(state, &grid, x: body.x, y: body.y + 8, width: body.width, rows: body.height - 8)
     }
 
@@ -37,13 +43,19 @@ enum MigrateScreen {
         let g = state.glyphs
         let step = state.steps.indices.contains(progress.step - 1) ? state.steps[progress.step - 1] : nil
         let title = step.map { "\($0.versions(arrow: g.arrow))\(g.separator)\(how($0))" } ?? progress.pass
-        grid.put("Step \(progress.step)/\(progress.stepCount)  \(title)", x: body.x, y: body.y, style: .bold, limit: body.width)
+        grid.put(
+            "Step \(progress.step)/\(progress.stepCount)  \(title)", x: body.x, y: body.y, style: .bold,
+            limit: body.width)
         let barWidth = body.width - 7
         grid.put(Screens.bar(progress.fraction, width: barWidth, glyphs: g), x: body.x, y: body.y + 2, style: .good)
-        grid.put(String(format: "%4d%%", Int((progress.fraction * 100).rounded(.down))), x: body.x + barWidth + 1, y: body.y + 2, style: .bold)
+        grid.put(
+            String(format: "%4d%%", Int((progress.fraction * 100).rounded(.down))), x: body.x + barWidth + 1,
+            y: body.y + 2, style: .bold)
         if case .pausedAfterStep(let done) = state.mode {
             let next = state.steps.indices.contains(done) ? ": \(state.steps[done].versions(arrow: g.arrow))" : ""
-            grid.put("Step \(done) done and verified. Enter runs step \(done + 1)\(next).", x: body.x, y: body.y + 3, style: .accent, limit: body.width)
+            grid.put(
+                "Step \(done) done and verified. Enter runs step \(done + 1)\(next).", x: body.x, y: body.y + 3,
+                style: .accent, limit: body.width)
         } else if let done = state.gatheringStep {
             let doing = state.gatheringNote ?? "gathering what it shows\(g.ellipsis)"
             grid.put(
@@ -51,14 +63,20 @@ enum MigrateScreen {
                 x: body.x, y: body.y + 3, style: .accent, limit: body.width)
         } else {
             grid.put(
-                facts(progress, age: state.progressAge, glyphs: g, width: body.width, paused: state.pausedSeconds), x: body.x, y: body.y + 3, limit: body.width)
+                facts(progress, age: state.progressAge, glyphs: g, width: body.width, paused: state.pausedSeconds),
+                x: body.x, y: body.y + 3, limit: body.width)
         }
         let half = body.width / 2
-        let listed = planList(state, &grid, x: body.x, y: body.y + 5, width: half - 1, rows: min(state.steps.count + 1, 7), running: progress.step)
+        let listed = planList(
+            state, &grid, x: body.x, y: body.y + 5, width: half - 1, rows: min(state.steps.count + 1, 7),
+            running: progress.step)
         if step?.kind == "mapping" {
-            mappingOrder(state, progress, &grid, Screens.Body(x: body.x, y: body.y + 6 + listed, width: half - 1, height: body.height - 6 - listed))
+            mappingOrder(
+                state, progress, &grid,
+                Screens.Body(x: body.x, y: body.y + 6 + listed, width: half - 1, height: body.height - 6 - listed))
         }
-        let pane = Screens.Body(x: body.x + half + 2, y: body.y + 5, width: body.width - half - 2, height: body.height - 5)
+        let pane = Screens.Body(
+            x: body.x + half + 2, y: body.y + 5, width: body.width - half - 2, height: body.height - 5)
         for row in 0..<pane.height { grid.put(String(g.vertical), x: pane.x - 2, y: pane.y + row, style: .dim) }
         if case .paused(let report) = state.mode {
             paused(report, state, &grid, pane)
@@ -73,7 +91,9 @@ enum MigrateScreen {
     private static func how(_ step: ConsoleState.Step) -> String {
         if step.kind == "handler" { return "the app's handler, in one transaction" }
         if step.kind == "mapping" {
-            return "mapping: " + step.mappings.map(\.pass).reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }.joined(separator: " then ")
+            return "mapping: "
+                + step.mappings.map(\.pass).reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }.joined(
+                    separator: " then ")
         }
         return "lightweight, in place"
     }
@@ -81,9 +101,13 @@ enum MigrateScreen {
     /// `stage 1/3 · create instances · 10000/20004 rows · 18000 rows/s · 12 s · ETA 17 s`, each stage in its own unit.
     /// `paused`: seconds the plan waited on a person or was stopped, left out of the elapsed time
     /// and of the rate behind the ETA, and said apart.
-    static func facts(_ progress: MigrationProgress, age: Double, glyphs g: Glyphs, width: Int = .max, paused: Double = 0) -> String {
+    static func facts(
+        _ progress: MigrationProgress, age: Double, glyphs g: Glyphs, width: Int = .max, paused: Double = 0
+    ) -> String {
         var facts = [stageName(progress.stage, glyphs: g)]
-        if progress.rowsTotal > 0 { facts.append("\(progress.rowsDone)/\(progress.rowsTotal) \(progress.unit.rawValue)") }
+        if progress.rowsTotal > 0 {
+            facts.append("\(progress.rowsDone)/\(progress.rowsTotal) \(progress.unit.rawValue)")
+        }
         let rate = progress.unit == .rows && progress.rowsPerSecond >= 1 ? "\(Int(progress.rowsPerSecond)) rows/s" : nil
         if let rate { facts.append(rate) }
         let elapsed = progress.elapsed + age, working = max(elapsed - paused, 0)
@@ -101,7 +125,9 @@ enum MigrateScreen {
 
     /// The plan's steps with their kinds, ticked when done and lit while running; returns the rows used.
     @discardableResult
-    static func planList(_ state: ConsoleState, _ grid: inout Grid, x: Int, y: Int, width: Int, rows: Int, running: Int? = nil) -> Int {
+    static func planList(
+        _ state: ConsoleState, _ grid: inout Grid, x: Int, y: Int, width: Int, rows: Int, running: Int? = nil
+    ) -> Int {
         guard rows > 1 else { return 0 }
         let g = state.glyphs
         grid.put("Plan", x: x, y: y, style: .bold)
@@ -110,7 +136,9 @@ enum MigrateScreen {
         // Before a run, a plan longer than its rows says so and where the rest is.
         let more = running == nil && state.steps.count > rows - 1 ? state.steps.count - (rows - 2) : 0
         if more > 0 {
-            grid.put("\(g.ellipsis) \(more) more steps: the Plan screen (4) lists them all", x: x, y: y + rows - 1, style: .dim, limit: width)
+            grid.put(
+                "\(g.ellipsis) \(more) more steps: the Plan screen (4) lists them all", x: x, y: y + rows - 1,
+                style: .dim, limit: width)
         }
         for (offset, index) in (first..<state.steps.count).prefix(rows - 1 - (more > 0 ? 1 : 0)).enumerated() {
             let step = state.steps[index]
@@ -128,16 +156,25 @@ enum MigrateScreen {
     /// validates, verifies or swaps), the running one lit and kept in view with its position, and
     /// the stage named on the line above (``stageName(_:glyphs:)``): a presenter's audience follows the
     /// order down a list longer than the screen.
-    private static func mappingOrder(_ state: ConsoleState, _ progress: MigrationProgress, _ grid: inout Grid, _ area: Screens.Body) {
+    private static func mappingOrder(
+        _ state: ConsoleState, _ progress: MigrationProgress, _ grid: inout Grid, _ area: Screens.Body
+    ) {
         let g = state.glyphs
         let order = state.allMappings.filter { $0.pass == progress.pass }
         guard area.height > 1, !order.isEmpty else { return }
         let report: StepReport?
         if case .paused(let paused) = state.mode { report = paused } else { report = nil }
-        let running = order.firstIndex { mapping in report.map { $0.next == mapping.name } ?? (mapping.name == progress.entityMapping) }
-        let window = ListWindow(selected: running ?? (progress.isAfterEntityMappings ? order.count - 1 : 0), count: order.count, height: area.height - 1)
-        let position = running.map { "\($0 + 1)/\(order.count)" } ?? (window.count > window.height ? "\(order.count)" : "")
-        grid.put("Mapping order (\(progress.pass))", x: area.x, y: area.y, style: .bold, limit: area.width - position.count - 1)
+        let running = order.firstIndex { mapping in
+            report.map { $0.next == mapping.name } ?? (mapping.name == progress.entityMapping)
+        }
+        let window = ListWindow(
+            selected: running ?? (progress.isAfterEntityMappings ? order.count - 1 : 0), count: order.count,
+            height: area.height - 1)
+        let position =
+            running.map { "\($0 + 1)/\(order.count)" } ?? (window.count > window.height ? "\(order.count)" : "")
+        grid.put(
+            "Mapping order (\(progress.pass))", x: area.x, y: area.y, style: .bold,
+            limit: area.width - position.count - 1)
         grid.put(position, x: area.x + area.width - position.count, y: area.y, style: .dim)
         for (row, index) in window.rows.enumerated() {
             let mapping = order[index]
@@ -146,7 +183,9 @@ enum MigrateScreen {
                 report.map { index + 1 <= $0.index && $0.stage == progress.stage }
                 ?? (progress.isAfterEntityMappings || index + 1 < progress.entityMappingIndex)
             let mark = lit ? g.pointer : (done ? g.check : " ")
-            grid.put("\(mark) \(index + 1). \(mapping.name)", x: area.x, y: area.y + 1 + row, style: lit ? .reverse : .normal, limit: area.width)
+            grid.put(
+                "\(mark) \(index + 1). \(mapping.name)", x: area.x, y: area.y + 1 + row,
+                style: lit ? .reverse : .normal, limit: area.width)
         }
     }
 
@@ -183,7 +222,9 @@ enum MigrateScreen {
             lines += report.sampleRows.map { PaneLine(text: $0, style: .dim) }
         }
         for sample in report.samples {
-            lines.append(PaneLine(text: (sample.source.map { "\($0) \(g.arrow) " } ?? "new ") + sample.destination, style: .bold))
+            lines.append(
+                PaneLine(text: (sample.source.map { "\($0) \(g.arrow) " } ?? "new ") + sample.destination, style: .bold)
+            )
             for value in sample.values where value.changed {
                 let text = "\(value.name): " + (value.before.map { "\($0) \(g.arrow) " } ?? "(new) ") + value.after
                 for (index, piece) in wrap(text, width: area.width - 4).enumerated() {
@@ -191,14 +232,17 @@ enum MigrateScreen {
                 }
             }
             let same = sample.values.filter { !$0.changed }.map(\.name)
-            if !same.isEmpty { lines.append(PaneLine(text: "the same: " + same.joined(separator: ", "), style: .dim, indent: 2)) }
+            if !same.isEmpty {
+                lines.append(PaneLine(text: "the same: " + same.joined(separator: ", "), style: .dim, indent: 2))
+            }
         }
         Panes.draw(lines, top: 0, focused: false, area, &grid, glyphs: g, canFocus: false)
     }
 
     static func backupName(_ store: String) -> String {
         let url = URL(fileURLWithPath: store)
-        return url.deletingPathExtension().lastPathComponent + "~" + (url.pathExtension.isEmpty ? "" : "." + url.pathExtension)
+        return url.deletingPathExtension().lastPathComponent + "~"
+            + (url.pathExtension.isEmpty ? "" : "." + url.pathExtension)
     }
 
     /// `text` in lines of at most `width` columns, broken between words; a word wider than a
@@ -208,7 +252,9 @@ enum MigrateScreen {
         let width = max(width, 1)
         for word in text.split(separator: " ") {
             var word = Substring(word)
-            if DisplayWidth.of(line) + DisplayWidth.of(word) + 1 > width, !line.isEmpty { lines.append(line); line = "" }
+            if DisplayWidth.of(line) + DisplayWidth.of(word) + 1 > width, !line.isEmpty {
+                lines.append(line); line = ""
+            }
             while DisplayWidth.of(word) > width {
                 let piece = DisplayWidth.prefix(word, columns: width)
                 guard !piece.isEmpty else { break }

@@ -8,7 +8,10 @@ enum Overlays {
                 ("Tab ← → S-Tab", "next / previous screen"), ("1 … 5", "a screen by its number"),
                 ("↑ ↓ / j k", "move in the list; after migrating, each step's result (Migrate)"),
                 ("PgUp PgDn g G", "a page up / down; the first / last row (Home End)"),
-                ("l / Enter", "read the pane beside the list: j k PgUp PgDn g G scroll it, Esc or h gives the keys back"),
+                (
+                    "l / Enter",
+                    "read the pane beside the list: j k PgUp PgDn g G scroll it, Esc or h gives the keys back"
+                ),
                 ("/", "find in the list, the focused pane or a step's SQL: names, changes, expressions"),
                 ("n / N", "the next / previous match of the last find (matches are lit)"),
                 ("Esc", "back: close a pane, a step's SQL, a version's model"), ("?", "this help (j k scroll it)"),
@@ -18,13 +21,25 @@ enum Overlays {
         ("Versions", [("Enter", "the version's model"), ("/", "finds a version by name or by what it changed")]),
         (
             "Plan",
-            [("Enter", "the selected step's SQL"), ("f", "show only the lines holding a text (`f dropped`: every loss), with their steps; Esc shows all")]
+            [
+                ("Enter", "the selected step's SQL"),
+                ("f", "show only the lines holding a text (`f dropped`: every loss), with their steps; Esc shows all"),
+            ]
         ),
-        ("Model", [("f", "list only the entities a text names, or whose change from the version before holds it (`f added`); Esc lists all")]),
+        (
+            "Model",
+            [
+                (
+                    "f",
+                    "list only the entities a text names, or whose change from the version before holds it (`f added`); Esc lists all"
+                )
+            ]
+        ),
         (
             "A step's SQL (Enter on Plan)",
             [
-                ("↑ ↓ PgUp PgDn g G", "scroll"), ("← → / h l", "the previous / next step's SQL"), ("/ n N", "find in the SQL"),
+                ("↑ ↓ PgUp PgDn g G", "scroll"), ("← → / h l", "the previous / next step's SQL"),
+                ("/ n N", "find in the SQL"),
                 ("Esc / q", "back to the plan"),
             ]
         ),
@@ -35,12 +50,17 @@ enum Overlays {
                 ("r", "every entity's rows before and after, or the step's result again"),
             ]
         ),
-        ("Before migrating", [("m", "migrate to the target version"), ("s", "step mode: pause after each entity mapping and each step")]),
+        (
+            "Before migrating",
+            [("m", "migrate to the target version"), ("s", "step mode: pause after each entity mapping and each step")]
+        ),
         (
             "While migrating",
             [
-                ("x / Ctrl-C", "cancel and roll back (asks first)"), ("Enter / n", "step mode: run the next entity mapping or step"),
-                ("c", "step mode: run to the end"), ("?", "this help; the migration goes on"), ("other keys", "ignored until the migration ends"),
+                ("x / Ctrl-C", "cancel and roll back (asks first)"),
+                ("Enter / n", "step mode: run the next entity mapping or step"),
+                ("c", "step mode: run to the end"), ("?", "this help; the migration goes on"),
+                ("other keys", "ignored until the migration ends"),
             ]
         ),
     ]
@@ -72,7 +92,8 @@ enum Overlays {
             lines.append(section.context)
             for (key, words) in section.keys {
                 for (index, text) in MigrateScreen.wrap(words, width: width - 20).enumerated() {
-                    lines.append("  " + (index == 0 ? key : "").padding(toLength: 17, withPad: " ", startingAt: 0) + " " + text)
+                    lines.append(
+                        "  " + (index == 0 ? key : "").padding(toLength: 17, withPad: " ", startingAt: 0) + " " + text)
                 }
             }
         }
@@ -88,19 +109,24 @@ enum Overlays {
         let rows = helpRows(state)
         let top = max(0, min(state.helpTop, lines.count - rows))
         var shown = Array(lines.dropFirst(top).prefix(rows))
-        if lines.count > rows { shown[shown.count - 1] = "lines \(top + 1)–\(top + rows - 1) of \(lines.count): j k PgUp PgDn scroll" }
+        if lines.count > rows {
+            shown[shown.count - 1] = "lines \(top + 1)–\(top + rows - 1) of \(lines.count): j k PgUp PgDn scroll"
+        }
         box(shown, title: "Keys", state: state, grid: &grid, top: Screens.body(state).y)
     }
 
     static func confirmCancel(_ state: ConsoleState, _ grid: inout Grid) {
         box(
             [
-                "Cancel the migration?", "", "It stops after the current chunk and rolls back:", "the store stays exactly as it was.", "",
+                "Cancel the migration?", "", "It stops after the current chunk and rolls back:",
+                "the store stays exactly as it was.", "",
                 "y  cancel      n  keep going",
             ], title: "Cancel", state: state, grid: &grid)
     }
 
-    private static func box<Lines: Collection>(_ lines: Lines, title: String, state: ConsoleState, grid: inout Grid, top: Int? = nil)
+    private static func box<Lines: Collection>(
+        _ lines: Lines, title: String, state: ConsoleState, grid: inout Grid, top: Int? = nil
+    )
     where Lines.Element == String {
         let g = state.glyphs
         let width = min(state.width - 4, (lines.map { DisplayWidth.of($0) }.max() ?? 0) + 4)
@@ -111,7 +137,8 @@ enum Overlays {
         grid.put(" \(title) ", x: x + 2, y: y, style: .reverse)
         for (index, line) in lines.enumerated() {
             grid.put(
-                String(g.vertical) + " " + line.padding(toLength: width - 4, withPad: " ", startingAt: 0) + " " + String(g.vertical), x: x, y: y + 1 + index)
+                String(g.vertical) + " " + line.padding(toLength: width - 4, withPad: " ", startingAt: 0) + " "
+                    + String(g.vertical), x: x, y: y + 1 + index)
         }
         grid.put("\(g.bottomLeft)\(edge)\(g.bottomRight)", x: x, y: y + height - 1, style: .bold)
     }

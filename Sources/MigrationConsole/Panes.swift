@@ -17,26 +17,35 @@ enum Panes {
         case .versions:
             guard let version = state.selectedVersion else { return nil }
             let listWidth = BrowseScreens.versionListWidth(body)
-            let area = Screens.Body(x: body.x + listWidth + 2, y: body.y, width: body.width - listWidth - 2, height: body.height)
+            let area = Screens.Body(
+                x: body.x + listWidth + 2, y: body.y, width: body.width - listWidth - 2, height: body.height)
             return (area, BrowseScreens.versionLines(version, state, width: area.width))
         case .model:
             let entities = state.modelEntities
             guard entities.indices.contains(state.selection[ConsoleState.Screen.model.rawValue]) else { return nil }
             let listWidth = BrowseScreens.modelListWidth(body)
-            let area = Screens.Body(x: body.x + listWidth + 2, y: body.y + 1, width: body.width - listWidth - 2, height: body.height - 1)
-            return (area, BrowseScreens.entityLines(entities[state.selection[ConsoleState.Screen.model.rawValue]], state))
+            let area = Screens.Body(
+                x: body.x + listWidth + 2, y: body.y + 1, width: body.width - listWidth - 2, height: body.height - 1)
+            return (
+                area, BrowseScreens.entityLines(entities[state.selection[ConsoleState.Screen.model.rawValue]], state)
+            )
         case .mappings:
             let mappings = state.allMappings, selected = state.selection[ConsoleState.Screen.mappings.rawValue]
             guard mappings.indices.contains(selected) else { return nil }
             let listWidth = BrowseScreens.mappingListWidth(body)
-            let area = Screens.Body(x: body.x + listWidth + 2, y: body.y, width: body.width - listWidth - 2, height: body.height)
+            let area = Screens.Body(
+                x: body.x + listWidth + 2, y: body.y, width: body.width - listWidth - 2, height: body.height)
             return (area, BrowseScreens.mappingLines(mappings[selected], state, width: area.width))
         case .migrate:
             let selected = state.selection[ConsoleState.Screen.migrate.rawValue]
             guard state.mode == .finished, state.results.indices.contains(selected) else { return nil }
             let area = ResultScreen.paneArea(state, body)
             if state.showsAllRows, let outcome = state.outcome { return (area, ResultScreen.rowLines(outcome, state)) }
-            return (area, StepPane.lines(state.results[selected], state, width: area.width, heading: "Step \(state.results[selected].index)"))
+            return (
+                area,
+                StepPane.lines(
+                    state.results[selected], state, width: area.width, heading: "Step \(state.results[selected].index)")
+            )
         case .plan:
             return nil
         }
@@ -56,12 +65,17 @@ enum Panes {
 
     /// Draws `lines` from `top` in `area`; the last row says what is out of view and how to reach
     /// it. A focused pane's separator (the column left of it) is lit.
-    static func draw(_ lines: [PaneLine], top: Int, focused: Bool, _ area: Screens.Body, _ grid: inout Grid, glyphs g: Glyphs, canFocus: Bool = true) {
+    static func draw(
+        _ lines: [PaneLine], top: Int, focused: Bool, _ area: Screens.Body, _ grid: inout Grid, glyphs g: Glyphs,
+        canFocus: Bool = true
+    ) {
         guard area.height > 0 else { return }
         let rows = visibleRows(area, lines: lines.count)
         let top = max(0, min(top, lines.count - rows))
         for (offset, line) in lines.dropFirst(top).prefix(rows).enumerated() {
-            grid.put(line.text, x: area.x + line.indent, y: area.y + offset, style: line.style, limit: area.width - line.indent)
+            grid.put(
+                line.text, x: area.x + line.indent, y: area.y + offset, style: line.style,
+                limit: area.width - line.indent)
         }
         if focused {
             for row in 0..<area.height { grid.put(String(g.vertical), x: area.x - 2, y: area.y + row, style: .accent) }
@@ -70,7 +84,9 @@ enum Panes {
         let below = lines.count - top - rows
         let text: String
         if focused {
-            text = "lines \(top + 1)–\(top + rows) of \(lines.count)" + (below > 0 ? "  ↓ \(below) more" : "") + "  j/k PgUp/PgDn g/G · Esc back"
+            text =
+                "lines \(top + 1)–\(top + rows) of \(lines.count)" + (below > 0 ? "  ↓ \(below) more" : "")
+                + "  j/k PgUp/PgDn g/G · Esc back"
         } else {
             text = "\(g.ellipsis) \(below) more line\(below == 1 ? "" : "s")" + (canFocus ? ": l reads on" : "")
         }

@@ -28,7 +28,8 @@ enum SQLScreen {
         if state.steps.indices.contains(view.step) {
             let step = state.steps[view.step]
             grid.put(
-                "SQL of step \(view.step + 1)/\(state.steps.count): \(step.versions(arrow: g.arrow))  [\(step.kind)]", x: body.x, y: body.y,
+                "SQL of step \(view.step + 1)/\(state.steps.count): \(step.versions(arrow: g.arrow))  [\(step.kind)]",
+                x: body.x, y: body.y,
                 style: .bold, limit: body.width - position.count - 2)
         }
         grid.put(position, x: body.x + body.width - position.count, y: body.y, style: .dim)
@@ -46,14 +47,16 @@ enum SQLScreen {
             wrap(g.plain(text), width: width, first: first, next: next).map { Line(text: $0, style: style) }
         }
         guard state.sql.indices.contains(step) else {
-            return wrapped("The SQL could not be compiled: \(state.sqlProblem ?? "no statements for this step").", .bad, next: "")
+            return wrapped(
+                "The SQL could not be compiled: \(state.sqlProblem ?? "no statements for this step").", .bad, next: "")
         }
         let sql = state.sql[step]
         var lines = wrapped("Runs \(sql.summary).", .dim, next: "  ")
         for part in sql.parts {
             lines.append(Line(text: "", style: .normal))
             if let reason = part.rowByRow {
-                lines += wrapped("\(part.title): row by row in Swift (\(reason))", .accent, first: "-- ", next: "--    ")
+                lines += wrapped(
+                    "\(part.title): row by row in Swift (\(reason))", .accent, first: "-- ", next: "--    ")
                 continue
             }
             lines += wrapped(part.title, .bold, first: "-- ", next: "--    ")

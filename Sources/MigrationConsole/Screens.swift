@@ -19,11 +19,17 @@ package enum Screens {
         case .model: BrowseScreens.model(state, &grid, body)
         case .mappings: BrowseScreens.mappings(state, &grid, body)
         case .plan:
-            if let view = state.sqlView { SQLScreen.render(state, view, &grid, body) } else { BrowseScreens.plan(state, &grid, body) }
+            if let view = state.sqlView {
+                SQLScreen.render(state, view, &grid, body)
+            } else {
+                BrowseScreens.plan(state, &grid, body)
+            }
         case .migrate: MigrateScreen.render(state, &grid, body)
         }
         if let text = state.lastSearch {
-            for y in body.y..<(body.y + body.height) { grid.highlight(text, y: y, from: body.x, to: body.x + body.width, style: .accent) }
+            for y in body.y..<(body.y + body.height) {
+                grid.highlight(text, y: y, from: body.x, to: body.x + body.width, style: .accent)
+            }
         }
         if state.showHelp { Overlays.help(state, &grid) }
         if state.mode == .confirmingCancel { Overlays.confirmCancel(state, &grid) }
@@ -50,20 +56,28 @@ package enum Screens {
         ]
         for (index, line) in lines.enumerated() {
             let text = state.glyphs == .ascii ? line.replacingOccurrences(of: "×", with: "x") : line
-            grid.put(text, x: max(0, (state.width - text.count) / 2), y: max(0, state.height / 2 - 1 + index), style: index == 0 ? .bold : .normal)
+            grid.put(
+                text, x: max(0, (state.width - text.count) / 2), y: max(0, state.height / 2 - 1 + index),
+                style: index == 0 ? .bold : .normal)
         }
         return grid
     }
 
     private static func frame(_ state: ConsoleState, _ grid: inout Grid) {
         let g = state.glyphs
-        let versions = state.migratedFrom.map { "at \(state.storeVersion), migrated from \($0)" } ?? "\(state.storeVersion) \(g.arrow) \(state.targetVersion)"
+        let versions =
+            state.migratedFrom.map { "at \(state.storeVersion), migrated from \($0)" }
+            ?? "\(state.storeVersion) \(g.arrow) \(state.targetVersion)"
         let title = " Chrysalis  \(state.storeName)  \(versions)  (model \(state.bundleName))"
-        grid.put(BrowseScreens.fitted(title, state.width, g).padding(toLength: state.width, withPad: " ", startingAt: 0), x: 0, y: 0, style: .title)
+        grid.put(
+            BrowseScreens.fitted(title, state.width, g).padding(toLength: state.width, withPad: " ", startingAt: 0),
+            x: 0, y: 0, style: .title)
         var x = 1
         for screen in ConsoleState.Screen.allCases {
             let label = " \(screen.title) "
-            grid.put(label, x: x, y: 1, style: screen == state.screen ? .reverse : (state.isBusy && screen != .migrate ? .dim : .normal))
+            grid.put(
+                label, x: x, y: 1,
+                style: screen == state.screen ? .reverse : (state.isBusy && screen != .migrate ? .dim : .normal))
             x += label.count + 1
         }
         grid.put(String(repeating: g.horizontal, count: state.width), x: 0, y: 2, style: .dim)
@@ -76,19 +90,23 @@ package enum Screens {
     static func status(_ state: ConsoleState) -> String {
         if state.showHelp { return state.isBusy ? " Help: the migration goes on " : " Help " }
         switch state.mode {
-        case .migrating where state.ignoredKeys > 0: return " Migration in progress: keys are ignored until it ends (x cancels) "
+        case .migrating where state.ignoredKeys > 0:
+            return " Migration in progress: keys are ignored until it ends (x cancels) "
         case .migrating: return " Migration in progress "
         case .confirmingCancel: return " Cancel? "
         case .cancelling: return " Cancelling: rolling back; the store will be as it was "
         case .paused: return " Step mode: paused" + autoAdvance(state) + " "
-        case .pausedAfterStep(let index): return " Step mode: step \(index) of \(state.steps.count) done" + autoAdvance(state) + " "
+        case .pausedAfterStep(let index):
+            return " Step mode: step \(index) of \(state.steps.count) done" + autoAdvance(state) + " "
         case .finished: return " Migration finished "
         case .failed: return " Migration stopped "
         case .browsing where state.search != nil && state.searchIsFilter:
             return " Show only those holding: \(state.search ?? "")_  (Enter shows them, Esc cancels) "
-        case .browsing where state.search != nil: return " Find: \(state.search ?? "")_  (Enter finds the next, Esc cancels) "
+        case .browsing where state.search != nil:
+            return " Find: \(state.search ?? "")_  (Enter finds the next, Esc cancels) "
         case .browsing where state.screen == .plan && state.sqlView == nil && state.planFilter != nil:
-            return " Only lines holding \"\(state.planFilter ?? "")\": \(state.planLines.count) of \(state.allPlanLines.count) (f changes it, Esc shows all) "
+            return
+                " Only lines holding \"\(state.planFilter ?? "")\": \(state.planLines.count) of \(state.allPlanLines.count) (f changes it, Esc shows all) "
         case .browsing where state.searchMissed != nil: return " No row holds \"\(state.searchMissed ?? "")\" "
         case .browsing where state.paneFocused: return " Reading the pane: Esc gives the keys back to the list "
         case .browsing where state.screen == .plan && state.sqlView != nil:
@@ -114,15 +132,23 @@ package enum Screens {
         case .migrating: return " x cancel  ? help"
         case .confirmingCancel: return " y cancel the migration  n keep going"
         case .cancelling: return " (keys are ignored until the rollback ends)"
-        case .paused: return " Enter/n next mapping  c run to the end  x cancel" + (state.autoAdvance == nil ? "" : "  a auto") + "  ? help"
-        case .pausedAfterStep: return " Enter/n next step  c run to the end  x cancel" + (state.autoAdvance == nil ? "" : "  a auto") + "  ? help"
+        case .paused:
+            return " Enter/n next mapping  c run to the end  x cancel" + (state.autoAdvance == nil ? "" : "  a auto")
+                + "  ? help"
+        case .pausedAfterStep:
+            return " Enter/n next step  c run to the end  x cancel" + (state.autoAdvance == nil ? "" : "  a auto")
+                + "  ? help"
         case .browsing, .finished, .failed:
             if state.search != nil { return " type to find  Enter find  Esc cancel" }
-            if state.screen == .plan && state.sqlView != nil { return " ↑↓/jk scroll  PgUp/PgDn  g/G ends  ←→ step  / find  Esc back  ? help" }
+            if state.screen == .plan && state.sqlView != nil {
+                return " ↑↓/jk scroll  PgUp/PgDn  g/G ends  ←→ step  / find  Esc back  ? help"
+            }
             if state.paneFocused { return " ↑↓/jk scroll  PgUp/PgDn page  g/G ends  / find  Esc back  ? help" }
             let results = state.mode == .finished && state.screen == .migrate && state.results.count > 1
             var keys = [results ? " ↑↓/jk each step" : " ↑↓/jk move", "Tab screens"]
-            if state.mode == .finished && state.screen == .migrate { keys.append(state.showsAllRows ? "r step result" : "r all rows") }
+            if state.mode == .finished && state.screen == .migrate {
+                keys.append(state.showsAllRows ? "r step result" : "r all rows")
+            }
             if Panes.pane(state) != nil { keys.append("l details") }
             keys.append("/ find")
             if state.lastSearch != nil { keys.append("n next") }
@@ -132,7 +158,8 @@ package enum Screens {
             if state.mode == .browsing && !state.steps.isEmpty { keys += ["m migrate", "s step"] }
             keys += ["? help", "q quit"]
             // On a narrow terminal the line keeps what it has room for; `?` lists the rest.
-            for dropped in ["n next", "Tab screens", "f filter", "l details"] where DisplayWidth.of(keys.joined(separator: "  ")) > state.width - 1 {
+            for dropped in ["n next", "Tab screens", "f filter", "l details"]
+            where DisplayWidth.of(keys.joined(separator: "  ")) > state.width - 1 {
                 keys.removeAll { $0 == dropped }
             }
             return keys.joined(separator: "  ")

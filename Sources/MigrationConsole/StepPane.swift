@@ -2,16 +2,21 @@
 /// rows before → after, and the tables of what it produced (the new column, sample rows).
 enum StepPane {
     /// Draws the pane from its first line (the running screen's view of the last step done).
-    static func render(_ result: StepResult, _ state: ConsoleState, _ grid: inout Grid, _ area: Screens.Body, heading: String) {
+    static func render(
+        _ result: StepResult, _ state: ConsoleState, _ grid: inout Grid, _ area: Screens.Body, heading: String
+    ) {
         Panes.draw(
-            lines(result, state, width: area.width, heading: heading), top: 0, focused: false, area, &grid, glyphs: state.glyphs, canFocus: !state.isBusy)
+            lines(result, state, width: area.width, heading: heading), top: 0, focused: false, area, &grid,
+            glyphs: state.glyphs, canFocus: !state.isBusy)
     }
 
     /// Every line of the pane: the loss first, then how it was checked, rows that changed, tables.
     static func lines(_ result: StepResult, _ state: ConsoleState, width: Int, heading: String) -> [PaneLine] {
         let g = state.glyphs
         var lines: [PaneLine] = []
-        func line(_ text: String, _ style: CellStyle = .normal, indent: Int = 0) { lines.append(PaneLine(text: text, style: style, indent: indent)) }
+        func line(_ text: String, _ style: CellStyle = .normal, indent: Int = 0) {
+            lines.append(PaneLine(text: text, style: style, indent: indent))
+        }
         line("\(g.check) \(heading): \(result.versions(arrow: g.arrow))", .good)
         line("\(result.how), \(String(format: "%.1f", result.seconds)) s", .dim)
         // The loss first, in the error colour: never only a count on another screen.
@@ -27,7 +32,9 @@ enum StepPane {
         if !changed.isEmpty {
             line("")
             for row in changed {
-                line("\(row.entity): \(row.before.map(String.init) ?? g.none) \(g.arrow) \(row.after.map(String.init) ?? g.none) rows")
+                line(
+                    "\(row.entity): \(row.before.map(String.init) ?? g.none) \(g.arrow) \(row.after.map(String.init) ?? g.none) rows"
+                )
             }
         }
         for table in result.tables {
@@ -51,7 +58,9 @@ enum StepPane {
         }
         return cells.enumerated().map { number, row in
             let text = row.enumerated().map { index, cell in
-                let fitted = cell.count > widths[min(index, widths.count - 1)] ? String(cell.prefix(max(widths[index] - 1, 1))) + "…" : cell
+                let fitted =
+                    cell.count > widths[min(index, widths.count - 1)]
+                    ? String(cell.prefix(max(widths[index] - 1, 1))) + "…" : cell
                 return fitted.padding(toLength: widths[min(index, widths.count - 1)], withPad: " ", startingAt: 0)
             }.joined(separator: "  ")
             return (String(text.prefix(width)), number == 0)

@@ -19,7 +19,9 @@ package struct StepResult: Sendable, Equatable {
         package var before: Int?, after: Int?
 
         /// An entity's rows before and after (nil: the entity is not in that version).
-        package init(entity: String, before: Int?, after: Int?) { (self.entity, self.before, self.after) = (entity, before, after) }
+        package init(entity: String, before: Int?, after: Int?) {
+            (self.entity, self.before, self.after) = (entity, before, after)
+        }
     }
 
     /// Data the step dropped, as its plan said it would: a removed entity with its rows, a
@@ -33,7 +35,9 @@ package struct StepResult: Sendable, Equatable {
         package var isEntity: Bool
 
         /// A drop of `what`.
-        package init(what: String, rows: Int?, isEntity: Bool) { (self.what, self.rows, self.isEntity) = (what, rows, isEntity) }
+        package init(what: String, rows: Int?, isEntity: Bool) {
+            (self.what, self.rows, self.isEntity) = (what, rows, isEntity)
+        }
 
         /// `PersonalInvitation 120000 rows → dropped`, `removed attribute Order.status (3 rows with a value)`.
         package var sentence: String {
@@ -67,7 +71,8 @@ package struct StepResult: Sendable, Equatable {
 
     /// A step's result.
     package init(
-        index: Int, from: String, to: String, how: String, seconds: Double, verification: String, rows: [RowCount], tables: [Table],
+        index: Int, from: String, to: String, how: String, seconds: Double, verification: String, rows: [RowCount],
+        tables: [Table],
         dropped: [Drop] = []
     ) {
         (self.index, self.from, self.to, self.how, self.seconds) = (index, from, to, how, seconds)

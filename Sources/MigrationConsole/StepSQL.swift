@@ -38,7 +38,9 @@ extension ConsoleState {
             self.init(
                 summary: step.summary,
                 parts: step.parts.map { part in
-                    Part(title: part.title, statements: part.readableStatements, rowByRow: part.rowByRow, notes: part.notes)
+                    Part(
+                        title: part.title, statements: part.readableStatements, rowByRow: part.rowByRow,
+                        notes: part.notes)
                 })
         }
     }
@@ -46,7 +48,9 @@ extension ConsoleState {
     /// Every step's SQL for `plan` on the store at `path`, compiled once as the console opens
     /// (compiling reads the store's schema and writes nothing), or why it could not be: the
     /// console still opens, and the SQL view says why it has nothing to show.
-    static func compiledSQL(_ plan: MigrationPlan, store path: String, options: MigrationOptions) -> (steps: [StepSQL], problem: String?) {
+    static func compiledSQL(_ plan: MigrationPlan, store path: String, options: MigrationOptions) -> (
+        steps: [StepSQL], problem: String?
+    ) {
         do {
             return (try plan.statements(store: path, options: options).map(StepSQL.init), nil)
         } catch {

@@ -16,7 +16,9 @@ public enum ArchivedModelReader {
             let archive = try KeyedArchive(data: data)
             let root = try archive.topObject()
             guard root.className == "NSManagedObjectModel" else {
-                throw KeyedArchive.Failure(description: "the archive holds a \(root.className ?? "nameless object"), not an NSManagedObjectModel")
+                throw KeyedArchive.Failure(
+                    description:
+                        "the archive holds a \(root.className ?? "nameless object"), not an NSManagedObjectModel")
             }
             return try model(root)
         } catch let failure as KeyedArchive.Failure {
@@ -35,19 +37,25 @@ public enum ArchivedModelReader {
         }
         var entities: [EntityDescription] = []
         for object in entityObjects {
-            entities.append(try entity(object, inherited: try object.object("NSSuperentity").flatMap { allNames[try name(of: $0)] } ?? []))
+            entities.append(
+                try entity(
+                    object, inherited: try object.object("NSSuperentity").flatMap { allNames[try name(of: $0)] } ?? []))
         }
         var configurations: [Configuration] = []
         for (key, value) in try root.object("NSConfigurations")?.pairs ?? [] {
-            configurations.append(Configuration(name: key.stringValue ?? "", entityNames: try value.members.map(name(of:)).sorted()))
+            configurations.append(
+                Configuration(name: key.stringValue ?? "", entityNames: try value.members.map(name(of:)).sorted()))
         }
         let model = ManagedObjectModel(
             entities: entities, configurations: configurations.sorted { $0.name < $1.name },
-            versionIdentifiers: try root.object("NSVersionIdentifiers")?.members.compactMap(\.stringValue).sorted() ?? [])
+            versionIdentifiers: try root.object("NSVersionIdentifiers")?.members.compactMap(\.stringValue).sorted()
+                ?? [])
         // Hashing walks every entity's parents: a hostile chain hundreds deep would take minutes.
         if let deep = model.entityInheritingTooDeeply() {
             throw KeyedArchive.Failure(
-                description: "entity \(deep.name) inherits through more than \(ManagedObjectModel.maximumInheritanceDepth) parent entities")
+                description:
+                    "entity \(deep.name) inherits through more than \(ManagedObjectModel.maximumInheritanceDepth) parent entities"
+            )
         }
         // The XML reader refuses an entity that is its own parent, or a cycle of parents; a
         // compiled .mom or a store's cache is held to the same rule.
@@ -73,7 +81,9 @@ public enum ArchivedModelReader {
     /// The entity's properties by name, proxies resolved to the property they stand for.
     private static func properties(of entity: ArchivedObject) throws -> [(name: String, object: ArchivedObject)] {
         try (entity.object("NSProperties")?.pairs ?? []).map { key, value in
-            let property = value.className == "_NSPropertyDescriptionProxy" ? try value.object("NSUnderlyingProperty") ?? value : value
+            let property =
+                value.className == "_NSPropertyDescriptionProxy"
+                ? try value.object("NSUnderlyingProperty") ?? value : value
             return (key.stringValue ?? "", property)
         }
     }
@@ -82,10 +92,13 @@ public enum ArchivedModelReader {
         let name = try name(of: object)
         var entity = EntityDescription(
             name: name, representedClassName: try object.string("NSClassNameForEntity"),
-            parentName: try object.object("NSSuperentity").map(Self.name(of:)), isAbstract: object.bool("NSIsAbstract") ?? false,
+            parentName: try object.object("NSSuperentity").map(Self.name(of:)),
+            isAbstract: object.bool("NSIsAbstract") ?? false,
             renamingIdentifier: try object.string("NSRenamingIdentifier").flatMap { $0 == name ? nil : $0 },
             versionHashModifier: try object.string("NSVersionHashModifier"),
-            uniquenessConstraints: try object.object("NSUniqueTuples")?.members.map { try $0.members.compactMap(constraintName) } ?? [],
+            uniquenessConstraints: try object.object("NSUniqueTuples")?.members.map {
+                try $0.members.compactMap(constraintName)
+            } ?? [],
             userInfo: try userInfo(object))
         for (propertyName, property) in try properties(of: object) where !inherited.contains(propertyName) {
             let shared = try common(property, name: propertyName)
@@ -98,11 +111,13 @@ public enum ArchivedModelReader {
                     ?? property.object("NSFetchRequest")?.object("NSEntity").map(Self.name(of:)) ?? name
                 entity.fetchedProperties.append(
                     FetchedPropertyDescription(
-                        shared, fetchRequest: FetchRequestTemplate(name: "fetchedPropertyFetchRequest", entityName: target)))
+                        shared,
+                        fetchRequest: FetchRequestTemplate(name: "fetchedPropertyFetchRequest", entityName: target)))
             } else if classes.contains("NSAttributeDescription") {
                 entity.attributes.append(try attribute(property, shared))
             } else {
-                throw KeyedArchive.Failure(description: "property \(name).\(propertyName) is a \(property.className ?? "nameless object")")
+                throw KeyedArchive.Failure(
+                    description: "property \(name).\(propertyName) is a \(property.className ?? "nameless object")")
             }
         }
         entity.attributes.sort { $0.name < $1.name }
@@ -162,7 +177,9 @@ public enum ArchivedModelReader {
             versionHashModifier: try property.string("NSVersionHashModifier"), userInfo: try userInfo(property))
     }
 
-    private static func attribute(_ object: ArchivedObject, _ shared: PropertyDescription) throws -> AttributeDescription {
+    private static func attribute(_ object: ArchivedObject, _ shared: PropertyDescription) throws
+        -> AttributeDescription
+    {
         let raw = object.integer("NSAttributeType") ?? 0
         guard let type = AttributeType(rawValue: raw) else {
             throw KeyedArchive.Failure(description: "attribute \(shared.name) has unknown NSAttributeType \(raw)")
@@ -186,8 +203,11 @@ public enum ArchivedModelReader {
         }
     }
 
-    private static func relationship(_ object: ArchivedObject, _ shared: PropertyDescription) throws -> RelationshipDescription {
-        let destination = try object.object("NSDestinationEntity").map(Self.name(of:)) ?? object.string("_NSDestinationEntityName")
+    private static func relationship(_ object: ArchivedObject, _ shared: PropertyDescription) throws
+        -> RelationshipDescription
+    {
+        let destination =
+            try object.object("NSDestinationEntity").map(Self.name(of:)) ?? object.string("_NSDestinationEntityName")
         guard let destination else {
             throw KeyedArchive.Failure(description: "relationship \(shared.name) has no destination entity")
         }
@@ -202,7 +222,8 @@ public enum ArchivedModelReader {
             shared, destination: destination,
             inverse: try object.string("_NSInverseRelationshipName") ?? inverse?.string("NSPropertyName"),
             inverseEntity: try inverse?.object("NSEntity").map(Self.name(of:)) ?? destination,
-            isToMany: maxCount != 1, isOrdered: object.bool("NSIsOrdered") ?? ((object.integer("_P") ?? 0) & 0x400 != 0),
+            isToMany: maxCount != 1,
+            isOrdered: object.bool("NSIsOrdered") ?? ((object.integer("_P") ?? 0) & 0x400 != 0),
             minCount: object.integer("NSMinCount") ?? 0, maxCount: maxCount, deleteRule: rules[rule])
     }
 }

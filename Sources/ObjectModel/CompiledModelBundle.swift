@@ -42,9 +42,11 @@ public struct CompiledModelBundle: Hashable, Sendable {
                 fix: "give the path of a compiled .momd folder that has a VersionInfo.plist")
         }
         guard let info = (try? PropertyListSerialization.propertyList(from: data, format: nil)) as? [String: Any] else {
-            throw ModelFileError(file: file.path, problem: "is not a property list dictionary", fix: "rebuild the app to regenerate it")
+            throw ModelFileError(
+                file: file.path, problem: "is not a property list dictionary", fix: "rebuild the app to regenerate it")
         }
-        guard let hashes = info["NSManagedObjectModel_VersionHashes"] as? [String: [String: Data]], !hashes.isEmpty else {
+        guard let hashes = info["NSManagedObjectModel_VersionHashes"] as? [String: [String: Data]], !hashes.isEmpty
+        else {
             throw ModelFileError(
                 file: file.path, element: "NSManagedObjectModel_VersionHashes",
                 problem: "is missing or not a dictionary of version → entity → hash",
@@ -57,7 +59,8 @@ public struct CompiledModelBundle: Hashable, Sendable {
         guard hashes[current] != nil else {
             throw ModelFileError(
                 file: file.path, element: "NSManagedObjectModel_CurrentVersionName",
-                problem: "names \"\(current)\", which has no hashes (versions: \(hashes.keys.sorted().joined(separator: ", ")))",
+                problem:
+                    "names \"\(current)\", which has no hashes (versions: \(hashes.keys.sorted().joined(separator: ", ")))",
                 fix: "rebuild the app to regenerate VersionInfo.plist")
         }
         var models: [String: ManagedObjectModel] = [:]

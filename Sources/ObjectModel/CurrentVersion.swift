@@ -14,7 +14,9 @@ enum CurrentVersion {
     /// lacks (a version folder renamed after the plist was written); Xcode compiles both. Which
     /// version Xcode then takes is not documented: Chrysalis takes the newest by name, says so,
     /// and `--to` names another.
-    static func resolve(in bundle: URL, bundleName: String, versionNames: [String]) throws -> (name: String, finding: ModelFinding?) {
+    static func resolve(in bundle: URL, bundleName: String, versionNames: [String]) throws -> (
+        name: String, finding: ModelFinding?
+    ) {
         let file = bundle.appendingPathComponent(fileName)
         let ordered = versionNames.sorted(by: VersionName.precedes)
         let listed = ordered.map { "\"\($0)\"" }.joined(separator: ", ")
@@ -50,7 +52,8 @@ enum CurrentVersion {
 
     /// Writes the plist Xcode writes.
     static func write(_ name: String, in bundle: URL) throws {
-        let data = try PropertyListSerialization.data(fromPropertyList: [key: name + ".xcdatamodel"], format: .xml, options: 0)
+        let data = try PropertyListSerialization.data(
+            fromPropertyList: [key: name + ".xcdatamodel"], format: .xml, options: 0)
         try data.write(to: bundle.appendingPathComponent(fileName), options: .atomic)
     }
 }

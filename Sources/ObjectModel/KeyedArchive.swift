@@ -55,11 +55,18 @@ public struct KeyedArchive {
 
     /// The object a UID points to; `nil` for `$null`.
     fileprivate func reference(_ value: Any) throws -> ArchivedObject? {
-        guard let index = Self.uid(value) else { throw Failure(description: "expected an object reference, found \(type(of: value))") }
-        guard index < objects.count else { throw Failure(description: "reference \(index) points past the \(objects.count) objects") }
+        guard let index = Self.uid(value) else {
+            throw Failure(description: "expected an object reference, found \(type(of: value))")
+        }
+        guard index < objects.count else {
+            throw Failure(description: "reference \(index) points past the \(objects.count) objects")
+        }
         budget.remaining -= 1
         guard budget.remaining >= 0 else {
-            throw Failure(description: "the archive's \(objects.count) objects are referred to over and over (objects shared where each must be its own)")
+            throw Failure(
+                description:
+                    "the archive's \(objects.count) objects are referred to over and over (objects shared where each must be its own)"
+            )
         }
         if index == 0 || (objects[index] as? String) == "$null" { return nil }
         return ArchivedObject(archive: self, index: index)
@@ -174,7 +181,8 @@ public struct ArchivedObject {
         get throws {
             guard let keys = fields["NS.keys"] as? [Any], let values = fields["NS.objects"] as? [Any] else { return [] }
             guard keys.count == values.count else {
-                throw KeyedArchive.Failure(description: "dictionary \(index) has \(keys.count) keys but \(values.count) values")
+                throw KeyedArchive.Failure(
+                    description: "dictionary \(index) has \(keys.count) keys but \(values.count) values")
             }
             return try zip(keys, values).compactMap { key, value in
                 guard let key = try archive.reference(key), let value = try archive.reference(value) else { return nil }

@@ -168,9 +168,11 @@ public struct ModelBundle: Hashable, Sendable {
     public static func readVersion(at folder: URL, name: String) throws -> Version {
         let contents = folder.appendingPathComponent("contents")
         let elements = folder.appendingPathComponent("elements")
-        if !FileManager.default.fileExists(atPath: contents.path), FileManager.default.fileExists(atPath: elements.path) {
+        if !FileManager.default.fileExists(atPath: contents.path), FileManager.default.fileExists(atPath: elements.path)
+        {
             let model = try XcodeThreeModelReader.read(folder: folder)
-            return Version(name: name, model: model, findings: model.problems().map { ModelFinding($0, file: elements.path) })
+            return Version(
+                name: name, model: model, findings: model.problems().map { ModelFinding($0, file: elements.path) })
         }
         let file = try ModelXMLReader.readFile(contentsOf: contents)
         return Version(name: name, model: file.model, findings: file.findings)

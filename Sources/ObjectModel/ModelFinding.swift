@@ -41,7 +41,11 @@ public struct ModelFinding: Hashable, Sendable, CustomStringConvertible {
 
     /// The finding as a file error, for commands that stop at it.
     public var error: ModelFileError {
-        let place = element.map { "\($0) in entity \"\(problem.entity)\"" } ?? problem.property.map { "\(problem.entity).\($0)" } ?? problem.entity
-        return ModelFileError(file: file, line: line, element: place, problem: "\(verdictWords): \(problem.message)", fix: problem.fix)
+        let place =
+            element.map { "\($0) in entity \"\(problem.entity)\"" } ?? problem.property.map {
+                "\(problem.entity).\($0)"
+            } ?? problem.entity
+        return ModelFileError(
+            file: file, line: line, element: place, problem: "\(verdictWords): \(problem.message)", fix: problem.fix)
     }
 }

@@ -74,7 +74,8 @@ extension ManagedObjectModel {
         if let deep = entityInheritingTooDeeply() {
             return [
                 .init(
-                    entity: deep.name, message: "inherits through more than \(Self.maximumInheritanceDepth) parent entities",
+                    entity: deep.name,
+                    message: "inherits through more than \(Self.maximumInheritanceDepth) parent entities",
                     fix: "flatten the hierarchy: no real model is nested this deeply")
             ]
         }
@@ -99,7 +100,8 @@ extension ManagedObjectModel {
                 found.append(
                     .init(
                         entity: entity.name,
-                        message: "entities \"\(other)\" and \"\(entity.name)\" differ only in case, so their SQLite tables (Z\(table)) would be one",
+                        message:
+                            "entities \"\(other)\" and \"\(entity.name)\" differ only in case, so their SQLite tables (Z\(table)) would be one",
                         fix: "rename one of them", verdict: .unsupported))
             } else {
                 rootsByTable[table] = entity.name
@@ -109,7 +111,9 @@ extension ManagedObjectModel {
             for name in configuration.entityNames where entity(named: name) == nil {
                 found.append(
                     .init(
-                        entity: name, message: "configuration \"\(configuration.name)\" lists entity \"\(name)\", which does not exist",
+                        entity: name,
+                        message:
+                            "configuration \"\(configuration.name)\" lists entity \"\(name)\", which does not exist",
                         fix: "remove it from the configuration or add the entity"))
             }
         }
@@ -184,14 +188,16 @@ extension ManagedObjectModel {
             } else if inherited.contains(name) {
                 found.append(
                     .init(
-                        entity: entity.name, property: name, message: "\"\(name)\" is already inherited from a parent entity",
+                        entity: entity.name, property: name,
+                        message: "\"\(name)\" is already inherited from a parent entity",
                         fix: "rename it or remove it from one of the two entities"))
             }
         }
         for attribute in entity.attributes where attribute.attributeType == .undefined && !attribute.isTransient {
             found.append(
                 .init(
-                    entity: entity.name, property: attribute.name, message: "stored attribute \"\(attribute.name)\" has no attributeType",
+                    entity: entity.name, property: attribute.name,
+                    message: "stored attribute \"\(attribute.name)\" has no attributeType",
                     fix: "give it one of: \(AttributeType.xcodeNames.joined(separator: ", ")), or make it transient"))
         }
         for relationship in entity.relationships {
@@ -204,7 +210,8 @@ extension ManagedObjectModel {
         for name in referenced where !names.contains(name) {
             found.append(
                 .init(
-                    entity: entity.name, property: name, message: "a constraint or index names \"\(name)\", which \(entity.name) does not have",
+                    entity: entity.name, property: name,
+                    message: "a constraint or index names \"\(name)\", which \(entity.name) does not have",
                     fix: "remove it from the constraint or index, or add the property"))
         }
         found += fetchIndexWarnings(of: entity)
@@ -212,13 +219,16 @@ extension ManagedObjectModel {
             found.append(
                 .init(
                     entity: entity.name, property: attribute.name,
-                    message: "composite attribute \"\(attribute.name)\": how Core Data stores and hashes composite attributes is not known to Chrysalis",
+                    message:
+                        "composite attribute \"\(attribute.name)\": how Core Data stores and hashes composite attributes is not known to Chrysalis",
                     fix: "migrate stores at this version with Core Data on a device", verdict: .unsupported))
         }
         return found
     }
 
-    private func relationshipProblems(_ relationship: RelationshipDescription, in entity: EntityDescription) -> [ModelProblem] {
+    private func relationshipProblems(_ relationship: RelationshipDescription, in entity: EntityDescription)
+        -> [ModelProblem]
+    {
         func problem(_ message: String, _ fix: String) -> [ModelProblem] {
             [.init(entity: entity.name, property: relationship.name, message: message, fix: fix)]
         }
@@ -230,7 +240,8 @@ extension ManagedObjectModel {
         guard let inverseName = relationship.inverseName else { return [] }
         let holderName = relationship.inverseEntityName ?? destination.name
         guard let holder = self.entity(named: holderName) else {
-            return problem("inverse entity \"\(holderName)\" does not exist", "set inverseEntity to \"\(destination.name)\"")
+            return problem(
+                "inverse entity \"\(holderName)\" does not exist", "set inverseEntity to \"\(destination.name)\"")
         }
         guard let inverse = self.relationship(named: inverseName, in: holder) else {
             return problem(
@@ -247,9 +258,11 @@ extension ManagedObjectModel {
             return [
                 .init(
                     entity: entity.name, property: relationship.name,
-                    message: "inverse \(holder.name).\(inverseName) does not point back (it points to \(target)); Core Data loads the model, "
+                    message:
+                        "inverse \(holder.name).\(inverseName) does not point back (it points to \(target)); Core Data loads the model, "
                         + "hashes the inverse as written, and keeps \(holder.name).\(inverseName) paired with \(target)",
-                    fix: "make \(holder.name).\(inverseName) have destination \(entity.name) and inverse \"\(relationship.name)\", "
+                    fix:
+                        "make \(holder.name).\(inverseName) have destination \(entity.name) and inverse \"\(relationship.name)\", "
                         + "or give \(entity.name).\(relationship.name) an inverse of its own",
                     verdict: .warning)
             ]
@@ -266,7 +279,8 @@ extension ManagedObjectModel {
             index.elements.filter { toMany.contains($0.property) }.map { element in
                 ModelProblem(
                     entity: entity.name, property: element.property,
-                    message: "fetch index \"\(index.name)\" names to-many relationship \"\(element.property)\", which has no column: "
+                    message:
+                        "fetch index \"\(index.name)\" names to-many relationship \"\(element.property)\", which has no column: "
                         + "the store's index leaves it out\(index.elements.count == 1 ? " (so there is no index)" : "")",
                     fix: "remove \"\(element.property)\" from fetch index \"\(index.name)\"", verdict: .warning)
             }

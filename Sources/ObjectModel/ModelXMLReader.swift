@@ -52,7 +52,9 @@ public enum ModelXMLReader {
     /// - Returns: The model, and each problem Core Data would find with its line.
     /// - Throws: A `ModelFileError` pointing at `file` and the line when the XML is malformed, is
     ///   not a model, or has an entity inheriting too deeply.
-    public static func readFile(_ data: Data, file: String) throws -> (model: ManagedObjectModel, findings: [ModelFinding]) {
+    public static func readFile(_ data: Data, file: String) throws -> (
+        model: ManagedObjectModel, findings: [ModelFinding]
+    ) {
         let root = try XMLTree.parse(data, file: file)
         var reader = Reader(file: file)
         let model = try reader.model(root)
@@ -66,7 +68,9 @@ public enum ModelXMLReader {
                 fix: "flatten the hierarchy: no real model is nested this deeply")
         }
         let findings = model.problems().map { problem in
-            let place = reader.places[problem.property.map { "\(problem.entity).\($0)" } ?? problem.entity] ?? reader.places[problem.entity]
+            let place =
+                reader.places[problem.property.map { "\(problem.entity).\($0)" } ?? problem.entity]
+                ?? reader.places[problem.entity]
             return ModelFinding(problem, file: file, line: place?.line, element: place?.tag)
         }
         return (model, findings)
@@ -96,7 +100,8 @@ private struct Reader {
     func integer(_ key: String, of element: XMLTree, in entity: String) throws -> Int? {
         guard let text = element.attributes[key] else { return nil }
         guard let value = Int(text) else {
-            throw error(element, in: entity, "\(key)=\"\(text)\" is not a whole number", fix: "write \(key) as a whole number")
+            throw error(
+                element, in: entity, "\(key)=\"\(text)\" is not a whole number", fix: "write \(key) as a whole number")
         }
         return value
     }
@@ -145,26 +150,25 @@ private struct Reader {
     mutating func entity(_ element: XMLTree) throws -> EntityDescription {
         let name = try required("name", of: element)
         places[name] = (element.line, element.tag)
-        let known: Set = ["name", "representedClassName", "parentEntity", "isAbstract", "elementID", "versionHashModifier"]
+        let known: Set = [
+            "name", "representedClassName", "parentEntity", "isAbstract", "elementID", "versionHashModifier",
+        ]
         var entity = EntityDescription(
             name: name, representedClassName: element.attributes["representedClassName"],
             parentName: element.attributes["parentEntity"], isAbstract: element.flag("isAbstract"),
-            renamingIdentifier: element.attributes["elementID"], versionHashModifier: element.attributes["versionHashModifier"],
+            renamingIdentifier: element.attributes["elementID"],
+            versionHashModifier: element.attributes["versionHashModifier"],
             otherXMLAttributes: element.attributes.filter { !known.contains($0.key) })
         for child in element.children {
-            if let propertyName = child.attributes["name"], ["attribute", "relationship", "fetchedProperty"].contains(child.name) {
+            if let propertyName = child.attributes["name"],
+                ["attribute", "relationship", "fetchedProperty"].contains(child.name)
+            {
                 places["\(name).\(propertyName)"] = (child.line, child.tag)
             }
             switch child.name {
             case "attribute": entity.attributes.append(try attribute(child, in: name))
             case "relationship": entity.relationships.append(try relationship(child, in: name))
-            case "fetchedProperty":
-                guard let request = child.children(named: "fetchRequest").first else {
-                    throw error(child, in: name, "has no <fetchRequest>", fix: "add the fetch request or remove the fetched property")
-                }
-                entity.fetchedProperties.append(
-                    FetchedPropertyDescription(
-                        try property(child, in: name, known: []), fetchRequest: try fetchRequest(request, in: name)))
+            case "fetchedProperty": entity.fetchedProperties.append(try fetchedProperty(child, in: name))
             case "uniquenessConstraints":
                 entity.uniquenessConstraints = try child.children(named: "uniquenessConstraint").map {
                     try $0.children(named: "constraint").map { try required("value", of: $0, in: name) }
@@ -173,21 +177,34 @@ private struct Reader {
                 entity.compoundIndexes = try child.children(named: "compoundIndex").map {
                     try $0.children(named: "index").map { try required("value", of: $0, in: name) }
                 }
-            case "fetchIndex":
-                entity.fetchIndexes.append(
-                    FetchIndex(
-                        name: try required("name", of: child, in: name),
-                        elements: try child.children(named: "fetchIndexElement").map {
-                            FetchIndex.Element(
-                                property: try required("property", of: $0, in: name),
-                                type: $0.attributes["type"] ?? "Binary",
-                                isAscending: $0.attributes["order"] != "descending")
-                        }))
+            case "fetchIndex": entity.fetchIndexes.append(try fetchIndex(child, in: name))
             case "userInfo": entity.userInfo = try userInfo(child, in: name)
             default: throw unknown(child, in: name)
             }
         }
         return entity
+    }
+
+    /// A `<fetchedProperty>` with its `<fetchRequest>`.
+    func fetchedProperty(_ element: XMLTree, in entity: String) throws -> FetchedPropertyDescription {
+        guard let request = element.children(named: "fetchRequest").first else {
+            throw error(
+                element, in: entity, "has no <fetchRequest>",
+                fix: "add the fetch request or remove the fetched property")
+        }
+        return FetchedPropertyDescription(
+            try property(element, in: entity, known: []), fetchRequest: try fetchRequest(request, in: entity))
+    }
+
+    /// A `<fetchIndex>` and its elements.
+    func fetchIndex(_ element: XMLTree, in entity: String) throws -> FetchIndex {
+        FetchIndex(
+            name: try required("name", of: element, in: entity),
+            elements: try element.children(named: "fetchIndexElement").map {
+                FetchIndex.Element(
+                    property: try required("property", of: $0, in: entity), type: $0.attributes["type"] ?? "Binary",
+                    isAscending: $0.attributes["order"] != "descending")
+            })
     }
 
     func userInfo(_ element: XMLTree, in entity: String) throws -> [String: String] {
@@ -204,7 +221,8 @@ private struct Reader {
         return PropertyDescription(
             name: try required("name", of: element, in: entity), isOptional: element.flag("optional"),
             isTransient: element.flag("transient"), isReadOnly: element.flag("derived"),
-            renamingIdentifier: element.attributes["elementID"], versionHashModifier: element.attributes["versionHashModifier"],
+            renamingIdentifier: element.attributes["elementID"],
+            versionHashModifier: element.attributes["versionHashModifier"],
             userInfo: try element.children(named: "userInfo").first.map { try userInfo($0, in: entity) } ?? [:],
             otherXMLAttributes: element.attributes.filter { !shared.contains($0.key) && !known.contains($0.key) })
     }
@@ -226,7 +244,9 @@ private struct Reader {
         }
         let attributes = element.attributes
         if element.flag("derived"), attributes["derivationExpression"] == nil {
-            throw error(element, in: entity, "is derived but has no derivationExpression", fix: "add derivationExpression=\"…\"")
+            throw error(
+                element, in: entity, "is derived but has no derivationExpression", fix: "add derivationExpression=\"…\""
+            )
         }
         return AttributeDescription(
             try property(element, in: entity, known: known), type: type,
@@ -234,25 +254,32 @@ private struct Reader {
             allowsExternalBinaryDataStorage: element.flag("allowsExternalBinaryDataStorage"),
             preservesValueInHistoryOnDeletion: element.flag("preserveAfterDeletion"),
             valueTransformerName: attributes["valueTransformerName"], customClassName: attributes["customClassName"],
-            usesScalarValueType: attributes["usesScalarValueType"].map { $0 == "YES" }, isIndexed: element.flag("indexed"),
+            usesScalarValueType: attributes["usesScalarValueType"].map { $0 == "YES" },
+            isIndexed: element.flag("indexed"),
             minValueString: attributes["minValueString"], maxValueString: attributes["maxValueString"],
             regularExpressionString: attributes["regularExpressionString"],
             derivationExpression: element.flag("derived") ? attributes["derivationExpression"] : nil)
     }
 
     func relationship(_ element: XMLTree, in entity: String) throws -> RelationshipDescription {
-        let known: Set = ["destinationEntity", "inverseName", "inverseEntity", "toMany", "ordered", "minCount", "maxCount", "deletionRule"]
+        let known: Set = [
+            "destinationEntity", "inverseName", "inverseEntity", "toMany", "ordered", "minCount", "maxCount",
+            "deletionRule",
+        ]
         var rule = RelationshipDescription.DeleteRule.nullify
         if let text = element.attributes["deletionRule"] {
             guard let parsed = RelationshipDescription.DeleteRule(rawValue: text) else {
                 throw error(
                     element, in: entity, "unknown deletionRule \"\(text)\"",
-                    fix: "use one of: \(RelationshipDescription.DeleteRule.allCases.map(\.rawValue).joined(separator: ", "))")
+                    fix:
+                        "use one of: \(RelationshipDescription.DeleteRule.allCases.map(\.rawValue).joined(separator: ", "))"
+                )
             }
             rule = parsed
         }
         return RelationshipDescription(
-            try property(element, in: entity, known: known), destination: try required("destinationEntity", of: element, in: entity),
+            try property(element, in: entity, known: known),
+            destination: try required("destinationEntity", of: element, in: entity),
             inverse: element.attributes["inverseName"], inverseEntity: element.attributes["inverseEntity"],
             isToMany: element.flag("toMany"), isOrdered: element.flag("ordered"),
             minCount: try integer("minCount", of: element, in: entity) ?? 0,
@@ -261,7 +288,8 @@ private struct Reader {
 
     func fetchRequest(_ element: XMLTree, in entity: String?) throws -> FetchRequestTemplate {
         FetchRequestTemplate(
-            name: try required("name", of: element, in: entity), entityName: try required("entity", of: element, in: entity),
+            name: try required("name", of: element, in: entity),
+            entityName: try required("entity", of: element, in: entity),
             predicateString: element.attributes["predicateString"],
             otherXMLAttributes: element.attributes.filter { !["name", "entity", "predicateString"].contains($0.key) })
     }

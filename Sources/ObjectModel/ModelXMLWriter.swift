@@ -131,7 +131,9 @@ public enum ModelXMLWriter {
         if relationship.isToMany { list.append(("toMany", "YES")) }
         if relationship.isOrdered { list.append(("ordered", "YES")) }
         if relationship.minCount != 0 { list.append(("minCount", String(relationship.minCount))) }
-        if relationship.maxCount != 0 || !relationship.isToMany { list.append(("maxCount", String(relationship.maxCount))) }
+        if relationship.maxCount != 0 || !relationship.isToMany {
+            list.append(("maxCount", String(relationship.maxCount)))
+        }
         list.append(("deletionRule", relationship.deleteRule.rawValue))
         list.append(("destinationEntity", relationship.destinationEntityName))
         list.append(optional: "inverseName", relationship.inverseName)
@@ -145,7 +147,9 @@ public enum ModelXMLWriter {
         return list + ordered(template.otherXMLAttributes)
     }
 
-    private static func groups(_ outer: String, _ inner: String, _ leaf: String, _ lists: [[String]], to out: inout XMLOutput) {
+    private static func groups(
+        _ outer: String, _ inner: String, _ leaf: String, _ lists: [[String]], to out: inout XMLOutput
+    ) {
         guard !lists.isEmpty else { return }
         out.open(2, outer, [])
         for list in lists {

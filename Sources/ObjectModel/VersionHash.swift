@@ -14,7 +14,8 @@ public enum VersionHash {
     public static func propertyHash(_ property: PropertyDescription) -> Data {
         var bytes = HashInput()
         bytes.append(property.name)
-        bytes.append(UInt16((property.isOptional ? 1 : 0) | (property.isTransient ? 2 : 0) | (property.isReadOnly ? 4 : 0)))
+        bytes.append(
+            UInt16((property.isOptional ? 1 : 0) | (property.isTransient ? 2 : 0) | (property.isReadOnly ? 4 : 0)))
         if let modifier = property.versionHashModifier { bytes.append(modifier) }
         return bytes.sha256
     }

@@ -58,7 +58,8 @@ public struct XMLTree: Sendable {
             let column = offset - (before.lastIndex(of: 0x0A).map { $0 - data.startIndex + 1 } ?? 0) + 1
             throw ModelFileError(
                 file: file, line: line,
-                problem: "malformed XML at column \(column): not UTF-8 text (byte \(offset) is not part of a UTF-8 character)",
+                problem:
+                    "malformed XML at column \(column): not UTF-8 text (byte \(offset) is not part of a UTF-8 character)",
                 fix: "save the file as UTF-8, or restore it from version control")
         }
         let parser = XMLParser(data: data)
@@ -72,10 +73,13 @@ public struct XMLTree: Sendable {
         if let line = builder.tooDeepAtLine {
             throw ModelFileError(
                 file: file, line: line,
-                problem: "elements are nested more than \(maximumDepth) deep (Xcode's model and mapping files nest about five)",
+                problem:
+                    "elements are nested more than \(maximumDepth) deep (Xcode's model and mapping files nest about five)",
                 fix: "this is not a file Xcode wrote; restore it from version control")
         }
-        if let failure = builder.firstError ?? (ok ? nil : (parser.lineNumber, parser.columnNumber, (parser.parserError as NSError?)?.code ?? 0)) {
+        if let failure = builder.firstError
+            ?? (ok ? nil : (parser.lineNumber, parser.columnNumber, (parser.parserError as NSError?)?.code ?? 0))
+        {
             throw ModelFileError(
                 file: file, line: failure.line,
                 problem: "malformed XML at column \(failure.column): \(describe(libxml2Code: failure.code))",
@@ -149,7 +153,8 @@ private final class TreeBuilder: NSObject, XMLParserDelegate {
             parser.abortParsing()
             return
         }
-        stack.append(XMLTree(name: elementName, attributes: attributes, children: [], text: "", line: parser.lineNumber))
+        stack.append(
+            XMLTree(name: elementName, attributes: attributes, children: [], text: "", line: parser.lineNumber))
     }
 
     func parser(_ parser: XMLParser, foundCharacters string: String) {

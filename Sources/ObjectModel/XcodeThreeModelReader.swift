@@ -70,7 +70,9 @@ public enum XcodeThreeModelReader {
         let package = try XcodeThreeRefusal.within(nil) { try root.object("_xd_rootPackage") }
         // Every fixture keeps its entities in the root package's classes; sub-packages are always
         // empty. Entities there would be lost, and their hashes with them, so refuse.
-        let nested = try XcodeThreeRefusal.within(nil) { try package?.object("XDBucketForPackagesstorage")?.pairs ?? [] }
+        let nested = try XcodeThreeRefusal.within(nil) {
+            try package?.object("XDBucketForPackagesstorage")?.pairs ?? []
+        }
         if !nested.isEmpty {
             throw XcodeThreeRefusal(
                 problem: "keeps entities in \(nested.count) sub-package(s), which Chrysalis cannot place",
@@ -78,7 +80,9 @@ public enum XcodeThreeModelReader {
         }
         var entities: [EntityDescription] = []
         var templates: [FetchRequestTemplate] = []
-        let classes = try XcodeThreeRefusal.within(nil) { try package?.object("XDBucketForClassesstorage")?.pairs ?? [] }
+        let classes = try XcodeThreeRefusal.within(nil) {
+            try package?.object("XDBucketForClassesstorage")?.pairs ?? []
+        }
         for (key, object) in classes {
             let name = try XcodeThreeRefusal.within(nil) { try object.string("_name") ?? key.stringValue ?? "" }
             let read = try XcodeThreeRefusal.within("entity \"\(name)\"") { try entity(object, name: name) }

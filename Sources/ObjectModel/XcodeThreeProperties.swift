@@ -18,7 +18,8 @@ enum XcodeThreeProperties {
                     problem: "is a fetched property (\(kind)) whose fetch request Chrysalis cannot find",
                     fix: "open the model in Xcode 4 or later and save it as a contents file")
             }
-            entity.fetchedProperties.append(FetchedPropertyDescription(shared, fetchRequest: try fetchRequest(request, owner: entity.name)))
+            entity.fetchedProperties.append(
+                FetchedPropertyDescription(shared, fetchRequest: try fetchRequest(request, owner: entity.name)))
         default:
             throw XcodeThreeRefusal(
                 problem: "is of class \(object.className ?? "(none)"), not a kind of property Chrysalis knows",
@@ -46,7 +47,9 @@ enum XcodeThreeProperties {
 
     /// `XD_PAttK_attributeType` is `NSAttributeType`'s raw value (700 String, 1800 Transformable,
     /// 1100 UUID, 1200 URI in the mapping models' copies), hashed as it is.
-    private static func attribute(_ shared: PropertyDescription, _ settings: XcodeThreeSettings) throws -> AttributeDescription {
+    private static func attribute(_ shared: PropertyDescription, _ settings: XcodeThreeSettings) throws
+        -> AttributeDescription
+    {
         let raw = try settings.integer("XD_PAttK_attributeType") ?? 0
         guard let type = AttributeType(rawValue: raw) else {
             throw XcodeThreeRefusal(
@@ -70,9 +73,12 @@ enum XcodeThreeProperties {
     /// in the fixtures stores -1. The oldest (Apple's Recipes, 2008) leave out `isToMany` on
     /// to-ones (min 1, max 1 stored) and both counts on to-manys: read as the XML reads a
     /// to-many without counts, 0 and 0. No fixture pairs that shape with a file Core Data wrote.
-    private static func relationship(_ shared: PropertyDescription, _ settings: XcodeThreeSettings) throws -> RelationshipDescription {
+    private static func relationship(_ shared: PropertyDescription, _ settings: XcodeThreeSettings) throws
+        -> RelationshipDescription
+    {
         guard let destination = try settings.object("XD_PRK_destination")?.string("_name") else {
-            throw XcodeThreeRefusal(problem: "is a relationship with no destination entity", fix: "choose its destination in Xcode")
+            throw XcodeThreeRefusal(
+                problem: "is a relationship with no destination entity", fix: "choose its destination in Xcode")
         }
         // The inverse is the `XDPMRelationship` itself; its `_owner` is the entity declaring it
         // (the destination in all 2,554 inverses of the fixtures).
@@ -83,7 +89,9 @@ enum XcodeThreeProperties {
         let rules: [RelationshipDescription.DeleteRule] = [.noAction, .nullify, .cascade, .deny]
         let rule = try settings.integer("XD_PRK_deleteRule") ?? 1
         guard rules.indices.contains(rule) else {
-            throw XcodeThreeRefusal(problem: "has delete rule \(rule), which Core Data does not have", fix: "choose its delete rule in Xcode")
+            throw XcodeThreeRefusal(
+                problem: "has delete rule \(rule), which Core Data does not have",
+                fix: "choose its delete rule in Xcode")
         }
         var relationship = RelationshipDescription(
             shared, destination: destination, inverse: try inverse?.string("_name"),
@@ -156,7 +164,9 @@ struct XcodeThreeSettings {
     func nameLists(_ key: String) throws -> [[String]] {
         try (values[key]?.members ?? []).map { list in
             try list.members.map { member in
-                guard let name = try member.stringValue ?? member.string("_name") else { throw mistyped(key, "lists of property names") }
+                guard let name = try member.stringValue ?? member.string("_name") else {
+                    throw mistyped(key, "lists of property names")
+                }
                 return name
             }
         }
@@ -184,7 +194,9 @@ struct XcodeThreeSettings {
         // Bounded: a hostile archive may nest a collection in itself.
         guard depth < 4 else { return "…" }
         if value.classNames.contains("NSDictionary") {
-            let entries = try value.pairs.map { "\($0.key.stringValue ?? "?") = \(try describe($0.value, depth: depth + 1));" }
+            let entries = try value.pairs.map {
+                "\($0.key.stringValue ?? "?") = \(try describe($0.value, depth: depth + 1));"
+            }
             return "{" + entries.joined(separator: " ") + "}"
         }
         return "(" + (try value.members.map { try describe($0, depth: depth + 1) }).joined(separator: ", ") + ")"

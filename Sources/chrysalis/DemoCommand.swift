@@ -48,7 +48,8 @@ struct DemoCommand: ParsableCommand {
     @Option(
         name: .customLong("auto"),
         help: ArgumentHelp(
-            "In the console, step through the plan by itself, going on after SECONDS at each pause: any key stops it, a starts it again.", valueName: "seconds")
+            "In the console, step through the plan by itself, going on after SECONDS at each pause: any key stops it, a starts it again.",
+            valueName: "seconds")
     )
     var autoAdvance: Double?
 
@@ -61,19 +62,23 @@ struct DemoCommand: ParsableCommand {
             throw ValidationError("--auto takes the seconds between steps, from more than 0 to 3600 (say --auto 3)")
         }
         guard list || DemoCatalog.example(named: name) != nil else {
-            throw ValidationError("no demo named \(name); demos: \(DemoCatalog.all.map(\.name).joined(separator: ", "))")
+            throw ValidationError(
+                "no demo named \(name); demos: \(DemoCatalog.all.map(\.name).joined(separator: ", "))")
         }
     }
 
     func run() throws {
         if list {
-            for example in DemoCatalog.all { print("\(example.name.padding(toLength: 10, withPad: " ", startingAt: 0)) \(example.summary)") }
+            for example in DemoCatalog.all {
+                print("\(example.name.padding(toLength: 10, withPad: " ", startingAt: 0)) \(example.summary)")
+            }
             return
         }
         let example = DemoCatalog.example(named: name)!
         let directory =
             dir.map { URL(fileURLWithPath: $0) }
-            ?? FileManager.default.temporaryDirectory.appendingPathComponent("chrysalis-demo-\(example.name)-\(UUID().uuidString.prefix(8))")
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent(
+                "chrysalis-demo-\(example.name)-\(UUID().uuidString.prefix(8))")
         var runner = DemoRunner(example: example, directory: directory, rows: rows)
         runner.seed = seed
         let view = DemoOutput()
@@ -104,11 +109,14 @@ struct DemoCommand: ParsableCommand {
         let showcase: ConsoleApp.Showcase = { done, note in
             var tables: [StepResult.Table] = []
             guard DemoRunner.endsStop(done, of: plan) else { return tables }
-            if let lesson = runner.lesson(at: done.step.destination.name) { tables.append(.init(title: lesson, columns: [], rows: [])) }
+            if let lesson = runner.lesson(at: done.step.destination.name) {
+                tables.append(.init(title: lesson, columns: [], rows: []))
+            }
             try runner.arrive(at: done.step.destination.name) { event in
                 switch event {
                 case let .query(title, columns, rows): tables.append(.init(title: title, columns: columns, rows: rows))
-                case .demoWork(let text): tables.append(.init(title: "The demo's own work: " + text, columns: [], rows: []))
+                case .demoWork(let text):
+                    tables.append(.init(title: "The demo's own work: " + text, columns: [], rows: []))
                 case let .working(done, total): note("the demo's own work: rows \(done)/\(total)")
                 default: break
                 }
@@ -117,7 +125,8 @@ struct DemoCommand: ParsableCommand {
         }
         guard
             let outcome = ConsoleApp.run(
-                store: runner.storePath, bundle: bundle, plan: plan, options: runner.options(), stepMode: autoAdvance != nil,
+                store: runner.storePath, bundle: bundle, plan: plan, options: runner.options(),
+                stepMode: autoAdvance != nil,
                 startImmediately: autoAdvance != nil, autoAdvance: autoAdvance, showcase: showcase)
         else {
             return false
@@ -125,8 +134,10 @@ struct DemoCommand: ParsableCommand {
         // `finish` says how it ended (once); what is left is where the files are.
         defer {
             DemoOutput().say(
-                "The store is \(runner.storePath)" + (outcome.isMigrated ? "; the original is kept beside it with ~ in its name" : "")
-                    + ". The demo's files take \(Self.size(of: runner.directory)) in \(runner.directory.path): `rm -r \(runner.directory.path)` removes them.")
+                "The store is \(runner.storePath)"
+                    + (outcome.isMigrated ? "; the original is kept beside it with ~ in its name" : "")
+                    + ". The demo's files take \(Self.size(of: runner.directory)) in \(runner.directory.path): `rm -r \(runner.directory.path)` removes them."
+            )
         }
         try outcome.finish()
         return true
@@ -135,7 +146,9 @@ struct DemoCommand: ParsableCommand {
     /// The plan said in words, then run with progress lines, each step's result and the
     /// example's queries printed as the step ends.
     private func narrate(_ runner: DemoRunner, bundle: ModelBundle, plan: MigrationPlan, view: DemoOutput) throws {
-        view.showPlan(plan, defaultRoute: try runner.defaultRoute(bundle: bundle), staged: runner.example.strategy != nil, lessons: runner.lesson(at:))
+        view.showPlan(
+            plan, defaultRoute: try runner.defaultRoute(bundle: bundle), staged: runner.example.strategy != nil,
+            lessons: runner.lesson(at:))
         var options = runner.options()
         options.afterStep = { done in
             view.showStep(done)
@@ -148,14 +161,17 @@ struct DemoCommand: ParsableCommand {
         print("")
         view.say(
             "Done. The migrated store is \(runner.storePath); the original, at \(plan.storeVersion), is kept beside it with ~ in its name. "
-                + "The demo's files take \(Self.size(of: runner.directory)) in \(runner.directory.path): `rm -r \(runner.directory.path)` removes them.")
+                + "The demo's files take \(Self.size(of: runner.directory)) in \(runner.directory.path): `rm -r \(runner.directory.path)` removes them."
+        )
     }
 
     /// `80 MB`: what the files in `directory` take.
     private static func size(of directory: URL) -> String {
         let files = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.fileSizeKey])
         var bytes = 0
-        while let file = files?.nextObject() as? URL { bytes += (try? file.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0 }
+        while let file = files?.nextObject() as? URL {
+            bytes += (try? file.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0
+        }
         return bytes >= 1 << 20 ? "\(bytes >> 20) MB" : "\(max(bytes >> 10, 1)) KB"
     }
 }

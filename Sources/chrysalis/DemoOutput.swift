@@ -11,7 +11,9 @@ final class DemoOutput: Sendable {
     /// is not a terminal), tables cut their cells to fit.
     static let width: Int = {
         var size = winsize()
-        if isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 20 { return min(Int(size.ws_col) - 1, 100) }
+        if isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 20 {
+            return min(Int(size.ws_col) - 1, 100)
+        }
         return 100
     }()
 
@@ -52,7 +54,9 @@ final class DemoOutput: Sendable {
                 "The plan: \(plan.storeVersion) → \(plan.targetVersion) in \(count), by the stages the app registers (staged migration, "
                     + "as iOS 17's NSStagedMigrationManager runs them): each handler is a step of its own.", indent: "")
         } else {
-            paragraph("The plan: \(plan.storeVersion) → \(plan.targetVersion) in \(count), by `chrysalis migrate`'s default, progressive route.", indent: "")
+            paragraph(
+                "The plan: \(plan.storeVersion) → \(plan.targetVersion) in \(count), by `chrysalis migrate`'s default, progressive route.",
+                indent: "")
         }
         for (index, step) in plan.steps.enumerated() {
             print("\n  \(index + 1). \(Self.versions(of: step)) [\(step.kind.name)]")
@@ -60,8 +64,13 @@ final class DemoOutput: Sendable {
             var changes: [String] = []
             if case .lightweight(let inference) = step.kind { changes = inference.changes.map(\.description) }
             if !changes.isEmpty { paragraph("changes: " + changes.joined(separator: "; "), indent: "     ") }
-            for finding in step.findings where !changes.contains(where: finding.contains) { paragraph(finding, indent: "     ") }
-            if case .handler = step.kind {} else if let lesson = lessons(step.destination.name) { paragraph(lesson, indent: "     ") }
+            for finding in step.findings where !changes.contains(where: finding.contains) {
+                paragraph(finding, indent: "     ")
+            }
+            if case .handler = step.kind {
+            } else if let lesson = lessons(step.destination.name) {
+                paragraph(lesson, indent: "     ")
+            }
         }
     }
 
@@ -95,15 +104,18 @@ final class DemoOutput: Sendable {
     private func why(_ step: MigrationPlan.Step) -> String {
         switch step.kind {
         case .lightweight:
-            return "Core Data can infer every change (\(step.reason)), so the step is lightweight: SQL on the store itself, "
+            return
+                "Core Data can infer every change (\(step.reason)), so the step is lightweight: SQL on the store itself, "
                 + "in one transaction, no mapping model."
         case .mapping(let models):
             let given = models.count == 1 ? "a mapping model is given" : "\(models.count) mapping models are given"
-            return "\(given) for this pair of versions (\(models.map(\.name).joined(separator: " then "))), and Core Data "
+            return
+                "\(given) for this pair of versions (\(models.map(\.name).joined(separator: " then "))), and Core Data "
                 + "uses \(models.count == 1 ? "it" : "them") rather than infer: the step runs the three stages (create instances, relationships, "
                 + "validate) into a new store."
         case .handler(let handler):
-            return "the app's \(handler.moment.rawValue) handler runs on the store at \(handler.version.name), with objects it fetches, changes "
+            return
+                "the app's \(handler.moment.rawValue) handler runs on the store at \(handler.version.name), with objects it fetches, changes "
                 + "and saves, in one transaction undone with the plan if anything fails."
         }
     }
@@ -123,7 +135,10 @@ final class DemoOutput: Sendable {
         let cells = [columns] + rows.map { $0.map { $0.count > limit ? String($0.prefix(limit - 3)) + "..." : $0 } }
         let widths = columns.indices.map { index in cells.map { index < $0.count ? $0[index].count : 0 }.max() ?? 0 }
         for (number, row) in cells.enumerated() {
-            print("  " + row.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: "  "))
+            print(
+                "  "
+                    + row.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(
+                        separator: "  "))
             if number == 0 { print("  " + widths.map { String(repeating: "─", count: $0) }.joined(separator: "  ")) }
         }
     }

@@ -8,7 +8,8 @@ import XCTest
 final class BenchSmokeTests: XCTestCase {
     func testEveryScenarioMakesTheSameDataAsTheBaseline() throws {
         let names = [
-            "add-attribute", "add-attribute-many-to-many", "rename-require", "compiled-transform", "custom-policy", "relationships", "whole-chain",
+            "add-attribute", "add-attribute-many-to-many", "rename-require", "compiled-transform", "custom-policy",
+            "relationships", "whole-chain",
             "policy-lookups", "progress", "render",
         ]
         let result = try ChrysalisRunner.run(
@@ -31,24 +32,28 @@ final class BenchSmokeTests: XCTestCase {
     /// The real app's upgrade, on a small store: straight in one step, against its SQL run bare,
     /// both ending with the same data (its timing is for the release build, never asserted here).
     func testTheWireUpgradeRunsAgainstItsSQL() throws {
-        let result = try ChrysalisRunner.run(["--scenario", "wire-upgrade", "--rows", "30", "--rounds", "1", "--json"], executable: "chrysalis-bench")
+        let result = try ChrysalisRunner.run(
+            ["--scenario", "wire-upgrade", "--rows", "30", "--rounds", "1", "--json"], executable: "chrysalis-bench")
         XCTAssertEqual(result.status, 0, result.stderr)
         let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         XCTAssertEqual(json["scenario"] as? String, "wire-upgrade")
         XCTAssertEqual(json["destinationsEqual"] as? Bool, true, "the bench checked both stores hold the same data")
-        XCTAssertGreaterThan(json["tablesRebuilt"] as? Int ?? 0, 0, "the straight step rebuilds tables: \(result.stdout)")
+        XCTAssertGreaterThan(
+            json["tablesRebuilt"] as? Int ?? 0, 0, "the straight step rebuilds tables: \(result.stdout)")
         XCTAssertGreaterThan(json["baselineSeconds"] as? Double ?? 0, 0)
     }
 
     /// The ETA scenario runs the Wire upgrade with its backup, hearing every post, and judges
     /// the ETA shown (its error is for the release build, never asserted here).
     func testTheETAScenarioJudgesWhatWasShown() throws {
-        let result = try ChrysalisRunner.run(["--scenario", "eta", "--rows", "30", "--json"], executable: "chrysalis-bench")
+        let result = try ChrysalisRunner.run(
+            ["--scenario", "eta", "--rows", "30", "--json"], executable: "chrysalis-bench")
         XCTAssertEqual(result.status, 0, result.stderr)
         let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         XCTAssertEqual(json["scenario"] as? String, "eta")
         XCTAssertGreaterThan(json["seconds"] as? Double ?? 0, 0)
-        XCTAssertGreaterThanOrEqual(json["worstError"] as? Double ?? 0, 1, "an error is a ratio of at least 1: \(result.stdout)")
+        XCTAssertGreaterThanOrEqual(
+            json["worstError"] as? Double ?? 0, 1, "an error is a ratio of at least 1: \(result.stdout)")
         XCTAssertNotNil(json["moments"] as? Int)
     }
 
@@ -68,7 +73,9 @@ final class BenchSmokeTests: XCTestCase {
             ["--check", "--scenario", "add-attribute", "--scenario", "rebuild-type", "--rows", "200", "--rounds", "1"],
             executable: "chrysalis-bench")
         let table = try XCTUnwrap(
-            result.stdout.range(of: "chrysalis-bench --check at 200 rows per root entity").map { String(result.stdout[$0.lowerBound...]) },
+            result.stdout.range(of: "chrysalis-bench --check at 200 rows per root entity").map {
+                String(result.stdout[$0.lowerBound...])
+            },
             result.stdout + result.stderr)
         let rows = table.split(separator: "\n").filter { $0.hasPrefix("add-attribute") || $0.hasPrefix("rebuild-type") }
         XCTAssertEqual(rows.count, 2, table)
@@ -76,7 +83,9 @@ final class BenchSmokeTests: XCTestCase {
         let missed = rows.filter { $0.hasSuffix("MISSED") }.count
         XCTAssertEqual(rows.filter { $0.hasSuffix(" ok") }.count + missed, 2, table)
         XCTAssertEqual(result.status, missed == 0 ? 0 : 1, table)
-        XCTAssertTrue(table.contains(missed == 0 ? "every scenario meets its goal" : "\(missed) of 2 scenarios miss their goal"), table)
+        XCTAssertTrue(
+            table.contains(missed == 0 ? "every scenario meets its goal" : "\(missed) of 2 scenarios miss their goal"),
+            table)
     }
 
     /// The check every scenario passes before it reports must catch a changed value, a missing
@@ -84,10 +93,13 @@ final class BenchSmokeTests: XCTestCase {
     func testTheDestinationCheckCatchesOneChangedValueOrMissingRow() throws {
         let directory = try Fixtures.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let bundle = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let bundle = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .appendingPathComponent("Benchmarks/Models/Library.xcdatamodeld").path
         let original = directory.appendingPathComponent("a.sqlite").path
-        let made = try ChrysalisRunner.run(["fixture", bundle, "--version", "Library 2", "--rows", "300", "--out", original])
+        let made = try ChrysalisRunner.run([
+            "fixture", bundle, "--version", "Library 2", "--rows", "300", "--out", original,
+        ])
         XCTAssertEqual(made.status, 0, made.stderr)
         let cases: [(change: String, message: String)] = [
             ("", "hold the same data"),
@@ -101,7 +113,9 @@ final class BenchSmokeTests: XCTestCase {
             if !item.change.isEmpty { try DatabaseQueue(path: copy).write { try $0.execute(sql: item.change) } }
             let result = try ChrysalisRunner.run(["--compare", original, copy], executable: "chrysalis-bench")
             XCTAssertEqual(result.status == 0, item.change.isEmpty, "\(item.change): \(result.stderr)")
-            XCTAssertTrue((result.stdout + result.stderr).contains(item.message), "\(item.change): \(result.stdout) \(result.stderr)")
+            XCTAssertTrue(
+                (result.stdout + result.stderr).contains(item.message),
+                "\(item.change): \(result.stdout) \(result.stderr)")
         }
     }
 }

@@ -17,14 +17,17 @@ final class CheckHistoryCommandTests: XCTestCase {
         let bundle = Fixtures.root.appendingPathComponent("wire-ios-data-model/Resources/zmessaging.xcdatamodeld")
         let result = try ChrysalisRunner.run(["check-history", bundle.path, "--json"])
         XCTAssertEqual(result.status, 0, result.stderr)
-        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], result.stdout)
+        let json = try XCTUnwrap(
+            try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], result.stdout)
         XCTAssertEqual(json["bundle"] as? String, "zmessaging")
         let outcomes = try XCTUnwrap(json["versions"] as? [[String: Any]])
         XCTAssertEqual(outcomes.count, try versions(of: bundle).count, "every version is checked")
-        XCTAssertTrue(outcomes.allSatisfy { $0["ok"] as? Bool == true }, "\(outcomes.filter { $0["ok"] as? Bool != true })")
+        XCTAssertTrue(
+            outcomes.allSatisfy { $0["ok"] as? Bool == true }, "\(outcomes.filter { $0["ok"] as? Bool != true })")
         let current = try XCTUnwrap(json["current"] as? String)
         XCTAssertEqual(outcomes.first { $0["version"] as? String == current }?["steps"] as? Int, 0)
-        XCTAssertTrue(outcomes.filter { $0["version"] as? String != current }.allSatisfy { ($0["steps"] as? Int ?? 0) >= 1 })
+        XCTAssertTrue(
+            outcomes.filter { $0["version"] as? String != current }.allSatisfy { ($0["steps"] as? Int ?? 0) >= 1 })
     }
 
     /// Moody's last mapping model names a Swift policy the plain binary has not registered:
@@ -38,11 +41,18 @@ final class CheckHistoryCommandTests: XCTestCase {
         let failures = lines.filter { $0.hasPrefix("FAIL") }
         XCTAssertEqual(failures.count, try versions(of: bundle).count - 1, result.stdout)
         XCTAssertTrue(
-            failures.allSatisfy { $0.contains("Country5ToCountry6Policy (step Moody 5 → Moody 6)") && $0.contains("Fix: register them") }, result.stdout)
+            failures.allSatisfy {
+                $0.contains("Country5ToCountry6Policy (step Moody 5 → Moody 6)") && $0.contains("Fix: register them")
+            }, result.stdout)
         XCTAssertTrue(lines.contains { $0.hasPrefix("ok    Moody 6") }, result.stdout)
         let count = try versions(of: bundle).count
-        XCTAssertTrue(result.stdout.contains("\(count - 1) of \(count) versions of Moody do not migrate to Moody 6 (progressive), at 1 step."), result.stdout)
-        XCTAssertTrue(result.stdout.contains("Failing steps:\n  Moody 5 → Moody 6: \(count - 1) versions"), "one problem, said once: \(result.stdout)")
+        XCTAssertTrue(
+            result.stdout.contains(
+                "\(count - 1) of \(count) versions of Moody do not migrate to Moody 6 (progressive), at 1 step."),
+            result.stdout)
+        XCTAssertTrue(
+            result.stdout.contains("Failing steps:\n  Moody 5 → Moody 6: \(count - 1) versions"),
+            "one problem, said once: \(result.stdout)")
         XCTAssertTrue(result.stderr.contains("checking 1/\(count): Moody"), "progress while it runs: \(result.stderr)")
     }
 
@@ -52,7 +62,9 @@ final class CheckHistoryCommandTests: XCTestCase {
         let migrations = Fixtures.root.appendingPathComponent("objcio-core-data/Migrations/Migrations")
         let bundle = migrations.appendingPathComponent("Moody.xcdatamodeld")
         let junit = try scratchDirectory().appendingPathComponent("history.xml")
-        let result = try ChrysalisRunner.run(["check-history", bundle.path, "--mappings", migrations.path, "--json", "--junit", junit.path])
+        let result = try ChrysalisRunner.run([
+            "check-history", bundle.path, "--mappings", migrations.path, "--json", "--junit", junit.path,
+        ])
         XCTAssertEqual(result.status, 1, result.stderr)
         XCTAssertTrue(result.stderr.contains("checking 1/"), "progress in JSON mode too: \(result.stderr)")
         let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])

@@ -28,11 +28,15 @@ struct ChrysalisRunner {
     static func demos(_ arguments: [String]) throws -> Result { try run(arguments, executable: "chrysalis-demos") }
 
     /// Runs `executable` (a product built beside the tests; `chrysalis` unless told otherwise).
-    static func run(_ arguments: [String], executable: String = "chrysalis", environment: [String: String] = [:]) throws -> Result {
+    static func run(_ arguments: [String], executable: String = "chrysalis", environment: [String: String] = [:]) throws
+        -> Result
+    {
         let process = Process()
         process.executableURL = Bundle.main.bundleURL.appendingPathComponent(executable)
         process.arguments = arguments
-        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

@@ -29,7 +29,8 @@ enum CleanSpawn {
         defer { for variable in environment { free(variable) } }
         let result = posix_spawn(&pid, argv[0], &actions, &attributes, cArguments, environment)
         guard result == 0 else {
-            throw NSError(domain: "spawn", code: Int(result), userInfo: [NSLocalizedDescriptionKey: "cannot start \(argv[0])"])
+            throw NSError(
+                domain: "spawn", code: Int(result), userInfo: [NSLocalizedDescriptionKey: "cannot start \(argv[0])"])
         }
         return pid
     }

@@ -12,30 +12,42 @@ final class CompiledMappingCommandTests: XCTestCase {
     private func json(_ arguments: [String]) throws -> [String: Any] {
         let result = try ChrysalisRunner.run(["mapping"] + arguments + ["--json"])
         XCTAssertEqual(result.status, 0, result.stderr)
-        return try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], result.stdout)
+        return try XCTUnwrap(
+            try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], result.stdout)
     }
 
     func testCompiledMappingPrintsItsEntityMappingsInOrder() throws {
         let text = try ChrysalisRunner.run(["mapping", Self.compiled])
         XCTAssertEqual(text.status, 0, text.stderr)
         XCTAssertTrue(
-            text.stdout.hasPrefix("V2toV3: versions known by entity hashes only (give --model to name them), 5 entity mappings in execution order"), text.stdout
+            text.stdout.hasPrefix(
+                "V2toV3: versions known by entity hashes only (give --model to name them), 5 entity mappings in execution order"
+            ), text.stdout
         )
         XCTAssertTrue(
             text.stdout.contains(
-                #"previousOwners        ⇢ FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "PersonToPerson", $source.owner)"#),
+                #"previousOwners        ⇢ FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "PersonToPerson", $source.owner)"#
+            ),
             text.stdout)
-        XCTAssertTrue(text.stdout.contains("createdBy             ⇢ (left unset)"), "the compiler left it unset: nothing is inferred")
+        XCTAssertTrue(
+            text.stdout.contains("createdBy             ⇢ (left unset)"),
+            "the compiler left it unset: nothing is inferred")
 
         let mapping = try json([Self.compiled])
         let entities = try XCTUnwrap(mapping["entityMappings"] as? [[String: Any]])
-        XCTAssertEqual(entities.compactMap { $0["name"] as? String }, ["CarToCar", "LuxuryCarToLuxuryCar", "PersonToPerson", "SportCarToSportCar", "Maker"])
+        XCTAssertEqual(
+            entities.compactMap { $0["name"] as? String },
+            ["CarToCar", "LuxuryCarToLuxuryCar", "PersonToPerson", "SportCarToSportCar", "Maker"])
         XCTAssertEqual(entities.compactMap { $0["kind"] as? String }, ["custom", "custom", "copy", "custom", "add"])
         XCTAssertEqual(entities[0]["policy"] as? String, "REPLACE_AT_RUNTIME.V2to3MakerPolicy")
         XCTAssertEqual(mapping["source"] as? String, "", "no version names in a .cdm")
-        XCTAssertEqual((mapping["sourceEntityHashes"] as? [String: String])?.keys.sorted(), ["Car", "LuxuryCar", "Person", "SportCar"])
+        XCTAssertEqual(
+            (mapping["sourceEntityHashes"] as? [String: String])?.keys.sorted(),
+            ["Car", "LuxuryCar", "Person", "SportCar"])
         let person = try XCTUnwrap(entities[2]["attributes"] as? [[String: Any]])
-        XCTAssertEqual(person.compactMap { $0["expression"] as? String }, ["$source.firstName", "$source.lastName", "$source.updatedAt"])
+        XCTAssertEqual(
+            person.compactMap { $0["expression"] as? String },
+            ["$source.firstName", "$source.lastName", "$source.updatedAt"])
     }
 
     func testModelNamesTheVersionsByHashes() throws {
@@ -46,7 +58,9 @@ final class CompiledMappingCommandTests: XCTestCase {
             let entities = try XCTUnwrap(mapping["entityMappings"] as? [[String: Any]])
             XCTAssertEqual(entities.count, 5, model)
         }
-        let text = try ChrysalisRunner.run(["mapping", Self.compiled, "--model", Self.sample.appendingPathComponent("SampleModel.xcdatamodeld").path])
+        let text = try ChrysalisRunner.run([
+            "mapping", Self.compiled, "--model", Self.sample.appendingPathComponent("SampleModel.xcdatamodeld").path,
+        ])
         XCTAssertTrue(text.stdout.hasPrefix("V2toV3: SampleModel2 → SampleModel3, 5 entity mappings"), text.stdout)
     }
 
@@ -59,9 +73,13 @@ final class CompiledMappingCommandTests: XCTestCase {
         try FileManager.default.copyItem(
             at: Self.sample.appendingPathComponent("SampleModel.xcdatamodeld/SampleModel.xcdatamodel/contents"),
             to: bundle.appendingPathComponent("contents"))
-        let result = try ChrysalisRunner.run(["mapping", Self.compiled, "--model", bundle.deletingLastPathComponent().path])
+        let result = try ChrysalisRunner.run([
+            "mapping", Self.compiled, "--model", bundle.deletingLastPathComponent().path,
+        ])
         XCTAssertEqual(result.status, 1)
-        XCTAssertTrue(result.stderr.hasPrefix("error: \(Self.compiled): was compiled for models whose entity hashes fit no version"), result.stderr)
+        XCTAssertTrue(
+            result.stderr.hasPrefix(
+                "error: \(Self.compiled): was compiled for models whose entity hashes fit no version"), result.stderr)
         XCTAssertTrue(result.stderr.contains("Fix: "), result.stderr)
     }
 
@@ -73,7 +91,10 @@ final class CompiledMappingCommandTests: XCTestCase {
         try bytes.prefix(bytes.count / 2).write(to: truncated)
         let result = try ChrysalisRunner.run(["mapping", truncated.path])
         XCTAssertEqual(result.status, 1)
-        XCTAssertTrue(result.stderr.hasPrefix("error: \(truncated.path): is not a readable compiled mapping model: not a property list. Fix: "), result.stderr)
+        XCTAssertTrue(
+            result.stderr.hasPrefix(
+                "error: \(truncated.path): is not a readable compiled mapping model: not a property list. Fix: "),
+            result.stderr)
         XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
     }
 }

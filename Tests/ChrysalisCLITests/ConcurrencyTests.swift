@@ -7,7 +7,8 @@ import XCTest
 /// app (here the sqlite3 shell) holding SQLite's write lock is waited on, then refused by pid,
 /// and the store is never touched until it lets go.
 final class ConcurrencyTests: XCTestCase {
-    private let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    private let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
         .appendingPathComponent("Sources/Demo/Resources")
     private var bundle: String { resources.appendingPathComponent("BookStore.xcdatamodeld").path }
     private var mapping: String { resources.appendingPathComponent("Mappings/BookStore3To4.mapping.yaml").path }
@@ -16,7 +17,9 @@ final class ConcurrencyTests: XCTestCase {
         let directory = try Fixtures.makeTemporaryDirectory()
         addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("Book Store ✓.sqlite").path
-        let made = try ChrysalisRunner.run(["fixture", bundle, "--version", version, "--rows", String(rows), "--out", path])
+        let made = try ChrysalisRunner.run([
+            "fixture", bundle, "--version", version, "--rows", String(rows), "--out", path,
+        ])
         XCTAssertEqual(made.status, 0, made.stderr)
         return path
     }
@@ -33,9 +36,12 @@ final class ConcurrencyTests: XCTestCase {
         let tmux = try TmuxSession(command)
         // Paused in step mode, the console holds the store for as long as we like.
         try tmux.wait(for: "Paused after CategoryToCategory")
-        let migrate = try ChrysalisRunner.demos(["migrate", path, "--model", bundle, "--mappings", mapping, "--to", "BookStore 4"])
+        let migrate = try ChrysalisRunner.demos([
+            "migrate", path, "--model", bundle, "--mappings", mapping, "--to", "BookStore 4",
+        ])
         XCTAssertEqual(migrate.status, 1)
-        XCTAssertTrue(migrate.stderr.hasPrefix("error: \(path) is being migrated by another process: pid "), migrate.stderr)
+        XCTAssertTrue(
+            migrate.stderr.hasPrefix("error: \(path) is being migrated by another process: pid "), migrate.stderr)
         XCTAssertTrue(migrate.stderr.contains("(chrysalis-demos console \(path) --model"), migrate.stderr)
         let console = try ChrysalisRunner.demos(["console", path, "--model", bundle, "--mappings", mapping])
         XCTAssertEqual(console.status, 1)
@@ -63,10 +69,13 @@ final class ConcurrencyTests: XCTestCase {
             XCTAssertEqual(refused.status, 1, refused.stdout)
             // An app that has the store open is named at once (OpenHandles), before any wait
             // for its write lock: it would go on writing to the store's old file after a swap.
-            XCTAssertTrue(refused.stderr.contains("\(path) is open in another process: pid \(app.pid) (sqlite3 "), refused.stderr)
+            XCTAssertTrue(
+                refused.stderr.contains("\(path) is open in another process: pid \(app.pid) (sqlite3 "), refused.stderr)
             XCTAssertEqual(try digest(path), before, "untouched while the app holds it")
             XCTAssertEqual(
-                try FileManager.default.contentsOfDirectory(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path).filter {
+                try FileManager.default.contentsOfDirectory(
+                    atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path
+                ).filter {
                     $0.contains("chrysalis")
                 }, [])
             // Once the app lets go, the same command migrates.

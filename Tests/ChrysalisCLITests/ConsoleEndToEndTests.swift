@@ -5,7 +5,8 @@ import XCTest
 
 /// The console in a real terminal (tmux), driven with keys, read from the screen.
 final class ConsoleEndToEndTests: XCTestCase {
-    private let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    private let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
         .appendingPathComponent("Sources/Demo/Resources")
     private var binary: String { ChrysalisRunner.demos.path }
 
@@ -24,10 +25,15 @@ final class ConsoleEndToEndTests: XCTestCase {
         return path
     }
 
-    private func console(_ store: String, _ extra: String = "", mappings names: [String] = ["BookStore3To4", "BookStore4To5"]) -> String {
+    private func console(
+        _ store: String, _ extra: String = "", mappings names: [String] = ["BookStore3To4", "BookStore4To5"]
+    ) -> String {
         let mappings = resources.appendingPathComponent("Mappings")
-        return "\(binary) console \(TmuxSession.quote(store)) --model \(TmuxSession.quote(resources.appendingPathComponent("BookStore.xcdatamodeld").path)) "
-            + names.map { "--mappings \(TmuxSession.quote(mappings.appendingPathComponent("\($0).mapping.yaml").path)) " }.joined() + extra
+        return
+            "\(binary) console \(TmuxSession.quote(store)) --model \(TmuxSession.quote(resources.appendingPathComponent("BookStore.xcdatamodeld").path)) "
+            + names.map {
+                "--mappings \(TmuxSession.quote(mappings.appendingPathComponent("\($0).mapping.yaml").path)) "
+            }.joined() + extra
     }
 
     private func percent(_ screen: String) -> Int? {
@@ -36,7 +42,9 @@ final class ConsoleEndToEndTests: XCTestCase {
     }
 
     private func hashes(_ path: String) throws -> String {
-        try DatabaseQueue(path: path).read { db in try String.fetchOne(db, sql: "SELECT hex(Z_PLIST) FROM Z_METADATA") ?? "" }
+        try DatabaseQueue(path: path).read { db in
+            try String.fetchOne(db, sql: "SELECT hex(Z_PLIST) FROM Z_METADATA") ?? ""
+        }
     }
 
     /// The demo in the console from the store's first version: every step of the plan runs in
@@ -45,9 +53,12 @@ final class ConsoleEndToEndTests: XCTestCase {
     func testDemoRunsTheWholeChainFromBookStore1() throws {
         let directory = try scratchDirectory()
         // `chrysalis demo` brings the demos' policies itself: the plain executable runs it.
-        let tmux = try TmuxSession("\(ChrysalisRunner.binary.path) demo --rows 20000 --dir \(TmuxSession.quote(directory.path))")
+        let tmux = try TmuxSession(
+            "\(ChrysalisRunner.binary.path) demo --rows 20000 --dir \(TmuxSession.quote(directory.path))")
         let versions = try tmux.wait(for: "Versions of BookStore", "(the store is here)")
-        XCTAssertTrue(versions.contains("BookStore  (the store is here)"), "the console opens on the store's real version, BookStore 1:\n\(versions)")
+        XCTAssertTrue(
+            versions.contains("BookStore  (the store is here)"),
+            "the console opens on the store's real version, BookStore 1:\n\(versions)")
         try tmux.send("Tab", "Tab")
         try tmux.wait(for: "Entity mappings in execution order")
         try tmux.send("j")
@@ -56,11 +67,15 @@ final class ConsoleEndToEndTests: XCTestCase {
         try tmux.wait(for: "Plan: BookStore → BookStore 5, 4 steps", "Book.author added")
         try tmux.send("s")
         let first = try tmux.wait(for: "Step mode: step 1 of 4 done", "ZAUTHOR", "Enter runs step 2")
-        XCTAssertTrue(first.contains("Step 1/4  BookStore → BookStore 2 · lightweight, in place"), "the in-place step had its own bar:\n\(first)")
+        XCTAssertTrue(
+            first.contains("Step 1/4  BookStore → BookStore 2 · lightweight, in place"),
+            "the in-place step had its own bar:\n\(first)")
         XCTAssertTrue(first.contains("✓ Step 1: BookStore → BookStore 2"), "and has its own result pane:\n\(first)")
         try tmux.send("Tab", "j")
         let held = try tmux.capture()
-        XCTAssertTrue(held.contains("Step mode: step 1 of 4 done"), "keys other than n, c and x do nothing while the plan runs:\n\(held)")
+        XCTAssertTrue(
+            held.contains("Step mode: step 1 of 4 done"),
+            "keys other than n, c and x do nothing while the plan runs:\n\(held)")
         try tmux.send("n")
         let second = try tmux.wait(for: "Step mode: step 2 of 4 done", "ZPUBLICATION", "The demo's own work")
         XCTAssertTrue(second.contains("Step 2/4  BookStore 2 → BookStore 3 · lightweight, in place"), second)
@@ -81,9 +96,10 @@ final class ConsoleEndToEndTests: XCTestCase {
         XCTAssertTrue(said.contains("BookStore 5"), end)
         XCTAssertTrue(said.contains("files take") && said.contains("rm -r") && said.contains("removes them"), end)
         let rows = try DatabaseQueue(path: directory.appendingPathComponent("BookStore.sqlite").path).read { db in
-            try Row.fetchAll(db, sql: "SELECT zfirstname, zlastname, zsynopsis FROM zpublication ORDER BY z_pk LIMIT 1").map {
-                "\($0[0] as String? ?? "")|\($0[1] as String? ?? "")|\($0[2] as String? ?? "")"
-            }
+            try Row.fetchAll(db, sql: "SELECT zfirstname, zlastname, zsynopsis FROM zpublication ORDER BY z_pk LIMIT 1")
+                .map {
+                    "\($0[0] as String? ?? "")|\($0[1] as String? ?? "")|\($0[2] as String? ?? "")"
+                }
         }
         XCTAssertEqual(rows, ["John|Doe|The first book"])
     }
@@ -108,7 +124,9 @@ final class ConsoleEndToEndTests: XCTestCase {
         try tmux.wait(for: "✓ Step 1: BookStore → BookStore 3")
         try tmux.send("q")
         try tmux.wait(for: "EXIT:0")
-        let inspected = try ChrysalisRunner.run(["inspect", path, "--model", resources.appendingPathComponent("BookStore.xcdatamodeld").path, "--json"])
+        let inspected = try ChrysalisRunner.run([
+            "inspect", path, "--model", resources.appendingPathComponent("BookStore.xcdatamodeld").path, "--json",
+        ])
         let json = try JSONSerialization.jsonObject(with: Data(inspected.stdout.utf8)) as? [String: Any]
         XCTAssertEqual(json?["matchedVersion"] as? String, "BookStore 5", inspected.stdout)
     }
@@ -125,7 +143,9 @@ final class ConsoleEndToEndTests: XCTestCase {
         ])
         XCTAssertEqual(made.status, 0, made.stderr)
         let files = {
-            try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted().map { try Data(contentsOf: directory.appendingPathComponent($0)) }
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted().map {
+                try Data(contentsOf: directory.appendingPathComponent($0))
+            }
         }
         let before = try files()
         let tmux = try TmuxSession(console(path, "--stepwise"), width: 80, height: 24)
@@ -133,17 +153,21 @@ final class ConsoleEndToEndTests: XCTestCase {
         try tmux.send("Tab", "Tab", "Tab")
         try tmux.wait(for: "Plan: BookStore → BookStore 5, 4 steps", "Enter SQL")
         try tmux.send("Enter")
-        let sql = try tmux.wait(for: "SQL of step 1/4: BookStore → BookStore 2", "ALTER TABLE ZBOOK ADD COLUMN ZAUTHOR VARCHAR", "Esc back")
+        let sql = try tmux.wait(
+            for: "SQL of step 1/4: BookStore → BookStore 2", "ALTER TABLE ZBOOK ADD COLUMN ZAUTHOR VARCHAR", "Esc back")
         XCTAssertTrue(sql.contains("Runs in place: one transaction on the store itself"), sql)
         try tmux.send("Right", "Right")
         let mapping = try tmux.wait(for: "SQL of step 3/4: BookStore 3 → BookStore 4", "lines 1–18 of")
-        XCTAssertFalse(mapping.split(separator: "\n").contains { $0.count > 80 }, "long statements wrap at 80 columns, never past:\n\(mapping)")
+        XCTAssertFalse(
+            mapping.split(separator: "\n").contains { $0.count > 80 },
+            "long statements wrap at 80 columns, never past:\n\(mapping)")
         try tmux.send("NPage")
         try tmux.wait(for: "lines 18–35 of")
         try tmux.send("Escape")
         let plan = try tmux.wait(for: "Plan: BookStore → BookStore 5, 4 steps", "Enter SQL")
         XCTAssertFalse(plan.contains("ALTER TABLE") || plan.contains("INSERT INTO"), "Esc closed the SQL:\n\(plan)")
-        XCTAssertTrue(plan.contains("▶ 3. BookStore 3 → BookStore 4"), "the plan selects the step whose SQL was open:\n\(plan)")
+        XCTAssertTrue(
+            plan.contains("▶ 3. BookStore 3 → BookStore 4"), "the plan selects the step whose SQL was open:\n\(plan)")
         try tmux.send("q")
         try tmux.wait(for: "EXIT:0")
         XCTAssertEqual(try files(), before, "the console writes nothing unless asked to migrate")
@@ -153,8 +177,10 @@ final class ConsoleEndToEndTests: XCTestCase {
         let store = try bookStore3(rows: 50, in: try scratchDirectory())
         let tmux = try TmuxSession(console(store, "--to 'BookStore 4' --step", mappings: ["BookStore3To4"]))
         let expected = [
-            ("CategoryToCategory", "create instances"), ("PublicationToPublication", "create instances"), ("PageToPage", "create instances"),
-            ("CategoryToCategory", "create relationships"), ("PublicationToPublication", "create relationships"), ("PageToPage", "create relationships"),
+            ("CategoryToCategory", "create instances"), ("PublicationToPublication", "create instances"),
+            ("PageToPage", "create instances"),
+            ("CategoryToCategory", "create relationships"), ("PublicationToPublication", "create relationships"),
+            ("PageToPage", "create relationships"),
         ]
         for (mapping, stage) in expected {
             // Consecutive pauses name different mappings, so the wait never matches the previous screen.
@@ -172,7 +198,8 @@ final class ConsoleEndToEndTests: XCTestCase {
     /// the status line; any key stops it, and `a` starts it again.
     func testAutoAdvanceGoesOnByItselfUntilAKeyStopsIt() throws {
         let directory = try scratchDirectory()
-        let tmux = try TmuxSession("\(ChrysalisRunner.binary.path) demo --rows 2000 --auto 1 --dir \(TmuxSession.quote(directory.path))")
+        let tmux = try TmuxSession(
+            "\(ChrysalisRunner.binary.path) demo --rows 2000 --auto 1 --dir \(TmuxSession.quote(directory.path))")
         let counting = try tmux.wait(for: "goes on in", "(any key stops this)")
         XCTAssertTrue(counting.contains("Step mode"), counting)
         // It goes on by itself: a later pause, or the end.
@@ -217,16 +244,21 @@ final class ConsoleEndToEndTests: XCTestCase {
         let text = try String(contentsOfFile: report, encoding: .utf8)
         XCTAssertTrue(text.contains("SIGHUP"), text)
         // Wait for the process to let go of the store (its lock file goes away).
-        while FileManager.default.fileExists(atPath: store + ".chrysalis-lock"), Date() < deadline { Thread.sleep(forTimeInterval: 0.2) }
+        while FileManager.default.fileExists(atPath: store + ".chrysalis-lock"), Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.2)
+        }
         let after = try hashes(store)
         if text.contains("result: migrated") {
             XCTAssertNotEqual(after, before, "migrated")
-            XCTAssertTrue(FileManager.default.fileExists(atPath: directory.appendingPathComponent("BookStore~.sqlite").path))
+            XCTAssertTrue(
+                FileManager.default.fileExists(atPath: directory.appendingPathComponent("BookStore~.sqlite").path))
         } else {
             XCTAssertEqual(after, before, "untouched")
         }
         XCTAssertFalse(
-            try FileManager.default.contentsOfDirectory(atPath: directory.path).contains { $0.contains("chrysalis-new") || $0.contains("chrysalis-work") })
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).contains {
+                $0.contains("chrysalis-new") || $0.contains("chrysalis-work")
+            })
     }
 
     /// SIGTERM from outside during a run: the console rolls back and then exits (issue 31 §3);
@@ -254,7 +286,8 @@ final class ConsoleEndToEndTests: XCTestCase {
     private static func pid(of name: String) -> pid_t? {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entries.compactMap(Int32.init).first { pid in
-            (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) == name
+            (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.trimmingCharacters(
+                in: .whitespacesAndNewlines) == name
         }
     }
 }

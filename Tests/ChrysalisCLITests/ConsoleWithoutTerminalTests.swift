@@ -9,7 +9,9 @@ final class ConsoleWithoutTerminalTests: XCTestCase {
     func testAPipeIsNamedAndMigrateSuggested() throws {
         let bundle = ChrysalisRunner.demoResources.appendingPathComponent("BookStore.xcdatamodeld").path
         let store = try scratchDirectory().appendingPathComponent("BookStore.sqlite").path
-        XCTAssertEqual(try ChrysalisRunner.run(["fixture", bundle, "--version", "BookStore", "--rows", "5", "--out", store]).status, 0)
+        XCTAssertEqual(
+            try ChrysalisRunner.run(["fixture", bundle, "--version", "BookStore", "--rows", "5", "--out", store])
+                .status, 0)
         let before = try Data(contentsOf: URL(fileURLWithPath: store))
         let run = try ChrysalisRunner.run(["console", store, "--model", bundle])
         XCTAssertEqual(run.status, 1, run.stderr)

@@ -36,18 +36,22 @@ final class CrashHarnessTests: XCTestCase {
             let kills = totalKills / kinds.count + (index < totalKills % kinds.count ? 1 : 0)
             guard kills > 0 else { continue }
             let setupStarted = Date()
-            let scene = try CrashScene(kind: kind, directory: root.appendingPathComponent(kind.name), fixtures: fixtures)
+            let scene = try CrashScene(
+                kind: kind, directory: root.appendingPathComponent(kind.name), fixtures: fixtures)
             var tally = CrashTally(kind: kind.name, runSeconds: scene.runSeconds)
             tally.setupSeconds = Date().timeIntervalSince(setupStarted)
             let killsStarted = Date()
             let planKinds = kinds.filter { $0.versions.count > 1 }
             let cancelIndex = planKinds.firstIndex { $0.name == kind.name }
-            let cancels = cancelIndex.map { totalCancels / planKinds.count + ($0 < totalCancels % planKinds.count ? 1 : 0) } ?? 0
+            let cancels =
+                cancelIndex.map { totalCancels / planKinds.count + ($0 < totalCancels % planKinds.count ? 1 : 0) } ?? 0
             for trialNumber in 0..<(kills + cancels) {
                 let isCancel = trialNumber >= kills
                 let delay = Double(random.next() % 1_000_001) / 1_000_000 * 1.1 * scene.runSeconds
                 let trial = root.appendingPathComponent("\(kind.name)-\(isCancel ? "cancel" : "kill")-\(trialNumber)")
-                let outcome = isCancel ? try scene.cancel(after: delay, in: trial) : try scene.killAndRerun(after: delay, in: trial)
+                let outcome =
+                    isCancel
+                    ? try scene.cancel(after: delay, in: trial) : try scene.killAndRerun(after: delay, in: trial)
                 tally.add(outcome)
                 if outcome.failures.isEmpty {
                     try? FileManager.default.removeItem(at: trial)
@@ -87,40 +91,51 @@ struct CrashKind {
 
     var arguments: [String] { versions.last!.arguments }
 
-    private static let project = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    private static let project = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
     private static func path(_ relative: String) -> String { project.appendingPathComponent(relative).path }
 
     static var all: [CrashKind] {
         let bookStore = path("Sources/Demo/Resources/BookStore.xcdatamodeld")
         let bookStoreMappings = path("Sources/Demo/Resources/Mappings")
-        let shelf = path("Benchmarks/Models/Shelf.xcdatamodeld"), library = path("Benchmarks/Models/Library.xcdatamodeld")
-        let books = path("Sources/Demo/Resources/Books"), stagedShelf = path("Sources/Demo/Resources/Shelf.xcdatamodeld")
+        let shelf = path("Benchmarks/Models/Shelf.xcdatamodeld"),
+            library = path("Benchmarks/Models/Library.xcdatamodeld")
+        let books = path("Sources/Demo/Resources/Books"),
+            stagedShelf = path("Sources/Demo/Resources/Shelf.xcdatamodeld")
         let booksModel = books + "/Model.xcdatamodeld"
         func mapping(_ name: String) -> [String] { ["--mappings", "\(books)/\(name).xcmappingmodel"] }
         let chain = (2...5).map { version in
-            (name: "BookStore \(version)", arguments: ["--model", bookStore, "--mappings", bookStoreMappings, "--to", "BookStore \(version)"])
+            (
+                name: "BookStore \(version)",
+                arguments: ["--model", bookStore, "--mappings", bookStoreMappings, "--to", "BookStore \(version)"]
+            )
         }
         return [
             // Adds an attribute with ALTER TABLE inside one transaction on the store itself.
             CrashKind(
-                name: "in-place-journal", bundle: bookStore, version: "BookStore", rows: 12_000, storeName: "BookStore.sqlite",
+                name: "in-place-journal", bundle: bookStore, version: "BookStore", rows: 12_000,
+                storeName: "BookStore.sqlite",
                 journalMode: "DELETE", versions: [chain[0]]),
             CrashKind(
-                name: "in-place-wal", bundle: bookStore, version: "BookStore", rows: 12_000, storeName: "BookStore.sqlite",
+                name: "in-place-wal", bundle: bookStore, version: "BookStore", rows: 12_000,
+                storeName: "BookStore.sqlite",
                 journalMode: nil, versions: [chain[0]]),
             // Book renamed Volume and isbn made required: an UPDATE of every NULL isbn in the same
             // in-place transaction, big enough to spill into the WAL before the commit.
             CrashKind(
-                name: "in-place-update", bundle: shelf, version: "Shelf 1", rows: 10_000, storeName: "Shelf.sqlite", journalMode: nil,
+                name: "in-place-update", bundle: shelf, version: "Shelf 1", rows: 10_000, storeName: "Shelf.sqlite",
+                journalMode: nil,
                 versions: [(name: "Shelf 2", arguments: ["--model", shelf, "--to", "Shelf 2"])]),
             // Adds Book.edition; the Tag–Book join table is always rebuilt, inside the step's
             // transaction on the store itself.
             CrashKind(
-                name: "rebuild", bundle: library, version: "Library 1", rows: 4_000, storeName: "Library.sqlite", journalMode: nil,
+                name: "rebuild", bundle: library, version: "Library 1", rows: 4_000, storeName: "Library.sqlite",
+                journalMode: nil,
                 versions: [(name: "Library 2", arguments: ["--model", library, "--to", "Library 2"])]),
             // A custom policy splits authors' names, into a new store.
             CrashKind(
-                name: "mapping-policy", bundle: bookStore, version: "BookStore 3", rows: 3_000, storeName: "BookStore.sqlite", journalMode: nil,
+                name: "mapping-policy", bundle: bookStore, version: "BookStore 3", rows: 3_000,
+                storeName: "BookStore.sqlite", journalMode: nil,
                 versions: [
                     (
                         name: "BookStore 4",
@@ -132,30 +147,38 @@ struct CrashKind {
                 ]),
             // objc.io Books: Model1 → Model2, then two passes (users, then books and authors) into one Model3 store.
             CrashKind(
-                name: "multi-pass", bundle: booksModel, version: "Model1", rows: 500, storeName: "Books.sqlite", journalMode: nil,
+                name: "multi-pass", bundle: booksModel, version: "Model1", rows: 500, storeName: "Books.sqlite",
+                journalMode: nil,
                 versions: [
-                    (name: "Model2", arguments: ["--model", booksModel] + mapping("Model1_to_Model2") + ["--to", "Model2"]),
+                    (
+                        name: "Model2",
+                        arguments: ["--model", booksModel] + mapping("Model1_to_Model2") + ["--to", "Model2"]
+                    ),
                     (
                         name: "Model3",
-                        arguments: ["--model", booksModel] + mapping("Model1_to_Model2") + mapping("Model2_to_Model3_User")
+                        arguments: ["--model", booksModel] + mapping("Model1_to_Model2")
+                            + mapping("Model2_to_Model3_User")
                             + mapping("Model2_to_Model3")
                     ),
                 ]),
             // The default, progressive route: one inferred step straight to BookStore 3, then two mapping steps.
             CrashKind(
-                name: "chain", bundle: bookStore, version: "BookStore", rows: 2_500, storeName: "BookStore.sqlite", journalMode: nil,
+                name: "chain", bundle: bookStore, version: "BookStore", rows: 2_500, storeName: "BookStore.sqlite",
+                journalMode: nil,
                 versions: chain),
             // The staged demo's stages (registered in chrysalis-demos): willMigrate merges authors, the
             // step adds the unique index, didMigrate counts books, a lightweight step reaches Shelf 3.
             CrashKind(
-                name: "staged", bundle: stagedShelf, version: "Shelf 1", rows: 12_000, storeName: "Shelf.sqlite", journalMode: nil,
+                name: "staged", bundle: stagedShelf, version: "Shelf 1", rows: 12_000, storeName: "Shelf.sqlite",
+                journalMode: nil,
                 versions: [
                     (name: "Shelf 2", arguments: ["--model", stagedShelf, "--strategy", "staged", "--to", "Shelf 2"]),
                     (name: "Shelf 3", arguments: ["--model", stagedShelf, "--strategy", "staged"]),
                 ], handlerSteps: true),
             // The same versions one step each: two in-place steps, then two mapping steps.
             CrashKind(
-                name: "plan-4-steps", bundle: bookStore, version: "BookStore", rows: 2_500, storeName: "BookStore.sqlite", journalMode: nil,
+                name: "plan-4-steps", bundle: bookStore, version: "BookStore", rows: 2_500,
+                storeName: "BookStore.sqlite", journalMode: nil,
                 versions: chain.map { (name: $0.name, arguments: $0.arguments + ["--stepwise"]) }),
         ]
     }
@@ -170,9 +193,12 @@ final class InterruptedSwapTests: XCTestCase {
         let directory = try Fixtures.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let bookStore = CrashKind.all.first { $0.name == "chain" }!
-        let model = bookStore.bundle, mappings = URL(fileURLWithPath: model).deletingLastPathComponent().appendingPathComponent("Mappings").path
+        let model = bookStore.bundle,
+            mappings = URL(fileURLWithPath: model).deletingLastPathComponent().appendingPathComponent("Mappings").path
         let store = directory.appendingPathComponent("BookStore.sqlite").path
-        let made = try ChrysalisRunner.run(["fixture", model, "--version", "BookStore 3", "--rows", "200", "--out", store, "--seed", "3"])
+        let made = try ChrysalisRunner.run([
+            "fixture", model, "--version", "BookStore 3", "--rows", "200", "--out", store, "--seed", "3",
+        ])
         XCTAssertEqual(made.status, 0, made.stderr)
         let sourceBytes = try Data(contentsOf: URL(fileURLWithPath: store))
         // The new store the interrupted step had made and verified: the same source migrated one step, elsewhere.
@@ -180,7 +206,9 @@ final class InterruptedSwapTests: XCTestCase {
         try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
         let next = elsewhere.appendingPathComponent("BookStore.sqlite").path
         try FileManager.default.copyItem(atPath: store, toPath: next)
-        let step = try ChrysalisRunner.demos(["migrate", next, "--model", model, "--mappings", mappings, "--to", "BookStore 4", "--no-backup"])
+        let step = try ChrysalisRunner.demos([
+            "migrate", next, "--model", model, "--mappings", mappings, "--to", "BookStore 4", "--no-backup",
+        ])
         XCTAssertEqual(step.status, 0, step.stderr)
         let newStore = directory.appendingPathComponent(".BookStore.sqlite.chrysalis-new").path
         try FileManager.default.moveItem(atPath: next, toPath: newStore)
@@ -191,7 +219,10 @@ final class InterruptedSwapTests: XCTestCase {
         let rerun = try ChrysalisRunner.demos(["migrate", store, "--model", model, "--mappings", mappings])
         XCTAssertEqual(rerun.status, 0, rerun.stderr)
         XCTAssertTrue(rerun.stdout.contains("from BookStore 3 to BookStore 5"), rerun.stdout)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted(), ["BookStore.sqlite", "BookStore~.sqlite", "elsewhere"])
-        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: backup)), sourceBytes, "the backup is the source, byte for byte")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted(),
+            ["BookStore.sqlite", "BookStore~.sqlite", "elsewhere"])
+        XCTAssertEqual(
+            try Data(contentsOf: URL(fileURLWithPath: backup)), sourceBytes, "the backup is the source, byte for byte")
     }
 }

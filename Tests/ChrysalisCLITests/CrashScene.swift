@@ -33,9 +33,13 @@ struct CrashScene {
         try FileManager.default.copyItem(atPath: try fixtures.store(kind), toPath: source)
         if let mode = kind.journalMode {
             let queue = try DatabaseQueue(path: source)
-            let result = try queue.writeWithoutTransaction { try String.fetchOne($0, sql: "PRAGMA journal_mode = \(mode)") } ?? ""
+            let result =
+                try queue.writeWithoutTransaction { try String.fetchOne($0, sql: "PRAGMA journal_mode = \(mode)") }
+                ?? ""
             try queue.close()
-            guard result.lowercased() == mode.lowercased() else { throw CrashSetupError(message: "journal_mode \(mode): \(result)") }
+            guard result.lowercased() == mode.lowercased() else {
+                throw CrashSetupError(message: "journal_mode \(mode): \(result)")
+            }
         }
         for suffix in StoreDigest.sidecars where FileManager.default.fileExists(atPath: source + suffix) {
             throw CrashSetupError(message: "the fixture \(source) has a \(suffix) beside it")
@@ -53,10 +57,14 @@ struct CrashScene {
             let copy = copyDirectory.appendingPathComponent(kind.storeName).path
             try FileManager.default.copyItem(atPath: source, toPath: copy)
             let run = try ChrysalisRunner.demos(["migrate", copy] + version.arguments)
-            guard run.status == 0 else { throw CrashSetupError(message: "reference run to \(version.name) failed: \(run.stderr)") }
+            guard run.status == 0 else {
+                throw CrashSetupError(message: "reference run to \(version.name) failed: \(run.stderr)")
+            }
             let (digest, problem) = try StoreDigest.recovered(copy, scratch: probe, memo: memo)
             guard let digest else { throw CrashSetupError(message: "reference \(version.name): \(problem ?? "")") }
-            guard versions[digest] == nil else { throw CrashSetupError(message: "\(version.name) has the same content as \(versions[digest]!)") }
+            guard versions[digest] == nil else {
+                throw CrashSetupError(message: "\(version.name) has the same content as \(versions[digest]!)")
+            }
             versions[digest] = version.name
             target = digest
         }
@@ -66,7 +74,8 @@ struct CrashScene {
         try FileManager.default.createDirectory(at: timed, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: source, toPath: timed.appendingPathComponent(kind.storeName).path)
         let started = Date()
-        let run = try ChrysalisRunner.demos(["migrate", timed.appendingPathComponent(kind.storeName).path] + kind.arguments)
+        let run = try ChrysalisRunner.demos(
+            ["migrate", timed.appendingPathComponent(kind.storeName).path] + kind.arguments)
         runSeconds = Date().timeIntervalSince(started)
         guard run.status == 0 else { throw CrashSetupError(message: "timed run failed: \(run.stderr)") }
     }
@@ -99,7 +108,8 @@ struct CrashScene {
             if process.terminationStatus != 0 {
                 outcome.fail(
                     "uninterrupted run failed",
-                    "the run exited by itself with status \(process.terminationStatus): \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+                    "the run exited by itself with status \(process.terminationStatus): \((try? String(contentsOf: log, encoding: .utf8)) ?? "")"
+                )
             }
         }
 
@@ -108,17 +118,24 @@ struct CrashScene {
         outcome.leftovers = left.filter { $0 != kind.storeName }.map(normalized)
         outcome.journalPending = [store + "-journal", store + "-wal"].contains { size($0) > 0 }
         outcome.workInProgress =
-            outcome.journalPending || left.contains { $0.contains(".chrysalis-new") || $0.contains(".chrysalis-work") || $0.hasSuffix(".chrysalis-swap") }
+            outcome.journalPending
+            || left.contains {
+                $0.contains(".chrysalis-new") || $0.contains(".chrysalis-work") || $0.hasSuffix(".chrysalis-swap")
+            }
         if !FileManager.default.fileExists(atPath: store) {
             outcome.fail("store missing after the kill", "no store at \(store) after the kill; left: \(left)")
         } else {
-            let (digest, problem) = try StoreDigest.recovered(store, scratch: trial.appendingPathComponent("probe"), memo: memo)
+            let (digest, problem) = try StoreDigest.recovered(
+                store, scratch: trial.appendingPathComponent("probe"), memo: memo)
             if let digest, let version = versionByDigest[digest] {
                 outcome.content = version
-                if version == "source", !outcome.journalPending, try Data(contentsOf: URL(fileURLWithPath: store)) != sourceBytes {
+                if version == "source", !outcome.journalPending,
+                    try Data(contentsOf: URL(fileURLWithPath: store)) != sourceBytes
+                {
                     outcome.fail(
                         "source content but other bytes",
-                        "the store holds the source's content and no journal is pending, but its bytes differ from the source's; left: \(left)")
+                        "the store holds the source's content and no journal is pending, but its bytes differ from the source's; left: \(left)"
+                    )
                 }
             } else if kind.handlerSteps, left.contains(".\(kind.storeName).chrysalis-plan") {
                 // A handler's committed work, under the plan journal: recovery must undo it (checked below).
@@ -127,7 +144,8 @@ struct CrashScene {
                 outcome.content = "neither"
                 outcome.fail(
                     "neither source nor a version after the kill",
-                    "after the kill the store is neither the source nor a version of the chain (\(problem ?? "unknown content")); left: \(left)")
+                    "after the kill the store is neither the source nor a version of the chain (\(problem ?? "unknown content")); left: \(left)"
+                )
             }
         }
         try checkRecovery(of: store, left: left, into: &outcome, scratch: trial.appendingPathComponent("probe"))
@@ -137,7 +155,8 @@ struct CrashScene {
         guard rerun.status == 0 else {
             outcome.fail(
                 "next run failed",
-                "the next run exited \(rerun.status): \(rerun.stderr.trimmingCharacters(in: .whitespacesAndNewlines)); left by the kill: \(left)")
+                "the next run exited \(rerun.status): \(rerun.stderr.trimmingCharacters(in: .whitespacesAndNewlines)); left by the kill: \(left)"
+            )
             return outcome
         }
         let after = try files(in: directory)
@@ -146,17 +165,21 @@ struct CrashScene {
         let backups = after.filter { $0.hasPrefix(base + "~") && $0.hasSuffix("." + ext) }
         let stray = after.filter { name in
             name != kind.storeName && name != kind.storeName + "-wal" && name != kind.storeName + "-shm"
-                && !backups.contains { backup in name == backup || StoreDigest.sidecars.contains { name == backup + $0 } }
+                && !backups.contains { backup in name == backup || StoreDigest.sidecars.contains { name == backup + $0 }
+                }
         }
         // A WAL store's own -wal and -shm are SQLite's state, not litter: noted, not failed.
-        outcome.storeSidecarsAfter = after.filter { $0 == kind.storeName + "-wal" || $0 == kind.storeName + "-shm" }.map(normalized)
+        outcome.storeSidecarsAfter = after.filter { $0 == kind.storeName + "-wal" || $0 == kind.storeName + "-shm" }
+            .map(normalized)
         if !stray.isEmpty {
             outcome.fail(
                 "next run left files: \(stray.map(normalized).joined(separator: " "))",
                 "left beside the store after the next run: \(stray) (the kill left \(left))")
         }
-        outcome.backupSidecars = after.filter { name in backups.contains { name.hasPrefix($0) && name != $0 } }.map(normalized)
-        let (final, problem) = try StoreDigest.recovered(store, scratch: trial.appendingPathComponent("probe"), memo: memo)
+        outcome.backupSidecars = after.filter { name in backups.contains { name.hasPrefix($0) && name != $0 } }.map(
+            normalized)
+        let (final, problem) = try StoreDigest.recovered(
+            store, scratch: trial.appendingPathComponent("probe"), memo: memo)
         if final != targetDigest {
             outcome.fail(
                 "next run gave another store",
@@ -165,9 +188,12 @@ struct CrashScene {
         }
         for backup in backups {
             let path = directory.appendingPathComponent(backup).path
-            let (digest, problem) = try StoreDigest.recovered(path, scratch: trial.appendingPathComponent("probe"), memo: memo)
+            let (digest, problem) = try StoreDigest.recovered(
+                path, scratch: trial.appendingPathComponent("probe"), memo: memo)
             guard let digest, let version = versionByDigest[digest] else {
-                outcome.fail("backup not a version", "backup \(backup) is not a complete store at any version (\(problem ?? "unknown content"))")
+                outcome.fail(
+                    "backup not a version",
+                    "backup \(backup) is not a complete store at any version (\(problem ?? "unknown content"))")
                 continue
             }
             outcome.backups.append("\(normalized(backup))=\(version)")
@@ -176,7 +202,9 @@ struct CrashScene {
         if !backups.contains(first) {
             outcome.fail("no first backup", "no backup \(first) after the next run (found \(backups))")
         } else if try Data(contentsOf: directory.appendingPathComponent(first)) != sourceBytes {
-            outcome.fail("first backup not the source's bytes", "the first backup \(first) is not the source byte for byte (it holds \(outcome.backups))")
+            outcome.fail(
+                "first backup not the source's bytes",
+                "the first backup \(first) is not the source byte for byte (it holds \(outcome.backups))")
         }
         return outcome
     }
@@ -184,16 +212,21 @@ struct CrashScene {
     /// Never an intermediate version presented as done: a store the kill left between the source
     /// and the target is under the plan's journal, and `chrysalis recover` alone turns whatever
     /// the kill left into the source, byte for byte, or the target.
-    private func checkRecovery(of store: String, left: [String], into outcome: inout CrashOutcome, scratch: URL) throws {
+    private func checkRecovery(of store: String, left: [String], into outcome: inout CrashOutcome, scratch: URL) throws
+    {
         let target = kind.versions.last!.name
-        if !["source", target, "neither"].contains(outcome.content), !left.contains(".\(kind.storeName).chrysalis-plan") {
+        if !["source", target, "neither"].contains(outcome.content), !left.contains(".\(kind.storeName).chrysalis-plan")
+        {
             outcome.fail(
                 "intermediate presented as done",
-                "the kill left the store at \(outcome.content), between the source and \(target), with no plan journal to undo it; left: \(left)")
+                "the kill left the store at \(outcome.content), between the source and \(target), with no plan journal to undo it; left: \(left)"
+            )
         }
         let recovered = try ChrysalisRunner.demos(["recover", store])
         guard recovered.status == 0 else {
-            outcome.fail("recover failed", "chrysalis recover exited \(recovered.status): \(recovered.stderr); left by the kill: \(left)")
+            outcome.fail(
+                "recover failed",
+                "chrysalis recover exited \(recovered.status): \(recovered.stderr); left by the kill: \(left)")
             return
         }
         let (digest, problem) = try StoreDigest.recovered(store, scratch: scratch, memo: memo)
@@ -203,12 +236,14 @@ struct CrashScene {
             if try Data(contentsOf: URL(fileURLWithPath: store)) != sourceBytes {
                 outcome.fail(
                     "recovered source not byte for byte",
-                    "after chrysalis recover the store holds the source's content, but not its bytes; left by the kill: \(left)")
+                    "after chrysalis recover the store holds the source's content, but not its bytes; left by the kill: \(left)"
+                )
             }
         } else if version != target {
             outcome.fail(
                 "recovery left an intermediate",
-                "after chrysalis recover the store is \(version ?? problem ?? "not a store"), neither the source nor \(target); left by the kill: \(left)")
+                "after chrysalis recover the store is \(version ?? problem ?? "not a store"), neither the source nor \(target); left by the kill: \(left)"
+            )
         }
     }
 
@@ -233,7 +268,8 @@ struct CrashScene {
         let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         let left = try files(in: directory).filter { $0 != kind.storeName }
-        let (digest, problem) = try StoreDigest.recovered(store, scratch: trial.appendingPathComponent("probe"), memo: memo)
+        let (digest, problem) = try StoreDigest.recovered(
+            store, scratch: trial.appendingPathComponent("probe"), memo: memo)
         outcome.content = digest.flatMap { versionByDigest[$0] } ?? "neither"
         switch process.terminationStatus {
         case 3:
@@ -241,24 +277,35 @@ struct CrashScene {
             if try Data(contentsOf: URL(fileURLWithPath: store)) != sourceBytes {
                 outcome.fail(
                     "cancelled but not the source",
-                    "cancelled (exit 3), but the store is \(outcome.content) (\(problem ?? "")), not the source byte for byte: \(printed.suffix(300))")
+                    "cancelled (exit 3), but the store is \(outcome.content) (\(problem ?? "")), not the source byte for byte: \(printed.suffix(300))"
+                )
             }
-            if !left.isEmpty { outcome.fail("cancelled and left files", "cancelled, and left beside the store: \(left)") }
+            if !left.isEmpty {
+                outcome.fail("cancelled and left files", "cancelled, and left beside the store: \(left)")
+            }
             if !printed.contains("the store is as it was") {
-                outcome.fail("cancel message without the state", "the cancel message does not say where the store stands: \(printed.suffix(300))")
+                outcome.fail(
+                    "cancel message without the state",
+                    "the cancel message does not say where the store stands: \(printed.suffix(300))")
             }
         case 0:
             outcome.exitedBeforeKill = true
-            if digest != targetDigest { outcome.fail("finished but not the target", "exit 0, but the store is \(outcome.content)") }
+            if digest != targetDigest {
+                outcome.fail("finished but not the target", "exit 0, but the store is \(outcome.content)")
+            }
         case _ where process.terminationReason == .uncaughtSignal:
             // Ctrl-C before the command began (while the process started and parsed its
             // arguments) ends it as the shell's default would: it had touched nothing.
             outcome.afterRecovery = "ended before it began"
             if try Data(contentsOf: URL(fileURLWithPath: store)) != sourceBytes || !left.isEmpty {
-                outcome.fail("died of the signal mid-work", "SIGINT ended the run by default, and the store is \(outcome.content) with \(left) beside it")
+                outcome.fail(
+                    "died of the signal mid-work",
+                    "SIGINT ended the run by default, and the store is \(outcome.content) with \(left) beside it")
             }
         default:
-            outcome.fail("cancel exited \(process.terminationStatus)", "interrupted, the run exited \(process.terminationStatus): \(printed.suffix(300))")
+            outcome.fail(
+                "cancel exited \(process.terminationStatus)",
+                "interrupted, the run exited \(process.terminationStatus): \(printed.suffix(300))")
         }
         return outcome
     }
@@ -292,8 +339,13 @@ final class FixtureCache {
         let folder = directory.appendingPathComponent(String(made.count))
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let path = folder.appendingPathComponent(kind.storeName).path
-        let result = try ChrysalisRunner.run(["fixture", kind.bundle, "--version", kind.version, "--rows", String(kind.rows), "--out", path, "--seed", "9"])
-        guard result.status == 0 else { throw CrashSetupError(message: "fixture for \(kind.name) failed: \(result.stderr)") }
+        let result = try ChrysalisRunner.run([
+            "fixture", kind.bundle, "--version", kind.version, "--rows", String(kind.rows), "--out", path, "--seed",
+            "9",
+        ])
+        guard result.status == 0 else {
+            throw CrashSetupError(message: "fixture for \(kind.name) failed: \(result.stderr)")
+        }
         made[key] = path
         return path
     }
@@ -338,14 +390,21 @@ struct CrashTally {
     var kind: String
     var runSeconds: Double
     var kills = 0, exited = 0, beforeCommit = 0, afterCommit = 0, midStep = 0, pending = 0, failures = 0
-    var contents: [String: Int] = [:], leftovers: [String: Int] = [:], backups: [String: Int] = [:], failureKinds: [String: Int] = [:]
+    var contents: [String: Int] = [:], leftovers: [String: Int] = [:], backups: [String: Int] = [:],
+        failureKinds: [String: Int] = [:]
     var afterRerun: [String: Int] = [:], recovered: [String: Int] = [:], afterRecovery: [String: Int] = [:]
     var setupSeconds = 0.0, killSeconds = 0.0
 
     mutating func add(_ outcome: CrashOutcome) {
         kills += 1
         failures += outcome.failures.isEmpty ? 0 : 1
-        if outcome.exitedBeforeKill { exited += 1 } else if outcome.content == "source" { beforeCommit += 1 } else { afterCommit += 1 }
+        if outcome.exitedBeforeKill {
+            exited += 1
+        } else if outcome.content == "source" {
+            beforeCommit += 1
+        } else {
+            afterCommit += 1
+        }
         if outcome.workInProgress { midStep += 1 }
         if outcome.journalPending {
             pending += 1
@@ -360,7 +419,9 @@ struct CrashTally {
     }
 
     var summary: String {
-        func list(_ counts: [String: Int]) -> String { counts.sorted { $0.key < $1.key }.map { "\($0.key) ×\($0.value)" }.joined(separator: ", ") }
+        func list(_ counts: [String: Int]) -> String {
+            counts.sorted { $0.key < $1.key }.map { "\($0.key) ×\($0.value)" }.joined(separator: ", ")
+        }
         return """
             \(kind) (run \(String(format: "%.2f", runSeconds)) s, setup \(String(format: "%.1f", setupSeconds)) s, \
             \(String(format: "%.1f", killSeconds / Double(max(kills, 1)))) s a kill): \(kills) kills — before any commit \(beforeCommit), after a commit \(afterCommit), \
@@ -374,7 +435,8 @@ struct CrashTally {
 
     static func total(_ tallies: [CrashTally]) -> String {
         let sum = { (key: KeyPath<CrashTally, Int>) in tallies.map { $0[keyPath: key] }.reduce(0, +) }
-        return "crash harness total: \(sum(\.kills)) kills — before any commit \(sum(\.beforeCommit)), after a commit \(sum(\.afterCommit)), "
+        return
+            "crash harness total: \(sum(\.kills)) kills — before any commit \(sum(\.beforeCommit)), after a commit \(sum(\.afterCommit)), "
             + "finished \(sum(\.exited)); mid-step \(sum(\.midStep)), journal pending \(sum(\.pending)); failures \(sum(\.failures))"
     }
 }

@@ -5,20 +5,25 @@ import XCTest
 /// `--verbose` and `CHRYSALIS_LOG` show the plan's decisions and every SQL statement with its
 /// time on standard error, as Core Data's MigrationDebug and SQLDebug do; without them, nothing.
 final class DebugLogTests: XCTestCase {
-    private let model = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    private let model = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
         .appendingPathComponent("Sources/Demo/Resources/Books/Model.xcdatamodeld").path
 
     private func store() throws -> String {
         let directory = try Fixtures.makeTemporaryDirectory()
         addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
-        return try Fixtures.copyStore(try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent == "Model1.sqlite" }), into: directory).path
+        return try Fixtures.copyStore(
+            try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent == "Model1.sqlite" }), into: directory
+        ).path
     }
 
     func testVerboseLogsDecisionsAndStatements() throws {
         let verbose = try ChrysalisRunner.run(["migrate", try store(), "--model", model, "--verbose"])
         XCTAssertEqual(verbose.status, 0, verbose.stderr)
         XCTAssertTrue(
-            verbose.stderr.contains("chrysalis.migration: [MigrationEngine] step Model1 → Model3: progressive: no mapping model covers"), verbose.stderr)
+            verbose.stderr.contains(
+                "chrysalis.migration: [MigrationEngine] step Model1 → Model3: progressive: no mapping model covers"),
+            verbose.stderr)
         XCTAssertTrue(verbose.stderr.contains("running step 1/1 Model1 → Model3 [lightweight]"), verbose.stderr)
         XCTAssertTrue(verbose.stderr.contains(" ms  ALTER TABLE"), "every statement with its time")
         let quiet = try ChrysalisRunner.run(["migrate", try store(), "--model", model])

@@ -13,13 +13,15 @@ import XCTest
 /// from elsewhere: Swift and Foundation, Core Data, and the entities of the models the documents
 /// talk about.
 final class DocsTruthTests: XCTestCase {
-    private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     /// Names that are not this package's Swift, each for a reason.
     private static let elsewhere: Set<String> = [
         // Swift, Foundation and the packages Chrysalis uses.
         "String", "Int", "Int64", "Double", "Float", "Bool", "Decimal", "Date", "Data", "UUID", "URL", "Never",
-        "NotificationCenter", "Notification", "ParsableCommand", "AsyncParsableCommand", "DatabaseQueue", "XCTest", "XCTestCase",
+        "NotificationCenter", "Notification", "ParsableCommand", "AsyncParsableCommand", "DatabaseQueue", "XCTest",
+        "XCTestCase",
         // SQLite's and the C library's functions.
         "changes", "poll",
         // Entities and properties of the models the documents talk about (Core Data names, not Swift).
@@ -43,11 +45,16 @@ final class DocsTruthTests: XCTestCase {
     static func documents() throws -> [String] {
         let manager = FileManager.default
         var files = ["README.md", "BENCHMARKS.md", "RELIABILITY.md", "Examples/BooksMigrator/README.md"]
-        files += try manager.contentsOfDirectory(atPath: root.appendingPathComponent("docs").path).filter { $0.hasSuffix(".md") }.sorted().map { "docs/\($0)" }
+        files += try manager.contentsOfDirectory(atPath: root.appendingPathComponent("docs").path).filter {
+            $0.hasSuffix(".md")
+        }.sorted().map { "docs/\($0)" }
         for module in try manager.contentsOfDirectory(atPath: root.appendingPathComponent("Sources").path).sorted() {
             let folder = root.appendingPathComponent("Sources/\(module)")
-            for catalog in (try? manager.contentsOfDirectory(atPath: folder.path))?.sorted() ?? [] where catalog.hasSuffix(".docc") {
-                files += try manager.contentsOfDirectory(atPath: folder.appendingPathComponent(catalog).path).filter { $0.hasSuffix(".md") }.sorted()
+            for catalog in (try? manager.contentsOfDirectory(atPath: folder.path))?.sorted() ?? []
+            where catalog.hasSuffix(".docc") {
+                files += try manager.contentsOfDirectory(atPath: folder.appendingPathComponent(catalog).path).filter {
+                    $0.hasSuffix(".md")
+                }.sorted()
                     .map { "Sources/\(module)/\(catalog)/\($0)" }
             }
         }
@@ -69,8 +76,10 @@ final class DocsTruthTests: XCTestCase {
             }
         }
         let expression = try! NSRegularExpression(pattern: "``([^`]+)``|`([^`]+)`")
-        let lineStarts = prose.utf16.indices.filter { $0 == prose.utf16.startIndex || prose.utf16[prose.utf16.index(before: $0)] == 10 }
-            .map { prose.utf16.distance(from: prose.utf16.startIndex, to: $0) }
+        let lineStarts = prose.utf16.indices.filter {
+            $0 == prose.utf16.startIndex || prose.utf16[prose.utf16.index(before: $0)] == 10
+        }
+        .map { prose.utf16.distance(from: prose.utf16.startIndex, to: $0) }
         return expression.matches(in: prose, range: NSRange(prose.startIndex..., in: prose)).compactMap { match in
             let group = match.range(at: 1).location != NSNotFound ? match.range(at: 1) : match.range(at: 2)
             guard let range = Range(group, in: prose) else { return nil }
@@ -86,11 +95,14 @@ final class DocsTruthTests: XCTestCase {
             "swift", "sqlite", "plist", "md", "yaml", "txt", "xcdatamodeld", "xcdatamodel", "momd", "mom", "cdm",
             "xcmappingmodel", "json", "xml", "wiredatabase", "docc", "index",
         ]
-        let upper = #"^([A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*(?:[./][A-Za-z_][A-Za-z0-9_]*)*)(?:\(((?:[A-Za-z_][A-Za-z0-9_]*:)*)\))?$"#
+        let upper =
+            #"^([A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*(?:[./][A-Za-z_][A-Za-z0-9_]*)*)(?:\(((?:[A-Za-z_][A-Za-z0-9_]*:)*)\))?$"#
         let lower = #"^(?:[a-z][A-Za-z0-9]*\.)?([a-z][A-Za-z0-9]*)\(((?:[A-Za-z_][A-Za-z0-9_]*:)*)\)$"#
         func groups(_ pattern: String) -> [String?]? {
             let expression = try! NSRegularExpression(pattern: pattern)
-            guard let match = expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) else { return nil }
+            guard let match = expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) else {
+                return nil
+            }
             return (1..<match.numberOfRanges).map { Range(match.range(at: $0), in: text).map { String(text[$0]) } }
         }
         func labels(_ list: String?) -> [String]? {
@@ -126,20 +138,28 @@ final class DocsTruthTests: XCTestCase {
 
     static func declarations() throws -> Declarations {
         var result = Declarations()
-        let target = try NSRegularExpression(pattern: #"\.(?:target|executableTarget|testTarget|systemLibrary)\(\s*name: "([A-Za-z-]+)""#)
-        let examples = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Examples").path).map { "Examples/\($0)/Package.swift" }
+        let target = try NSRegularExpression(
+            pattern: #"\.(?:target|executableTarget|testTarget|systemLibrary)\(\s*name: "([A-Za-z-]+)""#)
+        let examples = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Examples").path)
+            .map { "Examples/\($0)/Package.swift" }
         for manifest in ["Package.swift"] + examples {
-            guard let package = try? String(contentsOf: root.appendingPathComponent(manifest), encoding: .utf8) else { continue }
+            guard let package = try? String(contentsOf: root.appendingPathComponent(manifest), encoding: .utf8) else {
+                continue
+            }
             for match in target.matches(in: package, range: NSRange(package.startIndex..., in: package)) {
                 if let range = Range(match.range(at: 1), in: package) { result.modules.insert(String(package[range])) }
             }
         }
-        let typePattern = try NSRegularExpression(pattern: #"\b(?:struct|class|enum|protocol|actor|typealias|associatedtype)\s+([A-Za-z_][A-Za-z0-9_]*)"#)
+        let typePattern = try NSRegularExpression(
+            pattern: #"\b(?:struct|class|enum|protocol|actor|typealias|associatedtype)\s+([A-Za-z_][A-Za-z0-9_]*)"#)
         let extensionPattern = try NSRegularExpression(pattern: #"\bextension\s+([A-Za-z_][A-Za-z0-9_.]*)"#)
-        let callablePattern = try NSRegularExpression(pattern: #"\b(?:func\s+([A-Za-z_][A-Za-z0-9_]*)|(init)[?!]?)\s*(?:<[^(]*>)?\s*\("#)
+        let callablePattern = try NSRegularExpression(
+            pattern: #"\b(?:func\s+([A-Za-z_][A-Za-z0-9_]*)|(init)[?!]?)\s*(?:<[^(]*>)?\s*\("#)
         // A `var` or `let` that starts its line (after attributes and modifiers), not a binding in a pattern.
         let variablePattern = try NSRegularExpression(
-            pattern: #"(?m)^\s*(?:@[A-Za-z_]+(?:\([^)\n]*\))?\s+)*(?:[a-z]+(?:\((?:set|unsafe)\))?\s+)*(?:var|let)\s+([A-Za-z_][A-Za-z0-9_]*)([^\n]*)"#)
+            pattern:
+                #"(?m)^\s*(?:@[A-Za-z_]+(?:\([^)\n]*\))?\s+)*(?:[a-z]+(?:\((?:set|unsafe)\))?\s+)*(?:var|let)\s+([A-Za-z_][A-Za-z0-9_]*)([^\n]*)"#
+        )
         let casePattern = try NSRegularExpression(pattern: #"(?m)^\s*(?:indirect\s+)?case\s+([A-Za-z_][^\n]*)"#)
         for folder in ["Sources", "Examples", "Tests", "Benchmarks"] {
             let base = root.appendingPathComponent(folder)
@@ -160,13 +180,16 @@ final class DocsTruthTests: XCTestCase {
                     result.filesOfType[name, default: []].insert(file)
                 }
                 for match in extensionPattern.matches(in: text, range: whole) {
-                    guard let extended = string(match.range(at: 1)), let name = extended.split(separator: ".").last.map(String.init) else { continue }
+                    guard let extended = string(match.range(at: 1)),
+                        let name = extended.split(separator: ".").last.map(String.init)
+                    else { continue }
                     result.filesOfType[name, default: []].insert(file)
                 }
                 for match in callablePattern.matches(in: text, range: whole) {
                     guard let name = string(match.range(at: 1)) ?? string(match.range(at: 2)) else { continue }
                     names.insert(name)
-                    let open = text.utf16.index(text.utf16.startIndex, offsetBy: match.range.location + match.range.length - 1)
+                    let open = text.utf16.index(
+                        text.utf16.startIndex, offsetBy: match.range.location + match.range.length - 1)
                     callables[name, default: []].append(parameters(in: text, from: open, isCase: false))
                 }
                 for match in variablePattern.matches(in: text, range: whole) {
@@ -174,18 +197,23 @@ final class DocsTruthTests: XCTestCase {
                     names.insert(name)
                     // `var step: Int, stepCount: Int` declares both.
                     for piece in topLevelPieces(string(match.range(at: 2)) ?? "").dropFirst() {
-                        if let more = piece.firstMatch(of: /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*[:=]/) { names.insert(String(more.1)) }
+                        if let more = piece.firstMatch(of: /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*[:=]/) {
+                            names.insert(String(more.1))
+                        }
                     }
                 }
                 for match in casePattern.matches(in: text, range: whole) {
                     guard let rest = string(match.range(at: 1)) else { continue }
                     // `case a, b = "b", c(Int)`: each name, and the labels of its associated values.
                     for piece in topLevelPieces(rest) {
-                        guard let head = piece.firstMatch(of: /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(\(|=|$|\/\/)/) else { break }
+                        guard let head = piece.firstMatch(of: /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(\(|=|$|\/\/)/) else {
+                            break
+                        }
                         let name = String(head.1)
                         names.insert(name)
                         if head.2 == "(" {
-                            callables[name, default: []].append(parameters(in: piece, from: piece.index(before: head.range.upperBound), isCase: true))
+                            callables[name, default: []].append(
+                                parameters(in: piece, from: piece.index(before: head.range.upperBound), isCase: true))
                         } else {
                             callables[name, default: []].append([])
                         }
@@ -223,7 +251,8 @@ final class DocsTruthTests: XCTestCase {
     }
 
     /// The labels of the parameter list that opens at `open` (a `(`).
-    static func parameters(in text: String, from open: String.Index, isCase: Bool) -> [(label: String, defaulted: Bool)] {
+    static func parameters(in text: String, from open: String.Index, isCase: Bool) -> [(label: String, defaulted: Bool)]
+    {
         var depth = 0, inner = ""
         var index = open
         while index < text.endIndex {
@@ -234,11 +263,14 @@ final class DocsTruthTests: XCTestCase {
             if index != open { inner.append(character) }
             index = text.index(after: index)
         }
-        let pieces = topLevelPieces(inner).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+        let pieces = topLevelPieces(inner).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter {
+            !$0.isEmpty
+        }
         return pieces.map { piece in
             let defaulted = piece.contains("=")
             guard let colon = piece.firstIndex(of: ":") else { return ("_", defaulted) }
-            let words = piece[..<colon].split(whereSeparator: \.isWhitespace).filter { !$0.hasPrefix("@") }.map(String.init)
+            let words = piece[..<colon].split(whereSeparator: \.isWhitespace).filter { !$0.hasPrefix("@") }.map(
+                String.init)
             if isCase { return (words.last ?? "_", defaulted) }
             return (words.first ?? "_", defaulted)
         }
@@ -263,7 +295,9 @@ final class DocsTruthTests: XCTestCase {
         var path = parsed.path
         let labels = parsed.labels
         // A path in the repository (`Sources/Demo`, `Examples/BooksMigrator`) is no symbol.
-        if path.count > 1, FileManager.default.fileExists(atPath: root.appendingPathComponent(path[0]).path) { return nil }
+        if path.count > 1, FileManager.default.fileExists(atPath: root.appendingPathComponent(path[0]).path) {
+            return nil
+        }
         if declarations.modules.contains(path[0]) {
             if path.count == 1 && labels == nil { return nil }
             path.removeFirst()
@@ -277,11 +311,18 @@ final class DocsTruthTests: XCTestCase {
                 // `Type(labels:)`: an initialiser of the type.
                 guard declarations.types.contains(first) else { return "\(span): no type named \(first) is declared" }
                 let files = declarations.filesOfType[first] ?? []
-                let found = files.contains { (declarations.callablesInFile[$0]?["init"] ?? []).contains { matches(labels, $0) } }
-                return found ? nil : "\(span): \(first) has no initialiser with the labels (\(labels.map { $0 + ":" }.joined()))"
+                let found = files.contains {
+                    (declarations.callablesInFile[$0]?["init"] ?? []).contains { matches(labels, $0) }
+                }
+                return found
+                    ? nil : "\(span): \(first) has no initialiser with the labels (\(labels.map { $0 + ":" }.joined()))"
             }
-            let found = declarations.callablesInFile.values.contains { ($0[first] ?? []).contains { matches(labels, $0) } }
-            return found ? nil : "\(span): no function \(first) with the labels (\(labels.map { $0 + ":" }.joined())) is declared"
+            let found = declarations.callablesInFile.values.contains {
+                ($0[first] ?? []).contains { matches(labels, $0) }
+            }
+            return found
+                ? nil
+                : "\(span): no function \(first) with the labels (\(labels.map { $0 + ":" }.joined())) is declared"
         }
         guard declarations.types.contains(first) else { return "\(span): no type named \(first) is declared" }
         for (owner, member) in zip(path, path.dropFirst()) {
@@ -293,15 +334,22 @@ final class DocsTruthTests: XCTestCase {
         if let labels, path.count > 1 {
             let owner = path[path.count - 2], member = path[path.count - 1]
             let files = declarations.filesOfType[owner] ?? []
-            let found = files.contains { (declarations.callablesInFile[$0]?[member] ?? []).contains { matches(labels, $0) } }
-            if !found { return "\(span): \(owner).\(member) has no declaration with the labels (\(labels.map { $0 + ":" }.joined()))" }
+            let found = files.contains {
+                (declarations.callablesInFile[$0]?[member] ?? []).contains { matches(labels, $0) }
+            }
+            if !found {
+                return
+                    "\(span): \(owner).\(member) has no declaration with the labels (\(labels.map { $0 + ":" }.joined()))"
+            }
         }
         return nil
     }
 
     func testEveryBackquotedSymbolIsDeclared() throws {
         let declarations = try Self.declarations()
-        XCTAssertTrue(declarations.types.contains("MigrationOptions") && declarations.names.contains("progressChannel"), "the declarations are read")
+        XCTAssertTrue(
+            declarations.types.contains("MigrationOptions") && declarations.names.contains("progressChannel"),
+            "the declarations are read")
         var problems: [String] = []
         var checked = 0
         for file in try Self.documents() {
@@ -312,7 +360,9 @@ final class DocsTruthTests: XCTestCase {
             }
         }
         XCTAssertGreaterThan(checked, 100, "symbols are found in the documents")
-        XCTAssertTrue(problems.isEmpty, "symbols the documents name that the code does not declare:\n" + problems.joined(separator: "\n"))
+        XCTAssertTrue(
+            problems.isEmpty,
+            "symbols the documents name that the code does not declare:\n" + problems.joined(separator: "\n"))
     }
 
     /// Every Swift sample of the documents is compiled: it stands, line for line, in
@@ -321,10 +371,13 @@ final class DocsTruthTests: XCTestCase {
     /// is left out.
     func testEverySwiftSampleIsCompiled() throws {
         func lines(_ text: some StringProtocol) -> [String] {
-            text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && !$0.hasPrefix("import ") }
+            text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+                !$0.isEmpty && !$0.hasPrefix("import ")
+            }
         }
         var sources = [Self.root.appendingPathComponent("Tests/ChrysalisCLITests/DocSamples.swift")]
-        let examples = FileManager.default.enumerator(at: Self.root.appendingPathComponent("Examples"), includingPropertiesForKeys: nil)
+        let examples = FileManager.default.enumerator(
+            at: Self.root.appendingPathComponent("Examples"), includingPropertiesForKeys: nil)
         while let url = examples?.nextObject() as? URL {
             if url.lastPathComponent == ".build" {
                 examples?.skipDescendants()
@@ -346,7 +399,9 @@ final class DocsTruthTests: XCTestCase {
                 let line = text[..<range.lowerBound].filter { $0 == "\n" }.count + 1
                 let found = compiled.contains { (source: [String]) -> Bool in
                     let starts = 0..<max(source.count - sample.count + 1, 0)
-                    return starts.contains { (start: Int) -> Bool in Array(source[start..<(start + sample.count)]) == sample }
+                    return starts.contains { (start: Int) -> Bool in
+                        Array(source[start..<(start + sample.count)]) == sample
+                    }
                 }
                 XCTAssertTrue(
                     found,
@@ -367,7 +422,9 @@ final class DocsTruthTests: XCTestCase {
         XCTAssertEqual(Self.symbol("MigrationManager/state(_:_:)")?.labels, ["_", "_"])
         XCTAssertEqual(Self.symbol("sourceDestinations(of:_:)")?.labels, ["of", "_"])
         let declarations = try Self.declarations()
-        func problem(_ text: String) -> String? { Self.problem(with: Span(file: "test", line: 1, text: text), in: declarations) }
+        func problem(_ text: String) -> String? {
+            Self.problem(with: Span(file: "test", line: 1, text: text), in: declarations)
+        }
         XCTAssertNil(problem("Sources/MigrationEngine"), "a path")
         XCTAssertNil(problem("MigrationOptions.progressChannel"))
         XCTAssertNil(problem("MigrationEngine/MigrationOptions/runState"))

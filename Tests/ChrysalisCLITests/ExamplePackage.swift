@@ -5,7 +5,8 @@ import XCTest
 /// A package under `Examples/`, built as a user would build it (its own manifest, its own build
 /// folder), and its executable run.
 struct ExamplePackage {
-    static let project = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let project = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     /// The package's folder.
     let folder: URL
@@ -19,7 +20,9 @@ struct ExamplePackage {
 
     /// Builds the product and returns its executable; a failed build throws the log's end.
     func build(log directory: URL) throws -> URL {
-        let swift = ["/opt/swift/usr/bin/swift", "/usr/bin/swift"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        let swift = ["/opt/swift/usr/bin/swift", "/usr/bin/swift"].first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
         guard let swift else { throw XCTSkip("no swift toolchain found to build \(folder.lastPathComponent)") }
         let build = Process()
         build.executableURL = URL(fileURLWithPath: swift)

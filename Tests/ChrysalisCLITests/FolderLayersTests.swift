@@ -6,14 +6,16 @@ import XCTest
 /// SwiftPM's targets; this keeps the insides one-way too, so a newcomer can tell from a file's
 /// folder what it may use, and a type put in the wrong folder fails here with its name.
 final class FolderLayersTests: XCTestCase {
-    private let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    private let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
         .appendingPathComponent("Sources")
 
     /// Each module's folders, bottom first.
     static let stacks: [String: [String]] = [
         "SQLiteStore": ["Values", "Statements", "Layout", "Bookkeeping", "Reading", "Writing", "Files"],
         "MigrationEngine": [
-            "Values", "Expressions", "Mapping", "Generation", "Progress", "Safety", "Manager", "Pass", "Inference", "Staging",
+            "Values", "Expressions", "Mapping", "Generation", "Progress", "Safety", "Manager", "Pass", "Inference",
+            "Staging",
             "Planning", "Verification",
         ],
     ]
@@ -21,15 +23,20 @@ final class FolderLayersTests: XCTestCase {
     func testEveryFolderUsesOnlyItselfAndTheFoldersBelow() throws {
         for (module, stack) in Self.stacks.sorted(by: { $0.key < $1.key }) {
             let layers = try ModuleLayers(module: sources.appendingPathComponent(module))
-            XCTAssertEqual(Set(layers.folders), Set(stack), "\(module): every folder has a place in the stack, and every place a folder")
+            XCTAssertEqual(
+                Set(layers.folders), Set(stack),
+                "\(module): every folder has a place in the stack, and every place a folder")
             let violations = layers.uses.filter { use in
-                guard let from = stack.firstIndex(of: use.folder), let to = stack.firstIndex(of: use.usedFolder) else { return false }
+                guard let from = stack.firstIndex(of: use.folder), let to = stack.firstIndex(of: use.usedFolder) else {
+                    return false
+                }
                 return to > from
             }
             XCTAssertTrue(
                 violations.isEmpty,
                 "\(module): a folder uses one above it:\n"
-                    + violations.map { "  \($0.folder)/\($0.file) uses \($0.symbol) (\($0.usedFolder))" }.joined(separator: "\n"))
+                    + violations.map { "  \($0.folder)/\($0.file) uses \($0.symbol) (\($0.usedFolder))" }.joined(
+                        separator: "\n"))
         }
     }
 
@@ -46,8 +53,11 @@ final class FolderLayersTests: XCTestCase {
             }
             """
         XCTAssertEqual(
-            ModuleLayers.identifiers(in: code).intersection(["UpperThing", "UsedThing", "Maker"]), ["UsedThing", "Maker"], "an interpolation is code")
-        XCTAssertEqual(ModuleLayers.topLevelTypes(in: "package struct A {\n    struct Nested {}\n}\nextension B {}\nenum C: Int {}\n"), ["A", "C"])
+            ModuleLayers.identifiers(in: code).intersection(["UpperThing", "UsedThing", "Maker"]),
+            ["UsedThing", "Maker"], "an interpolation is code")
+        XCTAssertEqual(
+            ModuleLayers.topLevelTypes(
+                in: "package struct A {\n    struct Nested {}\n}\nextension B {}\nenum C: Int {}\n"), ["A", "C"])
     }
 }
 
@@ -62,21 +72,31 @@ struct ModuleLayers {
         let manager = FileManager.default
         folders = try manager.contentsOfDirectory(atPath: module.path).filter { name in
             var isFolder: ObjCBool = false
-            return manager.fileExists(atPath: module.appendingPathComponent(name).path, isDirectory: &isFolder) && isFolder.boolValue
+            return manager.fileExists(atPath: module.appendingPathComponent(name).path, isDirectory: &isFolder)
+                && isFolder.boolValue
                 && !name.hasSuffix(".docc")
         }.sorted()
         var files: [(folder: String, name: String, code: String)] = []
         for folder in folders {
-            for name in try manager.contentsOfDirectory(atPath: module.appendingPathComponent(folder).path).sorted() where name.hasSuffix(".swift") {
+            for name in try manager.contentsOfDirectory(atPath: module.appendingPathComponent(folder).path).sorted()
+            where name.hasSuffix(".swift") {
                 files.append(
-                    (folder, name, Self.code(try String(contentsOf: module.appendingPathComponent(folder).appendingPathComponent(name), encoding: .utf8))))
+                    (
+                        folder, name,
+                        Self.code(
+                            try String(
+                                contentsOf: module.appendingPathComponent(folder).appendingPathComponent(name),
+                                encoding: .utf8))
+                    ))
             }
         }
         var owner: [String: String] = [:]
         for file in files { for type in Self.topLevelTypes(in: file.code) { owner[type] = file.folder } }
         uses = files.flatMap { file in
             Self.identifiers(in: file.code).sorted().compactMap { symbol in
-                owner[symbol].flatMap { $0 == file.folder ? nil : Use(folder: file.folder, file: file.name, symbol: symbol, usedFolder: $0) }
+                owner[symbol].flatMap {
+                    $0 == file.folder ? nil : Use(folder: file.folder, file: file.name, symbol: symbol, usedFolder: $0)
+                }
             }
         }
     }
@@ -85,9 +105,12 @@ struct ModuleLayers {
     static func topLevelTypes(in code: String) -> Set<String> {
         let keywords: Set<String> = ["struct", "class", "enum", "protocol", "actor", "typealias"]
         var types: Set<String> = []
-        for line in code.split(separator: "\n", omittingEmptySubsequences: true) where !(line.first?.isWhitespace ?? true) {
+        for line in code.split(separator: "\n", omittingEmptySubsequences: true)
+        where !(line.first?.isWhitespace ?? true) {
             let words = line.split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "_" }).map(String.init)
-            if let index = words.firstIndex(where: keywords.contains), index + 1 < words.count, !words[..<index].contains("extension") {
+            if let index = words.firstIndex(where: keywords.contains), index + 1 < words.count,
+                !words[..<index].contains("extension")
+            {
                 types.insert(words[index + 1])
             }
         }
@@ -96,7 +119,9 @@ struct ModuleLayers {
 
     /// The capitalised identifiers of `code`.
     static func identifiers(in code: String) -> Set<String> {
-        Set(self.code(code).split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "_" }).map(String.init).filter { $0.first?.isUppercase == true })
+        Set(
+            self.code(code).split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "_" }).map(String.init).filter
+            { $0.first?.isUppercase == true })
     }
 
     /// `source` without its comments and string literals' text, so only code names types; every
@@ -115,7 +140,8 @@ struct ModuleLayers {
                 }
                 index += 2
             } else if character == "\"" {
-                let triple = index + 2 < characters.count && characters[index + 1] == "\"" && characters[index + 2] == "\""
+                let triple =
+                    index + 2 < characters.count && characters[index + 1] == "\"" && characters[index + 2] == "\""
                 index += triple ? 3 : 1
                 while index < characters.count {
                     // An interpolation is code: kept, up to its closing parenthesis.
@@ -137,7 +163,8 @@ struct ModuleLayers {
                     }
                     if characters[index] == "\n" { result.append("\n") }
                     if triple
-                        ? (index + 2 < characters.count && characters[index] == "\"" && characters[index + 1] == "\"" && characters[index + 2] == "\"")
+                        ? (index + 2 < characters.count && characters[index] == "\"" && characters[index + 1] == "\""
+                            && characters[index + 2] == "\"")
                         : characters[index] == "\""
                     {
                         index += triple ? 3 : 1

@@ -6,19 +6,27 @@ import XCTest
 /// review, because long functions came back each time they were split by hand.
 final class FunctionLengthTests: XCTestCase {
     static let longest = 50
-    private let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    private let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
         .appendingPathComponent("Sources")
 
     func testNoFunctionIsLongerThanFiftyLines() throws {
         var long: [String] = []
-        let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
+        let files =
+            FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL }
+            ?? []
         for file in files where file.pathExtension == "swift" {
             let code = ModuleLayers.code(try String(contentsOf: file, encoding: .utf8))
             for function in FunctionSpans.spans(in: code) where function.lines > Self.longest {
-                long.append("\(file.path.replacingOccurrences(of: sources.path + "/", with: "")):\(function.line) \(function.name): \(function.lines) lines")
+                long.append(
+                    "\(file.path.replacingOccurrences(of: sources.path + "/", with: "")):\(function.line) \(function.name): \(function.lines) lines"
+                )
             }
         }
-        XCTAssertTrue(long.isEmpty, "functions over \(Self.longest) lines; split each into steps with names:\n" + long.sorted().joined(separator: "\n"))
+        XCTAssertTrue(
+            long.isEmpty,
+            "functions over \(Self.longest) lines; split each into steps with names:\n"
+                + long.sorted().joined(separator: "\n"))
     }
 
     /// The spans are measured from declaration to closing brace; a requirement without a body,
@@ -65,13 +73,17 @@ enum FunctionSpans {
             if character.isLetter || character == "_" {
                 let afterDot = index > 0 && characters[index - 1] == "."  // `super.init(…)`, `.init(…)`: a call
                 var word = ""
-                while index < characters.count && (characters[index].isLetter || characters[index].isNumber || characters[index] == "_") {
+                while index < characters.count
+                    && (characters[index].isLetter || characters[index].isNumber || characters[index] == "_")
+                {
                     word.append(characters[index])
                     index += 1
                 }
                 if word == "func" || (word == "init" && !afterDot) {
                     pending = (word == "init" ? "init" : nextWord(characters, from: index), line, parens)
-                } else if let waiting = pending, parens == waiting.parens, ["var", "let", "case", "subscript", "struct", "class", "enum"].contains(word) {
+                } else if let waiting = pending, parens == waiting.parens,
+                    ["var", "let", "case", "subscript", "struct", "class", "enum"].contains(word)
+                {
                     pending = nil
                 }
                 continue

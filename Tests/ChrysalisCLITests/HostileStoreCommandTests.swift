@@ -50,17 +50,25 @@ final class HostileStoreCommandTests: XCTestCase {
             XCTAssertEqual(error.count, 1, "\(command): one error line:\n\(result.stderr)", file: file, line: line)
             let message = String(error.first ?? "")
             XCTAssertTrue(message.contains(expected), "\(command): \(message)", file: file, line: line)
-            XCTAssertEqual(message.components(separatedBy: "Fix:").count, 2, "\(command): one Fix: \(message)", file: file, line: line)
+            XCTAssertEqual(
+                message.components(separatedBy: "Fix:").count, 2, "\(command): one Fix: \(message)", file: file,
+                line: line)
             for leak in ["SQLiteStore.", "StoreValue", "MigrationEngine.", "Optional(", ".chrysalis-new", "Swift."] {
                 XCTAssertFalse(message.contains(leak), "\(command) shows \(leak): \(message)", file: file, line: line)
             }
             if command != "inspect" {
-                XCTAssertTrue(message.contains("the store was not changed"), "\(command) says where the store stands: \(message)", file: file, line: line)
+                XCTAssertTrue(
+                    message.contains("the store was not changed"), "\(command) says where the store stands: \(message)",
+                    file: file, line: line)
             }
-            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before, "\(command) changed the store", file: file, line: line)
+            XCTAssertEqual(
+                try Data(contentsOf: URL(fileURLWithPath: path)), before, "\(command) changed the store", file: file,
+                line: line)
             let after = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
                 .filter { !$0.hasSuffix("-shm") }  // SQLite's shared-memory index of a WAL store's reader
-            XCTAssertEqual(after, neighbours.filter { !$0.hasSuffix("-shm") }, "\(command) left files beside the store", file: file, line: line)
+            XCTAssertEqual(
+                after, neighbours.filter { !$0.hasSuffix("-shm") }, "\(command) left files beside the store",
+                file: file, line: line)
         }
     }
 
@@ -78,22 +86,29 @@ final class HostileStoreCommandTests: XCTestCase {
         let result = try ChrysalisRunner.run(["migrate", path, "--model", bookStore])
         XCTAssertEqual(result.status, 1, result.stderr)
         XCTAssertTrue(
-            result.stderr.contains(#"ZBOOK.Z_ENT holds text ("x") where an integer belongs; the store is as it was, at BookStore; nothing was changed"#),
+            result.stderr.contains(
+                #"ZBOOK.Z_ENT holds text ("x") where an integer belongs; the store is as it was, at BookStore; nothing was changed"#
+            ),
             result.stderr)
-        XCTAssertTrue(result.stderr.contains("SELECT Z_PK, Z_ENT FROM ZBOOK WHERE typeof(Z_ENT) != 'integer'"), result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains("SELECT Z_PK, Z_ENT FROM ZBOOK WHERE typeof(Z_ENT) != 'integer'"), result.stderr)
         XCTAssertFalse(result.stderr.contains("-wal"), result.stderr)
     }
 
     func testTextInZMaxIsRefused() throws {
         let path = try store("Keys.sqlite")
         try damage(path, "UPDATE Z_PRIMARYKEY SET Z_MAX = 'abc' WHERE Z_ENT = 1")
-        try expectRefusedEverywhere(path, saying: "Z_PRIMARYKEY.Z_MAX (the row of Z_ENT 1) holds text (\"abc\") where an integer belongs")
+        try expectRefusedEverywhere(
+            path, saying: "Z_PRIMARYKEY.Z_MAX (the row of Z_ENT 1) holds text (\"abc\") where an integer belongs")
     }
 
     func testAKeyTooLargeToCountOnFromIsRefused() throws {
         let path = try store("Huge.sqlite")
         try damage(path, "UPDATE Z_PRIMARYKEY SET Z_MAX = 9223372036854775807 WHERE Z_ENT = 1")
-        try expectRefusedEverywhere(path, saying: "Z_PRIMARYKEY.Z_MAX (the row of Z_ENT 1) holds an integer (9223372036854775807) where a key from 0 to")
+        try expectRefusedEverywhere(
+            path,
+            saying:
+                "Z_PRIMARYKEY.Z_MAX (the row of Z_ENT 1) holds an integer (9223372036854775807) where a key from 0 to")
     }
 
     /// A `-wal` copied from another database: SQLite reads the store through it, so the store
@@ -141,7 +156,9 @@ final class HostileStoreCommandTests: XCTestCase {
         XCTAssertTrue(result.stderr.contains("gives infinity, past the range of a Double"), result.stderr)
         XCTAssertTrue(result.stderr.contains("the store is as it was, at BookStore 4"), result.stderr)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { !$0.hasSuffix(".yaml") }, ["Overflow.sqlite"])
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { !$0.hasSuffix(".yaml") },
+            ["Overflow.sqlite"])
     }
 
     /// BookStore 4 → 5 with Publication's price set to `price`.
@@ -180,14 +197,21 @@ final class HostileStoreCommandTests: XCTestCase {
             UPDATE ZPUBLICATION SET Z_PK = 0 WHERE Z_PK = (SELECT max(Z_PK) FROM ZPUBLICATION);
             UPDATE ZCATEGORY SET Z_PK = -1 WHERE Z_PK = (SELECT min(Z_PK) FROM ZCATEGORY WHERE Z_PK NOT IN (SELECT ZCATEGORY FROM ZPUBLICATION WHERE ZCATEGORY IS NOT NULL));
             """)
-        let titles = "SELECT ZTITLE FROM ZPUBLICATION ORDER BY ZTITLE", names = "SELECT ZNAME FROM ZCATEGORY ORDER BY ZNAME"
-        let before = try DatabaseQueue(path: path).read { db in (try String?.fetchAll(db, sql: titles), try String?.fetchAll(db, sql: names)) }
+        let titles = "SELECT ZTITLE FROM ZPUBLICATION ORDER BY ZTITLE",
+            names = "SELECT ZNAME FROM ZCATEGORY ORDER BY ZNAME"
+        let before = try DatabaseQueue(path: path).read { db in
+            (try String?.fetchAll(db, sql: titles), try String?.fetchAll(db, sql: names))
+        }
         XCTAssertEqual(before.0.count, 20)
         let mapping = ChrysalisRunner.demoResources.appendingPathComponent("Mappings/BookStore4To5.mapping.yaml").path
-        let migrated = try ChrysalisRunner.run(["migrate", path, "--model", bookStore, "--mappings", mapping, "--no-backup"])
+        let migrated = try ChrysalisRunner.run([
+            "migrate", path, "--model", bookStore, "--mappings", mapping, "--no-backup",
+        ])
         XCTAssertEqual(migrated.status, 0, migrated.stderr)
         XCTAssertTrue(migrated.stdout.contains("Publication          20 → 20"), migrated.stdout)
-        let after = try DatabaseQueue(path: path).read { db in (try String?.fetchAll(db, sql: titles), try String?.fetchAll(db, sql: names)) }
+        let after = try DatabaseQueue(path: path).read { db in
+            (try String?.fetchAll(db, sql: titles), try String?.fetchAll(db, sql: names))
+        }
         XCTAssertEqual(after.0, before.0, "every publication, with its title")
         XCTAssertEqual(after.1, before.1, "every category, with its name")
     }

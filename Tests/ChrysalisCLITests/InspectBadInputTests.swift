@@ -21,7 +21,9 @@ final class InspectBadInputTests: XCTestCase {
         Data(SHA256.hash(data: try Data(contentsOf: URL(fileURLWithPath: path)))).base64EncodedString()
     }
 
-    private func expectFailure(_ path: String, saying expected: String, file: StaticString = #filePath, line: UInt = #line) throws {
+    private func expectFailure(
+        _ path: String, saying expected: String, file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let before = try digest(path)
         let result = try ChrysalisRunner.run(["inspect", path])
         XCTAssertNotEqual(result.status, 0, file: file, line: line)
@@ -31,7 +33,8 @@ final class InspectBadInputTests: XCTestCase {
         XCTAssertTrue(result.stderr.hasPrefix("error: \(path): "), result.stderr, file: file, line: line)
         XCTAssertTrue(result.stderr.contains(expected), result.stderr, file: file, line: line)
         XCTAssertEqual(try digest(path), before, "the file was modified", file: file, line: line)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: path + "-wal"), "no sidecar was left", file: file, line: line)
+        XCTAssertFalse(
+            FileManager.default.fileExists(atPath: path + "-wal"), "no sidecar was left", file: file, line: line)
     }
 
     private func realStoreCopy(_ name: String = "SampleModel3_V1.sqlite") throws -> URL {
@@ -68,16 +71,23 @@ final class InspectBadInputTests: XCTestCase {
 
     func testSQLiteFileThatIsNotACoreDataStore() throws {
         let path = directory.appendingPathComponent("plain.sqlite").path
-        try DatabaseQueue(path: path).write { try $0.execute(sql: "CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT)") }
+        try DatabaseQueue(path: path).write {
+            try $0.execute(sql: "CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT)")
+        }
         try expectFailure(path, saying: "is a SQLite database but not a Core Data store (no Z_METADATA")
     }
 
     func testMetadataThatIsNotADictionary() throws {
         let copy = try realStoreCopy("Model1.sqlite")
-        let array = try PropertyListSerialization.data(fromPropertyList: ["not", "a", "dictionary"], format: .binary, options: 0)
-        try DatabaseQueue(path: copy.path).write { try $0.execute(sql: "UPDATE Z_METADATA SET Z_PLIST = ?", arguments: [array]) }
+        let array = try PropertyListSerialization.data(
+            fromPropertyList: ["not", "a", "dictionary"], format: .binary, options: 0)
+        try DatabaseQueue(path: copy.path).write {
+            try $0.execute(sql: "UPDATE Z_METADATA SET Z_PLIST = ?", arguments: [array])
+        }
         try expectFailure(copy.path, saying: "Z_METADATA.Z_PLIST is a property list but not a dictionary")
-        try DatabaseQueue(path: copy.path).write { try $0.execute(sql: "UPDATE Z_METADATA SET Z_PLIST = ?", arguments: [Data("garbage".utf8)]) }
+        try DatabaseQueue(path: copy.path).write {
+            try $0.execute(sql: "UPDATE Z_METADATA SET Z_PLIST = ?", arguments: [Data("garbage".utf8)])
+        }
         try expectFailure(copy.path, saying: "Z_METADATA.Z_PLIST is not a property list")
     }
 
@@ -98,6 +108,8 @@ final class InspectBadInputTests: XCTestCase {
         let result = try ChrysalisRunner.run(["inspect", copy.path])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(try digest(copy.path), before)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), [copy.lastPathComponent], "no -wal or -shm left behind")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path), [copy.lastPathComponent],
+            "no -wal or -shm left behind")
     }
 }

@@ -15,7 +15,8 @@ final class InspectCommandTests: XCTestCase {
     private func inspectJSON(_ arguments: [String]) throws -> [String: Any] {
         let result = try ChrysalisRunner.run(["inspect"] + arguments + ["--json"])
         XCTAssertEqual(result.status, 0, result.stderr)
-        return try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], result.stdout)
+        return try XCTUnwrap(
+            try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], result.stdout)
     }
 
     /// Rows per `Z_ENT` in every entity table, counted with plain SQL (the WAL applied).
@@ -23,12 +24,19 @@ final class InspectCommandTests: XCTestCase {
         try DatabaseQueue(path: path).read { db in
             var counts: [Int: Int] = [:]
             let tables = try String.fetchAll(
-                db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE '%Z_ENT INTEGER,%' AND name NOT LIKE 'A%'")
+                db,
+                sql:
+                    "SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE '%Z_ENT INTEGER,%' AND name NOT LIKE 'A%'"
+            )
             for table in tables {
-                for row in try Row.fetchAll(db, sql: "SELECT Z_ENT, count(*) FROM \"\(table)\" GROUP BY Z_ENT") { counts[row[0], default: 0] += row[1] as Int }
+                for row in try Row.fetchAll(db, sql: "SELECT Z_ENT, count(*) FROM \"\(table)\" GROUP BY Z_ENT") {
+                    counts[row[0], default: 0] += row[1] as Int
+                }
             }
             let names = Dictionary(
-                try Row.fetchAll(db, sql: "SELECT Z_NAME, Z_ENT FROM Z_PRIMARYKEY").map { ($0[0] as String, $0[1] as Int) },
+                try Row.fetchAll(db, sql: "SELECT Z_NAME, Z_ENT FROM Z_PRIMARYKEY").map {
+                    ($0[0] as String, $0[1] as Int)
+                },
                 uniquingKeysWith: { first, _ in first })
             return (counts, names)
         }
@@ -46,10 +54,13 @@ final class InspectCommandTests: XCTestCase {
             // Versions with the same hashes are one model to Core Data: any of them is the store's.
             let version = try XCTUnwrap(json["matchedVersion"] as? String, store.path)
             XCTAssertTrue(entry.acceptableVersions.contains(version), "\(store.path): \(version)")
-            XCTAssertEqual(Set((json["identicalVersions"] as? [String] ?? []) + [version]), entry.acceptableVersions, store.path)
+            XCTAssertEqual(
+                Set((json["identicalVersions"] as? [String] ?? []) + [version]), entry.acceptableVersions, store.path)
             XCTAssertEqual(json["modelSource"] as? String, "bundle", store.path)
             let current = json["currentVersion"] as? String
-            XCTAssertEqual(json["compatibleWithCurrent"] as? Bool, current.map(entry.acceptableVersions.contains) ?? false, store.path)
+            XCTAssertEqual(
+                json["compatibleWithCurrent"] as? Bool, current.map(entry.acceptableVersions.contains) ?? false,
+                store.path)
             inspected += 1
             let entities = try XCTUnwrap(json["entities"] as? [[String: Any]])
             let counted = try rowsByEntityNumber(copy.path)
@@ -57,7 +68,9 @@ final class InspectCommandTests: XCTestCase {
             for entity in entities {
                 let name = try XCTUnwrap(entity["name"] as? String), rows = try XCTUnwrap(entity["rows"] as? Int)
                 total += rows
-                if let number = counted.names[name] { XCTAssertEqual(rows, counted.byNumber[number] ?? 0, "\(name) in \(store.path)") }
+                if let number = counted.names[name] {
+                    XCTAssertEqual(rows, counted.byNumber[number] ?? 0, "\(name) in \(store.path)")
+                }
             }
             XCTAssertEqual(total, counted.byNumber.values.reduce(0, +), "every row of \(store.path) is counted once")
         }
@@ -65,7 +78,8 @@ final class InspectCommandTests: XCTestCase {
     }
 
     func testStoresWithoutAMatchingVersionFallBackToTheirModelCache() throws {
-        let bundle = Fixtures.root.appendingPathComponent("CoreDataPlus/Tests/Resources/SampleModel/SampleModel.xcdatamodeld")
+        let bundle = Fixtures.root.appendingPathComponent(
+            "CoreDataPlus/Tests/Resources/SampleModel/SampleModel.xcdatamodeld")
         for name in ["SampleModel2_V1.sqlite", "SampleModel2_V2.sqlite"] {
             let store = try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent == name })
             let copy = try Fixtures.copyStore(store, into: try scratch())
@@ -85,7 +99,8 @@ final class InspectCommandTests: XCTestCase {
     }
 
     func testWALStoreCountsTheRowsInItsWAL() throws {
-        let store = try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent == "CoreDataMigration_Example_WAL.sqlite" })
+        let store = try XCTUnwrap(
+            Fixtures.stores.first { $0.lastPathComponent == "CoreDataMigration_Example_WAL.sqlite" })
         let copy = try Fixtures.copyStore(store, into: try scratch())
         let json = try inspectJSON([copy.path])
         let rows = (json["entities"] as? [[String: Any]])?.compactMap { $0["rows"] as? Int }
@@ -97,10 +112,15 @@ final class InspectCommandTests: XCTestCase {
 
     func testTextReportSaysWhetherAMigrationIsNeeded() throws {
         let store = try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent == "Model1.sqlite" })
-        let bundle = Fixtures.root.appendingPathComponent("objcio-issue-4-core-data-migration/BookMigration/Model.xcdatamodeld")
-        let result = try ChrysalisRunner.run(["inspect", try Fixtures.copyStore(store, into: try scratch()).path, "--model", bundle.path])
+        let bundle = Fixtures.root.appendingPathComponent(
+            "objcio-issue-4-core-data-migration/BookMigration/Model.xcdatamodeld")
+        let result = try ChrysalisRunner.run([
+            "inspect", try Fixtures.copyStore(store, into: try scratch()).path, "--model", bundle.path,
+        ])
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertTrue(result.stdout.contains("Model1 of Model (current is Model3; a migration is needed)"), result.stdout)
-        XCTAssertTrue(result.stdout.contains("Book       4  QAj4tkrjwHQVGdiK0wEeqC4C3pQrvIhRCwPbCZIk7fU="), result.stdout)
+        XCTAssertTrue(
+            result.stdout.contains("Model1 of Model (current is Model3; a migration is needed)"), result.stdout)
+        XCTAssertTrue(
+            result.stdout.contains("Book       4  QAj4tkrjwHQVGdiK0wEeqC4C3pQrvIhRCwPbCZIk7fU="), result.stdout)
     }
 }

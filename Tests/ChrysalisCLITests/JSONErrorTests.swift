@@ -20,8 +20,10 @@ final class JSONErrorTests: XCTestCase {
         for (arguments, status) in cases {
             let result = try ChrysalisRunner.run(arguments)
             XCTAssertEqual(result.status, status, "\(arguments): \(result.stderr)")
-            let last = try XCTUnwrap(result.stdout.split(separator: "\n").last, "\(arguments) printed nothing on standard output")
-            let event = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any], "\(arguments): \(last)")
+            let last = try XCTUnwrap(
+                result.stdout.split(separator: "\n").last, "\(arguments) printed nothing on standard output")
+            let event = try XCTUnwrap(
+                try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any], "\(arguments): \(last)")
             XCTAssertEqual(event["event"] as? String, "error", "\(arguments)")
             XCTAssertEqual(event["state"] as? String, "unchanged", "\(arguments)")
             XCTAssertEqual(event["status"] as? Int, Int(status), "\(arguments)")
@@ -38,12 +40,16 @@ final class CheckHistoryEnvironmentTests: XCTestCase {
         let volume = try TinyVolume(megabytes: 2, test: self)
         try volume.fill(leaving: 64 * 1024)
         let bundle = ChrysalisRunner.demoResources.appendingPathComponent("BookStore.xcdatamodeld").path
-        let result = try ChrysalisRunner.run(["check-history", bundle, "--rows", "400"], environment: ["TMPDIR": volume.root.path])
+        let result = try ChrysalisRunner.run(
+            ["check-history", bundle, "--rows", "400"], environment: ["TMPDIR": volume.root.path])
         XCTAssertEqual(result.status, 1, result.stdout)
-        XCTAssertTrue(result.stderr.contains("the temporary folder \(volume.root.path) (TMPDIR) filled up"), result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains("the temporary folder \(volume.root.path) (TMPDIR) filled up"), result.stderr)
         XCTAssertTrue(result.stderr.contains("this says nothing of BookStore's history"), result.stderr)
         XCTAssertFalse(result.stdout.contains("do not migrate"), result.stdout)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: volume.root.path).filter { $0.hasPrefix("chrysalis-") }, [], "its folder is removed")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: volume.root.path).filter { $0.hasPrefix("chrysalis-") },
+            [], "its folder is removed")
     }
 
     func testAKilledRunsFolderIsReclaimed() throws {
@@ -53,9 +59,11 @@ final class CheckHistoryEnvironmentTests: XCTestCase {
         try FileManager.default.createDirectory(at: abandoned, withIntermediateDirectories: false)
         try Data(count: 1024).write(to: abandoned.appendingPathComponent("version-0.sqlite"))
         let bundle = ChrysalisRunner.demoResources.appendingPathComponent("BookStore.xcdatamodeld").path
-        let result = try ChrysalisRunner.run(["check-history", bundle, "--rows", "4"], environment: ["TMPDIR": temporary.path])
+        let result = try ChrysalisRunner.run(
+            ["check-history", bundle, "--rows", "4"], environment: ["TMPDIR": temporary.path])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: abandoned.path), "the killed run's folder is removed")
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: temporary.path), [], "and this run's own too")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: temporary.path), [], "and this run's own too")
     }
 }

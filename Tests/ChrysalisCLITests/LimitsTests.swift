@@ -11,16 +11,24 @@ final class LimitsTests: XCTestCase {
     private func store(rows: Int) throws -> (folder: URL, path: String) {
         let folder = try scratchDirectory()
         let path = folder.appendingPathComponent("BookStore.sqlite").path
-        XCTAssertEqual(try ChrysalisRunner.run(["fixture", bundle, "--version", "BookStore", "--rows", String(rows), "--out", path]).status, 0)
+        XCTAssertEqual(
+            try ChrysalisRunner.run([
+                "fixture", bundle, "--version", "BookStore", "--rows", String(rows), "--out", path,
+            ]).status, 0)
         return (folder, path)
     }
 
     /// `chrysalis migrate` of `store` to BookStore 2 under bash's `ulimit` with `limit`: how it
     /// ended, and its standard error.
-    private func migrate(_ store: String, under limit: String) throws -> (reason: Process.TerminationReason, status: Int32, stderr: String) {
+    private func migrate(_ store: String, under limit: String) throws -> (
+        reason: Process.TerminationReason, status: Int32, stderr: String
+    ) {
         let shell = Process()
         shell.executableURL = URL(fileURLWithPath: "/bin/bash")
-        shell.arguments = ["-c", "ulimit \(limit); exec \"$0\" migrate \"$1\" --model \"$2\" --to \"BookStore 2\"", ChrysalisRunner.binary.path, store, bundle]
+        shell.arguments = [
+            "-c", "ulimit \(limit); exec \"$0\" migrate \"$1\" --model \"$2\" --to \"BookStore 2\"",
+            ChrysalisRunner.binary.path, store, bundle,
+        ]
         let errors = Pipe()
         shell.standardError = errors
         shell.standardOutput = FileHandle.nullDevice
@@ -38,10 +46,14 @@ final class LimitsTests: XCTestCase {
         let run = try migrate(store, under: "-f 64")
         XCTAssertEqual(run.reason, .exit, "not killed by SIGXFSZ: \(run.stderr)")
         XCTAssertEqual(run.status, 1, run.stderr)
-        XCTAssertTrue(run.stderr.contains("this process may write files of at most ") && run.stderr.contains("(its file size limit, `ulimit -f`)"), run.stderr)
+        XCTAssertTrue(
+            run.stderr.contains("this process may write files of at most ")
+                && run.stderr.contains("(its file size limit, `ulimit -f`)"), run.stderr)
         XCTAssertTrue(run.stderr.contains("Fix: raise the limit"), run.stderr)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store)), before)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["BookStore.sqlite"], "nothing made beside it")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path), ["BookStore.sqlite"],
+            "nothing made beside it")
     }
 
     /// Too few open files once failed in whichever open came first, blamed on permissions. A
@@ -51,7 +63,10 @@ final class LimitsTests: XCTestCase {
         let before = try Data(contentsOf: URL(fileURLWithPath: store))
         let hard = try migrate(store, under: "-n 12")
         XCTAssertEqual(hard.status, 1, hard.stderr)
-        XCTAssertTrue(hard.stderr.contains("this process may have at most 12 files open (its open-file limit, `ulimit -n`, hard limit 12)"), hard.stderr)
+        XCTAssertTrue(
+            hard.stderr.contains(
+                "this process may have at most 12 files open (its open-file limit, `ulimit -n`, hard limit 12)"),
+            hard.stderr)
         XCTAssertFalse(hard.stderr.contains("permissions"), hard.stderr)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store)), before)
         let soft = try migrate(store, under: "-Sn 12")
@@ -68,10 +83,15 @@ final class LimitsTests: XCTestCase {
         XCTAssertEqual(hard.reason, .exit, hard.stderr)
         XCTAssertEqual(hard.status, 1, hard.stderr)
         XCTAssertTrue(
-            hard.stderr.contains("this process may map at most 300000 KB of memory (its address-space limit, `ulimit -v`, hard limit 300000 KB)"), hard.stderr)
-        XCTAssertTrue(hard.stderr.contains("Fix: raise the limit (`ulimit -v 1048576` or `ulimit -v unlimited`)"), hard.stderr)
+            hard.stderr.contains(
+                "this process may map at most 300000 KB of memory (its address-space limit, `ulimit -v`, hard limit 300000 KB)"
+            ), hard.stderr)
+        XCTAssertTrue(
+            hard.stderr.contains("Fix: raise the limit (`ulimit -v 1048576` or `ulimit -v unlimited`)"), hard.stderr)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store)), before)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["BookStore.sqlite"], "nothing made beside it")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path), ["BookStore.sqlite"],
+            "nothing made beside it")
         let soft = try migrate(store, under: "-Sv 300000")
         XCTAssertEqual(soft.status, 0, "a soft limit is raised, and the run works: \(soft.stderr)")
     }

@@ -17,7 +17,9 @@ final class LoopbackSSH {
     private let log: String
 
     private init(directory: URL, port: Int, user: String, clientKey: String, pid: pid_t, log: String) {
-        (self.directory, self.port, self.user, self.clientKey, self.pid, self.log) = (directory, port, user, clientKey, pid, log)
+        (self.directory, self.port, self.user, self.clientKey, self.pid, self.log) = (
+            directory, port, user, clientKey, pid, log
+        )
     }
 
     deinit { stop() }
@@ -25,21 +27,27 @@ final class LoopbackSSH {
     static func start() throws -> LoopbackSSH {
         for (path, package) in [(sshd, "openssh-server"), (ssh, "openssh-client"), (keygen, "openssh-client")]
         where !FileManager.default.isExecutableFile(atPath: path) {
-            throw EndToEnd.unavailable("\(path) is not installed (Debian package \(package)); the SSH console tests need it")
+            throw EndToEnd.unavailable(
+                "\(path) is not installed (Debian package \(package)); the SSH console tests need it")
         }
         let directory = try Fixtures.makeTemporaryDirectory()
         var started: LoopbackSSH?
         defer { if started == nil { try? FileManager.default.removeItem(at: directory) } }
-        let hostKey = directory.appendingPathComponent("host_ed25519").path, clientKey = directory.appendingPathComponent("client_ed25519").path
+        let hostKey = directory.appendingPathComponent("host_ed25519").path,
+            clientKey = directory.appendingPathComponent("client_ed25519").path
         for key in [hostKey, clientKey] {
-            let made = try run([keygen, "-q", "-t", "ed25519", "-N", "", "-C", "chrysalis-test", "-f", key], timeout: 30)
-            guard made.status == 0 else { throw EndToEnd.unavailable("ssh-keygen could not make a throwaway key: \(made.output)") }
+            let made = try run(
+                [keygen, "-q", "-t", "ed25519", "-N", "", "-C", "chrysalis-test", "-f", key], timeout: 30)
+            guard made.status == 0 else {
+                throw EndToEnd.unavailable("ssh-keygen could not make a throwaway key: \(made.output)")
+            }
         }
         let user = String(cString: getpwuid(geteuid())!.pointee.pw_name)
         // sshd refuses to start without its privilege separation directory, which Debian's
         // service unit makes at boot; a container that never started the service lacks it.
         if geteuid() == 0, !FileManager.default.fileExists(atPath: "/run/sshd") {
-            try? FileManager.default.createDirectory(atPath: "/run/sshd", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+            try? FileManager.default.createDirectory(
+                atPath: "/run/sshd", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
         }
         let config = directory.appendingPathComponent("sshd_config").path
         let log = directory.appendingPathComponent("sshd.log").path
@@ -68,15 +76,19 @@ final class LoopbackSSH {
             """.write(toFile: config, atomically: true, encoding: .utf8)
             let test = try run([sshd, "-t", "-f", config], timeout: 30)
             guard test.status == 0 else {
-                throw EndToEnd.unavailable("sshd cannot start here (sshd -t: \(test.output.trimmingCharacters(in: .whitespacesAndNewlines)))")
+                throw EndToEnd.unavailable(
+                    "sshd cannot start here (sshd -t: \(test.output.trimmingCharacters(in: .whitespacesAndNewlines)))")
             }
             try? FileManager.default.removeItem(atPath: log)
-            let pid = try CleanSpawn.start([sshd, "-D", "-f", config, "-E", log], output: directory.appendingPathComponent("sshd.out").path)
+            let pid = try CleanSpawn.start(
+                [sshd, "-D", "-f", config, "-E", log], output: directory.appendingPathComponent("sshd.out").path)
             // Listening is logged once the socket is bound; a port taken since freePort() makes it exit.
             let deadline = Date().addingTimeInterval(30)
             var exited = false, listening = false
             while Date() < deadline {
-                if (try? String(contentsOfFile: log, encoding: .utf8))?.contains("Server listening on 127.0.0.1 port \(port)") == true {
+                if (try? String(contentsOfFile: log, encoding: .utf8))?.contains(
+                    "Server listening on 127.0.0.1 port \(port)") == true
+                {
                     listening = true; break
                 }
                 var status: Int32 = 0
@@ -85,14 +97,17 @@ final class LoopbackSSH {
             }
             let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
             if listening {
-                let server = LoopbackSSH(directory: directory, port: port, user: user, clientKey: clientKey, pid: pid, log: log)
+                let server = LoopbackSSH(
+                    directory: directory, port: port, user: user, clientKey: clientKey, pid: pid, log: log)
                 // One login proves the keys, the config and the account before a test relies on them.
-                let probe = try run([ssh] + server.options(tty: false) + ["\(user)@127.0.0.1", "echo chrysalis-ssh-ok"], timeout: 60)
+                let probe = try run(
+                    [ssh] + server.options(tty: false) + ["\(user)@127.0.0.1", "echo chrysalis-ssh-ok"], timeout: 60)
                 guard probe.status == 0, probe.output.contains("chrysalis-ssh-ok") else {
                     let serverLog = server.logText
                     server.stop()
                     throw EndToEnd.unavailable(
-                        "cannot log in to the loopback sshd as \(user) (ssh exit \(probe.status)): \(probe.output)\nsshd log:\n\(serverLog)")
+                        "cannot log in to the loopback sshd as \(user) (ssh exit \(probe.status)): \(probe.output)\nsshd log:\n\(serverLog)"
+                    )
                 }
                 started = server
                 return server
@@ -155,7 +170,8 @@ final class LoopbackSSH {
             }
             guard !bytes.isEmpty else { return false }
             if bytes.last == 0 { bytes.removeLast() }
-            return predicate(bytes.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) })
+            return predicate(
+                bytes.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) })
         }
     }
 
@@ -169,14 +185,17 @@ final class LoopbackSSH {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+            }
         }
         return bound ? Int(UInt16(bigEndian: address.sin_port)) : nil
     }
 
     /// Runs `argv` to its end (killed after `timeout`), output and errors together.
     private static func run(_ argv: [String], timeout: TimeInterval) throws -> (status: Int32, output: String) {
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("chrysalis-ssh-\(UUID().uuidString)").path
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("chrysalis-ssh-\(UUID().uuidString)")
+            .path
         defer { try? FileManager.default.removeItem(atPath: output) }
         let pid = try CleanSpawn.start(argv, output: output)
         var status: Int32 = 0

@@ -7,7 +7,8 @@ final class MappingCommandTests: XCTestCase {
     private func json(_ arguments: [String]) throws -> [String: Any] {
         let result = try ChrysalisRunner.run(["mapping"] + arguments + ["--json"])
         XCTAssertEqual(result.status, 0, result.stderr)
-        return try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], result.stdout)
+        return try XCTUnwrap(
+            try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], result.stdout)
     }
 
     func testEveryXcodeMappingModelLoads() throws {
@@ -25,30 +26,37 @@ final class MappingCommandTests: XCTestCase {
     }
 
     func testLiveMappingsInMappingNumberOrder() throws {
-        let file = Fixtures.root.appendingPathComponent("objcio-issue-4-core-data-migration/BookMigration/Model2_to_Model3.xcmappingmodel")
+        let file = Fixtures.root.appendingPathComponent(
+            "objcio-issue-4-core-data-migration/BookMigration/Model2_to_Model3.xcmappingmodel")
         let entities = try XCTUnwrap(try json([file.path])["entityMappings"] as? [[String: Any]])
-        XCTAssertEqual(entities.compactMap { $0["name"] as? String }, ["File", "BookToBook", "AuthorToAuthor"], "the orphaned User mapping is left out")
+        XCTAssertEqual(
+            entities.compactMap { $0["name"] as? String }, ["File", "BookToBook", "AuthorToAuthor"],
+            "the orphaned User mapping is left out")
         XCTAssertEqual(entities[1]["policy"] as? String, "MHWBookToBookPolicy")
         XCTAssertEqual(entities[1]["userInfo"] as? [String: String], ["modelVersion": "3"])
         XCTAssertEqual(entities.compactMap { $0["kind"] as? String }, ["add", "custom", "copy"])
     }
 
     func testArchivedExpressionsAreDecoded() throws {
-        let file = Fixtures.root.appendingPathComponent("CoreDataPlus/Tests/Resources/SampleModel/MappingModels/V2toV3.xcmappingmodel")
+        let file = Fixtures.root.appendingPathComponent(
+            "CoreDataPlus/Tests/Resources/SampleModel/MappingModels/V2toV3.xcmappingmodel")
         let text = try ChrysalisRunner.run(["mapping", file.path])
         XCTAssertEqual(text.status, 0, text.stderr)
         XCTAssertTrue(
             text.stdout.contains(
-                #"previousOwners        ⇢ FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "PersonToPerson", $source.owner)"#),
+                #"previousOwners        ⇢ FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "PersonToPerson", $source.owner)"#
+            ),
             text.stdout)
         let wibosco = Fixtures.files { $0.lastPathComponent == "Migration1to2.xcmappingmodel" }[0]
         let mapping = try json([wibosco.path])
         let attributes = (mapping["entityMappings"] as? [[String: Any]])?.first?["attributes"] as? [[String: Any]]
-        XCTAssertEqual(attributes?.first { $0["name"] as? String == "hexColor" }?["expression"] as? String, "$source.color")
+        XCTAssertEqual(
+            attributes?.first { $0["name"] as? String == "hexColor" }?["expression"] as? String, "$source.color")
     }
 
     func testYAMLResolvedAgainstItsBundle() throws {
-        let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .appendingPathComponent("Sources/Demo/Resources")
         let mapping = try json([
             resources.appendingPathComponent("Mappings/Groceries3To4.mapping.yaml").path,
@@ -58,7 +66,9 @@ final class MappingCommandTests: XCTestCase {
         XCTAssertEqual(entities.compactMap { $0["name"] as? String }, ["ItemToItem", "AmountToUnit"])
         XCTAssertEqual(entities.compactMap { $0["kind"] as? String }, ["copy", "transform"])
         let item = try XCTUnwrap(entities[0]["attributes"] as? [[String: Any]])
-        XCTAssertEqual(item.compactMap { $0["expression"] as? String }, ["$source.name", "$source.quantity"], "inferred from the models")
+        XCTAssertEqual(
+            item.compactMap { $0["expression"] as? String }, ["$source.name", "$source.quantity"],
+            "inferred from the models")
     }
 
     func testBadMappingFileFailsWithItsLine() throws {
@@ -78,6 +88,9 @@ final class MappingCommandTests: XCTestCase {
         ).write(to: file)
         let result = try ChrysalisRunner.run(["mapping", file.path])
         XCTAssertEqual(result.status, 1)
-        XCTAssertTrue(result.stderr.hasPrefix("error: \(file.path):7: AmountToUnit.name: column 14 of \"$source.xyz *\": expected a value"), result.stderr)
+        XCTAssertTrue(
+            result.stderr.hasPrefix(
+                "error: \(file.path):7: AmountToUnit.name: column 14 of \"$source.xyz *\": expected a value"),
+            result.stderr)
     }
 }

@@ -15,7 +15,9 @@ final class MappingSelectionTests: XCTestCase {
         addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
         let resources = directory.appendingPathComponent("App.app/Contents/Resources")
         try FileManager.default.createDirectory(at: resources, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: sample.appendingPathComponent("Fixtures/V2toV3.cdm"), to: resources.appendingPathComponent("V2toV3.cdm"))
+        try FileManager.default.copyItem(
+            at: sample.appendingPathComponent("Fixtures/V2toV3.cdm"), to: resources.appendingPathComponent("V2toV3.cdm")
+        )
         let store = try Fixtures.copyStore(sample.appendingPathComponent("Fixtures/\(name)"), into: directory)
         return (store, directory.appendingPathComponent("App.app"))
     }
@@ -26,9 +28,14 @@ final class MappingSelectionTests: XCTestCase {
     func testAnAppBundlesCompiledMappingIsFoundByItsHashes() throws {
         let (store, app) = try setUp(store: "SampleModel_V2.sqlite")
         let before = try Data(contentsOf: store)
-        let result = try ChrysalisRunner.run(["plan", store.path, "--model", bundle, "--mappings", app.path, "--to", "SampleModel3"])
+        let result = try ChrysalisRunner.run([
+            "plan", store.path, "--model", bundle, "--mappings", app.path, "--to", "SampleModel3",
+        ])
         XCTAssertEqual(result.status, 1, result.stdout)
-        XCTAssertTrue(result.stderr.contains("V2toV3: CarToCar names REPLACE_AT_RUNTIME.V2to3MakerPolicy (step SampleModel2 → SampleModel3)"), result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains(
+                "V2toV3: CarToCar names REPLACE_AT_RUNTIME.V2to3MakerPolicy (step SampleModel2 → SampleModel3)"),
+            result.stderr)
         XCTAssertTrue(result.stderr.contains("the store was not changed"), result.stderr)
         XCTAssertEqual(try Data(contentsOf: store), before)
     }
@@ -36,10 +43,14 @@ final class MappingSelectionTests: XCTestCase {
     func testAMappingBeyondTheTargetIsNotedNotRefused() throws {
         let (store, app) = try setUp(store: "SampleModel_V1.sqlite")
         let cdm = app.appendingPathComponent("Contents/Resources/V2toV3.cdm").path
-        let result = try ChrysalisRunner.run(["plan", store.path, "--model", bundle, "--mappings", cdm, "--to", "SampleModel2"])
+        let result = try ChrysalisRunner.run([
+            "plan", store.path, "--model", bundle, "--mappings", cdm, "--to", "SampleModel2",
+        ])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stdout.contains("1. SampleModel → SampleModel2  [lightweight]"), result.stdout)
-        XCTAssertTrue(result.stdout.contains("V2toV3 maps SampleModel2 → SampleModel3, beyond the target SampleModel2: not used"), result.stdout)
+        XCTAssertTrue(
+            result.stdout.contains("V2toV3 maps SampleModel2 → SampleModel3, beyond the target SampleModel2: not used"),
+            result.stdout)
     }
 
     func testAMappingOfAnotherBundleIsRefusedWhenNamedAndListedFromAFolder() throws {
@@ -49,12 +60,14 @@ final class MappingSelectionTests: XCTestCase {
             Fixtures.root.appendingPathComponent("wire-ios-data-model/Tests/Resources/store2-90-0.wiredatabase"),
             into: store.deletingLastPathComponent())
         let named = try ChrysalisRunner.run([
-            "plan", wire.path, "--model", other, "--mappings", app.appendingPathComponent("Contents/Resources/V2toV3.cdm").path,
+            "plan", wire.path, "--model", other, "--mappings",
+            app.appendingPathComponent("Contents/Resources/V2toV3.cdm").path,
         ])
         XCTAssertEqual(named.status, 1)
         XCTAssertTrue(named.stderr.contains("mapping V2toV3 fits no version of this model bundle"), named.stderr)
         let found = try ChrysalisRunner.run(["plan", wire.path, "--model", other, "--mappings", app.path])
         XCTAssertEqual(found.status, 0, found.stderr)
-        XCTAssertTrue(found.stdout.contains("V2toV3 fits no version of zmessaging (its entity hashes match none)"), found.stdout)
+        XCTAssertTrue(
+            found.stdout.contains("V2toV3 fits no version of zmessaging (its entity hashes match none)"), found.stdout)
     }
 }

@@ -6,13 +6,15 @@ import XCTest
 
 /// `chrysalis migrate` runs the objc.io example from the command line with the real mapping models.
 final class MigrateCommandTests: XCTestCase {
-    private let books = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    private let books = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
         .appendingPathComponent("Sources/Demo/Resources/Books")
 
     func testObjcIOStoreMigratesStepByStep() throws {
         let directory = try Fixtures.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try Fixtures.copyStore(try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent == "Model1.sqlite" }), into: directory)
+        let store = try Fixtures.copyStore(
+            try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent == "Model1.sqlite" }), into: directory)
         let model = books.appendingPathComponent("Model.xcdatamodeld").path
         let first = try ChrysalisRunner.demos([
             "migrate", store.path, "--model", model, "--to", "Model2",
@@ -20,14 +22,17 @@ final class MigrateCommandTests: XCTestCase {
         ])
         XCTAssertEqual(first.status, 0, first.stderr)
         XCTAssertTrue(first.stdout.contains("from Model1 to Model2"), first.stdout)
-        XCTAssertTrue(first.stderr.contains("BookToBook (3/3) create instances"), "a progress line per event: \(first.stderr)")
+        XCTAssertTrue(
+            first.stderr.contains("BookToBook (3/3) create instances"), "a progress line per event: \(first.stderr)")
         let second = try ChrysalisRunner.demos([
             "migrate", store.path, "--model", model, "--json",
             "--mappings", books.appendingPathComponent("Model2_to_Model3_User.xcmappingmodel").path,
             "--mappings", books.appendingPathComponent("Model2_to_Model3.xcmappingmodel").path,
         ])
         XCTAssertEqual(second.status, 0, second.stderr)
-        let events = second.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let events = second.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
         let fractions = events.compactMap { $0["fraction"] as? Double }
         XCTAssertEqual(events.last?["event"] as? String, "result")
         XCTAssertEqual(events.last?["from"] as? String, "Model2")
@@ -38,15 +43,20 @@ final class MigrateCommandTests: XCTestCase {
             try Int.fetchOne(db, sql: "SELECT count(*) FROM zauthor WHERE zname = 'Franz Kafka'")
         }
         XCTAssertEqual(kafka, 1)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted(), ["Model1.sqlite", "Model1~.sqlite", "Model1~2.sqlite"])
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted(),
+            ["Model1.sqlite", "Model1~.sqlite", "Model1~2.sqlite"])
     }
 
     /// A WAL store's backup is two files; the JSON result names both, as the text does.
     func testTheJSONResultNamesEveryFileOfAWALBackup() throws {
         let folder = try scratchDirectory()
         let bundle = ChrysalisRunner.demoResources.appendingPathComponent("BookStore.xcdatamodeld").path
-        let made = folder.appendingPathComponent("Made.sqlite").path, store = folder.appendingPathComponent("BookStore.sqlite").path
-        XCTAssertEqual(try ChrysalisRunner.run(["fixture", bundle, "--version", "BookStore", "--rows", "50", "--out", made]).status, 0)
+        let made = folder.appendingPathComponent("Made.sqlite").path,
+            store = folder.appendingPathComponent("BookStore.sqlite").path
+        XCTAssertEqual(
+            try ChrysalisRunner.run(["fixture", bundle, "--version", "BookStore", "--rows", "50", "--out", made])
+                .status, 0)
         // Copied while a connection holds rows in its -wal: a store whose -wal is part of it.
         let app = try DatabaseQueue(path: made)
         try app.writeWithoutTransaction { db in
@@ -68,17 +78,21 @@ final class MigrateCommandTests: XCTestCase {
     func testMigrationErrorsAreOneLineAndChangeNothing() throws {
         let directory = try Fixtures.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try Fixtures.copyStore(try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent == "Model1.sqlite" }), into: directory)
+        let store = try Fixtures.copyStore(
+            try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent == "Model1.sqlite" }), into: directory)
         let before = try Data(contentsOf: store)
         // A mapping made for another bundle: named on purpose, it is an error.
-        let bookStoreMapping = books.deletingLastPathComponent().appendingPathComponent("Mappings/BookStore3To4.mapping.yaml").path
+        let bookStoreMapping = books.deletingLastPathComponent().appendingPathComponent(
+            "Mappings/BookStore3To4.mapping.yaml"
+        ).path
         let result = try ChrysalisRunner.demos([
             "migrate", store.path, "--model", books.appendingPathComponent("Model.xcdatamodeld").path, "--to", "Model2",
             "--mappings", bookStoreMapping,
         ])
         XCTAssertEqual(result.status, 1)
         XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
-        XCTAssertTrue(result.stderr.contains("mapping BookStore3To4 fits no version of this model bundle"), result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains("mapping BookStore3To4 fits no version of this model bundle"), result.stderr)
         XCTAssertEqual(try Data(contentsOf: store), before)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), ["Model1.sqlite"])
     }
@@ -87,13 +101,16 @@ final class MigrateCommandTests: XCTestCase {
     func testAMappingBeyondTheTargetIsNoted() throws {
         let directory = try Fixtures.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try Fixtures.copyStore(try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent == "Model1.sqlite" }), into: directory)
+        let store = try Fixtures.copyStore(
+            try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent == "Model1.sqlite" }), into: directory)
         let result = try ChrysalisRunner.demos([
             "plan", store.path, "--model", books.appendingPathComponent("Model.xcdatamodeld").path, "--to", "Model2",
             "--mappings", books.appendingPathComponent("Model1_to_Model2.xcmappingmodel").path,
             "--mappings", books.appendingPathComponent("Model2_to_Model3.xcmappingmodel").path,
         ])
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertTrue(result.stdout.contains("Model2_to_Model3 maps Model2 → Model3, beyond the target Model2: not used"), result.stdout)
+        XCTAssertTrue(
+            result.stdout.contains("Model2_to_Model3 maps Model2 → Model3, beyond the target Model2: not used"),
+            result.stdout)
     }
 }

@@ -3,17 +3,22 @@ import XCTest
 
 /// `chrysalis model`, run as a process on real Xcode files.
 final class ModelCommandTests: XCTestCase {
-    private let sampleModel = ChrysalisRunner.fixtures.appendingPathComponent("CoreDataPlus/Tests/Resources/SampleModel")
+    private let sampleModel = ChrysalisRunner.fixtures.appendingPathComponent(
+        "CoreDataPlus/Tests/Resources/SampleModel")
 
     func testJSONHashesEqualTheCompiledBundlesVersionInfo() throws {
-        let result = try ChrysalisRunner.run(["model", sampleModel.appendingPathComponent("SampleModel.xcdatamodeld").path, "--json"])
+        let result = try ChrysalisRunner.run([
+            "model", sampleModel.appendingPathComponent("SampleModel.xcdatamodeld").path, "--json",
+        ])
         XCTAssertEqual(result.status, 0, result.stderr)
         let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let versions = try XCTUnwrap(json["versions"] as? [[String: Any]])
         XCTAssertEqual(versions.compactMap { $0["name"] as? String }, ["SampleModel", "SampleModel2", "SampleModel3"])
 
-        let infoData = try Data(contentsOf: sampleModel.appendingPathComponent("Fixtures/SampleModel.momd/VersionInfo.plist"))
-        let info = try XCTUnwrap(try PropertyListSerialization.propertyList(from: infoData, format: nil) as? [String: Any])
+        let infoData = try Data(
+            contentsOf: sampleModel.appendingPathComponent("Fixtures/SampleModel.momd/VersionInfo.plist"))
+        let info = try XCTUnwrap(
+            try PropertyListSerialization.propertyList(from: infoData, format: nil) as? [String: Any])
         XCTAssertEqual(json["current"] as? String, info["NSManagedObjectModel_CurrentVersionName"] as? String)
         let expected = try XCTUnwrap(info["NSManagedObjectModel_VersionHashes"] as? [String: [String: Data]])
         for version in versions {
@@ -26,12 +31,14 @@ final class ModelCommandTests: XCTestCase {
             XCTAssertNotNil(version["digest"] as? String)
             XCTAssertEqual((version["checksum"] as? String)?.count, 44)
         }
-        let luxury = try XCTUnwrap((versions[2]["entities"] as? [[String: Any]])?.first { $0["name"] as? String == "LuxuryCar" })
+        let luxury = try XCTUnwrap(
+            (versions[2]["entities"] as? [[String: Any]])?.first { $0["name"] as? String == "LuxuryCar" })
         XCTAssertEqual(luxury["parent"] as? String, "SportCar")
     }
 
     func testTextListsVersionsWithTheCurrentOneMarked() throws {
-        let bundle = ChrysalisRunner.fixtures.appendingPathComponent("objcio-issue-4-core-data-migration/BookMigration/Model.xcdatamodeld")
+        let bundle = ChrysalisRunner.fixtures.appendingPathComponent(
+            "objcio-issue-4-core-data-migration/BookMigration/Model.xcdatamodeld")
         let result = try ChrysalisRunner.run(["model", bundle.path])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stdout.contains("  Model1\n  Model2\n* Model3  (current)\n"), result.stdout)
@@ -40,8 +47,12 @@ final class ModelCommandTests: XCTestCase {
     }
 
     func testCompiledBundleDecodesItsMomFiles() throws {
-        let compiled = try ChrysalisRunner.run(["model", sampleModel.appendingPathComponent("Fixtures/SampleModel.momd").path, "--json"])
-        let source = try ChrysalisRunner.run(["model", sampleModel.appendingPathComponent("SampleModel.xcdatamodeld").path, "--json"])
+        let compiled = try ChrysalisRunner.run([
+            "model", sampleModel.appendingPathComponent("Fixtures/SampleModel.momd").path, "--json",
+        ])
+        let source = try ChrysalisRunner.run([
+            "model", sampleModel.appendingPathComponent("SampleModel.xcdatamodeld").path, "--json",
+        ])
         XCTAssertEqual(compiled.status, 0, compiled.stderr)
         func hashes(_ output: String) throws -> [String: String] {
             let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
@@ -78,7 +89,9 @@ final class ModelCommandTests: XCTestCase {
         XCTAssertEqual(result.status, 1)
         XCTAssertEqual(result.stdout, "")
         XCTAssertTrue(
-            result.stderr.contains("Shop.xcdatamodel/contents:4: <attribute name=\"total\"> in entity \"Order\": unknown attributeType \"Money\""),
+            result.stderr.contains(
+                "Shop.xcdatamodel/contents:4: <attribute name=\"total\"> in entity \"Order\": unknown attributeType \"Money\""
+            ),
             result.stderr)
     }
 

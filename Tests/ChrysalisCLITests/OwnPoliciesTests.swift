@@ -8,35 +8,51 @@ import XCTest
 /// own policies through the command-line library: the package in `Examples/BooksMigrator` is
 /// built from its own manifest and migrates the objc.io store with the Books policies.
 final class OwnPoliciesTests: XCTestCase {
-    private let project = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    private let project = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
     private var resources: URL { project.appendingPathComponent("Sources/Demo/Resources") }
 
     func testChrysalisRegistersNoDemoPolicyOrHook() throws {
         let bundle = resources.appendingPathComponent("BookStore.xcdatamodeld").path
         let three = try scratchDirectory().appendingPathComponent("BookStore.sqlite").path
-        XCTAssertEqual(try ChrysalisRunner.run(["fixture", bundle, "--version", "BookStore 3", "--rows", "20", "--out", three]).status, 0)
+        XCTAssertEqual(
+            try ChrysalisRunner.run(["fixture", bundle, "--version", "BookStore 3", "--rows", "20", "--out", three])
+                .status, 0)
         let plan = try ChrysalisRunner.run([
-            "plan", three, "--model", bundle, "--mappings", resources.appendingPathComponent("Mappings").path, "--to", "BookStore 4",
+            "plan", three, "--model", bundle, "--mappings", resources.appendingPathComponent("Mappings").path, "--to",
+            "BookStore 4",
         ])
         XCTAssertEqual(plan.status, 1)
-        XCTAssertTrue(plan.stderr.contains("BookStore3To4: PublicationToPublication names PublicationToPublicationMigrationPolicy"), plan.stderr)
+        XCTAssertTrue(
+            plan.stderr.contains(
+                "BookStore3To4: PublicationToPublication names PublicationToPublicationMigrationPolicy"), plan.stderr)
         XCTAssertTrue(plan.stderr.contains("none is registered"), plan.stderr)
         // BookStore 4 → 5 names no policy; the demos fill the synopsis through a manager hook,
         // which `chrysalis` must not install on a user's model.
         let four = try scratchDirectory().appendingPathComponent("BookStore.sqlite").path
-        XCTAssertEqual(try ChrysalisRunner.run(["fixture", bundle, "--version", "BookStore 4", "--rows", "20", "--out", four]).status, 0)
+        XCTAssertEqual(
+            try ChrysalisRunner.run(["fixture", bundle, "--version", "BookStore 4", "--rows", "20", "--out", four])
+                .status, 0)
         let mapping = ["--mappings", resources.appendingPathComponent("Mappings/BookStore4To5.mapping.yaml").path]
         let plain = try ChrysalisRunner.run(["migrate", four, "--model", bundle, "--no-backup"] + mapping)
         XCTAssertEqual(plain.status, 0, plain.stderr)
-        XCTAssertEqual(try DatabaseQueue(path: four).read { try Int.fetchOne($0, sql: "SELECT count(ZSYNOPSIS) FROM ZPUBLICATION") }, 0)
+        XCTAssertEqual(
+            try DatabaseQueue(path: four).read {
+                try Int.fetchOne($0, sql: "SELECT count(ZSYNOPSIS) FROM ZPUBLICATION")
+            }, 0)
         let again = try scratchDirectory().appendingPathComponent("BookStore.sqlite").path
-        XCTAssertEqual(try ChrysalisRunner.run(["fixture", bundle, "--version", "BookStore 4", "--rows", "20", "--out", again]).status, 0)
-        XCTAssertEqual(try ChrysalisRunner.demos(["migrate", again, "--model", bundle, "--no-backup"] + mapping).status, 0)
+        XCTAssertEqual(
+            try ChrysalisRunner.run(["fixture", bundle, "--version", "BookStore 4", "--rows", "20", "--out", again])
+                .status, 0)
+        XCTAssertEqual(
+            try ChrysalisRunner.demos(["migrate", again, "--model", bundle, "--no-backup"] + mapping).status, 0)
         XCTAssertEqual(
             try DatabaseQueue(path: again).read {
-                try Int.fetchOne($0, sql: "SELECT count(*) FROM ZPUBLICATION WHERE ZSYNOPSIS IS ZTITLE AND ZTITLE IS NOT NULL")
+                try Int.fetchOne(
+                    $0, sql: "SELECT count(*) FROM ZPUBLICATION WHERE ZSYNOPSIS IS ZTITLE AND ZTITLE IS NOT NULL")
             },
-            try DatabaseQueue(path: again).read { try Int.fetchOne($0, sql: "SELECT count(ZTITLE) FROM ZPUBLICATION") }, "the hook, where registered")
+            try DatabaseQueue(path: again).read { try Int.fetchOne($0, sql: "SELECT count(ZTITLE) FROM ZPUBLICATION") },
+            "the hook, where registered")
     }
 
     /// Builds `Examples/BooksMigrator` as a user would (its own manifest, its own build folder),
@@ -48,7 +64,9 @@ final class OwnPoliciesTests: XCTestCase {
         XCTAssertTrue(symbols.contains { $0.hasPrefix("$s13BooksPolicies") }, "the example's own policy module")
         XCTAssertEqual(symbols.filter { $0.hasPrefix("$s4Demo") }, [], "an app's build links no demo module")
 
-        let store = try Fixtures.copyStore(try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent == "Model1.sqlite" }), into: try scratchDirectory())
+        let store = try Fixtures.copyStore(
+            try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent == "Model1.sqlite" }),
+            into: try scratchDirectory())
         let books = resources.appendingPathComponent("Books")
         let (status, printed) = try ExamplePackage.run(
             binary,
@@ -58,7 +76,9 @@ final class OwnPoliciesTests: XCTestCase {
                 })
         XCTAssertEqual(status, 0, printed)
         XCTAssertTrue(printed.contains("from Model1 to Model3"), printed)
-        let authors = try DatabaseQueue(path: store.path).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM ZAUTHOR WHERE ZNAME = 'Franz Kafka'") }
+        let authors = try DatabaseQueue(path: store.path).read {
+            try Int.fetchOne($0, sql: "SELECT count(*) FROM ZAUTHOR WHERE ZNAME = 'Franz Kafka'")
+        }
         XCTAssertEqual(authors, 1, "MHWBookToBookPolicy made one Author per name")
     }
 

@@ -5,13 +5,18 @@ import XCTest
 
 /// `chrysalis plan` and `migrate --dry-run` on the real objc.io store: they touch nothing.
 final class PlanCommandTests: XCTestCase {
-    private let books = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    private let books = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
         .appendingPathComponent("Sources/Demo/Resources/Books")
 
     private func store() throws -> (URL, URL) {
         let directory = try Fixtures.makeTemporaryDirectory()
         addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
-        return (directory, try Fixtures.copyStore(try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent == "Model1.sqlite" }), into: directory))
+        return (
+            directory,
+            try Fixtures.copyStore(
+                try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent == "Model1.sqlite" }), into: directory)
+        )
     }
 
     func testPlanJSONWithAFolderOfMappings() throws {
@@ -27,7 +32,9 @@ final class PlanCommandTests: XCTestCase {
         XCTAssertEqual(plan["targetVersion"] as? String, "Model3")
         let steps = try XCTUnwrap(plan["steps"] as? [[String: Any]])
         XCTAssertEqual(steps.compactMap { $0["kind"] as? String }, ["mapping", "mapping"])
-        XCTAssertEqual(steps[1]["mappings"] as? [String], ["Model2_to_Model3", "Model2_to_Model3_User"], "within a folder, by file name")
+        XCTAssertEqual(
+            steps[1]["mappings"] as? [String], ["Model2_to_Model3", "Model2_to_Model3_User"],
+            "within a folder, by file name")
         XCTAssertEqual((steps[1]["entityMappings"] as? [String])?.first, "Model2_to_Model3: File")
         XCTAssertEqual(try Data(contentsOf: store), before)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), ["Model1.sqlite"])
@@ -35,12 +42,15 @@ final class PlanCommandTests: XCTestCase {
 
     func testPlanWithoutMappingsInfersAndWarnsAboutDroppedData() throws {
         let (_, store) = try store()
-        let result = try ChrysalisRunner.demos(["plan", store.path, "--model", books.appendingPathComponent("Model.xcdatamodeld").path])
+        let result = try ChrysalisRunner.demos([
+            "plan", store.path, "--model", books.appendingPathComponent("Model.xcdatamodeld").path,
+        ])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stdout.contains("1. Model1 → Model3  [lightweight]"), result.stdout)
         XCTAssertTrue(
             result.stdout.contains(
-                "why: progressive: no mapping model covers Model1 → Model3, so one step is inferred straight to it, across 1 version in between"),
+                "why: progressive: no mapping model covers Model1 → Model3, so one step is inferred straight to it, across 1 version in between"
+            ),
             result.stdout)
         XCTAssertTrue(result.stdout.contains("• data dropped: Book.authorName removed"), result.stdout)
         XCTAssertTrue(result.stdout.contains("• data dropped: Book.fileURL removed"), result.stdout)
@@ -66,8 +76,13 @@ final class PlanCommandTests: XCTestCase {
         let (_, store) = try store()
         XCTAssertEqual(try ChrysalisRunner.demos(["migrate", store.path]).status, 2, "--model is required")
         XCTAssertEqual(
-            try ChrysalisRunner.demos(["plan", store.path, "--model", books.appendingPathComponent("Model.xcdatamodeld").path, "--to", "Model9"]).status, 1)
-        let current = try ChrysalisRunner.demos(["migrate", store.path, "--model", books.appendingPathComponent("Model.xcdatamodeld").path, "--to", "Model1"])
+            try ChrysalisRunner.demos([
+                "plan", store.path, "--model", books.appendingPathComponent("Model.xcdatamodeld").path, "--to",
+                "Model9",
+            ]).status, 1)
+        let current = try ChrysalisRunner.demos([
+            "migrate", store.path, "--model", books.appendingPathComponent("Model.xcdatamodeld").path, "--to", "Model1",
+        ])
         XCTAssertEqual(current.status, 0, current.stderr)
         XCTAssertTrue(current.stdout.contains("is already at Model1: nothing to do"), current.stdout)
     }

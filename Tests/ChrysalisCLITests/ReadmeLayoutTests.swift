@@ -5,15 +5,20 @@ import XCTest
 /// Every module folder has a row, every file or folder a row names exists under its path, and
 /// every benchmark scenario is named.
 final class ReadmeLayoutTests: XCTestCase {
-    private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     /// The table's rows: each path and what the row says about it.
     private func rows() throws -> [(path: String, what: String)] {
         let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
         let section = try XCTUnwrap(readme.components(separatedBy: "## Layout\n").last)
         return section.split(separator: "\n").filter { $0.hasPrefix("| `") }.flatMap { line -> [(String, String)] in
-            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-            let paths = cells[1].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "`")) }
+            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
+            let paths = cells[1].split(separator: ",").map {
+                $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "`"))
+            }
             return paths.map { ($0, cells[2]) }
         }
     }
@@ -41,13 +46,15 @@ final class ReadmeLayoutTests: XCTestCase {
         let rows = try rows()
         let modules = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Sources").path)
         for module in modules where !module.hasPrefix(".") {
-            XCTAssertTrue(rows.contains { $0.path == "Sources/\(module)" }, "the Layout table has a row for Sources/\(module)")
+            XCTAssertTrue(
+                rows.contains { $0.path == "Sources/\(module)" }, "the Layout table has a row for Sources/\(module)")
         }
         let package = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
         for row in rows {
             let files = tree(row.path)
             for name in try names(in: row.what) where !package.contains("\"\(name)\"") {
-                XCTAssertTrue(files.contains(name), "\(row.path)'s row names \(name), which is no file or folder under it")
+                XCTAssertTrue(
+                    files.contains(name), "\(row.path)'s row names \(name), which is no file or folder under it")
             }
         }
     }
@@ -56,13 +63,18 @@ final class ReadmeLayoutTests: XCTestCase {
         let benchmarks = try XCTUnwrap(try rows().first { $0.path == "Benchmarks/" }).what
         let expression = try NSRegularExpression(pattern: #"\bname(?:: | = )"([a-z-]+)""#)
         var scenarios: [String] = []
-        for file in try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Benchmarks").path) where file.hasSuffix(".swift") {
+        for file in try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Benchmarks").path)
+        where file.hasSuffix(".swift") {
             let text = try String(contentsOf: root.appendingPathComponent("Benchmarks/\(file)"), encoding: .utf8)
             scenarios += expression.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap {
                 Range($0.range(at: 1), in: text).map { String(text[$0]) }
             }
         }
-        XCTAssertTrue(scenarios.contains("policy-lookups") && scenarios.contains("wire-upgrade"), "scenarios found in Benchmarks/: \(scenarios)")
-        for scenario in scenarios { XCTAssertTrue(benchmarks.contains("`\(scenario)`"), "the Benchmarks row names the scenario \(scenario)") }
+        XCTAssertTrue(
+            scenarios.contains("policy-lookups") && scenarios.contains("wire-upgrade"),
+            "scenarios found in Benchmarks/: \(scenarios)")
+        for scenario in scenarios {
+            XCTAssertTrue(benchmarks.contains("`\(scenario)`"), "the Benchmarks row names the scenario \(scenario)")
+        }
     }
 }

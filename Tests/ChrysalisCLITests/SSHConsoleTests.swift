@@ -6,7 +6,8 @@ import XCTest
 /// Debian's openssh-server, an `ssh -tt` client in a tmux window), drawn and driven with keys, then
 /// the connection dropped mid-migration by killing the client (DESIGN §6 "Over SSH").
 final class SSHConsoleTests: XCTestCase {
-    private let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    private let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
         .appendingPathComponent("Sources/Demo/Resources")
     private var bundle: String { resources.appendingPathComponent("BookStore.xcdatamodeld").path }
     /// The demos' policies are registered in `chrysalis-demos` (BookStore3To4 names a custom one).
@@ -25,7 +26,8 @@ final class SSHConsoleTests: XCTestCase {
         addTeardownBlock { [self] in
             // A console left running by a failed test is ended, so it cannot outlive its files.
             for pid in LoopbackSSH.processes(where: { argv in
-                argv.first == binary && argv.contains { argument in directories.contains { argument.hasPrefix($0.path) } }
+                argv.first == binary
+                    && argv.contains { argument in directories.contains { argument.hasPrefix($0.path) } }
             }) {
                 kill(pid, SIGKILL)
             }
@@ -53,7 +55,9 @@ final class SSHConsoleTests: XCTestCase {
     private func bookStore3() throws -> String {
         if Self.fixture == nil {
             let made = try Fixtures.makeTemporaryDirectory().appendingPathComponent("BookStore.sqlite")
-            let result = try ChrysalisRunner.run(["fixture", bundle, "--version", "BookStore 3", "--rows", String(Self.rows), "--out", made.path])
+            let result = try ChrysalisRunner.run([
+                "fixture", bundle, "--version", "BookStore 3", "--rows", String(Self.rows), "--out", made.path,
+            ])
             XCTAssertEqual(result.status, 0, result.stderr)
             Self.fixture = made
         }
@@ -67,9 +71,12 @@ final class SSHConsoleTests: XCTestCase {
     private func console(_ store: String, term: String, utf8: Bool) -> String {
         let mappings = resources.appendingPathComponent("Mappings")
         let environment = "TERM=\(term) SWIFT_BACKTRACE=interactive=no" + (utf8 ? " LANG=C.UTF-8" : " LANG=C")
-        return "cd \(TmuxSession.quote(URL(fileURLWithPath: store).deletingLastPathComponent().path)) && \(environment) "
+        return
+            "cd \(TmuxSession.quote(URL(fileURLWithPath: store).deletingLastPathComponent().path)) && \(environment) "
             + "\(TmuxSession.quote(binary)) console \(TmuxSession.quote(store)) --model \(TmuxSession.quote(bundle)) "
-            + ["BookStore3To4", "BookStore4To5"].map { "--mappings \(TmuxSession.quote(mappings.appendingPathComponent("\($0).mapping.yaml").path))" }
+            + ["BookStore3To4", "BookStore4To5"].map {
+                "--mappings \(TmuxSession.quote(mappings.appendingPathComponent("\($0).mapping.yaml").path))"
+            }
             .joined(separator: " ")
     }
 
@@ -104,18 +111,21 @@ final class SSHConsoleTests: XCTestCase {
     /// model screen, `?` opens and closes help.
     private func checkDrawsAndKeys(_ tmux: TmuxSession, utf8: Bool) throws {
         let versions = try tmux.wait(for: "Versions of BookStore", "BookStore 3  (the store is here)", "q quit")
-        XCTAssertFalse(versions.split(separator: "\n").contains { $0.count > 80 }, "laid out for 80 columns:\n\(versions)")
+        XCTAssertFalse(
+            versions.split(separator: "\n").contains { $0.count > 80 }, "laid out for 80 columns:\n\(versions)")
         if utf8 {
             XCTAssertTrue(versions.contains("● BookStore 3"), "UTF-8 glyphs with LANG=C.UTF-8:\n\(versions)")
         } else {
-            XCTAssertFalse(versions.contains("●") || versions.contains("─"), "plain ASCII without a UTF-8 locale:\n\(versions)")
+            XCTAssertFalse(
+                versions.contains("●") || versions.contains("─"), "plain ASCII without a UTF-8 locale:\n\(versions)")
         }
         try tmux.send("Tab")
         try tmux.wait(for: "Model BookStore 3", "Publication")
         try tmux.send("?")
         try tmux.wait(for: " Keys ", "next / previous screen", "close help")
         try tmux.send("?")
-        try wait(tmux, "help closed", until: { !$0.contains("next / previous screen") && $0.contains("Model BookStore 3") })
+        try wait(
+            tmux, "help closed", until: { !$0.contains("next / previous screen") && $0.contains("Model BookStore 3") })
     }
 
     // MARK: - The tests
@@ -134,7 +144,9 @@ final class SSHConsoleTests: XCTestCase {
         XCTAssertTrue(end.contains("TTY-RESTORED"), "the terminal's modes are restored after quitting:\n\(end)")
         XCTAssertFalse(end.contains("Versions of BookStore"), "the alternate screen was left:\n\(end)")
         try waitUntilGone(store)
-        XCTAssertTrue(FileManager.default.contentsEqual(atPath: store, andPath: try XCTUnwrap(Self.fixture).path), "quitting changes nothing")
+        XCTAssertTrue(
+            FileManager.default.contentsEqual(atPath: store, andPath: try XCTUnwrap(Self.fixture).path),
+            "quitting changes nothing")
         XCTAssertFalse(FileManager.default.fileExists(atPath: store + ".chrysalis-report.txt"), "no hang-up, no report")
         assertNoWorkFiles(beside: store)
     }
@@ -151,11 +163,15 @@ final class SSHConsoleTests: XCTestCase {
         try hangUpMidMigration(term: "vt100", utf8: false, shellBetween: true)
     }
 
-    private func hangUpMidMigration(term: String, utf8: Bool, shellBetween: Bool, file: StaticString = #filePath, line: UInt = #line) throws {
+    private func hangUpMidMigration(
+        term: String, utf8: Bool, shellBetween: Bool, file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let store = try bookStore3()
         let original = try directory().appendingPathComponent("original.sqlite")
         try FileManager.default.copyItem(atPath: store, toPath: original.path)
-        let remote = shellBetween ? "\(console(store, term: term, utf8: utf8)); echo console-exit:$?" : console(store, term: term, utf8: utf8)
+        let remote =
+            shellBetween
+            ? "\(console(store, term: term, utf8: utf8)); echo console-exit:$?" : console(store, term: term, utf8: utf8)
         let tmux = try TmuxSession(server.command(remote), width: 80, height: 24)
         try checkDrawsAndKeys(tmux, utf8: utf8)
 
@@ -164,12 +180,14 @@ final class SSHConsoleTests: XCTestCase {
             tmux, "the migration's progress",
             until: { screen in
                 // Past 0%: rows are being written when the connection drops.
-                screen.contains("Step 1/2") && (self.percent(screen) ?? 0) >= 1 && screen.contains("Migration in progress")
+                screen.contains("Step 1/2") && (self.percent(screen) ?? 0) >= 1
+                    && screen.contains("Migration in progress")
             })
         let clients = server.clients()
         XCTAssertEqual(clients.count, 1, "one ssh client: \(clients)")
         XCTAssertEqual(consoles(on: store).count, 1, "the console runs on the far side")
-        XCTAssertLessThan(percent(running) ?? 100, 100, "the migration still runs when the connection drops:\n\(running)")
+        XCTAssertLessThan(
+            percent(running) ?? 100, 100, "the migration still runs when the connection drops:\n\(running)")
         // The connection drops: the client dies at once, sshd closes the remote terminal.
         for pid in clients { kill(pid, SIGKILL) }
         let dropped = Date()
@@ -182,7 +200,8 @@ final class SSHConsoleTests: XCTestCase {
         let text = (try? String(contentsOfFile: report, encoding: .utf8)) ?? ""
         print(
             "SSHConsoleTests (\(term)): the connection dropped at \(percent(running) ?? 0)%; the remote console exited "
-                + "\(String(format: "%.1f", exited)) s later; \(text.split(separator: "\n").first { $0.hasPrefix("result:") } ?? "no result in the report")")
+                + "\(String(format: "%.1f", exited)) s later; \(text.split(separator: "\n").first { $0.hasPrefix("result:") } ?? "no result in the report")"
+        )
         XCTAssertTrue(text.contains("store: \(store)"), text)
         XCTAssertTrue(text.contains("the terminal closed (SIGHUP) while the migration ran"), text)
 
@@ -193,13 +212,21 @@ final class SSHConsoleTests: XCTestCase {
         let json = try JSONSerialization.jsonObject(with: Data(inspected.stdout.utf8)) as? [String: Any]
         let matched = json?["matchedVersion"] as? String
         if unchanged {
-            XCTAssertTrue(text.contains("result: not migrated; the store is as it was"), "the store is the original; the report must say so:\n\(text)")
+            XCTAssertTrue(
+                text.contains("result: not migrated; the store is as it was"),
+                "the store is the original; the report must say so:\n\(text)")
         } else {
             XCTAssertEqual(matched, "BookStore 5", "a changed store is the target:\n\(inspected.stdout)")
-            XCTAssertTrue(text.contains("result: migrated BookStore 3 → BookStore 5"), "the store is the target; the report must say so:\n\(text)")
+            XCTAssertTrue(
+                text.contains("result: migrated BookStore 3 → BookStore 5"),
+                "the store is the target; the report must say so:\n\(text)")
             XCTAssertTrue(text.contains("backup: "), text)
-            let backup = URL(fileURLWithPath: store).deletingLastPathComponent().appendingPathComponent("BookStore~.sqlite").path
-            XCTAssertTrue(FileManager.default.contentsEqual(atPath: backup, andPath: original.path), "the original is kept as BookStore~.sqlite")
+            let backup = URL(fileURLWithPath: store).deletingLastPathComponent().appendingPathComponent(
+                "BookStore~.sqlite"
+            ).path
+            XCTAssertTrue(
+                FileManager.default.contentsEqual(atPath: backup, andPath: original.path),
+                "the original is kept as BookStore~.sqlite")
         }
         assertNoWorkFiles(beside: store)
     }
@@ -209,8 +236,15 @@ final class SSHConsoleTests: XCTestCase {
         let deadline = Date().addingTimeInterval(60)
         while !consoles(on: store).isEmpty, Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
         let left = consoles(on: store)
-        XCTAssertEqual(left, [], "the remote console still runs a minute after the connection dropped\nsshd log:\n\(server.logText)", file: file, line: line)
-        if !left.isEmpty { throw NSError(domain: "SSHConsoleTests", code: 1, userInfo: [NSLocalizedDescriptionKey: "the console on \(store) did not exit"]) }
+        XCTAssertEqual(
+            left, [],
+            "the remote console still runs a minute after the connection dropped\nsshd log:\n\(server.logText)",
+            file: file, line: line)
+        if !left.isEmpty {
+            throw NSError(
+                domain: "SSHConsoleTests", code: 1,
+                userInfo: [NSLocalizedDescriptionKey: "the console on \(store) did not exit"])
+        }
     }
 
     /// No lock, journal or work files beside the store once its console has exited.

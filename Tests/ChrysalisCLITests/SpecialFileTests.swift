@@ -23,12 +23,16 @@ final class SpecialFileTests: XCTestCase {
             let descriptor = open(fifo, O_WRONLY | O_NONBLOCK)
             if descriptor >= 0 { close(descriptor) }
         }
-        for arguments in [["inspect", fifo], ["plan", fifo, "--model", bookStore], ["migrate", fifo, "--model", bookStore]] {
+        for arguments in [
+            ["inspect", fifo], ["plan", fifo, "--model", bookStore], ["migrate", fifo, "--model", bookStore],
+        ] {
             let started = Date()
             let result = try ChrysalisRunner.run(arguments)
             XCTAssertNotEqual(result.status, 0, "\(arguments[0]): \(result.stdout)")
-            XCTAssertTrue(result.stderr.contains("is a named pipe (FIFO), not a store file"), "\(arguments[0]): \(result.stderr)")
-            XCTAssertLessThan(Date().timeIntervalSince(started), 20, "\(arguments[0]) answered before the watchdog's writer came")
+            XCTAssertTrue(
+                result.stderr.contains("is a named pipe (FIFO), not a store file"), "\(arguments[0]): \(result.stderr)")
+            XCTAssertLessThan(
+                Date().timeIntervalSince(started), 20, "\(arguments[0]) answered before the watchdog's writer came")
         }
     }
 
@@ -48,10 +52,13 @@ final class SpecialFileTests: XCTestCase {
         let directory = try Fixtures.makeTemporaryDirectory()
         addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
         let store = directory.appendingPathComponent("Books.sqlite").path
-        let made = try ChrysalisRunner.run(["fixture", bookStore, "--version", "BookStore", "--rows", "20", "--out", store])
+        let made = try ChrysalisRunner.run([
+            "fixture", bookStore, "--version", "BookStore", "--rows", "20", "--out", store,
+        ])
         XCTAssertEqual(made.status, 0, made.stderr)
         unlink(store + "-shm")
-        XCTAssertFalse(FileManager.default.fileExists(atPath: store + "-wal"), "the premise: a closed WAL store, no sidecars")
+        XCTAssertFalse(
+            FileManager.default.fileExists(atPath: store + "-wal"), "the premise: a closed WAL store, no sidecars")
         for arguments in [["inspect", store], ["plan", store, "--model", bookStore]] {
             let result = try ChrysalisRunner.run(arguments)
             XCTAssertEqual(result.status, 0, result.stderr)
@@ -62,7 +69,8 @@ final class SpecialFileTests: XCTestCase {
         for arguments in [["inspect", store], ["plan", store, "--model", bookStore]] {
             let result = try ChrysalisRunner.run(arguments)
             XCTAssertEqual(result.status, 0, result.stderr)
-            XCTAssertEqual(FileManager.default.contents(atPath: store + "-shm"), garbage, "\(arguments[0]) rewrote the -shm")
+            XCTAssertEqual(
+                FileManager.default.contents(atPath: store + "-shm"), garbage, "\(arguments[0]) rewrote the -shm")
         }
     }
 
@@ -73,11 +81,17 @@ final class SpecialFileTests: XCTestCase {
         let directory = try Fixtures.makeTemporaryDirectory()
         addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
         let store = directory.appendingPathComponent("Books.sqlite").path
-        XCTAssertEqual(try ChrysalisRunner.run(["fixture", bookStore, "--version", "BookStore 3", "--rows", "20", "--out", store]).status, 0)
+        XCTAssertEqual(
+            try ChrysalisRunner.run(["fixture", bookStore, "--version", "BookStore 3", "--rows", "20", "--out", store])
+                .status, 0)
         let missing = directory.appendingPathComponent("no-such-tmp").path
-        let refused = try ChrysalisRunner.run(["migrate", store, "--model", bookStore, "--dry-run"], environment: ["TMPDIR": missing])
+        let refused = try ChrysalisRunner.run(
+            ["migrate", store, "--model", bookStore, "--dry-run"], environment: ["TMPDIR": missing])
         XCTAssertEqual(refused.status, 1, refused.stderr)
-        XCTAssertTrue(refused.stderr.contains("the temporary folder \(missing) (TMPDIR) does not exist; a dry run copies the store there"), refused.stderr)
+        XCTAssertTrue(
+            refused.stderr.contains(
+                "the temporary folder \(missing) (TMPDIR) does not exist; a dry run copies the store there"),
+            refused.stderr)
         XCTAssertTrue(refused.stderr.contains("Fix: create it, or set TMPDIR to a folder that exists"), refused.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: missing), "a missing TMPDIR is not created")
 
@@ -92,7 +106,9 @@ final class SpecialFileTests: XCTestCase {
             environment: ["TMPDIR": temporary.path])
         XCTAssertEqual(failed.status, 1, failed.stderr)
         XCTAssertFalse(failed.stderr.contains(temporary.path), "no hidden copy named: \(failed.stderr)")
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: temporary.path), [], "the killed run's copy and this run's are gone")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: temporary.path), [],
+            "the killed run's copy and this run's are gone")
     }
 
     /// Ctrl-C while `fixture` makes its rows stops it there and leaves no store (issue 29 §6).
@@ -110,7 +126,9 @@ final class SpecialFileTests: XCTestCase {
         // Progress goes to standard error; the first line says rows are being made.
         var stderr = ""
         let deadline = Date().addingTimeInterval(60)
-        while !stderr.contains("generating rows"), Date() < deadline { stderr += String(decoding: errors.fileHandleForReading.availableData, as: UTF8.self) }
+        while !stderr.contains("generating rows"), Date() < deadline {
+            stderr += String(decoding: errors.fileHandleForReading.availableData, as: UTF8.self)
+        }
         XCTAssertTrue(stderr.contains("generating rows"), stderr)
         kill(process.processIdentifier, SIGINT)
         DispatchQueue.global().async { _ = output.fileHandleForReading.readDataToEndOfFile() }
@@ -118,6 +136,7 @@ final class SpecialFileTests: XCTestCase {
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 3, stderr)
         XCTAssertTrue(stderr.contains("cancelled: no store was made at \(out)"), stderr)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), [], "nothing left of the store")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path), [], "nothing left of the store")
     }
 }

@@ -11,12 +11,15 @@ final class StagedConsoleTests: XCTestCase {
         guard TmuxSession.available else { throw XCTSkip("tmux is not installed") }
         let directory = try scratchDirectory()
         let binary = Bundle.main.bundleURL.appendingPathComponent("chrysalis").path
-        let tmux = try TmuxSession("\(binary) demo staged --rows 2000 --dir \(TmuxSession.quote(directory.path))", width: 100, height: 30)
+        let tmux = try TmuxSession(
+            "\(binary) demo staged --rows 2000 --dir \(TmuxSession.quote(directory.path))", width: 100, height: 30)
         try tmux.wait(for: "Versions of Shelf")
         try tmux.send("Tab", "Tab", "Tab")
-        try tmux.wait(for: "1. at Shelf 1  [handler]", "2. Shelf 1 → Shelf 2  [lightweight]", "3. at Shelf 2  [handler]")
+        try tmux.wait(
+            for: "1. at Shelf 1  [handler]", "2. Shelf 1 → Shelf 2  [lightweight]", "3. at Shelf 2  [handler]")
         try tmux.send("s")
-        let first = try tmux.wait(for: "Step 1 done and verified. Enter runs step 2: Shelf 1 → Shelf 2.", "✓ Step 1: at Shelf 1")
+        let first = try tmux.wait(
+            for: "Step 1 done and verified. Enter runs step 2: Shelf 1 → Shelf 2.", "✓ Step 1: at Shelf 1")
         XCTAssertTrue(first.contains("Step 1/4  at Shelf 1 · the app's handler, in one transaction"), first)
         try tmux.send("Enter")
         let second = try tmux.wait(for: "Step 2 done and verified. Enter runs step 3: at Shelf 2.")
@@ -28,7 +31,9 @@ final class StagedConsoleTests: XCTestCase {
         try tmux.send("q")
         try tmux.wait(for: "EXIT:0")
         let store = directory.appendingPathComponent("Shelf.sqlite").path
-        let shared = try DatabaseQueue(path: store).read { try Int.fetchOne($0, sql: "SELECT count(*) - count(DISTINCT ZNAME) FROM ZAUTHOR") }
+        let shared = try DatabaseQueue(path: store).read {
+            try Int.fetchOne($0, sql: "SELECT count(*) - count(DISTINCT ZNAME) FROM ZAUTHOR")
+        }
         XCTAssertEqual(shared, 0, "one author per name")
     }
 
@@ -39,13 +44,17 @@ final class StagedConsoleTests: XCTestCase {
         guard TmuxSession.available else { throw XCTSkip("tmux is not installed") }
         let shelf = ExamplePackage.project.appendingPathComponent("Sources/Demo/Resources/Shelf.xcdatamodeld").path
         let store = try scratchDirectory().appendingPathComponent("Shelf.sqlite").path
-        XCTAssertEqual(try ChrysalisRunner.run(["fixture", shelf, "--version", "Shelf 1", "--rows", "500", "--out", store]).status, 0)
+        XCTAssertEqual(
+            try ChrysalisRunner.run(["fixture", shelf, "--version", "Shelf 1", "--rows", "500", "--out", store]).status,
+            0)
         let original = try Data(contentsOf: URL(fileURLWithPath: store))
         let tmux = try TmuxSession(
-            "\(ChrysalisRunner.demos.path) console \(TmuxSession.quote(store)) --model \(TmuxSession.quote(shelf)) --strategy staged --step", width: 100,
+            "\(ChrysalisRunner.demos.path) console \(TmuxSession.quote(store)) --model \(TmuxSession.quote(shelf)) --strategy staged --step",
+            width: 100,
             height: 30)
         try tmux.wait(for: "Step 1 done and verified. Enter runs step 2")
-        XCTAssertNotEqual(try Data(contentsOf: URL(fileURLWithPath: store)), original, "the handler's work is committed")
+        XCTAssertNotEqual(
+            try Data(contentsOf: URL(fileURLWithPath: store)), original, "the handler's work is committed")
         let kill = Process()
         kill.executableURL = URL(fileURLWithPath: "/usr/bin/pkill")
         kill.arguments = ["-KILL", "-f", "console \(store)"]
@@ -56,7 +65,9 @@ final class StagedConsoleTests: XCTestCase {
         XCTAssertEqual(recovered.status, 0, recovered.stderr)
         XCTAssertTrue(recovered.stdout.contains("the original, at Shelf 1, was put back"), recovered.stdout)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store)), original, "the original, byte for byte")
-        let again = try ChrysalisRunner.demos(["migrate", store, "--model", shelf, "--strategy", "staged", "--no-backup"])
+        let again = try ChrysalisRunner.demos([
+            "migrate", store, "--model", shelf, "--strategy", "staged", "--no-backup",
+        ])
         XCTAssertEqual(again.status, 0, again.stderr)
     }
 }

@@ -15,7 +15,10 @@ final class StagedStrategyCommandTests: XCTestCase {
         let made = try ChrysalisRunner.run(["fixture", shelf, "--version", "Shelf 1", "--rows", "200", "--out", path])
         XCTAssertEqual(made.status, 0, made.stderr)
         let (authors, names) = try DatabaseQueue(path: path).read {
-            (try Int.fetchOne($0, sql: "SELECT count(*) FROM ZAUTHOR") ?? 0, try Int.fetchOne($0, sql: "SELECT count(DISTINCT ZNAME) FROM ZAUTHOR") ?? 0)
+            (
+                try Int.fetchOne($0, sql: "SELECT count(*) FROM ZAUTHOR") ?? 0,
+                try Int.fetchOne($0, sql: "SELECT count(DISTINCT ZNAME) FROM ZAUTHOR") ?? 0
+            )
         }
         XCTAssertLessThan(names, authors, "the store has authors sharing a name")
         return (path, authors, names)
@@ -51,26 +54,38 @@ final class StagedStrategyCommandTests: XCTestCase {
         XCTAssertEqual(plan.status, 0, plan.output)
         XCTAssertTrue(plan.output.contains("1. at Shelf 1  [handler]"), plan.output)
         XCTAssertTrue(plan.output.contains("2. Shelf 1 → Shelf 2  [lightweight]"), plan.output)
-        let migrated = try ExamplePackage.run(binary, ["migrate", path, "--model", shelf, "--strategy", "staged", "--no-backup"])
+        let migrated = try ExamplePackage.run(
+            binary, ["migrate", path, "--model", shelf, "--strategy", "staged", "--no-backup"])
         XCTAssertEqual(migrated.status, 0, migrated.output)
-        XCTAssertTrue(migrated.output.contains("at Shelf 1 (willMigrate of the custom stage \"unique author names\": 1 save)"), migrated.output)
+        XCTAssertTrue(
+            migrated.output.contains("at Shelf 1 (willMigrate of the custom stage \"unique author names\": 1 save)"),
+            migrated.output)
         try DatabaseQueue(path: path).read { db in
             XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT count(*) FROM ZAUTHOR"), names, "one author per name")
             XCTAssertEqual(
-                try Int.fetchOne(db, sql: "SELECT count(*) FROM ZAUTHOR a WHERE ZBOOKCOUNT != (SELECT count(*) FROM ZBOOK b WHERE b.ZAUTHOR = a.Z_PK)"), 0,
+                try Int.fetchOne(
+                    db,
+                    sql:
+                        "SELECT count(*) FROM ZAUTHOR a WHERE ZBOOKCOUNT != (SELECT count(*) FROM ZBOOK b WHERE b.ZAUTHOR = a.Z_PK)"
+                ), 0,
                 "every author's bookCount is its books")
         }
         let inspect = try ChrysalisRunner.run(["inspect", path, "--model", shelf, "--json"])
-        let inspected = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(inspect.stdout.utf8)) as? [String: Any])
+        let inspected = try XCTUnwrap(
+            try JSONSerialization.jsonObject(with: Data(inspect.stdout.utf8)) as? [String: Any])
         XCTAssertEqual(inspected["matchedVersion"] as? String, "Shelf 3", inspect.stdout)
         // --json: each handler's work is a stage of its own in the progress events.
         let (again, _, _) = try shelfOne()
-        let json = try ExamplePackage.run(binary, ["migrate", again, "--model", shelf, "--strategy", "staged", "--json"])
+        let json = try ExamplePackage.run(
+            binary, ["migrate", again, "--model", shelf, "--strategy", "staged", "--json"])
         XCTAssertEqual(json.status, 0, json.output)
         let handlerEvents = json.output.split(separator: "\n").filter { $0.contains("\"stage\":\"run a handler\"") }
-        XCTAssertTrue(handlerEvents.contains { $0.contains("\"step\":1") } && handlerEvents.contains { $0.contains("\"step\":3") }, json.output)
+        XCTAssertTrue(
+            handlerEvents.contains { $0.contains("\"step\":1") }
+                && handlerEvents.contains { $0.contains("\"step\":3") }, json.output)
         let history = try ExamplePackage.run(binary, ["check-history", shelf, "--strategy", "staged"])
         XCTAssertEqual(history.status, 0, history.output)
-        XCTAssertTrue(history.output.contains("All 3 versions of Shelf checked migrate to Shelf 3 (staged)"), history.output)
+        XCTAssertTrue(
+            history.output.contains("All 3 versions of Shelf checked migrate to Shelf 3 (staged)"), history.output)
     }
 }

@@ -18,7 +18,8 @@ enum StoreDigest {
     /// and the copy is opened read-write: that is what lets SQLite roll back a hot journal or
     /// replay a WAL, while the original stays exactly as the crash left it for the next run.
     /// Returns `nil` in `digest` when SQLite cannot open or read the copy, with the reason.
-    static func recovered(_ path: String, scratch: URL, memo: Memo? = nil) throws -> (digest: String?, problem: String?) {
+    static func recovered(_ path: String, scratch: URL, memo: Memo? = nil) throws -> (digest: String?, problem: String?)
+    {
         let key = try memo.map { _ in try fileKey(path) }
         if let key, let known = memo?.digests[key] { return (known, nil) }
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -58,7 +59,9 @@ enum StoreDigest {
         defer { try? queue.close() }
         return try queue.writeWithoutTransaction { db in
             let integrity = try String.fetchAll(db, sql: "PRAGMA integrity_check")
-            guard integrity == ["ok"] else { throw DigestError(message: "integrity_check: \(integrity.prefix(3).joined(separator: "; "))") }
+            guard integrity == ["ok"] else {
+                throw DigestError(message: "integrity_check: \(integrity.prefix(3).joined(separator: "; "))")
+            }
             var hasher = SHA256()
             // The schema as SQLite stores it: a table altered in place reads differently from one
             // created fresh, and the harness wants to know when a run took another path.
@@ -68,13 +71,17 @@ enum StoreDigest {
                     SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name
                     """)
             for row in schema { feed(&hasher, row) }
-            let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+            let tables = try String.fetchAll(
+                db,
+                sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
             for table in tables {
                 let quoted = "\"" + table.replacingOccurrences(of: "\"", with: "\"\"") + "\""
                 let columns = try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [table])
                 // Core Data's rows in primary-key order; tables without Z_PK (metadata, join tables)
                 // sorted by every column, so the order never depends on how the rows were inserted.
-                let order = columns.contains("Z_PK") ? "Z_PK" : (1...max(columns.count, 1)).map(String.init).joined(separator: ", ")
+                let order =
+                    columns.contains("Z_PK")
+                    ? "Z_PK" : (1...max(columns.count, 1)).map(String.init).joined(separator: ", ")
                 feed(&hasher, "table \(table)")
                 let cursor = try Row.fetchCursor(db, sql: "SELECT * FROM \(quoted) ORDER BY \(order)")
                 while let row = try cursor.next() { feed(&hasher, row) }
@@ -117,7 +124,9 @@ enum StoreDigest {
         func render(_ value: Any) -> String {
             switch value {
             case let dictionary as [String: Any]:
-                return "{" + dictionary.keys.sorted().map { "\($0.debugDescription)=\(render(dictionary[$0]!))" }.joined(separator: ",") + "}"
+                return "{"
+                    + dictionary.keys.sorted().map { "\($0.debugDescription)=\(render(dictionary[$0]!))" }.joined(
+                        separator: ",") + "}"
             case let array as [Any]: return "[" + array.map(render).joined(separator: ",") + "]"
             case let data as Data: return "<" + data.map { String(format: "%02x", $0) }.joined() + ">"
             case let string as String: return string.debugDescription

@@ -10,17 +10,26 @@ final class StrayRowsTests: XCTestCase {
         let resources = ChrysalisRunner.demoResources
         let bundle = resources.appendingPathComponent("BookStore.xcdatamodeld").path
         let store = try scratchDirectory().appendingPathComponent("BookStore.sqlite").path
-        XCTAssertEqual(try ChrysalisRunner.run(["fixture", bundle, "--version", "BookStore 3", "--rows", "20", "--out", store]).status, 0)
+        XCTAssertEqual(
+            try ChrysalisRunner.run(["fixture", bundle, "--version", "BookStore 3", "--rows", "20", "--out", store])
+                .status, 0)
         let mappings = ["--mappings", resources.appendingPathComponent("Mappings").path, "--to", "BookStore 4"]
-        XCTAssertEqual(try ChrysalisRunner.demos(["plan", store, "--model", bundle] + mappings).status, 0, "the premise: a clean store plans")
+        XCTAssertEqual(
+            try ChrysalisRunner.demos(["plan", store, "--model", bundle] + mappings).status, 0,
+            "the premise: a clean store plans")
         try DatabaseQueue(path: store).write { db in
-            try db.execute(sql: "INSERT INTO ZCATEGORY (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES ((SELECT max(Z_PK) + 1 FROM ZCATEGORY), 99, 1, 'stray')")
+            try db.execute(
+                sql:
+                    "INSERT INTO ZCATEGORY (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES ((SELECT max(Z_PK) + 1 FROM ZCATEGORY), 99, 1, 'stray')"
+            )
         }
         let before = try Data(contentsOf: URL(fileURLWithPath: store))
         let plan = try ChrysalisRunner.demos(["plan", store, "--model", bundle] + mappings)
         XCTAssertEqual(plan.status, 1, plan.stdout)
         XCTAssertTrue(plan.stderr.contains("holds rows no entity of BookStore 3 owns: 1 row of ZCATEGORY"), plan.stderr)
-        XCTAssertTrue(plan.stderr.contains("SELECT Z_PK, Z_ENT FROM ZCATEGORY WHERE Z_ENT IS NULL OR Z_ENT NOT IN ("), plan.stderr)
+        XCTAssertTrue(
+            plan.stderr.contains("SELECT Z_PK, Z_ENT FROM ZCATEGORY WHERE Z_ENT IS NULL OR Z_ENT NOT IN ("), plan.stderr
+        )
         XCTAssertTrue(plan.stderr.contains("the step BookStore 3 → BookStore 4 would stop at them"), plan.stderr)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store)), before, "plan writes nothing")
     }

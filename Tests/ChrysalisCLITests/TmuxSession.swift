@@ -37,11 +37,15 @@ final class TmuxSession {
     /// Sends a mouse report as a terminal does (X10 encoding, cells counted from 0): `button` 0
     /// is a press of the first button, 3 its release, 64 and 65 the wheel up and down.
     func mouse(button: Int, x: Int, y: Int) throws {
-        let report = "\u{1B}[M" + String(UnicodeScalar(UInt8(32 + button))) + String(UnicodeScalar(UInt8(33 + x))) + String(UnicodeScalar(UInt8(33 + y)))
+        let report =
+            "\u{1B}[M" + String(UnicodeScalar(UInt8(32 + button))) + String(UnicodeScalar(UInt8(33 + x)))
+            + String(UnicodeScalar(UInt8(33 + y)))
         try tmux(["send-keys", "-t", "t", "-l", report])
     }
 
-    func resize(width: Int, height: Int) throws { try tmux(["resize-window", "-t", "t", "-x", String(width), "-y", String(height)]) }
+    func resize(width: Int, height: Int) throws {
+        try tmux(["resize-window", "-t", "t", "-x", String(width), "-y", String(height)])
+    }
 
     /// Closes the session, as a dropped SSH connection does: the pane's processes get SIGHUP.
     func hangUp() throws { try tmux(["kill-session", "-t", "t"]) }
@@ -49,7 +53,9 @@ final class TmuxSession {
     /// Waits until the screen shows every one of `texts` (or `timeout` passes); returns the
     /// screen. Several texts of one frame wait out a capture taken while ncurses is mid-redraw.
     @discardableResult
-    func wait(for texts: String..., timeout: TimeInterval = 60, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+    func wait(for texts: String..., timeout: TimeInterval = 60, file: StaticString = #filePath, line: UInt = #line)
+        throws -> String
+    {
         let deadline = Date().addingTimeInterval(timeout)
         var screen = ""
         while Date() < deadline {
@@ -57,7 +63,9 @@ final class TmuxSession {
             if texts.allSatisfy(screen.contains) { return screen }
             Thread.sleep(forTimeInterval: 0.1)
         }
-        XCTFail("the screen never showed \(texts.map { "\"\($0)\"" }.joined(separator: " and ")):\n\(screen)", file: file, line: line)
+        XCTFail(
+            "the screen never showed \(texts.map { "\"\($0)\"" }.joined(separator: " and ")):\n\(screen)", file: file,
+            line: line)
         return screen
     }
 
@@ -68,7 +76,9 @@ final class TmuxSession {
         defer { try? FileManager.default.removeItem(at: output) }
         let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
         if status != 0 && arguments.first != "kill-server" && arguments.first != "kill-session" {
-            throw NSError(domain: "tmux", code: Int(status), userInfo: [NSLocalizedDescriptionKey: "tmux \(arguments.joined(separator: " ")) failed: \(text)"])
+            throw NSError(
+                domain: "tmux", code: Int(status),
+                userInfo: [NSLocalizedDescriptionKey: "tmux \(arguments.joined(separator: " ")) failed: \(text)"])
         }
         return text
     }

@@ -8,14 +8,19 @@ import XCTest
 /// names is followed or reused, a store with a second name is not split, an app holding the store
 /// under another name is seen, and a name with control characters reaches the terminal as text.
 final class TrustByIdentityTests: XCTestCase {
-    private let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    private let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
         .appendingPathComponent("Sources/Demo/Resources")
     private var bundle: String { resources.appendingPathComponent("BookStore.xcdatamodeld").path }
 
-    private func store(in directory: URL? = nil, named name: String = "BookStore.sqlite", rows: Int = 20) throws -> String {
+    private func store(in directory: URL? = nil, named name: String = "BookStore.sqlite", rows: Int = 20) throws
+        -> String
+    {
         let folder = try directory ?? scratchDirectory()
         let path = folder.appendingPathComponent(name).path
-        let made = try ChrysalisRunner.run(["fixture", bundle, "--version", "BookStore", "--rows", String(rows), "--out", path])
+        let made = try ChrysalisRunner.run([
+            "fixture", bundle, "--version", "BookStore", "--rows", String(rows), "--out", path,
+        ])
         XCTAssertEqual(made.status, 0, made.stderr)
         return path
     }
@@ -36,10 +41,16 @@ final class TrustByIdentityTests: XCTestCase {
         let result = try ChrysalisRunner.run(["migrate", path, "--model", bundle, "--to", "BookStore 2"])
         XCTAssertEqual(result.status, 1, result.stdout)
         XCTAssertTrue(
-            result.stderr.contains("\(lock) is a name Chrysalis keeps for its own file, and a symbolic link to \(victim.path) sits there"), result.stderr)
+            result.stderr.contains(
+                "\(lock) is a name Chrysalis keeps for its own file, and a symbolic link to \(victim.path) sits there"),
+            result.stderr)
         XCTAssertTrue(result.stderr.contains("the store is as it was"), result.stderr)
-        XCTAssertEqual(try String(contentsOf: victim, encoding: .utf8), "not yours to write\n", "the link's target is never written")
-        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: lock), victim.path, "the link is left for its owner to judge")
+        XCTAssertEqual(
+            try String(contentsOf: victim, encoding: .utf8), "not yours to write\n",
+            "the link's target is never written")
+        XCTAssertEqual(
+            try FileManager.default.destinationOfSymbolicLink(atPath: lock), victim.path,
+            "the link is left for its owner to judge")
         XCTAssertEqual(try digest(path), before)
         // A hard link to the victim at the lock's name is refused the same way.
         unlink(lock)
@@ -62,11 +73,15 @@ final class TrustByIdentityTests: XCTestCase {
         let victim = try scratchDirectory().appendingPathComponent("precious.txt")
         try Data("not yours to write\n".utf8).write(to: victim)
         let url = URL(fileURLWithPath: path)
-        let planted = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).chrysalis-plan.new").path
+        let planted = url.deletingLastPathComponent().appendingPathComponent(
+            ".\(url.lastPathComponent).chrysalis-plan.new"
+        ).path
         try FileManager.default.createSymbolicLink(atPath: planted, withDestinationPath: victim.path)
         let result = try ChrysalisRunner.run(["migrate", path, "--model", bundle, "--to", "BookStore 3"])
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertTrue(result.stdout.contains("BookStore → BookStore 3") || result.stdout.contains("to BookStore 3"), result.stdout)
+        XCTAssertTrue(
+            result.stdout.contains("BookStore → BookStore 3") || result.stdout.contains("to BookStore 3"), result.stdout
+        )
         XCTAssertEqual(try String(contentsOf: victim, encoding: .utf8), "not yours to write\n")
     }
 
@@ -84,7 +99,9 @@ final class TrustByIdentityTests: XCTestCase {
         XCTAssertTrue(result.stderr.contains("the store is as it was, at BookStore"), result.stderr)
         XCTAssertEqual(try digest(path), before)
         XCTAssertEqual(
-            try FileManager.default.contentsOfDirectory(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path).sorted(), ["BookStore.sqlite"])
+            try FileManager.default.contentsOfDirectory(
+                atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path
+            ).sorted(), ["BookStore.sqlite"])
         // With the other name gone, it migrates.
         unlink(elsewhere)
         XCTAssertEqual(try ChrysalisRunner.run(["migrate", path, "--model", bundle, "--to", "BookStore 2"]).status, 0)
@@ -143,7 +160,8 @@ final class TrustByIdentityTests: XCTestCase {
         XCTAssertNotEqual(run.status, 0, run.stdout)
         XCTAssertTrue(run.stderr.contains("\(app.processIdentifier)"), "the holder named by pid: \(run.stderr)")
         XCTAssertEqual(try digest(path), before, "nothing written")
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder), ["BookStore.sqlite"], "nothing made beside it")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: folder), ["BookStore.sqlite"], "nothing made beside it")
     }
 
     /// A name whose bytes are not UTF-8 would have been read with U+FFFD in their place, and so
@@ -155,7 +173,8 @@ final class TrustByIdentityTests: XCTestCase {
         let shell = Process()
         shell.executableURL = URL(fileURLWithPath: "/bin/sh")
         shell.arguments = [
-            "-c", #"exec "$0" migrate "$(printf "$1/x\377y.sqlite")" --model "$2" --to "BookStore 2""#, ChrysalisRunner.binary.path, folder.path, bundle,
+            "-c", #"exec "$0" migrate "$(printf "$1/x\377y.sqlite")" --model "$2" --to "BookStore 2""#,
+            ChrysalisRunner.binary.path, folder.path, bundle,
         ]
         let errors = Pipe()
         shell.standardError = errors
@@ -178,10 +197,12 @@ final class TrustByIdentityTests: XCTestCase {
         ] {
             let result = try ChrysalisRunner.run(arguments)
             for text in [result.stdout, result.stderr] {
-                XCTAssertFalse(text.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 }, "\(arguments[0]): \(text)")
+                XCTAssertFalse(
+                    text.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 }, "\(arguments[0]): \(text)")
             }
             XCTAssertTrue(
-                (result.stdout + result.stderr).contains("Books\\e[2J") || (result.stdout + result.stderr).contains("Missing\\e[31m"),
+                (result.stdout + result.stderr).contains("Books\\e[2J")
+                    || (result.stdout + result.stderr).contains("Missing\\e[31m"),
                 "\(arguments[0]) names the store visibly: \(result.stdout) \(result.stderr)")
         }
     }
@@ -192,11 +213,15 @@ final class TrustByIdentityTests: XCTestCase {
     func testNamesOfEveryKindLeadToTheirOwnFileAndReachTheTerminalAsText() throws {
         var generator = SeededGenerator(seed: 48)
         let pieces =
-            (0x01...0x1F).map { String(UnicodeScalar(UInt8($0))) } + ["\u{7F}", "\u{85}", "\u{9B}", "\u{9F}", "e\u{301}", "\u{202E}", "ü", " ", "-", "~"]
+            (0x01...0x1F).map { String(UnicodeScalar(UInt8($0))) } + [
+                "\u{7F}", "\u{85}", "\u{9B}", "\u{9F}", "e\u{301}", "\u{202E}", "ü", " ", "-", "~",
+            ]
         for round in 0..<8 {
             let folder = try scratchDirectory()
             var stem = "S\(round)"
-            while stem.utf8.count < (round == 7 ? 240 : 12) { stem += pieces[Int(generator.next() % UInt64(pieces.count))] }
+            while stem.utf8.count < (round == 7 ? 240 : 12) {
+                stem += pieces[Int(generator.next() % UInt64(pieces.count))]
+            }
             while stem.utf8.count > 248 { stem.removeLast() }
             let path = try store(in: folder, named: stem + ".sqlite", rows: 5)
             let decoy = try store(in: folder, named: "S\(round).sqlite", rows: 5)
@@ -208,19 +233,27 @@ final class TrustByIdentityTests: XCTestCase {
             for result in results {
                 for text in [result.stdout, result.stderr] {
                     XCTAssertFalse(
-                        text.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n" && $0 != "\t") || (0x7F...0x9F).contains($0.value) },
+                        text.unicodeScalars.contains {
+                            ($0.value < 0x20 && $0 != "\n" && $0 != "\t") || (0x7F...0x9F).contains($0.value)
+                        },
                         "round \(round): a control character reached the terminal")
                 }
             }
             if stem.utf8.count + ".sqlite".utf8.count > 219 {
                 // No room beside it for the tool's own names: refused before any work, saying so.
                 XCTAssertEqual(results.map(\.status), [0, 1], "\(results.map(\.stderr))")
-                XCTAssertTrue(results[1].stderr.contains("bytes long, and the files a migration makes beside it"), results[1].stderr)
-                XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).count, 2, "round \(round): nothing made beside it")
+                XCTAssertTrue(
+                    results[1].stderr.contains("bytes long, and the files a migration makes beside it"),
+                    results[1].stderr)
+                XCTAssertEqual(
+                    try FileManager.default.contentsOfDirectory(atPath: folder.path).count, 2,
+                    "round \(round): nothing made beside it")
                 continue
             }
             XCTAssertEqual(results.map(\.status), [0, 0], "\(results.map(\.stderr))")
-            XCTAssertTrue(FileManager.default.fileExists(atPath: folder.appendingPathComponent(stem + "~.sqlite").path), "round \(round): migrated where it is")
+            XCTAssertTrue(
+                FileManager.default.fileExists(atPath: folder.appendingPathComponent(stem + "~.sqlite").path),
+                "round \(round): migrated where it is")
             XCTAssertEqual(try digest(decoy), decoyBefore, "round \(round): no other file touched")
         }
     }

@@ -5,12 +5,14 @@ import XCTest
 /// A shipped app's real stores, upgraded from the command line with no options, as the app's
 /// Core Data upgrades them: `plan` shows one inferred step and why, `migrate` carries it out.
 final class WireCommandTests: XCTestCase {
-    private let bundle = Fixtures.root.appendingPathComponent("wire-ios-data-model/Resources/zmessaging.xcdatamodeld").path
+    private let bundle = Fixtures.root.appendingPathComponent("wire-ios-data-model/Resources/zmessaging.xcdatamodeld")
+        .path
 
     private func copyOfStore(_ name: String) throws -> URL {
         let directory = try Fixtures.makeTemporaryDirectory()
         addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
-        return try Fixtures.copyStore(Fixtures.root.appendingPathComponent("wire-ios-data-model/Tests/Resources/\(name)"), into: directory)
+        return try Fixtures.copyStore(
+            Fixtures.root.appendingPathComponent("wire-ios-data-model/Tests/Resources/\(name)"), into: directory)
     }
 
     func testPlanShowsOneInferredStepWithItsFindings() throws {
@@ -27,13 +29,16 @@ final class WireCommandTests: XCTestCase {
             result.stdout)
         XCTAssertTrue(result.stdout.contains("• rename: Conversation.allMessages renamed from messages"), result.stdout)
         XCTAssertTrue(
-            result.stdout.contains("• data dropped: Conversation.isSilenced removed"), "2.3's isSilenced has no renaming identifier: \(result.stdout)")
+            result.stdout.contains("• data dropped: Conversation.isSilenced removed"),
+            "2.3's isSilenced has no renaming identifier: \(result.stdout)")
         XCTAssertEqual(try Data(contentsOf: store), before, "plan touches nothing")
         let stepwise = try ChrysalisRunner.run(["plan", store.path, "--model", bundle, "--stepwise", "--json"])
         XCTAssertEqual(stepwise.status, 0, stepwise.stderr)
         let plan = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(stepwise.stdout.utf8)) as? [String: Any])
         let steps = try XCTUnwrap(plan["steps"] as? [[String: Any]])
-        XCTAssertEqual(steps.count, 80, "the 86 versions after 2.3 but the 6 that share the hashes of the version a step starts from")
+        XCTAssertEqual(
+            steps.count, 80,
+            "the 86 versions after 2.3 but the 6 that share the hashes of the version a step starts from")
         XCTAssertEqual(steps.first?["reason"] as? String, "iterative: one step per consecutive pair of versions")
     }
 
@@ -42,10 +47,12 @@ final class WireCommandTests: XCTestCase {
             let store = try copyOfStore(name)
             let result = try ChrysalisRunner.run(["migrate", store.path, "--model", bundle])
             XCTAssertEqual(result.status, 0, "\(name): \(result.stderr)")
-            let backup = store.deletingLastPathComponent().appendingPathComponent(name.replacingOccurrences(of: ".wiredatabase", with: "~.wiredatabase"))
+            let backup = store.deletingLastPathComponent().appendingPathComponent(
+                name.replacingOccurrences(of: ".wiredatabase", with: "~.wiredatabase"))
             XCTAssertTrue(result.stdout.contains("The original is kept as \(backup.path)."), result.stdout)
             let inspect = try ChrysalisRunner.run(["inspect", store.path, "--model", bundle, "--json"])
-            let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(inspect.stdout.utf8)) as? [String: Any])
+            let json = try XCTUnwrap(
+                try JSONSerialization.jsonObject(with: Data(inspect.stdout.utf8)) as? [String: Any])
             XCTAssertEqual(json["matchedVersion"] as? String, "zmessaging2.101.0", name)
             XCTAssertEqual(json["compatibleWithCurrent"] as? Bool, true, name)
         }
@@ -67,9 +74,13 @@ final class WireCommandTests: XCTestCase {
             let before = try Data(contentsOf: store)
             let plan = try ChrysalisRunner.run(["plan", store.path, "--model", model])
             XCTAssertEqual(plan.status, 0, "\(name): \(plan.stderr)")
-            XCTAssertTrue(plan.stdout.contains("1. the store's own model (Z_MODELCACHE) → zmessaging2.101.0  [lightweight]"), plan.stdout)
             XCTAssertTrue(
-                plan.stdout.contains("inferred straight from the store's own model (Z_MODELCACHE) to zmessaging2.101.0, as Core Data does"), plan.stdout)
+                plan.stdout.contains("1. the store's own model (Z_MODELCACHE) → zmessaging2.101.0  [lightweight]"),
+                plan.stdout)
+            XCTAssertTrue(
+                plan.stdout.contains(
+                    "inferred straight from the store's own model (Z_MODELCACHE) to zmessaging2.101.0, as Core Data does"
+                ), plan.stdout)
             XCTAssertEqual(try Data(contentsOf: store), before, "plan touches nothing")
             let stepwise = try ChrysalisRunner.run(["plan", store.path, "--model", model, "--stepwise"])
             XCTAssertNotEqual(stepwise.status, 0)
@@ -77,7 +88,8 @@ final class WireCommandTests: XCTestCase {
             let result = try ChrysalisRunner.run(["migrate", store.path, "--model", model])
             XCTAssertEqual(result.status, 0, "\(name): \(result.stderr)")
             let inspect = try ChrysalisRunner.run(["inspect", store.path, "--model", model, "--json"])
-            let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(inspect.stdout.utf8)) as? [String: Any])
+            let json = try XCTUnwrap(
+                try JSONSerialization.jsonObject(with: Data(inspect.stdout.utf8)) as? [String: Any])
             XCTAssertEqual(json["matchedVersion"] as? String, "zmessaging2.101.0", name)
         }
     }

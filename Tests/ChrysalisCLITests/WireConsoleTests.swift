@@ -10,7 +10,8 @@ final class WireConsoleTests: XCTestCase {
     }
 
     private func wire() throws -> (store: String, bundle: String) {
-        let store = try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent.hasPrefix("store2-3.") }, "Wire's store2-3 in the fixtures")
+        let store = try XCTUnwrap(
+            Fixtures.stores.first { $0.lastPathComponent.hasPrefix("store2-3.") }, "Wire's store2-3 in the fixtures")
         let bundle = try XCTUnwrap(Fixtures.files(where: { $0.lastPathComponent == "zmessaging.xcdatamodeld" }).first)
         return (try Fixtures.copyStore(store, into: try scratchDirectory()).path, bundle.path)
     }
@@ -18,13 +19,15 @@ final class WireConsoleTests: XCTestCase {
     func testScrollToTheCurrentVersionReachTheLastFindingAndRunThePlan() throws {
         let (store, bundle) = try wire()
         let tmux = try TmuxSession(
-            "\(ChrysalisRunner.binary.path) console \(TmuxSession.quote(store)) --model \(TmuxSession.quote(bundle))", width: 80, height: 24)
+            "\(ChrysalisRunner.binary.path) console \(TmuxSession.quote(store)) --model \(TmuxSession.quote(bundle))",
+            width: 80, height: 24)
         let opened = try tmux.wait(for: "Versions of zmessaging", "(the store is here)")
         XCTAssertTrue(opened.contains("● zmessaging2.3"), "opens at the store's version, in view:\n\(opened)")
         try tmux.send("End")
         let end = try tmux.wait(for: "90/90")
         XCTAssertTrue(
-            end.contains("★  zmessaging2.101.0") || end.contains("★ zmessaging2.101.0") || end.contains("zmessaging2.101.0  (the current version)"),
+            end.contains("★  zmessaging2.101.0") || end.contains("★ zmessaging2.101.0")
+                || end.contains("zmessaging2.101.0  (the current version)"),
             "End reaches the current version:\n\(end)")
         try tmux.send("Tab", "Tab", "Tab")
         try tmux.wait(for: "Plan: zmessaging2.3 → zmessaging2.101.0")
@@ -40,9 +43,13 @@ final class WireConsoleTests: XCTestCase {
         let exit = try tmux.wait(for: "EXIT:0")
         // The terminal wraps long lines at 80 columns; the line is read whole.
         let scrollback = exit.replacingOccurrences(of: "\n", with: "")
-        XCTAssertTrue(scrollback.contains("Migrated \(store) from zmessaging2.3 to zmessaging2.101.0"), "a summary stays in the scrollback:\n\(exit)")
+        XCTAssertTrue(
+            scrollback.contains("Migrated \(store) from zmessaging2.3 to zmessaging2.101.0"),
+            "a summary stays in the scrollback:\n\(exit)")
         // What the plan dropped is said there too, with its rows (the store holds no invitation).
-        XCTAssertTrue(scrollback.contains("Dropped, as planned: 0 rows of 1 entity (PersonalInvitation) and "), "the loss stays in the scrollback:\n\(exit)")
+        XCTAssertTrue(
+            scrollback.contains("Dropped, as planned: 0 rows of 1 entity (PersonalInvitation) and "),
+            "the loss stays in the scrollback:\n\(exit)")
     }
 
     /// Every numbered part of the console on a real app's store in a real terminal: the keys go
@@ -51,7 +58,8 @@ final class WireConsoleTests: XCTestCase {
     func testPanesFindFilterMouseAndHelpInARealTerminal() throws {
         let (store, bundle) = try wire()
         let tmux = try TmuxSession(
-            "\(ChrysalisRunner.binary.path) console \(TmuxSession.quote(store)) --model \(TmuxSession.quote(bundle))", width: 80, height: 24)
+            "\(ChrysalisRunner.binary.path) console \(TmuxSession.quote(store)) --model \(TmuxSession.quote(bundle))",
+            width: 80, height: 24)
         try tmux.wait(for: "Versions of zmessaging")
         // `/` finds a version by what it changed; `n` the next one.
         try tmux.send("/")
@@ -60,7 +68,9 @@ final class WireConsoleTests: XCTestCase {
         // The version found lists what it changed at the end of its pane.
         let first = try tmux.wait(for: "Esc back", "  new entity ")
         XCTAssertFalse(first.contains("No row holds"), first)
-        let selected = { (screen: String) in screen.split(separator: "\n").first { $0.contains("▶") }.map(String.init) ?? "" }
+        let selected = { (screen: String) in
+            screen.split(separator: "\n").first { $0.contains("▶") }.map(String.init) ?? ""
+        }
         try tmux.send("Escape", "n", "l", "G")
         var second = first
         for _ in 0..<100 where selected(second) == selected(first) || !second.contains("Esc back") {
@@ -85,7 +95,8 @@ final class WireConsoleTests: XCTestCase {
         let help = try tmux.wait(for: "┌─ Keys")
         let rows = help.split(separator: "\n", omittingEmptySubsequences: false)
         XCTAssertTrue(
-            rows.count >= 24 && rows[23].contains("close help") && rows[22].hasPrefix("─ Help"), "help leaves the status and key lines whole:\n\(help)")
+            rows.count >= 24 && rows[23].contains("close help") && rows[22].hasPrefix("─ Help"),
+            "help leaves the status and key lines whole:\n\(help)")
         try tmux.send("Escape", "q")
         try tmux.wait(for: "EXIT:0")
     }
@@ -95,16 +106,19 @@ final class WireConsoleTests: XCTestCase {
     /// says so when it ends.
     func testAMissingTerminfoEntryFallsBackToXterm256colorAndSaysSo() throws {
         let missing = try XCTUnwrap(
-            ["xterm-kitty", "alacritty", "wezterm", "foot"].first { !Self.hasTerminfo($0) }, "every modern terminal's entry is installed here")
+            ["xterm-kitty", "alacritty", "wezterm", "foot"].first { !Self.hasTerminfo($0) },
+            "every modern terminal's entry is installed here")
         let (store, bundle) = try wire()
         let tmux = try TmuxSession(
-            "TERM=\(missing) \(ChrysalisRunner.binary.path) console \(TmuxSession.quote(store)) --model \(TmuxSession.quote(bundle))", width: 80, height: 24)
+            "TERM=\(missing) \(ChrysalisRunner.binary.path) console \(TmuxSession.quote(store)) --model \(TmuxSession.quote(bundle))",
+            width: 80, height: 24)
         try tmux.wait(for: "Versions of zmessaging")
         try tmux.send("q")
         let exit = try tmux.wait(for: "EXIT:0")
         XCTAssertTrue(
             exit.replacingOccurrences(of: "\n", with: "").contains(
-                "note: TERM=\(missing) has no terminfo entry on this machine; the console drew as xterm-256color"), exit)
+                "note: TERM=\(missing) has no terminfo entry on this machine; the console drew as xterm-256color"), exit
+        )
     }
 
     private static func hasTerminfo(_ term: String) -> Bool {

@@ -13,7 +13,8 @@ final class WooCommerceConsoleTests: XCTestCase {
     /// position and stage as Enter steps through it; the expression `statusKey = $source.status`
     /// is reached in the Mappings pane; the run ends migrated.
     func testStepModeKeepsTheRunningMappingInViewAndEveryExpressionIsReachable() throws {
-        let mapping = try XCTUnwrap(Fixtures.files(where: { $0.lastPathComponent == "WooCommerceModelV9toV10.xcmappingmodel" }).first)
+        let mapping = try XCTUnwrap(
+            Fixtures.files(where: { $0.lastPathComponent == "WooCommerceModelV9toV10.xcmappingmodel" }).first)
         let bundle = mapping.deletingLastPathComponent().appendingPathComponent("WooCommerce.xcdatamodeld").path
         let store = try scratchDirectory().appendingPathComponent("WooCommerce.sqlite").path
         let made = try ChrysalisRunner.run(["fixture", bundle, "--version", "Model 9", "--rows", "30", "--out", store])
@@ -33,7 +34,8 @@ final class WooCommerceConsoleTests: XCTestCase {
         try tmux.send("Escape", "s")
         let first = try tmux.wait(for: "Paused after", "stage 1/3")
         let heading = try XCTUnwrap(first.split(separator: "\n").first { $0.contains("Mapping order") }, first)
-        let count = try XCTUnwrap(heading.range(of: #"\d+/\d+"#, options: .regularExpression).map { String(heading[$0]) }, first)
+        let count = try XCTUnwrap(
+            heading.range(of: #"\d+/\d+"#, options: .regularExpression).map { String(heading[$0]) }, first)
         XCTAssertEqual(count.split(separator: "/").first, "2", "paused after the first, the second is next:\n\(first)")
         let total = try XCTUnwrap(Int(count.split(separator: "/")[1]))
         XCTAssertGreaterThan(total, 12, "the premise: more mappings than the area holds:\n\(first)")

@@ -30,14 +30,16 @@ final class WordPressPoliciesTests: XCTestCase {
 
     func testTheAccountsPolicyGivesEveryMigratedAccountItsIdentifier() throws {
         let bundle = try ModelBundle.read(at: Self.folder.appendingPathComponent("WordPress.xcdatamodeld"))
-        let mapping = try XCMappingReader.read(at: Self.folder.appendingPathComponent("Utility/Migrations/WordPress-22-23.xcmappingmodel"))
+        let mapping = try XCMappingReader.read(
+            at: Self.folder.appendingPathComponent("Utility/Migrations/WordPress-22-23.xcmappingmodel"))
         let store = try scratchDirectory().appendingPathComponent("WordPress.sqlite").path
         let made = try ChrysalisRunner.run([
             "fixture", Self.folder.appendingPathComponent("WordPress.xcdatamodeld").path,
             "--version", "WordPress 22", "--rows", "30", "--out", store,
         ])
         XCTAssertEqual(made.status, 0, made.stderr)
-        let accounts = try DatabaseQueue(path: store).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM ZACCOUNT") } ?? 0
+        let accounts =
+            try DatabaseQueue(path: store).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM ZACCOUNT") } ?? 0
         XCTAssertGreaterThan(accounts, 0)
 
         let plan = try MigrationPlan.make(store: store, bundle: bundle, mappings: [mapping], to: "WordPress 23")
@@ -54,7 +56,9 @@ final class WordPressPoliciesTests: XCTestCase {
         let options = MigrationOptions(policies: policies)
         _ = try MigrationRunner.run(plan, store: store, options: options, keepBackup: false)
 
-        let identifiers = try DatabaseQueue(path: store).read { try String.fetchAll($0, sql: "SELECT ZUUID FROM ZACCOUNT WHERE ZUUID IS NOT NULL") }
+        let identifiers = try DatabaseQueue(path: store).read {
+            try String.fetchAll($0, sql: "SELECT ZUUID FROM ZACCOUNT WHERE ZUUID IS NOT NULL")
+        }
         XCTAssertEqual(identifiers.count, accounts, "every account, migrated, has its identifier")
         XCTAssertEqual(Set(identifiers).count, accounts, "each its own")
         let kept = options.runState.state(AssignedIdentifiers.self) { [:] }.value

@@ -19,11 +19,13 @@ enum GoldenStates {
         let path = directory.appendingPathComponent("BookStore.sqlite").path
         try PersistentStore.create(at: path, model: try XCTUnwrap(bundle.version(named: "BookStore")).model).close()
         let plan = try MigrationPlan.make(
-            store: path, bundle: bundle, mappings: [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")],
+            store: path, bundle: bundle,
+            mappings: [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")],
             strategy: .iterative)
         // The demo's policies and hook, as `chrysalis demo` runs with: they decide what is SQL.
         let options = MigrationOptions(policies: DemoResources.policies, configureManager: BookStoreSynopsis.install)
-        return ConsoleState(store: path, bundle: bundle, plan: plan, options: options, width: width, height: height, glyphs: glyphs)
+        return ConsoleState(
+            store: path, bundle: bundle, plan: plan, options: options, width: width, height: height, glyphs: glyphs)
     }
 
     /// A progress value of the four-step plan.
@@ -32,8 +34,10 @@ enum GoldenStates {
         unit: MigrationProgress.Unit = .rows, fraction: Double, rate: Double = 0, elapsed: Double, remaining: Double?
     ) -> MigrationProgress {
         MigrationProgress(
-            step: step, stepCount: 4, pass: pass, entityMapping: mapping?.0, entityMappingIndex: mapping?.1 ?? 0, entityMappingCount: mapping == nil ? 0 : 3,
-            stage: stage, rowsDone: done, rowsTotal: total, unit: unit, fraction: fraction, rowsPerSecond: rate, elapsed: elapsed, remaining: remaining)
+            step: step, stepCount: 4, pass: pass, entityMapping: mapping?.0, entityMappingIndex: mapping?.1 ?? 0,
+            entityMappingCount: mapping == nil ? 0 : 3,
+            stage: stage, rowsDone: done, rowsTotal: total, unit: unit, fraction: fraction, rowsPerSecond: rate,
+            elapsed: elapsed, remaining: remaining)
     }
 
     static let inPlace2 = "BookStore 2 → BookStore 3 (lightweight, in place)"
@@ -43,40 +47,60 @@ enum GoldenStates {
         (
             "migrate-inplace-backup",
             progress(
-                step: 1, pass: "BookStore → BookStore 2 (lightweight, in place)", stage: .backup, done: 0, total: 38, unit: .megabytes,
+                step: 1, pass: "BookStore → BookStore 2 (lightweight, in place)", stage: .backup, done: 0, total: 38,
+                unit: .megabytes,
                 fraction: 0.01, elapsed: 0.2, remaining: nil)
         ),
         (
             "migrate-inplace-change",
-            progress(step: 2, pass: inPlace2, stage: .inPlace, done: 0, total: 3, unit: .tables, fraction: 0.04, elapsed: 1.6, remaining: 38)
+            progress(
+                step: 2, pass: inPlace2, stage: .inPlace, done: 0, total: 3, unit: .tables, fraction: 0.04,
+                elapsed: 1.6, remaining: 38)
         ),
-        ("migrate-inplace-verify", progress(step: 2, pass: inPlace2, stage: .verify, done: 0, total: 600_004, fraction: 0.06, elapsed: 2.3, remaining: 36)),
+        (
+            "migrate-inplace-verify",
+            progress(
+                step: 2, pass: inPlace2, stage: .verify, done: 0, total: 600_004, fraction: 0.06, elapsed: 2.3,
+                remaining: 36)
+        ),
         (
             "migrate-running",
             progress(
-                step: 3, pass: "BookStore3To4", stage: .createInstances, mapping: ("PublicationToPublication", 2), done: 100_000, total: 200_004,
+                step: 3, pass: "BookStore3To4", stage: .createInstances, mapping: ("PublicationToPublication", 2),
+                done: 100_000, total: 200_004,
                 fraction: 0.42, rate: 51_000, elapsed: 12, remaining: 17)
         ),
         (
             "migrate-relationships",
             progress(
-                step: 3, pass: "BookStore3To4", stage: .createRelationships, mapping: ("PageToPage", 3), done: 200_000, total: 200_000,
+                step: 3, pass: "BookStore3To4", stage: .createRelationships, mapping: ("PageToPage", 3), done: 200_000,
+                total: 200_000,
                 fraction: 0.71, rate: 2_400_000, elapsed: 17, remaining: 7)
         ),
         (
             "migrate-indexes",
-            progress(step: 3, pass: "BookStore3To4", stage: .indexes, done: 0, total: 5, unit: .indexes, fraction: 0.72, elapsed: 17, remaining: 6.6)
+            progress(
+                step: 3, pass: "BookStore3To4", stage: .indexes, done: 0, total: 5, unit: .indexes, fraction: 0.72,
+                elapsed: 17, remaining: 6.6)
         ),
         (
             "migrate-validate",
             progress(
-                step: 3, pass: "BookStore3To4", stage: .validate, done: 400_001, total: 600_005, fraction: 0.75, rate: 900_000, elapsed: 18,
+                step: 3, pass: "BookStore3To4", stage: .validate, done: 400_001, total: 600_005, fraction: 0.75,
+                rate: 900_000, elapsed: 18,
                 remaining: 6)
         ),
-        ("migrate-verify", progress(step: 4, pass: "BookStore4To5", stage: .verify, done: 0, total: 600_005, fraction: 0.97, elapsed: 23, remaining: 0.7)),
+        (
+            "migrate-verify",
+            progress(
+                step: 4, pass: "BookStore4To5", stage: .verify, done: 0, total: 600_005, fraction: 0.97, elapsed: 23,
+                remaining: 0.7)
+        ),
         (
             "migrate-swap",
-            progress(step: 4, pass: "BookStore4To5", stage: .swap, done: 0, total: 1, unit: .files, fraction: 0.99, elapsed: 23.5, remaining: 0.2)
+            progress(
+                step: 4, pass: "BookStore4To5", stage: .swap, done: 0, total: 1, unit: .files, fraction: 0.99,
+                elapsed: 23.5, remaining: 0.2)
         ),
     ]
 
@@ -90,26 +114,33 @@ enum GoldenStates {
                     .init(
                         title: "ZBOOK's columns: ZAUTHOR is new, added in place", columns: ["column", "type"],
                         rows: [
-                            ["Z_PK", "INTEGER"], ["Z_ENT", "INTEGER"], ["Z_OPT", "INTEGER"], ["ZCATEGORY", "INTEGER"], ["ZPRICE", "FLOAT"],
+                            ["Z_PK", "INTEGER"], ["Z_ENT", "INTEGER"], ["Z_OPT", "INTEGER"], ["ZCATEGORY", "INTEGER"],
+                            ["ZPRICE", "FLOAT"],
                             ["ZTITLE", "VARCHAR"], ["ZAUTHOR", "VARCHAR"],
                         ])
                 ]),
             StepResult(
                 index: 2, from: "BookStore 2", to: "BookStore 3", how: "lightweight, in place", seconds: 0.88,
                 verification: "schema checked; every entity's rows counted, the same before and after",
-                rows: [.init(entity: "Book", before: 200_004, after: nil), .init(entity: "Publication", before: nil, after: 200_004)],
+                rows: [
+                    .init(entity: "Book", before: 200_004, after: nil),
+                    .init(entity: "Publication", before: nil, after: 200_004),
+                ],
                 tables: [
                     .init(
                         title: "tables: ZBOOK is now ZPUBLICATION, renamed in place", columns: ["table"],
                         rows: [["ZCATEGORY"], ["ZPAGE"], ["ZPUBLICATION"], ["Z_METADATA"], ["Z_PRIMARYKEY"]]),
-                    .init(title: "The demo's own work: it gives the text's four books their authors and prices 20 to 23.", columns: [], rows: []),
+                    .init(
+                        title: "The demo's own work: it gives the text's four books their authors and prices 20 to 23.",
+                        columns: [], rows: []),
                     .init(
                         title: "authors and prices, as the demo set them", columns: ["ZTITLE", "ZAUTHOR", "ZPRICE"],
                         rows: [["The first book", "John Doe", "20.0"], ["The second book", "Jane Doe", "21.0"]]),
                 ]),
             StepResult(
                 index: 3, from: "BookStore 3", to: "BookStore 4", how: "mapping: BookStore3To4", seconds: 4.8,
-                verification: "SQLite quick check ok; every entity's rows reconciled with what the passes created", rows: [],
+                verification: "SQLite quick check ok; every entity's rows reconciled with what the passes created",
+                rows: [],
                 tables: [
                     .init(
                         title: "names split by the custom policy", columns: ["ZTITLE", "ZFIRSTNAME", "ZLASTNAME"],
@@ -117,7 +148,8 @@ enum GoldenStates {
                 ]),
             StepResult(
                 index: 4, from: "BookStore 4", to: "BookStore 5", how: "mapping: BookStore4To5", seconds: 1.0,
-                verification: "SQLite quick check ok; every entity's rows reconciled with what the passes created", rows: [],
+                verification: "SQLite quick check ok; every entity's rows reconciled with what the passes created",
+                rows: [],
                 tables: [
                     .init(
                         title: "synopsis = title, from the manager hook", columns: ["ZTITLE", "ZSYNOPSIS"],
@@ -128,7 +160,8 @@ enum GoldenStates {
     }
 
     /// `state` migrating, at `progress`, with the steps before it done.
-    static func migrating(_ base: ConsoleState, at progress: MigrationProgress, stepMode: Bool = false) -> ConsoleState {
+    static func migrating(_ base: ConsoleState, at progress: MigrationProgress, stepMode: Bool = false) -> ConsoleState
+    {
         var state = base
         _ = state.reduce(.key(.character(stepMode ? "s" : "m")))
         for result in results(progress.step - 1) { _ = state.reduce(.stepDone(result, paused: false)) }

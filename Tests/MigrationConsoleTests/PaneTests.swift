@@ -13,15 +13,20 @@ import XCTest
 /// no key reached at 80×24 or 120×40.
 final class PaneTests: XCTestCase {
     private func wooCommerce(width: Int, height: Int) throws -> ConsoleState {
-        let folder = try XCTUnwrap(Fixtures.files(where: { $0.lastPathComponent == "WooCommerceModelV9toV10.xcmappingmodel" }).first)
-            .deletingLastPathComponent()
+        let folder = try XCTUnwrap(
+            Fixtures.files(where: { $0.lastPathComponent == "WooCommerceModelV9toV10.xcmappingmodel" }).first
+        )
+        .deletingLastPathComponent()
         let bundle = try ModelBundle.read(at: folder.appendingPathComponent("WooCommerce.xcdatamodeld"))
-        let mapping = try XCMappingReader.read(at: folder.appendingPathComponent("WooCommerceModelV9toV10.xcmappingmodel"))
+        let mapping = try XCMappingReader.read(
+            at: folder.appendingPathComponent("WooCommerceModelV9toV10.xcmappingmodel"))
         let source = try XCTUnwrap(bundle.version(named: "Model 9"))
         let path = try scratchDirectory().appendingPathComponent("WooCommerce.sqlite").path
         try PersistentStore.create(at: path, model: source.model).close()
         let plan = try MigrationPlan.make(store: path, bundle: bundle, mappings: [mapping], to: "Model 10")
-        return ConsoleState(store: path, bundle: bundle, plan: plan, options: MigrationOptions(), width: width, height: height, glyphs: .unicode)
+        return ConsoleState(
+            store: path, bundle: bundle, plan: plan, options: MigrationOptions(), width: width, height: height,
+            glyphs: .unicode)
     }
 
     func testEveryExpressionOfAMappingIsReachable() throws {
@@ -30,7 +35,9 @@ final class PaneTests: XCTestCase {
             _ = state.reduce(.key(.character("3")))
             XCTAssertEqual(state.screen, .mappings, "3 is the Mappings screen")
             let order = state.allMappings
-            let index = try XCTUnwrap(order.firstIndex { $0.properties.contains { $0.name == "statusKey" } }, "the premise: a mapping sets statusKey")
+            let index = try XCTUnwrap(
+                order.firstIndex { $0.properties.contains { $0.name == "statusKey" } },
+                "the premise: a mapping sets statusKey")
             for _ in 0..<index { _ = state.reduce(.key(.down)) }
             _ = state.reduce(.key(.character("l")))
             XCTAssertTrue(state.paneFocused)
@@ -39,7 +46,9 @@ final class PaneTests: XCTestCase {
                 _ = state.reduce(.key(.down))
                 seen = Screens.render(state).text
             }
-            XCTAssertTrue(seen.contains("statusKey = $source.status"), "\(width)x\(height): reached by scrolling the pane:\n\(seen)")
+            XCTAssertTrue(
+                seen.contains("statusKey = $source.status"),
+                "\(width)x\(height): reached by scrolling the pane:\n\(seen)")
             _ = state.reduce(.key(.end))
             XCTAssertEqual(state.paneTop, Panes.lastTop(state))
             let last = try XCTUnwrap(Panes.pane(state)?.lines.last?.text)
@@ -54,7 +63,9 @@ final class PaneTests: XCTestCase {
     /// what it changed, and `n` goes on.
     func testAVersionsChangesAreInItsPaneAndFound() throws {
         var state = try wooCommerce(width: 80, height: 24)
-        let adding = state.versions.indices.filter { state.versions[$0].changes.contains { $0.hasPrefix("new entity") } }
+        let adding = state.versions.indices.filter {
+            state.versions[$0].changes.contains { $0.hasPrefix("new entity") }
+        }
         XCTAssertGreaterThan(adding.count, 1, "the premise: several versions add entities")
         _ = state.reduce(.key(.home))
         for key in "/new entity" { _ = state.reduce(.key(.character(key))) }
@@ -68,7 +79,8 @@ final class PaneTests: XCTestCase {
         _ = state.reduce(.key(.end))
         let text = Screens.render(state).text
         XCTAssertTrue(
-            text.contains(selected.changes.last.map { String($0.prefix(30)) } ?? "The first version."), "the pane ends with the version's last change:\n\(text)"
+            text.contains(selected.changes.last.map { String($0.prefix(30)) } ?? "The first version."),
+            "the pane ends with the version's last change:\n\(text)"
         )
         _ = state.reduce(.key(.backTab))
         XCTAssertEqual(state.screen, .migrate, "Shift-Tab goes back round")
@@ -93,7 +105,9 @@ final class PaneTests: XCTestCase {
                         entityMappingIndex: index + 1, entityMappingCount: order.count, stage: .createRelationships,
                         rowsDone: 10, rowsTotal: 100, fraction: 0.5, rowsPerSecond: 100, elapsed: 3, remaining: 4)))
             let text = Screens.render(state).text
-            XCTAssertTrue(text.contains("\(state.glyphs.pointer) \(index + 1). \(String(mapping.name.prefix(20)))"), "#\(index + 1) in view:\n\(text)")
+            XCTAssertTrue(
+                text.contains("\(state.glyphs.pointer) \(index + 1). \(String(mapping.name.prefix(20)))"),
+                "#\(index + 1) in view:\n\(text)")
             XCTAssertTrue(text.contains("\(index + 1)/\(order.count)"), "its position:\n\(text)")
             XCTAssertTrue(text.contains("stage 2/3 · create relationships"), "the stage:\n\(text)")
             XCTAssertTrue(text.contains("ETA 4 s"), "the time left fits:\n\(text)")
@@ -107,20 +121,30 @@ final class PaneTests: XCTestCase {
         var state = try wooCommerce(width: 120, height: 40)
         _ = state.reduce(.key(.character("s")))
         let progress = MigrationProgress(
-            step: 1, stepCount: state.steps.count, pass: "p", entityMapping: nil, entityMappingIndex: 0, entityMappingCount: 0,
-            stage: .createInstances, rowsDone: 10, rowsTotal: 100, fraction: 0.1, rowsPerSecond: 100, elapsed: 42, remaining: 84)
+            step: 1, stepCount: state.steps.count, pass: "p", entityMapping: nil, entityMappingIndex: 0,
+            entityMappingCount: 0,
+            stage: .createInstances, rowsDone: 10, rowsTotal: 100, fraction: 0.1, rowsPerSecond: 100, elapsed: 42,
+            remaining: 84)
         _ = state.reduce(.progress(progress))
         _ = state.reduce(
-            .paused(StepReport(pass: "p", entityMapping: "A", index: 1, count: 2, stage: .createInstances, rowsCreated: 10, sampleRows: [], next: "B")))
+            .paused(
+                StepReport(
+                    pass: "p", entityMapping: "A", index: 1, count: 2, stage: .createInstances, rowsCreated: 10,
+                    sampleRows: [], next: "B")))
         XCTAssertTrue(state.isWaitingOnPerson)
         _ = state.reduce(.pauseTime(seconds: 40))
         let line = Screens.render(state).text
-        XCTAssertTrue(line.contains(" 2 s · paused 40 s"), "the elapsed time leaves the pause out and says it apart:\n\(line)")
-        XCTAssertTrue(line.contains("ETA 4 s"), "the rate behind the ETA leaves it out too (84 s over 42 s, 2 of them working):\n\(line)")
+        XCTAssertTrue(
+            line.contains(" 2 s · paused 40 s"), "the elapsed time leaves the pause out and says it apart:\n\(line)")
+        XCTAssertTrue(
+            line.contains("ETA 4 s"),
+            "the rate behind the ETA leaves it out too (84 s over 42 s, 2 of them working):\n\(line)")
         let step = state.steps[0]
         _ = state.reduce(
             .stepDone(
-                StepResult(index: 1, from: step.from, to: step.to, how: "mapping", seconds: 40.1, verification: "ok", rows: [], tables: []), paused: false))
+                StepResult(
+                    index: 1, from: step.from, to: step.to, how: "mapping", seconds: 40.1, verification: "ok", rows: [],
+                    tables: []), paused: false))
         XCTAssertEqual(try XCTUnwrap(state.results.last?.seconds), 0.1, accuracy: 0.001)
         _ = state.reduce(.finished(.init(from: step.from, to: step.to, rows: [], backup: nil, seconds: 40.3)))
         XCTAssertEqual(try XCTUnwrap(state.outcome?.seconds), 0.3, accuracy: 0.001)
@@ -151,13 +175,19 @@ final class PaneTests: XCTestCase {
         XCTAssertEqual(state.screen, .plan)
         _ = state.reduce(.key(.character("1")))
         let rowY = try XCTUnwrap(
-            (4..<22).first { Screens.render(state).row($0).contains(state.versions[0].name + " ") && !Screens.render(state).row($0).contains("▶") })
+            (4..<22).first {
+                Screens.render(state).row($0).contains(state.versions[0].name + " ")
+                    && !Screens.render(state).row($0).contains("▶")
+            })
         let name = Screens.render(state).row(rowY)
         _ = state.reduce(.key(.mouse(.click, x: 5, y: rowY)))
         XCTAssertTrue(name.contains(state.versions[state.selection[0]].name), "the clicked row is selected: \(name)")
         // The Mappings pane of the longest mapping: the wheel over it scrolls it.
         _ = state.reduce(.key(.character("3")))
-        let longest = try XCTUnwrap(state.allMappings.indices.max { state.allMappings[$0].properties.count < state.allMappings[$1].properties.count })
+        let longest = try XCTUnwrap(
+            state.allMappings.indices.max {
+                state.allMappings[$0].properties.count < state.allMappings[$1].properties.count
+            })
         state.selection[ConsoleState.Screen.mappings.rawValue] = longest
         let pane = try XCTUnwrap(Panes.pane(state))
         XCTAssertGreaterThan(Panes.lastTop(state), 0, "the premise: the pane is longer than its area")
@@ -167,7 +197,8 @@ final class PaneTests: XCTestCase {
         XCTAssertEqual(state.paneTop, 0)
         _ = state.reduce(.key(.mouse(.wheelDown, x: 2, y: 6)))
         XCTAssertEqual(
-            state.selection[ConsoleState.Screen.mappings.rawValue], min(longest + 3, state.allMappings.count - 1), "over the list the wheel moves the selection"
+            state.selection[ConsoleState.Screen.mappings.rawValue], min(longest + 3, state.allMappings.count - 1),
+            "over the list the wheel moves the selection"
         )
     }
 
@@ -178,10 +209,14 @@ final class PaneTests: XCTestCase {
         _ = state.reduce(.key(.character("m")))
         let step = state.steps[0]
         _ = state.reduce(
-            .stepDone(StepResult(index: 1, from: step.from, to: step.to, how: "mapping", seconds: 1, verification: "ok", rows: [], tables: []), paused: false))
+            .stepDone(
+                StepResult(
+                    index: 1, from: step.from, to: step.to, how: "mapping", seconds: 1, verification: "ok", rows: [],
+                    tables: []), paused: false))
         let rows = (1...40).map { (entity: "Entity\($0)", before: Int?.some($0), after: Int?.some($0)) }
         _ = state.reduce(.finished(.init(from: step.from, to: step.to, rows: rows, backup: nil, seconds: 1)))
-        XCTAssertTrue(Screens.render(state).text.contains("more entities: r lists them all"), Screens.render(state).text)
+        XCTAssertTrue(
+            Screens.render(state).text.contains("more entities: r lists them all"), Screens.render(state).text)
         _ = state.reduce(.key(.character("r")))
         _ = state.reduce(.key(.character("l")))
         _ = state.reduce(.key(.end))
@@ -197,7 +232,8 @@ final class PaneTests: XCTestCase {
         var state = try wooCommerce(width: 80, height: 24)
         let index = try XCTUnwrap(
             state.versions.indices.first { index in
-                state.versions[index].changes.filter { $0.hasSuffix(" added") && $0.contains(".") }.count >= 1 && state.versions[index].entities.count > 3
+                state.versions[index].changes.filter { $0.hasSuffix(" added") && $0.contains(".") }.count >= 1
+                    && state.versions[index].entities.count > 3
             })
         state.selection[0] = index
         _ = state.reduce(.key(.enter))
@@ -209,9 +245,12 @@ final class PaneTests: XCTestCase {
             state.versions[index].changes.filter { $0.localizedCaseInsensitiveContains("added") && $0.contains(".") }
                 .compactMap { $0.split(separator: ".").first.map(String.init) })
         XCTAssertFalse(named.isEmpty)
-        XCTAssertTrue(named.isSubset(of: Set(state.modelEntities.map(\.name))), "\(named) in \(state.modelEntities.map(\.name))")
+        XCTAssertTrue(
+            named.isSubset(of: Set(state.modelEntities.map(\.name))), "\(named) in \(state.modelEntities.map(\.name))")
         XCTAssertLessThan(state.modelEntities.count, all)
-        XCTAssertTrue(Screens.render(state).text.contains("only \"added\": \(state.modelEntities.count) of \(all)"), Screens.render(state).text)
+        XCTAssertTrue(
+            Screens.render(state).text.contains("only \"added\": \(state.modelEntities.count) of \(all)"),
+            Screens.render(state).text)
         _ = state.reduce(.key(.escape))
         XCTAssertEqual(state.modelEntities.count, all, "Esc lists every entity again")
         XCTAssertEqual(state.screen, .model)

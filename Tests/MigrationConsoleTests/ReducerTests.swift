@@ -15,7 +15,9 @@ import Testing
                 .init(
                     from: "v1", to: "v2", kind: "mapping",
                     mappings: [
-                        .init(pass: "V1ToV2", name: "NoteToNote", kind: "copy", source: "Note", destination: "Note", policy: nil, properties: [])
+                        .init(
+                            pass: "V1ToV2", name: "NoteToNote", kind: "copy", source: "Note", destination: "Note",
+                            policy: nil, properties: [])
                     ], findings: [])
             ])
     }
@@ -55,7 +57,8 @@ import Testing
         var state = state()
         #expect(state.reduce(.key(.character("s"))) == [.startMigration(stepMode: true)])
         let report = StepReport(
-            pass: "V1ToV2", entityMapping: "NoteToNote", index: 1, count: 1, stage: .createInstances, rowsCreated: 3, sampleRows: [], next: "NoteToNote")
+            pass: "V1ToV2", entityMapping: "NoteToNote", index: 1, count: 1, stage: .createInstances, rowsCreated: 3,
+            sampleRows: [], next: "NoteToNote")
         _ = state.reduce(.paused(report))
         #expect(state.mode == .paused(report))
         #expect(state.reduce(.key(.enter)) == [.resumeStep(toEnd: false)])
@@ -67,7 +70,8 @@ import Testing
     @Test func finishingUnlocksAndQuitWorksAgain() {
         var state = state()
         _ = state.reduce(.key(.character("m")))
-        _ = state.reduce(.finished(.init(from: "v1", to: "v2", rows: [("Note", 3, 3)], backup: "Store~.sqlite", seconds: 1)))
+        _ = state.reduce(
+            .finished(.init(from: "v1", to: "v2", rows: [("Note", 3, 3)], backup: "Store~.sqlite", seconds: 1)))
         #expect(!state.isBusy)
         #expect(state.screen == .migrate)
         #expect(state.reduce(.key(.character("q"))) == [.quit])
@@ -85,19 +89,24 @@ import Testing
         _ = state.reduce(
             .paused(
                 StepReport(
-                    pass: "V1ToV2", entityMapping: "NoteToNote", index: 1, count: 1, stage: .createInstances, rowsCreated: 0,
+                    pass: "V1ToV2", entityMapping: "NoteToNote", index: 1, count: 1, stage: .createInstances,
+                    rowsCreated: 0,
                     sampleRows: [], next: nil)))
         #expect(state.mode == .cancelling, "a pause reported while cancelling does not undo the cancel")
         _ = state.reduce(.failed("the migration was cancelled; the store is as it was, at v1; nothing was changed"))
-        #expect(state.mode == .failed("the migration was cancelled; the store is as it was, at v1; nothing was changed"))
-        #expect(Screens.render(state).text.contains("the store is as it was, at v1"), "the screen says where the store stands, in the engine's words")
+        #expect(
+            state.mode == .failed("the migration was cancelled; the store is as it was, at v1; nothing was changed"))
+        #expect(
+            Screens.render(state).text.contains("the store is as it was, at v1"),
+            "the screen says where the store stands, in the engine's words")
     }
 
     @Test func eachStepsResultArrivesAndStepModePausesAfterIt() {
         var state = state()
         _ = state.reduce(.key(.character("s")))
         let result = StepResult(
-            index: 1, from: "v1", to: "v2", how: "lightweight, in place", seconds: 0.1, verification: "schema checked", rows: [],
+            index: 1, from: "v1", to: "v2", how: "lightweight, in place", seconds: 0.1, verification: "schema checked",
+            rows: [],
             tables: [.init(title: "ZNOTE's columns", columns: ["column"], rows: [["ZTEXT"]])])
         _ = state.reduce(.stepDone(result, paused: true))
         #expect(state.results == [result])
@@ -112,12 +121,16 @@ import Testing
         _ = state.reduce(
             .progress(
                 MigrationProgress(
-                    step: 1, stepCount: 1, pass: "V1ToV2", entityMapping: nil, entityMappingIndex: 0, entityMappingCount: 0,
-                    stage: .indexes, rowsDone: 0, rowsTotal: 2, unit: .indexes, fraction: 0.5, rowsPerSecond: 0, elapsed: 10,
+                    step: 1, stepCount: 1, pass: "V1ToV2", entityMapping: nil, entityMappingIndex: 0,
+                    entityMappingCount: 0,
+                    stage: .indexes, rowsDone: 0, rowsTotal: 2, unit: .indexes, fraction: 0.5, rowsPerSecond: 0,
+                    elapsed: 10,
                     remaining: 10)))
         #expect(Screens.render(state).text.contains("build indexes · 0/2 indexes · 10 s · ETA 10 s"))
         _ = state.reduce(.tick(seconds: 4))
-        #expect(Screens.render(state).text.contains("build indexes · 0/2 indexes · 14 s · ETA 6 s"), "a long statement posts nothing; the clock still moves")
+        #expect(
+            Screens.render(state).text.contains("build indexes · 0/2 indexes · 14 s · ETA 6 s"),
+            "a long statement posts nothing; the clock still moves")
         _ = state.reduce(.tick(seconds: 12))
         #expect(!Screens.render(state).text.contains("ETA"), "an ETA already passed is not shown as a number that lies")
     }
@@ -128,7 +141,8 @@ import Testing
         var state = state()
         _ = state.reduce(.key(.character("s")))
         let report = StepReport(
-            pass: "V1ToV2", entityMapping: "NoteToNote", index: 1, count: 1, stage: .createInstances, rowsCreated: 3, sampleRows: [], next: nil)
+            pass: "V1ToV2", entityMapping: "NoteToNote", index: 1, count: 1, stage: .createInstances, rowsCreated: 3,
+            sampleRows: [], next: nil)
         _ = state.reduce(.paused(report))
         #expect(state.reduce(.key(.interrupt)).isEmpty, "Ctrl-C does not cancel at once")
         #expect(state.mode == .confirmingCancel)
@@ -152,7 +166,9 @@ import Testing
     @Test func pagesAndEndsMoveTheSelection() {
         var state = ConsoleState(
             storeName: "Store.sqlite", bundleName: "Model", storeVersion: "v1", targetVersion: "v90",
-            versions: (1...90).map { .init(name: "v\($0)", isCurrent: $0 == 90, isStore: $0 == 1, entities: [], changes: []) }, steps: [])
+            versions: (1...90).map {
+                .init(name: "v\($0)", isCurrent: $0 == 90, isStore: $0 == 1, entities: [], changes: [])
+            }, steps: [])
         _ = state.reduce(.key(.pageDown))
         #expect(state.selection[0] == state.pageRows)
         _ = state.reduce(.key(.character("G")))
@@ -171,9 +187,12 @@ import Testing
     /// `/` finds the next row whose name holds the text, from the selection on, wrapping round.
     @Test func slashFindsByName() {
         var state = ConsoleState(
-            storeName: "Store.sqlite", bundleName: "Model", storeVersion: "zmessaging2.3", targetVersion: "zmessaging2.101.0",
+            storeName: "Store.sqlite", bundleName: "Model", storeVersion: "zmessaging2.3",
+            targetVersion: "zmessaging2.101.0",
             versions: ["zmessaging1.27", "zmessaging2.3", "zmessaging2.90.0", "zmessaging2.101.0"].map {
-                .init(name: $0, isCurrent: $0 == "zmessaging2.101.0", isStore: $0 == "zmessaging2.3", entities: [], changes: [])
+                .init(
+                    name: $0, isCurrent: $0 == "zmessaging2.101.0", isStore: $0 == "zmessaging2.3", entities: [],
+                    changes: [])
             }, steps: [])
         #expect(state.selection[0] == 1)
         _ = state.reduce(.key(.character("/")))

@@ -20,7 +20,8 @@ import Testing
     /// The heading's `lines a–b of n`, as the screen shows it.
     func position(_ state: ConsoleState) -> String {
         let heading = Screens.render(state).row(3)
-        return heading.range(of: #"lines \d+–\d+ of \d+"#, options: .regularExpression).map { String(heading[$0]) } ?? ""
+        return heading.range(of: #"lines \d+–\d+ of \d+"#, options: .regularExpression).map { String(heading[$0]) }
+            ?? ""
     }
 
     @Test func enterOpensTheSelectedStepsSQLAndEscClosesIt() throws {
@@ -35,7 +36,9 @@ import Testing
         _ = state.reduce(.key(.escape))
         #expect(state.sqlView == nil)
         #expect(state.screen == .plan)
-        #expect(state.selection[ConsoleState.Screen.plan.rawValue] == state.planLine(ofStep: 1), "back on the plan, the same step selected")
+        #expect(
+            state.selection[ConsoleState.Screen.plan.rawValue] == state.planLine(ofStep: 1),
+            "back on the plan, the same step selected")
         #expect(Screens.render(state).text.contains("Plan: BookStore → BookStore 5, 4 steps"))
     }
 
@@ -117,7 +120,9 @@ import Testing
         #expect(matches.count >= 2, "the premise: the step builds several indexes")
         #expect(state.sqlView?.match == matches[0], "the first match")
         let screen = Screens.render(state)
-        #expect((4..<22).contains { y in (0..<screen.width).contains { screen.style(x: $0, y: y) == .accent } }, "the match is lit:\n\(screen.text)")
+        #expect(
+            (4..<22).contains { y in (0..<screen.width).contains { screen.style(x: $0, y: y) == .accent } },
+            "the match is lit:\n\(screen.text)")
         _ = state.reduce(.key(.character("n")))
         #expect(state.sqlView?.match == matches[1], "n goes on to the next match")
         _ = state.reduce(.key(.character("N")))
@@ -139,13 +144,16 @@ import Testing
         state.sql = []
         state.sqlProblem = "BookStore.sqlite: unable to open database file"
         _ = state.reduce(.key(.enter))
-        #expect(Screens.render(state).text.contains("The SQL could not be compiled: BookStore.sqlite: unable to open database"))
+        #expect(
+            Screens.render(state).text.contains(
+                "The SQL could not be compiled: BookStore.sqlite: unable to open database"))
     }
 
     /// The console compiles its SQL with `plan --sql`'s function, once as it opens, and that
     /// reads the store without writing it: every file beside it keeps its bytes.
     @Test func compilingTheSQLWritesNothing() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chrysalis-sqlview-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "chrysalis-sqlview-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let bundle = try ModelBundle.read(at: DemoResources.bookStoreBundle)
@@ -155,15 +163,21 @@ import Testing
         try DataGenerator(model: start.model).fill(store, rows: 200)
         try store.close()
         let files = {
-            try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted().map { try Data(contentsOf: directory.appendingPathComponent($0)) }
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted().map {
+                try Data(contentsOf: directory.appendingPathComponent($0))
+            }
         }
         let before = try files()
-        let plan = try MigrationPlan.make(store: path, bundle: bundle, mappings: [try DemoResources.mapping("BookStore3To4")], to: "BookStore 4")
+        let plan = try MigrationPlan.make(
+            store: path, bundle: bundle, mappings: [try DemoResources.mapping("BookStore3To4")], to: "BookStore 4")
         let options = MigrationOptions(policies: DemoResources.policies)
-        let state = ConsoleState(store: path, bundle: bundle, plan: plan, options: options, width: 80, height: 24, glyphs: .unicode)
+        let state = ConsoleState(
+            store: path, bundle: bundle, plan: plan, options: options, width: 80, height: 24, glyphs: .unicode)
         #expect(try files() == before)
         let expected = try plan.statements(store: path, options: options).map(ConsoleState.StepSQL.init)
         #expect(state.sql == expected && state.sql.count == plan.steps.count && state.sqlProblem == nil)
-        #expect(state.sql.first?.parts.flatMap(\.statements).contains("ALTER TABLE ZBOOK ADD COLUMN ZAUTHOR VARCHAR") == true)
+        #expect(
+            state.sql.first?.parts.flatMap(\.statements).contains("ALTER TABLE ZBOOK ADD COLUMN ZAUTHOR VARCHAR")
+                == true)
     }
 }

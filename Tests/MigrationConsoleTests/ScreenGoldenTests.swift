@@ -7,7 +7,8 @@ import XCTest
 /// `Screens/*.txt`: the characters, then every cell's style, so a lost highlight fails too.
 /// `RECORD_SCREENS=1 swift test --filter ScreenGoldenTests` re-records them.
 final class ScreenGoldenTests: XCTestCase {
-    static let screensFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let screensFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
         .appendingPathComponent("Screens")
 
     private func browsing(_ base: ConsoleState) -> [(String, ConsoleState)] {
@@ -52,10 +53,14 @@ final class ScreenGoldenTests: XCTestCase {
         var result = [("plan-sql-inplace", state)]
         _ = state.reduce(.key(.escape))
         // Down the plan's lines until step 3's heading, the first mapping step.
-        for _ in 0..<50 where state.selection[ConsoleState.Screen.plan.rawValue] != state.planLine(ofStep: 2) { _ = state.reduce(.key(.down)) }
+        for _ in 0..<50 where state.selection[ConsoleState.Screen.plan.rawValue] != state.planLine(ofStep: 2) {
+            _ = state.reduce(.key(.down))
+        }
         _ = state.reduce(.key(.enter))
         // Down line by line until the custom policy's part, which runs row by row, is in view.
-        for _ in 0..<100 where !Screens.render(state).text.contains("PublicationToPublicationMigrationPolicy)") { _ = state.reduce(.key(.down)) }
+        for _ in 0..<100 where !Screens.render(state).text.contains("PublicationToPublicationMigrationPolicy)") {
+            _ = state.reduce(.key(.down))
+        }
         result.append(("plan-sql-mapping", state))
         return result
     }
@@ -73,7 +78,8 @@ final class ScreenGoldenTests: XCTestCase {
         _ = state.reduce(
             .paused(
                 StepReport(
-                    pass: "BookStore3To4", entityMapping: "PublicationToPublication", index: 2, count: 3, stage: .createInstances,
+                    pass: "BookStore3To4", entityMapping: "PublicationToPublication", index: 2, count: 3,
+                    stage: .createInstances,
                     rowsCreated: 200_004,
                     sampleRows: [
                         "Publication 1: firstName=\"John\", lastName=\"Doe\", price=20.0, title=\"The first book\"",
@@ -84,13 +90,17 @@ final class ScreenGoldenTests: XCTestCase {
                         .init(
                             source: "Publication 1", destination: "Publication 1",
                             values: [
-                                .init(name: "firstName", before: nil, after: "\"John\""), .init(name: "lastName", before: nil, after: "\"Doe\""),
+                                .init(name: "firstName", before: nil, after: "\"John\""),
+                                .init(name: "lastName", before: nil, after: "\"Doe\""),
                                 .init(name: "price", before: "20.0", after: "20.0"),
                                 .init(name: "title", before: "\"The first book\"", after: "\"The first book\""),
                             ]),
                         .init(
                             source: "Publication 2", destination: "Publication 2",
-                            values: [.init(name: "firstName", before: nil, after: "\"Jane\""), .init(name: "price", before: "21", after: "21.0")]),
+                            values: [
+                                .init(name: "firstName", before: nil, after: "\"Jane\""),
+                                .init(name: "price", before: "21", after: "21.0"),
+                            ]),
                     ])))
         result.append(("step-paused", state))
         state = GoldenStates.migrating(base, at: GoldenStates.stages[2].1)
@@ -132,7 +142,8 @@ final class ScreenGoldenTests: XCTestCase {
         if grid.golden != expected {
             let got = grid.golden.split(separator: "\n", omittingEmptySubsequences: false),
                 want = expected.split(separator: "\n", omittingEmptySubsequences: false)
-            let first = zip(got, want).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(got.count, want.count)
+            let first =
+                zip(got, want).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(got.count, want.count)
             XCTFail(
                 "\(name).txt differs at line \(first + 1):\n  got:  \(first < got.count ? got[first] : "")\n  want: \(first < want.count ? want[first] : "")",
                 file: file, line: line)
@@ -152,7 +163,8 @@ final class ScreenGoldenTests: XCTestCase {
     }
 
     func testASCIIAndTooSmall() throws {
-        let ascii = GoldenStates.migrating(try GoldenStates.base(width: 80, height: 24, glyphs: .ascii), at: GoldenStates.stages[3].1)
+        let ascii = GoldenStates.migrating(
+            try GoldenStates.base(width: 80, height: 24, glyphs: .ascii), at: GoldenStates.stages[3].1)
         try check(Screens.render(ascii), named: "migrate-running-ascii.80x24")
         XCTAssertTrue(Screens.render(ascii).text.allSatisfy(\.isASCII), "the ASCII glyph set draws only ASCII")
         // A step's SQL in ASCII: ≤ and … spelled out in full (<=, ...), not replaced by '?'.
@@ -168,7 +180,8 @@ final class ScreenGoldenTests: XCTestCase {
         var small = try GoldenStates.base(width: 60, height: 15)
         try check(Screens.render(small), named: "too-small.60x15")
         _ = small.reduce(.resize(width: 80, height: 24))
-        XCTAssertTrue(Screens.render(small).text.contains("Versions of BookStore"), "resizing back shows the screen again")
+        XCTAssertTrue(
+            Screens.render(small).text.contains("Versions of BookStore"), "resizing back shows the screen again")
     }
 
     /// The goldens are the console's documentation: every screen README and docs/Console.md show
@@ -177,12 +190,15 @@ final class ScreenGoldenTests: XCTestCase {
         let root = Self.screensFolder.deletingLastPathComponent()
         let shown = [
             "README.md": ["versions.80x24"],
-            "docs/Console.md": ["versions.80x24", "plan-sql-inplace.80x24", "migrate-inplace-change.80x24", "result-step-2.80x24"],
+            "docs/Console.md": [
+                "versions.80x24", "plan-sql-inplace.80x24", "migrate-inplace-change.80x24", "result-step-2.80x24",
+            ],
         ]
         for (file, names) in shown {
             let document = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
             for name in names {
-                let golden = try String(contentsOf: Self.screensFolder.appendingPathComponent("\(name).txt"), encoding: .utf8)
+                let golden = try String(
+                    contentsOf: Self.screensFolder.appendingPathComponent("\(name).txt"), encoding: .utf8)
                 let legend = try XCTUnwrap(golden.range(of: "── styles:"))
                 let text = String(golden[..<legend.lowerBound])
                 XCTAssertTrue(document.contains("```\n" + text + "```"), "\(file) shows \(name) as its golden has it")

@@ -41,10 +41,14 @@ import Testing
         #expect(CellStyle.good.attributes(colors: true) == CellAttributes(pair: 2, bold: true))
         #expect(CellStyle.bad.attributes(colors: true) == CellAttributes(pair: 3, bold: true))
         #expect(CellStyle.accent.attributes(colors: true) == CellAttributes(pair: 1, bold: true))
-        #expect(CellStyle.title.attributes(colors: false) == CellAttributes(reverse: true), "a monochrome title is still set apart")
+        #expect(
+            CellStyle.title.attributes(colors: false) == CellAttributes(reverse: true),
+            "a monochrome title is still set apart")
         for style in CellStyle.allCases where style != .normal && style != .dim {
             #expect(style.attributes(colors: false) != CellAttributes(), "\(style) is visible without colours")
         }
-        #expect(Set(CellStyle.allCases.map(\.letter)).count == CellStyle.allCases.count, "each style has its own letter in the goldens")
+        #expect(
+            Set(CellStyle.allCases.map(\.letter)).count == CellStyle.allCases.count,
+            "each style has its own letter in the goldens")
     }
 }

@@ -13,12 +13,16 @@ import XCTest
 final class WireScaleScreenTests: XCTestCase {
     /// A copy of Wire's `store2-3`, planned straight to the current version.
     private func wire(width: Int, height: Int) throws -> ConsoleState {
-        let store = try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent.hasPrefix("store2-3.") }, "Wire's store2-3 in the fixtures")
-        let bundleURL = try XCTUnwrap(Fixtures.files(where: { $0.lastPathComponent == "zmessaging.xcdatamodeld" }).first)
+        let store = try XCTUnwrap(
+            Fixtures.stores.first { $0.lastPathComponent.hasPrefix("store2-3.") }, "Wire's store2-3 in the fixtures")
+        let bundleURL = try XCTUnwrap(
+            Fixtures.files(where: { $0.lastPathComponent == "zmessaging.xcdatamodeld" }).first)
         let bundle = try ModelBundle.read(at: bundleURL)
         let copy = try Fixtures.copyStore(store, into: try scratchDirectory())
         let plan = try MigrationPlan.make(store: copy.path, bundle: bundle)
-        return ConsoleState(store: copy.path, bundle: bundle, plan: plan, options: MigrationOptions(), width: width, height: height, glyphs: .unicode)
+        return ConsoleState(
+            store: copy.path, bundle: bundle, plan: plan, options: MigrationOptions(), width: width, height: height,
+            glyphs: .unicode)
     }
 
     private func check(_ state: ConsoleState, _ name: String) throws {
@@ -53,20 +57,25 @@ final class WireScaleScreenTests: XCTestCase {
     func testALongPlansResultKeepsToItsArea() throws {
         for (width, height) in [(80, 24), (120, 40)] {
             let store = try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent.hasPrefix("store2-3.") })
-            let bundle = try ModelBundle.read(at: try XCTUnwrap(Fixtures.files(where: { $0.lastPathComponent == "zmessaging.xcdatamodeld" }).first))
+            let bundle = try ModelBundle.read(
+                at: try XCTUnwrap(Fixtures.files(where: { $0.lastPathComponent == "zmessaging.xcdatamodeld" }).first))
             let copy = try Fixtures.copyStore(store, into: try scratchDirectory())
             let plan = try MigrationPlan.make(store: copy.path, bundle: bundle, strategy: .iterative)
             XCTAssertGreaterThan(plan.steps.count, 60, "the premise: a long plan")
-            var state = ConsoleState(store: copy.path, bundle: bundle, plan: plan, options: MigrationOptions(), width: width, height: height, glyphs: .unicode)
+            var state = ConsoleState(
+                store: copy.path, bundle: bundle, plan: plan, options: MigrationOptions(), width: width, height: height,
+                glyphs: .unicode)
             for (index, step) in plan.steps.enumerated() {
                 let rows = [
-                    StepResult.RowCount(entity: "ConversationParticipantRoleWithALongName", before: 120_000, after: 120_000),
+                    StepResult.RowCount(
+                        entity: "ConversationParticipantRoleWithALongName", before: 120_000, after: 120_000),
                     StepResult.RowCount(entity: "User", before: 5, after: 5),
                 ]
                 _ = state.reduce(
                     .stepDone(
                         StepResult(
-                            index: index + 1, from: step.source.name, to: step.destination.name, how: "lightweight, in place",
+                            index: index + 1, from: step.source.name, to: step.destination.name,
+                            how: "lightweight, in place",
                             seconds: 0.2, verification: "schema checked", rows: rows, tables: [],
                             dropped: StepResult.drops(of: step, rowsBefore: [:])), paused: false))
             }
@@ -80,11 +89,14 @@ final class WireScaleScreenTests: XCTestCase {
             let grid = Screens.render(state)
             XCTAssertTrue(grid.row(height - 1).contains("q quit"), "the key line is whole:\n\(grid.text)")
             XCTAssertTrue(grid.row(height - 2).hasPrefix("─"), "the footer is whole:\n\(grid.text)")
-            XCTAssertTrue(grid.text.contains("GenericMessageData  "), "names do not run into the numbers:\n\(grid.text)")
+            XCTAssertTrue(
+                grid.text.contains("GenericMessageData  "), "names do not run into the numbers:\n\(grid.text)")
             // Each dropped entity by name, with its rows where the plan counted them, in the error colour.
             let entities = plan.steps.flatMap(\.changes).filter { $0.kind == .entityRemoved }
             XCTAssertFalse(entities.isEmpty, "the premise: the plan drops entities")
-            XCTAssertTrue(grid.text.contains("Dropped, as planned: \(entities[0].entity)"), "the result names what was dropped:\n\(grid.text)")
+            XCTAssertTrue(
+                grid.text.contains("Dropped, as planned: \(entities[0].entity)"),
+                "the result names what was dropped:\n\(grid.text)")
             let line = try XCTUnwrap((0..<height).first { grid.row($0).contains("Dropped, as planned") })
             XCTAssertEqual(grid.style(x: 1, y: line), .bad, "in the error colour")
         }
@@ -95,12 +107,16 @@ final class WireScaleScreenTests: XCTestCase {
             var state = try wire(width: width, height: height)
             // The Versions list opens at the store's version, which is on the screen.
             XCTAssertTrue(state.versions[state.selection[0]].isStore)
-            XCTAssertTrue(Screens.render(state).text.contains(state.versions[state.selection[0]].name), "\(width)x\(height): the store's version in view")
+            XCTAssertTrue(
+                Screens.render(state).text.contains(state.versions[state.selection[0]].name),
+                "\(width)x\(height): the store's version in view")
             // End: the current version is selected and shown, with where the list stands.
             _ = state.reduce(.key(.end))
             let text = Screens.render(state).text
             XCTAssertTrue(text.contains(state.targetVersion), "\(width)x\(height): the current version in view")
-            XCTAssertTrue(text.contains("\(state.versions.count)/\(state.versions.count)"), "\(width)x\(height): the position shown")
+            XCTAssertTrue(
+                text.contains("\(state.versions.count)/\(state.versions.count)"),
+                "\(width)x\(height): the position shown")
             // The Plan: every finding reachable line by line, each in view when selected.
             state.screen = .plan
             let lines = state.planLines
@@ -109,10 +125,13 @@ final class WireScaleScreenTests: XCTestCase {
             for index in lines.indices {
                 let rendered = Screens.render(state).text
                 let shown = String(lines[index].text.prefix(width - 12))
-                XCTAssertTrue(rendered.contains(shown), "\(width)x\(height): plan line \(index + 1) in view when selected: \(shown)")
+                XCTAssertTrue(
+                    rendered.contains(shown),
+                    "\(width)x\(height): plan line \(index + 1) in view when selected: \(shown)")
                 _ = state.reduce(.key(.down))
             }
-            XCTAssertEqual(state.selection[ConsoleState.Screen.plan.rawValue], lines.count - 1, "the last line is reached")
+            XCTAssertEqual(
+                state.selection[ConsoleState.Screen.plan.rawValue], lines.count - 1, "the last line is reached")
             _ = state.reduce(.key(.pageUp))
             XCTAssertLessThan(state.selection[ConsoleState.Screen.plan.rawValue], lines.count - 1, "PgUp moves up")
         }
@@ -128,7 +147,9 @@ final class WireScaleScreenTests: XCTestCase {
         for key in "fdropped" { _ = state.reduce(.key(.character(key))) }
         _ = state.reduce(.key(.enter))
         let shown = state.planLines
-        XCTAssertTrue(shown.filter { !$0.isHeading }.allSatisfy { $0.text.contains("dropped") } && shown.contains { !$0.isHeading }, "\(shown.map(\.text))")
+        XCTAssertTrue(
+            shown.filter { !$0.isHeading }.allSatisfy { $0.text.contains("dropped") }
+                && shown.contains { !$0.isHeading }, "\(shown.map(\.text))")
         XCTAssertLessThan(shown.count, all)
         let text = Screens.render(state).text
         XCTAssertTrue(text.contains("Only lines holding \"dropped\": \(shown.count) of \(all)"), text)

@@ -47,12 +47,18 @@ final class AppObjectsTests: XCTestCase {
         )
         let plan = try MigrationPlan.make(store: path, bundle: bundle)
         XCTAssertTrue(
-            plan.beyondModel.contains { $0.hasPrefix("trigger wipe on Z_METADATA (not Core Data's): kept; set aside while each step writes") },
+            plan.beyondModel.contains {
+                $0.hasPrefix("trigger wipe on Z_METADATA (not Core Data's): kept; set aside while each step writes")
+            },
             "\(plan.beyondModel)")
         _ = try MigrationRunner.run(plan, store: path)
         try DatabaseQueue(path: path).read { db in
-            XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT count(*) FROM ZNOTE"), 50, "no row deleted by a trigger the migration's writes fired")
-            XCTAssertEqual(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name"), ["stamp", "wipe"], "kept")
+            XCTAssertEqual(
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM ZNOTE"), 50,
+                "no row deleted by a trigger the migration's writes fired")
+            XCTAssertEqual(
+                try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name"),
+                ["stamp", "wipe"], "kept")
         }
     }
 
@@ -62,18 +68,24 @@ final class AppObjectsTests: XCTestCase {
         let (path, bundle) = try store("CREATE VIEW bodies AS SELECT ZBODY FROM ZNOTE")
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         let plan = try MigrationPlan.make(store: path, bundle: bundle)
-        XCTAssertTrue(plan.beyondModel.contains { $0.hasPrefix("view bodies (not Core Data's): kept") }, "\(plan.beyondModel)")
+        XCTAssertTrue(
+            plan.beyondModel.contains { $0.hasPrefix("view bodies (not Core Data's): kept") }, "\(plan.beyondModel)")
         XCTAssertThrowsError(try MigrationRunner.run(plan, store: path)) { error in
             let text = "\(error)"
             XCTAssertTrue(text.contains("the view bodies, not Core Data's, names what V1 → V2 removes"), text)
-            XCTAssertTrue(text.contains("DROP VIEW bodies") && text.contains("CREATE VIEW bodies AS SELECT ZBODY FROM ZNOTE"), text)
+            XCTAssertTrue(
+                text.contains("DROP VIEW bodies") && text.contains("CREATE VIEW bodies AS SELECT ZBODY FROM ZNOTE"),
+                text)
             XCTAssertTrue(text.contains("the store is as it was, at V1"), text)
         }
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before)
         // A view over what stays is kept.
-        try DatabaseQueue(path: path).write { try $0.execute(sql: "DROP VIEW bodies; CREATE VIEW titles AS SELECT ZTITLE FROM ZNOTE") }
+        try DatabaseQueue(path: path).write {
+            try $0.execute(sql: "DROP VIEW bodies; CREATE VIEW titles AS SELECT ZTITLE FROM ZNOTE")
+        }
         _ = try MigrationRunner.run(try MigrationPlan.make(store: path, bundle: bundle), store: path)
-        XCTAssertEqual(try DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM titles") }, 50)
+        XCTAssertEqual(
+            try DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM titles") }, 50)
     }
 
     /// The two header fields SQLite keeps for an app (`user_version`, `application_id`), and an
@@ -87,15 +99,23 @@ final class AppObjectsTests: XCTestCase {
         let store = try PersistentStore.create(at: path, model: model)
         try DataGenerator(model: model).fill(store, rows: 20)
         try store.close()
-        try DatabaseQueue(path: path).writeWithoutTransaction { try $0.execute(sql: "PRAGMA user_version = 42; PRAGMA application_id = 1234567") }
+        try DatabaseQueue(path: path).writeWithoutTransaction {
+            try $0.execute(sql: "PRAGMA user_version = 42; PRAGMA application_id = 1234567")
+        }
         let tag = Array("backed-up:2026".utf8)
-        try XCTSkipUnless(setxattr(path, "user.app.tag", tag, tag.count, 0) == 0, "the file system keeps no extended attributes")
+        try XCTSkipUnless(
+            setxattr(path, "user.app.tag", tag, tag.count, 0) == 0, "the file system keeps no extended attributes")
         let plan = try MigrationPlan.make(
             store: path, bundle: bundle,
-            mappings: [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")], strategy: .iterative)
-        XCTAssertTrue(plan.steps.contains { if case .mapping = $0.kind { true } else { false } }, "the premise: a mapping step among them")
+            mappings: [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")],
+            strategy: .iterative)
+        XCTAssertTrue(
+            plan.steps.contains { if case .mapping = $0.kind { true } else { false } },
+            "the premise: a mapping step among them")
         _ = try MigrationRunner.run(
-            plan, store: path, options: MigrationOptions(policies: DemoResources.policies, configureManager: { try BookStoreSynopsis.install(on: $0) }))
+            plan, store: path,
+            options: MigrationOptions(
+                policies: DemoResources.policies, configureManager: { try BookStoreSynopsis.install(on: $0) }))
         try DatabaseQueue(path: path).read { db in
             XCTAssertEqual(try Int.fetchOne(db, sql: "PRAGMA user_version"), 42)
             XCTAssertEqual(try Int.fetchOne(db, sql: "PRAGMA application_id"), 1_234_567)
@@ -140,16 +160,25 @@ final class AppObjectsTests: XCTestCase {
             "CREATE TRIGGER Z_DA_ZNOTE_Note_searchTitle_SOURCE_UPDATE AFTER UPDATE OF ZTITLE ON ZNOTE FOR EACH ROW BEGIN UPDATE ZNOTE SET ZSEARCHTITLE = lower(NEW.ZTITLE) WHERE Z_PK = NEW.Z_PK; END"
         try DatabaseQueue(path: path).write { try $0.execute(sql: trigger) }
 
-        let unchanged = try MigrationPlan.make(store: path, bundle: ModelBundle(name: "Notes", versions: Array(versions.prefix(2)), currentVersionName: "V2"))
-        XCTAssertFalse(unchanged.beyondModel.contains { $0.hasPrefix("derived attribute") }, "kept, so nothing to say: \(unchanged.beyondModel)")
+        let unchanged = try MigrationPlan.make(
+            store: path,
+            bundle: ModelBundle(name: "Notes", versions: Array(versions.prefix(2)), currentVersionName: "V2"))
+        XCTAssertFalse(
+            unchanged.beyondModel.contains { $0.hasPrefix("derived attribute") },
+            "kept, so nothing to say: \(unchanged.beyondModel)")
         _ = try MigrationRunner.run(unchanged, store: path)
         try DatabaseQueue(path: path).write { db in
-            XCTAssertEqual(try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'trigger'"), [trigger], "made again as the store had it")
+            XCTAssertEqual(
+                try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'trigger'"), [trigger],
+                "made again as the store had it")
             try db.execute(sql: "UPDATE ZNOTE SET ZTITLE = 'Hello World', ZBODY = 'x' WHERE Z_PK = 1")
-            XCTAssertEqual(try String.fetchOne(db, sql: "SELECT ZSEARCHTITLE FROM ZNOTE WHERE Z_PK = 1"), "hello world", "and it fires")
+            XCTAssertEqual(
+                try String.fetchOne(db, sql: "SELECT ZSEARCHTITLE FROM ZNOTE WHERE Z_PK = 1"), "hello world",
+                "and it fires")
         }
 
-        let changed = try MigrationPlan.make(store: path, bundle: ModelBundle(name: "Notes", versions: versions, currentVersionName: "V3"))
+        let changed = try MigrationPlan.make(
+            store: path, bundle: ModelBundle(name: "Notes", versions: versions, currentVersionName: "V3"))
         XCTAssertTrue(
             changed.beyondModel.contains {
                 $0.hasPrefix(
@@ -159,7 +188,9 @@ final class AppObjectsTests: XCTestCase {
             "\(changed.beyondModel)")
         _ = try MigrationRunner.run(changed, store: path)
         XCTAssertEqual(
-            try DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'trigger'") }, 0,
+            try DatabaseQueue(path: path).read {
+                try Int.fetchOne($0, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'trigger'")
+            }, 0,
             "lowercase's triggers are not uppercase's: dropped, as the plan said")
     }
 }

@@ -29,8 +29,10 @@ final class BookStoreMigrationTests: XCTestCase {
         XCTAssertEqual(
             result.map { $0.map(\.description) },
             [
-                ["\"The first book\"", "\"John\"", "\"Doe\"", "20.0"], ["\"The second book\"", "\"Jane\"", "\"Doe\"", "21.0"],
-                ["\"The third book\"", "\"Bill\"", "\"Smith\"", "22.0"], ["\"The fourth book\"", "\"Jack\"", "\"Brown\"", "23.0"],
+                ["\"The first book\"", "\"John\"", "\"Doe\"", "20.0"],
+                ["\"The second book\"", "\"Jane\"", "\"Doe\"", "21.0"],
+                ["\"The third book\"", "\"Bill\"", "\"Smith\"", "22.0"],
+                ["\"The fourth book\"", "\"Jack\"", "\"Brown\"", "23.0"],
                 ["\"Dialogues\"", "\"Plato\"", "NULL", "24.0"], ["\"Anonymous pamphlet\"", "NULL", "NULL", "1.0"],
             ])
         // Relationships were recreated by the default stage 2: each book keeps its category and pages.
@@ -40,13 +42,16 @@ final class BookStoreMigrationTests: XCTestCase {
             SELECT p.ztitle, c.zname, (SELECT count(*) FROM zpage g WHERE g.zbook = p.z_pk)
             FROM zpublication p JOIN zcategory c ON c.z_pk = p.zcategory ORDER BY p.z_pk
             """)
-        XCTAssertEqual(links.map { $0[1].description }, ["\"Fiction\"", "\"Science\"", "\"Fiction\"", "\"Science\"", "\"Fiction\"", "\"Science\""])
+        XCTAssertEqual(
+            links.map { $0[1].description },
+            ["\"Fiction\"", "\"Science\"", "\"Fiction\"", "\"Science\"", "\"Fiction\"", "\"Science\""])
         XCTAssertEqual(links.map { $0[2].description }, Array(repeating: "2", count: 6))
         XCTAssertEqual(try rows(path, "SELECT count(*) FROM zpage WHERE ztext IS NOT NULL")[0][0], 12.databaseValue)
         // The store now carries BookStore 4's hashes, its UUID, and the source is kept as the backup.
         let migrated = try PersistentStore.open(at: path).metadata()
         XCTAssertEqual(migrated.versionHashes, VersionHash.entityHashes(of: try version(bundle, "BookStore 4").model))
-        XCTAssertEqual(migrated.versionHashesDigest, VersionHash.versionHashesDigest(of: try version(bundle, "BookStore 4").model))
+        XCTAssertEqual(
+            migrated.versionHashesDigest, VersionHash.versionHashesDigest(of: try version(bundle, "BookStore 4").model))
         XCTAssertEqual(migrated.versionIdentifiers, ["4"])
         XCTAssertEqual(migrated.values["com.example.lastSync"], .string("2026-11-01"))
         XCTAssertEqual(migrated.uuid, appMetadata.uuid)
@@ -68,7 +73,10 @@ final class BookStoreMigrationTests: XCTestCase {
         _ = try MappingMigration.run(
             store: path, from: try version(bundle, "BookStore 3"), to: try version(bundle, "BookStore 4"),
             mappings: [try DemoResources.mapping("BookStore3To4")], options: options)
-        let report = try XCTUnwrap(reports.withLock { $0 }.first { $0.entityMapping == "PublicationToPublication" && $0.stage == .createInstances })
+        let report = try XCTUnwrap(
+            reports.withLock { $0 }.first {
+                $0.entityMapping == "PublicationToPublication" && $0.stage == .createInstances
+            })
         let first = try XCTUnwrap(report.samples.first)
         XCTAssertEqual(first.source, "Publication 1", "BookStore 3 already calls it Publication")
         XCTAssertEqual(first.destination, "Publication 1")
@@ -95,7 +103,9 @@ final class BookStoreMigrationTests: XCTestCase {
         XCTAssertEqual(result.count.databaseValue, books[0][0], "every book the store held, and no more")
         for row in result { XCTAssertEqual(row[0], row[1]) }
         XCTAssertEqual(result[0][2], "John".databaseValue)
-        XCTAssertEqual(try directoryListing(path), ["BookStore.sqlite", "BookStore~.sqlite", "BookStore~2.sqlite"], "no backup is overwritten")
+        XCTAssertEqual(
+            try directoryListing(path), ["BookStore.sqlite", "BookStore~.sqlite", "BookStore~2.sqlite"],
+            "no backup is overwritten")
     }
 
     /// The association hook written as a value expression (compiled into the set-based insert, or
@@ -107,7 +117,8 @@ final class BookStoreMigrationTests: XCTestCase {
         let bundle = try bookStore()
         _ = try MappingMigration.run(
             store: source, from: try version(bundle, "BookStore 3"), to: try version(bundle, "BookStore 4"),
-            mappings: [try DemoResources.mapping("BookStore3To4")], options: MigrationOptions(policies: DemoResources.policies))
+            mappings: [try DemoResources.mapping("BookStore3To4")],
+            options: MigrationOptions(policies: DemoResources.policies))
         let hooks: [(String, @Sendable (MigrationManager) throws -> Void)] = [
             ("compiled", BookStoreSynopsis.install),
             (
@@ -121,7 +132,9 @@ final class BookStoreMigrationTests: XCTestCase {
                 { manager in
                     manager.didAssociateEntities = ["Publication"]
                     manager.didAssociate = { manager, source, destination, _ in
-                        try manager.setDestinationValues(destination, ["synopsis": try manager.sourceObject(try XCTUnwrap(source)).values["title"] ?? .null])
+                        try manager.setDestinationValues(
+                            destination,
+                            ["synopsis": try manager.sourceObject(try XCTUnwrap(source)).values["title"] ?? .null])
                     }
                 }
             ),
@@ -132,7 +145,8 @@ final class BookStoreMigrationTests: XCTestCase {
             try FileManager.default.copyItem(atPath: source, toPath: path)
             _ = try MappingMigration.run(
                 store: path, from: try version(bundle, "BookStore 4"), to: try version(bundle, "BookStore 5"),
-                mappings: [try DemoResources.mapping("BookStore4To5")], options: MigrationOptions(configureManager: hook))
+                mappings: [try DemoResources.mapping("BookStore4To5")],
+                options: MigrationOptions(configureManager: hook))
             stores[name] = try rows(path, "SELECT * FROM ZPUBLICATION ORDER BY Z_PK")
         }
         XCTAssertEqual(stores["compiled"]?.count, 6)
@@ -140,7 +154,8 @@ final class BookStoreMigrationTests: XCTestCase {
         XCTAssertEqual(stores["compiled"], stores["closure"])
         XCTAssertEqual(
             try rows(
-                directory.appendingPathComponent("compiled.sqlite").path, "SELECT count(*) FROM ZPUBLICATION WHERE ZSYNOPSIS IS ZTITLE AND ZTITLE IS NOT NULL"),
+                directory.appendingPathComponent("compiled.sqlite").path,
+                "SELECT count(*) FROM ZPUBLICATION WHERE ZSYNOPSIS IS ZTITLE AND ZTITLE IS NOT NULL"),
             [[6.databaseValue]])
     }
 
@@ -155,7 +170,8 @@ final class BookStoreMigrationTests: XCTestCase {
             try writer.insert("Amount")
         }
         try store.close()
-        _ = try MappingMigration.run(store: path, from: model3, to: model4, mappings: [try DemoResources.mapping("Groceries3To4")])
+        _ = try MappingMigration.run(
+            store: path, from: model3, to: model4, mappings: [try DemoResources.mapping("Groceries3To4")])
         XCTAssertEqual(
             try rows(path, "SELECT zname FROM zunit ORDER BY z_pk").map { $0[0] },
             ["kg".databaseValue, "loaf".databaseValue, "dozen".databaseValue, .null])

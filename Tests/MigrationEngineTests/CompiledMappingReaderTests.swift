@@ -16,15 +16,19 @@ final class CompiledMappingReaderTests: XCTestCase {
     /// ("Auto Generate Value Expression"): the `.cdm` is what Core Data runs, so it carries them.
     /// Every other property mapping is identical in both files.
     static let compilerDefaults: [String: String] = {
-        let owner = #"FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "PersonToPerson", $source.owner)"#
+        let owner =
+            #"FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "PersonToPerson", $source.owner)"#
         var defaults: [String: String] = [
             "PersonToPerson.firstName": "$source.firstName", "PersonToPerson.lastName": "$source.lastName",
             "PersonToPerson.updatedAt": "$source.updatedAt",
             // Not the EntityMappingNamed form that Chrysalis infers: the compiler names the source relationship.
-            "PersonToPerson.cars": #"FUNCTION($manager, "destinationInstancesForSourceRelationshipNamed:sourceInstances:", "cars", $source.cars)"#,
+            "PersonToPerson.cars":
+                #"FUNCTION($manager, "destinationInstancesForSourceRelationshipNamed:sourceInstances:", "cars", $source.cars)"#,
         ]
         for car in ["CarToCar", "LuxuryCarToLuxuryCar", "SportCarToSportCar"] {
-            for attribute in ["markedForDeletionAsOf", "model", "numberPlate"] { defaults["\(car).\(attribute)"] = "$source.\(attribute)" }
+            for attribute in ["markedForDeletionAsOf", "model", "numberPlate"] {
+                defaults["\(car).\(attribute)"] = "$source.\(attribute)"
+            }
             defaults["\(car).owner"] = owner
         }
         defaults["LuxuryCarToLuxuryCar.isLimitedEdition"] = "$source.isLimitedEdition"
@@ -37,7 +41,9 @@ final class CompiledMappingReaderTests: XCTestCase {
         let xcode = try XCMappingReader.read(at: Self.source)
         XCTAssertEqual(cdm.name, "V2toV3")
         XCTAssertEqual(cdm.file, Self.compiled.path)
-        XCTAssertEqual(cdm.entityMappings.map(\.name), ["CarToCar", "LuxuryCarToLuxuryCar", "PersonToPerson", "SportCarToSportCar", "Maker"])
+        XCTAssertEqual(
+            cdm.entityMappings.map(\.name),
+            ["CarToCar", "LuxuryCarToLuxuryCar", "PersonToPerson", "SportCarToSportCar", "Maker"])
         XCTAssertEqual(cdm.entityMappings.map(\.name), xcode.entityMappings.map(\.name), "execution order")
         var defaultsSeen = 0
         for (compiled, edited) in zip(cdm.entityMappings, xcode.entityMappings) {
@@ -46,7 +52,8 @@ final class CompiledMappingReaderTests: XCTestCase {
             XCTAssertEqual(compiled.destinationEntity, edited.destinationEntity, compiled.name)
             XCTAssertEqual(compiled.policyName, edited.policyName, compiled.name)
             XCTAssertEqual(compiled.userInfo, edited.userInfo, compiled.name)
-            XCTAssertEqual(compiled.filter, edited.filter, "TRUEPREDICATE in the source fetch is no filter: \(compiled.name)")
+            XCTAssertEqual(
+                compiled.filter, edited.filter, "TRUEPREDICATE in the source fetch is no filter: \(compiled.name)")
             for (side, pairs) in [
                 ("attributes", (compiled.attributeMappings, edited.attributeMappings)),
                 ("relationships", (compiled.relationshipMappings, edited.relationshipMappings)),
@@ -65,7 +72,8 @@ final class CompiledMappingReaderTests: XCTestCase {
             }
         }
         XCTAssertEqual(defaultsSeen, Self.compilerDefaults.count, "every compiler default is where it was expected")
-        XCTAssertEqual(cdm.entityMappings.map(\.kind), [.custom, .custom, .copy, .custom, .add], "NSMappingType as stored")
+        XCTAssertEqual(
+            cdm.entityMappings.map(\.kind), [.custom, .custom, .copy, .custom, .add], "NSMappingType as stored")
     }
 
     func testVersionsAreFoundByEntityHashes() throws {
@@ -74,19 +82,28 @@ final class CompiledMappingReaderTests: XCTestCase {
         XCTAssertEqual(cdm.destinationVersion, MappingModel.unresolvedVersion)
         XCTAssertEqual(cdm.sourceEntityHashes?.keys.sorted(), ["Car", "LuxuryCar", "Person", "SportCar"])
         XCTAssertEqual(cdm.destinationEntityHashes?.keys.sorted(), ["Car", "LuxuryCar", "Maker", "Person", "SportCar"])
-        XCTAssertTrue((cdm.sourceEntityHashes!.values.map(\.count) + cdm.destinationEntityHashes!.values.map(\.count)).allSatisfy { $0 == 32 })
+        XCTAssertTrue(
+            (cdm.sourceEntityHashes!.values.map(\.count) + cdm.destinationEntityHashes!.values.map(\.count)).allSatisfy
+            { $0 == 32 })
 
         let bundle = try ModelBundle.read(at: Self.bundle)
         XCTAssertEqual(bundle.versions.map(\.name).sorted(), ["SampleModel", "SampleModel2", "SampleModel3"])
         let named = try XCTUnwrap(cdm.resolvingVersions(in: bundle))
         XCTAssertEqual([named.sourceVersion, named.destinationVersion], ["SampleModel2", "SampleModel3"])
         let xcode = try XCMappingReader.read(at: Self.source)
-        XCTAssertEqual([named.sourceVersion, named.destinationVersion], [xcode.sourceVersion, xcode.destinationVersion])
+        XCTAssertEqual(
+            [named.sourceVersion, named.destinationVersion], [xcode.sourceVersion, xcode.destinationVersion])
 
-        let compiledBundle = try XCTUnwrap(try CompiledModelBundle.read(at: Self.sample.appendingPathComponent("Fixtures/SampleModel.momd")).modelBundle)
-        XCTAssertEqual(cdm.resolvingVersions(in: compiledBundle).map { [$0.sourceVersion, $0.destinationVersion] }, ["SampleModel2", "SampleModel3"])
+        let compiledBundle = try XCTUnwrap(
+            try CompiledModelBundle.read(at: Self.sample.appendingPathComponent("Fixtures/SampleModel.momd"))
+                .modelBundle)
+        XCTAssertEqual(
+            cdm.resolvingVersions(in: compiledBundle).map { [$0.sourceVersion, $0.destinationVersion] },
+            ["SampleModel2", "SampleModel3"])
 
-        let withoutV3 = ModelBundle(name: "SampleModel", versions: bundle.versions.filter { $0.name != "SampleModel3" }, currentVersionName: "SampleModel2")
+        let withoutV3 = ModelBundle(
+            name: "SampleModel", versions: bundle.versions.filter { $0.name != "SampleModel3" },
+            currentVersionName: "SampleModel2")
         XCTAssertNil(cdm.resolvingVersions(in: withoutV3), "no version has the destination hashes")
         XCTAssertEqual(xcode.resolvingVersions(in: bundle), xcode, "a mapping that names its versions keeps them")
         XCTAssertNil(xcode.resolvingVersions(in: withoutV3))
@@ -96,7 +113,10 @@ final class CompiledMappingReaderTests: XCTestCase {
         let bundle = try ModelBundle.read(at: Self.bundle)
         let cdm = try XCTUnwrap(try CompiledMappingReader.read(at: Self.compiled).resolvingVersions(in: bundle))
         let xcode = try XCMappingReader.read(at: Self.source)
-        let (source, destination) = (try XCTUnwrap(bundle.version(named: "SampleModel2")).model, try XCTUnwrap(bundle.version(named: "SampleModel3")).model)
+        let (source, destination) = (
+            try XCTUnwrap(bundle.version(named: "SampleModel2")).model,
+            try XCTUnwrap(bundle.version(named: "SampleModel3")).model
+        )
         let compiled = try cdm.resolved(source: source, destination: destination)
         let edited = try xcode.resolved(source: source, destination: destination)
         var differing: [String] = []
@@ -113,13 +133,19 @@ final class CompiledMappingReaderTests: XCTestCase {
 
     // MARK: Hostile input
 
-    private func assertRefused(_ data: Data, _ label: String, mentions: String? = nil, file: StaticString = #filePath, line: UInt = #line) {
+    private func assertRefused(
+        _ data: Data, _ label: String, mentions: String? = nil, file: StaticString = #filePath, line: UInt = #line
+    ) {
         let url = URL(fileURLWithPath: "/tmp/hostile/\(label).cdm")
         XCTAssertThrowsError(try CompiledMappingReader.read(data, file: url), label, file: file, line: line) { error in
-            guard let error = error as? MappingError else { return XCTFail("\(label): \(type(of: error)): \(error)", file: file, line: line) }
+            guard let error = error as? MappingError else {
+                return XCTFail("\(label): \(type(of: error)): \(error)", file: file, line: line)
+            }
             XCTAssertEqual(error.file, url.path, label, file: file, line: line)
             XCTAssertNotNil(error.fix, "\(label): \(error)", file: file, line: line)
-            if let mentions { XCTAssertTrue(error.description.contains(mentions), "\(label): \(error)", file: file, line: line) }
+            if let mentions {
+                XCTAssertTrue(error.description.contains(mentions), "\(label): \(error)", file: file, line: line)
+            }
         }
     }
 
@@ -130,15 +156,18 @@ final class CompiledMappingReaderTests: XCTestCase {
         }
         var rng = SplitMix64(seed: 0xCD3)
         for index in 0..<20 {
-            let random = Data((0..<Int.random(in: 1..<4096, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) })
+            let random = Data(
+                (0..<Int.random(in: 1..<4096, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) })
             assertRefused(random, "random-\(index)")
         }
         var bplist = Data("bplist00".utf8)
         bplist.append(Data((0..<200).map { _ in UInt8.random(in: 0...255, using: &rng) }))
         assertRefused(bplist, "random-bplist")
-        let plain = try PropertyListSerialization.data(fromPropertyList: ["NSEntityMappings": [1, 2]], format: .binary, options: 0)
+        let plain = try PropertyListSerialization.data(
+            fromPropertyList: ["NSEntityMappings": [1, 2]], format: .binary, options: 0)
         assertRefused(plain, "not-an-archive", mentions: "not a keyed archive")
-        let model = try Data(contentsOf: Self.sample.appendingPathComponent("Fixtures/SampleModel.momd/SampleModel2.mom"))
+        let model = try Data(
+            contentsOf: Self.sample.appendingPathComponent("Fixtures/SampleModel.momd/SampleModel2.mom"))
         assertRefused(model, "a-model", mentions: "holds a NSManagedObjectModel, not an NSMappingModel")
 
         XCTAssertThrowsError(try CompiledMappingReader.read(at: URL(fileURLWithPath: "/nonexistent/V9.cdm"))) { error in
@@ -178,12 +207,16 @@ final class CompiledMappingReaderTests: XCTestCase {
 
     func testMutatedArchivesAreRefused() throws {
         XCTAssertEqual(
-            try CompiledMappingReader.read(try mutated { _ in }, file: Self.compiled), try CompiledMappingReader.read(at: Self.compiled),
+            try CompiledMappingReader.read(try mutated { _ in }, file: Self.compiled),
+            try CompiledMappingReader.read(at: Self.compiled),
             "the test's plist writer round-trips the fixture")
         let cases: [(String, String, (inout [PlistNode]) -> Void)] = [
             ("mapping-type", "unknown NSMappingType 99", { self.set("NSMappingType", .int(99), in: &$0[3]) }),
             ("short-hash", "is 4 bytes, not 32", { $0[6] = .data([1, 2, 3, 4]) }),
-            ("no-hash", "has no NSSourceEntityVersionHash", { self.set("NSSourceEntityVersionHash", .uid(0), in: &$0[3]) }),
+            (
+                "no-hash", "has no NSSourceEntityVersionHash",
+                { self.set("NSSourceEntityVersionHash", .uid(0), in: &$0[3]) }
+            ),
             (
                 "add-without-destination", "of kind add but has no destination entity",
                 {
@@ -200,11 +233,20 @@ final class CompiledMappingReaderTests: XCTestCase {
                 }
             ),
             ("uid-past-end", "points past", { self.set("NSEntityMappings", .uid(100_000), in: &$0[1]) }),
-            ("entity-list-is-itself", "not an NSEntityMapping", { $0[2] = .dict([.string("NS.objects")], [.array([.uid(2)])]) }),
+            (
+                "entity-list-is-itself", "not an NSEntityMapping",
+                { $0[2] = .dict([.string("NS.objects")], [.array([.uid(2)])]) }
+            ),
             ("root-not-mapping", "not an NSMappingModel", { self.set("$class", .uid(82), in: &$0[1]) }),
             ("expression-cycle", "value expression cannot be read", { self.set("NSOperand", .uid(35), in: &$0[35]) }),
-            ("property-not-a-mapping", "not an NSPropertyMapping", { $0[32] = .dict([.string("NS.objects")], [.array([.uid(3)])]) }),
-            ("fan-out", "referred to over and over", { $0[2] = .dict([.string("NS.objects")], [.array(Array(repeating: .uid(3), count: 20_000))]) }),
+            (
+                "property-not-a-mapping", "not an NSPropertyMapping",
+                { $0[32] = .dict([.string("NS.objects")], [.array([.uid(3)])]) }
+            ),
+            (
+                "fan-out", "referred to over and over",
+                { $0[2] = .dict([.string("NS.objects")], [.array(Array(repeating: .uid(3), count: 20_000))]) }
+            ),
         ]
         for (label, mention, edit) in cases {
             assertRefused(try mutated(edit), label, mentions: mention)

@@ -28,7 +28,8 @@ final class DamagedPageTests: XCTestCase {
     private func plan(_ path: String) throws -> MigrationPlan {
         try MigrationPlan.make(
             store: path, bundle: try bookStore(),
-            mappings: [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")], strategy: .iterative)
+            mappings: [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")],
+            strategy: .iterative)
     }
 
     func testAPlanReadsNoPageItDoesNotNeed() throws {
@@ -41,10 +42,14 @@ final class DamagedPageTests: XCTestCase {
         let before = try digest(path)
         let listing = try directoryListing(path)
         let plan = try plan(path)
-        XCTAssertThrowsError(try MigrationRunner.run(plan, store: path, options: MigrationOptions(policies: DemoResources.policies))) { error in
+        XCTAssertThrowsError(
+            try MigrationRunner.run(plan, store: path, options: MigrationOptions(policies: DemoResources.policies))
+        ) { error in
             let error = error as? MigrationError
             XCTAssertTrue(error.map { "\($0)" }?.contains("is corrupt") == true, "\(String(describing: error))")
-            XCTAssertEqual(error?.state?.name, "restored", "step 1 ran; step 2 met the damage and the original is put back: \(String(describing: error))")
+            XCTAssertEqual(
+                error?.state?.name, "restored",
+                "step 1 ran; step 2 met the damage and the original is put back: \(String(describing: error))")
         }
         XCTAssertEqual(try digest(path), before, "the store is as it was, damage and all")
         XCTAssertEqual(try directoryListing(path), listing, "no backup, journal or new store left behind")
@@ -58,7 +63,8 @@ final class DamagedPageTests: XCTestCase {
         options.checksPages = true
         XCTAssertThrowsError(try MigrationRunner.run(try plan(path), store: path, options: options)) { error in
             let error = error as? MigrationError
-            XCTAssertTrue(error.map { "\($0)" }?.contains("fails SQLite's quick check") == true, "\(String(describing: error))")
+            XCTAssertTrue(
+                error.map { "\($0)" }?.contains("fails SQLite's quick check") == true, "\(String(describing: error))")
             XCTAssertEqual(error?.state?.name, "unchanged")
         }
         XCTAssertEqual(try digest(path), before)

@@ -22,7 +22,9 @@ import Testing
             default: throw EvaluationError("no key \(key)")
             }
         }
-        func call(_ receiver: ExpressionValue, _ selector: String, _ arguments: [ExpressionValue]) throws -> ExpressionValue {
+        func call(_ receiver: ExpressionValue, _ selector: String, _ arguments: [ExpressionValue]) throws
+            -> ExpressionValue
+        {
             .value(.string(selector))
         }
         func ref(_ key: Int64) -> ObjectRef { ObjectRef(side: .source, id: ObjectID(entityNumber: 1, primaryKey: key)) }
@@ -37,7 +39,9 @@ import Testing
         #expect(try evaluate("$source.countries.@sum.population") == .value(.double(12)))
         #expect(try evaluate("$source.countries.@avg.population") == .value(.double(6)))
         #expect(try evaluate("$source.countries.@distinctUnionOfSets.moods").objects.map(\.id.primaryKey) == [10, 11])
-        #expect(try evaluate("$source.countries.@unionOfObjects.population") == .collection([.value(.integer(5)), .value(.integer(7))]))
+        #expect(
+            try evaluate("$source.countries.@unionOfObjects.population")
+                == .collection([.value(.integer(5)), .value(.integer(7))]))
         #expect(try evaluate("count:($source.countries)") == .value(.integer(2)))
     }
 

@@ -13,7 +13,9 @@ final class ExpressionHostileInputTests: XCTestCase {
             .object(ObjectRef(side: .source, id: ObjectID(entityNumber: 1, primaryKey: 1)))
         }
         func value(of object: ObjectRef, key: String) throws -> ExpressionValue { .value(.integer(.min)) }
-        func call(_ receiver: ExpressionValue, _ selector: String, _ arguments: [ExpressionValue]) throws -> ExpressionValue { .null }
+        func call(_ receiver: ExpressionValue, _ selector: String, _ arguments: [ExpressionValue]) throws
+            -> ExpressionValue
+        { .null }
     }
 
     func evaluate(_ text: String) throws -> ExpressionValue {
@@ -37,7 +39,8 @@ final class ExpressionHostileInputTests: XCTestCase {
         }
         XCTAssertNil(ExpressionValue.value(.double(.nan)).storeValue(for: .decimal))
         XCTAssertNil(ExpressionValue.value(.double(.infinity)).storeValue(for: .decimal))
-        XCTAssertEqual(ExpressionValue.value(.double(-3.7)).storeValue(for: .integer), .integer(-3), "truncates as before")
+        XCTAssertEqual(
+            ExpressionValue.value(.double(-3.7)).storeValue(for: .integer), .integer(-3), "truncates as before")
         XCTAssertEqual(ExpressionValue.value(.double(2.5)).storeValue(for: .decimal), .decimal(Decimal(string: "2.5")!))
     }
 
@@ -48,12 +51,15 @@ final class ExpressionHostileInputTests: XCTestCase {
         for op in ["+", "-", "*", "/"] {
             let text = "1" + String(repeating: "\(op)1", count: 4_000)
             XCTAssertThrowsError(try ExpressionParser.expression(text), op) { error in
-                XCTAssertTrue((error as? ExpressionError)?.message.contains("too many operators in a row (at most 200)") == true, "\(error)")
+                XCTAssertTrue(
+                    (error as? ExpressionError)?.message.contains("too many operators in a row (at most 200)") == true,
+                    "\(error)")
             }
             XCTAssertThrowsError(try ExpressionParser.predicate(text + " == 1"), op)
         }
         let long = "$source.price" + String(repeating: " + 1", count: 150)
-        XCTAssertEqual(try ExpressionParser.expression(long).description, long, "a long but sane chain still parses and prints")
+        XCTAssertEqual(
+            try ExpressionParser.expression(long).description, long, "a long but sane chain still parses and prints")
     }
 
     /// Found as `count:(` repeated 100,000 times: seconds of tokenizing before the nesting

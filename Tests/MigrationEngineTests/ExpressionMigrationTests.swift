@@ -73,11 +73,19 @@ final class ExpressionMigrationTests: XCTestCase {
         let path = try scratchDirectory().appendingPathComponent("Recipes.sqlite").path
         let store = try PersistentStore.create(at: path, model: v1.model)
         try store.writeObjects(StoreLayout(model: v1.model)) { writer in
-            let chefs = try [("Ada", 1000.0), ("Brillat", 2500.0)].map { try writer.insert("Chef", ["name": .string($0.0), "salary": .double($0.1)]) }
-            for (index, recipe) in [("Bread", 450.0, 2), ("Broth", 212.0, 6), ("Brine", 50.0, 1), ("Cake", 350.0, 8), ("Bun", 400.0, 4)].enumerated() {
-                let id = try writer.insert("Recipe", ["name": .string(recipe.0), "temperature": .double(recipe.1), "size": .integer(Int64(recipe.2))])
+            let chefs = try [("Ada", 1000.0), ("Brillat", 2500.0)].map {
+                try writer.insert("Chef", ["name": .string($0.0), "salary": .double($0.1)])
+            }
+            for (index, recipe) in [
+                ("Bread", 450.0, 2), ("Broth", 212.0, 6), ("Brine", 50.0, 1), ("Cake", 350.0, 8), ("Bun", 400.0, 4),
+            ].enumerated() {
+                let id = try writer.insert(
+                    "Recipe",
+                    ["name": .string(recipe.0), "temperature": .double(recipe.1), "size": .integer(Int64(recipe.2))])
                 if index != 4 { try writer.relate(id, "chef", to: [chefs[index % 2]]) }
-                let parts = try (1...3).map { try writer.insert("Ingredient", ["amount": .double(Double(index * 10 + $0))]) }
+                let parts = try (1...3).map {
+                    try writer.insert("Ingredient", ["amount": .double(Double(index * 10 + $0))])
+                }
                 try writer.relate(id, "ingredients", to: parts)
             }
         }

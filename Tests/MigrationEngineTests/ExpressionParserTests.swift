@@ -20,7 +20,10 @@ import Testing
         ("$source.a - ($source.b - 1)", "$source.a - ($source.b - 1)"),
         ("$source.items.@count", "$source.items.@count"),
         ("YES", "YES"), ("nil", "nil"), (#""it's \"quoted\"""#, #""it's \"quoted\"""#),
-        (#"TERNARY($source.name == nil, "unnamed", $source.name)"#, #"TERNARY($source.name == nil, "unnamed", $source.name)"#),
+        (
+            #"TERNARY($source.name == nil, "unnamed", $source.name)"#,
+            #"TERNARY($source.name == nil, "unnamed", $source.name)"#
+        ),
         (#"ternary(a != NULL && b IN {1, 2}, 1, 2)"#, #"TERNARY((a != nil) AND (b IN {1, 2}), 1, 2)"#),
     ])
     func parsesAndPrintsBack(text: String, printed: String) throws {
@@ -34,7 +37,8 @@ import Testing
         #expect(
             expression
                 == .arithmetic(
-                    .divide, .arithmetic(.subtract, .keyPath(.variable("source"), ["temperature"]), .constant(.double(32))),
+                    .divide,
+                    .arithmetic(.subtract, .keyPath(.variable("source"), ["temperature"]), .constant(.double(32))),
                     .constant(.double(1.8))))
         #expect(try ExpressionParser.expression("$source.#size") == .keyPath(.variable("source"), ["size"]))
     }
@@ -55,11 +59,18 @@ import Testing
     }
 
     @Test func predicates() throws {
-        let predicate = try ExpressionParser.predicate(#"price > 10 AND (title BEGINSWITH "The" OR NOT name IN {"a", "b"}) && author LIKE[c] "J*""#)
+        let predicate = try ExpressionParser.predicate(
+            #"price > 10 AND (title BEGINSWITH "The" OR NOT name IN {"a", "b"}) && author LIKE[c] "J*""#)
         guard case .and(let parts) = predicate else { Issue.record("expected AND, got \(predicate)"); return }
         #expect(parts.count == 3)
-        #expect(parts[0] == .comparison(.keyPath(.evaluatedObject, ["price"]), .greater, .constant(.integer(10)), caseInsensitive: false))
-        #expect(parts[2] == .comparison(.keyPath(.evaluatedObject, ["author"]), .like, .constant(.string("J*")), caseInsensitive: true))
+        #expect(
+            parts[0]
+                == .comparison(
+                    .keyPath(.evaluatedObject, ["price"]), .greater, .constant(.integer(10)), caseInsensitive: false))
+        #expect(
+            parts[2]
+                == .comparison(
+                    .keyPath(.evaluatedObject, ["author"]), .like, .constant(.string("J*")), caseInsensitive: true))
         #expect(try ExpressionParser.predicate("TRUEPREDICATE") == .truePredicate)
         #expect(throws: ExpressionError.self) { try ExpressionParser.predicate("price >") }
     }

@@ -14,7 +14,10 @@ final class FaultInjectionTests: XCTestCase {
     private var bookStore3To4: (ModelBundle.Version, ModelBundle.Version, MappingModel) {
         get throws {
             let bundle = try bookStore()
-            return (try version(bundle, "BookStore 3"), try version(bundle, "BookStore 4"), try DemoResources.mapping("BookStore3To4"))
+            return (
+                try version(bundle, "BookStore 3"), try version(bundle, "BookStore 4"),
+                try DemoResources.mapping("BookStore3To4")
+            )
         }
     }
 
@@ -33,7 +36,9 @@ final class FaultInjectionTests: XCTestCase {
                 options: MigrationOptions(policies: DemoResources.policies))
         ) { error in
             XCTAssertEqual((error as? MigrationError)?.kind, .noSpace, "\(error)")
-            XCTAssertTrue("\(error)".hasPrefix("not enough free space for the step BookStore 3 → BookStore 4: it needs about "), "\(error)")
+            XCTAssertTrue(
+                "\(error)".hasPrefix("not enough free space for the step BookStore 3 → BookStore 4: it needs about "),
+                "\(error)")
             XCTAssertTrue("\(error)".contains("free at least"), "\(error)")
         }
         XCTAssertEqual(try digest(path), before)
@@ -72,10 +77,14 @@ final class FaultInjectionTests: XCTestCase {
         options.afterStep = { _ in steps.add() }
         let plan = try MigrationPlan.make(
             store: path, bundle: try bookStore(),
-            mappings: [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")], strategy: .iterative)
+            mappings: [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")],
+            strategy: .iterative)
         XCTAssertThrowsError(try MigrationRunner.run(plan, store: path, options: options)) { error in
             XCTAssertEqual((error as? MigrationError)?.kind, .noSpace, "\(error)")
-            XCTAssertTrue("\(error)".contains("not enough free space for the plan BookStore → BookStore 5 (4 steps): it needs about "), "\(error)")
+            XCTAssertTrue(
+                "\(error)".contains(
+                    "not enough free space for the plan BookStore → BookStore 5 (4 steps): it needs about "), "\(error)"
+            )
             XCTAssertTrue("\(error)".contains("its step 3, BookStore 3 → BookStore 4, needs a new store"), "\(error)")
             XCTAssertTrue("\(error)".contains("the store is as it was, at BookStore; nothing was changed"), "\(error)")
         }
@@ -91,10 +100,15 @@ final class FaultInjectionTests: XCTestCase {
         let before = try digest(path)
         let (from, to, mapping) = try bookStore3To4
         // The space check passes; then something else takes the rest of the volume.
-        let options = MigrationOptions(policies: DemoResources.policies, configureManager: { _ in try volume.fill(leaving: 0) })
-        XCTAssertThrowsError(try MappingMigration.run(store: path, from: from, to: to, mappings: [mapping], options: options)) { error in
+        let options = MigrationOptions(
+            policies: DemoResources.policies, configureManager: { _ in try volume.fill(leaving: 0) })
+        XCTAssertThrowsError(
+            try MappingMigration.run(store: path, from: from, to: to, mappings: [mapping], options: options)
+        ) { error in
             XCTAssertEqual((error as? MigrationError)?.kind, .noSpace, "\(error)")
-            XCTAssertTrue("\(error)".hasPrefix("the disk filled up during the step BookStore 3 → BookStore 4: it needs about "), "\(error)")
+            XCTAssertTrue(
+                "\(error)".hasPrefix("the disk filled up during the step BookStore 3 → BookStore 4: it needs about "),
+                "\(error)")
             XCTAssertTrue("\(error)".contains("its partial files were removed"), "\(error)")
         }
         XCTAssertEqual(try digest(path), before)
@@ -102,7 +116,9 @@ final class FaultInjectionTests: XCTestCase {
         // With the space back, the same migration succeeds.
         try volume.removeFiller()
         XCTAssertNoThrow(
-            try MappingMigration.run(store: path, from: from, to: to, mappings: [mapping], options: MigrationOptions(policies: DemoResources.policies)))
+            try MappingMigration.run(
+                store: path, from: from, to: to, mappings: [mapping],
+                options: MigrationOptions(policies: DemoResources.policies)))
     }
 
     // MARK: Files
@@ -121,13 +137,16 @@ final class FaultInjectionTests: XCTestCase {
             configureManager: { _ in
                 // Mid-migration: the files holding rows are as private as the source.
                 let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
-                for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) where name.contains(".chrysalis-") && !name.hasSuffix("-lock") {
+                for name in try FileManager.default.contentsOfDirectory(atPath: directory.path)
+                where name.contains(".chrysalis-") && !name.hasSuffix("-lock") {
                     seen.modes[name] = try Self.mode(directory.appendingPathComponent(name).path).mode
                 }
             })
         let report = try MappingMigration.run(store: path, from: from, to: to, mappings: [mapping], options: options)
         XCTAssertEqual(
-            Set(seen.modes.keys).isSuperset(of: [".Private Store ✓.sqlite.chrysalis-new", ".Private Store ✓.sqlite.chrysalis-work"]), true, "\(seen.modes)")
+            Set(seen.modes.keys).isSuperset(of: [
+                ".Private Store ✓.sqlite.chrysalis-new", ".Private Store ✓.sqlite.chrysalis-work",
+            ]), true, "\(seen.modes)")
         XCTAssertTrue(seen.modes.values.allSatisfy { $0 == 0o600 }, "\(seen.modes)")
         for file in [path, try XCTUnwrap(report.backup)] {
             let found = try Self.mode(file)
@@ -142,7 +161,8 @@ final class FaultInjectionTests: XCTestCase {
         try PersistentStore.create(at: v1, model: try version(bundle, "BookStore").model).close()
         XCTAssertEqual(chmod(v1, 0o640), 0)
         XCTAssertEqual(chown(v1, owner, group), 0)
-        let result = try MigrationRunner.run(try MigrationPlan.make(store: v1, bundle: bundle, to: "BookStore 2"), store: v1)
+        let result = try MigrationRunner.run(
+            try MigrationPlan.make(store: v1, bundle: bundle, to: "BookStore 2"), store: v1)
         for file in [v1, try XCTUnwrap(result.backup)] {
             XCTAssertEqual(try Self.mode(file).mode, 0o640, file)
             XCTAssertEqual(try Self.mode(file).owner, owner, file)
@@ -157,7 +177,9 @@ final class FaultInjectionTests: XCTestCase {
         defer { chmod(directory.path, 0o755) }
         let (from, to, mapping) = try bookStore3To4
         XCTAssertThrowsError(
-            try MappingMigration.run(store: path, from: from, to: to, mappings: [mapping], options: MigrationOptions(policies: DemoResources.policies))
+            try MappingMigration.run(
+                store: path, from: from, to: to, mappings: [mapping],
+                options: MigrationOptions(policies: DemoResources.policies))
         ) { error in
             XCTAssertEqual((error as? MigrationError)?.kind, .notWritable, "\(error)")
             XCTAssertEqual(
@@ -167,9 +189,13 @@ final class FaultInjectionTests: XCTestCase {
         }
         // Through a plan runner, the error also says where the store stands.
         let plan = try MigrationPlan.make(store: path, bundle: try bookStore(), mappings: [mapping], to: "BookStore 4")
-        XCTAssertThrowsError(try MigrationRunner.run(plan, store: path, options: MigrationOptions(policies: DemoResources.policies))) { error in
+        XCTAssertThrowsError(
+            try MigrationRunner.run(plan, store: path, options: MigrationOptions(policies: DemoResources.policies))
+        ) { error in
             XCTAssertTrue(
-                "\(error)".contains("is read-only (mode 555); the store is as it was, at BookStore 3; nothing was changed. Fix: a migration writes"), "\(error)"
+                "\(error)".contains(
+                    "is read-only (mode 555); the store is as it was, at BookStore 3; nothing was changed. Fix: a migration writes"
+                ), "\(error)"
             )
         }
         XCTAssertEqual(try directoryListing(path), ["BookStore.sqlite"])
@@ -180,10 +206,15 @@ final class FaultInjectionTests: XCTestCase {
         try makeBookStore3(at: path)
         XCTAssertEqual(chmod(path, 0o444), 0)
         let before = try digest(path)
-        let plan = try MigrationPlan.make(store: path, bundle: try bookStore(), mappings: [try bookStore3To4.2], to: "BookStore 4")
-        XCTAssertThrowsError(try MigrationRunner.run(plan, store: path, options: MigrationOptions(policies: DemoResources.policies))) { error in
+        let plan = try MigrationPlan.make(
+            store: path, bundle: try bookStore(), mappings: [try bookStore3To4.2], to: "BookStore 4")
+        XCTAssertThrowsError(
+            try MigrationRunner.run(plan, store: path, options: MigrationOptions(policies: DemoResources.policies))
+        ) { error in
             XCTAssertEqual((error as? MigrationError)?.kind, .notWritable, "\(error)")
-            XCTAssertTrue("\(error)".contains("the store is read-only (mode 444); the store is as it was, at BookStore 3"), "\(error)")
+            XCTAssertTrue(
+                "\(error)".contains("the store is read-only (mode 444); the store is as it was, at BookStore 3"),
+                "\(error)")
             XCTAssertFalse("\(error)".contains(".chrysalis-new"), "no hidden work path in a message: \(error)")
         }
         XCTAssertEqual(try digest(path), before)
@@ -201,18 +232,25 @@ final class FaultInjectionTests: XCTestCase {
             policies: DemoResources.policies,
             configureManager: { _ in
                 let app = try DatabaseQueue(path: path)
-                try app.write { db in try db.execute(sql: "UPDATE ZPUBLICATION SET ZTITLE = 'Changed by the app' WHERE Z_PK = 1") }
+                try app.write { db in
+                    try db.execute(sql: "UPDATE ZPUBLICATION SET ZTITLE = 'Changed by the app' WHERE Z_PK = 1")
+                }
                 try app.close()
             })
-        XCTAssertThrowsError(try MappingMigration.run(store: path, from: from, to: to, mappings: [mapping], options: options)) { error in
+        XCTAssertThrowsError(
+            try MappingMigration.run(store: path, from: from, to: to, mappings: [mapping], options: options)
+        ) { error in
             XCTAssertEqual((error as? MigrationError)?.kind, .otherWriter, "\(error)")
             XCTAssertTrue("\(error)".contains("was written by another process while it was being migrated"), "\(error)")
         }
         // The app's change is in the store, which is still at BookStore 3; nothing was left behind.
-        XCTAssertEqual(try rows(path, "SELECT ZTITLE FROM ZPUBLICATION WHERE Z_PK = 1"), [["Changed by the app".databaseValue]])
+        XCTAssertEqual(
+            try rows(path, "SELECT ZTITLE FROM ZPUBLICATION WHERE Z_PK = 1"), [["Changed by the app".databaseValue]])
         XCTAssertEqual(try directoryListing(path).filter { $0.contains("chrysalis") }, [])
         XCTAssertNoThrow(
-            try MappingMigration.run(store: path, from: from, to: to, mappings: [mapping], options: MigrationOptions(policies: DemoResources.policies)))
+            try MappingMigration.run(
+                store: path, from: from, to: to, mappings: [mapping],
+                options: MigrationOptions(policies: DemoResources.policies)))
     }
 
     private static func mode(_ path: String) throws -> (mode: mode_t, owner: uid_t, group: gid_t) {

@@ -23,7 +23,9 @@ final class FunctionAllowListTests: XCTestCase {
             .object(ObjectRef(side: .source, id: ObjectID(entityNumber: 1, primaryKey: 1)))
         }
         func value(of object: ObjectRef, key: String) throws -> ExpressionValue { .value(.string("/etc/passwd")) }
-        func call(_ receiver: ExpressionValue, _ selector: String, _ arguments: [ExpressionValue]) throws -> ExpressionValue {
+        func call(_ receiver: ExpressionValue, _ selector: String, _ arguments: [ExpressionValue]) throws
+            -> ExpressionValue
+        {
             calls.append(selector)
             return .value(.string("called"))
         }
@@ -33,30 +35,38 @@ final class FunctionAllowListTests: XCTestCase {
         XCTAssertEqual(
             MappingModel.allowedSelectors,
             [
-                "destinationInstancesForEntityMappingNamed:sourceInstances:", "destinationInstancesForSourceRelationshipNamed:sourceInstances:",
+                "destinationInstancesForEntityMappingNamed:sourceInstances:",
+                "destinationInstancesForSourceRelationshipNamed:sourceInstances:",
                 "uppercaseString", "lowercaseString", "stringByAppendingString:",
             ])
     }
 
     func testEvaluationRefusesDisallowedSelectorsWhereverTheyAreBeforeCallingAnything() throws {
         let shapes = [
-            #"FUNCTION($source, "S", "/etc/passwd")"#, #"FUNCTION($source.title, "S").length"#, #"1 + FUNCTION($manager, "S")"#,
-            #"{$source.title, FUNCTION($source, "S")}"#, #"count:(FUNCTION($source, "S"))"#, #"-FUNCTION($source, "S")"#,
-            #"FUNCTION(FUNCTION($source, "S"), "uppercaseString")"#, #"FUNCTION($source.title, "stringByAppendingString:", FUNCTION($source, "S"))"#,
+            #"FUNCTION($source, "S", "/etc/passwd")"#, #"FUNCTION($source.title, "S").length"#,
+            #"1 + FUNCTION($manager, "S")"#,
+            #"{$source.title, FUNCTION($source, "S")}"#, #"count:(FUNCTION($source, "S"))"#,
+            #"-FUNCTION($source, "S")"#,
+            #"FUNCTION(FUNCTION($source, "S"), "uppercaseString")"#,
+            #"FUNCTION($source.title, "stringByAppendingString:", FUNCTION($source, "S"))"#,
         ]
         for selector in Self.disallowed {
             for shape in shapes {
                 let text = shape.replacingOccurrences(of: "\"S\"", with: "\"\(selector)\"")
                 let recorder = Recorder()
-                XCTAssertThrowsError(try ExpressionEvaluator(context: recorder).evaluate(try ExpressionParser.expression(text)), text) { error in
-                    XCTAssertTrue("\(error)".contains("FUNCTION selector \"\(selector)\" is not allowed"), "\(text): \(error)")
+                XCTAssertThrowsError(
+                    try ExpressionEvaluator(context: recorder).evaluate(try ExpressionParser.expression(text)), text
+                ) { error in
+                    XCTAssertTrue(
+                        "\(error)".contains("FUNCTION selector \"\(selector)\" is not allowed"), "\(text): \(error)")
                 }
                 XCTAssertEqual(recorder.calls, [], "\(text) reached the context")
             }
         }
         let recorder = Recorder()
         XCTAssertEqual(
-            try ExpressionEvaluator(context: recorder).evaluate(try ExpressionParser.expression(#"FUNCTION($source.title, "uppercaseString")"#)),
+            try ExpressionEvaluator(context: recorder).evaluate(
+                try ExpressionParser.expression(#"FUNCTION($source.title, "uppercaseString")"#)),
             .value(.string("called")))
         XCTAssertEqual(recorder.calls, ["uppercaseString"], "an allowed selector does reach the context")
     }
@@ -82,7 +92,8 @@ final class FunctionAllowListTests: XCTestCase {
             let mapping = try publicationMapping(#"title: FUNCTION($source.title, "\#(selector)", "/etc/passwd")"#)
             XCTAssertThrowsError(try mapping.resolved(source: source, destination: destination), selector) { error in
                 XCTAssertTrue("\(error)".contains("FUNCTION selector \"\(selector)\" is not allowed"), "\(error)")
-                XCTAssertTrue("\(error)".contains("PublicationToPublication.title"), "the error names the property: \(error)")
+                XCTAssertTrue(
+                    "\(error)".contains("PublicationToPublication.title"), "the error names the property: \(error)")
             }
         }
     }
@@ -90,7 +101,10 @@ final class FunctionAllowListTests: XCTestCase {
     func testResolvingLooksInsideAKeyPathOnAFunctionsResult() throws {
         let bundle = try bookStore()
         let mapping = try publicationMapping(#"price: FUNCTION($source.title, "system:").length"#)
-        XCTAssertThrowsError(try mapping.resolved(source: try version(bundle, "BookStore 3").model, destination: try version(bundle, "BookStore 4").model)) {
+        XCTAssertThrowsError(
+            try mapping.resolved(
+                source: try version(bundle, "BookStore 3").model, destination: try version(bundle, "BookStore 4").model)
+        ) {
             error in
             XCTAssertTrue("\(error)".contains("FUNCTION selector \"system:\" is not allowed"), "\(error)")
             XCTAssertTrue("\(error)".contains("PublicationToPublication.price"), "\(error)")

@@ -24,7 +24,9 @@ final class HistoryCheckTests: XCTestCase {
         let before = try ObjectSnapshot.read(path, model: source.model)
         let plan = try MigrationPlan.make(store: path, bundle: bundle, to: destination.name)
         guard case .lightweight(let inference)? = plan.steps.first?.kind else {
-            throw MigrationError(.wrongModel, "BookStore → BookStore 2 was not planned as an inferred step", fix: "the test's premise changed")
+            throw MigrationError(
+                .wrongModel, "BookStore → BookStore 2 was not planned as an inferred step",
+                fix: "the test's premise changed")
         }
         _ = try MigrationRunner.run(plan, store: path, keepBackup: false)
         return (path, inference, before)
@@ -33,15 +35,24 @@ final class HistoryCheckTests: XCTestCase {
     func testAKeptStepPassesAndAChangedValueOrLostLinkIsFound() throws {
         let (path, inference, before) = try migratedBookStore()
         let model = inference.destinationModel
-        XCTAssertNil(InferredStepCheck(inference: inference, before: before, after: try ObjectSnapshot.read(path, model: model)).firstDifference())
+        XCTAssertNil(
+            InferredStepCheck(inference: inference, before: before, after: try ObjectSnapshot.read(path, model: model))
+                .firstDifference())
 
         let queue = try DatabaseQueue(path: path)
-        try queue.write { db in try db.execute(sql: "UPDATE ZBOOK SET ZTITLE = 'changed' WHERE Z_PK = (SELECT min(Z_PK) FROM ZBOOK)") }
-        let changed = InferredStepCheck(inference: inference, before: before, after: try ObjectSnapshot.read(path, model: model)).firstDifference()
-        XCTAssertTrue(changed?.hasPrefix("Book.title: 1 rows differ from Book.title") == true, changed ?? "nothing found")
+        try queue.write { db in
+            try db.execute(sql: "UPDATE ZBOOK SET ZTITLE = 'changed' WHERE Z_PK = (SELECT min(Z_PK) FROM ZBOOK)")
+        }
+        let changed = InferredStepCheck(
+            inference: inference, before: before, after: try ObjectSnapshot.read(path, model: model)
+        ).firstDifference()
+        XCTAssertTrue(
+            changed?.hasPrefix("Book.title: 1 rows differ from Book.title") == true, changed ?? "nothing found")
 
         try queue.write { db in try db.execute(sql: "DELETE FROM ZBOOK WHERE Z_PK = (SELECT max(Z_PK) FROM ZBOOK)") }
-        let lost = InferredStepCheck(inference: inference, before: before, after: try ObjectSnapshot.read(path, model: model)).firstDifference()
+        let lost = InferredStepCheck(
+            inference: inference, before: before, after: try ObjectSnapshot.read(path, model: model)
+        ).firstDifference()
         XCTAssertTrue(lost?.contains("keys differ") == true, lost ?? "nothing found")
     }
 
@@ -51,12 +62,15 @@ final class HistoryCheckTests: XCTestCase {
         let bundle = try bookStore()
         let directory = try scratchDirectory()
         let mappings = try ["BookStore3To4", "BookStore4To5"].map(DemoResources.mapping)
-        let withMappings = HistoryCheck(bundle: bundle, mappings: mappings, options: MigrationOptions(policies: DemoResources.policies)).run(in: directory)
+        let withMappings = HistoryCheck(
+            bundle: bundle, mappings: mappings, options: MigrationOptions(policies: DemoResources.policies)
+        ).run(in: directory)
         XCTAssertEqual(withMappings.map(\.version), bundle.versions.map(\.name))
         XCTAssertTrue(withMappings.allSatisfy(\.ok), withMappings.compactMap(\.error).joined(separator: "\n"))
         XCTAssertEqual(withMappings.last?.steps, 0, "the current version is the target itself")
 
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), [], "every store made is removed")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path), [], "every store made is removed")
     }
 
     /// A new version that adds a required attribute without a default: every older version's
@@ -67,15 +81,19 @@ final class HistoryCheckTests: XCTestCase {
         let book = try XCTUnwrap(model.entities.firstIndex { $0.name == "Book" })
         model.entities[book].attributes.append(AttributeDescription(PropertyDescription(name: "isbn"), type: .string))
         let bundle = ModelBundle(
-            name: "Broken", versions: [try version(books, "BookStore"), ModelBundle.Version(name: "BookStore 2", model: model)],
+            name: "Broken",
+            versions: [try version(books, "BookStore"), ModelBundle.Version(name: "BookStore 2", model: model)],
             currentVersionName: "BookStore 2")
         let directory = try scratchDirectory()
         let outcomes = HistoryCheck(bundle: bundle).run(in: directory)
         XCTAssertEqual(outcomes.map(\.ok), [false, true])
         let error = try XCTUnwrap(outcomes.first?.error)
-        XCTAssertTrue(error.contains("BookStore → BookStore 2") && error.contains("Book.isbn is new and required but has no default value"), error)
+        XCTAssertTrue(
+            error.contains("BookStore → BookStore 2")
+                && error.contains("Book.isbn is new and required but has no default value"), error)
         // The check's own store is removed when it ends: its path would name nothing.
-        XCTAssertTrue(error.contains("cannot migrate the store the check made:") && !error.contains(directory.path), error)
+        XCTAssertTrue(
+            error.contains("cannot migrate the store the check made:") && !error.contains(directory.path), error)
         XCTAssertTrue(error.contains("Fix: give the attribute a default value"), error)
     }
 }
@@ -126,7 +144,9 @@ final class HistoryCheckFairnessTests: XCTestCase {
         generator.edgeValues = true
         XCTAssertNoThrow(try generator.fill(store, rows: 2_000), "a repeat would fail the store's unique index")
         try store.close()
-        XCTAssertEqual(try DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "SELECT count(DISTINCT ZISBN) FROM ZBOOK") }, 2_000)
+        XCTAssertEqual(
+            try DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "SELECT count(DISTINCT ZISBN) FROM ZBOOK") },
+            2_000)
     }
 
     /// A required one-to-one into a subentity: with rows per concrete entity every object finds
@@ -147,8 +167,12 @@ final class HistoryCheckFairnessTests: XCTestCase {
         try generator.fill(store, rows: 6)
         try store.close()
         let queue = try DatabaseQueue(path: path)
-        XCTAssertEqual(try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM ZATTRIBUTION WHERE ZPOST IS NULL") }, 0, "required: every one linked")
-        XCTAssertEqual(try queue.read { try Int.fetchOne($0, sql: "SELECT count(DISTINCT ZPOST) FROM ZATTRIBUTION") }, 6, "one-to-one: each to its own post")
+        XCTAssertEqual(
+            try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM ZATTRIBUTION WHERE ZPOST IS NULL") }, 0,
+            "required: every one linked")
+        XCTAssertEqual(
+            try queue.read { try Int.fetchOne($0, sql: "SELECT count(DISTINCT ZPOST) FROM ZATTRIBUTION") }, 6,
+            "one-to-one: each to its own post")
     }
 
     /// A store its generator could not make valid (a required to-many with a minimum the
@@ -162,7 +186,8 @@ final class HistoryCheckFairnessTests: XCTestCase {
         let path = try scratchDirectory().appendingPathComponent("Books.sqlite").path
         XCTAssertThrowsError(try check.check(bundle.versions[0], at: path)) { error in
             XCTAssertEqual((error as? MigrationError)?.kind, .generatedData, "\(error)")
-            XCTAssertTrue("\(error)".contains("validation failed in the store generated at V1: Book object"), "\(error)")
+            XCTAssertTrue(
+                "\(error)".contains("validation failed in the store generated at V1: Book object"), "\(error)")
             XCTAssertTrue("\(error)".contains("so no step was tried"), "\(error)")
         }
     }

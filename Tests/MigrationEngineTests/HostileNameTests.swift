@@ -50,18 +50,25 @@ final class HostileNameTests: XCTestCase {
         try store.close()
     }
 
-    private func assertIntact(_ path: String, model: ManagedObjectModel, file: StaticString = #filePath, line: UInt = #line) throws {
+    private func assertIntact(
+        _ path: String, model: ManagedObjectModel, file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let store = try PersistentStore.open(at: path)
         defer { try? store.close() }
-        XCTAssertEqual(try store.metadata().versionHashes, VersionHash.entityHashes(of: model), "Z_METADATA survives", file: file, line: line)
+        XCTAssertEqual(
+            try store.metadata().versionHashes, VersionHash.entityHashes(of: model), "Z_METADATA survives", file: file,
+            line: line)
         let orders = try store.readObjects(StoreLayout(model: model)) { reader in
             var values: [[String: StoreValue]] = []
             try reader.forEachObject(of: "Order") { values.append($0.values) }
             return values
         }
         XCTAssertEqual(orders.count, 3, file: file, line: line)
-        XCTAssertEqual(orders.compactMap { $0[Self.injection] }, Array(repeating: .string("'); DELETE FROM ZORDER; --"), count: 3), file: file, line: line)
-        XCTAssertEqual(orders.compactMap { $0["select from"] }, [.integer(1), .integer(2), .integer(3)], file: file, line: line)
+        XCTAssertEqual(
+            orders.compactMap { $0[Self.injection] }, Array(repeating: .string("'); DELETE FROM ZORDER; --"), count: 3),
+            file: file, line: line)
+        XCTAssertEqual(
+            orders.compactMap { $0["select from"] }, [.integer(1), .integer(2), .integer(3)], file: file, line: line)
     }
 
     func testKeywordsQuotesAndSeparatorsInNamesSurviveEveryStepKind() throws {
@@ -90,7 +97,8 @@ final class HostileNameTests: XCTestCase {
                 source: Order
                 destination: Order
             """, name: "Back", file: "Back.mapping.yaml")
-        _ = try MappingMigration.run(store: path, from: .init(name: "2", model: v2), to: .init(name: "1", model: v1), mappings: [mapping])
+        _ = try MappingMigration.run(
+            store: path, from: .init(name: "2", model: v2), to: .init(name: "1", model: v1), mappings: [mapping])
         try assertIntact(path, model: v1)
     }
 }

@@ -19,8 +19,10 @@ final class InPlaceAlterTests: XCTestCase {
 
     private func rootPages(_ path: String) throws -> [String: Int] {
         Dictionary(
-            uniqueKeysWithValues: try rows(path, "SELECT name, rootpage FROM sqlite_master WHERE type IN ('table', 'index') AND name LIKE 'Z%'")
-                .map { (String.fromDatabaseValue($0[0]) ?? "", Int.fromDatabaseValue($0[1]) ?? 0) })
+            uniqueKeysWithValues: try rows(
+                path, "SELECT name, rootpage FROM sqlite_master WHERE type IN ('table', 'index') AND name LIKE 'Z%'"
+            )
+            .map { (String.fromDatabaseValue($0[0]) ?? "", Int.fromDatabaseValue($0[1]) ?? 0) })
     }
 
     private func plan(_ path: String, to target: String) throws -> MigrationPlan {
@@ -37,12 +39,16 @@ final class InPlaceAlterTests: XCTestCase {
         XCTAssertEqual(report.rowsBefore, [:], "a schema-only step reads no rows")
         // The same tables and indexes, at the same pages: nothing was copied or rebuilt.
         XCTAssertEqual(try rootPages(path), pagesBefore)
-        XCTAssertEqual(try rows(path, "SELECT count(*), count(ZAUTHOR) FROM ZBOOK")[0], [20.databaseValue, 0.databaseValue])
+        XCTAssertEqual(
+            try rows(path, "SELECT count(*), count(ZAUTHOR) FROM ZBOOK")[0], [20.databaseValue, 0.databaseValue])
         let backup = try XCTUnwrap(report.backup)
-        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: backup)), original, "the backup is the original, byte for byte")
+        XCTAssertEqual(
+            try Data(contentsOf: URL(fileURLWithPath: backup)), original, "the backup is the original, byte for byte")
         XCTAssertEqual(try directoryListing(path), ["BookStore.sqlite", "BookStore~.sqlite"])
         let store = try PersistentStore.open(at: path)
-        XCTAssertEqual(try store.metadata().versionHashes, VersionHash.entityHashes(of: try version(try bookStore(), "BookStore 2").model))
+        XCTAssertEqual(
+            try store.metadata().versionHashes,
+            VersionHash.entityHashes(of: try version(try bookStore(), "BookStore 2").model))
         try store.close()
     }
 
@@ -64,14 +70,21 @@ final class InPlaceAlterTests: XCTestCase {
         let log = ProgressLog()
         // The schema has changed by the time verification starts; cancelling there must undo it.
         log.onProgress = { if $0.stage == .verify { token.cancel() } }
-        XCTAssertThrowsError(try MigrationRunner.run(try plan(path, to: "BookStore 2"), store: path, options: MigrationOptions(cancellation: token))) { error in
+        XCTAssertThrowsError(
+            try MigrationRunner.run(
+                try plan(path, to: "BookStore 2"), store: path, options: MigrationOptions(cancellation: token))
+        ) { error in
             XCTAssertEqual((error as? MigrationError)?.kind, .cancelled, "\(error)")
         }
         XCTAssertTrue(log.values.contains { $0.stage == .verify })
         XCTAssertEqual(try digest(path), before, "the store is byte-identical")
         XCTAssertEqual(try directoryListing(path), ["BookStore.sqlite"], "no backup or journal left behind")
-        XCTAssertNoThrow(try MigrationRunner.run(try plan(path, to: "BookStore 2"), store: path, keepBackup: false), "the next run finishes the job")
-        XCTAssertEqual(try rows(path, "SELECT count(*) FROM pragma_table_info('ZBOOK') WHERE name = 'ZAUTHOR'")[0][0], 1.databaseValue)
+        XCTAssertNoThrow(
+            try MigrationRunner.run(try plan(path, to: "BookStore 2"), store: path, keepBackup: false),
+            "the next run finishes the job")
+        XCTAssertEqual(
+            try rows(path, "SELECT count(*) FROM pragma_table_info('ZBOOK') WHERE name = 'ZAUTHOR'")[0][0],
+            1.databaseValue)
     }
 
     func testAStoreThatChangedModelBeforeTheStepIsRefused() throws {
@@ -80,7 +93,10 @@ final class InPlaceAlterTests: XCTestCase {
         let bundle = try bookStore()
         // Planned at BookStore, then migrated by someone else before the step runs.
         _ = try MigrationRunner.run(try plan(path, to: "BookStore 2"), store: path, keepBackup: false)
-        XCTAssertThrowsError(try InPlaceMigration.run(store: path, from: try version(bundle, "BookStore"), to: try version(bundle, "BookStore 2"))) { error in
+        XCTAssertThrowsError(
+            try InPlaceMigration.run(
+                store: path, from: try version(bundle, "BookStore"), to: try version(bundle, "BookStore 2"))
+        ) { error in
             XCTAssertEqual((error as? MigrationError)?.kind, .wrongModel, "\(error)")
         }
     }

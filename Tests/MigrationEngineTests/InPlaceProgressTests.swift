@@ -23,7 +23,8 @@ final class InPlaceProgressTests: XCTestCase {
         try opened.withConnection { connection in
             try connection.inTransaction {
                 try LightweightMigration(
-                    connection: connection, inference: InferredMapping(from: from, to: to), source: layouts.0, destination: layouts.1, path: path
+                    connection: connection, inference: InferredMapping(from: from, to: to), source: layouts.0,
+                    destination: layouts.1, path: path
                 )
                 .run(metadata: metadata) { shares.append($0) }
             }
@@ -53,7 +54,8 @@ final class InPlaceProgressTests: XCTestCase {
         let store = try PersistentStore.create(at: path, model: try version(bundle, "BookStore").model)
         try DataGenerator(model: try version(bundle, "BookStore").model).fill(store, rows: 2_000)
         let bytes = StoreFiles.bytes(of: path)
-        XCTAssertTrue(FileManager.default.fileExists(atPath: path + "-wal"), "the store is open, so its -wal holds pages")
+        XCTAssertTrue(
+            FileManager.default.fileExists(atPath: path + "-wal"), "the store is open, so its -wal holds pages")
         var copied: [Int] = []
         _ = try StoreSwap.copyAside(store: path) { copied.append($0) }
         try store.close()
@@ -102,20 +104,29 @@ final class StatementWeightsTests: XCTestCase {
     func testTheTablesAStatementNamesAreFoundAfterTheirKeywords() {
         XCTAssertEqual(StatementWeights.tables(in: "DROP TABLE IF EXISTS ZMESSAGE"), ["ZMESSAGE"])
         XCTAssertEqual(
-            StatementWeights.tables(in: #"INSERT INTO "_new Z" (Z_PK, ZMESSAGE) SELECT Z_PK, ZMESSAGE FROM main.zasset"#), ["_NEW Z", "ZASSET"],
+            StatementWeights.tables(
+                in: #"INSERT INTO "_new Z" (Z_PK, ZMESSAGE) SELECT Z_PK, ZMESSAGE FROM main.zasset"#),
+            ["_NEW Z", "ZASSET"],
             "a column named like a table is not the table; main. is skipped")
-        XCTAssertEqual(StatementWeights.tables(in: "CREATE INDEX IF NOT EXISTS Z_I ON ZUSER (ZNAME)"), ["ZUSER"], "an index is not a table")
-        XCTAssertEqual(StatementWeights.tables(in: "UPDATE ACHANGE SET ZENTITY = 3 WHERE ZENTITY IN (SELECT Z_ENT FROM ZX)"), ["ACHANGE", "ZX"])
+        XCTAssertEqual(
+            StatementWeights.tables(in: "CREATE INDEX IF NOT EXISTS Z_I ON ZUSER (ZNAME)"), ["ZUSER"],
+            "an index is not a table")
+        XCTAssertEqual(
+            StatementWeights.tables(in: "UPDATE ACHANGE SET ZENTITY = 3 WHERE ZENTITY IN (SELECT Z_ENT FROM ZX)"),
+            ["ACHANGE", "ZX"])
     }
 
     func testAStatementWeighsWhatItDoesToTheRowsItNames() {
         let weights = StatementWeights(rows: ["ZWIDE": 100_000, "ZNARROW": 100_000, "Z_1TAGS": 100_000])
         let wideColumns = (1...90).map { "ZC\($0)" }.joined(separator: ", ")
-        let wideCopy = weights.weight(of: SQLStatement("INSERT INTO _new_ZWIDE (\(wideColumns)) SELECT \(wideColumns) FROM ZWIDE"))
-        let narrowCopy = weights.weight(of: SQLStatement("INSERT INTO _new_Z_1TAGS (Z_1A, Z_2B) SELECT Z_1A, Z_2B FROM Z_1TAGS"))
+        let wideCopy = weights.weight(
+            of: SQLStatement("INSERT INTO _new_ZWIDE (\(wideColumns)) SELECT \(wideColumns) FROM ZWIDE"))
+        let narrowCopy = weights.weight(
+            of: SQLStatement("INSERT INTO _new_Z_1TAGS (Z_1A, Z_2B) SELECT Z_1A, Z_2B FROM Z_1TAGS"))
         let orderedCopy = weights.weight(
             of: SQLStatement(
-                "INSERT INTO _new_Z_1TAGS (Z_1A, Z_2B, Z_FOK) SELECT a, b, row_number() OVER (PARTITION BY a ORDER BY b) FROM Z_1TAGS"))
+                "INSERT INTO _new_Z_1TAGS (Z_1A, Z_2B, Z_FOK) SELECT a, b, row_number() OVER (PARTITION BY a ORDER BY b) FROM Z_1TAGS"
+            ))
         let addColumn = weights.weight(of: SQLStatement("ALTER TABLE ZWIDE ADD COLUMN ZNEW INTEGER"))
         let dropColumn = weights.weight(of: SQLStatement("ALTER TABLE ZWIDE DROP COLUMN ZC1"))
         let index = weights.weight(of: SQLStatement("CREATE INDEX Z_WIDE_C1 ON ZWIDE (ZC1)"))
@@ -125,7 +136,8 @@ final class StatementWeightsTests: XCTestCase {
         XCTAssertGreaterThan(dropColumn, 100 * addColumn, "dropping a column rewrites every row")
         XCTAssertGreaterThan(index, 100 * addColumn)
         XCTAssertEqual(
-            weights.weight(of: SQLStatement("UPDATE ZGONE SET Z_ENT = 2")), StatementWeights.perStatement, "a table with no rows costs its statement only")
+            weights.weight(of: SQLStatement("UPDATE ZGONE SET Z_ENT = 2")), StatementWeights.perStatement,
+            "a table with no rows costs its statement only")
     }
 
     /// A real step's shares follow the weights: on a store whose `Book` rows dwarf the rest,

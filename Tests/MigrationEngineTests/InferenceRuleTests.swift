@@ -25,7 +25,10 @@ final class InferenceRuleTests: XCTestCase {
 
     /// Migrates a v1 store filled by `seed` to v2 and returns its path, after checking the layout.
     @discardableResult
-    private func migrate(_ v1: String, _ v2: String, seed: (ObjectWriter) throws -> Void, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+    private func migrate(
+        _ v1: String, _ v2: String, seed: (ObjectWriter) throws -> Void, file: StaticString = #filePath,
+        line: UInt = #line
+    ) throws -> String {
         let old = try version("v1", v1), new = try version("v2", v2)
         let path = try scratchDirectory().appendingPathComponent("Store.sqlite").path
         let store = try PersistentStore.create(at: path, model: old.model)
@@ -38,7 +41,9 @@ final class InferenceRuleTests: XCTestCase {
         XCTAssertEqual(migrated.tables, expected.tables, "layout equals a fresh v2 store", file: file, line: line)
         XCTAssertEqual(migrated.indexes, expected.indexes, file: file, line: line)
         XCTAssertEqual(migrated.primaryKeys, expected.primaryKeys, file: file, line: line)
-        XCTAssertEqual(try PersistentStore.open(at: path).metadata().versionHashes, VersionHash.entityHashes(of: new.model), file: file, line: line)
+        XCTAssertEqual(
+            try PersistentStore.open(at: path).metadata().versionHashes, VersionHash.entityHashes(of: new.model),
+            file: file, line: line)
         return path
     }
 
@@ -55,7 +60,8 @@ final class InferenceRuleTests: XCTestCase {
         ) {
             try $0.insert("Note", ["text": .string("a"), "old": .string("gone")])
         }
-        XCTAssertEqual(try values(path, "SELECT ztext, zstars FROM znote"), ["\"a\"|3"], "a new attribute gets its default")
+        XCTAssertEqual(
+            try values(path, "SELECT ztext, zstars FROM znote"), ["\"a\"|3"], "a new attribute gets its default")
     }
 
     func testOptionalityChanges() throws {
@@ -66,12 +72,15 @@ final class InferenceRuleTests: XCTestCase {
             try $0.insert("Note", ["text": .string("a"), "rank": .integer(1)])
             try $0.insert("Note", ["text": .string("b")])
         }
-        XCTAssertEqual(try values(path, "SELECT ztext, zrank FROM znote ORDER BY z_pk"), ["\"a\"|1", "\"b\"|7"], "empty values get the default")
+        XCTAssertEqual(
+            try values(path, "SELECT ztext, zrank FROM znote ORDER BY z_pk"), ["\"a\"|1", "\"b\"|7"],
+            "empty values get the default")
     }
 
     func testAddRemoveAndRenameEntity() throws {
         let path = try migrate(
-            note + #"<entity name="Draft"><attribute name="body" optional="YES" attributeType="String"/></entity><entity name="Old"/>"#,
+            note
+                + #"<entity name="Draft"><attribute name="body" optional="YES" attributeType="String"/></entity><entity name="Old"/>"#,
             #"<entity name="Memo" elementID="Note"><attribute name="text" optional="YES" attributeType="String"/></entity><entity name="Draft"><attribute name="body" optional="YES" attributeType="String"/></entity><entity name="Tag"><attribute name="label" optional="YES" attributeType="String"/></entity>"#
         ) {
             try $0.insert("Note", ["text": .string("kept")])
@@ -101,12 +110,14 @@ final class InferenceRuleTests: XCTestCase {
                 + folder,
             #"<entity name="Note"><attribute name="text" optional="YES" attributeType="String"/><relationship name="tags" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Folder" inverseName="notes" inverseEntity="Folder"/></entity><entity name="Folder"><attribute name="name" optional="YES" attributeType="String"/><relationship name="notes" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Note" inverseName="tags" inverseEntity="Note"/></entity>"#
         ) { writer in
-            try writer.relate(try writer.insert("Note", ["text": .string("a")]), "old", to: [try writer.insert("Folder")])
+            try writer.relate(
+                try writer.insert("Note", ["text": .string("a")]), "old", to: [try writer.insert("Folder")])
         }
         XCTAssertEqual(try values(path, "SELECT ztext FROM znote"), ["\"a\""])
     }
 
-    private let author = #"<entity name="Author"><attribute name="name" optional="YES" attributeType="String"/>%@</entity>"#
+    private let author =
+        #"<entity name="Author"><attribute name="name" optional="YES" attributeType="String"/>%@</entity>"#
 
     func testToOneBecomesToMany() throws {
         let v1 =
@@ -123,13 +134,17 @@ final class InferenceRuleTests: XCTestCase {
             )
         let path = try migrate(v1, v2) { writer in
             let kafka = try writer.insert("Author", ["name": .string("Kafka")])
-            for title in ["The Trial", "The Castle"] { try writer.relate(try writer.insert("Book", ["title": .string(title)]), "author", to: [kafka]) }
+            for title in ["The Trial", "The Castle"] {
+                try writer.relate(try writer.insert("Book", ["title": .string(title)]), "author", to: [kafka])
+            }
             try writer.insert("Book", ["title": .string("Anonymous")])
         }
         // Author(1) Book(2): Book.authors ↔ Author.books in Z_1BOOKS (Z_1AUTHORS, Z_2BOOKS).
         XCTAssertEqual(
             try values(
-                path, "SELECT b.ztitle, a.zname FROM Z_1BOOKS j JOIN zbook b ON b.z_pk = j.Z_2BOOKS JOIN zauthor a ON a.z_pk = j.Z_1AUTHORS ORDER BY b.z_pk"),
+                path,
+                "SELECT b.ztitle, a.zname FROM Z_1BOOKS j JOIN zbook b ON b.z_pk = j.Z_2BOOKS JOIN zauthor a ON a.z_pk = j.Z_1AUTHORS ORDER BY b.z_pk"
+            ),
             ["\"The Trial\"|\"Kafka\"", "\"The Castle\"|\"Kafka\""])
     }
 
@@ -158,7 +173,8 @@ final class InferenceRuleTests: XCTestCase {
             _ = try writer.insert("Page", ["number": .integer(6)])
         }
         XCTAssertEqual(
-            try values(path, "SELECT znumber, Z_FOK_BOOK FROM zpage ORDER BY z_pk"), ["1|1024", "2|1024", "3|2048", "4|0", "5|3072", "6|0"],
+            try values(path, "SELECT znumber, Z_FOK_BOOK FROM zpage ORDER BY z_pk"),
+            ["1|1024", "2|1024", "3|2048", "4|0", "5|3072", "6|0"],
             "unordered → ordered numbers each book's pages from 1024 in key order; pages in no book get 0, as before")
     }
 
@@ -175,8 +191,12 @@ final class InferenceRuleTests: XCTestCase {
             try writer.insert("Bike", ["name": .string("fixie"), "gears": .integer(1)])
         }
         // Bike(1) Thing(2) Vehicle(3) Car(4) Truck(5).
-        XCTAssertEqual(try values(path, "SELECT Z_ENT, zname, zwheels FROM zthing ORDER BY z_pk"), ["3|\"cart\"|NULL", "4|\"mini\"|4"])
-        XCTAssertEqual(try values(path, "SELECT Z_PK, Z_ENT, zname, zgears FROM zbike"), ["3|1|\"fixie\"|1"], "Bike keeps its key in its own table")
+        XCTAssertEqual(
+            try values(path, "SELECT Z_ENT, zname, zwheels FROM zthing ORDER BY z_pk"),
+            ["3|\"cart\"|NULL", "4|\"mini\"|4"])
+        XCTAssertEqual(
+            try values(path, "SELECT Z_PK, Z_ENT, zname, zgears FROM zbike"), ["3|1|\"fixie\"|1"],
+            "Bike keeps its key in its own table")
     }
 
     func testPropertyMovesDown() throws {
@@ -188,19 +208,27 @@ final class InferenceRuleTests: XCTestCase {
             try writer.insert("Circle", ["radius": .double(2)])
             try writer.insert("Square", ["radius": .double(9)])
         }
-        XCTAssertEqual(try values(path, "SELECT Z_ENT, zradius FROM zshape ORDER BY z_pk"), ["2|2.0", "3|NULL"], "a square has no radius any more")
+        XCTAssertEqual(
+            try values(path, "SELECT Z_ENT, zradius FROM zshape ORDER BY z_pk"), ["2|2.0", "3|NULL"],
+            "a square has no radius any more")
     }
 
     func testChangesThatCannotBeInferred() throws {
         let cases: [(String, String, String)] = [
             (
-                note, #"<entity name="Note"><attribute name="text" optional="YES" attributeType="Integer 32"/></entity>"#,
+                note,
+                #"<entity name="Note"><attribute name="text" optional="YES" attributeType="Integer 32"/></entity>"#,
                 "Note.text changes type from String to Integer 32"
             ),
-            (note, #"<entity name="Note"><attribute name="text" optional="YES" attributeType="Date"/></entity>"#, "Note.text changes type from String to Date"),
             (
-                note + #"<entity name="Tag"><relationship name="notes" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Note"/></entity>"#,
-                note + #"<entity name="Tag"><relationship name="notes" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Note"/></entity>"#,
+                note, #"<entity name="Note"><attribute name="text" optional="YES" attributeType="Date"/></entity>"#,
+                "Note.text changes type from String to Date"
+            ),
+            (
+                note
+                    + #"<entity name="Tag"><relationship name="notes" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Note"/></entity>"#,
+                note
+                    + #"<entity name="Tag"><relationship name="notes" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Note"/></entity>"#,
                 "Tag.notes changes from to-many to to-one"
             ),
             (
@@ -209,7 +237,8 @@ final class InferenceRuleTests: XCTestCase {
             ),
             (
                 #"<entity name="Note"><attribute name="text" optional="YES" attributeType="Binary" allowsExternalBinaryDataStorage="YES"/></entity>"#,
-                #"<entity name="Note"><attribute name="text" optional="YES" attributeType="Binary"/></entity>"#, "Note.text stops allowing external storage"
+                #"<entity name="Note"><attribute name="text" optional="YES" attributeType="Binary"/></entity>"#,
+                "Note.text stops allowing external storage"
             ),
             (
                 note + #"<entity name="Tag"><attribute name="label" optional="YES" attributeType="String"/></entity>"#,
@@ -227,7 +256,9 @@ final class InferenceRuleTests: XCTestCase {
             let before = try digest(path)
             XCTAssertThrowsError(try InPlaceMigration.run(store: path, from: old, to: new)) { error in
                 XCTAssertTrue("\(error)".contains(expected), "\(error)")
-                XCTAssertTrue("\(error)".contains("needs a mapping model") || "\(error)".contains("write a mapping model"), "\(error)")
+                XCTAssertTrue(
+                    "\(error)".contains("needs a mapping model") || "\(error)".contains("write a mapping model"),
+                    "\(error)")
             }
             XCTAssertEqual(try digest(path), before)
             XCTAssertEqual(try directoryListing(path), ["Store.sqlite"])
@@ -241,7 +272,8 @@ final class InferenceRuleTests: XCTestCase {
         // Each case: the new version, the row that breaks it, the row that does not (nil: no row).
         let cases: [(v2: String, blocking: [String: StoreValue], passing: [String: StoreValue]?, expected: String)] = [
             (
-                #"<entity name="Note"><attribute name="text" attributeType="String"/></entity>"#, [:], ["text": .string("x")],
+                #"<entity name="Note"><attribute name="text" attributeType="String"/></entity>"#, [:],
+                ["text": .string("x")],
                 "Note.text becomes required and has no default value (1 row lacks it)"
             ),
             (
@@ -251,7 +283,8 @@ final class InferenceRuleTests: XCTestCase {
         ]
         for (v2, blocking, passing, expected) in cases {
             let old = try version("v1", note), new = try version("v2", v2)
-            XCTAssertTrue(InferredMapping(from: old, to: new).isInferable, "inferred, as Core Data infers it: \(expected)")
+            XCTAssertTrue(
+                InferredMapping(from: old, to: new).isInferable, "inferred, as Core Data infers it: \(expected)")
             let path = try scratchDirectory().appendingPathComponent("Store.sqlite").path
             let store = try PersistentStore.create(at: path, model: old.model)
             _ = try store.writeObjects(StoreLayout(model: old.model)) { try $0.insert("Note", blocking) }
@@ -266,7 +299,9 @@ final class InferenceRuleTests: XCTestCase {
             // The same change on a store whose rows have the value (or no row at all) migrates.
             let good = try scratchDirectory().appendingPathComponent("Good.sqlite").path
             let goodStore = try PersistentStore.create(at: good, model: old.model)
-            if let passing { _ = try goodStore.writeObjects(StoreLayout(model: old.model)) { try $0.insert("Note", passing) } }
+            if let passing {
+                _ = try goodStore.writeObjects(StoreLayout(model: old.model)) { try $0.insert("Note", passing) }
+            }
             try goodStore.close()
             XCTAssertNoThrow(try InPlaceMigration.run(store: good, from: old, to: new))
         }
@@ -286,7 +321,8 @@ final class InferenceRuleTests: XCTestCase {
         }
         XCTAssertEqual(
             try values(path, "SELECT zmutedstatus, zrank, typeof(zrank), zscore FROM zchat ORDER BY z_pk"),
-            ["1|3.0|\"real\"|2.5", "0|NULL|\"null\"|7"], "values carry over; Integer 64 keeps 2.5 as SQLite keeps it, and 7.0 becomes 7")
+            ["1|3.0|\"real\"|2.5", "0|NULL|\"null\"|7"],
+            "values carry over; Integer 64 keeps 2.5 as SQLite keeps it, and 7.0 becomes 7")
     }
 
     /// R2/R3: properties pair by renaming identifier alone, an unset one being the name. A chain
@@ -308,7 +344,8 @@ final class InferenceRuleTests: XCTestCase {
     /// R5: an attribute and a relationship never pair, whatever their identifiers: the old one is
     /// dropped and the new one added.
     func testAnAttributeNeverBecomesARelationship() throws {
-        let v1 = #"<entity name="Note"><attribute name="folder" optional="YES" attributeType="String"/></entity><entity name="Folder"/>"#
+        let v1 =
+            #"<entity name="Note"><attribute name="folder" optional="YES" attributeType="String"/></entity><entity name="Folder"/>"#
         let v2 =
             #"<entity name="Note"><relationship name="folder" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Folder"/></entity><entity name="Folder"/>"#
         let path = try migrate(v1, v2) { try $0.insert("Note", ["folder": .string("Inbox")]) }
@@ -355,16 +392,23 @@ final class ChangedDestinationTests: XCTestCase {
     /// old destination is removed, so the links have nothing to become: inferred, links dropped
     /// and named; `--strict-destinations` refuses it.
     func testADestinationWhoseOldEntityIsRemovedDropsTheLinks() throws {
-        let v1 = try version("v1", String(format: revision, "RevisionDiffValue", "RevisionDiffValue") + String(format: value, "RevisionDiffValue"))
-        let v2 = try version("v2", String(format: revision, "DiffValue", "DiffValue") + String(format: value, "DiffValue"))
+        let v1 = try version(
+            "v1",
+            String(format: revision, "RevisionDiffValue", "RevisionDiffValue")
+                + String(format: value, "RevisionDiffValue"))
+        let v2 = try version(
+            "v2", String(format: revision, "DiffValue", "DiffValue") + String(format: value, "DiffValue"))
         let inference = InferredMapping(from: v1, to: v2)
         XCTAssertTrue(inference.isInferable, "\(inference.blockers)")
         XCTAssertTrue(
             inference.changes.contains {
-                $0.description == "Revision.diffs now points to DiffValue and its old destination RevisionDiffValue is removed: its links are dropped"
+                $0.description
+                    == "Revision.diffs now points to DiffValue and its old destination RevisionDiffValue is removed: its links are dropped"
             },
             "\(inference.changes)")
-        XCTAssertFalse(InferredMapping(from: v1, to: v2, checks: .destinationChanges).isInferable, "stricter by choice, on request")
+        XCTAssertFalse(
+            InferredMapping(from: v1, to: v2, checks: .destinationChanges).isInferable, "stricter by choice, on request"
+        )
 
         let path = try store(v1) { writer in
             let revision = try writer.insert("Revision", ["title": .string("r")])
@@ -372,19 +416,28 @@ final class ChangedDestinationTests: XCTestCase {
         }
         let bundle = ModelBundle(name: "Diffs", versions: [v1, v2], currentVersionName: "v2")
         let plan = try MigrationPlan.make(store: path, bundle: bundle)
-        XCTAssertTrue(plan.steps[0].findings.contains("data dropped: entity RevisionDiffValue removed (1 row)"), "\(plan.steps[0].findings)")
         XCTAssertTrue(
-            plan.steps[0].findings.contains { $0.hasPrefix("data dropped: Revision.diffs now points to DiffValue") && $0.hasSuffix("(1 object with links)") },
+            plan.steps[0].findings.contains("data dropped: entity RevisionDiffValue removed (1 row)"),
+            "\(plan.steps[0].findings)")
+        XCTAssertTrue(
+            plan.steps[0].findings.contains {
+                $0.hasPrefix("data dropped: Revision.diffs now points to DiffValue")
+                    && $0.hasSuffix("(1 object with links)")
+            },
             "\(plan.steps[0].findings)")
         let dropped = try XCTUnwrap(plan.steps[0].changes.first { $0.kind == .linksDropped })
         XCTAssertEqual([dropped.entity, dropped.property], ["Revision", "diffs"])
         XCTAssertEqual(dropped.rows, 1)
-        XCTAssertThrowsError(try MigrationPlan.make(store: path, bundle: bundle, checks: .destinationChanges)) { error in
+        XCTAssertThrowsError(try MigrationPlan.make(store: path, bundle: bundle, checks: .destinationChanges)) {
+            error in
             XCTAssertTrue("\(error)".contains("refused by --strict-destinations"), "\(error)")
         }
         _ = try MigrationRunner.run(plan, store: path, options: MigrationOptions(), keepBackup: false)
-        XCTAssertEqual(try rows(path, "SELECT count(*) FROM ZREVISION").first?.first.flatMap { Int64.fromDatabaseValue($0) }, 1)
-        XCTAssertEqual(try rows(path, "SELECT count(*) FROM ZDIFFVALUE").first?.first.flatMap { Int64.fromDatabaseValue($0) }, 0, "the new entity starts empty")
+        XCTAssertEqual(
+            try rows(path, "SELECT count(*) FROM ZREVISION").first?.first.flatMap { Int64.fromDatabaseValue($0) }, 1)
+        XCTAssertEqual(
+            try rows(path, "SELECT count(*) FROM ZDIFFVALUE").first?.first.flatMap { Int64.fromDatabaseValue($0) }, 0,
+            "the new entity starts empty")
     }
 
     /// Links to objects that become another entity than the new destination: Core Data cannot
@@ -401,7 +454,9 @@ final class ChangedDestinationTests: XCTestCase {
             try writer.insert("Old", ["text": .string("d")], toOne: ["revision": revision])
         }
         XCTAssertThrowsError(try MigrationPlan.make(store: linked, bundle: bundle)) { error in
-            XCTAssertTrue("\(error)".contains("Revision.diffs now points to Other, but its links hold Old objects, which become Old"), "\(error)")
+            XCTAssertTrue(
+                "\(error)".contains(
+                    "Revision.diffs now points to Other, but its links hold Old objects, which become Old"), "\(error)")
             XCTAssertTrue("\(error)".contains("(1 row has a link)"), "\(error)")
         }
         let unlinked = try store(v1) { writer in _ = try writer.insert("Revision", ["title": .string("r")]) }
@@ -428,13 +483,16 @@ final class ChangedDestinationTests: XCTestCase {
             try writer.add(a, "children", [a])
             _ = b
         }
-        let plan = try MigrationPlan.make(store: path, bundle: ModelBundle(name: "Photos", versions: [v1, v2], currentVersionName: "v2"))
+        let plan = try MigrationPlan.make(
+            store: path, bundle: ModelBundle(name: "Photos", versions: [v1, v2], currentVersionName: "v2"))
         XCTAssertTrue(
             plan.steps[0].findings.contains(
                 "data dropped: Photo.children is now the inverse of Photo.parent, kept in its key: the links children kept on its own are dropped (1 object with links)"
             ),
             "\(plan.steps[0].findings)")
         _ = try MigrationRunner.run(plan, store: path, options: MigrationOptions(), keepBackup: false)
-        XCTAssertEqual(try rows(path, "SELECT Z_PK, ZPARENT FROM ZPHOTO ORDER BY Z_PK").map { $0.map(\.description) }, [["1", "NULL"], ["2", "1"]])
+        XCTAssertEqual(
+            try rows(path, "SELECT Z_PK, ZPARENT FROM ZPHOTO ORDER BY Z_PK").map { $0.map(\.description) },
+            [["1", "NULL"], ["2", "1"]])
     }
 }

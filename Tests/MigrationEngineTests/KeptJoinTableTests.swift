@@ -14,14 +14,17 @@ final class KeptJoinTableTests: XCTestCase {
     private func library(_ edited: [String: [(String, String)]]) throws -> ModelBundle {
         let models = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Benchmarks/Models/Library.xcdatamodeld")
-        let original = try String(contentsOf: models.appendingPathComponent("Library 1.xcdatamodel/contents"), encoding: .utf8)
+        let original = try String(
+            contentsOf: models.appendingPathComponent("Library 1.xcdatamodel/contents"), encoding: .utf8)
         let bundle = try scratchDirectory().appendingPathComponent("Library.xcdatamodeld")
         var versions = ["Library 1": [(String, String)]()]
         versions.merge(edited) { _, new in new }
         for (name, replacements) in versions {
             let directory = bundle.appendingPathComponent("\(name).xcdatamodel")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            let contents = replacements.reduce(original) { xml, change in xml.replacingOccurrences(of: change.0, with: change.1) }
+            let contents = replacements.reduce(original) { xml, change in
+                xml.replacingOccurrences(of: change.0, with: change.1)
+            }
             XCTAssertTrue(replacements.allSatisfy { original.contains($0.0) }, "every edit of \(name) applies")
             try contents.write(to: directory.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
         }
@@ -78,7 +81,9 @@ final class KeptJoinTableTests: XCTestCase {
         XCTAssertEqual(try rootPage(path, "Z_1TAGS"), table, "the join table was not rebuilt")
         XCTAssertEqual(try rootPage(path, "Z_1TAGS_Z_4TAGS_INDEX"), index, "nor its index")
         XCTAssertEqual(try rows(path, "SELECT Z_1BOOKS, Z_4TAGS FROM Z_1TAGS ORDER BY 1, 2"), links)
-        XCTAssertEqual(try rows(path, "SELECT count(*) FROM pragma_table_info('ZBOOK') WHERE name = 'ZNOTES'")[0][0], 1.databaseValue)
+        XCTAssertEqual(
+            try rows(path, "SELECT count(*) FROM pragma_table_info('ZBOOK') WHERE name = 'ZNOTES'")[0][0],
+            1.databaseValue)
         XCTAssertEqual(try rows(path, "PRAGMA integrity_check")[0][0], "ok".databaseValue)
     }
 
@@ -86,7 +91,9 @@ final class KeptJoinTableTests: XCTestCase {
         // The same columns before and after, but a copy numbers missing positions: not kept,
         // whichever side is ordered (the one whose links the copy reads, or the other).
         for (ordered, position) in [(Self.tagsOrdered, "Z_FOK_4TAGS"), (Self.tagBooksOrdered, "Z_FOK_1BOOKS")] {
-            let bundle = try library(["Library 1 ordered": ordered, "Library 1 ordered notes": ordered + Self.notesAdded])
+            let bundle = try library([
+                "Library 1 ordered": ordered, "Library 1 ordered notes": ordered + Self.notesAdded,
+            ])
             let path = try makeStore(bundle, at: "Library 1 ordered", rows: 300)
             let links = try rows(path, "SELECT Z_1BOOKS, Z_4TAGS FROM Z_1TAGS ORDER BY 1, 2")
             // Positions unset: a copy numbers them, as Core Data would have; left as it is, the table would keep them unset.
@@ -97,8 +104,12 @@ final class KeptJoinTableTests: XCTestCase {
             _ = try MigrationRunner.run(plan, store: path, keepBackup: false)
 
             XCTAssertNotEqual(try rootPage(path, "Z_1TAGS"), table, "\(position): rebuilt")
-            XCTAssertEqual(try rows(path, "SELECT Z_1BOOKS, Z_4TAGS FROM Z_1TAGS ORDER BY 1, 2"), links, "\(position): every link as it was")
-            XCTAssertEqual(try rows(path, "SELECT count(*) FROM Z_1TAGS WHERE \(position) IS NULL")[0][0], 0.databaseValue, "\(position): numbered")
+            XCTAssertEqual(
+                try rows(path, "SELECT Z_1BOOKS, Z_4TAGS FROM Z_1TAGS ORDER BY 1, 2"), links,
+                "\(position): every link as it was")
+            XCTAssertEqual(
+                try rows(path, "SELECT count(*) FROM Z_1TAGS WHERE \(position) IS NULL")[0][0], 0.databaseValue,
+                "\(position): numbered")
         }
     }
 
@@ -111,6 +122,8 @@ final class KeptJoinTableTests: XCTestCase {
         _ = try MigrationRunner.run(plan, store: path, keepBackup: false)
 
         XCTAssertEqual(try rows(path, "SELECT Z_1BOOKS, Z_4TAGS FROM Z_1TAGS ORDER BY 1, 2"), links)
-        XCTAssertEqual(try rows(path, "SELECT count(*) FROM Z_1TAGS WHERE Z_FOK_4TAGS IS NULL")[0][0], 0.databaseValue, "every link has its position")
+        XCTAssertEqual(
+            try rows(path, "SELECT count(*) FROM Z_1TAGS WHERE Z_FOK_4TAGS IS NULL")[0][0], 0.databaseValue,
+            "every link has its position")
     }
 }

@@ -25,7 +25,8 @@ final class KeptRowCountsTests: XCTestCase {
 
     private func keptTables(_ from: ModelBundle.Version, _ to: ModelBundle.Version) -> Set<String> {
         let sql = LightweightSQL(
-            inference: InferredMapping(from: from, to: to), source: StoreLayout(model: from.model), destination: StoreLayout(model: to.model))
+            inference: InferredMapping(from: from, to: to), source: StoreLayout(model: from.model),
+            destination: StoreLayout(model: to.model))
         return sql.tablesKeepingRows(methods: sql.tableMethods())
     }
 
@@ -44,13 +45,19 @@ final class KeptRowCountsTests: XCTestCase {
         try store.writeObjects(StoreLayout(model: model)) { writer in
             for index in 0..<shelves {
                 let shelf = try writer.insert("Shelf", ["name": .string("shelf \(index)")])
-                for price in 1...books { try writer.relate(try writer.insert("Book", ["price": .integer(Int64(price))]), "shelf", to: [shelf]) }
+                for price in 1...books {
+                    try writer.relate(
+                        try writer.insert("Book", ["price": .integer(Int64(price))]), "shelf", to: [shelf])
+                }
             }
         }
         try store.close()
         let queue = try DatabaseQueue(path: path)
         try queue.write { db in
-            try db.execute(sql: "INSERT INTO ZSHELF (Z_PK, Z_ENT, Z_OPT, ZNAME) SELECT 99, Z_ENT, 1, 'stray' FROM Z_PRIMARYKEY WHERE Z_NAME = 'Book'")
+            try db.execute(
+                sql:
+                    "INSERT INTO ZSHELF (Z_PK, Z_ENT, Z_OPT, ZNAME) SELECT 99, Z_ENT, 1, 'stray' FROM Z_PRIMARYKEY WHERE Z_NAME = 'Book'"
+            )
         }
         try queue.close()
         return path
@@ -63,18 +70,23 @@ final class KeptRowCountsTests: XCTestCase {
         let v1 = try version("v1", shelf)
         let v2 = try version("v2", retyped)
         XCTAssertEqual(keptTables(v1, v2), ["ZSHELF"])
-        let sql = LightweightSQL(inference: InferredMapping(from: v1, to: v2), source: StoreLayout(model: v1.model), destination: StoreLayout(model: v2.model))
+        let sql = LightweightSQL(
+            inference: InferredMapping(from: v1, to: v2), source: StoreLayout(model: v1.model),
+            destination: StoreLayout(model: v2.model))
         XCTAssertEqual(sql.tablesCopiedWhole(methods: sql.tableMethods()), ["ZBOOK"])
         let path = try shelfStore("Shelf.sqlite", model: v1.model, shelves: 2, books: 3)
         let report = try InPlaceMigration.run(store: path, from: v1, to: v2)
         XCTAssertEqual(report.rowsAfter, ["Book": 6, "Shelf": 2])
-        XCTAssertEqual(report.rowsAfter, try PersistentStore.open(at: path).rowCounts(model: v2.model), "what the store holds, table by table")
+        XCTAssertEqual(
+            report.rowsAfter, try PersistentStore.open(at: path).rowCounts(model: v2.model),
+            "what the store holds, table by table")
     }
 
     private var retyped: String {
         shelf.replacingOccurrences(of: "Integer 64", with: "Double")
             .replacingOccurrences(
-                of: #"<attribute name="name""#, with: #"<attribute name="label" optional="YES" attributeType="String"/><attribute name="name""#)
+                of: #"<attribute name="name""#,
+                with: #"<attribute name="label" optional="YES" attributeType="String"/><attribute name="name""#)
     }
 
     /// The rows a copy inserted stand for its table's count only when they are exactly the rows
@@ -114,21 +126,32 @@ final class KeptRowCountsTests: XCTestCase {
             """
         func sql(_ to: String) throws -> LightweightSQL {
             let v1 = try version("v1", pages), v2 = try version("v2", to)
-            return LightweightSQL(inference: InferredMapping(from: v1, to: v2), source: StoreLayout(model: v1.model), destination: StoreLayout(model: v2.model))
+            return LightweightSQL(
+                inference: InferredMapping(from: v1, to: v2), source: StoreLayout(model: v1.model),
+                destination: StoreLayout(model: v2.model))
         }
         func rewrites(_ sql: LightweightSQL) -> Bool { sql.rewritesRows(methods: sql.tableMethods()) }
         let ordered = try sql(
-            pages.replacingOccurrences(of: #"toMany="YES" destinationEntity="Page""#, with: #"toMany="YES" ordered="YES" destinationEntity="Page""#))
+            pages.replacingOccurrences(
+                of: #"toMany="YES" destinationEntity="Page""#,
+                with: #"toMany="YES" ordered="YES" destinationEntity="Page""#))
         XCTAssertEqual(ordered.tableMethods()["ZPAGE"], .altered, "positions are numbered in place, not by a rebuild")
         XCTAssertTrue(rewrites(ordered))
         let book = #"<entity name="Book">"#
         XCTAssertFalse(
-            rewrites(try sql(pages.replacingOccurrences(of: book, with: book + #"<attribute name="subtitle" optional="YES" attributeType="String"/>"#))))
+            rewrites(
+                try sql(
+                    pages.replacingOccurrences(
+                        of: book, with: book + #"<attribute name="subtitle" optional="YES" attributeType="String"/>"#)))
+        )
         XCTAssertTrue(
             rewrites(
                 try sql(
                     pages.replacingOccurrences(
-                        of: book, with: book + #"<attribute name="subtitle" optional="YES" attributeType="String" defaultValueString="none"/>"#))))
+                        of: book,
+                        with: book
+                            + #"<attribute name="subtitle" optional="YES" attributeType="String" defaultValueString="none"/>"#
+                    ))))
     }
 
     /// An entity renamed so that the numbers change: every row's Z_ENT is rewritten by one
@@ -147,14 +170,20 @@ final class KeptRowCountsTests: XCTestCase {
         let path = try shelfStore("Renumbered.sqlite", model: v1.model, shelves: 3, books: 4)
         let report = try InPlaceMigration.run(store: path, from: v1, to: v2)
         XCTAssertEqual(report.rowsAfter, ["Volume": 12, "Shelf": 3])
-        XCTAssertEqual(report.rowsAfter, try PersistentStore.open(at: path).rowCounts(model: v2.model), "what the store holds, table by table")
+        XCTAssertEqual(
+            report.rowsAfter, try PersistentStore.open(at: path).rowCounts(model: v2.model),
+            "what the store holds, table by table")
         let numbers = try DatabaseQueue(path: path).read { db in
             try Row.fetchAll(
-                db, sql: "SELECT 'ZVOLUME', Z_ENT, count(*) FROM ZVOLUME GROUP BY Z_ENT UNION ALL SELECT 'ZSHELF', Z_ENT, count(*) FROM ZSHELF GROUP BY Z_ENT"
+                db,
+                sql:
+                    "SELECT 'ZVOLUME', Z_ENT, count(*) FROM ZVOLUME GROUP BY Z_ENT UNION ALL SELECT 'ZSHELF', Z_ENT, count(*) FROM ZSHELF GROUP BY Z_ENT"
             )
             .map { "\($0[0] as String) \($0[1] as Int? ?? -1) \($0[2] as Int)" }
         }
-        XCTAssertEqual(Set(numbers), ["ZVOLUME 2 12", "ZSHELF 1 3", "ZSHELF 2 1"], "Shelf 2 → 1, Book 1 → Volume 2, the stray row with them")
+        XCTAssertEqual(
+            Set(numbers), ["ZVOLUME 2 12", "ZSHELF 1 3", "ZSHELF 2 1"],
+            "Shelf 2 → 1, Book 1 → Volume 2, the stray row with them")
     }
 
     /// A subentity dropped from a hierarchy: its rows are deleted from the shared table, which is
@@ -170,7 +199,8 @@ final class KeptRowCountsTests: XCTestCase {
             "v2",
             animals.replacingOccurrences(of: #"<entity name="Dog" parentEntity="Animal"/>"#, with: "")
                 .replacingOccurrences(
-                    of: #"<entity name="Account">"#, with: #"<entity name="Account"><attribute name="age" optional="YES" attributeType="Integer 16"/>"#))
+                    of: #"<entity name="Account">"#,
+                    with: #"<entity name="Account"><attribute name="age" optional="YES" attributeType="Integer 16"/>"#))
         XCTAssertEqual(keptTables(v1, v2), ["ZACCOUNT"], "Account keeps its number: it sorts before the hierarchy")
         let path = try scratchDirectory().appendingPathComponent("Animals.sqlite").path
         let store = try PersistentStore.create(at: path, model: v1.model)

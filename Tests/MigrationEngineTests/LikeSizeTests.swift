@@ -16,7 +16,9 @@ import Testing
             guard key == "body" else { throw EvaluationError("no key \(key)") }
             return .value(.string(body))
         }
-        func call(_ receiver: ExpressionValue, _ selector: String, _ arguments: [ExpressionValue]) throws -> ExpressionValue { .null }
+        func call(_ receiver: ExpressionValue, _ selector: String, _ arguments: [ExpressionValue]) throws
+            -> ExpressionValue
+        { .null }
         var ref: ObjectRef { ObjectRef(side: .source, id: ObjectID(entityNumber: 1, primaryKey: 1)) }
     }
 
@@ -38,7 +40,9 @@ import Testing
     /// other string comparisons are walked at the same sizes.
     @Test(arguments: [0, 1, 65_536, 1 << 20, 100 << 20])
     func everySizeIsMatchedWithoutCrashing(bytes: Int) throws {
-        let body = String(repeating: "a", count: max(0, bytes - 2)) + (bytes >= 2 ? "xy" : String(repeating: "a", count: bytes))
+        let body =
+            String(repeating: "a", count: max(0, bytes - 2))
+            + (bytes >= 2 ? "xy" : String(repeating: "a", count: bytes))
         #expect(try matches(body, "*x?") == (bytes >= 2))
         #expect(try holds(body, #"$source.body ENDSWITH "xy""#) == (bytes >= 2))
         #expect(try holds(body, #"$source.body CONTAINS "ax""#) == (bytes >= 3))
@@ -60,7 +64,9 @@ import Testing
         let body = String(repeating: "aé", count: bytes / 3) + String(repeating: "a", count: bytes % 3)
         let page = Page(body: body)
         let evaluator = ExpressionEvaluator(context: page, evaluatedObject: .object(page.ref))
-        #expect(try evaluator.evaluate(try ExpressionParser.expression("$source.body.length")) == .value(.integer(Int64(body.utf16.count))))
+        #expect(
+            try evaluator.evaluate(try ExpressionParser.expression("$source.body.length"))
+                == .value(.integer(Int64(body.utf16.count))))
         let upper = try evaluator.evaluate(try ExpressionParser.expression("$source.body.uppercaseString"))
         #expect(upper == .value(.string(body.uppercased())))
         let lower = try evaluator.evaluate(try ExpressionParser.expression("$source.body.lowercaseString.length"))
@@ -71,9 +77,15 @@ import Testing
         var generator = SystemRandomNumberGenerator()
         let letters: [Character] = ["a", "b", "é"], wild: [Character] = ["a", "b", "é", "*", "?"]
         for _ in 0..<3_000 {
-            let text = String((0..<Int.random(in: 0...8, using: &generator)).map { _ in letters.randomElement(using: &generator)! })
-            let pattern = String((0..<Int.random(in: 0...6, using: &generator)).map { _ in wild.randomElement(using: &generator)! })
-            let regex = "^" + pattern.map { $0 == "*" ? ".*" : $0 == "?" ? "." : NSRegularExpression.escapedPattern(for: String($0)) }.joined() + "$"
+            let text = String(
+                (0..<Int.random(in: 0...8, using: &generator)).map { _ in letters.randomElement(using: &generator)! })
+            let pattern = String(
+                (0..<Int.random(in: 0...6, using: &generator)).map { _ in wild.randomElement(using: &generator)! })
+            let regex =
+                "^"
+                + pattern.map {
+                    $0 == "*" ? ".*" : $0 == "?" ? "." : NSRegularExpression.escapedPattern(for: String($0))
+                }.joined() + "$"
             let expected = text.range(of: regex, options: .regularExpression) != nil
             #expect(PredicateEvaluator.like(text, pattern) == expected, "\(text) LIKE \(pattern)")
         }

@@ -11,14 +11,16 @@ final class MappingYAMLHostileInputTests: XCTestCase {
     func testDeepNestingIsRefusedWithItsLineInsteadOfOverflowingTheStack() {
         // Block nesting (`? ? ? …`, `- - - …`) at the start of line 4, flow nesting inside a value on line 5.
         let cases = [
-            Self.header + String(repeating: "? ", count: 50_000) + "x\n", Self.header + String(repeating: "- ", count: 50_000) + "x\n",
+            Self.header + String(repeating: "? ", count: 50_000) + "x\n",
+            Self.header + String(repeating: "- ", count: 50_000) + "x\n",
             Self.header + "  - name: A\n    userInfo: " + String(repeating: "[", count: 100_000) + "\n",
             Self.header + "  - name: A\n    userInfo: " + String(repeating: "{a: ", count: 50_000) + "x\n",
         ]
         for (text, line) in zip(cases, [4, 4, 5, 5]) {
             XCTAssertThrowsError(try MappingYAMLReader.read(text, name: "Deep", file: "Deep.mapping.yaml")) { error in
                 let error = error as? MappingError
-                XCTAssertEqual(error?.problem, "lists and mappings are nested more than 64 deep", "\(String(describing: error))")
+                XCTAssertEqual(
+                    error?.problem, "lists and mappings are nested more than 64 deep", "\(String(describing: error))")
                 XCTAssertEqual(error?.line, line)
             }
         }
@@ -33,13 +35,16 @@ final class MappingYAMLHostileInputTests: XCTestCase {
                 Self.header + "  - name: A\n    source: Page\n    destination: Page\n    userInfo: {deep: \(nested)}\n",
                 name: "Nested", file: "Nested.mapping.yaml")
         ) { error in
-            XCTAssertEqual((error as? MappingError)?.problem, "userInfo's deep must be text, found a YAML list", "\(error)")
+            XCTAssertEqual(
+                (error as? MappingError)?.problem, "userInfo's deep must be text, found a YAML list", "\(error)")
         }
         let mapping = try MappingYAMLReader.read(
             Self.header + "  - name: A\n    source: Page\n    destination: Page\n    userInfo: {deep: \"\(nested)\"}\n",
             name: "Nested", file: "Nested.mapping.yaml")
         XCTAssertEqual(mapping.entityMappings.map(\.name), ["A"])
-        XCTAssertThrowsError(try MappingYAMLReader.read("", name: "Empty", file: "Empty.mapping.yaml"), "an empty file is still an error")
+        XCTAssertThrowsError(
+            try MappingYAMLReader.read("", name: "Empty", file: "Empty.mapping.yaml"), "an empty file is still an error"
+        )
     }
 
     // MARK: - Inputs that mislead (issue 29 §4): each an error naming the file and the line
@@ -69,23 +74,31 @@ final class MappingYAMLHostileInputTests: XCTestCase {
     }
 
     func testAKeyGivenTwiceIsRefusedWithBothLines() {
-        let error = problem("  - source: Page\n    destination: Page\n    attributes:\n      text: $source.text\n      text: '\"x\"'\n")
+        let error = problem(
+            "  - source: Page\n    destination: Page\n    attributes:\n      text: $source.text\n      text: '\"x\"'\n")
         XCTAssertEqual(error?.problem, "the key \"text\" is given twice (first on line 7)")
         XCTAssertEqual(error?.line, 8)
-        XCTAssertNotNil(problem("  - source: Page\n    source: Book\n    destination: Page\n"), "in an entity mapping too")
+        XCTAssertNotNil(
+            problem("  - source: Page\n    source: Book\n    destination: Page\n"), "in an entity mapping too")
     }
 
     func testUserInfoThatIsNotTextIsRefused() {
-        XCTAssertEqual(problem("  - source: Page\n    destination: Page\n    userInfo: {a: [1, 2]}\n")?.problem, "userInfo's a must be text, found a YAML list")
         XCTAssertEqual(
-            problem("  - source: Page\n    destination: Page\n    userInfo: {a: {b: c}}\n")?.problem, "userInfo's a must be text, found a YAML mapping")
-        XCTAssertEqual(problem("  - source: Page\n    destination: Page\n    userInfo: [a]\n")?.problem, "userInfo must be key: value pairs")
+            problem("  - source: Page\n    destination: Page\n    userInfo: {a: [1, 2]}\n")?.problem,
+            "userInfo's a must be text, found a YAML list")
+        XCTAssertEqual(
+            problem("  - source: Page\n    destination: Page\n    userInfo: {a: {b: c}}\n")?.problem,
+            "userInfo's a must be text, found a YAML mapping")
+        XCTAssertEqual(
+            problem("  - source: Page\n    destination: Page\n    userInfo: [a]\n")?.problem,
+            "userInfo must be key: value pairs")
     }
 
     func testCoreDatasOwnPolicyClassIsTheDefaultPolicy() throws {
         for name in ["NSEntityMigrationPolicy", "CoreData.NSEntityMigrationPolicy"] {
             let mapping = try MappingYAMLReader.read(
-                Self.header + "  - source: Page\n    destination: Page\n    policy: \(name)\n", name: "Test", file: "Test.mapping.yaml")
+                Self.header + "  - source: Page\n    destination: Page\n    policy: \(name)\n", name: "Test",
+                file: "Test.mapping.yaml")
             XCTAssertNil(mapping.entityMappings.first?.policyName, name)
             XCTAssertEqual(mapping.entityMappings.first?.kind, .copy, name)
         }

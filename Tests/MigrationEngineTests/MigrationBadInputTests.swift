@@ -34,7 +34,9 @@ final class MigrationBadInputTests: XCTestCase {
     }
 
     private func yaml(_ body: String) throws -> MappingModel {
-        try MappingYAMLReader.read("source: BookStore 3\ndestination: BookStore 4\nentityMappings:\n" + body, name: "Test", file: "Test.mapping.yaml")
+        try MappingYAMLReader.read(
+            "source: BookStore 3\ndestination: BookStore 4\nentityMappings:\n" + body, name: "Test",
+            file: "Test.mapping.yaml")
     }
 
     func testMappingForTheWrongModelPair() throws {
@@ -42,34 +44,56 @@ final class MigrationBadInputTests: XCTestCase {
             from: "BookStore 4", to: "BookStore 5", mappings: [try DemoResources.mapping("BookStore3To4")],
             saying: "is not at version BookStore 4")
         let groceries = try DemoResources.mapping("Groceries3To4")
-        try expectFailure(mappings: [groceries], saying: "mapping Groceries3To4 maps Model 3 → Model 4, not BookStore 3 → BookStore 4")
+        try expectFailure(
+            mappings: [groceries], saying: "mapping Groceries3To4 maps Model 3 → Model 4, not BookStore 3 → BookStore 4"
+        )
     }
 
     func testUnknownEntityAndProperty() throws {
         try expectFailure(
             mappings: [try yaml("  - source: Publikation\n    destination: Publication\n")],
-            saying: "PublikationToPublication: source entity Publikation is not in version BookStore 3. Fix: use one of: Category, Page, Publication")
+            saying:
+                "PublikationToPublication: source entity Publikation is not in version BookStore 3. Fix: use one of: Category, Page, Publication"
+        )
         try expectFailure(
-            mappings: [try yaml("  - source: Publication\n    destination: Publication\n    attributes:\n      titel: $source.title\n")],
+            mappings: [
+                try yaml(
+                    "  - source: Publication\n    destination: Publication\n    attributes:\n      titel: $source.title\n"
+                )
+            ],
             saying: "PublicationToPublication.titel: Publication has no stored attribute titel")
     }
 
     func testExpressionNamingAMissingKey() throws {
         try expectFailure(
-            mappings: [try yaml("  - source: Publication\n    destination: Publication\n    attributes:\n      title: $source.titel\n")],
+            mappings: [
+                try yaml(
+                    "  - source: Publication\n    destination: Publication\n    attributes:\n      title: $source.titel\n"
+                )
+            ],
             saying: "PublicationToPublication.title: column 9 of \"$source.titel\": Publication has no key \"titel\"")
     }
 
     func testExpressionThatDoesNotParse() throws {
-        XCTAssertThrowsError(try yaml("  - source: Publication\n    destination: Publication\n    attributes:\n      price: ($source.price * 1.04\n")) {
+        XCTAssertThrowsError(
+            try yaml(
+                "  - source: Publication\n    destination: Publication\n    attributes:\n      price: ($source.price * 1.04\n"
+            )
+        ) {
             error in
             XCTAssertTrue(
-                "\(error)".contains("Test.mapping.yaml:7: PublicationToPublication.price: column 22 of \"($source.price * 1.04\": expected ')' here"),
+                "\(error)".contains(
+                    "Test.mapping.yaml:7: PublicationToPublication.price: column 22 of \"($source.price * 1.04\": expected ')' here"
+                ),
                 "\(error)")
         }
         XCTAssertThrowsError(
-            try yaml("  - source: Publication\n    destination: Publication\n    attributes:\n      price: FUNCTION($source, \"performSelector:\", \"x\")\n")
-                .resolved(source: try version(try bookStore(), "BookStore 3").model, destination: try version(try bookStore(), "BookStore 4").model)
+            try yaml(
+                "  - source: Publication\n    destination: Publication\n    attributes:\n      price: FUNCTION($source, \"performSelector:\", \"x\")\n"
+            )
+            .resolved(
+                source: try version(try bookStore(), "BookStore 3").model,
+                destination: try version(try bookStore(), "BookStore 4").model)
         ) { error in
             XCTAssertTrue("\(error)".contains("FUNCTION selector \"performSelector:\" is not allowed"), "\(error)")
         }
@@ -78,7 +102,9 @@ final class MigrationBadInputTests: XCTestCase {
     func testPolicyThatIsNotRegistered() throws {
         try expectFailure(
             mappings: [try DemoResources.mapping("BookStore3To4")], policies: PolicyRegistry(),
-            saying: "entity mapping PublicationToPublication of BookStore3To4 names policy PublicationToPublicationMigrationPolicy, which is not registered")
+            saying:
+                "entity mapping PublicationToPublication of BookStore3To4 names policy PublicationToPublicationMigrationPolicy, which is not registered"
+        )
     }
 
     func testValidationFailureNamesEntityObjectAndProperty() throws {
@@ -117,11 +143,15 @@ final class MigrationBadInputTests: XCTestCase {
             policies: DemoResources.policies,
             configureManager: { _ in
                 // While the first migration runs, a second one on the same store must be refused.
-                XCTAssertThrowsError(try MappingMigration.run(store: path, from: from, to: to, mappings: [mapping])) { error in
+                XCTAssertThrowsError(try MappingMigration.run(store: path, from: from, to: to, mappings: [mapping])) {
+                    error in
                     XCTAssertEqual((error as? MigrationError)?.kind, .locked, "\(error)")
-                    XCTAssertTrue("\(error)".contains("is being migrated by another process: pid \(getpid()) ("), "\(error)")
+                    XCTAssertTrue(
+                        "\(error)".contains("is being migrated by another process: pid \(getpid()) ("), "\(error)")
                     // Since when, in UTC, as ISO 8601.
-                    XCTAssertNotNil("\(error)".range(of: #"\) since 20\d\d-\d\d-\d\dT\d\d:\d\d:\d\dZ"#, options: .regularExpression), "\(error)")
+                    XCTAssertNotNil(
+                        "\(error)".range(
+                            of: #"\) since 20\d\d-\d\d-\d\dT\d\d:\d\d:\d\dZ"#, options: .regularExpression), "\(error)")
                 }
             })
         XCTAssertNoThrow(

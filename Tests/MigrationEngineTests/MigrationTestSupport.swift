@@ -19,10 +19,13 @@ extension XCTestCase {
     /// The objc.io `Model1.sqlite` copied to `path` (writable), with `rows` generated rows per
     /// root entity added after its own books.
     func makeBooksModel1(at path: String, rows: Int, seed: UInt64 = 1) throws {
-        try FileManager.default.copyItem(atPath: DemoResources.root.appendingPathComponent("Books/Model1.sqlite").path, toPath: path)
+        try FileManager.default.copyItem(
+            atPath: DemoResources.root.appendingPathComponent("Books/Model1.sqlite").path, toPath: path)
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
         let store = try PersistentStore.open(at: path, mode: .readWrite)
-        try DataGenerator(model: try version(ModelBundle.read(at: DemoResources.booksBundle), "Model1").model, seed: seed).fill(store, rows: rows)
+        try DataGenerator(
+            model: try version(ModelBundle.read(at: DemoResources.booksBundle), "Model1").model, seed: seed
+        ).fill(store, rows: rows)
         try store.close()
     }
 
@@ -35,7 +38,8 @@ extension XCTestCase {
             let fiction = try writer.insert("Category", ["name": .string("Fiction")])
             let science = try writer.insert("Category", ["name": .string("Science")])
             let books: [(String, Double, String?)] = [
-                ("The first book", 20, "John Doe"), ("The second book", 21, "Jane Doe"), ("The third book", 22, "Bill Smith"),
+                ("The first book", 20, "John Doe"), ("The second book", 21, "Jane Doe"),
+                ("The third book", 22, "Bill Smith"),
                 ("The fourth book", 23, "Jack Brown"), ("Dialogues", 24, "Plato"), ("Anonymous pamphlet", 1, nil),
             ]
             for (index, book) in books.enumerated() {
@@ -80,7 +84,8 @@ extension XCTestCase {
 
     /// Everything in the store's directory, so a test can see that nothing was left behind.
     func directoryListing(_ path: String) throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path).sorted()
+        try FileManager.default.contentsOfDirectory(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path)
+            .sorted()
     }
 
     func rows(_ path: String, _ sql: String) throws -> [[DatabaseValue]] {

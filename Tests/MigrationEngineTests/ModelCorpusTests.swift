@@ -22,7 +22,8 @@ final class ModelCorpusTests: XCTestCase {
     static func read(_ url: URL) throws -> ModelBundle {
         guard url.pathExtension == "xcdatamodel" else { return try ModelBundle.read(at: url) }
         let name = url.deletingPathExtension().lastPathComponent
-        return ModelBundle(name: name, versions: [try ModelBundle.readVersion(at: url, name: name)], currentVersionName: name)
+        return ModelBundle(
+            name: name, versions: [try ModelBundle.readVersion(at: url, name: name)], currentVersionName: name)
     }
 
     /// The mapping models of the repository `url` is in (its first folder under the fixtures, or
@@ -47,7 +48,11 @@ final class ModelCorpusTests: XCTestCase {
             }
             XCTAssertNotNil(bundle.version(named: bundle.currentVersionName), url.path)
             for version in bundle.versions {
-                if let refusal = version.refusal { refused.append("\(version.name): \(refusal)") } else { usable.append((url, version)) }
+                if let refusal = version.refusal {
+                    refused.append("\(version.name): \(refusal)")
+                } else {
+                    usable.append((url, version))
+                }
             }
         }
         let directory = try scratchDirectory()
@@ -63,7 +68,10 @@ final class ModelCorpusTests: XCTestCase {
                 try DataGenerator(model: version.model, seed: 5).fill(store, rows: 3)
                 try store.close()
                 let hashes = try PersistentStore.open(at: path).metadata().versionHashes
-                outcomes.set(index, hashes == version.entityHashes ? nil : MigrationError(.verification, "the store does not carry its version's hashes"))
+                outcomes.set(
+                    index,
+                    hashes == version.entityHashes
+                        ? nil : MigrationError(.verification, "the store does not carry its version's hashes"))
             } catch {
                 outcomes.set(index, error)
             }
@@ -89,9 +97,12 @@ final class ModelCorpusTests: XCTestCase {
     /// What Core Data says of a store it will not migrate, or of a step that needs the app's own
     /// code: outcomes a history may rightly have. Anything else is Chrysalis's failure.
     static func isCoreDatasVerdict(_ error: Error) -> Bool {
-        guard let error = error as? MigrationError, [.wrongModel, .missingPolicy, .validation].contains(error.kind) else { return false }
-        return error.message.contains("needs a mapping model") || error.message.contains("Core Data refuses such a store too")
-            || error.message.contains("custom migration policies are not registered") || error.message.contains("which is not registered")
+        guard let error = error as? MigrationError, [.wrongModel, .missingPolicy, .validation].contains(error.kind)
+        else { return false }
+        return error.message.contains("needs a mapping model")
+            || error.message.contains("Core Data refuses such a store too")
+            || error.message.contains("custom migration policies are not registered")
+            || error.message.contains("which is not registered")
     }
 
     /// Every pair of consecutive versions Core Data loads, of every model in the fixtures (those
@@ -116,7 +127,9 @@ final class ModelCorpusTests: XCTestCase {
         // Each pair's store is its own: as many at once as there are processors.
         DispatchQueue.concurrentPerform(iterations: pairs.count) { index in
             let pair = pairs[index]
-            let check = HistoryCheck(bundle: pair.bundle, mappings: pair.mappings, strategy: .progressive, rows: 4, target: pair.destination.name)
+            let check = HistoryCheck(
+                bundle: pair.bundle, mappings: pair.mappings, strategy: .progressive, rows: 4,
+                target: pair.destination.name)
             let path = directory.appendingPathComponent("pair-\(index).sqlite").path
             defer { StoreFiles.remove(path) }
             do {

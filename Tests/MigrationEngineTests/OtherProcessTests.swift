@@ -40,14 +40,17 @@ final class OtherProcessTests: XCTestCase {
             app.terminate(); app.waitUntilExit()
         }
         let line = output.fileHandleForReading.availableData
-        XCTAssertEqual(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines), "open", "the app opened the store")
+        XCTAssertEqual(
+            String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines), "open",
+            "the app opened the store")
         return app
     }
 
     private func plan(_ path: String) throws -> MigrationPlan {
         try MigrationPlan.make(
             store: path, bundle: try bookStore(),
-            mappings: [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")], strategy: .iterative)
+            mappings: [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")],
+            strategy: .iterative)
     }
 
     func testAnAppWithTheStoreOpenIsNamedBeforeTheFirstWrite() throws {
@@ -55,17 +58,24 @@ final class OtherProcessTests: XCTestCase {
             let path = try bookStore1()
             let app = try appHoldingTheStore(path, journalMode: mode)
             let before = try digest(path)
-            XCTAssertThrowsError(try MigrationRunner.run(try plan(path), store: path, options: MigrationOptions(policies: DemoResources.policies))) { error in
+            XCTAssertThrowsError(
+                try MigrationRunner.run(
+                    try plan(path), store: path, options: MigrationOptions(policies: DemoResources.policies))
+            ) { error in
                 let text = "\(error)"
                 XCTAssertEqual((error as? MigrationError)?.kind, .locked, text)
-                XCTAssertTrue(text.contains("is open in another process: pid \(app.processIdentifier) (python3 -c"), text)
+                XCTAssertTrue(
+                    text.contains("is open in another process: pid \(app.processIdentifier) (python3 -c"), text)
                 XCTAssertTrue(text.contains("the store is as it was, at BookStore; nothing was changed"), text)
             }
             XCTAssertEqual(try digest(path), before, "\(mode): not a byte changed")
             app.terminate()
             app.waitUntilExit()
-            let report = try MigrationRunner.run(try plan(path), store: path, options: MigrationOptions(policies: DemoResources.policies), keepBackup: false)
-            XCTAssertEqual(report.steps.last?.destinationVersion, "BookStore 5", "\(mode): once the app quits, the same plan runs")
+            let report = try MigrationRunner.run(
+                try plan(path), store: path, options: MigrationOptions(policies: DemoResources.policies),
+                keepBackup: false)
+            XCTAssertEqual(
+                report.steps.last?.destinationVersion, "BookStore 5", "\(mode): once the app quits, the same plan runs")
         }
     }
 
@@ -87,7 +97,8 @@ final class OtherProcessTests: XCTestCase {
                 }
                 try app.close()
             })
-        XCTAssertThrowsError(try MigrationRunner.run(try plan(path), store: path, options: options, keepBackup: false)) { error in
+        XCTAssertThrowsError(try MigrationRunner.run(try plan(path), store: path, options: options, keepBackup: false))
+        { error in
             let text = "\(error)"
             XCTAssertEqual((error as? MigrationError)?.kind, .otherWriter, text)
             XCTAssertEqual((error as? MigrationError)?.state?.name, "keptOtherWrites", text)
@@ -98,13 +109,18 @@ final class OtherProcessTests: XCTestCase {
             XCTAssertFalse(text.contains("put back, byte for byte"), text)
             XCTAssertFalse(text.contains("delete those rows"), "never tells a user to delete good rows: \(text)")
         }
-        XCTAssertEqual(try rows(path, "SELECT count(*) FROM ZCATEGORY WHERE ZNAME = 'Written by the app'"), [[1.databaseValue]], "the app's row is there")
+        XCTAssertEqual(
+            try rows(path, "SELECT count(*) FROM ZCATEGORY WHERE ZNAME = 'Written by the app'"), [[1.databaseValue]],
+            "the app's row is there")
         XCTAssertFalse(
             FileManager.default.fileExists(
-                atPath: URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(".BookStore.sqlite.chrysalis-plan").path),
+                atPath: URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(
+                    ".BookStore.sqlite.chrysalis-plan"
+                ).path),
             "no journal left to put the original back over the app's row later")
         XCTAssertTrue(
-            FileManager.default.fileExists(atPath: path.replacingOccurrences(of: "BookStore.sqlite", with: "BookStore~.sqlite")),
+            FileManager.default.fileExists(
+                atPath: path.replacingOccurrences(of: "BookStore.sqlite", with: "BookStore~.sqlite")),
             "the original is kept, as said")
     }
 
@@ -114,7 +130,8 @@ final class OtherProcessTests: XCTestCase {
     /// put its original back over it. Every failure path now asks first, and the row is kept.
     func testARowWrittenBetweenStepsUnseenByTheFilesTimesIsKept() throws {
         let path = try bookStore1()
-        var options = MigrationOptions(policies: DemoResources.policies, configureManager: { try BookStoreSynopsis.install(on: $0) })
+        var options = MigrationOptions(
+            policies: DemoResources.policies, configureManager: { try BookStoreSynopsis.install(on: $0) })
         options.afterStep = { completed in
             guard completed.index == 2 else { return }
             var before = stat()
@@ -133,12 +150,15 @@ final class OtherProcessTests: XCTestCase {
             var times = [before.st_atim, before.st_mtim]
             XCTAssertEqual(utimensat(AT_FDCWD, path, &times, 0), 0)
         }
-        XCTAssertThrowsError(try MigrationRunner.run(try plan(path), store: path, options: options, keepBackup: false)) { error in
+        XCTAssertThrowsError(try MigrationRunner.run(try plan(path), store: path, options: options, keepBackup: false))
+        { error in
             let text = "\(error)"
             XCTAssertEqual((error as? MigrationError)?.kind, .otherWriter, text)
             XCTAssertTrue(text.contains("with the other process's changes, which are kept"), text)
         }
-        XCTAssertEqual(try rows(path, "SELECT count(*) FROM ZCATEGORY WHERE ZNAME = 'Written by the app'"), [[1.databaseValue]], "the app's row is there")
+        XCTAssertEqual(
+            try rows(path, "SELECT count(*) FROM ZCATEGORY WHERE ZNAME = 'Written by the app'"), [[1.databaseValue]],
+            "the app's row is there")
     }
 }
 

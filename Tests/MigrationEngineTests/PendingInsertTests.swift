@@ -18,8 +18,12 @@ final class PendingInsertTests: XCTestCase {
         var problems: [String] = []
         var notes = 0
 
-        func createDestinationInstances(forSource source: ObjectID, in mapping: EntityMapping, manager: MigrationManager) throws {
-            guard let book = try manager.createDefaultDestinationInstance(forSource: source, in: mapping) else { return }
+        func createDestinationInstances(
+            forSource source: ObjectID, in mapping: EntityMapping, manager: MigrationManager
+        ) throws {
+            guard let book = try manager.createDefaultDestinationInstance(forSource: source, in: mapping) else {
+                return
+            }
             let key = source.primaryKey
             let note = try manager.insertDestination("Page", ["text": .string("draft \(key)")])
             try manager.relateDestination(note, "book", to: [book])
@@ -32,10 +36,14 @@ final class PendingInsertTests: XCTestCase {
                 try manager.relateDestination(shelf, "books", to: [book])
             }
             let found = try manager.lastDestinationObjectID("Page", where: "text", equals: .string("note \(key)"))
-            if found != note { problems.append("book \(key): the look-up found \(found.map(\.description) ?? "nothing"), not the note \(note)") }
+            if found != note {
+                problems.append(
+                    "book \(key): the look-up found \(found.map(\.description) ?? "nothing"), not the note \(note)")
+            }
             let read = try manager.destinationObject(note)
             if read?.values["text"] != .string("note \(key)") || read?.toOne["book"] != book {
-                problems.append("book \(key): the note reads back as \(read.map { "\($0.values) \($0.toOne)" } ?? "missing")")
+                problems.append(
+                    "book \(key): the note reads back as \(read.map { "\($0.values) \($0.toOne)" } ?? "missing")")
             }
             notes += 1
         }
@@ -57,19 +65,27 @@ final class PendingInsertTests: XCTestCase {
         XCTAssertEqual(try rows(path, "SELECT count(*) FROM ZPAGE WHERE ZTEXT LIKE 'second %'")[0][0], 20.databaseValue)
         // The source's pages arrived beside them, none lost or doubled.
         XCTAssertEqual(
-            try rows(path, "SELECT count(*) FROM ZPAGE WHERE coalesce(ZTEXT, '') NOT LIKE 'note %' AND coalesce(ZTEXT, '') NOT LIKE 'second %'")[0][0],
+            try rows(
+                path,
+                "SELECT count(*) FROM ZPAGE WHERE coalesce(ZTEXT, '') NOT LIKE 'note %' AND coalesce(ZTEXT, '') NOT LIKE 'second %'"
+            )[0][0],
             sourcePages)
         // The shelves' books were set through the books' rows, after the shelf's own row was written.
-        XCTAssertEqual(try rows(path, "SELECT count(*) FROM ZCATEGORY WHERE ZNAME LIKE 'shelf %'")[0][0], 20.databaseValue)
+        XCTAssertEqual(
+            try rows(path, "SELECT count(*) FROM ZCATEGORY WHERE ZNAME LIKE 'shelf %'")[0][0], 20.databaseValue)
         // Z_PRIMARYKEY counts every key handed out, held back or not.
-        XCTAssertEqual(try rows(path, "SELECT Z_MAX = (SELECT max(Z_PK) FROM ZPAGE) FROM Z_PRIMARYKEY WHERE Z_NAME = 'Page'")[0][0], 1.databaseValue)
+        XCTAssertEqual(
+            try rows(path, "SELECT Z_MAX = (SELECT max(Z_PK) FROM ZPAGE) FROM Z_PRIMARYKEY WHERE Z_NAME = 'Page'")[0][
+                0], 1.databaseValue)
     }
 
     /// A policy that fails after inserting leaves nothing of the row behind: the instance held back
     /// goes with the rollback, and the source is as it was.
     func testAnInstanceHeldBackWhenThePolicyThrowsIsNeverWritten() throws {
         struct Failing: EntityMigrationPolicy {
-            func createDestinationInstances(forSource source: ObjectID, in mapping: EntityMapping, manager: MigrationManager) throws {
+            func createDestinationInstances(
+                forSource source: ObjectID, in mapping: EntityMapping, manager: MigrationManager
+            ) throws {
                 let note = try manager.insertDestination("Page", ["text": .string("doomed")])
                 try manager.relateDestination(note, "book", to: [])
                 if source.primaryKey == 4 { throw MigrationError(.evaluation, "book 4 refused", fix: "none") }

@@ -22,13 +22,17 @@ final class PlanProgressTests: XCTestCase {
 
     private func fourSteps(_ path: String) throws -> MigrationPlan {
         try MigrationPlan.make(
-            store: path, bundle: try bookStore(), mappings: [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")],
+            store: path, bundle: try bookStore(),
+            mappings: [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")],
             strategy: .iterative)
     }
 
     /// Runs the plan, collecting what its own channel posts.
-    private func run(_ path: String, _ configure: (inout MigrationOptions) -> Void = { _ in }) throws -> [MigrationProgress] {
-        var options = MigrationOptions(policies: DemoResources.policies, chunkSize: 100, configureManager: BookStoreSynopsis.install)
+    private func run(_ path: String, _ configure: (inout MigrationOptions) -> Void = { _ in }) throws
+        -> [MigrationProgress]
+    {
+        var options = MigrationOptions(
+            policies: DemoResources.policies, chunkSize: 100, configureManager: BookStoreSynopsis.install)
         configure(&options)
         let seen = Mutex<[MigrationProgress]>([])
         let observation = options.progressChannel.observe { progress in seen.withLock { $0.append(progress) } }
@@ -39,18 +43,30 @@ final class PlanProgressTests: XCTestCase {
 
     func testEveryStageCountsItsOwnUnitAndTheBarNeverGoesBack() throws {
         let values = try run(try bookStore1())
-        for (earlier, later) in zip(values, values.dropFirst()) { XCTAssertLessThanOrEqual(earlier.fraction, later.fraction) }
+        for (earlier, later) in zip(values, values.dropFirst()) {
+            XCTAssertLessThanOrEqual(earlier.fraction, later.fraction)
+        }
         XCTAssertEqual(values.filter { $0.fraction == 1 }.count, 1, "1.0 once, at the plan's end")
         let validate = try XCTUnwrap(values.first { $0.stage == .validate && $0.step == 3 })
         XCTAssertEqual(validate.unit, .rows)
         XCTAssertEqual(validate.rowsTotal, 300 * 3, "validation counts the destination's rows, not its 3 entities")
-        XCTAssertEqual(values.last { $0.stage == .validate && $0.step == 3 }?.rowsDone, validate.rowsTotal, "and gets to the end of them")
-        XCTAssertEqual(values.first { $0.stage == .indexes && $0.step == 3 }?.unit, .indexes, "index builds are a stage of their own")
-        XCTAssertEqual(values.first { $0.stage == .verify && $0.step == 3 }?.rowsTotal, validate.rowsTotal, "verification counts rows too")
+        XCTAssertEqual(
+            values.last { $0.stage == .validate && $0.step == 3 }?.rowsDone, validate.rowsTotal,
+            "and gets to the end of them")
+        XCTAssertEqual(
+            values.first { $0.stage == .indexes && $0.step == 3 }?.unit, .indexes,
+            "index builds are a stage of their own")
+        XCTAssertEqual(
+            values.first { $0.stage == .verify && $0.step == 3 }?.rowsTotal, validate.rowsTotal,
+            "verification counts rows too")
         XCTAssertEqual(values.first { $0.stage == .inPlace && $0.step == 1 }?.unit, .tables)
-        XCTAssertTrue(values.contains { $0.stage == .backup && $0.step == 1 && $0.unit == .megabytes }, "the first step copies the original first")
+        XCTAssertTrue(
+            values.contains { $0.stage == .backup && $0.step == 1 && $0.unit == .megabytes },
+            "the first step copies the original first")
         XCTAssertFalse(values.contains { $0.stage == .backup && $0.step == 2 }, "later steps keep no copy of their own")
-        XCTAssertTrue(values.filter { $0.step <= 2 }.allSatisfy { $0.pass.hasSuffix("(lightweight, in place)") }, "one word for in-place steps")
+        XCTAssertTrue(
+            values.filter { $0.step <= 2 }.allSatisfy { $0.pass.hasSuffix("(lightweight, in place)") },
+            "one word for in-place steps")
     }
 
     func testEachStepFillsTheShareItsCostSays() throws {
@@ -63,7 +79,8 @@ final class PlanProgressTests: XCTestCase {
         // The custom policy's row-by-row step costs the most; an in-place change of a small store the least.
         XCTAssertGreaterThan(share(3), share(4), "3 → 4 runs a custom policy row by row")
         XCTAssertGreaterThan(share(4), share(2), "4 → 5 rewrites every row; 2 → 3 renames a table")
-        XCTAssertLessThan(share(1) + share(2), share(3), "both in-place steps together cost less than the row-by-row step")
+        XCTAssertLessThan(
+            share(1) + share(2), share(3), "both in-place steps together cost less than the row-by-row step")
     }
 
     func testTwoMigrationsInOneProcessNeverHearEachOther() throws {
@@ -74,7 +91,9 @@ final class PlanProgressTests: XCTestCase {
             MigrationOptions(policies: DemoResources.policies, configureManager: BookStoreSynopsis.install),
         ]
         let observations = zip(["first", "second"], options).map { name, options in
-            options.progressChannel.observe { progress in heard.withLock { _ = $0[name, default: []].insert(progress.rowsTotal) } }
+            options.progressChannel.observe { progress in
+                heard.withLock { _ = $0[name, default: []].insert(progress.rowsTotal) }
+            }
         }
         defer { for observation in observations { observation.cancel() } }
         options[1].chunkSize = 7
@@ -114,6 +133,8 @@ final class PlanProgressTests: XCTestCase {
             XCTAssertEqual((error as? MigrationError)?.state, .restored(version: "BookStore"), "\(error)")
         }
         XCTAssertEqual(versions.withLock { $0 }, ["BookStore 2", "BookStore 3", "BookStore 4"])
-        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), original, "stopped after a step, the plan still puts the original back")
+        XCTAssertEqual(
+            try Data(contentsOf: URL(fileURLWithPath: path)), original,
+            "stopped after a step, the plan still puts the original back")
     }
 }

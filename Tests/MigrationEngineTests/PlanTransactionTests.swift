@@ -23,7 +23,8 @@ final class PlanTransactionTests: XCTestCase {
     private func fourSteps(_ path: String) throws -> MigrationPlan {
         let plan = try MigrationPlan.make(
             store: path, bundle: try bookStore(),
-            mappings: [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")], strategy: .iterative)
+            mappings: [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")],
+            strategy: .iterative)
         XCTAssertEqual(plan.steps.map(\.kind.name), ["lightweight", "lightweight", "mapping", "mapping"])
         return plan
     }
@@ -40,23 +41,31 @@ final class PlanTransactionTests: XCTestCase {
         for step in 2...4 {
             let (path, original) = try bookStore1()
             let log = ProgressLog()
-            XCTAssertThrowsError(try MigrationRunner.run(try fourSteps(path), store: path, options: cancelling(at: step, log: log))) { error in
+            XCTAssertThrowsError(
+                try MigrationRunner.run(try fourSteps(path), store: path, options: cancelling(at: step, log: log))
+            ) { error in
                 let failure = error as? MigrationError
                 XCTAssertEqual(failure?.kind, .cancelled)
                 XCTAssertEqual(failure?.state, .restored(version: "BookStore"), "step \(step)")
                 XCTAssertTrue(
-                    "\(error)".contains("the store is as it was, at BookStore: the steps already done were undone and the original put back, byte for byte"),
+                    "\(error)".contains(
+                        "the store is as it was, at BookStore: the steps already done were undone and the original put back, byte for byte"
+                    ),
                     "\(error)")
             }
-            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), original, "step \(step): the original, byte for byte")
-            XCTAssertEqual(try directoryListing(path), ["BookStore.sqlite"], "step \(step): no backup, journal or work file left")
+            XCTAssertEqual(
+                try Data(contentsOf: URL(fileURLWithPath: path)), original, "step \(step): the original, byte for byte")
+            XCTAssertEqual(
+                try directoryListing(path), ["BookStore.sqlite"], "step \(step): no backup, journal or work file left")
         }
     }
 
     func testACancelInTheFirstStepChangesNothing() throws {
         let (path, original) = try bookStore1()
         let log = ProgressLog()
-        XCTAssertThrowsError(try MigrationRunner.run(try fourSteps(path), store: path, options: cancelling(at: 1, log: log))) { error in
+        XCTAssertThrowsError(
+            try MigrationRunner.run(try fourSteps(path), store: path, options: cancelling(at: 1, log: log))
+        ) { error in
             XCTAssertEqual((error as? MigrationError)?.state, .unchanged(version: "BookStore"))
         }
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), original)
@@ -66,11 +75,19 @@ final class PlanTransactionTests: XCTestCase {
     func testKeepProgressKeepsTheStepsDoneAndNamesTheVersionAndTheBackup() throws {
         let (path, original) = try bookStore1()
         let log = ProgressLog()
-        XCTAssertThrowsError(try MigrationRunner.run(try fourSteps(path), store: path, options: cancelling(at: 3, log: log), keepProgress: true)) { error in
-            let backup = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("BookStore~.sqlite").path
-            XCTAssertEqual((error as? MigrationError)?.state, .partial(version: "BookStore 3", done: 2, total: 4, backup: backup))
+        XCTAssertThrowsError(
+            try MigrationRunner.run(
+                try fourSteps(path), store: path, options: cancelling(at: 3, log: log), keepProgress: true)
+        ) { error in
+            let backup = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(
+                "BookStore~.sqlite"
+            ).path
+            XCTAssertEqual(
+                (error as? MigrationError)?.state, .partial(version: "BookStore 3", done: 2, total: 4, backup: backup))
             XCTAssertTrue(
-                "\(error)".contains("the store is at BookStore 3, after 2 of 4 steps (--keep-progress); the original is kept as \(backup)"), "\(error)")
+                "\(error)".contains(
+                    "the store is at BookStore 3, after 2 of 4 steps (--keep-progress); the original is kept as \(backup)"
+                ), "\(error)")
             XCTAssertEqual(try? Data(contentsOf: URL(fileURLWithPath: backup)), original)
         }
         let hashes = try PersistentStore.open(at: path).metadata().versionHashes
@@ -83,7 +100,8 @@ final class PlanTransactionTests: XCTestCase {
             try fourSteps(path), store: path,
             options: MigrationOptions(policies: DemoResources.policies, configureManager: BookStoreSynopsis.install))
         XCTAssertEqual(report.steps.count, 4)
-        XCTAssertEqual(try directoryListing(path), ["BookStore.sqlite", "BookStore~.sqlite"], "no intermediate version is kept")
+        XCTAssertEqual(
+            try directoryListing(path), ["BookStore.sqlite", "BookStore~.sqlite"], "no intermediate version is kept")
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: try XCTUnwrap(report.backup))), original)
     }
 

@@ -19,10 +19,13 @@ final class PolicyLookupLinearityTests: XCTestCase {
         let small = try workPerRow(rows: 1_500)
         let large = try workPerRow(rows: 3_000)
         let growth = large / small
-        print("Books chain: \(Int(small)) VM steps per row at 1,500 rows, \(Int(large)) at 3,000 (×\(String(format: "%.3f", growth)))")
+        print(
+            "Books chain: \(Int(small)) VM steps per row at 1,500 rows, \(Int(large)) at 3,000 (×\(String(format: "%.3f", growth)))"
+        )
         // Linear work gives a ratio near 1 (fixed costs spread over more rows push it below);
         // one scan per look-up gave 1.9 at these sizes.
-        XCTAssertLessThan(growth, 1.15, "the work per row grew with the store: a look-up or the state is not O(1) per row")
+        XCTAssertLessThan(
+            growth, 1.15, "the work per row grew with the store: a look-up or the state is not O(1) per row")
     }
 
     /// Builds the demo's store (the real Model1.sqlite plus `rows` generated rows per root entity),
@@ -34,7 +37,8 @@ final class PolicyLookupLinearityTests: XCTestCase {
         let bundle = try ModelBundle.read(at: DemoResources.booksBundle)
 
         let counter = SQLiteWorkCounter()
-        let options = MigrationOptions(policies: DemoResources.policies, configureManager: { counter.attach(to: $0.stores.connection) })
+        let options = MigrationOptions(
+            policies: DemoResources.policies, configureManager: { counter.attach(to: $0.stores.connection) })
         _ = try MappingMigration.run(
             store: path, from: try version(bundle, "Model1"), to: try version(bundle, "Model2"),
             mappings: [try DemoResources.booksMapping("Model1_to_Model2")], options: options)

@@ -35,19 +35,27 @@ final class PolicyLookupTests: XCTestCase {
     struct LookingPolicy: EntityMigrationPolicy {
         let recorder: Recorder
 
-        func createDestinationInstances(forSource source: ObjectID, in mapping: EntityMapping, manager: MigrationManager) throws {
+        func createDestinationInstances(
+            forSource source: ObjectID, in mapping: EntityMapping, manager: MigrationManager
+        ) throws {
             try manager.createDefaultDestinationInstance(forSource: source, in: mapping)
             let book = try manager.sourceObject(source)
             let title = book.values["title"] ?? .null
             // A value derived by the policy: the name of the book's category, reached through a relationship.
-            let category = try manager.sourceDestinations(of: source, "category").first.map { try manager.sourceObject($0).values["name"] ?? .null } ?? .null
+            let category =
+                try manager.sourceDestinations(of: source, "category").first.map {
+                    try manager.sourceObject($0).values["name"] ?? .null
+                } ?? .null
             var found = Found()
             found.sameTitle = try manager.sourceObjectIDs("Book", where: "title", equals: title).map(\.primaryKey)
             found.firstSameTitle = try manager.firstSourceObjectID("Book", where: "title", equals: title)?.primaryKey
             found.lastSameTitle = try manager.lastSourceObjectID("Book", where: "title", equals: title)?.primaryKey
-            found.categoriesNamedAlike = try manager.destinationObjectIDs("Category", where: "name", equals: category).map(\.primaryKey)
-            found.firstCategory = try manager.firstDestinationObjectID("Category", where: "name", equals: category)?.primaryKey
-            found.lastCategory = try manager.lastDestinationObjectID("Category", where: "name", equals: category)?.primaryKey
+            found.categoriesNamedAlike = try manager.destinationObjectIDs("Category", where: "name", equals: category)
+                .map(\.primaryKey)
+            found.firstCategory = try manager.firstDestinationObjectID("Category", where: "name", equals: category)?
+                .primaryKey
+            found.lastCategory = try manager.lastDestinationObjectID("Category", where: "name", equals: category)?
+                .primaryKey
             found.pages = try manager.sourceDestinations(of: source, "pages").map(\.primaryKey)
             found.tags = try manager.sourceDestinations(of: source, "tags").map(\.primaryKey)
             recorder.found[source.primaryKey] = found
@@ -76,7 +84,8 @@ final class PolicyLookupTests: XCTestCase {
         }
         let original = try Data(contentsOf: URL(fileURLWithPath: path))
         let expected = try expectations(sourcePath: path)
-        let newStore = try PersistentStore.create(at: directory.appendingPathComponent("New.sqlite").path, model: try version(bundle, "Library 2").model)
+        let newStore = try PersistentStore.create(
+            at: directory.appendingPathComponent("New.sqlite").path, model: try version(bundle, "Library 2").model)
         try newStore.close()
 
         var mapping = try MappingYAMLReader.read(at: models.appendingPathComponent("Mappings/Library1To2.mapping.yaml"))
@@ -99,12 +108,19 @@ final class PolicyLookupTests: XCTestCase {
             want.lastCategory = want.categoriesNamedAlike.last
             XCTAssertEqual(found, want, "book \(book)")
         }
-        XCTAssertGreaterThan(recorder.found.values.filter { $0.sameTitle.count > 1 }.count, 40, "titles many books share were looked up")
-        XCTAssertGreaterThan(recorder.found.values.filter { $0.categoriesNamedAlike.count > 1 }.count, 10, "names many categories share were looked up")
+        XCTAssertGreaterThan(
+            recorder.found.values.filter { $0.sameTitle.count > 1 }.count, 40, "titles many books share were looked up")
+        XCTAssertGreaterThan(
+            recorder.found.values.filter { $0.categoriesNamedAlike.count > 1 }.count, 10,
+            "names many categories share were looked up")
 
         // No trace: the original (kept as the backup) byte for byte, and the migrated store's schema a new store's.
-        XCTAssertEqual(try Data(contentsOf: directory.appendingPathComponent("Library~.sqlite")), original, "the source was never written")
-        XCTAssertEqual(try schema(path), try schema(directory.appendingPathComponent("New.sqlite").path), "no look-up index is left in the migrated store")
+        XCTAssertEqual(
+            try Data(contentsOf: directory.appendingPathComponent("Library~.sqlite")), original,
+            "the source was never written")
+        XCTAssertEqual(
+            try schema(path), try schema(directory.appendingPathComponent("New.sqlite").path),
+            "no look-up index is left in the migrated store")
     }
 
     /// What each look-up must give for each source book, by plain queries on the source. The
@@ -116,12 +132,15 @@ final class PolicyLookupTests: XCTestCase {
             for row in try Row.fetchAll(db, sql: "SELECT Z_PK, ZTITLE, ZCATEGORY FROM ZBOOK") {
                 let key: Int64 = row[0], title: String? = row[1], category: Int64? = row[2]
                 var found = Found()
-                found.sameTitle = try Int64.fetchAll(db, sql: "SELECT Z_PK FROM ZBOOK WHERE ZTITLE IS ? ORDER BY Z_PK", arguments: [title])
+                found.sameTitle = try Int64.fetchAll(
+                    db, sql: "SELECT Z_PK FROM ZBOOK WHERE ZTITLE IS ? ORDER BY Z_PK", arguments: [title])
                 found.firstSameTitle = found.sameTitle.first
                 found.lastSameTitle = found.sameTitle.last
                 found.categoriesNamedAlike = [category ?? -1]
-                found.pages = try Int64.fetchAll(db, sql: "SELECT Z_PK FROM ZPAGE WHERE ZBOOK = ? ORDER BY Z_FOK_BOOK, Z_PK", arguments: [key])
-                found.tags = try Int64.fetchAll(db, sql: "SELECT Z_4TAGS FROM Z_1TAGS WHERE Z_1BOOKS = ? ORDER BY Z_4TAGS", arguments: [key])
+                found.pages = try Int64.fetchAll(
+                    db, sql: "SELECT Z_PK FROM ZPAGE WHERE ZBOOK = ? ORDER BY Z_FOK_BOOK, Z_PK", arguments: [key])
+                found.tags = try Int64.fetchAll(
+                    db, sql: "SELECT Z_4TAGS FROM Z_1TAGS WHERE Z_1BOOKS = ? ORDER BY Z_4TAGS", arguments: [key])
                 result[key] = found
             }
             return result
@@ -131,14 +150,16 @@ final class PolicyLookupTests: XCTestCase {
     /// For each category key of the source (and -1, a book without one: its name is nil), the
     /// keys of the migrated store's categories with the same name, by key.
     private func categoryKeys(_ path: String) throws -> [Int64: [Int64]] {
-        let backup = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("Library~.sqlite").path
+        let backup = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("Library~.sqlite")
+            .path
         let names = try DatabaseQueue(path: backup).read { db in
             try Row.fetchAll(db, sql: "SELECT Z_PK, ZNAME FROM ZCATEGORY").map { ($0[0] as Int64, $0[1] as String?) }
         }
         return try DatabaseQueue(path: path).read { db in
             var keys: [Int64: [Int64]] = [:]
             for (key, name) in names + [(-1, nil)] {
-                keys[key] = try Int64.fetchAll(db, sql: "SELECT Z_PK FROM ZCATEGORY WHERE ZNAME IS ? ORDER BY Z_PK", arguments: [name])
+                keys[key] = try Int64.fetchAll(
+                    db, sql: "SELECT Z_PK FROM ZCATEGORY WHERE ZNAME IS ? ORDER BY Z_PK", arguments: [name])
             }
             return keys
         }
@@ -146,7 +167,8 @@ final class PolicyLookupTests: XCTestCase {
 
     private func schema(_ path: String) throws -> [String] {
         try DatabaseQueue(path: path).read { db in
-            try String.fetchAll(db, sql: "SELECT type || ' ' || name || ': ' || ifnull(sql, '') FROM sqlite_master ORDER BY type, name")
+            try String.fetchAll(
+                db, sql: "SELECT type || ' ' || name || ': ' || ifnull(sql, '') FROM sqlite_master ORDER BY type, name")
         }
     }
 }

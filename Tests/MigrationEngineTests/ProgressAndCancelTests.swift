@@ -13,7 +13,9 @@ final class ProgressLog: @unchecked Sendable {
     var onProgress: ((MigrationProgress) -> Void)?
 
     init() {
-        observer = NotificationCenter.default.addObserver(forName: MigrationProgress.notification, object: nil, queue: nil) { [weak self] note in
+        observer = NotificationCenter.default.addObserver(
+            forName: MigrationProgress.notification, object: nil, queue: nil
+        ) { [weak self] note in
             guard let self, let progress = note.migrationProgress else { return }
             self.lock.withLock { self.items.append(progress) }
             self.onProgress?(progress)
@@ -48,13 +50,19 @@ final class ProgressAndCancelTests: XCTestCase {
         XCTAssertEqual(values.last?.stage, .done)
         let order = ["CategoryToCategory", "PublicationToPublication", "PageToPage"]
         func mappings(in stage: MigrationProgress.Stage) -> [String] {
-            values.filter { $0.stage == stage }.compactMap(\.entityMapping).reduce(into: []) { if $0.last != $1 { $0.append($1) } }
+            values.filter { $0.stage == stage }.compactMap(\.entityMapping).reduce(into: []) {
+                if $0.last != $1 { $0.append($1) }
+            }
         }
         XCTAssertEqual(mappings(in: .createInstances), order)
         XCTAssertEqual(mappings(in: .createRelationships), order)
-        let stages = values.map(\.stage).reduce(into: [MigrationProgress.Stage]()) { if $0.last != $1 { $0.append($1) } }
+        let stages = values.map(\.stage).reduce(into: [MigrationProgress.Stage]()) {
+            if $0.last != $1 { $0.append($1) }
+        }
         XCTAssertEqual(stages, [.createInstances, .createRelationships, .indexes, .validate, .verify, .swap, .done])
-        XCTAssertEqual(values.first { $0.entityMapping == "PublicationToPublication" && $0.stage == .createInstances }?.rowsTotal, 6)
+        XCTAssertEqual(
+            values.first { $0.entityMapping == "PublicationToPublication" && $0.stage == .createInstances }?.rowsTotal,
+            6)
     }
 
     /// Step mode's pauses are not the migration's time (issue 31 §5): a plan paused for a second
@@ -75,7 +83,8 @@ final class ProgressAndCancelTests: XCTestCase {
             Thread.sleep(forTimeInterval: 0.4)
         }
         let plan = try MigrationPlan.make(
-            store: path, bundle: try bookStore(), mappings: [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")],
+            store: path, bundle: try bookStore(),
+            mappings: [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")],
             strategy: .iterative)
         XCTAssertEqual(plan.steps.count, 2)
         let started = Date()
@@ -95,7 +104,8 @@ final class ProgressAndCancelTests: XCTestCase {
             let span = end.timeIntervalSince(index == 0 ? started : ends[index - 1])
             XCTAssertLessThanOrEqual(
                 step.duration, span - 1.2 + 0.01,
-                "\(step.sourceVersion) → \(step.destinationVersion): \(step.duration) s of work in a span of \(span) s, 1.2 s of it paused")
+                "\(step.sourceVersion) → \(step.destinationVersion): \(step.duration) s of work in a span of \(span) s, 1.2 s of it paused"
+            )
         }
     }
 
@@ -113,7 +123,11 @@ final class ProgressAndCancelTests: XCTestCase {
             let token = CancellationToken()
             let log = ProgressLog()
             log.onProgress = { if point($0) { token.cancel() } }
-            XCTAssertThrowsError(try run(path, options: MigrationOptions(policies: DemoResources.policies, cancellation: token, chunkSize: 1))) { error in
+            XCTAssertThrowsError(
+                try run(
+                    path, options: MigrationOptions(policies: DemoResources.policies, cancellation: token, chunkSize: 1)
+                )
+            ) { error in
                 XCTAssertEqual((error as? MigrationError)?.kind, .cancelled, "point \(index): \(error)")
             }
             XCTAssertEqual(try digest(path), before, "point \(index): the source is byte-identical")
@@ -128,10 +142,13 @@ final class ProgressAndCancelTests: XCTestCase {
         final class Counter: @unchecked Sendable { var value = 0 }
         struct FailingPolicy: EntityMigrationPolicy {
             let counter: Counter
-            func createDestinationInstances(forSource source: ObjectID, in mapping: EntityMapping, manager: MigrationManager) throws {
+            func createDestinationInstances(
+                forSource source: ObjectID, in mapping: EntityMapping, manager: MigrationManager
+            ) throws {
                 counter.value += 1
                 if counter.value == 3 { throw MigrationError(.evaluation, "the policy gave up on its third book") }
-                try PublicationToPublicationMigrationPolicy().createDestinationInstances(forSource: source, in: mapping, manager: manager)
+                try PublicationToPublicationMigrationPolicy().createDestinationInstances(
+                    forSource: source, in: mapping, manager: manager)
             }
         }
         let path = try scratchDirectory().appendingPathComponent("BookStore.sqlite").path

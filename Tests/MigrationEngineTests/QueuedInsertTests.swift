@@ -19,18 +19,26 @@ final class QueuedInsertTests: XCTestCase {
         var logs: [Int64: ObjectID] = [:]
         var renamed: Set<Int64> = []
 
-        func createDestinationInstances(forSource source: ObjectID, in mapping: EntityMapping, manager: MigrationManager) throws {
+        func createDestinationInstances(
+            forSource source: ObjectID, in mapping: EntityMapping, manager: MigrationManager
+        ) throws {
             guard try manager.createDefaultDestinationInstance(forSource: source, in: mapping) != nil else { return }
             let key = source.primaryKey
             if key % 10 == 0, let earlier = logs[key - 1] {
                 let text = renamed.contains(key - 1) ? "renamed \(key - 1)" : "log \(key - 1)"
                 let found = try manager.lastDestinationObjectID("Page", where: "text", equals: .string(text))
-                if found != earlier { problems.append("book \(key): the look-up found \(found.map(\.description) ?? "nothing"), not \(earlier)") }
+                if found != earlier {
+                    problems.append(
+                        "book \(key): the look-up found \(found.map(\.description) ?? "nothing"), not \(earlier)")
+                }
             }
             if key % 7 == 3, let previous = logs[key - 1] {
                 let read = try manager.destinationObject(previous)
-                if read?.values["text"] != .string(renamed.contains(key - 1) ? "renamed \(key - 1)" : "log \(key - 1)") {
-                    problems.append("book \(key): the log of book \(key - 1) reads back as \(read.map { "\($0.values)" } ?? "missing")")
+                if read?.values["text"] != .string(renamed.contains(key - 1) ? "renamed \(key - 1)" : "log \(key - 1)")
+                {
+                    problems.append(
+                        "book \(key): the log of book \(key - 1) reads back as \(read.map { "\($0.values)" } ?? "missing")"
+                    )
                 }
             }
             if key % 11 == 5, let previous = logs[key - 1] {
@@ -57,17 +65,29 @@ final class QueuedInsertTests: XCTestCase {
         XCTAssertEqual(try rows(path, "SELECT count(*) FROM ZBOOK")[0][0], sourceBooks)
         // Each log arrived once, with the text it was last given, under the key the policy was handed.
         XCTAssertEqual(
-            try rows(path, "SELECT count(*), count(DISTINCT ZTEXT) FROM ZPAGE WHERE ZTEXT LIKE 'log %' OR ZTEXT LIKE 'renamed %'")[0],
+            try rows(
+                path,
+                "SELECT count(*), count(DISTINCT ZTEXT) FROM ZPAGE WHERE ZTEXT LIKE 'log %' OR ZTEXT LIKE 'renamed %'")[
+                    0],
             [150.databaseValue, 150.databaseValue])
-        XCTAssertEqual(try rows(path, "SELECT count(*) FROM ZPAGE WHERE ZTEXT LIKE 'renamed %'")[0][0], policy.renamed.count.databaseValue)
+        XCTAssertEqual(
+            try rows(path, "SELECT count(*) FROM ZPAGE WHERE ZTEXT LIKE 'renamed %'")[0][0],
+            policy.renamed.count.databaseValue)
         for (key, log) in policy.logs {
             let text = policy.renamed.contains(key) ? "renamed \(key)" : "log \(key)"
-            XCTAssertEqual(try rows(path, "SELECT ZTEXT FROM ZPAGE WHERE Z_PK = \(log.primaryKey)").first?.first, text.databaseValue, "book \(key)")
+            XCTAssertEqual(
+                try rows(path, "SELECT ZTEXT FROM ZPAGE WHERE Z_PK = \(log.primaryKey)").first?.first,
+                text.databaseValue, "book \(key)")
         }
         XCTAssertEqual(
-            try rows(path, "SELECT count(*) FROM ZPAGE WHERE coalesce(ZTEXT, '') NOT LIKE 'log %' AND coalesce(ZTEXT, '') NOT LIKE 'renamed %'")[0][0],
+            try rows(
+                path,
+                "SELECT count(*) FROM ZPAGE WHERE coalesce(ZTEXT, '') NOT LIKE 'log %' AND coalesce(ZTEXT, '') NOT LIKE 'renamed %'"
+            )[0][0],
             sourcePages)
-        XCTAssertEqual(try rows(path, "SELECT Z_MAX = (SELECT max(Z_PK) FROM ZPAGE) FROM Z_PRIMARYKEY WHERE Z_NAME = 'Page'")[0][0], 1.databaseValue)
+        XCTAssertEqual(
+            try rows(path, "SELECT Z_MAX = (SELECT max(Z_PK) FROM ZPAGE) FROM Z_PRIMARYKEY WHERE Z_NAME = 'Page'")[0][
+                0], 1.databaseValue)
     }
 
     /// Inserts two Pages per book, the first with a text and the second without, and a Tag with a
@@ -76,7 +96,9 @@ final class QueuedInsertTests: XCTestCase {
     private final class TwoPagesPolicy: EntityMigrationPolicy, @unchecked Sendable {
         var written: [Int64: ObjectID] = [:], blank: [Int64: ObjectID] = [:], tags: [Int64: ObjectID] = [:]
 
-        func createDestinationInstances(forSource source: ObjectID, in mapping: EntityMapping, manager: MigrationManager) throws {
+        func createDestinationInstances(
+            forSource source: ObjectID, in mapping: EntityMapping, manager: MigrationManager
+        ) throws {
             guard try manager.createDefaultDestinationInstance(forSource: source, in: mapping) != nil else { return }
             let key = source.primaryKey
             written[key] = try manager.insertDestination("Page", ["text": .string("page \(key)")])
@@ -96,14 +118,19 @@ final class QueuedInsertTests: XCTestCase {
         XCTAssertEqual(policy.blank.count, 100)
         for (key, page) in policy.written {
             XCTAssertEqual(
-                try rows(path, "SELECT ZTEXT, ZBOOK FROM ZPAGE WHERE Z_PK = \(page.primaryKey)").first, ["page \(key)".databaseValue, .null],
+                try rows(path, "SELECT ZTEXT, ZBOOK FROM ZPAGE WHERE Z_PK = \(page.primaryKey)").first,
+                ["page \(key)".databaseValue, .null],
                 "book \(key)'s first page")
         }
         for (key, page) in policy.blank {
-            XCTAssertEqual(try rows(path, "SELECT ZTEXT, ZBOOK FROM ZPAGE WHERE Z_PK = \(page.primaryKey)").first, [.null, .null], "book \(key)'s second page")
+            XCTAssertEqual(
+                try rows(path, "SELECT ZTEXT, ZBOOK FROM ZPAGE WHERE Z_PK = \(page.primaryKey)").first, [.null, .null],
+                "book \(key)'s second page")
         }
         for (key, tag) in policy.tags {
-            XCTAssertEqual(try rows(path, "SELECT ZNAME FROM ZTAG WHERE Z_PK = \(tag.primaryKey)").first, ["tag \(key)".databaseValue], "book \(key)'s tag")
+            XCTAssertEqual(
+                try rows(path, "SELECT ZNAME FROM ZTAG WHERE Z_PK = \(tag.primaryKey)").first,
+                ["tag \(key)".databaseValue], "book \(key)'s tag")
         }
     }
 }

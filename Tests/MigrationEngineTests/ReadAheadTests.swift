@@ -17,18 +17,26 @@ final class ReadAheadTests: XCTestCase {
         var walks: [String: [StoredObject]] = [:]
         var categories: [Int64: [ObjectID]] = [:]
 
-        func createDestinationInstances(forSource source: ObjectID, in mapping: EntityMapping, manager: MigrationManager) throws {
-            guard let book = try manager.createDefaultDestinationInstance(forSource: source, in: mapping) else { return }
+        func createDestinationInstances(
+            forSource source: ObjectID, in mapping: EntityMapping, manager: MigrationManager
+        ) throws {
+            guard let book = try manager.createDefaultDestinationInstance(forSource: source, in: mapping) else {
+                return
+            }
             for relationship in ["pages", "tags"] {
-                walks["\(source.primaryKey) \(relationship)"] = try manager.sourceDestinations(of: source, relationship).map { try manager.sourceObject($0) }
+                walks["\(source.primaryKey) \(relationship)"] = try manager.sourceDestinations(of: source, relationship)
+                    .map { try manager.sourceObject($0) }
             }
             categories[source.primaryKey] = try manager.sourceDestinations(of: source, "category")
-            let tags = try manager.destinationInstances(forEntityMappingNamed: "TagToTag", sourceInstances: manager.sourceDestinations(of: source, "tags"))
+            let tags = try manager.destinationInstances(
+                forEntityMappingNamed: "TagToTag", sourceInstances: manager.sourceDestinations(of: source, "tags"))
             try manager.addDestination(book, "tags", tags)
             try manager.addDestination(book, "tags", Array(tags.prefix(1)))  // already there: still one link
         }
 
-        func createRelationships(forDestination destination: ObjectID, in mapping: EntityMapping, manager: MigrationManager) throws {}
+        func createRelationships(
+            forDestination destination: ObjectID, in mapping: EntityMapping, manager: MigrationManager
+        ) throws {}
         var usesDefaultRelationships: Bool { false }
     }
 
@@ -50,8 +58,12 @@ final class ReadAheadTests: XCTestCase {
             try reader.forEachObject(of: "Book") { book in
                 books += 1
                 for relationship in ["pages", "tags"] {
-                    let expected = try reader.destinations(of: book.id, relationship).map { try XCTUnwrap(reader.object($0)) }
-                    XCTAssertEqual(policy.walks["\(book.id.primaryKey) \(relationship)"], expected, "book \(book.id) \(relationship)")
+                    let expected = try reader.destinations(of: book.id, relationship).map {
+                        try XCTUnwrap(reader.object($0))
+                    }
+                    XCTAssertEqual(
+                        policy.walks["\(book.id.primaryKey) \(relationship)"], expected,
+                        "book \(book.id) \(relationship)")
                     members += expected.count
                 }
                 XCTAssertEqual(policy.categories[book.id.primaryKey], try reader.destinations(of: book.id, "category"))
@@ -68,9 +80,13 @@ final class ReadAheadTests: XCTestCase {
     /// Every link of Book.tags as "title|name", sorted, read through the join table's columns.
     private func bookTags(_ path: String) throws -> [String] {
         try DatabaseQueue(path: path).read { db in
-            let join = try XCTUnwrap(String.fetchOne(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'Z\\_%TAGS' ESCAPE '\\'"))
+            let join = try XCTUnwrap(
+                String.fetchOne(
+                    db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'Z\\_%TAGS' ESCAPE '\\'"
+                ))
             let columns = try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [join])
-            let book = try XCTUnwrap(columns.first { $0.hasSuffix("BOOKS") }), tag = try XCTUnwrap(columns.first { $0.hasSuffix("TAGS") })
+            let book = try XCTUnwrap(columns.first { $0.hasSuffix("BOOKS") }),
+                tag = try XCTUnwrap(columns.first { $0.hasSuffix("TAGS") })
             return try String.fetchAll(
                 db,
                 sql: """

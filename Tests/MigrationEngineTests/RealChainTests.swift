@@ -29,15 +29,20 @@ final class RealChainTests: XCTestCase {
         let real = try SchemaSnapshot.read(try Fixtures.copyStore(newerStore, into: try scratchDirectory()).path)
         let tables = Set(real.tables.keys).subtracting(Self.justified)
         XCTAssertEqual(Set(migrated.tables.keys), tables, "tables", file: file, line: line)
-        for table in tables { XCTAssertEqual(migrated.tables[table], real.tables[table], "columns of \(table)", file: file, line: line) }
+        for table in tables {
+            XCTAssertEqual(migrated.tables[table], real.tables[table], "columns of \(table)", file: file, line: line)
+        }
         XCTAssertEqual(migrated.indexes, real.indexes, "indexes", file: file, line: line)
         // Core Data left the pre-rename name in SampleModel_V2's Z_PRIMARYKEY (coredata-formats.md §d); Chrysalis writes the current one.
         let staleNames = ["3 ExpensiveSportCar 2": "3 LuxuryCar 2"]
-        XCTAssertEqual(migrated.primaryKeys, real.primaryKeys.map { staleNames[$0] ?? $0 }, "Z_PRIMARYKEY", file: file, line: line)
+        XCTAssertEqual(
+            migrated.primaryKeys, real.primaryKeys.map { staleNames[$0] ?? $0 }, "Z_PRIMARYKEY", file: file, line: line)
         let metadata = try PersistentStore.open(at: path).metadata()
         let realMetadata = try PersistentStore.open(at: newerStore.path).metadata()
         XCTAssertEqual(metadata.versionHashes, realMetadata.versionHashes, "entity hashes", file: file, line: line)
-        XCTAssertEqual(try PersistentStore.open(at: path).rowCounts().values.reduce(0, +), rowsBefore.values.reduce(0, +), "rows kept", file: file, line: line)
+        XCTAssertEqual(
+            try PersistentStore.open(at: path).rowCounts().values.reduce(0, +), rowsBefore.values.reduce(0, +),
+            "rows kept", file: file, line: line)
     }
 
     func testJeffreyBergierRenameChain() throws {
@@ -58,24 +63,33 @@ final class RealChainTests: XCTestCase {
     /// reaches past it, straight or step by step.
     func testJeffreyBergierRenamesPairAsCoreDataPairsThem() throws {
         let bundle = try ModelBundle.read(
-            at: Fixtures.root.appendingPathComponent("jeffreybergier-CoreDataMigrationTests/CoreDataMigration/CoreDataMigration/Model.xcdatamodeld"))
+            at: Fixtures.root.appendingPathComponent(
+                "jeffreybergier-CoreDataMigrationTests/CoreDataMigration/CoreDataMigration/Model.xcdatamodeld"))
         let store = try XCTUnwrap(Fixtures.files { $0.path.hasSuffix("Example_v1.0.0.sqlite") }.first)
         func values(_ path: String, _ column: String) throws -> [String?] {
-            try DatabaseQueue(path: path).read { try String?.fetchAll($0, sql: "SELECT \(column) FROM ZBASICENTITY ORDER BY Z_PK") }
+            try DatabaseQueue(path: path).read {
+                try String?.fetchAll($0, sql: "SELECT \(column) FROM ZBASICENTITY ORDER BY Z_PK")
+            }
         }
         let path = try Fixtures.copyStore(store, into: try scratchDirectory()).path
         let before = try values(path, "ZV1_0_0_NAME")
         XCTAssertFalse(before.isEmpty)
         XCTAssertFalse(before.contains(nil))
-        _ = try InPlaceMigration.run(store: path, from: try version(bundle, "v1.0.0"), to: try version(bundle, "v1.1.0"))
+        _ = try InPlaceMigration.run(
+            store: path, from: try version(bundle, "v1.0.0"), to: try version(bundle, "v1.1.0"))
         XCTAssertEqual(try values(path, "ZV1_1_0_NAME"), before, "v1.1.0's identifier is v1.0.0's name")
-        _ = try InPlaceMigration.run(store: path, from: try version(bundle, "v1.1.0"), to: try version(bundle, "v1.1.2"))
-        XCTAssertEqual(try values(path, "ZV1_1_2_NAME"), before.map { _ in nil }, "v1.1.2's identifier v1_1_0_name pairs with no identifier of v1.1.0")
+        _ = try InPlaceMigration.run(
+            store: path, from: try version(bundle, "v1.1.0"), to: try version(bundle, "v1.1.2"))
+        XCTAssertEqual(
+            try values(path, "ZV1_1_2_NAME"), before.map { _ in nil },
+            "v1.1.2's identifier v1_1_0_name pairs with no identifier of v1.1.0")
         let straight = try Fixtures.copyStore(store, into: try scratchDirectory()).path
         let plan = try MigrationPlan.make(store: straight, bundle: bundle)
         XCTAssertEqual(plan.steps.map(\.destination.name), ["v2.0.0"], "one step, as Core Data's automatic migration")
         XCTAssertTrue(
-            plan.steps[0].findings.contains("data dropped: BasicEntity.v1_0_0_name removed (\(before.count) row\(before.count == 1 ? "" : "s") with a value)"),
+            plan.steps[0].findings.contains(
+                "data dropped: BasicEntity.v1_0_0_name removed (\(before.count) row\(before.count == 1 ? "" : "s") with a value)"
+            ),
             "\(plan.steps[0].findings)")
         _ = try MigrationRunner.run(plan, store: straight)
         XCTAssertEqual(try values(straight, "ZV2_0_0_NAME"), before.map { _ in nil })
@@ -83,23 +97,32 @@ final class RealChainTests: XCTestCase {
 
     func testCoreDataPlusLuxuryCarRename() throws {
         try migrateAndCompare(
-            bundle: "CoreDataPlus/Tests/Resources/SampleModel/SampleModel.xcdatamodeld", from: "SampleModel", to: "SampleModel2",
+            bundle: "CoreDataPlus/Tests/Resources/SampleModel/SampleModel.xcdatamodeld", from: "SampleModel",
+            to: "SampleModel2",
             older: "SampleModel_V1.sqlite", newer: "SampleModel_V2.sqlite")
     }
 
     func testWiboscoRevisedRename() throws {
         try migrateAndCompare(
-            bundle: "wibosco-CoreDataMigrationRevised-Example/CoreDataMigration-Example/CoreData/Model/CoreDataMigration_Example.xcdatamodeld",
+            bundle:
+                "wibosco-CoreDataMigrationRevised-Example/CoreDataMigration-Example/CoreData/Model/CoreDataMigration_Example.xcdatamodeld",
             from: "CoreDataMigration_Example", to: "CoreDataMigration_Example 2",
-            older: "MigrationRevised-Example/CoreDataMigration-ExampleTests/Resources/SQLite/CoreDataMigration_Example_1.sqlite",
-            newer: "MigrationRevised-Example/CoreDataMigration-ExampleTests/Resources/SQLite/CoreDataMigration_Example_2.sqlite")
+            older:
+                "MigrationRevised-Example/CoreDataMigration-ExampleTests/Resources/SQLite/CoreDataMigration_Example_1.sqlite",
+            newer:
+                "MigrationRevised-Example/CoreDataMigration-ExampleTests/Resources/SQLite/CoreDataMigration_Example_2.sqlite"
+        )
     }
 
     func testWiboscoAddAttributeStep() throws {
         try migrateAndCompare(
-            bundle: "wibosco-CoreDataMigration-Example/CoreDataMigration-Example/CoreData/Model/CoreDataMigration_Example.xcdatamodeld",
+            bundle:
+                "wibosco-CoreDataMigration-Example/CoreDataMigration-Example/CoreData/Model/CoreDataMigration_Example.xcdatamodeld",
             from: "CoreDataMigration_Example 3", to: "CoreDataMigration_Example 4",
-            older: "CoreDataMigration-Example/CoreDataMigration-ExampleTests/Resources/SQLite/CoreDataMigration_Example_3.sqlite",
-            newer: "CoreDataMigration-Example/CoreDataMigration-ExampleTests/Resources/SQLite/CoreDataMigration_Example_WAL.sqlite")
+            older:
+                "CoreDataMigration-Example/CoreDataMigration-ExampleTests/Resources/SQLite/CoreDataMigration_Example_3.sqlite",
+            newer:
+                "CoreDataMigration-Example/CoreDataMigration-ExampleTests/Resources/SQLite/CoreDataMigration_Example_WAL.sqlite"
+        )
     }
 }

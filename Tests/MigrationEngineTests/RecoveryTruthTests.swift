@@ -32,12 +32,14 @@ final class RecoveryTruthTests: XCTestCase {
             // Links, not copies: the very files a kill here would leave (a copy of the backup is
             // another file, which recovery rightly refuses to take for the original).
             for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
-                try FileManager.default.linkItem(at: directory.appendingPathComponent(name), to: frozen.appendingPathComponent(name))
+                try FileManager.default.linkItem(
+                    at: directory.appendingPathComponent(name), to: frozen.appendingPathComponent(name))
             }
         }
         let plan = try MigrationPlan.make(
             store: path, bundle: try bookStore(),
-            mappings: [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")], strategy: .iterative)
+            mappings: [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")],
+            strategy: .iterative)
         _ = try MigrationRunner.run(plan, store: path, options: options)
         let store2 = frozen.appendingPathComponent("BookStore.sqlite").path
         let journal = frozen.appendingPathComponent(".BookStore.sqlite.chrysalis-plan").path
@@ -45,7 +47,8 @@ final class RecoveryTruthTests: XCTestCase {
         // The journal names the original where the plan ran; the frozen copy's is beside it.
         let text = try String(contentsOfFile: journal, encoding: .utf8)
         try text.replacingOccurrences(
-            of: directory.path.replacingOccurrences(of: "/", with: "\\/"), with: frozen.path.replacingOccurrences(of: "/", with: "\\/")
+            of: directory.path.replacingOccurrences(of: "/", with: "\\/"),
+            with: frozen.path.replacingOccurrences(of: "/", with: "\\/")
         )
         .write(toFile: journal, atomically: true, encoding: .utf8)
         return (store2, journal, frozen.appendingPathComponent("BookStore~.sqlite").path)
@@ -54,13 +57,20 @@ final class RecoveryTruthTests: XCTestCase {
     func testADamagedJournalIsNeverTakenForNothingToRecover() throws {
         let damage: [(String, (String) throws -> Void)] = [
             ("empty", { try Data().write(to: URL(fileURLWithPath: $0)) }),
-            ("cut short", { path in try Data(try Data(contentsOf: URL(fileURLWithPath: path)).prefix(40)).write(to: URL(fileURLWithPath: path)) }),
+            (
+                "cut short",
+                { path in
+                    try Data(try Data(contentsOf: URL(fileURLWithPath: path)).prefix(40)).write(
+                        to: URL(fileURLWithPath: path))
+                }
+            ),
             (
                 "naming a file elsewhere",
                 { path in
                     let text = try String(contentsOfFile: path, encoding: .utf8)
                     let original = try XCTUnwrap(text.range(of: #""original":"[^"]*""#, options: .regularExpression))
-                    try text.replacingCharacters(in: original, with: #""original":"\/etc\/passwd""#).write(toFile: path, atomically: true, encoding: .utf8)
+                    try text.replacingCharacters(in: original, with: #""original":"\/etc\/passwd""#).write(
+                        toFile: path, atomically: true, encoding: .utf8)
                 }
             ),
         ]
@@ -70,12 +80,16 @@ final class RecoveryTruthTests: XCTestCase {
             let before = try digest(store)
             XCTAssertThrowsError(try MigrationRunner.recover(store: store), name) { error in
                 let text = "\(error)"
-                XCTAssertTrue(text.contains("is damaged") && text.contains("backups beside the store: BookStore~.sqlite"), "\(name): \(text)")
+                XCTAssertTrue(
+                    text.contains("is damaged") && text.contains("backups beside the store: BookStore~.sqlite"),
+                    "\(name): \(text)")
             }
             XCTAssertTrue(FileManager.default.fileExists(atPath: journal), "\(name): the journal is kept")
             XCTAssertEqual(try digest(store), before, "\(name): the store is untouched")
-            XCTAssertTrue(MigrationRunner.pendingRecovery(store: store)?.contains("damaged") == true, "\(name): inspect says so")
-            XCTAssertThrowsError(try MigrationPlan.make(store: store, bundle: try bookStore()), "\(name): plan refuses too")
+            XCTAssertTrue(
+                MigrationRunner.pendingRecovery(store: store)?.contains("damaged") == true, "\(name): inspect says so")
+            XCTAssertThrowsError(
+                try MigrationPlan.make(store: store, bundle: try bookStore()), "\(name): plan refuses too")
         }
     }
 
@@ -84,7 +98,8 @@ final class RecoveryTruthTests: XCTestCase {
         for suffix in ["", "-wal", "-shm"] { unlink(backup + suffix) }
         XCTAssertThrowsError(try MigrationRunner.recover(store: store)) { error in
             let text = "\(error)"
-            XCTAssertTrue(text.contains("the original's backup \(backup) is gone") && text.contains("cannot be put back"), text)
+            XCTAssertTrue(
+                text.contains("the original's backup \(backup) is gone") && text.contains("cannot be put back"), text)
             XCTAssertFalse(text.contains("was put back"), text)
         }
         XCTAssertTrue(FileManager.default.fileExists(atPath: journal), "the journal stays, so inspect keeps warning")
@@ -127,10 +142,13 @@ final class RecoveryTruthTests: XCTestCase {
             let before = try digest(store)
             XCTAssertThrowsError(try MigrationRunner.recover(store: store), name) { error in
                 let text = "\(error)"
-                XCTAssertTrue(text.contains("cannot be trusted to be the original") && text.contains("nothing was put back or deleted"), "\(name): \(text)")
+                XCTAssertTrue(
+                    text.contains("cannot be trusted to be the original")
+                        && text.contains("nothing was put back or deleted"), "\(name): \(text)")
                 XCTAssertFalse(text.contains("was put back first"), "\(name): \(text)")
             }
-            XCTAssertEqual(try digest(store), before, "\(name): the interrupted store, the only copy of its data, is kept")
+            XCTAssertEqual(
+                try digest(store), before, "\(name): the interrupted store, the only copy of its data, is kept")
             XCTAssertEqual(try digest(other), otherBefore, "\(name): the other store is untouched")
             XCTAssertTrue(FileManager.default.fileExists(atPath: journal), "\(name): the journal stays")
             var info = stat()
@@ -147,15 +165,19 @@ final class RecoveryTruthTests: XCTestCase {
         let text = try String(contentsOfFile: journal, encoding: .utf8)
         try text.replacingOccurrences(of: folder.replacingOccurrences(of: "/", with: "\\/"), with: "\\/mnt\\/old-place")
             .write(toFile: journal, atomically: true, encoding: .utf8)
-        XCTAssertTrue(try String(contentsOfFile: journal, encoding: .utf8).contains("old-place"), "the premise: the journal names the old folder")
+        XCTAssertTrue(
+            try String(contentsOfFile: journal, encoding: .utf8).contains("old-place"),
+            "the premise: the journal names the old folder")
         let done = try MigrationRunner.recover(store: store)
-        XCTAssertEqual(done, ["an earlier run was interrupted mid-plan; the original, at BookStore, was put back first"])
+        XCTAssertEqual(
+            done, ["an earlier run was interrupted mid-plan; the original, at BookStore, was put back first"])
     }
 
     func testAnIntactJournalStillPutsTheOriginalBack() throws {
         let (store, journal, _) = try killedHalfWay()
         let done = try MigrationRunner.recover(store: store)
-        XCTAssertEqual(done, ["an earlier run was interrupted mid-plan; the original, at BookStore, was put back first"])
+        XCTAssertEqual(
+            done, ["an earlier run was interrupted mid-plan; the original, at BookStore, was put back first"])
         XCTAssertFalse(FileManager.default.fileExists(atPath: journal))
     }
 
@@ -171,7 +193,9 @@ final class RecoveryTruthTests: XCTestCase {
         let report = try MigrationRunner.run(plan, store: path)
         XCTAssertEqual(report.backup, stale)
         XCTAssertEqual(
-            try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { !$0.hasSuffix("-shm") && !$0.hasSuffix("-wal") }.sorted(),
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
+                !$0.hasSuffix("-shm") && !$0.hasSuffix("-wal")
+            }.sorted(),
             ["BookStore.sqlite", "BookStore~.sqlite"], "one backup, no marker left")
     }
 
@@ -183,6 +207,8 @@ final class RecoveryTruthTests: XCTestCase {
         let backup = try XCTUnwrap(report.backup)
         try Data((backup + "\n").utf8).write(to: directory.appendingPathComponent(".BookStore.sqlite.chrysalis-backup"))
         _ = try MigrationRunner.recover(store: path)
-        XCTAssertTrue(FileManager.default.fileExists(atPath: backup), "the store is at BookStore 2, its backup at BookStore: kept")
+        XCTAssertTrue(
+            FileManager.default.fileExists(atPath: backup), "the store is at BookStore 2, its backup at BookStore: kept"
+        )
     }
 }

@@ -41,7 +41,10 @@ final class RelationshipCountRuleTests: XCTestCase {
 
     func testARequiredToManyWithNoMinimumMayBeEmpty() throws {
         try migrate(to: try destination(optional: false, minCount: 0))
-        let empty = try rows(path, "SELECT count(*) FROM ZCATEGORY c WHERE NOT EXISTS (SELECT 1 FROM ZPUBLICATION p WHERE p.ZCATEGORY = c.Z_PK)")
+        let empty = try rows(
+            path,
+            "SELECT count(*) FROM ZCATEGORY c WHERE NOT EXISTS (SELECT 1 FROM ZPUBLICATION p WHERE p.ZCATEGORY = c.Z_PK)"
+        )
         XCTAssertEqual(empty.first?.first?.storage.value as? Int64, 1, "the empty category arrived")
     }
 

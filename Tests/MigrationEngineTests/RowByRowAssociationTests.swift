@@ -23,16 +23,21 @@ final class RowByRowAssociationTests: XCTestCase {
         let unpaired: Set<Int64>
         let unlinked: Set<Int64>
 
-        func createDestinationInstances(forSource source: ObjectID, in mapping: EntityMapping, manager: MigrationManager) throws {
+        func createDestinationInstances(
+            forSource source: ObjectID, in mapping: EntityMapping, manager: MigrationManager
+        ) throws {
             guard keeps(source.primaryKey) else { return }
             if extraFirst, source.primaryKey == 1 { try manager.insertDestination("Book", ["title": .string("extra")]) }
             if unpaired.contains(source.primaryKey) {
-                try manager.insertDestination("Book", ["title": try manager.sourceObject(source).values["title"] ?? .null])
+                try manager.insertDestination(
+                    "Book", ["title": try manager.sourceObject(source).values["title"] ?? .null])
                 return
             }
             try manager.createDefaultDestinationInstance(forSource: source, in: mapping)
             if unlinked.contains(source.primaryKey) {
-                for destination in try manager.destinationInstances(forEntityMappingNamed: mapping.name, sourceInstances: [source]) {
+                for destination in try manager.destinationInstances(
+                    forEntityMappingNamed: mapping.name, sourceInstances: [source])
+                {
                     try manager.relateDestination(destination, "category", to: [])
                 }
             }
@@ -70,7 +75,8 @@ final class RowByRowAssociationTests: XCTestCase {
     /// Migrates Library 1 → 2 with `BookPolicy` on the books, then compares each destination book
     /// (title, category, pages in order, tags) with its source book, for the books kept.
     private func assertRelationshipsFollowTheirBooks(
-        keeps: @escaping @Sendable (Int64) -> Bool, extraFirst: Bool = false, unpaired: Set<Int64> = [], unlinked: Set<Int64> = [],
+        keeps: @escaping @Sendable (Int64) -> Bool, extraFirst: Bool = false, unpaired: Set<Int64> = [],
+        unlinked: Set<Int64> = [],
         file: StaticString = #filePath, line: UInt = #line
     ) throws {
         let bundle = try ModelBundle.read(at: models.appendingPathComponent("Library.xcdatamodeld"))
@@ -86,19 +92,27 @@ final class RowByRowAssociationTests: XCTestCase {
         let bookMapping = try XCTUnwrap(mapping.entityMappings.firstIndex { $0.name == "BookToBook" })
         mapping.entityMappings[bookMapping].policyName = "BookPolicy"
         var policies = PolicyRegistry()
-        policies.register("BookPolicy") { BookPolicy(keeps: keeps, extraFirst: extraFirst, unpaired: unpaired, unlinked: unlinked) }
+        policies.register("BookPolicy") {
+            BookPolicy(keeps: keeps, extraFirst: extraFirst, unpaired: unpaired, unlinked: unlinked)
+        }
         _ = try MappingMigration.run(
             store: path, from: try version(bundle, "Library 1"), to: try version(bundle, "Library 2"),
             mappings: [mapping], options: MigrationOptions(policies: policies, chunkSize: 17))
 
-        var expected = source.filter { keeps($0.key) }.map { unpaired.contains($0.key) ? [$0.value[0], "", "", ""] : $0.value }
+        var expected = source.filter { keeps($0.key) }.map {
+            unpaired.contains($0.key) ? [$0.value[0], "", "", ""] : $0.value
+        }
         if extraFirst { expected.append(["extra", "", "", ""]) }
         let migrated = try books(path).map(\.value)
         XCTAssertEqual(migrated.count, expected.count, file: file, line: line)
-        XCTAssertEqual(migrated.sorted { $0.lexicographicallyPrecedes($1) }, expected.sorted { $0.lexicographicallyPrecedes($1) }, file: file, line: line)
-        XCTAssertGreaterThan(expected.filter { !$0[2].isEmpty }.count, 60, "most books have pages", file: file, line: line)
+        XCTAssertEqual(
+            migrated.sorted { $0.lexicographicallyPrecedes($1) }, expected.sorted { $0.lexicographicallyPrecedes($1) },
+            file: file, line: line)
+        XCTAssertGreaterThan(
+            expected.filter { !$0[2].isEmpty }.count, 60, "most books have pages", file: file, line: line)
         // Pages of books that were not kept lose their book; none points at a missing one.
-        let orphans = try rows(path, "SELECT count(*) FROM ZPAGE WHERE ZBOOK IS NOT NULL AND ZBOOK NOT IN (SELECT Z_PK FROM ZBOOK)")[0][0]
+        let orphans = try rows(
+            path, "SELECT count(*) FROM ZPAGE WHERE ZBOOK IS NOT NULL AND ZBOOK NOT IN (SELECT Z_PK FROM ZBOOK)")[0][0]
         XCTAssertEqual(orphans, 0.databaseValue, file: file, line: line)
     }
 

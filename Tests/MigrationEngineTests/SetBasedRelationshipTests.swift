@@ -16,7 +16,8 @@ final class SetBasedRelationshipTests: XCTestCase {
         let bundle = try ModelBundle.read(at: models.appendingPathComponent("Library.xcdatamodeld"))
         let mapping = try MappingYAMLReader.read(at: models.appendingPathComponent("Mappings/Library1To2.mapping.yaml"))
         _ = try MappingMigration.run(
-            store: path, from: try version(bundle, "Library 1"), to: try version(bundle, "Library 2"), mappings: [mapping],
+            store: path, from: try version(bundle, "Library 1"), to: try version(bundle, "Library 2"),
+            mappings: [mapping],
             options: MigrationOptions(chunkSize: 37, configureManager: { $0.useSetBasedSQL = setBased }))
     }
 
@@ -33,13 +34,18 @@ final class SetBasedRelationshipTests: XCTestCase {
     private func assertPathsAgree(keyGaps: Bool) throws {
         let directory = try scratchDirectory()
         let source = directory.appendingPathComponent("Library.sqlite").path
-        let model = try version(try ModelBundle.read(at: models.appendingPathComponent("Library.xcdatamodeld")), "Library 1").model
+        let model = try version(
+            try ModelBundle.read(at: models.appendingPathComponent("Library.xcdatamodeld")), "Library 1"
+        ).model
         let store = try PersistentStore.create(at: source, model: model)
         try DataGenerator(model: model, seed: 7).fill(store, rows: 300)
         try store.close()
         // Some books lose their pages' order and some pages their book, so positions have gaps and NULLs.
         _ = try DatabaseQueue(path: source).write { db in
-            try db.execute(sql: "UPDATE ZPAGE SET Z_FOK_BOOK = NULL WHERE Z_PK % 7 = 0; UPDATE ZPAGE SET ZBOOK = NULL WHERE Z_PK % 11 = 0")
+            try db.execute(
+                sql:
+                    "UPDATE ZPAGE SET Z_FOK_BOOK = NULL WHERE Z_PK % 7 = 0; UPDATE ZPAGE SET ZBOOK = NULL WHERE Z_PK % 11 = 0"
+            )
             guard keyGaps else { return }
             // Deleted as Core Data deletes (nullify): every link to them goes too.
             try db.execute(
@@ -50,7 +56,8 @@ final class SetBasedRelationshipTests: XCTestCase {
                     DELETE FROM Z_1TAGS WHERE Z_1BOOKS % 5 = 0 OR Z_4TAGS % 4 = 0;
                     """)
         }
-        let fast = directory.appendingPathComponent("Fast.sqlite").path, slow = directory.appendingPathComponent("Slow.sqlite").path
+        let fast = directory.appendingPathComponent("Fast.sqlite").path,
+            slow = directory.appendingPathComponent("Slow.sqlite").path
         try FileManager.default.copyItem(atPath: source, toPath: fast)
         try FileManager.default.copyItem(atPath: source, toPath: slow)
         try migrate(fast, setBased: true)
@@ -59,13 +66,21 @@ final class SetBasedRelationshipTests: XCTestCase {
         let header = try XCTUnwrap(FileHandle(forReadingFrom: URL(fileURLWithPath: fast)).readData(ofLength: 20))
         XCTAssertEqual([header[18], header[19]], [2, 2], "the file format says WAL")
         for table in ["ZBOOK", "ZCATEGORY", "ZPAGE", "ZTAG", "Z_1TAGS", "Z_PRIMARYKEY"] {
-            XCTAssertEqual(try rows(fast, "SELECT * FROM \(table) ORDER BY 1, 2"), try rows(slow, "SELECT * FROM \(table) ORDER BY 1, 2"), table)
+            XCTAssertEqual(
+                try rows(fast, "SELECT * FROM \(table) ORDER BY 1, 2"),
+                try rows(slow, "SELECT * FROM \(table) ORDER BY 1, 2"), table)
         }
-        XCTAssertGreaterThan(Int.fromDatabaseValue(try rows(fast, "SELECT count(*) FROM Z_1TAGS")[0][0]) ?? 0, keyGaps ? 150 : 300, "every link was recreated")
-        XCTAssertEqual(try rows(fast, "SELECT count(*) FROM Z_1TAGS")[0][0], try rows(source, "SELECT count(*) FROM Z_1TAGS")[0][0])
+        XCTAssertGreaterThan(
+            Int.fromDatabaseValue(try rows(fast, "SELECT count(*) FROM Z_1TAGS")[0][0]) ?? 0, keyGaps ? 150 : 300,
+            "every link was recreated")
+        XCTAssertEqual(
+            try rows(fast, "SELECT count(*) FROM Z_1TAGS")[0][0], try rows(source, "SELECT count(*) FROM Z_1TAGS")[0][0]
+        )
         // Positions follow the source order within each book: 1024, 2048, …
         let positions = try rows(
-            fast, "SELECT ZBOOK, group_concat(Z_FOK_BOOK) FROM (SELECT * FROM ZPAGE WHERE ZBOOK IS NOT NULL ORDER BY ZBOOK, Z_FOK_BOOK) GROUP BY ZBOOK")
+            fast,
+            "SELECT ZBOOK, group_concat(Z_FOK_BOOK) FROM (SELECT * FROM ZPAGE WHERE ZBOOK IS NOT NULL ORDER BY ZBOOK, Z_FOK_BOOK) GROUP BY ZBOOK"
+        )
         for row in positions {
             let values = (String.fromDatabaseValue(row[1]) ?? "").split(separator: ",").map { Int($0) }
             XCTAssertEqual(values, (1...values.count).map { $0 * 1024 }, "book \(row[0])")
@@ -84,7 +99,9 @@ final class SetBasedRelationshipTests: XCTestCase {
         let bundle = try ModelBundle.read(at: DemoResources.booksBundle)
         _ = try DatabaseQueue(path: source).write { db in
             try db.execute(
-                sql: "DELETE FROM ZBOOK WHERE Z_PK % 9 = 0; UPDATE ZBOOK SET ZUSER = NULL WHERE Z_PK % 13 = 0; DELETE FROM ZUSER WHERE Z_PK % 17 = 0")
+                sql:
+                    "DELETE FROM ZBOOK WHERE Z_PK % 9 = 0; UPDATE ZBOOK SET ZUSER = NULL WHERE Z_PK % 13 = 0; DELETE FROM ZUSER WHERE Z_PK % 17 = 0"
+            )
         }
         for linkedInStageOne in [false, true] {
             var policies = DemoResources.policies
@@ -96,15 +113,19 @@ final class SetBasedRelationshipTests: XCTestCase {
                 _ = try MappingMigration.run(
                     store: path, from: try version(bundle, "Model1"), to: try version(bundle, "Model2"),
                     mappings: [try DemoResources.booksMapping("Model1_to_Model2")],
-                    options: MigrationOptions(policies: policies, chunkSize: 29, configureManager: { $0.useSetBasedSQL = setBased }))
+                    options: MigrationOptions(
+                        policies: policies, chunkSize: 29, configureManager: { $0.useSetBasedSQL = setBased }))
             }
             for table in ["ZUSER", "ZBOOK", "ZAUTHOR", "Z_1BOOKS", "Z_2USERS", "Z_PRIMARYKEY"] {
                 XCTAssertEqual(
-                    try rows(fast, "SELECT * FROM \(table) ORDER BY 1, 2"), try rows(slow, "SELECT * FROM \(table) ORDER BY 1, 2"),
+                    try rows(fast, "SELECT * FROM \(table) ORDER BY 1, 2"),
+                    try rows(slow, "SELECT * FROM \(table) ORDER BY 1, 2"),
                     "\(table), linked in stage 1: \(linkedInStageOne)")
             }
             let links = Int.fromDatabaseValue(try rows(fast, "SELECT count(*) FROM Z_2USERS")[0][0]) ?? 0
-            let owned = Int.fromDatabaseValue(try rows(source, "SELECT count(*) FROM ZBOOK WHERE ZUSER IN (SELECT Z_PK FROM ZUSER)")[0][0]) ?? 0
+            let owned =
+                Int.fromDatabaseValue(
+                    try rows(source, "SELECT count(*) FROM ZBOOK WHERE ZUSER IN (SELECT Z_PK FROM ZUSER)")[0][0]) ?? 0
             XCTAssertEqual(links, owned, "one link per book whose user is kept, whatever stage 1 linked")
         }
     }
@@ -112,9 +133,14 @@ final class SetBasedRelationshipTests: XCTestCase {
     /// The demo's book policy, which also links each new book to the first user in stage 1:
     /// links that the users' relationship mapping must replace in stage 2.
     private struct LinkingBookPolicy: EntityMigrationPolicy {
-        func createDestinationInstances(forSource source: ObjectID, in mapping: EntityMapping, manager: MigrationManager) throws {
+        func createDestinationInstances(
+            forSource source: ObjectID, in mapping: EntityMapping, manager: MigrationManager
+        ) throws {
             try BookToBookPolicy().createDestinationInstances(forSource: source, in: mapping, manager: manager)
-            guard let book = try manager.destinationInstances(forEntityMappingNamed: mapping.name, sourceInstances: [source]).first,
+            guard
+                let book = try manager.destinationInstances(
+                    forEntityMappingNamed: mapping.name, sourceInstances: [source]
+                ).first,
                 let user = try manager.firstDestinationObjectID("User", where: "userId", equals: .integer(1))
             else { return }
             try manager.addDestination(book, "users", [user])

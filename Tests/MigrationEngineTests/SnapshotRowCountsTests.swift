@@ -36,7 +36,8 @@ final class SnapshotRowCountsTests: XCTestCase {
                             "INSERT INTO ZCATEGORY (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (999, (SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'Category'), 1, 'New')"
                         ))
                     XCTAssertEqual(try connection.integer(SQLStatement("SELECT count(*) FROM ZBOOK")), 20)
-                    let counting = try XCTUnwrap(SnapshotRowCounts.start(beside: store, model: model, entities: ["Book", "Category"]))
+                    let counting = try XCTUnwrap(
+                        SnapshotRowCounts.start(beside: store, model: model, entities: ["Book", "Category"]))
                     XCTAssertEqual(try counting.wait(), expected.filter { ["Book", "Category"].contains($0.key) })
                     throw RollBack()  // nothing of it is kept
                 }
@@ -48,7 +49,9 @@ final class SnapshotRowCountsTests: XCTestCase {
     func testARollbackJournalStoreIsNotCountedBesideItsWriter() throws {
         let path = try scratchDirectory().appendingPathComponent("BookStore.sqlite").path
         let model = try makeBookStore2(at: path, books: 5)
-        try DatabaseQueue(path: path).writeWithoutTransaction { db in _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = DELETE") }
+        try DatabaseQueue(path: path).writeWithoutTransaction { db in
+            _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = DELETE")
+        }
         let store = try PersistentStore.open(at: path, mode: .readWrite)
         XCTAssertNil(
             try SnapshotRowCounts.start(beside: store, model: model, entities: ["Book"]),
@@ -61,9 +64,12 @@ final class SnapshotRowCountsTests: XCTestCase {
         for journal in ["WAL", "DELETE"] {
             let path = try scratchDirectory().appendingPathComponent("BookStore.sqlite").path
             let model = try makeBookStore2(at: path, books: 30)
-            try DatabaseQueue(path: path).writeWithoutTransaction { db in _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = \(journal)") }
+            try DatabaseQueue(path: path).writeWithoutTransaction { db in
+                _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = \(journal)")
+            }
             let before = try PersistentStore.open(at: path).rowCounts(model: model)
-            let report = try MigrationRunner.run(try MigrationPlan.make(store: path, bundle: try bookStore(), to: "BookStore 3"), store: path)
+            let report = try MigrationRunner.run(
+                try MigrationPlan.make(store: path, bundle: try bookStore(), to: "BookStore 3"), store: path)
             XCTAssertEqual(report.steps.map(\.passes), [["inferred, in place"]], journal)
             XCTAssertEqual(before["Book"], 30)
             XCTAssertEqual(report.rowsBefore, before, journal)

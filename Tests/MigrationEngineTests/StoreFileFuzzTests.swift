@@ -71,7 +71,9 @@ final class StoreFileFuzzTests: XCTestCase {
         let before = try Data(contentsOf: store)
         do { _ = try StoreInspection.inspect(store.path, bundle: subject.bundle) } catch { errors.append(error) }
         guard let bundle = subject.bundle else { return errors }
-        do { _ = try MigrationPlan.make(store: store.path, bundle: bundle, mappings: subject.mappings) } catch { errors.append(error) }
+        do { _ = try MigrationPlan.make(store: store.path, bundle: bundle, mappings: subject.mappings) } catch {
+            errors.append(error)
+        }
         guard try Data(contentsOf: store) == before else { return errors + [Changed()] }
         do { try dryRun(store, subject, bundle: bundle) } catch { errors.append(error) }
         return errors

@@ -20,7 +20,9 @@ final class StrategyTests: XCTestCase {
         let mappings = folder.appendingPathComponent("Utility/Migrations")
         return App(
             bundle: try ModelBundle.read(at: folder.appendingPathComponent("WordPress.xcdatamodeld")),
-            mappings: try FileManager.default.contentsOfDirectory(atPath: mappings.path).filter { $0.hasSuffix(".xcmappingmodel") }.sorted()
+            mappings: try FileManager.default.contentsOfDirectory(atPath: mappings.path).filter {
+                $0.hasSuffix(".xcmappingmodel")
+            }.sorted()
                 .map { try XCMappingReader.read(at: mappings.appendingPathComponent($0)) })
     }
 
@@ -28,7 +30,9 @@ final class StrategyTests: XCTestCase {
         let folder = Fixtures.root.appendingPathComponent("woocommerce-ios/Storage/Storage/Model")
         return App(
             bundle: try ModelBundle.read(at: folder.appendingPathComponent("WooCommerce.xcdatamodeld")),
-            mappings: try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".xcmappingmodel") }.sorted()
+            mappings: try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
+                $0.hasSuffix(".xcmappingmodel")
+            }.sorted()
                 .map { try XCMappingReader.read(at: folder.appendingPathComponent($0)) })
     }
 
@@ -55,9 +59,14 @@ final class StrategyTests: XCTestCase {
             for mapping in app.mappings {
                 let source = try version(app.bundle, mapping.sourceVersion)
                 let plan = try MigrationPlan.make(
-                    store: try store(at: source), bundle: app.bundle, mappings: app.mappings, to: mapping.destinationVersion, strategy: .automatic)
-                XCTAssertEqual(described(plan), ["\(mapping.sourceVersion) → \(mapping.destinationVersion) [mapping]"], mapping.name)
-                XCTAssertTrue(plan.steps[0].reason.hasPrefix("automatic: mapping model \(mapping.name) is for exactly this pair"), plan.steps[0].reason)
+                    store: try store(at: source), bundle: app.bundle, mappings: app.mappings,
+                    to: mapping.destinationVersion, strategy: .automatic)
+                XCTAssertEqual(
+                    described(plan), ["\(mapping.sourceVersion) → \(mapping.destinationVersion) [mapping]"],
+                    mapping.name)
+                XCTAssertTrue(
+                    plan.steps[0].reason.hasPrefix("automatic: mapping model \(mapping.name) is for exactly this pair"),
+                    plan.steps[0].reason)
             }
         }
     }
@@ -78,19 +87,26 @@ final class StrategyTests: XCTestCase {
             else { continue }
             let path = try store(at: before, rows: 3)
             do {
-                let plan = try MigrationPlan.make(store: path, bundle: app.bundle, mappings: app.mappings, to: mapping.destinationVersion, strategy: .automatic)
+                let plan = try MigrationPlan.make(
+                    store: path, bundle: app.bundle, mappings: app.mappings, to: mapping.destinationVersion,
+                    strategy: .automatic)
                 XCTAssertEqual(
-                    described(plan), ["\(before.name) → \(mapping.destinationVersion) [lightweight]"], "\(mapping.name): one inferred step, no chain")
+                    described(plan), ["\(before.name) → \(mapping.destinationVersion) [lightweight]"],
+                    "\(mapping.name): one inferred step, no chain")
             } catch let error as MigrationError {
                 // Refused as Core Data refuses it: no mapping model for the pair and no inference, or rows inference cannot carry.
                 XCTAssertTrue(error.message.contains("refuses"), "\(mapping.name): \(error)")
                 refused.append(mapping.name)
             }
             for strategy in [MigrationStrategy.iterative, .progressive] {
-                let plan = try MigrationPlan.make(store: path, bundle: app.bundle, mappings: app.mappings, to: mapping.destinationVersion, strategy: strategy)
+                let plan = try MigrationPlan.make(
+                    store: path, bundle: app.bundle, mappings: app.mappings, to: mapping.destinationVersion,
+                    strategy: strategy)
                 XCTAssertEqual(
-                    plan.steps.last.map { "\($0.kind.name) \($0.destination.name)" }, "mapping \(mapping.destinationVersion)", "\(strategy) \(mapping.name)")
-                XCTAssertGreaterThan(plan.steps.count, 1, "\(strategy) \(mapping.name): a step to the mapping's source first")
+                    plan.steps.last.map { "\($0.kind.name) \($0.destination.name)" },
+                    "mapping \(mapping.destinationVersion)", "\(strategy) \(mapping.name)")
+                XCTAssertGreaterThan(
+                    plan.steps.count, 1, "\(strategy) \(mapping.name): a step to the mapping's source first")
             }
         }
         XCTAssertTrue(refused.contains("WordPress-20-21"), "WordPress 19 → 21 is refused automatically: \(refused)")
@@ -108,17 +124,22 @@ final class StrategyTests: XCTestCase {
             for next in versions[(versions.firstIndex(of: first)! + 1)...] where next.entityHashes != at.entityHashes {
                 // A mapping model made from another version with the same hashes runs from that version.
                 let mapping = app.mappings.first {
-                    $0.destinationVersion == next.name && app.bundle.version(named: $0.sourceVersion)?.entityHashes == at.entityHashes
+                    $0.destinationVersion == next.name
+                        && app.bundle.version(named: $0.sourceVersion)?.entityHashes == at.entityHashes
                 }
-                expected.append(mapping.map { "\($0.sourceVersion) → \(next.name) [mapping]" } ?? "\(at.name) → \(next.name)")
+                expected.append(
+                    mapping.map { "\($0.sourceVersion) → \(next.name) [mapping]" } ?? "\(at.name) → \(next.name)")
                 at = next
             }
             var walked: [String] = [], start = first
             while start.name != at.name {
                 do {
                     let plan = try MigrationPlan.make(
-                        store: try store(at: start), bundle: app.bundle, mappings: app.mappings, to: at.name, strategy: .iterative)
-                    walked += plan.steps.map { "\($0.source.name) → \($0.destination.name)\($0.kind.name == "mapping" ? " [mapping]" : "")" }
+                        store: try store(at: start), bundle: app.bundle, mappings: app.mappings, to: at.name,
+                        strategy: .iterative)
+                    walked += plan.steps.map {
+                        "\($0.source.name) → \($0.destination.name)\($0.kind.name == "mapping" ? " [mapping]" : "")"
+                    }
                     break
                 } catch let error as MigrationError {
                     let pair = try XCTUnwrap(error.step, "\(error)")

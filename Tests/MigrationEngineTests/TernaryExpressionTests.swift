@@ -30,8 +30,12 @@ import Testing
         let source = Expression.keyPath(.variable("source"), ["name"])
         #expect(
             try ExpressionParser.expression(#"TERNARY($source.name == nil, "unnamed", $source.name)"#)
-                == .conditional(.comparison(source, .equal, .constant(.null), caseInsensitive: false), .constant(.string("unnamed")), source))
-        #expect(try ExpressionParser.expression("$source.ternary") == .keyPath(.variable("source"), ["ternary"]), "TERNARY is a word only before (")
+                == .conditional(
+                    .comparison(source, .equal, .constant(.null), caseInsensitive: false),
+                    .constant(.string("unnamed")), source))
+        #expect(
+            try ExpressionParser.expression("$source.ternary") == .keyPath(.variable("source"), ["ternary"]),
+            "TERNARY is a word only before (")
     }
 
     @Test(arguments: [
@@ -59,7 +63,9 @@ import Testing
     }
 
     @Test func deepButValidNestingStillParses() throws {
-        let nested = "TERNARY(" + String(repeating: "(", count: 40) + "$source.a == 1" + String(repeating: ")", count: 40) + ", 1, 2)"
+        let nested =
+            "TERNARY(" + String(repeating: "(", count: 40) + "$source.a == 1" + String(repeating: ")", count: 40)
+            + ", 1, 2)"
         #expect(try ExpressionParser.expression(nested) == ExpressionParser.expression("TERNARY($source.a == 1, 1, 2)"))
         let chain = String(repeating: "TERNARY(NOT (a == 1), ", count: 30) + "0" + String(repeating: ", 1)", count: 30)
         #expect(throws: Never.self) { try ExpressionParser.expression(chain) }
@@ -83,7 +89,9 @@ import Testing
             default: throw EvaluationError("no key \(key)")
             }
         }
-        func call(_ receiver: ExpressionValue, _ selector: String, _ arguments: [ExpressionValue]) throws -> ExpressionValue { .null }
+        func call(_ receiver: ExpressionValue, _ selector: String, _ arguments: [ExpressionValue]) throws
+            -> ExpressionValue
+        { .null }
         func ref(_ key: Int64) -> ObjectRef { ObjectRef(side: .source, id: ObjectID(entityNumber: 1, primaryKey: key)) }
     }
 
@@ -96,13 +104,19 @@ import Testing
 
     @Test(arguments: [
         ("$source.missing == nil", 1), ("$source.name == nil", 2), ("$source.missing != nil", 2), ("nil == NULL", 1),
-        (#"$source.name BEGINSWITH "Ab""#, 1), (#"$source.name BEGINSWITH "ab""#, 2), (#"$source.name BEGINSWITH[c] "ab""#, 1),
-        (#"$source.name ENDSWITH "cus""#, 1), (#"$source.name CONTAINS "bac""#, 1), (#"$source.name CONTAINS "BAC""#, 2),
-        (#"$source.name CONTAINS """#, 2), (#"$source.empty BEGINSWITH """#, 1), (#"$source.missing BEGINSWITH "A""#, 2),
+        (#"$source.name BEGINSWITH "Ab""#, 1), (#"$source.name BEGINSWITH "ab""#, 2),
+        (#"$source.name BEGINSWITH[c] "ab""#, 1),
+        (#"$source.name ENDSWITH "cus""#, 1), (#"$source.name CONTAINS "bac""#, 1),
+        (#"$source.name CONTAINS "BAC""#, 2),
+        (#"$source.name CONTAINS """#, 2), (#"$source.empty BEGINSWITH """#, 1),
+        (#"$source.missing BEGINSWITH "A""#, 2),
         ("$source.n IN {1, 5}", 1), ("$source.n IN {}", 2), ("$source.missing IN {1, nil}", 1),
-        (#""red" IN $source.tags.name"#, 1), (#""RED" IN $source.tags.name"#, 2), (#""RED" IN[c] $source.tags.name"#, 1),
-        ("$source.missing < 1", 2), ("$source.missing >= 1", 2), ("NOT $source.missing >= 1", 1), ("!($source.n > 4)", 2),
-        ("$source.n > 4 AND $source.n <= 5", 1), ("$source.n > 5 OR $source.n == 5.0", 1), ("TRUEPREDICATE && FALSEPREDICATE", 2),
+        (#""red" IN $source.tags.name"#, 1), (#""RED" IN $source.tags.name"#, 2),
+        (#""RED" IN[c] $source.tags.name"#, 1),
+        ("$source.missing < 1", 2), ("$source.missing >= 1", 2), ("NOT $source.missing >= 1", 1),
+        ("!($source.n > 4)", 2),
+        ("$source.n > 4 AND $source.n <= 5", 1), ("$source.n > 5 OR $source.n == 5.0", 1),
+        ("TRUEPREDICATE && FALSEPREDICATE", 2),
         (#"$source.name < "abacus""#, 1), (#"$source.name ==[c] "ABACUS""#, 1), (#"$source.name == "ABACUS""#, 2),
     ])
     func evaluatesWithTheFiltersRules(predicate: String, expected: Int64) throws {
@@ -111,8 +125,12 @@ import Testing
 
     @Test func onlyTheBranchTakenIsEvaluated() throws {
         let evaluator = ExpressionEvaluator(context: Shop(), evaluatedObject: .object(Shop().ref(1)))
-        #expect(try evaluator.evaluate(try ExpressionParser.expression("TERNARY(TRUEPREDICATE, 1, 1 / 0)")) == .value(.integer(1)))
-        #expect(throws: EvaluationError.self) { try evaluator.evaluate(try ExpressionParser.expression("TERNARY(FALSEPREDICATE, 1, 1 / 0)")) }
+        #expect(
+            try evaluator.evaluate(try ExpressionParser.expression("TERNARY(TRUEPREDICATE, 1, 1 / 0)"))
+                == .value(.integer(1)))
+        #expect(throws: EvaluationError.self) {
+            try evaluator.evaluate(try ExpressionParser.expression("TERNARY(FALSEPREDICATE, 1, 1 / 0)"))
+        }
     }
 
     // MARK: Compiling to SQL
@@ -136,16 +154,20 @@ import Testing
 
     @Test(arguments: [
         #"TERNARY($source.name == nil, "unnamed", $source.name)"#, #"TERNARY(name BEGINSWITH "a", 1, 2)"#,
-        #"TERNARY(NOT $source.name ENDSWITH "z" AND n IN {1, 2, nil}, nil, 2)"#, #"TERNARY(name CONTAINS "x" OR price < 2.5, YES, NO)"#,
-        "TERNARY(TRUEPREDICATE, nil, $source.price * 2)", "TERNARY(n > 1, TERNARY(n > 2, 3, 2), 1) + 1", "TERNARY(when < 5, when, nil)",
+        #"TERNARY(NOT $source.name ENDSWITH "z" AND n IN {1, 2, nil}, nil, 2)"#,
+        #"TERNARY(name CONTAINS "x" OR price < 2.5, YES, NO)"#,
+        "TERNARY(TRUEPREDICATE, nil, $source.price * 2)", "TERNARY(n > 1, TERNARY(n > 2, 3, 2), 1) + 1",
+        "TERNARY(when < 5, when, nil)",
     ])
     func compiles(text: String) throws {
         #expect(try Self.compiler().compile(try ExpressionParser.expression(text)) != nil, "\(text)")
     }
 
     @Test(arguments: [
-        #"TERNARY(name BEGINSWITH[c] "a", 1, 2)"#, #"TERNARY(name LIKE "a*", 1, 2)"#, #"TERNARY("a" IN $source.tags.name, 1, 2)"#,
-        #"TERNARY(n > 1, "a", 1)"#, "TERNARY(name == 1, 1, 2)", "TERNARY(n > 1, n, price)", #"TERNARY(n IN {1, "a"}, 1, 2)"#,
+        #"TERNARY(name BEGINSWITH[c] "a", 1, 2)"#, #"TERNARY(name LIKE "a*", 1, 2)"#,
+        #"TERNARY("a" IN $source.tags.name, 1, 2)"#,
+        #"TERNARY(n > 1, "a", 1)"#, "TERNARY(name == 1, 1, 2)", "TERNARY(n > 1, n, price)",
+        #"TERNARY(n IN {1, "a"}, 1, 2)"#,
     ])
     func runsRowByRow(text: String) throws {
         #expect(try Self.compiler().compile(try ExpressionParser.expression(text)) == nil, "\(text)")
@@ -163,16 +185,23 @@ import Testing
         for values in [texts, numbers] {
             for lhs in values {
                 for rhs in values {
-                    let predicates = operators.map { "\(lhs) \($0) \(rhs)" } + ["\(lhs) IN {\(rhs), \"b\"}", "\(lhs) IN {\(rhs), 7}"]
+                    let predicates =
+                        operators.map { "\(lhs) \($0) \(rhs)" } + [
+                            "\(lhs) IN {\(rhs), \"b\"}", "\(lhs) IN {\(rhs), 7}",
+                        ]
                     for predicate in predicates.flatMap({ [$0, "NOT \($0)"] }) {
                         let expression = try ExpressionParser.expression("TERNARY(\(predicate), 1, 0)")
                         guard let fragment = compiler.compile(expression) else { continue }
                         compiled += 1
                         let sql = try database.read { db in
-                            try Int64.fetchOne(db, sql: "SELECT \(fragment.sql)", arguments: StatementArguments(fragment.arguments.map(\.databaseValue)))
+                            try Int64.fetchOne(
+                                db, sql: "SELECT \(fragment.sql)",
+                                arguments: StatementArguments(fragment.arguments.map(\.databaseValue)))
                         }
                         let evaluated = try ExpressionEvaluator(context: Shop()).evaluate(expression)
-                        #expect(evaluated == .value(.integer(sql ?? -1)), "\(predicate): SQL \(sql.map(String.init) ?? "NULL")")
+                        #expect(
+                            evaluated == .value(.integer(sql ?? -1)),
+                            "\(predicate): SQL \(sql.map(String.init) ?? "NULL")")
                     }
                 }
             }
@@ -196,7 +225,10 @@ import Testing
             if let className {
                 keys.append(.string("$class"))
                 values.append(
-                    add(.dict([.string("$classname"), .string("$classes")], [.string(className), .array([.string(className), .string("NSObject")])])))
+                    add(
+                        .dict(
+                            [.string("$classname"), .string("$classes")],
+                            [.string(className), .array([.string(className), .string("NSObject")])])))
             }
             for (key, value) in fields {
                 keys.append(.string(key))
@@ -206,8 +238,10 @@ import Testing
         }
 
         mutating func sourceKey(_ key: String) -> PlistNode {
-            let variable = object("NSVariableExpression", [("NSExpressionType", .int(2)), ("NSVariable", add(.string("source")))])
-            let keyPath = object("NSKeyPathSpecifierExpression", [("NSExpressionType", .int(10)), ("NSKeyPath", add(.string(key)))])
+            let variable = object(
+                "NSVariableExpression", [("NSExpressionType", .int(2)), ("NSVariable", add(.string("source")))])
+            let keyPath = object(
+                "NSKeyPathSpecifierExpression", [("NSExpressionType", .int(10)), ("NSKeyPath", add(.string(key)))])
             let arguments = object("NSArray", [("NS.objects", .array([keyPath]))])
             return object(
                 "NSKeyPathExpression",
@@ -218,17 +252,23 @@ import Testing
         }
 
         mutating func constant(_ value: PlistNode?) -> PlistNode {
-            object("NSConstantValueExpression", [("NSExpressionType", .int(0))] + (value.map { [("NSConstantValue", add($0))] } ?? []))
+            object(
+                "NSConstantValueExpression",
+                [("NSExpressionType", .int(0))] + (value.map { [("NSConstantValue", add($0))] } ?? []))
         }
 
-        mutating func comparison(_ left: PlistNode, _ type: Int64, _ right: PlistNode, options: Int64 = 0, negate: Bool = false) -> PlistNode {
+        mutating func comparison(
+            _ left: PlistNode, _ type: Int64, _ right: PlistNode, options: Int64 = 0, negate: Bool = false
+        ) -> PlistNode {
             let op = object(
                 "NSEqualityPredicateOperator",
                 [
                     ("NSOperatorType", .int(type)), ("NSModifier", .int(0)), ("NSOptions", .int(options)),
                     ("NSNegate", .bool(negate)),
                 ])
-            return object("NSComparisonPredicate", [("NSLeftExpression", left), ("NSPredicateOperator", op), ("NSRightExpression", right)])
+            return object(
+                "NSComparisonPredicate",
+                [("NSLeftExpression", left), ("NSPredicateOperator", op), ("NSRightExpression", right)])
         }
 
         func text(root: PlistNode) throws -> String {
@@ -248,11 +288,14 @@ import Testing
             "NSTernaryExpression",
             [
                 ("NSExpressionType", .int(20)), ("NSPredicate", isNil),
-                ("NSTrueExpression", archive.constant(.string("unnamed"))), ("NSFalseExpression", archive.sourceKey("name")),
+                ("NSTrueExpression", archive.constant(.string("unnamed"))),
+                ("NSFalseExpression", archive.sourceKey("name")),
             ])
         let text = try archive.text(root: root)
         #expect(text == #"TERNARY($source.name == nil, "unnamed", $source.name)"#)
-        #expect(try ExpressionParser.expression(text) == ExpressionParser.expression(#"TERNARY($source.name == nil, "unnamed", $source.name)"#))
+        #expect(
+            try ExpressionParser.expression(text)
+                == ExpressionParser.expression(#"TERNARY($source.name == nil, "unnamed", $source.name)"#))
     }
 
     @Test func archivedCompoundPredicatesOptionsAndAggregates() throws {
@@ -261,7 +304,11 @@ import Testing
         let notEqual = archive.comparison(archive.sourceKey("n"), 4, archive.constant(.int(3)), negate: true)
         let items = [archive.constant(.int(1)), archive.constant(.int(2))]
         let aggregate = archive.object(
-            "NSAggregateExpression", [("NSExpressionType", .int(14)), ("NSCollection", archive.object("NSArray", [("NS.objects", .array(items))]))])
+            "NSAggregateExpression",
+            [
+                ("NSExpressionType", .int(14)),
+                ("NSCollection", archive.object("NSArray", [("NS.objects", .array(items))])),
+            ])
         let member = archive.comparison(archive.sourceKey("n"), 10, aggregate)
         let truth = archive.object("NSTruePredicate", [])
         let not = archive.object(
@@ -274,7 +321,10 @@ import Testing
             "NSCompoundPredicate",
             [
                 ("NSCompoundPredicateType", .int(2)),
-                ("NSSubpredicates", archive.object("NSArray", [("NS.objects", .array([begins, notEqual, not, truth]))])),
+                (
+                    "NSSubpredicates",
+                    archive.object("NSArray", [("NS.objects", .array([begins, notEqual, not, truth]))])
+                ),
             ])
         let root = archive.object(
             "NSTernaryExpression",
@@ -283,8 +333,13 @@ import Testing
                 ("NSTrueExpression", archive.constant(.int(1))), ("NSFalseExpression", archive.constant(.int(0))),
             ])
         let text = try archive.text(root: root)
-        #expect(text == #"TERNARY(($source.name BEGINSWITH[c] "ab") OR ($source.n != 3) OR (NOT ($source.n IN {1, 2})) OR (TRUEPREDICATE), 1, 0)"#)
-        guard case .conditional(.or(let parts), _, _) = try ExpressionParser.expression(text) else { Issue.record("not a TERNARY over OR"); return }
+        #expect(
+            text
+                == #"TERNARY(($source.name BEGINSWITH[c] "ab") OR ($source.n != 3) OR (NOT ($source.n IN {1, 2})) OR (TRUEPREDICATE), 1, 0)"#
+        )
+        guard case .conditional(.or(let parts), _, _) = try ExpressionParser.expression(text) else {
+            Issue.record("not a TERNARY over OR"); return
+        }
         #expect(parts.count == 4)
     }
 

@@ -78,8 +78,10 @@ final class TernaryMigrationTests: XCTestCase {
         try store.writeObjects(StoreLayout(model: v1.model)) { writer in
             let tags = try ["red", "Rare", "blue"].map { try writer.insert("Tag", ["name": .string($0)]) }
             let items: [(StoreValue, StoreValue, StoreValue)] = [
-                (.string("Abacus"), .integer(1), .double(5)), (.string("abacus"), .integer(2), .double(50)), (.null, .integer(3), .null),
-                (.string("Taxi"), .null, .double(150)), (.string("Fizz"), .integer(3), .double(99.5)), (.string(""), .integer(1), .double(10)),
+                (.string("Abacus"), .integer(1), .double(5)), (.string("abacus"), .integer(2), .double(50)),
+                (.null, .integer(3), .null),
+                (.string("Taxi"), .null, .double(150)), (.string("Fizz"), .integer(3), .double(99.5)),
+                (.string(""), .integer(1), .double(10)),
                 (.string("Box"), .integer(4), .double(1)), (.string("ABACUS"), .integer(3), .double(100)),
             ]
             for (index, item) in items.enumerated() {
@@ -109,7 +111,9 @@ final class TernaryMigrationTests: XCTestCase {
             FROM zitem i ORDER BY i.z_pk
             """
         ).map { $0.map(\.description) }
-        let tags = try rows(path, "SELECT zname, zlabel, zonabacus FROM ztag ORDER BY z_pk").map { $0.map(\.description) }
+        let tags = try rows(path, "SELECT zname, zlabel, zonabacus FROM ztag ORDER BY z_pk").map {
+            $0.map(\.description)
+        }
         return (items, tags, fast.names)
     }
 
@@ -118,7 +122,9 @@ final class TernaryMigrationTests: XCTestCase {
     func testSetBasedAndRowByRowAgreeOnTernaries() throws {
         let setBased = try migrate(setBased: true)
         let rowByRow = try migrate(setBased: false)
-        XCTAssertEqual(setBased.fast, ["ItemToItem"], "the Item mapping compiles to SQL; the Tag mapping ([c], IN a to-many key path) cannot")
+        XCTAssertEqual(
+            setBased.fast, ["ItemToItem"],
+            "the Item mapping compiles to SQL; the Tag mapping ([c], IN a to-many key path) cannot")
         XCTAssertEqual(setBased.items, rowByRow.items)
         XCTAssertEqual(setBased.tags, rowByRow.tags)
         XCTAssertEqual(
@@ -138,7 +144,8 @@ final class TernaryMigrationTests: XCTestCase {
             holds, (nil > 10) does not; no string contains ""; every string begins with ""
             """)
         XCTAssertEqual(
-            setBased.tags, [["\"red\"", "\"r-tag\"", "1"], ["\"Rare\"", "\"tag\"", "0"], ["\"blue\"", "\"tag\"", "0"]],
+            setBased.tags,
+            [["\"red\"", "\"r-tag\"", "1"], ["\"Rare\"", "\"tag\"", "0"], ["\"blue\"", "\"tag\"", "0"]],
             "[c] folds case (red begins with RE); IN reads the to-many key path items.name, case-sensitively")
     }
 }

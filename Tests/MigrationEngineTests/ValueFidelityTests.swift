@@ -24,7 +24,9 @@ final class ValueFidelityTests: XCTestCase {
         <attribute name="ident" optional="YES" attributeType="UUID"/>
         <attribute name="link" optional="YES" attributeType="URI"/>
         """
-    private static let columns = ["ZTEXT", "ZBLOB", "ZNUMBER", "ZSMALL", "ZREAL", "ZAMOUNT", "ZWHEN", "ZFLAG", "ZIDENT", "ZLINK"]
+    private static let columns = [
+        "ZTEXT", "ZBLOB", "ZNUMBER", "ZSMALL", "ZREAL", "ZAMOUNT", "ZWHEN", "ZFLAG", "ZIDENT", "ZLINK",
+    ]
 
     /// Each row gives one column a hostile value (SQL, as SQLite would hold it) and leaves the rest NULL.
     private static let hostile: [(column: String, sql: String)] = [
@@ -42,9 +44,11 @@ final class ValueFidelityTests: XCTestCase {
         ("ZNUMBER", "9223372036854775807"), ("ZNUMBER", "-9223372036854775808"),
         ("ZNUMBER", "1.5"), ("ZNUMBER", "'not a number'"),
         ("ZSMALL", "70000"),  // wider than its type
-        ("ZREAL", "1e999"), ("ZREAL", "-1e999"), ("ZREAL", "-0.0"), ("ZREAL", "4.9e-324"), ("ZREAL", "1.7976931348623157e308"),
+        ("ZREAL", "1e999"), ("ZREAL", "-1e999"), ("ZREAL", "-0.0"), ("ZREAL", "4.9e-324"),
+        ("ZREAL", "1.7976931348623157e308"),
         ("ZREAL", "0.1"),
-        ("ZAMOUNT", "0.30000000000000004"), ("ZAMOUNT", "1e300"), ("ZAMOUNT", "1e999"), ("ZAMOUNT", "123456789012345678"),
+        ("ZAMOUNT", "0.30000000000000004"), ("ZAMOUNT", "1e300"), ("ZAMOUNT", "1e999"),
+        ("ZAMOUNT", "123456789012345678"),
         ("ZWHEN", "1e300"), ("ZWHEN", "-1e300"), ("ZWHEN", "9007199254740993"), ("ZWHEN", "'2024-01-01'"),
         ("ZFLAG", "2"), ("ZFLAG", "-1"),
         ("ZIDENT", "X'000102030405060708090A0B0C0D0E'"),  // 15 bytes
@@ -62,12 +66,15 @@ final class ValueFidelityTests: XCTestCase {
                 """.utf8), file: "Fidelity")
     }
 
-    private func versions() throws -> (v1: ModelBundle.Version, added: ModelBundle.Version, copied: ModelBundle.Version) {
+    private func versions() throws -> (v1: ModelBundle.Version, added: ModelBundle.Version, copied: ModelBundle.Version)
+    {
         (
             .init(name: "V1", model: try model("")),
             .init(name: "V2", model: try model(#"<attribute name="added" optional="YES" attributeType="String"/>"#)),
             // Two attributes fed by one source column: the table cannot be altered and is rebuilt.
-            .init(name: "V3", model: try model(#"<attribute name="copy" optional="YES" attributeType="String" elementID="text"/>"#))
+            .init(
+                name: "V3",
+                model: try model(#"<attribute name="copy" optional="YES" attributeType="String" elementID="text"/>"#))
         )
     }
 
@@ -95,11 +102,15 @@ final class ValueFidelityTests: XCTestCase {
         let queue = try DatabaseQueue(path: path)
         defer { try? queue.close() }
         return try queue.read { db in
-            try Row.fetchAll(db, sql: "SELECT \(list) FROM ZITEM ORDER BY Z_PK").map { row in (0..<Self.columns.count).map { row[$0] as String } }
+            try Row.fetchAll(db, sql: "SELECT \(list) FROM ZITEM ORDER BY Z_PK").map { row in
+                (0..<Self.columns.count).map { row[$0] as String }
+            }
         }
     }
 
-    private func assertKept(_ path: String, _ expected: [[String]], _ label: String, file: StaticString = #filePath, line: UInt = #line) throws {
+    private func assertKept(
+        _ path: String, _ expected: [[String]], _ label: String, file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let after = try values(path)
         XCTAssertEqual(after.count, expected.count, "\(label): rows", file: file, line: line)
         for (index, (was, now)) in zip(expected, after).enumerated() where was != now {
@@ -126,13 +137,17 @@ final class ValueFidelityTests: XCTestCase {
         let path = try makeStore(v1, name: setBased ? "SetBased" : "RowByRow")
         let before = try values(path)
         var mapping = self.mapping
-        if setBased { mapping = mapping.replacingOccurrences(of: #"FUNCTION("x", "uppercaseString")"#, with: #"'"X"'"#) }
+        if setBased {
+            mapping = mapping.replacingOccurrences(of: #"FUNCTION("x", "uppercaseString")"#, with: #"'"X"'"#)
+        }
         let parsed = try MappingYAMLReader.read(mapping, name: "V1ToV2", file: "Fidelity.mapping.yaml")
         _ = try MappingMigration.run(
             store: path, from: v1, to: v2, mappings: [parsed],
             options: MigrationOptions(configureManager: { $0.useSetBasedSQL = setBased }))
         try assertKept(path, before, setBased ? "set-based" : "row by row")
-        let added = try DatabaseQueue(path: path).read { db in try String.fetchAll(db, sql: "SELECT DISTINCT ZADDED FROM ZITEM") }
+        let added = try DatabaseQueue(path: path).read { db in
+            try String.fetchAll(db, sql: "SELECT DISTINCT ZADDED FROM ZITEM")
+        }
         XCTAssertEqual(added, ["X"], "the one transformed attribute is written")
     }
 
@@ -153,7 +168,9 @@ final class ValueFidelityTests: XCTestCase {
         let path = try makeStore(v1, name: "Rebuilt")
         let before = try values(path)
         let report = try InPlaceMigration.run(store: path, from: v1, to: v3)
-        XCTAssertEqual(report.passes, ["inferred, in place"], "the premise: an inferred step, its table rebuilt in its transaction")
+        XCTAssertEqual(
+            report.passes, ["inferred, in place"], "the premise: an inferred step, its table rebuilt in its transaction"
+        )
         try assertKept(path, before, "rebuilt")
     }
 

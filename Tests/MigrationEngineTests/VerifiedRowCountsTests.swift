@@ -38,7 +38,9 @@ final class VerifiedRowCountsTests: XCTestCase {
         try makeBookStore3(at: path)
         let handed = VerifiedRowCounts(rows: marked, fingerprint: OtherWriters.Fingerprint(store: path))
         let queue = try DatabaseQueue(path: path)
-        try queue.write { db in try db.execute(sql: "INSERT INTO ZCATEGORY (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (3, 1, 1, 'Poetry')") }
+        try queue.write { db in
+            try db.execute(sql: "INSERT INTO ZCATEGORY (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (3, 1, 1, 'Poetry')")
+        }
         try queue.close()
         let report = try runBookStore3To4(path, verifiedRows: handed)
         XCTAssertEqual(report.rowsBefore, ["Category": 3, "Publication": 6, "Page": 12])
@@ -50,12 +52,16 @@ final class VerifiedRowCountsTests: XCTestCase {
         // A damaged row: in Publication's table, with Category's entity number.
         let queue = try DatabaseQueue(path: path)
         try queue.write { db in
-            let category = try XCTUnwrap(Int.fetchOne(db, sql: "SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'Category'"))
-            try db.execute(sql: "INSERT INTO ZPUBLICATION (Z_PK, Z_ENT, Z_OPT, ZTITLE) VALUES (99, ?, 1, 'stray')", arguments: [category])
+            let category = try XCTUnwrap(
+                Int.fetchOne(db, sql: "SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'Category'"))
+            try db.execute(
+                sql: "INSERT INTO ZPUBLICATION (Z_PK, Z_ENT, Z_OPT, ZTITLE) VALUES (99, ?, 1, 'stray')",
+                arguments: [category])
         }
         try queue.close()
         let report = try runBookStore3To4(path, verifiedRows: nil)
-        XCTAssertEqual(report.rowsBefore, ["Category": 2, "Publication": 7, "Page": 12], "the table's rows, the damaged one too")
+        XCTAssertEqual(
+            report.rowsBefore, ["Category": 2, "Publication": 7, "Page": 12], "the table's rows, the damaged one too")
         XCTAssertEqual(report.rowsAfter["Publication"], 6, "the six that are Publications")
     }
 
@@ -63,7 +69,8 @@ final class VerifiedRowCountsTests: XCTestCase {
         let path = try scratchDirectory().appendingPathComponent("BookStore.sqlite").path
         try makeBookStore3(at: path)
         let handed = VerifiedRowCounts(rows: ["Publication": 600], fingerprint: OtherWriters.Fingerprint(store: path))
-        XCTAssertEqual(try runBookStore3To4(path, verifiedRows: handed).rowsBefore, ["Category": 2, "Publication": 6, "Page": 12])
+        XCTAssertEqual(
+            try runBookStore3To4(path, verifiedRows: handed).rowsBefore, ["Category": 2, "Publication": 6, "Page": 12])
     }
 
     func testAPlansStepsAgreeOnTheRowsBetweenThem() throws {
@@ -71,8 +78,10 @@ final class VerifiedRowCountsTests: XCTestCase {
         try makeBookStore3(at: path)
         let bundle = try bookStore()
         let plan = try MigrationPlan.make(
-            store: path, bundle: bundle, mappings: [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")])
-        let report = try MigrationRunner.run(plan, store: path, options: MigrationOptions(policies: DemoResources.policies))
+            store: path, bundle: bundle,
+            mappings: [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")])
+        let report = try MigrationRunner.run(
+            plan, store: path, options: MigrationOptions(policies: DemoResources.policies))
         XCTAssertEqual(report.steps.count, 2)
         XCTAssertEqual(report.steps[1].rowsBefore, report.steps[0].rowsAfter)
         XCTAssertEqual(report.steps[1].rowsAfter, ["Category": 2, "Publication": 6, "Page": 12])
@@ -99,12 +108,16 @@ final class VerifiedRowCountsTests: XCTestCase {
         let v1 = try version("v1", books)
         // A many-to-many's join table is always rebuilt (in the step's transaction). Note is new:
         // no source maps to it.
-        let v2 = try version("v2", books + #"<entity name="Note"><attribute name="text" optional="YES" attributeType="String"/></entity>"#)
+        let v2 = try version(
+            "v2",
+            books + #"<entity name="Note"><attribute name="text" optional="YES" attributeType="String"/></entity>"#)
         let path = try scratchDirectory().appendingPathComponent("Books.sqlite").path
         let store = try PersistentStore.create(at: path, model: v1.model)
         try store.writeObjects(StoreLayout(model: v1.model)) { writer in
             let tag = try writer.insert("Tag")
-            for title in ["a", "b", "c"] { try writer.relate(try writer.insert("Book", ["title": .string(title)]), "tags", to: [tag]) }
+            for title in ["a", "b", "c"] {
+                try writer.relate(try writer.insert("Book", ["title": .string(title)]), "tags", to: [tag])
+            }
         }
         try store.close()
         let report = try InPlaceMigration.run(store: path, from: v1, to: v2)

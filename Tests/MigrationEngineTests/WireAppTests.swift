@@ -25,9 +25,12 @@ final class WireAppTests: XCTestCase {
 
     func testTheRealStoresCarryTheHashesTheirVersionsCompute() throws {
         let bundle = try wire()
-        for (file, name) in [("store2-3.wiredatabase", "zmessaging2.3"), ("store2-90-0.wiredatabase", "zmessaging2.90.0")] {
+        for (file, name) in [
+            ("store2-3.wiredatabase", "zmessaging2.3"), ("store2-90-0.wiredatabase", "zmessaging2.90.0"),
+        ] {
             let store = try PersistentStore.open(at: try copyOfStore(file).path)
-            XCTAssertEqual(try store.metadata().versionHashes, VersionHash.entityHashes(of: try version(bundle, name).model), file)
+            XCTAssertEqual(
+                try store.metadata().versionHashes, VersionHash.entityHashes(of: try version(bundle, name).model), file)
         }
     }
 
@@ -36,15 +39,21 @@ final class WireAppTests: XCTestCase {
     /// version of the bundle has, and `store1-24`, older than the bundle's oldest version, from
     /// the model each archived in its Z_MODELCACHE, as Core Data migrates them.
     func testTheRealStoresMigrateStraightToTheCurrentVersion() throws {
-        let files = try FileManager.default.contentsOfDirectory(atPath: Self.storesURL.path).filter { $0.hasSuffix(".wiredatabase") }.sorted()
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.storesURL.path).filter {
+            $0.hasSuffix(".wiredatabase")
+        }.sorted()
         XCTAssertFalse(files.isEmpty)
         var fromOwnModel: [String] = []
         for file in files {
             let plan = try migrateAndCheck(try copyOfStore(file).path, label: file)
             if plan?.steps.first?.reason.contains("Z_MODELCACHE") == true { fromOwnModel.append(file) }
         }
-        let unmatched = try Fixtures.verification().filter { $0.store.path.hasPrefix(Self.storesURL.path) && $0.contents == nil }
-        XCTAssertEqual(fromOwnModel, unmatched.map(\.store.lastPathComponent).sorted(), "the stores no version matches migrate from their own model")
+        let unmatched = try Fixtures.verification().filter {
+            $0.store.path.hasPrefix(Self.storesURL.path) && $0.contents == nil
+        }
+        XCTAssertEqual(
+            fromOwnModel, unmatched.map(\.store.lastPathComponent).sorted(),
+            "the stores no version matches migrate from their own model")
     }
 
     /// A store at every version of the history, with a few rows per entity and many-to-many
@@ -67,7 +76,9 @@ final class WireAppTests: XCTestCase {
     /// Migrates the store at `path` as `migrate` with no options would, then compares it with
     /// what it held before.
     @discardableResult
-    private func migrateAndCheck(_ path: String, label: String, file: StaticString = #filePath, line: UInt = #line) throws -> MigrationPlan? {
+    private func migrateAndCheck(_ path: String, label: String, file: StaticString = #filePath, line: UInt = #line)
+        throws -> MigrationPlan?
+    {
         let bundle = try wire()
         let plan = try MigrationPlan.make(store: path, bundle: bundle)
         guard !plan.steps.isEmpty || plan.storeVersion == bundle.currentVersionName else {
@@ -80,13 +91,16 @@ final class WireAppTests: XCTestCase {
         let before = try ObjectSnapshot.read(path, model: sourceVersion.model)
         _ = try MigrationRunner.run(plan, store: path, keepBackup: false)
         let current = bundle.current.model
-        XCTAssertEqual(try PersistentStore.open(at: path).metadata().versionHashes, VersionHash.entityHashes(of: current), label, file: file, line: line)
+        XCTAssertEqual(
+            try PersistentStore.open(at: path).metadata().versionHashes, VersionHash.entityHashes(of: current), label,
+            file: file, line: line)
         let after = try ObjectSnapshot.read(path, model: current)
         let pairing = Pairing(old: sourceVersion.model, new: current)
         for entity in current.entities where !entity.isAbstract {
             let place = "\(label): \(entity.name)"
             guard let origin = pairing.entities[entity.name] else {
-                XCTAssertEqual(after.objects[entity.name]?.count ?? 0, 0, "\(place) is new and empty", file: file, line: line)
+                XCTAssertEqual(
+                    after.objects[entity.name]?.count ?? 0, 0, "\(place) is new and empty", file: file, line: line)
                 continue
             }
             let old = before.objects[origin] ?? [:], new = after.objects[entity.name] ?? [:]
@@ -100,9 +114,12 @@ final class WireAppTests: XCTestCase {
                     let fill = ObjectSnapshot.comparable(ObjectWriter.defaultValue(of: attribute) ?? .null)
                     expected = { _ in fill }
                 }
-                let differing = old.filter { key, object in new[key].map { ObjectSnapshot.comparable($0.values[attribute.name] ?? .null) } != expected(object) }
+                let differing = old.filter { key, object in
+                    new[key].map { ObjectSnapshot.comparable($0.values[attribute.name] ?? .null) } != expected(object)
+                }
                 XCTAssertTrue(
-                    differing.isEmpty, "\(place).\(attribute.name): \(differing.count) rows differ from \(properties[attribute.name] ?? "the default")",
+                    differing.isEmpty,
+                    "\(place).\(attribute.name): \(differing.count) rows differ from \(properties[attribute.name] ?? "the default")",
                     file: file, line: line)
             }
             for relationship in current.allRelationships(of: entity) where !relationship.isTransient {
@@ -110,8 +127,12 @@ final class WireAppTests: XCTestCase {
                 // Positions count only where both versions keep them.
                 let ordered =
                     relationship.isOrdered
-                    && from.flatMap { name in sourceVersion.model.entity(named: origin).flatMap { sourceVersion.model.relationship(named: name, in: $0) } }?
-                        .isOrdered == true
+                    && from.flatMap { name in
+                        sourceVersion.model.entity(named: origin).flatMap {
+                            sourceVersion.model.relationship(named: name, in: $0)
+                        }
+                    }?
+                    .isOrdered == true
                 let links = { (contents: ObjectSnapshot, entity: String, name: String) in
                     (contents.links[entity]?[name] ?? [:]).mapValues { ordered ? $0 : $0.sorted() }
                 }
@@ -123,7 +144,10 @@ final class WireAppTests: XCTestCase {
                     from.map { links(before, origin, $0) }
                     ?? pairing.inverseLinks(of: relationship, in: before).filter { old[$0.key] != nil }
                     .mapValues { relationship.isToMany ? $0.sorted() : [$0.min()!] }
-                XCTAssertEqual(now, then, "\(place).\(relationship.name): the same links\(from == nil ? " (new: its inverse's)" : "")", file: file, line: line)
+                XCTAssertEqual(
+                    now, then,
+                    "\(place).\(relationship.name): the same links\(from == nil ? " (new: its inverse's)" : "")",
+                    file: file, line: line)
             }
         }
         return plan
@@ -144,7 +168,8 @@ private struct Pairing {
     init(old: ManagedObjectModel, new: ManagedObjectModel) {
         self.old = old
         self.new = new
-        let byIdentifier = Dictionary(old.entities.map { ($0.renamingIdentifier ?? $0.name, $0.name) }, uniquingKeysWith: { first, _ in first })
+        let byIdentifier = Dictionary(
+            old.entities.map { ($0.renamingIdentifier ?? $0.name, $0.name) }, uniquingKeysWith: { first, _ in first })
         entities = Dictionary(
             uniqueKeysWithValues: new.entities.compactMap { entity in
                 byIdentifier[entity.renamingIdentifier ?? entity.name].map { (entity.name, $0) }
@@ -154,10 +179,16 @@ private struct Pairing {
     /// The links a new relationship has from the start: its inverse's, seen from this side, when
     /// the inverse pairs with a source relationship (keys are kept, so they read across).
     func inverseLinks(of relationship: RelationshipDescription, in before: ObjectSnapshot) -> [Int64: [Int64]] {
-        guard let inverseName = relationship.inverseName, let target = new.entity(named: relationship.destinationEntityName) else { return [:] }
+        guard let inverseName = relationship.inverseName,
+            let target = new.entity(named: relationship.destinationEntityName)
+        else { return [:] }
         var result: [Int64: [Int64]] = [:]
-        for entity in [target.name] + new.entities.filter({ new.ancestors(of: $0).contains { $0.name == target.name } }).map(\.name) {
-            guard let origin = entities[entity], let from = properties(of: entity, from: origin)[inverseName] else { continue }
+        for entity in [target.name]
+            + new.entities.filter({ new.ancestors(of: $0).contains { $0.name == target.name } }).map(\.name)
+        {
+            guard let origin = entities[entity], let from = properties(of: entity, from: origin)[inverseName] else {
+                continue
+            }
             for (owner, targets) in before.links[origin]?[from] ?? [:] {
                 for key in targets { result[key, default: []].append(owner) }
             }
@@ -168,11 +199,15 @@ private struct Pairing {
     /// Destination property → source property, for one pair of entities.
     func properties(of entity: String, from origin: String) -> [String: String] {
         guard let destination = new.entity(named: entity), let source = old.entity(named: origin) else { return [:] }
-        func stored(_ model: ManagedObjectModel, _ entity: EntityDescription) -> [(property: PropertyDescription, isAttribute: Bool)] {
+        func stored(_ model: ManagedObjectModel, _ entity: EntityDescription) -> [(
+            property: PropertyDescription, isAttribute: Bool
+        )] {
             model.allAttributes(of: entity).filter { !$0.isTransient }.map { ($0.property, true) }
                 + model.allRelationships(of: entity).filter { !$0.isTransient }.map { ($0.property, false) }
         }
-        let sources = Dictionary(stored(old, source).map { ($0.property.renamingIdentifier ?? $0.property.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let sources = Dictionary(
+            stored(old, source).map { ($0.property.renamingIdentifier ?? $0.property.name, $0) },
+            uniquingKeysWith: { first, _ in first })
         var result: [String: String] = [:]
         for (property, isAttribute) in stored(new, destination) {
             if let match = sources[property.renamingIdentifier ?? property.name], match.isAttribute == isAttribute {

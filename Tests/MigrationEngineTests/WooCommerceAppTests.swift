@@ -10,10 +10,13 @@ import XCTest
 /// version, the app's mapping model where it matches by hashes, an inferred mapping elsewhere.
 final class WooCommerceAppTests: XCTestCase {
     static let folder = Fixtures.root.appendingPathComponent("woocommerce-ios/Storage/Storage/Model")
-    private static let bundle = Result { try ModelBundle.read(at: folder.appendingPathComponent("WooCommerce.xcdatamodeld")) }
+    private static let bundle = Result {
+        try ModelBundle.read(at: folder.appendingPathComponent("WooCommerce.xcdatamodeld"))
+    }
     /// Every mapping model of the app the fixtures hold, however many.
     private static let mappings = Result {
-        try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".xcmappingmodel") }.sorted()
+        try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".xcmappingmodel") }
+            .sorted()
             .map { try XCMappingReader.read(at: folder.appendingPathComponent($0)) }
     }
 
@@ -21,8 +24,10 @@ final class WooCommerceAppTests: XCTestCase {
     /// versions of the bundle and resolves against them: every entity and property it maps exists.
     func testEveryVersionReadsAndEachMappingModelResolvesAgainstItsVersions() throws {
         let bundle = try Self.bundle.get()
-        let folders = try FileManager.default.contentsOfDirectory(atPath: Self.folder.appendingPathComponent("WooCommerce.xcdatamodeld").path)
-            .filter { $0.hasSuffix(".xcdatamodel") }
+        let folders = try FileManager.default.contentsOfDirectory(
+            atPath: Self.folder.appendingPathComponent("WooCommerce.xcdatamodeld").path
+        )
+        .filter { $0.hasSuffix(".xcdatamodel") }
         XCTAssertEqual(bundle.versions.count, folders.count)
         XCTAssertTrue(bundle.versions.allSatisfy { !$0.entityHashes.isEmpty })
         let mappings = try Self.mappings.get()
@@ -49,16 +54,21 @@ final class WooCommerceAppTests: XCTestCase {
         let failures = outcomes.filter { !$0.ok }
         for failure in failures {
             let error = failure.error ?? ""
-            XCTAssertTrue(error.contains("needs a mapping model") || error.contains("Core Data refuses such a store too"), "\(failure.version): \(error)")
+            XCTAssertTrue(
+                error.contains("needs a mapping model") || error.contains("Core Data refuses such a store too"),
+                "\(failure.version): \(error)")
         }
         let lastFailure = outcomes.lastIndex { !$0.ok } ?? -1
         XCTAssertLessThan(lastFailure, outcomes.count - 1)
         XCTAssertTrue(outcomes[(lastFailure + 1)...].allSatisfy(\.ok))
         // The versions before the app's own mapping model get through it (and fail later, if at all).
         for mapping in mappings {
-            for outcome in outcomes.prefix(through: bundle.versions.firstIndex { $0.name == mapping.sourceVersion } ?? 0) where !outcome.ok {
+            for outcome in outcomes.prefix(
+                through: bundle.versions.firstIndex { $0.name == mapping.sourceVersion } ?? 0) where !outcome.ok
+            {
                 XCTAssertFalse(
-                    outcome.error?.contains("\(mapping.sourceVersion) → \(mapping.destinationVersion)") == true, "\(outcome.version): \(outcome.error ?? "")")
+                    outcome.error?.contains("\(mapping.sourceVersion) → \(mapping.destinationVersion)") == true,
+                    "\(outcome.version): \(outcome.error ?? "")")
             }
         }
         print(

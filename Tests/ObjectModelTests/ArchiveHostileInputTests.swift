@@ -38,7 +38,10 @@ final class ArchiveHostileInputTests: XCTestCase {
             objects.append(.dict([.string("NS.objects")], [.array([.uid(previous), .uid(previous)])]))
             objects.append(
                 .dict(
-                    [.string("NSExpressionType"), .string("NSSelectorName"), .string("NSOperand"), .string("NSArguments")],
+                    [
+                        .string("NSExpressionType"), .string("NSSelectorName"), .string("NSOperand"),
+                        .string("NSArguments"),
+                    ],
                     [.int(4), .uid(1), .uid(3), .uid(UInt64(objects.count - 1))]))
         }
         return archive(objects, root: UInt64(objects.count - 1))
@@ -49,7 +52,8 @@ final class ArchiveHostileInputTests: XCTestCase {
             BinaryPlist.encode(
                 .dict(
                     [.string("$archiver"), .string("$top"), .string("$objects"), .string("$version")],
-                    [.string("NSKeyedArchiver"), .dict([.string("root")], [.uid(root)]), .array(objects), .int(100000)])))
+                    [.string("NSKeyedArchiver"), .dict([.string("root")], [.uid(root)]), .array(objects), .int(100000)])
+            ))
     }
 
     func testAnExpressionThatContainsItselfIsRefused() throws {
@@ -65,7 +69,8 @@ final class ArchiveHostileInputTests: XCTestCase {
         let small = try KeyedArchive(data: Self.doublingExpression(levels: 2))
         XCTAssertEqual(
             try ArchivedExpression.format(try small.topObject()),
-            #"FUNCTION($manager, "f:", FUNCTION($manager, "f:", $manager, $manager), FUNCTION($manager, "f:", $manager, $manager))"#)
+            #"FUNCTION($manager, "f:", FUNCTION($manager, "f:", $manager, $manager), FUNCTION($manager, "f:", $manager, $manager))"#
+        )
         let started = Date()
         let archive = try KeyedArchive(data: Self.doublingExpression(levels: 60))
         XCTAssertThrowsError(try ArchivedExpression.format(try archive.topObject())) { error in
@@ -85,7 +90,9 @@ final class DeepInheritanceTests: XCTestCase {
         let entities = (0..<count).map { index in
             "<entity name=\"E\(index)\"\(index > 0 ? " parentEntity=\"E\(index - 1)\"" : "")><attribute name=\"a\(index)\" attributeType=\"String\"/></entity>"
         }
-        return Data(("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<model>\n" + entities.joined(separator: "\n") + "\n</model>\n").utf8)
+        return Data(
+            ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<model>\n" + entities.joined(separator: "\n") + "\n</model>\n")
+                .utf8)
     }
 
     func testAChainDeeperThanTheLimitIsRefusedAtTheEntityThatGoesTooFar() {
@@ -93,7 +100,8 @@ final class DeepInheritanceTests: XCTestCase {
         XCTAssertThrowsError(try ModelXMLReader.read(Self.chain(300), file: "Deep.xcdatamodel/contents")) { error in
             let error = error as? ModelFileError
             XCTAssertEqual(error?.problem, "inherits through more than 32 parent entities")
-            XCTAssertEqual(error?.element, "<entity name=\"E33\"> in entity \"E33\"", "the first entity with 33 ancestors")
+            XCTAssertEqual(
+                error?.element, "<entity name=\"E33\"> in entity \"E33\"", "the first entity with 33 ancestors")
             XCTAssertEqual(error?.line, 36)
         }
         // A hang guard, not a timing assertion: before the limit this took minutes.
@@ -107,8 +115,10 @@ final class DeepInheritanceTests: XCTestCase {
     }
 
     func testCyclesAreStillReportedAsCycles() throws {
-        let data = Data("<model><entity name=\"A\" parentEntity=\"B\"/><entity name=\"B\" parentEntity=\"A\"/></model>".utf8)
-        let refusal = try XCTUnwrap(try ModelXMLReader.readFile(data, file: "Cycle.xcdatamodel/contents").findings.first)
+        let data = Data(
+            "<model><entity name=\"A\" parentEntity=\"B\"/><entity name=\"B\" parentEntity=\"A\"/></model>".utf8)
+        let refusal = try XCTUnwrap(
+            try ModelXMLReader.readFile(data, file: "Cycle.xcdatamodel/contents").findings.first)
         XCTAssertEqual(refusal.problem.verdict, .refused)
         XCTAssertTrue(refusal.description.contains("parent entities form a cycle"), refusal.description)
     }
@@ -121,7 +131,9 @@ final class SharedContainerTests: XCTestCase {
     static func sharedProperties(entities: Int, properties: Int) -> Data {
         var objects: [PlistNode] = [
             .string("$null"), .dict([.string("$classname")], [.string("NSManagedObjectModel")]),
-            .dict([.string("$classname"), .string("$classes")], [.string("NSAttributeDescription"), .array([.string("NSAttributeDescription")])]),
+            .dict(
+                [.string("$classname"), .string("$classes")],
+                [.string("NSAttributeDescription"), .array([.string("NSAttributeDescription")])]),
         ]
         // 3: the shared properties dictionary; then its keys and attribute objects.
         let shared = objects.count
@@ -137,24 +149,36 @@ final class SharedContainerTests: XCTestCase {
         var entityRefs: [PlistNode] = []
         for index in 0..<entities {
             objects.append(.string("E\(index)"))
-            objects.append(.dict([.string("NSEntityName"), .string("NSProperties")], [.uid(UInt64(objects.count - 1)), .uid(UInt64(shared))]))
+            objects.append(
+                .dict(
+                    [.string("NSEntityName"), .string("NSProperties")],
+                    [.uid(UInt64(objects.count - 1)), .uid(UInt64(shared))]))
             entityRefs.append(.uid(UInt64(objects.count - 1)))
         }
         objects.append(.dict([.string("NS.objects")], [.array(entityRefs)]))
-        objects.append(.dict([.string("$class"), .string("NSEntities")], [.uid(1), .dict([.string("values")], [.uid(UInt64(objects.count - 1))])]))
+        objects.append(
+            .dict(
+                [.string("$class"), .string("NSEntities")],
+                [.uid(1), .dict([.string("values")], [.uid(UInt64(objects.count - 1))])]))
         // NSEntities must be a reference: point it at a holder whose `values` is the list.
         let list = objects.count - 2
         objects.append(.dict([.string("values")], [.uid(UInt64(list))]))
-        objects[objects.count - 2] = .dict([.string("$class"), .string("NSEntities")], [.uid(1), .uid(UInt64(objects.count - 1))])
+        objects[objects.count - 2] = .dict(
+            [.string("$class"), .string("NSEntities")], [.uid(1), .uid(UInt64(objects.count - 1))])
         return ArchiveHostileInputTests.archive(objects, root: UInt64(objects.count - 2))
     }
 
     func testSharedContainersCannotUnfoldAnArchive() throws {
         let small = try ArchivedModelReader.read(Self.sharedProperties(entities: 3, properties: 2), source: "Small.mom")
-        XCTAssertEqual(small.entities.map(\.name), ["E0", "E1", "E2"], "sharing a little is read (the budget is per object, generous)")
+        XCTAssertEqual(
+            small.entities.map(\.name), ["E0", "E1", "E2"],
+            "sharing a little is read (the budget is per object, generous)")
         XCTAssertEqual(small.entities.first?.attributes.map(\.name), ["p0", "p1"])
         let started = Date()
-        XCTAssertThrowsError(try ArchivedModelReader.read(Self.sharedProperties(entities: 2_000, properties: 2_000), source: "Shared.mom")) { error in
+        XCTAssertThrowsError(
+            try ArchivedModelReader.read(
+                Self.sharedProperties(entities: 2_000, properties: 2_000), source: "Shared.mom")
+        ) { error in
             XCTAssertTrue("\(error)".contains("referred to over and over"), "\(error)")
             XCTAssertTrue("\(error)".hasPrefix("Shared.mom: archived model cannot be read"), "\(error)")
         }
@@ -167,7 +191,8 @@ final class SharedContainerTests: XCTestCase {
 /// form read without complaint (issue 29 §4). Both are refused now, naming the entity.
 final class ArchivedHierarchyTests: XCTestCase {
     func testAnEntityThatIsItsOwnSuperentityIsRefusedInACompiledModel() throws {
-        let mom = Fixtures.root.appendingPathComponent("CoreDataPlus/Tests/Resources/SampleModel/Fixtures/SampleModel.momd/SampleModel.mom")
+        let mom = Fixtures.root.appendingPathComponent(
+            "CoreDataPlus/Tests/Resources/SampleModel/Fixtures/SampleModel.momd/SampleModel.mom")
         let bytes = [UInt8](try Data(contentsOf: mom))
         XCTAssertNoThrow(try ArchivedModelReader.read(Data(bytes), source: "SampleModel.mom"), "the real model reads")
         guard case .dict(let rootKeys, var rootValues)? = BinaryPlist.decode(bytes),

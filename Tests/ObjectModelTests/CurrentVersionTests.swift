@@ -54,7 +54,9 @@ final class CurrentVersionTests: XCTestCase {
         XCTAssertEqual(read.currentVersionName, "B 10")
         let finding = try XCTUnwrap(read.findings.first)
         XCTAssertEqual(finding.problem.verdict, .warning)
-        XCTAssertTrue(finding.description.contains(#"(versions: "A", "B 2", "B 10"); Chrysalis takes "B 10" as current"#), finding.description)
+        XCTAssertTrue(
+            finding.description.contains(#"(versions: "A", "B 2", "B 10"); Chrysalis takes "B 10" as current"#),
+            finding.description)
         XCTAssertTrue(finding.description.contains("--to"), finding.description)
     }
 
@@ -63,9 +65,12 @@ final class CurrentVersionTests: XCTestCase {
             "Notes", versions: ["Notes", "Notes 2"],
             currentVersion: plist("<dict><key>_XCCurrentVersionName</key><string>Notes 3.xcdatamodel</string></dict>"))
         let read = try ModelBundle.read(at: url)
-        XCTAssertEqual(read.currentVersionName, "Notes", "the version named like the bundle, as when the plist names none")
+        XCTAssertEqual(
+            read.currentVersionName, "Notes", "the version named like the bundle, as when the plist names none")
         let text = try XCTUnwrap(read.findings.first).description
-        XCTAssertTrue(text.contains(#"names current version "Notes 3", which is not in the bundle (versions: "Notes", "Notes 2")"#), text)
+        XCTAssertTrue(
+            text.contains(
+                #"names current version "Notes 3", which is not in the bundle (versions: "Notes", "Notes 2")"#), text)
         XCTAssertTrue(text.contains(".xccurrentversion"), text)
     }
 

@@ -20,12 +20,15 @@ final class ModelBundleFixtureTests: XCTestCase {
             let bundle = try ModelBundle.read(at: url)
             XCTAssertNotNil(bundle.version(named: bundle.currentVersionName), url.path)
         }
-        let objcio = try ModelBundle.read(at: Fixtures.root.appendingPathComponent("objcio-issue-4-core-data-migration/BookMigration/Model.xcdatamodeld"))
+        let objcio = try ModelBundle.read(
+            at: Fixtures.root.appendingPathComponent(
+                "objcio-issue-4-core-data-migration/BookMigration/Model.xcdatamodeld"))
         XCTAssertEqual(objcio.versions.map(\.name), ["Model1", "Model2", "Model3"])
         XCTAssertEqual(objcio.currentVersionName, "Model3")
         let wibosco = try ModelBundle.read(
             at: Fixtures.root.appendingPathComponent(
-                "wibosco-CoreDataMigration-Example/CoreDataMigration-Example/CoreData/Model/CoreDataMigration_Example.xcdatamodeld"))
+                "wibosco-CoreDataMigration-Example/CoreDataMigration-Example/CoreData/Model/CoreDataMigration_Example.xcdatamodeld"
+            ))
         XCTAssertEqual(
             wibosco.versions.map(\.name),
             [
@@ -44,7 +47,8 @@ final class ModelBundleFixtureTests: XCTestCase {
             XCTAssertEqual(reread, original, url.path)
             for (before, after) in zip(original.versions, reread.versions) {
                 XCTAssertEqual(VersionHash.entityHashes(of: after.model), VersionHash.entityHashes(of: before.model))
-                XCTAssertEqual(VersionHash.versionChecksum(of: after.model), VersionHash.versionChecksum(of: before.model))
+                XCTAssertEqual(
+                    VersionHash.versionChecksum(of: after.model), VersionHash.versionChecksum(of: before.model))
             }
         }
     }

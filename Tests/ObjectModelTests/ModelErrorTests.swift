@@ -61,7 +61,8 @@ final class ModelErrorTests: XCTestCase {
         XCTAssertEqual(error.element, #"<attribute name="pages"> in entity "Book""#)
         XCTAssertTrue(error.problem.contains(#""Integer 128""#))
         XCTAssertTrue(error.fix?.contains("Integer 64") == true)
-        XCTAssertTrue(error.description.hasPrefix("Shop.xcdatamodel/contents:5: <attribute name=\"pages\">"), error.description)
+        XCTAssertTrue(
+            error.description.hasPrefix("Shop.xcdatamodel/contents:5: <attribute name=\"pages\">"), error.description)
     }
 
     func testRelationshipToMissingEntity() throws {
@@ -94,7 +95,9 @@ final class ModelErrorTests: XCTestCase {
         XCTAssertEqual(finding.problem.verdict, .unsupported)
         XCTAssertTrue(finding.problem.stopsStores)
         XCTAssertTrue(
-            finding.description.contains(#"entities "Book" and "BOOK" differ only in case, so their SQLite tables (ZBOOK) would be one"#), finding.description)
+            finding.description.contains(
+                #"entities "Book" and "BOOK" differ only in case, so their SQLite tables (ZBOOK) would be one"#),
+            finding.description)
     }
 
     func testInverseThatDoesNotPointBackIsAWarning() throws {
@@ -117,9 +120,11 @@ final class ModelErrorTests: XCTestCase {
         XCTAssertEqual(warning.element, #"<relationship name="books">"#)
         XCTAssertTrue(
             warning.description.contains(
-                #"<relationship name="books"> in entity "Author": warning: inverse Book.author does not point back (it points to Author.written)"#),
+                #"<relationship name="books"> in entity "Author": warning: inverse Book.author does not point back (it points to Author.written)"#
+            ),
             warning.description)
-        XCTAssertEqual(read.model.entity(named: "Author")?.relationships.first?.inverseName, "author", "read as written")
+        XCTAssertEqual(
+            read.model.entity(named: "Author")?.relationships.first?.inverseName, "author", "read as written")
     }
 
     func testMissingInverse() throws {
@@ -179,7 +184,9 @@ final class ModelErrorTests: XCTestCase {
     func testUntypedStoredAttributeAndNotAModel() throws {
         let untyped = try XCTUnwrap(self.error(reading: #"<entity name="A"><attribute name="x"/></entity>"#))
         XCTAssertTrue(untyped.problem.contains("has no attributeType"))
-        XCTAssertNoThrow(try ModelXMLReader.read(model(#"<entity name="A"><attribute name="x" transient="YES"/></entity>"#), file: "ok"))
+        XCTAssertNoThrow(
+            try ModelXMLReader.read(
+                model(#"<entity name="A"><attribute name="x" transient="YES"/></entity>"#), file: "ok"))
         XCTAssertThrowsError(try ModelXMLReader.read(Data("<plist/>".utf8), file: "x")) { error in
             XCTAssertTrue("\(error)".contains("root element must be <model>"))
         }

@@ -10,7 +10,8 @@ import XCTest
 /// default is small enough for every `swift test`.
 final class ModelReaderFuzzTests: XCTestCase {
     static let xmlTokens = [
-        "<", ">", "</", "/>", "\"", "'", "&", "&amp;", "&#0;", "&#x10FFFF;", "&undefined;", "<![CDATA[", "]]>", "<!--", "-->",
+        "<", ">", "</", "/>", "\"", "'", "&", "&amp;", "&#0;", "&#x10FFFF;", "&undefined;", "<![CDATA[", "]]>", "<!--",
+        "-->",
         "<?xml version=\"1.0\"?>", "<entity name=\"E\">", "</entity>", "<entity name=\"E\" parentEntity=\"E\"/>",
         "<attribute name=\"a\" attributeType=\"Integer 64\"/>", "<attribute name=\"a\"/>",
         "<relationship name=\"r\" destinationEntity=\"E\" inverseName=\"r\" inverseEntity=\"E\" toMany=\"YES\"/>",
@@ -25,12 +26,15 @@ final class ModelReaderFuzzTests: XCTestCase {
     /// Entity expansion ("billion laughs"): ten levels of ten, about 10^10 characters if expanded.
     static let entityBomb: String = {
         var lines = ["<!ENTITY l0 \"lol\">"]
-        for level in 1...9 { lines.append("<!ENTITY l\(level) \"" + String(repeating: "&l\(level - 1);", count: 10) + "\">") }
+        for level in 1...9 {
+            lines.append("<!ENTITY l\(level) \"" + String(repeating: "&l\(level - 1);", count: 10) + "\">")
+        }
         return "<!DOCTYPE model [" + lines.joined() + "]>\n"
     }()
 
     func testModelXMLReaderSurvivesMutants() throws {
-        let seeds = FuzzSeeds.contents(of: FuzzSeeds.files { $0.lastPathComponent == "contents" && $0.path.contains(".xcdatamodel/") })
+        let seeds = FuzzSeeds.contents(
+            of: FuzzSeeds.files { $0.lastPathComponent == "contents" && $0.path.contains(".xcdatamodel/") })
         XCTAssertGreaterThan(seeds.count, 20, "the fixtures' model versions are the seeds")
         let report = Fuzz.run(
             "ModelXMLReader", seeds: seeds, seed: 0x4D4F_4445_4C58_4D4C, tokens: Self.xmlTokens,
@@ -82,14 +86,18 @@ final class ModelReaderFuzzTests: XCTestCase {
         XCTAssertThrowsError(try ModelXMLReader.read(Data(bytes), file: "Bad.xcdatamodel/contents")) { error in
             let error = error as? ModelFileError
             XCTAssertEqual(error?.line, 3)
-            XCTAssertEqual(error?.problem.hasPrefix("malformed XML at column 15: not UTF-8 text"), true, "\(String(describing: error))")
+            XCTAssertEqual(
+                error?.problem.hasPrefix("malformed XML at column 15: not UTF-8 text"), true,
+                "\(String(describing: error))")
         }
         for invalid: [UInt8] in [[0xC0, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82]] {
             let data = Data(Array("<model><entity name=\"".utf8) + invalid + Array("\"/></model>".utf8))
             XCTAssertThrowsError(try ModelXMLReader.read(data, file: "Bad.xcdatamodel/contents"), "\(invalid)")
         }
         let accented = Data("<model><entity name=\"Caf\u{E9}\u{1F98B}\"/></model>".utf8)
-        XCTAssertEqual(try ModelXMLReader.read(accented, file: "Good.xcdatamodel/contents").entities.map(\.name), ["Caf\u{E9}\u{1F98B}"])
+        XCTAssertEqual(
+            try ModelXMLReader.read(accented, file: "Good.xcdatamodel/contents").entities.map(\.name),
+            ["Caf\u{E9}\u{1F98B}"])
     }
 
     /// `input` with a DOCTYPE declaring the entity bomb and a reference to it in the first name.

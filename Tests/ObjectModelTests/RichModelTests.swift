@@ -81,8 +81,11 @@ final class RichModelTests: XCTestCase {
         XCTAssertEqual(publication.userInfo, ["table": "publications"])
         XCTAssertEqual(publication.uniquenessConstraints, [["isbn"]])
         XCTAssertEqual(publication.compoundIndexes, [["title", "isbn"]])
-        XCTAssertEqual(publication.fetchIndexes, [FetchIndex(name: "byTitle", elements: [.init(property: "title", isAscending: false)])])
-        XCTAssertEqual(publication.fetchedProperties.first?.fetchRequest.predicateString, "title == $FETCH_SOURCE.title")
+        XCTAssertEqual(
+            publication.fetchIndexes,
+            [FetchIndex(name: "byTitle", elements: [.init(property: "title", isAscending: false)])])
+        XCTAssertEqual(
+            publication.fetchedProperties.first?.fetchRequest.predicateString, "title == $FETCH_SOURCE.title")
         let isbn = try XCTUnwrap(publication.attributes.first { $0.name == "isbn" })
         XCTAssertEqual(isbn.renamingIdentifier, "ISBN")
         XCTAssertEqual(isbn.userInfo, ["note": "ten & thirteen digits"])
@@ -98,7 +101,8 @@ final class RichModelTests: XCTestCase {
         XCTAssertEqual(book.renamingIdentifier, "Volume")
         let derived = try XCTUnwrap(book.attributes.last)
         XCTAssertTrue(derived.isDerived && derived.isReadOnly)
-        XCTAssertEqual(model.ancestors(of: try XCTUnwrap(model.entity(named: "Novel"))).map(\.name), ["Book", "Publication"])
+        XCTAssertEqual(
+            model.ancestors(of: try XCTUnwrap(model.entity(named: "Novel"))).map(\.name), ["Book", "Publication"])
         XCTAssertEqual(
             model.configurations,
             [

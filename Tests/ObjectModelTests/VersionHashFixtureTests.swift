@@ -22,10 +22,12 @@ final class VersionHashFixtureTests: XCTestCase {
                 compared += 1
             }
             if let digest = metadata["NSStoreModelVersionHashesDigest"] as? String {
-                XCTAssertEqual(VersionHash.versionHashesDigest(of: model), digest, "digest of \(store.lastPathComponent)")
+                XCTAssertEqual(
+                    VersionHash.versionHashesDigest(of: model), digest, "digest of \(store.lastPathComponent)")
             }
             if let checksum = metadata["NSStoreModelVersionChecksumKey"] as? String {
-                XCTAssertEqual(VersionHash.versionChecksum(of: model), checksum, "checksum of \(store.lastPathComponent)")
+                XCTAssertEqual(
+                    VersionHash.versionChecksum(of: model), checksum, "checksum of \(store.lastPathComponent)")
             }
             // Identifiers are not hashed: a store may record one its model no longer has (the
             // Moody store records "1"; the model today has none), and it still matches. They are
@@ -39,7 +41,9 @@ final class VersionHashFixtureTests: XCTestCase {
         // Every compiled bundle the fixtures hold, however many: each has its VersionInfo.plist.
         let compiled = Fixtures.files { $0.pathExtension == "momd" }
         XCTAssertFalse(compiled.isEmpty)
-        XCTAssertEqual(compiled.count, Fixtures.files { $0.lastPathComponent == "VersionInfo.plist" && $0.path.contains(".momd/") }.count)
+        XCTAssertEqual(
+            compiled.count,
+            Fixtures.files { $0.lastPathComponent == "VersionInfo.plist" && $0.path.contains(".momd/") }.count)
         for momd in compiled {
             let info = try CompiledModelBundle.read(at: momd)
             let source = momd.deletingLastPathComponent().deletingLastPathComponent()
@@ -49,13 +53,16 @@ final class VersionHashFixtureTests: XCTestCase {
             XCTAssertEqual(info.currentVersionName, bundle.currentVersionName, momd.path)
             for version in bundle.versions {
                 let computed = VersionHash.entityHashes(of: version.model)
-                XCTAssertEqual(computed, info.versionHashes[version.name], "\(version.name) in \(momd.lastPathComponent)")
+                XCTAssertEqual(
+                    computed, info.versionHashes[version.name], "\(version.name) in \(momd.lastPathComponent)")
                 if let checksum = info.versionChecksums[version.name] {
                     XCTAssertEqual(VersionHash.versionChecksum(of: version.model), checksum, version.name)
                 }
                 // The compiled .mom decodes to a model with the very same hashes.
                 let compiledModel = try XCTUnwrap(info.models[version.name], "\(version.name).mom")
-                XCTAssertEqual(VersionHash.entityHashes(of: compiledModel), info.versionHashes[version.name], "\(version.name).mom")
+                XCTAssertEqual(
+                    VersionHash.entityHashes(of: compiledModel), info.versionHashes[version.name], "\(version.name).mom"
+                )
                 XCTAssertEqual(Set(compiledModel.entities.map(\.name)), Set(version.model.entities.map(\.name)))
             }
         }

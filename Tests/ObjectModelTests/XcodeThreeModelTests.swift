@@ -17,7 +17,8 @@ final class XcodeThreeModelTests: XCTestCase {
             && !FileManager.default.fileExists(atPath: folder.appendingPathComponent("contents").path)
     }.map { $0.deletingLastPathComponent() }
 
-    static let wordPress = Fixtures.root.appendingPathComponent("wordpress-ios/WordPress/Classes/WordPress.xcdatamodeld")
+    static let wordPress = Fixtures.root.appendingPathComponent(
+        "wordpress-ios/WordPress/Classes/WordPress.xcdatamodeld")
 
     func testEveryElementsFileReadsEveryEntityAndProperty() throws {
         XCTAssertFalse(Self.folders.isEmpty)
@@ -25,10 +26,13 @@ final class XcodeThreeModelTests: XCTestCase {
         for folder in Self.folders {
             let model = try XcodeThreeModelReader.read(folder: folder)
             // Counted independently: every object of each class in the archive.
-            let archived = try XCTUnwrap(Self.classCounts(try Data(contentsOf: folder.appendingPathComponent("elements"))), folder.path)
+            let archived = try XCTUnwrap(
+                Self.classCounts(try Data(contentsOf: folder.appendingPathComponent("elements"))), folder.path)
             XCTAssertEqual(model.entities.count, archived["XDPMEntity"] ?? 0, folder.path)
-            XCTAssertEqual(model.entities.map(\.attributes.count).reduce(0, +), archived["XDPMAttribute"] ?? 0, folder.path)
-            XCTAssertEqual(model.entities.map(\.relationships.count).reduce(0, +), archived["XDPMRelationship"] ?? 0, folder.path)
+            XCTAssertEqual(
+                model.entities.map(\.attributes.count).reduce(0, +), archived["XDPMAttribute"] ?? 0, folder.path)
+            XCTAssertEqual(
+                model.entities.map(\.relationships.count).reduce(0, +), archived["XDPMRelationship"] ?? 0, folder.path)
             // Real models Xcode compiled: Core Data has nothing to say of them.
             XCTAssertEqual(model.problems().filter(\.stopsStores), [], folder.path)
             parents += model.entities.filter { $0.parentName != nil }.count
@@ -41,8 +45,10 @@ final class XcodeThreeModelTests: XCTestCase {
     /// WordPress 13 is 12 converted by Xcode 4 (and edited): its unchanged entities hash the same.
     /// Names alone decide "unchanged" here, so a misread optional flag cannot hide.
     func testWordPress12HashesAsItsXcode4Conversion() throws {
-        let twelve = try XcodeThreeModelReader.read(folder: Self.wordPress.appendingPathComponent("WordPress 12.xcdatamodel"))
-        let thirteen = try ModelXMLReader.read(contentsOf: Self.wordPress.appendingPathComponent("WordPress 13.xcdatamodel/contents"))
+        let twelve = try XcodeThreeModelReader.read(
+            folder: Self.wordPress.appendingPathComponent("WordPress 12.xcdatamodel"))
+        let thirteen = try ModelXMLReader.read(
+            contentsOf: Self.wordPress.appendingPathComponent("WordPress 13.xcdatamodel/contents"))
         let result = Self.compare(twelve, thirteen, optionality: false, "WordPress 12/13")
         XCTAssertFalse(result.isEmpty)
         // The to-manys (maxCount 0) and optional to-ones with minCount 1 are among them.
@@ -58,12 +64,16 @@ final class XcodeThreeModelTests: XCTestCase {
         let bundles = Dictionary(grouping: Self.folders) { $0.deletingLastPathComponent() }
         for (bundle, folders) in bundles where bundle.pathExtension == "xcdatamodeld" {
             let xml = try FileManager.default.contentsOfDirectory(at: bundle, includingPropertiesForKeys: nil)
-                .map { $0.appendingPathComponent("contents") }.filter { FileManager.default.fileExists(atPath: $0.path) }
+                .map { $0.appendingPathComponent("contents") }.filter {
+                    FileManager.default.fileExists(atPath: $0.path)
+                }
             let xmlModels = try xml.map { ($0, Hashed(try ModelXMLReader.read(contentsOf: $0))) }
             for folder in folders {
                 let model = Hashed(try XcodeThreeModelReader.read(folder: folder))
                 for (file, other) in xmlModels {
-                    compared += Self.compare(model, other, optionality: true, "\(folder.lastPathComponent) / \(file.path)").count
+                    compared +=
+                        Self.compare(model, other, optionality: true, "\(folder.lastPathComponent) / \(file.path)")
+                        .count
                 }
             }
         }
@@ -89,27 +99,32 @@ final class XcodeThreeModelTests: XCTestCase {
             if Set(alike) == Set(model.model.entities.map(\.name)), alike.count == other.model.entities.count {
                 XCTAssertEqual(model.model.configurations, other.model.configurations, copy.mapping.path)
                 XCTAssertEqual(model.model.fetchRequestTemplates, other.model.fetchRequestTemplates, copy.mapping.path)
-                XCTAssertEqual(model.model.entities.map(\.compoundIndexes), other.model.entities.map(\.compoundIndexes), copy.mapping.path)
+                XCTAssertEqual(
+                    model.model.entities.map(\.compoundIndexes), other.model.entities.map(\.compoundIndexes),
+                    copy.mapping.path)
                 unedited += 1
             }
         }
         XCTAssertGreaterThan(pairs, 0)
         XCTAssertGreaterThan(compared, 0)
         XCTAssertGreaterThan(unedited, 0)
-        print("mapping models' copies: \(pairs) models (\(unedited) unedited since), \(compared) entity pairs hash alike")
+        print(
+            "mapping models' copies: \(pairs) models (\(unedited) unedited since), \(compared) entity pairs hash alike")
     }
 
     /// WordPress-11-12's copies against the `elements` of 11 and 12; 12 was edited after the
     /// mapping model was saved (ReaderPost gained two attributes), which the comparison must see.
     func testWordPressMappingModel11To12AgreesWithElements() throws {
         let mapping = Fixtures.root
-            .appendingPathComponent("wordpress-ios/WordPress/Classes/Utility/Migrations/WordPress-11-12.xcmappingmodel/xcmapping.xml")
+            .appendingPathComponent(
+                "wordpress-ios/WordPress/Classes/Utility/Migrations/WordPress-11-12.xcmappingmodel/xcmapping.xml")
         let copies = Self.mappingModelCopies.filter { $0.mapping == mapping }
         XCTAssertEqual(Set(copies.map(\.side)), ["source", "destination"])
         for copy in copies {
             let version = copy.side == "source" ? "WordPress 11" : "WordPress 12"
             let model = try XcodeThreeModelReader.read(copy.data, file: "\(copy.side)modeldata")
-            let elements = try XcodeThreeModelReader.read(folder: Self.wordPress.appendingPathComponent(version + ".xcdatamodel"))
+            let elements = try XcodeThreeModelReader.read(
+                folder: Self.wordPress.appendingPathComponent(version + ".xcdatamodel"))
             XCTAssertEqual(Set(model.entities.map(\.name)), Set(elements.entities.map(\.name)), version)
             XCTAssertFalse(Self.compare(model, elements, optionality: false, version).isEmpty)
         }
@@ -141,11 +156,13 @@ final class XcodeThreeModelTests: XCTestCase {
             XCTAssertThrowsError(try XcodeThreeModelReader.read(data, file: "X.xcdatamodel/elements"), name) { error in
                 let error = error as? ModelFileError
                 XCTAssertEqual(error?.file, "X.xcdatamodel/elements", name)
-                XCTAssertTrue(error?.problem.contains("not an Xcode 3 model") == true, "\(name): \(String(describing: error))")
+                XCTAssertTrue(
+                    error?.problem.contains("not an Xcode 3 model") == true, "\(name): \(String(describing: error))")
                 XCTAssertNotNil(error?.fix, name)
             }
         }
-        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("chrysalis-\(UUID().uuidString).xcdatamodel")
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "chrysalis-\(UUID().uuidString).xcdatamodel")
         XCTAssertThrowsError(try XcodeThreeModelReader.read(folder: missing)) { error in
             XCTAssertEqual((error as? ModelFileError)?.file, missing.appendingPathComponent("elements").path)
         }
@@ -183,7 +200,8 @@ final class XcodeThreeModelTests: XCTestCase {
         let data = archive.model([book])
         let model = try XcodeThreeModelReader.read(data, file: "Book.xcdatamodel/elements")
         XCTAssertEqual(model.entity(named: "Book")?.relationships.first?.destinationEntityName, "Ghost")
-        XCTAssertTrue(model.problems().contains { $0.entity == "Book" && $0.property == "haunt" }, "\(model.problems())")
+        XCTAssertTrue(
+            model.problems().contains { $0.entity == "Book" && $0.property == "haunt" }, "\(model.problems())")
     }
 
     /// A userInfo that contains itself, and one property shared by thousands of keys: the first
@@ -199,7 +217,8 @@ final class XcodeThreeModelTests: XCTestCase {
 
         var fan = HandMadeArchive()
         let shared = fan.attribute(type: 700), key = fan.add(.string("p"))
-        let properties = fan.dictionaryNode(keys: Array(repeating: key, count: 20_000), values: Array(repeating: shared, count: 20_000))
+        let properties = fan.dictionaryNode(
+            keys: Array(repeating: key, count: 20_000), values: Array(repeating: shared, count: 20_000))
         let owned = fan.add(properties)
         let fanned = fan.entity("Fan", owned: owned)
         let data = fan.model([fanned])
@@ -253,7 +272,9 @@ extension XcodeThreeModelTests {
         for entity in model.model.entities {
             guard let counterpart = other.model.entity(named: entity.name) else { continue }
             let hash = model.hashes[entity.name], otherHash = other.hashes[entity.name]
-            if shape(of: entity, in: model.model, optionality: optionality) == shape(of: counterpart, in: other.model, optionality: optionality) {
+            if shape(of: entity, in: model.model, optionality: optionality)
+                == shape(of: counterpart, in: other.model, optionality: optionality)
+            {
                 XCTAssertEqual(hash, otherHash, "\(label): \(entity.name)", file: file, line: line)
                 alike.append(entity.name)
             } else {
@@ -280,7 +301,9 @@ extension XcodeThreeModelTests {
             let properties =
                 level.attributes.filter { !$0.isTransient }.map { ("attribute", $0.property) }
                 + level.relationships.filter { !$0.isTransient }.map { ("relationship", $0.property) }
-            return [level.name] + properties.map { "\($0.0) \($0.1.name)" + (optionality && $0.1.isOptional ? " optional" : "") }.sorted()
+            return [level.name]
+                + properties.map { "\($0.0) \($0.1.name)" + (optionality && $0.1.isOptional ? " optional" : "") }
+                .sorted()
         }
     }
 
@@ -295,7 +318,9 @@ extension XcodeThreeModelTests {
             guard let slot = fieldKeys.firstIndex(where: { if case .string("$class") = $0 { true } else { false } }),
                 case .uid(let index) = fieldValues[slot], Int(index) < objects.count,
                 case .dict(let classKeys, let classValues) = objects[Int(index)],
-                let nameSlot = classKeys.firstIndex(where: { if case .string("$classname") = $0 { true } else { false } }),
+                let nameSlot = classKeys.firstIndex(where: {
+                    if case .string("$classname") = $0 { true } else { false }
+                }),
                 case .string(let name) = classValues[nameSlot]
             else { continue }
             counts[name, default: 0] += 1
@@ -309,13 +334,16 @@ extension XcodeThreeModelTests {
         var copies: [(URL, String, String, Data)] = []
         for mapping in Fixtures.files(where: { $0.lastPathComponent == "xcmapping.xml" }) {
             var attributes: [String: String] = [:]
-            guard let data = try? Data(contentsOf: mapping), let tree = try? XMLTree.parse(data, file: mapping.path) else {
+            guard let data = try? Data(contentsOf: mapping), let tree = try? XMLTree.parse(data, file: mapping.path)
+            else {
                 XCTFail("\(mapping.path) cannot be read")
                 continue
             }
             var pending = [tree]
             while let node = pending.popLast() {
-                if node.name == "attribute", let name = node.attributes["name"], name.hasSuffix("modeldata") || name.hasSuffix("modelpath") {
+                if node.name == "attribute", let name = node.attributes["name"],
+                    name.hasSuffix("modeldata") || name.hasSuffix("modelpath")
+                {
                     attributes[name] = node.text
                 }
                 pending += node.children
@@ -363,7 +391,9 @@ struct HandMadeArchive {
         return UInt64(objects.count - 1)
     }
 
-    mutating func instanceNode(_ className: String, _ fields: [(String, PlistNode)], superclasses: [String] = []) -> PlistNode {
+    mutating func instanceNode(_ className: String, _ fields: [(String, PlistNode)], superclasses: [String] = [])
+        -> PlistNode
+    {
         let reference: UInt64
         if let known = classes[className] {
             reference = known
@@ -383,7 +413,8 @@ struct HandMadeArchive {
 
     mutating func dictionaryNode(keys: [UInt64], values: [UInt64]) -> PlistNode {
         instanceNode(
-            "NSMutableDictionary", [("NS.keys", .array(keys.map { .uid($0) })), ("NS.objects", .array(values.map { .uid($0) }))],
+            "NSMutableDictionary",
+            [("NS.keys", .array(keys.map { .uid($0) })), ("NS.objects", .array(values.map { .uid($0) }))],
             superclasses: ["NSDictionary"])
     }
 
@@ -406,7 +437,10 @@ struct HandMadeArchive {
     }
 
     mutating func relationship(to destination: UInt64) -> UInt64 {
-        let settings = [("XD_PRK_destination", destination), ("XD_PRK_maxCount", add(.int(1))), ("XD_PPSK_isOptional", add(.bool(true)))]
+        let settings = [
+            ("XD_PRK_destination", destination), ("XD_PRK_maxCount", add(.int(1))),
+            ("XD_PPSK_isOptional", add(.bool(true))),
+        ]
         return property("XDPMRelationship", settings)
     }
 

@@ -29,7 +29,8 @@ final class BoundValuesTests: XCTestCase {
             // No bytes at all are valid UTF-8: read back, the empty undecodable text is plain "".
             let expected = rows.map { $0.map { $0 == .undecodableText(Data()) ? .text("") : $0 } }
             XCTAssertEqual(try connection.rows(SQLStatement("SELECT a, b, c, d FROM t ORDER BY n")), expected)
-            let kinds = try connection.strings(SQLStatement("SELECT typeof(a) || typeof(b) || typeof(c) || typeof(d) FROM t ORDER BY n"))
+            let kinds = try connection.strings(
+                SQLStatement("SELECT typeof(a) || typeof(b) || typeof(c) || typeof(d) FROM t ORDER BY n"))
             XCTAssertEqual(
                 kinds, ["texttextblobnull", "texttextblobinteger", "texttextrealtext", "nulltexttexttext"],
                 "an empty text stays text, not NULL; an empty blob stays a blob")

@@ -31,7 +31,11 @@ final class CreatedLayoutTests: XCTestCase {
             } else if entry.modelCacheReproduces {
                 // No version in the fixtures has the store's hashes (a model built in code, or a
                 // model file edited after the release): its own Z_MODELCACHE is its model.
-                pairs.append((entry.store, try XCTUnwrap(try PersistentStore.open(at: try copyOfFixture(entry.store).path).cachedModel())))
+                pairs.append(
+                    (
+                        entry.store,
+                        try XCTUnwrap(try PersistentStore.open(at: try copyOfFixture(entry.store).path).cachedModel())
+                    ))
             }
         }
         XCTAssertEqual(pairs.count, verified.count, "every store VERIFICATION.txt lists has a model")
@@ -54,9 +58,12 @@ final class CreatedLayoutTests: XCTestCase {
     /// same two columns, and the index that leads with the column named like the table.
     private func reflexiveRenames(ours: SchemaSnapshot, theirs: SchemaSnapshot) -> [String: String] {
         var renames: [String: String] = [:]
-        for (table, columns) in ours.tables where theirs.tables[table] == nil && columns.count == 2 && columns.keys.contains(table) {
-            guard let other = columns.keys.first(where: { $0 != table }), other.prefix(while: { $0 != "_" || true }) != "",
-                let number = table.dropFirst(2).prefix(while: \.isNumber).description as String?, other.hasPrefix("Z_\(number)"),
+        for (table, columns) in ours.tables
+        where theirs.tables[table] == nil && columns.count == 2 && columns.keys.contains(table) {
+            guard let other = columns.keys.first(where: { $0 != table }),
+                other.prefix(while: { $0 != "_" || true }) != "",
+                let number = table.dropFirst(2).prefix(while: \.isNumber).description as String?,
+                other.hasPrefix("Z_\(number)"),
                 theirs.tables[other].map({ Set($0.keys) == Set(columns.keys) }) == true
             else { continue }
             renames[table] = other
@@ -68,7 +75,8 @@ final class CreatedLayoutTests: XCTestCase {
     private static func reflexiveKeysAsSets(_ snapshot: SchemaSnapshot) -> Set<SchemaSnapshot.Index> {
         Set(
             snapshot.indexes.map { index in
-                guard index.name.hasPrefix("sqlite_autoindex_"), let columns = snapshot.tables[index.table], columns.count == 2,
+                guard index.name.hasPrefix("sqlite_autoindex_"), let columns = snapshot.tables[index.table],
+                    columns.count == 2,
                     columns.keys.contains(index.table)
                 else { return index }
                 var sorted = index
@@ -87,11 +95,15 @@ final class CreatedLayoutTests: XCTestCase {
                     guard index.table == from else { return index }
                     if index.name.hasPrefix("sqlite_autoindex_") {
                         // The primary key is the two columns in table order, which the other naming reverses.
-                        return SchemaSnapshot.Index(name: "sqlite_autoindex_\(to)_1", table: to, columns: index.columns.reversed(), isUnique: index.isUnique)
+                        return SchemaSnapshot.Index(
+                            name: "sqlite_autoindex_\(to)_1", table: to, columns: index.columns.reversed(),
+                            isUnique: index.isUnique)
                     }
                     // The index leads with the column of the relationship naming the table.
                     let columns = index.columns.reversed().map { $0 }
-                    return SchemaSnapshot.Index(name: "\(to)_\(columns[0].prefix { $0 != " " })_INDEX", table: to, columns: columns, isUnique: false)
+                    return SchemaSnapshot.Index(
+                        name: "\(to)_\(columns[0].prefix { $0 != " " })_INDEX", table: to, columns: columns,
+                        isUnique: false)
                 })
         }
         // A table Core Data renamed in an in-place migration keeps the column order it had, so the
@@ -105,7 +117,9 @@ final class CreatedLayoutTests: XCTestCase {
         mine.indexes = ourIndexesAsSets
         for table in Set(real.tables.keys).union(mine.tables.keys) {
             guard let theirs = real.tables[table], let columns = mine.tables[table] else {
-                if justified["table \(table)"] == nil { XCTFail("\(store): table \(table) only in \(real.tables[table] == nil ? "ours" : "Core Data's")") }
+                if justified["table \(table)"] == nil {
+                    XCTFail("\(store): table \(table) only in \(real.tables[table] == nil ? "ours" : "Core Data's")")
+                }
                 continue
             }
             XCTAssertEqual(columns, theirs, "\(store): columns of \(table)")
@@ -118,7 +132,8 @@ final class CreatedLayoutTests: XCTestCase {
             // fetch indexes (`Z_Entity_a`) since. Chrysalis writes today's names; the columns agree.
             let ourShapes = Set(mine.indexes.map(\.shape)), theirShapes = Set(theirIndexes.map(\.shape))
             XCTAssertEqual(ourShapes.subtracting(theirShapes).sorted(), [], "\(store): index shapes only in ours")
-            XCTAssertEqual(theirShapes.subtracting(ourShapes).sorted(), [], "\(store): index shapes only in Core Data's")
+            XCTAssertEqual(
+                theirShapes.subtracting(ourShapes).sorted(), [], "\(store): index shapes only in Core Data's")
         } else {
             XCTAssertEqual(mine.indexes.subtracting(theirIndexes), [], "\(store): indexes only in ours")
             // Core Data's in-place migrations leave indexes under older names beside the new ones
@@ -137,7 +152,9 @@ final class CreatedLayoutTests: XCTestCase {
         }
         let theirKeys = real.primaryKeys.filter { justified["Z_PRIMARYKEY \($0)"] == nil && !$0.hasPrefix("1600") }
         let ourKeys = mine.primaryKeys.filter { key in
-            !real.primaryKeys.contains(where: { justified["Z_PRIMARYKEY \($0)"] != nil && $0.prefix(2) == key.prefix(2) })
+            !real.primaryKeys.contains(where: {
+                justified["Z_PRIMARYKEY \($0)"] != nil && $0.prefix(2) == key.prefix(2)
+            })
         }
         XCTAssertEqual(ourKeys, theirKeys, "\(store): Z_PRIMARYKEY")
     }

@@ -20,7 +20,11 @@ final class DerivedAttributeTests: XCTestCase {
                 }())
             defer { try? queue.close() }
             return try queue.read { db in
-                try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'Z\\_DA\\_%' ESCAPE '\\'") ?? 0
+                try Int.fetchOne(
+                    db,
+                    sql:
+                        "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'Z\\_DA\\_%' ESCAPE '\\'"
+                ) ?? 0
             } > 0
         }
     }
@@ -31,15 +35,19 @@ final class DerivedAttributeTests: XCTestCase {
         for store in stores {
             let copy = try copyOfFixture(store)
             let opened = try PersistentStore.open(at: copy.path)
-            let model = try XCTUnwrap(try opened.cachedModel(), "\(store.lastPathComponent) has its model in Z_MODELCACHE")
+            let model = try XCTUnwrap(
+                try opened.cachedModel(), "\(store.lastPathComponent) has its model in Z_MODELCACHE")
             let layout = try opened.layout(for: model)
             try opened.close()
             let written = try DatabaseQueue(path: copy.path).read { db in
-                try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name").map { ($0[0] as String, $0[1] as String) }
+                try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name")
+                    .map { ($0[0] as String, $0[1] as String) }
             }
             let predicted = DerivedAttributeTriggers(layout: layout)
             XCTAssertEqual(predicted.unwritten, [], store.lastPathComponent)
-            let ours = zip(predicted.derivations.flatMap(\.triggerNames), predicted.derivations.flatMap(\.triggers).map(\.sql)).sorted { $0.0 < $1.0 }
+            let ours = zip(
+                predicted.derivations.flatMap(\.triggerNames), predicted.derivations.flatMap(\.triggers).map(\.sql)
+            ).sorted { $0.0 < $1.0 }
             XCTAssertEqual(ours.map(\.0), written.map(\.0), "\(store.lastPathComponent): trigger names")
             for (mine, theirs) in zip(ours, written) {
                 XCTAssertEqual(mine.1, theirs.1, "\(store.lastPathComponent): \(theirs.0)")
@@ -59,10 +67,13 @@ final class DerivedAttributeTests: XCTestCase {
             XCTAssertFalse(derivations.isEmpty, store.lastPathComponent)
             let queue = try DatabaseQueue(path: copy.path)
             for derivation in derivations {
-                let column = try XCTUnwrap(layout.column(entity: derivation.entity, property: derivation.attribute)).name
+                let column = try XCTUnwrap(layout.column(entity: derivation.entity, property: derivation.attribute))
+                    .name
                 let table = try XCTUnwrap(layout.table(for: derivation.entity)).name
                 let before = try queue.read { db in
-                    try Row.fetchAll(db, sql: "SELECT Z_PK, \(column) FROM \(table) ORDER BY Z_PK").map { [$0[0] as Int64, $0[1] as Int64? ?? -1] }
+                    try Row.fetchAll(db, sql: "SELECT Z_PK, \(column) FROM \(table) ORDER BY Z_PK").map {
+                        [$0[0] as Int64, $0[1] as Int64? ?? -1]
+                    }
                 }
                 try queue.write { db in
                     try db.execute(sql: "DROP TRIGGER IF EXISTS \(derivation.triggerNames.last!)")
@@ -70,9 +81,12 @@ final class DerivedAttributeTests: XCTestCase {
                     try db.execute(sql: derivation.backfill.sql)
                 }
                 let after = try queue.read { db in
-                    try Row.fetchAll(db, sql: "SELECT Z_PK, \(column) FROM \(table) ORDER BY Z_PK").map { [$0[0] as Int64, $0[1] as Int64? ?? -1] }
+                    try Row.fetchAll(db, sql: "SELECT Z_PK, \(column) FROM \(table) ORDER BY Z_PK").map {
+                        [$0[0] as Int64, $0[1] as Int64? ?? -1]
+                    }
                 }
-                XCTAssertEqual(after, before, "\(store.lastPathComponent): \(derivation.entity).\(derivation.attribute)")
+                XCTAssertEqual(
+                    after, before, "\(store.lastPathComponent): \(derivation.entity).\(derivation.attribute)")
                 XCTAssertFalse(before.isEmpty)
             }
         }

@@ -23,8 +23,11 @@ final class IndexBuildTests: XCTestCase {
             XCTAssertEqual(try connection.integer(SQLStatement("PRAGMA threads")), 0)
             XCTAssertEqual(try connection.integrityCheck(), ["ok"])
             // The index holds every row, in order of b.
-            XCTAssertEqual(try connection.integer(SQLStatement("SELECT count(*) FROM t INDEXED BY t_b WHERE b >= 0")), 5_000)
-            XCTAssertEqual(try connection.integer(SQLStatement("SELECT a FROM t INDEXED BY t_b WHERE b >= 0 ORDER BY b, a LIMIT 1")), 1_000)
+            XCTAssertEqual(
+                try connection.integer(SQLStatement("SELECT count(*) FROM t INDEXED BY t_b WHERE b >= 0")), 5_000)
+            XCTAssertEqual(
+                try connection.integer(
+                    SQLStatement("SELECT a FROM t INDEXED BY t_b WHERE b >= 0 ORDER BY b, a LIMIT 1")), 1_000)
         }
         try store.close()
     }

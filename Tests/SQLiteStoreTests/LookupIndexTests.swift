@@ -20,7 +20,9 @@ final class LookupIndexTests: XCTestCase {
             var items: [ObjectID] = [], gadgets: [ObjectID] = []
             for index in 0..<40 {
                 items.append(try writer.insert("Item", ["string": .string("shared \(index % 4)")]))
-                gadgets.append(try writer.insert("Gadget", ["string": .string("shared \(index % 4)"), "watts": .integer(Int64(index))]))
+                gadgets.append(
+                    try writer.insert(
+                        "Gadget", ["string": .string("shared \(index % 4)"), "watts": .integer(Int64(index))]))
             }
             return (items, gadgets)
         }
@@ -30,10 +32,13 @@ final class LookupIndexTests: XCTestCase {
         try reopened.withConnection { connection in
             let lookups = LookupIndexes(connection: connection, schema: "main")
             let reader = ObjectReader(connection: connection, layout: layout, path: path, lookups: lookups)
-            let lastGadget = try reader.matchingObjectIDs(of: "Gadget", where: "string", equals: .string("shared 1"), from: .last, limit: 1)
+            let lastGadget = try reader.matchingObjectIDs(
+                of: "Gadget", where: "string", equals: .string("shared 1"), from: .last, limit: 1)
             XCTAssertEqual(lastGadget, [gadgets[37]])
             let everyItem = try reader.matchingObjectIDs(of: "Item", where: "string", equals: .string("shared 1"))
-            XCTAssertEqual(everyItem, zip(items, gadgets).enumerated().filter { $0.offset % 4 == 1 }.flatMap { [$0.element.0, $0.element.1] })
+            XCTAssertEqual(
+                everyItem,
+                zip(items, gadgets).enumerated().filter { $0.offset % 4 == 1 }.flatMap { [$0.element.0, $0.element.1] })
 
             let query = try reader.lookupQuery("Gadget", attribute: "string", end: .last, limit: 1)
             let plan = try connection.db.makeStatement(sql: "EXPLAIN QUERY PLAN " + query.sql)
@@ -41,7 +46,9 @@ final class LookupIndexTests: XCTestCase {
             XCTAssertTrue(details.contains { $0.contains("COVERING INDEX chrysalis_lookup_main_") }, "\(details)")
             XCTAssertEqual(lookups.madeNames.count, 1)
             try lookups.dropAll()
-            XCTAssertEqual(try String.fetchAll(connection.db, sql: "SELECT name FROM sqlite_master WHERE name LIKE 'chrysalis_lookup%'"), [])
+            XCTAssertEqual(
+                try String.fetchAll(
+                    connection.db, sql: "SELECT name FROM sqlite_master WHERE name LIKE 'chrysalis_lookup%'"), [])
         }
     }
 }

@@ -14,7 +14,9 @@ final class NameIndexTests: XCTestCase {
             let dictionary = Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
             XCTAssertEqual(index.names, names, "\(count) names")
             for name in names + ["", "a", "aVeryLongAttributeName", "missing\(count)"] {
-                XCTAssertEqual(index[String(name.utf8.map { Character(UnicodeScalar($0)) })], dictionary[name], "\(name) among \(count) names")
+                XCTAssertEqual(
+                    index[String(name.utf8.map { Character(UnicodeScalar($0)) })], dictionary[name],
+                    "\(name) among \(count) names")
             }
         }
     }

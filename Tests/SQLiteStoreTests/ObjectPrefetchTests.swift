@@ -26,7 +26,9 @@ final class ObjectPrefetchTests: XCTestCase {
             var numbers = Array(repeating: item, count: items) + Array(repeating: gadget, count: gadgets)
             numbers.shuffle()
             for (offset, number) in numbers.enumerated() {
-                try db.execute(sql: "INSERT INTO ZITEM (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (?, ?, 1, ?)", arguments: [offset + 1, number, "name \(offset + 1)"])
+                try db.execute(
+                    sql: "INSERT INTO ZITEM (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (?, ?, 1, ?)",
+                    arguments: [offset + 1, number, "name \(offset + 1)"])
             }
         }
         try queue.close()
@@ -40,11 +42,15 @@ final class ObjectPrefetchTests: XCTestCase {
         return batches
     }
 
-    private func readDirectly(_ store: PersistentStore, _ entity: String, includingSubentities: Bool) throws -> [StoredObject] {
+    private func readDirectly(_ store: PersistentStore, _ entity: String, includingSubentities: Bool) throws
+        -> [StoredObject]
+    {
         let layout = try store.layout(for: model)
         return try store.withReadConnection { connection in
             var objects: [StoredObject] = []
-            try ObjectReader(connection: connection, layout: layout, path: store.path).forEachObject(of: entity, includingSubentities: includingSubentities) {
+            try ObjectReader(connection: connection, layout: layout, path: store.path).forEachObject(
+                of: entity, includingSubentities: includingSubentities
+            ) {
                 objects.append($0)
             }
             return objects
@@ -69,7 +75,9 @@ final class ObjectPrefetchTests: XCTestCase {
 
     func testAnEmptyTableEndsAtOnceAndNextStaysNil() throws {
         let store = try store(items: 0, gadgets: 2)
-        let prefetch = ObjectPrefetch(store: store, layout: try store.layout(for: model), entity: "Item", includingSubentities: false, batchSize: 10)
+        let prefetch = ObjectPrefetch(
+            store: store, layout: try store.layout(for: model), entity: "Item", includingSubentities: false,
+            batchSize: 10)
         defer { prefetch.stop() }
         XCTAssertNil(try prefetch.next())
         XCTAssertNil(try prefetch.next())
@@ -77,7 +85,8 @@ final class ObjectPrefetchTests: XCTestCase {
 
     func testTheReadersErrorReachesTheCallerNamingEntityAndFile() throws {
         let store = try store(items: 2, gadgets: 0)
-        let prefetch = ObjectPrefetch(store: store, layout: try store.layout(for: model), entity: "Widget", batchSize: 10)
+        let prefetch = ObjectPrefetch(
+            store: store, layout: try store.layout(for: model), entity: "Widget", batchSize: 10)
         defer { prefetch.stop() }
         XCTAssertThrowsError(try prefetch.next()) { error in
             let text = "\(error)"

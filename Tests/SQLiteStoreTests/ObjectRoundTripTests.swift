@@ -62,15 +62,20 @@ final class ObjectRoundTripTests: XCTestCase {
         let store = try PersistentStore.create(at: path, model: model)
         let layout = StoreLayout(model: model)
         let values: [String: StoreValue] = [
-            "i16": .integer(-32768), "i32": .integer(2_147_483_647), "i64": .integer(Int64.min), "decimal": .decimal(Decimal(string: "10.11")!),
-            "double": .double(3.141592653589793), "float": .double(0.5), "string": .string("Crème brûlée \"quoted\"; DROP TABLE Z_METADATA; --"),
-            "flag": .bool(true), "date": .date(Date(timeIntervalSinceReferenceDate: 464441952.529884)), "blob": .data(Data([0, 1, 2, 255])),
-            "bigBlob": .data(Data(repeating: 7, count: 3)), "id": .uuid(UUID(uuidString: "30084A1C-76CF-4976-8312-8E8EFCF6F510")!),
+            "i16": .integer(-32768), "i32": .integer(2_147_483_647), "i64": .integer(Int64.min),
+            "decimal": .decimal(Decimal(string: "10.11")!),
+            "double": .double(3.141592653589793), "float": .double(0.5),
+            "string": .string("Crème brûlée \"quoted\"; DROP TABLE Z_METADATA; --"),
+            "flag": .bool(true), "date": .date(Date(timeIntervalSinceReferenceDate: 464441952.529884)),
+            "blob": .data(Data([0, 1, 2, 255])),
+            "bigBlob": .data(Data(repeating: 7, count: 3)),
+            "id": .uuid(UUID(uuidString: "30084A1C-76CF-4976-8312-8E8EFCF6F510")!),
             "link": .uri(URL(string: "x-coredata://store/Item/p1")!), "archived": .data(Data("bplist00".utf8)),
         ]
         let ids = try store.writeObjects(layout) { writer -> [String: ObjectID] in
             let item = try writer.insert("Item", values)
-            let gadget = try writer.insert("Gadget", ["string": .string("lamp"), "watts": .integer(60), "flag": .bool(false)])
+            let gadget = try writer.insert(
+                "Gadget", ["string": .string("lamp"), "watts": .integer(60), "flag": .bool(false)])
             let ada = try writer.insert("Person", ["name": .string("Ada")])
             let passport = try writer.insert("Passport", ["number": .string("X1")])
             // Empty text and bytes are values, not NULL: bound with a length, never a null pointer.
@@ -89,7 +94,8 @@ final class ObjectRoundTripTests: XCTestCase {
             try writer.update(gadget, ["watts": .integer(75)])
             return [
                 "item": item, "gadget": gadget, "ada": ada, "passport": passport, "red": tags[0], "blue": tags[1],
-                "green": tags[2], "one": steps[0], "two": steps[1], "three": steps[2], "empty": empty, "emptyBlob": emptyBlob,
+                "green": tags[2], "one": steps[0], "two": steps[1], "three": steps[2], "empty": empty,
+                "emptyBlob": emptyBlob,
             ]
         }
 
@@ -104,15 +110,23 @@ final class ObjectRoundTripTests: XCTestCase {
             XCTAssertEqual(gadget.values["watts"], .integer(75))
             XCTAssertEqual(gadget.version, 2, "Z_OPT counts the update")
             XCTAssertEqual(gadget.values["i16"], .null)
-            XCTAssertEqual(try reader.destinations(of: ids["ada"]!, "items"), [ids["item"]!, ids["gadget"]!].sorted { $0.primaryKey < $1.primaryKey })
-            XCTAssertEqual(try reader.destinations(of: ids["ada"]!, "favorite"), [ids["gadget"]!])
-            XCTAssertEqual(try reader.destinations(of: ids["passport"]!, "holder"), [ids["ada"]!], "one-to-one is set on both sides")
-            XCTAssertEqual(try reader.destinations(of: ids["item"]!, "tags"), [ids["red"]!, ids["green"]!])
-            XCTAssertEqual(try reader.destinations(of: ids["red"]!, "items"), [ids["item"]!], "many-to-many reads from both sides")
-            XCTAssertEqual(try reader.destinations(of: ids["blue"]!, "items"), [ids["gadget"]!])
-            XCTAssertEqual(try reader.destinations(of: ids["item"]!, "steps"), [ids["three"]!, ids["one"]!, ids["two"]!], "ordered to-many keeps its order")
             XCTAssertEqual(
-                try reader.destinations(of: ids["ada"]!, "playlists"), [ids["green"]!, ids["red"]!, ids["blue"]!], "ordered many-to-many keeps its order")
+                try reader.destinations(of: ids["ada"]!, "items"),
+                [ids["item"]!, ids["gadget"]!].sorted { $0.primaryKey < $1.primaryKey })
+            XCTAssertEqual(try reader.destinations(of: ids["ada"]!, "favorite"), [ids["gadget"]!])
+            XCTAssertEqual(
+                try reader.destinations(of: ids["passport"]!, "holder"), [ids["ada"]!],
+                "one-to-one is set on both sides")
+            XCTAssertEqual(try reader.destinations(of: ids["item"]!, "tags"), [ids["red"]!, ids["green"]!])
+            XCTAssertEqual(
+                try reader.destinations(of: ids["red"]!, "items"), [ids["item"]!], "many-to-many reads from both sides")
+            XCTAssertEqual(try reader.destinations(of: ids["blue"]!, "items"), [ids["gadget"]!])
+            XCTAssertEqual(
+                try reader.destinations(of: ids["item"]!, "steps"), [ids["three"]!, ids["one"]!, ids["two"]!],
+                "ordered to-many keeps its order")
+            XCTAssertEqual(
+                try reader.destinations(of: ids["ada"]!, "playlists"), [ids["green"]!, ids["red"]!, ids["blue"]!],
+                "ordered many-to-many keeps its order")
             XCTAssertEqual(try reader.object(ids["empty"]!)?.values["number"], .string(""))
             XCTAssertEqual(try reader.object(ids["emptyBlob"]!)?.values["blob"], .data(Data()))
             XCTAssertEqual(try reader.count(of: "Item"), 3)
@@ -123,7 +137,9 @@ final class ObjectRoundTripTests: XCTestCase {
         }
         // Keys come from Z_PRIMARYKEY.Z_MAX, as Core Data allocates them.
         let maxima = try DatabaseQueue(path: path).read { db in
-            try Row.fetchAll(db, sql: "SELECT Z_NAME, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT").map { "\($0[0] as String)=\($0[1] as Int)" }
+            try Row.fetchAll(db, sql: "SELECT Z_NAME, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT").map {
+                "\($0[0] as String)=\($0[1] as Int)"
+            }
         }
         XCTAssertEqual(maxima, ["Item=3", "Gadget=0", "Passport=2", "Person=1", "Step=3", "Tag=3"])
         XCTAssertEqual(try reopened.metadata().versionHashes, VersionHash.entityHashes(of: model))
@@ -138,9 +154,14 @@ final class ObjectRoundTripTests: XCTestCase {
         let layout = StoreLayout(model: model)
         let (gadget, step, loose) = try store.writeObjects(layout) { writer in
             let gadget = try writer.insert("Gadget", ["string": .string("lamp")])
-            return (gadget, try writer.insert("Step", ["text": .string("one")], toOne: ["item": gadget]), try writer.insert("Step", ["text": .string("two")]))
+            return (
+                gadget, try writer.insert("Step", ["text": .string("one")], toOne: ["item": gadget]),
+                try writer.insert("Step", ["text": .string("two")])
+            )
         }
-        XCTAssertNotEqual(gadget.entityNumber, layout.numbering.number(of: "Item"), "the destination is a subentity, so its number is stored too")
+        XCTAssertNotEqual(
+            gadget.entityNumber, layout.numbering.number(of: "Item"),
+            "the destination is a subentity, so its number is stored too")
         try store.readObjects(layout) { reader in
             XCTAssertEqual(try reader.object(step)?.toOne["item"], gadget)
             XCTAssertEqual(try reader.object(step)?.values["text"], .string("one"))
@@ -148,7 +169,9 @@ final class ObjectRoundTripTests: XCTestCase {
             XCTAssertEqual(try reader.destinations(of: gadget, "steps"), [step])
         }
         do {
-            _ = try store.writeObjects(layout) { try $0.insert("Step", ["text": .string("x")], toOne: ["owner": gadget]) }
+            _ = try store.writeObjects(layout) {
+                try $0.insert("Step", ["text": .string("x")], toOne: ["owner": gadget])
+            }
             XCTFail("Step has no to-one owner")
         } catch let error as StoreError {
             XCTAssertEqual(error.kind, .unknownProperty)
@@ -166,9 +189,14 @@ final class ObjectRoundTripTests: XCTestCase {
         }
         XCTAssertEqual(failure { try $0.insert("Widget") }?.kind, .unknownEntity)
         XCTAssertEqual(failure { try $0.insert("Tag", ["colour": .string("x")]) }?.kind, .unknownProperty)
-        XCTAssertEqual(failure { try $0.insert("Tag", ["label": .integer(3)]) }?.description.contains("Tag.label is String and cannot hold"), true)
-        XCTAssertEqual(failure { try $0.insert("Tag", ["items": .null]) }?.problem, "Tag.items is a relationship, not an attribute")
-        XCTAssertEqual(failure { try $0.insert("Tag", ["label": .null]) }?.problem, "Tag.label is required but was given no value")
+        XCTAssertEqual(
+            failure { try $0.insert("Tag", ["label": .integer(3)]) }?.description.contains(
+                "Tag.label is String and cannot hold"), true)
+        XCTAssertEqual(
+            failure { try $0.insert("Tag", ["items": .null]) }?.problem, "Tag.items is a relationship, not an attribute"
+        )
+        XCTAssertEqual(
+            failure { try $0.insert("Tag", ["label": .null]) }?.problem, "Tag.label is required but was given no value")
         XCTAssertEqual(
             failure { writer in
                 let tag = try writer.insert("Tag", ["label": .string("a")])

@@ -28,9 +28,12 @@ final class ReadOnlyVolumeTests: XCTestCase {
             _ = try? run(["umount", volume.path])
             try? FileManager.default.removeItem(at: volume)
         }
-        let fixture = try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent == "CoreDataMigration_Example_WAL.sqlite" })
+        let fixture = try XCTUnwrap(
+            Fixtures.stores.first { $0.lastPathComponent == "CoreDataMigration_Example_WAL.sqlite" })
         let store = volume.appendingPathComponent(fixture.lastPathComponent).path
-        for suffix in ["", "-wal"] { try FileManager.default.copyItem(atPath: fixture.path + suffix, toPath: store + suffix) }
+        for suffix in ["", "-wal"] {
+            try FileManager.default.copyItem(atPath: fixture.path + suffix, toPath: store + suffix)
+        }
         XCTAssertEqual(try run(["mount", "-o", "remount,ro", volume.path]), 0)
         let before = try FileManager.default.contentsOfDirectory(atPath: volume.path).sorted()
 
@@ -40,6 +43,8 @@ final class ReadOnlyVolumeTests: XCTestCase {
         let opened = try PersistentStore.open(at: store)
         XCTAssertEqual(try opened.rowCounts(), expected, "the rows only the -wal holds are read")
         try opened.close()
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: volume.path).sorted(), before, "nothing created beside the store")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: volume.path).sorted(), before,
+            "nothing created beside the store")
     }
 }

@@ -9,7 +9,9 @@ import XCTest
 final class RealStoreTests: XCTestCase {
     func testEveryStoreOpensAndItsCachedModelReproducesItsHashes() throws {
         let stores = Fixtures.stores, verified = try Fixtures.verification()
-        XCTAssertEqual(stores.map(\.path), verified.map(\.store.path).sorted(), "VERIFICATION.txt lists every store the fixtures hold")
+        XCTAssertEqual(
+            stores.map(\.path), verified.map(\.store.path).sorted(),
+            "VERIFICATION.txt lists every store the fixtures hold")
         let expectedCaches = verified.filter(\.modelCacheReproduces).count
         var cached = 0
         for store in stores {
@@ -20,7 +22,9 @@ final class RealStoreTests: XCTestCase {
             XCTAssertEqual(metadata.uuid.count, 36, store.path)
             XCTAssertNotNil(metadata.frameworkVersion, store.path)
             guard let model = try opened.cachedModel() else {
-                XCTAssertFalse(verified.first { $0.store.path == store.path }?.modelCacheReproduces ?? true, "\(store.path) has a Z_MODELCACHE")
+                XCTAssertFalse(
+                    verified.first { $0.store.path == store.path }?.modelCacheReproduces ?? true,
+                    "\(store.path) has a Z_MODELCACHE")
                 continue
             }
             cached += 1
@@ -47,7 +51,9 @@ final class RealStoreTests: XCTestCase {
             bundles[url] = bundle
             let metadata = try PersistentStore.open(at: try copyOfFixture(entry.store).path).metadata()
             let version = try XCTUnwrap(bundle.version(for: metadata), entry.store.path)
-            XCTAssertTrue(entry.acceptableVersions.contains(version.name), "\(entry.store.path): \(version.name) not in \(entry.acceptableVersions)")
+            XCTAssertTrue(
+                entry.acceptableVersions.contains(version.name),
+                "\(entry.store.path): \(version.name) not in \(entry.acceptableVersions)")
             let recorded = Set(metadata.versionIdentifiers.filter { !$0.isEmpty })
             let candidates = entry.acceptableVersions.compactMap { bundle.version(named: $0) }
             if candidates.contains(where: { !recorded.isDisjoint(with: $0.model.versionIdentifiers) }) {
@@ -60,7 +66,8 @@ final class RealStoreTests: XCTestCase {
     }
 
     func testWALStoreIsReadThroughItsWAL() throws {
-        let store = try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent == "CoreDataMigration_Example_WAL.sqlite" })
+        let store = try XCTUnwrap(
+            Fixtures.stores.first { $0.lastPathComponent == "CoreDataMigration_Example_WAL.sqlite" })
         let copy = try copyOfFixture(store)
         XCTAssertTrue(FileManager.default.fileExists(atPath: copy.path + "-wal"))
         let opened = try PersistentStore.open(at: copy.path)
@@ -72,12 +79,14 @@ final class RealStoreTests: XCTestCase {
     /// copying in (page 1 is written first); SQLite replays the `-wal` on open, so the store is whole
     /// and must not be refused as truncated (the crash harness's in-place kill found this).
     func testAStoreWhoseCheckpointWasInterruptedIsReadThroughItsWAL() throws {
-        let store = try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent == "CoreDataMigration_Example_WAL.sqlite" })
+        let store = try XCTUnwrap(
+            Fixtures.stores.first { $0.lastPathComponent == "CoreDataMigration_Example_WAL.sqlite" })
         let copy = try copyOfFixture(store)
         let handle = try FileHandle(forUpdating: copy)
         let header = [UInt8](try XCTUnwrap(try handle.read(upToCount: 100)))
         let pageSize = Int(header[16]) << 8 | Int(header[17])
-        let size = try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: copy.path)[.size] as? NSNumber).intValue
+        let size = try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: copy.path)[.size] as? NSNumber)
+            .intValue
         let declared = UInt32(size / pageSize + 12)
         let counter = Array(header[24..<28])
         let bigEndian = withUnsafeBytes(of: declared.bigEndian) { Array($0) }

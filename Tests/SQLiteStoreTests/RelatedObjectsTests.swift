@@ -29,20 +29,28 @@ final class RelatedObjectsTests: XCTestCase {
             let people = try (0..<8).map { try writer.insert("Person", ["name": .string("person \($0)")]) }
             for index in 0..<40 {
                 let item = try writer.insert(index % 4 == 3 ? "Gadget" : "Item", ["string": .string("item \(index)")])
-                try writer.relate(item, "tags", to: Array(tags.shuffled(using: &random).prefix(Int.random(in: 0...5, using: &random))))
-                let steps = try (0..<Int.random(in: 0...4, using: &random)).map { try writer.insert("Step", ["text": .string("step \(index).\($0)")]) }
+                try writer.relate(
+                    item, "tags", to: Array(tags.shuffled(using: &random).prefix(Int.random(in: 0...5, using: &random)))
+                )
+                let steps = try (0..<Int.random(in: 0...4, using: &random)).map {
+                    try writer.insert("Step", ["text": .string("step \(index).\($0)")])
+                }
                 try writer.relate(item, "steps", to: steps.shuffled(using: &random))
                 if index % 3 != 0 { try writer.relate(item, "owner", to: [people[index % people.count]]) }
             }
             for person in people {
-                try writer.relate(person, "playlists", to: Array(tags.shuffled(using: &random).prefix(Int.random(in: 0...3, using: &random))))
+                try writer.relate(
+                    person, "playlists",
+                    to: Array(tags.shuffled(using: &random).prefix(Int.random(in: 0...3, using: &random))))
             }
         }
         return store
     }
 
     /// What walking `name` from each instance of `entity` keyed in `keys` gives, member by member.
-    private func walked(_ reader: ObjectReader, _ entity: String, _ name: String, _ keys: ClosedRange<Int64>) throws -> [Int64: [StoredObject]] {
+    private func walked(_ reader: ObjectReader, _ entity: String, _ name: String, _ keys: ClosedRange<Int64>) throws
+        -> [Int64: [StoredObject]]
+    {
         let number = try XCTUnwrap(layout.numbering.number(of: entity))
         var walked: [Int64: [StoredObject]] = [:]
         for key in keys {
@@ -58,20 +66,23 @@ final class RelatedObjectsTests: XCTestCase {
         let store = try store()
         try store.readObjects(layout) { reader in
             let cases: [(entity: String, relationship: String)] = [
-                ("Item", "tags"), ("Gadget", "tags"), ("Item", "steps"), ("Person", "items"), ("Person", "playlists"), ("Tag", "items"), ("Tag", "listeners"),
+                ("Item", "tags"), ("Gadget", "tags"), ("Item", "steps"), ("Person", "items"), ("Person", "playlists"),
+                ("Tag", "items"), ("Tag", "listeners"),
             ]
             var membersSeen = 0
             for (entity, relationship) in cases {
                 let number = try XCTUnwrap(layout.numbering.number(of: entity))
                 for keys: ClosedRange<Int64> in [1...60, 3...17, 9...9] {
                     let related = try XCTUnwrap(
-                        try reader.relatedObjects(of: number, keys: keys, through: relationship, limit: 10_000), "\(entity).\(relationship)")
+                        try reader.relatedObjects(of: number, keys: keys, through: relationship, limit: 10_000),
+                        "\(entity).\(relationship)")
                     XCTAssertEqual(related.keys, keys)
                     let expected = try walked(reader, entity, relationship, keys)
                     for key in keys {
                         let owner = ObjectID(entityNumber: number, primaryKey: key)
                         XCTAssertTrue(related.covers(owner))
-                        XCTAssertEqual(related.members(of: owner), expected[key] ?? [], "\(entity).\(relationship) of \(key)")
+                        XCTAssertEqual(
+                            related.members(of: owner), expected[key] ?? [], "\(entity).\(relationship) of \(key)")
                         membersSeen += expected[key]?.count ?? 0
                     }
                     XCTAssertFalse(related.covers(ObjectID(entityNumber: number + 100, primaryKey: keys.lowerBound)))
@@ -80,7 +91,9 @@ final class RelatedObjectsTests: XCTestCase {
             }
             XCTAssertGreaterThan(membersSeen, 100, "the store has members to compare")
             // A to-one is read with its owner: nothing to read ahead.
-            XCTAssertNil(try reader.relatedObjects(of: try XCTUnwrap(layout.numbering.number(of: "Item")), keys: 1...40, through: "owner", limit: 100))
+            XCTAssertNil(
+                try reader.relatedObjects(
+                    of: try XCTUnwrap(layout.numbering.number(of: "Item")), keys: 1...40, through: "owner", limit: 100))
         }
     }
 
@@ -90,7 +103,8 @@ final class RelatedObjectsTests: XCTestCase {
             let number = try XCTUnwrap(layout.numbering.number(of: "Item"))
             let all = try walked(reader, "Item", "tags", 1...60)
             for limit in [1, 4, 9, 25] {
-                guard let related = try reader.relatedObjects(of: number, keys: 1...60, through: "tags", limit: limit) else {
+                guard let related = try reader.relatedObjects(of: number, keys: 1...60, through: "tags", limit: limit)
+                else {
                     // Only when the first owner with members has more than the limit.
                     let first = try XCTUnwrap(all.keys.min())
                     XCTAssertGreaterThan(all[first]?.count ?? 0, limit)
@@ -110,7 +124,8 @@ final class RelatedObjectsTests: XCTestCase {
 
     func testThePrefetchReadsARelationshipAheadForEveryBatchOnceAsked() throws {
         let store = try store()
-        let prefetch = ObjectPrefetch(store: store, layout: layout, entity: "Item", includingSubentities: false, batchSize: 4)
+        let prefetch = ObjectPrefetch(
+            store: store, layout: layout, entity: "Item", includingSubentities: false, batchSize: 4)
         defer { prefetch.stop() }
         prefetch.readAhead("steps")
         var batches: [ObjectPrefetch.Batch] = []
@@ -125,7 +140,9 @@ final class RelatedObjectsTests: XCTestCase {
                 guard let related = batch.related["steps"] else { continue }
                 for object in batch.objects {
                     XCTAssertTrue(related.covers(object.id))
-                    XCTAssertEqual(related.members(of: object.id), try reader.destinations(of: object.id, "steps").map { try XCTUnwrap(reader.object($0)) })
+                    XCTAssertEqual(
+                        related.members(of: object.id),
+                        try reader.destinations(of: object.id, "steps").map { try XCTUnwrap(reader.object($0)) })
                 }
             }
         }

@@ -29,44 +29,79 @@ final class RowCountTests: XCTestCase {
         try PersistentStore.create(at: path, model: model).close()
         let queue = try DatabaseQueue(path: path)
         try queue.write { db in
-            try rows(db) { name in try XCTUnwrap(Int.fetchOne(db, sql: "SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = ?", arguments: [name])) }
+            try rows(db) { name in
+                try XCTUnwrap(
+                    Int.fetchOne(db, sql: "SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = ?", arguments: [name]))
+            }
         }
         try queue.close()
         return path
     }
 
     private func counts(_ path: String) throws -> [String: Int] {
-        try PersistentStore.open(at: path).rowCounts(model: try ModelXMLReader.read(Data(Self.model.utf8), file: "Counts"))
+        try PersistentStore.open(at: path).rowCounts(
+            model: try ModelXMLReader.read(Data(Self.model.utf8), file: "Counts"))
     }
 
     func testOneEntityTablesAndHierarchiesAreCountedByEntity() throws {
         let path = try store { db, number in
-            for key in 1...5 { try db.execute(sql: "INSERT INTO ZAUTHOR (Z_PK, Z_ENT, Z_OPT) VALUES (?, ?, 1)", arguments: [key, try number("Author")]) }
-            for key in 1...3 { try db.execute(sql: "INSERT INTO ZITEM (Z_PK, Z_ENT, Z_OPT) VALUES (?, ?, 1)", arguments: [key, try number("Item")]) }
-            for key in 4...7 { try db.execute(sql: "INSERT INTO ZITEM (Z_PK, Z_ENT, Z_OPT) VALUES (?, ?, 1)", arguments: [key, try number("Gadget")]) }
+            for key in 1...5 {
+                try db.execute(
+                    sql: "INSERT INTO ZAUTHOR (Z_PK, Z_ENT, Z_OPT) VALUES (?, ?, 1)",
+                    arguments: [key, try number("Author")])
+            }
+            for key in 1...3 {
+                try db.execute(
+                    sql: "INSERT INTO ZITEM (Z_PK, Z_ENT, Z_OPT) VALUES (?, ?, 1)",
+                    arguments: [key, try number("Item")])
+            }
+            for key in 4...7 {
+                try db.execute(
+                    sql: "INSERT INTO ZITEM (Z_PK, Z_ENT, Z_OPT) VALUES (?, ?, 1)",
+                    arguments: [key, try number("Gadget")])
+            }
         }
         XCTAssertEqual(try counts(path), ["Author": 5, "Item": 3, "Gadget": 4])
     }
 
     func testRowsWithAnotherOrNoEntityNumberAreNotCounted() throws {
         let path = try store { db, number in
-            for key in 1...4 { try db.execute(sql: "INSERT INTO ZAUTHOR (Z_PK, Z_ENT, Z_OPT) VALUES (?, ?, 1)", arguments: [key, try number("Author")]) }
+            for key in 1...4 {
+                try db.execute(
+                    sql: "INSERT INTO ZAUTHOR (Z_PK, Z_ENT, Z_OPT) VALUES (?, ?, 1)",
+                    arguments: [key, try number("Author")])
+            }
             // A damaged row without an entity number beside the four: one scan must not count it.
             try db.execute(sql: "INSERT INTO ZAUTHOR (Z_PK, Z_ENT, Z_OPT) VALUES (5, NULL, 1)")
             // And a row in a table read after ZAUTHOR that carries Author's number.
-            try db.execute(sql: "INSERT INTO ZITEM (Z_PK, Z_ENT, Z_OPT) VALUES (1, ?, 1)", arguments: [try number("Item")])
-            try db.execute(sql: "INSERT INTO ZITEM (Z_PK, Z_ENT, Z_OPT) VALUES (2, ?, 1)", arguments: [try number("Author")])
+            try db.execute(
+                sql: "INSERT INTO ZITEM (Z_PK, Z_ENT, Z_OPT) VALUES (1, ?, 1)", arguments: [try number("Item")])
+            try db.execute(
+                sql: "INSERT INTO ZITEM (Z_PK, Z_ENT, Z_OPT) VALUES (2, ?, 1)", arguments: [try number("Author")])
         }
         XCTAssertEqual(try counts(path), ["Author": 4, "Item": 1, "Gadget": 0])
     }
 
     func testTableCountsTakeATableOfOneEntityWholeAndAHierarchyByEntity() throws {
         let path = try store { db, number in
-            for key in 1...4 { try db.execute(sql: "INSERT INTO ZAUTHOR (Z_PK, Z_ENT, Z_OPT) VALUES (?, ?, 1)", arguments: [key, try number("Author")]) }
+            for key in 1...4 {
+                try db.execute(
+                    sql: "INSERT INTO ZAUTHOR (Z_PK, Z_ENT, Z_OPT) VALUES (?, ?, 1)",
+                    arguments: [key, try number("Author")])
+            }
             // The damaged row: in Author's table, with Item's number.
-            try db.execute(sql: "INSERT INTO ZAUTHOR (Z_PK, Z_ENT, Z_OPT) VALUES (5, ?, 1)", arguments: [try number("Item")])
-            for key in 1...3 { try db.execute(sql: "INSERT INTO ZITEM (Z_PK, Z_ENT, Z_OPT) VALUES (?, ?, 1)", arguments: [key, try number("Item")]) }
-            for key in 4...5 { try db.execute(sql: "INSERT INTO ZITEM (Z_PK, Z_ENT, Z_OPT) VALUES (?, ?, 1)", arguments: [key, try number("Gadget")]) }
+            try db.execute(
+                sql: "INSERT INTO ZAUTHOR (Z_PK, Z_ENT, Z_OPT) VALUES (5, ?, 1)", arguments: [try number("Item")])
+            for key in 1...3 {
+                try db.execute(
+                    sql: "INSERT INTO ZITEM (Z_PK, Z_ENT, Z_OPT) VALUES (?, ?, 1)",
+                    arguments: [key, try number("Item")])
+            }
+            for key in 4...5 {
+                try db.execute(
+                    sql: "INSERT INTO ZITEM (Z_PK, Z_ENT, Z_OPT) VALUES (?, ?, 1)",
+                    arguments: [key, try number("Gadget")])
+            }
         }
         let store = try PersistentStore.open(at: path)
         let model = try ModelXMLReader.read(Data(Self.model.utf8), file: "Counts")

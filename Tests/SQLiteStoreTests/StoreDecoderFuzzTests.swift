@@ -24,8 +24,12 @@ final class StoreDecoderFuzzTests: XCTestCase {
                 let copy = try? Fixtures.copyStore(store, into: folder), let queue = try? DatabaseQueue(path: copy.path)
             else { continue }
             try? queue.read { db in
-                if let plist = try Data.fetchOne(db, sql: "SELECT Z_PLIST FROM Z_METADATA") { plists.append(Array(plist)) }
-                if try db.tableExists("Z_MODELCACHE"), let cache = try Data.fetchOne(db, sql: "SELECT Z_CONTENT FROM Z_MODELCACHE") {
+                if let plist = try Data.fetchOne(db, sql: "SELECT Z_PLIST FROM Z_METADATA") {
+                    plists.append(Array(plist))
+                }
+                if try db.tableExists("Z_MODELCACHE"),
+                    let cache = try Data.fetchOne(db, sql: "SELECT Z_CONTENT FROM Z_MODELCACHE")
+                {
                     caches.append(Array(cache))
                 }
             }
@@ -35,9 +39,12 @@ final class StoreDecoderFuzzTests: XCTestCase {
     }()
 
     static let plistTokens = [
-        "<array>", "<dict>", "<key>k</key>", "<integer>99999999999999999999</integer>", "<integer>-9223372036854775808</integer>",
-        "<real>1e999</real>", "<real>nan</real>", "<date>9999-99-99T99:99:99Z</date>", "<data>!!!</data>", "<string>", "</string>",
-        "<true/>", "<dict><key>CF$UID</key><integer>4294967295</integer></dict>", "bplist00", "<plist version=\"1.0\">", "&#0;",
+        "<array>", "<dict>", "<key>k</key>", "<integer>99999999999999999999</integer>",
+        "<integer>-9223372036854775808</integer>",
+        "<real>1e999</real>", "<real>nan</real>", "<date>9999-99-99T99:99:99Z</date>", "<data>!!!</data>", "<string>",
+        "</string>",
+        "<true/>", "<dict><key>CF$UID</key><integer>4294967295</integer></dict>", "bplist00", "<plist version=\"1.0\">",
+        "&#0;",
     ]
 
     func testMetadataDecoderSurvivesMutants() throws {
@@ -61,7 +68,10 @@ final class StoreDecoderFuzzTests: XCTestCase {
             body: { input in
                 let metadata = try StoreMetadata.decode(plist: Data(input), uuid: "UUID", path: "Fuzz.sqlite")
                 // What inspect and migrate read next, and the re-encoding a migration writes back.
-                _ = (metadata.versionHashes, metadata.versionIdentifiers, metadata.frameworkVersion, metadata.versionChecksum)
+                _ = (
+                    metadata.versionHashes, metadata.versionIdentifiers, metadata.frameworkVersion,
+                    metadata.versionChecksum
+                )
                 _ = try metadata.encodedPlist()
             }, isExpected: { ($0 as? StoreError)?.kind == .badMetadata })
         XCTAssertTrue(report.failures.isEmpty, report.failures.joined(separator: "\n"))
@@ -70,18 +80,22 @@ final class StoreDecoderFuzzTests: XCTestCase {
 
     func testModelCacheDecoderSurvivesMutants() throws {
         let seeds = Self.blobs.caches
-        XCTAssertEqual(seeds.count, try Fixtures.verification().filter(\.modelCacheReproduces).count, "every real store with a Z_MODELCACHE is a seed")
+        XCTAssertEqual(
+            seeds.count, try Fixtures.verification().filter(\.modelCacheReproduces).count,
+            "every real store with a Z_MODELCACHE is a seed")
         let inflated = try seeds.map { Array(try Inflate.raw(Data($0))) }
         let trees = inflated.map(BinaryPlist.decode)
         let report = Fuzz.run(
             "Z_MODELCACHE", seeds: seeds, seed: 0x5A5F_4D4F_4445_4C43, tokens: [],
             count: Fuzz.inputCount(default: 150),
             mutate: { mutator, a, b in
-                Self.mutateCache(&mutator, seeds[a], inflated: inflated[a], tree: trees[a], other: (seeds[b], inflated[b], trees[b]))
+                Self.mutateCache(
+                    &mutator, seeds[a], inflated: inflated[a], tree: trees[a], other: (seeds[b], inflated[b], trees[b]))
             },
             body: { input in
                 // The two steps of `PersistentStore.cachedModel()`.
-                let model = try ArchivedModelReader.read(try Inflate.raw(Data(input)), source: "Fuzz.sqlite (Z_MODELCACHE)")
+                let model = try ArchivedModelReader.read(
+                    try Inflate.raw(Data(input)), source: "Fuzz.sqlite (Z_MODELCACHE)")
                 _ = VersionHash.entityHashes(of: model)
             }, isExpected: { $0 is ModelFileError || $0 is Inflate.Failure })
         XCTAssertTrue(report.failures.isEmpty, report.failures.joined(separator: "\n"))
@@ -119,10 +133,13 @@ final class StoreDecoderFuzzTests: XCTestCase {
         case 0..<850:
             return mutator.mutate(input, other: other.bytes)
         case 850..<997:
-            let length = mutator.pick([0, 1, 100, 0xFFFF]), claimed = mutator.pick([length, 0xFFFF, 0, length ^ 0xFFFF])
+            let length = mutator.pick([0, 1, 100, 0xFFFF]),
+                claimed = mutator.pick([length, 0xFFFF, 0, length ^ 0xFFFF])
             let final: UInt8 = mutator.chance(0.5) ? 1 : 0
             mutator.log.append("stored block \(length) bytes claiming \(claimed), final \(final)")
-            return [final, UInt8(claimed & 0xFF), UInt8(claimed >> 8), UInt8(~length & 0xFF), UInt8((~length >> 8) & 0xFF)]
+            return [
+                final, UInt8(claimed & 0xFF), UInt8(claimed >> 8), UInt8(~length & 0xFF), UInt8((~length >> 8) & 0xFF),
+            ]
                 + inflated.prefix(length)
         default:
             mutator.log.append("bomb")

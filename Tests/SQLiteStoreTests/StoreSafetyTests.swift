@@ -17,7 +17,9 @@ final class StoreSafetyTests: XCTestCase {
         let before = try digest(store.path)
         XCTAssertThrowsError(try PersistentStore.open(at: store.path, mode: .readWrite)) { error in
             XCTAssertEqual((error as? StoreError)?.kind, .readOnly)
-            XCTAssertEqual("\(error)", "\(store.path): is read-only (mode 444). Fix: make it writable (chmod u+w) or work on a copy")
+            XCTAssertEqual(
+                "\(error)",
+                "\(store.path): is read-only (mode 444). Fix: make it writable (chmod u+w) or work on a copy")
         }
         XCTAssertNoThrow(try PersistentStore.open(at: store.path).metadata())
         XCTAssertEqual(try digest(store.path), before)
@@ -36,7 +38,8 @@ final class StoreSafetyTests: XCTestCase {
     func testCreateNeverOverwrites() throws {
         let store = try copyOfFixture(try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent == "Model1.sqlite" }))
         let before = try digest(store.path)
-        XCTAssertThrowsError(try PersistentStore.create(at: store.path, model: ManagedObjectModel(entities: []))) { error in
+        XCTAssertThrowsError(try PersistentStore.create(at: store.path, model: ManagedObjectModel(entities: []))) {
+            error in
             XCTAssertTrue("\(error)".contains("already exists; Chrysalis never overwrites a store"), "\(error)")
         }
         XCTAssertEqual(try digest(store.path), before)
@@ -47,7 +50,8 @@ final class StoreSafetyTests: XCTestCase {
 /// registers them, so writes to such stores work (and the triggers do their job).
 final class DerivedAttributeTriggerTests: XCTestCase {
     func testWritesFiringDerivedAttributeTriggersSucceed() throws {
-        let copy = try copyOfFixture(try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent == "SampleModel2_V1.sqlite" }))
+        let copy = try copyOfFixture(
+            try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent == "SampleModel2_V1.sqlite" }))
         let store = try PersistentStore.open(at: copy.path, mode: .readWrite)
         let model = try XCTUnwrap(try store.cachedModel())
         let layout = try store.layout(for: model)

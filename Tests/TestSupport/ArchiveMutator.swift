@@ -14,7 +14,9 @@ extension Mutator {
 
     /// ``mutateArchive(_:other:)`` on archives already decoded (decoding large archives for
     /// every mutant would cost more than reading them); `bytes` are `tree` as read.
-    public mutating func mutateArchive(_ tree: PlistNode, other: PlistNode?, bytes: [UInt8], otherBytes: [UInt8]) -> [UInt8] {
+    public mutating func mutateArchive(_ tree: PlistNode, other: PlistNode?, bytes: [UInt8], otherBytes: [UInt8])
+        -> [UInt8]
+    {
         guard case .dict(let keys, var values) = tree,
             let slot = keys.firstIndex(where: { if case .string("$objects") = $0 { true } else { false } }),
             case .array(var objects) = values[slot], !objects.isEmpty
@@ -48,7 +50,9 @@ extension Mutator {
     }
 
     /// ``mutatePlist(_:other:)`` on plists already decoded; `bytes` are `tree` as read.
-    public mutating func mutatePlist(_ tree: PlistNode, other: PlistNode?, bytes: [UInt8], otherBytes: [UInt8]) -> [UInt8] {
+    public mutating func mutatePlist(_ tree: PlistNode, other: PlistNode?, bytes: [UInt8], otherBytes: [UInt8])
+        -> [UInt8]
+    {
         var root = tree
         for _ in 0..<int(1..<4) {
             var objects = [root]
@@ -66,7 +70,10 @@ extension Mutator {
         let i = int(0..<objects.count)
         switch int(0..<11) {
         case 0:
-            let target = pick([0, 1, count - 1, count, count + 1, UInt64(UInt32.max), UInt64.max >> 1, UInt64(i), UInt64(int(0..<objects.count))])
+            let target = pick([
+                0, 1, count - 1, count, count + 1, UInt64(UInt32.max), UInt64.max >> 1, UInt64(i),
+                UInt64(int(0..<objects.count)),
+            ])
             objects[i] = replacing(objects[i], where: isUID, with: { _ in .uid(target) })
             log.append("uid[\(i)]=\(target)")
         case 1:
@@ -74,7 +81,8 @@ extension Mutator {
             let target = chance(0.5) ? UInt64(i) : UInt64(int(0..<objects.count))
             let times = pick([1, 2, 8, 64])
             objects[i] = replacing(
-                objects[i], where: { if case .array(let items) = $0 { !items.isEmpty && items.allSatisfy(isUID) } else { false } },
+                objects[i],
+                where: { if case .array(let items) = $0 { !items.isEmpty && items.allSatisfy(isUID) } else { false } },
                 with: { node in
                     guard case .array(let items) = node else { return node }
                     return .array(Array(repeating: PlistNode.uid(target), count: items.count * times))
@@ -82,14 +90,16 @@ extension Mutator {
             log.append("refs[\(i)]->\(target)x\(times)")
         case 2:
             let value = pick([Int64.max, Int64.min, -1, 0, 1, 2, 3, 4, 10, 1 << 31, 1 << 32, Int64(int(0..<20))])
-            objects[i] = replacing(objects[i], where: { if case .int = $0 { true } else { false } }, with: { _ in .int(value) })
+            objects[i] = replacing(
+                objects[i], where: { if case .int = $0 { true } else { false } }, with: { _ in .int(value) })
             log.append("int[\(i)]=\(value)")
         case 3:
             let text = pick([
                 "", "$null", String(repeating: "A", count: 100_000), "NSManagedObjectModel", "NSEntityDescription",
                 "_NSPredicateUtilities", "system:", "valueForKey:", "\u{0}", "é\u{301}",
             ])
-            objects[i] = replacing(objects[i], where: { if case .string = $0 { true } else { false } }, with: { _ in .string(text) })
+            objects[i] = replacing(
+                objects[i], where: { if case .string = $0 { true } else { false } }, with: { _ in .string(text) })
             log.append("string[\(i)]")
         case 4:
             if case .dict(var keys, var values) = objects[i], !keys.isEmpty {
@@ -138,7 +148,9 @@ extension Mutator {
         with transform: (PlistNode) -> PlistNode
     ) -> PlistNode {
         var total = 0
-        Self.visit(node, isRoot: true) { candidate, isRoot in if match(candidate) && !(skipRoot && isRoot) { total += 1 } }
+        Self.visit(node, isRoot: true) { candidate, isRoot in
+            if match(candidate) && !(skipRoot && isRoot) { total += 1 }
+        }
         guard total > 0 else { return node }
         var remaining = int(0..<total)
         func rebuild(_ current: PlistNode, isRoot: Bool) -> PlistNode {
@@ -171,18 +183,24 @@ extension Mutator {
         guard bytes.count >= 40 else { return bytes }
         let trailer = bytes.count - 32
         func put(_ value: UInt64, at offset: Int, size: Int) {
-            for k in 0..<size where offset + k < bytes.count { bytes[offset + k] = UInt8(truncatingIfNeeded: value >> UInt64(8 * (size - 1 - k))) }
+            for k in 0..<size where offset + k < bytes.count {
+                bytes[offset + k] = UInt8(truncatingIfNeeded: value >> UInt64(8 * (size - 1 - k)))
+            }
         }
         let field = int(0..<6)
         switch field {
         case 0, 1:
             bytes[trailer + 6 + field] = pick([0, 1, 2, 3, 4, 5, 8, 16, 255])
         case 2, 3, 4:
-            put(pick([0, 1, UInt64.max, UInt64(Int64.max), 1 << 32, UInt64(int(0..<1000))]), at: trailer + 8 + 8 * (field - 2), size: 8)
+            put(
+                pick([0, 1, UInt64.max, UInt64(Int64.max), 1 << 32, UInt64(int(0..<1000))]),
+                at: trailer + 8 + 8 * (field - 2), size: 8)
         default:
             let offsetSize = Int(bytes[trailer + 6])
             var table = 0, count = 0
-            for k in 0..<4 { count = count << 8 | Int(bytes[trailer + 12 + k]); table = table << 8 | Int(bytes[trailer + 28 + k]) }
+            for k in 0..<4 {
+                count = count << 8 | Int(bytes[trailer + 12 + k]); table = table << 8 | Int(bytes[trailer + 28 + k])
+            }
             guard (1...8).contains(offsetSize), count > 0, table + count * offsetSize <= trailer else { break }
             let entry = table + int(0..<count) * offsetSize
             if chance(0.5) {
@@ -193,7 +211,8 @@ extension Mutator {
                 guard offset + 10 < trailer else { break }
                 // A length header claiming far more than the file holds.
                 bytes[offset] |= 0x0F
-                bytes.replaceSubrange(offset + 1..<offset + 10, with: [0x13, 0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF])
+                bytes.replaceSubrange(
+                    offset + 1..<offset + 10, with: [0x13, 0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF])
             }
         }
         log.append("plist\(field)")

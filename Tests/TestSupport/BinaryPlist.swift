@@ -31,11 +31,14 @@ public enum BinaryPlist {
         let trailer = bytes.count - 32
         let offsetSize = Int(bytes[trailer + 6]), refSize = Int(bytes[trailer + 7])
         guard let count = number(bytes, trailer + 8, 8), let top = number(bytes, trailer + 16, 8),
-            let table = number(bytes, trailer + 24, 8), [1, 2, 4, 8].contains(offsetSize), [1, 2, 4, 8].contains(refSize)
+            let table = number(bytes, trailer + 24, 8), [1, 2, 4, 8].contains(offsetSize),
+            [1, 2, 4, 8].contains(refSize)
         else { return nil }
 
         func object(_ index: Int, depth: Int) -> PlistNode? {
-            guard depth < 512, index < count, var p = number(bytes, table + index * offsetSize, offsetSize), p < bytes.count else { return nil }
+            guard depth < 512, index < count, var p = number(bytes, table + index * offsetSize, offsetSize),
+                p < bytes.count
+            else { return nil }
             let marker = bytes[p]
             p += 1
             let low = Int(marker & 0xF)
@@ -49,7 +52,9 @@ public enum BinaryPlist {
             func refs(_ n: Int, from start: Int) -> [PlistNode]? {
                 var items: [PlistNode] = []
                 for k in 0..<n {
-                    guard let ref = number(bytes, start + k * refSize, refSize), let item = object(ref, depth: depth + 1) else { return nil }
+                    guard let ref = number(bytes, start + k * refSize, refSize),
+                        let item = object(ref, depth: depth + 1)
+                    else { return nil }
                     items.append(item)
                 }
                 return items
@@ -82,7 +87,9 @@ public enum BinaryPlist {
                 guard let n = length(), let items = refs(n, from: p) else { return nil }
                 return .array(items)
             case 0xD:
-                guard let n = length(), let keys = refs(n, from: p), let values = refs(n, from: p + n * refSize) else { return nil }
+                guard let n = length(), let keys = refs(n, from: p), let values = refs(n, from: p + n * refSize) else {
+                    return nil
+                }
                 return .dict(keys, values)
             default: return nil
             }
@@ -125,7 +132,9 @@ public enum BinaryPlist {
             append(UInt64(bitPattern: value), size)
         }
         func append(_ value: UInt64, _ size: Int) {
-            for shift in stride(from: (size - 1) * 8, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
+            for shift in stride(from: (size - 1) * 8, through: 0, by: -8) {
+                out.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
+            }
         }
         for object in flat {
             offsets.append(out.count)

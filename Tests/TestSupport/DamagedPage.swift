@@ -11,12 +11,17 @@ public enum DamagedPage {
         let (page, pageSize) = try queue.read { db in
             (
                 try Int.fetchOne(
-                    db, sql: "SELECT pageno FROM dbstat WHERE name = ? AND pagetype = 'leaf' ORDER BY pageno LIMIT 1 OFFSET 10", arguments: [table]),
+                    db,
+                    sql:
+                        "SELECT pageno FROM dbstat WHERE name = ? AND pagetype = 'leaf' ORDER BY pageno LIMIT 1 OFFSET 10",
+                    arguments: [table]),
                 try Int.fetchOne(db, sql: "PRAGMA page_size")
             )
         }
         try queue.close()
-        guard let page, let pageSize else { throw CocoaError(.fileReadCorruptFile, userInfo: [NSFilePathErrorKey: path]) }
+        guard let page, let pageSize else {
+            throw CocoaError(.fileReadCorruptFile, userInfo: [NSFilePathErrorKey: path])
+        }
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         defer { try? handle.close() }
         try handle.seek(toOffset: UInt64((page - 1) * pageSize + 8))

@@ -58,14 +58,16 @@ public enum Fixtures {
             if !line.hasPrefix(" ") {
                 let url = root.appendingPathComponent(line)
                 if !line.contains(": "), !line.contains(" ["), FileManager.default.fileExists(atPath: url.path) {
-                    stores.append(VerifiedStore(store: url, contents: nil, alsoIdentical: [], modelCacheReproduces: false))
+                    stores.append(
+                        VerifiedStore(store: url, contents: nil, alsoIdentical: [], modelCacheReproduces: false))
                 }
                 continue
             }
             guard !stores.isEmpty else { continue }
             let verdict = line.trimmingCharacters(in: .whitespaces)
             if verdict.hasPrefix("xcdatamodel: "), verdict.hasSuffix("/contents") {
-                stores[stores.count - 1].contents = root.appendingPathComponent(String(verdict.dropFirst("xcdatamodel: ".count)))
+                stores[stores.count - 1].contents = root.appendingPathComponent(
+                    String(verdict.dropFirst("xcdatamodel: ".count)))
             } else if verdict.hasPrefix("also identical: ") {
                 stores[stores.count - 1].alsoIdentical = verdict.dropFirst("also identical: ".count)
                     .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }

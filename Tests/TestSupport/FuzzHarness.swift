@@ -68,7 +68,9 @@ public enum Fuzz {
         precondition(!seeds.isEmpty, "\(reader): no seeds")
         let environment = ProcessInfo.processInfo.environment
         let only = environment["CHRYSALIS_FUZZ_ONLY"].flatMap(Int.init)
-        let trace = environment["CHRYSALIS_FUZZ_TRACE"].map { URL(fileURLWithPath: $0).appendingPathComponent("\(reader).input") }
+        let trace = environment["CHRYSALIS_FUZZ_TRACE"].map {
+            URL(fileURLWithPath: $0).appendingPathComponent("\(reader).input")
+        }
         var report = FuzzReport(reader: reader)
         let started = DispatchTime.now().uptimeNanoseconds
         for index in 0..<(seeds.count + count) where only == nil || only == index {
@@ -97,7 +99,9 @@ public enum Fuzz {
             }
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
             report.readerSeconds += seconds
-            if seconds > hangSeconds { problem = (problem.map { $0 + "; " } ?? "") + String(format: "took %.1f s (a hang)", seconds) }
+            if seconds > hangSeconds {
+                problem = (problem.map { $0 + "; " } ?? "") + String(format: "took %.1f s (a hang)", seconds)
+            }
             if seconds > report.slowest.seconds {
                 report.slowest = (index, seconds, input.count, mutator.log.joined(separator: " "))
             }
@@ -105,7 +109,8 @@ public enum Fuzz {
                 try? FileManager.default.createDirectory(at: failureDirectory, withIntermediateDirectories: true)
                 let saved = failureDirectory.appendingPathComponent("\(reader)-\(index).input")
                 try? Data(input).write(to: saved)
-                report.failures.append("#\(index) [\(mutator.log.joined(separator: " "))]: \(problem) (input saved to \(saved.path))")
+                report.failures.append(
+                    "#\(index) [\(mutator.log.joined(separator: " "))]: \(problem) (input saved to \(saved.path))")
             }
             report.inputs += 1
         }

@@ -15,7 +15,8 @@ public enum FuzzSeeds {
             projectRoot.appendingPathComponent("Benchmarks/Models"),
         ]
         return roots.flatMap { root in
-            (FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []).filter(predicate)
+            (FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? [])
+                .filter(predicate)
         }.sorted { $0.path < $1.path }
     }
 
@@ -38,10 +39,13 @@ public enum FuzzSeeds {
         var rest = text[...]
         while let open = rest.range(of: "<attribute name=\"") {
             rest = rest[open.upperBound...]
-            guard let quote = rest.firstIndex(of: "\""), let start = rest.range(of: ">"), let end = rest.range(of: "</attribute>") else { break }
+            guard let quote = rest.firstIndex(of: "\""), let start = rest.range(of: ">"),
+                let end = rest.range(of: "</attribute>")
+            else { break }
             let name = String(rest[..<quote])
             if names.contains(name), start.upperBound <= end.lowerBound,
-                let data = Data(base64Encoded: String(rest[start.upperBound..<end.lowerBound]), options: .ignoreUnknownCharacters)
+                let data = Data(
+                    base64Encoded: String(rest[start.upperBound..<end.lowerBound]), options: .ignoreUnknownCharacters)
             {
                 found.append(Array(data))
             }

@@ -46,7 +46,9 @@ public struct Mutator {
         "18446744073709551616", "4294967296", "0", "-0", "1e308", "1e999", "NaN", "0x7fffffff",
     ]
     /// Byte sequences that are not valid UTF-8 (overlong, surrogate, truncated, stray continuation).
-    public static let invalidUTF8: [[UInt8]] = [[0xC0, 0x80], [0xED, 0xA0, 0x80], [0xFF], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82], [0x80], [0]]
+    public static let invalidUTF8: [[UInt8]] = [
+        [0xC0, 0x80], [0xED, 0xA0, 0x80], [0xFF], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82], [0x80], [0],
+    ]
 
     /// A mutator seeded with `seed` that inserts `tokens`.
     public init(seed: UInt64, tokens: [String]) {

@@ -14,7 +14,9 @@ public struct SchemaSnapshot: Equatable {
         public var name, table: String
         public var columns: [String]
         public var isUnique: Bool
-        public var description: String { "\(isUnique ? "UNIQUE " : "")\(name) ON \(table)(\(columns.joined(separator: ",")))" }
+        public var description: String {
+            "\(isUnique ? "UNIQUE " : "")\(name) ON \(table)(\(columns.joined(separator: ",")))"
+        }
         /// The index without its name: what it covers.
         public var shape: String { "\(isUnique ? "UNIQUE " : "")\(table)(\(columns.joined(separator: ",")))" }
     }
@@ -31,9 +33,13 @@ public struct SchemaSnapshot: Equatable {
     public static func read(_ path: String) throws -> SchemaSnapshot {
         try DatabaseQueue(path: path).read { db in
             var tables: [String: [String: String]] = [:]
-            for table in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'") {
+            for table in try String.fetchAll(
+                db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+            {
                 var columns: [String: String] = [:]
-                for row in try Row.fetchAll(db, sql: "PRAGMA table_info(\"\(table)\")") { columns[row["name"]] = row["type"] }
+                for row in try Row.fetchAll(db, sql: "PRAGMA table_info(\"\(table)\")") {
+                    columns[row["name"]] = row["type"]
+                }
                 tables[table] = columns
             }
             var indexes: Set<Index> = []
@@ -43,10 +49,14 @@ public struct SchemaSnapshot: Equatable {
                 let name: String = row["name"]
                 let columns = try Row.fetchAll(db, sql: "PRAGMA index_xinfo(\"\(name)\")")
                     .filter { ($0["key"] as Int) == 1 }
-                    .map { "\($0["name"] as String? ?? "?") \($0["coll"] as String? ?? "") \(($0["desc"] as Int) == 1 ? "DESC" : "ASC")" }
+                    .map {
+                        "\($0["name"] as String? ?? "?") \($0["coll"] as String? ?? "") \(($0["desc"] as Int) == 1 ? "DESC" : "ASC")"
+                    }
                 let sql: String? = row["sql"]
                 indexes.insert(
-                    Index(name: name, table: row["tbl_name"], columns: columns, isUnique: sql.map { $0.uppercased().hasPrefix("CREATE UNIQUE") } ?? true))
+                    Index(
+                        name: name, table: row["tbl_name"], columns: columns,
+                        isUnique: sql.map { $0.uppercased().hasPrefix("CREATE UNIQUE") } ?? true))
             }
             let keys = try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME, Z_SUPER FROM Z_PRIMARYKEY ORDER BY Z_ENT")
                 .map { "\($0[0] as Int) \($0[1] as String) \($0[2] as Int)" }

@@ -21,7 +21,9 @@ extension Fuzz {
         precondition(!seeds.isEmpty, "\(reader): no seeds")
         let environment = ProcessInfo.processInfo.environment
         let only = environment["CHRYSALIS_FUZZ_ONLY"].flatMap(Int.init)
-        let trace = environment["CHRYSALIS_FUZZ_TRACE"].map { URL(fileURLWithPath: $0).appendingPathComponent("\(reader).input") }
+        let trace = environment["CHRYSALIS_FUZZ_TRACE"].map {
+            URL(fileURLWithPath: $0).appendingPathComponent("\(reader).input")
+        }
         let from = environment["CHRYSALIS_FUZZ_FROM"].flatMap(Int.init) ?? 0
         let scratch = try Fixtures.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -38,7 +40,8 @@ extension Fuzz {
                 store = try seeds[index].write(into: folder)
                 mutator.log = ["seed"]
             } else {
-                store = try mutator.mutateStore(seeds[seedIndex], other: seeds[mutator.int(0..<seeds.count)], into: folder)
+                store = try mutator.mutateStore(
+                    seeds[seedIndex], other: seeds[mutator.int(0..<seeds.count)], into: folder)
             }
             mutator.log.insert(seeds[seedIndex].name + ":", at: 0)
             if let trace {
@@ -58,15 +61,21 @@ extension Fuzz {
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
             report.readerSeconds += seconds
             if seconds > hangSeconds { problems.append(String(format: "took %.1f s (a hang)", seconds)) }
-            if seconds > report.slowest.seconds { report.slowest = (index, seconds, size, mutator.log.joined(separator: " ")) }
+            if seconds > report.slowest.seconds {
+                report.slowest = (index, seconds, size, mutator.log.joined(separator: " "))
+            }
             if !problems.isEmpty {
                 let saved = failureDirectory.appendingPathComponent("\(reader)-\(index)")
                 copyFolder(folder, to: saved)
-                report.failures.append("#\(index) [\(mutator.log.joined(separator: " "))]: \(problems.joined(separator: "; ")) (store saved in \(saved.path))")
+                report.failures.append(
+                    "#\(index) [\(mutator.log.joined(separator: " "))]: \(problems.joined(separator: "; ")) (store saved in \(saved.path))"
+                )
             }
             report.inputs += 1
             // A long run says how far it got, so a crash (which ends the process) can be resumed.
-            if count >= 10_000, report.inputs % 5_000 == 0 { print("fuzz \(reader): \(report.inputs) inputs, at #\(index), \(report.failures.count) failures") }
+            if count >= 10_000, report.inputs % 5_000 == 0 {
+                print("fuzz \(reader): \(report.inputs) inputs, at #\(index), \(report.failures.count) failures")
+            }
         }
         report.seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         print(report)
@@ -76,10 +85,13 @@ extension Fuzz {
     /// What is wrong with `error` as a message for a person, if anything.
     public static func problem(with error: Error, isExpected: (Error) -> Bool) -> String? {
         let message = String(describing: error)
-        if message.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return "threw \(type(of: error)) with an empty description" }
+        if message.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            return "threw \(type(of: error)) with an empty description"
+        }
         if !isExpected(error) { return "threw \(type(of: error)), not the code's own error: \(message.prefix(300))" }
         if message.components(separatedBy: "Fix:").count > 2 { return "says Fix: twice: \(message.prefix(400))" }
-        for swiftName in ["Optional(", "SQLiteStore.", "MigrationEngine.", "ObjectModel.", "GRDB.", "DatabaseValue("] where message.contains(swiftName) {
+        for swiftName in ["Optional(", "SQLiteStore.", "MigrationEngine.", "ObjectModel.", "GRDB.", "DatabaseValue("]
+        where message.contains(swiftName) {
             return "shows Swift internals (\(swiftName)): \(message.prefix(400))"
         }
         return nil
@@ -87,14 +99,17 @@ extension Fuzz {
 
     private static func copyFolder(_ folder: URL, to destination: URL) {
         try? FileManager.default.removeItem(at: destination)
-        try? FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try? FileManager.default.createDirectory(
+            at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
         try? FileManager.default.copyItem(at: folder, to: destination)
     }
 
     private static func folderSize(_ folder: URL) -> Int {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         return names.reduce(0) { total, name in
-            total + ((try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path)[.size]) as? NSNumber ?? 0).intValue
+            total
+                + ((try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path)[.size])
+                as? NSNumber ?? 0).intValue
         }
     }
 }

@@ -30,8 +30,11 @@ public struct StoreSeed: Sendable {
         let queue = try DatabaseQueue(path: copy.path, configuration: StoreSeed.configuration)
         tables = try queue.read { db in
             var tables: [String: [String]] = [:]
-            for table in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'") {
-                tables[table] = try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [table])
+            for table in try String.fetchAll(
+                db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+            {
+                tables[table] = try String.fetchAll(
+                    db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [table])
             }
             return tables
         }
@@ -51,7 +54,9 @@ public struct StoreSeed: Sendable {
     static var configuration: Configuration {
         var configuration = Configuration()
         configuration.prepareDatabase { db in
-            for name in ["NSCoreDataDATriggerUpdatedAffectedObjectValue", "NSCoreDataDATriggerInsertUpdatedAffectedObjectValue"] {
+            for name in [
+                "NSCoreDataDATriggerUpdatedAffectedObjectValue", "NSCoreDataDATriggerInsertUpdatedAffectedObjectValue",
+            ] {
                 db.add(function: DatabaseFunction(name, argumentCount: 5, pure: false) { _ in nil })
             }
         }
@@ -113,7 +118,10 @@ extension Mutator {
         case 22..<24:
             return chance(0.5)
                 ? ("no Z_METADATA rows", "DELETE FROM Z_METADATA", [])
-                : ("a second Z_METADATA row", "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (2, 'x', x'00')", [])
+                : (
+                    "a second Z_METADATA row",
+                    "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (2, 'x', x'00')", []
+                )
         case 24..<44:
             return primaryKeyMutation(value: (valueName, value))
         case 44..<52:
@@ -141,7 +149,12 @@ extension Mutator {
         switch int(0..<9) {
         case 0, 1, 2: return ("Z_MAX = \(value.0)", "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE \(row)", [value.1])
         case 3: return ("Z_NAME = \(value.0)", "UPDATE Z_PRIMARYKEY SET Z_NAME = ? WHERE \(row)", [value.1])
-        case 4: return ("duplicate Z_NAME", "UPDATE Z_PRIMARYKEY SET Z_NAME = (SELECT Z_NAME FROM Z_PRIMARYKEY ORDER BY Z_ENT DESC LIMIT 1) WHERE \(row)", [])
+        case 4:
+            return (
+                "duplicate Z_NAME",
+                "UPDATE Z_PRIMARYKEY SET Z_NAME = (SELECT Z_NAME FROM Z_PRIMARYKEY ORDER BY Z_ENT DESC LIMIT 1) WHERE \(row)",
+                []
+            )
         case 5: return ("Z_SUPER = \(value.0)", "UPDATE Z_PRIMARYKEY SET Z_SUPER = ? WHERE \(row)", [value.1])
         case 6: return ("Z_SUPER = own Z_ENT", "UPDATE Z_PRIMARYKEY SET Z_SUPER = Z_ENT WHERE \(row)", [])
         case 7: return ("Z_ENT = \(value.0)", "UPDATE Z_PRIMARYKEY SET Z_ENT = ? WHERE \(row)", [value.1])
@@ -149,21 +162,31 @@ extension Mutator {
         }
     }
 
-    private mutating func modelCacheMutation(_ seed: StoreSeed, value: (String, DatabaseValue)) -> (String, String, StatementArguments) {
+    private mutating func modelCacheMutation(_ seed: StoreSeed, value: (String, DatabaseValue)) -> (
+        String, String, StatementArguments
+    ) {
         guard seed.tables["Z_MODELCACHE"] != nil else { return primaryKeyMutation(value: value) }
         switch int(0..<5) {
         case 0: return ("no Z_MODELCACHE row", "DELETE FROM Z_MODELCACHE", [])
         case 1: return ("no Z_MODELCACHE table", "DROP TABLE Z_MODELCACHE", [])
-        case 2: return ("Z_CONTENT cut in half", "UPDATE Z_MODELCACHE SET Z_CONTENT = substr(Z_CONTENT, 1, length(Z_CONTENT) / 2)", [])
+        case 2:
+            return (
+                "Z_CONTENT cut in half",
+                "UPDATE Z_MODELCACHE SET Z_CONTENT = substr(Z_CONTENT, 1, length(Z_CONTENT) / 2)", []
+            )
         default: return ("Z_CONTENT = \(value.0)", "UPDATE Z_MODELCACHE SET Z_CONTENT = ?", [value.1])
         }
     }
 
     /// A value of the wrong storage class in some rows of one column of an entity (or join)
     /// table; sometimes rows, a column or the table go missing.
-    private mutating func entityTableMutation(_ seed: StoreSeed, value: (String, DatabaseValue)) -> (String, String, StatementArguments) {
-        let candidates = seed.tables.filter { !["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"].contains($0.key) && $0.key.hasPrefix("Z") }
-            .sorted { $0.key < $1.key }
+    private mutating func entityTableMutation(_ seed: StoreSeed, value: (String, DatabaseValue)) -> (
+        String, String, StatementArguments
+    ) {
+        let candidates = seed.tables.filter {
+            !["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"].contains($0.key) && $0.key.hasPrefix("Z")
+        }
+        .sorted { $0.key < $1.key }
         guard !candidates.isEmpty else { return primaryKeyMutation(value: value) }
         let (table, columns) = pick(candidates)
         let quoted = "\"\(table)\""

@@ -11,7 +11,8 @@ public struct TinyVolume: Sendable {
     public let root: URL
 
     public init(megabytes: Int, test: XCTestCase) throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chrysalis-tiny-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "chrysalis-tiny-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let mount = Process()
         mount.executableURL = URL(fileURLWithPath: "/bin/mount")

@@ -50,8 +50,10 @@ public indirect enum Expression: Hashable, Sendable, CustomStringConvertible {
             if case .arithmetic = operand { return "-(\(operand))" }
             return "-\(operand)"
         case .function(let receiver, let selector, let arguments):
-            return "FUNCTION(\(([receiver.description, Self.literal(.string(selector))] + arguments.map(\.description)).joined(separator: ", ")))"
-        case .builtin(let name, let arguments): return "\(name)(\(arguments.map(\.description).joined(separator: ", ")))"
+            return
+                "FUNCTION(\(([receiver.description, Self.literal(.string(selector))] + arguments.map(\.description)).joined(separator: ", ")))"
+        case .builtin(let name, let arguments):
+            return "\(name)(\(arguments.map(\.description).joined(separator: ", ")))"
         case .aggregate(let items): return "{\(items.map(\.description).joined(separator: ", "))}"
         case let .conditional(predicate, whenTrue, whenFalse): return "TERNARY(\(predicate), \(whenTrue), \(whenFalse))"
         }
@@ -69,7 +71,8 @@ public indirect enum Expression: Hashable, Sendable, CustomStringConvertible {
         switch value {
         case .null: return "nil"
         case .string(let text):
-            return "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+            return "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+                + "\""
         case .bool(let flag): return flag ? "YES" : "NO"
         case .integer(let number): return String(number)
         case .double(let number): return String(number)
@@ -125,7 +128,8 @@ public indirect enum Predicate: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .truePredicate: return "TRUEPREDICATE"
         case .falsePredicate: return "FALSEPREDICATE"
-        case let .comparison(lhs, op, rhs, caseInsensitive): return "\(lhs) \(op.rawValue)\(caseInsensitive ? "[c]" : "") \(rhs)"
+        case let .comparison(lhs, op, rhs, caseInsensitive):
+            return "\(lhs) \(op.rawValue)\(caseInsensitive ? "[c]" : "") \(rhs)"
         case .and(let parts): return parts.map { "(\($0))" }.joined(separator: " AND ")
         case .or(let parts): return parts.map { "(\($0))" }.joined(separator: " OR ")
         case .not(let inner): return "NOT (\(inner))"
@@ -163,7 +167,8 @@ extension Expression {
     /// Selectors `FUNCTION(…)` may call: the manager's two lookups and a few string methods.
     /// Anything else is refused, so a mapping file cannot run arbitrary code.
     public static let allowedSelectors: Set<String> = [
-        "destinationInstancesForEntityMappingNamed:sourceInstances:", "destinationInstancesForSourceRelationshipNamed:sourceInstances:",
+        "destinationInstancesForEntityMappingNamed:sourceInstances:",
+        "destinationInstancesForSourceRelationshipNamed:sourceInstances:",
         "uppercaseString", "lowercaseString", "stringByAppendingString:",
     ]
 }

@@ -41,7 +41,8 @@ struct ExpressionEvaluator {
             guard Expression.allowedSelectors.contains(selector) || receiver == .variable("entityPolicy") else {
                 throw EvaluationError("FUNCTION selector \"\(selector)\" is not allowed")
             }
-            return try context.call(try evaluate(receiver).plain, selector, try arguments.map { try evaluate($0).plain })
+            return try context.call(
+                try evaluate(receiver).plain, selector, try arguments.map { try evaluate($0).plain })
         }
     }
 
@@ -80,7 +81,11 @@ struct ExpressionEvaluator {
                 var result: [ExpressionValue] = []
                 for item in try items.map({ try walk($0, rest) }) {
                     let members: [ExpressionValue]
-                    if case .collection(let inner) = item, key != "@distinctUnionOfObjects" { members = inner } else { members = [item] }
+                    if case .collection(let inner) = item, key != "@distinctUnionOfObjects" {
+                        members = inner
+                    } else {
+                        members = [item]
+                    }
                     for member in members where seen.insert(member).inserted { result.append(member) }
                 }
                 return .collection(result)
@@ -91,12 +96,16 @@ struct ExpressionEvaluator {
         case .collection(let items): return .collection(try items.map { try walk($0, path) })
         case .value(.null): return .null
         case .value(let plain):
-            guard let read = ValueKeys.value(plain.plain, key: key) else { throw EvaluationError("cannot read key \"\(key)\" of the value \(plain)") }
+            guard let read = ValueKeys.value(plain.plain, key: key) else {
+                throw EvaluationError("cannot read key \"\(key)\" of the value \(plain)")
+            }
             return try walk(.value(read), rest)
         }
     }
 
-    private func arithmetic(_ op: Expression.ArithmeticOperator, _ lhs: ExpressionValue, _ rhs: ExpressionValue) throws -> ExpressionValue {
+    private func arithmetic(_ op: Expression.ArithmeticOperator, _ lhs: ExpressionValue, _ rhs: ExpressionValue) throws
+        -> ExpressionValue
+    {
         if lhs.isNull || rhs.isNull { return .null }
         guard let a = lhs.number, let b = rhs.number else {
             throw EvaluationError("\(op.rawValue) needs numbers, got \(lhs.readable) and \(rhs.readable)")
@@ -126,14 +135,18 @@ struct ExpressionEvaluator {
     /// must stop the migration, not be written to the store as `inf`.
     static func finite(_ number: Double, _ what: String) throws -> ExpressionValue {
         guard number.isFinite else {
-            throw EvaluationError("\(what) gives \(number.isNaN ? "no number (NaN)" : "infinity"): the result is past the range of a Double (about ±1.8e308)")
+            throw EvaluationError(
+                "\(what) gives \(number.isNaN ? "no number (NaN)" : "infinity"): the result is past the range of a Double (about ±1.8e308)"
+            )
         }
         return .value(.double(number))
     }
 
     private func builtin(_ name: String, _ arguments: [ExpressionValue]) throws -> ExpressionValue {
         if name == "now" { return .value(.date(Date())) }
-        if name == "CAST", arguments.count == 2, case .value(.string(let type)) = arguments[1] { return try cast(arguments[0], to: type) }
+        if name == "CAST", arguments.count == 2, case .value(.string(let type)) = arguments[1] {
+            return try cast(arguments[0], to: type)
+        }
         guard let argument = arguments.first else { throw EvaluationError("\(name) needs an argument") }
         let items: [ExpressionValue]
         if case .collection(let members) = argument { items = members } else { items = [argument] }
@@ -170,10 +183,15 @@ extension ExpressionEvaluator {
         case ("NSString", .value(.string)): return value
         case ("NSString", _) where value.number != nil: return .value(.string(value.readable))
         case ("NSDate", .value(.date)): return value
-        case ("NSDate", _) where value.number != nil: return .value(.date(Date(timeIntervalSinceReferenceDate: value.number ?? 0)))
+        case ("NSDate", _) where value.number != nil:
+            return .value(.date(Date(timeIntervalSinceReferenceDate: value.number ?? 0)))
         case ("Class", _):
-            throw EvaluationError("CAST(\(value.readable), \"Class\") names the app's class \(value.readable), whose code Chrysalis cannot run")
-        default: throw EvaluationError("CAST of \(value.readable) to \"\(type)\" is not supported (NSNumber, NSString, NSDate)")
+            throw EvaluationError(
+                "CAST(\(value.readable), \"Class\") names the app's class \(value.readable), whose code Chrysalis cannot run"
+            )
+        default:
+            throw EvaluationError(
+                "CAST of \(value.readable) to \"\(type)\" is not supported (NSNumber, NSString, NSDate)")
         }
     }
 }

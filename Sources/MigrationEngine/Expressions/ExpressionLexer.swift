@@ -1,7 +1,8 @@
 /// Splits expression text into tokens, each with the column it starts at.
 struct ExpressionLexer {
     enum Kind: Equatable {
-        case number(String), string(String), identifier(String), escaped(String), variable(String), collectionOperator(String)
+        case number(String), string(String), identifier(String), escaped(String), variable(String), collectionOperator(
+            String)
         case symbol(String), end
     }
 
@@ -12,8 +13,10 @@ struct ExpressionLexer {
 
     /// Words Core Data's parser reserves; as keys they must be written `#word`.
     static let reserved: Set<String> = [
-        "AND", "OR", "NOT", "IN", "LIKE", "BEGINSWITH", "ENDSWITH", "CONTAINS", "MATCHES", "BETWEEN", "ANY", "ALL", "SOME",
-        "NONE", "NULL", "NIL", "SELF", "TRUE", "FALSE", "YES", "NO", "FIRST", "LAST", "SIZE", "ANYKEY", "SUBQUERY", "FETCH",
+        "AND", "OR", "NOT", "IN", "LIKE", "BEGINSWITH", "ENDSWITH", "CONTAINS", "MATCHES", "BETWEEN", "ANY", "ALL",
+        "SOME",
+        "NONE", "NULL", "NIL", "SELF", "TRUE", "FALSE", "YES", "NO", "FIRST", "LAST", "SIZE", "ANYKEY", "SUBQUERY",
+        "FETCH",
         "CAST", "TRUEPREDICATE", "FALSEPREDICATE", "FUNCTION",
     ]
 
@@ -25,7 +28,10 @@ struct ExpressionLexer {
             let character = scan.characters[scan.index]
             if character.isWhitespace {
                 scan.index += 1
-            } else if character.isNumber || (character == "." && scan.index + 1 < scan.characters.count && scan.characters[scan.index + 1].isNumber) {
+            } else if character.isNumber
+                || (character == "." && scan.index + 1 < scan.characters.count
+                    && scan.characters[scan.index + 1].isNumber)
+            {
                 scan.number()
             } else if character == "\"" || character == "'" {
                 try scan.string(quote: character)
@@ -61,7 +67,8 @@ struct ExpressionLexer {
         /// Letters, digits and `_` from `start`, consumed.
         mutating func word(from start: Int) -> String {
             var end = start
-            while end < characters.count, characters[end].isLetter || characters[end].isNumber || characters[end] == "_" { end += 1 }
+            while end < characters.count, characters[end].isLetter || characters[end].isNumber || characters[end] == "_"
+            { end += 1 }
             index = end
             return String(characters[start..<end])
         }
@@ -78,7 +85,8 @@ struct ExpressionLexer {
                     seenDot = true; end += 1
                 } else if c == "e" || c == "E", !seenExponent, end + 1 < characters.count,
                     characters[end + 1].isNumber
-                        || ((characters[end + 1] == "-" || characters[end + 1] == "+") && end + 2 < characters.count && characters[end + 2].isNumber)
+                        || ((characters[end + 1] == "-" || characters[end + 1] == "+") && end + 2 < characters.count
+                            && characters[end + 2].isNumber)
                 {
                     seenExponent = true; end += 2
                 } else {
@@ -119,7 +127,8 @@ struct ExpressionLexer {
                 throw fail("\(character) must be followed by a name", at: start)
             }
             let name = word(from: index + 1)
-            let kind: Kind = character == "$" ? .variable(name) : character == "#" ? .escaped(name) : .collectionOperator(name)
+            let kind: Kind =
+                character == "$" ? .variable(name) : character == "#" ? .escaped(name) : .collectionOperator(name)
             tokens.append(Token(kind: kind, column: start + 1))
         }
 

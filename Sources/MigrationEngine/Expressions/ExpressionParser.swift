@@ -9,14 +9,14 @@ import SQLiteStore
 /// `BEGINSWITH`/`ENDSWITH`/`CONTAINS`/`LIKE`/`IN`, `AND`/`OR`/`NOT` (`&&`, `||`, `!`),
 /// `TRUEPREDICATE`/`FALSEPREDICATE` and parentheses.
 public struct ExpressionParser {
-    private let text: String
-    private let tokens: [ExpressionLexer.Token]
-    private var position = 0
-    private var depth = 0
+    let text: String
+    let tokens: [ExpressionLexer.Token]
+    var position = 0
+    var depth = 0
     /// Positions of a `(` where reading a parenthesised predicate already failed. Since TERNARY
     /// puts predicates inside expressions, a failed attempt would otherwise be retried once per
     /// way of reaching it: `TERNARY(NOT (` sixty times over took 2^60 attempts.
-    private var failedPredicateParentheses: Set<Int> = []
+    var failedPredicateParentheses: Set<Int> = []
 
     /// The longest expression text read, in UTF-8 bytes. Real value expressions and filters are
     /// a line or two; a megabyte of text is not one, and would take seconds to tokenize.
@@ -26,7 +26,8 @@ public struct ExpressionParser {
         guard text.utf8.count <= Self.maximumLength else {
             throw ExpressionError(
                 text: String(text.prefix(80)) + "…", column: Self.maximumLength + 1,
-                message: "the expression is \(text.utf8.count) bytes long; expressions are limited to \(Self.maximumLength)")
+                message:
+                    "the expression is \(text.utf8.count) bytes long; expressions are limited to \(Self.maximumLength)")
         }
         self.text = text
         tokens = try ExpressionLexer.tokens(text)
@@ -58,29 +59,29 @@ public struct ExpressionParser {
 
     // MARK: Tokens
 
-    private var current: ExpressionLexer.Token { tokens[position] }
+    var current: ExpressionLexer.Token { tokens[position] }
 
-    private func error(_ message: String, at token: ExpressionLexer.Token? = nil) -> ExpressionError {
+    func error(_ message: String, at token: ExpressionLexer.Token? = nil) -> ExpressionError {
         ExpressionError(text: text, column: (token ?? current).column, message: message)
     }
 
-    private func isSymbol(_ symbol: String) -> Bool { current.kind == .symbol(symbol) }
+    func isSymbol(_ symbol: String) -> Bool { current.kind == .symbol(symbol) }
 
-    private func isWord(_ word: String) -> Bool {
+    func isWord(_ word: String) -> Bool {
         if case .identifier(let name) = current.kind { return name.uppercased() == word }
         return false
     }
 
-    private mutating func expect(_ symbol: String) throws {
+    mutating func expect(_ symbol: String) throws {
         guard isSymbol(symbol) else { throw error("expected '\(symbol)' here, found \(describe(current))") }
         position += 1
     }
 
-    private func expectEnd() throws {
+    func expectEnd() throws {
         guard current.kind == .end else { throw error("unexpected \(describe(current)) after a complete expression") }
     }
 
-    private func describe(_ token: ExpressionLexer.Token) -> String {
+    func describe(_ token: ExpressionLexer.Token) -> String {
         switch token.kind {
         case .number(let text), .identifier(let text): return "'\(text)'"
         case .string(let text): return "the string \"\(text)\""
@@ -96,11 +97,11 @@ public struct ExpressionParser {
     /// evaluating, compiling to SQL) recurses, so a deeper tree could overflow the stack.
     static let maximumDepth = 200
 
-    private func tooDeep() -> ExpressionError {
+    func tooDeep() -> ExpressionError {
         error("the expression is nested too deeply or has too many operators in a row (at most \(Self.maximumDepth))")
     }
 
-    private mutating func nested<T>(_ body: (inout ExpressionParser) throws -> T) throws -> T {
+    mutating func nested<T>(_ body: (inout ExpressionParser) throws -> T) throws -> T {
         depth += 1
         defer { depth -= 1 }
         guard depth < Self.maximumDepth else { throw tooDeep() }
@@ -112,7 +113,7 @@ public struct ExpressionParser {
     /// `a + b - c …`: each operator deepens the (left-leaning) tree by one, so each counts
     /// towards ``maximumDepth`` as a parenthesis would: `1+1+…+1` cannot make a tree too deep
     /// to print.
-    private mutating func additive() throws -> Expression {
+    mutating func additive() throws -> Expression {
         var result = try multiplicative()
         var links = 0
         defer { depth -= links }
@@ -128,7 +129,7 @@ public struct ExpressionParser {
     }
 
     /// `a * b / c …`, counted like ``additive()``.
-    private mutating func multiplicative() throws -> Expression {
+    mutating func multiplicative() throws -> Expression {
         var result = try unary()
         var links = 0
         defer { depth -= links }
@@ -143,7 +144,7 @@ public struct ExpressionParser {
         return result
     }
 
-    private mutating func unary() throws -> Expression {
+    mutating func unary() throws -> Expression {
         if isSymbol("-") {
             position += 1
             return try nested { parser in
@@ -156,7 +157,7 @@ public struct ExpressionParser {
         return try postfix()
     }
 
-    private mutating func postfix() throws -> Expression {
+    mutating func postfix() throws -> Expression {
         var base = try nested { try $0.primary() }
         var path: [String] = []
         var pendingOperator: ExpressionLexer.Token?
@@ -172,7 +173,8 @@ public struct ExpressionParser {
             case .collectionOperator(let name):
                 guard
                     [
-                        "count", "sum", "avg", "min", "max", "distinctUnionOfSets", "distinctUnionOfObjects", "unionOfObjects",
+                        "count", "sum", "avg", "min", "max", "distinctUnionOfSets", "distinctUnionOfObjects",
+                        "unionOfObjects",
                         "unionOfSets", "distinctUnionOfArrays", "unionOfArrays",
                     ].contains(name)
                 else {
@@ -191,11 +193,15 @@ public struct ExpressionParser {
             throw error("@\(name) must be followed by a key (for example @\(name).price)", at: pendingOperator)
         }
         guard !path.isEmpty else { return base }
-        if case .keyPath(let inner, let innerPath) = base { base = .keyPath(inner, innerPath + path) } else { base = .keyPath(base, path) }
+        if case .keyPath(let inner, let innerPath) = base {
+            base = .keyPath(inner, innerPath + path)
+        } else {
+            base = .keyPath(base, path)
+        }
         return base
     }
 
-    private mutating func primary() throws -> Expression {
+    mutating func primary() throws -> Expression {
         let token = current
         switch token.kind {
         case .number(let text):
@@ -229,7 +235,7 @@ public struct ExpressionParser {
     }
 
     /// A number: an integer when it is one, else a finite double.
-    private func number(_ text: String, at token: ExpressionLexer.Token) throws -> Expression {
+    func number(_ text: String, at token: ExpressionLexer.Token) throws -> Expression {
         if let integer = Int64(text) { return .constant(.integer(integer)) }
         guard let number = Double(text) else { throw error("'\(text)' is not a number", at: token) }
         // Swift reads 1e999 as infinity; Core Data's parser has no such number either.
@@ -240,7 +246,7 @@ public struct ExpressionParser {
     }
 
     /// A word: a constant, `SELF`, `FUNCTION(…)`, `TERNARY(…)`, a built-in function, or a key.
-    private mutating func word(_ name: String, at token: ExpressionLexer.Token) throws -> Expression {
+    mutating func word(_ name: String, at token: ExpressionLexer.Token) throws -> Expression {
         switch name.uppercased() {
         case "TRUE", "YES": return .constant(.bool(true))
         case "FALSE", "NO": return .constant(.bool(false))
@@ -254,12 +260,14 @@ public struct ExpressionParser {
         if isSymbol(":") || isSymbol("(") {
             return try builtin(name, at: token)
         }
-        guard !ExpressionLexer.isReserved(name) else { throw error("'\(name)' is a reserved word; write #\(name) to use it as a key", at: token) }
+        guard !ExpressionLexer.isReserved(name) else {
+            throw error("'\(name)' is a reserved word; write #\(name) to use it as a key", at: token)
+        }
         return .keyPath(.evaluatedObject, [name])
     }
 
     /// `{a, b, …}` after its `{`.
-    private mutating func aggregate() throws -> Expression {
+    mutating func aggregate() throws -> Expression {
         var items: [Expression] = []
         if !isSymbol("}") {
             repeat {
@@ -271,7 +279,7 @@ public struct ExpressionParser {
         return .aggregate(items)
     }
 
-    private mutating func arguments() throws -> [Expression] {
+    mutating func arguments() throws -> [Expression] {
         try expect("(")
         var items: [Expression] = []
         if !isSymbol(")") {
@@ -285,20 +293,23 @@ public struct ExpressionParser {
         return items
     }
 
-    private mutating func function(at token: ExpressionLexer.Token) throws -> Expression {
+    mutating func function(at token: ExpressionLexer.Token) throws -> Expression {
         let items = try arguments()
         guard items.count >= 2, case .constant(.string(let selector)) = items[1] else {
-            throw error("FUNCTION needs a receiver and a selector string: FUNCTION($manager, \"selector:\", …)", at: token)
+            throw error(
+                "FUNCTION needs a receiver and a selector string: FUNCTION($manager, \"selector:\", …)", at: token)
         }
         return .function(items[0], selector, Array(items.dropFirst(2)))
     }
 
     /// `TERNARY(predicate, a, b)` after the word: the predicate is parsed exactly as a filter is.
-    private mutating func ternary() throws -> Expression {
+    mutating func ternary() throws -> Expression {
         try expect("(")
         let predicate = try nested { try $0.orPredicate() }
         guard isSymbol(",") else {
-            throw error("expected ',' after the predicate of TERNARY(predicate, value if true, value if false), found \(describe(current))")
+            throw error(
+                "expected ',' after the predicate of TERNARY(predicate, value if true, value if false), found \(describe(current))"
+            )
         }
         position += 1
         let whenTrue = try nested { try $0.additive() }
@@ -310,7 +321,7 @@ public struct ExpressionParser {
 
     /// `CAST(value, "Type")`, NSExpression's conversion: to `NSNumber`, `NSString` or `NSDate`,
     /// or to `Class`, which names an app's class for a `FUNCTION` to call.
-    private mutating func cast(at token: ExpressionLexer.Token) throws -> Expression {
+    mutating func cast(at token: ExpressionLexer.Token) throws -> Expression {
         let items = try arguments()
         guard items.count == 2, case .constant(.string) = items[1] else {
             throw error("CAST needs a value and a type name: CAST(value, \"NSNumber\")", at: token)
@@ -319,79 +330,18 @@ public struct ExpressionParser {
     }
 
     /// Built-ins are written `count:(x)` (Core Data's form) or `count(x)`; both become `count:`.
-    private mutating func builtin(_ name: String, at token: ExpressionLexer.Token) throws -> Expression {
+    mutating func builtin(_ name: String, at token: ExpressionLexer.Token) throws -> Expression {
         if isSymbol(":") { position += 1 }
         let selector = name + ":"
         let items = try arguments()
-        let known = ["count:", "sum:", "average:", "min:", "max:", "uppercase:", "lowercase:", "abs:", "now:", "length:"]
+        let known = [
+            "count:", "sum:", "average:", "min:", "max:", "uppercase:", "lowercase:", "abs:", "now:", "length:",
+        ]
         guard known.contains(selector) else {
-            throw error("unknown function '\(name)'; known: \(known.map { String($0.dropLast()) }.joined(separator: ", "))", at: token)
+            throw error(
+                "unknown function '\(name)'; known: \(known.map { String($0.dropLast()) }.joined(separator: ", "))",
+                at: token)
         }
         return .builtin(selector == "now:" ? "now" : selector, items)
-    }
-
-    // MARK: Predicates
-
-    private mutating func orPredicate() throws -> Predicate {
-        var parts = [try andPredicate()]
-        while isWord("OR") || isSymbol("||") {
-            position += 1
-            parts.append(try andPredicate())
-        }
-        return parts.count == 1 ? parts[0] : .or(parts)
-    }
-
-    private mutating func andPredicate() throws -> Predicate {
-        var parts = [try notPredicate()]
-        while isWord("AND") || isSymbol("&&") {
-            position += 1
-            parts.append(try notPredicate())
-        }
-        return parts.count == 1 ? parts[0] : .and(parts)
-    }
-
-    private mutating func notPredicate() throws -> Predicate {
-        if isWord("NOT") || isSymbol("!") {
-            position += 1
-            return .not(try nested { try $0.notPredicate() })
-        }
-        if isWord("TRUEPREDICATE") { position += 1; return .truePredicate }
-        if isWord("FALSEPREDICATE") { position += 1; return .falsePredicate }
-        if isSymbol("("), !failedPredicateParentheses.contains(position) {
-            // A parenthesised predicate, or an expression that starts with a parenthesis.
-            let saved = position
-            position += 1
-            if let inner = try? nested({ try $0.orPredicate() }), isSymbol(")") {
-                position += 1
-                return inner
-            }
-            position = saved
-            failedPredicateParentheses.insert(saved)
-        }
-        return try comparison()
-    }
-
-    private mutating func comparison() throws -> Predicate {
-        let lhs = try additive()
-        let token = current
-        var op: Predicate.ComparisonOperator?
-        switch token.kind {
-        case .symbol(let symbol): op = Predicate.ComparisonOperator(rawValue: symbol)
-        case .identifier(let word): op = Predicate.ComparisonOperator(rawValue: word.uppercased())
-        default: break
-        }
-        guard let op else { throw error("expected a comparison (==, !=, <, >, BEGINSWITH, CONTAINS, LIKE, IN…), found \(describe(token))") }
-        position += 1
-        var caseInsensitive = false
-        if isSymbol("[") {
-            position += 1
-            guard case .identifier(let flags) = current.kind, flags.allSatisfy({ "cdn".contains($0) }) else {
-                throw error("expected comparison options such as [c] or [cd]")
-            }
-            caseInsensitive = flags.contains("c")
-            position += 1
-            try expect("]")
-        }
-        return .comparison(lhs, op, try additive(), caseInsensitive: caseInsensitive)
     }
 }

@@ -21,7 +21,9 @@ extension ExpressionSQL {
             let isAnd: Bool
             if case .and = predicate { isAnd = true } else { isAnd = false }
             guard !compiled.isEmpty else { return Self.condition(isAnd ? "1" : "0") }
-            return Self.condition("(" + compiled.map(\.sql).joined(separator: isAnd ? " AND " : " OR ") + ")", compiled.flatMap(\.arguments))
+            return Self.condition(
+                "(" + compiled.map(\.sql).joined(separator: isAnd ? " AND " : " OR ") + ")",
+                compiled.flatMap(\.arguments))
         case .not(let inner):
             guard let compiled = compile(inner) else { return nil }
             return Self.condition("(NOT \(compiled.sql))", compiled.arguments)
@@ -57,14 +59,16 @@ extension ExpressionSQL {
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
             return Self.condition("coalesce(\(x) \(op.rawValue) \(y), 0)", a.arguments + b.arguments)
         case .beginsWith where a.kind == .text && b.kind == .text:
-            return Self.condition("coalesce(substr(\(x), 1, length(\(y))) = \(y), 0)", a.arguments + b.arguments + b.arguments)
+            return Self.condition(
+                "coalesce(substr(\(x), 1, length(\(y))) = \(y), 0)", a.arguments + b.arguments + b.arguments)
         case .endsWith where a.kind == .text && b.kind == .text:
             return Self.condition(
                 "coalesce(length(\(x)) >= length(\(y)) AND substr(\(x), length(\(x)) - length(\(y)) + 1) = \(y), 0)",
                 a.arguments + b.arguments + a.arguments + a.arguments + b.arguments + b.arguments)
         case .contains where a.kind == .text && b.kind == .text:
             // An empty string is contained nowhere (Foundation's contains), though instr finds it at 1.
-            return Self.condition("coalesce(instr(\(x), \(y)) > 0 AND length(\(y)) > 0, 0)", a.arguments + b.arguments + b.arguments)
+            return Self.condition(
+                "coalesce(instr(\(x), \(y)) > 0 AND length(\(y)) > 0, 0)", a.arguments + b.arguments + b.arguments)
         default: return nil
         }
     }

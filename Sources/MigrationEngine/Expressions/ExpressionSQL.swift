@@ -38,13 +38,22 @@ struct ExpressionSQL {
             guard let inner = compile(operand), inner.kind == .integer || inner.kind == .real else { return nil }
             return checked(Fragment(sql: "(-\(inner.sql))", arguments: inner.arguments, kind: inner.kind), expression)
         case .arithmetic(let op, let lhs, let rhs):
-            guard let a = compile(lhs), let b = compile(rhs), [Kind.integer, .real].contains(a.kind), [Kind.integer, .real].contains(b.kind) else { return nil }
+            guard let a = compile(lhs), let b = compile(rhs), [Kind.integer, .real].contains(a.kind),
+                [Kind.integer, .real].contains(b.kind)
+            else { return nil }
             if op == .divide {
-                guard case .constant(let divisor) = rhs, [StoreValue.integer(0), .double(0)].allSatisfy({ $0 != divisor }) else { return nil }
-                return checked(Fragment(sql: "(CAST(\(a.sql) AS REAL) / \(b.sql))", arguments: a.arguments + b.arguments, kind: .real), expression)
+                guard case .constant(let divisor) = rhs,
+                    [StoreValue.integer(0), .double(0)].allSatisfy({ $0 != divisor })
+                else { return nil }
+                return checked(
+                    Fragment(
+                        sql: "(CAST(\(a.sql) AS REAL) / \(b.sql))", arguments: a.arguments + b.arguments, kind: .real),
+                    expression)
             }
             let kind: Kind = a.kind == .integer && b.kind == .integer ? .integer : .real
-            return checked(Fragment(sql: "(\(a.sql) \(op.rawValue) \(b.sql))", arguments: a.arguments + b.arguments, kind: kind), expression)
+            return checked(
+                Fragment(sql: "(\(a.sql) \(op.rawValue) \(b.sql))", arguments: a.arguments + b.arguments, kind: kind),
+                expression)
         case let .conditional(predicate, whenTrue, whenFalse): return conditional(predicate, whenTrue, whenFalse)
         default: return nil
         }
@@ -56,7 +65,9 @@ struct ExpressionSQL {
     private func checked(_ fragment: Fragment, _ expression: Expression) -> Fragment {
         Fragment(
             sql: CheckedArithmetic.guarded(fragment.sql, integer: fragment.kind == .integer),
-            arguments: fragment.arguments + [CheckedArithmetic.label(expression: expression.description, entity: entity.name)],
+            arguments: fragment.arguments + [
+                CheckedArithmetic.label(expression: expression.description, entity: entity.name)
+            ],
             kind: fragment.kind)
     }
 
@@ -64,9 +75,17 @@ struct ExpressionSQL {
     /// (or one of them `nil`), so the destination conversion in ``stored(_:in:)`` is right for
     /// whichever the row takes; the condition is never NULL (see ExpressionSQL+Predicates.swift).
     private func conditional(_ predicate: Predicate, _ whenTrue: Expression, _ whenFalse: Expression) -> Fragment? {
-        guard let condition = compile(predicate), let a = compile(whenTrue), let b = compile(whenFalse) else { return nil }
+        guard let condition = compile(predicate), let a = compile(whenTrue), let b = compile(whenFalse) else {
+            return nil
+        }
         let kind: Kind
-        if a.kind == b.kind || b.kind == .null { kind = a.kind } else if a.kind == .null { kind = b.kind } else { return nil }
+        if a.kind == b.kind || b.kind == .null {
+            kind = a.kind
+        } else if a.kind == .null {
+            kind = b.kind
+        } else {
+            return nil
+        }
         return Fragment(
             sql: "(CASE WHEN \(condition.sql) THEN \(a.sql) ELSE \(b.sql) END)",
             arguments: condition.arguments + a.arguments + b.arguments, kind: kind)
@@ -82,19 +101,27 @@ struct ExpressionSQL {
         for (index, key) in path.enumerated() {
             guard !key.hasPrefix("@") else { return nil }
             if index == path.count - 1 {
-                guard let attribute = model.allAttributes(of: current).first(where: { $0.name == key }), !attribute.isTransient,
+                guard let attribute = model.allAttributes(of: current).first(where: { $0.name == key }),
+                    !attribute.isTransient,
                     let column = layout.column(entity: current.name, property: key), let kind = Self.kind(of: attribute)
                 else { return nil }
                 var sql = "\(table).\(SQLIdentifier.quote(column.name))"
-                for hop in hops.reversed() { sql = "(SELECT \(sql) FROM \(hop.table) \(hop.alias) WHERE \(hop.alias).Z_PK = \(hop.from))" }
+                for hop in hops.reversed() {
+                    sql = "(SELECT \(sql) FROM \(hop.table) \(hop.alias) WHERE \(hop.alias).Z_PK = \(hop.from))"
+                }
                 return Fragment(sql: sql, arguments: [], kind: kind)
             }
             guard let relationship = model.relationship(named: key, in: current), !relationship.isToMany,
                 case let .foreignKey(_, column, _)? = layout.storage(entity: current.name, relationship: key),
-                let next = model.entity(named: relationship.destinationEntityName), let nextTable = layout.table(for: next.name)
+                let next = model.entity(named: relationship.destinationEntityName),
+                let nextTable = layout.table(for: next.name)
             else { return nil }
             let nextAlias = "\(alias)_\(index)"
-            hops.append((from: "\(table).\(SQLIdentifier.quote(column))", table: "src.\(SQLIdentifier.quote(nextTable.name))", alias: nextAlias))
+            hops.append(
+                (
+                    from: "\(table).\(SQLIdentifier.quote(column))",
+                    table: "src.\(SQLIdentifier.quote(nextTable.name))", alias: nextAlias
+                ))
             table = nextAlias
             current = next
         }

@@ -13,18 +13,23 @@ struct PredicateEvaluator {
         case .or(let parts): return try parts.contains(where: matches)
         case .not(let inner): return try !matches(inner)
         case let .comparison(lhs, op, rhs, caseInsensitive):
-            return try compare(try evaluator.evaluate(lhs).plain, op, try evaluator.evaluate(rhs).plain, caseInsensitive)
+            return try compare(
+                try evaluator.evaluate(lhs).plain, op, try evaluator.evaluate(rhs).plain, caseInsensitive)
         }
     }
 
-    private func compare(_ lhs: ExpressionValue, _ op: Predicate.ComparisonOperator, _ rhs: ExpressionValue, _ folding: Bool) throws -> Bool {
+    private func compare(
+        _ lhs: ExpressionValue, _ op: Predicate.ComparisonOperator, _ rhs: ExpressionValue, _ folding: Bool
+    ) throws -> Bool {
         func text(_ value: ExpressionValue) -> String? {
             guard case .value(.string(let string)) = value else { return nil }
             return folding ? string.lowercased() : string
         }
         switch op {
         case .equal, .notEqual:
-            let equal = (lhs.number != nil && rhs.number != nil) ? lhs.number == rhs.number : (text(lhs) ?? "\(lhs)") == (text(rhs) ?? "\(rhs)")
+            let equal =
+                (lhs.number != nil && rhs.number != nil)
+                ? lhs.number == rhs.number : (text(lhs) ?? "\(lhs)") == (text(rhs) ?? "\(rhs)")
             return op == .equal ? equal : !equal
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
             let order: ComparisonResult

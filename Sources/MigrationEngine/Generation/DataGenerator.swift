@@ -52,7 +52,8 @@ package struct DataGenerator {
             let concretes = concreteEntities(of: root)
             let base = try store.readObjects(layout) { try $0.highestKey(of: root.name) }
             hierarchies[root.name] = Hierarchy(
-                root: root, concretes: concretes, numbers: concretes.compactMap { layout.numbering.number(of: $0.name) }, base: base,
+                root: root, concretes: concretes,
+                numbers: concretes.compactMap { layout.numbering.number(of: $0.name) }, base: base,
                 rows: rowsPerConcreteEntity ? rows * concretes.count : rows)
         }
         var random = SeededRandom(seed: seed)
@@ -65,12 +66,18 @@ package struct DataGenerator {
                 let end = min(index + chunkSize, hierarchy.rows)
                 try store.writeObjects(layout) { writer in
                     let templates = try plans.map {
-                        try writer.template(for: $0.entity.name, attributes: $0.attributes.map(\.name), relationships: $0.toOnes.map(\.name))
+                        try writer.template(
+                            for: $0.entity.name, attributes: $0.attributes.map(\.name),
+                            relationships: $0.toOnes.map(\.name))
                     }
                     for row in index..<end {
                         let which = row % plans.count
-                        let values = zip(plans[which].attributes, plans[which].rules).map { value(for: $0, rule: $1, index: row, random: &random) }
-                        let targets = plans[which].toOnes.indices.map { plans[which].toOnes[$0].pick(row: row, random: &random) }
+                        let values = zip(plans[which].attributes, plans[which].rules).map {
+                            value(for: $0, rule: $1, index: row, random: &random)
+                        }
+                        let targets = plans[which].toOnes.indices.map {
+                            plans[which].toOnes[$0].pick(row: row, random: &random)
+                        }
                         try writer.insert(templates[which], values: values, destinations: targets)
                     }
                 }
@@ -94,7 +101,9 @@ package struct DataGenerator {
     }
 
     /// The ``RowPlan`` of `entity` in a store laid out as `layout`.
-    private func rowPlan(for entity: EntityDescription, layout: StoreLayout, hierarchies: [String: Hierarchy]) -> RowPlan {
+    private func rowPlan(for entity: EntityDescription, layout: StoreLayout, hierarchies: [String: Hierarchy])
+        -> RowPlan
+    {
         let attributes = model.allAttributes(of: entity).filter {
             !$0.isTransient && !$0.isDerived && layout.column(entity: entity.name, property: $0.name) != nil
         }
@@ -102,7 +111,8 @@ package struct DataGenerator {
         // constraint's index spans the whole table (8 corpus bundles failed on repeats).
         let unique = Set(([entity] + model.ancestors(of: entity)).flatMap { $0.uniquenessConstraints.flatMap { $0 } })
         return RowPlan(
-            entity: entity, attributes: attributes, rules: attributes.map { SampleRule(attributeName: $0.name, unique: unique.contains($0.name)) },
+            entity: entity, attributes: attributes,
+            rules: attributes.map { SampleRule(attributeName: $0.name, unique: unique.contains($0.name)) },
             toOnes: model.allRelationships(of: entity).filter { !$0.isToMany && !$0.isTransient }.map {
                 TargetRule($0, in: model, hierarchies: hierarchies)
             })
@@ -114,7 +124,10 @@ package struct DataGenerator {
         let q = SQLIdentifier.quote
         for entity in model.entities where !entity.isAbstract {
             for relationship in entity.relationships where relationship.isToMany && relationship.isOrdered {
-                guard case let .inverseForeignKey(table, column, _, order?)? = layout.storage(entity: entity.name, relationship: relationship.name) else {
+                guard
+                    case let .inverseForeignKey(table, column, _, order?)? = layout.storage(
+                        entity: entity.name, relationship: relationship.name)
+                else {
                     continue
                 }
                 try store.withConnection { connection in
@@ -154,7 +167,9 @@ package struct DataGenerator {
             name = relationship.name
             optional = relationship.isOptional
             let destination = model.entity(named: relationship.destinationEntityName)
-            oneToOne = destination.flatMap { d in relationship.inverseName.flatMap { model.relationship(named: $0, in: d) } }.map { !$0.isToMany } ?? false
+            oneToOne =
+                destination.flatMap { d in relationship.inverseName.flatMap { model.relationship(named: $0, in: d) } }
+                .map { !$0.isToMany } ?? false
             let found = destination.flatMap { hierarchies[model.rootEntity(of: $0).name] }
             // A required to-one into a concrete entity points at that entity's own objects: a
             // subentity's, which a mapping model's entity mapping for the destination does not
@@ -162,7 +177,9 @@ package struct DataGenerator {
             // data an app does not store (WordPress 41 → 42: SourcePostAttribution.post, a
             // ReaderPost, never a ReaderGapMarker). Optional ones reach subentities too.
             let exact = !relationship.isOptional && destination?.isAbstract == false
-            let names = destination.map { d in Set([d.name] + (exact ? [] : InferredNames.descendants(of: d, in: model))) } ?? []
+            let names =
+                destination.map { d in Set([d.name] + (exact ? [] : InferredNames.descendants(of: d, in: model))) }
+                ?? []
             hierarchy = found
             accepted = Set(found.map { h in h.concretes.indices.filter { names.contains(h.concretes[$0].name) } } ?? [])
         }
@@ -188,9 +205,15 @@ package struct DataGenerator {
         }
     }
 
-    private func value(for attribute: AttributeDescription, rule: SampleRule, index: Int, random: inout SeededRandom) -> SQLValue {
-        if rule.unique, let value = Self.uniqueValue(for: attribute, row: index) { return value.sqlValue(for: attribute) ?? .null }
-        if edgeValues, let edge = EdgeValues.value(for: attribute, row: index) { return edge.sqlValue(for: attribute) ?? .null }
+    private func value(for attribute: AttributeDescription, rule: SampleRule, index: Int, random: inout SeededRandom)
+        -> SQLValue
+    {
+        if rule.unique, let value = Self.uniqueValue(for: attribute, row: index) {
+            return value.sqlValue(for: attribute) ?? .null
+        }
+        if edgeValues, let edge = EdgeValues.value(for: attribute, row: index) {
+            return edge.sqlValue(for: attribute) ?? .null
+        }
         if attribute.isOptional && random.chance(4) { return .null }
         let stored: StoreValue
         switch attribute.attributeType {
@@ -198,9 +221,11 @@ package struct DataGenerator {
         case .integer16, .integer32, .integer64:
             stored = .integer(Int64(rule.smallNumber ? 1 + random.below(12) : random.below(30_000)))
         case .double, .float, .decimal:
-            stored = .double(rule.temperature ? Double(300 + random.below(150)) : Double(random.below(10_000)) / 100 + 1)
+            stored = .double(
+                rule.temperature ? Double(300 + random.below(150)) : Double(random.below(10_000)) / 100 + 1)
         case .boolean: stored = .bool(random.chance(50))
-        case .date: stored = .date(Date(timeIntervalSinceReferenceDate: 600_000_000 + Double(random.below(200_000_000))))
+        case .date:
+            stored = .date(Date(timeIntervalSinceReferenceDate: 600_000_000 + Double(random.below(200_000_000))))
         case .uuid: stored = .uuid(UUID(uuid: SampleValues.uuid(&random)))
         case .uri: stored = .uri(URL(string: "https://example.com/items/\(index)")!)
         case .binaryData: stored = .data(Data((0..<(4 + random.below(28))).map { _ in UInt8(random.below(256)) }))
@@ -208,7 +233,8 @@ package struct DataGenerator {
             // What a value transformer writes is the app's; a required one still needs bytes:
             // a property list of a string, as NSSecureUnarchiveFromData's plist archives are.
             guard !attribute.isOptional,
-                let data = try? PropertyListSerialization.data(fromPropertyList: "value \(index)", format: .binary, options: 0)
+                let data = try? PropertyListSerialization.data(
+                    fromPropertyList: "value \(index)", format: .binary, options: 0)
             else { return .null }
             stored = .data(data)
         default: return .null
@@ -241,11 +267,16 @@ package struct DataGenerator {
     }
 
     /// One or two links per row, from the first side of every many-to-many pair.
-    private func linkManyToMany(store: PersistentStore, layout: StoreLayout, hierarchies: [String: Hierarchy], random: inout SeededRandom) throws {
+    private func linkManyToMany(
+        store: PersistentStore, layout: StoreLayout, hierarchies: [String: Hierarchy], random: inout SeededRandom
+    ) throws {
         for entity in model.entities where !entity.isAbstract {
             for relationship in entity.relationships where relationship.isToMany {
-                guard case .joinTable(let join, _, _, _)? = layout.storage(entity: entity.name, relationship: relationship.name),
-                    join.sides.first?.relationship == relationship.name, let hierarchy = hierarchies[model.rootEntity(of: entity).name],
+                guard
+                    case .joinTable(let join, _, _, _)? = layout.storage(
+                        entity: entity.name, relationship: relationship.name),
+                    join.sides.first?.relationship == relationship.name,
+                    let hierarchy = hierarchies[model.rootEntity(of: entity).name],
                     let slot = hierarchy.concretes.firstIndex(where: { $0.name == entity.name })
                 else { continue }
                 var rule = TargetRule(relationship, in: model, hierarchies: hierarchies)
@@ -256,8 +287,11 @@ package struct DataGenerator {
                     let end = min(row + chunkSize, hierarchy.rows)
                     try store.writeObjects(layout) { writer in
                         for index in row..<end where index % hierarchy.concretes.count == slot {
-                            let owner = ObjectID(entityNumber: hierarchy.numbers[slot], primaryKey: hierarchy.base + Int64(index) + 1)
-                            let targets = (0..<(1 + random.below(2))).compactMap { _ in rule.pick(row: index, random: &random) }
+                            let owner = ObjectID(
+                                entityNumber: hierarchy.numbers[slot], primaryKey: hierarchy.base + Int64(index) + 1)
+                            let targets = (0..<(1 + random.below(2))).compactMap { _ in
+                                rule.pick(row: index, random: &random)
+                            }
                             try writer.add(owner, relationship.name, Array(Set(targets)))
                         }
                     }

@@ -26,7 +26,8 @@ enum EdgeValues {
         case .boolean: return [.bool(false), .bool(true)]
         case .date:
             return [
-                .date(Date(timeIntervalSinceReferenceDate: -63_000_000_000)), .date(Date(timeIntervalSinceReferenceDate: 253_000_000_000)),
+                .date(Date(timeIntervalSinceReferenceDate: -63_000_000_000)),
+                .date(Date(timeIntervalSinceReferenceDate: 253_000_000_000)),
                 .date(Date(timeIntervalSinceReferenceDate: 0)),
             ]
         case .binaryData: return [.data(Data()), .data(Data([0, 0xFF, 0xC3, 0x28]))]

@@ -34,8 +34,12 @@ package enum SampleValues {
         "Thompson", "Perlman", "Berners-Lee", "Johnson", "Ritchie", "Lamarr", "Doe", "Smith", "Brown", "Curie",
     ]
     static let mononyms = ["Plato", "Voltaire", "Molière", "Homer", "Banksy", "Zeno"]
-    static let adjectives = ["Silent", "Quiet", "Last", "Hidden", "Burning", "Golden", "Broken", "Distant", "Secret", "Small"]
-    static let nouns = ["River", "Garden", "Castle", "Engine", "Winter", "Harbour", "Library", "Orchard", "Theorem", "Voyage"]
+    static let adjectives = [
+        "Silent", "Quiet", "Last", "Hidden", "Burning", "Golden", "Broken", "Distant", "Secret", "Small",
+    ]
+    static let nouns = [
+        "River", "Garden", "Castle", "Engine", "Winter", "Harbour", "Library", "Orchard", "Theorem", "Voyage",
+    ]
     static let words = [
         "the", "a", "migration", "store", "model", "version", "entity", "page", "chapter", "book", "quietly",
         "moves", "keeps", "every", "row", "safe", "while", "schema", "changes", "under", "it",
@@ -100,7 +104,9 @@ struct SampleRule {
         self.unique = unique
         let key = name.lowercased()
         text = TextKind(key: key)
-        smallNumber = ["size", "index", "number", "count", "quantity", "page", "rank", "stars"].contains { key.contains($0) }
+        smallNumber = ["size", "index", "number", "count", "quantity", "page", "rank", "stars"].contains {
+            key.contains($0)
+        }
         temperature = key.contains("temperature")
     }
 }

@@ -61,7 +61,9 @@ private struct InferredStep {
 
     /// Prepares the step: the lock, a crashed step's leftovers undone, the inference, the store's
     /// version checked, its layout read.
-    init(store path: String, from source: ModelBundle.Version, to destination: ModelBundle.Version, options: StepContext) throws {
+    init(
+        store path: String, from source: ModelBundle.Version, to destination: ModelBundle.Version, options: StepContext
+    ) throws {
         (self.path, self.source, self.destination, self.options) = (path, source, destination, options)
         lock = options.lockHeld ? nil : try StoreLock(store: path)
         if lock != nil { try StoreSwap.recover(store: path) }
@@ -73,7 +75,9 @@ private struct InferredStep {
         original = try PersistentStore.open(at: path)
         metadata = try original.metadata()
         guard source.entityHashes == metadata.versionHashes else {
-            throw MigrationError(.wrongModel, "\(path) is not at version \(source.name)", fix: "run `chrysalis inspect` to see which version it is at")
+            throw MigrationError(
+                .wrongModel, "\(path) is not at version \(source.name)",
+                fix: "run `chrysalis inspect` to see which version it is at")
         }
         layouts = (try original.layout(for: source.model), StoreLayout(model: destination.model))
         let sql = LightweightSQL(inference: inference, source: layouts.source, destination: layouts.destination)
@@ -86,8 +90,11 @@ private struct InferredStep {
         tables = methods.count
         let (inference, layouts) = (inference, layouts)
         expected = try original.withReadConnection { connection in
-            try LightweightMigration(connection: connection, inference: inference, source: layouts.source, destination: layouts.destination, path: path)
-                .plannedWork()
+            try LightweightMigration(
+                connection: connection, inference: inference, source: layouts.source, destination: layouts.destination,
+                path: path
+            )
+            .plannedWork()
         }
     }
 
@@ -98,14 +105,18 @@ private struct InferredStep {
         try original.close()
         let rows = verifiedRows?.values.reduce(0, +) ?? expected.modelRows
         var progress = InPlaceProgress(
-            rows: rows, bytes: StoreFiles.bytes(of: path), countsRows: countsRows, change: expected.total, tables: tables,
+            rows: rows, bytes: StoreFiles.bytes(of: path), countsRows: countsRows, change: expected.total,
+            tables: tables,
             keepsBackup: options.keepsBackup, target: options.progress, pass: "\(name) (lightweight, in place)")
-        let space = SpaceCheck(.alterInPlace(backup: options.keepsBackup, rewritesRows: rewritesRows, rebuilds: !altersOnly), store: path)
+        let space = SpaceCheck(
+            .alterInPlace(backup: options.keepsBackup, rewritesRows: rewritesRows, rebuilds: !altersOnly), store: path)
         try space.require(store: path, step: name)
         // Name another writer now, rather than time out inside the transaction below.
         try OtherWriters.waitUntilNone(store: path)
         progress.copying()
-        let backup = options.keepsBackup ? try StoreSwap.copyAside(store: path, backup: options.backupPath) { progress.copied(bytes: $0) } : nil
+        let backup =
+            options.keepsBackup
+            ? try StoreSwap.copyAside(store: path, backup: options.backupPath) { progress.copied(bytes: $0) } : nil
         progress.changing()
         let counts: (before: [String: Int], after: [String: Int])
         do {
@@ -113,7 +124,9 @@ private struct InferredStep {
             let store = try PersistentStore.open(at: path, mode: .readWrite)
             counts = try store.withConnection { connection in
                 var counts: (before: [String: Int], after: [String: Int]) = ([:], [:])
-                try connection.inTransaction(.immediate) { counts = try alterUnderLock(connection, store: store, progress: &progress) }
+                try connection.inTransaction(.immediate) {
+                    counts = try alterUnderLock(connection, store: store, progress: &progress)
+                }
                 return counts
             }
             try store.close()
@@ -132,12 +145,14 @@ private struct InferredStep {
 
     /// The step inside the write transaction: the store checked again, the rows to verify against
     /// counted, the statements run, the result verified. Returns the counts before and after.
-    private func alterUnderLock(_ connection: StoreConnection, store: PersistentStore, progress: inout InPlaceProgress) throws
+    private func alterUnderLock(_ connection: StoreConnection, store: PersistentStore, progress: inout InPlaceProgress)
+        throws
         -> (before: [String: Int], after: [String: Int])
     {
         // Read again under the write lock: nothing can have changed the store since.
         guard try connection.metadata().versionHashes == metadata.versionHashes else {
-            throw MigrationError(.wrongModel, "\(path) changed while the migration was starting", fix: "run the migration again")
+            throw MigrationError(
+                .wrongModel, "\(path) changed while the migration was starting", fix: "run the migration again")
         }
         // The counts to verify against: the step before's, or counted on a second connection
         // while the statements run (a WAL store), or counted here first.
@@ -151,11 +166,15 @@ private struct InferredStep {
                 rowsBefore = verified
             } else {
                 counting = try SnapshotRowCounts.start(beside: store, model: source.model, entities: origins)
-                if counting == nil { rowsBefore = try InferredStepChecks.counts(connection, layout: layouts.source, entities: Array(origins)) }
+                if counting == nil {
+                    rowsBefore = try InferredStepChecks.counts(
+                        connection, layout: layouts.source, entities: Array(origins))
+                }
             }
         }
         let copied = try LightweightMigration(
-            connection: connection, inference: inference, source: layouts.source, destination: layouts.destination, path: path
+            connection: connection, inference: inference, source: layouts.source, destination: layouts.destination,
+            path: path
         )
         .run(metadata: metadata) { progress.changed(share: $0) }
         if let counting { rowsBefore = try counting.wait() }

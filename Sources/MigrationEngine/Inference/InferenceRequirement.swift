@@ -54,21 +54,28 @@ public struct InferenceRequirement: Hashable, Sendable, CustomStringConvertible 
     /// that they are checked when the step runs.
     func finding(checked: Bool) -> String {
         if case .unique = kind {
-            return "unique: \(description); " + (checked ? "no two rows share a value, so the step can run" : "checked against the rows when the step runs")
+            return "unique: \(description); "
+                + (checked
+                    ? "no two rows share a value, so the step can run" : "checked against the rows when the step runs")
         }
-        return "required: \(description); " + (checked ? "no row lacks it, so the step can run" : "checked against the rows when the step runs")
+        return "required: \(description); "
+            + (checked ? "no row lacks it, so the step can run" : "checked against the rows when the step runs")
     }
 
     /// The uniqueness constraints `entity` adds to its `source` (`sources`: source property by
     /// destination property). A constraint over a new property is not among them: its rows start
     /// from the default, which no row has yet.
-    static func addedUniqueness(of entity: EntityDescription, from source: EntityDescription, sources: [String: String]) -> [InferenceRequirement] {
+    static func addedUniqueness(of entity: EntityDescription, from source: EntityDescription, sources: [String: String])
+        -> [InferenceRequirement]
+    {
         let before = Set(source.uniquenessConstraints.map { Set($0) })
         return entity.uniquenessConstraints.compactMap { constraint in
             let from = constraint.compactMap { sources[$0] }
             guard from.count == constraint.count, !before.contains(Set(from)) else { return nil }
             let names = constraint.joined(separator: ", ")
-            return InferenceRequirement(entity: entity.name, property: names, kind: .unique(from), description: "\(entity.name).\(names) becomes unique")
+            return InferenceRequirement(
+                entity: entity.name, property: names, kind: .unique(from),
+                description: "\(entity.name).\(names) becomes unique")
         }
     }
 }
@@ -84,12 +91,19 @@ extension InferredMapping {
     }
 
     /// The error for a store whose rows break requirements: what Core Data would refuse, and why.
-    func unmetRequirementsError(_ unmet: [(requirement: InferenceRequirement, rows: Int)], store path: String) -> MigrationError {
+    func unmetRequirementsError(_ unmet: [(requirement: InferenceRequirement, rows: Int)], store path: String)
+        -> MigrationError
+    {
         let list = unmet.map { unmet -> String in
             switch unmet.requirement.kind {
-            case .linkElsewhere: return "\(unmet.requirement.description) (\(unmet.rows) row\(unmet.rows == 1 ? " has" : "s have") a link)"
-            case .unique: return "\(unmet.requirement.description) (\(unmet.rows) row\(unmet.rows == 1 ? " shares its" : "s share their") value with another)"
-            case .newValue, .existingValue: return "\(unmet.requirement.description) (\(unmet.rows) row\(unmet.rows == 1 ? " lacks" : "s lack") it)"
+            case .linkElsewhere:
+                return
+                    "\(unmet.requirement.description) (\(unmet.rows) row\(unmet.rows == 1 ? " has" : "s have") a link)"
+            case .unique:
+                return
+                    "\(unmet.requirement.description) (\(unmet.rows) row\(unmet.rows == 1 ? " shares its" : "s share their") value with another)"
+            case .newValue, .existingValue:
+                return "\(unmet.requirement.description) (\(unmet.rows) row\(unmet.rows == 1 ? " lacks" : "s lack") it)"
             }
         }.joined(separator: "; ")
         if unmet.contains(where: { if case .unique = $0.requirement.kind { true } else { false } }) {
@@ -102,7 +116,9 @@ extension InferredMapping {
             error.step = "\(sourceVersion) → \(destinationVersion)"
             return error
         }
-        let missing = unmet.contains { if case .linkElsewhere = $0.requirement.kind { return false } else { return true } }
+        let missing = unmet.contains {
+            if case .linkElsewhere = $0.requirement.kind { return false } else { return true }
+        }
         var error = MigrationError(
             .wrongModel,
             "\(sourceVersion) → \(destinationVersion) cannot migrate \(path): \(list); Core Data refuses such a store too\(missing ? " (error 134110)" : "")",

@@ -27,12 +27,16 @@ enum InferenceRules {
     /// between. T1 (CD: "Source and destination attribute types are incompatible" for any other
     /// pair; WIRE 2.53 → 2.54 `isSilenced` Boolean → `mutedStatus` Integer 32; WWDC 2010 session
     /// 118, "numerical type conversion").
-    static let numericTypes: Set<AttributeType> = [.integer16, .integer32, .integer64, .decimal, .double, .float, .boolean]
+    static let numericTypes: Set<AttributeType> = [
+        .integer16, .integer32, .integer64, .decimal, .double, .float, .boolean,
+    ]
 
     /// The identifiers that occur more than once.
     static func duplicates(_ identifiers: [String]) -> [String] {
         var seen: Set<String> = [], repeated: [String] = []
-        for identifier in identifiers where !seen.insert(identifier).inserted && !repeated.contains(identifier) { repeated.append(identifier) }
+        for identifier in identifiers where !seen.insert(identifier).inserted && !repeated.contains(identifier) {
+            repeated.append(identifier)
+        }
         return repeated
     }
 
@@ -42,10 +46,13 @@ enum InferenceRules {
         of entity: EntityDescription, in new: ManagedObjectModel, from source: EntityDescription,
         in old: ManagedObjectModel, entitySources: [String: String], checks: InferenceChecks
     ) -> Properties {
-        var pairing = PropertyPairing(entity: entity, new: new, source: source, old: old, entitySources: entitySources, checks: checks)
+        var pairing = PropertyPairing(
+            entity: entity, new: new, source: source, old: old, entitySources: entitySources, checks: checks)
         pairing.refuseSharedIdentifiers()
         for attribute in new.allAttributes(of: entity) where !attribute.isTransient { pairing.pair(attribute) }
-        for relationship in new.allRelationships(of: entity) where !relationship.isTransient { pairing.pair(relationship) }
+        for relationship in new.allRelationships(of: entity) where !relationship.isTransient {
+            pairing.pair(relationship)
+        }
         pairing.noteRemoved()
         return pairing.result
     }
@@ -69,7 +76,9 @@ enum InferenceRules {
             entity: EntityDescription, new: ManagedObjectModel, source: EntityDescription, old: ManagedObjectModel,
             entitySources: [String: String], checks: InferenceChecks
         ) {
-            (self.entity, self.new, self.old, self.source, self.entitySources, self.checks) = (entity, new, old, source, entitySources, checks)
+            (self.entity, self.new, self.old, self.source, self.entitySources, self.checks) = (
+                entity, new, old, source, entitySources, checks
+            )
             oldAttributes = old.allAttributes(of: source).filter { !$0.isTransient }
             oldRelationships = old.allRelationships(of: source).filter { !$0.isTransient }
             // R2/R3: properties pair by renaming identifier only; an unset one is the name (DOC). So
@@ -81,18 +90,26 @@ enum InferenceRules {
         }
 
         mutating func note(_ kind: InferredMapping.Change.Kind, _ property: String, _ text: String) {
-            result.changes.append(.init(kind: kind, entity: entity.name, property: property, description: "\(entity.name).\(text)"))
+            result.changes.append(
+                .init(kind: kind, entity: entity.name, property: property, description: "\(entity.name).\(text)"))
         }
-        mutating func block(_ text: String) { result.blockers.append(.init(entity: entity.name, description: "\(entity.name).\(text)")) }
+        mutating func block(_ text: String) {
+            result.blockers.append(.init(entity: entity.name, description: "\(entity.name).\(text)"))
+        }
         mutating func require(_ property: String, _ kind: InferenceRequirement.Kind, _ what: String) {
-            result.requirements.append(InferenceRequirement(entity: entity.name, property: property, kind: kind, description: "\(entity.name).\(what)"))
+            result.requirements.append(
+                InferenceRequirement(
+                    entity: entity.name, property: property, kind: kind, description: "\(entity.name).\(what)"))
         }
 
         /// R4: a source entity's properties need unique renaming identifiers (CD: "Each property
         /// must have a unique renaming identifier").
         mutating func refuseSharedIdentifiers() {
             for identifier in duplicates(oldProperties.map(\.canonicalName)) {
-                result.blockers.append(.init(entity: entity.name, description: "\(source.name): two properties share the renaming identifier \(identifier)"))
+                result.blockers.append(
+                    .init(
+                        entity: entity.name,
+                        description: "\(source.name): two properties share the renaming identifier \(identifier)"))
             }
         }
 
@@ -109,7 +126,9 @@ enum InferenceRules {
 
         /// An attribute: new, or paired with its source and checked by the attribute rules.
         mutating func pair(_ attribute: AttributeDescription) {
-            guard let from = match(attribute.property, isAttribute: true), let was = oldAttributes.first(where: { $0.name == from }) else {
+            guard let from = match(attribute.property, isAttribute: true),
+                let was = oldAttributes.first(where: { $0.name == from })
+            else {
                 note(.added, attribute.name, "\(attribute.name) added")
                 // A1/A2/A3: a new required attribute without a default is inferred; the step
                 // fails for a store that has rows of the entity (CD 134110, "Validation error
@@ -127,20 +146,26 @@ enum InferenceRules {
             } else if was.attributeType != attribute.attributeType {
                 note(
                     .retyped, attribute.name,
-                    "\(attribute.name) changes type from \(was.attributeType.displayName) to \(attribute.attributeType.displayName); values carry over")
+                    "\(attribute.name) changes type from \(was.attributeType.displayName) to \(attribute.attributeType.displayName); values carry over"
+                )
             }
             // T5: external storage may be turned on (values gain Core Data's in-row tag), not off
             // (CD: "Unable to use inferred mapping to move external reference into store.").
             if was.allowsExternalBinaryDataStorage && !attribute.allowsExternalBinaryDataStorage {
-                block("\(attribute.name) stops allowing external storage; Core Data cannot infer moving external values into the store")
+                block(
+                    "\(attribute.name) stops allowing external storage; Core Data cannot infer moving external values into the store"
+                )
             }
             // A7/A8/A9: optional → required takes the default where a value is missing; without a
             // default the step fails for a store with a missing value (CD 134110).
             if was.isOptional && !attribute.isOptional {
                 if let fill = attribute.defaultValueString {
-                    note(.madeRequired, attribute.name, "\(attribute.name) becomes required; empty values get the default \(fill)")
+                    note(
+                        .madeRequired, attribute.name,
+                        "\(attribute.name) becomes required; empty values get the default \(fill)")
                 } else {
-                    require(attribute.name, .existingValue, "\(attribute.name) becomes required and has no default value")
+                    require(
+                        attribute.name, .existingValue, "\(attribute.name) becomes required and has no default value")
                 }
             } else if !was.isOptional && attribute.isOptional {
                 note(.madeOptional, attribute.name, "\(attribute.name) becomes optional")
@@ -153,31 +178,45 @@ enum InferenceRules {
             // existing rows (WIRE 1.27 `UserClient.ignoredClients`, 2.78
             // `Conversation.participantRoles`); a required to-one or a to-many with a minimum does.
             let mandatory = !relationship.isOptional && (!relationship.isToMany || relationship.minCount > 0)
-            guard let from = match(relationship.property, isAttribute: false), let was = oldRelationships.first(where: { $0.name == from }) else {
+            guard let from = match(relationship.property, isAttribute: false),
+                let was = oldRelationships.first(where: { $0.name == from })
+            else {
                 note(.added, relationship.name, "\(relationship.name) added")
                 if mandatory {
-                    require(relationship.name, .newValue, "\(relationship.name) is a new required relationship; existing objects have nothing to point to")
+                    require(
+                        relationship.name, .newValue,
+                        "\(relationship.name) is a new required relationship; existing objects have nothing to point to"
+                    )
                 }
                 return
             }
-            guard keepsLinks(relationship, was: was, mandatory: mandatory), !becomesInverseKey(relationship, was: was) else { return }
+            guard keepsLinks(relationship, was: was, mandatory: mandatory), !becomesInverseKey(relationship, was: was)
+            else { return }
             result.sources[relationship.name] = from
-            if from != relationship.name { note(.renamed, relationship.name, "\(relationship.name) renamed from \(from)") }
+            if from != relationship.name {
+                note(.renamed, relationship.name, "\(relationship.name) renamed from \(from)")
+            }
             // P5/P6: to-one → to-many is inferred, to-many → to-one is not (CD: "Can not map from a
             // to-many to a to-one relationship"; DOC's "and vice versa" is about ordering).
             if was.isToMany && !relationship.isToMany {
-                block("\(relationship.name) changes from to-many to to-one; Core Data cannot infer which of several objects to keep")
+                block(
+                    "\(relationship.name) changes from to-many to to-one; Core Data cannot infer which of several objects to keep"
+                )
             } else if !was.isToMany && relationship.isToMany {
                 note(.madeToMany, relationship.name, "\(relationship.name) changes from to-one to to-many")
             }
             // P7: ordered ↔ unordered (DOC; WIRE 2.60 `allMessages`).
             if was.isOrdered != relationship.isOrdered {
-                note(.orderChanged, relationship.name, "\(relationship.name) becomes \(relationship.isOrdered ? "ordered" : "unordered")")
+                note(
+                    .orderChanged, relationship.name,
+                    "\(relationship.name) becomes \(relationship.isOrdered ? "ordered" : "unordered")")
             }
             // P4: becoming mandatory is checked against the rows (CD 134110).
             let wasMandatory = !was.isOptional && (!was.isToMany || was.minCount > 0)
             if mandatory && !wasMandatory {
-                require(relationship.name, .existingValue, "\(relationship.name) becomes required; existing objects may have nothing to point to")
+                require(
+                    relationship.name, .existingValue,
+                    "\(relationship.name) becomes required; existing objects may have nothing to point to")
             }
         }
 
@@ -194,7 +233,9 @@ enum InferenceRules {
         ///   refused for a store with a link, inferred, empty, for one without.
         /// ``InferenceChecks/destinationChanges`` refuses all but the first, stricter than Core Data.
         /// Returns whether the links are kept.
-        mutating func keepsLinks(_ relationship: RelationshipDescription, was: RelationshipDescription, mandatory: Bool) -> Bool {
+        mutating func keepsLinks(_ relationship: RelationshipDescription, was: RelationshipDescription, mandatory: Bool)
+            -> Bool
+        {
             let target = relationship.destinationEntityName
             guard entitySources[target] != was.destinationEntityName else { return true }
             let becomes = entitySources.first { $0.value == was.destinationEntityName }?.key
@@ -202,7 +243,8 @@ enum InferenceRules {
                 block(
                     becomes == nil
                         ? "\(relationship.name) points to \(target) and its old destination \(was.destinationEntityName) is removed (refused by --strict-destinations; Core Data infers it and drops the links)"
-                        : "\(relationship.name) now points to \(target) instead of \(was.destinationEntityName) (refused by --strict-destinations)")
+                        : "\(relationship.name) now points to \(target) instead of \(was.destinationEntityName) (refused by --strict-destinations)"
+                )
                 return false
             }
             if let becomes {
@@ -210,14 +252,20 @@ enum InferenceRules {
                     relationship.name, .linkElsewhere(was.name),
                     "\(relationship.name) now points to \(target), but its links hold \(was.destinationEntityName) objects, which become \(becomes): "
                         + "Core Data cannot set them (\"Unacceptable type of value for relationship\")")
-                note(.linksDropped, relationship.name, "\(relationship.name) now points to \(target) instead of \(was.destinationEntityName); it starts empty")
+                note(
+                    .linksDropped, relationship.name,
+                    "\(relationship.name) now points to \(target) instead of \(was.destinationEntityName); it starts empty"
+                )
             } else {
                 note(
                     .linksDropped, relationship.name,
-                    "\(relationship.name) now points to \(target) and its old destination \(was.destinationEntityName) is removed: its links are dropped")
+                    "\(relationship.name) now points to \(target) and its old destination \(was.destinationEntityName) is removed: its links are dropped"
+                )
             }
             if mandatory {
-                require(relationship.name, .newValue, "\(relationship.name) is required and starts empty; existing objects have nothing to point to")
+                require(
+                    relationship.name, .newValue,
+                    "\(relationship.name) is required and starts empty; existing objects have nothing to point to")
             }
             return false
         }
@@ -234,7 +282,10 @@ enum InferenceRules {
                 let inverse = new.relationship(named: inverseName, in: destination), !inverse.isToMany
             else { return false }
             // Kept in its inverse's key before too: that key is what the step keeps.
-            if let sourceInverse = was.inverseName.flatMap({ oldInverse(of: was, named: $0) }), !sourceInverse.isToMany { return false }
+            if let sourceInverse = was.inverseName.flatMap({ oldInverse(of: was, named: $0) }), !sourceInverse.isToMany
+            {
+                return false
+            }
             note(
                 .linksDropped, relationship.name,
                 "\(relationship.name) is now the inverse of \(destination.name).\(inverseName), kept in its key: the links \(was.name) kept on its own are dropped"
@@ -249,7 +300,9 @@ enum InferenceRules {
 
         /// Every source property nothing paired with is dropped.
         mutating func noteRemoved() {
-            for name in oldProperties.map(\.name) where !claimed.contains(name) { note(.removed, name, "\(name) removed") }
+            for name in oldProperties.map(\.name) where !claimed.contains(name) {
+                note(.removed, name, "\(name) removed")
+            }
         }
     }
 
@@ -265,19 +318,28 @@ enum InferenceRules {
         {
             return nil
         }
-        return "\(now.name) changes type from \(from.displayName) to \(to.displayName) (Core Data infers type changes only among the numeric types and Boolean)"
+        return
+            "\(now.name) changes type from \(from.displayName) to \(to.displayName) (Core Data infers type changes only among the numeric types and Boolean)"
     }
 
     /// E3: each destination hierarchy must take its rows from at most one source hierarchy
     /// (DOC: entities without a common parent in the source cannot share one in the destination;
     /// CD: "Cannot merge multiple root entity source tables into one destination entity root
     /// table"; FORUM: Stack Overflow 8250975).
-    static func mergedHierarchies(in new: ManagedObjectModel, from old: ManagedObjectModel, entitySources: [String: String]) -> [InferredMapping.Change] {
+    static func mergedHierarchies(
+        in new: ManagedObjectModel, from old: ManagedObjectModel, entitySources: [String: String]
+    ) -> [InferredMapping.Change] {
         new.entities.filter { $0.parentName == nil }.compactMap { root in
             let members = [root] + InferredMapping.descendants(of: root, in: new)
-            let origins = Set(members.compactMap { entitySources[$0.name] }.compactMap { old.entity(named: $0) }.map { old.rootEntity(of: $0).name })
+            let origins = Set(
+                members.compactMap { entitySources[$0.name] }.compactMap { old.entity(named: $0) }.map {
+                    old.rootEntity(of: $0).name
+                })
             guard origins.count > 1 else { return nil }
-            return .init(entity: root.name, description: "hierarchy \(root.name) merges the old hierarchies \(origins.sorted().joined(separator: " and "))")
+            return .init(
+                entity: root.name,
+                description:
+                    "hierarchy \(root.name) merges the old hierarchies \(origins.sorted().joined(separator: " and "))")
         }
     }
 }

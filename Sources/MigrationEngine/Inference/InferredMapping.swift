@@ -68,8 +68,12 @@ public struct InferredMapping: Sendable {
     /// The error for a step that needs a mapping model, naming every blocking change.
     public var notInferableError: MigrationError {
         var error = MigrationError(
-            .wrongModel, "\(sourceVersion) → \(destinationVersion) cannot be inferred: " + blockers.map(\.description).joined(separator: "; "),
-            fix: "write a mapping model for \(sourceVersion) → \(destinationVersion) (Name.mapping.yaml or an Xcode .xcmappingmodel)")
+            .wrongModel,
+            "\(sourceVersion) → \(destinationVersion) cannot be inferred: "
+                + blockers.map(\.description).joined(separator: "; "),
+            fix:
+                "write a mapping model for \(sourceVersion) → \(destinationVersion) (Name.mapping.yaml or an Xcode .xcmappingmodel)"
+        )
         error.step = "\(sourceVersion) → \(destinationVersion)"
         return error
     }
@@ -104,19 +108,9 @@ extension InferredMapping {
     ///   - checks: The checks stricter than Core Data's to apply; none unless given.
     public init(from source: ModelBundle.Version, to destination: ModelBundle.Version, checks: InferenceChecks = []) {
         let old = source.model, new = destination.model
-        var changes: [Change] = [], blockers: [Change] = [], requirements: [InferenceRequirement] = []
-        // Rule R4: renaming identifiers must be unique among a model's entities.
-        for (model, side) in [(old, source.name), (new, destination.name)] {
-            for identifier in InferenceRules.duplicates(model.entities.map(\.canonicalName)) {
-                blockers.append(Change(entity: identifier, description: "two entities of \(side) share the renaming identifier \(identifier)"))
-            }
-        }
-        // Rule R2: entities pair by renaming identifier (an unset one is the name), nothing else.
-        let sourcesByIdentifier = Dictionary(old.entities.map { ($0.canonicalName, $0) }, uniquingKeysWith: { first, _ in first })
-        var entitySources: [String: String] = [:]
-        for entity in new.entities {
-            if let found = sourcesByIdentifier[entity.canonicalName] { entitySources[entity.name] = found.name }
-        }
+        var changes: [Change] = [], requirements: [InferenceRequirement] = []
+        var blockers = Self.sharedEntityIdentifiers([(old, source.name), (new, destination.name)])
+        let entitySources = Self.entitySources(of: new, in: old)
         let claimed = Set(entitySources.values)
         var propertySources: [String: [String: String]] = [:]
         for entity in new.entities {
@@ -124,16 +118,9 @@ extension InferredMapping {
                 changes.append(Change(kind: .newEntity, entity: entity.name, description: "new entity \(entity.name)"))
                 continue
             }
-            if sourceName != entity.name {
-                changes.append(Change(kind: .entityRenamed, entity: entity.name, description: "entity \(sourceName) renamed to \(entity.name)"))
-            }
-            if sourceEntity.parentName.flatMap({ name in entitySources.first { $0.value == name }?.key }) != entity.parentName {
-                changes.append(
-                    Change(
-                        kind: .parentChanged, entity: entity.name,
-                        description: "parent entity \(sourceEntity.parentName ?? "none") → \(entity.parentName ?? "none")"))
-            }
-            let found = InferenceRules.properties(of: entity, in: new, from: sourceEntity, in: old, entitySources: entitySources, checks: checks)
+            changes += Self.entityChanges(entity, from: sourceEntity, entitySources: entitySources)
+            let found = InferenceRules.properties(
+                of: entity, in: new, from: sourceEntity, in: old, entitySources: entitySources, checks: checks)
             propertySources[entity.name] = found.sources
             changes += found.changes
             blockers += found.blockers
@@ -147,6 +134,51 @@ extension InferredMapping {
             sourceVersion: source.name, destinationVersion: destination.name, entitySources: entitySources,
             propertySources: propertySources, changes: changes, blockers: blockers, requirements: requirements,
             removedEntities: removed, sourceModel: old, destinationModel: new)
+    }
+
+    /// Rule R4: renaming identifiers must be unique among a model's entities.
+    private static func sharedEntityIdentifiers(_ models: [(ManagedObjectModel, String)]) -> [Change] {
+        models.flatMap { model, side in
+            InferenceRules.duplicates(model.entities.map(\.canonicalName)).map { identifier in
+                Change(
+                    entity: identifier,
+                    description: "two entities of \(side) share the renaming identifier \(identifier)")
+            }
+        }
+    }
+
+    /// Rule R2: entities pair by renaming identifier (an unset one is the name), nothing else.
+    /// Each destination entity's source entity, by name.
+    private static func entitySources(of new: ManagedObjectModel, in old: ManagedObjectModel) -> [String: String] {
+        let sourcesByIdentifier = Dictionary(
+            old.entities.map { ($0.canonicalName, $0) }, uniquingKeysWith: { first, _ in first })
+        var entitySources: [String: String] = [:]
+        for entity in new.entities {
+            if let found = sourcesByIdentifier[entity.canonicalName] { entitySources[entity.name] = found.name }
+        }
+        return entitySources
+    }
+
+    /// `entity` renamed from its source, or moved under another parent.
+    private static func entityChanges(
+        _ entity: EntityDescription, from sourceEntity: EntityDescription, entitySources: [String: String]
+    ) -> [Change] {
+        var changes: [Change] = []
+        if sourceEntity.name != entity.name {
+            changes.append(
+                Change(
+                    kind: .entityRenamed, entity: entity.name,
+                    description: "entity \(sourceEntity.name) renamed to \(entity.name)"))
+        }
+        if sourceEntity.parentName.flatMap({ name in entitySources.first { $0.value == name }?.key })
+            != entity.parentName
+        {
+            changes.append(
+                Change(
+                    kind: .parentChanged, entity: entity.name,
+                    description: "parent entity \(sourceEntity.parentName ?? "none") → \(entity.parentName ?? "none")"))
+        }
+        return changes
     }
 
     static func descendants(of entity: EntityDescription, in model: ManagedObjectModel) -> [EntityDescription] {

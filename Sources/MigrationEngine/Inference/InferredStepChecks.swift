@@ -17,7 +17,11 @@ enum InferredStepChecks {
     static func verifySchema(_ connection: StoreConnection, layout: StoreLayout, path: String) throws {
         let expected =
             layout.tables.map { table in
-                (table.name, [("Z_PK", "INTEGER"), ("Z_ENT", "INTEGER"), ("Z_OPT", "INTEGER")] + table.columns.map { ($0.name, $0.sqlType) })
+                (
+                    table.name,
+                    [("Z_PK", "INTEGER"), ("Z_ENT", "INTEGER"), ("Z_OPT", "INTEGER")]
+                        + table.columns.map { ($0.name, $0.sqlType) }
+                )
             }
             + layout.joinTables.map { join in (join.name, join.columns.map { ($0, "INTEGER") }) }
         for (table, columns) in expected {
@@ -25,7 +29,8 @@ enum InferredStepChecks {
             // `ADD COLUMN` appends, so the order may differ from a fresh store's; rows are read by name.
             let matches =
                 found.count == columns.count
-                && Set(found.map { "\($0.name) \($0.type.uppercased())" }) == Set(columns.map { "\($0.0) \($0.1.uppercased())" })
+                && Set(found.map { "\($0.name) \($0.type.uppercased())" })
+                    == Set(columns.map { "\($0.0) \($0.1.uppercased())" })
             guard matches else {
                 throw MigrationError(
                     .verification,
@@ -60,18 +65,22 @@ enum InferredStepChecks {
         let copiedWhole = Set(
             rowsCopied.filter { table, copied in
                 let origins = inference.entitySources.filter { tableOf($0.key) == table }.map(\.value)
-                return origins.allSatisfy { rowsBefore[$0] != nil } && origins.reduce(0) { $0 + rowsBefore[$1, default: 0] } == copied
+                return origins.allSatisfy { rowsBefore[$0] != nil }
+                    && origins.reduce(0) { $0 + rowsBefore[$1, default: 0] } == copied
             }.keys)
         let kept = inference.entitySources.filter { entity, origin in
-            tableOf(entity).map { tablesKeepingRows.contains($0) || copiedWhole.contains($0) } == true && rowsBefore[origin] != nil
+            tableOf(entity).map { tablesKeepingRows.contains($0) || copiedWhole.contains($0) } == true
+                && rowsBefore[origin] != nil
         }
-        var after = try counts(connection, layout: layout, entities: inference.entitySources.keys.filter { kept[$0] == nil })
+        var after = try counts(
+            connection, layout: layout, entities: inference.entitySources.keys.filter { kept[$0] == nil })
         for (entity, origin) in kept { after[entity] = rowsBefore[origin] }
         for (entity, origin) in inference.entitySources {
             let count = after[entity, default: 0]
             guard count == rowsBefore[origin, default: 0] else {
                 throw MigrationError(
-                    .verification, "\(entity) has \(count) rows after the migration but \(origin) had \(rowsBefore[origin, default: 0])",
+                    .verification,
+                    "\(entity) has \(count) rows after the migration but \(origin) had \(rowsBefore[origin, default: 0])",
                     fix: "the source is untouched; report this with both model versions")
             }
         }

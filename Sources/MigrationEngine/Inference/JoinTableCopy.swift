@@ -14,17 +14,24 @@ struct JoinTableCopy {
     /// source join table (both sides of an ordered many-to-many).
     private func links(_ side: JoinTable.Side, inverse other: JoinTable.Side?) -> String? {
         let q = SQLIdentifier.quote
-        guard let origin = inference.entitySources[side.entity], let storage = sourceStorage(of: side) else { return nil }
+        guard let origin = inference.entitySources[side.entity], let storage = sourceStorage(of: side) else {
+            return nil
+        }
         switch storage {
         case let .joinTable(join, sourceColumn, destinationColumn, order):
             var inverseOrder: String?
-            if let other, case let .joinTable(otherJoin, _, _, found)? = sourceStorage(of: other), otherJoin.name == join.name {
+            if let other, case let .joinTable(otherJoin, _, _, found)? = sourceStorage(of: other),
+                otherJoin.name == join.name
+            {
                 inverseOrder = found
             }
-            return "SELECT \(q(sourceColumn)) AS owner, \(q(destinationColumn)) AS target, \(order.map(q) ?? "NULL") AS position, "
+            return
+                "SELECT \(q(sourceColumn)) AS owner, \(q(destinationColumn)) AS target, \(order.map(q) ?? "NULL") AS position, "
                 + "\(inverseOrder.map(q) ?? "NULL") AS inverse_position FROM \(q(join.name))"
         case let .foreignKey(table, column, _):
-            let numbers = source.numbering.numbers(inHierarchyOf: source.numbering.number(of: origin) ?? 0).map(String.init).joined(separator: ",")
+            let numbers = source.numbering.numbers(inHierarchyOf: source.numbering.number(of: origin) ?? 0).map(
+                String.init
+            ).joined(separator: ",")
             return
                 "SELECT Z_PK AS owner, \(q(column)) AS target, NULL AS position, NULL AS inverse_position FROM \(q(table)) WHERE \(q(column)) IS NOT NULL AND Z_ENT IN (\(numbers))"
         case let .inverseForeignKey(table, column, _, order):
@@ -35,7 +42,9 @@ struct JoinTableCopy {
 
     /// How the source stored the links of the destination relationship `side`; nil when it had none.
     private func sourceStorage(of side: JoinTable.Side) -> StoreLayout.RelationshipStorage? {
-        guard let origin = inference.entitySources[side.entity], let from = inference.propertySources[side.entity]?[side.relationship] else { return nil }
+        guard let origin = inference.entitySources[side.entity],
+            let from = inference.propertySources[side.entity]?[side.relationship]
+        else { return nil }
         return source.storage(entity: origin, relationship: from)
     }
 
@@ -92,9 +101,12 @@ struct JoinTableCopy {
             names.append(q(order))
             // A side's targets, per owner: kept where the source had positions, else numbered in
             // key order 1024 apart, as Core Data numbers them.
-            let (position, partition, key) = side.column == targetColumn ? ("position", "owner", "target") : ("inverse_position", "target", "owner")
+            let (position, partition, key) =
+                side.column == targetColumn ? ("position", "owner", "target") : ("inverse_position", "target", "owner")
             values.append("coalesce(\(position), row_number() OVER (PARTITION BY \(partition) ORDER BY \(key)) * 1024)")
         }
-        return SQLStatement("INSERT OR IGNORE INTO \(q(table)) (\(names.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM (\(query))")
+        return SQLStatement(
+            "INSERT OR IGNORE INTO \(q(table)) (\(names.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM (\(query))"
+        )
     }
 }

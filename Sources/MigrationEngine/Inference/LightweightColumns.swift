@@ -47,11 +47,15 @@ struct LightweightColumns {
         (self.inference, self.source, self.destination) = (inference, source, destination)
         var numbers: [Int: Int] = [:]
         for (to, from) in inference.entitySources {
-            if let a = source.numbering.number(of: from), let b = destination.numbering.number(of: to) { numbers[a] = b }
+            if let a = source.numbering.number(of: from), let b = destination.numbering.number(of: to) {
+                numbers[a] = b
+            }
         }
         entityNumbers = numbers
         let entities = destination.model.entities
-        let children = Dictionary(grouping: entities.filter { $0.parentName != nil }.map { ($0.parentName!, $0.name) }, by: \.0).mapValues { $0.map(\.1) }
+        let children = Dictionary(
+            grouping: entities.filter { $0.parentName != nil }.map { ($0.parentName!, $0.name) }, by: \.0
+        ).mapValues { $0.map(\.1) }
         func below(_ name: String) -> [String] { (children[name] ?? []).flatMap { [$0] + below($0) } }
         applicable = Dictionary(uniqueKeysWithValues: entities.map { ($0.name, [$0.name] + below($0.name)) })
     }
@@ -81,7 +85,11 @@ struct LightweightColumns {
         let mapped = applies.filter { inference.entitySources[$0] != nil }
         switch column.role {
         case .attribute:
-            guard let attribute = model.entity(named: column.entity).flatMap({ model.allAttributes(of: $0).first { $0.name == column.property } }) else {
+            guard
+                let attribute = model.entity(named: column.entity).flatMap({
+                    model.allAttributes(of: $0).first { $0.name == column.property }
+                })
+            else {
                 return .constant(.null)
             }
             return attributeValue(column, attribute: attribute, mapped: mapped)
@@ -98,31 +106,46 @@ struct LightweightColumns {
     /// where it became required); the default for rows whose entity had no such attribute; and
     /// per source entity when the attribute gathers several source columns (moved up a hierarchy
     /// from subentities that each declared it).
-    private func attributeValue(_ column: StoreLayout.Column, attribute: AttributeDescription, mapped: [String]) -> Value {
+    private func attributeValue(_ column: StoreLayout.Column, attribute: AttributeDescription, mapped: [String])
+        -> Value
+    {
         let q = SQLIdentifier.quote
         let defaultValue = ObjectWriter.defaultValue(of: attribute).flatMap { $0.sqlValue(for: attribute) }
         let becameRequired = !attribute.isOptional && defaultValue != nil
         // Each source entity whose rows land here, with the column its value comes from (nil: none).
         let origins = mapped.compactMap { entity -> (number: Int, column: StoreLayout.Column?)? in
-            guard let origin = inference.entitySources[entity], let number = source.numbering.number(of: origin) else { return nil }
-            return (number, inference.propertySources[entity]?[column.property].flatMap { source.column(entity: origin, property: $0) })
+            guard let origin = inference.entitySources[entity], let number = source.numbering.number(of: origin) else {
+                return nil
+            }
+            return (
+                number,
+                inference.propertySources[entity]?[column.property].flatMap {
+                    source.column(entity: origin, property: $0)
+                }
+            )
         }
         let columns = Set(origins.compactMap(\.column))
         guard let only = columns.first else { return .constant(defaultValue ?? .null) }
         /// Whether values from `sourceColumn` gain Core Data's in-row tag (byte 1, as `StoreValue`
         /// writes it): external storage is turned on.
         func tags(_ sourceColumn: StoreLayout.Column) -> Bool {
-            let was = source.model.entity(named: sourceColumn.entity).flatMap { entity in entity.attributes.first { $0.name == sourceColumn.property } }
+            let was = source.model.entity(named: sourceColumn.entity).flatMap { entity in
+                entity.attributes.first { $0.name == sourceColumn.property }
+            }
             return attribute.allowsExternalBinaryDataStorage && was?.allowsExternalBinaryDataStorage == false
         }
         /// One source column's value as this column's, the default where it is empty.
         func expression(of sourceColumn: StoreLayout.Column) -> String {
             let value = "s.\(q(sourceColumn.name))"
-            if tags(sourceColumn) { return "CASE WHEN \(value) IS NULL THEN NULL ELSE CAST(X'01' || \(value) AS BLOB) END" }
+            if tags(sourceColumn) {
+                return "CASE WHEN \(value) IS NULL THEN NULL ELSE CAST(X'01' || \(value) AS BLOB) END"
+            }
             return becameRequired ? "COALESCE(\(value), \((defaultValue ?? .null).literal))" : value
         }
         guard columns.count == 1, origins.allSatisfy({ $0.column != nil }) else {
-            let cases = origins.map { "WHEN \($0.number) THEN \($0.column.map(expression) ?? (defaultValue ?? .null).literal)" }
+            let cases = origins.map {
+                "WHEN \($0.number) THEN \($0.column.map(expression) ?? (defaultValue ?? .null).literal)"
+            }
             return .computed("CASE s.Z_ENT \(cases.joined(separator: " ")) END")
         }
         // Values pass as they are, as Core Data's in-place migration passes them: a new column
@@ -136,17 +159,22 @@ struct LightweightColumns {
     /// way, else looked up from wherever the source kept the link.
     private func linkColumn(_ column: StoreLayout.Column, mapped: [String], entityType: Bool) -> Value {
         guard let entity = mapped.first, let origin = inference.entitySources[entity],
-            let relationship = destination.model.entity(named: entity).flatMap({ destination.model.relationship(named: column.property, in: $0) })
+            let relationship = destination.model.entity(named: entity).flatMap({
+                destination.model.relationship(named: column.property, in: $0)
+            })
         else {
             return .constant(.null)
         }
         let key: String, lookup: Lookup?
-        if let from = inference.propertySources[entity]?[column.property], let storage = source.storage(entity: origin, relationship: from) {
+        if let from = inference.propertySources[entity]?[column.property],
+            let storage = source.storage(entity: origin, relationship: from)
+        {
             switch storage {
             case let .foreignKey(_, sourceColumn, entityColumn):
                 if entityType {
                     if let entityColumn { return .computed(remap("s.\(SQLIdentifier.quote(entityColumn))")) }
-                    return .computed(targetEntity(of: "s.\(SQLIdentifier.quote(sourceColumn))", relationship: relationship))
+                    return .computed(
+                        targetEntity(of: "s.\(SQLIdentifier.quote(sourceColumn))", relationship: relationship))
                 }
                 return .source(column: sourceColumn, fill: nil)
             case let .inverseForeignKey(table, sourceColumn, _, _):
@@ -159,20 +187,26 @@ struct LightweightColumns {
         } else {
             return .constant(.null)
         }
-        return .computed(entityType ? targetEntity(of: key, relationship: relationship) : key, lookups: lookup.map { [$0] } ?? [])
+        return .computed(
+            entityType ? targetEntity(of: key, relationship: relationship) : key, lookups: lookup.map { [$0] } ?? [])
     }
 
     /// `select` of the first row of `table` whose `column` is the copied row's key, in rowid
     /// order (a join table's insertion order, an entity table's key order), and the lookup it makes.
     private func first(_ select: String, of table: String, by column: String) -> (String, Lookup?) {
         let q = SQLIdentifier.quote
-        return ("(SELECT l.\(q(select)) FROM \(q(table)) l WHERE l.\(q(column)) = s.Z_PK ORDER BY l.rowid LIMIT 1)", Lookup(table: table, column: column))
+        return (
+            "(SELECT l.\(q(select)) FROM \(q(table)) l WHERE l.\(q(column)) = s.Z_PK ORDER BY l.rowid LIMIT 1)",
+            Lookup(table: table, column: column)
+        )
     }
 
     /// The link seen from the other side, when only the inverse existed in the source.
     private func reversedLink(for relationship: RelationshipDescription, entity: String) -> (String, Lookup?)? {
-        guard let inverseName = relationship.inverseName, let target = destination.model.entity(named: relationship.destinationEntityName),
-            let targetOrigin = inference.entitySources[target.name], let inverseFrom = inference.propertySources[target.name]?[inverseName],
+        guard let inverseName = relationship.inverseName,
+            let target = destination.model.entity(named: relationship.destinationEntityName),
+            let targetOrigin = inference.entitySources[target.name],
+            let inverseFrom = inference.propertySources[target.name]?[inverseName],
             let storage = source.storage(entity: targetOrigin, relationship: inverseFrom)
         else { return nil }
         switch storage {
@@ -185,14 +219,21 @@ struct LightweightColumns {
             // (Wire 1.24's `Message.conversation` ↔ `Conversation.messages` became
             // `visibleInConversation` ↔ `allMessages`, renamed from `messages`): Core Data keeps
             // the links through the paired to-many, so the key is the old column's.
-            if source.table(for: inference.entitySources[entity] ?? entity)?.name == table { return ("s.\(SQLIdentifier.quote(column))", nil) }
-            return ("(SELECT o.\(SQLIdentifier.quote(column)) FROM \(SQLIdentifier.quote(table)) o WHERE o.Z_PK = s.Z_PK)", nil)
+            if source.table(for: inference.entitySources[entity] ?? entity)?.name == table {
+                return ("s.\(SQLIdentifier.quote(column))", nil)
+            }
+            return (
+                "(SELECT o.\(SQLIdentifier.quote(column)) FROM \(SQLIdentifier.quote(table)) o WHERE o.Z_PK = s.Z_PK)",
+                nil
+            )
         }
     }
 
     /// The new `Z_ENT` of the object a key points to.
     private func targetEntity(of key: String, relationship: RelationshipDescription) -> String {
-        guard let origin = inference.entitySources[relationship.destinationEntityName], let table = source.table(for: origin) else { return "NULL" }
+        guard let origin = inference.entitySources[relationship.destinationEntityName],
+            let table = source.table(for: origin)
+        else { return "NULL" }
         return "(SELECT \(remap("t.Z_ENT")) FROM \(SQLIdentifier.quote(table.name)) t WHERE t.Z_PK = \(key))"
     }
 
@@ -203,7 +244,9 @@ struct LightweightColumns {
             let from = inference.propertySources[entity]?[column.property],
             case let .foreignKey(table, keyColumn, _)? = source.storage(entity: origin, relationship: from)
         else { return .constant(.null) }
-        if let existing = source.tables.first(where: { $0.name == table })?.columns.first(where: { $0.role == .orderKey && $0.property == from }) {
+        if let existing = source.tables.first(where: { $0.name == table })?.columns.first(where: {
+            $0.role == .orderKey && $0.property == from
+        }) {
             return .source(column: existing.name, fill: nil)
         }
         // One window over the rows the copy reads, sorted once: a count of the earlier members per
@@ -211,6 +254,7 @@ struct LightweightColumns {
         // numbers its order items so; `WooCommerceAppTests` migrates that step). A row in no
         // collection keeps 0.
         let key = "s.\(SQLIdentifier.quote(keyColumn))"
-        return .computed("CASE WHEN \(key) IS NULL THEN 0 ELSE row_number() OVER (PARTITION BY \(key) ORDER BY s.Z_PK) * 1024 END")
+        return .computed(
+            "CASE WHEN \(key) IS NULL THEN 0 ELSE row_number() OVER (PARTITION BY \(key) ORDER BY s.Z_PK) * 1024 END")
     }
 }

@@ -70,17 +70,24 @@ struct LightweightMigration {
     /// The ``Work`` of the step on the store as it is now.
     func plannedWork() throws -> Work {
         let schema = try connection.schemaObjects()
-        let statements = LightweightSQL(inference: inference, source: source, destination: destination).statements(schema: schema)
+        let statements = LightweightSQL(inference: inference, source: source, destination: destination).statements(
+            schema: schema)
         // Each table's rows as far as its highest rowid tells: a lookup, not a count. A table
         // without rowids counts none.
         let rows = Dictionary(
             uniqueKeysWithValues: schema.tables.map { table in
-                (table, Int((try? connection.integer(SQLStatement("SELECT max(rowid) FROM main.\(SQLIdentifier.quote(table))"))) ?? 0))
+                (
+                    table,
+                    Int(
+                        (try? connection.integer(
+                            SQLStatement("SELECT max(rowid) FROM main.\(SQLIdentifier.quote(table))"))) ?? 0)
+                )
             })
         let weights = StatementWeights(rows: rows)
         let modelTables = Set((source.tables.map(\.name) + source.joinTables.map(\.name)).map { $0.uppercased() })
         return Work(
-            statements: statements, changes: statements.changes.map(weights.weight), indexes: statements.indexes.map(weights.weight),
+            statements: statements, changes: statements.changes.map(weights.weight),
+            indexes: statements.indexes.map(weights.weight),
             derived: statements.derived.map(weights.weight).reduce(0, +),
             modelRows: rows.filter { modelTables.contains($0.key) }.values.reduce(0, +))
     }
@@ -89,12 +96,15 @@ struct LightweightMigration {
     /// step leaves that derivation as it was: dropped before the step's writes (nothing fires on
     /// them) and made again after, as the store had them.
     private func setAsideDerivedTriggers() throws -> [SchemaObjects.Object] {
-        let kept = DerivedAttributeTriggers(layout: destination).unchangedUnwritten(from: DerivedAttributeTriggers(layout: source))
+        let kept = DerivedAttributeTriggers(layout: destination).unchangedUnwritten(
+            from: DerivedAttributeTriggers(layout: source))
         guard !kept.isEmpty else { return [] }
         let triggers = try connection.schemaObjects().objects.filter { object in
             object.type == "trigger" && kept.contains { $0.owns(triggerNamed: object.name) }
         }
-        for trigger in triggers { try connection.execute(SQLStatement("DROP TRIGGER main.\(SQLIdentifier.quote(trigger.name))")) }
+        for trigger in triggers {
+            try connection.execute(SQLStatement("DROP TRIGGER main.\(SQLIdentifier.quote(trigger.name))"))
+        }
         return triggers
     }
 
@@ -117,7 +127,8 @@ struct LightweightMigration {
     /// Core Data checks the rows a required value is new to before it migrates (error 134110).
     private func requireValues() throws {
         guard !inference.requirements.isEmpty else { return }
-        let unmet = try inference.unmetRequirements(reader: ObjectReader(connection: connection, layout: source, path: path))
+        let unmet = try inference.unmetRequirements(
+            reader: ObjectReader(connection: connection, layout: source, path: path))
         if !unmet.isEmpty { throw inference.unmetRequirementsError(unmet, store: path) }
     }
 

@@ -11,14 +11,17 @@ extension LightweightSQL {
         let removed = source.numbering.entries.map(\.number).filter { numbers[$0] == nil }.sorted()
         var statements: [SQLStatement] = []
         if !removed.isEmpty {
-            let bound = "(SELECT max(ZTRANSACTIONID) FROM ACHANGE WHERE ZENTITY IN (\(removed.map(String.init).joined(separator: ", "))))"
+            let bound =
+                "(SELECT max(ZTRANSACTIONID) FROM ACHANGE WHERE ZENTITY IN (\(removed.map(String.init).joined(separator: ", "))))"
             statements.append(SQLStatement("DELETE FROM ATRANSACTION WHERE Z_PK <= \(bound)"))
             statements.append(SQLStatement("DELETE FROM ACHANGE WHERE ZTRANSACTIONID <= \(bound)"))
         }
         let moved = numbers.filter { $0.key != $0.value }.keys.sorted()
         if !moved.isEmpty {
             statements.append(
-                SQLStatement("UPDATE ACHANGE SET ZENTITY = \(columns.remap("ZENTITY")) WHERE ZENTITY IN (\(moved.map(String.init).joined(separator: ", ")))"))
+                SQLStatement(
+                    "UPDATE ACHANGE SET ZENTITY = \(columns.remap("ZENTITY")) WHERE ZENTITY IN (\(moved.map(String.init).joined(separator: ", ")))"
+                ))
         }
         return statements
     }

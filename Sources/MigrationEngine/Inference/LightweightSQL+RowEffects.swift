@@ -58,9 +58,12 @@ extension LightweightSQL {
     /// step's `Z_ENT` map: its origin's number maps to it, and no other number does.
     private func renumbersOntoItsOwn(_ table: StoreLayout.Table) -> Bool {
         let map = columns.entityNumbers
-        let members = destination.numbering.numbers(inHierarchyOf: destination.numbering.number(of: table.rootEntity) ?? 0)
+        let members = destination.numbering.numbers(
+            inHierarchyOf: destination.numbering.number(of: table.rootEntity) ?? 0)
         return members.allSatisfy { number in
-            guard let name = destination.numbering.name(of: number), let origin = inference.entitySources[name] else { return true }
+            guard let name = destination.numbering.name(of: number), let origin = inference.entitySources[name] else {
+                return true
+            }
             guard let from = source.numbering.number(of: origin) else { return false }
             return map[from] == number && map.filter { $0.value == number }.count == 1
         }
@@ -73,7 +76,9 @@ extension LightweightSQL {
         !preservesRows()
             || destination.tables.contains { table in
                 guard methods[table.name] == .altered, let origin = originTable(of: table) else { return false }
-                return alter(origin, into: table).contains { $0.sql.hasPrefix("UPDATE ") || $0.sql.hasPrefix("DELETE ") }
+                return alter(origin, into: table).contains {
+                    $0.sql.hasPrefix("UPDATE ") || $0.sql.hasPrefix("DELETE ")
+                }
             }
     }
 

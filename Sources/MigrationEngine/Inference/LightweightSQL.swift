@@ -19,7 +19,7 @@ struct LightweightSQL {
         columns = LightweightColumns(inference: inference, source: source, destination: destination)
     }
 
-    private var q: (String) -> String { SQLIdentifier.quote }
+    var q: (String) -> String { SQLIdentifier.quote }
 
     /// What the step does to each destination table, for the plan's findings and tests: `kept`
     /// is a join table left as it is (``JoinTableCopy/copiesItself(_:)``).
@@ -46,7 +46,8 @@ struct LightweightSQL {
         var renames: [(from: String, to: String)] = []
         let (rebuilds, altered) = makeTables(methods: methods, renames: &renames, copies: &result.copies)
         let lookups = lookupIndexes(methods: methods, schema: schema)
-        result.changes += lookups.map(\.create) + rebuilds + makeJoinTables(methods: methods, renames: &renames) + lookups.map(\.drop)
+        result.changes +=
+            lookups.map(\.create) + rebuilds + makeJoinTables(methods: methods, renames: &renames) + lookups.map(\.drop)
         // Altered tables change in place; their old names move aside first so tables can swap names.
         for (table, origin) in altered {
             result.changes += alter(origin, into: table)
@@ -55,7 +56,8 @@ struct LightweightSQL {
             result.changes.append(SQLStatement("ALTER TABLE \(q(origin.name)) RENAME TO \(q(temporary))"))
             renames.append((temporary, table.name))
         }
-        for table in sourceTables where !altered.contains(where: { $0.origin.name == table }) && methods[table] != .kept {
+        for table in sourceTables where !altered.contains(where: { $0.origin.name == table }) && methods[table] != .kept
+        {
             result.changes.append(SQLStatement("DROP TABLE IF EXISTS \(q(table))"))
         }
         for rename in renames where rename.from != rename.to {
@@ -63,7 +65,9 @@ struct LightweightSQL {
         }
         result.changes += history(schema)
         let remaining = schema.indexNames.subtracting(dropped)
-        result.indexes = wantedIndexes.filter { !remaining.contains($0.value.name) }.map(\.key).sorted().map { SQLStatement($0) }
+        result.indexes = wantedIndexes.filter { !remaining.contains($0.value.name) }.map(\.key).sorted().map {
+            SQLStatement($0)
+        }
         result.derived = derived()
         return result
     }
@@ -71,7 +75,9 @@ struct LightweightSQL {
     /// An index for each table a rebuilt table's copy searches by a column (see
     /// ``LightweightColumns/Lookup``), made before the copies and dropped after them, before any
     /// column it covers could be dropped.
-    private func lookupIndexes(methods: [String: TableMethod], schema: SchemaObjects) -> [(create: SQLStatement, drop: SQLStatement)] {
+    private func lookupIndexes(methods: [String: TableMethod], schema: SchemaObjects) -> [(
+        create: SQLStatement, drop: SQLStatement
+    )] {
         let lookups = destination.tables.filter { methods[$0.name] == .rebuilt }.flatMap { table in
             columns.columns(of: table).flatMap { column -> [LightweightColumns.Lookup] in
                 if case .computed(_, let lookups) = column.value { return lookups } else { return [] }
@@ -91,7 +97,9 @@ struct LightweightSQL {
     /// are done (Core Data indexes every to-one's key, a join table's second column, and its
     /// primary key leads with the first).
     private func indexed(_ lookup: LightweightColumns.Lookup, schema: SchemaObjects) -> Bool {
-        if source.joinTables.contains(where: { $0.name == lookup.table && $0.columns.first == lookup.column }) { return true }
+        if source.joinTables.contains(where: { $0.name == lookup.table && $0.columns.first == lookup.column }) {
+            return true
+        }
         return StoreSchema(layout: source).indexes.contains { index in
             index.table == lookup.table && schema.indexNames.contains(index.name)
                 && index.columns.first.map { String($0.prefix { $0 != " " }) } == lookup.column
@@ -106,7 +114,8 @@ struct LightweightSQL {
 
     /// Core Data's indexes for the destination, by the statement that creates each.
     private var wantedIndexes: [String: StoreSchema.Index] {
-        Dictionary(StoreSchema(layout: destination).indexes.map { ($0.statement.sql, $0) }, uniquingKeysWith: { a, _ in a })
+        Dictionary(
+            StoreSchema(layout: destination).indexes.map { ($0.statement.sql, $0) }, uniquingKeysWith: { a, _ in a })
     }
 
     /// Derived-attribute triggers and indexes name old columns. An index already exactly as the
@@ -115,11 +124,17 @@ struct LightweightSQL {
     /// Returns the statements and the names of the indexes they drop.
     private func dropObjects(_ schema: SchemaObjects, methods: [String: TableMethod]) -> ([SQLStatement], Set<String>) {
         let tables = Set(sourceTables), wanted = wantedIndexes
-        let alteredOrigins = Set(destination.tables.filter { methods[$0.name] == .altered }.compactMap { originTable(of: $0)?.name })
-            .union(methods.filter { $0.value == .kept }.keys)
+        let alteredOrigins = Set(
+            destination.tables.filter { methods[$0.name] == .altered }.compactMap { originTable(of: $0)?.name }
+        )
+        .union(methods.filter { $0.value == .kept }.keys)
         var statements: [SQLStatement] = [], dropped: Set<String> = []
         for object in schema.objects where tables.contains(object.table) {
-            if object.type == "index", let index = wanted[object.sql], index.name == object.name, canKeep(index, methods: methods) { continue }
+            if object.type == "index", let index = wanted[object.sql], index.name == object.name,
+                canKeep(index, methods: methods)
+            {
+                continue
+            }
             if object.type == "index" { dropped.insert(object.name) }
             // A table that is not altered or kept is dropped after the copies, its indexes with it: until
             // then they serve the copies' sorts and look-ups (an ordered to-many's window reads
@@ -132,7 +147,10 @@ struct LightweightSQL {
 
     /// New tables created, rebuilt tables created under a temporary name and filled (their renames
     /// added to `renames`); returns those statements and the tables to alter, with their origins.
-    private func makeTables(methods: [String: TableMethod], renames: inout [(from: String, to: String)], copies: inout [SQLStatement: String])
+    private func makeTables(
+        methods: [String: TableMethod], renames: inout [(from: String, to: String)],
+        copies: inout [SQLStatement: String]
+    )
         -> ([SQLStatement], [(table: StoreLayout.Table, origin: StoreLayout.Table)])
     {
         var statements: [SQLStatement] = []
@@ -158,7 +176,9 @@ struct LightweightSQL {
 
     /// Every join table but those kept is made anew under a temporary name and filled from
     /// wherever the source kept those links.
-    private func makeJoinTables(methods: [String: TableMethod], renames: inout [(from: String, to: String)]) -> [SQLStatement] {
+    private func makeJoinTables(methods: [String: TableMethod], renames: inout [(from: String, to: String)])
+        -> [SQLStatement]
+    {
         var statements: [SQLStatement] = []
         for join in destination.joinTables where methods[join.name] != .kept {
             let temporary = "_chrysalis_new_" + join.name
@@ -167,7 +187,9 @@ struct LightweightSQL {
                 SQLStatement(
                     "CREATE TABLE \(q(temporary)) (\(join.columns.map { "\(q($0)) INTEGER" }.joined(separator: ", ")), PRIMARY KEY (\(keys.map(q).joined(separator: ", "))))"
                 ))
-            if let fill = JoinTableCopy(inference: inference, source: source, destination: destination).fill(temporary, join: join) {
+            if let fill = JoinTableCopy(inference: inference, source: source, destination: destination).fill(
+                temporary, join: join)
+            {
                 statements.append(fill)
             }
             renames.append((temporary, join.name))
@@ -200,8 +222,10 @@ struct LightweightSQL {
 
     /// The source table a destination table takes its rows from (hierarchies never merge).
     func originTable(of table: StoreLayout.Table) -> StoreLayout.Table? {
-        let members = destination.numbering.numbers(inHierarchyOf: destination.numbering.number(of: table.rootEntity) ?? 0)
-            .compactMap { destination.numbering.name(of: $0) }
+        let members = destination.numbering.numbers(
+            inHierarchyOf: destination.numbering.number(of: table.rootEntity) ?? 0
+        )
+        .compactMap { destination.numbering.name(of: $0) }
         return members.compactMap { inference.entitySources[$0] }.compactMap { source.table(for: $0) }.first
     }
 
@@ -237,20 +261,26 @@ struct LightweightSQL {
     }
 
     private func create(_ table: StoreLayout.Table, named name: String) -> SQLStatement {
-        let columns = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"] + table.columns.map { "\(q($0.name)) \($0.sqlType)" }
+        let columns =
+            ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"]
+            + table.columns.map { "\(q($0.name)) \($0.sqlType)" }
         return SQLStatement("CREATE TABLE \(q(name)) ( \(columns.joined(separator: ", ")) )")
     }
 
     /// The source entity numbers whose rows the destination table keeps (renumbered).
     func sourceEntityNumbers(for table: StoreLayout.Table) -> [Int] {
-        let members = destination.numbering.numbers(inHierarchyOf: destination.numbering.number(of: table.rootEntity) ?? 0)
-            .compactMap { destination.numbering.name(of: $0) }
+        let members = destination.numbering.numbers(
+            inHierarchyOf: destination.numbering.number(of: table.rootEntity) ?? 0
+        )
+        .compactMap { destination.numbering.name(of: $0) }
         return members.compactMap { inference.entitySources[$0] }.compactMap { source.numbering.number(of: $0) }
     }
 
     /// A rebuilt table's rows: the surviving source entities' rows, renumbered, with every
     /// column's new value.
-    private func copy(into temporary: String, from origin: StoreLayout.Table, table: StoreLayout.Table) -> [SQLStatement] {
+    private func copy(into temporary: String, from origin: StoreLayout.Table, table: StoreLayout.Table)
+        -> [SQLStatement]
+    {
         let remap = columns
         let numbers = sourceEntityNumbers(for: table)
         guard !numbers.isEmpty else { return [] }
@@ -280,103 +310,5 @@ struct LightweightSQL {
                 "INSERT INTO \(q(temporary)) (\(names.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM \(q(origin.name)) s WHERE s.Z_ENT IN (\(numbers.map(String.init).joined(separator: ","))) ORDER BY s.Z_PK",
                 arguments)
         ]
-    }
-
-    /// An altered table's statements: rows of dropped entities deleted, dropped columns dropped,
-    /// renamed ones renamed, new ones added, and one `UPDATE` for every value that changes.
-    /// Statements that would change nothing are left out: each is a scan of the whole table.
-    func alter(_ origin: StoreLayout.Table, into table: StoreLayout.Table) -> [SQLStatement] {
-        let name = q(origin.name)
-        let plan = columns.columns(of: table)
-        var statements: [SQLStatement] = []
-        if deletesRows(from: origin, into: table) {
-            let numbers = sourceEntityNumbers(for: table)
-            statements.append(SQLStatement("DELETE FROM \(name) WHERE Z_ENT NOT IN (\(numbers.map(String.init).joined(separator: ",")))"))
-        }
-        statements += computeNewColumns(name, plan: plan, table: table)
-        let kept = Set(plan.compactMap { column -> String? in if case .source(let source, _) = column.value { return source } else { return nil } })
-        for column in origin.columns where !kept.contains(column.name) {
-            statements.append(SQLStatement("ALTER TABLE \(name) DROP COLUMN \(q(column.name))"))
-        }
-        // Renames go through temporary names, so two columns can trade names.
-        let renamed = plan.compactMap { column -> (String, String)? in
-            if case .source(let source, _) = column.value, source != column.name { return (source, column.name) }
-            return nil
-        }
-        for (from, _) in renamed { statements.append(SQLStatement("ALTER TABLE \(name) RENAME COLUMN \(q(from)) TO \(q("_chrysalis_" + from))")) }
-        for (from, to) in renamed { statements.append(SQLStatement("ALTER TABLE \(name) RENAME COLUMN \(q("_chrysalis_" + from)) TO \(q(to))")) }
-        return statements + addAndUpdate(name, plan: plan, table: table)
-    }
-
-    /// New columns whose values are computed (see ``canAlter(_:origin:)``), added and filled by one
-    /// `UPDATE … FROM` of a query over the table as the source left it: before any column is
-    /// dropped or renamed and any `Z_ENT` renumbered, the row the expressions read (as `s`) is
-    /// the source's row, as in a rebuild's copy. A window in them is evaluated once, over the
-    /// whole table, before the first row is written.
-    private func computeNewColumns(_ name: String, plan: [LightweightColumns.Column], table: StoreLayout.Table) -> [SQLStatement] {
-        let computed = plan.compactMap { column -> (name: String, sql: String, applies: [Int])? in
-            if case .computed(let sql, _) = column.value { return (column.name, sql, column.applies) } else { return nil }
-        }
-        guard !computed.isEmpty else { return [] }
-        let entity = columns.remap("s.Z_ENT")
-        let everyEntity = Set(destination.numbering.numbers(inHierarchyOf: destination.numbering.number(of: table.rootEntity) ?? 0))
-        var statements = computed.map { column in
-            SQLStatement("ALTER TABLE \(name) ADD COLUMN \(q(column.name)) \(table.columns.first { $0.name == column.name }?.sqlType ?? "")")
-        }
-        // A column every entity of the table has needs no test of Z_ENT, so a window over an
-        // indexed key reads the index alone; the rows come back in key order, so the UPDATE
-        // writes the table's pages in order, far faster than with either undone
-        // (`chrysalis-bench --scenario rebuild-ordered` numbers positions so).
-        let values = computed.map { column in
-            let value =
-                column.applies.isEmpty
-                ? "NULL"
-                : Set(column.applies).isSuperset(of: everyEntity)
-                    ? column.sql
-                    : "CASE WHEN (\(entity)) IN (\(column.applies.map(String.init).joined(separator: ","))) THEN \(column.sql) END"
-            return "\(value) AS \(q(column.name))"
-        }
-        let sets = computed.map { "\(q($0.name)) = w.\(q($0.name))" }
-        statements.append(
-            SQLStatement(
-                "UPDATE \(name) SET \(sets.joined(separator: ", ")) FROM (SELECT s.Z_PK AS _chrysalis_pk, \(values.joined(separator: ", ")) FROM \(name) s ORDER BY s.Z_PK) AS w WHERE w._chrysalis_pk = \(name).Z_PK"
-            ))
-        return statements
-    }
-
-    /// New columns added; every value change in one `UPDATE`, so the rows are rewritten once,
-    /// whatever changed. Its expressions see the row as it was, so entity tests use the
-    /// renumbered `Z_ENT` expression.
-    private func addAndUpdate(_ name: String, plan: [LightweightColumns.Column], table: StoreLayout.Table) -> [SQLStatement] {
-        let everyEntity = Set(destination.numbering.numbers(inHierarchyOf: destination.numbering.number(of: table.rootEntity) ?? 0))
-        let entity = columns.remap("Z_ENT")
-        var statements: [SQLStatement] = []
-        var sets: [String] = entity == "Z_ENT" ? [] : ["Z_ENT = \(entity)"]
-        var arguments: [SQLValue] = []
-        for column in plan {
-            let covers = Set(column.applies).isSuperset(of: everyEntity)
-            let applies = "(\(entity)) IN (\(column.applies.map(String.init).joined(separator: ",")))"
-            switch column.value {
-            case .constant(let value):
-                let type = table.columns.first { $0.name == column.name }?.sqlType ?? ""
-                statements.append(SQLStatement("ALTER TABLE \(name) ADD COLUMN \(q(column.name)) \(type)"))
-                guard !value.isNull else { continue }
-                sets.append(covers ? "\(q(column.name)) = ?" : "\(q(column.name)) = CASE WHEN \(applies) THEN ? END")
-                arguments.append(value)
-            case let .source(_, fill):
-                let keptValue = fill == nil ? q(column.name) : "COALESCE(\(q(column.name)), ?)"
-                if covers {
-                    guard let fill else { continue }
-                    sets.append("\(q(column.name)) = \(keptValue)")
-                    arguments.append(fill)
-                } else {
-                    sets.append("\(q(column.name)) = CASE WHEN \(applies) THEN \(keptValue) END")
-                    if let fill { arguments.append(fill) }
-                }
-            case .computed: break
-            }
-        }
-        if !sets.isEmpty { statements.append(SQLStatement("UPDATE \(name) SET \(sets.joined(separator: ", "))", arguments)) }
-        return statements
     }
 }

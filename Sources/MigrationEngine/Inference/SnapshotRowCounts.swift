@@ -15,7 +15,9 @@ final class SnapshotRowCounts: @unchecked Sendable {
 
     /// Starts counting `entities` (rows whose `Z_ENT` is the entity's number) in the store
     /// `writer` writes, whose model is `model`; nil when the store is not in WAL mode.
-    static func start(beside writer: PersistentStore, model: ManagedObjectModel, entities: Set<String>) throws -> SnapshotRowCounts? {
+    static func start(beside writer: PersistentStore, model: ManagedObjectModel, entities: Set<String>) throws
+        -> SnapshotRowCounts?
+    {
         guard let reader = try writer.snapshotReader() else { return nil }
         return SnapshotRowCounts(reader: reader, model: model, entities: entities)
     }

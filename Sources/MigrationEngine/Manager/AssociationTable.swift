@@ -43,9 +43,11 @@ final class AssociationTable {
 
         /// Adds `source` → `destination` to the run when it is the run's next pair; false, changing nothing, otherwise.
         mutating func extend(source: ObjectID, destination: ObjectID) -> Bool {
-            guard source.entityNumber == sourceEntity, destination.entityNumber == destinationEntity, keys.upperBound < .max,
+            guard source.entityNumber == sourceEntity, destination.entityNumber == destinationEntity,
+                keys.upperBound < .max,
                 source.primaryKey == keys.upperBound + 1,
-                case let (shifted, overflow) = source.primaryKey.addingReportingOverflow(offset), !overflow, destination.primaryKey == shifted
+                case let (shifted, overflow) = source.primaryKey.addingReportingOverflow(offset), !overflow,
+                destination.primaryKey == shifted
             else { return false }
             keys = keys.lowerBound...source.primaryKey
             return true
@@ -106,7 +108,8 @@ final class AssociationTable {
         let paired = "\(key) BETWEEN \(identity.bounds.low) AND \(identity.bounds.high)"
         let value = identity.offset == 0 ? key : "(\(key) + \(identity.offset))"
         return IdentityLookup(
-            key: "CASE WHEN \(paired) THEN \(value) END", entity: "CASE WHEN \(paired) THEN \(identity.destinationEntity) END",
+            key: "CASE WHEN \(paired) THEN \(value) END",
+            entity: "CASE WHEN \(paired) THEN \(identity.destinationEntity) END",
             paired: paired, value: value)
     }
 
@@ -135,19 +138,26 @@ final class AssociationTable {
     func add(mapping: Int, source: ObjectID?, destination: ObjectID) throws {
         if let source, !written.contains(mapping) {
             // Grown in place: one look-up and no copy of the identity, once per row of a policy.
-            if let index = identities.index(forKey: mapping), identities.values[index].extend(source: source, destination: destination) { return }
+            if let index = identities.index(forKey: mapping),
+                identities.values[index].extend(source: source, destination: destination)
+            {
+                return
+            }
             let (offset, overflow) = destination.primaryKey.subtractingReportingOverflow(source.primaryKey)
-            if identities[mapping] == nil, !overflow, let name = sourceLayout.numbering.name(of: source.entityNumber), let table = sourceLayout.table(for: name)
+            if identities[mapping] == nil, !overflow, let name = sourceLayout.numbering.name(of: source.entityNumber),
+                let table = sourceLayout.table(for: name)
             {
                 identities[mapping] = Identity(
-                    sourceTable: table.name, sourceEntity: source.entityNumber, destinationEntity: destination.entityNumber,
+                    sourceTable: table.name, sourceEntity: source.entityNumber,
+                    destinationEntity: destination.entityNumber,
                     keys: source.primaryKey...source.primaryKey, offset: offset)
                 return
             }
         }
         try writeOut(mapping)
         try insertPair().run([
-            SQLValue(mapping), source.map { SQLValue($0.entityNumber) } ?? .null, source.map { .integer($0.primaryKey) } ?? .null,
+            SQLValue(mapping), source.map { SQLValue($0.entityNumber) } ?? .null,
+            source.map { .integer($0.primaryKey) } ?? .null,
             SQLValue(destination.entityNumber), .integer(destination.primaryKey),
         ])
     }
@@ -168,10 +178,14 @@ final class AssociationTable {
         // Answered without a query while the pairs are an identity: per-row lookups would
         // otherwise prepare a statement for every new key range.
         if let identity = identities[mapping] {
-            return identity.contains(source) ? [ObjectID(entityNumber: identity.destinationEntity, primaryKey: source.primaryKey + identity.offset)] : []
+            return identity.contains(source)
+                ? [ObjectID(entityNumber: identity.destinationEntity, primaryKey: source.primaryKey + identity.offset)]
+                : []
         }
-        return try connection.prepare("SELECT destination_entity, destination_pk FROM \(relation(mapping)) WHERE mapping = ? AND source_pk = ? ORDER BY rowid")
-            .rows([SQLValue(mapping), .integer(source.primaryKey)]).map { Self.objectID($0[0], $0[1]) }
+        return try connection.prepare(
+            "SELECT destination_entity, destination_pk FROM \(relation(mapping)) WHERE mapping = ? AND source_pk = ? ORDER BY rowid"
+        )
+        .rows([SQLValue(mapping), .integer(source.primaryKey)]).map { Self.objectID($0[0], $0[1]) }
     }
 
     func sources(mapping: Int, destination: ObjectID) throws -> [ObjectID] {
@@ -188,7 +202,9 @@ final class AssociationTable {
     }
 
     /// The next `limit` pairs of `mapping` after `rowid`, in creation order.
-    func page(mapping: Int, after rowid: Int64, limit: Int) throws -> [(rowid: Int64, source: ObjectID?, destination: ObjectID)] {
+    func page(mapping: Int, after rowid: Int64, limit: Int) throws -> [(
+        rowid: Int64, source: ObjectID?, destination: ObjectID
+    )] {
         try connection.prepare(
             """
             SELECT rowid, source_entity, source_pk, destination_entity, destination_pk FROM \(relation(mapping))
@@ -202,7 +218,9 @@ final class AssociationTable {
 
     func count(mapping: Int) throws -> Int {
         if let identity = identities[mapping] { return identity.keys.count }
-        return Int(try connection.integer(SQLStatement("SELECT count(*) FROM \(relation(mapping)) WHERE mapping = ?", [SQLValue(mapping)])) ?? 0)
+        return Int(
+            try connection.integer(
+                SQLStatement("SELECT count(*) FROM \(relation(mapping)) WHERE mapping = ?", [SQLValue(mapping)])) ?? 0)
     }
 
     private var preparedInsert: PreparedStatement?

@@ -24,7 +24,9 @@ struct AttributeAssignments {
         let copiedKey: String?
 
         init(name: String, attribute: AttributeDescription, expression: Expression, text: String?, copiedKey: String?) {
-            (self.name, self.attribute, self.expression, self.text, self.copiedKey) = (name, attribute, expression, text, copiedKey)
+            (self.name, self.attribute, self.expression, self.text, self.copiedKey) = (
+                name, attribute, expression, text, copiedKey
+            )
         }
     }
 
@@ -47,7 +49,9 @@ struct AttributeAssignments {
             {
                 copiedKey = keys[0]
             }
-            return Assignment(name: property.name, attribute: attribute, expression: expression, text: property.text, copiedKey: copiedKey)
+            return Assignment(
+                name: property.name, attribute: attribute, expression: expression, text: property.text,
+                copiedKey: copiedKey)
         }
     }
 

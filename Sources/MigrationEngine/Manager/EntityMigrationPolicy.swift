@@ -20,7 +20,8 @@ public protocol EntityMigrationPolicy {
     ///   - manager: Where instances are inserted (``MigrationManager/insertDestination(_:_:)``)
     ///     and associated (``MigrationManager/associate(source:destination:mapping:)``).
     /// - Throws: Anything, to stop the migration; the store is then put back as it was.
-    func createDestinationInstances(forSource source: ObjectID, in mapping: EntityMapping, manager: MigrationManager) throws
+    func createDestinationInstances(forSource source: ObjectID, in mapping: EntityMapping, manager: MigrationManager)
+        throws
     /// After the mapping's last source instance.
     ///
     /// - Parameters:
@@ -36,7 +37,8 @@ public protocol EntityMigrationPolicy {
     ///   - manager: Where relationships are set (``MigrationManager/relateDestination(_:_:to:)``)
     ///     and associations looked up.
     /// - Throws: Anything, to stop the migration; the store is then put back as it was.
-    func createRelationships(forDestination destination: ObjectID, in mapping: EntityMapping, manager: MigrationManager) throws
+    func createRelationships(forDestination destination: ObjectID, in mapping: EntityMapping, manager: MigrationManager)
+        throws
     /// After the mapping's relationships.
     ///
     /// - Parameters:
@@ -70,7 +72,8 @@ public protocol EntityMigrationPolicy {
     ///   - manager: The running migration's manager.
     /// - Returns: The value, or `nil` for a selector the policy does not answer.
     /// - Throws: Anything, to stop the migration; the store is then put back as it was.
-    func function(_ selector: String, arguments: [ExpressionValue], manager: MigrationManager) throws -> ExpressionValue?
+    func function(_ selector: String, arguments: [ExpressionValue], manager: MigrationManager) throws
+        -> ExpressionValue?
     /// Whether ``createRelationships(forDestination:in:manager:)`` is Core Data's default, so
     /// Chrysalis may set the mapping's relationships with set-based SQL instead of calling it per
     /// object. True unless you override that hook; then return false.
@@ -95,7 +98,9 @@ extension EntityMigrationPolicy {
     ///   - manager: Where the instance is inserted and associated.
     /// - Throws: A `MigrationError` when a value expression cannot be evaluated or gives a value
     ///   its attribute cannot hold; a `StoreError` when the destination cannot be written.
-    public func createDestinationInstances(forSource source: ObjectID, in mapping: EntityMapping, manager: MigrationManager) throws {
+    public func createDestinationInstances(
+        forSource source: ObjectID, in mapping: EntityMapping, manager: MigrationManager
+    ) throws {
         try manager.createDefaultDestinationInstance(forSource: source, in: mapping)
     }
 
@@ -116,7 +121,9 @@ extension EntityMigrationPolicy {
     ///   - manager: Where the relationships are set.
     /// - Throws: A `MigrationError` when a relationship expression cannot be evaluated; a
     ///   `StoreError` when the destination cannot be written.
-    public func createRelationships(forDestination destination: ObjectID, in mapping: EntityMapping, manager: MigrationManager) throws {
+    public func createRelationships(
+        forDestination destination: ObjectID, in mapping: EntityMapping, manager: MigrationManager
+    ) throws {
         try manager.createDefaultRelationships(forDestination: destination, in: mapping)
     }
 
@@ -151,7 +158,9 @@ extension EntityMigrationPolicy {
     ///   - manager: The running migration's manager.
     /// - Returns: `nil`, for every selector.
     /// - Throws: Nothing; an override may throw to stop the migration.
-    public func function(_ selector: String, arguments: [ExpressionValue], manager: MigrationManager) throws -> ExpressionValue? { nil }
+    public func function(_ selector: String, arguments: [ExpressionValue], manager: MigrationManager) throws
+        -> ExpressionValue?
+    { nil }
 }
 
 /// The policy of entity mappings that name none: Core Data's defaults throughout.

@@ -56,7 +56,9 @@ final class FoldedToOnes {
     /// (`chrysalis-bench --scenario custom-policy`, BookStore 3 → 4).
     func setToOnes(of pending: inout PendingInsert, from toOne: [String: ObjectID], writer: ObjectWriter) throws {
         for index in folds.indices {
-            guard let key = toOne[folds[index].sourceRelationship], let destination = folds[index].target.destination(ofKey: key.primaryKey) else { continue }
+            guard let key = toOne[folds[index].sourceRelationship],
+                let destination = folds[index].target.destination(ofKey: key.primaryKey)
+            else { continue }
             try writer.setToOne(folds[index].relationship, to: destination, in: &pending)
         }
     }
@@ -74,7 +76,9 @@ final class FoldedToOnes {
             confirmed += 1
             return
         }
-        if mapping == self.mapping || destination.entityNumber == entityNumber || folds.contains(where: { $0.targetMapping == mapping }) {
+        if mapping == self.mapping || destination.entityNumber == entityNumber
+            || folds.contains(where: { $0.targetMapping == mapping })
+        {
             try stop(writer)
         }
     }

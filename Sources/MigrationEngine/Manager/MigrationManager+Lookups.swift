@@ -87,7 +87,8 @@ extension MigrationManager {
     /// - Returns: The matching instances, by key; empty when none matches.
     /// - Throws: A `StoreError` when the entity or attribute does not exist or cannot hold `value`,
     ///   or the destination cannot be read or written.
-    public func destinationObjectIDs(_ entity: String, where key: String, equals value: StoreValue) throws -> [ObjectID] {
+    public func destinationObjectIDs(_ entity: String, where key: String, equals value: StoreValue) throws -> [ObjectID]
+    {
         try stores.writePendingInsert(before: entity)
         return try stores.destinationReader.matchingObjectIDs(of: entity, where: key, equals: value)
     }
@@ -102,9 +103,13 @@ extension MigrationManager {
     /// - Returns: The instance, or `nil` when none matches.
     /// - Throws: A `StoreError` when the entity or attribute does not exist or cannot hold `value`,
     ///   or the destination cannot be read or written.
-    public func firstDestinationObjectID(_ entity: String, where key: String, equals value: StoreValue) throws -> ObjectID? {
+    public func firstDestinationObjectID(_ entity: String, where key: String, equals value: StoreValue) throws
+        -> ObjectID?
+    {
         try stores.writePendingInsert(before: entity)
-        return try stores.destinationReader.matchingObjectIDs(of: entity, where: key, equals: value, from: .first, limit: 1).first
+        return try stores.destinationReader.matchingObjectIDs(
+            of: entity, where: key, equals: value, from: .first, limit: 1
+        ).first
     }
 
     /// The destination instance of `entity` with the highest key (the one made last) whose `key`
@@ -117,9 +122,13 @@ extension MigrationManager {
     /// - Returns: The instance, or `nil` when none matches.
     /// - Throws: A `StoreError` when the entity or attribute does not exist or cannot hold `value`,
     ///   or the destination cannot be read or written.
-    public func lastDestinationObjectID(_ entity: String, where key: String, equals value: StoreValue) throws -> ObjectID? {
+    public func lastDestinationObjectID(_ entity: String, where key: String, equals value: StoreValue) throws
+        -> ObjectID?
+    {
         try stores.writePendingInsert(before: entity)
-        return try stores.destinationReader.matchingObjectIDs(of: entity, where: key, equals: value, from: .last, limit: 1).first
+        return try stores.destinationReader.matchingObjectIDs(
+            of: entity, where: key, equals: value, from: .last, limit: 1
+        ).first
     }
 
     // MARK: Upkeep

@@ -5,13 +5,16 @@ extension MigrationManager {
             guard let name = mapping.policyName else { return DefaultEntityMigrationPolicy() }
             guard let policy = self.policies.policy(named: name) else {
                 throw MigrationError(
-                    .missingPolicy, "entity mapping \(mapping.name) of \(mappingModel.name) names policy \(name), which is not registered",
-                    fix: "register a policy under that name (registered: \(self.policies.names.isEmpty ? "none" : self.policies.names.joined(separator: ", ")))"
+                    .missingPolicy,
+                    "entity mapping \(mapping.name) of \(mappingModel.name) names policy \(name), which is not registered",
+                    fix:
+                        "register a policy under that name (registered: \(self.policies.names.isEmpty ? "none" : self.policies.names.joined(separator: ", ")))"
                 )
             }
             return policy
         }
-        stores.policiesByMapping = Dictionary(zip(mappingModel.entityMappings.map(\.name), resolved), uniquingKeysWith: { first, _ in first })
+        stores.policiesByMapping = Dictionary(
+            zip(mappingModel.entityMappings.map(\.name), resolved), uniquingKeysWith: { first, _ in first })
         return resolved
     }
 

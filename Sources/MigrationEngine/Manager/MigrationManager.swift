@@ -16,7 +16,7 @@ public final class MigrationManager {
     /// The mapping model of the running pass.
     public internal(set) var mappingModel: MappingModel { didSet { lastMappingIndex = nil } }
     /// The entity mapping ``index(of:)`` found last.
-    private var lastMappingIndex: (name: String, index: Int)?
+    var lastMappingIndex: (name: String, index: Int)?
     /// Anything a policy wants to keep across instances and mappings, as Core Data's `userInfo`.
     ///
     /// A trap for state that changes per row: `[String: Any]` holds values, not references, so
@@ -34,7 +34,7 @@ public final class MigrationManager {
 
     /// Destination attributes set as each instance of an entity is associated with its source,
     /// by destination entity: ``setOnAssociation(_:_:to:)``.
-    public private(set) var associationValues: [String: [(attribute: String, expression: Expression)]] = [:]
+    public internal(set) var associationValues: [String: [(attribute: String, expression: Expression)]] = [:]
 
     /// The policies' state, by key type: ``state(_:_:)``.
     var stateBoxes: [ObjectIdentifier: AnyObject] = [:]
@@ -51,8 +51,10 @@ public final class MigrationManager {
     let run: MigrationRunState
 
     init(
-        connection: StoreConnection, sourceStore: PersistentStore, sourceLayout: StoreLayout, destinationLayout: StoreLayout, destinationPath: String,
-        mappingModel: MappingModel, policies: PolicyRegistry, cancellation: CancellationToken, run: MigrationRunState = MigrationRunState()
+        connection: StoreConnection, sourceStore: PersistentStore, sourceLayout: StoreLayout,
+        destinationLayout: StoreLayout, destinationPath: String,
+        mappingModel: MappingModel, policies: PolicyRegistry, cancellation: CancellationToken,
+        run: MigrationRunState = MigrationRunState()
     ) {
         self.run = run
         sourceModel = sourceLayout.model
@@ -60,7 +62,8 @@ public final class MigrationManager {
         self.mappingModel = mappingModel
         self.policies = policies
         stores = StepStores(
-            connection: connection, sourceStore: sourceStore, sourceLayout: sourceLayout, destinationLayout: destinationLayout,
+            connection: connection, sourceStore: sourceStore, sourceLayout: sourceLayout,
+            destinationLayout: destinationLayout,
             destinationPath: destinationPath, cancellation: cancellation)
     }
 
@@ -90,8 +93,10 @@ public final class MigrationManager {
         mapping: EntityMapping? = nil
     ) throws -> ExpressionValue {
         let scope = MigrationScope(manager: self, source: source, destination: destination, mapping: mapping)
-        return try ExpressionEvaluator(context: scope, evaluatedObject: source.map { .object(ObjectRef(side: .source, id: $0)) } ?? .null)
-            .evaluate(expression)
+        return try ExpressionEvaluator(
+            context: scope, evaluatedObject: source.map { .object(ObjectRef(side: .source, id: $0)) } ?? .null
+        )
+        .evaluate(expression)
     }
 
     // MARK: Writing the destination
@@ -109,7 +114,8 @@ public final class MigrationManager {
     @discardableResult
     public func insertDestination(_ entity: String, _ values: [String: StoreValue] = [:]) throws -> ObjectID {
         try stores.queuePendingInsert()
-        if let fold = stores.activeFold, try fold.foldsInsert(of: entity, visiting: stores.visitingSource != nil, writer: stores.writer),
+        if let fold = stores.activeFold,
+            try fold.foldsInsert(of: entity, visiting: stores.visitingSource != nil, writer: stores.writer),
             let source = stores.visitingSource?.id, let toOne = stores.visitingSource?.toOne
         {
             var pending = try stores.writer.prepareInsert(entity, values)
@@ -151,7 +157,9 @@ public final class MigrationManager {
     public func relateDestination(_ id: ObjectID, _ relationship: String, to destinations: [ObjectID]) throws {
         stores.forgetCachedObjects()
         try stopFolding()
-        if var pending = stores.pendingInsert, pending.id == id, try stores.writer.relate(&pending, relationship, to: destinations) {
+        if var pending = stores.pendingInsert, pending.id == id,
+            try stores.writer.relate(&pending, relationship, to: destinations)
+        {
             stores.pendingInsert = pending
             return
         }
@@ -210,86 +218,10 @@ public final class MigrationManager {
         }
         try stores.writePendingInsert()
         var found: [ObjectID] = []
-        try stores.destinationReader.forEachObject(of: entity, includingSubentities: includingSubentities) { found.append($0.id) }
+        try stores.destinationReader.forEachObject(of: entity, includingSubentities: includingSubentities) {
+            found.append($0.id)
+        }
         return found
-    }
-
-    // MARK: Associations
-
-    /// Sets `attribute` of every instance of `entity` the pass creates to `expression` (a value
-    /// expression with `$source`), as it is associated with its source: Core Data's association
-    /// hook for its most common use, filling a destination attribute from the source. Written as
-    /// an expression rather than a closure, it compiles to SQL with the mapping's own values, so
-    /// a set-based mapping stays set-based; otherwise it is evaluated per instance.
-    /// - Parameters:
-    ///   - entity: A destination entity.
-    ///   - attribute: One of its attributes; a later call for it replaces this one.
-    ///   - expression: A value expression in Core Data's syntax, with `$source`.
-    /// - Throws: A `MigrationError` of kind `.evaluation` when the attribute does not exist or the expression does not parse.
-    public func setOnAssociation(_ entity: String, _ attribute: String, to expression: String) throws {
-        guard let description = destinationModel.entity(named: entity),
-            destinationModel.allAttributes(of: description).contains(where: { $0.name == attribute })
-        else {
-            throw MigrationError(
-                .evaluation, "setOnAssociation: the destination model has no attribute \(entity).\(attribute)",
-                fix: "name an attribute of the destination model's \(entity)")
-        }
-        let parsed: Expression
-        do { parsed = try ExpressionParser.expression(expression) } catch {
-            throw MigrationError(.evaluation, "setOnAssociation \(entity).\(attribute): \(expression): \(error)", fix: "correct the value expression")
-        }
-        associationValues[entity, default: []].removeAll { $0.attribute == attribute }
-        associationValues[entity, default: []].append((attribute, parsed))
-    }
-
-    /// Records that `destination` was made from `source` by `mapping`.
-    /// - Parameters:
-    ///   - source: The source instance, or `nil` for an instance made from none.
-    ///   - destination: The destination instance made from it.
-    ///   - mapping: The entity mapping that made it.
-    /// - Throws: A `MigrationError` for an entity mapping the mapping model lacks or a failing association value; a `StoreError`; what `didAssociate` throws.
-    public func associate(source: ObjectID?, destination: ObjectID, mapping: EntityMapping) throws {
-        let number = try index(of: mapping.name)
-        try stores.associations.add(mapping: number, source: source, destination: destination)
-        // A pair that ends a fold makes the writer write to its instance (``FoldedToOnes/associated``),
-        // which it does after the rows it has queued.
-        if !stores.foldedToOnes.isEmpty {
-            if stores.foldedToOnes.values.contains(where: \.hasPending) { try stores.queuePendingInsert() }
-            for fold in stores.foldedToOnes.values { try fold.associated(source: source, destination: destination, mapping: number, writer: stores.writer) }
-        }
-        if !associationValues.isEmpty, let entity = mapping.destinationEntity, let assignments = associationValues[entity], !assignments.isEmpty {
-            let values = try attributeValues(
-                AttributeAssignments(assignments, entity: entity, destinationLayout: stores.destinationLayout), mapping: mapping,
-                source: source, destination: destination)
-            try setDestinationValues(destination, values)
-        }
-        if let didAssociate, didAssociateEntities.map({ mapping.destinationEntity.map($0.contains) ?? false }) ?? true {
-            try didAssociate(self, source, destination, mapping)
-        }
-    }
-
-    /// The destination instances the entity mapping `name` made from `sourceInstances`.
-    public func destinationInstances(forEntityMappingNamed name: String, sourceInstances: [ObjectID]) throws -> [ObjectID] {
-        let mapping = try index(of: name)
-        return try sourceInstances.flatMap { try stores.associations.destinations(mapping: mapping, source: $0) }
-    }
-
-    /// The source instances the entity mapping `name` made `destinationInstances` from.
-    public func sourceInstances(forEntityMappingNamed name: String, destinationInstances: [ObjectID]) throws -> [ObjectID] {
-        let mapping = try index(of: name)
-        return try destinationInstances.flatMap { try stores.associations.sources(mapping: mapping, destination: $0) }
-    }
-
-    func index(of mappingName: String) throws -> Int {
-        // A policy associates once per row, always with the mapping it is visiting.
-        if let last = lastMappingIndex, last.name == mappingName { return last.index }
-        guard let index = mappingModel.entityMappings.firstIndex(where: { $0.name == mappingName }) else {
-            throw MigrationError(
-                .evaluation, "mapping model \(mappingModel.name) has no entity mapping named \(mappingName)",
-                fix: "use one of: \(mappingModel.entityMappings.map(\.name).joined(separator: ", "))")
-        }
-        lastMappingIndex = (mappingName, index)
-        return index
     }
 
     // MARK: Core Data's defaults
@@ -301,9 +233,12 @@ public final class MigrationManager {
     /// - Returns: The new instance, or `nil` when the mapping has no destination entity in the destination store.
     /// - Throws: A `MigrationError` of kind `.evaluation` when a value expression fails or gives a value its attribute cannot hold; a `StoreError`.
     @discardableResult
-    public func createDefaultDestinationInstance(forSource source: ObjectID, in mapping: EntityMapping) throws -> ObjectID? {
+    public func createDefaultDestinationInstance(forSource source: ObjectID, in mapping: EntityMapping) throws
+        -> ObjectID?
+    {
         guard let entity = mapping.destinationEntity, stores.destinationLayout.hasEntity(entity) else { return nil }
-        let values = try attributeValues(attributeAssignments(of: mapping, entity: entity), mapping: mapping, source: source, destination: nil)
+        let values = try attributeValues(
+            attributeAssignments(of: mapping, entity: entity), mapping: mapping, source: source, destination: nil)
         let destination = try insertDestination(entity, values)
         try associate(source: source, destination: destination, mapping: mapping)
         return destination
@@ -311,16 +246,21 @@ public final class MigrationManager {
 
     /// `mapping`'s attribute assignments to an instance of `entity`, worked out on first use in the pass.
     private func attributeAssignments(of mapping: EntityMapping, entity: String) -> AttributeAssignments {
-        if let known = stores.attributeAssignmentsByMapping[mapping.name], known.entity == entity { return known.assignments }
-        let made = AttributeAssignments(mapping: mapping, entity: entity, sourceLayout: stores.sourceLayout, destinationLayout: stores.destinationLayout)
+        if let known = stores.attributeAssignmentsByMapping[mapping.name], known.entity == entity {
+            return known.assignments
+        }
+        let made = AttributeAssignments(
+            mapping: mapping, entity: entity, sourceLayout: stores.sourceLayout,
+            destinationLayout: stores.destinationLayout)
         stores.attributeAssignmentsByMapping[mapping.name] = (entity, made)
         return made
     }
 
     /// Evaluates value expressions for an instance and converts each result to what its attribute
     /// holds; a plain `$source.<attribute>` is read from the source row (``AttributeAssignments``).
-    private func attributeValues(_ plan: AttributeAssignments, mapping: EntityMapping, source: ObjectID?, destination: ObjectID?) throws -> [String: StoreValue]
-    {
+    func attributeValues(
+        _ plan: AttributeAssignments, mapping: EntityMapping, source: ObjectID?, destination: ObjectID?
+    ) throws -> [String: StoreValue] {
         var values: [String: StoreValue] = [:]
         values.reserveCapacity(plan.assignments.count)
         let copiedFrom = source.flatMap { $0.entityNumber == plan.sourceEntityNumber ? $0 : nil }
@@ -330,7 +270,9 @@ public final class MigrationManager {
             if let key = assignment.copiedKey, let sourceRow {
                 value = .value(sourceRow.values[key] ?? .null)
             } else {
-                value = try evaluateProperty(assignment.expression, property: assignment.name, mapping: mapping, source: source, destination: destination)
+                value = try evaluateProperty(
+                    assignment.expression, property: assignment.name, mapping: mapping, source: source,
+                    destination: destination)
             }
             let attribute = assignment.attribute
             guard let converted = value.storeValue(for: attribute.attributeType.expressionKind) else {
@@ -354,16 +296,22 @@ public final class MigrationManager {
         try createDefaultRelationships(forDestination: destination, in: mapping, skipping: [])
     }
 
-    func createDefaultRelationships(forDestination destination: ObjectID, in mapping: EntityMapping, skipping: Set<String>) throws {
+    func createDefaultRelationships(
+        forDestination destination: ObjectID, in mapping: EntityMapping, skipping: Set<String>
+    ) throws {
         let source = try sourceInstances(forEntityMappingNamed: mapping.name, destinationInstances: [destination]).first
-        guard let entity = mapping.destinationEntity, let description = destinationModel.entity(named: entity) else { return }
+        guard let entity = mapping.destinationEntity, let description = destinationModel.entity(named: entity) else {
+            return
+        }
         for property in mapping.relationshipMappings where !skipping.contains(property.name) {
             guard let expression = property.expression,
                 let relationship = destinationModel.relationship(named: property.name, in: description)
             else { continue }
-            let value = try evaluateProperty(expression, property: property.name, mapping: mapping, source: source, destination: destination)
+            let value = try evaluateProperty(
+                expression, property: property.name, mapping: mapping, source: source, destination: destination)
             let targets = value.objects.filter { $0.side == .destination }.map(\.id)
-            try relateDestination(destination, property.name, to: relationship.isToMany ? targets : Array(targets.prefix(1)))
+            try relateDestination(
+                destination, property.name, to: relationship.isToMany ? targets : Array(targets.prefix(1)))
         }
     }
 
@@ -375,7 +323,8 @@ public final class MigrationManager {
             return try evaluate(expression, source: source, destination: destination, mapping: mapping)
         } catch let error as EvaluationError {
             throw MigrationError(
-                .evaluation, "\(mapping.name).\(property): \(error) (source object \(source.map(\.description) ?? "none"))",
+                .evaluation,
+                "\(mapping.name).\(property): \(error) (source object \(source.map(\.description) ?? "none"))",
                 fix: "correct the value expression")
         }
     }

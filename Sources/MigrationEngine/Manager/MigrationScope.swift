@@ -33,7 +33,9 @@ struct MigrationScope: ExpressionContext {
         }
         switch layout.property(key, of: entityName) {
         case .relationship(let relationship, _)?:
-            let targets = try reader.destinations(of: object.id, key).map { ExpressionValue.object(ObjectRef(side: object.side, id: $0)) }
+            let targets = try reader.destinations(of: object.id, key).map {
+                ExpressionValue.object(ObjectRef(side: object.side, id: $0))
+            }
             return relationship.isToMany ? .collection(targets) : (targets.first ?? .null)
         case .attribute?:
             guard let stored = try manager.stores.cachedObject(object) else { return .null }
@@ -43,14 +45,20 @@ struct MigrationScope: ExpressionContext {
         }
     }
 
-    func call(_ receiver: ExpressionValue, _ selector: String, _ arguments: [ExpressionValue]) throws -> ExpressionValue {
+    func call(_ receiver: ExpressionValue, _ selector: String, _ arguments: [ExpressionValue]) throws -> ExpressionValue
+    {
         switch selector {
-        case "destinationInstancesForEntityMappingNamed:sourceInstances:", "destinationInstancesForSourceRelationshipNamed:sourceInstances:":
-            guard receiver == Self.managerMarker || receiver == Self.policyMarker else { throw EvaluationError("\(selector) must be sent to $manager") }
+        case "destinationInstancesForEntityMappingNamed:sourceInstances:",
+            "destinationInstancesForSourceRelationshipNamed:sourceInstances:":
+            guard receiver == Self.managerMarker || receiver == Self.policyMarker else {
+                throw EvaluationError("\(selector) must be sent to $manager")
+            }
             guard arguments.count == 2, case .value(.string(let name)) = arguments[0] else {
                 throw EvaluationError("\(selector) takes a name and the source instances")
             }
-            let mappingName = selector.hasPrefix("destinationInstancesForEntityMappingNamed") ? name : try mappingName(forSourceRelationship: name)
+            let mappingName =
+                selector.hasPrefix("destinationInstancesForEntityMappingNamed")
+                ? name : try mappingName(forSourceRelationship: name)
             let sources = arguments[1].objects.filter { $0.side == .source }.map(\.id)
             let targets = try manager.destinationInstances(forEntityMappingNamed: mappingName, sourceInstances: sources)
             return .collection(targets.map { .object(ObjectRef(side: .destination, id: $0)) })
@@ -61,7 +69,9 @@ struct MigrationScope: ExpressionContext {
             guard case .value(.string(let suffix))? = arguments.first else { return .value(.string(text)) }
             return .value(.string(text + suffix))
         default:
-            guard receiver == Self.policyMarker else { throw EvaluationError("FUNCTION selector \"\(selector)\" is not allowed") }
+            guard receiver == Self.policyMarker else {
+                throw EvaluationError("FUNCTION selector \"\(selector)\" is not allowed")
+            }
             return try policyFunction(selector, arguments)
         }
     }
@@ -69,7 +79,9 @@ struct MigrationScope: ExpressionContext {
     /// `FUNCTION($entityPolicy, selector, …)`: the running entity mapping's policy answers it.
     private func policyFunction(_ selector: String, _ arguments: [ExpressionValue]) throws -> ExpressionValue {
         guard let mapping, let policy = manager.stores.policiesByMapping[mapping.name] else {
-            throw EvaluationError("FUNCTION($entityPolicy, \"\(selector)\", …) needs the entity mapping's custom policy, and none is running")
+            throw EvaluationError(
+                "FUNCTION($entityPolicy, \"\(selector)\", …) needs the entity mapping's custom policy, and none is running"
+            )
         }
         guard let result = try policy.function(selector, arguments: arguments, manager: manager) else {
             throw EvaluationError(
@@ -83,7 +95,9 @@ struct MigrationScope: ExpressionContext {
     private func mappingName(forSourceRelationship name: String) throws -> String {
         guard let sourceName = mapping?.sourceEntity, let entity = manager.sourceModel.entity(named: sourceName),
             let relationship = manager.sourceModel.relationship(named: name, in: entity),
-            let target = manager.mappingModel.entityMappings.first(where: { $0.sourceEntity == relationship.destinationEntityName })
+            let target = manager.mappingModel.entityMappings.first(where: {
+                $0.sourceEntity == relationship.destinationEntityName
+            })
         else {
             throw EvaluationError("no entity mapping migrates the destinations of relationship \"\(name)\"")
         }

@@ -40,7 +40,9 @@ extension MigrationManager {
     ///   - initial: Makes the state the first time it is asked for.
     /// - Returns: The state's box, the same one on every call in the pass.
     /// - Throws: What `initial` throws.
-    public func state<Key: MigrationStateKey>(_ key: Key.Type, _ initial: () throws -> Key.Value) rethrows -> MigrationStateBox<Key.Value> {
+    public func state<Key: MigrationStateKey>(_ key: Key.Type, _ initial: () throws -> Key.Value) rethrows
+        -> MigrationStateBox<Key.Value>
+    {
         let id = ObjectIdentifier(key)
         if let box = stateBoxes[id] as? MigrationStateBox<Key.Value> { return box }
         let box = MigrationStateBox(try initial())
@@ -69,7 +71,9 @@ public final class MigrationRunState: @unchecked Sendable {
     ///   - initial: Makes the state the first time any step asks for it.
     /// - Returns: The state's box, the same one on every call in the run.
     /// - Throws: What `initial` throws.
-    public func state<Key: MigrationStateKey>(_ key: Key.Type, _ initial: () throws -> Key.Value) rethrows -> MigrationStateBox<Key.Value> {
+    public func state<Key: MigrationStateKey>(_ key: Key.Type, _ initial: () throws -> Key.Value) rethrows
+        -> MigrationStateBox<Key.Value>
+    {
         lock.lock()
         defer { lock.unlock() }
         let id = ObjectIdentifier(key)
@@ -94,7 +98,9 @@ extension MigrationManager {
     ///   - initial: Makes the state the first time any step or pass asks for it.
     /// - Returns: The state's box, the same one on every call in the run.
     /// - Throws: What `initial` throws.
-    public func runState<Key: MigrationStateKey>(_ key: Key.Type, _ initial: () throws -> Key.Value) rethrows -> MigrationStateBox<Key.Value> {
+    public func runState<Key: MigrationStateKey>(_ key: Key.Type, _ initial: () throws -> Key.Value) rethrows
+        -> MigrationStateBox<Key.Value>
+    {
         try run.state(key, initial)
     }
 }

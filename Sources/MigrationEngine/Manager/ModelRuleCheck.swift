@@ -30,13 +30,16 @@ struct ModelRuleCheck {
         let q = SQLIdentifier.quote
         for entity in model.entities {
             defer { didCheckEntity() }
-            guard !entity.isAbstract, let number = layout.numbering.number(of: entity.name), let table = layout.table(for: entity.name) else { continue }
+            guard !entity.isAbstract, let number = layout.numbering.number(of: entity.name),
+                let table = layout.table(for: entity.name)
+            else { continue }
             if let onlyKeys, onlyKeys[number] == nil { continue }
             for attribute in model.allAttributes(of: entity) where !attribute.isOptional && !attribute.isTransient {
                 guard let column = layout.column(entity: entity.name, property: attribute.name) else { continue }
                 if let key = try connection.integer(
                     SQLStatement(
-                        "SELECT Z_PK FROM \(schema).\(q(table.name)) WHERE Z_ENT = ?\(only(number)) AND \(q(column.name)) IS NULL LIMIT 1", [SQLValue(number)]))
+                        "SELECT Z_PK FROM \(schema).\(q(table.name)) WHERE Z_ENT = ?\(only(number)) AND \(q(column.name)) IS NULL LIMIT 1",
+                        [SQLValue(number)]))
                 {
                     throw failure(entity.name, key, attribute.name, "is required but has no value")
                 }
@@ -47,12 +50,16 @@ struct ModelRuleCheck {
         }
     }
 
-    private func check(_ relationship: RelationshipDescription, of entity: EntityDescription, number: Int, table: String) throws {
+    private func check(
+        _ relationship: RelationshipDescription, of entity: EntityDescription, number: Int, table: String
+    ) throws {
         let q = SQLIdentifier.quote
         switch layout.storage(entity: entity.name, relationship: relationship.name) {
         case let .foreignKey(_, column, _)? where !relationship.isOptional:
             if let key = try connection.integer(
-                SQLStatement("SELECT Z_PK FROM \(schema).\(q(table)) WHERE Z_ENT = ?\(only(number)) AND \(q(column)) IS NULL LIMIT 1", [SQLValue(number)]))
+                SQLStatement(
+                    "SELECT Z_PK FROM \(schema).\(q(table)) WHERE Z_ENT = ?\(only(number)) AND \(q(column)) IS NULL LIMIT 1",
+                    [SQLValue(number)]))
             {
                 throw failure(entity.name, key, relationship.name, "is required but points to nothing")
             }
@@ -77,7 +84,9 @@ struct ModelRuleCheck {
     /// WooCommerce's migration tests, which save a `ProductVariation` with no `attributes` (a
     /// required to-many, minimum 0) and migrate it through a mapping model with Core Data.
     /// The inference rules treat such a relationship as not mandatory for the same reason.
-    private func bounds(_ relationship: RelationshipDescription, entity: EntityDescription, number: Int, table: String, count: String) throws {
+    private func bounds(
+        _ relationship: RelationshipDescription, entity: EntityDescription, number: Int, table: String, count: String
+    ) throws {
         let minimum = relationship.minCount, maximum = relationship.maxCount > 0 ? relationship.maxCount : Int.max
         guard minimum > 0 || maximum < Int.max else { return }
         let emptyAllowed = relationship.isOptional ? "c > 0 AND " : ""
@@ -85,10 +94,13 @@ struct ModelRuleCheck {
             "SELECT Z_PK, c FROM (SELECT s.Z_PK, \(count) AS c FROM \(schema).\(SQLIdentifier.quote(table)) s WHERE s.Z_ENT = ?\(only(number, "s."))) WHERE \(emptyAllowed)(c < ? OR c > ?) LIMIT 1"
         if let row = try connection.row(SQLStatement(sql, [SQLValue(number), SQLValue(minimum), SQLValue(maximum)])) {
             let found = row[1].integer ?? 0
-            let allowed = maximum == Int.max ? "at least \(minimum)" : minimum == maximum ? "exactly \(minimum)" : "\(minimum) to \(maximum)"
+            let allowed =
+                maximum == Int.max
+                ? "at least \(minimum)" : minimum == maximum ? "exactly \(minimum)" : "\(minimum) to \(maximum)"
             throw failure(
                 entity.name, row[0].integer ?? 0, relationship.name,
-                "has \(found) destination\(found == 1 ? "" : "s"); the model requires \(allowed)\(relationship.isOptional ? " (or none)" : "")")
+                "has \(found) destination\(found == 1 ? "" : "s"); the model requires \(allowed)\(relationship.isOptional ? " (or none)" : "")"
+            )
         }
     }
 
@@ -100,9 +112,14 @@ struct ModelRuleCheck {
 
     private func failure(_ entity: String, _ key: Int64, _ property: String, _ problem: String) -> MigrationError {
         // Core Data validates the destination when the migration saves it, by the same rules.
-        let verdict = place == "the destination" ? "; Core Data refuses such a store too (it validates the destination before saving)" : ""
+        let verdict =
+            place == "the destination"
+            ? "; Core Data refuses such a store too (it validates the destination before saving)" : ""
         return MigrationError(
-            .validation, "validation failed in \(place): \(entity) object \(key) (Z_PK \(key)): \(property) \(problem)\(verdict)",
-            fix: fix?(entity, property) ?? "map a value for \(entity).\(property) in the mapping model, or make it optional in the destination model")
+            .validation,
+            "validation failed in \(place): \(entity) object \(key) (Z_PK \(key)): \(property) \(problem)\(verdict)",
+            fix: fix?(entity, property)
+                ?? "map a value for \(entity).\(property) in the mapping model, or make it optional in the destination model"
+        )
     }
 }

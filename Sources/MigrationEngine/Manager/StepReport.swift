@@ -45,7 +45,9 @@ public struct StepReport: Sendable, Equatable {
             ///   - before: The source's value of that name, as text; `nil` when the source has
             ///     none.
             ///   - after: The destination's value, as text.
-            public init(name: String, before: String?, after: String) { (self.name, self.before, self.after) = (name, before, after) }
+            public init(name: String, before: String?, after: String) {
+                (self.name, self.before, self.after) = (name, before, after)
+            }
         }
 
         /// A sample.
@@ -55,7 +57,9 @@ public struct StepReport: Sendable, Equatable {
         ///     from none.
         ///   - destination: The destination object (`Publication 3`).
         ///   - values: Each destination value with the source's value of the same name.
-        public init(source: String?, destination: String, values: [Value]) { (self.source, self.destination, self.values) = (source, destination, values) }
+        public init(source: String?, destination: String, values: [Value]) {
+            (self.source, self.destination, self.values) = (source, destination, values)
+        }
     }
 
     /// A step report.
@@ -71,7 +75,8 @@ public struct StepReport: Sendable, Equatable {
     ///   - next: The entity mapping that runs next, if any.
     ///   - samples: The same rows as they were and as they are.
     public init(
-        pass: String, entityMapping: String, index: Int, count: Int, stage: MigrationProgress.Stage, rowsCreated: Int, sampleRows: [String], next: String?,
+        pass: String, entityMapping: String, index: Int, count: Int, stage: MigrationProgress.Stage, rowsCreated: Int,
+        sampleRows: [String], next: String?,
         samples: [Sample] = []
     ) {
         self.pass = pass
@@ -89,7 +94,9 @@ public struct StepReport: Sendable, Equatable {
 extension MigrationManager {
     /// The report of `mapping` after `stage`: counts, and a few destination rows with the source
     /// rows they were made from.
-    func stepReport(_ mapping: EntityMapping, index: Int, stage: MigrationProgress.Stage, next: String?) throws -> StepReport {
+    func stepReport(_ mapping: EntityMapping, index: Int, stage: MigrationProgress.Stage, next: String?) throws
+        -> StepReport
+    {
         let pairs = try stores.associations.page(mapping: index, after: 0, limit: 3)
         var rows: [String] = [], samples: [StepReport.Sample] = []
         for pair in pairs {
@@ -100,14 +107,17 @@ extension MigrationManager {
             let source = try pair.source.flatMap { try stores.sourceReader.object($0) }
             samples.append(
                 StepReport.Sample(
-                    source: source.map { "\($0.entity) \($0.id.primaryKey)" }, destination: "\(object.entity) \(object.id.primaryKey)",
+                    source: source.map { "\($0.entity) \($0.id.primaryKey)" },
+                    destination: "\(object.entity) \(object.id.primaryKey)",
                     values: object.values.sorted { $0.key < $1.key }.map { key, value in
                         .init(name: key, before: source?.values[key].map(Self.short), after: Self.short(value))
                     }))
         }
         return StepReport(
-            pass: mappingModel.name, entityMapping: mapping.name, index: index + 1, count: mappingModel.entityMappings.count,
-            stage: stage, rowsCreated: try stores.associations.count(mapping: index), sampleRows: rows, next: next, samples: samples)
+            pass: mappingModel.name, entityMapping: mapping.name, index: index + 1,
+            count: mappingModel.entityMappings.count,
+            stage: stage, rowsCreated: try stores.associations.count(mapping: index), sampleRows: rows, next: next,
+            samples: samples)
     }
 
     private static func short(_ value: StoreValue) -> String {

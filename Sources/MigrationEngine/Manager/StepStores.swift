@@ -41,7 +41,8 @@ final class StepStores {
     private(set) var visitingSource: StoredObject?
 
     init(
-        connection: StoreConnection, sourceStore: PersistentStore, sourceLayout: StoreLayout, destinationLayout: StoreLayout, destinationPath: String,
+        connection: StoreConnection, sourceStore: PersistentStore, sourceLayout: StoreLayout,
+        destinationLayout: StoreLayout, destinationPath: String,
         cancellation: CancellationToken
     ) {
         self.connection = connection
@@ -51,8 +52,11 @@ final class StepStores {
         // The source is attached read-only: what it has no index for is copied into `work`, indexed.
         sourceLookups = LookupIndexes(connection: connection, schema: "src", copiesInto: AssociationTable.schema)
         destinationLookups = LookupIndexes(connection: connection, schema: "main")
-        sourceReader = ObjectReader(connection: connection, layout: sourceLayout, schema: "src", path: sourceStore.path, lookups: sourceLookups)
-        destinationReader = ObjectReader(connection: connection, layout: destinationLayout, schema: "main", path: destinationPath, lookups: destinationLookups)
+        sourceReader = ObjectReader(
+            connection: connection, layout: sourceLayout, schema: "src", path: sourceStore.path, lookups: sourceLookups)
+        destinationReader = ObjectReader(
+            connection: connection, layout: destinationLayout, schema: "main", path: destinationPath,
+            lookups: destinationLookups)
         writer = ObjectWriter(connection: connection, layout: destinationLayout, schema: "main", path: destinationPath)
         writer.checksRequiredValues = false
         associations = AssociationTable(connection: connection, sourceLayout: sourceLayout)
@@ -153,7 +157,10 @@ final class StepStores {
     private func servedMember(_ id: ObjectID) -> StoredObject? {
         guard !servedMembers.isEmpty else { return nil }
         if servedMembers.count <= 16 { return servedMembers.first { $0.id == id } }
-        if servedIndex == nil { servedIndex = Dictionary(servedMembers.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first }) }
+        if servedIndex == nil {
+            servedIndex = Dictionary(
+                servedMembers.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+        }
         return servedIndex?[id].map { servedMembers[$0] }
     }
 }

@@ -15,7 +15,8 @@ public enum CompiledMappingReader {
     public static let maximumFileSize = 32 << 20
 
     /// What to do about an archive that cannot be used.
-    static let recompile = "give a .cdm compiled by Xcode (it ships in the app bundle beside the .momd), or the .xcmappingmodel it was compiled from"
+    static let recompile =
+        "give a .cdm compiled by Xcode (it ships in the app bundle beside the .momd), or the .xcmappingmodel it was compiled from"
 
     /// Reads the compiled mapping model at `url`.
     ///
@@ -29,12 +30,15 @@ public enum CompiledMappingReader {
             throw MappingError(file: url.path, problem: "does not exist", fix: "give the path of a .cdm file")
         }
         guard !isDirectory.boolValue else {
-            throw MappingError(file: url.path, problem: "is a folder, not a compiled mapping model", fix: "give the path of a .cdm file")
+            throw MappingError(
+                file: url.path, problem: "is a folder, not a compiled mapping model",
+                fix: "give the path of a .cdm file")
         }
         let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue ?? 0
         guard size <= maximumFileSize else {
             throw MappingError(
-                file: url.path, problem: "is \(size) bytes, more than any compiled mapping model (at most \(maximumFileSize))",
+                file: url.path,
+                problem: "is \(size) bytes, more than any compiled mapping model (at most \(maximumFileSize))",
                 fix: recompile)
         }
         guard let data = FileManager.default.contents(atPath: url.path) else {
@@ -70,7 +74,8 @@ public enum CompiledMappingReader {
         } catch let error as MappingError {
             throw error
         } catch {
-            throw MappingError(file: path, problem: "is not a readable compiled mapping model: \(error)", fix: recompile)
+            throw MappingError(
+                file: path, problem: "is not a readable compiled mapping model: \(error)", fix: recompile)
         }
         var hashes = Hashes()
         var mappings: [EntityMapping] = []
@@ -98,7 +103,9 @@ public enum CompiledMappingReader {
     private static let kinds: [Int: EntityMapping.Kind] = [1: .custom, 2: .add, 3: .remove, 4: .copy, 5: .transform]
 
     /// One `NSEntityMapping`, with its source and destination entity hashes.
-    private static func entityMapping(_ object: ArchivedObject, file: String) throws -> (EntityMapping, source: Data?, destination: Data?) {
+    private static func entityMapping(_ object: ArchivedObject, file: String) throws -> (
+        EntityMapping, source: Data?, destination: Data?
+    ) {
         guard object.className == "NSEntityMapping" else {
             throw Damage("is a \(object.className ?? "nameless object"), not an NSEntityMapping")
         }
@@ -126,7 +133,9 @@ public enum CompiledMappingReader {
 
     /// Refuses a kind the entities contradict (an add with no destination, a copy with one side
     /// missing), which no compiler writes and the engine must not be handed.
-    private static func checkEntities(_ kind: EntityMapping.Kind?, source: String?, destination: String?, name: String) throws {
+    private static func checkEntities(_ kind: EntityMapping.Kind?, source: String?, destination: String?, name: String)
+        throws
+    {
         let missing: String?
         switch kind {
         case .add?: missing = destination == nil ? "destination entity" : nil
@@ -134,11 +143,14 @@ public enum CompiledMappingReader {
         case .copy?, .transform?: missing = source == nil || destination == nil ? "source or destination entity" : nil
         default: missing = source == nil && destination == nil ? "entity on either side" : nil
         }
-        if let missing { throw Damage("\(name) is of kind \(kind.map(\.rawValue) ?? "undefined") but has no \(missing)") }
+        if let missing {
+            throw Damage("\(name) is of kind \(kind.map(\.rawValue) ?? "undefined") but has no \(missing)")
+        }
     }
 
     /// An entity's 32-byte version hash under `key`; required when the entity is named.
-    private static func hash(_ object: ArchivedObject, _ key: String, entity: String?, mapping: String) throws -> Data? {
+    private static func hash(_ object: ArchivedObject, _ key: String, entity: String?, mapping: String) throws -> Data?
+    {
         guard entity != nil else { return nil }
         guard let hash = try object.object(key)?.plainValue as? Data else {
             throw Damage("\(mapping) has no \(key)")
@@ -153,38 +165,50 @@ public enum CompiledMappingReader {
     /// `FUNCTION($manager, "fetchRequestForSourceEntityNamed:predicateString:", "<Entity>", "<predicate>")`.
     /// `TRUEPREDICATE` is no filter. Any other source expression (Xcode's custom source fetch)
     /// is refused: ignoring it would migrate other rows than the author meant.
-    private static func filter(_ object: ArchivedObject, mapping: String, source: String?, file: String) throws -> Predicate? {
+    private static func filter(_ object: ArchivedObject, mapping: String, source: String?, file: String) throws
+        -> Predicate?
+    {
         guard let expression = try object.object("NSSourceExpression") else { return nil }
         let unsupported = MappingError(
             file: file, place: mapping, problem: "has a custom source fetch expression, which Chrysalis cannot run",
             fix: "use the default source fetch, with a filter predicate if needed, in Xcode's mapping editor")
-        guard expression.integer("NSExpressionType") == 50, let request = try expression.object("NSFRExpression") else { throw unsupported }
+        guard expression.integer("NSExpressionType") == 50, let request = try expression.object("NSFRExpression") else {
+            throw unsupported
+        }
         let requestText = try ArchivedExpression.format(request)
         guard
-            case .function(.variable("manager"), "fetchRequestForSourceEntityNamed:predicateString:", let arguments)? = try? ExpressionParser.expression(
-                requestText),
-            arguments.count == 2, case .constant(.string(let entity)) = arguments[0], case .constant(.string(let text)) = arguments[1]
+            case .function(.variable("manager"), "fetchRequestForSourceEntityNamed:predicateString:", let arguments)? =
+                try? ExpressionParser.expression(
+                    requestText),
+            arguments.count == 2, case .constant(.string(let entity)) = arguments[0],
+            case .constant(.string(let text)) = arguments[1]
         else {
             throw unsupported
         }
         guard entity == source else {
             throw MappingError(
-                file: file, place: mapping, problem: "fetches \(entity) instances but maps \(source ?? "no source entity")",
+                file: file, place: mapping,
+                problem: "fetches \(entity) instances but maps \(source ?? "no source entity")",
                 fix: recompile)
         }
         do {
             let predicate = try ExpressionParser.predicate(text)
             return predicate == .truePredicate ? nil : predicate
         } catch {
-            throw MappingError(file: file, place: "\(mapping) filter", problem: "\(error)", fix: "correct the filter predicate in Xcode and recompile")
+            throw MappingError(
+                file: file, place: "\(mapping) filter", problem: "\(error)",
+                fix: "correct the filter predicate in Xcode and recompile")
         }
     }
 
     /// The `NSPropertyMapping`s under `key`, in the archive's order.
-    private static func propertyMappings(_ object: ArchivedObject, _ key: String, mapping: String, file: String) throws -> [PropertyMapping] {
+    private static func propertyMappings(_ object: ArchivedObject, _ key: String, mapping: String, file: String) throws
+        -> [PropertyMapping]
+    {
         try (object.object(key)?.members ?? []).map { property in
             guard property.className == "NSPropertyMapping" else {
-                throw Damage("\(mapping)'s \(key) holds a \(property.className ?? "nameless object"), not an NSPropertyMapping")
+                throw Damage(
+                    "\(mapping)'s \(key) holds a \(property.className ?? "nameless object"), not an NSPropertyMapping")
             }
             guard let name = try property.string("NSDestinationPropertyName"), !name.isEmpty else {
                 throw Damage("a property mapping of \(mapping) has no NSDestinationPropertyName")
@@ -198,9 +222,12 @@ public enum CompiledMappingReader {
                 throw Damage("\(mapping).\(name): the value expression cannot be read: \(error)")
             }
             do {
-                return PropertyMapping(name: name, expression: try ExpressionParser.expression(text), userInfo: info, text: text)
+                return PropertyMapping(
+                    name: name, expression: try ExpressionParser.expression(text), userInfo: info, text: text)
             } catch {
-                throw MappingError(file: file, place: "\(mapping).\(name)", problem: "\(error)", fix: "correct the value expression in Xcode and recompile")
+                throw MappingError(
+                    file: file, place: "\(mapping).\(name)", problem: "\(error)",
+                    fix: "correct the value expression in Xcode and recompile")
             }
         }
     }

@@ -34,23 +34,17 @@ struct MappingExpressionCheck {
                     at: column(of: "$" + name), fix: "correct the value expression")
             }
         case let .function(.builtin("CAST", arguments), selector, _) where arguments.last == .constant(.string("Class")):
-            // Core Data calls `+[Name selector]`, a class method of the app's: code that only the
-            // app has. A custom policy is where an app's code runs in Chrysalis.
-            let name = arguments.first.map { if case .constant(.string(let text)) = $0 { return text } else { return $0.description } } ?? "?"
-            throw fail(
-                "FUNCTION(CAST(\"\(name)\", \"Class\"), \"\(selector)\", …) calls +[\(name) \(selector)], a class method of the app's, which Chrysalis cannot run",
-                at: column(of: name),
-                fix:
-                    "compute this value in a custom policy registered for the entity mapping (EntityMigrationPolicy), and leave the attribute's value expression empty"
-            )
-        case let .function(.variable("entityPolicy"), selector, arguments) where !MappingModel.allowedSelectors.contains(selector):
+            throw classMethodCall(arguments, selector)
+        case let .function(.variable("entityPolicy"), selector, arguments)
+        where !MappingModel.allowedSelectors.contains(selector):
             // Core Data sends the message to the mapping's custom policy: the app's code, which
             // the registered policy runs (EntityMigrationPolicy.function); the plan checks that
             // the policy is registered.
             guard mapping.policyName != nil else {
                 throw fail(
                     "FUNCTION($entityPolicy, \"\(selector)\", …) calls a method of the entity mapping's custom policy, and \(mapping.name) names none",
-                    at: column(of: selector), fix: "name the custom policy in the entity mapping, or correct the value expression")
+                    at: column(of: selector),
+                    fix: "name the custom policy in the entity mapping, or correct the value expression")
             }
             for part in arguments { try check(part) }
         case let .function(receiver, selector, arguments):
@@ -73,6 +67,22 @@ struct MappingExpressionCheck {
         }
     }
 
+    /// `FUNCTION(CAST("Name", "Class"), selector, …)`: Core Data calls `+[Name selector]`, a class
+    /// method of the app's: code that only the app has. A custom policy is where an app's code
+    /// runs in Chrysalis.
+    private func classMethodCall(_ arguments: [Expression], _ selector: String) -> Error {
+        let name =
+            arguments.first.map {
+                if case .constant(.string(let text)) = $0 { return text } else { return $0.description }
+            } ?? "?"
+        return fail(
+            "FUNCTION(CAST(\"\(name)\", \"Class\"), \"\(selector)\", …) calls +[\(name) \(selector)], a class method of the app's, which Chrysalis cannot run",
+            at: column(of: name),
+            fix:
+                "compute this value in a custom policy registered for the entity mapping (EntityMigrationPolicy), and leave the attribute's value expression empty"
+        )
+    }
+
     /// Checks every expression of `predicate`.
     func check(_ predicate: Predicate) throws {
         switch predicate {
@@ -92,7 +102,8 @@ struct MappingExpressionCheck {
                 "FUNCTION selector \"\(selector)\" is not allowed (allowed: \(MappingModel.allowedSelectors.sorted().joined(separator: ", ")))",
                 at: column(of: selector), fix: "correct the value expression")
         }
-        if selector == "destinationInstancesForEntityMappingNamed:sourceInstances:", case .constant(.string(let target))? = arguments.first,
+        if selector == "destinationInstancesForEntityMappingNamed:sourceInstances:",
+            case .constant(.string(let target))? = arguments.first,
             mappingModel.entityMapping(named: target) == nil
         {
             throw fail(
@@ -106,9 +117,11 @@ struct MappingExpressionCheck {
     /// walk (only collection operators may follow it), and anything else is an error.
     private func checkSourcePath(_ path: [String], base: Expression) throws {
         guard let sourceEntity else {
-            let what = base == .variable("source") ? "$source" : "the key \"\(path.first ?? "")\" (a key of the source object)"
+            let what =
+                base == .variable("source") ? "$source" : "the key \"\(path.first ?? "")\" (a key of the source object)"
             throw fail(
-                "\(what) has nothing to read: \(mapping.name) has no source entity", at: column(of: path, upTo: 0, base: base),
+                "\(what) has nothing to read: \(mapping.name) has no source entity",
+                at: column(of: path, upTo: 0, base: base),
                 fix: "give \(mapping.name) a source entity, or use constants")
         }
         var candidates = [sourceEntity]
@@ -120,20 +133,29 @@ struct MappingExpressionCheck {
                 if found.keys.contains(key) { attribute = (found.name + "." + key, []); continue }
                 let offered = found.keys.isEmpty ? "" : " (its keys: \(found.keys.joined(separator: ", ")))"
                 throw fail(
-                    "\(found.name) is an attribute: its value has no key \"\(key)\"\(offered)", at: column(of: path, upTo: index, base: base),
+                    "\(found.name) is an attribute: its value has no key \"\(key)\"\(offered)",
+                    at: column(of: path, upTo: index, base: base),
                     fix: "end the key path at \(found.name), or follow a relationship instead")
             }
             if let relationship = candidates.lazy.compactMap({ source.relationship(named: key, in: $0) }).first,
                 let next = source.entity(named: relationship.destinationEntityName)
             {
                 candidates = descendants(of: next)
-            } else if let found = candidates.lazy.compactMap({ entity in source.allAttributes(of: entity).first { $0.name == key } }).first {
+            } else if let found = candidates.lazy.compactMap({ entity in
+                source.allAttributes(of: entity).first { $0.name == key }
+            }).first {
                 attribute = ("\(owner).\(key)", ValueKeys.keys(of: found.attributeType))
             } else {
-                let keys = Set(candidates.flatMap { source.allAttributes(of: $0).map(\.name) + source.allRelationships(of: $0).map(\.name) }).sorted()
+                let keys = Set(
+                    candidates.flatMap {
+                        source.allAttributes(of: $0).map(\.name) + source.allRelationships(of: $0).map(\.name)
+                    }
+                ).sorted()
                 throw fail(
-                    "\(owner) has no key \"\(key)\" (keys: \(keys.joined(separator: ", ")))", at: column(of: path, upTo: index, base: base),
-                    fix: missingKeyFix(key, bare: base == .evaluatedObject && index == 0 && path.count == 1, owner: owner))
+                    "\(owner) has no key \"\(key)\" (keys: \(keys.joined(separator: ", ")))",
+                    at: column(of: path, upTo: index, base: base),
+                    fix: missingKeyFix(
+                        key, bare: base == .evaluatedObject && index == 0 && path.count == 1, owner: owner))
             }
         }
     }
@@ -144,14 +166,17 @@ struct MappingExpressionCheck {
         let constant = Expression.literal(.string(key))
         let yaml =
             file.hasSuffix(".yaml") || file.hasSuffix(".yml")
-            ? " (in a YAML mapping, quote it again inside YAML's quotes: \(property): '\(constant.replacingOccurrences(of: "'", with: "''"))')" : ""
-        return "use one of \(owner)'s keys, or for the text \(key) write a string constant in quotes: \(constant)\(yaml)"
+            ? " (in a YAML mapping, quote it again inside YAML's quotes: \(property): '\(constant.replacingOccurrences(of: "'", with: "''"))')"
+            : ""
+        return
+            "use one of \(owner)'s keys, or for the text \(key) write a string constant in quotes: \(constant)\(yaml)"
     }
 
     private func descendants(of entity: EntityDescription) -> [EntityDescription] {
         var result = [entity], index = 0
         while index < result.count, result.count <= source.entities.count {
-            result += source.subentities(of: result[index]).filter { child in !result.contains { $0.name == child.name } }
+            result += source.subentities(of: result[index]).filter { child in !result.contains { $0.name == child.name }
+            }
             index += 1
         }
         return result
@@ -187,7 +212,10 @@ struct MappingExpressionCheck {
         for start in tokens.indices where preceded(at: start) {
             let end = start + 2 * index
             guard end < tokens.count else { break }
-            let found = (0...index).allSatisfy { matches(tokens[start + 2 * $0], path[$0]) && ($0 == 0 || tokens[start + 2 * $0 - 1].kind == .symbol(".")) }
+            let found = (0...index).allSatisfy {
+                matches(tokens[start + 2 * $0], path[$0])
+                    && ($0 == 0 || tokens[start + 2 * $0 - 1].kind == .symbol("."))
+            }
             if found { return tokens[end].column }
         }
         return column(of: path[index])

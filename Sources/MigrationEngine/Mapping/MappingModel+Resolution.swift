@@ -24,7 +24,8 @@ extension MappingModel {
         var result = self
         for (index, mapping) in entityMappings.enumerated() {
             func fail(_ problem: String, _ fix: String, property: String? = nil) -> MappingError {
-                MappingError(file: file, place: mapping.name + (property.map { ".\($0)" } ?? ""), problem: problem, fix: fix)
+                MappingError(
+                    file: file, place: mapping.name + (property.map { ".\($0)" } ?? ""), problem: problem, fix: fix)
             }
             guard names.insert(mapping.name).inserted else {
                 throw fail("two entity mappings are named \(mapping.name)", "rename one of them")
@@ -54,12 +55,15 @@ extension MappingModel {
                     "\(destinationName) has no stored attribute \(property.name)",
                     "map one of: \(attributes.map(\.name).joined(separator: ", "))", property: property.name)
             }
-            for property in mapping.relationshipMappings where !relationships.contains(where: { $0.name == property.name }) {
+            for property in mapping.relationshipMappings
+            where !relationships.contains(where: { $0.name == property.name }) {
                 throw fail(
                     "\(destinationName) has no relationship \(property.name)",
                     "map one of: \(relationships.map(\.name).joined(separator: ", "))", property: property.name)
             }
-            let updated = filledIn(mapping, attributes: attributes, relationships: relationships, sourceEntity: sourceEntity, source: source)
+            let updated = filledIn(
+                mapping, attributes: attributes, relationships: relationships, sourceEntity: sourceEntity,
+                source: source)
             try checkExpressions(of: updated, sourceEntity: sourceEntity, source: source, file: file)
             result.entityMappings[index] = updated
         }
@@ -78,7 +82,8 @@ extension MappingModel {
             let given = mapping.attributeMappings.first { $0.name == attribute.name }
             if let given, given.expression != nil { return given }
             let inferred = sourceEntity.flatMap { entity in
-                source.allAttributes(of: entity).contains { $0.name == attribute.name } ? Expression.sourceKey(attribute.name) : nil
+                source.allAttributes(of: entity).contains { $0.name == attribute.name }
+                    ? Expression.sourceKey(attribute.name) : nil
             }
             return PropertyMapping(name: attribute.name, expression: inferred, userInfo: given?.userInfo ?? [:])
         }
@@ -86,8 +91,10 @@ extension MappingModel {
             let given = mapping.relationshipMappings.first { $0.name == relationship.name }
             if let given, given.expression != nil { return given }
             var inferred: Expression?
-            if let sourceEntity, let sourceRelationship = source.relationship(named: relationship.name, in: sourceEntity),
-                let target = defaultMapping(from: sourceRelationship.destinationEntityName, to: relationship.destinationEntityName)
+            if let sourceEntity,
+                let sourceRelationship = source.relationship(named: relationship.name, in: sourceEntity),
+                let target = defaultMapping(
+                    from: sourceRelationship.destinationEntityName, to: relationship.destinationEntityName)
             {
                 inferred = .destinationInstances(mapping: target, relationship: relationship.name)
             }
@@ -105,7 +112,9 @@ extension MappingModel {
 
     /// Every value expression and the filter of `mapping`, checked against the source model
     /// (see ``MappingExpressionCheck``): a bad key is an error now, not on the first row.
-    private func checkExpressions(of mapping: EntityMapping, sourceEntity: EntityDescription?, source: ManagedObjectModel, file: String) throws {
+    private func checkExpressions(
+        of mapping: EntityMapping, sourceEntity: EntityDescription?, source: ManagedObjectModel, file: String
+    ) throws {
         for property in mapping.propertyMappings {
             guard let expression = property.expression else { continue }
             try MappingExpressionCheck(

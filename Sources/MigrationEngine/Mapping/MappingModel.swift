@@ -163,7 +163,8 @@ public struct MappingModel: Hashable, Sendable {
     ///   - sourceEntityHashes: The mapped source entities' version hashes, for a `.cdm`.
     ///   - destinationEntityHashes: The mapped destination entities' version hashes, for a `.cdm`.
     public init(
-        name: String, sourceVersion: String, destinationVersion: String, entityMappings: [EntityMapping], file: String? = nil,
+        name: String, sourceVersion: String, destinationVersion: String, entityMappings: [EntityMapping],
+        file: String? = nil,
         sourceEntityHashes: [String: Data]? = nil, destinationEntityHashes: [String: Data]? = nil
     ) {
         self.name = name
@@ -227,7 +228,9 @@ extension MappingModel {
     /// Core Data's rule: a version fits when each stored entity's hash equals that version's
     /// hash of the entity. A version whose hashes are exactly the stored ones wins; otherwise
     /// the only version that fits, if just one does.
-    private static func version(fitting stored: [String: Data], among versions: [(name: String, hashes: [String: Data])]) -> String? {
+    private static func version(
+        fitting stored: [String: Data], among versions: [(name: String, hashes: [String: Data])]
+    ) -> String? {
         let fitting = versions.filter { version in stored.allSatisfy { version.hashes[$0.key] == $0.value } }
         if let exact = fitting.first(where: { $0.hashes == stored }) { return exact.name }
         return fitting.count == 1 ? fitting[0].name : nil

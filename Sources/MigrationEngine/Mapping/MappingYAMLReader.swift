@@ -29,7 +29,8 @@ public enum MappingYAMLReader {
     /// - Throws: A `MappingError` when the file cannot be read as UTF-8 text, or, with the line,
     ///   when it is not a mapping file.
     public static func read(at url: URL) throws -> MappingModel {
-        guard let data = FileManager.default.contents(atPath: url.path), let text = String(data: data, encoding: .utf8) else {
+        guard let data = FileManager.default.contents(atPath: url.path), let text = String(data: data, encoding: .utf8)
+        else {
             throw MappingError(file: url.path, problem: "cannot be read as UTF-8 text", fix: "check the path")
         }
         var name = url.deletingPathExtension().lastPathComponent
@@ -65,11 +66,14 @@ public enum MappingYAMLReader {
         } catch let error as MappingError {
             throw error
         } catch let error as YamlError {
-            throw MappingError(file: file, problem: "is not valid YAML: \(Self.describe(error))", fix: "fix the YAML syntax")
+            throw MappingError(
+                file: file, problem: "is not valid YAML: \(Self.describe(error))", fix: "fix the YAML syntax")
         }
         let reader = NodeReader(file: file)
         try reader.refuseDuplicateKeys(root)
-        guard root.mapping != nil else { throw reader.fail(root, "the top level must be a mapping with source, destination and entityMappings") }
+        guard root.mapping != nil else {
+            throw reader.fail(root, "the top level must be a mapping with source, destination and entityMappings")
+        }
         let known = ["source", "destination", "entityMappings"]
         try reader.refuseUnknownKeys(root, known: known)
         let sequence = try reader.required(root, "entityMappings")
@@ -123,7 +127,9 @@ private struct NodeReader {
         for (key, _) in node.mapping ?? [:] {
             let name = key.string ?? "\(key)"
             if let first = seen[name] {
-                throw fail(key, "the key \"\(name)\" is given twice (first on line \(first))", place: place, fix: "keep one \(name): and remove the other")
+                throw fail(
+                    key, "the key \"\(name)\" is given twice (first on line \(first))", place: place,
+                    fix: "keep one \(name): and remove the other")
             }
             seen[name] = key.mark?.line ?? 0
         }
@@ -133,17 +139,25 @@ private struct NodeReader {
         for (key, _) in node.mapping ?? [:] {
             let name = key.string ?? ""
             guard known.contains(name) else {
-                throw fail(key, "unknown key \"\(name)\"", place: place, fix: "use one of: \(known.joined(separator: ", "))")
+                throw fail(
+                    key, "unknown key \"\(name)\"", place: place, fix: "use one of: \(known.joined(separator: ", "))")
             }
         }
     }
 
     func entityMapping(_ node: Node) throws -> EntityMapping {
-        guard node.mapping != nil else { throw fail(node, "each entity mapping must be a mapping (name, source, destination, …)") }
-        let place = node["name"]?.string ?? EntityMapping.conventionalName(source: node["source"]?.string, destination: node["destination"]?.string)
+        guard node.mapping != nil else {
+            throw fail(node, "each entity mapping must be a mapping (name, source, destination, …)")
+        }
+        let place =
+            node["name"]?.string
+            ?? EntityMapping.conventionalName(source: node["source"]?.string, destination: node["destination"]?.string)
         try refuseDuplicateKeys(node, place: place)
         try refuseUnknownKeys(
-            node, known: ["name", "kind", "source", "destination", "filter", "policy", "userInfo", "attributes", "relationships"], place: place)
+            node,
+            known: [
+                "name", "kind", "source", "destination", "filter", "policy", "userInfo", "attributes", "relationships",
+            ], place: place)
         let kind = try optionalString(node["kind"], place: place).map { text -> EntityMapping.Kind in
             guard let kind = EntityMapping.Kind(rawValue: text) else {
                 throw fail(
@@ -157,25 +171,35 @@ private struct NodeReader {
                 throw fail(node["filter"]!, "filter: \(error)", place: place, fix: "correct the predicate")
             }
         }
-        var userInfo: [String: String] = [:]
-        if let info = node["userInfo"], info.null == nil {
-            guard let pairs = info.mapping else { throw fail(info, "userInfo must be key: value pairs", place: place, fix: "write userInfo: {key: \"value\"}") }
-            try refuseDuplicateKeys(info, place: place)
-            for (key, value) in pairs {
-                guard let text = value.scalar?.string else {
-                    throw fail(
-                        value, "userInfo's \(key.string ?? "key") must be text, found a YAML \(value.mapping != nil ? "mapping" : "list")",
-                        place: place, fix: "Core Data's userInfo values are strings: write \(key.string ?? "key"): \"…\"")
-                }
-                userInfo[key.string ?? ""] = text
-            }
-        }
+        let userInfo = try self.userInfo(node["userInfo"], place: place)
         return EntityMapping(
             name: try optionalString(node["name"], place: place), kind: kind,
-            source: try optionalString(node["source"], place: place), destination: try optionalString(node["destination"], place: place),
+            source: try optionalString(node["source"], place: place),
+            destination: try optionalString(node["destination"], place: place),
             filter: filter, policyName: try optionalString(node["policy"], place: place), userInfo: userInfo,
             attributeMappings: try properties(node["attributes"], place: place),
             relationshipMappings: try properties(node["relationships"], place: place))
+    }
+
+    /// An entity mapping's `userInfo`: text values by key, as Core Data keeps them.
+    func userInfo(_ node: Node?, place: String) throws -> [String: String] {
+        var userInfo: [String: String] = [:]
+        guard let info = node, info.null == nil else { return userInfo }
+        guard let pairs = info.mapping else {
+            throw fail(info, "userInfo must be key: value pairs", place: place, fix: "write userInfo: {key: \"value\"}")
+        }
+        try refuseDuplicateKeys(info, place: place)
+        for (key, value) in pairs {
+            guard let text = value.scalar?.string else {
+                throw fail(
+                    value,
+                    "userInfo's \(key.string ?? "key") must be text, found a YAML \(value.mapping != nil ? "mapping" : "list")",
+                    place: place,
+                    fix: "Core Data's userInfo values are strings: write \(key.string ?? "key"): \"…\"")
+            }
+            userInfo[key.string ?? ""] = text
+        }
+        return userInfo
     }
 
     func properties(_ node: Node?, place: String) throws -> [PropertyMapping] {
@@ -184,7 +208,8 @@ private struct NodeReader {
         try refuseDuplicateKeys(node, place: place)
         return try mapping.map { key, value in
             guard let name = key.scalar?.string else {
-                throw fail(key, "a property name must be text", place: place, fix: "write the destination property's name")
+                throw fail(
+                    key, "a property name must be text", place: place, fix: "write the destination property's name")
             }
             return try property(name, value, place: "\(place).\(name)")
         }
@@ -200,11 +225,14 @@ private struct NodeReader {
         guard !empty else {
             throw fail(
                 value, "\(name) has no value expression", place: place,
-                fix: "leave \(name) out to map it as Core Data does by default ($source.\(name) where the source has it), or write \(name): nil for no value")
+                fix:
+                    "leave \(name) out to map it as Core Data does by default ($source.\(name) where the source has it), or write \(name): nil for no value"
+            )
         }
         guard let scalar = value.scalar else {
             throw fail(
-                value, "expected a value expression, found a YAML \(value.mapping != nil ? "mapping" : "list")", place: place,
+                value, "expected a value expression, found a YAML \(value.mapping != nil ? "mapping" : "list")",
+                place: place,
                 fix: "write the expression as text, in quotes when it starts with { or [ (\(name): '{1, 2}')")
         }
         let text = scalar.string
@@ -215,12 +243,15 @@ private struct NodeReader {
         } catch {
             throw fail(
                 value, "\(error)", place: place,
-                fix: quoted ? "correct the value expression; for the text \(text), write \(name): \(Self.yamlConstant(text))" : "correct the value expression")
+                fix: quoted
+                    ? "correct the value expression; for the text \(text), write \(name): \(Self.yamlConstant(text))"
+                    : "correct the value expression")
         }
         if quoted, case .keyPath(.evaluatedObject, let path) = expression {
             let keyPath = path.joined(separator: ".")
             throw fail(
-                value, "\(Self.quote(text, scalar.style)) is the key path \(keyPath), not text: YAML removes its quotes before the expression is read",
+                value,
+                "\(Self.quote(text, scalar.style)) is the key path \(keyPath), not text: YAML removes its quotes before the expression is read",
                 place: place,
                 fix:
                     "for the text, write a string constant inside YAML's quotes: \(name): \(Self.yamlConstant(text)); for the source's key, \(name): $source.\(keyPath)"

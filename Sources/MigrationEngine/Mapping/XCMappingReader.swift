@@ -13,7 +13,8 @@ public enum XCMappingReader {
     public static func read(at url: URL) throws -> MappingModel {
         let file = url.lastPathComponent == "xcmapping.xml" ? url : url.appendingPathComponent("xcmapping.xml")
         guard let data = FileManager.default.contents(atPath: file.path) else {
-            throw MappingError(file: file.path, problem: "cannot be read", fix: "give the path of an .xcmappingmodel folder")
+            throw MappingError(
+                file: file.path, problem: "cannot be read", fix: "give the path of an .xcmappingmodel folder")
         }
         return try read(data, file: file)
     }
@@ -35,11 +36,13 @@ public enum XCMappingReader {
         }
         let store = try Objects(root, file: file.path)
         let live = store.related(store.model, "entitymappings").sorted {
-            (Int(store.attribute($0, "mappingnumber") ?? "") ?? .max) < (Int(store.attribute($1, "mappingnumber") ?? "") ?? .max)
+            (Int(store.attribute($0, "mappingnumber") ?? "") ?? .max)
+                < (Int(store.attribute($1, "mappingnumber") ?? "") ?? .max)
         }
         return MappingModel(
             name: bundle.deletingPathExtension().lastPathComponent, sourceVersion: try store.version("sourcemodelpath"),
-            destinationVersion: try store.version("destinationmodelpath"), entityMappings: try live.map(store.entityMapping),
+            destinationVersion: try store.version("destinationmodelpath"),
+            entityMappings: try live.map(store.entityMapping),
             file: bundle.path)
     }
 
@@ -57,7 +60,9 @@ public enum XCMappingReader {
                 if let id = object.attributes["id"] { objects[id] = object }
             }
             byID = objects
-            guard root.name == "database", let model = objects.values.first(where: { $0.attributes["type"] == "XDDEVMAPPINGMODEL" }) else {
+            guard root.name == "database",
+                let model = objects.values.first(where: { $0.attributes["type"] == "XDDEVMAPPINGMODEL" })
+            else {
                 throw MappingError(
                     file: file, problem: "is not an Xcode mapping model (no XDDEVMAPPINGMODEL object)",
                     fix: "give the path of an .xcmappingmodel folder written by Xcode")
@@ -66,25 +71,32 @@ public enum XCMappingReader {
         }
 
         func attribute(_ object: XMLTree, _ name: String) -> String? {
-            object.children(named: "attribute").first(where: { $0.attributes["name"] == name }).map { XCMappingReader.unescaped($0.text) }
+            object.children(named: "attribute").first(where: { $0.attributes["name"] == name }).map {
+                XCMappingReader.unescaped($0.text)
+            }
         }
 
         func related(_ object: XMLTree, _ name: String) -> [XMLTree] {
-            let ids = object.children(named: "relationship").first { $0.attributes["name"] == name }?.attributes["idrefs"] ?? ""
+            let ids =
+                object.children(named: "relationship").first { $0.attributes["name"] == name }?.attributes["idrefs"]
+                ?? ""
             return ids.split(separator: " ").compactMap { byID[String($0)] }
         }
 
         /// The name of the model version at the mapping model's `key` path.
         func version(_ key: String) throws -> String {
             guard let path = attribute(model, key), !path.isEmpty else {
-                throw MappingError(file: file, line: model.line, problem: "the mapping model has no \(key)", fix: "re-save it in Xcode")
+                throw MappingError(
+                    file: file, line: model.line, problem: "the mapping model has no \(key)", fix: "re-save it in Xcode"
+                )
             }
             return URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         }
 
         /// One live `XDDEVENTITYMAPPING` object as an entity mapping.
         func entityMapping(_ object: XMLTree) throws -> EntityMapping {
-            let place = "entity mapping \(attribute(object, "sourcename") ?? "?")→\(attribute(object, "destinationname") ?? "?")"
+            let place =
+                "entity mapping \(attribute(object, "sourcename") ?? "?")→\(attribute(object, "destinationname") ?? "?")"
             func properties(_ key: String) throws -> [PropertyMapping] {
                 try related(object, key).map { try propertyMapping($0, attribute: attribute, file: file, place: place) }
                     .sorted { $0.name < $1.name }
@@ -98,33 +110,45 @@ public enum XCMappingReader {
                 source: attribute(object, "sourcename"), destination: attribute(object, "destinationname"),
                 filter: try attribute(object, "sourcefilterpredicatestring").map { text in
                     do { return try ExpressionParser.predicate(text) } catch {
-                        throw MappingError(file: file, line: object.line, place: place, problem: "filter predicate: \(error)")
+                        throw MappingError(
+                            file: file, line: object.line, place: place, problem: "filter predicate: \(error)")
                     }
                 },
                 policyName: attribute(object, "migrationpolicyclassname"), userInfo: userInfo,
-                attributeMappings: try properties("attributemappings"), relationshipMappings: try properties("relationshipmappings"))
+                attributeMappings: try properties("attributemappings"),
+                relationshipMappings: try properties("relationshipmappings"))
         }
     }
 
-    private static func propertyMapping(_ object: XMLTree, attribute: (XMLTree, String) -> String?, file: String, place: String) throws -> PropertyMapping {
+    private static func propertyMapping(
+        _ object: XMLTree, attribute: (XMLTree, String) -> String?, file: String, place: String
+    ) throws -> PropertyMapping {
         let name = attribute(object, "name") ?? ""
         var text: String?
         if let encoded = attribute(object, "valueexpressiondata") {
             guard let data = Data(base64Encoded: encoded, options: .ignoreUnknownCharacters) else {
-                throw MappingError(file: file, line: object.line, place: "\(place).\(name)", problem: "valueexpressiondata is not base64")
+                throw MappingError(
+                    file: file, line: object.line, place: "\(place).\(name)",
+                    problem: "valueexpressiondata is not base64")
             }
             do {
                 text = try ArchivedExpression.format(try KeyedArchive(data: data).topObject())
             } catch {
-                throw MappingError(file: file, line: object.line, place: "\(place).\(name)", problem: "the archived value expression cannot be read: \(error)")
+                throw MappingError(
+                    file: file, line: object.line, place: "\(place).\(name)",
+                    problem: "the archived value expression cannot be read: \(error)")
             }
-        } else if let keyPath = attribute(object, "sourcekeypath"), let target = attribute(object, "sourcemappingname") {
-            text = "FUNCTION($manager, \"destinationInstancesForEntityMappingNamed:sourceInstances:\", \"\(target)\", \(keyPath))"
+        } else if let keyPath = attribute(object, "sourcekeypath"), let target = attribute(object, "sourcemappingname")
+        {
+            text =
+                "FUNCTION($manager, \"destinationInstancesForEntityMappingNamed:sourceInstances:\", \"\(target)\", \(keyPath))"
         }
         do {
             return PropertyMapping(name: name, expression: try text.map(ExpressionParser.expression), text: text)
         } catch {
-            throw MappingError(file: file, line: object.line, place: "\(place).\(name)", problem: "\(error)", fix: "correct the value expression in Xcode")
+            throw MappingError(
+                file: file, line: object.line, place: "\(place).\(name)", problem: "\(error)",
+                fix: "correct the value expression in Xcode")
         }
     }
 
@@ -160,7 +184,9 @@ public enum XCMappingReader {
         do {
             var result: [String: String] = [:]
             for (key, value) in try KeyedArchive(data: data).topObject().pairs {
-                if let key = key.stringValue { result[key] = value.stringValue ?? value.plainValue.map { "\($0)" } ?? "" }
+                if let key = key.stringValue {
+                    result[key] = value.stringValue ?? value.plainValue.map { "\($0)" } ?? ""
+                }
             }
             return result
         } catch {

@@ -13,7 +13,9 @@ enum YAMLNesting {
     static func lineNestedDeeperThan(_ limit: Int, in text: String) -> Int? {
         var columns: [Int] = []
         var flow = 0
-        for (offset, line) in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
+        for (offset, line) in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+            .enumerated()
+        {
             let bytes = Array(line)
             let indent = bytes.prefix { $0 == UInt8(ascii: " ") }.count
             if indent < bytes.count, !isSpace(bytes[indent]) {
@@ -40,7 +42,8 @@ enum YAMLNesting {
     private static func compactNodes(_ line: [UInt8], from indent: Int) -> [Int] {
         var columns: [Int] = []
         var position = indent
-        while position + 1 < line.count, [UInt8(ascii: "-"), UInt8(ascii: "?"), UInt8(ascii: ":")].contains(line[position]),
+        while position + 1 < line.count,
+            [UInt8(ascii: "-"), UInt8(ascii: "?"), UInt8(ascii: ":")].contains(line[position]),
             isSpace(line[position + 1])
         {
             position += 2

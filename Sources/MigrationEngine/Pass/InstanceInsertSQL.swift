@@ -41,19 +41,23 @@ struct InstanceInsertSQL {
         /// Whether the mapping moves set-based.
         var isSetBased: Bool { if case .setBased = self { true } else { false } }
         /// The to-ones the set-based insert writes itself (none otherwise).
-        var foldedRelationships: Set<String> { if case .setBased(let sql) = self { sql.foldedRelationships } else { [] } }
+        var foldedRelationships: Set<String> {
+            if case .setBased(let sql) = self { sql.foldedRelationships } else { [] }
+        }
     }
 
     /// Compiles `mapping` (number `index` of the manager's pass), or says why it runs row by row.
     static func compile(manager: MigrationManager, mapping: EntityMapping, index: Int) -> Compiled {
         if let policy = mapping.policyName { return .rowByRow("custom policy \(policy)") }
         guard let sourceName = mapping.sourceEntity else { return .noSource }
-        guard let source = manager.sourceModel.entity(named: sourceName), let sourceTable = manager.stores.sourceLayout.table(for: sourceName),
+        guard let source = manager.sourceModel.entity(named: sourceName),
+            let sourceTable = manager.stores.sourceLayout.table(for: sourceName),
             let sourceNumber = manager.stores.sourceLayout.numbering.number(of: sourceName)
         else {
             return .rowByRow("the source entity \(sourceName) is not stored")
         }
-        guard let destinationName = mapping.destinationEntity, let destination = manager.destinationModel.entity(named: destinationName),
+        guard let destinationName = mapping.destinationEntity,
+            let destination = manager.destinationModel.entity(named: destinationName),
             let destinationTable = manager.stores.destinationLayout.table(for: destinationName),
             let destinationNumber = manager.stores.destinationLayout.numbering.number(of: destinationName)
         else {
@@ -63,7 +67,9 @@ struct InstanceInsertSQL {
         let compiler = ExpressionSQL(layout: manager.stores.sourceLayout, entity: source, alias: "s")
         var filter: ExpressionSQL.Fragment?
         if let predicate = mapping.filter {
-            guard let compiled = compiler.compile(predicate) else { return .rowByRow("its filter does not compile to SQL: \(predicate)") }
+            guard let compiled = compiler.compile(predicate) else {
+                return .rowByRow("its filter does not compile to SQL: \(predicate)")
+            }
             filter = compiled
         }
         let assignments: (columns: [String], values: [String], arguments: [SQLValue])
@@ -74,8 +80,10 @@ struct InstanceInsertSQL {
         let folds = foldableToOnes(manager: manager, mapping: mapping, index: index)
         return .setBased(
             InstanceInsertSQL(
-                mapping: mapping, mappingIndex: index, sourceTable: "src.\(SQLIdentifier.quote(sourceTable.name))", sourceTableName: sourceTable.name,
-                destinationTable: "main.\(SQLIdentifier.quote(destinationTable.name))", sourceNumber: sourceNumber, destinationNumber: destinationNumber,
+                mapping: mapping, mappingIndex: index, sourceTable: "src.\(SQLIdentifier.quote(sourceTable.name))",
+                sourceTableName: sourceTable.name,
+                destinationTable: "main.\(SQLIdentifier.quote(destinationTable.name))", sourceNumber: sourceNumber,
+                destinationNumber: destinationNumber,
                 columns: assignments.columns + folds.map { SQLIdentifier.quote($0.column) }, values: assignments.values,
                 valueArguments: assignments.arguments, filter: filter, foldedRelationships: Set(folds.map(\.property)),
                 folds: folds.map { (sourceColumn: $0.sourceColumn, target: $0.target, targetTable: $0.targetTable) }))
@@ -86,19 +94,28 @@ struct InstanceInsertSQL {
 
     /// Every stored attribute of the destination: its value expression compiled (a value set on
     /// association wins over the mapping's own), else the model's default, else left out.
-    private static func attributeValues(manager: MigrationManager, mapping: EntityMapping, destination: String, compiler: ExpressionSQL)
+    private static func attributeValues(
+        manager: MigrationManager, mapping: EntityMapping, destination: String, compiler: ExpressionSQL
+    )
         -> Result<(columns: [String], values: [String], arguments: [SQLValue]), Reason>
     {
         let defaults = manager.stores.writer.defaultValues(of: destination)
         var columns: [String] = [], values: [String] = [], arguments: [SQLValue] = []
         let onAssociation = Dictionary(
-            (manager.associationValues[destination] ?? []).map { ($0.attribute, $0.expression) }, uniquingKeysWith: { _, last in last })
+            (manager.associationValues[destination] ?? []).map { ($0.attribute, $0.expression) },
+            uniquingKeysWith: { _, last in last })
         for (attribute, column) in manager.stores.destinationLayout.attributeColumns(of: destination) {
-            let expression = onAssociation[attribute.name] ?? mapping.attributeMappings.first { $0.name == attribute.name }?.expression
+            let expression =
+                onAssociation[attribute.name]
+                ?? mapping.attributeMappings.first { $0.name == attribute.name }?.expression
             if let expression {
-                guard let fragment = compiler.compile(expression), let sql = ExpressionSQL.stored(fragment, in: attribute) else {
-                    let origin = onAssociation[attribute.name] != nil ? "the value set on association" : "the value expression"
-                    return .failure(Reason(text: "\(origin) of \(attribute.name) does not compile to SQL: \(expression)"))
+                guard let fragment = compiler.compile(expression),
+                    let sql = ExpressionSQL.stored(fragment, in: attribute)
+                else {
+                    let origin =
+                        onAssociation[attribute.name] != nil ? "the value set on association" : "the value expression"
+                    return .failure(
+                        Reason(text: "\(origin) of \(attribute.name) does not compile to SQL: \(expression)"))
                 }
                 values.append(sql)
                 arguments += fragment.arguments
@@ -127,9 +144,12 @@ struct InstanceInsertSQL {
         return mapping.relationshipMappings.compactMap { property in
             guard let form = SetBasedRelationships.standardForm(property.expression),
                 let target = mappings.firstIndex(where: { $0.name == form.mapping }), target < index,
-                manager.stores.associations.isIdentity(target) || compile(manager: manager, mapping: mappings[target], index: target).isSetBased,
-                case let .foreignKey(_, column, nil)? = manager.stores.destinationLayout.storage(entity: destinationName, relationship: property.name),
-                case let .foreignKey(_, sourceColumn, _)? = manager.stores.sourceLayout.storage(entity: sourceName, relationship: form.relationship),
+                manager.stores.associations.isIdentity(target)
+                    || compile(manager: manager, mapping: mappings[target], index: target).isSetBased,
+                case let .foreignKey(_, column, nil)? = manager.stores.destinationLayout.storage(
+                    entity: destinationName, relationship: property.name),
+                case let .foreignKey(_, sourceColumn, _)? = manager.stores.sourceLayout.storage(
+                    entity: sourceName, relationship: form.relationship),
                 let targetTable = SetBasedRelationships.sourceTarget(manager, of: form.relationship, in: source)
             else { return nil }
             return (property.name, column, sourceColumn, target, targetTable)
@@ -142,7 +162,8 @@ struct InstanceInsertSQL {
     private var condition: (sql: String, arguments: [SQLStatement.Argument]) {
         (
             "s.Z_ENT = ? AND s.Z_PK >= ? AND s.Z_PK <= ?" + (filter.map { " AND \($0.sql)" } ?? ""),
-            [.value(SQLValue(sourceNumber)), .parameter("from"), .parameter("last")] + (filter?.arguments.map(SQLStatement.Argument.value) ?? [])
+            [.value(SQLValue(sourceNumber)), .parameter("from"), .parameter("last")]
+                + (filter?.arguments.map(SQLStatement.Argument.value) ?? [])
         )
     }
 
@@ -158,7 +179,9 @@ struct InstanceInsertSQL {
             if let identity = associations.identityLookup(fold.target, key: key, into: fold.targetTable) {
                 sql.append(identity.key)
             } else {
-                sql.append("(SELECT f.destination_pk FROM \(associations.relation(fold.target)) f WHERE f.mapping = ? AND f.source_pk = \(key))")
+                sql.append(
+                    "(SELECT f.destination_pk FROM \(associations.relation(fold.target)) f WHERE f.mapping = ? AND f.source_pk = \(key))"
+                )
                 arguments.append(SQLValue(fold.target))
             }
         }
@@ -172,7 +195,8 @@ struct InstanceInsertSQL {
         let selected = (["s.Z_PK", "?", "1"] + values + lookupSQL).joined(separator: ", ")
         return SQLStatement(
             "INSERT INTO \(destinationTable) (\(names)) SELECT \(selected) FROM \(sourceTable) s WHERE \(condition.sql) ORDER BY s.Z_PK",
-            arguments: ([SQLValue(destinationNumber)] + valueArguments + lookupArguments).map(SQLStatement.Argument.value) + condition.arguments)
+            arguments: ([SQLValue(destinationNumber)] + valueArguments + lookupArguments).map(
+                SQLStatement.Argument.value) + condition.arguments)
     }
 
     /// The chunk's statements when the keys are renumbered: the pairs numbered from `:first_key`
@@ -182,7 +206,9 @@ struct InstanceInsertSQL {
             """
             INSERT INTO work.associations (mapping, source_entity, source_pk, destination_entity, destination_pk)
             SELECT ?, s.Z_ENT, s.Z_PK, ?, ? + row_number() OVER (ORDER BY s.Z_PK) - 1 FROM \(sourceTable) s WHERE \(condition.sql)
-            """, arguments: [.value(SQLValue(mappingIndex)), .value(SQLValue(destinationNumber)), .parameter("first_key")] + condition.arguments)
+            """,
+            arguments: [.value(SQLValue(mappingIndex)), .value(SQLValue(destinationNumber)), .parameter("first_key")]
+                + condition.arguments)
         let (lookupSQL, lookupArguments) = lookups(associations)
         let selected = (["a.destination_pk", "?", "1"] + values + lookupSQL).joined(separator: ", ")
         let insert = SQLStatement(
@@ -190,7 +216,8 @@ struct InstanceInsertSQL {
             INSERT INTO \(destinationTable) (\(names)) SELECT \(selected) FROM work.associations a JOIN \(sourceTable) s ON s.Z_PK = a.source_pk
             WHERE a.mapping = ? AND a.destination_pk BETWEEN ? AND ? ORDER BY a.destination_pk
             """,
-            arguments: ([SQLValue(destinationNumber)] + valueArguments + lookupArguments).map(SQLStatement.Argument.value)
+            arguments: ([SQLValue(destinationNumber)] + valueArguments + lookupArguments).map(
+                SQLStatement.Argument.value)
                 + [.value(SQLValue(mappingIndex)), .parameter("first_key"), .parameter("last_key")])
         return [pairs, insert]
     }

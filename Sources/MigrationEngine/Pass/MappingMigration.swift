@@ -46,7 +46,8 @@ package final class MappingMigration {
     /// Prepares the step: the lock, leftovers of a crashed step undone, no other writer, the
     /// store checked to be at `source`, the mappings resolved, its layout read and its rows counted.
     private init(
-        store path: String, from source: ModelBundle.Version, to destination: ModelBundle.Version, mappings: [MappingModel],
+        store path: String, from source: ModelBundle.Version, to destination: ModelBundle.Version,
+        mappings: [MappingModel],
         options: StepContext
     ) throws {
         pausedAtStart = options.progress.span.paused.seconds
@@ -64,14 +65,19 @@ package final class MappingMigration {
             let differing = Set(metadata.versionHashes.keys).union(source.entityHashes.keys)
                 .filter { metadata.versionHashes[$0] != source.entityHashes[$0] }.sorted()
             throw MigrationError(
-                .wrongModel, "\(path) is not at version \(source.name): its entity hashes differ for \(differing.joined(separator: ", "))",
-                fix: "run `chrysalis inspect \(path) --model …` to see which version it is at, and use that version's mapping")
+                .wrongModel,
+                "\(path) is not at version \(source.name): its entity hashes differ for \(differing.joined(separator: ", "))",
+                fix:
+                    "run `chrysalis inspect \(path) --model …` to see which version it is at, and use that version's mapping"
+            )
         }
         passes = try Self.resolve(mappings, from: source, to: destination)
         sourceLayout = try sourceStore.layout(for: source.model)
         destinationLayout = StoreLayout(model: destination.model)
         // The verification counts what the new store holds against what the passes inserted.
-        rowsBefore = try options.verifiedRows?.rows(matching: fingerprint, model: source.model) ?? sourceStore.tableRowCounts(model: source.model)
+        rowsBefore =
+            try options.verifiedRows?.rows(matching: fingerprint, model: source.model)
+            ?? sourceStore.tableRowCounts(model: source.model)
         space = SpaceCheck(.newStore(rows: rowsBefore.values.reduce(0, +)), store: path)
     }
 
@@ -90,7 +96,8 @@ package final class MappingMigration {
             let backup = try swapIn(permissions)
             reporter?.finish()
             // Verification counted every entity's rows and found exactly what the passes inserted.
-            let rowsAfter = Dictionary(uniqueKeysWithValues: destination.model.entities.map { ($0.name, inserted[$0.name, default: 0]) })
+            let rowsAfter = Dictionary(
+                uniqueKeysWithValues: destination.model.entities.map { ($0.name, inserted[$0.name, default: 0]) })
             return MigrationReport(
                 store: path, backup: backup, sourceVersion: source.name, destinationVersion: destination.name,
                 passes: passes.map(\.name), rowsBefore: rowsBefore, rowsAfter: rowsAfter,
@@ -118,7 +125,9 @@ package final class MappingMigration {
     // MARK: Prepare
 
     /// Each mapping checked to be for this step, and resolved against its two versions.
-    private static func resolve(_ mappings: [MappingModel], from source: ModelBundle.Version, to destination: ModelBundle.Version) throws -> [MappingModel] {
+    private static func resolve(
+        _ mappings: [MappingModel], from source: ModelBundle.Version, to destination: ModelBundle.Version
+    ) throws -> [MappingModel] {
         try mappings.map { mapping in
             guard mapping.sourceVersion == source.name, mapping.destinationVersion == destination.name else {
                 throw MigrationError(
@@ -135,7 +144,8 @@ package final class MappingMigration {
     private func createNewStore(_ permissions: FilePermissions) throws -> PersistentStore {
         try permissions.createEmpty(paths.newStore)
         try permissions.createEmpty(paths.workStore)
-        let created = try PersistentStore.create(at: paths.newStore, model: destination.model, uuid: metadata.uuid, replacingEmptyFile: true)
+        let created = try PersistentStore.create(
+            at: paths.newStore, model: destination.model, uuid: metadata.uuid, replacingEmptyFile: true)
         var carried = metadata
         carried.setModel(destination.model)
         try created.writeMetadata(carried)
@@ -160,7 +170,9 @@ package final class MappingMigration {
         try connection.beginBulkLoad(scratch: AssociationTable.schema, source: "src")
         let deferred = try DeferredIndexes.drop(on: connection, layout: destinationLayout)
         let progress = ProgressReporter(
-            budget: StageCost.mappingStep(passes, sourceRows: try sourceRows(connection), createsOwnRelationships: options.policies.createsOwnRelationships),
+            budget: StageCost.mappingStep(
+                passes, sourceRows: try sourceRows(connection),
+                createsOwnRelationships: options.policies.createsOwnRelationships),
             target: options.progress)
         reporter = progress
         var inserted: [String: Int] = [:]
@@ -169,7 +181,9 @@ package final class MappingMigration {
             try options.configureManager?(pass.manager)
             if let pause = options.pauseAfterEntityMapping {
                 let paused = options.progress.span.paused
-                pass.pauseAfterEntityMapping = { @Sendable (report: StepReport) -> Void in paused.counting { pause(report) } }
+                pass.pauseAfterEntityMapping = { @Sendable (report: StepReport) -> Void in
+                    paused.counting { pause(report) }
+                }
             }
             pass.deferredIndexes = deferred
             try pass.run(step: options.progress.step)
@@ -190,9 +204,12 @@ package final class MappingMigration {
     }
 
     /// One pass over `connection`, with its manager.
-    private func makePass(_ connection: StoreConnection, mapping: MappingModel, progress: ProgressReporter) -> MappingPass {
+    private func makePass(_ connection: StoreConnection, mapping: MappingModel, progress: ProgressReporter)
+        -> MappingPass
+    {
         let manager = MigrationManager(
-            connection: connection, sourceStore: sourceStore, sourceLayout: sourceLayout, destinationLayout: destinationLayout,
+            connection: connection, sourceStore: sourceStore, sourceLayout: sourceLayout,
+            destinationLayout: destinationLayout,
             destinationPath: paths.newStore, mappingModel: mapping, policies: options.policies,
             cancellation: options.cancellation, run: options.runState)
         let pass = MappingPass(manager: manager, progress: progress, chunkSize: options.chunkSize)
@@ -208,7 +225,9 @@ package final class MappingMigration {
         let probe = makePass(connection, mapping: first, progress: .silent())
         for mapping in passes {
             probe.manager.mappingModel = mapping
-            for (entityMapping, count) in zip(mapping.entityMappings, try probe.sourceCounts()) { counts[entityMapping.sourceEntity ?? ""] = count }
+            for (entityMapping, count) in zip(mapping.entityMappings, try probe.sourceCounts()) {
+                counts[entityMapping.sourceEntity ?? ""] = count
+            }
         }
         return counts
     }
@@ -222,7 +241,8 @@ package final class MappingMigration {
     private func verify(_ connection: StoreConnection, inserted: [String: Int]) throws {
         if options.checksPages, case let integrity = try connection.quickCheck(), integrity != ["ok"] {
             throw MigrationError(
-                .verification, "the migrated store failed SQLite's quick check: \(integrity.prefix(3).joined(separator: "; "))",
+                .verification,
+                "the migrated store failed SQLite's quick check: \(integrity.prefix(3).joined(separator: "; "))",
                 fix: "the source is untouched; report this with the store's model")
         }
         let layout = destinationLayout
@@ -232,13 +252,16 @@ package final class MappingMigration {
             // A table only this entity lives in is counted from its b-tree, without reading a row.
             let count =
                 if let table = layout.table(for: entity.name), entitiesByTable[table.name]?.count == 1 {
-                    Int(try connection.integer(SQLStatement("SELECT count(*) FROM main.\(SQLIdentifier.quote(table.name))")) ?? 0)
+                    Int(
+                        try connection.integer(
+                            SQLStatement("SELECT count(*) FROM main.\(SQLIdentifier.quote(table.name))")) ?? 0)
                 } else {
                     try reader.count(of: entity.name, includingSubentities: false)
                 }
             guard count == inserted[entity.name, default: 0] else {
                 throw MigrationError(
-                    .verification, "the migrated store has \(count) \(entity.name) rows but the migration created \(inserted[entity.name, default: 0])",
+                    .verification,
+                    "the migrated store has \(count) \(entity.name) rows but the migration created \(inserted[entity.name, default: 0])",
                     fix: "the source is untouched; report this with the mapping model")
             }
         }

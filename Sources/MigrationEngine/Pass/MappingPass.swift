@@ -49,7 +49,9 @@ final class MappingPass {
         stores.foldedToOnes = [:]
         stores.attributeAssignmentsByMapping = [:]
         let policies = try manager.resolvePolicies()
-        for (mapping, policy) in zip(mappings, policies) { try manager.transaction { try policy.begin(mapping, manager: manager) } }
+        for (mapping, policy) in zip(mappings, policies) {
+            try manager.transaction { try policy.begin(mapping, manager: manager) }
+        }
         for (index, (mapping, policy)) in zip(mappings, policies).enumerated() {
             try createInstances(mapping, index: index, policy: policy, sourceCount: counts[index], step: step)
         }
@@ -62,7 +64,9 @@ final class MappingPass {
     // MARK: Stage 1
 
     /// Stage 1 for one entity mapping: its instances created, set-based or row by row.
-    private func createInstances(_ mapping: EntityMapping, index: Int, policy: EntityMigrationPolicy, sourceCount: Int, step: Int) throws {
+    private func createInstances(
+        _ mapping: EntityMapping, index: Int, policy: EntityMigrationPolicy, sourceCount: Int, step: Int
+    ) throws {
         let mappings = mappingModel.entityMappings
         progress.begin(
             stage: .createInstances, pass: mappingModel.name, step: step, mapping: mapping.name,
@@ -117,7 +121,9 @@ final class MappingPass {
     /// A row-by-row mapping: every source instance through the filter and the policy, a chunk
     /// per transaction. The next instances are read and decoded on the other core while the
     /// policy runs, in batches small enough that memory stays flat whatever the chunk size.
-    private func visitRowByRow(_ mapping: EntityMapping, entity: String, index: Int, policy: EntityMigrationPolicy) throws {
+    private func visitRowByRow(_ mapping: EntityMapping, entity: String, index: Int, policy: EntityMigrationPolicy)
+        throws
+    {
         stores.activeFold = FoldedToOnes.plan(self, mapping: mapping, index: index, policy: policy)
         stores.foldedToOnes[index] = stores.activeFold
         let filter = mapping.filter
@@ -157,7 +163,9 @@ final class MappingPass {
 
     /// Stage 2 for one entity mapping: compiler-style relationship mappings set-based, the rest
     /// (and a custom policy's) row by row.
-    private func createRelationships(_ mapping: EntityMapping, index: Int, policy: EntityMigrationPolicy, sourceCount: Int, step: Int) throws {
+    private func createRelationships(
+        _ mapping: EntityMapping, index: Int, policy: EntityMigrationPolicy, sourceCount: Int, step: Int
+    ) throws {
         let mappings = mappingModel.entityMappings
         progress.begin(
             stage: .createRelationships, pass: mappingModel.name, step: step, mapping: mapping.name,
@@ -165,12 +173,20 @@ final class MappingPass {
         try manager.checkCancelled()
         let setBased = manager.useSetBasedSQL ? SetBasedRelationships(pass: self) : nil
         let handled = setBased?.handled(mapping, policy: policy) ?? []
-        if let setBased, !handled.isEmpty { try manager.transaction { try setBased.run(mapping, index: index, names: handled) } }
-        let rowByRow = !policy.usesDefaultRelationships || mapping.relationshipMappings.contains { $0.expression != nil && !handled.contains($0.name) }
-        let reported = rowByRow ? try relateRowByRow(mapping, index: index, policy: policy, skipping: handled, sourceCount: sourceCount) : 0
+        if let setBased, !handled.isEmpty {
+            try manager.transaction { try setBased.run(mapping, index: index, names: handled) }
+        }
+        let rowByRow =
+            !policy.usesDefaultRelationships
+            || mapping.relationshipMappings.contains { $0.expression != nil && !handled.contains($0.name) }
+        let reported =
+            rowByRow
+            ? try relateRowByRow(mapping, index: index, policy: policy, skipping: handled, sourceCount: sourceCount) : 0
         progress.advance(units: max(sourceCount, 1) - reported, rows: max(sourceCount - reported, 0))
         try manager.transaction { try policy.endRelationshipCreation(for: mapping, manager: manager) }
-        try pause(after: mapping, index: index, stage: .createRelationships, next: index + 1 < mappings.count ? mappings[index + 1].name : nil)
+        try pause(
+            after: mapping, index: index, stage: .createRelationships,
+            next: index + 1 < mappings.count ? mappings[index + 1].name : nil)
     }
 
     /// Every pair of the mapping through the policy's (or Core Data's default) relationship
@@ -189,7 +205,8 @@ final class MappingPass {
             try manager.transaction {
                 for pair in page {
                     if policy.usesDefaultRelationships {
-                        try manager.createDefaultRelationships(forDestination: pair.destination, in: mapping, skipping: handled)
+                        try manager.createDefaultRelationships(
+                            forDestination: pair.destination, in: mapping, skipping: handled)
                     } else {
                         try policy.createRelationships(forDestination: pair.destination, in: mapping, manager: manager)
                         try stores.writePendingInsert()
@@ -234,7 +251,10 @@ final class MappingPass {
     private func buildDeferredIndexes(thenResume resume: (mapping: String, index: Int, count: Int)?) throws {
         let indexes = StoreSchema(layout: stores.destinationLayout).indexes
         guard let deferredIndexes = deferredIndexes, let first = indexes.first,
-            try stores.connection.integer(SQLStatement("SELECT count(*) FROM main.sqlite_master WHERE type = 'index' AND name = ?", [.text(first.name)])) == 0
+            try stores.connection.integer(
+                SQLStatement(
+                    "SELECT count(*) FROM main.sqlite_master WHERE type = 'index' AND name = ?", [.text(first.name)]))
+                == 0
         else {
             return
         }
@@ -257,10 +277,14 @@ final class MappingPass {
     private func matches(_ filter: Predicate, source: ObjectID, mapping: EntityMapping) throws -> Bool {
         let scope = MigrationScope(manager: manager, source: source, destination: nil, mapping: mapping)
         do {
-            return try PredicateEvaluator(evaluator: ExpressionEvaluator(context: scope, evaluatedObject: .object(ObjectRef(side: .source, id: source))))
-                .matches(filter)
+            return try PredicateEvaluator(
+                evaluator: ExpressionEvaluator(
+                    context: scope, evaluatedObject: .object(ObjectRef(side: .source, id: source)))
+            )
+            .matches(filter)
         } catch let error as EvaluationError {
-            throw MigrationError(.evaluation, "\(mapping.name) filter \(filter): \(error)", fix: "correct the filter predicate")
+            throw MigrationError(
+                .evaluation, "\(mapping.name) filter \(filter): \(error)", fix: "correct the filter predicate")
         }
     }
 }

@@ -17,7 +17,8 @@ struct SetBasedInstances {
 
     /// The set-based run of `mapping`, or `nil` when it must run row by row.
     init?(pass: MappingPass, mapping: EntityMapping, index: Int) {
-        guard case .setBased(let sql) = InstanceInsertSQL.compile(manager: pass.manager, mapping: mapping, index: index) else { return nil }
+        guard case .setBased(let sql) = InstanceInsertSQL.compile(manager: pass.manager, mapping: mapping, index: index)
+        else { return nil }
         self.pass = pass
         self.sql = sql
     }
@@ -32,9 +33,11 @@ struct SetBasedInstances {
         else { return nil }
         // A damaged store's keys can span more than Int64 holds (negative to Int64.max).
         let (span, overflow) = high.subtractingReportingOverflow(low)
-        guard !overflow, span < .max, span + 1 == count, try low == pass.stores.writer.nextKey(for: destinationName) else { return nil }
+        guard !overflow, span < .max, span + 1 == count, try low == pass.stores.writer.nextKey(for: destinationName)
+        else { return nil }
         return AssociationTable.Identity(
-            sourceTable: sql.sourceTableName, sourceEntity: sql.sourceNumber, destinationEntity: sql.destinationNumber, keys: low...high)
+            sourceTable: sql.sourceTableName, sourceEntity: sql.sourceNumber, destinationEntity: sql.destinationNumber,
+            keys: low...high)
     }
 
     /// How many instances of the source entity there are, and their lowest and highest keys.
@@ -50,7 +53,11 @@ struct SetBasedInstances {
             else { return nil }
             return (Int64(known), low, high)
         }
-        guard let span = try connection.row(SQLStatement("SELECT count(*), min(Z_PK), max(Z_PK) FROM \(table) WHERE Z_ENT = ?", [SQLValue(sql.sourceNumber)])),
+        guard
+            let span = try connection.row(
+                SQLStatement(
+                    "SELECT count(*), min(Z_PK), max(Z_PK) FROM \(table) WHERE Z_ENT = ?", [SQLValue(sql.sourceNumber)])
+            ),
             let count = span[0].integer, let low = span[1].integer, let high = span[2].integer
         else { return nil }
         return (count, low, high)
@@ -65,7 +72,8 @@ struct SetBasedInstances {
         guard let (rows, last) = try chunk(from: from, limit: limit, keptKeys: identity) else { return (0, from) }
         let bounds: [String: SQLValue] = ["from": .integer(from), "last": .integer(last)]
         // Every row of a kept-keys chunk matches; otherwise the filter decides.
-        let matching = identity != nil ? rows : Int(try pass.stores.connection.integer(sql.matchingRows.binding(bounds)) ?? 0)
+        let matching =
+            identity != nil ? rows : Int(try pass.stores.connection.integer(sql.matchingRows.binding(bounds)) ?? 0)
         guard matching > 0, let destinationName = mapping.destinationEntity else { return (rows, last) }
         let keys = try pass.stores.writer.reserveKeys(for: destinationName, count: matching)
         let reserved = keys.first...(keys.first + Int64(matching) - 1)
@@ -73,13 +81,17 @@ struct SetBasedInstances {
             // The chunk's source keys are the keys just reserved.
             guard keys.first == last - Int64(matching) + 1 else {
                 throw MigrationError(
-                    .verification, "\(mapping.name): destination keys \(keys.first)… do not follow source keys \(last - Int64(matching) + 1)…\(last)",
+                    .verification,
+                    "\(mapping.name): destination keys \(keys.first)… do not follow source keys \(last - Int64(matching) + 1)…\(last)",
                     fix: "the source is untouched; report this with the mapping model")
             }
             try pass.stores.connection.execute(sql.keptKeysInsert(pass.stores.associations).binding(bounds))
         } else {
-            let keyBounds = bounds.merging(["first_key": .integer(reserved.lowerBound), "last_key": .integer(reserved.upperBound)]) { a, _ in a }
-            try pass.stores.connection.execute(sql.renumberedInserts(pass.stores.associations).map { $0.binding(keyBounds) })
+            let keyBounds = bounds.merging([
+                "first_key": .integer(reserved.lowerBound), "last_key": .integer(reserved.upperBound),
+            ]) { a, _ in a }
+            try pass.stores.connection.execute(
+                sql.renumberedInserts(pass.stores.associations).map { $0.binding(keyBounds) })
         }
         try reportPairs(reserved, destination: destinationName)
         return (rows, last)
@@ -88,7 +100,9 @@ struct SetBasedInstances {
     /// The chunk from `from` on: how many source rows, and the last key. With kept keys the chunk
     /// is the next keys of the range (dense, no filter, from the destination's next key, so at
     /// least 1: see ``keyIdentity()``); otherwise the next `limit` rows of the entity.
-    private func chunk(from: Int64, limit: Int, keptKeys identity: AssociationTable.Identity?) throws -> (rows: Int, last: Int64)? {
+    private func chunk(from: Int64, limit: Int, keptKeys identity: AssociationTable.Identity?) throws -> (
+        rows: Int, last: Int64
+    )? {
         if let identity {
             let first = max(from, identity.keys.lowerBound)
             let last = min(first + Int64(limit) - 1, identity.keys.upperBound)
@@ -106,7 +120,8 @@ struct SetBasedInstances {
 
     /// A custom manager's association hook still sees every pair, after the set-based insert.
     private func reportPairs(_ keys: ClosedRange<Int64>, destination: String) throws {
-        guard let hook = manager.didAssociate, manager.didAssociateEntities.map({ $0.contains(destination) }) ?? true else { return }
+        guard let hook = manager.didAssociate, manager.didAssociateEntities.map({ $0.contains(destination) }) ?? true
+        else { return }
         let pairs = try pass.stores.connection.rows(
             SQLStatement(
                 """

@@ -19,7 +19,10 @@ struct SetBasedRelationships {
 
     /// `M` and `r` of a compiler-style relationship expression.
     static func standardForm(_ expression: Expression?) -> (mapping: String, relationship: String)? {
-        guard case .function(.variable("manager"), "destinationInstancesForEntityMappingNamed:sourceInstances:", let arguments)? = expression,
+        guard
+            case .function(
+                .variable("manager"), "destinationInstancesForEntityMappingNamed:sourceInstances:", let arguments)? =
+                expression,
             arguments.count == 2, case .constant(.string(let mapping)) = arguments[0],
             case .keyPath(.variable("source"), let path) = arguments[1], path.count == 1
         else { return nil }
@@ -28,13 +31,15 @@ struct SetBasedRelationships {
 
     /// The relationship mappings of `mapping` this can do; the caller does the rest row by row.
     func handled(_ mapping: EntityMapping, policy: EntityMigrationPolicy) -> Set<String> {
-        guard policy.usesDefaultRelationships, let destinationName = mapping.destinationEntity, let sourceName = mapping.sourceEntity,
+        guard policy.usesDefaultRelationships, let destinationName = mapping.destinationEntity,
+            let sourceName = mapping.sourceEntity,
             let destination = manager.destinationModel.entity(named: destinationName),
             let source = manager.sourceModel.entity(named: sourceName)
         else { return [] }
         var names: Set<String> = []
         for property in mapping.relationshipMappings {
-            guard let form = Self.standardForm(property.expression), manager.mappingModel.entityMapping(named: form.mapping) != nil,
+            guard let form = Self.standardForm(property.expression),
+                manager.mappingModel.entityMapping(named: form.mapping) != nil,
                 let relationship = manager.destinationModel.relationship(named: property.name, in: destination),
                 let sourceRelationship = manager.sourceModel.relationship(named: form.relationship, in: source)
             else { continue }
@@ -44,14 +49,16 @@ struct SetBasedRelationships {
             ) {
             case (.foreignKey?, .foreignKey?):
                 names.insert(property.name)
-            case (.inverseForeignKey(_, _, _, nil)?, _) where inverseIsSetBased(relationship, sourceRelationship: sourceRelationship, mapping: form.mapping):
+            case (.inverseForeignKey(_, _, _, nil)?, _)
+            where inverseIsSetBased(relationship, sourceRelationship: sourceRelationship, mapping: form.mapping):
                 names.insert(property.name)
             case (.inverseForeignKey(_, _, _, _?)?, .inverseForeignKey(_, _, _, _?)?)
             where inverseIsSetBased(relationship, sourceRelationship: sourceRelationship, mapping: form.mapping):
                 names.insert(property.name)
             case let (.joinTable(join, _, _, nil)?, .joinTable(sourceJoin, _, _, nil)?)
             where join.columns.count == 2 && sourceJoin.columns.count == 2
-                && inverseIsStandard(relationship, sourceRelationship: sourceRelationship, mapping: form.mapping, from: mapping.name):
+                && inverseIsStandard(
+                    relationship, sourceRelationship: sourceRelationship, mapping: form.mapping, from: mapping.name):
                 names.insert(property.name)
             case let (.joinTable(join, _, _, nil)?, .inverseForeignKey?)
             where join.columns.count == 2 && targetFits(relationship, mapping: form.mapping):
@@ -64,13 +71,16 @@ struct SetBasedRelationships {
     }
 
     /// Whether the to-one on the other side will be set by `run` for the same links.
-    private func inverseIsSetBased(_ relationship: RelationshipDescription, sourceRelationship: RelationshipDescription, mapping: String) -> Bool {
+    private func inverseIsSetBased(
+        _ relationship: RelationshipDescription, sourceRelationship: RelationshipDescription, mapping: String
+    ) -> Bool {
         guard let inverseName = relationship.inverseName, let sourceInverse = sourceRelationship.inverseName,
             let other = manager.mappingModel.entityMapping(named: mapping), manager.usesDefaultRelationships(other),
             let property = other.relationshipMappings.first(where: { $0.name == inverseName }),
             let form = Self.standardForm(property.expression), form.relationship == sourceInverse,
             let otherSource = other.sourceEntity, let otherDestination = other.destinationEntity,
-            case .foreignKey? = pass.stores.destinationLayout.storage(entity: otherDestination, relationship: inverseName),
+            case .foreignKey? = pass.stores.destinationLayout.storage(
+                entity: otherDestination, relationship: inverseName),
             case .foreignKey? = pass.stores.sourceLayout.storage(entity: otherSource, relationship: sourceInverse)
         else { return false }
         return manager.mappingModel.entityMappings.first { $0.name == form.mapping }?.destinationEntity != nil
@@ -78,8 +88,10 @@ struct SetBasedRelationships {
 
     /// Whether the other side of a many-to-many is mapped in standard form back through `from`,
     /// by a mapping that uses default relationships, so one side's `INSERT` makes every link.
-    private func inverseIsStandard(_ relationship: RelationshipDescription, sourceRelationship: RelationshipDescription, mapping: String, from: String) -> Bool
-    {
+    private func inverseIsStandard(
+        _ relationship: RelationshipDescription, sourceRelationship: RelationshipDescription, mapping: String,
+        from: String
+    ) -> Bool {
         guard let inverseName = relationship.inverseName, let sourceInverse = sourceRelationship.inverseName,
             let other = manager.mappingModel.entityMapping(named: mapping), manager.usesDefaultRelationships(other),
             let property = other.relationshipMappings.first(where: { $0.name == inverseName }),
@@ -99,41 +111,67 @@ struct SetBasedRelationships {
     /// `handled` accepted: one per relationship, except what stage 1 already wrote (folded
     /// to-ones) and to-manys their inverse to-one sets.
     func statements(_ mapping: EntityMapping, index: Int, names: Set<String>) throws -> [SQLStatement] {
-        guard let destinationName = mapping.destinationEntity, let sourceName = mapping.sourceEntity, manager.sourceModel.entity(named: sourceName) != nil,
-            let sourceTable = pass.stores.sourceLayout.table(for: sourceName), pass.stores.destinationLayout.table(for: destinationName) != nil
+        guard let destinationName = mapping.destinationEntity, let sourceName = mapping.sourceEntity,
+            manager.sourceModel.entity(named: sourceName) != nil,
+            let sourceTable = pass.stores.sourceLayout.table(for: sourceName),
+            pass.stores.destinationLayout.table(for: destinationName) != nil
         else { return [] }
         let associations = pass.stores.associations
-        let folded = manager.useSetBasedSQL ? InstanceInsertSQL.compile(manager: manager, mapping: mapping, index: index).foldedRelationships : []
-        let foldedRowByRow = try pass.stores.foldedToOnes[index].map { $0.done(associations: try associations.count(mapping: index)) } ?? []
+        let folded =
+            manager.useSetBasedSQL
+            ? InstanceInsertSQL.compile(manager: manager, mapping: mapping, index: index).foldedRelationships : []
+        let foldedRowByRow =
+            try pass.stores.foldedToOnes[index].map { $0.done(associations: try associations.count(mapping: index)) }
+            ?? []
         var statements: [SQLStatement] = []
         for property in mapping.relationshipMappings
-        where names.contains(property.name) && !folded.contains(property.name) && !foldedRowByRow.contains(property.name) {
+        where names.contains(property.name) && !folded.contains(property.name)
+            && !foldedRowByRow.contains(property.name)
+        {
             guard let form = Self.standardForm(property.expression) else { continue }
             let link = Link(
-                owner: index, target: try manager.index(of: form.mapping), sourceTable: sourceTable.name, destinationEntity: destinationName,
+                owner: index, target: try manager.index(of: form.mapping), sourceTable: sourceTable.name,
+                destinationEntity: destinationName,
                 sourceEntity: sourceName, property: property.name, sourceRelationship: form.relationship)
-            switch (
-                pass.stores.destinationLayout.storage(entity: destinationName, relationship: property.name),
-                pass.stores.sourceLayout.storage(entity: sourceName, relationship: form.relationship)
-            ) {
-            case let (.inverseForeignKey(table, _, _, order?)?, .inverseForeignKey(sourceMembers, sourceKey, _, sourceOrder?)?):
-                statements.append(
-                    orderedMembers(link, table: table, order: order, sourceMembers: sourceMembers, sourceKey: sourceKey, sourceOrder: sourceOrder))
-            case let (.joinTable(join, column, otherColumn, nil)?, .joinTable(sourceJoin, sourceColumn, sourceOtherColumn, nil)?):
-                // Both sides are mapped this way; the join table's first side inserts every link once.
-                guard join.sides.first?.relationship == property.name, join.sides.first?.entity == relationshipOwner(property.name, destinationName) else {
-                    continue
-                }
-                statements.append(
-                    joinLinks(link, join: join, columns: (column, otherColumn), sourceJoin: sourceJoin, sourceColumns: (sourceColumn, sourceOtherColumn)))
-            case let (.joinTable(join, column, otherColumn, nil)?, .inverseForeignKey(sourceMembers, sourceKey, _, _)?):
-                statements += membersToLinks(link, join: join, columns: (column, otherColumn), sourceMembers: sourceMembers, sourceKey: sourceKey)
-            case let (.foreignKey(_, column, entityColumn)?, .foreignKey(_, sourceColumn, _)?):
-                if let statement = toOneKeys(link, column: column, entityColumn: entityColumn, sourceColumn: sourceColumn) { statements.append(statement) }
-            default: continue
-            }
+            statements += linkStatements(link)
         }
         return statements
+    }
+
+    /// The statements that set one relationship, by where each side keeps it.
+    private func linkStatements(_ link: Link) -> [SQLStatement] {
+        switch (
+            pass.stores.destinationLayout.storage(entity: link.destinationEntity, relationship: link.property),
+            pass.stores.sourceLayout.storage(entity: link.sourceEntity, relationship: link.sourceRelationship)
+        ) {
+        case let (
+            .inverseForeignKey(table, _, _, order?)?, .inverseForeignKey(sourceMembers, sourceKey, _, sourceOrder?)?
+        ):
+            return [
+                orderedMembers(
+                    link, table: table, order: order, sourceMembers: sourceMembers, sourceKey: sourceKey,
+                    sourceOrder: sourceOrder)
+            ]
+        case let (
+            .joinTable(join, column, otherColumn, nil)?, .joinTable(sourceJoin, sourceColumn, sourceOtherColumn, nil)?
+        ):
+            // Both sides are mapped this way; the join table's first side inserts every link once.
+            guard join.sides.first?.relationship == link.property,
+                join.sides.first?.entity == relationshipOwner(link.property, link.destinationEntity)
+            else { return [] }
+            return [
+                joinLinks(
+                    link, join: join, columns: (column, otherColumn), sourceJoin: sourceJoin,
+                    sourceColumns: (sourceColumn, sourceOtherColumn))
+            ]
+        case let (.joinTable(join, column, otherColumn, nil)?, .inverseForeignKey(sourceMembers, sourceKey, _, _)?):
+            return membersToLinks(
+                link, join: join, columns: (column, otherColumn), sourceMembers: sourceMembers, sourceKey: sourceKey)
+        case let (.foreignKey(_, column, entityColumn)?, .foreignKey(_, sourceColumn, _)?):
+            return toOneKeys(link, column: column, entityColumn: entityColumn, sourceColumn: sourceColumn).map { [$0] }
+                ?? []
+        default: return []
+        }
     }
 
     /// One relationship mapping in standard form: the owner mapping's and the target mapping's
@@ -147,7 +185,9 @@ struct SetBasedRelationships {
 
     /// An ordered to-many: the inverse to-one sets the keys; the positions follow the source's
     /// order (as the reader lists it).
-    private func orderedMembers(_ link: Link, table: String, order: String, sourceMembers: String, sourceKey: String, sourceOrder: String) -> SQLStatement {
+    private func orderedMembers(
+        _ link: Link, table: String, order: String, sourceMembers: String, sourceKey: String, sourceOrder: String
+    ) -> SQLStatement {
         let q = SQLIdentifier.quote, associations = pass.stores.associations
         if let member = associations.identityLookup(link.target, key: "s.Z_PK", into: sourceMembers),
             let owner = associations.identityLookup(link.owner, key: "s.\(q(sourceKey))", into: link.sourceTable)
@@ -179,7 +219,9 @@ struct SetBasedRelationships {
     /// A many-to-many mapped this way on both sides: every link inserted once into the join
     /// table. CROSS JOIN fixes the order (links outside, keyed look-ups inside): without
     /// statistics SQLite may otherwise pair every association with every other.
-    private func joinLinks(_ link: Link, join: JoinTable, columns: (String, String), sourceJoin: JoinTable, sourceColumns: (String, String)) -> SQLStatement {
+    private func joinLinks(
+        _ link: Link, join: JoinTable, columns: (String, String), sourceJoin: JoinTable, sourceColumns: (String, String)
+    ) -> SQLStatement {
         let q = SQLIdentifier.quote, associations = pass.stores.associations
         let (column, otherColumn) = columns, (sourceColumn, sourceOtherColumn) = sourceColumns
         // The join table's primary key is its columns in table order.
@@ -221,7 +263,9 @@ struct SetBasedRelationships {
     /// A many-to-many whose source is a to-many kept in its members' rows (the inverse to-one's
     /// foreign key): each owner's links replaced, as the row-by-row write replaces them, by one
     /// link per source member to each destination the target mapping made of it.
-    private func membersToLinks(_ link: Link, join: JoinTable, columns: (String, String), sourceMembers: String, sourceKey: String) -> [SQLStatement] {
+    private func membersToLinks(
+        _ link: Link, join: JoinTable, columns: (String, String), sourceMembers: String, sourceKey: String
+    ) -> [SQLStatement] {
         let q = SQLIdentifier.quote, associations = pass.stores.associations
         let (column, otherColumn) = columns
         let keyOrder = join.columns.first == column ? "1, 2" : "2, 1"
@@ -258,18 +302,23 @@ struct SetBasedRelationships {
     /// source keys, the source's foreign key itself.
     private func toOneKeys(_ link: Link, column: String, entityColumn: String?, sourceColumn: String) -> SQLStatement? {
         let q = SQLIdentifier.quote, associations = pass.stores.associations
-        guard let source = manager.sourceModel.entity(named: link.sourceEntity), let targetTable = sourceTarget(of: link.sourceRelationship, in: source),
+        guard let source = manager.sourceModel.entity(named: link.sourceEntity),
+            let targetTable = sourceTarget(of: link.sourceRelationship, in: source),
             let destinationTable = pass.stores.destinationLayout.table(for: link.destinationEntity)
         else { return nil }
-        let owner = "FROM \(associations.relation(link.owner)) a1 JOIN src.\(q(link.sourceTable)) s ON s.Z_PK = a1.source_pk"
+        let owner =
+            "FROM \(associations.relation(link.owner)) a1 JOIN src.\(q(link.sourceTable)) s ON s.Z_PK = a1.source_pk"
         let update = "UPDATE main.\(q(destinationTable.name)) SET"
         let matching = "a1.mapping = ? AND a1.destination_pk = main.\(q(destinationTable.name)).Z_PK"
         if let identity = associations.identityLookup(link.target, key: "s.\(q(sourceColumn))", into: targetTable) {
             // The target kept its source keys: the source's foreign key is the destination's.
-            let sets = ["\(q(column)) = \(identity.key)"] + (entityColumn.map { ["\(q($0)) = \(identity.entity)"] } ?? [])
-            return SQLStatement("\(update) \(sets.joined(separator: ", ")) \(owner) WHERE \(matching)", [SQLValue(link.owner)])
+            let sets =
+                ["\(q(column)) = \(identity.key)"] + (entityColumn.map { ["\(q($0)) = \(identity.entity)"] } ?? [])
+            return SQLStatement(
+                "\(update) \(sets.joined(separator: ", ")) \(owner) WHERE \(matching)", [SQLValue(link.owner)])
         }
-        let sets = ["\(q(column)) = a2.destination_pk"] + (entityColumn.map { ["\(q($0)) = a2.destination_entity"] } ?? [])
+        let sets =
+            ["\(q(column)) = a2.destination_pk"] + (entityColumn.map { ["\(q($0)) = a2.destination_entity"] } ?? [])
         return SQLStatement(
             """
             \(update) \(sets.joined(separator: ", ")) \(owner)
@@ -280,8 +329,12 @@ struct SetBasedRelationships {
 
     /// The source table that `relationship` of `entity` points into (what an identity look-up
     /// into the target mapping's keys must be over).
-    static func sourceTarget(_ manager: MigrationManager, of relationship: String, in entity: EntityDescription) -> String? {
-        manager.sourceModel.relationship(named: relationship, in: entity).flatMap { manager.stores.sourceLayout.table(for: $0.destinationEntityName)?.name }
+    static func sourceTarget(_ manager: MigrationManager, of relationship: String, in entity: EntityDescription)
+        -> String?
+    {
+        manager.sourceModel.relationship(named: relationship, in: entity).flatMap {
+            manager.stores.sourceLayout.table(for: $0.destinationEntityName)?.name
+        }
     }
 
     private func sourceTarget(of relationship: String, in entity: EntityDescription) -> String? {

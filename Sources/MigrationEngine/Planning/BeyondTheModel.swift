@@ -30,11 +30,16 @@ enum BeyondTheModel {
             let destination = DerivedAttributeTriggers(layout: StoreLayout(model: step.destination.model))
             var kept: Set<DerivedAttributeTriggers.Unwritten> = []
             if case .lightweight = step.kind {
-                kept = Set(destination.unchangedUnwritten(from: DerivedAttributeTriggers(layout: StoreLayout(model: step.source.model))))
+                kept = Set(
+                    destination.unchangedUnwritten(
+                        from: DerivedAttributeTriggers(layout: StoreLayout(model: step.source.model))))
             }
-            for derivation in destination.unwritten where !kept.contains(derivation) && said.insert(derivation.description).inserted {
+            for derivation in destination.unwritten
+            where !kept.contains(derivation) && said.insert(derivation.description).inserted {
                 let store =
-                    if case .mapping = step.kind { "the new store of \(step.source.name) → \(step.destination.name)" } else {
+                    if case .mapping = step.kind {
+                        "the new store of \(step.source.name) → \(step.destination.name)"
+                    } else {
                         "the store after \(step.source.name) → \(step.destination.name)"
                     }
                 lines.append(
@@ -52,7 +57,9 @@ enum BeyondTheModel {
         let mapping = steps.first { if case .mapping = $0.kind { true } else { false } }
         let inferredBefore = steps.prefix { if case .lightweight = $0.kind { true } else { false } }
         var lines: [String] = []
-        if let history = extras.history { lines += historyLines(history, inferredBefore: Array(inferredBefore), mapping: mapping) }
+        if let history = extras.history {
+            lines += historyLines(history, inferredBefore: Array(inferredBefore), mapping: mapping)
+        }
         for table in extras.appTables {
             let what = "table \(table.name) (\(table.rows) row\(table.rows == 1 ? "" : "s"), not the model's)"
             if let mapping {
@@ -64,7 +71,10 @@ enum BeyondTheModel {
             }
         }
         for object in extras.keptObjects {
-            let what = object.type == "view" ? "view \(object.name) (not Core Data's)" : "trigger \(object.name) on \(object.table) (not Core Data's)"
+            let what =
+                object.type == "view"
+                ? "view \(object.name) (not Core Data's)"
+                : "trigger \(object.name) on \(object.table) (not Core Data's)"
             if let mapping {
                 lines.append(
                     "\(what): not carried into the new store of \(mapping.source.name) → \(mapping.destination.name), as Core Data does not carry it; to keep it, run it again after the migration: \(object.sql)"
@@ -72,7 +82,8 @@ enum BeyondTheModel {
             } else {
                 lines.append(
                     "\(what): kept; set aside while each step writes, so that the migration's own writes fire nothing, and made again after it"
-                        + (object.type == "view" ? " (a view naming what a step removes stops that step, which rolls back)" : ""))
+                        + (object.type == "view"
+                            ? " (a view naming what a step removes stops that step, which rolls back)" : ""))
             }
         }
         for object in extras.appObjects {
@@ -85,13 +96,17 @@ enum BeyondTheModel {
 
     /// What the steps do to the store's persistent history: kept and renumbered by the inferred
     /// steps before any mapping step, not carried into a mapping step's new store.
-    private static func historyLines(_ history: StoreExtras.History, inferredBefore: [MigrationPlan.Step], mapping: MigrationPlan.Step?) -> [String] {
+    private static func historyLines(
+        _ history: StoreExtras.History, inferredBefore: [MigrationPlan.Step], mapping: MigrationPlan.Step?
+    ) -> [String] {
         var lines: [String] = []
         let size =
             "persistent history (\(history.transactions) transaction\(history.transactions == 1 ? "" : "s"), \(history.changes) change\(history.changes == 1 ? "" : "s"))"
         if !inferredBefore.isEmpty {
             let removing = inferredBefore.compactMap { step -> String? in
-                guard case .lightweight(let inference) = step.kind, !inference.removedEntities.isEmpty else { return nil }
+                guard case .lightweight(let inference) = step.kind, !inference.removedEntities.isEmpty else {
+                    return nil
+                }
                 return inference.removedEntities.sorted().joined(separator: ", ")
             }
             lines.append(

@@ -15,9 +15,13 @@ extension LightweightSQL {
                 title: "schema changes", statements: statements.changes,
                 notes: statements.changes.isEmpty ? ["no table changes"] : [])
         ]
-        if !statements.indexes.isEmpty { parts.append(StepStatements.Part(title: "indexes built", statements: statements.indexes)) }
+        if !statements.indexes.isEmpty {
+            parts.append(StepStatements.Part(title: "indexes built", statements: statements.indexes))
+        }
         if !statements.derived.isEmpty {
-            parts.append(StepStatements.Part(title: "derived attributes computed, their triggers made", statements: statements.derived))
+            parts.append(
+                StepStatements.Part(
+                    title: "derived attributes computed, their triggers made", statements: statements.derived))
         }
         parts.append(
             StepStatements.Part(
@@ -25,6 +29,7 @@ extension LightweightSQL {
                 notes: [
                     "Z_PRIMARYKEY renumbered for \(step.destination.name) (keys count on from where they were), Z_METADATA records its hashes, Z_MODELCACHE dropped"
                 ]))
-        return StepStatements(source: step.source.name, destination: step.destination.name, summary: summary, parts: parts)
+        return StepStatements(
+            source: step.source.name, destination: step.destination.name, summary: summary, parts: parts)
     }
 }

@@ -41,7 +41,9 @@ struct MappingFit {
                     throw MigrationError(
                         .wrongModel,
                         "\(place(first)) and \(place(mapping)) both map \(entityMapping.name) for \(mapping.sourceVersion) → \(mapping.destinationVersion): run as two passes, they would migrate every instance twice",
-                        fix: "give each mapping model once (the same file named twice, a link to it, or a copy of it beside it)")
+                        fix:
+                            "give each mapping model once (the same file named twice, a link to it, or a copy of it beside it)"
+                    )
                 }
                 seen[key] = mapping
             }
@@ -51,7 +53,9 @@ struct MappingFit {
     /// The names of the mapping models no leg uses, and a note for each saying why. A mapping to a
     /// version the store has already reached is not listed: it is done, and the same command run
     /// again after an interrupted plan must carry on, not complain.
-    func unused(by legs: [MigrationStrategy.Leg], from start: ModelBundle.Version, to end: ModelBundle.Version) -> (names: [String], notes: [String]) {
+    func unused(by legs: [MigrationStrategy.Leg], from start: ModelBundle.Version, to end: ModelBundle.Version) -> (
+        names: [String], notes: [String]
+    ) {
         let used = Set(legs.flatMap { $0.mappings.map(\.name) })
         let index = { (name: String) in bundle.versions.firstIndex { $0.name == name } }
         let startIndex = index(start.name) ?? 0, endIndex = index(end.name) ?? 0
@@ -61,7 +65,8 @@ struct MappingFit {
             notes.append(
                 "\(mapping.name) fits no version of \(bundle.name)"
                     + (mapping.sourceEntityHashes == nil
-                        ? " (it maps \(mapping.sourceVersion) → \(mapping.destinationVersion))" : " (its entity hashes match none)"))
+                        ? " (it maps \(mapping.sourceVersion) → \(mapping.destinationVersion))"
+                        : " (its entity hashes match none)"))
         }
         for mapping in named where !used.contains(mapping.name) {
             guard let to = index(mapping.destinationVersion), to > startIndex else { continue }

@@ -53,7 +53,9 @@ extension MigrationOptions {
     /// A step run with these options on its own: the whole bar, its own lock and its backup.
     var stepContext: StepContext {
         StepContext(
-            policies: policies, cancellation: cancellation, chunkSize: chunkSize, runState: runState, configureManager: configureManager,
-            pauseAfterEntityMapping: pauseAfterEntityMapping, checksPages: checksPages, progress: ProgressTarget(channel: progressChannel))
+            policies: policies, cancellation: cancellation, chunkSize: chunkSize, runState: runState,
+            configureManager: configureManager,
+            pauseAfterEntityMapping: pauseAfterEntityMapping, checksPages: checksPages,
+            progress: ProgressTarget(channel: progressChannel))
     }
 }

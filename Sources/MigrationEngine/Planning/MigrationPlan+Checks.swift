@@ -19,10 +19,13 @@ extension MigrationPlan {
             }
         }
         guard !missing.isEmpty else { return }
-        let registered = registry.names.isEmpty ? "none is registered" : "registered: \(registry.names.joined(separator: ", "))"
+        let registered =
+            registry.names.isEmpty ? "none is registered" : "registered: \(registry.names.joined(separator: ", "))"
         var error = MigrationError(
             .missingPolicy, "custom migration policies are not registered: \(missing.joined(separator: "; "))",
-            fix: "register them through the Chrysalis library (see Examples/ and the README's \"your own policies\"); \(registered)")
+            fix:
+                "register them through the Chrysalis library (see Examples/ and the README's \"your own policies\"); \(registered)"
+        )
         error.step = firstStep
         throw error
     }

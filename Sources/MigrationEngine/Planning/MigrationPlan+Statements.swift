@@ -18,28 +18,39 @@ extension MigrationPlan {
     ///     for part in step.parts { print(part.title, part.statements.map(\.description)) }
     /// }
     /// ```
-    package func statements(store path: String, options: MigrationOptions = MigrationOptions()) throws -> [StepStatements] {
+    package func statements(store path: String, options: MigrationOptions = MigrationOptions()) throws
+        -> [StepStatements]
+    {
         let store = try PersistentStore.open(at: PlanJournal.pendingOriginal(store: path) ?? path)
         defer { try? store.close() }
         let first = try steps.first.map { try store.layout(for: $0.source.model) }
         return try store.withReadConnection { connection in
             try steps.enumerated().map { index, step in
-                let source = index == 0 ? first ?? StoreLayout(model: step.source.model) : StoreLayout(model: step.source.model)
+                let source =
+                    index == 0 ? first ?? StoreLayout(model: step.source.model) : StoreLayout(model: step.source.model)
                 let destination = StoreLayout(model: step.destination.model)
                 switch step.kind {
                 case .lightweight(let inference):
                     let schema = index == 0 ? try connection.schemaObjects() : SchemaObjects(predictedFor: source)
-                    return LightweightSQL(inference: inference, source: source, destination: destination).described(step, schema: schema)
+                    return LightweightSQL(inference: inference, source: source, destination: destination).described(
+                        step, schema: schema)
                 case .mapping(let mappings):
-                    return try MappingStepSQL(connection: connection, store: store, step: step, layouts: (source, destination), options: options)
-                        .described(mappings)
+                    return try MappingStepSQL(
+                        connection: connection, store: store, step: step, layouts: (source, destination),
+                        options: options
+                    )
+                    .described(mappings)
                 case .handler(let handler):
                     return StepStatements(
                         source: step.source.name, destination: step.destination.name,
-                        summary: "the app's \(handler.name), in one transaction on the store at \(handler.version.name)",
+                        summary:
+                            "the app's \(handler.name), in one transaction on the store at \(handler.version.name)",
                         parts: [
                             StepStatements.Part(
-                                title: "handler", notes: ["Swift code of the app: its statements are the objects it fetches, changes and saves"])
+                                title: "handler",
+                                notes: [
+                                    "Swift code of the app: its statements are the objects it fetches, changes and saves"
+                                ])
                         ])
                 }
             }

@@ -26,6 +26,8 @@ extension MigrationPlan {
         throw MigrationError(
             .store,
             "\(path) holds rows no entity of \(first.source.name) owns: \(listed.joined(separator: "; ")); the step \(mapping.source.name) → \(mapping.destination.name) would stop at them (no entity mapping can read them)",
-            fix: "look at them with the query given; delete them, or give each its entity's number (`Z_ENT`), then plan again")
+            fix:
+                "look at them with the query given; delete them, or give each its entity's number (`Z_ENT`), then plan again"
+        )
     }
 }

@@ -110,14 +110,19 @@ public struct MigrationPlan: Sendable {
             "\(path): hashes match \(compatible.map(\.name).joined(separator: ", ")); read as \(start.name)\(pending.map { " (from the original \($0), an interrupted plan pending)" } ?? "")"
         )
         let fitting = MappingFit(mappings, bundle: bundle)
-        let legs = try checkedLegs(from: start, to: end, compatible: compatible, bundle: bundle, fitting: fitting, strategy: strategy)
+        let legs = try checkedLegs(
+            from: start, to: end, compatible: compatible, bundle: bundle, fitting: fitting, strategy: strategy)
         var (unused, notes) = fitting.unused(by: legs, from: start, to: end)
         if pending != nil {
-            notes.insert("an earlier run was interrupted mid-plan: the run puts the original back first, at \(start.name)", at: 0)
+            notes.insert(
+                "an earlier run was interrupted mid-plan: the run puts the original back first, at \(start.name)", at: 0
+            )
         }
         for leg in legs { MigrationLog.plan.debug("step \(leg.source.name) → \(leg.destination.name): \(leg.reason)") }
         for note in notes { MigrationLog.plan.debug("note: \(note)") }
-        let first = StartingStore(path: path, store: store, version: start, compatible: compatible, layout: try store.layout(for: start.model))
+        let first = StartingStore(
+            path: path, store: store, version: start, compatible: compatible, layout: try store.layout(for: start.model)
+        )
         let steps = try legs.enumerated().map { index, leg in
             try step(leg, first: index == 0 ? first : nil, strategy: strategy, bundle: bundle, checks: checks)
         }
@@ -127,14 +132,16 @@ public struct MigrationPlan: Sendable {
         let extras = try store.withReadConnection { try $0.extras(beyond: first.layout) }
         return MigrationPlan(
             storeVersion: start.name, targetVersion: end.name, steps: steps, unusedMappings: unused,
-            beyondModel: BeyondTheModel.findings(extras, steps: steps), notes: notes, unfitMappings: fitting.unfit.map(\.name))
+            beyondModel: BeyondTheModel.findings(extras, steps: steps), notes: notes,
+            unfitMappings: fitting.unfit.map(\.name))
     }
 
     /// The plan's legs from `start` to `end` by `strategy`, refused now rather than when a step
     /// comes: a version Core Data refuses, or one Chrysalis cannot lay out, stops the plan that
     /// passes through it (and no other), and every mapping must resolve against its two versions.
     private static func checkedLegs(
-        from start: ModelBundle.Version, to end: ModelBundle.Version, compatible: [ModelBundle.Version], bundle: ModelBundle,
+        from start: ModelBundle.Version, to end: ModelBundle.Version, compatible: [ModelBundle.Version],
+        bundle: ModelBundle,
         fitting: MappingFit, strategy: MigrationStrategy
     ) throws -> [MigrationStrategy.Leg] {
         try fitting.refuseDuplicates()
@@ -143,10 +150,13 @@ public struct MigrationPlan: Sendable {
             ? [OwnModelSource.leg(from: start, to: end, bundle: bundle)]
             : try strategy.legs(from: start, to: end, bundle: bundle, mappings: fitting.named)
         for version in [start] + legs.map(\.destination) {
-            try version.requireStorable(for: version.name == start.name ? "as the store's version" : "as a step of this plan")
+            try version.requireStorable(
+                for: version.name == start.name ? "as the store's version" : "as a step of this plan")
         }
         for leg in legs {
-            for mapping in leg.mappings { _ = try mapping.resolved(source: leg.source.model, destination: leg.destination.model) }
+            for mapping in leg.mappings {
+                _ = try mapping.resolved(source: leg.source.model, destination: leg.destination.model)
+            }
         }
         return legs
     }
@@ -166,9 +176,13 @@ public struct MigrationPlan: Sendable {
         // renaming identifier, and Wire's migration tests keep every conversation of a 2.47 store.)
         guard let end = bundle.version(named: targetName) else {
             throw MigrationError(
-                .notFound, "\(bundle.name) has no version \(targetName)", fix: "use one of: \(bundle.versions.map(\.name).joined(separator: ", "))")
+                .notFound, "\(bundle.name) has no version \(targetName)",
+                fix: "use one of: \(bundle.versions.map(\.name).joined(separator: ", "))")
         }
-        if compatible.isEmpty, let own = try OwnModelSource.version(of: path, store: store, hashes: hashes, bundle: bundle, strategy: strategy) {
+        if compatible.isEmpty,
+            let own = try OwnModelSource.version(
+                of: path, store: store, hashes: hashes, bundle: bundle, strategy: strategy)
+        {
             return (own, end, [])
         }
         guard let start = compatible.first(where: { $0.name == targetName }) ?? compatible.first else {
@@ -176,7 +190,9 @@ public struct MigrationPlan: Sendable {
             throw MigrationError(
                 .wrongModel,
                 "\(path) is not at any version of \(bundle.name)"
-                    + (nearest.map { " (nearest: \($0.version.name), differing entities \($0.differingEntities.joined(separator: ", ")))" } ?? ""),
+                    + (nearest.map {
+                        " (nearest: \($0.version.name), differing entities \($0.differingEntities.joined(separator: ", ")))"
+                    } ?? ""),
                 fix: "give the model bundle the store was made with; `chrysalis inspect \(path)` shows its own model")
         }
         return (start, end, compatible)
@@ -230,7 +246,8 @@ public struct MigrationPlan: Sendable {
         let layout = first?.layout ?? StoreLayout(model: leg.source.model)
         return Step(
             source: leg.source, destination: leg.destination, kind: kind,
-            findings: notes + findings(inference, kind: kind, changes: changes, source: layout), reason: leg.reason, changes: changes)
+            findings: notes + findings(inference, kind: kind, changes: changes, source: layout), reason: leg.reason,
+            changes: changes)
     }
 
     /// A note when other versions share the store's hashes but pair properties differently.
@@ -238,10 +255,12 @@ public struct MigrationPlan: Sendable {
         let identifiers = { (model: ManagedObjectModel) in
             model.entities.map { entity in
                 "\(entity.canonicalName):"
-                    + (entity.attributes.map(\.property) + entity.relationships.map(\.property)).map(\.canonicalName).sorted().joined(separator: ",")
+                    + (entity.attributes.map(\.property) + entity.relationships.map(\.property)).map(\.canonicalName)
+                    .sorted().joined(separator: ",")
             }.sorted()
         }
-        let differing = compatible.filter { $0.name != start.name && identifiers($0.model) != identifiers(start.model) }.map(\.name)
+        let differing = compatible.filter { $0.name != start.name && identifiers($0.model) != identifiers(start.model) }
+            .map(\.name)
         guard !differing.isEmpty else { return [] }
         return [
             "source: \(differing.joined(separator: ", ")) share\(differing.count == 1 ? "s" : "") the store's hashes with \(start.name) but not its renaming identifiers; the store is read as \(start.name), the first of them, as Core Data reads it"
@@ -250,7 +269,9 @@ public struct MigrationPlan: Sendable {
 
     /// The step's changes said for people, each with its prefix (`data dropped:`, `added:`…),
     /// then what the step rewrites and what it cannot infer.
-    private static func findings(_ inference: InferredMapping, kind: Kind, changes: [PlannedChange], source: StoreLayout) -> [String] {
+    private static func findings(
+        _ inference: InferredMapping, kind: Kind, changes: [PlannedChange], source: StoreLayout
+    ) -> [String] {
         var findings: [String] = []
         // Inferred steps drop what the destination lacks; with a mapping model, the mapping decides.
         let dropped: String
@@ -273,9 +294,13 @@ public struct MigrationPlan: Sendable {
             findings += changes.filter { kinds.contains($0.kind) }.map { prefix + $0.sentence }
         }
         if case .lightweight = kind {
-            let methods = LightweightSQL(inference: inference, source: source, destination: StoreLayout(model: inference.destinationModel)).tableMethods()
+            let methods = LightweightSQL(
+                inference: inference, source: source, destination: StoreLayout(model: inference.destinationModel)
+            ).tableMethods()
             let rebuilt = methods.filter { $0.value == .rebuilt }.keys.sorted()
-            if !rebuilt.isEmpty { findings.append("rewrites whole tables (their storage changes): \(rebuilt.joined(separator: ", "))") }
+            if !rebuilt.isEmpty {
+                findings.append("rewrites whole tables (their storage changes): \(rebuilt.joined(separator: ", "))")
+            }
             findings += inference.blockers.map { "needs a mapping model: \($0.description)" }
         } else {
             findings += inference.blockers.map { "not inferable (handled by the mapping model): \($0.description)" }

@@ -54,7 +54,10 @@ public enum MigrationRunner {
                 try OpenHandles.requireNone(store: path, before: "the first write")
                 try SpaceCheck.plan(plan, store: path, keepsOriginal: keepBackup || plan.steps.count > 1)
                     .require(
-                        store: path, for: "the plan \(plan.storeVersion) → \(plan.targetVersion) (\(plan.steps.count) step\(plan.steps.count == 1 ? "" : "s"))")
+                        store: path,
+                        for:
+                            "the plan \(plan.storeVersion) → \(plan.targetVersion) (\(plan.steps.count) step\(plan.steps.count == 1 ? "" : "s"))"
+                    )
                 if options.checksPages { try PersistentStore.requireSound(at: path) }
             }
         } catch {
@@ -94,7 +97,9 @@ public enum MigrationRunner {
                 try PlanJournal.begin(
                     .init(
                         original: original, sourceVersion: plan.storeVersion, targetVersion: plan.targetVersion,
-                        targetHashes: plan.steps[plan.steps.count - 1].destination.entityHashes.mapValues { $0.base64EncodedString() },
+                        targetHashes: plan.steps[plan.steps.count - 1].destination.entityHashes.mapValues {
+                            $0.base64EncodedString()
+                        },
                         sourceHashes: plan.steps[0].source.entityHashes.mapValues { $0.base64EncodedString() },
                         keepsBackup: keepBackup), store: path)
             } catch {
@@ -108,32 +113,38 @@ public enum MigrationRunner {
             var reports: [MigrationReport] = []
             var verifiedRows: VerifiedRowCounts?
             let storeBytes = StoreFiles.bytes(of: path)
-            let spans = ProgressSpan.spans(costs: StageCost.planCosts(plan, storeBytes: storeBytes, keepsBackup: needsOriginal, policies: options.policies))
+            let spans = ProgressSpan.spans(
+                costs: StageCost.planCosts(
+                    plan, storeBytes: storeBytes, keepsBackup: needsOriginal, policies: options.policies))
             for (index, step) in plan.steps.enumerated() {
                 let report: MigrationReport
                 do {
-                    MigrationLog.plan.debug("running step \(index + 1)/\(plan.steps.count) \(step.source.name) → \(step.destination.name) [\(step.kind.name)]")
-                    report = try MigrationRunner.run(step, store: path, context: stepContext(index, span: spans[index], verifiedRows: verifiedRows))
-                    MigrationLog.plan.debug("step \(index + 1) done in \(String(format: "%.3f", report.duration)) s: \(report.passes.joined(separator: ", "))")
+                    MigrationLog.plan.debug(
+                        "running step \(index + 1)/\(plan.steps.count) \(step.source.name) → \(step.destination.name) [\(step.kind.name)]"
+                    )
+                    report = try MigrationRunner.run(
+                        step, store: path, context: stepContext(index, span: spans[index], verifiedRows: verifiedRows))
+                    MigrationLog.plan.debug(
+                        "step \(index + 1) done in \(String(format: "%.3f", report.duration)) s: \(report.passes.joined(separator: ", "))"
+                    )
                 } catch {
                     let error =
-                        (error as? MigrationError)?.kind != .otherWriter && Self.writtenByOthers(path, since: verifiedRows, model: step.source.model)
+                        (error as? MigrationError)?.kind != .otherWriter
+                            && Self.writtenByOthers(path, since: verifiedRows, model: step.source.model)
                         ? OtherWriters.Fingerprint(store: path).foreignWrite(store: path) : error
-                    var failure = try stopped(plan, at: index, by: error, store: path, original: original, journaled: journaled, keepBackup: keepBackup)
-                    failure.step = failure.step ?? "\(step.source.name) → \(step.destination.name)"
-                    throw failure
+                    throw try failure(at: index, by: error, of: step)
                 }
                 do {
                     // A caller's afterStep may wait (step mode): that time is not the migration's.
                     try spans[index].paused.counting {
-                        try options.afterStep?(CompletedStep(index: index + 1, count: plan.steps.count, step: step, report: report, store: path))
+                        try options.afterStep?(
+                            CompletedStep(
+                                index: index + 1, count: plan.steps.count, step: step, report: report, store: path))
                     }
                 } catch {
                     // The step itself is done: the plan stops as if the next one had failed. What
                     // failed was said of this step (a check of what it did).
-                    var failure = try stopped(plan, at: index + 1, by: error, store: path, original: original, journaled: journaled, keepBackup: keepBackup)
-                    failure.step = failure.step ?? "\(step.source.name) → \(step.destination.name)"
-                    throw failure
+                    throw try failure(at: index + 1, by: error, of: step)
                 }
                 if index > 0, let backup = report.backup {
                     for path in StoreFiles.paths(of: backup) { unlink(path) }
@@ -144,11 +155,23 @@ public enum MigrationRunner {
             return reports
         }
 
+        /// The plan stopped at step `index` by `error` (undone, or kept with keep-progress), said
+        /// of `step` unless the error names its own.
+        private func failure(at index: Int, by error: Error, of step: MigrationPlan.Step) throws -> MigrationError {
+            var failure = try stopped(
+                plan, at: index, by: error, store: path, original: original, journaled: journaled,
+                keepBackup: keepBackup)
+            failure.step = failure.step ?? "\(step.source.name) → \(step.destination.name)"
+            return failure
+        }
+
         /// Whether the store no longer holds the rows the last step verified: another process
         /// wrote it between the steps (a row of an app still on the old model, say), which no
         /// file time may show when it came in the same tick. Asked before a failed step's plan
         /// puts anything back, so that such a write is kept, never erased with the steps done.
-        private static func writtenByOthers(_ path: String, since verified: VerifiedRowCounts?, model: ManagedObjectModel) -> Bool {
+        private static func writtenByOthers(
+            _ path: String, since verified: VerifiedRowCounts?, model: ManagedObjectModel
+        ) -> Bool {
             guard let verified, let store = try? PersistentStore.open(at: path) else { return false }
             defer { try? store.close() }
             guard let now = try? store.tableRowCounts(model: model) else { return false }
@@ -158,7 +181,8 @@ public enum MigrationRunner {
         /// Step `index`, whose share of the plan's progress bar is `span`.
         private func stepContext(_ index: Int, span: ProgressSpan, verifiedRows: VerifiedRowCounts?) -> StepContext {
             var stepOptions = options.stepContext
-            stepOptions.progress = ProgressTarget(channel: options.progressChannel, span: span, step: index + 1, stepCount: plan.steps.count)
+            stepOptions.progress = ProgressTarget(
+                channel: options.progressChannel, span: span, step: index + 1, stepCount: plan.steps.count)
             stepOptions.lockHeld = true
             stepOptions.keepsBackup = index == 0 && needsOriginal
             stepOptions.backupPath = index == 0 ? original : nil
@@ -181,12 +205,15 @@ public enum MigrationRunner {
     }
 
     /// One step, by its kind.
-    private static func run(_ step: MigrationPlan.Step, store path: String, context: StepContext) throws -> MigrationReport {
+    private static func run(_ step: MigrationPlan.Step, store path: String, context: StepContext) throws
+        -> MigrationReport
+    {
         switch step.kind {
         case .lightweight:
             return try InPlaceMigration.run(store: path, from: step.source, to: step.destination, context: context)
         case .mapping(let mappings):
-            return try MappingMigration.run(store: path, from: step.source, to: step.destination, mappings: mappings, context: context)
+            return try MappingMigration.run(
+                store: path, from: step.source, to: step.destination, mappings: mappings, context: context)
         case .handler(let handler):
             return try HandlerMigration.run(handler, store: path, context: context)
         }
@@ -205,7 +232,9 @@ public enum MigrationRunner {
             // over them. The original stays where it is, named, for the user to decide.
             if journaled { try? PlanJournal.end(store: path) }
             return MigrationError.from(
-                error, state: .keptOtherWrites(version: version, done: index, total: plan.steps.count, backup: index > 0 ? original : nil))
+                error,
+                state: .keptOtherWrites(
+                    version: version, done: index, total: plan.steps.count, backup: index > 0 ? original : nil))
         }
         guard index > 0 else {
             if journaled { try? PlanJournal.end(store: path) }
@@ -218,16 +247,29 @@ public enum MigrationRunner {
                     version: plan.steps[index - 1].destination.name, done: index,
                     total: plan.steps.count, backup: keepBackup ? original : nil))
         }
+        return putOriginalBack(plan, at: index, by: error, store: path, original: original)
+    }
+
+    /// The original put back from the backup the plan journal names, after `error` stopped the
+    /// plan in step `index`; the error says where the store stands either way.
+    private static func putOriginalBack(
+        _ plan: MigrationPlan, at index: Int, by error: Error, store path: String, original: String
+    )
+        -> MigrationError
+    {
         do {
             // The journal says which file the backup is; one swapped in at its name since is refused.
             guard let record = PlanJournal.record(for: path) else {
-                throw MigrationError(.swap, "the plan journal beside \(path) is gone or no longer the one this run wrote")
+                throw MigrationError(
+                    .swap, "the plan journal beside \(path) is gone or no longer the one this run wrote")
             }
             if let reason = PlanJournal.untrustedBackup(record, store: path) {
                 // Nothing is put back from a file that is not the backup: the refusal says what to do.
                 return MigrationError.from(
                     PlanJournal.refusal(record, store: path, because: reason),
-                    state: .interrupted(version: plan.steps[index - 1].destination.name, done: index, total: plan.steps.count, backup: nil))
+                    state: .interrupted(
+                        version: plan.steps[index - 1].destination.name, done: index, total: plan.steps.count,
+                        backup: nil))
             }
             try PlanJournal.restore(store: path, record: record)
             try PlanJournal.end(store: path)
@@ -261,8 +303,10 @@ public enum MigrationRunner {
                 : "a migration from \(record.sourceVersion) to \(record.targetVersion) was stopped half way: the store is not a version to use; `chrysalis recover` (or `migrate`) puts the original back from \(record.original)"
         }
         let work = StoreSwap.Paths(store: path)
-        if [work.newStore, work.workStore, work.journal].contains(where: { FileManager.default.fileExists(atPath: $0) }) {
-            return "an interrupted migration step left its work files beside the store; `chrysalis recover` (or `migrate`) removes them"
+        if [work.newStore, work.workStore, work.journal].contains(where: { FileManager.default.fileExists(atPath: $0) })
+        {
+            return
+                "an interrupted migration step left its work files beside the store; `chrysalis recover` (or `migrate`) removes them"
         }
         return nil
     }
@@ -281,12 +325,16 @@ public enum MigrationRunner {
         let journal = StoreFiles.journal(of: path)
         if ((try? FileManager.default.attributesOfItem(atPath: journal))?[.size] as? NSNumber)?.intValue ?? 0 > 0 {
             try PersistentStore.recoverInterruptedTransaction(at: path)
-            if !FileManager.default.fileExists(atPath: journal) { done.append("a crashed writer's unfinished transaction was rolled back") }
+            if !FileManager.default.fileExists(atPath: journal) {
+                done.append("a crashed writer's unfinished transaction was rolled back")
+            }
         }
         let lock = try StoreLock(store: path)
         defer { withExtendedLifetime(lock) {} }
         let work = StoreSwap.Paths(store: path)
-        let leftovers = [work.newStore, work.workStore, work.journal].filter { FileManager.default.fileExists(atPath: $0) }
+        let leftovers = [work.newStore, work.workStore, work.journal].filter {
+            FileManager.default.fileExists(atPath: $0)
+        }
         try StoreSwap.recover(store: path)
         if !leftovers.isEmpty { done.append("an interrupted step's work files were removed") }
         if let plan = try recoverInterruptedPlan(store: path) { done.append(plan) }
@@ -316,7 +364,8 @@ public enum MigrationRunner {
         let hashes = try PersistentStore.open(at: path).metadata().versionHashes
         guard hashes == first.source.entityHashes else {
             throw MigrationError(
-                .wrongModel, "\(path) is no longer at \(first.source.name), where the plan starts (another process changed it since it was planned)",
+                .wrongModel,
+                "\(path) is no longer at \(first.source.name), where the plan starts (another process changed it since it was planned)",
                 fix: "run the command again: it plans from the store as it is now")
         }
     }

@@ -37,7 +37,10 @@ extension MigrationStrategy {
             let leaving = mappingsLeaving(at)
             guard let first = leaving.first, let to = index[first.destinationVersion] else { return nil }
             let names = leaving.map(\.name).joined(separator: ", ")
-            return (mappingLeg(leaving, at: at, to: to, reason: "mapping model\(leaving.count == 1 ? "" : "s") \(names) given"), to)
+            return (
+                mappingLeg(
+                    leaving, at: at, to: to, reason: "mapping model\(leaving.count == 1 ? "" : "s") \(names) given"), to
+            )
         }
 
         /// Core Data's automatic migration from version `at` to the end: the mapping model whose
@@ -47,17 +50,22 @@ extension MigrationStrategy {
         func automaticLeg(_ at: Int) -> Leg {
             let target = versions[end]
             let exact = mappings.filter { mapping in
-                starts(mapping, at: at) && index[mapping.destinationVersion].map { versions[$0].entityHashes == target.entityHashes } == true
+                starts(mapping, at: at)
+                    && index[mapping.destinationVersion].map { versions[$0].entityHashes == target.entityHashes }
+                        == true
             }
             if let mapping = exact.first {
-                let reason = "automatic: mapping model \(mapping.name) is for exactly this pair of models, found by their hashes as Core Data finds it"
+                let reason =
+                    "automatic: mapping model \(mapping.name) is for exactly this pair of models, found by their hashes as Core Data finds it"
                 return mappingLeg([mapping], at: at, to: end, reason: reason)
             }
             let skipped = end - at - 1
             let across = skipped == 0 ? "" : ", across \(skipped) version\(skipped == 1 ? "" : "s") in between"
             return Leg(
                 source: versions[at], destination: target, mappings: [],
-                reason: "automatic: no mapping model is for exactly \(versions[at].name) → \(target.name), so Core Data infers one, straight\(across)")
+                reason:
+                    "automatic: no mapping model is for exactly \(versions[at].name) → \(target.name), so Core Data infers one, straight\(across)"
+            )
         }
 
         /// The step of `mappings` from `at` to `to`. A mapping model made from another version

@@ -66,10 +66,12 @@ public enum MigrationStrategy: Sendable, CustomStringConvertible {
         from start: ModelBundle.Version, to end: ModelBundle.Version, bundle: ModelBundle,
         mappings: [MappingModel]
     ) throws -> [Leg] {
-        guard let startIndex = bundle.versions.firstIndex(of: start), let endIndex = bundle.versions.firstIndex(of: end) else { return [] }
+        guard let startIndex = bundle.versions.firstIndex(of: start), let endIndex = bundle.versions.firstIndex(of: end)
+        else { return [] }
         guard startIndex <= endIndex else {
             throw MigrationError(
-                .wrongModel, "the store is at \(start.name), newer than \(end.name); Chrysalis does not migrate backwards",
+                .wrongModel,
+                "the store is at \(start.name), newer than \(end.name); Chrysalis does not migrate backwards",
                 fix: "choose a target after \(start.name) with --to")
         }
         let route = Route(versions: bundle.versions, mappings: mappings, end: endIndex)
@@ -79,9 +81,12 @@ public enum MigrationStrategy: Sendable, CustomStringConvertible {
         case .staged(let staged):
             return try staged.route(from: start, to: end, bundle: bundle).map { part in
                 switch part {
-                case let .inferred(source, destination, reason): return Leg(source: source, destination: destination, mappings: [], reason: reason)
+                case let .inferred(source, destination, reason):
+                    return Leg(source: source, destination: destination, mappings: [], reason: reason)
                 case .handler(let step):
-                    return Leg(source: step.version, destination: step.version, mappings: [], reason: step.reason, handler: step)
+                    return Leg(
+                        source: step.version, destination: step.version, mappings: [], reason: step.reason,
+                        handler: step)
                 }
             }
         case .iterative, .progressive:
@@ -109,7 +114,9 @@ public enum MigrationStrategy: Sendable, CustomStringConvertible {
             let skipped = to - at - 1
             reason =
                 "iterative: one step per consecutive pair of versions"
-                + (skipped == 0 ? "" : " (\(skipped) in between share\(skipped == 1 ? "s" : "") \(source.name)'s hashes: nothing to migrate there)")
+                + (skipped == 0
+                    ? ""
+                    : " (\(skipped) in between share\(skipped == 1 ? "s" : "") \(source.name)'s hashes: nothing to migrate there)")
         } else {
             let nextMapped = (at + 1..<route.end).first { !route.mappingsLeaving($0).isEmpty }
             to = nextMapped ?? route.end
@@ -128,7 +135,8 @@ public enum MigrationStrategy: Sendable, CustomStringConvertible {
     func notInferable(_ inference: InferredMapping, bundle: ModelBundle) -> MigrationError {
         let changes = inference.blockers.map(\.description).joined(separator: "; ")
         let pair = "\(inference.sourceVersion) → \(inference.destinationVersion)"
-        let fix = "write a mapping model for \(pair) (Name.mapping.yaml or an Xcode .xcmappingmodel) and pass it with --mappings"
+        let fix =
+            "write a mapping model for \(pair) (Name.mapping.yaml or an Xcode .xcmappingmodel) and pass it with --mappings"
         var error: MigrationError
         switch self {
         case .automatic:
@@ -136,12 +144,16 @@ public enum MigrationStrategy: Sendable, CustomStringConvertible {
                 .wrongModel,
                 "Core Data's automatic migration refuses this store: no mapping model is for exactly \(pair), and one cannot be inferred "
                     + "(\(changes)); Core Data says \"Can't find mapping model for migration\" (NSMigrationMissingMappingModelError, 134140)",
-                fix: fix + ", or migrate the way the app does when it chains mapping models (--strategy iterative or progressive)")
+                fix: fix
+                    + ", or migrate the way the app does when it chains mapping models (--strategy iterative or progressive)"
+            )
         case .staged:
             error = MigrationError(
                 .wrongModel,
                 "staged migration cannot infer \(pair): \(changes); Core Data says \"Persistent store migration failed, missing mapping model.\"",
-                fix: "add a custom stage for \(pair) whose willMigrate handler prepares the data, or a version in between")
+                fix:
+                    "add a custom stage for \(pair) whose willMigrate handler prepares the data, or a version in between"
+            )
         case .iterative, .progressive:
             error = MigrationError(.wrongModel, "\(pair) needs a mapping model: \(changes)", fix: fix)
         }

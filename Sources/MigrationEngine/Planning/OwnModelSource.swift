@@ -26,16 +26,24 @@ enum OwnModelSource {
         guard let model = try? store.cachedModel(), VersionHash.entityHashes(of: model) == hashes else { return nil }
         guard strategy.infersStraight else {
             throw MigrationError(
-                .wrongModel, "\(path) is at no version of \(bundle.name), so the \(strategy) strategy has no version to start from",
-                fix: "use --strategy automatic: Core Data's automatic migration infers straight from the store's own model (Z_MODELCACHE) to the target")
+                .wrongModel,
+                "\(path) is at no version of \(bundle.name), so the \(strategy) strategy has no version to start from",
+                fix:
+                    "use --strategy automatic: Core Data's automatic migration infers straight from the store's own model (Z_MODELCACHE) to the target"
+            )
         }
         return ModelBundle.Version(name: name, model: model)
     }
 
     /// The one step: inferred straight from the store's own model to `end`.
-    static func leg(from start: ModelBundle.Version, to end: ModelBundle.Version, bundle: ModelBundle) -> MigrationStrategy.Leg {
+    static func leg(from start: ModelBundle.Version, to end: ModelBundle.Version, bundle: ModelBundle)
+        -> MigrationStrategy.Leg
+    {
         let nearest = bundle.nearestVersion(toHashes: start.entityHashes)
-        let near = nearest.map { "; nearest is \($0.version.name), entities differing: \($0.differingEntities.joined(separator: ", "))" } ?? ""
+        let near =
+            nearest.map {
+                "; nearest is \($0.version.name), entities differing: \($0.differingEntities.joined(separator: ", "))"
+            } ?? ""
         return MigrationStrategy.Leg(
             source: start, destination: end, mappings: [],
             reason:
@@ -58,6 +66,8 @@ enum OwnModelSource {
         throw MigrationError(
             .wrongModel,
             "\(path) is at no version of \(bundle.name), and migrating it to \(step.destination.name) would drop \(dropped.count) of its \(entities) entities (\(rows) row\(rows == 1 ? "" : "s")): \(dropped.map(\.sentence).joined(separator: "; "))\(nearest); this looks like another app's model bundle",
-            fix: "check --model: give the bundle this store was made with; if dropping that data is what you want, say so with --accept-foreign-model")
+            fix:
+                "check --model: give the bundle this store was made with; if dropping that data is what you want, say so with --accept-foreign-model"
+        )
     }
 }

@@ -37,17 +37,25 @@ public struct PlannedChange: Sendable, Encodable {
     /// each. A mapping step's drops are the mapping model's to decide, and are not counted: each
     /// count is a scan of a table at plan time, which a custom-policy plan at 1M rows would pay
     /// for a loss the mapping model may not make.
-    static func all(_ inference: InferredMapping, kind: MigrationPlan.Kind, store: (PersistentStore, StoreLayout)?) throws -> [PlannedChange] {
-        let entityRows = try store.flatMap { store in inference.removedEntities.isEmpty ? nil : try store.0.rowCounts(model: inference.sourceModel) }
+    static func all(_ inference: InferredMapping, kind: MigrationPlan.Kind, store: (PersistentStore, StoreLayout)?)
+        throws -> [PlannedChange]
+    {
+        let entityRows = try store.flatMap { store in
+            inference.removedEntities.isEmpty ? nil : try store.0.rowCounts(model: inference.sourceModel)
+        }
         let countsValues: Bool
         if case .lightweight = kind { countsValues = true } else { countsValues = false }
-        let ordered = inference.changes.filter { $0.kind == .entityRemoved } + inference.changes.filter { $0.kind != .entityRemoved }
+        let ordered =
+            inference.changes.filter { $0.kind == .entityRemoved }
+            + inference.changes.filter { $0.kind != .entityRemoved }
         return try ordered.map { change in
-            var planned = PlannedChange(kind: change.kind, entity: change.entity, property: change.property, description: change.description)
+            var planned = PlannedChange(
+                kind: change.kind, entity: change.entity, property: change.property, description: change.description)
             guard change.dropsData, let store else { return planned }
             if change.kind == .entityRemoved {
                 planned.rows = entityRows?[change.entity]
-            } else if countsValues, let property = change.property, let origin = inference.entitySources[change.entity] {
+            } else if countsValues, let property = change.property, let origin = inference.entitySources[change.entity]
+            {
                 // A removed property is named as the source has it; dropped links, by the destination's
                 // relationship paired with the source's of the same identifier.
                 let from =

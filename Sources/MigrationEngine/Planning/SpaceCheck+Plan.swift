@@ -7,19 +7,28 @@ extension SpaceCheck {
         let rows = max(StoreFiles.bytes(of: store) / StageCost.bytesPerRow, 1)
         let steps = plan.steps.enumerated().map { index, step -> (work: SpaceCheck, name: String) in
             switch step.kind {
-            case .mapping: return (SpaceCheck(.newStore(rows: rows), store: store), "\(step.source.name) → \(step.destination.name)")
+            case .mapping:
+                return (
+                    SpaceCheck(.newStore(rows: rows), store: store), "\(step.source.name) → \(step.destination.name)"
+                )
             case .lightweight(let inference):
                 let sql = LightweightSQL(
-                    inference: inference, source: StoreLayout(model: step.source.model), destination: StoreLayout(model: step.destination.model))
+                    inference: inference, source: StoreLayout(model: step.source.model),
+                    destination: StoreLayout(model: step.destination.model))
                 return (
                     SpaceCheck(
                         .alterInPlace(
-                            backup: index == 0 && keepsOriginal, rewritesRows: sql.rewritesRows(methods: sql.tableMethods()),
-                            rebuilds: sql.rebuildsTables()), store: store), "\(step.source.name) → \(step.destination.name)"
+                            backup: index == 0 && keepsOriginal,
+                            rewritesRows: sql.rewritesRows(methods: sql.tableMethods()),
+                            rebuilds: sql.rebuildsTables()), store: store),
+                    "\(step.source.name) → \(step.destination.name)"
                 )
             case .handler(let handler):
                 // What the handler writes is unknown: it may touch every row, so its journal may hold the whole store.
-                return (SpaceCheck(.alterInPlace(backup: index == 0 && keepsOriginal, rewritesRows: true), store: store), handler.name)
+                return (
+                    SpaceCheck(.alterInPlace(backup: index == 0 && keepsOriginal, rewritesRows: true), store: store),
+                    handler.name
+                )
             }
         }
         return SpaceCheck.plan(steps: steps, store: store, keepsOriginal: keepsOriginal)

@@ -46,6 +46,7 @@ extension StepStatements.Part {
     /// `statement` as a person reads it (``SQLStatement/description``), its line breaks and the
     /// indentation after them read as one space: one statement, one line, ready to wrap or copy.
     package static func oneLine(_ statement: SQLStatement) -> String {
-        statement.description.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        statement.description.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(
+            separator: " ")
     }
 }

@@ -17,7 +17,10 @@ struct InPlaceProgress {
     /// The progress of an in-place step over a store of about `rows` rows and `bytes` bytes (with
     /// its `-wal`: what the backup copies, when it `keepsBackup`) whose change of `tables` tables
     /// is expected to take `change` microseconds (``StatementWeights``), posting to `target`.
-    init(rows: Int, bytes: Int, countsRows: Bool, change: Double, tables: Int, keepsBackup: Bool, target: ProgressTarget, pass: String) {
+    init(
+        rows: Int, bytes: Int, countsRows: Bool, change: Double, tables: Int, keepsBackup: Bool, target: ProgressTarget,
+        pass: String
+    ) {
         self.pass = pass
         self.tables = max(tables, 1)
         self.countsRows = countsRows
@@ -33,7 +36,8 @@ struct InPlaceProgress {
     /// The backup copy starts (when the step keeps one).
     func copying() {
         guard backup else { return }
-        reporter.begin(stage: .backup, pass: pass, mapping: nil, index: 0, count: 0, rowsTotal: megabytes.total, unit: .megabytes)
+        reporter.begin(
+            stage: .backup, pass: pass, mapping: nil, index: 0, count: 0, rowsTotal: megabytes.total, unit: .megabytes)
     }
 
     /// `bytes` of the backup are copied: the megabyte count moves with the copy.
@@ -58,7 +62,9 @@ struct InPlaceProgress {
         if tables > changedTables { reporter.advance(units: tables - changedTables) }
         changedTables = tables
         verifiedUnits = countsRows ? rows : tables
-        reporter.begin(stage: .verify, mapping: nil, index: 0, count: 0, rowsTotal: verifiedUnits, unit: countsRows ? .rows : .tables)
+        reporter.begin(
+            stage: .verify, mapping: nil, index: 0, count: 0, rowsTotal: verifiedUnits,
+            unit: countsRows ? .rows : .tables)
     }
 
     /// Verification is done.

@@ -77,8 +77,10 @@ public struct MigrationProgress: Sendable, Equatable {
     ///   - elapsed: Seconds since the plan started.
     ///   - remaining: Seconds the rest should take, when known.
     public init(
-        step: Int, stepCount: Int, pass: String, entityMapping: String?, entityMappingIndex: Int, entityMappingCount: Int,
-        stage: Stage, rowsDone: Int, rowsTotal: Int, unit: Unit = .rows, fraction: Double, rowsPerSecond: Double, elapsed: Double,
+        step: Int, stepCount: Int, pass: String, entityMapping: String?, entityMappingIndex: Int,
+        entityMappingCount: Int,
+        stage: Stage, rowsDone: Int, rowsTotal: Int, unit: Unit = .rows, fraction: Double, rowsPerSecond: Double,
+        elapsed: Double,
         remaining: Double? = nil
     ) {
         self.step = step

@@ -25,7 +25,8 @@ struct ProgressBudget {
     var totalCost: Double { max(segments.reduce(0) { $0 + $1.cost }, 1) }
 
     /// Appends a stage (a key added twice keeps its first place).
-    mutating func add(_ stage: MigrationProgress.Stage, pass: String? = nil, mapping: Int = 0, units: Int, cost: Double) {
+    mutating func add(_ stage: MigrationProgress.Stage, pass: String? = nil, mapping: Int = 0, units: Int, cost: Double)
+    {
         let key = Key(pass: pass, stage: stage, mapping: mapping)
         guard positions[key] == nil else { return }
         positions[key] = segments.count

@@ -13,7 +13,8 @@ public final class ProgressChannel: Sendable {
 
     /// Posts `progress` synchronously to this channel's observers (on the caller's thread).
     func post(_ progress: MigrationProgress) {
-        NotificationCenter.default.post(name: MigrationProgress.notification, object: self, userInfo: [Self.userInfoKey: progress])
+        NotificationCenter.default.post(
+            name: MigrationProgress.notification, object: self, userInfo: [Self.userInfoKey: progress])
     }
 
     /// Calls `body` with every progress value posted on this channel, on the posting (engine)
@@ -22,7 +23,9 @@ public final class ProgressChannel: Sendable {
     /// - Parameter body: Called with each progress value, on the engine's thread.
     /// - Returns: The observation; cancel or release it to stop.
     public func observe(_ body: @escaping @Sendable (MigrationProgress) -> Void) -> ProgressObservation {
-        let token = NotificationCenter.default.addObserver(forName: MigrationProgress.notification, object: self, queue: nil) { note in
+        let token = NotificationCenter.default.addObserver(
+            forName: MigrationProgress.notification, object: self, queue: nil
+        ) { note in
             if let progress = note.migrationProgress { body(progress) }
         }
         return ProgressObservation(token: token)

@@ -38,7 +38,9 @@ final class ProgressReporter {
     }
 
     /// A reporter no one hears (a probe that only counts).
-    static func silent() -> ProgressReporter { ProgressReporter(budget: ProgressBudget(), target: ProgressTarget(channel: ProgressChannel())) }
+    static func silent() -> ProgressReporter {
+        ProgressReporter(budget: ProgressBudget(), target: ProgressTarget(channel: ProgressChannel()))
+    }
 
     /// Starts a stage of an entity mapping (or of the whole step when `mapping` is nil);
     /// `rowsTotal` counts `unit`s.
@@ -48,10 +50,14 @@ final class ProgressReporter {
     ) {
         if let pass { current.pass = pass }
         if let step { current.step = step }
-        (current.stage, current.entityMapping, current.entityMappingIndex, current.entityMappingCount) = (stage, mapping, index, count)
+        (current.stage, current.entityMapping, current.entityMappingIndex, current.entityMappingCount) = (
+            stage, mapping, index, count
+        )
         (current.rowsDone, current.rowsTotal, current.unit) = (0, rowsTotal, unit)
         let perPass: Set<MigrationProgress.Stage> = [.createInstances, .createRelationships, .validate]
-        let key = ProgressBudget.Key(pass: perPass.contains(stage) ? current.pass : nil, stage: stage, mapping: perPass.contains(stage) ? index : 0)
+        let key = ProgressBudget.Key(
+            pass: perPass.contains(stage) ? current.pass : nil, stage: stage,
+            mapping: perPass.contains(stage) ? index : 0)
         position = budget.position(of: key)
         unitsDone = 0
         stageStarted = Date()
@@ -92,7 +98,8 @@ final class ProgressReporter {
     /// of the bar once it has done enough to tell (time between steps, spent by a caller's
     /// `afterStep`, is not the engine's rate), else at the plan's so far.
     private func remaining(now: Date) -> Double? {
-        let stepShare = shown - span.start, stepSeconds = now.timeIntervalSince(stepBegan) - (span.paused.seconds - pausedAtStepStart)
+        let stepShare = shown - span.start,
+            stepSeconds = now.timeIntervalSince(stepBegan) - (span.paused.seconds - pausedAtStepStart)
         if stepShare > 0.005 && stepSeconds > 0.2 { return stepSeconds * (1 - shown) / stepShare }
         return shown > 0.02 ? current.elapsed * (1 - shown) / shown : nil
     }

@@ -26,7 +26,8 @@ struct ProgressSpan: Sendable {
         var start = 0.0
         return costs.map { cost in
             defer { start += cost / total }
-            return ProgressSpan(start: start, share: cost / total, planStarted: planStarted, paused: paused, estimate: estimate)
+            return ProgressSpan(
+                start: start, share: cost / total, planStarted: planStarted, paused: paused, estimate: estimate)
         }
     }
 }

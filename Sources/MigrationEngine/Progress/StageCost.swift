@@ -23,22 +23,30 @@ enum StageCost {
     /// relationships, then validation; index builds before the first validation; verification
     /// and the swap at the end. `sourceRows` are rows per source entity; `createsOwnRelationships`
     /// tells, by policy name, which policies create relationships themselves, row by row.
-    static func mappingStep(_ models: [MappingModel], sourceRows: [String: Int], createsOwnRelationships: (String) -> Bool) -> ProgressBudget {
+    static func mappingStep(
+        _ models: [MappingModel], sourceRows: [String: Int], createsOwnRelationships: (String) -> Bool
+    ) -> ProgressBudget {
         var budget = ProgressBudget()
         let destinationRows = max(sourceRows.values.reduce(0, +), 1)
         for model in models {
             let counts = model.entityMappings.map { mapping in mapping.sourceEntity.flatMap { sourceRows[$0] } ?? 0 }
             for (index, mapping) in model.entityMappings.enumerated() {
                 let perRow = mapping.policyName == nil ? setBasedInsert : rowByRowInsert
-                budget.add(.createInstances, pass: model.name, mapping: index + 1, units: counts[index], cost: perStage + Double(counts[index]) * perRow)
+                budget.add(
+                    .createInstances, pass: model.name, mapping: index + 1, units: counts[index],
+                    cost: perStage + Double(counts[index]) * perRow)
             }
             for (index, mapping) in model.entityMappings.enumerated() {
                 let ownRelationships = mapping.policyName.map(createsOwnRelationships) ?? false
                 let perRow = ownRelationships ? customRelationships : defaultRelationships
-                budget.add(.createRelationships, pass: model.name, mapping: index + 1, units: counts[index], cost: perStage + Double(counts[index]) * perRow)
+                budget.add(
+                    .createRelationships, pass: model.name, mapping: index + 1, units: counts[index],
+                    cost: perStage + Double(counts[index]) * perRow)
             }
             budget.add(.indexes, units: 0, cost: perStage + Double(destinationRows) * indexBuild)
-            budget.add(.validate, pass: model.name, units: destinationRows, cost: perStage + Double(destinationRows) * validation)
+            budget.add(
+                .validate, pass: model.name, units: destinationRows,
+                cost: perStage + Double(destinationRows) * validation)
         }
         budget.add(.verify, units: destinationRows, cost: perStage + Double(destinationRows) * verification)
         budget.add(.swap, units: 1, cost: perStage + Double(destinationRows) * swap)
@@ -49,12 +57,18 @@ enum StageCost {
     /// costs more), the verification (counting rows when rows could change or are copied). The
     /// change counts `tables` (its statements' share, table by table), so the bar moves through a
     /// long rebuild instead of waiting for its end.
-    static func inferredStep(rows: Int, bytes: Int, backup: Bool, rebuilds: Bool, countsRows: Bool, tables: Int = 0) -> ProgressBudget {
+    static func inferredStep(rows: Int, bytes: Int, backup: Bool, rebuilds: Bool, countsRows: Bool, tables: Int = 0)
+        -> ProgressBudget
+    {
         var budget = ProgressBudget()
         let rowCost = Double(rows)
         if backup { budget.add(.backup, units: max(bytes >> 20, 1), cost: perStage + rowCost * backupCopy) }
-        budget.add(.inPlace, units: tables, cost: perStage + rowCost * (rebuilds ? rebuild : countsRows ? inPlaceChange : schemaChange))
-        budget.add(.verify, units: countsRows || rebuilds ? rows : 0, cost: perStage + (countsRows || rebuilds ? rowCost * rowCount : 0))
+        budget.add(
+            .inPlace, units: tables,
+            cost: perStage + rowCost * (rebuilds ? rebuild : countsRows ? inPlaceChange : schemaChange))
+        budget.add(
+            .verify, units: countsRows || rebuilds ? rows : 0,
+            cost: perStage + (countsRows || rebuilds ? rowCost * rowCount : 0))
         return budget
     }
 }
@@ -64,11 +78,14 @@ extension StageCost {
     /// expected microseconds of SQLite's own work (the same in a debug build): the backup copy
     /// per byte and the verification per row counted, measured with the `eta` scenario
     /// (`chrysalis-bench --scenario eta --stages`), the change from ``StatementWeights``.
-    static func inPlaceStep(rows: Int, bytes: Int, backup: Bool, countsRows: Bool, change: Double, tables: Int) -> ProgressBudget {
+    static func inPlaceStep(rows: Int, bytes: Int, backup: Bool, countsRows: Bool, change: Double, tables: Int)
+        -> ProgressBudget
+    {
         var budget = ProgressBudget()
         if backup { budget.add(.backup, units: max(bytes >> 20, 1), cost: perStage + Double(bytes) * backupPerByte) }
         budget.add(.inPlace, units: tables, cost: perStage + change)
-        budget.add(.verify, units: countsRows ? rows : 0, cost: perStage + (countsRows ? Double(rows) * countPerRow : 0))
+        budget.add(
+            .verify, units: countsRows ? rows : 0, cost: perStage + (countsRows ? Double(rows) * countPerRow : 0))
         return budget
     }
 

@@ -24,7 +24,9 @@ struct StatementWeights {
             let windows = sql.components(separatedBy: " OVER (").count - 1
             return 0.7 + 0.035 * Double(commas) + 1.6 * Double(windows)
         }
-        if head.hasPrefix("UPDATE") || head.hasPrefix("CREATE INDEX") || head.hasPrefix("CREATE UNIQUE INDEX") { return 0.65 }
+        if head.hasPrefix("UPDATE") || head.hasPrefix("CREATE INDEX") || head.hasPrefix("CREATE UNIQUE INDEX") {
+            return 0.65
+        }
         if head.hasPrefix("DELETE") { return 0.5 }
         if head.hasPrefix("DROP TABLE") { return 0.2 }
         if head.hasPrefix("ALTER TABLE") { return sql.uppercased().contains(" DROP COLUMN ") ? 0.9 : 0 }
@@ -64,7 +66,11 @@ struct StatementWeights {
         var characters = sql.makeIterator()
         while let character = characters.next() {
             if quoted {
-                if character == "\"" { quoted = false; words.append(word.uppercased()); word = "" } else { word.append(character) }
+                if character == "\"" {
+                    quoted = false; words.append(word.uppercased()); word = ""
+                } else {
+                    word.append(character)
+                }
             } else if character == "\"" {
                 if !word.isEmpty { words.append(word.uppercased()); word = "" }
                 quoted = true

@@ -101,7 +101,8 @@ struct FilePermissions {
         guard fchmod(descriptor, mode) == 0 else { throw failure("set the mode of \(path)") }
         // Only root may give a file away; anyone else's files are theirs already.
         if fchown(descriptor, owner, group) != 0, errno != EPERM { throw failure("set the owner of \(path)") }
-        for attribute in attributes where fsetxattr(descriptor, attribute.name, attribute.value, attribute.value.count, 0) != 0 {
+        for attribute in attributes
+        where fsetxattr(descriptor, attribute.name, attribute.value, attribute.value.count, 0) != 0 {
             // The system's own (a security label, an ACL) are set by the system where this
             // process may not; an app's (`user.*`) are carried or the step stops, named.
             guard attribute.name.hasPrefix("user.") else { continue }

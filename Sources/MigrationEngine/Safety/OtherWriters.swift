@@ -20,7 +20,8 @@ enum OtherWriters {
         while let holder = writer(of: store) {
             guard Date() < deadline else {
                 throw MigrationError(
-                    .locked, "\(store) is being written by another process (pid \(holder) holds SQLite's write lock) and stayed so for \(Int(timeout)) s",
+                    .locked,
+                    "\(store) is being written by another process (pid \(holder) holds SQLite's write lock) and stayed so for \(Int(timeout)) s",
                     fix: "close the app or sqlite3 shell that has the store open (pid \(holder)), then run again")
             }
             usleep(100_000)

@@ -77,7 +77,8 @@ enum OwnFiles {
         case S_IFLNK:
             var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
             let count = readlink(path, &buffer, Int(PATH_MAX))
-            let target = count >= 0 ? String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self) : "?"
+            let target =
+                count >= 0 ? String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self) : "?"
             return "a symbolic link to \(TerminalText.oneLine(target))"
         case S_IFDIR: return "a directory"
         case S_IFREG:
@@ -101,13 +102,16 @@ enum OwnFiles {
         MigrationError(
             .locked,
             "\(TerminalText.oneLine(path)) is a name Chrysalis keeps for its own file, and \(describe(path)) sits there; Chrysalis neither follows nor reuses it, and nothing was written",
-            fix: "check what it is and who put it there; remove it (`rm` removes a link, not its target), then run again")
+            fix:
+                "check what it is and who put it there; remove it (`rm` removes a link, not its target), then run again"
+        )
     }
 
     private static func failure(_ action: String, _ path: String) -> MigrationError {
         let code = errno
         return MigrationError(
-            code == ENOSPC ? .noSpace : .swap, "could not \(action) \(TerminalText.oneLine(path)): \(String(cString: strerror(code)))",
+            code == ENOSPC ? .noSpace : .swap,
+            "could not \(action) \(TerminalText.oneLine(path)): \(String(cString: strerror(code)))",
             fix: "check the folder's permissions and free space")
     }
 }

@@ -82,7 +82,9 @@ struct PlanJournal {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(prefix) {
             let path = folder + "/" + name
             var info = stat()
-            guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK || OwnFiles.isOwnPlainFile(info) else { continue }
+            guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK || OwnFiles.isOwnPlainFile(info) else {
+                continue
+            }
             unlink(path)
         }
     }
@@ -131,18 +133,28 @@ struct PlanJournal {
             let shown = TerminalText.visible(path)
             switch (noted[suffix], FileStamp(of: path)) {
             case (nil, nil):
-                if OwnFiles.exists(path) { return "\(shown) is \(OwnFiles.describe(path)), which the migration did not write" }
+                if OwnFiles.exists(path) {
+                    return "\(shown) is \(OwnFiles.describe(path)), which the migration did not write"
+                }
             case (nil, _?):
                 return "\(shown) is a file the migration did not write"
             case (let expected?, nil):
-                if OwnFiles.exists(path) { return "\(shown) is now \(OwnFiles.describe(path)), not the file the migration wrote" }
+                if OwnFiles.exists(path) {
+                    return "\(shown) is now \(OwnFiles.describe(path)), not the file the migration wrote"
+                }
                 // Moved back already by a restore cut short: the store's name has that very file.
-                guard let back = FileStamp(of: store + suffix), back.device == expected.device, back.inode == expected.inode else {
+                guard let back = FileStamp(of: store + suffix), back.device == expected.device,
+                    back.inode == expected.inode
+                else {
                     return "\(shown) is gone"
                 }
             case let (expected?, found?):
-                if found.device != expected.device || found.inode != expected.inode { return "\(shown) is another file than the one the migration wrote" }
-                if found.size != expected.size || found.modified != expected.modified { return "\(shown) was changed after the migration wrote it" }
+                if found.device != expected.device || found.inode != expected.inode {
+                    return "\(shown) is another file than the one the migration wrote"
+                }
+                if found.size != expected.size || found.modified != expected.modified {
+                    return "\(shown) was changed after the migration wrote it"
+                }
             }
         }
         return nil
@@ -175,8 +187,10 @@ struct PlanJournal {
         else { return nil }
         // A folder moved (or mounted elsewhere) since: the backup is the one beside the store,
         // by the name the journal gives it; whether it is the file written is checked by stamp.
-        let beside = URL(fileURLWithPath: store).deletingLastPathComponent().appendingPathComponent(URL(fileURLWithPath: record.original).lastPathComponent)
-            .path
+        let beside = URL(fileURLWithPath: store).deletingLastPathComponent().appendingPathComponent(
+            URL(fileURLWithPath: record.original).lastPathComponent
+        )
+        .path
         guard isBeside(beside, store: store) else { return nil }
         record.original = beside
         return record
@@ -186,10 +200,13 @@ struct PlanJournal {
     /// `Name~.ext` or `Name~N.ext` (``StoreSwap/Paths/backup()``).
     static func isBeside(_ original: String, store: String) -> Bool {
         let url = URL(fileURLWithPath: store), candidate = URL(fileURLWithPath: original)
-        guard candidate.deletingLastPathComponent().standardizedFileURL.path == url.deletingLastPathComponent().standardizedFileURL.path,
+        guard
+            candidate.deletingLastPathComponent().standardizedFileURL.path
+                == url.deletingLastPathComponent().standardizedFileURL.path,
             candidate.pathExtension == url.pathExtension
         else { return false }
-        let base = url.deletingPathExtension().lastPathComponent, name = candidate.deletingPathExtension().lastPathComponent
+        let base = url.deletingPathExtension().lastPathComponent,
+            name = candidate.deletingPathExtension().lastPathComponent
         return name.hasPrefix(base + "~") && name.dropFirst(base.count + 1).allSatisfy { ("0"..."9").contains($0) }
     }
 
@@ -201,12 +218,16 @@ struct PlanJournal {
         guard FileManager.default.fileExists(atPath: path), record(for: store) == nil else { return }
         let url = URL(fileURLWithPath: store)
         let base = url.deletingPathExtension().lastPathComponent
-        let backups = ((try? FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path)) ?? [])
-            .filter { name in name.hasPrefix(base + "~") && !StoreFiles.sidecarSuffixes.contains { name.hasSuffix($0) } }.sorted()
+        let backups =
+            ((try? FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path)) ?? [])
+            .filter { name in name.hasPrefix(base + "~") && !StoreFiles.sidecarSuffixes.contains { name.hasSuffix($0) }
+            }.sorted()
         throw MigrationError(
             .swap,
             "the plan journal \(path) beside \(store) is damaged (empty, cut short, or naming a file outside the store's folder): a migration may have stopped half way, and the store may be between two versions; nothing was changed or deleted on its word"
-                + (backups.isEmpty ? "; no backup of the store is beside it" : "; backups beside the store: \(backups.joined(separator: ", "))"),
+                + (backups.isEmpty
+                    ? "; no backup of the store is beside it"
+                    : "; backups beside the store: \(backups.joined(separator: ", "))"),
             fix:
                 "check the store with `chrysalis inspect`; if it is not the version you want, put its backup in its place (with the backup's -wal, if any); then delete \(path)"
         )
@@ -215,7 +236,9 @@ struct PlanJournal {
     /// The original's backup when a plan a crash interrupted will be undone by the next run (the
     /// store is not at the target): what that run will start from. Reads only.
     static func pendingOriginal(store: String) -> String? {
-        guard let record = record(for: store), FileManager.default.fileExists(atPath: record.original) else { return nil }
+        guard let record = record(for: store), FileManager.default.fileExists(atPath: record.original) else {
+            return nil
+        }
         let target = record.targetHashes.compactMapValues { Data(base64Encoded: $0) }
         let current = try? PersistentStore.open(at: store).metadata().versionHashes
         return current == target ? nil : record.original
@@ -255,7 +278,9 @@ struct PlanJournal {
             try end(store: store)
             return .finished(target: record.targetVersion, backup: record.keepsBackup ? record.original : nil)
         }
-        if let source = record.sourceHashes?.compactMapValues({ Data(base64Encoded: $0) }), current == source, record.originalFiles == nil {
+        if let source = record.sourceHashes?.compactMapValues({ Data(base64Encoded: $0) }), current == source,
+            record.originalFiles == nil
+        {
             // Stopped before the first step changed the store: it is the original still, and
             // whatever is at the backup's name is not known to be the run's; left as it is.
             try end(store: store)
@@ -283,7 +308,8 @@ struct PlanJournal {
             for path in StoreFiles.sidecars(of: store) { unlink(path) }
             guard rename(backup, store) == 0 else { throw failure("move the original \(backup) back to \(store)") }
         }
-        for suffix in dataSuffixes.dropFirst() where FileStamp(of: backup + suffix) != nil && !OwnFiles.exists(store + suffix) {
+        for suffix in dataSuffixes.dropFirst()
+        where FileStamp(of: backup + suffix) != nil && !OwnFiles.exists(store + suffix) {
             guard rename(backup + suffix, store + suffix) == 0 else { throw failure("move \(backup + suffix) back") }
         }
         // Shared memory is rebuilt by SQLite: never carried, and a link at its name never kept.
@@ -294,6 +320,8 @@ struct PlanJournal {
     private static func failure(_ action: String) -> MigrationError {
         MigrationError(
             .swap, "could not \(action): \(String(cString: strerror(errno)))",
-            fix: "check the directory's permissions and free space, then run the migration again: it puts the original back first")
+            fix:
+                "check the directory's permissions and free space, then run the migration again: it puts the original back first"
+        )
     }
 }

@@ -33,17 +33,23 @@ package struct SpaceCheck: Sendable {
         let slack: Int64 = 1 << 20
         switch work {
         case .alterInPlace(let backup, let rewritesRows, let rebuilds):
-            needed = slack + (backup ? storeBytes : 0) + (rewritesRows || rebuilds ? storeBytes : 0) + (rebuilds ? storeBytes : 0)
+            needed =
+                slack + (backup ? storeBytes : 0) + (rewritesRows || rebuilds ? storeBytes : 0)
+                + (rebuilds ? storeBytes : 0)
             reason = [
                 backup ? "a byte copy of the store as its backup (\(Self.format(storeBytes)))" : nil,
-                rewritesRows || rebuilds ? "a journal of the rows it rewrites (up to \(Self.format(storeBytes)))" : "the step's journal",
-                rebuilds ? "the rebuilt tables beside the old ones until the commit (up to \(Self.format(storeBytes)))" : nil,
+                rewritesRows || rebuilds
+                    ? "a journal of the rows it rewrites (up to \(Self.format(storeBytes)))" : "the step's journal",
+                rebuilds
+                    ? "the rebuilt tables beside the old ones until the commit (up to \(Self.format(storeBytes)))"
+                    : nil,
             ]
             .compactMap { $0 }.joined(separator: " and ")
         case .newStore(let rows):
             let associations = Int64(rows) * 48
             needed = storeBytes + associations + slack
-            reason = "a new store of about the source's size (\(Self.format(storeBytes))) and the association table (\(Self.format(associations)))"
+            reason =
+                "a new store of about the source's size (\(Self.format(storeBytes))) and the association table (\(Self.format(associations)))"
         }
     }
 
@@ -61,10 +67,13 @@ package struct SpaceCheck: Sendable {
         for (index, step) in steps.enumerated() {
             var work = step.work
             if index > 0 && keepsOriginal {
-                work = SpaceCheck(needed: work.needed + storeBytes, reason: work.reason + ", while the original is kept (\(format(storeBytes)))")
+                work = SpaceCheck(
+                    needed: work.needed + storeBytes,
+                    reason: work.reason + ", while the original is kept (\(format(storeBytes)))")
             }
             if work.needed > worst.needed {
-                worst = SpaceCheck(needed: work.needed, reason: "its step \(index + 1), \(step.name), needs " + work.reason)
+                worst = SpaceCheck(
+                    needed: work.needed, reason: "its step \(index + 1), \(step.name), needs " + work.reason)
             }
         }
         return worst
@@ -83,7 +92,9 @@ package struct SpaceCheck: Sendable {
         throw MigrationError(
             .noSpace,
             "not enough free space for \(what): it needs about \(Self.format(needed)) beside \(store) (\(reason)), and the volume has \(Self.format(free)) free",
-            fix: "free at least \(Self.format(needed - free)) on that volume, or copy the store to a larger volume and migrate it there")
+            fix:
+                "free at least \(Self.format(needed - free)) on that volume, or copy the store to a larger volume and migrate it there"
+        )
     }
 
     /// A process's file size limit (`ulimit -f`, RLIMIT_FSIZE) below the largest file a step

@@ -94,7 +94,9 @@ package final class StoreLock {
         throw MigrationError(
             .notWritable,
             "cannot migrate \(TerminalText.oneLine(store)): its name is \(name.utf8.count) bytes long, and the files a migration makes beside it (its lock, journal, backup and work files, named after it with up to \(longestOwnNameSuffix) more bytes) would pass the 255 bytes a folder entry holds",
-            fix: "rename the store to a name of at most \(limit) bytes (the app finds it by its own path, so rename it back after), then run again")
+            fix:
+                "rename the store to a name of at most \(limit) bytes (the app finds it by its own path, so rename it back after), then run again"
+        )
     }
 
     /// A migration writes beside the store (lock, new store, backup), so a directory it cannot
@@ -104,7 +106,9 @@ package final class StoreLock {
         let directory = URL(fileURLWithPath: store).deletingLastPathComponent().path
         var info = statvfs()
         let readOnlyVolume = statvfs(directory, &info) == 0 && info.f_flag & UInt(ST_RDONLY) != 0
-        let permissions = ((try? FileManager.default.attributesOfItem(atPath: directory))?[.posixPermissions] as? NSNumber)?.intValue ?? 0o755
+        let permissions =
+            ((try? FileManager.default.attributesOfItem(atPath: directory))?[.posixPermissions] as? NSNumber)?.intValue
+            ?? 0o755
         guard readOnlyVolume || permissions & 0o222 == 0 || access(directory, W_OK) != 0 else { return }
         throw MigrationError(
             .notWritable,
@@ -117,7 +121,9 @@ package final class StoreLock {
     /// A store whose own mode forbids writing is the owner's word too: refused before any work,
     /// not half way through (its migrated copy would inherit the mode and refuse the writes).
     static func requireWritableStore(_ store: String) throws {
-        let permissions = ((try? FileManager.default.attributesOfItem(atPath: store))?[.posixPermissions] as? NSNumber)?.intValue ?? 0o644
+        let permissions =
+            ((try? FileManager.default.attributesOfItem(atPath: store))?[.posixPermissions] as? NSNumber)?.intValue
+            ?? 0o644
         guard permissions & 0o222 == 0 else { return }
         throw MigrationError(
             .notWritable, "cannot migrate \(store): the store is read-only (mode \(String(permissions, radix: 8)))",
@@ -139,7 +145,9 @@ package final class StoreLock {
 
     /// This process's command line, shortened, for the lock file.
     private static func commandLine() -> String {
-        let words = CommandLine.arguments.enumerated().map { $0.offset == 0 ? URL(fileURLWithPath: $0.element).lastPathComponent : $0.element }
+        let words = CommandLine.arguments.enumerated().map {
+            $0.offset == 0 ? URL(fileURLWithPath: $0.element).lastPathComponent : $0.element
+        }
         let line = words.joined(separator: " ")
         return line.count > 160 ? String(line.prefix(157)) + "…" : line
     }

@@ -12,6 +12,7 @@ extension StoreState {
         if journals.contains(where: { access($0, F_OK) == 0 }) {
             return "a plan had begun: `chrysalis recover \(store)` (or the next migrate) puts the original back"
         }
-        return "no step had been committed: the store is as it was (SQLite rolls back an unfinished step when the store is next opened)"
+        return
+            "no step had been committed: the store is as it was (SQLite rolls back an unfinished step when the store is next opened)"
     }
 }

@@ -57,7 +57,9 @@ enum StoreSwap {
                 let name = "\(base)~\(index == 1 ? "" : String(index))" + (ext.isEmpty ? "" : ".\(ext)")
                 let candidate = directory.appendingPathComponent(name).path
                 // A name is free only when no sidecar of an interrupted copy sits there either.
-                if StoreFiles.paths(of: candidate).allSatisfy({ !FileManager.default.fileExists(atPath: $0) }) { return candidate }
+                if StoreFiles.paths(of: candidate).allSatisfy({ !FileManager.default.fileExists(atPath: $0) }) {
+                    return candidate
+                }
                 index += 1
             }
         }
@@ -75,7 +77,9 @@ enum StoreSwap {
             // Only the tool's own file is read, and only a backup name beside the store taken.
             let text = OwnFiles.contents(of: paths.journal).map { String(decoding: $0, as: UTF8.self) } ?? ""
             let backup = text.hasSuffix("\n") ? text.trimmingCharacters(in: .whitespacesAndNewlines) : ""
-            if !backup.isEmpty, PlanJournal.isBeside(backup, store: store), FileManager.default.fileExists(atPath: paths.newStore) {
+            if !backup.isEmpty, PlanJournal.isBeside(backup, store: store),
+                FileManager.default.fileExists(atPath: paths.newStore)
+            {
                 try undo(paths, backup: backup)
             }
             unlink(paths.journal)
@@ -148,10 +152,13 @@ enum StoreSwap {
     /// a step that changes the store in place. The copy is made under a work name and renamed
     /// when complete, so an interrupted copy never looks like a backup.
     /// `copied` hears the bytes copied so far, across the store and its `-wal`.
-    static func copyAside(store: String, backup chosen: String? = nil, copied: (Int) -> Void = { _ in }) throws -> String {
+    static func copyAside(store: String, backup chosen: String? = nil, copied: (Int) -> Void = { _ in }) throws
+        -> String
+    {
         let paths = Paths(store: store)
         let backup = chosen ?? paths.backup()
-        let present = [""] + (FileManager.default.fileExists(atPath: StoreFiles.wal(of: store)) ? [StoreFiles.walSuffix] : [])
+        let present =
+            [""] + (FileManager.default.fileExists(atPath: StoreFiles.wal(of: store)) ? [StoreFiles.walSuffix] : [])
         // Named before the copy exists, so that a kill from here on leaves nothing unaccounted for.
         let marker = try OwnFiles.create(backupMarker(for: store))
         let named = Array((backup + "\n").utf8)
@@ -176,11 +183,14 @@ enum StoreSwap {
         } catch {
             for suffix in present { unlink(paths.workStore + suffix) }
             throw MigrationError(
-                SpaceCheck.isFullDisk(error) ? .noSpace : .swap, "could not copy \(store) to its backup \(backup): \(error)",
+                SpaceCheck.isFullDisk(error) ? .noSpace : .swap,
+                "could not copy \(store) to its backup \(backup): \(error)",
                 fix: "free space on the volume (the backup needs the store's size), or run with --no-backup")
         }
         for suffix in present.reversed() {
-            guard rename(paths.workStore + suffix, backup + suffix) == 0 else { throw failure("move the backup copy to \(backup + suffix)") }
+            guard rename(paths.workStore + suffix, backup + suffix) == 0 else {
+                throw failure("move the backup copy to \(backup + suffix)")
+            }
         }
         try syncDirectory(of: store)
         // Before the step changes the store: a plan notes which file its backup is.
@@ -197,12 +207,16 @@ enum StoreSwap {
             guard link(paths.store, backup) == 0 else { throw failure("link \(paths.store) to \(backup)") }
         }
         for suffix in StoreFiles.sidecarSuffixes where manager.fileExists(atPath: paths.store + suffix) {
-            guard rename(paths.store + suffix, backup + suffix) == 0 else { throw failure("move \(paths.store + suffix)") }
+            guard rename(paths.store + suffix, backup + suffix) == 0 else {
+                throw failure("move \(paths.store + suffix)")
+            }
         }
         // The backup is whole and the store not yet replaced: a plan notes which file it is.
         try PlanJournal.noteBackup(backup, store: paths.store)
         if manager.fileExists(atPath: paths.newStore) {
-            guard rename(paths.newStore, paths.store) == 0 else { throw failure("move the new store to \(paths.store)") }
+            guard rename(paths.newStore, paths.store) == 0 else {
+                throw failure("move the new store to \(paths.store)")
+            }
         }
     }
 
@@ -211,10 +225,14 @@ enum StoreSwap {
     /// backup name, a second link to the source, goes. The new store is removed by the caller.
     private static func undo(_ paths: Paths, backup: String) throws {
         for suffix in StoreFiles.sidecarSuffixes where FileManager.default.fileExists(atPath: backup + suffix) {
-            guard rename(backup + suffix, paths.store + suffix) == 0 else { throw failure("move \(backup + suffix) back") }
+            guard rename(backup + suffix, paths.store + suffix) == 0 else {
+                throw failure("move \(backup + suffix) back")
+            }
         }
         var source = stat(), link = stat()
-        if stat(paths.store, &source) == 0, stat(backup, &link) == 0, source.st_dev == link.st_dev, source.st_ino == link.st_ino {
+        if stat(paths.store, &source) == 0, stat(backup, &link) == 0, source.st_dev == link.st_dev,
+            source.st_ino == link.st_ino
+        {
             unlink(backup)
         }
         try syncDirectory(of: paths.store)

@@ -28,7 +28,9 @@ struct ContextDeletion {
                 throw MigrationError(
                     .validation,
                     "\(entity) object \(id) cannot be deleted: its relationship \(relationship.name) has the delete rule Deny and still has \(destinations.count) destination\(destinations.count == 1 ? "" : "s")",
-                    fix: "empty \(entity).\(relationship.name) first (move or delete its destinations), as Core Data requires")
+                    fix:
+                        "empty \(entity).\(relationship.name) first (move or delete its destinations), as Core Data requires"
+                )
             case .cascade:
                 for destination in destinations { try refuseDenied(destination, seen: &seen) }
             case .nullify, .noAction:
@@ -59,8 +61,11 @@ struct ContextDeletion {
     }
 
     /// A one-to-one keeps a key on both sides: the destination's is cleared too.
-    private func clearInverseToOne(of relationship: RelationshipDescription, at destination: ObjectID, pointingAt id: ObjectID) throws {
-        guard let inverse = relationship.inverseName, let entity = context.layout.numbering.name(of: destination.entityNumber),
+    private func clearInverseToOne(
+        of relationship: RelationshipDescription, at destination: ObjectID, pointingAt id: ObjectID
+    ) throws {
+        guard let inverse = relationship.inverseName,
+            let entity = context.layout.numbering.name(of: destination.entityNumber),
             case .relationship(let other, _)? = context.layout.property(inverse, of: entity), !other.isToMany,
             try context.reader.destinations(of: destination, inverse) == [id]
         else { return }
@@ -68,7 +73,9 @@ struct ContextDeletion {
     }
 
     private func relationships(of id: ObjectID) -> [RelationshipDescription] {
-        guard let name = context.layout.numbering.name(of: id.entityNumber), let entity = context.model.entity(named: name) else { return [] }
+        guard let name = context.layout.numbering.name(of: id.entityNumber),
+            let entity = context.model.entity(named: name)
+        else { return [] }
         return context.model.allRelationships(of: entity).filter { !$0.isTransient }
     }
 }

@@ -10,10 +10,14 @@ struct ContextScope: ExpressionContext {
     }
 
     func value(of object: ObjectRef, key: String) throws -> ExpressionValue {
-        guard let entity = context.layout.numbering.name(of: object.id.entityNumber) else { throw EvaluationError("object \(object.id) has no entity") }
+        guard let entity = context.layout.numbering.name(of: object.id.entityNumber) else {
+            throw EvaluationError("object \(object.id) has no entity")
+        }
         switch context.layout.property(key, of: entity) {
         case .relationship(let relationship, _)?:
-            let targets = try context.reader.destinations(of: object.id, key).map { ExpressionValue.object(ObjectRef(side: .source, id: $0)) }
+            let targets = try context.reader.destinations(of: object.id, key).map {
+                ExpressionValue.object(ObjectRef(side: .source, id: $0))
+            }
             return relationship.isToMany ? .collection(targets) : (targets.first ?? .null)
         case .attribute?:
             return .value(try context.reader.object(object.id)?.values[key] ?? .null)
@@ -22,7 +26,8 @@ struct ContextScope: ExpressionContext {
         }
     }
 
-    func call(_ receiver: ExpressionValue, _ selector: String, _ arguments: [ExpressionValue]) throws -> ExpressionValue {
+    func call(_ receiver: ExpressionValue, _ selector: String, _ arguments: [ExpressionValue]) throws -> ExpressionValue
+    {
         switch (selector, receiver) {
         case ("uppercaseString", .value(.string(let text))): return .value(.string(text.uppercased()))
         case ("lowercaseString", .value(.string(let text))): return .value(.string(text.lowercased()))

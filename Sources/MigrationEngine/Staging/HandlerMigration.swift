@@ -15,7 +15,9 @@ enum HandlerMigration {
         let layout = try storeLayout(step, store: path)
         let bytes = StoreFiles.bytes(of: path)
         let reporter = ProgressReporter(
-            budget: StageCost.handlerStep(rows: bytes / StageCost.bytesPerRow, bytes: bytes, backup: context.keepsBackup), target: context.progress)
+            budget: StageCost.handlerStep(
+                rows: bytes / StageCost.bytesPerRow, bytes: bytes, backup: context.keepsBackup),
+            target: context.progress)
         let space = SpaceCheck(.alterInPlace(backup: context.keepsBackup, rewritesRows: true), store: path)
         try space.require(store: path, step: step.name)
         try OtherWriters.waitUntilNone(store: path)
@@ -24,7 +26,9 @@ enum HandlerMigration {
         do {
             if context.keepsBackup {
                 var megabytes = CopiedMegabytes(bytes: bytes, reporter: reporter)
-                reporter.begin(stage: .backup, pass: step.name, mapping: nil, index: 0, count: 0, rowsTotal: megabytes.total, unit: .megabytes)
+                reporter.begin(
+                    stage: .backup, pass: step.name, mapping: nil, index: 0, count: 0, rowsTotal: megabytes.total,
+                    unit: .megabytes)
                 backup = try StoreSwap.copyAside(store: path, backup: context.backupPath) { megabytes.copied($0) }
                 megabytes.complete()
                 // The backup is whole (and noted in the plan's journal). Its marker goes now, not
@@ -39,13 +43,15 @@ enum HandlerMigration {
         } catch {
             if let backup { for path in StoreFiles.paths(of: backup) { unlink(path) } }
             unlink(StoreSwap.backupMarker(for: path))
-            throw StoreSwap.Paths(store: path).describing(space.explain(Self.named(error, step), store: path, step: step.name))
+            throw StoreSwap.Paths(store: path).describing(
+                space.explain(Self.named(error, step), store: path, step: step.name))
         }
         unlink(StoreSwap.backupMarker(for: path))
         reporter.finish()
         return MigrationReport(
             store: path, backup: backup, sourceVersion: step.version.name, destinationVersion: step.version.name,
-            passes: [outcome.summary(step)], rowsBefore: [:], rowsAfter: [:], duration: Date().timeIntervalSince(started))
+            passes: [outcome.summary(step)], rowsBefore: [:], rowsAfter: [:],
+            duration: Date().timeIntervalSince(started))
     }
 
     /// What the handler did: its saves, and the changes it left unsaved (discarded).
@@ -54,7 +60,9 @@ enum HandlerMigration {
 
         func summary(_ step: StageHandlerStep) -> String {
             "\(step.name): \(saves) save\(saves == 1 ? "" : "s")"
-                + (discarded == 0 ? "" : "; \(discarded) unsaved change\(discarded == 1 ? "" : "s") discarded, as Core Data discards an unsaved context's")
+                + (discarded == 0
+                    ? ""
+                    : "; \(discarded) unsaved change\(discarded == 1 ? "" : "s") discarded, as Core Data discards an unsaved context's")
         }
     }
 
@@ -72,7 +80,8 @@ enum HandlerMigration {
 
     /// The handler, with its context, inside one immediate transaction.
     private static func runHandler(
-        _ step: StageHandlerStep, layout: StoreLayout, store path: String, context: StepContext, reporter: ProgressReporter
+        _ step: StageHandlerStep, layout: StoreLayout, store path: String, context: StepContext,
+        reporter: ProgressReporter
     ) throws -> Outcome {
         let store = try PersistentStore.open(at: path, mode: .readWrite)
         defer { try? store.close() }
@@ -80,9 +89,12 @@ enum HandlerMigration {
         try store.withConnection { connection in
             try connection.inTransaction(.immediate) {
                 guard try connection.metadata().versionHashes == step.version.entityHashes else {
-                    throw MigrationError(.wrongModel, "\(path) changed while the \(step.name) was starting", fix: "run the migration again")
+                    throw MigrationError(
+                        .wrongModel, "\(path) changed while the \(step.name) was starting",
+                        fix: "run the migration again")
                 }
-                let objects = try MigrationContext(version: step.version.name, layout: layout, connection: connection, path: path)
+                let objects = try MigrationContext(
+                    version: step.version.name, layout: layout, connection: connection, path: path)
                 objects.changeObserver = { [cancellation = context.cancellation] in
                     reporter.advance(units: 1, rows: 1)
                     try cancellation.check()

@@ -91,15 +91,21 @@ public final class ManagedObject {
     }
 
     private func relationship(_ key: String) throws -> RelationshipDescription {
-        guard case .relationship(let relationship, _)? = context.layout.property(key, of: entity) else { throw unknownKey(key, "relationship") }
+        guard case .relationship(let relationship, _)? = context.layout.property(key, of: entity) else {
+            throw unknownKey(key, "relationship")
+        }
         return relationship
     }
 
     private func unknownKey(_ key: String, _ kind: String) -> MigrationError {
-        MigrationError(.validation, "\(entity) has no \(kind) \(key) in \(context.version)", fix: "use a \(kind) of \(entity) as \(context.version) defines it")
+        MigrationError(
+            .validation, "\(entity) has no \(kind) \(key) in \(context.version)",
+            fix: "use a \(kind) of \(entity) as \(context.version) defines it")
     }
 
     private func gone() -> MigrationError {
-        MigrationError(.validation, "\(entity) object \(objectID) is no longer in the store (it was deleted)", fix: "fetch the objects again after deleting")
+        MigrationError(
+            .validation, "\(entity) object \(objectID) is no longer in the store (it was deleted)",
+            fix: "fetch the objects again after deleting")
     }
 }

@@ -52,7 +52,9 @@ public final class MigrationContext {
         do {
             filter = try predicate.map(ExpressionParser.predicate)
         } catch {
-            throw MigrationError(.evaluation, "the predicate \(predicate ?? "") of a fetch of \(entity) in \(version): \(error)", fix: "correct the predicate")
+            throw MigrationError(
+                .evaluation, "the predicate \(predicate ?? "") of a fetch of \(entity) in \(version): \(error)",
+                fix: "correct the predicate")
         }
         var found: [ManagedObject] = []
         try reader.forEachObject(of: entity) { object in
@@ -71,7 +73,9 @@ public final class MigrationContext {
     public func insert(_ entity: String) throws -> ManagedObject {
         guard let description = model.entity(named: entity) else { throw unknownEntity(entity) }
         guard !description.isAbstract else {
-            throw MigrationError(.validation, "\(entity) is abstract in \(version): no object can be inserted", fix: "insert one of its subentities")
+            throw MigrationError(
+                .validation, "\(entity) is abstract in \(version): no object can be inserted",
+                fix: "insert one of its subentities")
         }
         let id = try writer.insert(entity, writer.defaultValues(of: entity))
         try writer.writeQueuedInserts()
@@ -141,10 +145,13 @@ public final class MigrationContext {
 
     private func matches(_ filter: Predicate, _ object: ManagedObject, entity: String) throws -> Bool {
         do {
-            let evaluator = ExpressionEvaluator(context: ContextScope(context: self), evaluatedObject: .object(ObjectRef(side: .source, id: object.objectID)))
+            let evaluator = ExpressionEvaluator(
+                context: ContextScope(context: self),
+                evaluatedObject: .object(ObjectRef(side: .source, id: object.objectID)))
             return try evaluator.matches(filter)
         } catch let error as EvaluationError {
-            throw MigrationError(.evaluation, "a fetch of \(entity) in \(version): \(error)", fix: "correct the predicate")
+            throw MigrationError(
+                .evaluation, "a fetch of \(entity) in \(version): \(error)", fix: "correct the predicate")
         }
     }
 }

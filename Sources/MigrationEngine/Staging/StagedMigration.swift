@@ -28,12 +28,15 @@ public struct StagedMigration: Sendable {
     public init(_ stages: [MigrationStage]) throws {
         guard !stages.isEmpty else {
             throw MigrationError(
-                .wrongModel, "a staged migration needs at least one stage", fix: "register the stages from the oldest version to the current one")
+                .wrongModel, "a staged migration needs at least one stage",
+                fix: "register the stages from the oldest version to the current one")
         }
         var named: [String: Int] = [:]
         for (index, stage) in stages.enumerated() {
             if case .lightweight(let checksums) = stage, checksums.isEmpty {
-                throw MigrationError(.wrongModel, "stage \(index + 1) (\(stage.label)) names no version", fix: "give it the version checksums it migrates")
+                throw MigrationError(
+                    .wrongModel, "stage \(index + 1) (\(stage.label)) names no version",
+                    fix: "give it the version checksums it migrates")
             }
             for checksum in Set(stage.checksums) {
                 // A custom stage may start where the custom stage before it ends: one model between two stages.
@@ -67,7 +70,8 @@ public struct StagedMigration: Sendable {
     func route(from start: ModelBundle.Version, to end: ModelBundle.Version, bundle: ModelBundle) throws -> [Part] {
         let versions = StageVersions(bundle: bundle, stages: stages)
         try versions.requireForward()
-        guard let startIndex = bundle.versions.firstIndex(of: start), let endIndex = bundle.versions.firstIndex(of: end) else { return [] }
+        guard let startIndex = bundle.versions.firstIndex(of: start), let endIndex = bundle.versions.firstIndex(of: end)
+        else { return [] }
         guard let first = versions.firstStage(naming: start.versionChecksum) else {
             throw versions.unknown("the store's version, \(start.name)", checksum: start.versionChecksum)
         }
@@ -87,24 +91,35 @@ public struct StagedMigration: Sendable {
                     "the store is at \(bundle.versions[at].name), inside \(MigrationStage.custom(stage).label); Core Data says \"A store file cannot be migrated backwards with staged migration.\"",
                     fix: "begin the stage at the store's version or before it")
             }
-            let label = MigrationStage.custom(stage).label
-            if from > at {
-                parts.append(
-                    .inferred(
-                        bundle.versions[at], bundle.versions[from],
-                        "staged: lightweight, inferred straight to \(bundle.versions[from].name), where the \(label) starts"))
-            }
-            if let handler = stage.willMigrate {
-                parts.append(.handler(StageHandlerStep(moment: .willMigrate, stage: label, version: bundle.versions[from], handler: handler)))
-            }
-            parts.append(.inferred(bundle.versions[from], bundle.versions[to], "staged: the \(label)'s own step, inferred"))
-            if let handler = stage.didMigrate {
-                parts.append(.handler(StageHandlerStep(moment: .didMigrate, stage: label, version: bundle.versions[to], handler: handler)))
-            }
+            parts += Self.parts(of: stage, from: from, to: to, at: at, versions: bundle.versions)
             at = to
         }
         if at < endIndex {
             parts.append(.inferred(bundle.versions[at], end, "staged: lightweight, inferred straight to \(end.name)"))
+        }
+        return parts
+    }
+
+    /// The steps of the custom `stage` from version `from` to `to` for a store at version `at`:
+    /// inferred to where it starts, its `willMigrate`, its own step, its `didMigrate`.
+    private static func parts(
+        of stage: CustomMigrationStage, from: Int, to: Int, at: Int, versions: [ModelBundle.Version]
+    ) -> [Part] {
+        let label = MigrationStage.custom(stage).label
+        var parts: [Part] = []
+        if from > at {
+            let reason = "staged: lightweight, inferred straight to \(versions[from].name), where the \(label) starts"
+            parts.append(.inferred(versions[at], versions[from], reason))
+        }
+        if let handler = stage.willMigrate {
+            parts.append(
+                .handler(
+                    StageHandlerStep(moment: .willMigrate, stage: label, version: versions[from], handler: handler)))
+        }
+        parts.append(.inferred(versions[from], versions[to], "staged: the \(label)'s own step, inferred"))
+        if let handler = stage.didMigrate {
+            parts.append(
+                .handler(StageHandlerStep(moment: .didMigrate, stage: label, version: versions[to], handler: handler)))
         }
         return parts
     }

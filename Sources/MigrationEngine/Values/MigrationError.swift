@@ -6,7 +6,8 @@ import SQLiteStore
 public struct MigrationError: Error, CustomStringConvertible, Equatable, Sendable {
     /// The kinds of failure.
     public enum Kind: String, Sendable {
-        case cancelled, wrongModel, missingPolicy, evaluation, validation, verification, locked, notFound, swap, noSpace, notWritable
+        case cancelled, wrongModel, missingPolicy, evaluation, validation, verification, locked, notFound, swap,
+            noSpace, notWritable
         /// Another process wrote to the store while it was being migrated (its writes are kept).
         case otherWriter
         /// The store could not be read or written (from a `SQLiteStore` error).
@@ -45,7 +46,9 @@ public struct MigrationError: Error, CustomStringConvertible, Equatable, Sendabl
     }
 
     /// `message; state. Fix: fix`.
-    public var description: String { message + (state.map { "; \($0.sentence)" } ?? "") + (fix.map { ". Fix: \($0)" } ?? "") }
+    public var description: String {
+        message + (state.map { "; \($0.sentence)" } ?? "") + (fix.map { ". Fix: \($0)" } ?? "")
+    }
 }
 
 extension MigrationError {

@@ -29,17 +29,23 @@ public enum StoreState: Sendable, Equatable {
         case .unchanged(let version):
             return "the store is as it was, at \(version); nothing was changed"
         case .restored(let version):
-            return "the store is as it was, at \(version): the steps already done were undone and the original put back, byte for byte"
+            return
+                "the store is as it was, at \(version): the steps already done were undone and the original put back, byte for byte"
         case let .partial(version, done, total, backup):
             return "the store is at \(version), after \(done) of \(total) steps (--keep-progress)"
                 + (backup.map { "; the original is kept as \(StoreFiles.named($0))" } ?? "")
         case let .interrupted(version, done, total, backup):
-            return "the store is at \(version), after \(done) of \(total) steps, under the plan's journal: not a version to use until the original is put back"
+            return
+                "the store is at \(version), after \(done) of \(total) steps, under the plan's journal: not a version to use until the original is put back"
                 + (backup.map { " from \(StoreFiles.named($0))" } ?? "")
         case let .migrated(version, backup):
-            return "the store is at \(version)" + (backup.map { "; the original is kept as \(StoreFiles.named($0))" } ?? "")
+            return "the store is at \(version)"
+                + (backup.map { "; the original is kept as \(StoreFiles.named($0))" } ?? "")
         case let .keptOtherWrites(version, done, total, backup):
-            guard done > 0 else { return "the store is at \(version) with the other process's changes, which are kept; Chrysalis wrote nothing to it" }
+            guard done > 0 else {
+                return
+                    "the store is at \(version) with the other process's changes, which are kept; Chrysalis wrote nothing to it"
+            }
             return
                 "the store is at \(version), after \(done) of \(total) steps, with the other process's changes, which are kept: the original was not put back over them"
                 + (backup.map { "; the original, without them, is kept as \(StoreFiles.named($0))" } ?? "")
@@ -70,7 +76,9 @@ public enum StoreState: Sendable, Equatable {
     /// Where the original is kept, when it is kept beside a store that is not the original.
     public var backup: String? {
         switch self {
-        case .partial(_, _, _, let backup), .migrated(_, let backup), .keptOtherWrites(_, _, _, let backup), .interrupted(_, _, _, let backup): return backup
+        case .partial(_, _, _, let backup), .migrated(_, let backup), .keptOtherWrites(_, _, _, let backup),
+            .interrupted(_, _, _, let backup):
+            return backup
         case .unchanged, .restored: return nil
         }
     }

@@ -97,7 +97,8 @@ extension HistoryCheck {
     private func legs(from version: ModelBundle.Version) throws -> [MigrationStrategy.Leg] {
         let start = bundle.versions(matchingHashes: version.entityHashes).first ?? version
         guard let end = bundle.version(named: target) else { return [] }
-        return try strategy.legs(from: start, to: end, bundle: bundle, mappings: MappingFit(mappings, bundle: bundle).named)
+        return try strategy.legs(
+            from: start, to: end, bundle: bundle, mappings: MappingFit(mappings, bundle: bundle).named)
     }
 
     /// The store for `version`, walked along its way until it reaches `end`, every step checked.
@@ -112,7 +113,9 @@ extension HistoryCheck {
     }
 
     /// `plan`'s steps up to the one that reaches `end` (all of them, for nil), run and checked.
-    private func migrate(_ plan: MigrationPlan, until end: String?, from version: ModelBundle.Version, at path: String) throws {
+    private func migrate(_ plan: MigrationPlan, until end: String?, from version: ModelBundle.Version, at path: String)
+        throws
+    {
         var part = plan
         if let end, let last = plan.steps.firstIndex(where: { $0.destination.name == end }) {
             part.steps = Array(plan.steps.prefix(through: last))
@@ -129,13 +132,17 @@ extension HistoryCheck {
             guard let result = byStep[step] else {
                 return Outcome(
                     version: version.name, steps: first.way.count,
-                    error: MigrationError(.verification, "\(step) was not checked", fix: "report this: every step of a way is checked where it starts"))
+                    error: MigrationError(
+                        .verification, "\(step) was not checked",
+                        fix: "report this: every step of a way is checked where it starts"))
             }
             if let error = result {
                 var failure = error as? MigrationError ?? MigrationError(.verification, "\(error)")
                 failure.step = failure.step ?? step
                 // Said of the step, checked once on a store made where it starts: that store's state is no user's.
-                failure.message = "at \(step), on its way (checked once, on a store made at \(step.components(separatedBy: " → ")[0])): " + failure.message
+                failure.message =
+                    "at \(step), on its way (checked once, on a store made at \(step.components(separatedBy: " → ")[0])): "
+                    + failure.message
                 failure.state = nil
                 return Outcome(version: version.name, steps: first.way.count, error: failure)
             }

@@ -34,7 +34,10 @@ package struct HistoryCheck: Sendable {
             self.error = error.map { "\($0)" }
             failingStep = (error as? MigrationError)?.step
             // A full disk is the environment's failure, whatever step it stopped.
-            failure = error.map { SpaceCheck.isFullDisk($0) ? MigrationError.Kind.noSpace.rawValue : ($0 as? MigrationError)?.kind.rawValue ?? "error" }
+            failure = error.map {
+                SpaceCheck.isFullDisk($0)
+                    ? MigrationError.Kind.noSpace.rawValue : ($0 as? MigrationError)?.kind.rawValue ?? "error"
+            }
         }
 
         /// The outcome with the check's own store files (`version-3.sqlite` in a scratch
@@ -42,10 +45,12 @@ package struct HistoryCheck: Sendable {
         /// afterwards only hides the message's point.
         func sayingScratchStores(in directory: URL) -> Outcome {
             guard let text = error,
-                let pattern = try? NSRegularExpression(pattern: NSRegularExpression.escapedPattern(for: directory.path) + "/?[a-z]+-[0-9]+\\.sqlite")
+                let pattern = try? NSRegularExpression(
+                    pattern: NSRegularExpression.escapedPattern(for: directory.path) + "/?[a-z]+-[0-9]+\\.sqlite")
             else { return self }
             var said = self
-            said.error = pattern.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "the store the check made")
+            said.error = pattern.stringByReplacingMatches(
+                in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "the store the check made")
             return said
         }
     }
@@ -82,7 +87,9 @@ package struct HistoryCheck: Sendable {
     /// The versions a run checks: those up to the target that Core Data loads.
     package var checkedVersions: [ModelBundle.Version] {
         let end = bundle.versions.firstIndex { $0.name == target } ?? bundle.versions.count - 1
-        return bundle.versions.prefix(end + 1).filter { (versions?.contains($0.name) ?? true) && $0.storeRefusal == nil }
+        return bundle.versions.prefix(end + 1).filter {
+            (versions?.contains($0.name) ?? true) && $0.storeRefusal == nil
+        }
     }
 
     /// The versions a run does not check, each with why: named in the report, never left out silently.
@@ -90,8 +97,14 @@ package struct HistoryCheck: Sendable {
         let end = bundle.versions.firstIndex { $0.name == target } ?? bundle.versions.count - 1
         return bundle.versions.enumerated().compactMap { index, version in
             guard versions?.contains(version.name) ?? true else { return nil }
-            if index > end { return Skipped(version: version.name, reason: "sorts after the target, \(target), so no store at it migrates there") }
-            return version.storeRefusal.map { Skipped(version: version.name, reason: $0.verdictWords + ": " + $0.problem.message) }
+            if index > end {
+                return Skipped(
+                    version: version.name, reason: "sorts after the target, \(target), so no store at it migrates there"
+                )
+            }
+            return version.storeRefusal.map {
+                Skipped(version: version.name, reason: $0.verdictWords + ": " + $0.problem.message)
+            }
         }
     }
 
@@ -100,13 +113,18 @@ package struct HistoryCheck: Sendable {
     /// `progress` hears each version as it starts, one call at a time. Outcomes are in the
     /// bundle's order. Iterative, the steps the versions' ways share are checked once
     /// (``runSharingSteps(_:in:progress:)``).
-    package func run(in directory: URL, progress: @escaping @Sendable (_ started: Int, _ count: Int, _ version: String) -> Void = { _, _, _ in }) -> [Outcome] {
+    package func run(
+        in directory: URL,
+        progress: @escaping @Sendable (_ started: Int, _ count: Int, _ version: String) -> Void = { _, _, _ in }
+    ) -> [Outcome] {
         outcomes(in: directory, progress: progress).map { $0.sayingScratchStores(in: directory) }
     }
 
     private func outcomes(in directory: URL, progress: @escaping @Sendable (Int, Int, String) -> Void) -> [Outcome] {
         let versions = checkedVersions
-        if case .iterative = strategy, versions.count > 2 { return runSharingSteps(versions, in: directory, progress: progress) }
+        if case .iterative = strategy, versions.count > 2 {
+            return runSharingSteps(versions, in: directory, progress: progress)
+        }
         let results = Slots<Outcome>(count: versions.count)
         DispatchQueue.concurrentPerform(iterations: versions.count) { index in
             let version = versions[index]
@@ -151,11 +169,13 @@ package struct HistoryCheck: Sendable {
         } catch let error as MigrationError where error.kind == .validation {
             try? store.close()
             throw MigrationError(
-                .generatedData, "\(error.message); the generated data breaks \(version.name)'s own rules, so no step was tried",
+                .generatedData,
+                "\(error.message); the generated data breaks \(version.name)'s own rules, so no step was tried",
                 fix: "give check-history more --rows, so that every object can have the partners its model requires")
         }
         try store.close()
-        return try MigrationPlan.make(store: path, bundle: bundle, mappings: mappings, to: end ?? target, strategy: strategy)
+        return try MigrationPlan.make(
+            store: path, bundle: bundle, mappings: mappings, to: end ?? target, strategy: strategy)
     }
 
     /// Runs `plan` on the store at `path`, made at `version`, checking each inferred step as it
@@ -168,7 +188,9 @@ package struct HistoryCheck: Sendable {
         _ = try MigrationRunner.run(plan, store: path, options: options, keepBackup: false)
         let hashes = try PersistentStore.open(at: path).metadata().versionHashes
         guard let end = bundle.version(named: plan.targetVersion), hashes == end.entityHashes else {
-            throw MigrationError(.validation, "the migrated store does not carry \(plan.targetVersion)'s hashes", fix: "report this: the plan ended elsewhere")
+            throw MigrationError(
+                .validation, "the migrated store does not carry \(plan.targetVersion)'s hashes",
+                fix: "report this: the plan ended elsewhere")
         }
     }
 }

@@ -32,9 +32,12 @@ struct InferredStepCheck {
         return nil
     }
 
-    private func attributeDifference(_ entity: EntityDescription, origin: String, old: [Int64: StoredObject], new: [Int64: StoredObject]) -> String? {
+    private func attributeDifference(
+        _ entity: EntityDescription, origin: String, old: [Int64: StoredObject], new: [Int64: StoredObject]
+    ) -> String? {
         let sources = inference.propertySources[entity.name] ?? [:]
-        for attribute in inference.destinationModel.allAttributes(of: entity) where !attribute.isTransient && !attribute.isDerived {
+        for attribute in inference.destinationModel.allAttributes(of: entity)
+        where !attribute.isTransient && !attribute.isDerived {
             let source = sources[attribute.name]
             let fill = ObjectSnapshot.comparable(ObjectWriter.defaultValue(of: attribute) ?? .null)
             // A required attribute with a default takes it where the source had no value (an
@@ -63,33 +66,43 @@ struct InferredStepCheck {
             // Positions count only where both versions keep them.
             let ordered =
                 relationship.isOrdered
-                && from.flatMap { name in source.entity(named: origin).flatMap { source.relationship(named: name, in: $0) } }?.isOrdered == true
+                && from.flatMap { name in
+                    source.entity(named: origin).flatMap { source.relationship(named: name, in: $0) }
+                }?.isOrdered == true
             let now = links(after, entity.name, relationship.name, ordered: ordered)
             // A new relationship whose inverse is paired holds the inverse's links from this side;
             // a to-one keeps the first of several.
             let then =
                 from.map { links(before, origin, $0, ordered: ordered) }
-                ?? inverseLinks(of: relationship).filter { old[$0.key] != nil }.mapValues { relationship.isToMany ? $0.sorted() : [$0.min()!] }
+                ?? inverseLinks(of: relationship).filter { old[$0.key] != nil }.mapValues {
+                    relationship.isToMany ? $0.sorted() : [$0.min()!]
+                }
             if now != then {
                 let lost = then.filter { now[$0.key] != $0.value }.count
-                return "\(entity.name).\(relationship.name): \(lost) objects' links differ from \(from.map { "\(origin).\($0)" } ?? "its inverse's")"
+                return
+                    "\(entity.name).\(relationship.name): \(lost) objects' links differ from \(from.map { "\(origin).\($0)" } ?? "its inverse's")"
             }
         }
         return nil
     }
 
-    private func links(_ snapshot: ObjectSnapshot, _ entity: String, _ name: String, ordered: Bool) -> [Int64: [Int64]] {
+    private func links(_ snapshot: ObjectSnapshot, _ entity: String, _ name: String, ordered: Bool) -> [Int64: [Int64]]
+    {
         (snapshot.links[entity]?[name] ?? [:]).mapValues { ordered ? $0 : $0.sorted() }
     }
 
     /// The links a new relationship has from the start: its paired inverse's, seen from this side.
     private func inverseLinks(of relationship: RelationshipDescription) -> [Int64: [Int64]] {
         let model = inference.destinationModel
-        guard let inverseName = relationship.inverseName, let target = model.entity(named: relationship.destinationEntityName) else { return [:] }
+        guard let inverseName = relationship.inverseName,
+            let target = model.entity(named: relationship.destinationEntityName)
+        else { return [:] }
         var result: [Int64: [Int64]] = [:]
         let family = [target] + model.entities.filter { model.ancestors(of: $0).contains { $0.name == target.name } }
         for entity in family {
-            guard let origin = inference.entitySources[entity.name], let from = inference.propertySources[entity.name]?[inverseName] else { continue }
+            guard let origin = inference.entitySources[entity.name],
+                let from = inference.propertySources[entity.name]?[inverseName]
+            else { continue }
             for (owner, targets) in before.links[origin]?[from] ?? [:] {
                 for key in targets { result[key, default: []].append(owner) }
             }

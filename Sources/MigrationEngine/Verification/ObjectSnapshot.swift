@@ -21,7 +21,9 @@ package struct ObjectSnapshot: Sendable {
             var snapshot = ObjectSnapshot()
             for entity in model.entities where !entity.isAbstract {
                 var objects: [Int64: StoredObject] = [:]
-                try reader.forEachObject(of: entity.name, includingSubentities: false) { objects[$0.id.primaryKey] = $0 }
+                try reader.forEachObject(of: entity.name, includingSubentities: false) {
+                    objects[$0.id.primaryKey] = $0
+                }
                 snapshot.objects[entity.name] = objects
                 for relationship in model.allRelationships(of: entity) where !relationship.isTransient {
                     var links: [Int64: [Int64]] = [:]
@@ -46,7 +48,9 @@ package struct ObjectSnapshot: Sendable {
         case .double(let number): return "\(number)"
         case .decimal(let number): return "\(NSDecimalNumber(decimal: number).doubleValue)"
         case .string(let text):
-            if case .stored(.undecodableText(let bytes)) = value { return "bytes-as-text:" + bytes.base64EncodedString() }
+            if case .stored(.undecodableText(let bytes)) = value {
+                return "bytes-as-text:" + bytes.base64EncodedString()
+            }
             return "text:" + text
         case .data(let bytes): return "bytes:" + bytes.base64EncodedString()
         case let other: return "\(other)"

@@ -31,7 +31,9 @@ enum Inflate {
                     throw Failure(description: "not valid DEFLATE data (zlib status \(status))")
                 }
                 output.append(contentsOf: chunk[0..<produced])
-                guard output.count <= limit else { throw Failure(description: "inflates to more than \(limit >> 20) MB") }
+                guard output.count <= limit else {
+                    throw Failure(description: "inflates to more than \(limit >> 20) MB")
+                }
                 if produced == 0 && stream.avail_in == 0 && status != Z_STREAM_END {
                     throw Failure(description: "DEFLATE data ends early")
                 }

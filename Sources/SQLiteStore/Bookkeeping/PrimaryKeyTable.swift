@@ -31,7 +31,8 @@ package struct PrimaryKeyTable: Sendable {
 
     /// The numbering the rows record.
     package var numbering: EntityNumbering {
-        EntityNumbering(entries: rows.map { EntityNumbering.Entry(number: $0.number, name: $0.name, superNumber: $0.superNumber) })
+        EntityNumbering(
+            entries: rows.map { EntityNumbering.Entry(number: $0.number, name: $0.name, superNumber: $0.superNumber) })
     }
 
     /// Reads and checks `Z_PRIMARYKEY` of the store attached as `schema`; `path` names it in errors.

@@ -32,7 +32,9 @@ enum StoreBookkeeping {
             let row = try Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1")
                 ?? Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA")
         else {
-            throw StoreError(.badMetadata, path: path, "Z_METADATA has no row", fix: "the metadata is missing; restore the store from a backup")
+            throw StoreError(
+                .badMetadata, path: path, "Z_METADATA has no row",
+                fix: "the metadata is missing; restore the store from a backup")
         }
         // Core Data writes a blob; text (an XML plist someone stored by hand) is read too.
         let plist: Data
@@ -51,7 +53,9 @@ enum StoreBookkeeping {
     static func writeMetadata(_ db: Database, _ metadata: StoreMetadata, uuid: Bool) throws {
         let plist = try metadata.encodedPlist()
         if uuid {
-            try db.execute(sql: "UPDATE Z_METADATA SET Z_UUID = ?, Z_PLIST = ? WHERE Z_VERSION = 1", arguments: [metadata.uuid, plist])
+            try db.execute(
+                sql: "UPDATE Z_METADATA SET Z_UUID = ?, Z_PLIST = ? WHERE Z_VERSION = 1",
+                arguments: [metadata.uuid, plist])
         } else {
             try db.execute(sql: "UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = 1", arguments: [plist])
         }
@@ -61,14 +65,21 @@ enum StoreBookkeeping {
     /// key its table holds, or the one recorded for the entity it comes from (`origins`, by
     /// name) when that is higher, so keys keep counting from where they were. Core Data's own
     /// rows (numbered from 16000) stay.
-    static func renumberPrimaryKeys(_ db: Database, for layout: StoreLayout, carryingFrom origins: [String: String], path: String) throws {
-        let recorded = Dictionary(try PrimaryKeyTable.read(db, path: path).rows.map { ($0.name, $0.max) }, uniquingKeysWith: max)
+    static func renumberPrimaryKeys(
+        _ db: Database, for layout: StoreLayout, carryingFrom origins: [String: String], path: String
+    ) throws {
+        let recorded = Dictionary(
+            try PrimaryKeyTable.read(db, path: path).rows.map { ($0.name, $0.max) }, uniquingKeysWith: max)
         try db.execute(sql: "DELETE FROM Z_PRIMARYKEY WHERE Z_ENT < 16000")
         for entry in layout.numbering.entries {
             var maximum: Int64 = 0
             if entry.superNumber == 0, let table = layout.table(for: entry.name) {
-                let highest = try DatabaseValue.fetchOne(db, sql: "SELECT max(Z_PK) FROM \(SQLIdentifier.quote(table.name))") ?? .null
-                maximum = try CheckedColumn(path: path, table: table.name, column: "Z_PK").integer(highest, row: "its highest") ?? 0
+                let highest =
+                    try DatabaseValue.fetchOne(db, sql: "SELECT max(Z_PK) FROM \(SQLIdentifier.quote(table.name))")
+                    ?? .null
+                maximum =
+                    try CheckedColumn(path: path, table: table.name, column: "Z_PK").integer(
+                        highest, row: "its highest") ?? 0
                 if let origin = origins[entry.name] { maximum = max(maximum, recorded[origin] ?? 0) }
             }
             try insertPrimaryKey(db, entry, max: maximum)

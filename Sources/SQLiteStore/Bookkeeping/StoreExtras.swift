@@ -41,7 +41,11 @@ extension StoreConnection {
     /// What the store holds beyond `layout`, its model's tables.
     package func extras(beyond layout: StoreLayout) throws -> StoreExtras {
         try converting {
-            let tables = try String.fetchAll(db, sql: "SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")
+            let tables = try String.fetchAll(
+                db,
+                sql:
+                    "SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
+            )
             let model = Set(layout.tables.map(\.name) + layout.joinTables.map(\.name)).map { $0.uppercased() }
             let known = Set(model).union(StoreExtras.bookkeepingTables).union(StoreExtras.historyTables)
             var history: StoreExtras.History?
@@ -51,7 +55,9 @@ extension StoreConnection {
                     changes: try Int.fetchOne(db, sql: "SELECT count(*) FROM main.ACHANGE") ?? 0)
             }
             let appTables = try tables.filter { !known.contains($0.uppercased()) }.sorted().map { name in
-                StoreExtras.Table(name: name, rows: try Int.fetchOne(db, sql: "SELECT count(*) FROM main.\(SQLIdentifier.quote(name))") ?? 0)
+                StoreExtras.Table(
+                    name: name,
+                    rows: try Int.fetchOne(db, sql: "SELECT count(*) FROM main.\(SQLIdentifier.quote(name))") ?? 0)
             }
             let coreData = Set(StoreSchema(layout: layout).indexes.map { $0.name.uppercased() })
             let modelTables = Set(model)
@@ -60,9 +66,12 @@ extension StoreConnection {
                     && !DerivedAttributeTriggers.isDerivedAttributeTrigger(object.name)
                     // Core Data's own names for indexes it made under another layout (a renamed
                     // table's leftovers, a uniqueness constraint, a fetch index).
-                    && !(object.name.uppercased().hasPrefix("Z") && (object.name.hasPrefix("Z_") || object.name.uppercased().hasSuffix("_INDEX")))
+                    && !(object.name.uppercased().hasPrefix("Z")
+                        && (object.name.hasPrefix("Z_") || object.name.uppercased().hasSuffix("_INDEX")))
             }
-            let keptObjects = try appTriggersAndViews().filter { $0.type == "view" || !modelTables.contains($0.table.uppercased()) }
+            let keptObjects = try appTriggersAndViews().filter {
+                $0.type == "view" || !modelTables.contains($0.table.uppercased())
+            }
             return StoreExtras(history: history, appTables: appTables, appObjects: appObjects, keptObjects: keptObjects)
         }
     }

@@ -66,12 +66,15 @@ package struct StoreMetadata: Hashable, Sendable {
     package static func decode(plist: Data, uuid: String, path: String) throws -> StoreMetadata {
         // Core Data writes binary plists; OpenStep text would parse almost any bytes as a string.
         var format = PropertyListSerialization.PropertyListFormat.binary
-        guard let object = try? PropertyListSerialization.propertyList(from: plist, format: &format), format != .openStep else {
+        guard let object = try? PropertyListSerialization.propertyList(from: plist, format: &format),
+            format != .openStep
+        else {
             throw StoreError(
                 .badMetadata, path: path, "Z_METADATA.Z_PLIST is not a property list",
                 fix: "the metadata is damaged; restore the store from a backup")
         }
-        guard let dictionary = object as? [String: Any], case .dictionary(let values)? = PropertyListValue(dictionary) else {
+        guard let dictionary = object as? [String: Any], case .dictionary(let values)? = PropertyListValue(dictionary)
+        else {
             throw StoreError(
                 .badMetadata, path: path, "Z_METADATA.Z_PLIST is a property list but not a dictionary",
                 fix: "the metadata is damaged; restore the store from a backup")
@@ -81,7 +84,8 @@ package struct StoreMetadata: Hashable, Sendable {
 
     /// The binary plist Core Data writes to `Z_PLIST`.
     package func encodedPlist() throws -> Data {
-        try PropertyListSerialization.data(fromPropertyList: values.mapValues(\.foundationValue), format: .binary, options: 0)
+        try PropertyListSerialization.data(
+            fromPropertyList: values.mapValues(\.foundationValue), format: .binary, options: 0)
     }
 
     private func string(_ key: String) -> String? {

@@ -37,7 +37,9 @@ package final class ObjectPrefetch: @unchecked Sendable {
 
     /// Starts reading `entity` (and its subentities unless told not to) from `store`, whose
     /// tables `layout` describes, `batchSize` instances at a time.
-    package init(store: PersistentStore, layout: StoreLayout, entity: String, includingSubentities: Bool = true, batchSize: Int) {
+    package init(
+        store: PersistentStore, layout: StoreLayout, entity: String, includingSubentities: Bool = true, batchSize: Int
+    ) {
         self.store = store
         self.layout = layout
         self.entity = entity
@@ -106,7 +108,8 @@ package final class ObjectPrefetch: @unchecked Sendable {
                         for name in wantedNow() {
                             // Left out on an error: the caller's own read then reports it, as without read-ahead.
                             ready.related[name] = try? reader.relatedObjects(
-                                of: number, keys: first...last, through: name, limit: batchSize * Self.membersPerInstance)
+                                of: number, keys: first...last, through: name,
+                                limit: batchSize * Self.membersPerInstance)
                         }
                     }
                     guard hand(over: ready) else { throw Stopped() }

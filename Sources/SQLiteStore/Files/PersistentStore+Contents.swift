@@ -4,7 +4,9 @@ import ObjectModel
 extension PersistentStore {
     /// The layout of this store under `model`, with the store's own entity numbers.
     package func layout(for model: ManagedObjectModel) throws -> StoreLayout {
-        StoreLayout(model: model, numbering: EntityNumbering(model: model, recorded: try recordedNumbering()), storeTables: try tableColumns())
+        StoreLayout(
+            model: model, numbering: EntityNumbering(model: model, recorded: try recordedNumbering()),
+            storeTables: try tableColumns())
     }
 
     /// Every table of the store with its columns, in table order: the names a store Core Data
@@ -12,8 +14,11 @@ extension PersistentStore {
     package func tableColumns() throws -> [String: [String]] {
         try read { db in
             var tables: [String: [String]] = [:]
-            for table in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'") {
-                tables[table] = try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [table])
+            for table in try String.fetchAll(
+                db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+            {
+                tables[table] = try String.fetchAll(
+                    db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [table])
             }
             return tables
         }
@@ -38,7 +43,8 @@ extension PersistentStore {
     private enum OneEntityTableCount { case byEntityNumber, whole }
 
     private func rowCounts(model: ManagedObjectModel?, tablesOfOneEntity: OneEntityTableCount) throws -> [String: Int] {
-        let numbering = try model.map { EntityNumbering(model: $0, recorded: try recordedNumbering()) } ?? recordedNumbering()
+        let numbering =
+            try model.map { EntityNumbering(model: $0, recorded: try recordedNumbering()) } ?? recordedNumbering()
         var tables: [String: [Int]] = [:]
         for entry in numbering.entries {
             var root = entry
@@ -62,15 +68,19 @@ extension PersistentStore {
                 }
                 // One scan finds the usual case, a table of one entity, without the sort a
                 // GROUP BY needs (a sort of every row, far slower on a large table).
-                guard let span = try Row.fetchOne(db, sql: "SELECT count(Z_ENT), min(Z_ENT), max(Z_ENT) FROM \(quoted)") else { continue }
+                guard let span = try Row.fetchOne(db, sql: "SELECT count(Z_ENT), min(Z_ENT), max(Z_ENT) FROM \(quoted)")
+                else { continue }
                 let entity = CheckedColumn(path: path, table: table, column: "Z_ENT")
                 let single = try entity.integer(span.raw(1)), other = try entity.integer(span.raw(2))
-                let rows = single != nil && single == other ? [span] : try Row.fetchAll(db, sql: "SELECT count(*), Z_ENT FROM \(quoted) GROUP BY Z_ENT")
+                let rows =
+                    single != nil && single == other
+                    ? [span] : try Row.fetchAll(db, sql: "SELECT count(*), Z_ENT FROM \(quoted) GROUP BY Z_ENT")
                 for row in rows {
                     let number = try entity.integer(row.raw(1)).map { Int($0) } ?? 0
                     // A number of another table's entity is a damaged row, not one of that entity's.
                     if numbers.contains(number), let name = numbering.name(of: number) {
-                        counts[name] = try CheckedColumn(path: path, table: table, column: "count(*)").requiredInt(row.raw(0))
+                        counts[name] = try CheckedColumn(path: path, table: table, column: "count(*)").requiredInt(
+                            row.raw(0))
                     }
                 }
             }

@@ -9,7 +9,9 @@ extension PersistentStore {
         let derived = DerivedAttributeTriggers(layout: layout)
         guard !derived.derivations.isEmpty else { return }
         try write { db in
-            for name in derived.derivations.flatMap(\.triggerNames) { try db.execute(sql: "DROP TRIGGER IF EXISTS \(SQLIdentifier.quote(name))") }
+            for name in derived.derivations.flatMap(\.triggerNames) {
+                try db.execute(sql: "DROP TRIGGER IF EXISTS \(SQLIdentifier.quote(name))")
+            }
             for statement in derived.statements { try db.execute(sql: statement.sql) }
         }
     }

@@ -66,11 +66,13 @@ public final class PersistentStore: Sendable {
         let sharedMemory = mode == .readOnly && copy == nil && file.isWAL ? SharedMemoryFile(store: path) : nil
         do {
             queue = try DatabaseQueue(
-                path: copy?.path ?? connectionPath(path, file: file, mode: mode), configuration: configuration(readOnly: mode == .readOnly))
+                path: copy?.path ?? connectionPath(path, file: file, mode: mode),
+                configuration: configuration(readOnly: mode == .readOnly))
         } catch {
             throw StoreError.from(error, path: path)
         }
-        let store = PersistentStore(path: path, file: file, mode: mode, queue: queue, readOnlyCopy: copy, sharedMemory: sharedMemory)
+        let store = PersistentStore(
+            path: path, file: file, mode: mode, queue: queue, readOnlyCopy: copy, sharedMemory: sharedMemory)
         try store.requireCoreDataTables()
         return store
     }
@@ -85,11 +87,14 @@ public final class PersistentStore: Sendable {
     ) throws -> PersistentStore {
         let existing = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber
         guard existing == nil || (replacingEmptyFile && existing?.intValue == 0) else {
-            throw StoreError(.sqlite, path: path, "already exists; Chrysalis never overwrites a store", fix: "choose a new path or remove the file")
+            throw StoreError(
+                .sqlite, path: path, "already exists; Chrysalis never overwrites a store",
+                fix: "choose a new path or remove the file")
         }
         let layout = StoreLayout(model: model)
         if let problem = SQLiteLimits.problems(of: layout).first {
-            throw StoreError(.sqlite, path: path, "cannot be made: entity \(problem.entity): \(problem.message)", fix: problem.fix)
+            throw StoreError(
+                .sqlite, path: path, "cannot be made: entity \(problem.entity): \(problem.message)", fix: problem.fix)
         }
         let schema = StoreSchema(layout: layout)
         let metadata = StoreMetadata(model: model, uuid: uuid)
@@ -153,7 +158,9 @@ public final class PersistentStore: Sendable {
     /// none (stores from before 2015).
     package func cachedModel() throws -> ManagedObjectModel? {
         let blob: Data? = try read { db in
-            guard try db.tableExists("Z_MODELCACHE"), let value = try DatabaseValue.fetchOne(db, sql: "SELECT Z_CONTENT FROM Z_MODELCACHE") else { return nil }
+            guard try db.tableExists("Z_MODELCACHE"),
+                let value = try DatabaseValue.fetchOne(db, sql: "SELECT Z_CONTENT FROM Z_MODELCACHE")
+            else { return nil }
             return try CheckedColumn(path: path, table: "Z_MODELCACHE", column: "Z_CONTENT").blob(value)
         }
         guard let blob else { return nil }
@@ -211,7 +218,8 @@ public final class PersistentStore: Sendable {
     /// ```
     package func withConnection<T>(_ body: (StoreConnection) throws -> T) throws -> T {
         guard mode == .readWrite else {
-            throw StoreError(.readOnly, path: path, "was opened read-only", fix: "open it with mode .readWrite to change it")
+            throw StoreError(
+                .readOnly, path: path, "was opened read-only", fix: "open it with mode .readWrite to change it")
         }
         do {
             return try queue.writeWithoutTransaction { db in try body(StoreConnection(db: db, path: path)) }
@@ -234,9 +242,12 @@ public final class PersistentStore: Sendable {
     /// Runs `body` in a write transaction (rolled back if it throws).
     func write<T>(_ body: (Database) throws -> T) throws -> T {
         guard mode == .readWrite else {
-            throw StoreError(.readOnly, path: path, "was opened read-only", fix: "open it with mode .readWrite to change it")
+            throw StoreError(
+                .readOnly, path: path, "was opened read-only", fix: "open it with mode .readWrite to change it")
         }
-        do { return try queue.write(body) } catch let error as DatabaseError { throw StoreError.from(error, path: path) }
+        do { return try queue.write(body) } catch let error as DatabaseError {
+            throw StoreError.from(error, path: path)
+        }
     }
 
     private func requireCoreDataTables() throws {
@@ -284,13 +295,18 @@ public final class PersistentStore: Sendable {
     /// (SQLite rolls it back only when no live process holds the transaction).
     private static func rollBackHotJournal(_ path: String) throws {
         let journal = StoreFiles.journal(of: path)
-        guard let size = (try? FileManager.default.attributesOfItem(atPath: journal))?[.size] as? NSNumber, size.intValue > 0 else { return }
+        guard let size = (try? FileManager.default.attributesOfItem(atPath: journal))?[.size] as? NSNumber,
+            size.intValue > 0
+        else { return }
         do {
             try requireWritable(path)
         } catch {
             throw StoreError(
-                .readOnly, path: path, "has an unfinished transaction in \(journal) that SQLite must roll back first, but the store is read-only",
-                fix: "make it writable (chmod u+w) and run again: SQLite restores the store as it was before that transaction")
+                .readOnly, path: path,
+                "has an unfinished transaction in \(journal) that SQLite must roll back first, but the store is read-only",
+                fix:
+                    "make it writable (chmod u+w) and run again: SQLite restores the store as it was before that transaction"
+            )
         }
         do {
             let queue = try DatabaseQueue(path: path, configuration: configuration(readOnly: false))
@@ -319,7 +335,9 @@ public final class PersistentStore: Sendable {
         configuration.label = "chrysalis.store"
         configuration.prepareDatabase { db in
             // Core Data's derived-attribute triggers call these; plain SQLite has no such functions.
-            for name in ["NSCoreDataDATriggerUpdatedAffectedObjectValue", "NSCoreDataDATriggerInsertUpdatedAffectedObjectValue"] {
+            for name in [
+                "NSCoreDataDATriggerUpdatedAffectedObjectValue", "NSCoreDataDATriggerInsertUpdatedAffectedObjectValue",
+            ] {
                 db.add(function: DatabaseFunction(name, argumentCount: 5, pure: false) { _ in nil })
             }
             // Guards the arithmetic a migration compiles to SQL (overflow must stop it, not be written).

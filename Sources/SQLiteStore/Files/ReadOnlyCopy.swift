@@ -15,10 +15,12 @@ final class ReadOnlyCopy: Sendable {
         guard file.isWAL, let wal = file.walPath, !FileManager.default.fileExists(atPath: StoreFiles.shm(of: store)),
             !canCreateFiles(beside: store)
         else { return nil }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chrysalis-read-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "chrysalis-read-\(UUID().uuidString)")
         let copy = directory.appendingPathComponent(URL(fileURLWithPath: store).lastPathComponent).path
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             try FileManager.default.copyItem(atPath: store, toPath: copy)
             try FileManager.default.copyItem(atPath: wal, toPath: StoreFiles.wal(of: copy))
         } catch {

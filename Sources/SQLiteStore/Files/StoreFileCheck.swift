@@ -41,7 +41,8 @@ package struct StoreFileCheck: Sendable {
         let header = try readHeader(path)
         let size = ((try? fileManager.attributesOfItem(atPath: path)[.size]) as? NSNumber)?.int64Value ?? 0
         guard size > 0 else {
-            throw StoreError(.empty, path: path, "is empty (0 bytes), not a store", fix: "restore the store from a backup")
+            throw StoreError(
+                .empty, path: path, "is empty (0 bytes), not a store", fix: "restore the store from a backup")
         }
         guard header.starts(with: Array("SQLite format 3\0".utf8)) else {
             let text = header.allSatisfy { $0 == 9 || $0 == 10 || $0 == 13 || (32..<127).contains($0) }
@@ -66,7 +67,8 @@ package struct StoreFileCheck: Sendable {
         try requireWhole(path, size: size, pageSize: pageSize, pageCount: pageCount, wal: wal)
         return StoreFileCheck(
             fileSize: size, pageSize: pageSize, declaredPageCount: pageCount, isWAL: bytes[18] == 2,
-            walPath: wal, shmPath: fileManager.fileExists(atPath: StoreFiles.shm(of: path)) ? StoreFiles.shm(of: path) : nil)
+            walPath: wal,
+            shmPath: fileManager.fileExists(atPath: StoreFiles.shm(of: path)) ? StoreFiles.shm(of: path) : nil)
     }
 
     /// The first 100 bytes of the file at `path`, once it is known to be a regular file that
@@ -77,14 +79,17 @@ package struct StoreFileCheck: Sendable {
             throw StoreError(.missing, path: path, "no such file", fix: "check the path")
         }
         guard !isDirectory.boolValue else {
-            throw StoreError(.notSQLite, path: path, "is a directory, not a store file", fix: "give the path of the .sqlite file")
+            throw StoreError(
+                .notSQLite, path: path, "is a directory, not a store file", fix: "give the path of the .sqlite file")
         }
         if let kind = specialKind(path) {
             // Opening a FIFO to read waits for a writer, forever: refused before it is opened.
-            throw StoreError(.notSQLite, path: path, "is \(kind), not a store file", fix: "give the path of the .sqlite file itself")
+            throw StoreError(
+                .notSQLite, path: path, "is \(kind), not a store file", fix: "give the path of the .sqlite file itself")
         }
         guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw StoreError(.unreadable, path: path, "cannot be read (permissions?)", fix: "check the file's owner and mode")
+            throw StoreError(
+                .unreadable, path: path, "cannot be read (permissions?)", fix: "check the file's owner and mode")
         }
         defer { try? handle.close() }
         return (try? handle.read(upToCount: 100)) ?? Data()
@@ -95,7 +100,9 @@ package struct StoreFileCheck: Sendable {
     /// header) first, so one interrupted by a kill leaves a header that counts pages not yet
     /// written, while the -wal still holds them all and SQLite replays it on open.
     private static func requireWhole(_ path: String, size: Int64, pageSize: Int, pageCount: Int, wal: String?) throws {
-        let walSize = wal.flatMap { ((try? FileManager.default.attributesOfItem(atPath: $0)[.size]) as? NSNumber)?.int64Value } ?? 0
+        let walSize =
+            wal.flatMap { ((try? FileManager.default.attributesOfItem(atPath: $0)[.size]) as? NSNumber)?.int64Value }
+            ?? 0
         if walSize == 0, pageSize >= 512, pageCount > 0, Int64(pageCount) * Int64(pageSize) > size {
             throw StoreError(
                 .truncated, path: path,

@@ -44,8 +44,12 @@ package enum StoreHolders {
             for descriptor in descriptors {
                 guard let id = identity(at: "\(directory)/\(descriptor)"), let file = files[id] else { continue }
                 // The name the holder opened it by, when it differs from ours: a hard link or a mount.
-                let seen = link(at: "\(directory)/\(descriptor)").map { TerminalText.oneLine(($0 as NSString).lastPathComponent) } ?? file
-                found.append(Holder(pid: pid, command: command(of: entry), file: seen == file ? file : "\(file) (as \(seen))"))
+                let seen =
+                    link(at: "\(directory)/\(descriptor)").map {
+                        TerminalText.oneLine(($0 as NSString).lastPathComponent)
+                    } ?? file
+                found.append(
+                    Holder(pid: pid, command: command(of: entry), file: seen == file ? file : "\(file) (as \(seen))"))
                 break
             }
         }
@@ -84,7 +88,9 @@ package enum StoreHolders {
         defer { closedir(stream) }
         var names: [String] = []
         while let entry = readdir(stream) {
-            let name = withUnsafePointer(to: &entry.pointee.d_name) { $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) } }
+            let name = withUnsafePointer(to: &entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
             if name != "." && name != ".." { names.append(name) }
         }
         return names
@@ -101,7 +107,9 @@ package enum StoreHolders {
 
     /// A process's command line, shortened, for a message.
     private static func command(of pid: String) -> String {
-        guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"), !data.isEmpty else { return "unknown" }
+        guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"), !data.isEmpty else {
+            return "unknown"
+        }
         var words = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
         words[0] = (words[0] as NSString).lastPathComponent
         let line = words.joined(separator: " ").split(whereSeparator: \.isNewline).joined(separator: " ")

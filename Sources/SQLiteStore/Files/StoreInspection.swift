@@ -57,8 +57,10 @@ package struct StoreInspection: Sendable {
             .map { Entity(name: $0.key, hash: $0.value, rows: counts[$0.key] ?? 0) }
         let current = bundle?.current
         return StoreInspection(
-            path: path, fileSize: store.file.fileSize, journalMode: journal, pageSize: store.file.pageSize, pageCount: pages,
-            walPath: store.file.walPath, shmPath: store.file.shmPath, metadata: metadata, entities: entities, match: match,
+            path: path, fileSize: store.file.fileSize, journalMode: journal, pageSize: store.file.pageSize,
+            pageCount: pages,
+            walPath: store.file.walPath, shmPath: store.file.shmPath, metadata: metadata, entities: entities,
+            match: match,
             currentVersion: current?.name,
             compatibleWithCurrent: current.map { $0.entityHashes == metadata.versionHashes } ?? false)
     }

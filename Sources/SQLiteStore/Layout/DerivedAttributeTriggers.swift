@@ -108,14 +108,18 @@ package struct DerivedAttributeTriggers: Sendable {
 
     /// `relationship.@count` of a to-many whose inverse is a to-one stored as a key in the
     /// destination's table.
-    private static func count(_ entity: String, _ attribute: AttributeDescription, _ expression: String, _ layout: StoreLayout) -> Derivation? {
+    private static func count(
+        _ entity: String, _ attribute: AttributeDescription, _ expression: String, _ layout: StoreLayout
+    ) -> Derivation? {
         guard let relationship = countedRelationship(expression),
-            case .inverseForeignKey(let other, let key, _, _)? = layout.storage(entity: entity, relationship: relationship),
+            case .inverseForeignKey(let other, let key, _, _)? = layout.storage(
+                entity: entity, relationship: relationship),
             let table = layout.table(for: entity)?.name,
             let column = layout.column(entity: entity, property: attribute.name)?.name
         else { return nil }
         let name = attribute.name
-        let affected = "SELECT NSCoreDataDATriggerUpdatedAffectedObjectValue('\(table)', Z_ENT, Z_PK, '\(name)', \(column)) FROM \(table) WHERE Z_PK ="
+        let affected =
+            "SELECT NSCoreDataDATriggerUpdatedAffectedObjectValue('\(table)', Z_ENT, Z_PK, '\(name)', \(column)) FROM \(table) WHERE Z_PK ="
         let parameter = "Z_DA_\(other)_\(entity)_\(name)_PARAMETER"
         let source = "Z_DA_\(table)_\(entity)_\(name)_SOURCE_INSERT"
         let sql: [(String, String)] = [

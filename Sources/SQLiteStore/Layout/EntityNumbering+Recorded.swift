@@ -17,7 +17,8 @@ extension EntityNumbering {
         }
         let entries = computed.entries.map { entry -> Entry in
             let number = recorded.number(of: entry.name) ?? entry.number
-            let parent = computed.name(of: entry.superNumber).flatMap { recorded.number(of: $0) ?? computed.number(of: $0) } ?? 0
+            let parent =
+                computed.name(of: entry.superNumber).flatMap { recorded.number(of: $0) ?? computed.number(of: $0) } ?? 0
             return Entry(number: number, name: entry.name, superNumber: parent)
         }
         self.init(entries: entries)

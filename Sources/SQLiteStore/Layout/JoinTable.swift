@@ -56,25 +56,36 @@ package struct JoinTable: Hashable, Sendable {
         var done: Set<String> = []
         var takenNames: Set<String> = [], takenColumns: Set<String> = []
         let byName = { (a: String, b: String) in VersionHash.precedesInUTF16(a, b) }
-        for entity in model.entities.sorted(by: { byName($0.name, $1.name) }) where numbering.number(of: entity.name) != nil {
-            for relationship in entity.relationships.sorted(by: { byName($0.name, $1.name) }) where relationship.isToMany && !relationship.isTransient {
+        for entity in model.entities.sorted(by: { byName($0.name, $1.name) })
+        where numbering.number(of: entity.name) != nil {
+            for relationship in entity.relationships.sorted(by: { byName($0.name, $1.name) })
+            where relationship.isToMany && !relationship.isTransient {
                 let key = "\(entity.name).\(relationship.name)"
-                guard !done.contains(key), let destination = model.entity(named: relationship.destinationEntityName) else { continue }
+                guard !done.contains(key), let destination = model.entity(named: relationship.destinationEntityName)
+                else { continue }
                 let inverse = relationship.inverseName.flatMap { model.relationship(named: $0, in: destination) }
                 if let inverse, !inverse.isToMany { continue }
                 let inverseDeclarer = inverse.flatMap { found in
                     ([destination] + model.ancestors(of: destination)).first { $0.relationships.contains(found) }
                 }
-                var pair: [(entity: EntityDescription, relationship: RelationshipDescription)] = [(entity, relationship)]
-                if let inverse, let inverseDeclarer, !(inverseDeclarer.name == entity.name && inverse.name == relationship.name) {
+                var pair: [(entity: EntityDescription, relationship: RelationshipDescription)] = [
+                    (entity, relationship)
+                ]
+                if let inverse, let inverseDeclarer,
+                    !(inverseDeclarer.name == entity.name && inverse.name == relationship.name)
+                {
                     pair.append((inverseDeclarer, inverse))
                     done.insert("\(inverseDeclarer.name).\(inverse.name)")
                 }
                 done.insert(key)
                 // The side that names the table goes last: the lower entity number, then the name
                 // that sorts first.
-                let rank = { (side: (entity: EntityDescription, relationship: RelationshipDescription)) in numbering.number(of: side.entity.name) ?? 0 }
-                pair.sort { rank($0) != rank($1) ? rank($0) > rank($1) : byName($1.relationship.name, $0.relationship.name) }
+                let rank = { (side: (entity: EntityDescription, relationship: RelationshipDescription)) in
+                    numbering.number(of: side.entity.name) ?? 0
+                }
+                pair.sort {
+                    rank($0) != rank($1) ? rank($0) > rank($1) : byName($1.relationship.name, $0.relationship.name)
+                }
                 tables.append(make(pair, numbering: numbering, takenNames: &takenNames, takenColumns: &takenColumns))
             }
         }
@@ -86,11 +97,13 @@ package struct JoinTable: Hashable, Sendable {
         numbering: EntityNumbering, takenNames: inout Set<String>, takenColumns: inout Set<String>
     ) -> JoinTable {
         let last = pair[pair.count - 1]
-        let name = ColumnNaming.unique("Z_\(numbering.number(of: last.entity.name) ?? 0)\(last.relationship.name.uppercased())", in: &takenNames)
+        let name = ColumnNaming.unique(
+            "Z_\(numbering.number(of: last.entity.name) ?? 0)\(last.relationship.name.uppercased())", in: &takenNames)
         var sides = pair.map { side -> Side in
             let number = numbering.number(of: side.relationship.destinationEntityName) ?? 0
             let column = ColumnNaming.unique("Z_\(number)\(side.relationship.name.uppercased())", in: &takenColumns)
-            return Side(entity: side.entity.name, relationship: side.relationship.name, column: column, orderColumn: nil)
+            return Side(
+                entity: side.entity.name, relationship: side.relationship.name, column: column, orderColumn: nil)
         }
         for index in sides.indices where pair[index].relationship.isOrdered {
             sides[index].orderColumn = "Z_FOK_" + sides[index].column.dropFirst(2)
@@ -98,7 +111,8 @@ package struct JoinTable: Hashable, Sendable {
         var source: String?
         if pair.count == 1 {
             let entity = pair[0].entity.name
-            source = ColumnNaming.unique("Z_\(numbering.number(of: entity) ?? 0)\(entity.uppercased())", in: &takenColumns)
+            source = ColumnNaming.unique(
+                "Z_\(numbering.number(of: entity) ?? 0)\(entity.uppercased())", in: &takenColumns)
         }
         return JoinTable(name: name, sides: sides, sourceColumn: source)
     }
@@ -108,9 +122,12 @@ package struct JoinTable: Hashable, Sendable {
     /// (`Z_<n><REL>`, or with the digits Core Data appends to a clashing name). `nil` when the
     /// store has no such table.
     func reconciled(with tables: [String: [String]], numbering: EntityNumbering) -> JoinTable? {
-        let candidates = sides.reversed().map { "Z_\(numbering.number(of: $0.entity) ?? 0)\($0.relationship.uppercased())" }
+        let candidates = sides.reversed().map {
+            "Z_\(numbering.number(of: $0.entity) ?? 0)\($0.relationship.uppercased())"
+        }
         for candidate in candidates {
-            for (table, columns) in tables.sorted(by: { $0.key < $1.key }) where ColumnNaming.isName(table, withSuffixOf: candidate) {
+            for (table, columns) in tables.sorted(by: { $0.key < $1.key })
+            where ColumnNaming.isName(table, withSuffixOf: candidate) {
                 if let found = matched(table, columns: columns) { return found }
             }
         }

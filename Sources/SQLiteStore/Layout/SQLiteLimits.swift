@@ -18,8 +18,10 @@ package enum SQLiteLimits {
             guard count > columns else { return nil }
             return ModelProblem(
                 entity: table.rootEntity,
-                message: "its hierarchy's table \(table.name) would have \(count) columns, and SQLite holds at most \(columns) in a table",
-                fix: "move \(count - columns) or more attributes or to-one relationships to another entity (a to-one to a new entity holds them without limit)",
+                message:
+                    "its hierarchy's table \(table.name) would have \(count) columns, and SQLite holds at most \(columns) in a table",
+                fix:
+                    "move \(count - columns) or more attributes or to-one relationships to another entity (a to-one to a new entity holds them without limit)",
                 verdict: .unsupported)
         }
     }
@@ -36,7 +38,9 @@ extension ModelBundle.Version {
     /// stops (its layout is not worked out).
     package var layoutFindings: [ModelFinding] {
         guard refusal == nil else { return [] }
-        return SQLiteLimits.problems(of: StoreLayout(model: model)).map { ModelFinding($0, file: "\(name).xcdatamodel") }
+        return SQLiteLimits.problems(of: StoreLayout(model: model)).map {
+            ModelFinding($0, file: "\(name).xcdatamodel")
+        }
     }
 
     /// Throws ``storeRefusal`` as an error that names the version and what it is needed for.

@@ -41,7 +41,9 @@ package struct SchemaObjects: Hashable, Sendable {
         let indexes = StoreSchema(layout: layout).indexes
         objects = indexes.map { Object(type: "index", name: $0.name, sql: $0.statement.sql, table: $0.table) }
         for derivation in DerivedAttributeTriggers(layout: layout).derivations {
-            for (name, (statement, table)) in zip(derivation.triggerNames, zip(derivation.triggers, derivation.triggerTables)) {
+            for (name, (statement, table)) in zip(
+                derivation.triggerNames, zip(derivation.triggers, derivation.triggerTables))
+            {
                 objects.append(Object(type: "trigger", name: name, sql: statement.sql, table: table))
             }
         }
@@ -55,7 +57,9 @@ extension StoreConnection {
     package func schemaObjects() throws -> SchemaObjects {
         try converting {
             let objects = try Row.fetchAll(
-                db, sql: "SELECT type, name, sql, tbl_name FROM main.sqlite_master WHERE type IN ('index', 'trigger') AND sql IS NOT NULL"
+                db,
+                sql:
+                    "SELECT type, name, sql, tbl_name FROM main.sqlite_master WHERE type IN ('index', 'trigger') AND sql IS NOT NULL"
             )
             .map { row in SchemaObjects.Object(type: row[0], name: row[1], sql: row[2], table: row[3]) }
             let names = try String.fetchAll(db, sql: "SELECT name FROM main.sqlite_master WHERE type = 'index'")
@@ -67,7 +71,9 @@ extension StoreConnection {
     /// The columns of `table` in the store, with their declared types, in table order.
     package func columns(of table: String) throws -> [(name: String, type: String)] {
         try converting {
-            try Row.fetchAll(db, sql: "SELECT name, type FROM pragma_table_info(?)", arguments: [table]).map { ($0[0] as String, $0[1] as String) }
+            try Row.fetchAll(db, sql: "SELECT name, type FROM pragma_table_info(?)", arguments: [table]).map {
+                ($0[0] as String, $0[1] as String)
+            }
         }
     }
 }

@@ -17,7 +17,8 @@ package struct SetAsideObjects: Sendable, Equatable {
     /// Whether an object is one of an app's rather than Core Data's: Core Data makes no views
     /// and no triggers but its derived attributes' (`Z_DA_…`).
     package static func isApps(_ object: SchemaObjects.Object) -> Bool {
-        object.type == "view" || (object.type == "trigger" && !DerivedAttributeTriggers.isDerivedAttributeTrigger(object.name))
+        object.type == "view"
+            || (object.type == "trigger" && !DerivedAttributeTriggers.isDerivedAttributeTrigger(object.name))
     }
 }
 
@@ -26,7 +27,9 @@ extension StoreConnection {
     package func appTriggersAndViews() throws -> [SchemaObjects.Object] {
         try converting {
             try Row.fetchAll(
-                db, sql: "SELECT type, name, sql, tbl_name FROM main.sqlite_master WHERE type IN ('trigger', 'view') AND sql IS NOT NULL ORDER BY rowid"
+                db,
+                sql:
+                    "SELECT type, name, sql, tbl_name FROM main.sqlite_master WHERE type IN ('trigger', 'view') AND sql IS NOT NULL ORDER BY rowid"
             )
             .map { SchemaObjects.Object(type: $0[0], name: $0[1], sql: $0[2], table: $0[3]) }
             .filter(SetAsideObjects.isApps)
@@ -39,7 +42,9 @@ extension StoreConnection {
         let objects = try appTriggersAndViews()
         var setAside = SetAsideObjects(kept: [], dropped: [])
         for object in objects {
-            try execute(SQLStatement("DROP \(object.type == "view" ? "VIEW" : "TRIGGER") main.\(SQLIdentifier.quote(object.name))"))
+            try execute(
+                SQLStatement(
+                    "DROP \(object.type == "view" ? "VIEW" : "TRIGGER") main.\(SQLIdentifier.quote(object.name))"))
             if object.type == "trigger" && modelTables.contains(object.table.uppercased()) {
                 setAside.dropped.append(object)
             } else {

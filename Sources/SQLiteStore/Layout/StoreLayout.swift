@@ -47,7 +47,8 @@ package struct StoreLayout: Sendable {
             var unclaimed = Set(existing).subtracting(columns.map(\.name))
             for index in columns.indices where !existing.contains(columns[index].name) {
                 let stem = String(columns[index].name.reversed().drop(while: \.isASCIIDigit).reversed())
-                guard let found = unclaimed.sorted().first(where: { ColumnNaming.isName($0, withSuffixOf: stem) }) else { continue }
+                guard let found = unclaimed.sorted().first(where: { ColumnNaming.isName($0, withSuffixOf: stem) })
+                else { continue }
                 columns[index].name = found
                 unclaimed.remove(found)
             }
@@ -117,7 +118,9 @@ package struct StoreLayout: Sendable {
             var table = Self.table(for: root, model: model, numbering: numbering)
             if let existing = storeTables?[table.name] { table.reconcileColumns(with: existing) }
             for column in table.columns where column.role != .foreignEntity {
-                byProperty[column.role == .orderKey ? "\(column.entity).#order.\(column.property)" : "\(column.entity).\(column.property)"] = column
+                byProperty[
+                    column.role == .orderKey
+                        ? "\(column.entity).#order.\(column.property)" : "\(column.entity).\(column.property)"] = column
             }
             for column in table.columns where column.role == .foreignEntity {
                 byProperty["\(column.entity).#entity.\(column.property)"] = column
@@ -169,10 +172,14 @@ package struct StoreLayout: Sendable {
 
     /// Every property of `entity` as ``property(_:of:)`` gives it; the root-most declaration
     /// wins where a bad model declares a name twice, as ``ManagedObjectModel`` lists it first.
-    private static func properties(of entity: EntityDescription, model: ManagedObjectModel, numbering: EntityNumbering) -> [String: Property] {
+    private static func properties(of entity: EntityDescription, model: ManagedObjectModel, numbering: EntityNumbering)
+        -> [String: Property]
+    {
         var properties: [String: Property] = [:]
         for relationship in model.allRelationships(of: entity) where properties[relationship.name] == nil {
-            let numbers = numbering.number(of: relationship.destinationEntityName).map { numbering.numbers(inHierarchyOf: $0) } ?? []
+            let numbers =
+                numbering.number(of: relationship.destinationEntityName).map { numbering.numbers(inHierarchyOf: $0) }
+                ?? []
             properties[relationship.name] = .relationship(relationship, destinationNumbers: Set(numbers))
         }
         for attribute in model.allAttributes(of: entity) where properties[attribute.name] == nil {
@@ -225,11 +232,16 @@ package struct StoreLayout: Sendable {
         if let inverse, !inverse.isToMany, let destinationTable = self.table(for: relationship.destinationEntityName),
             let column = column(entity: relationship.destinationEntityName, property: inverse.name)
         {
-            let typeColumn = lookup(entity: relationship.destinationEntityName) { columnsByProperty["\($0).#entity.\(inverse.name)"] }
+            let typeColumn = lookup(entity: relationship.destinationEntityName) {
+                columnsByProperty["\($0).#entity.\(inverse.name)"]
+            }
             let order =
                 relationship.isOrdered
-                ? lookup(entity: relationship.destinationEntityName) { columnsByProperty["\($0).#order.\(inverse.name)"] }?.name : nil
-            return .inverseForeignKey(table: destinationTable.name, column: column.name, entityColumn: typeColumn?.name, orderColumn: order)
+                ? lookup(entity: relationship.destinationEntityName) {
+                    columnsByProperty["\($0).#order.\(inverse.name)"]
+                }?.name : nil
+            return .inverseForeignKey(
+                table: destinationTable.name, column: column.name, entityColumn: typeColumn?.name, orderColumn: order)
         }
         let declarer = declaringEntity(of: name, from: source)
         // A relationship may be a side of two tables when another names it as an inverse it does
@@ -243,7 +255,8 @@ package struct StoreLayout: Sendable {
                 relationship.inverseName.map { declaringEntity(of: $0, from: destination) }
             } ?? nil
         let pointsBack = { (join: JoinTable, side: Int) in
-            join.sides.count == 2 && join.sides[1 - side].relationship == relationship.inverseName && join.sides[1 - side].entity == inverseDeclarer
+            join.sides.count == 2 && join.sides[1 - side].relationship == relationship.inverseName
+                && join.sides[1 - side].entity == inverseDeclarer
         }
         guard let (join, side) = found.first(where: pointsBack) ?? found.first else { return nil }
         let other = join.sides.count == 2 ? join.sides[1 - side] : nil
@@ -254,12 +267,15 @@ package struct StoreLayout: Sendable {
 
     /// The inverse relationship object of `relationship`, looked up on its destination.
     func inverse(of relationship: RelationshipDescription) -> RelationshipDescription? {
-        guard let name = relationship.inverseName, let destination = model.entity(named: relationship.destinationEntityName) else { return nil }
+        guard let name = relationship.inverseName,
+            let destination = model.entity(named: relationship.destinationEntityName)
+        else { return nil }
         return model.relationship(named: name, in: destination)
     }
 
     private func declaringEntity(of property: String, from entity: EntityDescription) -> String {
-        ([entity] + model.ancestors(of: entity)).first { $0.declaredPropertyNames.contains(property) }?.name ?? entity.name
+        ([entity] + model.ancestors(of: entity)).first { $0.declaredPropertyNames.contains(property) }?.name
+            ?? entity.name
     }
 
     private func lookup(entity: String, _ find: (String) -> Column?) -> Column? {
@@ -272,7 +288,9 @@ package struct StoreLayout: Sendable {
 
     /// The columns of one hierarchy, in Core Data's order: by storage class, then entity (root
     /// first), attributes before relationships, then name.
-    private static func table(for root: EntityDescription, model: ManagedObjectModel, numbering: EntityNumbering) -> Table {
+    private static func table(for root: EntityDescription, model: ManagedObjectModel, numbering: EntityNumbering)
+        -> Table
+    {
         let hierarchy = numbering.numbers(inHierarchyOf: numbering.number(of: root.name) ?? 0)
             .compactMap { numbering.name(of: $0) }.compactMap { model.entity(named: $0) }
         var candidates: [ColumnCandidate] = []
@@ -288,10 +306,13 @@ package struct StoreLayout: Sendable {
                     ))
             }
             for relationship in entity.relationships where !relationship.isTransient && !relationship.isToMany {
-                candidates += toOneColumns(relationship, of: entity, position: position, model: model, numbering: numbering)
+                candidates += toOneColumns(
+                    relationship, of: entity, position: position, model: model, numbering: numbering)
             }
         }
-        candidates.sort { $0.key != $1.key ? $0.key.lexicographicallyPrecedes($1.key) : VersionHash.precedesInUTF16($0.name, $1.name) }
+        candidates.sort {
+            $0.key != $1.key ? $0.key.lexicographicallyPrecedes($1.key) : VersionHash.precedesInUTF16($0.name, $1.name)
+        }
         var taken: Set<String> = ["Z_PK", "Z_ENT", "Z_OPT"]
         let columns = candidates.map { candidate -> Column in
             var column = candidate.column
@@ -308,21 +329,31 @@ package struct StoreLayout: Sendable {
     /// destination's entity number when the destination has subentities; the position in an
     /// ordered to-many that points back.
     private static func toOneColumns(
-        _ relationship: RelationshipDescription, of entity: EntityDescription, position: Int, model: ManagedObjectModel, numbering: EntityNumbering
+        _ relationship: RelationshipDescription, of entity: EntityDescription, position: Int, model: ManagedObjectModel,
+        numbering: EntityNumbering
     ) -> [ColumnCandidate] {
         let column = { (name: String, role: ColumnRole) in
             Column(name: name, sqlType: "INTEGER", role: role, entity: entity.name, property: relationship.name)
         }
-        var candidates: [ColumnCandidate] = [([0, position, 1, 0], relationship.name, column(ColumnNaming.column(for: relationship.name), .foreignKey))]
+        var candidates: [ColumnCandidate] = [
+            ([0, position, 1, 0], relationship.name, column(ColumnNaming.column(for: relationship.name), .foreignKey))
+        ]
         let destination = model.entity(named: relationship.destinationEntityName)
-        if let destination, !model.subentities(of: destination).isEmpty, let number = numbering.number(of: destination.name) {
-            candidates.append(([0, position, 1, 1], relationship.name, column("Z\(number)_\(relationship.name.uppercased())", .foreignEntity)))
+        if let destination, !model.subentities(of: destination).isEmpty,
+            let number = numbering.number(of: destination.name)
+        {
+            candidates.append(
+                (
+                    [0, position, 1, 1], relationship.name,
+                    column("Z\(number)_\(relationship.name.uppercased())", .foreignEntity)
+                ))
         }
         // An ordered to-many pointing here keeps each row's position beside the key.
         if let destination, let inverseName = relationship.inverseName,
             let inverse = model.relationship(named: inverseName, in: destination), inverse.isToMany, inverse.isOrdered
         {
-            candidates.append(([0, position, 2, 0], relationship.name, column("Z_FOK_\(relationship.name.uppercased())", .orderKey)))
+            candidates.append(
+                ([0, position, 2, 0], relationship.name, column("Z_FOK_\(relationship.name.uppercased())", .orderKey)))
         }
         return candidates
     }

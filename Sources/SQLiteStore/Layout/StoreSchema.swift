@@ -17,7 +17,9 @@ package struct StoreSchema: Sendable {
         /// The statement that creates the index, as SQLite keeps it in `sqlite_master`.
         package var statement: SQLStatement {
             let q = SQLIdentifier.quote
-            return SQLStatement("CREATE \(isUnique ? "UNIQUE " : "")INDEX \(q(name)) ON \(q(table)) (\(columns.joined(separator: ", ")))")
+            return SQLStatement(
+                "CREATE \(isUnique ? "UNIQUE " : "")INDEX \(q(name)) ON \(q(table)) (\(columns.joined(separator: ", ")))"
+            )
         }
 
         /// The statement that drops the index from the store `main`, if it is there.
@@ -49,7 +51,8 @@ package struct StoreSchema: Sendable {
         sql += layout.joinTables.map { join in
             let keys = join.sides.map(\.column) + (join.sourceColumn.map { [$0] } ?? [])
             let columns = join.columns.map { "\(q($0)) INTEGER" }
-            return "CREATE TABLE \(q(join.name)) ( \(columns.joined(separator: ", ")), PRIMARY KEY (\(keys.map(q).joined(separator: ", "))) )"
+            return
+                "CREATE TABLE \(q(join.name)) ( \(columns.joined(separator: ", ")), PRIMARY KEY (\(keys.map(q).joined(separator: ", "))) )"
         }
         sql += indexes.map(\.statement.sql)
         sql += [
@@ -67,7 +70,8 @@ package struct StoreSchema: Sendable {
 
     /// A table that holds a hierarchy of several entities is indexed by entity.
     private static func entityIndex(_ table: StoreLayout.Table, _ layout: StoreLayout) -> [Index] {
-        guard layout.numbering.numbers(inHierarchyOf: layout.numbering.number(of: table.rootEntity) ?? 0).count > 1 else { return [] }
+        guard layout.numbering.numbers(inHierarchyOf: layout.numbering.number(of: table.rootEntity) ?? 0).count > 1
+        else { return [] }
         return [Index(name: "\(table.name)_Z_ENT_INDEX", table: table.name, columns: ["Z_ENT"], isUnique: false)]
     }
 
@@ -77,12 +81,17 @@ package struct StoreSchema: Sendable {
         var result: [Index] = []
         for column in table.columns {
             if column.role == .foreignKey {
-                result.append(Index(name: "\(table.name)_\(column.name)_INDEX", table: table.name, columns: [q(column.name)], isUnique: false))
+                result.append(
+                    Index(
+                        name: "\(table.name)_\(column.name)_INDEX", table: table.name, columns: [q(column.name)],
+                        isUnique: false))
             }
             // An attribute marked `indexed` is a one-element fetch index to Core Data since
             // framework 977 (Wire's 2.90 store: `Z_User_normalizedName`; framework 641 named
             // it `ZUSER_ZNORMALIZEDNAME_INDEX`).
-            let indexedAttribute = layout.model.entity(named: column.entity)?.attributes.first { $0.name == column.property }?.isIndexed == true
+            let indexedAttribute =
+                layout.model.entity(named: column.entity)?.attributes.first { $0.name == column.property }?.isIndexed
+                == true
             if indexedAttribute && column.role != .orderKey && column.role != .foreignKey {
                 result.append(
                     Index(
@@ -98,7 +107,9 @@ package struct StoreSchema: Sendable {
         let q = SQLIdentifier.quote
         var result: [Index] = []
         for number in layout.numbering.numbers(inHierarchyOf: layout.numbering.number(of: table.rootEntity) ?? 0) {
-            guard let name = layout.numbering.name(of: number), let entity = layout.model.entity(named: name) else { continue }
+            guard let name = layout.numbering.name(of: number), let entity = layout.model.entity(named: name) else {
+                continue
+            }
             func columns(_ properties: [String]) -> [String] {
                 properties.compactMap { layout.column(entity: name, property: $0)?.name }
             }
@@ -119,7 +130,8 @@ package struct StoreSchema: Sendable {
                 // 98–109 hold 108 such fetch indexes, each of the one to-many): the index is made
                 // on the other elements, and not at all when none is left.
                 guard !expressions.isEmpty else { continue }
-                result.append(Index(name: "Z_\(name)_\(index.name)", table: table.name, columns: expressions, isUnique: false))
+                result.append(
+                    Index(name: "Z_\(name)_\(index.name)", table: table.name, columns: expressions, isUnique: false))
             }
             for constraint in entity.uniquenessConstraints {
                 result.append(
@@ -136,7 +148,9 @@ package struct StoreSchema: Sendable {
         guard join.sides.count == 2 else { return [] }
         let (first, second) = (join.sides[0].column, join.sides[1].column)
         return [
-            Index(name: "\(join.name)_\(second)_INDEX", table: join.name, columns: [SQLIdentifier.quote(second), SQLIdentifier.quote(first)], isUnique: false)
+            Index(
+                name: "\(join.name)_\(second)_INDEX", table: join.name,
+                columns: [SQLIdentifier.quote(second), SQLIdentifier.quote(first)], isUnique: false)
         ]
     }
 }

@@ -108,15 +108,20 @@ package final class LookupIndexes {
             // index entry, which holds Z_PK too (the row ID), so no match costs a visit to its row.
             let hasEntityColumn =
                 try Bool.fetchOne(
-                    db, sql: "SELECT EXISTS (SELECT 1 FROM pragma_table_info(?, ?) WHERE name = 'Z_ENT' COLLATE NOCASE)",
+                    db,
+                    sql: "SELECT EXISTS (SELECT 1 FROM pragma_table_info(?, ?) WHERE name = 'Z_ENT' COLLATE NOCASE)",
                     arguments: [table, schema]) ?? false
             let columns = q(column) + (hasEntityColumn && column.uppercased() != "Z_ENT" ? ", Z_ENT" : "")
-            try db.execute(sql: "CREATE INDEX \(SQLIdentifier.qualified(name, schema: schema)) ON \(q(table)) (\(columns))")
+            try db.execute(
+                sql: "CREATE INDEX \(SQLIdentifier.qualified(name, schema: schema)) ON \(q(table)) (\(columns))")
             made.append(("INDEX", SQLIdentifier.qualified(name, schema: schema)))
             return .indexed
         }
         // Only a table with row IDs can be pointed back into; Core Data's tables all have them.
-        guard (try? db.makeStatement(sql: "SELECT rowid FROM \(SQLIdentifier.qualified(table, schema: schema)) LIMIT 0")) != nil else { return .scan }
+        guard
+            (try? db.makeStatement(sql: "SELECT rowid FROM \(SQLIdentifier.qualified(table, schema: schema)) LIMIT 0"))
+                != nil
+        else { return .scan }
         let declared =
             try String.fetchOne(
                 db, sql: "SELECT type FROM pragma_table_info(?, ?) WHERE name = ? COLLATE NOCASE",

@@ -21,7 +21,8 @@ extension ObjectReader {
         let query = try lookupQuery(entity, attribute: name, end: end, limit: limit)
         guard let converted = value.sqlValue(for: query.kind) else {
             throw StoreError(
-                .unknownProperty, path: path, "entity \(entity) has no stored attribute \(name) that can equal \(value)",
+                .unknownProperty, path: path,
+                "entity \(entity) has no stored attribute \(name) that can equal \(value)",
                 fix: "look up by a stored attribute of \(entity), with a value of its type")
         }
         return try objectIDs(query.sql, [converted], table: query.table)

@@ -12,12 +12,15 @@ extension ObjectReader {
         }
         let columns = try names.map { name -> String in
             guard let column = layout.column(entity: entity, property: name) else {
-                throw StoreError(.unknownProperty, path: path, "entity \(entity) has no stored attribute \(name)", fix: "name an attribute of \(entity)")
+                throw StoreError(
+                    .unknownProperty, path: path, "entity \(entity) has no stored attribute \(name)",
+                    fix: "name an attribute of \(entity)")
             }
             return SQLIdentifier.quote(column.name)
         }
         let present = columns.map { "\($0) IS NOT NULL" }.joined(separator: " AND ")
-        let groups = "SELECT count(*) AS c FROM \(t(table.name)) WHERE \(present) GROUP BY \(columns.joined(separator: ", ")) HAVING c > 1"
+        let groups =
+            "SELECT count(*) AS c FROM \(t(table.name)) WHERE \(present) GROUP BY \(columns.joined(separator: ", ")) HAVING c > 1"
         return try Int.fetchOne(db, sql: "SELECT coalesce(sum(c - 1), 0) FROM (\(groups))") ?? 0
     }
 }

@@ -19,7 +19,10 @@ package final class ObjectReader {
     /// A view of the store `layout` describes, attached to `connection` as `schema` (`main` when it is the
     /// connection's own file); `path` names it in errors. With `lookups`, every look-up by value
     /// is served by an index: a migration's readers look up once per row.
-    package convenience init(connection: StoreConnection, layout: StoreLayout, schema: String = "main", path: String, lookups: LookupIndexes? = nil) {
+    package convenience init(
+        connection: StoreConnection, layout: StoreLayout, schema: String = "main", path: String,
+        lookups: LookupIndexes? = nil
+    ) {
         self.init(db: connection.db, layout: layout, schema: schema, path: path, lookups: lookups)
     }
 
@@ -36,10 +39,14 @@ package final class ObjectReader {
 
     /// Calls `body` for each instance of `entity` (and of its subentities unless told not to), in
     /// `Z_PK` order, through one cursor (``ObjectPrefetch`` reads a migration's source this way).
-    package func forEachObject(of entity: String, includingSubentities: Bool = true, _ body: (StoredObject) throws -> Void) throws {
+    package func forEachObject(
+        of entity: String, includingSubentities: Bool = true, _ body: (StoredObject) throws -> Void
+    ) throws {
         let (table, numbers) = try scope(entity, includingSubentities)
         let statement = try db.cachedStatement(
-            sql: "SELECT * FROM \(t(table.name)) WHERE Z_ENT IN (\(numbers.map(String.init).joined(separator: ","))) ORDER BY Z_PK")
+            sql:
+                "SELECT * FROM \(t(table.name)) WHERE Z_ENT IN (\(numbers.map(String.init).joined(separator: ","))) ORDER BY Z_PK"
+        )
         var decoders: [Int: Decoder] = [:]
         let entityColumn = CheckedColumn(path: path, table: table.name, column: "Z_ENT")
         do {
@@ -55,7 +62,11 @@ package final class ObjectReader {
     /// How many instances `entity` has (with its subentities' unless told not to).
     package func count(of entity: String, includingSubentities: Bool = true) throws -> Int {
         let (table, numbers) = try scope(entity, includingSubentities)
-        return try Int.fetchOne(db, sql: "SELECT count(*) FROM \(t(table.name)) WHERE Z_ENT IN (\(numbers.map(String.init).joined(separator: ",")))") ?? 0
+        return try Int.fetchOne(
+            db,
+            sql:
+                "SELECT count(*) FROM \(t(table.name)) WHERE Z_ENT IN (\(numbers.map(String.init).joined(separator: ",")))"
+        ) ?? 0
     }
 
     /// The IDs of instances of `entity` (and its subentities) whose attribute `name` equals
@@ -81,12 +92,15 @@ package final class ObjectReader {
     package func highestKey(of entity: String) throws -> Int64 {
         let (table, _) = try scope(entity, true)
         let highest = try DatabaseValue.fetchOne(db, sql: "SELECT max(Z_PK) FROM \(t(table.name))") ?? .null
-        return try CheckedColumn(path: path, table: table.name, column: "Z_PK").integer(highest, row: "its highest") ?? 0
+        return try CheckedColumn(path: path, table: table.name, column: "Z_PK").integer(highest, row: "its highest")
+            ?? 0
     }
 
     /// The object with `id`, if it exists.
     package func object(_ id: ObjectID) throws -> StoredObject? {
-        guard let name = layout.numbering.name(of: id.entityNumber), let table = layout.table(for: name) else { return nil }
+        guard let name = layout.numbering.name(of: id.entityNumber), let table = layout.table(for: name) else {
+            return nil
+        }
         // Cached statements: migrations call this once per row, and preparing costs more than running.
         let statement = try db.cachedStatement(sql: objectQuery(id.entityNumber, table: table.name))
         guard let row = try statement.firstRow([.integer(id.primaryKey), SQLValue(id.entityNumber)]) else { return nil }
@@ -99,16 +113,22 @@ package final class ObjectReader {
         guard let entity = layout.numbering.name(of: id.entityNumber),
             let query = try relationshipQuery(name, entityNumber: id.entityNumber, entity: entity)
         else {
-            throw StoreError(.unknownProperty, path: path, "object \(id) has no stored relationship \(name)", fix: "check the relationship's name")
+            throw StoreError(
+                .unknownProperty, path: path, "object \(id) has no stored relationship \(name)",
+                fix: "check the relationship's name")
         }
         switch query.kind {
         case let .foreignKey(column, entityColumn):
             let row = try Row.fetchOne(db.cachedStatement(sql: query.sql), arguments: [id.primaryKey])
-            guard let row, let key = try CheckedColumn(path: path, table: query.table, column: column).integer(row.raw(0), row: "Z_PK \(id.primaryKey)") else {
+            guard let row,
+                let key = try CheckedColumn(path: path, table: query.table, column: column).integer(
+                    row.raw(0), row: "Z_PK \(id.primaryKey)")
+            else {
                 return []
             }
             let number = try entityColumn.flatMap {
-                try CheckedColumn(path: path, table: query.table, column: $0).integer(row.raw(1), row: "Z_PK \(id.primaryKey)")
+                try CheckedColumn(path: path, table: query.table, column: $0).integer(
+                    row.raw(1), row: "Z_PK \(id.primaryKey)")
             }
             return [ObjectID(entityNumber: number.map { Int($0) } ?? query.destinationNumber, primaryKey: key)]
         case .members:
@@ -119,7 +139,8 @@ package final class ObjectReader {
     /// The ID in a row whose first two columns are `Z_PK` and `Z_ENT` of `table`, checked.
     func objectID(_ row: Row, table: String) throws -> ObjectID {
         let key = try CheckedColumn(path: path, table: table, column: "Z_PK").requiredInteger(row.raw(0))
-        let number = try CheckedColumn(path: path, table: table, column: "Z_ENT").requiredInt(row.raw(1), row: "Z_PK \(key)")
+        let number = try CheckedColumn(path: path, table: table, column: "Z_ENT").requiredInt(
+            row.raw(1), row: "Z_PK \(key)")
         return ObjectID(entityNumber: number, primaryKey: key)
     }
 
@@ -148,28 +169,42 @@ package final class ObjectReader {
 
         init(
             entity: String, attributes: [(name: String, kind: StoreValue.StorageKind, index: Int)],
-            toOnes: [(name: String, index: Int, entityIndex: Int?, destinationNumber: Int)], path: String, table: String, columns: [String]
+            toOnes: [(name: String, index: Int, entityIndex: Int?, destinationNumber: Int)], path: String,
+            table: String, columns: [String]
         ) {
-            (self.entity, self.attributes, self.toOnes, self.path, self.table) = (entity, attributes, toOnes, path, table)
+            (self.entity, self.attributes, self.toOnes, self.path, self.table) = (
+                entity, attributes, toOnes, path, table
+            )
             checkers = columns.map { CheckedColumn(path: path, table: table, column: $0) }
         }
 
         /// The object in a row whose column `i` is `column(i)`.
         func object(_ column: (Int) -> SQLValue) throws -> StoredObject {
             let key = try checked(Self.keyColumn).requiredInteger(column(Self.keyColumn).databaseValue)
-            let number = try checked(Self.entityColumn).requiredInt(column(Self.entityColumn).databaseValue, row: "Z_PK \(key)")
-            let version = try checked(Self.versionColumn).integer(column(Self.versionColumn).databaseValue, row: "Z_PK \(key)") ?? 0
+            let number = try checked(Self.entityColumn).requiredInt(
+                column(Self.entityColumn).databaseValue, row: "Z_PK \(key)")
+            let version =
+                try checked(Self.versionColumn).integer(column(Self.versionColumn).databaseValue, row: "Z_PK \(key)")
+                ?? 0
             var values: [String: StoreValue] = [:]
             values.reserveCapacity(attributes.count)
             for (name, kind, index) in attributes { values[name] = StoreValue(column(index), for: kind) }
             var toOne: [String: ObjectID] = [:]
             toOne.reserveCapacity(toOnes.count)
             for link in toOnes {
-                guard let destination = try checked(link.index).integer(column(link.index).databaseValue, row: "Z_PK \(key)") else { continue }
-                let destinationEntity = try link.entityIndex.flatMap { try checked($0).integer(column($0).databaseValue, row: "Z_PK \(key)") }
-                toOne[link.name] = ObjectID(entityNumber: destinationEntity.map { Int($0) } ?? link.destinationNumber, primaryKey: destination)
+                guard
+                    let destination = try checked(link.index).integer(
+                        column(link.index).databaseValue, row: "Z_PK \(key)")
+                else { continue }
+                let destinationEntity = try link.entityIndex.flatMap {
+                    try checked($0).integer(column($0).databaseValue, row: "Z_PK \(key)")
+                }
+                toOne[link.name] = ObjectID(
+                    entityNumber: destinationEntity.map { Int($0) } ?? link.destinationNumber, primaryKey: destination)
             }
-            return StoredObject(id: ObjectID(entityNumber: number, primaryKey: key), entity: entity, version: version, values: values, toOne: toOne)
+            return StoredObject(
+                id: ObjectID(entityNumber: number, primaryKey: key), entity: entity, version: version, values: values,
+                toOne: toOne)
         }
 
         private func checked(_ index: Int) -> CheckedColumn {
@@ -196,10 +231,14 @@ package final class ObjectReader {
                 .corrupt, path: path, "a row has Z_ENT \(number), which no entity of the model has",
                 fix: "open the store with the model version it was written with")
         }
-        let positions = Dictionary(columns.enumerated().map { ($1.uppercased(), $0) }, uniquingKeysWith: { first, _ in first })
-        guard positions["Z_PK"] == Decoder.keyColumn, positions["Z_ENT"] == Decoder.entityColumn, positions["Z_OPT"] == Decoder.versionColumn else {
+        let positions = Dictionary(
+            columns.enumerated().map { ($1.uppercased(), $0) }, uniquingKeysWith: { first, _ in first })
+        guard positions["Z_PK"] == Decoder.keyColumn, positions["Z_ENT"] == Decoder.entityColumn,
+            positions["Z_OPT"] == Decoder.versionColumn
+        else {
             throw StoreError(
-                .corrupt, path: path, "the table of \(name) does not start with Z_PK, Z_ENT, Z_OPT (it has \(columns.prefix(3).joined(separator: ", ")))",
+                .corrupt, path: path,
+                "the table of \(name) does not start with Z_PK, Z_ENT, Z_OPT (it has \(columns.prefix(3).joined(separator: ", ")))",
                 fix: "open a store written by Core Data or Chrysalis")
         }
         func position(_ column: String) throws -> Int {
@@ -211,8 +250,12 @@ package final class ObjectReader {
             return index
         }
         var toOnes: [(name: String, index: Int, entityIndex: Int?, destinationNumber: Int)] = []
-        for relationship in layout.model.allRelationships(of: entity) where !relationship.isToMany && !relationship.isTransient {
-            guard case let .foreignKey(_, column, entityColumn)? = layout.storage(entity: name, relationship: relationship.name) else { continue }
+        for relationship in layout.model.allRelationships(of: entity)
+        where !relationship.isToMany && !relationship.isTransient {
+            guard
+                case let .foreignKey(_, column, entityColumn)? = layout.storage(
+                    entity: name, relationship: relationship.name)
+            else { continue }
             toOnes.append(
                 (
                     relationship.name, try position(column), try entityColumn.map(position),
@@ -222,6 +265,8 @@ package final class ObjectReader {
         let attributes = try layout.attributeColumns(of: name).map {
             (name: $0.attribute.name, kind: StoreValue.StorageKind($0.attribute), index: try position($0.column.name))
         }
-        return Decoder(entity: name, attributes: attributes, toOnes: toOnes, path: path, table: layout.table(for: name)?.name ?? name, columns: columns)
+        return Decoder(
+            entity: name, attributes: attributes, toOnes: toOnes, path: path,
+            table: layout.table(for: name)?.name ?? name, columns: columns)
     }
 }

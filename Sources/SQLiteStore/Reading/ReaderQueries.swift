@@ -58,7 +58,9 @@ extension ObjectReader {
         let keys = try statement.objectKeys(values)
         guard keys.allSatisfy({ $0 != nil }) else {
             // Read again, row by row, for the error that says which value is wrong.
-            return try Row.fetchAll(statement, arguments: StatementArguments(values.map(\.databaseValue))).map { try objectID($0, table: table) }
+            return try Row.fetchAll(statement, arguments: StatementArguments(values.map(\.databaseValue))).map {
+                try objectID($0, table: table)
+            }
         }
         return keys.map { ObjectID(entityNumber: Int(truncatingIfNeeded: $0!.entity), primaryKey: $0!.key) }
     }
@@ -73,7 +75,9 @@ extension ObjectReader {
 
     /// How relationship `name` of instances of the entity numbered `number` (called `entity`) is read.
     /// `nil` when the entity has no stored relationship `name`.
-    func relationshipQuery(_ name: String, entityNumber number: Int, entity: String) throws -> ReaderQueries.Relationship? {
+    func relationshipQuery(_ name: String, entityNumber number: Int, entity: String) throws -> ReaderQueries
+        .Relationship?
+    {
         let key = ReaderQueries.RelationshipKey(entityNumber: number, name: name)
         let generation = lookups?.generation ?? 0
         if let known = queries.relationships[key], known.generation == generation { return known }
@@ -87,7 +91,8 @@ extension ObjectReader {
         case let .foreignKey(table, column, entityColumn):
             built = .init(
                 sql: "SELECT \(q(column)), \(entityColumn.map(q) ?? "NULL") FROM \(t(table)) WHERE Z_PK = ?",
-                kind: .foreignKey(column: column, entityColumn: entityColumn), table: table, destinationNumber: destinationNumber, generation: generation)
+                kind: .foreignKey(column: column, entityColumn: entityColumn), table: table,
+                destinationNumber: destinationNumber, generation: generation)
         case let .inverseForeignKey(table, column, _, orderColumn):
             let order = orderColumn.map { "\(q($0)), Z_PK" } ?? "Z_PK"
             let members = try lookups?.condition(table: table, column: column, alias: table) ?? "\(q(column)) = ?"
@@ -95,14 +100,17 @@ extension ObjectReader {
                 sql: "SELECT Z_PK, Z_ENT FROM \(t(table)) WHERE \(members) ORDER BY \(order)",
                 kind: .members, table: table, destinationNumber: destinationNumber, generation: generation)
         case let .joinTable(join, sourceColumn, destinationColumn, orderColumn):
-            let destinationTable = layout.table(for: relationship.destinationEntityName)?.name ?? relationship.destinationEntityName
+            let destinationTable =
+                layout.table(for: relationship.destinationEntityName)?.name ?? relationship.destinationEntityName
             let order = orderColumn.map { "j.\(q($0)), d.Z_PK" } ?? "d.Z_PK"
-            let links = try lookups?.condition(table: join.name, column: sourceColumn, alias: "j") ?? "j.\(q(sourceColumn)) = ?"
+            let links =
+                try lookups?.condition(table: join.name, column: sourceColumn, alias: "j") ?? "j.\(q(sourceColumn)) = ?"
             built = .init(
                 sql: """
                     SELECT d.Z_PK, d.Z_ENT FROM \(t(join.name)) j JOIN \(t(destinationTable)) d ON d.Z_PK = j.\(q(destinationColumn))
                     WHERE \(links) ORDER BY \(order)
-                    """, kind: .members, table: destinationTable, destinationNumber: destinationNumber, generation: generation)
+                    """, kind: .members, table: destinationTable, destinationNumber: destinationNumber,
+                generation: generation)
         }
         queries.relationships[key] = built
         return built
@@ -110,7 +118,9 @@ extension ObjectReader {
 
     /// How instances of `entity` (and its subentities) whose attribute `name` equals a value are
     /// found, from the lowest key or the highest, at most `limit`.
-    func lookupQuery(_ entity: String, attribute name: String, end: LookupEnd, limit: Int?) throws -> ReaderQueries.Lookup {
+    func lookupQuery(_ entity: String, attribute name: String, end: LookupEnd, limit: Int?) throws
+        -> ReaderQueries.Lookup
+    {
         let key = ReaderQueries.LookupKey(entity: entity, attribute: name, last: end == .last, limit: limit)
         let generation = lookups?.generation ?? 0
         if let known = queries.lookups[key], known.generation == generation { return known }
@@ -119,7 +129,8 @@ extension ObjectReader {
                 .unknownEntity, path: path, "the model has no entity \(entity)",
                 fix: "use one of: \(layout.model.entities.map(\.name).joined(separator: ", "))")
         }
-        guard let (attribute, column) = layout.attributeColumns(of: entity).first(where: { $0.attribute.name == name }) else {
+        guard let (attribute, column) = layout.attributeColumns(of: entity).first(where: { $0.attribute.name == name })
+        else {
             throw StoreError(
                 .unknownProperty, path: path, "entity \(entity) has no stored attribute \(name)",
                 fix: "look up by a stored attribute of \(entity)")
@@ -133,7 +144,8 @@ extension ObjectReader {
             } else {
                 "SELECT Z_PK, Z_ENT FROM \(t(table.name)) WHERE \(SQLIdentifier.quote(column.name)) IS ? AND Z_ENT IN (\(entities)) ORDER BY Z_PK\(order)"
             }
-        let built = ReaderQueries.Lookup(sql: sql, kind: StoreValue.StorageKind(attribute), table: table.name, generation: generation)
+        let built = ReaderQueries.Lookup(
+            sql: sql, kind: StoreValue.StorageKind(attribute), table: table.name, generation: generation)
         queries.lookups[key] = built
         return built
     }

@@ -1,4 +1,5 @@
 internal import GRDB
+import ObjectModel
 
 /// The objects a run of owners reach through one to-many relationship, read with one statement:
 /// what ``ObjectPrefetch`` reads ahead for each batch once a migration's policy walks that
@@ -13,7 +14,9 @@ package struct RelatedObjects: Sendable {
     let members: [Int64: [StoredObject]]
 
     /// Whether `owner`'s members are here (none or some).
-    package func covers(_ owner: ObjectID) -> Bool { owner.entityNumber == entityNumber && keys.contains(owner.primaryKey) }
+    package func covers(_ owner: ObjectID) -> Bool {
+        owner.entityNumber == entityNumber && keys.contains(owner.primaryKey)
+    }
 
     /// `owner`'s members, for an owner it ``covers(_:)``.
     package func members(of owner: ObjectID) -> [StoredObject] { members[owner.primaryKey] ?? [] }
@@ -25,10 +28,49 @@ extension ObjectReader {
     /// range is cut short after the last owner read whole). Nil when this cannot be read by a
     /// range of an index (a to-one, or no index leads with the column naming the owner): then a
     /// range would read the whole table.
-    package func relatedObjects(of number: Int, keys: ClosedRange<Int64>, through name: String, limit: Int) throws -> RelatedObjects? {
-        guard let entity = layout.numbering.name(of: number), let storage = layout.storage(entity: entity, relationship: name),
+    package func relatedObjects(of number: Int, keys: ClosedRange<Int64>, through name: String, limit: Int) throws
+        -> RelatedObjects?
+    {
+        guard let entity = layout.numbering.name(of: number),
+            let storage = layout.storage(entity: entity, relationship: name),
             case .relationship(let relationship, _)? = layout.property(name, of: entity), relationship.isToMany
         else { return nil }
+        guard let (sql, ownerTable, ownerColumn, memberTable) = relatedQuery(storage, relationship) else { return nil }
+        guard try LookupIndexes.hasIndex(db, schema: schema, leadingWith: ownerColumn, on: ownerTable) else {
+            return nil
+        }
+        let statement = try db.cachedStatement(sql: sql)
+        let ownerIndex = statement.columnCount - 1
+        let names = statement.columnNames
+        var members: [Int64: [StoredObject]] = [:]
+        let entityColumn = CheckedColumn(path: path, table: memberTable, column: "Z_ENT")
+        var read = 0, lastOwner: Int64?
+        do {
+            try statement.forEachRow([.integer(keys.lowerBound), .integer(keys.upperBound), .integer(Int64(limit) + 1)])
+            { column in
+                read += 1
+                guard case .integer(let owner) = column(ownerIndex) else { return }
+                let object = try decoder(
+                    for: try entityColumn.requiredInt(column(Decoder.entityColumn).databaseValue), columns: names
+                ).object(column)
+                members[owner, default: []].append(object)
+                lastOwner = owner
+            }
+        } catch let error as DatabaseError { throw StoreError.from(error, path: path) }
+        guard read > limit, let lastOwner else {
+            return RelatedObjects(entityNumber: number, keys: keys, members: members)
+        }
+        // Cut short: the last owner's members may go on past the limit.
+        members[lastOwner] = nil
+        guard lastOwner > keys.lowerBound else { return nil }
+        return RelatedObjects(entityNumber: number, keys: keys.lowerBound...lastOwner - 1, members: members)
+    }
+
+    /// The query reading a to-many's members by a range of owners, with the table and column the
+    /// owners are named in (an index must lead with it) and the members' table; nil for a to-one.
+    private func relatedQuery(_ storage: StoreLayout.RelationshipStorage, _ relationship: RelationshipDescription)
+        -> (sql: String, ownerTable: String, ownerColumn: String, memberTable: String)?
+    {
         let q = SQLIdentifier.quote
         let sql: String, ownerTable: String, ownerColumn: String, memberTable: String
         switch storage {
@@ -48,26 +90,6 @@ extension ObjectReader {
                 WHERE j.\(q(sourceColumn)) BETWEEN ? AND ? ORDER BY j.\(q(sourceColumn)), \(orderColumn.map { "j.\(q($0)), " } ?? "")d.Z_PK LIMIT ?
                 """
         }
-        guard try LookupIndexes.hasIndex(db, schema: schema, leadingWith: ownerColumn, on: ownerTable) else { return nil }
-        let statement = try db.cachedStatement(sql: sql)
-        let ownerIndex = statement.columnCount - 1
-        let names = statement.columnNames
-        var members: [Int64: [StoredObject]] = [:]
-        let entityColumn = CheckedColumn(path: path, table: memberTable, column: "Z_ENT")
-        var read = 0, lastOwner: Int64?
-        do {
-            try statement.forEachRow([.integer(keys.lowerBound), .integer(keys.upperBound), .integer(Int64(limit) + 1)]) { column in
-                read += 1
-                guard case .integer(let owner) = column(ownerIndex) else { return }
-                let object = try decoder(for: try entityColumn.requiredInt(column(Decoder.entityColumn).databaseValue), columns: names).object(column)
-                members[owner, default: []].append(object)
-                lastOwner = owner
-            }
-        } catch let error as DatabaseError { throw StoreError.from(error, path: path) }
-        guard read > limit, let lastOwner else { return RelatedObjects(entityNumber: number, keys: keys, members: members) }
-        // Cut short: the last owner's members may go on past the limit.
-        members[lastOwner] = nil
-        guard lastOwner > keys.lowerBound else { return nil }
-        return RelatedObjects(entityNumber: number, keys: keys.lowerBound...lastOwner - 1, members: members)
+        return (sql, ownerTable, ownerColumn, memberTable)
     }
 }

@@ -38,11 +38,15 @@ package struct StoreModelMatch: Sendable {
 
     /// Finds the model for a store with `metadata` in `bundle` (if given), falling back to the
     /// model the store archived in `Z_MODELCACHE` (`cachedModel`, read only when needed).
-    package static func find(metadata: StoreMetadata, in bundle: ModelBundle?, cachedModel: () throws -> ManagedObjectModel?) throws -> StoreModelMatch {
+    package static func find(
+        metadata: StoreMetadata, in bundle: ModelBundle?, cachedModel: () throws -> ManagedObjectModel?
+    ) throws -> StoreModelMatch {
         var match = StoreModelMatch(differingEntities: [])
         if let bundle, let version = bundle.version(for: metadata) {
             match.matchedVersion = version.name
-            match.identicalVersions = bundle.versions(matchingHashes: metadata.versionHashes).map(\.name).filter { $0 != version.name }
+            match.identicalVersions = bundle.versions(matchingHashes: metadata.versionHashes).map(\.name).filter {
+                $0 != version.name
+            }
             match.model = version.model
             match.source = .bundle
             return match

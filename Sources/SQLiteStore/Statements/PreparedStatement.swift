@@ -21,6 +21,8 @@ package final class PreparedStatement {
 
     /// The rows the statement returns with `values` bound by position.
     package func rows(_ values: [SQLValue]) throws -> [[SQLValue]] {
-        do { return try statement.rows(values) } catch let error as DatabaseError { throw StoreError.from(error, path: path) }
+        do { return try statement.rows(values) } catch let error as DatabaseError {
+            throw StoreError.from(error, path: path)
+        }
     }
 }

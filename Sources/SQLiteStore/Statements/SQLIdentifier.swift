@@ -7,7 +7,9 @@ package enum SQLIdentifier {
     package static func quote(_ identifier: String) -> String {
         // Bytes, not Characters: this runs for every statement a migration builds.
         let bytes = identifier.utf8
-        let isLetter = { (byte: UInt8) in (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") || byte == UInt8(ascii: "_") }
+        let isLetter = { (byte: UInt8) in
+            (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") || byte == UInt8(ascii: "_")
+        }
         let plain =
             bytes.first.map(isLetter) == true
             && bytes.allSatisfy { isLetter($0) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) }

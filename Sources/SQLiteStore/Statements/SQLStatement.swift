@@ -59,7 +59,9 @@ package struct SQLStatement: Hashable, Sendable, CustomStringConvertible {
     /// The values to bind, in order; only for a statement ``isBound``.
     var values: [SQLValue] {
         arguments.map { argument in
-            guard case .value(let value) = argument else { preconditionFailure("SQL parameter \(argument) was never bound: \(sql)") }
+            guard case .value(let value) = argument else {
+                preconditionFailure("SQL parameter \(argument) was never bound: \(sql)")
+            }
             return value
         }
     }

@@ -73,7 +73,8 @@ extension Statement {
             let code = sqlite3_step(handle)
             if code == SQLITE_DONE { return keys }
             guard code == SQLITE_ROW else { throw failure(code, handle) }
-            guard sqlite3_column_type(handle, 0) == SQLITE_INTEGER, sqlite3_column_type(handle, 1) == SQLITE_INTEGER else {
+            guard sqlite3_column_type(handle, 0) == SQLITE_INTEGER, sqlite3_column_type(handle, 1) == SQLITE_INTEGER
+            else {
                 keys.append(nil)
                 continue
             }
@@ -134,7 +135,9 @@ extension Statement {
             return data.withUnsafeBytes { bytes in
                 bytes.isEmpty
                     ? sqlite3_bind_text(handle, index, "", 0, transient)
-                    : sqlite3_bind_text(handle, index, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), transient)
+                    : sqlite3_bind_text(
+                        handle, index, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count),
+                        transient)
             }
         case .blob(let data):
             return data.withUnsafeBytes { bytes in
@@ -164,15 +167,20 @@ extension Statement {
             var string = string
             return string.withUTF8 { bytes in
                 // Never a NULL pointer, even for "": that would bind NULL, not the empty text.
-                sqlite3_bind_text(handle, index, place(UnsafeRawBufferPointer(bytes)).assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil)
+                sqlite3_bind_text(
+                    handle, index, place(UnsafeRawBufferPointer(bytes)).assumingMemoryBound(to: CChar.self),
+                    Int32(bytes.count), nil)
             }
         case .undecodableText(let data):
             return data.withUnsafeBytes { bytes in
-                sqlite3_bind_text(handle, index, place(bytes).assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil)
+                sqlite3_bind_text(
+                    handle, index, place(bytes).assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil)
             }
         case .blob(let data):
             return data.withUnsafeBytes { bytes in
-                bytes.isEmpty ? sqlite3_bind_zeroblob(handle, index, 0) : sqlite3_bind_blob(handle, index, place(bytes), Int32(bytes.count), nil)
+                bytes.isEmpty
+                    ? sqlite3_bind_zeroblob(handle, index, 0)
+                    : sqlite3_bind_blob(handle, index, place(bytes), Int32(bytes.count), nil)
             }
         }
     }
@@ -184,7 +192,8 @@ extension Statement {
         case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, index))
         case SQLITE_TEXT:
             guard let text = sqlite3_column_text(handle, index) else { return .text("") }
-            return SQLValue(textBytes: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, index))))
+            return SQLValue(
+                textBytes: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, index))))
         case SQLITE_BLOB:
             let count = Int(sqlite3_column_bytes(handle, index))
             guard count > 0, let bytes = sqlite3_column_blob(handle, index) else { return .blob(Data()) }

@@ -36,7 +36,9 @@ package final class StoreConnection {
         if statement.values.contains(where: { if case .undecodableText = $0 { true } else { false } }) {
             return try converting { try db.makeStatement(sql: statement.sql).run(statement.values) }
         }
-        try converting { try db.execute(sql: statement.sql, arguments: StatementArguments(statement.values.map(\.databaseValue))) }
+        try converting {
+            try db.execute(sql: statement.sql, arguments: StatementArguments(statement.values.map(\.databaseValue)))
+        }
     }
 
     /// Rows the last `INSERT`, `UPDATE` or `DELETE` run on this connection inserted, changed or

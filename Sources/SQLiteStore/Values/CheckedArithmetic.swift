@@ -38,7 +38,9 @@ package enum CheckedArithmetic {
 }
 
 /// The function's body, in SQLite's C calling convention.
-private func checkedNumber(_ context: OpaquePointer?, _ count: Int32, _ arguments: UnsafeMutablePointer<OpaquePointer?>?) {
+private func checkedNumber(
+    _ context: OpaquePointer?, _ count: Int32, _ arguments: UnsafeMutablePointer<OpaquePointer?>?
+) {
     guard let arguments, count == 3 else { return }
     let value = arguments[0]
     guard sqlite3_value_type(value) == SQLITE_FLOAT else {
@@ -53,6 +55,8 @@ private func checkedNumber(_ context: OpaquePointer?, _ count: Int32, _ argument
         return
     }
     let label = sqlite3_value_text(arguments[2]).map { String(cString: $0) } ?? "an expression"
-    let result = number.isFinite ? "\(number), past the range of a 64-bit integer" : "infinity, past the range of a Double (about ±1.8e308)"
+    let result =
+        number.isFinite
+        ? "\(number), past the range of a 64-bit integer" : "infinity, past the range of a Double (about ±1.8e308)"
     sqlite3_result_error(context, CheckedArithmetic.messagePrefix + label + " gives " + result, -1)
 }

@@ -33,7 +33,9 @@ struct CheckedColumn: Sendable {
 
     /// The integer in `value`, which must not be NULL.
     func requiredInteger(_ value: DatabaseValue, row: @autoclosure () -> String? = nil) throws -> Int64 {
-        guard let number = try integer(value, row: row()) else { throw wrongKind(value, expected: "an integer", row: row()) }
+        guard let number = try integer(value, row: row()) else {
+            throw wrongKind(value, expected: "an integer", row: row())
+        }
         return number
     }
 

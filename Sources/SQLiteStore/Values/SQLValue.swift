@@ -69,7 +69,11 @@ extension SQLValue {
     /// The text in `bytes` as SQLite holds it: `.text` when they are UTF-8, else `.undecodableText`.
     /// (A NUL inside is kept either way: SQLite counts text in bytes.)
     package init(textBytes bytes: UnsafeBufferPointer<UInt8>) {
-        if let text = String(validating: bytes, as: UTF8.self) { self = .text(text) } else { self = .undecodableText(Data(bytes)) }
+        if let text = String(validating: bytes, as: UTF8.self) {
+            self = .text(text)
+        } else {
+            self = .undecodableText(Data(bytes))
+        }
     }
 }
 

@@ -12,25 +12,38 @@ extension StoreError {
             return StoreError(
                 .readOnly, path: path,
                 "has an unfinished transaction a writer that crashed left in \(path)-journal, which must be rolled back before the store can be read",
-                fix: "open the store with its app, or run `chrysalis migrate`, which rolls it back first (this command writes nothing)")
+                fix:
+                    "open the store with its app, or run `chrysalis migrate`, which rolls it back first (this command writes nothing)"
+            )
         }
         if message.hasPrefix(CheckedArithmetic.messagePrefix) {
-            return StoreError(.badValue, path: path, message, fix: "change the value expression so its result stays within the attribute's range")
+            return StoreError(
+                .badValue, path: path, message,
+                fix: "change the value expression so its result stays within the attribute's range")
         }
         switch database.resultCode {
         case .SQLITE_NOTADB:
-            return StoreError(.corrupt, path: path, "is not a valid database (\(message))", fix: "restore the store from a backup")
+            return StoreError(
+                .corrupt, path: path, "is not a valid database (\(message))", fix: "restore the store from a backup")
         case .SQLITE_CORRUPT:
             return StoreError(
-                .corrupt, path: path, "is corrupt (\(message))", fix: "restore the store from a backup; `sqlite3 STORE .recover` may save some rows")
+                .corrupt, path: path, "is corrupt (\(message))",
+                fix: "restore the store from a backup; `sqlite3 STORE .recover` may save some rows")
         case .SQLITE_READONLY, .SQLITE_PERM:
-            return StoreError(.readOnly, path: path, "cannot be written (\(message))", fix: "check the file's and directory's permissions")
+            return StoreError(
+                .readOnly, path: path, "cannot be written (\(message))",
+                fix: "check the file's and directory's permissions")
         case .SQLITE_BUSY, .SQLITE_LOCKED:
-            return StoreError(.busy, path: path, "is locked by another process (\(message))", fix: "close the app or process using it and try again")
+            return StoreError(
+                .busy, path: path, "is locked by another process (\(message))",
+                fix: "close the app or process using it and try again")
         case .SQLITE_CANTOPEN:
-            return StoreError(.unreadable, path: path, "cannot be opened (\(message))", fix: "check that the file and its directory are readable")
+            return StoreError(
+                .unreadable, path: path, "cannot be opened (\(message))",
+                fix: "check that the file and its directory are readable")
         case .SQLITE_FULL:
-            return StoreError(.full, path: path, "the disk is full (\(message))", fix: "free space on the volume and try again")
+            return StoreError(
+                .full, path: path, "the disk is full (\(message))", fix: "free space on the volume and try again")
         default:
             return StoreError(.sqlite, path: path, message)
         }

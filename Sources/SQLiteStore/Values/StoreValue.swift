@@ -49,7 +49,8 @@ public enum StoreValue: Hashable, Sendable {
         switch (kind.type, self) {
         case (.integer16, .integer(let number)), (.integer32, .integer(let number)), (.integer64, .integer(let number)):
             return .integer(number)
-        case (.integer16, .bool(let flag)), (.integer32, .bool(let flag)), (.integer64, .bool(let flag)), (.boolean, .bool(let flag)):
+        case (.integer16, .bool(let flag)), (.integer32, .bool(let flag)), (.integer64, .bool(let flag)),
+            (.boolean, .bool(let flag)):
             return .integer(flag ? 1 : 0)
         case (.boolean, .integer(let number)) where number == 0 || number == 1:
             return .integer(number)
@@ -98,7 +99,9 @@ public enum StoreValue: Hashable, Sendable {
             self = .date(Date(timeIntervalSinceReferenceDate: Double(seconds)))
         case (.decimal, .real(let number)):
             // Only a decimal that converts back to the same double; Decimal(Double) traps on infinity.
-            if number.isFinite, let decimal = Decimal(string: String(number)), NSDecimalNumber(decimal: decimal).doubleValue == number {
+            if number.isFinite, let decimal = Decimal(string: String(number)),
+                NSDecimalNumber(decimal: decimal).doubleValue == number
+            {
                 self = .decimal(decimal)
             } else {
                 self = .stored(value)
@@ -110,7 +113,8 @@ public enum StoreValue: Hashable, Sendable {
             self = .double(Double(number))
         case (.uuid, .blob(let bytes)) where bytes.count == 16:
             self = .uuid(bytes.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) })
-        case (.uri, .text(let text)): self = URL(string: text).flatMap { $0.absoluteString == text ? StoreValue.uri($0) : nil } ?? .string(text)
+        case (.uri, .text(let text)):
+            self = URL(string: text).flatMap { $0.absoluteString == text ? StoreValue.uri($0) : nil } ?? .string(text)
         case (.string, .text(let text)): self = .string(text)
         case (.binaryData, .blob(let bytes)) where kind.allowsExternalBinaryDataStorage:
             self = Self.external(bytes) ?? .stored(value)
@@ -131,7 +135,9 @@ public enum StoreValue: Hashable, Sendable {
         case 1: return .data(bytes.dropFirst())
         case 2:
             let name = bytes.dropFirst().dropLast()
-            guard bytes.last == 0, !name.contains(0), let reference = String(validating: name, as: UTF8.self) else { return nil }
+            guard bytes.last == 0, !name.contains(0), let reference = String(validating: name, as: UTF8.self) else {
+                return nil
+            }
             return .externalDataReference(reference)
         default: return nil
         }

@@ -19,7 +19,8 @@ final class InsertShape {
     var inserted: Int { rows.written }
 
     init(
-        number: Int, root: Int, table: String, schema: String, columns: [(attribute: AttributeDescription, column: StoreLayout.Column)],
+        number: Int, root: Int, table: String, schema: String,
+        columns: [(attribute: AttributeDescription, column: StoreLayout.Column)],
         toOnes: [(name: String, column: String, entityColumn: String?)]
     ) {
         (self.number, self.root, self.table) = (number, root, table)
@@ -36,10 +37,13 @@ final class InsertShape {
         }
         self.toOnePositions = NameIndex(toOnePositions)
         defaults =
-            [.null, SQLValue(number), 1] + columns.map { ObjectWriter.defaultValue(of: $0.attribute)?.sqlValue(for: $0.attribute) ?? .null }
+            [.null, SQLValue(number), 1]
+            + columns.map { ObjectWriter.defaultValue(of: $0.attribute)?.sqlValue(for: $0.attribute) ?? .null }
             + Array(repeating: .null, count: names.count - 3 - columns.count)
         rows = RowQueue(
-            table: table, insertInto: "INSERT INTO \(SQLIdentifier.qualified(table, schema: schema)) (\(names.joined(separator: ", ")))",
+            table: table,
+            insertInto:
+                "INSERT INTO \(SQLIdentifier.qualified(table, schema: schema)) (\(names.joined(separator: ", ")))",
             width: names.count)
     }
 }

@@ -9,7 +9,8 @@ extension ObjectWriter {
         // Numbers are read as Xcode's model compiler reads them, with NSString's integerValue and
         // doubleValue: the leading number, or 0 (Wire's `mutedStatus`, Integer 32, keeps the
         // Boolean default "NO" it had before its type changed: Core Data gives it 0).
-        case .integer16, .integer32, .integer64: return .integer(Self.leadingNumber(text, fraction: false).flatMap { Int64($0) } ?? 0)
+        case .integer16, .integer32, .integer64:
+            return .integer(Self.leadingNumber(text, fraction: false).flatMap { Int64($0) } ?? 0)
         case .double, .float: return .double(Self.leadingNumber(text, fraction: true).flatMap(Double.init) ?? 0)
         case .decimal: return Decimal(string: text).map(StoreValue.decimal)
         case .boolean: return .bool(["YES", "TRUE", "1"].contains(text.uppercased()))

@@ -6,6 +6,8 @@ extension ObjectWriter {
     package func delete(_ id: ObjectID) throws {
         try writeQueuedInserts()
         let (_, table, _) = try resolve(try name(of: id))
-        try db.cachedStatement(sql: "DELETE FROM \(t(table.name)) WHERE Z_PK = ? AND Z_ENT = ?").run([.integer(id.primaryKey), SQLValue(id.entityNumber)])
+        try db.cachedStatement(sql: "DELETE FROM \(t(table.name)) WHERE Z_PK = ? AND Z_ENT = ?").run([
+            .integer(id.primaryKey), SQLValue(id.entityNumber),
+        ])
     }
 }

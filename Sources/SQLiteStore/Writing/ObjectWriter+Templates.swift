@@ -20,21 +20,29 @@ extension ObjectWriter {
         var columns = ["Z_PK", "Z_ENT", "Z_OPT"]
         for name in attributes {
             guard let column = layout.column(entity: entity, property: name) else {
-                throw StoreError(.unknownProperty, path: path, "entity \(entity) has no stored attribute \(name)", fix: "check the model")
+                throw StoreError(
+                    .unknownProperty, path: path, "entity \(entity) has no stored attribute \(name)",
+                    fix: "check the model")
             }
             columns.append(SQLIdentifier.quote(column.name))
         }
         var hasEntityColumn: [Bool] = []
         for name in relationships {
-            guard case let .foreignKey(_, column, entityColumn)? = layout.storage(entity: entity, relationship: name) else {
-                throw StoreError(.unknownProperty, path: path, "entity \(entity) has no to-one relationship \(name)", fix: "check the model")
+            guard case let .foreignKey(_, column, entityColumn)? = layout.storage(entity: entity, relationship: name)
+            else {
+                throw StoreError(
+                    .unknownProperty, path: path, "entity \(entity) has no to-one relationship \(name)",
+                    fix: "check the model")
             }
             columns.append(SQLIdentifier.quote(column))
             if let entityColumn { columns.append(SQLIdentifier.quote(entityColumn)) }
             hasEntityColumn.append(entityColumn != nil)
         }
-        let sql = "INSERT INTO \(t(table.name)) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
-        return InsertTemplate(entity: entity, entityNumber: number, root: root, table: table.name, sql: sql, hasEntityColumn: hasEntityColumn)
+        let sql =
+            "INSERT INTO \(t(table.name)) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
+        return InsertTemplate(
+            entity: entity, entityNumber: number, root: root, table: table.name, sql: sql,
+            hasEntityColumn: hasEntityColumn)
     }
 
     /// Inserts one row with `template`: attribute values already in storage form (see

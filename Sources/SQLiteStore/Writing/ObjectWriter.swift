@@ -48,20 +48,29 @@ package final class ObjectWriter {
     /// model's default values, as a new Core Data object does) and to-one destinations `toOne`
     /// (a key only: the destination's side is not touched); returns its ID.
     @discardableResult
-    package func insert(_ entity: String, _ values: [String: StoreValue] = [:], toOne: [String: ObjectID] = [:]) throws -> ObjectID {
+    package func insert(_ entity: String, _ values: [String: StoreValue] = [:], toOne: [String: ObjectID] = [:]) throws
+        -> ObjectID
+    {
         let pending = try prepareInsert(entity, values, toOne: toOne)
         try run(pending)
         return pending.id
     }
 
     /// Every attribute of `values` in its argument position of `shape`'s insert.
-    func bind(_ values: [String: StoreValue], of entity: String, into arguments: inout [SQLValue], shape: InsertShape) throws {
+    func bind(_ values: [String: StoreValue], of entity: String, into arguments: inout [SQLValue], shape: InsertShape)
+        throws
+    {
         for (name, value) in values {
-            guard let position = shape.positions[name] else { throw unknownAttribute(name, of: entity, known: shape.positions.names) }
+            guard let position = shape.positions[name] else {
+                throw unknownAttribute(name, of: entity, known: shape.positions.names)
+            }
             // The common case converts with the column's kind alone; the full description is
             // looked at only to explain a value that cannot be stored, or to check a required nil.
-            guard let converted = value.sqlValue(for: shape.kinds[position - 3]), !(converted.isNull && checksRequiredValues) else {
-                arguments[position] = try storedValue(value, entity: entity, name: name, attribute: shape.attributes[position - 3])
+            guard let converted = value.sqlValue(for: shape.kinds[position - 3]),
+                !(converted.isNull && checksRequiredValues)
+            else {
+                arguments[position] = try storedValue(
+                    value, entity: entity, name: name, attribute: shape.attributes[position - 3])
                 continue
             }
             arguments[position] = converted
@@ -85,13 +94,18 @@ package final class ObjectWriter {
         guard !description.isAbstract else {
             throw StoreError(
                 .unknownEntity, path: path, "entity \(entity) is abstract and cannot have instances",
-                fix: "insert one of its subentities: \(layout.model.subentities(of: description).map(\.name).joined(separator: ", "))")
+                fix:
+                    "insert one of its subentities: \(layout.model.subentities(of: description).map(\.name).joined(separator: ", "))"
+            )
         }
         let shape = InsertShape(
             number: number, root: layout.numbering.number(of: layout.model.rootEntity(of: description).name) ?? number,
             table: table.name, schema: schema, columns: layout.attributeColumns(of: entity),
             toOnes: layout.model.allRelationships(of: description).compactMap { relationship in
-                guard case let .foreignKey(_, column, entityColumn)? = layout.storage(entity: entity, relationship: relationship.name) else { return nil }
+                guard
+                    case let .foreignKey(_, column, entityColumn)? = layout.storage(
+                        entity: entity, relationship: relationship.name)
+                else { return nil }
                 return (relationship.name, column, entityColumn)
             })
         insertShapes[entity] = shape
@@ -139,7 +153,8 @@ package final class ObjectWriter {
         let entity = try name(of: id)
         let (_, table, _) = try resolve(entity)
         let (columns, arguments) = try assignments(entity: entity, values)
-        let sets = ((countsChange ? ["Z_OPT = Z_OPT + 1"] : []) + columns.map { "\(SQLIdentifier.quote($0)) = ?" }).joined(separator: ", ")
+        let sets = ((countsChange ? ["Z_OPT = Z_OPT + 1"] : []) + columns.map { "\(SQLIdentifier.quote($0)) = ?" })
+            .joined(separator: ", ")
         try db.cachedStatement(sql: "UPDATE \(t(table.name)) SET \(sets) WHERE Z_PK = ?")
             .run(arguments + [.integer(id.primaryKey)])
     }
@@ -149,7 +164,8 @@ package final class ObjectWriter {
     package func finish() throws {
         try writeQueuedInserts()
         for (root, next) in nextKeys {
-            try db.execute(sql: "UPDATE \(t("Z_PRIMARYKEY")) SET Z_MAX = ? WHERE Z_ENT = ?", arguments: [next - 1, root])
+            try db.execute(
+                sql: "UPDATE \(t("Z_PRIMARYKEY")) SET Z_MAX = ? WHERE Z_ENT = ?", arguments: [next - 1, root])
         }
     }
 
@@ -175,7 +191,10 @@ package final class ObjectWriter {
         }
         let recorded = try PrimaryKeyTable.recordedMax(db, number: root, path: path, schema: schema)
         let keys = CheckedColumn(path: path, table: table, column: "Z_PK")
-        let used = try keys.integer(try DatabaseValue.fetchOne(db, sql: "SELECT max(Z_PK) FROM \(t(table))") ?? .null, row: "its highest") ?? 0
+        let used =
+            try keys.integer(
+                try DatabaseValue.fetchOne(db, sql: "SELECT max(Z_PK) FROM \(t(table))") ?? .null, row: "its highest")
+            ?? 0
         guard used <= PrimaryKeyTable.highestKey else { throw noKeysLeft(table, used) }
         return max(recorded, used) + 1
     }
@@ -184,7 +203,8 @@ package final class ObjectWriter {
     /// there, so the store is damaged, and counting on would overflow.
     private func noKeysLeft(_ table: String, _ highest: Int64) -> StoreError {
         StoreError(
-            .corrupt, path: path, "\(table).Z_PK reaches \(highest), which leaves no keys for new objects (at most \(PrimaryKeyTable.highestKey))",
+            .corrupt, path: path,
+            "\(table).Z_PK reaches \(highest), which leaves no keys for new objects (at most \(PrimaryKeyTable.highestKey))",
             fix: CheckedColumn.damagedFix(path))
     }
 
@@ -203,7 +223,9 @@ package final class ObjectWriter {
     /// The entity name of `id`.
     func name(of id: ObjectID) throws -> String {
         guard let name = layout.numbering.name(of: id.entityNumber) else {
-            throw StoreError(.unknownEntity, path: path, "no entity has number \(id.entityNumber) (object \(id))", fix: "use an ID this store handed out")
+            throw StoreError(
+                .unknownEntity, path: path, "no entity has number \(id.entityNumber) (object \(id))",
+                fix: "use an ID this store handed out")
         }
         return name
     }
@@ -213,13 +235,17 @@ package final class ObjectWriter {
 
     private func assignments(entity: String, _ values: [String: StoreValue]) throws -> ([String], [SQLValue]) {
         if attributeIndex[entity] == nil {
-            attributeIndex[entity] = Dictionary(layout.attributeColumns(of: entity).map { ($0.attribute.name, $0) }, uniquingKeysWith: { first, _ in first })
+            attributeIndex[entity] = Dictionary(
+                layout.attributeColumns(of: entity).map { ($0.attribute.name, $0) },
+                uniquingKeysWith: { first, _ in first })
         }
         let attributes = attributeIndex[entity] ?? [:]
         var columns: [String] = []
         var arguments: [SQLValue] = []
         for (name, value) in values.sorted(by: { $0.key < $1.key }) {
-            guard let (attribute, column) = attributes[name] else { throw unknownAttribute(name, of: entity, known: attributes.keys) }
+            guard let (attribute, column) = attributes[name] else {
+                throw unknownAttribute(name, of: entity, known: attributes.keys)
+            }
             columns.append(column.name)
             arguments.append(try storedValue(value, entity: entity, name: name, attribute: attribute))
         }
@@ -227,24 +253,32 @@ package final class ObjectWriter {
     }
 
     /// `value` in the storage form of `attribute`, or why it cannot be stored.
-    func storedValue(_ value: StoreValue, entity: String, name: String, attribute: AttributeDescription) throws -> SQLValue {
+    func storedValue(_ value: StoreValue, entity: String, name: String, attribute: AttributeDescription) throws
+        -> SQLValue
+    {
         guard let converted = value.sqlValue(for: attribute) else {
             throw StoreError(
-                .badValue, path: path, "\(entity).\(name) is \(attribute.attributeType.displayName) and cannot hold \(value)",
+                .badValue, path: path,
+                "\(entity).\(name) is \(attribute.attributeType.displayName) and cannot hold \(value)",
                 fix: "give a value of the attribute's type")
         }
         if checksRequiredValues && converted.isNull && !attribute.isOptional && attribute.defaultValueString == nil {
-            throw StoreError(.badValue, path: path, "\(entity).\(name) is required but was given no value", fix: "give it a value")
+            throw StoreError(
+                .badValue, path: path, "\(entity).\(name) is required but was given no value", fix: "give it a value")
         }
         return converted
     }
 
     func unknownAttribute(_ name: String, of entity: String, known: some Sequence<String>) -> StoreError {
-        let isRelationship = layout.model.entity(named: entity).flatMap { layout.model.relationship(named: name, in: $0) } != nil
+        let isRelationship =
+            layout.model.entity(named: entity).flatMap { layout.model.relationship(named: name, in: $0) } != nil
         return StoreError(
             .unknownProperty, path: path,
-            isRelationship ? "\(entity).\(name) is a relationship, not an attribute" : "entity \(entity) has no stored attribute \(name)",
-            fix: isRelationship ? "set it with relate(_:_:to:)" : "use one of: \(known.sorted().joined(separator: ", "))")
+            isRelationship
+                ? "\(entity).\(name) is a relationship, not an attribute"
+                : "entity \(entity) has no stored attribute \(name)",
+            fix: isRelationship
+                ? "set it with relate(_:_:to:)" : "use one of: \(known.sorted().joined(separator: ", "))")
     }
 
     /// `entity`'s relationships, for an error's fix.

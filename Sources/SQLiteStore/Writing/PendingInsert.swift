@@ -22,7 +22,9 @@ package struct PendingInsert {
 extension ObjectWriter {
     /// An instance of `entity` with attribute `values` (the model's defaults for the rest) and
     /// to-one keys `toOne`, its key handed out, ready for ``run(_:)``.
-    package func prepareInsert(_ entity: String, _ values: [String: StoreValue] = [:], toOne: [String: ObjectID] = [:]) throws -> PendingInsert {
+    package func prepareInsert(_ entity: String, _ values: [String: StoreValue] = [:], toOne: [String: ObjectID] = [:])
+        throws -> PendingInsert
+    {
         let shape = try insertShape(entity)
         // Every attribute column is bound: the given value, else the default, else NULL (a
         // column left out of an INSERT is NULL too; Core Data's tables have no DEFAULT clauses).
@@ -30,7 +32,9 @@ extension ObjectWriter {
         try bind(values, of: entity, into: &arguments, shape: shape)
         let key = try nextKey(root: shape.root, table: shape.table)
         arguments[0] = .integer(key)
-        var pending = PendingInsert(id: ObjectID(entityNumber: shape.number, primaryKey: key), entity: entity, shape: shape, arguments: arguments)
+        var pending = PendingInsert(
+            id: ObjectID(entityNumber: shape.number, primaryKey: key), entity: entity, shape: shape,
+            arguments: arguments)
         for (name, destination) in toOne { try setToOne(name, to: destination, in: &pending) }
         return pending
     }

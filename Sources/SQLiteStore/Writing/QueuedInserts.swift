@@ -115,10 +115,13 @@ final class RowQueue {
 
     private func batchStatement(in db: Database) throws -> Statement {
         if let batch { return batch }
-        let made = try db.makeStatement(sql: "\(insertInto) VALUES " + Array(repeating: Self.row(width), count: batchRows).joined(separator: ", "))
+        let made = try db.makeStatement(
+            sql: "\(insertInto) VALUES " + Array(repeating: Self.row(width), count: batchRows).joined(separator: ", "))
         batch = made
         return made
     }
 
-    private static func row(_ width: Int) -> String { "(" + Array(repeating: "?", count: width).joined(separator: ", ") + ")" }
+    private static func row(_ width: Int) -> String {
+        "(" + Array(repeating: "?", count: width).joined(separator: ", ") + ")"
+    }
 }

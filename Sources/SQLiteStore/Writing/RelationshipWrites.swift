@@ -20,17 +20,22 @@ extension ObjectWriter {
         case .foreignKey:
             guard destinations.count <= 1 else {
                 throw StoreError(
-                    .badValue, path: path, "\(plan.entity).\(name) is to-one but was given \(destinations.count) destinations",
+                    .badValue, path: path,
+                    "\(plan.entity).\(name) is to-one but was given \(destinations.count) destinations",
                     fix: "give at most one destination")
             }
             try setForeignKey(of: id, plan, to: destinations.first)
             // A one-to-one keeps a key on both sides.
-            if let inverse = plan.inverseToOne, let destination = destinations.first, let other = try? writePlan(destination, inverse) {
+            if let inverse = plan.inverseToOne, let destination = destinations.first,
+                let other = try? writePlan(destination, inverse)
+            {
                 try setForeignKey(of: destination, other, to: id)
             }
         case let .inverseForeignKey(_, _, entityColumn, orderColumn):
             try db.cachedStatement(sql: plan.detachAll).run(
-                (entityColumn == nil ? [] : [SQLValue.null]) + (orderColumn == nil ? [] : [SQLValue.null]) + [.integer(id.primaryKey)])
+                (entityColumn == nil ? [] : [SQLValue.null]) + (orderColumn == nil ? [] : [SQLValue.null]) + [
+                    .integer(id.primaryKey)
+                ])
             try attachMembers(destinations, to: id, plan, from: 0)
         case .joinTable:
             try db.cachedStatement(sql: plan.detachAll).run([.integer(id.primaryKey)])
@@ -54,7 +59,9 @@ extension ObjectWriter {
             try relate(id, name, to: Array(destinations.suffix(1)))
         case .inverseForeignKey, .joinTable:
             try requireDestinations(destinations, of: plan)
-            let next = plan.orders ? try Int64.fetchOne(db.cachedStatement(sql: plan.countMembers), arguments: [id.primaryKey]) ?? 0 : 0
+            let next =
+                plan.orders
+                ? try Int64.fetchOne(db.cachedStatement(sql: plan.countMembers), arguments: [id.primaryKey]) ?? 0 : 0
             if case .inverseForeignKey = plan.storage {
                 try attachMembers(destinations, to: id, plan, from: Int(next))
             } else {
@@ -107,7 +114,9 @@ extension ObjectWriter {
 
     /// A to-many kept in its members' rows: each of `destinations` pointed at `id`, positions
     /// counting on from `first`.
-    private func attachMembers(_ destinations: [ObjectID], to id: ObjectID, _ plan: RelationshipWritePlan, from first: Int) throws {
+    private func attachMembers(
+        _ destinations: [ObjectID], to id: ObjectID, _ plan: RelationshipWritePlan, from first: Int
+    ) throws {
         guard case let .inverseForeignKey(_, _, entityColumn, orderColumn) = plan.storage else { return }
         let update = try db.cachedStatement(sql: plan.attach)
         for (offset, destination) in destinations.enumerated() {
@@ -120,9 +129,13 @@ extension ObjectWriter {
 
     /// A many-to-many: a link from `id` to each of `destinations` (kept if it is there), positions
     /// counting on from `first`.
-    private func insertLinks(_ destinations: [ObjectID], from id: ObjectID, _ plan: RelationshipWritePlan, from first: Int) throws {
+    private func insertLinks(
+        _ destinations: [ObjectID], from id: ObjectID, _ plan: RelationshipWritePlan, from first: Int
+    ) throws {
         if let links = plan.links {
-            for destination in destinations { try queue([.integer(id.primaryKey), .integer(destination.primaryKey)], in: links) }
+            for destination in destinations {
+                try queue([.integer(id.primaryKey), .integer(destination.primaryKey)], in: links)
+            }
             return
         }
         let insert = try db.cachedStatement(sql: plan.attach)
@@ -163,7 +176,8 @@ final class RelationshipWritePlan {
     let links: RowQueue?
 
     init(
-        entity: String, relationship: RelationshipDescription, storage: StoreLayout.RelationshipStorage, allowed: Set<Int>,
+        entity: String, relationship: RelationshipDescription, storage: StoreLayout.RelationshipStorage,
+        allowed: Set<Int>,
         inverseToOne: String?, table t: (String) -> String
     ) {
         self.entity = entity
@@ -197,7 +211,11 @@ final class RelationshipWritePlan {
             orders = orderColumn != nil
             links =
                 orders
-                ? nil : RowQueue(table: join.name, insertInto: "INSERT OR IGNORE INTO \(t(join.name)) (\(columns.map(q).joined(separator: ", ")))", width: 2)
+                ? nil
+                : RowQueue(
+                    table: join.name,
+                    insertInto: "INSERT OR IGNORE INTO \(t(join.name)) (\(columns.map(q).joined(separator: ", ")))",
+                    width: 2)
         }
     }
 }
