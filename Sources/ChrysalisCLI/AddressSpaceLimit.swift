@@ -24,9 +24,17 @@ enum AddressSpaceLimit {
         }
         return MigrationError(
             .notWritable,
-            "this process may map at most \(limit.rlim_cur / 1024) KB of memory (its address-space limit, `ulimit -v`, hard limit \(limit.rlim_max == rlim_t.max ? "unlimited" : "\(limit.rlim_max / 1024) KB")), and Chrysalis reserves up to \(needed / 1024) KB at once (its threads' stacks, malloc's arenas, SQLite's cache)",
+            """
+            this process may map at most \(limit.rlim_cur / 1024) KB of memory (its address-space limit, `ulimit \
+            -v`, hard limit \(limit.rlim_max == rlim_t.max ? "unlimited" : "\(limit.rlim_max / 1024) KB")), and \
+            Chrysalis reserves up to \(needed / 1024) KB at once (its threads' stacks, malloc's arenas, SQLite's \
+            cache)
+            """,
             fix:
-                "raise the limit (`ulimit -v \(needed / 1024)` or `ulimit -v unlimited`), then run again; nothing was read or written"
+                """
+                raise the limit (`ulimit -v \(needed / 1024)` or `ulimit -v unlimited`), then run again; nothing \
+                was read or written
+                """
         )
     }
 }

@@ -90,7 +90,11 @@ public struct Chrysalis: ParsableCommand {
                 $0 >= 0x20 && $0 < 0x7F ? String(UnicodeScalar($0)) : String(format: "\\x%02x", $0)
             }.joined()
             StandardStreams.err(
-                "error: argument \(index) (\(shown)) is not UTF-8 text: Chrysalis reads names as text, and this one would name another file or none. Fix: give the file a name that is text (`mv`), or make a link with such a name and give that\n"
+                """
+                error: argument \(index) (\(shown)) is not UTF-8 text: Chrysalis reads names as text, and this one \
+                would name another file or none. Fix: give the file a name that is text (`mv`), or make a link \
+                with such a name and give that\n
+                """
             )
             Foundation.exit(2)
         }

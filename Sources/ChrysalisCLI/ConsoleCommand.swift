@@ -40,7 +40,10 @@ struct ConsoleCommand: ParsableCommand {
     @Option(
         name: .customLong("auto"),
         help: ArgumentHelp(
-            "Step mode that goes on by itself after SECONDS at each pause, for a demo: any key stops it, a starts it again.",
+            """
+            Step mode that goes on by itself after SECONDS at each pause, for a demo: any key stops it, a starts \
+            it again.
+            """,
             valueName: "seconds"))
     var autoAdvance: Double?
 
@@ -60,7 +63,10 @@ struct ConsoleCommand: ParsableCommand {
             // Said before any work, and said true: a pipe is not a terminal, whatever TERM says.
             if let missing = Self.missingTerminal() {
                 StandardStreams.err(
-                    "error: \(missing); the console draws on a terminal. Without one, `chrysalis migrate \(TerminalText.visible(options.store)) --model …` runs the same plan and prints its progress\n"
+                    """
+                    error: \(missing); the console draws on a terminal. Without one, `chrysalis migrate \
+                    \(TerminalText.visible(options.store)) --model …` runs the same plan and prints its progress\n
+                    """
                 )
                 throw ExitCode(1)
             }

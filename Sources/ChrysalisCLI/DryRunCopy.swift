@@ -60,9 +60,15 @@ struct DryRunCopy {
                     ? "cannot be written" : "could not take the copy (\(error.localizedDescription))"
             throw MigrationError(
                 full ? .noSpace : .notWritable,
-                "the temporary folder \(temporary.path) (TMPDIR) \(why); a dry run copies the store there (\(SpaceCheck.format(bytes)))",
+                """
+                the temporary folder \(temporary.path) (TMPDIR) \(why); a dry run copies the store there \
+                (\(SpaceCheck.format(bytes)))
+                """,
                 fix:
-                    "set TMPDIR to a writable folder with at least \(SpaceCheck.format(bytes)) free, e.g. TMPDIR=/var/tmp"
+                    """
+                    set TMPDIR to a writable folder with at least \(SpaceCheck.format(bytes)) free, e.g. \
+                    TMPDIR=/var/tmp
+                    """
             )
         }
     }

@@ -80,7 +80,10 @@ struct FixtureCommand: ParsableCommand {
             let seconds = Date().timeIntervalSince(started)
             let total = rows * roots
             print(
-                "Created \(TerminalText.visible(out)) at \(target.name): \(total) rows (\(rows) per root entity) in \(String(format: "%.2f", seconds)) s, \(Int(Double(total) / max(seconds, 0.001))) rows/s."
+                """
+                Created \(TerminalText.visible(out)) at \(target.name): \(total) rows (\(rows) per root entity) in \
+                \(String(format: "%.2f", seconds)) s, \(Int(Double(total) / max(seconds, 0.001))) rows/s.
+                """
             )
         } catch let exit as ExitCode {
             throw exit

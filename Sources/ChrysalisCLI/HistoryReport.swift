@@ -64,7 +64,10 @@ struct HistoryReport: Encodable {
         lines.append(
             failed == 0
                 ? "All \(versions.count) versions of \(bundle) checked migrate to \(current)\(way), every step checked."
-                : "\(failed) of \(versions.count) versions of \(bundle) do not migrate to \(current)\(way), at \(failingSteps.count) step\(failingSteps.count == 1 ? "" : "s")."
+                : """
+                \(failed) of \(versions.count) versions of \(bundle) do not migrate to \(current)\(way), at \
+                \(failingSteps.count) step\(failingSteps.count == 1 ? "" : "s").
+                """
         )
         return lines.joined(separator: "\n")
     }

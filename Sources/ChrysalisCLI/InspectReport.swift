@@ -141,6 +141,9 @@ struct InspectReport: Encodable {
         let reproduced = cachedModelReproducesHashes == false ? ", which does NOT reproduce its hashes" : ""
         guard let bundleName else { return "\(own)\(reproduced); give --model to match it against a bundle" }
         return
-            "no version of \(bundleName) has these hashes; using \(own)\(reproduced); nearest is \(nearestVersion ?? "none")"
+            """
+            no version of \(bundleName) has these hashes; using \(own)\(reproduced); nearest is \
+            \(nearestVersion ?? "none")
+            """
     }
 }

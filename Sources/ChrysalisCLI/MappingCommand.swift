@@ -66,9 +66,15 @@ struct MappingCommand: ParsableCommand {
                 throw MappingError(
                     file: file,
                     problem:
-                        "was compiled for models whose entity hashes fit no version of the bundle (versions \(versions.map(\.name).joined(separator: ", ")))",
+                        """
+                        was compiled for models whose entity hashes fit no version of the bundle (versions \
+                        \(versions.map(\.name).joined(separator: ", ")))
+                        """,
                     fix:
-                        "give the bundle it was compiled with; if the model changed since, recompile the mapping model in Xcode"
+                        """
+                        give the bundle it was compiled with; if the model changed since, recompile the mapping \
+                        model in Xcode
+                        """
                 )
             }
             mapping = named
@@ -81,7 +87,10 @@ struct MappingCommand: ParsableCommand {
             throw MappingError(
                 file: file,
                 problem:
-                    "maps \(mapping.sourceVersion) → \(mapping.destinationVersion), but \(bundle.name) has versions \(bundle.versions.map(\.name).joined(separator: ", "))",
+                    """
+                    maps \(mapping.sourceVersion) → \(mapping.destinationVersion), but \(bundle.name) has versions \
+                    \(bundle.versions.map(\.name).joined(separator: ", "))
+                    """,
                 fix: "give the bundle this mapping was made for")
         }
         return (try mapping.resolved(source: source.model, destination: destination.model), true)
@@ -159,7 +168,10 @@ struct MappingReport: Encodable {
             source.isEmpty && destination.isEmpty
             ? "versions known by entity hashes only (give --model to name them)" : "\(source) → \(destination)"
         var lines = [
-            "\(name): \(versions), \(entityMappings.count) entity mapping\(entityMappings.count == 1 ? "" : "s") in execution order"
+            """
+            \(name): \(versions), \(entityMappings.count) entity mapping\(entityMappings.count == 1 ? "" : "s") in \
+            execution order
+            """
         ]
         for entity in entityMappings {
             lines.append("")

@@ -24,9 +24,16 @@ enum OpenFileLimit {
         else { return nil }
         return MigrationError(
             .notWritable,
-            "this process may have at most \(limit.rlim_cur) files open (its open-file limit, `ulimit -n`, hard limit \(limit.rlim_max)), and Chrysalis needs about \(needed) at once (the store with its journal and WAL, the new store, read connections, the model's files)",
+            """
+            this process may have at most \(limit.rlim_cur) files open (its open-file limit, `ulimit -n`, hard \
+            limit \(limit.rlim_max)), and Chrysalis needs about \(needed) at once (the store with its journal and \
+            WAL, the new store, read connections, the model's files)
+            """,
             fix:
-                "raise the limit (`ulimit -n 1024`; the hard limit is raised by root or in /etc/security/limits.conf), then run again; nothing was read or written"
+                """
+                raise the limit (`ulimit -n 1024`; the hard limit is raised by root or in \
+                /etc/security/limits.conf), then run again; nothing was read or written
+                """
         )
     }
 }

@@ -15,9 +15,16 @@ struct PlanOptions: ParsableArguments {
     @Option(
         name: [.customLong("mappings"), .customLong("mapping")],
         help: ArgumentHelp(
-            "A mapping model (.xcmappingmodel, a compiled .cdm, or .mapping.yaml), or a folder or app bundle holding them; repeatable.",
+            """
+            A mapping model (.xcmappingmodel, a compiled .cdm, or .mapping.yaml), or a folder or app bundle \
+            holding them; repeatable.
+            """,
             discussion:
-                "Several for one pair of versions run as passes in the order given (by path within a folder). A .cdm names no versions: it is matched to a step by the entity hashes it stores, as Core Data matches it. Mapping models that fit no step are listed as unused."
+                """
+                Several for one pair of versions run as passes in the order given (by path within a folder). A \
+                .cdm names no versions: it is matched to a step by the entity hashes it stores, as Core Data \
+                matches it. Mapping models that fit no step are listed as unused.
+                """
         ),
         completion: .file())
     var mappings: [String] = []
@@ -41,7 +48,11 @@ struct PlanOptions: ParsableArguments {
         help: ArgumentHelp(
             "Refuse a relationship whose destination entity changes, where Core Data infers it.",
             discussion:
-                "Core Data infers such a step: links to objects that become nothing (their entity removed) are dropped, and links to objects that become another entity stop the step for a store that has one. With this flag every such change needs a mapping model, stricter than Core Data."
+                """
+                Core Data infers such a step: links to objects that become nothing (their entity removed) are \
+                dropped, and links to objects that become another entity stop the step for a store that has one. \
+                With this flag every such change needs a mapping model, stricter than Core Data.
+                """
         ))
     var strictDestinations = false
 
@@ -49,7 +60,12 @@ struct PlanOptions: ParsableArguments {
         help: ArgumentHelp(
             "Migrate a store at no version of the bundle even when that drops most of its entities.",
             discussion:
-                "A store whose hashes no version of --model has is read as its own archived model (Z_MODELCACHE) and inferred straight to the target, as Core Data does. When that would drop more than half of its entities, the bundle is most likely another app's: the plan is refused, naming each entity lost with its rows and the nearest version. This flag says the loss is meant."
+                """
+                A store whose hashes no version of --model has is read as its own archived model (Z_MODELCACHE) \
+                and inferred straight to the target, as Core Data does. When that would drop more than half of its \
+                entities, the bundle is most likely another app's: the plan is refused, naming each entity lost \
+                with its rows and the nearest version. This flag says the loss is meant.
+                """
         ))
     var acceptForeignModel = false
 

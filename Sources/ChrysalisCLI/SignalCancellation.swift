@@ -35,7 +35,10 @@ package final class SignalCancellation: @unchecked Sendable {
                 guard signals & ~Int32(CS_SIGNAL_RESIZE) != 0 else { continue }
                 if let first, Date().timeIntervalSince(first) >= Self.secondSignalGrace {
                     let text =
-                        "\nchrysalis: stopped at once on a second signal, as a kill would (the first could not be acted on): \(stuckMessage())\n"
+                        """
+                        \nchrysalis: stopped at once on a second signal, as a kill would (the first could not be \
+                        acted on): \(stuckMessage())\n
+                        """
                     _ = text.withCString { Glibc.write(2, $0, strlen($0)) }
                     _exit(signals & Int32(CS_SIGNAL_TERMINATE) != 0 ? 143 : 130)
                 }

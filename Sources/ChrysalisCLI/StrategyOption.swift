@@ -43,7 +43,10 @@ enum StrategyName: String, CaseIterable, ExpressibleByArgument {
                     .wrongModel,
                     "--strategy staged runs the stages an app registers, and this build of the command line has none",
                     fix:
-                        "build the app's own command line with its stages (Chrysalis.main(stages:), as Examples/StagedMigrator does), or see `chrysalis demo staged`"
+                        """
+                        build the app's own command line with its stages (Chrysalis.main(stages:), as \
+                        Examples/StagedMigrator does), or see `chrysalis demo staged`
+                        """
                 )
             }
             return .staged(stages)

@@ -12,7 +12,10 @@ enum BookStoreDemo {
         name: "bookstore",
         storeName: "BookStore",
         summary:
-            "BookStore v1→v5: add an attribute and rename an entity in place, split names with a custom policy, fill a synopsis from a manager hook",
+            """
+            BookStore v1→v5: add an attribute and rename an entity in place, split names with a custom policy, \
+            fill a synopsis from a manager hook
+            """,
         bundle: { try ModelBundle.read(at: DemoResources.bookStoreBundle) },
         mappings: { [try DemoResources.mapping("BookStore3To4"), try DemoResources.mapping("BookStore4To5")] },
         startVersion: "BookStore",
@@ -127,7 +130,10 @@ enum BooksDemo {
         name: "books",
         storeName: "Books",
         summary:
-            "objc.io Books: the real Model1.sqlite and Xcode mapping models, custom policies uniquing Authors, two passes into one store",
+            """
+            objc.io Books: the real Model1.sqlite and Xcode mapping models, custom policies uniquing Authors, two \
+            passes into one store
+            """,
         bundle: { try ModelBundle.read(at: DemoResources.booksBundle) },
         mappings: {
             try ["Model1_to_Model2", "Model2_to_Model3_User", "Model2_to_Model3"].map(DemoResources.booksMapping)
@@ -165,7 +171,10 @@ enum BooksDemo {
                     .init(
                         title: "Franz Kafka",
                         sql:
-                            "SELECT a.zname, count(j.Z_2BOOKS) AS books FROM zauthor a JOIN Z_1BOOKS j ON j.Z_1AUTHORS = a.z_pk WHERE a.zname = 'Franz Kafka' GROUP BY a.z_pk"
+                            """
+                            SELECT a.zname, count(j.Z_2BOOKS) AS books FROM zauthor a JOIN Z_1BOOKS j ON \
+                            j.Z_1AUTHORS = a.z_pk WHERE a.zname = 'Franz Kafka' GROUP BY a.z_pk
+                            """
                     ),
                     .init(
                         title: "files per user",
@@ -182,7 +191,10 @@ enum RecipesDemo {
         name: "recipes",
         storeName: "Recipes",
         summary:
-            "Recipes 1.0/1.1/2.0: compatible versions need nothing; value expressions rename, convert °F to °C and raise salaries",
+            """
+            Recipes 1.0/1.1/2.0: compatible versions need nothing; value expressions rename, convert °F to °C and \
+            raise salaries
+            """,
         bundle: { try ModelBundle.read(at: DemoResources.recipesBundle) },
         mappings: { [try DemoResources.mapping("Recipes1To2")] },
         startVersion: "Version 1.0",

@@ -80,7 +80,10 @@ public struct DemoRunner: Sendable {
         }
         report(
             .message(
-                "Created \(storePath) at \(start.name) with the text's rows\(rows > 0 ? " and \(rows) generated rows per root entity" : "")."
+                """
+                Created \(storePath) at \(start.name) with the text's \
+                rows\(rows > 0 ? " and \(rows) generated rows per root entity" : "").
+                """
             ))
         if showBefore { for query in example.before { report(try run(query)) } }
         return bundle

@@ -14,7 +14,10 @@ enum StagedDemo {
         name: "staged",
         storeName: "Shelf",
         summary:
-            "Shelf 1→3 by stages: willMigrate merges duplicate authors so names can be unique, didMigrate counts their books",
+            """
+            Shelf 1→3 by stages: willMigrate merges duplicate authors so names can be unique, didMigrate counts \
+            their books
+            """,
         bundle: { try ModelBundle.read(at: DemoResources.shelfBundle) },
         mappings: { [] },
         startVersion: "Shelf 1",
@@ -36,12 +39,18 @@ enum StagedDemo {
             .init(
                 version: "Shelf 2",
                 lesson:
-                    "The unique index on Author.name can only be built once no two authors share a name: willMigrate merged them first.",
+                    """
+                    The unique index on Author.name can only be built once no two authors share a name: \
+                    willMigrate merged them first.
+                    """,
                 queries: [
                     .init(
                         title: "ZAUTHOR",
                         sql:
-                            "SELECT z_pk, zname, zbookcount FROM zauthor WHERE zname NOT LIKE '%-%' ORDER BY z_pk LIMIT 5"
+                            """
+                            SELECT z_pk, zname, zbookcount FROM zauthor WHERE zname NOT LIKE '%-%' ORDER BY z_pk \
+                            LIMIT 5
+                            """
                     )
                 ]),
             .init(
@@ -56,7 +65,10 @@ enum StagedDemo {
             .init(
                 title: "ZAUTHOR",
                 sql:
-                    "SELECT zname, count(*) AS objects FROM zauthor GROUP BY zname HAVING count(*) > 1 ORDER BY zname LIMIT 5"
+                    """
+                    SELECT zname, count(*) AS objects FROM zauthor GROUP BY zname HAVING count(*) > 1 ORDER BY \
+                    zname LIMIT 5
+                    """
             )
         ],
         strategy: { bundle in .staged(try ShelfStages.migration(bundle)) })

@@ -219,7 +219,10 @@ enum BrowseScreens {
         }
         let g = state.glyphs
         grid.put(
-            "Plan: \(state.migratedFrom ?? state.storeVersion) \(g.arrow) \(state.targetVersion), \(state.steps.count) step\(state.steps.count == 1 ? "" : "s")"
+            """
+            Plan: \(state.migratedFrom ?? state.storeVersion) \(g.arrow) \(state.targetVersion), \
+            \(state.steps.count) step\(state.steps.count == 1 ? "" : "s")
+            """
                 + (state.migratedFrom == nil ? "" : ", done"), x: body.x, y: body.y, style: .bold)
         let lines = state.planLines
         let selected = state.selection[ConsoleState.Screen.plan.rawValue]

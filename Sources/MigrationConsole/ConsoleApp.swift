@@ -65,8 +65,11 @@ package final class ConsoleApp {
             if let fallback = terminal.fallback {
                 FileHandle.standardError.write(
                     Data(
-                        "note: TERM=\(fallback.term) has no terminfo entry on this machine; the console drew as \(fallback.used)\n"
-                            .utf8))
+                        """
+                        note: TERM=\(fallback.term) has no terminfo entry on this machine; the console drew as \
+                        \(fallback.used)\n
+                        """
+                        .utf8))
             }
         }
         guard let wake = WakePipe() else { return .failed("cannot create the wake-up pipe") }
@@ -169,7 +172,10 @@ package final class ConsoleApp {
                 hungUp
                 ? .hungUp
                 : .migrated(
-                    "Migrated \(store) from \(done.from) to \(done.to) in \(String(format: "%.1f", seconds)) s\(pauses)\(backup).\(lost)"
+                    """
+                    Migrated \(store) from \(done.from) to \(done.to) in \(String(format: "%.1f", seconds)) \
+                    s\(pauses)\(backup).\(lost)
+                    """
                 )
         case .failed(let message):
             outcome = hungUp ? .hungUp : (options.cancellation.isCancelled ? .cancelled : .failed(message))
@@ -219,7 +225,10 @@ package final class ConsoleApp {
         if !entities.isEmpty {
             let rows = entities.compactMap(\.rows).reduce(0, +)
             parts.append(
-                "\(rows) row\(rows == 1 ? "" : "s") of \(entities.count) entit\(entities.count == 1 ? "y" : "ies") (\(entities.map(\.what).joined(separator: ", ")))"
+                """
+                \(rows) row\(rows == 1 ? "" : "s") of \(entities.count) entit\(entities.count == 1 ? "y" : "ies") \
+                (\(entities.map(\.what).joined(separator: ", ")))
+                """
             )
         }
         if others > 0 { parts.append(others == 1 ? "1 property or link" : "\(others) properties or links") }

@@ -104,7 +104,10 @@ extension StepResult {
                 ? "schema checked against the destination model; no row was touched"
                 : dropped.isEmpty
                     ? "schema checked; every entity's rows counted, the same before and after"
-                    : "schema checked; every kept entity's rows counted, the same before and after; what was dropped is listed above"
+                    : """
+                    schema checked; every kept entity's rows counted, the same before and after; what was dropped \
+                    is listed above
+                    """
         case .mapping:
             how = "mapping: " + report.passes.joined(separator: " then ")
             verification =

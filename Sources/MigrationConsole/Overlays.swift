@@ -31,7 +31,10 @@ enum Overlays {
             [
                 (
                     "f",
-                    "list only the entities a text names, or whose change from the version before holds it (`f added`); Esc lists all"
+                    """
+                    list only the entities a text names, or whose change from the version before holds it (`f \
+                    added`); Esc lists all
+                    """
                 )
             ]
         ),

@@ -10,7 +10,10 @@ enum ResultScreen {
         let steps = state.results.count == 1 ? "1 step" : "\(state.results.count) steps"
         let paused = outcome.pausedSeconds >= 0.5 ? " (paused \(Int(outcome.pausedSeconds.rounded())) s apart)" : ""
         grid.put(
-            "\(g.check) Migrated \(outcome.from) \(g.arrow) \(outcome.to) in \(String(format: "%.1f", outcome.seconds)) s\(paused), \(steps)",
+            """
+            \(g.check) Migrated \(outcome.from) \(g.arrow) \(outcome.to) in \
+            \(String(format: "%.1f", outcome.seconds)) s\(paused), \(steps)
+            """,
             x: body.x,
             y: body.y,
             style: .good, limit: body.width)
@@ -171,7 +174,10 @@ enum ResultScreen {
         }
         if !state.results.isEmpty {
             grid.put(
-                "\(state.results.count) of \(state.steps.count) steps had finished; the message says where the store stands.",
+                """
+                \(state.results.count) of \(state.steps.count) steps had finished; the message says where the \
+                store stands.
+                """,
                 x: body.x, y: body.y + body.height - 1, style: .dim, limit: body.width)
         }
     }

@@ -33,7 +33,10 @@ enum StepPane {
             line("")
             for row in changed {
                 line(
-                    "\(row.entity): \(row.before.map(String.init) ?? g.none) \(g.arrow) \(row.after.map(String.init) ?? g.none) rows"
+                    """
+                    \(row.entity): \(row.before.map(String.init) ?? g.none) \(g.arrow) \
+                    \(row.after.map(String.init) ?? g.none) rows
+                    """
                 )
             }
         }

@@ -54,7 +54,10 @@ public enum ArchivedModelReader {
         if let deep = model.entityInheritingTooDeeply() {
             throw KeyedArchive.Failure(
                 description:
-                    "entity \(deep.name) inherits through more than \(ManagedObjectModel.maximumInheritanceDepth) parent entities"
+                    """
+                    entity \(deep.name) inherits through more than \(ManagedObjectModel.maximumInheritanceDepth) \
+                    parent entities
+                    """
             )
         }
         // The XML reader refuses an entity that is its own parent, or a cycle of parents; a

@@ -60,7 +60,10 @@ public struct CompiledModelBundle: Hashable, Sendable {
             throw ModelFileError(
                 file: file.path, element: "NSManagedObjectModel_CurrentVersionName",
                 problem:
-                    "names \"\(current)\", which has no hashes (versions: \(hashes.keys.sorted().joined(separator: ", ")))",
+                    """
+                    names \"\(current)\", which has no hashes (versions: \
+                    \(hashes.keys.sorted().joined(separator: ", ")))
+                    """,
                 fix: "rebuild the app to regenerate VersionInfo.plist")
         }
         var models: [String: ManagedObjectModel] = [:]

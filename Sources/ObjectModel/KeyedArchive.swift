@@ -65,7 +65,10 @@ public struct KeyedArchive {
         guard budget.remaining >= 0 else {
             throw Failure(
                 description:
-                    "the archive's \(objects.count) objects are referred to over and over (objects shared where each must be its own)"
+                    """
+                    the archive's \(objects.count) objects are referred to over and over (objects shared where \
+                    each must be its own)
+                    """
             )
         }
         if index == 0 || (objects[index] as? String) == "$null" { return nil }

@@ -272,7 +272,10 @@ private struct Reader {
                 throw error(
                     element, in: entity, "unknown deletionRule \"\(text)\"",
                     fix:
-                        "use one of: \(RelationshipDescription.DeleteRule.allCases.map(\.rawValue).joined(separator: ", "))"
+                        """
+                        use one of: \
+                        \(RelationshipDescription.DeleteRule.allCases.map(\.rawValue).joined(separator: ", "))
+                        """
                 )
             }
             rule = parsed

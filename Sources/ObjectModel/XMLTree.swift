@@ -59,7 +59,10 @@ public struct XMLTree: Sendable {
             throw ModelFileError(
                 file: file, line: line,
                 problem:
-                    "malformed XML at column \(column): not UTF-8 text (byte \(offset) is not part of a UTF-8 character)",
+                    """
+                    malformed XML at column \(column): not UTF-8 text (byte \(offset) is not part of a UTF-8 \
+                    character)
+                    """,
                 fix: "save the file as UTF-8, or restore it from version control")
         }
         let parser = XMLParser(data: data)
@@ -74,7 +77,10 @@ public struct XMLTree: Sendable {
             throw ModelFileError(
                 file: file, line: line,
                 problem:
-                    "elements are nested more than \(maximumDepth) deep (Xcode's model and mapping files nest about five)",
+                    """
+                    elements are nested more than \(maximumDepth) deep (Xcode's model and mapping files nest about \
+                    five)
+                    """,
                 fix: "this is not a file Xcode wrote; restore it from version control")
         }
         if let failure = builder.firstError

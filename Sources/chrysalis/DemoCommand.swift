@@ -48,7 +48,10 @@ struct DemoCommand: ParsableCommand {
     @Option(
         name: .customLong("auto"),
         help: ArgumentHelp(
-            "In the console, step through the plan by itself, going on after SECONDS at each pause: any key stops it, a starts it again.",
+            """
+            In the console, step through the plan by itself, going on after SECONDS at each pause: any key stops \
+            it, a starts it again.
+            """,
             valueName: "seconds")
     )
     var autoAdvance: Double?
@@ -136,7 +139,10 @@ struct DemoCommand: ParsableCommand {
             DemoOutput().say(
                 "The store is \(runner.storePath)"
                     + (outcome.isMigrated ? "; the original is kept beside it with ~ in its name" : "")
-                    + ". The demo's files take \(Self.size(of: runner.directory)) in \(runner.directory.path): `rm -r \(runner.directory.path)` removes them."
+                        + """
+                        . The demo's files take \(Self.size(of: runner.directory)) in \(runner.directory.path): `rm -r \
+                        \(runner.directory.path)` removes them.
+                        """
             )
         }
         try outcome.finish()
@@ -161,7 +167,10 @@ struct DemoCommand: ParsableCommand {
         print("")
         view.say(
             "Done. The migrated store is \(runner.storePath); the original, at \(plan.storeVersion), is kept beside it with ~ in its name. "
-                + "The demo's files take \(Self.size(of: runner.directory)) in \(runner.directory.path): `rm -r \(runner.directory.path)` removes them."
+                + """
+                The demo's files take \(Self.size(of: runner.directory)) in \(runner.directory.path): `rm -r \
+                \(runner.directory.path)` removes them.
+                """
         )
     }
 

@@ -47,7 +47,10 @@ final class DemoOutput: Sendable {
         if let defaultRoute {
             paragraph(
                 "The plan: \(plan.storeVersion) → \(plan.targetVersion) in \(count), one per version (iterative), as the worked example goes. "
-                    + "(`chrysalis migrate` takes its default, progressive route instead: \(defaultRoute); it skips versions no mapping model needs.)",
+                    + """
+                    (`chrysalis migrate` takes its default, progressive route instead: \(defaultRoute); it skips \
+                    versions no mapping model needs.)
+                    """,
                 indent: "")
         } else if staged {
             paragraph(
@@ -55,7 +58,10 @@ final class DemoOutput: Sendable {
                     + "as iOS 17's NSStagedMigrationManager runs them): each handler is a step of its own.", indent: "")
         } else {
             paragraph(
-                "The plan: \(plan.storeVersion) → \(plan.targetVersion) in \(count), by `chrysalis migrate`'s default, progressive route.",
+                """
+                The plan: \(plan.storeVersion) → \(plan.targetVersion) in \(count), by `chrysalis migrate`'s \
+                default, progressive route.
+                """,
                 indent: "")
         }
         for (index, step) in plan.steps.enumerated() {

@@ -136,7 +136,10 @@ struct ExpressionEvaluator {
     static func finite(_ number: Double, _ what: String) throws -> ExpressionValue {
         guard number.isFinite else {
             throw EvaluationError(
-                "\(what) gives \(number.isNaN ? "no number (NaN)" : "infinity"): the result is past the range of a Double (about ±1.8e308)"
+                """
+                \(what) gives \(number.isNaN ? "no number (NaN)" : "infinity"): the result is past the range of a \
+                Double (about ±1.8e308)
+                """
             )
         }
         return .value(.double(number))
@@ -187,7 +190,10 @@ extension ExpressionEvaluator {
             return .value(.date(Date(timeIntervalSinceReferenceDate: value.number ?? 0)))
         case ("Class", _):
             throw EvaluationError(
-                "CAST(\(value.readable), \"Class\") names the app's class \(value.readable), whose code Chrysalis cannot run"
+                """
+                CAST(\(value.readable), \"Class\") names the app's class \(value.readable), whose code Chrysalis \
+                cannot run
+                """
             )
         default:
             throw EvaluationError(

@@ -308,7 +308,10 @@ public struct ExpressionParser {
         let predicate = try nested { try $0.orPredicate() }
         guard isSymbol(",") else {
             throw error(
-                "expected ',' after the predicate of TERNARY(predicate, value if true, value if false), found \(describe(current))"
+                """
+                expected ',' after the predicate of TERNARY(predicate, value if true, value if false), found \
+                \(describe(current))
+                """
             )
         }
         position += 1

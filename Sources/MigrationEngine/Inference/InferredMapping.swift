@@ -72,7 +72,10 @@ public struct InferredMapping: Sendable {
             "\(sourceVersion) → \(destinationVersion) cannot be inferred: "
                 + blockers.map(\.description).joined(separator: "; "),
             fix:
-                "write a mapping model for \(sourceVersion) → \(destinationVersion) (Name.mapping.yaml or an Xcode .xcmappingmodel)"
+                """
+                write a mapping model for \(sourceVersion) → \(destinationVersion) (Name.mapping.yaml or an Xcode \
+                .xcmappingmodel)
+                """
         )
         error.step = "\(sourceVersion) → \(destinationVersion)"
         return error

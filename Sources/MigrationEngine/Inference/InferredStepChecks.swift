@@ -34,7 +34,11 @@ enum InferredStepChecks {
             guard matches else {
                 throw MigrationError(
                     .verification,
-                    "\(path): after the step, table \(table) has columns \(found.map { "\($0.name) \($0.type)" }.joined(separator: ", ")) but the destination model needs \(columns.map { "\($0.0) \($0.1)" }.joined(separator: ", "))",
+                    """
+                    \(path): after the step, table \(table) has columns \
+                    \(found.map { "\($0.name) \($0.type)" }.joined(separator: ", ")) but the destination model \
+                    needs \(columns.map { "\($0.0) \($0.1)" }.joined(separator: ", "))
+                    """,
                     fix: "the store is unchanged (the step rolled back); report this with both model versions")
             }
         }
@@ -80,7 +84,10 @@ enum InferredStepChecks {
             guard count == rowsBefore[origin, default: 0] else {
                 throw MigrationError(
                     .verification,
-                    "\(entity) has \(count) rows after the migration but \(origin) had \(rowsBefore[origin, default: 0])",
+                    """
+                    \(entity) has \(count) rows after the migration but \(origin) had \
+                    \(rowsBefore[origin, default: 0])
+                    """,
                     fix: "the source is untouched; report this with both model versions")
             }
         }

@@ -33,10 +33,16 @@ struct JoinTableCopy {
                 String.init
             ).joined(separator: ",")
             return
-                "SELECT Z_PK AS owner, \(q(column)) AS target, NULL AS position, NULL AS inverse_position FROM \(q(table)) WHERE \(q(column)) IS NOT NULL AND Z_ENT IN (\(numbers))"
+                """
+                SELECT Z_PK AS owner, \(q(column)) AS target, NULL AS position, NULL AS inverse_position FROM \
+                \(q(table)) WHERE \(q(column)) IS NOT NULL AND Z_ENT IN (\(numbers))
+                """
         case let .inverseForeignKey(table, column, _, order):
             return
-                "SELECT \(q(column)) AS owner, Z_PK AS target, \(order.map(q) ?? "NULL") AS position, NULL AS inverse_position FROM \(q(table)) WHERE \(q(column)) IS NOT NULL"
+                """
+                SELECT \(q(column)) AS owner, Z_PK AS target, \(order.map(q) ?? "NULL") AS position, NULL AS \
+                inverse_position FROM \(q(table)) WHERE \(q(column)) IS NOT NULL
+                """
         }
     }
 
@@ -106,7 +112,10 @@ struct JoinTableCopy {
             values.append("coalesce(\(position), row_number() OVER (PARTITION BY \(partition) ORDER BY \(key)) * 1024)")
         }
         return SQLStatement(
-            "INSERT OR IGNORE INTO \(q(table)) (\(names.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM (\(query))"
+            """
+            INSERT OR IGNORE INTO \(q(table)) (\(names.joined(separator: ", "))) SELECT \
+            \(values.joined(separator: ", ")) FROM (\(query))
+            """
         )
     }
 }

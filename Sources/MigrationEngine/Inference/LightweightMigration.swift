@@ -47,9 +47,16 @@ struct LightweightMigration {
         if let (object, reason) = try connection.restore(setAside).first {
             throw MigrationError(
                 .store,
-                "\(path): the \(object.type) \(object.name), not Core Data's, names what \(inference.sourceVersion) → \(inference.destinationVersion) removes (\(reason)), so it cannot be made again after the step; the step rolled back",
+                """
+                \(path): the \(object.type) \(object.name), not Core Data's, names what \(inference.sourceVersion) \
+                → \(inference.destinationVersion) removes (\(reason)), so it cannot be made again after the step; \
+                the step rolled back
+                """,
                 fix:
-                    "drop or change the \(object.type) (`DROP \(object.type.uppercased()) \(object.name)`), keeping its SQL to make again for the new model, then run the migration again: \(object.sql)"
+                    """
+                    drop or change the \(object.type) (`DROP \(object.type.uppercased()) \(object.name)`), keeping \
+                    its SQL to make again for the new model, then run the migration again: \(object.sql)
+                    """
             )
         }
         done(1)
@@ -116,9 +123,16 @@ struct LightweightMigration {
             } catch {
                 throw MigrationError(
                     .store,
-                    "\(path): Core Data's trigger \(trigger.name) for a derived attribute names what \(inference.sourceVersion) → \(inference.destinationVersion) removes (\(error)), so it cannot be made again after the step; the step rolled back",
+                    """
+                    \(path): Core Data's trigger \(trigger.name) for a derived attribute names what \
+                    \(inference.sourceVersion) → \(inference.destinationVersion) removes (\(error)), so it cannot \
+                    be made again after the step; the step rolled back
+                    """,
                     fix:
-                        "drop the trigger (`DROP TRIGGER \(trigger.name)`): the attribute's values then stay as the step leaves them until Core Data migrates the store and makes its triggers again"
+                        """
+                        drop the trigger (`DROP TRIGGER \(trigger.name)`): the attribute's values then stay as the \
+                        step leaves them until Core Data migrates the store and makes its triggers again
+                        """
                 )
             }
         }

@@ -60,7 +60,10 @@ extension LightweightSQL {
             destination.numbering.numbers(inHierarchyOf: destination.numbering.number(of: table.rootEntity) ?? 0))
         var statements = computed.map { column in
             SQLStatement(
-                "ALTER TABLE \(name) ADD COLUMN \(q(column.name)) \(table.columns.first { $0.name == column.name }?.sqlType ?? "")"
+                """
+                ALTER TABLE \(name) ADD COLUMN \(q(column.name)) \
+                \(table.columns.first { $0.name == column.name }?.sqlType ?? "")
+                """
             )
         }
         // A column every entity of the table has needs no test of Z_ENT, so a window over an
@@ -73,13 +76,20 @@ extension LightweightSQL {
                 ? "NULL"
                 : Set(column.applies).isSuperset(of: everyEntity)
                     ? column.sql
-                    : "CASE WHEN (\(entity)) IN (\(column.applies.map(String.init).joined(separator: ","))) THEN \(column.sql) END"
+                    : """
+                    CASE WHEN (\(entity)) IN (\(column.applies.map(String.init).joined(separator: ","))) THEN \
+                    \(column.sql) END
+                    """
             return "\(value) AS \(q(column.name))"
         }
         let sets = computed.map { "\(q($0.name)) = w.\(q($0.name))" }
         statements.append(
             SQLStatement(
-                "UPDATE \(name) SET \(sets.joined(separator: ", ")) FROM (SELECT s.Z_PK AS _chrysalis_pk, \(values.joined(separator: ", ")) FROM \(name) s ORDER BY s.Z_PK) AS w WHERE w._chrysalis_pk = \(name).Z_PK"
+                """
+                UPDATE \(name) SET \(sets.joined(separator: ", ")) FROM (SELECT s.Z_PK AS _chrysalis_pk, \
+                \(values.joined(separator: ", ")) FROM \(name) s ORDER BY s.Z_PK) AS w WHERE w._chrysalis_pk = \
+                \(name).Z_PK
+                """
             ))
         return statements
     }

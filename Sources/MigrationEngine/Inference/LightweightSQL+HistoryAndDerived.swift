@@ -12,7 +12,10 @@ extension LightweightSQL {
         var statements: [SQLStatement] = []
         if !removed.isEmpty {
             let bound =
-                "(SELECT max(ZTRANSACTIONID) FROM ACHANGE WHERE ZENTITY IN (\(removed.map(String.init).joined(separator: ", "))))"
+                """
+                (SELECT max(ZTRANSACTIONID) FROM ACHANGE WHERE ZENTITY IN \
+                (\(removed.map(String.init).joined(separator: ", "))))
+                """
             statements.append(SQLStatement("DELETE FROM ATRANSACTION WHERE Z_PK <= \(bound)"))
             statements.append(SQLStatement("DELETE FROM ACHANGE WHERE ZTRANSACTIONID <= \(bound)"))
         }
@@ -20,7 +23,10 @@ extension LightweightSQL {
         if !moved.isEmpty {
             statements.append(
                 SQLStatement(
-                    "UPDATE ACHANGE SET ZENTITY = \(columns.remap("ZENTITY")) WHERE ZENTITY IN (\(moved.map(String.init).joined(separator: ", ")))"
+                    """
+                    UPDATE ACHANGE SET ZENTITY = \(columns.remap("ZENTITY")) WHERE ZENTITY IN \
+                    (\(moved.map(String.init).joined(separator: ", ")))
+                    """
                 ))
         }
         return statements

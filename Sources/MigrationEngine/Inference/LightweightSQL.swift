@@ -185,7 +185,11 @@ struct LightweightSQL {
             let keys = join.sides.map(\.column) + (join.sourceColumn.map { [$0] } ?? [])
             statements.append(
                 SQLStatement(
-                    "CREATE TABLE \(q(temporary)) (\(join.columns.map { "\(q($0)) INTEGER" }.joined(separator: ", ")), PRIMARY KEY (\(keys.map(q).joined(separator: ", "))))"
+                    """
+                    CREATE TABLE \(q(temporary)) \
+                    (\(join.columns.map { "\(q($0)) INTEGER" }.joined(separator: ", ")), PRIMARY KEY \
+                    (\(keys.map(q).joined(separator: ", "))))
+                    """
                 ))
             if let fill = JoinTableCopy(inference: inference, source: source, destination: destination).fill(
                 temporary, join: join)
@@ -307,7 +311,11 @@ struct LightweightSQL {
         // copy far slower; a plain scan is in key order already and SQLite sorts nothing.
         return [
             SQLStatement(
-                "INSERT INTO \(q(temporary)) (\(names.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM \(q(origin.name)) s WHERE s.Z_ENT IN (\(numbers.map(String.init).joined(separator: ","))) ORDER BY s.Z_PK",
+                """
+                INSERT INTO \(q(temporary)) (\(names.joined(separator: ", "))) SELECT \
+                \(values.joined(separator: ", ")) FROM \(q(origin.name)) s WHERE s.Z_ENT IN \
+                (\(numbers.map(String.init).joined(separator: ","))) ORDER BY s.Z_PK
+                """,
                 arguments)
         ]
     }

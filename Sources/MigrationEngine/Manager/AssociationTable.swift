@@ -169,7 +169,10 @@ final class AssociationTable {
         guard identities[mapping] != nil else { return }
         try connection.execute(
             SQLStatement(
-                "INSERT INTO work.associations SELECT mapping, source_entity, source_pk, destination_entity, destination_pk FROM \(relation(mapping)) ORDER BY rowid"
+                """
+                INSERT INTO work.associations SELECT mapping, source_entity, source_pk, destination_entity, \
+                destination_pk FROM \(relation(mapping)) ORDER BY rowid
+                """
             ))
         identities[mapping] = nil
     }
@@ -183,7 +186,10 @@ final class AssociationTable {
                 : []
         }
         return try connection.prepare(
-            "SELECT destination_entity, destination_pk FROM \(relation(mapping)) WHERE mapping = ? AND source_pk = ? ORDER BY rowid"
+            """
+            SELECT destination_entity, destination_pk FROM \(relation(mapping)) WHERE mapping = ? AND source_pk = \
+            ? ORDER BY rowid
+            """
         )
         .rows([SQLValue(mapping), .integer(source.primaryKey)]).map { Self.objectID($0[0], $0[1]) }
     }
@@ -196,7 +202,10 @@ final class AssociationTable {
             return destination.entityNumber == identity.destinationEntity && identity.contains(source) ? [source] : []
         }
         return try connection.prepare(
-            "SELECT source_entity, source_pk FROM \(relation(mapping)) WHERE mapping = ? AND destination_pk = ? AND source_pk IS NOT NULL ORDER BY rowid"
+            """
+            SELECT source_entity, source_pk FROM \(relation(mapping)) WHERE mapping = ? AND destination_pk = ? AND \
+            source_pk IS NOT NULL ORDER BY rowid
+            """
         )
         .rows([SQLValue(mapping), .integer(destination.primaryKey)]).map { Self.objectID($0[0], $0[1]) }
     }

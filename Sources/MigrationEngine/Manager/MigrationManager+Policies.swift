@@ -6,9 +6,15 @@ extension MigrationManager {
             guard let policy = self.policies.policy(named: name) else {
                 throw MigrationError(
                     .missingPolicy,
-                    "entity mapping \(mapping.name) of \(mappingModel.name) names policy \(name), which is not registered",
+                    """
+                    entity mapping \(mapping.name) of \(mappingModel.name) names policy \(name), which is not \
+                    registered
+                    """,
                     fix:
-                        "register a policy under that name (registered: \(self.policies.names.isEmpty ? "none" : self.policies.names.joined(separator: ", ")))"
+                        """
+                        register a policy under that name (registered: \
+                        \(self.policies.names.isEmpty ? "none" : self.policies.names.joined(separator: ", ")))
+                        """
                 )
             }
             return policy

@@ -278,7 +278,11 @@ public final class MigrationManager {
             guard let converted = value.storeValue(for: attribute.attributeType.expressionKind) else {
                 throw MigrationError(
                     .evaluation,
-                    "\(mapping.name).\(assignment.name): \(assignment.text ?? assignment.expression.description) gave \(value.readable), which a \(attribute.attributeType.displayName) attribute cannot hold (source object \(source.map(\.description) ?? "none"))",
+                    """
+                    \(mapping.name).\(assignment.name): \(assignment.text ?? assignment.expression.description) \
+                    gave \(value.readable), which a \(attribute.attributeType.displayName) attribute cannot hold \
+                    (source object \(source.map(\.description) ?? "none"))
+                    """,
                     fix: "change the value expression so it yields a \(attribute.attributeType.displayName)")
             }
             values[assignment.name] = converted

@@ -80,7 +80,10 @@ struct MigrationScope: ExpressionContext {
     private func policyFunction(_ selector: String, _ arguments: [ExpressionValue]) throws -> ExpressionValue {
         guard let mapping, let policy = manager.stores.policiesByMapping[mapping.name] else {
             throw EvaluationError(
-                "FUNCTION($entityPolicy, \"\(selector)\", …) needs the entity mapping's custom policy, and none is running"
+                """
+                FUNCTION($entityPolicy, \"\(selector)\", …) needs the entity mapping's custom policy, and none is \
+                running
+                """
             )
         }
         guard let result = try policy.function(selector, arguments: arguments, manager: manager) else {

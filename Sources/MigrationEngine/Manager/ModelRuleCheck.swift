@@ -38,7 +38,10 @@ struct ModelRuleCheck {
                 guard let column = layout.column(entity: entity.name, property: attribute.name) else { continue }
                 if let key = try connection.integer(
                     SQLStatement(
-                        "SELECT Z_PK FROM \(schema).\(q(table.name)) WHERE Z_ENT = ?\(only(number)) AND \(q(column.name)) IS NULL LIMIT 1",
+                        """
+                        SELECT Z_PK FROM \(schema).\(q(table.name)) WHERE Z_ENT = ?\(only(number)) AND \
+                        \(q(column.name)) IS NULL LIMIT 1
+                        """,
                         [SQLValue(number)]))
                 {
                     throw failure(entity.name, key, attribute.name, "is required but has no value")
@@ -58,7 +61,10 @@ struct ModelRuleCheck {
         case let .foreignKey(_, column, _)? where !relationship.isOptional:
             if let key = try connection.integer(
                 SQLStatement(
-                    "SELECT Z_PK FROM \(schema).\(q(table)) WHERE Z_ENT = ?\(only(number)) AND \(q(column)) IS NULL LIMIT 1",
+                    """
+                    SELECT Z_PK FROM \(schema).\(q(table)) WHERE Z_ENT = ?\(only(number)) AND \(q(column)) IS NULL \
+                    LIMIT 1
+                    """,
                     [SQLValue(number)]))
             {
                 throw failure(entity.name, key, relationship.name, "is required but points to nothing")
@@ -91,7 +97,10 @@ struct ModelRuleCheck {
         guard minimum > 0 || maximum < Int.max else { return }
         let emptyAllowed = relationship.isOptional ? "c > 0 AND " : ""
         let sql =
-            "SELECT Z_PK, c FROM (SELECT s.Z_PK, \(count) AS c FROM \(schema).\(SQLIdentifier.quote(table)) s WHERE s.Z_ENT = ?\(only(number, "s."))) WHERE \(emptyAllowed)(c < ? OR c > ?) LIMIT 1"
+            """
+            SELECT Z_PK, c FROM (SELECT s.Z_PK, \(count) AS c FROM \(schema).\(SQLIdentifier.quote(table)) s WHERE \
+            s.Z_ENT = ?\(only(number, "s."))) WHERE \(emptyAllowed)(c < ? OR c > ?) LIMIT 1
+            """
         if let row = try connection.row(SQLStatement(sql, [SQLValue(number), SQLValue(minimum), SQLValue(maximum)])) {
             let found = row[1].integer ?? 0
             let allowed =
@@ -99,7 +108,10 @@ struct ModelRuleCheck {
                 ? "at least \(minimum)" : minimum == maximum ? "exactly \(minimum)" : "\(minimum) to \(maximum)"
             throw failure(
                 entity.name, row[0].integer ?? 0, relationship.name,
-                "has \(found) destination\(found == 1 ? "" : "s"); the model requires \(allowed)\(relationship.isOptional ? " (or none)" : "")"
+                """
+                has \(found) destination\(found == 1 ? "" : "s"); the model requires \
+                \(allowed)\(relationship.isOptional ? " (or none)" : "")
+                """
             )
         }
     }
@@ -119,7 +131,10 @@ struct ModelRuleCheck {
             .validation,
             "validation failed in \(place): \(entity) object \(key) (Z_PK \(key)): \(property) \(problem)\(verdict)",
             fix: fix?(entity, property)
-                ?? "map a value for \(entity).\(property) in the mapping model, or make it optional in the destination model"
+                ?? """
+                map a value for \(entity).\(property) in the mapping model, or make it optional in the destination \
+                model
+                """
         )
     }
 }

@@ -16,7 +16,10 @@ public enum CompiledMappingReader {
 
     /// What to do about an archive that cannot be used.
     static let recompile =
-        "give a .cdm compiled by Xcode (it ships in the app bundle beside the .momd), or the .xcmappingmodel it was compiled from"
+        """
+        give a .cdm compiled by Xcode (it ships in the app bundle beside the .momd), or the .xcmappingmodel it was \
+        compiled from
+        """
 
     /// Reads the compiled mapping model at `url`.
     ///

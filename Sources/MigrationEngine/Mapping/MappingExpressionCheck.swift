@@ -42,7 +42,10 @@ struct MappingExpressionCheck {
             // the policy is registered.
             guard mapping.policyName != nil else {
                 throw fail(
-                    "FUNCTION($entityPolicy, \"\(selector)\", …) calls a method of the entity mapping's custom policy, and \(mapping.name) names none",
+                    """
+                    FUNCTION($entityPolicy, \"\(selector)\", …) calls a method of the entity mapping's custom \
+                    policy, and \(mapping.name) names none
+                    """,
                     at: column(of: selector),
                     fix: "name the custom policy in the entity mapping, or correct the value expression")
             }
@@ -76,10 +79,16 @@ struct MappingExpressionCheck {
                 if case .constant(.string(let text)) = $0 { return text } else { return $0.description }
             } ?? "?"
         return fail(
-            "FUNCTION(CAST(\"\(name)\", \"Class\"), \"\(selector)\", …) calls +[\(name) \(selector)], a class method of the app's, which Chrysalis cannot run",
+            """
+            FUNCTION(CAST(\"\(name)\", \"Class\"), \"\(selector)\", …) calls +[\(name) \(selector)], a class \
+            method of the app's, which Chrysalis cannot run
+            """,
             at: column(of: name),
             fix:
-                "compute this value in a custom policy registered for the entity mapping (EntityMigrationPolicy), and leave the attribute's value expression empty"
+                """
+                compute this value in a custom policy registered for the entity mapping (EntityMigrationPolicy), \
+                and leave the attribute's value expression empty
+                """
         )
     }
 
@@ -99,7 +108,10 @@ struct MappingExpressionCheck {
     private func checkFunction(_ selector: String, _ arguments: [Expression]) throws {
         guard MappingModel.allowedSelectors.contains(selector) else {
             throw fail(
-                "FUNCTION selector \"\(selector)\" is not allowed (allowed: \(MappingModel.allowedSelectors.sorted().joined(separator: ", ")))",
+                """
+                FUNCTION selector \"\(selector)\" is not allowed (allowed: \
+                \(MappingModel.allowedSelectors.sorted().joined(separator: ", ")))
+                """,
                 at: column(of: selector), fix: "correct the value expression")
         }
         if selector == "destinationInstancesForEntityMappingNamed:sourceInstances:",
@@ -107,7 +119,10 @@ struct MappingExpressionCheck {
             mappingModel.entityMapping(named: target) == nil
         {
             throw fail(
-                "no entity mapping is named \"\(target)\" (mappings: \(mappingModel.entityMappings.map(\.name).joined(separator: ", ")))",
+                """
+                no entity mapping is named \"\(target)\" (mappings: \
+                \(mappingModel.entityMappings.map(\.name).joined(separator: ", ")))
+                """,
                 at: column(of: target), fix: "correct the value expression")
         }
     }

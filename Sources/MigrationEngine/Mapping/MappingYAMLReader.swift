@@ -193,7 +193,10 @@ private struct NodeReader {
             guard let text = value.scalar?.string else {
                 throw fail(
                     value,
-                    "userInfo's \(key.string ?? "key") must be text, found a YAML \(value.mapping != nil ? "mapping" : "list")",
+                    """
+                    userInfo's \(key.string ?? "key") must be text, found a YAML \
+                    \(value.mapping != nil ? "mapping" : "list")
+                    """,
                     place: place,
                     fix: "Core Data's userInfo values are strings: write \(key.string ?? "key"): \"…\"")
             }
@@ -226,7 +229,10 @@ private struct NodeReader {
             throw fail(
                 value, "\(name) has no value expression", place: place,
                 fix:
-                    "leave \(name) out to map it as Core Data does by default ($source.\(name) where the source has it), or write \(name): nil for no value"
+                    """
+                    leave \(name) out to map it as Core Data does by default ($source.\(name) where the source has \
+                    it), or write \(name): nil for no value
+                    """
             )
         }
         guard let scalar = value.scalar else {
@@ -251,10 +257,16 @@ private struct NodeReader {
             let keyPath = path.joined(separator: ".")
             throw fail(
                 value,
-                "\(Self.quote(text, scalar.style)) is the key path \(keyPath), not text: YAML removes its quotes before the expression is read",
+                """
+                \(Self.quote(text, scalar.style)) is the key path \(keyPath), not text: YAML removes its quotes \
+                before the expression is read
+                """,
                 place: place,
                 fix:
-                    "for the text, write a string constant inside YAML's quotes: \(name): \(Self.yamlConstant(text)); for the source's key, \(name): $source.\(keyPath)"
+                    """
+                    for the text, write a string constant inside YAML's quotes: \(name): \
+                    \(Self.yamlConstant(text)); for the source's key, \(name): $source.\(keyPath)
+                    """
             )
         }
         return PropertyMapping(name: name, expression: expression, text: text)

@@ -96,7 +96,10 @@ public enum XCMappingReader {
         /// One live `XDDEVENTITYMAPPING` object as an entity mapping.
         func entityMapping(_ object: XMLTree) throws -> EntityMapping {
             let place =
-                "entity mapping \(attribute(object, "sourcename") ?? "?")→\(attribute(object, "destinationname") ?? "?")"
+                """
+                entity mapping \
+                \(attribute(object, "sourcename") ?? "?")→\(attribute(object, "destinationname") ?? "?")
+                """
             func properties(_ key: String) throws -> [PropertyMapping] {
                 try related(object, key).map { try propertyMapping($0, attribute: attribute, file: file, place: place) }
                     .sorted { $0.name < $1.name }
@@ -141,7 +144,10 @@ public enum XCMappingReader {
         } else if let keyPath = attribute(object, "sourcekeypath"), let target = attribute(object, "sourcemappingname")
         {
             text =
-                "FUNCTION($manager, \"destinationInstancesForEntityMappingNamed:sourceInstances:\", \"\(target)\", \(keyPath))"
+                """
+                FUNCTION($manager, \"destinationInstancesForEntityMappingNamed:sourceInstances:\", \"\(target)\", \
+                \(keyPath))
+                """
         }
         do {
             return PropertyMapping(name: name, expression: try text.map(ExpressionParser.expression), text: text)

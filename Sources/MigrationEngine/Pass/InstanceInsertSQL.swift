@@ -180,7 +180,10 @@ struct InstanceInsertSQL {
                 sql.append(identity.key)
             } else {
                 sql.append(
-                    "(SELECT f.destination_pk FROM \(associations.relation(fold.target)) f WHERE f.mapping = ? AND f.source_pk = \(key))"
+                    """
+                    (SELECT f.destination_pk FROM \(associations.relation(fold.target)) f WHERE f.mapping = ? AND \
+                    f.source_pk = \(key))
+                    """
                 )
                 arguments.append(SQLValue(fold.target))
             }
@@ -194,7 +197,10 @@ struct InstanceInsertSQL {
         let (lookupSQL, lookupArguments) = lookups(associations)
         let selected = (["s.Z_PK", "?", "1"] + values + lookupSQL).joined(separator: ", ")
         return SQLStatement(
-            "INSERT INTO \(destinationTable) (\(names)) SELECT \(selected) FROM \(sourceTable) s WHERE \(condition.sql) ORDER BY s.Z_PK",
+            """
+            INSERT INTO \(destinationTable) (\(names)) SELECT \(selected) FROM \(sourceTable) s WHERE \
+            \(condition.sql) ORDER BY s.Z_PK
+            """,
             arguments: ([SQLValue(destinationNumber)] + valueArguments + lookupArguments).map(
                 SQLStatement.Argument.value) + condition.arguments)
     }

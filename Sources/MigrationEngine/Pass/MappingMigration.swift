@@ -66,9 +66,15 @@ package final class MappingMigration {
                 .filter { metadata.versionHashes[$0] != source.entityHashes[$0] }.sorted()
             throw MigrationError(
                 .wrongModel,
-                "\(path) is not at version \(source.name): its entity hashes differ for \(differing.joined(separator: ", "))",
+                """
+                \(path) is not at version \(source.name): its entity hashes differ for \
+                \(differing.joined(separator: ", "))
+                """,
                 fix:
-                    "run `chrysalis inspect \(path) --model …` to see which version it is at, and use that version's mapping"
+                    """
+                    run `chrysalis inspect \(path) --model …` to see which version it is at, and use that \
+                    version's mapping
+                    """
             )
         }
         passes = try Self.resolve(mappings, from: source, to: destination)
@@ -132,7 +138,10 @@ package final class MappingMigration {
             guard mapping.sourceVersion == source.name, mapping.destinationVersion == destination.name else {
                 throw MigrationError(
                     .wrongModel,
-                    "mapping \(mapping.name) maps \(mapping.sourceVersion) → \(mapping.destinationVersion), not \(source.name) → \(destination.name)",
+                    """
+                    mapping \(mapping.name) maps \(mapping.sourceVersion) → \(mapping.destinationVersion), not \
+                    \(source.name) → \(destination.name)
+                    """,
                     fix: "use a mapping model made for \(source.name) → \(destination.name)")
             }
             return try mapping.resolved(source: source.model, destination: destination.model)
@@ -261,7 +270,10 @@ package final class MappingMigration {
             guard count == inserted[entity.name, default: 0] else {
                 throw MigrationError(
                     .verification,
-                    "the migrated store has \(count) \(entity.name) rows but the migration created \(inserted[entity.name, default: 0])",
+                    """
+                    the migrated store has \(count) \(entity.name) rows but the migration created \
+                    \(inserted[entity.name, default: 0])
+                    """,
                     fix: "the source is untouched; report this with the mapping model")
             }
         }

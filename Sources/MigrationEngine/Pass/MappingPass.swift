@@ -111,9 +111,16 @@ final class MappingPass {
             // The count is the whole table where it holds one entity: rows with another Z_ENT differ.
             throw MigrationError(
                 .verification,
-                "\(fast.mapping.name): \(total) of the \(sourceCount) rows of \(fast.sql.sourceTableName) were read for the new store: the others' Z_ENT is not \(fast.mapping.sourceEntity ?? "the entity")'s number \(fast.sql.sourceNumber), so no entity owns them",
+                """
+                \(fast.mapping.name): \(total) of the \(sourceCount) rows of \(fast.sql.sourceTableName) were read \
+                for the new store: the others' Z_ENT is not \(fast.mapping.sourceEntity ?? "the entity")'s number \
+                \(fast.sql.sourceNumber), so no entity owns them
+                """,
                 fix:
-                    "the source is untouched; see them with SELECT Z_ENT, count(*) FROM \(fast.sql.sourceTableName) GROUP BY Z_ENT, and correct or delete those rows"
+                    """
+                    the source is untouched; see them with SELECT Z_ENT, count(*) FROM \(fast.sql.sourceTableName) \
+                    GROUP BY Z_ENT, and correct or delete those rows
+                    """
             )
         }
     }

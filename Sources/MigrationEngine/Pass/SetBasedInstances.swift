@@ -82,7 +82,10 @@ struct SetBasedInstances {
             guard keys.first == last - Int64(matching) + 1 else {
                 throw MigrationError(
                     .verification,
-                    "\(mapping.name): destination keys \(keys.first)… do not follow source keys \(last - Int64(matching) + 1)…\(last)",
+                    """
+                    \(mapping.name): destination keys \(keys.first)… do not follow source keys \
+                    \(last - Int64(matching) + 1)…\(last)
+                    """,
                     fix: "the source is untouched; report this with the mapping model")
             }
             try pass.stores.connection.execute(sql.keptKeysInsert(pass.stores.associations).binding(bounds))
@@ -111,7 +114,10 @@ struct SetBasedInstances {
         guard
             let range = try pass.stores.connection.row(
                 SQLStatement(
-                    "SELECT count(*), max(Z_PK) FROM (SELECT Z_PK FROM \(sql.sourceTable) WHERE Z_ENT = ? AND Z_PK >= ? ORDER BY Z_PK LIMIT ?)",
+                    """
+                    SELECT count(*), max(Z_PK) FROM (SELECT Z_PK FROM \(sql.sourceTable) WHERE Z_ENT = ? AND Z_PK \
+                    >= ? ORDER BY Z_PK LIMIT ?)
+                    """,
                     [SQLValue(sql.sourceNumber), .integer(from), SQLValue(limit)])),
             let end = range[1].integer
         else { return nil }

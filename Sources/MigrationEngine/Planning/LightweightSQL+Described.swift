@@ -9,7 +9,10 @@ extension LightweightSQL {
         let summary =
             rebuilt.isEmpty
             ? "in place: one transaction on the store itself (only ALTER TABLE), verified before it commits"
-            : "in place: one transaction on the store itself (tables rebuilt: \(rebuilt.joined(separator: ", "))), verified before it commits"
+            : """
+            in place: one transaction on the store itself (tables rebuilt: \(rebuilt.joined(separator: ", "))), \
+            verified before it commits
+            """
         var parts = [
             StepStatements.Part(
                 title: "schema changes", statements: statements.changes,
@@ -27,7 +30,10 @@ extension LightweightSQL {
             StepStatements.Part(
                 title: "bookkeeping",
                 notes: [
-                    "Z_PRIMARYKEY renumbered for \(step.destination.name) (keys count on from where they were), Z_METADATA records its hashes, Z_MODELCACHE dropped"
+                    """
+                    Z_PRIMARYKEY renumbered for \(step.destination.name) (keys count on from where they were), \
+                    Z_METADATA records its hashes, Z_MODELCACHE dropped
+                    """
                 ]))
         return StepStatements(
             source: step.source.name, destination: step.destination.name, summary: summary, parts: parts)

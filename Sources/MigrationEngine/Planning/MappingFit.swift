@@ -40,9 +40,16 @@ struct MappingFit {
                     let place = { (model: MappingModel) in "\(model.name)\(model.file.map { " (\($0))" } ?? "")" }
                     throw MigrationError(
                         .wrongModel,
-                        "\(place(first)) and \(place(mapping)) both map \(entityMapping.name) for \(mapping.sourceVersion) → \(mapping.destinationVersion): run as two passes, they would migrate every instance twice",
+                        """
+                        \(place(first)) and \(place(mapping)) both map \(entityMapping.name) for \
+                        \(mapping.sourceVersion) → \(mapping.destinationVersion): run as two passes, they would \
+                        migrate every instance twice
+                        """,
                         fix:
-                            "give each mapping model once (the same file named twice, a link to it, or a copy of it beside it)"
+                            """
+                            give each mapping model once (the same file named twice, a link to it, or a copy of it \
+                            beside it)
+                            """
                     )
                 }
                 seen[key] = mapping

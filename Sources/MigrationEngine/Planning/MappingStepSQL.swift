@@ -42,7 +42,10 @@ struct MappingStepSQL {
         return StepStatements(
             source: step.source.name, destination: step.destination.name,
             summary:
-                "into a new store beside the source (the source attached read-only as src, the pairs kept in the work file as work), verified, then swapped in",
+                """
+                into a new store beside the source (the source attached read-only as src, the pairs kept in the \
+                work file as work), verified, then swapped in
+                """,
             parts: parts)
     }
 
@@ -124,7 +127,10 @@ struct MappingStepSQL {
                 Part(
                     title: title + " (keys kept)", statements: [keptInsert],
                     notes: notes + [
-                        "when the source keys run without a gap from the next free key: each row keeps its Z_PK, no pair is written"
+                        """
+                        when the source keys run without a gap from the next free key: each row keeps its Z_PK, no \
+                        pair is written
+                        """
                     ]),
                 Part(
                     title: title + " (keys renumbered)", statements: renumbered,
@@ -141,7 +147,10 @@ struct MappingStepSQL {
         var notes = ["per chunk of up to \(options.chunkSize) source rows: :from ≤ Z_PK ≤ :last"]
         if !sql.foldedRelationships.isEmpty {
             notes.append(
-                "sets the to-ones \(sql.foldedRelationships.sorted().joined(separator: ", ")) too, so stage 2 leaves them"
+                """
+                sets the to-ones \(sql.foldedRelationships.sorted().joined(separator: ", ")) too, so stage 2 \
+                leaves them
+                """
             )
         }
         if let entity = mapping.destinationEntity, manager.didAssociate != nil,

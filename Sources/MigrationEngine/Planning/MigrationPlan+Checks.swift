@@ -24,7 +24,10 @@ extension MigrationPlan {
         var error = MigrationError(
             .missingPolicy, "custom migration policies are not registered: \(missing.joined(separator: "; "))",
             fix:
-                "register them through the Chrysalis library (see Examples/ and the README's \"your own policies\"); \(registered)"
+                """
+                register them through the Chrysalis library (see Examples/ and the README's \"your own \
+                policies\"); \(registered)
+                """
         )
         error.step = firstStep
         throw error

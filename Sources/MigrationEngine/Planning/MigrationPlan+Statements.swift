@@ -49,7 +49,10 @@ extension MigrationPlan {
                             StepStatements.Part(
                                 title: "handler",
                                 notes: [
-                                    "Swift code of the app: its statements are the objects it fetches, changes and saves"
+                                    """
+                                    Swift code of the app: its statements are the objects it fetches, changes and \
+                                    saves
+                                    """
                                 ])
                         ])
                 }

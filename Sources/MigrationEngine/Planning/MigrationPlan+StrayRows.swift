@@ -21,13 +21,23 @@ extension MigrationPlan {
         let stray = try store.withReadConnection { try $0.strayRows(layout: layout) }
         guard !stray.isEmpty else { return }
         let listed = stray.map {
-            "\($0.rows) row\($0.rows == 1 ? "" : "s") of \($0.table) (entity numbers there: \($0.numbers.map(String.init).joined(separator: ", ")); `\($0.query)`)"
+            """
+            \($0.rows) row\($0.rows == 1 ? "" : "s") of \($0.table) (entity numbers there: \
+            \($0.numbers.map(String.init).joined(separator: ", ")); `\($0.query)`)
+            """
         }
         throw MigrationError(
             .store,
-            "\(path) holds rows no entity of \(first.source.name) owns: \(listed.joined(separator: "; ")); the step \(mapping.source.name) → \(mapping.destination.name) would stop at them (no entity mapping can read them)",
+            """
+            \(path) holds rows no entity of \(first.source.name) owns: \(listed.joined(separator: "; ")); the step \
+            \(mapping.source.name) → \(mapping.destination.name) would stop at them (no entity mapping can read \
+            them)
+            """,
             fix:
-                "look at them with the query given; delete them, or give each its entity's number (`Z_ENT`), then plan again"
+                """
+                look at them with the query given; delete them, or give each its entity's number (`Z_ENT`), then \
+                plan again
+                """
         )
     }
 }

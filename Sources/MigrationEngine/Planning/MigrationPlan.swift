@@ -107,7 +107,10 @@ public struct MigrationPlan: Sendable {
             of: path, store: store, hashes: metadata.versionHashes, bundle: bundle,
             target: target ?? bundle.currentVersionName, strategy: strategy)
         MigrationLog.plan.debug(
-            "\(path): hashes match \(compatible.map(\.name).joined(separator: ", ")); read as \(start.name)\(pending.map { " (from the original \($0), an interrupted plan pending)" } ?? "")"
+            """
+            \(path): hashes match \(compatible.map(\.name).joined(separator: ", ")); read as \
+            \(start.name)\(pending.map { " (from the original \($0), an interrupted plan pending)" } ?? "")
+            """
         )
         let fitting = MappingFit(mappings, bundle: bundle)
         let legs = try checkedLegs(
@@ -217,7 +220,10 @@ public struct MigrationPlan: Sendable {
             return Step(
                 source: leg.source, destination: leg.destination, kind: .handler(handler),
                 findings: [
-                    "runs the app's \(handler.moment.rawValue) handler: what it saves is validated then, and undone with the plan if anything after it fails"
+                    """
+                    runs the app's \(handler.moment.rawValue) handler: what it saves is validated then, and undone \
+                    with the plan if anything after it fails
+                    """
                 ],
                 reason: leg.reason)
         }
@@ -263,7 +269,11 @@ public struct MigrationPlan: Sendable {
             .map(\.name)
         guard !differing.isEmpty else { return [] }
         return [
-            "source: \(differing.joined(separator: ", ")) share\(differing.count == 1 ? "s" : "") the store's hashes with \(start.name) but not its renaming identifiers; the store is read as \(start.name), the first of them, as Core Data reads it"
+            """
+            source: \(differing.joined(separator: ", ")) share\(differing.count == 1 ? "s" : "") the store's \
+            hashes with \(start.name) but not its renaming identifiers; the store is read as \(start.name), the \
+            first of them, as Core Data reads it
+            """
         ]
     }
 

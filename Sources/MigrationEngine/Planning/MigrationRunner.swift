@@ -56,7 +56,10 @@ public enum MigrationRunner {
                     .require(
                         store: path,
                         for:
-                            "the plan \(plan.storeVersion) → \(plan.targetVersion) (\(plan.steps.count) step\(plan.steps.count == 1 ? "" : "s"))"
+                            """
+                            the plan \(plan.storeVersion) → \(plan.targetVersion) (\(plan.steps.count) \
+                            step\(plan.steps.count == 1 ? "" : "s"))
+                            """
                     )
                 if options.checksPages { try PersistentStore.requireSound(at: path) }
             }
@@ -120,12 +123,18 @@ public enum MigrationRunner {
                 let report: MigrationReport
                 do {
                     MigrationLog.plan.debug(
-                        "running step \(index + 1)/\(plan.steps.count) \(step.source.name) → \(step.destination.name) [\(step.kind.name)]"
+                        """
+                        running step \(index + 1)/\(plan.steps.count) \(step.source.name) → \
+                        \(step.destination.name) [\(step.kind.name)]
+                        """
                     )
                     report = try MigrationRunner.run(
                         step, store: path, context: stepContext(index, span: spans[index], verifiedRows: verifiedRows))
                     MigrationLog.plan.debug(
-                        "step \(index + 1) done in \(String(format: "%.3f", report.duration)) s: \(report.passes.joined(separator: ", "))"
+                        """
+                        step \(index + 1) done in \(String(format: "%.3f", report.duration)) s: \
+                        \(report.passes.joined(separator: ", "))
+                        """
                     )
                 } catch {
                     let error =
@@ -295,18 +304,31 @@ public enum MigrationRunner {
     public static func pendingRecovery(store path: String) -> String? {
         if FileManager.default.fileExists(atPath: PlanJournal.path(for: path)), PlanJournal.record(for: path) == nil {
             return
-                "the plan journal beside the store is damaged: a migration may have stopped half way and the store may be between two versions; `chrysalis recover` says what to check"
+                """
+                the plan journal beside the store is damaged: a migration may have stopped half way and the store \
+                may be between two versions; `chrysalis recover` says what to check
+                """
         }
         if let record = PlanJournal.record(for: path) {
             return PlanJournal.pendingOriginal(store: path) == nil
-                ? "a migration to \(record.targetVersion) was stopped after its last step; `chrysalis recover` (or `migrate`) tidies up"
-                : "a migration from \(record.sourceVersion) to \(record.targetVersion) was stopped half way: the store is not a version to use; `chrysalis recover` (or `migrate`) puts the original back from \(record.original)"
+                ? """
+                a migration to \(record.targetVersion) was stopped after its last step; `chrysalis recover` (or \
+                `migrate`) tidies up
+                """
+                : """
+                a migration from \(record.sourceVersion) to \(record.targetVersion) was stopped half way: the \
+                store is not a version to use; `chrysalis recover` (or `migrate`) puts the original back from \
+                \(record.original)
+                """
         }
         let work = StoreSwap.Paths(store: path)
         if [work.newStore, work.workStore, work.journal].contains(where: { FileManager.default.fileExists(atPath: $0) })
         {
             return
-                "an interrupted migration step left its work files beside the store; `chrysalis recover` (or `migrate`) removes them"
+                """
+                an interrupted migration step left its work files beside the store; `chrysalis recover` (or \
+                `migrate`) removes them
+                """
         }
         return nil
     }
@@ -365,7 +387,10 @@ public enum MigrationRunner {
         guard hashes == first.source.entityHashes else {
             throw MigrationError(
                 .wrongModel,
-                "\(path) is no longer at \(first.source.name), where the plan starts (another process changed it since it was planned)",
+                """
+                \(path) is no longer at \(first.source.name), where the plan starts (another process changed it \
+                since it was planned)
+                """,
                 fix: "run the command again: it plans from the store as it is now")
         }
     }

@@ -56,7 +56,10 @@ extension MigrationStrategy {
             }
             if let mapping = exact.first {
                 let reason =
-                    "automatic: mapping model \(mapping.name) is for exactly this pair of models, found by their hashes as Core Data finds it"
+                    """
+                    automatic: mapping model \(mapping.name) is for exactly this pair of models, found by their \
+                    hashes as Core Data finds it
+                    """
                 return mappingLeg([mapping], at: at, to: end, reason: reason)
             }
             let skipped = end - at - 1
@@ -64,7 +67,10 @@ extension MigrationStrategy {
             return Leg(
                 source: versions[at], destination: target, mappings: [],
                 reason:
-                    "automatic: no mapping model is for exactly \(versions[at].name) → \(target.name), so Core Data infers one, straight\(across)"
+                    """
+                    automatic: no mapping model is for exactly \(versions[at].name) → \(target.name), so Core Data \
+                    infers one, straight\(across)
+                    """
             )
         }
 

@@ -124,7 +124,10 @@ public enum MigrationStrategy: Sendable, CustomStringConvertible {
             let across = skipped == 0 ? "" : ", across \(skipped) version\(skipped == 1 ? "" : "s") in between"
             reason =
                 nextMapped == nil
-                ? "progressive: no mapping model covers \(source.name) → \(versions[to].name), so one step is inferred straight to it\(across)"
+                ? """
+                progressive: no mapping model covers \(source.name) → \(versions[to].name), so one step is \
+                inferred straight to it\(across)
+                """
                 : "progressive: inferred straight to \(versions[to].name), where the next mapping model starts\(across)"
         }
         return (Leg(source: source, destination: versions[to], mappings: [], reason: reason), to)
@@ -136,23 +139,38 @@ public enum MigrationStrategy: Sendable, CustomStringConvertible {
         let changes = inference.blockers.map(\.description).joined(separator: "; ")
         let pair = "\(inference.sourceVersion) → \(inference.destinationVersion)"
         let fix =
-            "write a mapping model for \(pair) (Name.mapping.yaml or an Xcode .xcmappingmodel) and pass it with --mappings"
+            """
+            write a mapping model for \(pair) (Name.mapping.yaml or an Xcode .xcmappingmodel) and pass it with \
+            --mappings
+            """
         var error: MigrationError
         switch self {
         case .automatic:
             error = MigrationError(
                 .wrongModel,
                 "Core Data's automatic migration refuses this store: no mapping model is for exactly \(pair), and one cannot be inferred "
-                    + "(\(changes)); Core Data says \"Can't find mapping model for migration\" (NSMigrationMissingMappingModelError, 134140)",
+                    + """
+                    (\(changes)); Core Data says \"Can't find mapping model for migration\" \
+                    (NSMigrationMissingMappingModelError, 134140)
+                    """,
                 fix: fix
-                    + ", or migrate the way the app does when it chains mapping models (--strategy iterative or progressive)"
+                    + """
+                    , or migrate the way the app does when it chains mapping models (--strategy iterative or \
+                    progressive)
+                    """
             )
         case .staged:
             error = MigrationError(
                 .wrongModel,
-                "staged migration cannot infer \(pair): \(changes); Core Data says \"Persistent store migration failed, missing mapping model.\"",
+                """
+                staged migration cannot infer \(pair): \(changes); Core Data says \"Persistent store migration \
+                failed, missing mapping model.\"
+                """,
                 fix:
-                    "add a custom stage for \(pair) whose willMigrate handler prepares the data, or a version in between"
+                    """
+                    add a custom stage for \(pair) whose willMigrate handler prepares the data, or a version in \
+                    between
+                    """
             )
         case .iterative, .progressive:
             error = MigrationError(.wrongModel, "\(pair) needs a mapping model: \(changes)", fix: fix)

@@ -29,7 +29,10 @@ enum OwnModelSource {
                 .wrongModel,
                 "\(path) is at no version of \(bundle.name), so the \(strategy) strategy has no version to start from",
                 fix:
-                    "use --strategy automatic: Core Data's automatic migration infers straight from the store's own model (Z_MODELCACHE) to the target"
+                    """
+                    use --strategy automatic: Core Data's automatic migration infers straight from the store's own \
+                    model (Z_MODELCACHE) to the target
+                    """
             )
         }
         return ModelBundle.Version(name: name, model: model)
@@ -47,7 +50,10 @@ enum OwnModelSource {
         return MigrationStrategy.Leg(
             source: start, destination: end, mappings: [],
             reason:
-                "no version of \(bundle.name) has the store's hashes\(near): inferred straight from the store's own model (Z_MODELCACHE) to \(end.name), as Core Data does"
+                """
+                no version of \(bundle.name) has the store's hashes\(near): inferred straight from the store's own \
+                model (Z_MODELCACHE) to \(end.name), as Core Data does
+                """
         )
     }
 
@@ -65,9 +71,17 @@ enum OwnModelSource {
             } ?? ""
         throw MigrationError(
             .wrongModel,
-            "\(path) is at no version of \(bundle.name), and migrating it to \(step.destination.name) would drop \(dropped.count) of its \(entities) entities (\(rows) row\(rows == 1 ? "" : "s")): \(dropped.map(\.sentence).joined(separator: "; "))\(nearest); this looks like another app's model bundle",
+            """
+            \(path) is at no version of \(bundle.name), and migrating it to \(step.destination.name) would drop \
+            \(dropped.count) of its \(entities) entities (\(rows) row\(rows == 1 ? "" : "s")): \
+            \(dropped.map(\.sentence).joined(separator: "; "))\(nearest); this looks like another app's model \
+            bundle
+            """,
             fix:
-                "check --model: give the bundle this store was made with; if dropping that data is what you want, say so with --accept-foreign-model"
+                """
+                check --model: give the bundle this store was made with; if dropping that data is what you want, \
+                say so with --accept-foreign-model
+                """
         )
     }
 }

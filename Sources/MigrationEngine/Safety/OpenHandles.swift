@@ -15,9 +15,15 @@ enum OpenHandles {
         let named = holders.map { "pid \($0.pid) (\($0.command)) has \($0.file) open" }.joined(separator: "; ")
         throw MigrationError(
             .locked,
-            "\(store) is open in another process: \(named); checked before \(moment), since that process would go on writing to the store's old file",
+            """
+            \(store) is open in another process: \(named); checked before \(moment), since that process would go \
+            on writing to the store's old file
+            """,
             fix:
-                "quit the app or shell that has the store open (\(holders.map { "pid \($0.pid)" }.joined(separator: ", "))), then run again"
+                """
+                quit the app or shell that has the store open \
+                (\(holders.map { "pid \($0.pid)" }.joined(separator: ", "))), then run again
+                """
         )
     }
 }

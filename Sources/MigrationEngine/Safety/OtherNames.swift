@@ -20,9 +20,16 @@ enum OtherNames {
             let shown = TerminalText.visible(path)
             throw MigrationError(
                 .locked,
-                "\(shown) has \(info.st_nlink) names (hard links to the same file): a migration puts the new store in place of this name only, so every other name would keep the old store, and an app writing through one would write into the backup",
+                """
+                \(shown) has \(info.st_nlink) names (hard links to the same file): a migration puts the new store \
+                in place of this name only, so every other name would keep the old store, and an app writing \
+                through one would write into the backup
+                """,
                 fix:
-                    "give the store one name: find the others with `find / -xdev -samefile \(shown)` and remove them, or migrate a copy (`cp` it to a new name) and put it in place yourself"
+                    """
+                    give the store one name: find the others with `find / -xdev -samefile \(shown)` and remove \
+                    them, or migrate a copy (`cp` it to a new name) and put it in place yourself
+                    """
             )
         }
     }

@@ -21,7 +21,10 @@ enum OtherWriters {
             guard Date() < deadline else {
                 throw MigrationError(
                     .locked,
-                    "\(store) is being written by another process (pid \(holder) holds SQLite's write lock) and stayed so for \(Int(timeout)) s",
+                    """
+                    \(store) is being written by another process (pid \(holder) holds SQLite's write lock) and \
+                    stayed so for \(Int(timeout)) s
+                    """,
                     fix: "close the app or sqlite3 shell that has the store open (pid \(holder)), then run again")
             }
             usleep(100_000)
@@ -95,7 +98,10 @@ enum OtherWriters {
         func foreignWrite(store: String) -> MigrationError {
             MigrationError(
                 .otherWriter,
-                "\(store) was written by another process while it was being migrated; the migrated copy would miss those changes, so it was not swapped in",
+                """
+                \(store) was written by another process while it was being migrated; the migrated copy would miss \
+                those changes, so it was not swapped in
+                """,
                 fix: "quit every app using the store, then run the migration again")
         }
     }

@@ -101,7 +101,10 @@ enum OwnFiles {
     private static func occupied(_ path: String) -> MigrationError {
         MigrationError(
             .locked,
-            "\(TerminalText.oneLine(path)) is a name Chrysalis keeps for its own file, and \(describe(path)) sits there; Chrysalis neither follows nor reuses it, and nothing was written",
+            """
+            \(TerminalText.oneLine(path)) is a name Chrysalis keeps for its own file, and \(describe(path)) sits \
+            there; Chrysalis neither follows nor reuses it, and nothing was written
+            """,
             fix:
                 "check what it is and who put it there; remove it (`rm` removes a link, not its target), then run again"
         )

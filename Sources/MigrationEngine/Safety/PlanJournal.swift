@@ -166,9 +166,17 @@ struct PlanJournal {
         let path = TerminalText.visible(path(for: store))
         return MigrationError(
             .swap,
-            "a migration of \(TerminalText.visible(store)) from \(record.sourceVersion) to \(record.targetVersion) stopped half way, and the file at its backup's name cannot be trusted to be the original: \(reason); nothing was put back or deleted, and the store holds the interrupted migration's data between the two versions",
+            """
+            a migration of \(TerminalText.visible(store)) from \(record.sourceVersion) to \(record.targetVersion) \
+            stopped half way, and the file at its backup's name cannot be trusted to be the original: \(reason); \
+            nothing was put back or deleted, and the store holds the interrupted migration's data between the two \
+            versions
+            """,
             fix:
-                "find the original yourself (a backup of your own, or the file the migration wrote, wherever it went) and put it in the store's place; then delete \(path)"
+                """
+                find the original yourself (a backup of your own, or the file the migration wrote, wherever it \
+                went) and put it in the store's place; then delete \(path)
+                """
         )
     }
 
@@ -224,12 +232,19 @@ struct PlanJournal {
             }.sorted()
         throw MigrationError(
             .swap,
-            "the plan journal \(path) beside \(store) is damaged (empty, cut short, or naming a file outside the store's folder): a migration may have stopped half way, and the store may be between two versions; nothing was changed or deleted on its word"
+            """
+            the plan journal \(path) beside \(store) is damaged (empty, cut short, or naming a file outside the \
+            store's folder): a migration may have stopped half way, and the store may be between two versions; \
+            nothing was changed or deleted on its word
+            """
                 + (backups.isEmpty
                     ? "; no backup of the store is beside it"
                     : "; backups beside the store: \(backups.joined(separator: ", "))"),
             fix:
-                "check the store with `chrysalis inspect`; if it is not the version you want, put its backup in its place (with the backup's -wal, if any); then delete \(path)"
+                """
+                check the store with `chrysalis inspect`; if it is not the version you want, put its backup in its \
+                place (with the backup's -wal, if any); then delete \(path)
+                """
         )
     }
 
@@ -264,9 +279,16 @@ struct PlanJournal {
             if let source = record.sourceHashes?.compactMapValues({ Data(base64Encoded: $0) }), current != source {
                 throw MigrationError(
                     .swap,
-                    "a migration from \(record.sourceVersion) to \(record.targetVersion) stopped half way and the original's backup \(record.original) is gone: \(store) is between the two versions and cannot be put back",
+                    """
+                    a migration from \(record.sourceVersion) to \(record.targetVersion) stopped half way and the \
+                    original's backup \(record.original) is gone: \(store) is between the two versions and cannot \
+                    be put back
+                    """,
                     fix:
-                        "restore the store from a backup of your own, or delete \(path) and migrate the store from the version it is at (`chrysalis inspect` names it)"
+                        """
+                        restore the store from a backup of your own, or delete \(path) and migrate the store from \
+                        the version it is at (`chrysalis inspect` names it)
+                        """
                 )
             }
             try end(store: store)
@@ -321,7 +343,10 @@ struct PlanJournal {
         MigrationError(
             .swap, "could not \(action): \(String(cString: strerror(errno)))",
             fix:
-                "check the directory's permissions and free space, then run the migration again: it puts the original back first"
+                """
+                check the directory's permissions and free space, then run the migration again: it puts the \
+                original back first
+                """
         )
     }
 }

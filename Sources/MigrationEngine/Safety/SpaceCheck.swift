@@ -49,7 +49,10 @@ package struct SpaceCheck: Sendable {
             let associations = Int64(rows) * 48
             needed = storeBytes + associations + slack
             reason =
-                "a new store of about the source's size (\(Self.format(storeBytes))) and the association table (\(Self.format(associations)))"
+                """
+                a new store of about the source's size (\(Self.format(storeBytes))) and the association table \
+                (\(Self.format(associations)))
+                """
         }
     }
 
@@ -91,9 +94,15 @@ package struct SpaceCheck: Sendable {
         guard let free = Self.freeBytes(near: store), free < needed else { return }
         throw MigrationError(
             .noSpace,
-            "not enough free space for \(what): it needs about \(Self.format(needed)) beside \(store) (\(reason)), and the volume has \(Self.format(free)) free",
+            """
+            not enough free space for \(what): it needs about \(Self.format(needed)) beside \(store) (\(reason)), \
+            and the volume has \(Self.format(free)) free
+            """,
             fix:
-                "free at least \(Self.format(needed - free)) on that volume, or copy the store to a larger volume and migrate it there"
+                """
+                free at least \(Self.format(needed - free)) on that volume, or copy the store to a larger volume \
+                and migrate it there
+                """
         )
     }
 
@@ -108,7 +117,11 @@ package struct SpaceCheck: Sendable {
         guard Int64(clamping: limit.rlim_cur) < largest else { return }
         throw MigrationError(
             .noSpace,
-            "\(what) writes files of about \(format(largest)) (a backup or a new store the size of \(store)), and this process may write files of at most \(format(Int64(clamping: limit.rlim_cur))) (its file size limit, `ulimit -f`)",
+            """
+            \(what) writes files of about \(format(largest)) (a backup or a new store the size of \(store)), and \
+            this process may write files of at most \(format(Int64(clamping: limit.rlim_cur))) (its file size \
+            limit, `ulimit -f`)
+            """,
             fix: "raise the limit (`ulimit -f unlimited`, or ask whoever set it), then run again")
     }
 
@@ -122,7 +135,10 @@ package struct SpaceCheck: Sendable {
         let free = Self.freeBytes(near: store).map { ", \(Self.format($0)) free now" } ?? ""
         return MigrationError(
             .noSpace,
-            "the disk filled up during the step \(step): it needs about \(Self.format(needed)) beside \(store) (\(reason))\(free); the step rolled back and its partial files were removed (\(underlying))",
+            """
+            the disk filled up during the step \(step): it needs about \(Self.format(needed)) beside \(store) \
+            (\(reason))\(free); the step rolled back and its partial files were removed (\(underlying))
+            """,
             fix: "free at least \(Self.format(needed)) on that volume and run the migration again")
     }
 

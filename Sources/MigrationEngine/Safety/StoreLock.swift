@@ -93,9 +93,16 @@ package final class StoreLock {
         guard name.utf8.count > limit else { return }
         throw MigrationError(
             .notWritable,
-            "cannot migrate \(TerminalText.oneLine(store)): its name is \(name.utf8.count) bytes long, and the files a migration makes beside it (its lock, journal, backup and work files, named after it with up to \(longestOwnNameSuffix) more bytes) would pass the 255 bytes a folder entry holds",
+            """
+            cannot migrate \(TerminalText.oneLine(store)): its name is \(name.utf8.count) bytes long, and the \
+            files a migration makes beside it (its lock, journal, backup and work files, named after it with up to \
+            \(longestOwnNameSuffix) more bytes) would pass the 255 bytes a folder entry holds
+            """,
             fix:
-                "rename the store to a name of at most \(limit) bytes (the app finds it by its own path, so rename it back after), then run again"
+                """
+                rename the store to a name of at most \(limit) bytes (the app finds it by its own path, so rename \
+                it back after), then run again
+                """
         )
     }
 
@@ -112,9 +119,15 @@ package final class StoreLock {
         guard readOnlyVolume || permissions & 0o222 == 0 || access(directory, W_OK) != 0 else { return }
         throw MigrationError(
             .notWritable,
-            "cannot migrate \(store): its directory \(directory) is read-only (\(readOnlyVolume ? "a read-only volume" : "mode \(String(permissions, radix: 8))"))",
+            """
+            cannot migrate \(store): its directory \(directory) is read-only \
+            (\(readOnlyVolume ? "a read-only volume" : "mode \(String(permissions, radix: 8))"))
+            """,
             fix:
-                "a migration writes its new store and backup beside the store: make the directory writable (chmod u+w), or copy the store to a writable directory and migrate it there"
+                """
+                a migration writes its new store and backup beside the store: make the directory writable (chmod \
+                u+w), or copy the store to a writable directory and migrate it there
+                """
         )
     }
 

@@ -13,6 +13,9 @@ extension StoreState {
             return "a plan had begun: `chrysalis recover \(store)` (or the next migrate) puts the original back"
         }
         return
-            "no step had been committed: the store is as it was (SQLite rolls back an unfinished step when the store is next opened)"
+            """
+            no step had been committed: the store is as it was (SQLite rolls back an unfinished step when the \
+            store is next opened)
+            """
     }
 }

@@ -27,9 +27,15 @@ struct ContextDeletion {
                 let entity = context.layout.numbering.name(of: id.entityNumber) ?? "object"
                 throw MigrationError(
                     .validation,
-                    "\(entity) object \(id) cannot be deleted: its relationship \(relationship.name) has the delete rule Deny and still has \(destinations.count) destination\(destinations.count == 1 ? "" : "s")",
+                    """
+                    \(entity) object \(id) cannot be deleted: its relationship \(relationship.name) has the delete \
+                    rule Deny and still has \(destinations.count) destination\(destinations.count == 1 ? "" : "s")
+                    """,
                     fix:
-                        "empty \(entity).\(relationship.name) first (move or delete its destinations), as Core Data requires"
+                        """
+                        empty \(entity).\(relationship.name) first (move or delete its destinations), as Core Data \
+                        requires
+                        """
                 )
             case .cascade:
                 for destination in destinations { try refuseDenied(destination, seen: &seen) }

@@ -62,7 +62,10 @@ enum HandlerMigration {
             "\(step.name): \(saves) save\(saves == 1 ? "" : "s")"
                 + (discarded == 0
                     ? ""
-                    : "; \(discarded) unsaved change\(discarded == 1 ? "" : "s") discarded, as Core Data discards an unsaved context's")
+                    : """
+                    ; \(discarded) unsaved change\(discarded == 1 ? "" : "s") discarded, as Core Data discards an \
+                    unsaved context's
+                    """)
         }
     }
 

@@ -38,12 +38,18 @@ struct StageVersions {
             let start = positions.min() ?? 0
             if case .custom = stage, positions[1] <= positions[0] {
                 throw backwards(
-                    "stage \(number) (\(stage.label)) goes from \(bundle.versions[positions[0]].name) to \(bundle.versions[positions[1]].name)"
+                    """
+                    stage \(number) (\(stage.label)) goes from \(bundle.versions[positions[0]].name) to \
+                    \(bundle.versions[positions[1]].name)
+                    """
                 )
             }
             if let previous, start <= previous.start {
                 throw backwards(
-                    "stage \(number) (\(stage.label)) starts at \(bundle.versions[start].name), before stage \(number - 1) (\(previous.label)) does"
+                    """
+                    stage \(number) (\(stage.label)) starts at \(bundle.versions[start].name), before stage \
+                    \(number - 1) (\(previous.label)) does
+                    """
                 )
             }
             previous = (start, stage.label)
@@ -57,7 +63,10 @@ struct StageVersions {
             "\(what) has the version checksum \(checksum), which no stage of this staged migration names or no version of \(bundle.name) has; "
                 + "Core Data says \"Cannot use staged migration with an unknown model version.\" (134504)",
             fix:
-                "name every version the store may be at in a stage; `chrysalis model \(bundle.name).xcdatamodeld` shows each version's checksum"
+                """
+                name every version the store may be at in a stage; `chrysalis model \(bundle.name).xcdatamodeld` \
+                shows each version's checksum
+                """
         )
     }
 

@@ -49,7 +49,10 @@ public struct StagedMigration: Sendable {
                 if let earlier = named[checksum], !chained {
                     throw MigrationError(
                         .wrongModel,
-                        "stages \(earlier + 1) and \(index + 1) both name the version checksum \(checksum); Core Data refuses the list: \"Duplicate version checksums across stages detected.\"",
+                        """
+                        stages \(earlier + 1) and \(index + 1) both name the version checksum \(checksum); Core \
+                        Data refuses the list: \"Duplicate version checksums across stages detected.\"
+                        """,
                         fix: "name each version in one stage only")
                 }
                 named[checksum] = index
@@ -88,7 +91,10 @@ public struct StagedMigration: Sendable {
             guard from >= at else {
                 throw MigrationError(
                     .wrongModel,
-                    "the store is at \(bundle.versions[at].name), inside \(MigrationStage.custom(stage).label); Core Data says \"A store file cannot be migrated backwards with staged migration.\"",
+                    """
+                    the store is at \(bundle.versions[at].name), inside \(MigrationStage.custom(stage).label); \
+                    Core Data says \"A store file cannot be migrated backwards with staged migration.\"
+                    """,
                     fix: "begin the stage at the store's version or before it")
             }
             parts += Self.parts(of: stage, from: from, to: to, at: at, versions: bundle.versions)

@@ -30,25 +30,37 @@ public enum StoreState: Sendable, Equatable {
             return "the store is as it was, at \(version); nothing was changed"
         case .restored(let version):
             return
-                "the store is as it was, at \(version): the steps already done were undone and the original put back, byte for byte"
+                """
+                the store is as it was, at \(version): the steps already done were undone and the original put \
+                back, byte for byte
+                """
         case let .partial(version, done, total, backup):
             return "the store is at \(version), after \(done) of \(total) steps (--keep-progress)"
                 + (backup.map { "; the original is kept as \(StoreFiles.named($0))" } ?? "")
         case let .interrupted(version, done, total, backup):
             return
-                "the store is at \(version), after \(done) of \(total) steps, under the plan's journal: not a version to use until the original is put back"
-                + (backup.map { " from \(StoreFiles.named($0))" } ?? "")
+                """
+                the store is at \(version), after \(done) of \(total) steps, under the plan's journal: not a \
+                version to use until the original is put back
+                """
+                    + (backup.map { " from \(StoreFiles.named($0))" } ?? "")
         case let .migrated(version, backup):
             return "the store is at \(version)"
                 + (backup.map { "; the original is kept as \(StoreFiles.named($0))" } ?? "")
         case let .keptOtherWrites(version, done, total, backup):
             guard done > 0 else {
                 return
-                    "the store is at \(version) with the other process's changes, which are kept; Chrysalis wrote nothing to it"
+                    """
+                    the store is at \(version) with the other process's changes, which are kept; Chrysalis wrote \
+                    nothing to it
+                    """
             }
             return
-                "the store is at \(version), after \(done) of \(total) steps, with the other process's changes, which are kept: the original was not put back over them"
-                + (backup.map { "; the original, without them, is kept as \(StoreFiles.named($0))" } ?? "")
+                """
+                the store is at \(version), after \(done) of \(total) steps, with the other process's changes, \
+                which are kept: the original was not put back over them
+                """
+                    + (backup.map { "; the original, without them, is kept as \(StoreFiles.named($0))" } ?? "")
         }
     }
 

@@ -53,7 +53,10 @@ struct InferredStepCheck {
             }
             if let key = differing.keys.min() {
                 return
-                    "\(entity.name).\(attribute.name): \(differing.count) rows differ from \(source.map { "\(origin).\($0)" } ?? "the default") (first: Z_PK \(key))"
+                    """
+                    \(entity.name).\(attribute.name): \(differing.count) rows differ from \
+                    \(source.map { "\(origin).\($0)" } ?? "the default") (first: Z_PK \(key))
+                    """
             }
         }
         return nil
@@ -80,7 +83,10 @@ struct InferredStepCheck {
             if now != then {
                 let lost = then.filter { now[$0.key] != $0.value }.count
                 return
-                    "\(entity.name).\(relationship.name): \(lost) objects' links differ from \(from.map { "\(origin).\($0)" } ?? "its inverse's")"
+                    """
+                    \(entity.name).\(relationship.name): \(lost) objects' links differ from \
+                    \(from.map { "\(origin).\($0)" } ?? "its inverse's")
+                    """
             }
         }
         return nil

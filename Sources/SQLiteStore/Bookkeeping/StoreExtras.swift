@@ -44,7 +44,10 @@ extension StoreConnection {
             let tables = try String.fetchAll(
                 db,
                 sql:
-                    "SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
+                    """
+                    SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE \
+                    '\\'
+                    """
             )
             let model = Set(layout.tables.map(\.name) + layout.joinTables.map(\.name)).map { $0.uppercased() }
             let known = Set(model).union(StoreExtras.bookkeepingTables).union(StoreExtras.historyTables)

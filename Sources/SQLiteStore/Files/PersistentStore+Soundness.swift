@@ -11,7 +11,10 @@ extension PersistentStore {
         let lines = problems.flatMap { $0.split(separator: "\n").map(String.init) }.filter { !$0.hasPrefix("***") }
         throw StoreError(
             .corrupt, path: path,
-            "fails SQLite's quick check: \(lines.prefix(3).joined(separator: "; "))\(lines.count > 3 ? " (\(lines.count) problems)" : "")",
+            """
+            fails SQLite's quick check: \
+            \(lines.prefix(3).joined(separator: "; "))\(lines.count > 3 ? " (\(lines.count) problems)" : "")
+            """,
             fix: "restore the store from a backup; `sqlite3 STORE .recover` may save some rows")
     }
 

@@ -263,7 +263,10 @@ public final class PersistentStore: Sendable {
                 "is a SQLite database but not a Core Data store (no \(missing.joined(separator: " or ")) table)"
                     + (wal ? ", as read through the -wal beside it" : ""),
                 fix: wal
-                    ? "if the -wal was copied from another database, put back the store's own -wal (or move the store without it, if it was closed cleanly)"
+                    ? """
+                    if the -wal was copied from another database, put back the store's own -wal (or move the store \
+                    without it, if it was closed cleanly)
+                    """
                     : "give the path of a store written by Core Data or Chrysalis")
         }
     }
@@ -303,9 +306,15 @@ public final class PersistentStore: Sendable {
         } catch {
             throw StoreError(
                 .readOnly, path: path,
-                "has an unfinished transaction in \(journal) that SQLite must roll back first, but the store is read-only",
+                """
+                has an unfinished transaction in \(journal) that SQLite must roll back first, but the store is \
+                read-only
+                """,
                 fix:
-                    "make it writable (chmod u+w) and run again: SQLite restores the store as it was before that transaction"
+                    """
+                    make it writable (chmod u+w) and run again: SQLite restores the store as it was before that \
+                    transaction
+                    """
             )
         }
         do {

@@ -27,7 +27,10 @@ final class ReadOnlyCopy: Sendable {
             try? FileManager.default.removeItem(at: directory)
             throw StoreError(
                 .unreadable, path: store,
-                "is a WAL store on a read-only volume or directory without its -shm, and could not be copied to be read (\(error.localizedDescription))",
+                """
+                is a WAL store on a read-only volume or directory without its -shm, and could not be copied to be \
+                read (\(error.localizedDescription))
+                """,
                 fix: "free space in the temporary directory, or copy the store, its -wal and -shm somewhere writable")
         }
         return ReadOnlyCopy(path: copy, directory: directory)

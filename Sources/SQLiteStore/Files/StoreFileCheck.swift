@@ -106,7 +106,10 @@ package struct StoreFileCheck: Sendable {
         if walSize == 0, pageSize >= 512, pageCount > 0, Int64(pageCount) * Int64(pageSize) > size {
             throw StoreError(
                 .truncated, path: path,
-                "is truncated: the header declares \(pageCount) pages of \(pageSize) bytes (\(pageCount * pageSize) bytes) but the file has \(size)",
+                """
+                is truncated: the header declares \(pageCount) pages of \(pageSize) bytes (\(pageCount * pageSize) \
+                bytes) but the file has \(size)
+                """,
                 fix: "copy the store again, completely, with its -wal and -shm files")
         }
     }

@@ -19,9 +19,15 @@ package enum SQLiteLimits {
             return ModelProblem(
                 entity: table.rootEntity,
                 message:
-                    "its hierarchy's table \(table.name) would have \(count) columns, and SQLite holds at most \(columns) in a table",
+                    """
+                    its hierarchy's table \(table.name) would have \(count) columns, and SQLite holds at most \
+                    \(columns) in a table
+                    """,
                 fix:
-                    "move \(count - columns) or more attributes or to-one relationships to another entity (a to-one to a new entity holds them without limit)",
+                    """
+                    move \(count - columns) or more attributes or to-one relationships to another entity (a to-one \
+                    to a new entity holds them without limit)
+                    """,
                 verdict: .unsupported)
         }
     }

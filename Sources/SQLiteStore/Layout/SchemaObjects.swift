@@ -59,7 +59,10 @@ extension StoreConnection {
             let objects = try Row.fetchAll(
                 db,
                 sql:
-                    "SELECT type, name, sql, tbl_name FROM main.sqlite_master WHERE type IN ('index', 'trigger') AND sql IS NOT NULL"
+                    """
+                    SELECT type, name, sql, tbl_name FROM main.sqlite_master WHERE type IN ('index', 'trigger') \
+                    AND sql IS NOT NULL
+                    """
             )
             .map { row in SchemaObjects.Object(type: row[0], name: row[1], sql: row[2], table: row[3]) }
             let names = try String.fetchAll(db, sql: "SELECT name FROM main.sqlite_master WHERE type = 'index'")

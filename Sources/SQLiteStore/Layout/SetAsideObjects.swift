@@ -29,7 +29,10 @@ extension StoreConnection {
             try Row.fetchAll(
                 db,
                 sql:
-                    "SELECT type, name, sql, tbl_name FROM main.sqlite_master WHERE type IN ('trigger', 'view') AND sql IS NOT NULL ORDER BY rowid"
+                    """
+                    SELECT type, name, sql, tbl_name FROM main.sqlite_master WHERE type IN ('trigger', 'view') AND \
+                    sql IS NOT NULL ORDER BY rowid
+                    """
             )
             .map { SchemaObjects.Object(type: $0[0], name: $0[1], sql: $0[2], table: $0[3]) }
             .filter(SetAsideObjects.isApps)

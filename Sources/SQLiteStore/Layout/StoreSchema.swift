@@ -18,7 +18,10 @@ package struct StoreSchema: Sendable {
         package var statement: SQLStatement {
             let q = SQLIdentifier.quote
             return SQLStatement(
-                "CREATE \(isUnique ? "UNIQUE " : "")INDEX \(q(name)) ON \(q(table)) (\(columns.joined(separator: ", ")))"
+                """
+                CREATE \(isUnique ? "UNIQUE " : "")INDEX \(q(name)) ON \(q(table)) \
+                (\(columns.joined(separator: ", ")))
+                """
             )
         }
 
@@ -52,7 +55,10 @@ package struct StoreSchema: Sendable {
             let keys = join.sides.map(\.column) + (join.sourceColumn.map { [$0] } ?? [])
             let columns = join.columns.map { "\(q($0)) INTEGER" }
             return
-                "CREATE TABLE \(q(join.name)) ( \(columns.joined(separator: ", ")), PRIMARY KEY (\(keys.map(q).joined(separator: ", "))) )"
+                """
+                CREATE TABLE \(q(join.name)) ( \(columns.joined(separator: ", ")), PRIMARY KEY \
+                (\(keys.map(q).joined(separator: ", "))) )
+                """
         }
         sql += indexes.map(\.statement.sql)
         sql += [

@@ -25,13 +25,19 @@ extension ObjectReader {
             return try Int.fetchOne(
                 db,
                 sql:
-                    "SELECT count(*) \(rows) AND NOT EXISTS (SELECT 1 FROM \(t(destination)) d WHERE d.\(q(column)) = s.Z_PK)"
+                    """
+                    SELECT count(*) \(rows) AND NOT EXISTS (SELECT 1 FROM \(t(destination)) d WHERE d.\(q(column)) \
+                    = s.Z_PK)
+                    """
             ) ?? 0
         case let .joinTable(join, sourceColumn, _, _)?:
             return try Int.fetchOne(
                 db,
                 sql:
-                    "SELECT count(*) \(rows) AND NOT EXISTS (SELECT 1 FROM \(t(join.name)) j WHERE j.\(q(sourceColumn)) = s.Z_PK)"
+                    """
+                    SELECT count(*) \(rows) AND NOT EXISTS (SELECT 1 FROM \(t(join.name)) j WHERE \
+                    j.\(q(sourceColumn)) = s.Z_PK)
+                    """
             )
                 ?? 0
         case nil:

@@ -20,7 +20,10 @@ extension ObjectReader {
         }
         let present = columns.map { "\($0) IS NOT NULL" }.joined(separator: " AND ")
         let groups =
-            "SELECT count(*) AS c FROM \(t(table.name)) WHERE \(present) GROUP BY \(columns.joined(separator: ", ")) HAVING c > 1"
+            """
+            SELECT count(*) AS c FROM \(t(table.name)) WHERE \(present) GROUP BY \
+            \(columns.joined(separator: ", ")) HAVING c > 1
+            """
         return try Int.fetchOne(db, sql: "SELECT coalesce(sum(c - 1), 0) FROM (\(groups))") ?? 0
     }
 }

@@ -45,7 +45,10 @@ package final class ObjectReader {
         let (table, numbers) = try scope(entity, includingSubentities)
         let statement = try db.cachedStatement(
             sql:
-                "SELECT * FROM \(t(table.name)) WHERE Z_ENT IN (\(numbers.map(String.init).joined(separator: ","))) ORDER BY Z_PK"
+                """
+                SELECT * FROM \(t(table.name)) WHERE Z_ENT IN (\(numbers.map(String.init).joined(separator: ","))) \
+                ORDER BY Z_PK
+                """
         )
         var decoders: [Int: Decoder] = [:]
         let entityColumn = CheckedColumn(path: path, table: table.name, column: "Z_ENT")
@@ -65,7 +68,10 @@ package final class ObjectReader {
         return try Int.fetchOne(
             db,
             sql:
-                "SELECT count(*) FROM \(t(table.name)) WHERE Z_ENT IN (\(numbers.map(String.init).joined(separator: ",")))"
+                """
+                SELECT count(*) FROM \(t(table.name)) WHERE Z_ENT IN \
+                (\(numbers.map(String.init).joined(separator: ",")))
+                """
         ) ?? 0
     }
 
@@ -83,7 +89,11 @@ package final class ObjectReader {
         return try Row.fetchAll(
             db,
             sql:
-                "SELECT Z_PK, Z_ENT FROM \(t(table.name)) WHERE Z_ENT IN (\(numbers.map(String.init).joined(separator: ","))) AND \(SQLIdentifier.quote(column.name)) IS ? ORDER BY Z_PK",
+                """
+                SELECT Z_PK, Z_ENT FROM \(t(table.name)) WHERE Z_ENT IN \
+                (\(numbers.map(String.init).joined(separator: ","))) AND \(SQLIdentifier.quote(column.name)) IS ? \
+                ORDER BY Z_PK
+                """,
             arguments: [converted]
         ).map { try objectID($0, table: table.name) }
     }
@@ -238,7 +248,10 @@ package final class ObjectReader {
         else {
             throw StoreError(
                 .corrupt, path: path,
-                "the table of \(name) does not start with Z_PK, Z_ENT, Z_OPT (it has \(columns.prefix(3).joined(separator: ", ")))",
+                """
+                the table of \(name) does not start with Z_PK, Z_ENT, Z_OPT (it has \
+                \(columns.prefix(3).joined(separator: ", ")))
+                """,
                 fix: "open a store written by Core Data or Chrysalis")
         }
         func position(_ column: String) throws -> Int {

@@ -140,9 +140,15 @@ extension ObjectReader {
         // An indexed copy is read in key order and joined back by key: no sort, however many match.
         let sql =
             if case .copy(let copy)? = try lookups?.path(table: table.name, column: column.name) {
-                "SELECT t.Z_PK, t.Z_ENT FROM \(copy) c CROSS JOIN \(t(table.name)) t ON t.Z_PK = c.key WHERE c.value IS ? AND t.Z_ENT IN (\(entities)) ORDER BY c.key\(order)"
+                """
+                SELECT t.Z_PK, t.Z_ENT FROM \(copy) c CROSS JOIN \(t(table.name)) t ON t.Z_PK = c.key WHERE \
+                c.value IS ? AND t.Z_ENT IN (\(entities)) ORDER BY c.key\(order)
+                """
             } else {
-                "SELECT Z_PK, Z_ENT FROM \(t(table.name)) WHERE \(SQLIdentifier.quote(column.name)) IS ? AND Z_ENT IN (\(entities)) ORDER BY Z_PK\(order)"
+                """
+                SELECT Z_PK, Z_ENT FROM \(t(table.name)) WHERE \(SQLIdentifier.quote(column.name)) IS ? AND Z_ENT \
+                IN (\(entities)) ORDER BY Z_PK\(order)
+                """
             }
         let built = ReaderQueries.Lookup(
             sql: sql, kind: StoreValue.StorageKind(attribute), table: table.name, generation: generation)

@@ -23,12 +23,18 @@ extension StoreConnection {
                 guard !numbers.isEmpty else { return nil }
                 let list = numbers.map(String.init).joined(separator: ", ")
                 let query =
-                    "SELECT Z_PK, Z_ENT FROM \(SQLIdentifier.quote(table.name)) WHERE Z_ENT IS NULL OR Z_ENT NOT IN (\(list))"
+                    """
+                    SELECT Z_PK, Z_ENT FROM \(SQLIdentifier.quote(table.name)) WHERE Z_ENT IS NULL OR Z_ENT NOT IN \
+                    (\(list))
+                    """
                 let rows =
                     try Int.fetchOne(
                         db,
                         sql:
-                            "SELECT count(*) FROM main.\(SQLIdentifier.quote(table.name)) WHERE Z_ENT IS NULL OR Z_ENT NOT IN (\(list))"
+                            """
+                            SELECT count(*) FROM main.\(SQLIdentifier.quote(table.name)) WHERE Z_ENT IS NULL OR \
+                            Z_ENT NOT IN (\(list))
+                            """
                     ) ?? 0
                 return rows == 0 ? nil : StrayRows(table: table.name, rows: rows, numbers: numbers, query: query)
             }

@@ -71,7 +71,11 @@ struct CheckedColumn: Sendable {
         let fix =
             table.hasPrefix("Z_")
             ? Self.damagedFix(path)
-            : "the row is not as Core Data writes it: correct its \(column) (`SELECT Z_PK, \(column) FROM \(table) WHERE typeof(\(column)) != '\(Self.storageClass(expected))'` finds such rows), or restore the store from a backup"
+            : """
+            the row is not as Core Data writes it: correct its \(column) (`SELECT Z_PK, \(column) FROM \(table) \
+            WHERE typeof(\(column)) != '\(Self.storageClass(expected))'` finds such rows), or restore the store \
+            from a backup
+            """
         return StoreError(
             table == "Z_METADATA" ? .badMetadata : .corrupt, path: path,
             "\(place) holds \(found.readable) where \(expected) belongs", fix: fix)

@@ -45,7 +45,10 @@ package enum StoreFiles {
     /// has one, since the database file alone may lack rows that are still in the `-wal`.
     package static func named(_ store: String) -> String {
         FileManager.default.fileExists(atPath: wal(of: store))
-            ? "\(store) (with \((wal(of: store) as NSString).lastPathComponent) beside it: keep and copy the two together)"
+            ? """
+            \(store) (with \((wal(of: store) as NSString).lastPathComponent) beside it: keep and copy the two \
+            together)
+            """
             : store
     }
 

@@ -39,7 +39,10 @@ extension ObjectWriter {
             hasEntityColumn.append(entityColumn != nil)
         }
         let sql =
-            "INSERT INTO \(t(table.name)) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
+            """
+            INSERT INTO \(t(table.name)) (\(columns.joined(separator: ", "))) VALUES \
+            (\(columns.map { _ in "?" }.joined(separator: ", ")))
+            """
         return InsertTemplate(
             entity: entity, entityNumber: number, root: root, table: table.name, sql: sql,
             hasEntityColumn: hasEntityColumn)

@@ -95,7 +95,10 @@ package final class ObjectWriter {
             throw StoreError(
                 .unknownEntity, path: path, "entity \(entity) is abstract and cannot have instances",
                 fix:
-                    "insert one of its subentities: \(layout.model.subentities(of: description).map(\.name).joined(separator: ", "))"
+                    """
+                    insert one of its subentities: \
+                    \(layout.model.subentities(of: description).map(\.name).joined(separator: ", "))
+                    """
             )
         }
         let shape = InsertShape(
@@ -204,7 +207,10 @@ package final class ObjectWriter {
     private func noKeysLeft(_ table: String, _ highest: Int64) -> StoreError {
         StoreError(
             .corrupt, path: path,
-            "\(table).Z_PK reaches \(highest), which leaves no keys for new objects (at most \(PrimaryKeyTable.highestKey))",
+            """
+            \(table).Z_PK reaches \(highest), which leaves no keys for new objects (at most \
+            \(PrimaryKeyTable.highestKey))
+            """,
             fix: CheckedColumn.damagedFix(path))
     }
 

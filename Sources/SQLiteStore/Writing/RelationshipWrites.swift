@@ -99,7 +99,10 @@ extension ObjectWriter {
             let destinationName = try self.name(of: destination)
             throw StoreError(
                 .badValue, path: path,
-                "\(plan.entity).\(plan.relationship.name) points to \(plan.relationship.destinationEntityName), not to \(destinationName)",
+                """
+                \(plan.entity).\(plan.relationship.name) points to \(plan.relationship.destinationEntityName), not \
+                to \(destinationName)
+                """,
                 fix: "relate it to an instance of \(plan.relationship.destinationEntityName)")
         }
     }
@@ -205,7 +208,10 @@ final class RelationshipWritePlan {
         case let .joinTable(join, sourceColumn, destinationColumn, orderColumn):
             let columns = [sourceColumn, destinationColumn] + (orderColumn.map { [$0] } ?? [])
             attach =
-                "INSERT OR IGNORE INTO \(t(join.name)) (\(columns.map(q).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
+                """
+                INSERT OR IGNORE INTO \(t(join.name)) (\(columns.map(q).joined(separator: ", "))) VALUES \
+                (\(columns.map { _ in "?" }.joined(separator: ", ")))
+                """
             detachAll = "DELETE FROM \(t(join.name)) WHERE \(q(sourceColumn)) = ?"
             countMembers = "SELECT count(*) FROM \(t(join.name)) WHERE \(q(sourceColumn)) = ?"
             orders = orderColumn != nil
