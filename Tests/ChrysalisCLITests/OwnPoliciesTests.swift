@@ -8,9 +8,7 @@ import XCTest
 /// own policies through the command-line library: the package in `Examples/BooksMigrator` is
 /// built from its own manifest and migrates the objc.io store with the Books policies.
 final class OwnPoliciesTests: XCTestCase {
-    private let project = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-    private var resources: URL { project.appendingPathComponent("Sources/Demo/Resources") }
+    private var resources: URL { ExamplePackage.project.appendingPathComponent("Sources/Demo/Resources") }
 
     func testChrysalisRegistersNoDemoPolicyOrHook() throws {
         let bundle = resources.appendingPathComponent("BookStore.xcdatamodeld").path

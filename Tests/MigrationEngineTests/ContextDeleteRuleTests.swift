@@ -60,7 +60,7 @@ final class ContextDeleteRuleTests: XCTestCase {
             }
         }
         try store.close()
-        let refusals = Refusals()
+        let refusals = RecordedLines()
         let stage = CustomMigrationStage(
             from: one.versionChecksum, to: two.versionChecksum,
             willMigrate: { context in
@@ -91,12 +91,5 @@ final class ContextDeleteRuleTests: XCTestCase {
         XCTAssertEqual(
             try rows(path, "SELECT b.ZTITLE FROM ZLOAN l JOIN ZBOOK b ON b.Z_PK = l.ZBOOK"), ["Kept"],
             "the loan still points at its book")
-    }
-
-    private final class Refusals: @unchecked Sendable {
-        private let lock = NSLock()
-        private var items: [String] = []
-        func append(_ item: String) { lock.withLock { items.append(item) } }
-        var all: [String] { lock.withLock { items } }
     }
 }

@@ -92,3 +92,11 @@ extension XCTestCase {
         try DatabaseQueue(path: path).read { db in try Row.fetchAll(db, sql: sql).map { Array($0.databaseValues) } }
     }
 }
+
+/// Lines a migration's handlers or observers record as they run, from any thread, for a test to read after.
+final class RecordedLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+    func append(_ line: String) { lock.withLock { lines.append(line) } }
+    var all: [String] { lock.withLock { lines } }
+}

@@ -47,14 +47,6 @@ final class StagedMigrationTests: XCTestCase {
         }
     }
 
-    /// Names the handlers as they run, from any thread.
-    private final class Calls: @unchecked Sendable {
-        private let lock = NSLock()
-        private var names: [String] = []
-        func append(_ name: String) { lock.withLock { names.append(name) } }
-        var all: [String] { lock.withLock { names } }
-    }
-
     // MARK: Core Data's checks
 
     func testTheStagesAreCheckedAsCoreDataChecksThem() throws {
@@ -138,7 +130,7 @@ final class StagedMigrationTests: XCTestCase {
     func testTheHandlersRunOnceEachInOrderAndMakeTheConstraintPossible() throws {
         let bundle = try shelf()
         let (path, _) = try shelfStore()
-        let calls = Calls()
+        let calls = RecordedLines()
         let stages = try StagedMigration([
             .custom(
                 CustomMigrationStage(
@@ -154,7 +146,7 @@ final class StagedMigrationTests: XCTestCase {
             .lightweight([try checksum(bundle, "Shelf 3")]),
         ])
         let channel = ProgressChannel()
-        let stagesSeen = Calls()
+        let stagesSeen = RecordedLines()
         let observation = channel.observe {
             if $0.stage == .handler { stagesSeen.append("step \($0.step): \($0.pass)") }
         }
@@ -284,7 +276,7 @@ final class StagedMigrationTests: XCTestCase {
         let bundle = try shelf()
         let (path, original) = try shelfStore()
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
-        let seen = Calls()
+        let seen = RecordedLines()
         let stages = try StagedMigration([
             .custom(
                 CustomMigrationStage(
@@ -324,7 +316,7 @@ final class StagedMigrationTests: XCTestCase {
     }
 
     func testFetchesTakeTheFiltersPredicates() throws {
-        let counts = Calls()
+        let counts = RecordedLines()
         _ = try runWillMigrate { context in
             for predicate in [
                 "name == \"Pratchett\"", "name BEGINSWITH[c] \"le\"", "author.name == \"Butler\"",
