@@ -79,7 +79,9 @@ let package = Package(
                            .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "GRDB", package: "GRDB.swift")],
             path: "Benchmarks",
             resources: [.copy("Models")]),
-        .target(name: "TestSupport", dependencies: [.product(name: "GRDB", package: "GRDB.swift")], path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport", dependencies: ["ObjectModel", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Tests/TestSupport"),
         .testTarget(
             name: "ObjectModelTests",
             dependencies: [

@@ -62,7 +62,7 @@ public enum ModelXMLWriter {
             element("relationship", property: relationship.property, attributes(of: relationship), depth: 2, to: &out)
         }
         for fetched in entity.fetchedProperties {
-            out.open(2, "fetchedProperty", shared(fetched.property))
+            out.open(2, "fetchedProperty", shared(fetched.property) + ordered(fetched.property.otherXMLAttributes))
             out.empty(3, "fetchRequest", attributes(of: fetched.fetchRequest))
             userInfo(fetched.userInfo, depth: 3, to: &out)
             out.close(2, "fetchedProperty")

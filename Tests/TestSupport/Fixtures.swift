@@ -1,4 +1,6 @@
 import Foundation
+import GRDB
+import ObjectModel
 
 /// The real Xcode and Core Data files in `../shared/fixtures/coredata`, beside the project root,
 /// and scratch space to copy them into (fixtures are never opened in place).
@@ -37,8 +39,12 @@ public enum Fixtures {
         public var contents: URL?
         /// Other versions' names with the very same hashes (`also identical:`).
         public var alsoIdentical: [String]
-        /// Whether the checker found a `Z_MODELCACHE` that reproduces the store's hashes.
+        /// Whether the checker found a `Z_MODELCACHE` that reproduces the store's hashes; for a
+        /// store it does not list, whether the store has one (which the tests then check).
         public var modelCacheReproduces: Bool
+        /// Whether `VERIFICATION.txt` lists the store; a store added to the fixtures after the
+        /// checker ran is identified by the hashes of the bundles in its own folder.
+        public var isListed = true
 
         /// Every version name the store may be matched to: Core Data takes versions with equal hashes for one another.
         public var acceptableVersions: Set<String> {
@@ -48,9 +54,49 @@ public enum Fixtures {
         }
     }
 
-    /// Every store `VERIFICATION.txt` lists, with its verdicts: the expectations tests derive
-    /// their counts from, since fixtures are added.
+    /// Every real store with its verdicts: `VERIFICATION.txt`'s where it lists the store, and for
+    /// a store added to the fixtures since, the version of a bundle in the store's own folder
+    /// (`duckduckgo-BrowserServicesKit/`, …) whose hashes the store carries. The expectations
+    /// tests derive their counts from, since fixtures are added.
     public static func verification() throws -> [VerifiedStore] {
+        let listed = try listedStores()
+        let known = Set(listed.map(\.store.path))
+        let added = try stores.filter { !known.contains($0.path) }.map(identified)
+        return (listed + added).sorted { $0.store.path < $1.store.path }
+    }
+
+    /// A store `VERIFICATION.txt` does not list, identified by its hashes among the versions of
+    /// the bundles in its own fixture folder (Core Data's source-model look-up: the first that
+    /// matches).
+    static func identified(_ store: URL) throws -> VerifiedStore {
+        let folder = store.path.dropFirst(root.path.count + 1).split(separator: "/").first.map(String.init) ?? ""
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let copy = try copyStore(store, into: directory)
+        let (hashes, hasCache) = try DatabaseQueue(path: copy.path).read { db -> ([String: Data], Bool) in
+            let plist = try Data.fetchOne(db, sql: "SELECT Z_PLIST FROM Z_METADATA") ?? Data()
+            let metadata = try PropertyListSerialization.propertyList(from: plist, format: nil) as? [String: Any]
+            let cache =
+                try db.tableExists("Z_MODELCACHE")
+                && (try Int.fetchOne(db, sql: "SELECT count(*) FROM Z_MODELCACHE") ?? 0) > 0
+            return (metadata?["NSStoreModelVersionHashes"] as? [String: Data] ?? [:], cache)
+        }
+        var entry = VerifiedStore(store: store, contents: nil, alsoIdentical: [], modelCacheReproduces: hasCache)
+        entry.isListed = false
+        for bundle in files(where: {
+            $0.pathExtension == "xcdatamodeld" && $0.path.hasPrefix("\(root.path)/\(folder)/")
+        }) {
+            let matching = try ModelBundle.read(at: bundle).versions(matchingHashes: hashes)
+            guard let first = matching.first else { continue }
+            entry.contents = bundle.appendingPathComponent("\(first.name).xcdatamodel/contents")
+            entry.alsoIdentical = matching.dropFirst().map { "\($0.name).xcdatamodel" }
+            break
+        }
+        return entry
+    }
+
+    /// Every store `VERIFICATION.txt` lists, with the independent checker's verdicts.
+    static func listedStores() throws -> [VerifiedStore] {
         let text = try String(contentsOf: root.appendingPathComponent("VERIFICATION.txt"), encoding: .utf8)
         var stores: [VerifiedStore] = []
         for line in text.split(separator: "\n").map(String.init) {
