@@ -23,6 +23,13 @@ public struct SchemaSnapshot: Equatable {
 
     /// Table name → column name → declared type.
     public var tables: [String: [String: String]]
+    /// Table name → its columns in table order, each as `NAME TYPE`.
+    public var columnOrder: [String: [String]] = [:]
+    /// The tables made whole by one `CREATE TABLE` under the name they have: not renamed in place
+    /// (SQLite quotes a renamed table's name) and without a column added since (`ALTER TABLE … ADD
+    /// COLUMN` appends `, <column>` after the last one). Only their column order is the order
+    /// Core Data gives a new table.
+    public var freshTables: Set<String> = []
     public var indexes: Set<Index>
     /// `Z_PRIMARYKEY` rows as `Z_ENT Z_NAME Z_SUPER`.
     public var primaryKeys: [String]
@@ -33,14 +40,20 @@ public struct SchemaSnapshot: Equatable {
     public static func read(_ path: String) throws -> SchemaSnapshot {
         try DatabaseQueue(path: path).read { db in
             var tables: [String: [String: String]] = [:]
-            for table in try String.fetchAll(
-                db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+            var order: [String: [String]] = [:]
+            var fresh: Set<String> = []
+            for row in try Row.fetchAll(
+                db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
             {
+                let table: String = row["name"]
+                let sql: String = row["sql"] ?? ""
                 var columns: [String: String] = [:]
-                for row in try Row.fetchAll(db, sql: "PRAGMA table_info(\"\(table)\")") {
-                    columns[row["name"]] = row["type"]
+                for column in try Row.fetchAll(db, sql: "PRAGMA table_info(\"\(table)\")") {
+                    columns[column["name"]] = column["type"]
+                    order[table, default: []].append("\(column["name"] as String) \(column["type"] as String)")
                 }
                 tables[table] = columns
+                if !sql.hasPrefix("CREATE TABLE \""), !sql.contains(" , ") { fresh.insert(table) }
             }
             var indexes: Set<Index> = []
             // Indexes SQLite made for a table's UNIQUE constraint (`sqlite_autoindex_…`, no SQL) are
@@ -63,7 +76,9 @@ public struct SchemaSnapshot: Equatable {
             let plist = try Data.fetchOne(db, sql: "SELECT Z_PLIST FROM Z_METADATA") ?? Data()
             let metadata = (try? PropertyListSerialization.propertyList(from: plist, format: nil)) as? [String: Any]
             let framework = (metadata?["NSPersistenceFrameworkVersion"] as? NSNumber)?.intValue ?? 0
-            return SchemaSnapshot(tables: tables, indexes: indexes, primaryKeys: keys, framework: framework)
+            return SchemaSnapshot(
+                tables: tables, columnOrder: order, freshTables: fresh, indexes: indexes, primaryKeys: keys,
+                framework: framework)
         }
     }
 }

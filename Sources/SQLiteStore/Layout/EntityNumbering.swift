@@ -1,7 +1,8 @@
+import Foundation
 import ObjectModel
 
 /// Core Data's entity numbers (`Z_ENT`, the rows of `Z_PRIMARYKEY`): depth-first pre-order over
-/// the entities sorted by name, each root followed by its subentities.
+/// the entities in Core Data's order (``precedes(_:_:)``), each root followed by its subentities.
 ///
 /// Numbers are not stable across model versions — adding an entity renumbers those after it — so
 /// every store layout computes them from its own model.
@@ -28,13 +29,25 @@ package struct EntityNumbering: Hashable, Sendable {
         func visit(_ entity: EntityDescription, superNumber: Int) {
             let number = entries.count + 1
             entries.append(Entry(number: number, name: entity.name, superNumber: superNumber))
-            for child in model.subentities(of: entity).sorted(by: { VersionHash.precedesInUTF16($0.name, $1.name) }) {
+            for child in model.subentities(of: entity).sorted(by: { Self.precedes($0.name, $1.name) }) {
                 visit(child, superNumber: number)
             }
         }
         let roots = model.entities.filter { $0.parentName == nil || model.entity(named: $0.parentName!) == nil }
-        for root in roots.sorted(by: { VersionHash.precedesInUTF16($0.name, $1.name) }) { visit(root, superNumber: 0) }
+        for root in roots.sorted(by: { Self.precedes($0.name, $1.name) }) { visit(root, superNumber: 0) }
         self.init(entries: entries)
+    }
+
+    /// Core Data's order of entities, by name with `caseInsensitiveCompare:` (its SQL model sorts the
+    /// entities so, to number them and to pair their relationships into join tables). DuckDuckGo's
+    /// `SyncMetadata_V3` numbers `SyncableSettingsMetadata` 1 and `SyncFeatureEntity` 2, which a
+    /// case-sensitive order reverses. Names equal but for case fall back to their UTF-16 order.
+    package static func precedes(_ lhs: String, _ rhs: String) -> Bool {
+        switch lhs.caseInsensitiveCompare(rhs) {
+        case .orderedAscending: return true
+        case .orderedDescending: return false
+        case .orderedSame: return VersionHash.precedesInUTF16(lhs, rhs)
+        }
     }
 
     /// Numbering with explicit entries (as a store's `Z_PRIMARYKEY` holds them).

@@ -4,27 +4,24 @@ import ObjectModel
 /// side's destination `Z_PK`, and a `Z_FOK_` position column for each ordered side.
 ///
 /// Names are *predicted* only for a store Chrysalis creates; a store that exists is read by the
-/// names it has (``reconciled(with:numbering:)``), because real stores differ from predictions:
-/// Core Data renames join tables during its own in-place migrations and has changed its choices
-/// across releases. The prediction, from real stores (`../shared/fixtures/coredata`, and 728
-/// pairs between two entities in 80 stores of one shipped app):
-/// - the table is named after the relationship declared on the entity with the lower entity
-///   number, prefixed with that number. For a self-referencing pair (both relationships on one
-///   entity) the store a Core Data (framework 641) created fresh names it after the relationship
-///   whose name sorts first (`Z_14IGNOREDBYCLIENTS`); stores Core Data migrated later carry the
-///   other name, so no rule of the model alone fits every store (a study of CoreFoundation's
-///   dictionary order ruled out a hash-order walk: the two stores archive the pair in the same
-///   order yet name the table oppositely). All 82 of Wire's stores agree: 2.3 (made fresh) names
-///   `UserClient`'s pairs `Z_14TRUSTEDBYCLIENTS`, 2.4 (three attributes added to `UserClient`, the
-///   pairs declared identically) `Z_14TRUSTEDCLIENTS`, 2.96 (one attribute added) `…TRUSTEDBYCLIENTS`
-///   again while `…IGNOREDCLIENTS` stays: the choice follows the entity's whole property set, as
-///   an in-memory hash order would. Chrysalis predicts the first-by-name, as that store has it;
-/// - the first column belongs to the relationship that does not name the table, the second to
-///   the one that does; each is named after its relationship, prefixed with the number of that
-///   relationship's destination (`Z_16SHOWINGUSERADDED`, `Z_24ADDEDUSERS`);
-/// - column names are unique across all join tables: a second `Z_24USERS` becomes `Z_24USERS1`,
-///   pairs taken in the order of their entities' names (Wire 2.90: `Reaction.users` keeps
-///   `Z_24USERS`, `SystemMessage.users` gets `Z_24USERS1`).
+/// names it has (``reconciled(with:numbering:)``), because Core Data renames join tables in its own
+/// in-place migrations and leaves their columns in the order they were made. The prediction is Core
+/// Data's own rule, which names every join table of the real stores in `../shared/fixtures/coredata`
+/// as Core Data named it (755 in 84 stores, 162 of them self-referencing; `CreatedLayoutTests`):
+/// - the entities are visited in Core Data's order (``EntityNumbering/precedes(_:_:)``), and each
+///   entity's relationships in the order its SQL model meets them (``PropertyWalk``, no order of
+///   names); the first relationship of a many-to-many pair met names the table, `Z_<n><REL>` with
+///   `n` the number of the entity declaring it. For two entities, the one first in Core Data's order;
+///   for a pair on one entity, whichever the walk meets first (Wire's `UserClient` names
+///   `Z_nIGNOREDBYCLIENTS` up to 2.3 and `…IGNOREDCLIENTS` after, `…TRUSTEDCLIENTS` from 2.4 to 2.95 and
+///   `…TRUSTEDBYCLIENTS` from 2.96 on; DuckDuckGo's `favorites` ↔ `favoriteFolders` is `Z_1FAVORITES`);
+/// - the columns are `Z_<n of the namer's entity><INVERSE>` then `Z_<n of the inverse's
+///   entity><NAMER>`, each holding its relationship's destinations, and `Z_FOK_` + a column's name
+///   after `Z_` for each column whose relationship is ordered, in the same order;
+/// - column names are unique across all join tables, taken in the order the tables are met, the
+///   namer's column (and its position column) before the inverse's: a second `Z_24USERS` becomes
+///   `Z_24USERS1` (Wire 2.90: `Reaction.users` keeps `Z_24USERS`, `SystemMessage.users` gets
+///   `Z_24USERS1`, the entities' order, not their numbers').
 package struct JoinTable: Hashable, Sendable {
     /// One relationship of the pair.
     package struct Side: Hashable, Sendable {
@@ -50,69 +47,71 @@ package struct JoinTable: Hashable, Sendable {
         sides.map(\.column) + (sourceColumn.map { [$0] } ?? []) + sides.compactMap(\.orderColumn)
     }
 
-    /// The join tables `model` needs, named as Core Data names them in a new store.
-    static func all(in model: ManagedObjectModel, numbering: EntityNumbering) -> [JoinTable] {
+    /// The join tables `model` needs, named as Core Data names them in a new store, its entities'
+    /// properties met in the order `walks` gives (``PropertyWalk``).
+    static func all(
+        in model: ManagedObjectModel, numbering: EntityNumbering, walks: [String: PropertyWalk.Entity]
+    ) -> [JoinTable] {
         var tables: [JoinTable] = []
         var done: Set<String> = []
         var takenNames: Set<String> = [], takenColumns: Set<String> = []
-        let byName = { (a: String, b: String) in VersionHash.precedesInUTF16(a, b) }
-        for entity in model.entities.sorted(by: { byName($0.name, $1.name) })
+        for entity in model.entities.sorted(by: { EntityNumbering.precedes($0.name, $1.name) })
         where numbering.number(of: entity.name) != nil {
-            for relationship in entity.relationships.sorted(by: { byName($0.name, $1.name) })
-            where relationship.isToMany && !relationship.isTransient {
-                let key = "\(entity.name).\(relationship.name)"
-                guard !done.contains(key), let destination = model.entity(named: relationship.destinationEntityName)
+            guard let walk = walks[entity.name] else { continue }
+            for key in walk.keys {
+                guard let (declarer, relationship) = walk.relationships[key], relationship.isToMany,
+                    !done.contains("\(declarer.name).\(relationship.name)"),
+                    let destination = model.entity(named: relationship.destinationEntityName)
                 else { continue }
-                let inverse = relationship.inverseName.flatMap { model.relationship(named: $0, in: destination) }
-                if let inverse, !inverse.isToMany { continue }
-                let inverseDeclarer = inverse.flatMap { found in
-                    ([destination] + model.ancestors(of: destination)).first { $0.relationships.contains(found) }
-                }
-                var pair: [(entity: EntityDescription, relationship: RelationshipDescription)] = [
-                    (entity, relationship)
-                ]
-                if let inverse, let inverseDeclarer,
-                    !(inverseDeclarer.name == entity.name && inverse.name == relationship.name)
+                let inverse = relationship.inverseName.flatMap { walks[destination.name]?.relationships[$0] }
+                if let inverse, !inverse.relationship.isToMany { continue }
+                done.insert("\(declarer.name).\(relationship.name)")
+                var pair: [Side] = []
+                if let inverse,
+                    inverse.declarer.name != declarer.name || inverse.relationship.name != relationship.name
                 {
-                    pair.append((inverseDeclarer, inverse))
-                    done.insert("\(inverseDeclarer.name).\(inverse.name)")
+                    done.insert("\(inverse.declarer.name).\(inverse.relationship.name)")
+                    pair.append(
+                        Side(entity: inverse.declarer.name, relationship: inverse.relationship.name, column: ""))
                 }
-                done.insert(key)
-                // The side that names the table goes last: the lower entity number, then the name
-                // that sorts first.
-                let rank = { (side: (entity: EntityDescription, relationship: RelationshipDescription)) in
-                    numbering.number(of: side.entity.name) ?? 0
-                }
-                pair.sort {
-                    rank($0) != rank($1) ? rank($0) > rank($1) : byName($1.relationship.name, $0.relationship.name)
-                }
-                tables.append(make(pair, numbering: numbering, takenNames: &takenNames, takenColumns: &takenColumns))
+                pair.append(Side(entity: declarer.name, relationship: relationship.name, column: ""))
+                tables.append(
+                    make(pair, model: model, numbering: numbering, takenNames: &takenNames, takenColumns: &takenColumns)
+                )
             }
         }
         return tables
     }
 
+    /// The table of `pair` (the inverse's side, then the side naming the table; only the latter
+    /// for a to-many without inverse), its column names made unique in `takenColumns`.
     private static func make(
-        _ pair: [(entity: EntityDescription, relationship: RelationshipDescription)],
-        numbering: EntityNumbering, takenNames: inout Set<String>, takenColumns: inout Set<String>
+        _ pair: [Side], model: ManagedObjectModel, numbering: EntityNumbering, takenNames: inout Set<String>,
+        takenColumns: inout Set<String>
     ) -> JoinTable {
-        let last = pair[pair.count - 1]
-        let name = ColumnNaming.unique(
-            "Z_\(numbering.number(of: last.entity.name) ?? 0)\(last.relationship.name.uppercased())", in: &takenNames)
-        var sides = pair.map { side -> Side in
-            let number = numbering.number(of: side.relationship.destinationEntityName) ?? 0
-            let column = ColumnNaming.unique("Z_\(number)\(side.relationship.name.uppercased())", in: &takenColumns)
-            return Side(
-                entity: side.entity.name, relationship: side.relationship.name, column: column, orderColumn: nil)
+        let number = { (entity: String) in numbering.number(of: entity) ?? 0 }
+        let relationship = { (side: Side) in
+            model.entity(named: side.entity).flatMap { model.relationship(named: side.relationship, in: $0) }
         }
-        for index in sides.indices where pair[index].relationship.isOrdered {
-            sides[index].orderColumn = "Z_FOK_" + sides[index].column.dropFirst(2)
+        let namer = pair[pair.count - 1]
+        let name = ColumnNaming.unique("Z_\(number(namer.entity))\(namer.relationship.uppercased())", in: &takenNames)
+        var sides = pair
+        // A side's column is prefixed with the number of the entity declaring the other side (a
+        // to-many without inverse: its destination's); the namer's columns are named first.
+        for index in sides.indices.reversed() {
+            let prefix =
+                pair.count == 2
+                ? number(pair[1 - index].entity)
+                : relationship(namer).flatMap { numbering.number(of: $0.destinationEntityName) } ?? 0
+            let base = "Z_\(prefix)\(sides[index].relationship.uppercased())"
+            sides[index].column = ColumnNaming.unique(base, in: &takenColumns)
+            if relationship(sides[index])?.isOrdered == true {
+                sides[index].orderColumn = ColumnNaming.unique("Z_FOK_" + base.dropFirst(2), in: &takenColumns)
+            }
         }
         var source: String?
         if pair.count == 1 {
-            let entity = pair[0].entity.name
-            source = ColumnNaming.unique(
-                "Z_\(numbering.number(of: entity) ?? 0)\(entity.uppercased())", in: &takenColumns)
+            source = ColumnNaming.unique("Z_\(number(namer.entity))\(namer.entity.uppercased())", in: &takenColumns)
         }
         return JoinTable(name: name, sides: sides, sourceColumn: source)
     }

@@ -111,25 +111,35 @@ package struct StoreLayout: Sendable {
         let numbering = numbering ?? EntityNumbering(model: model)
         self.model = model
         self.numbering = numbering
-        var tables: [Table] = []
-        var byProperty: [String: Column] = [:]
         let roots = numbering.entries.filter { $0.superNumber == 0 }.compactMap { model.entity(named: $0.name) }
-        for root in roots {
-            var table = Self.table(for: root, model: model, numbering: numbering)
-            if let existing = storeTables?[table.name] { table.reconcileColumns(with: existing) }
-            for column in table.columns where column.role != .foreignEntity {
+        var tables = roots.map { Self.table(for: $0, model: model, numbering: numbering) }
+        var keyColumns: [String: (key: String, entity: String?)] = [:]
+        for column in tables.flatMap(\.columns) where column.role == .foreignKey {
+            keyColumns["\(column.entity).\(column.property)", default: (column.name, nil)].key = column.name
+        }
+        for column in tables.flatMap(\.columns) where column.role == .foreignEntity {
+            keyColumns["\(column.entity).\(column.property)", default: ("", nil)].entity = column.name
+        }
+        let walks = PropertyWalk.entities(of: model) { entity, relationship in
+            keyColumns["\(entity.name).\(relationship.name)"].map { ($0.key, $0.entity) }
+                ?? (ColumnNaming.column(for: relationship.name), nil)
+        }
+        Self.placeOrderColumns(in: &tables, model: model, walks: walks)
+        var byProperty: [String: Column] = [:]
+        for index in tables.indices {
+            if let existing = storeTables?[tables[index].name] { tables[index].reconcileColumns(with: existing) }
+            for column in tables[index].columns where column.role != .foreignEntity {
                 byProperty[
                     column.role == .orderKey
                         ? "\(column.entity).#order.\(column.property)" : "\(column.entity).\(column.property)"] = column
             }
-            for column in table.columns where column.role == .foreignEntity {
+            for column in tables[index].columns where column.role == .foreignEntity {
                 byProperty["\(column.entity).#entity.\(column.property)"] = column
             }
-            tables.append(table)
         }
         self.tables = tables
         columnsByProperty = byProperty
-        joinTables = JoinTable.all(in: model, numbering: numbering).map { join in
+        joinTables = JoinTable.all(in: model, numbering: numbering, walks: walks).map { join in
             storeTables.flatMap { join.reconciled(with: $0, numbering: numbering) } ?? join
         }
         var resolved: [String: [String: Column]] = [:]
@@ -310,8 +320,13 @@ package struct StoreLayout: Sendable {
                     relationship, of: entity, position: position, model: model, numbering: numbering)
             }
         }
+        // The key's last part orders a to-one's own columns: its entity column follows its key
+        // column, before the next to-one's (Wire's `ZMESSAGECONFIRMATION`: `ZMESSAGE, Z11_MESSAGE, ZUSER`).
         candidates.sort {
-            $0.key != $1.key ? $0.key.lexicographicallyPrecedes($1.key) : VersionHash.precedesInUTF16($0.name, $1.name)
+            let (a, b) = ($0.key.dropLast(), $1.key.dropLast())
+            if a != b { return a.lexicographicallyPrecedes(b) }
+            if $0.name != $1.name { return VersionHash.precedesInUTF16($0.name, $1.name) }
+            return $0.key.last ?? 0 < $1.key.last ?? 0
         }
         var taken: Set<String> = ["Z_PK", "Z_ENT", "Z_OPT"]
         let columns = candidates.map { candidate -> Column in
@@ -348,13 +363,35 @@ package struct StoreLayout: Sendable {
                     column("Z\(number)_\(relationship.name.uppercased())", .foreignEntity)
                 ))
         }
-        // An ordered to-many pointing here keeps each row's position beside the key.
-        if let destination, let inverseName = relationship.inverseName,
-            let inverse = model.relationship(named: inverseName, in: destination), inverse.isToMany, inverse.isOrdered
-        {
-            candidates.append(
-                ([0, position, 2, 0], relationship.name, column("Z_FOK_\(relationship.name.uppercased())", .orderKey)))
-        }
         return candidates
+    }
+
+    /// Adds to each table the position columns of the ordered to-manys that point into it
+    /// (`Z_FOK_<TO-ONE>`, beside the to-one's key), after the table's integer columns and in the
+    /// order Core Data meets the to-manys (``PropertyWalk``): Wire's 2.54 `ZMESSAGE` has
+    /// `…, ZPARENTMESSAGE INTEGER, Z_FOK_VISIBLEINCONVERSATION INTEGER, Z_FOK_HIDDENINCONVERSATION
+    /// INTEGER, ZDESTRUCTIONDATE TIMESTAMP, …`, the last of them a subentity's key.
+    private static func placeOrderColumns(
+        in tables: inout [Table], model: ManagedObjectModel, walks: [String: PropertyWalk.Entity]
+    ) {
+        var placed: Set<String> = []
+        for entity in model.entities.sorted(by: { EntityNumbering.precedes($0.name, $1.name) }) {
+            guard let walk = walks[entity.name] else { continue }
+            for key in walk.keys {
+                guard let (_, relationship) = walk.relationships[key], relationship.isToMany, relationship.isOrdered,
+                    let destination = model.entity(named: relationship.destinationEntityName),
+                    let inverseName = relationship.inverseName,
+                    let (declarer, inverse) = walks[destination.name]?.relationships[inverseName], !inverse.isToMany,
+                    placed.insert("\(declarer.name).\(inverse.name)").inserted,
+                    let index = tables.firstIndex(where: { $0.rootEntity == model.rootEntity(of: declarer).name })
+                else { continue }
+                var taken = Set(tables[index].columns.map(\.name) + ["Z_PK", "Z_ENT", "Z_OPT"])
+                let column = Column(
+                    name: ColumnNaming.unique("Z_FOK_\(inverse.name.uppercased())", in: &taken), sqlType: "INTEGER",
+                    role: .orderKey, entity: declarer.name, property: inverse.name)
+                let after = tables[index].columns.lastIndex { $0.sqlType == "INTEGER" }.map { $0 + 1 } ?? 0
+                tables[index].columns.insert(column, at: after)
+            }
+        }
     }
 }
