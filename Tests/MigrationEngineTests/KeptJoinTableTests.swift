@@ -5,9 +5,10 @@ import ObjectModel
 import SQLiteStore
 import XCTest
 
-/// An inferred step in place leaves a join table as it is when the source's table of the same
-/// name already holds exactly the links the destination's would be filled with
-/// (`JoinTableCopy.copiesItself`), and rebuilds it otherwise: the links come out the same either way.
+/// An inferred step in place keeps a join table where it is when the source's table already holds
+/// exactly the destination's links, column for column (`JoinTableCopy.inPlace`), renaming it and
+/// its columns where their names change, as Core Data does; it rebuilds it otherwise. The links
+/// come out the same either way.
 final class KeptJoinTableTests: XCTestCase {
     /// A bundle of the benchmark's Library 1 (Book.tags ↔ Tag.books, unordered) and `edited`
     /// versions of it, each made by applying its replacements to Library 1's XML.
@@ -87,30 +88,60 @@ final class KeptJoinTableTests: XCTestCase {
         XCTAssertEqual(try rows(path, "PRAGMA integrity_check")[0][0], "ok".databaseValue)
     }
 
-    func testAnOrderedPairIsRebuiltWithItsPositions() throws {
-        // The same columns before and after, but a copy numbers missing positions: not kept,
-        // whichever side is ordered (the one whose links the copy reads, or the other).
+    func testAnOrderedPairIsKeptInPlaceWithItsPositions() throws {
+        // The same columns before and after: kept as Core Data keeps it, whichever side is
+        // ordered, every position as it was (one unset stays unset; Core Data does not number
+        // positions of a table it keeps).
         for (ordered, position) in [(Self.tagsOrdered, "Z_FOK_4TAGS"), (Self.tagBooksOrdered, "Z_FOK_1BOOKS")] {
             let bundle = try library([
                 "Library 1 ordered": ordered, "Library 1 ordered notes": ordered + Self.notesAdded,
             ])
             let path = try makeStore(bundle, at: "Library 1 ordered", rows: 300)
-            let links = try rows(path, "SELECT Z_1BOOKS, Z_4TAGS FROM Z_1TAGS ORDER BY 1, 2")
-            // Positions unset: a copy numbers them, as Core Data would have; left as it is, the table would keep them unset.
-            try DatabaseQueue(path: path).write { try $0.execute(sql: "UPDATE Z_1TAGS SET \(position) = NULL") }
+            try DatabaseQueue(path: path).write {
+                try $0.execute(sql: "UPDATE Z_1TAGS SET \(position) = NULL WHERE rowid % 7 = 0")
+            }
+            let links = try rows(path, "SELECT Z_1BOOKS, Z_4TAGS, \(position) FROM Z_1TAGS ORDER BY 1, 2")
             let table = try rootPage(path, "Z_1TAGS")
 
             let plan = try MigrationPlan.make(store: path, bundle: bundle, to: "Library 1 ordered notes")
             _ = try MigrationRunner.run(plan, store: path, keepBackup: false)
 
-            XCTAssertNotEqual(try rootPage(path, "Z_1TAGS"), table, "\(position): rebuilt")
+            XCTAssertEqual(try rootPage(path, "Z_1TAGS"), table, "\(position): kept in place")
             XCTAssertEqual(
-                try rows(path, "SELECT Z_1BOOKS, Z_4TAGS FROM Z_1TAGS ORDER BY 1, 2"), links,
-                "\(position): every link as it was")
-            XCTAssertEqual(
-                try rows(path, "SELECT count(*) FROM Z_1TAGS WHERE \(position) IS NULL")[0][0], 0.databaseValue,
-                "\(position): numbered")
+                try rows(path, "SELECT Z_1BOOKS, Z_4TAGS, \(position) FROM Z_1TAGS ORDER BY 1, 2"), links,
+                "\(position): every link and position as it was")
         }
+    }
+
+    /// An entity added before `Book` in Core Data's order renumbers it, 1 → 2: Core Data renames
+    /// `Z_1TAGS (Z_4TAGS, Z_1BOOKS)` to `Z_2TAGS (Z_5TAGS, Z_2BOOKS)` in place, keeping its rows and
+    /// its old index beside the new one (Wire's stores carry such indexes from every renumbering).
+    func testAJoinTableRenumberedIsRenamedInPlace() throws {
+        let added = [
+            (
+                #"<entity name="Book" representedClassName="Book" syncable="YES">"#,
+                #"<entity name="Author" representedClassName="Author" syncable="YES"><attribute name="name" optional="YES" attributeType="String"/></entity><entity name="Book" representedClassName="Book" syncable="YES">"#
+            )
+        ]
+        let bundle = try library(["Library 1 authors": added])
+        let path = try makeStore(bundle, at: "Library 1", rows: 300)
+        let links = try rows(path, "SELECT Z_1BOOKS, Z_4TAGS FROM Z_1TAGS ORDER BY 1, 2")
+        let table = try rootPage(path, "Z_1TAGS")
+
+        let plan = try MigrationPlan.make(store: path, bundle: bundle, to: "Library 1 authors")
+        _ = try MigrationRunner.run(plan, store: path, keepBackup: false)
+
+        XCTAssertEqual(try rootPage(path, "Z_2TAGS"), table, "the same table, renamed")
+        XCTAssertNil(try rootPage(path, "Z_1TAGS"))
+        XCTAssertEqual(try rows(path, "SELECT Z_2BOOKS, Z_5TAGS FROM Z_2TAGS ORDER BY 1, 2"), links)
+        XCTAssertEqual(
+            try rows(
+                path,
+                "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'Z_2TAGS' AND sql IS NOT NULL ORDER BY 1"
+            ),
+            [["Z_1TAGS_Z_4TAGS_INDEX".databaseValue], ["Z_2TAGS_Z_5TAGS_INDEX".databaseValue]],
+            "the old index kept, Core Data's new one made")
+        XCTAssertEqual(try rows(path, "PRAGMA integrity_check")[0][0], "ok".databaseValue)
     }
 
     func testAPairMadeOrderedIsRebuiltWithPositionsNumbered() throws {

@@ -32,10 +32,19 @@ struct JoinTableCopy {
             let numbers = source.numbering.numbers(inHierarchyOf: source.numbering.number(of: origin) ?? 0).map(
                 String.init
             ).joined(separator: ",")
+            // The to-one's inverse, an ordered to-many, kept each owner's position beside the key
+            // (`Z_FOK_<to-one>`): DuckDuckGo's `favoriteFolder` ↔ ordered `favorites` (V1–V3)
+            // becomes a many-to-many (V4), whose ordered side keeps those positions.
+            var inverseOrder: String?
+            if let other, case let .inverseForeignKey(otherTable, otherColumn, _, order)? = sourceStorage(of: other),
+                otherTable == table, otherColumn == column
+            {
+                inverseOrder = order
+            }
             return
                 """
-                SELECT Z_PK AS owner, \(q(column)) AS target, NULL AS position, NULL AS inverse_position FROM \
-                \(q(table)) WHERE \(q(column)) IS NOT NULL AND Z_ENT IN (\(numbers))
+                SELECT Z_PK AS owner, \(q(column)) AS target, NULL AS position, \(inverseOrder.map(q) ?? "NULL") AS \
+                inverse_position FROM \(q(table)) WHERE \(q(column)) IS NOT NULL AND Z_ENT IN (\(numbers))
                 """
         case let .inverseForeignKey(table, column, _, order):
             return
@@ -54,24 +63,39 @@ struct JoinTableCopy {
         return source.storage(entity: origin, relationship: from)
     }
 
-    /// Whether ``fill(_:join:)`` would copy the source's join table of the same name into `join`
-    /// row for row, each column into itself: then the step leaves that table as it is, instead of
-    /// copying every link of a store whose change is elsewhere (one attribute added beside a
-    /// many-to-many rebuilt every link; `chrysalis-bench --scenario add-attribute-many-to-many`
-    /// times that step). Only for an unordered pair, whose copy numbers no positions, and a source
-    /// table with exactly the destination's columns; the keys of both sides stay as they are in
-    /// place, so every link still means what it meant. The table kept is the one a rebuild makes:
-    /// every join table in the real stores of
-    /// `../shared/fixtures/coredata` (753 in 105 stores, November 2026) is `( <side> INTEGER,
-    /// <side> INTEGER, PRIMARY KEY (<side>, <side>) )`, with positions appended for an ordered pair.
-    func copiesItself(_ join: JoinTable) -> Bool {
-        guard join.sides.count == 2, join.sourceColumn == nil, join.sides.allSatisfy({ $0.orderColumn == nil }),
-            let old = source.joinTables.first(where: { $0.name == join.name }), old.columns == join.columns
-        else { return false }
-        guard let (read, owner) = sides(join),
-            case let .joinTable(from, sourceColumn, destinationColumn, nil)? = sourceStorage(of: read)
-        else { return false }
-        return from.name == old.name && sourceColumn == owner.column && destinationColumn == read.column
+    /// A source join table that already holds exactly a destination join table's links, column
+    /// for column, under older names: the step keeps it in place, renamed.
+    struct InPlace: Equatable {
+        /// The source table's name.
+        var source: String
+        /// Its columns whose names change, old name → new name.
+        var columns: [String: String]
+    }
+
+    /// The source join table that holds `join`'s links as they are, if any: the table both sides
+    /// of the pair kept their links in, with a column for each side's destinations and a position
+    /// column exactly where the destination orders a side. Core Data keeps such a table in place,
+    /// renaming it and its columns where entity numbers or the naming side changed (its stores
+    /// keep the order of the columns the table was made with, and its old index beside the new:
+    /// Wire's 2.96 `Z_25TRUSTEDBYCLIENTS (Z_25TRUSTEDBYCLIENTS, Z_25TRUSTEDCLIENTS)` with
+    /// `Z_25TRUSTEDCLIENTS_Z_25TRUSTEDCLIENTS_INDEX`; `NextRealStoreTests`). The rows stay as they
+    /// are, so every link still means what it meant, its position included, and a step that only
+    /// adds an attribute beside a many-to-many touches no link (`chrysalis-bench --scenario
+    /// add-attribute-many-to-many`).
+    func inPlace(_ join: JoinTable) -> InPlace? {
+        guard join.sides.count == 2, join.sourceColumn == nil,
+            case let .joinTable(first, firstOwner, firstColumn, firstOrder)? = sourceStorage(of: join.sides[0]),
+            case let .joinTable(second, secondOwner, secondColumn, secondOrder)? = sourceStorage(of: join.sides[1]),
+            first.name == second.name, firstOwner == secondColumn, secondOwner == firstColumn,
+            firstColumn != secondColumn,
+            (join.sides[0].orderColumn == nil) == (firstOrder == nil),
+            (join.sides[1].orderColumn == nil) == (secondOrder == nil)
+        else { return nil }
+        var columns: [String: String] = [firstColumn: join.sides[0].column, secondColumn: join.sides[1].column]
+        if let firstOrder, let order = join.sides[0].orderColumn { columns[firstOrder] = order }
+        if let secondOrder, let order = join.sides[1].orderColumn { columns[secondOrder] = order }
+        guard Set(first.columns) == Set(columns.keys) else { return nil }
+        return InPlace(source: first.name, columns: columns.filter { $0.key != $0.value })
     }
 
     /// Of a pair, the side whose source links fill the table (side 1's, else side 0's) and the

@@ -13,16 +13,28 @@ struct LightweightSQL {
     let destination: StoreLayout
     /// How each destination column gets its values, worked out once for the step.
     let columns: LightweightColumns
+    /// The destination join tables kept in place, by name, each from its own source table
+    /// (``JoinTableCopy/inPlace(_:)``).
+    let joinsInPlace: [String: JoinTableCopy.InPlace]
+    /// The source join tables those are, by their source names.
+    let keptJoinSources: Set<String>
 
     init(inference: InferredMapping, source: StoreLayout, destination: StoreLayout) {
         (self.inference, self.source, self.destination) = (inference, source, destination)
         columns = LightweightColumns(inference: inference, source: source, destination: destination)
+        let links = JoinTableCopy(inference: inference, source: source, destination: destination)
+        var kept: [String: JoinTableCopy.InPlace] = [:], claimed: Set<String> = []
+        for join in destination.joinTables {
+            if let found = links.inPlace(join), claimed.insert(found.source).inserted { kept[join.name] = found }
+        }
+        joinsInPlace = kept
+        keptJoinSources = claimed
     }
 
     var q: (String) -> String { SQLIdentifier.quote }
 
     /// What the step does to each destination table, for the plan's findings and tests: `kept`
-    /// is a join table left as it is (``JoinTableCopy/copiesItself(_:)``).
+    /// is a join table kept in place, renamed where its names change (``JoinTableCopy/inPlace(_:)``).
     enum TableMethod: Equatable { case altered, rebuilt, created, kept }
 
     /// The step's statements, in order: the schema changes (run in one transaction), then the
@@ -56,8 +68,9 @@ struct LightweightSQL {
             result.changes.append(SQLStatement("ALTER TABLE \(q(origin.name)) RENAME TO \(q(temporary))"))
             renames.append((temporary, table.name))
         }
-        for table in sourceTables where !altered.contains(where: { $0.origin.name == table }) && methods[table] != .kept
-        {
+        result.changes += renameJoinsInPlace(renames: &renames)
+        for table in sourceTables
+        where !altered.contains(where: { $0.origin.name == table }) && !keptJoinSources.contains(table) {
             result.changes.append(SQLStatement("DROP TABLE IF EXISTS \(q(table))"))
         }
         for rename in renames where rename.from != rename.to {
@@ -65,9 +78,9 @@ struct LightweightSQL {
         }
         result.changes += history(schema)
         let remaining = schema.indexNames.subtracting(dropped)
-        result.indexes = wantedIndexes.filter { !remaining.contains($0.value.name) }.map(\.key).sorted().map {
-            SQLStatement($0)
-        }
+        result.indexes =
+            wantedIndexes.filter { !remaining.contains($0.value.name) }.map(\.key).sorted().map { SQLStatement($0) }
+            + rebuiltLeftovers(schema, methods: methods)
         result.derived = derived()
         return result
     }
@@ -124,14 +137,23 @@ struct LightweightSQL {
     /// Returns the statements and the names of the indexes they drop.
     private func dropObjects(_ schema: SchemaObjects, methods: [String: TableMethod]) -> ([SQLStatement], Set<String>) {
         let tables = Set(sourceTables), wanted = wantedIndexes
+        let wantedNames = Set(wanted.values.map(\.name))
         let alteredOrigins = Set(
             destination.tables.filter { methods[$0.name] == .altered }.compactMap { originTable(of: $0)?.name }
         )
-        .union(methods.filter { $0.value == .kept }.keys)
+        .union(keptJoinSources)
         var statements: [SQLStatement] = [], dropped: Set<String> = []
         for object in schema.objects where tables.contains(object.table) {
             if object.type == "index", let index = wanted[object.sql], index.name == object.name,
-                canKeep(index, methods: methods)
+                canKeep(index.columns, on: index.table, methods: methods)
+            {
+                continue
+            }
+            // An index Core Data made under another era's or layout's name stays on a table that
+            // keeps its columns, as Core Data keeps it (it adds the new name beside the old: Wire's
+            // 2.39 store has `ZUSER_ZNORMALIZEDNAME_INDEX` and `Z_User_normalizedName`).
+            if object.isNamedAsCoreData, !wantedNames.contains(object.name),
+                canKeep(object.indexedColumns, on: object.table, methods: methods, filled: true)
             {
                 continue
             }
@@ -143,6 +165,23 @@ struct LightweightSQL {
             statements.append(SQLStatement("DROP \(object.type.uppercased()) IF EXISTS \(q(object.name))"))
         }
         return (statements, dropped)
+    }
+
+    /// The indexes Core Data made under another era's or layout's name on a table the step
+    /// rebuilds under the same name with every column they cover: made again as they were. Core
+    /// Data changes such a table in place and never drops them (Wire's 2.68 store keeps the
+    /// `Z_AssetClientMessage_…` indexes its 2.67 store had, where this step rebuilds `ZMESSAGE` to
+    /// renumber its entity columns; `NextRealStoreTests`).
+    private func rebuiltLeftovers(_ schema: SchemaObjects, methods: [String: TableMethod]) -> [SQLStatement] {
+        let wantedNames = Set(wantedIndexes.values.map(\.name))
+        return schema.objects.filter { object in
+            guard object.isNamedAsCoreData, !wantedNames.contains(object.name),
+                let table = destination.tables.first(where: { $0.name == object.table }),
+                methods[table.name] == .rebuilt, originTable(of: table)?.name == table.name
+            else { return false }
+            let columns = Set(table.columns.map(\.name) + ["Z_PK", "Z_ENT", "Z_OPT"])
+            return !object.indexedColumns.isEmpty && object.indexedColumns.allSatisfy(columns.contains)
+        }.map { SQLStatement($0.sql) }
     }
 
     /// New tables created, rebuilt tables created under a temporary name and filled (their renames
@@ -219,9 +258,30 @@ struct LightweightSQL {
                 methods[table.name] = .rebuilt
             }
         }
-        let links = JoinTableCopy(inference: inference, source: source, destination: destination)
-        for join in destination.joinTables { methods[join.name] = links.copiesItself(join) ? .kept : .rebuilt }
+        for join in destination.joinTables { methods[join.name] = joinsInPlace[join.name] == nil ? .rebuilt : .kept }
         return methods
+    }
+
+    /// The join tables kept in place moved aside and their columns renamed (through temporary
+    /// names, so two columns can trade names); `renames` gets their moves to their new names.
+    private func renameJoinsInPlace(renames: inout [(from: String, to: String)]) -> [SQLStatement] {
+        var statements: [SQLStatement] = []
+        for (name, kept) in joinsInPlace.sorted(by: { $0.key < $1.key })
+        where kept.source != name || !kept.columns.isEmpty {
+            let temporary = "_chrysalis_move_" + name
+            statements.append(SQLStatement("ALTER TABLE \(q(kept.source)) RENAME TO \(q(temporary))"))
+            let columns = kept.columns.sorted { $0.key < $1.key }
+            for (from, _) in columns {
+                statements.append(
+                    SQLStatement("ALTER TABLE \(q(temporary)) RENAME COLUMN \(q(from)) TO \(q("_chrysalis_" + from))"))
+            }
+            for (from, to) in columns {
+                statements.append(
+                    SQLStatement("ALTER TABLE \(q(temporary)) RENAME COLUMN \(q("_chrysalis_" + from)) TO \(q(to))"))
+            }
+            renames.append((temporary, name))
+        }
+        return statements
     }
 
     /// The source table a destination table takes its rows from (hierarchies never merge).
@@ -233,17 +293,23 @@ struct LightweightSQL {
         return members.compactMap { inference.entitySources[$0] }.compactMap { source.table(for: $0) }.first
     }
 
-    /// Whether an index the destination wants can stay: its table is kept, or altered under the
-    /// same name with every column it covers kept as it is.
-    private func canKeep(_ index: StoreSchema.Index, methods: [String: TableMethod]) -> Bool {
-        if methods[index.table] == .kept { return true }  // every column as it was
-        guard let table = destination.tables.first(where: { $0.name == index.table }), methods[table.name] == .altered,
+    /// Whether an index covering `indexed` on `indexTable` can stay: its table is kept, or altered
+    /// under the same name with every column the index covers kept as it is (or, when `filled`,
+    /// kept under its name with its empty values filled: SQLite keeps the index up to date).
+    private func canKeep(
+        _ indexed: [String], on indexTable: String, methods: [String: TableMethod], filled: Bool = false
+    ) -> Bool {
+        if keptJoinSources.contains(indexTable) { return true }  // every column as it was, maybe renamed
+        guard let table = destination.tables.first(where: { $0.name == indexTable }), methods[table.name] == .altered,
             originTable(of: table)?.name == table.name
         else { return false }
         let plan = columns.columns(of: table)
-        return index.columns.allSatisfy { expression in
+        return indexed.allSatisfy { expression in
             let name = String(expression.prefix { $0 != " " })
-            return plan.contains { $0.name == name && $0.value == .source(column: name, fill: nil) }
+            return plan.contains { column in
+                guard column.name == name, case .source(name, let fill) = column.value else { return false }
+                return fill == nil || filled
+            }
         }
     }
 

@@ -62,7 +62,9 @@ extension MigrationStrategy {
                     """
                 return mappingLeg([mapping], at: at, to: end, reason: reason)
             }
-            let skipped = end - at - 1
+            // Between them in the bundle's order only when the target comes later: Core Data's
+            // automatic migration goes straight either way.
+            let skipped = max(0, end - at - 1)
             let across = skipped == 0 ? "" : ", across \(skipped) version\(skipped == 1 ? "" : "s") in between"
             return Leg(
                 source: versions[at], destination: target, mappings: [],

@@ -68,6 +68,13 @@ public enum MigrationStrategy: Sendable, CustomStringConvertible {
     ) throws -> [Leg] {
         guard let startIndex = bundle.versions.firstIndex(of: start), let endIndex = bundle.versions.firstIndex(of: end)
         else { return [] }
+        // Core Data's automatic migration knows no order of versions: it takes the store's model
+        // to the model the app opens, whichever came first (Wire's `store2-49-0` is at 2.24.1's
+        // hashes; Bridge SDK's `SBBDataModel` is newer than the `SBBDataModelV…` named after it).
+        if case .automatic = self {
+            let route = Route(versions: bundle.versions, mappings: mappings, end: endIndex)
+            return startIndex == endIndex ? [] : [route.automaticLeg(startIndex)]
+        }
         guard startIndex <= endIndex else {
             throw MigrationError(
                 .wrongModel,
@@ -77,7 +84,7 @@ public enum MigrationStrategy: Sendable, CustomStringConvertible {
         let route = Route(versions: bundle.versions, mappings: mappings, end: endIndex)
         switch self {
         case .automatic:
-            return startIndex == endIndex ? [] : [route.automaticLeg(startIndex)]
+            return []
         case .staged(let staged):
             return try staged.route(from: start, to: end, bundle: bundle).map { part in
                 switch part {

@@ -67,10 +67,8 @@ extension StoreConnection {
             let appObjects = try schemaObjects().objects.filter { object in
                 modelTables.contains(object.table.uppercased()) && !coreData.contains(object.name.uppercased())
                     && !DerivedAttributeTriggers.isDerivedAttributeTrigger(object.name)
-                    // Core Data's own names for indexes it made under another layout (a renamed
-                    // table's leftovers, a uniqueness constraint, a fetch index).
-                    && !(object.name.uppercased().hasPrefix("Z")
-                        && (object.name.hasPrefix("Z_") || object.name.uppercased().hasSuffix("_INDEX")))
+                    // Core Data's own names for indexes it made under another layout or era.
+                    && !object.isNamedAsCoreData
             }
             let keptObjects = try appTriggersAndViews().filter {
                 $0.type == "view" || !modelTables.contains($0.table.uppercased())

@@ -1,3 +1,4 @@
+import Foundation
 internal import GRDB
 
 /// The indexes and triggers a store's schema holds, as `sqlite_master` lists them: what a step
@@ -18,6 +19,31 @@ package struct SchemaObjects: Hashable, Sendable {
         /// An object of the schema.
         package init(type: String, name: String, sql: String, table: String) {
             (self.type, self.name, self.sql, self.table) = (type, name, sql, table)
+        }
+
+        /// The columns an index covers, as its statement names them (`ZNAME COLLATE BINARY ASC`
+        /// is `ZNAME`).
+        package var indexedColumns: [String] {
+            guard type == "index", let open = sql.range(of: " ON ")?.upperBound,
+                let start = sql[open...].firstIndex(of: "("), let end = sql.lastIndex(of: ")"), start < end
+            else { return [] }
+            return sql[sql.index(after: start)..<end].split(separator: ",").map { part in
+                String(part.trimmingCharacters(in: .whitespaces).prefix { $0 != " " }.filter { $0 != "\"" })
+            }
+        }
+
+        /// Whether the index has a name Core Data gives its indexes, in any of its eras: `Z_…`
+        /// (fetch indexes, uniqueness constraints, join tables, whatever the join table was called
+        /// when it was made), `ZTABLE_ZCOLUMN_INDEX` (to-one keys; `indexed` attributes before
+        /// framework 847) or `ZTABLE_ZA_ZB` (a compound index before framework 847, Wire's
+        /// `ZCONVERSATION_ZINTERNALISARCHIVED_ZLASTMODIFIEDDATE`). Core Data never renames an index,
+        /// so a store it migrated keeps every era's names (`../shared/fixtures/coredata`: Wire's
+        /// `ZADDRESSBOOKENTRY_ZLOCALIDENTIFIER_INDEX`, made by framework 752, is in the 2.101 store).
+        package var isNamedAsCoreData: Bool {
+            let upper = name.uppercased()
+            guard type == "index", upper.hasPrefix("Z") else { return false }
+            return name.hasPrefix("Z_") || upper.hasSuffix("_INDEX")
+                || upper == ([table] + indexedColumns).joined(separator: "_").uppercased()
         }
     }
 

@@ -93,12 +93,20 @@ package struct StoreSchema: Sendable {
                         isUnique: false))
             }
             // An attribute marked `indexed` is a one-element fetch index to Core Data since
-            // framework 977 (Wire's 2.90 store: `Z_User_normalizedName`; framework 641 named
-            // it `ZUSER_ZNORMALIZEDNAME_INDEX`).
+            // framework 847 (Wire's 2.39 store: `Z_User_normalizedName`; framework 754 named it
+            // `ZUSER_ZNORMALIZEDNAME_INDEX`). Xcode's model compiler marks `indexed` the attribute
+            // a one-element fetch index names, so that attribute gets this index beside the fetch
+            // index's own (every one-element fetch index of DuckDuckGo's stores: `byUUID` makes
+            // `Z_BookmarkEntity_byUUID` and `Z_BookmarkEntity_uuid`; the compiled model's
+            // `NSIsIndexed` says so, where the XML has no `indexed`).
+            let entity = layout.model.entity(named: column.entity)
+            let attribute = entity?.attributes.first { $0.name == column.property }
+            // A fetch index named like its attribute is that index (ReadingList's `Book.googleBooksId`).
             let indexedAttribute =
-                layout.model.entity(named: column.entity)?.attributes.first { $0.name == column.property }?.isIndexed
-                == true
-            if indexedAttribute && column.role != .orderKey && column.role != .foreignKey {
+                (attribute?.isIndexed == true
+                    || entity?.fetchIndexes.contains { $0.elements.map(\.property) == [column.property] } == true)
+                && entity?.fetchIndexes.contains { $0.name == column.property } != true
+            if indexedAttribute && attribute != nil && column.role != .orderKey && column.role != .foreignKey {
                 result.append(
                     Index(
                         name: "Z_\(column.entity)_\(column.property)", table: table.name,
@@ -120,7 +128,11 @@ package struct StoreSchema: Sendable {
                 properties.compactMap { layout.column(entity: name, property: $0)?.name }
             }
             // Compound indexes too are fetch indexes (same evidence: `Z_Conversation_internalIsArchived_lastModifiedDate`).
-            for compound in entity.compoundIndexes {
+            // A compiled model mirrors each fetch index of several elements in its compound
+            // indexes (CoreDataPlus's `SampleModel2.mom`: `[[maker, numberPlate]]` beside the fetch
+            // index `byMakerAndNumberPlate`), and no store has an index made from the mirror: an
+            // entity with fetch indexes has its compound indexes through them.
+            for compound in entity.compoundIndexes where entity.fetchIndexes.isEmpty {
                 result.append(
                     Index(
                         name: (["Z", name] + compound).joined(separator: "_"), table: table.name,
