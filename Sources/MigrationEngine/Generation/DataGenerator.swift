@@ -160,6 +160,10 @@ package struct DataGenerator {
         var name: String
         var optional: Bool
         var oneToOne: Bool
+        /// A one-to-one both of whose sides may be empty leaves row i empty on both sides or on
+        /// neither: a store Core Data wrote never has one side pointing at an object whose other
+        /// side is empty (Core Data keeps inverses), so the choice is the pair's, not the side's.
+        var pairSeed: UInt64?
         var hierarchy: Hierarchy?
         var accepted: Set<Int>
 
@@ -167,9 +171,15 @@ package struct DataGenerator {
             name = relationship.name
             optional = relationship.isOptional
             let destination = model.entity(named: relationship.destinationEntityName)
-            oneToOne =
-                destination.flatMap { d in relationship.inverseName.flatMap { model.relationship(named: $0, in: d) } }
-                .map { !$0.isToMany } ?? false
+            let inverse = destination.flatMap { d in
+                relationship.inverseName.flatMap { model.relationship(named: $0, in: d) }
+            }
+            oneToOne = inverse.map { !$0.isToMany } ?? false
+            if oneToOne, let inverse, relationship.isOptional, inverse.isOptional {
+                // The same for both sides: the pair's two names, in order, hashed as FNV-1a.
+                let key = [relationship.name, inverse.name].sorted().joined(separator: "\u{0}")
+                pairSeed = key.utf8.reduce(0xcbf2_9ce4_8422_2325 as UInt64) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+            }
             let found = destination.flatMap { hierarchies[model.rootEntity(of: $0).name] }
             // A required to-one into a concrete entity points at that entity's own objects: a
             // subentity's, which a mapping model's entity mapping for the destination does not
@@ -190,7 +200,12 @@ package struct DataGenerator {
         mutating func pick(row: Int, random: inout SeededRandom) -> ObjectID? {
             guard let hierarchy, !accepted.isEmpty, hierarchy.rows > 0 else { return nil }
             let rows = hierarchy.rows
-            if optional && random.chance(8) { return nil }
+            if let pairSeed {
+                // One row in eight, as for any optional to-one, by the top bits of a mix.
+                if (((UInt64(row) &+ 1) ^ pairSeed) &* 0x9E37_79B9_7F4A_7C15) >> 61 == 0 { return nil }
+            } else if optional && random.chance(8) {
+                return nil
+            }
             let first = oneToOne ? row : random.below(rows)
             let count = hierarchy.concretes.count
             // The next row of an accepted entity (not yet taken, for a one-to-one); none when too

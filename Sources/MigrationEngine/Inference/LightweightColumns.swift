@@ -171,11 +171,21 @@ struct LightweightColumns {
         {
             switch storage {
             case let .foreignKey(_, sourceColumn, entityColumn):
-                if entityType {
-                    if let entityColumn { return .computed(remap("s.\(SQLIdentifier.quote(entityColumn))")) }
-                    return .computed(
-                        targetEntity(of: "s.\(SQLIdentifier.quote(sourceColumn))", relationship: relationship))
+                let q = SQLIdentifier.quote
+                // A key to an object of an entity the step removes goes with it: Core Data's
+                // inferred relationship mapping finds no destination instance for it (Bridge SDK's
+                // `ScheduledActivity.resourceList` to a `DateRangeResourceList`, gone at V1).
+                let removed = removedTargets(of: from, in: origin)
+                let kept = { (value: String) in
+                    guard let entityColumn, !removed.isEmpty else { return value }
+                    let numbers = removed.map(String.init).joined(separator: ", ")
+                    return "CASE WHEN s.\(q(entityColumn)) IN (\(numbers)) THEN NULL ELSE \(value) END"
                 }
+                if entityType {
+                    if let entityColumn { return .computed(kept(remap("s.\(q(entityColumn))"))) }
+                    return .computed(targetEntity(of: "s.\(q(sourceColumn))", relationship: relationship))
+                }
+                if entityColumn != nil, !removed.isEmpty { return .computed(kept("s.\(q(sourceColumn))")) }
                 return .source(column: sourceColumn, fill: nil)
             case let .inverseForeignKey(table, sourceColumn, _, _):
                 (key, lookup) = first("Z_PK", of: table, by: sourceColumn)
@@ -189,6 +199,21 @@ struct LightweightColumns {
         }
         return .computed(
             entityType ? targetEntity(of: key, relationship: relationship) : key, lookups: lookup.map { [$0] } ?? [])
+    }
+
+    /// The entity numbers the source's to-one `name` of `entity` may point to whose entities the
+    /// step removes.
+    private func removedTargets(of name: String, in entity: String) -> [Int] {
+        guard
+            let relationship = source.model.entity(named: entity).flatMap({
+                source.model.relationship(named: name, in: $0)
+            }),
+            let target = source.numbering.number(of: relationship.destinationEntityName)
+        else { return [] }
+        let carried = Set(inference.entitySources.values)
+        return source.numbering.numbers(inHierarchyOf: target).filter { number in
+            source.numbering.name(of: number).map { !carried.contains($0) } ?? false
+        }
     }
 
     /// `select` of the first row of `table` whose `column` is the copied row's key, in rowid

@@ -216,8 +216,8 @@ extension MappingModel {
             let names = Set(versions.map(\.name))
             return names.contains(sourceVersion) && names.contains(destinationVersion) ? self : nil
         }
-        guard let source = Self.version(fitting: sourceEntityHashes, among: versions),
-            let destination = Self.version(fitting: destinationEntityHashes, among: versions)
+        guard let source = Self.version(fitting: sourceEntityHashes, among: versions, named: sourceVersion),
+            let destination = Self.version(fitting: destinationEntityHashes, among: versions, named: destinationVersion)
         else { return nil }
         var named = self
         named.sourceVersion = source
@@ -226,12 +226,14 @@ extension MappingModel {
     }
 
     /// Core Data's rule: a version fits when each stored entity's hash equals that version's
-    /// hash of the entity. A version whose hashes are exactly the stored ones wins; otherwise
-    /// the only version that fits, if just one does.
+    /// hash of the entity. The version the mapping model names wins if it fits (an Xcode mapping
+    /// model names its versions; several fit when the entities it maps are the same in each), then
+    /// a version whose hashes are exactly the stored ones, then the only version that fits.
     private static func version(
-        fitting stored: [String: Data], among versions: [(name: String, hashes: [String: Data])]
+        fitting stored: [String: Data], among versions: [(name: String, hashes: [String: Data])], named: String
     ) -> String? {
         let fitting = versions.filter { version in stored.allSatisfy { version.hashes[$0.key] == $0.value } }
+        if let same = fitting.first(where: { $0.name == named }) { return same.name }
         if let exact = fitting.first(where: { $0.hashes == stored }) { return exact.name }
         return fitting.count == 1 ? fitting[0].name : nil
     }

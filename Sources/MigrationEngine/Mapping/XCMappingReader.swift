@@ -39,11 +39,14 @@ public enum XCMappingReader {
             (Int(store.attribute($0, "mappingnumber") ?? "") ?? .max)
                 < (Int(store.attribute($1, "mappingnumber") ?? "") ?? .max)
         }
+        let entityMappings = try live.map(store.entityMapping)
         return MappingModel(
             name: bundle.deletingPathExtension().lastPathComponent, sourceVersion: try store.version("sourcemodelpath"),
             destinationVersion: try store.version("destinationmodelpath"),
-            entityMappings: try live.map(store.entityMapping),
-            file: bundle.path)
+            entityMappings: entityMappings, file: bundle.path,
+            sourceEntityHashes: store.embeddedHashes("sourcemodeldata", of: entityMappings.compactMap(\.sourceEntity)),
+            destinationEntityHashes: store.embeddedHashes(
+                "destinationmodeldata", of: entityMappings.compactMap(\.destinationEntity)))
     }
 
     /// The XML store's objects by ID, and how to read their attributes and relationships.
@@ -81,6 +84,25 @@ public enum XCMappingReader {
                 object.children(named: "relationship").first { $0.attributes["name"] == name }?.attributes["idrefs"]
                 ?? ""
             return ids.split(separator: " ").compactMap { byID[String($0)] }
+        }
+
+        /// The version hashes of `entities` in the model Xcode keeps inside the mapping model under
+        /// `key` (`sourcemodeldata`, `destinationmodeldata`: an Xcode 3 `elements` archive of the
+        /// model as it was when the mapping was made or last refreshed). Core Data finds a mapping
+        /// model by these, never by a version's name or path: the compiled mapping model carries
+        /// each entity mapping's hashes (`NSEntityMapping.sourceEntityVersionHash`), and "Refresh
+        /// Data Models" is the fix for a model edited after its mapping. VLC's `2.5 → 2.6` names a
+        /// version that was renamed since (`MediaLibrary-2.5.2`) and fits `MediaLibrary-2.6` by its
+        /// hashes. `nil` when the mapping model holds no such model, it cannot be read, or no entity
+        /// is mapped: then the versions are found by name.
+        func embeddedHashes(_ key: String, of entities: [String]) -> [String: Data]? {
+            guard let encoded = attribute(model, key),
+                let data = Data(base64Encoded: encoded, options: .ignoreUnknownCharacters),
+                let embedded = try? XcodeThreeModelReader.read(data, file: "\(file) (\(key))")
+            else { return nil }
+            let wanted = Set(entities)
+            let hashes = VersionHash.entityHashes(of: embedded).filter { wanted.contains($0.key) }
+            return hashes.isEmpty ? nil : hashes
         }
 
         /// The name of the model version at the mapping model's `key` path.

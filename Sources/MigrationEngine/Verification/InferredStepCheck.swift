@@ -75,11 +75,14 @@ struct InferredStepCheck {
             let now = links(after, entity.name, relationship.name, ordered: ordered)
             // A new relationship whose inverse is paired holds the inverse's links from this side;
             // a to-one keeps the first of several.
+            // Links to objects of an entity the step removes go with them (Bridge SDK's
+            // `ResourceList.items`, whose members may be `AppConfig`s, gone at `SBBDataModelV1`).
+            let kept = survivors(of: relationship)
             let then =
-                from.map { links(before, origin, $0, ordered: ordered) }
+                (from.map { links(before, origin, $0, ordered: ordered) }
                 ?? inverseLinks(of: relationship).filter { old[$0.key] != nil }.mapValues {
                     relationship.isToMany ? $0.sorted() : [$0.min()!]
-                }
+                }).mapValues { $0.filter(kept.contains) }.filter { !$0.value.isEmpty }
             if now != then {
                 let lost = then.filter { now[$0.key] != $0.value }.count
                 return
@@ -95,6 +98,18 @@ struct InferredStepCheck {
     private func links(_ snapshot: ObjectSnapshot, _ entity: String, _ name: String, ordered: Bool) -> [Int64: [Int64]]
     {
         (snapshot.links[entity]?[name] ?? [:]).mapValues { ordered ? $0 : $0.sorted() }
+    }
+
+    /// The keys of the objects `relationship` may point to after the step: those the step carries
+    /// to its destination entity and the entities below it (abstract ones included: Threema's
+    /// `Message` becomes abstract at V2 and keeps its rows).
+    private func survivors(of relationship: RelationshipDescription) -> Set<Int64> {
+        let model = inference.destinationModel
+        guard let target = model.entity(named: relationship.destinationEntityName) else { return [] }
+        let family = [target] + model.entities.filter { model.ancestors(of: $0).contains { $0.name == target.name } }
+        return Set(
+            family.compactMap { inference.entitySources[$0.name] }.flatMap { before.objects[$0]?.keys.map { $0 } ?? [] }
+        )
     }
 
     /// The links a new relationship has from the start: its paired inverse's, seen from this side.
