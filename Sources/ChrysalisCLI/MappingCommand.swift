@@ -35,12 +35,22 @@ struct MappingCommand: ParsableCommand {
     func run() throws {
         do {
             var mapping = try MappingFile.read(file)
+            let compiled = mapping.isCompiled
             var resolved = false
+            let named = (mapping.sourceVersion, mapping.destinationVersion)
             if let model {
                 (mapping, resolved) = try Self.check(mapping, against: try ModelPath.load(model), file: file)
             }
+            // The names an Xcode mapping model keeps go stale when a version is renamed; its hashes do not.
+            if !compiled, !json, named != (mapping.sourceVersion, mapping.destinationVersion) {
+                StandardStreams.err(
+                    """
+                    note: \(mapping.name) names \(named.0) → \(named.1); Core Data finds a mapping model by its \
+                    models' entity hashes, which are \(mapping.sourceVersion)'s → \(mapping.destinationVersion)'s\n
+                    """)
+            }
             // A compiled mapping's missing expressions are the compiler's verdict: left unset, not inferred.
-            let report = MappingReport(mapping, resolved: resolved || mapping.sourceEntityHashes != nil)
+            let report = MappingReport(mapping, resolved: resolved || compiled)
             print(json ? try report.json() : TerminalText.visible(report.text()), terminator: "")
         } catch {
             fail(error)
@@ -63,17 +73,18 @@ struct MappingCommand: ParsableCommand {
                 versions = compiled.versionNames.map { ($0, compiled.versionHashes[$0] ?? [:]) }
             }
             guard let named = mapping.resolvingVersions(among: versions) else {
+                let made = mapping.isCompiled ? "was compiled for" : "was made from"
                 throw MappingError(
                     file: file,
                     problem:
                         """
-                        was compiled for models whose entity hashes fit no version of the bundle (versions \
-                        \(versions.map(\.name).joined(separator: ", ")))
+                        \(made) models whose entity hashes fit no version of the bundle (versions \
+                        \(versions.map(\.name).joined(separator: ", "))), so Core Data would not use it
                         """,
                     fix:
                         """
-                        give the bundle it was compiled with; if the model changed since, recompile the mapping \
-                        model in Xcode
+                        give the bundle it was made for; if the models changed since, refresh them in Xcode \
+                        (Editor ▸ Refresh Data Models) and recompile it
                         """
                 )
             }

@@ -15,10 +15,11 @@ enum ModelPath {
             let compiled = try CompiledModelBundle.read(at: url)
             return compiled.modelBundle.map(ModelPath.bundle) ?? .hashesOnly(compiled)
         case "xcdatamodel":
-            let model = try ModelXMLReader.read(contentsOf: url.appendingPathComponent("contents"))
+            // One version on its own, read as a bundle's version is: XML `contents`, or Xcode 3's
+            // `elements` archive (XMPPFramework's `XMPPRoster.xcdatamodel` has only that).
             let name = url.deletingPathExtension().lastPathComponent
-            return .bundle(
-                ModelBundle(name: name, versions: [.init(name: name, model: model)], currentVersionName: name))
+            let version = try ModelBundle.readVersion(at: url, name: name)
+            return .bundle(ModelBundle(name: name, versions: [version], currentVersionName: name))
         default:
             return .bundle(try ModelBundle.read(at: url))
         }

@@ -122,11 +122,11 @@ public enum ArchivedExpression {
         return value.plainValue.map { "\($0)" } ?? "nil"
     }
 
-    /// `NSPredicateOperatorType` values and their words; MATCHES (6), custom selectors (11) and
-    /// BETWEEN (100) are not supported.
+    /// `NSPredicateOperatorType` values and their words; custom selectors (11) and BETWEEN (100)
+    /// are not supported.
     private static let operators: [Int: String] = [
-        0: "<", 1: "<=", 2: ">", 3: ">=", 4: "==", 5: "!=", 7: "LIKE", 8: "BEGINSWITH", 9: "ENDSWITH", 10: "IN",
-        99: "CONTAINS",
+        0: "<", 1: "<=", 2: ">", 3: ">=", 4: "==", 5: "!=", 6: "MATCHES", 7: "LIKE", 8: "BEGINSWITH", 9: "ENDSWITH",
+        10: "IN", 99: "CONTAINS",
     ]
 
     /// An archived `NSPredicate` as predicate text: `NSTruePredicate`, `NSFalsePredicate`,

@@ -25,6 +25,28 @@ final class MappingCommandTests: XCTestCase {
         }
     }
 
+    /// Core Data finds a mapping model by the hashes of the models Xcode keeps inside it: VLC's
+    /// 2.5 → 2.6 names a destination renamed since (`MediaLibrary-2.5.2`) and fits 2.6; a mapping
+    /// made before its destination model changed (Fearless's `SubstrateV2Mapping`) fits nothing.
+    func testXcodeMappingModelsAreFoundByTheirModelsHashes() throws {
+        let vlc = try XCTUnwrap(
+            Fixtures.files { $0.lastPathComponent == "MappingModel_2_5_to_2_6.xcmappingmodel" }.first)
+        let bundle = vlc.deletingLastPathComponent().appendingPathComponent("MediaLibrary.xcdatamodeld")
+        let result = try ChrysalisRunner.run(["mapping", vlc.path, "--model", bundle.path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(
+            result.stdout.hasPrefix("MappingModel_2_5_to_2_6: MediaLibrary-2.5 → MediaLibrary-2.6"), result.stdout)
+        XCTAssertTrue(result.stderr.contains("names MediaLibrary-2.5 → MediaLibrary-2.5.2"), result.stderr)
+        let stale = try XCTUnwrap(Fixtures.files { $0.lastPathComponent == "SubstrateV2Mapping.xcmappingmodel" }.first)
+        let substrate = try XCTUnwrap(
+            Fixtures.files { $0.lastPathComponent == "SubstrateDataModel.xcdatamodeld" && $0.path.contains("fearless") }
+                .first)
+        let refused = try ChrysalisRunner.run(["mapping", stale.path, "--model", substrate.path])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.stderr.contains("fit no version of the bundle"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("Refresh Data Models"), refused.stderr)
+    }
+
     func testLiveMappingsInMappingNumberOrder() throws {
         let file = Fixtures.root.appendingPathComponent(
             "objcio-issue-4-core-data-migration/BookMigration/Model2_to_Model3.xcmappingmodel")

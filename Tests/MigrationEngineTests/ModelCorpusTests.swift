@@ -103,6 +103,9 @@ final class ModelCorpusTests: XCTestCase {
             || error.message.contains("Core Data refuses such a store too")
             || error.message.contains("custom migration policies are not registered")
             || error.message.contains("which is not registered")
+            // Mapping models of one step that map an entity's objects twice over (billmoss's
+            // Model4ToModel5-1, -2 and -3 each map every Member): Core Data would make each twice.
+            || error.message.contains("they would migrate every instance twice")
     }
 
     /// Every pair of consecutive versions Core Data loads, of every model in the fixtures (those

@@ -344,8 +344,9 @@ import Testing
     }
 
     @Test func archivedPredicatesWithoutATextFormAreRefused() throws {
+        // A custom selector's operator (NSCustomSelectorPredicateOperatorType, 11) is the app's code.
         var archive = Archive()
-        let matches = archive.comparison(archive.sourceKey("name"), 6, archive.constant(.string(".*")))
+        let matches = archive.comparison(archive.sourceKey("name"), 11, archive.constant(.string(".*")))
         let root = archive.object(
             "NSTernaryExpression",
             [
@@ -353,5 +354,17 @@ import Testing
                 ("NSTrueExpression", archive.constant(.int(1))), ("NSFalseExpression", archive.constant(.int(0))),
             ])
         #expect(throws: KeyedArchive.Failure.self) { try archive.text(root: root) }
+    }
+
+    @Test func anArchivedMatchesReadsAsMatches() throws {
+        var archive = Archive()
+        let matches = archive.comparison(archive.sourceKey("name"), 6, archive.constant(.string("[a-h].*")))
+        let root = archive.object(
+            "NSTernaryExpression",
+            [
+                ("NSExpressionType", .int(20)), ("NSPredicate", matches),
+                ("NSTrueExpression", archive.constant(.int(1))), ("NSFalseExpression", archive.constant(.int(0))),
+            ])
+        #expect(try archive.text(root: root) == #"TERNARY($source.name MATCHES "[a-h].*", 1, 0)"#)
     }
 }

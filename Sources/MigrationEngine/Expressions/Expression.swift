@@ -13,7 +13,7 @@ public indirect enum Expression: Hashable, Sendable, CustomStringConvertible {
     case evaluatedObject
     /// `base.a.b`; components may be collection operators such as `@count`.
     case keyPath(Expression, [String])
-    /// `a + b`, `a - b`, `a * b`, `a / b`.
+    /// `a + b`, `a - b`, `a * b`, `a / b`, `a ** b`.
     case arithmetic(ArithmeticOperator, Expression, Expression)
     /// `-a`.
     case negate(Expression)
@@ -29,9 +29,10 @@ public indirect enum Expression: Hashable, Sendable, CustomStringConvertible {
     /// compiled to SQL by one set of code.
     case conditional(Predicate, Expression, Expression)
 
-    /// The four arithmetic operators.
+    /// The arithmetic operators: NSExpression's `add:to:`, `from:subtract:`, `multiply:by:`,
+    /// `divide:by:` and `raise:toPower:`.
     public enum ArithmeticOperator: String, Hashable, Sendable {
-        case add = "+", subtract = "-", multiply = "*", divide = "/"
+        case add = "+", subtract = "-", multiply = "*", divide = "/", power = "**"
     }
 
     /// The expression in Core Data's syntax, reserved words escaped with `#`.
@@ -53,6 +54,7 @@ public indirect enum Expression: Hashable, Sendable, CustomStringConvertible {
             return
                 "FUNCTION(\(([receiver.description, Self.literal(.string(selector))] + arguments.map(\.description)).joined(separator: ", ")))"
         case .builtin(let name, let arguments):
+            // By its selector, as Core Data writes it: `count:(pages)`, `modulus:by:(a, b)`, `now()`.
             return "\(name)(\(arguments.map(\.description).joined(separator: ", ")))"
         case .aggregate(let items): return "{\(items.map(\.description).joined(separator: ", "))}"
         case let .conditional(predicate, whenTrue, whenFalse): return "TERNARY(\(predicate), \(whenTrue), \(whenFalse))"
@@ -62,7 +64,7 @@ public indirect enum Expression: Hashable, Sendable, CustomStringConvertible {
     /// Parenthesises an operand only where precedence or order demands it.
     private static func operand(_ expression: Expression, of parent: ArithmeticOperator, right: Bool) -> String {
         guard case .arithmetic(let child, _, _) = expression else { return expression.description }
-        let rank: (ArithmeticOperator) -> Int = { $0 == .add || $0 == .subtract ? 1 : 2 }
+        let rank: (ArithmeticOperator) -> Int = { $0 == .add || $0 == .subtract ? 1 : $0 == .power ? 3 : 2 }
         let needs = rank(child) < rank(parent) || (right && rank(child) == rank(parent))
         return needs ? "(\(expression))" : expression.description
     }
@@ -121,6 +123,8 @@ public indirect enum Predicate: Hashable, Sendable, CustomStringConvertible {
     public enum ComparisonOperator: String, Hashable, Sendable {
         case equal = "==", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
         case beginsWith = "BEGINSWITH", endsWith = "ENDSWITH", contains = "CONTAINS", like = "LIKE", `in` = "IN"
+        /// An ICU regular expression that matches the whole string (`NSMatchesPredicateOperatorType`).
+        case matches = "MATCHES"
     }
 
     /// The predicate in Core Data's syntax.

@@ -6,6 +6,14 @@ protocol ExpressionContext {
     func variable(_ name: String) throws -> ExpressionValue
     func value(of object: ObjectRef, key: String) throws -> ExpressionValue
     func call(_ receiver: ExpressionValue, _ selector: String, _ arguments: [ExpressionValue]) throws -> ExpressionValue
+    /// The URI of `object`'s managed object ID, `x-coredata://<store UUID>/<Entity>/p<Z_PK>`.
+    func objectURI(_ object: ObjectRef) throws -> URL
+}
+
+extension ExpressionContext {
+    func objectURI(_ object: ObjectRef) throws -> URL {
+        throw EvaluationError("an object's objectID cannot be read here")
+    }
 }
 
 /// Evaluates an ``Expression`` row by row: key paths through relationships and collection
@@ -92,6 +100,13 @@ struct ExpressionEvaluator {
             }
         }
         switch value {
+        // `objectID.URIRepresentation`: the object ID is read for its URI, a URL whose keys follow
+        // (VLC's 2.5 → 2.6: `$source.objectID.URIRepresentation.path`).
+        case .object(let object) where key == "objectID":
+            guard rest.first == "URIRepresentation" else {
+                throw EvaluationError("objectID is read for its URIRepresentation: write objectID.URIRepresentation")
+            }
+            return try walk(.value(.uri(try context.objectURI(object))), rest.dropFirst())
         case .object(let object): return try walk(try context.value(of: object, key: key), rest)
         case .collection(let items): return .collection(try items.map { try walk($0, path) })
         case .value(.null): return .null
@@ -110,11 +125,15 @@ struct ExpressionEvaluator {
         guard let a = lhs.number, let b = rhs.number else {
             throw EvaluationError("\(op.rawValue) needs numbers, got \(lhs.readable) and \(rhs.readable)")
         }
-        if case .value(.integer(let x)) = lhs, case .value(.integer(let y)) = rhs, op != .divide {
+        // Integers stay integers, as NSNumber's arithmetic keeps them: `1 / 2` is 0 in Core Data
+        // (Foundation divides two integers as integers), and an overflow falls back to a double.
+        if case .value(.integer(let x)) = lhs, case .value(.integer(let y)) = rhs, op != .power {
+            if op == .divide && y == 0 { throw EvaluationError("division by zero") }
             let (result, overflow): (Int64, Bool)
             switch op {
             case .add: (result, overflow) = x.addingReportingOverflow(y)
             case .subtract: (result, overflow) = x.subtractingReportingOverflow(y)
+            case .divide: (result, overflow) = x.dividedReportingOverflow(by: y)
             default: (result, overflow) = x.multipliedReportingOverflow(by: y)
             }
             if !overflow { return .value(.integer(result)) }
@@ -127,6 +146,7 @@ struct ExpressionEvaluator {
         case .divide:
             guard b != 0 else { throw EvaluationError("division by zero") }
             result = a / b
+        case .power: result = pow(a, b)
         }
         return try Self.finite(result, "\(lhs.readable) \(op.rawValue) \(rhs.readable)")
     }
@@ -146,28 +166,10 @@ struct ExpressionEvaluator {
     }
 
     private func builtin(_ name: String, _ arguments: [ExpressionValue]) throws -> ExpressionValue {
-        if name == "now" { return .value(.date(Date())) }
         if name == "CAST", arguments.count == 2, case .value(.string(let type)) = arguments[1] {
             return try cast(arguments[0], to: type)
         }
-        guard let argument = arguments.first else { throw EvaluationError("\(name) needs an argument") }
-        let items: [ExpressionValue]
-        if case .collection(let members) = argument { items = members } else { items = [argument] }
-        switch name {
-        case "count:": return .value(.integer(Int64(items.filter { !$0.isNull }.count)))
-        case "sum:", "average:", "min:", "max:":
-            let key = ["sum:": "@sum", "average:": "@avg", "min:": "@min"][name] ?? "@max"
-            return try walk(.collection(items), [key])
-        case "abs:":
-            guard let number = argument.number else { return .null }
-            if case .value(.integer(let integer)) = argument, integer != .min { return .value(.integer(abs(integer))) }
-            return .value(.double(abs(number)))
-        case "uppercase:", "lowercase:", "length:":
-            guard case .value(.string(let text)) = argument else { return argument.isNull ? .null : argument }
-            if name == "length:" { return .value(.integer(Int64(text.count))) }
-            return .value(.string(name == "uppercase:" ? text.uppercased() : text.lowercased()))
-        default: throw EvaluationError("unknown function \(name)")
-        }
+        return try BuiltinFunction.evaluate(name, arguments)
     }
 }
 

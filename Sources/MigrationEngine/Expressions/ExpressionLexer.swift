@@ -137,7 +137,7 @@ struct ExpressionLexer {
         mutating func symbol(_ character: Character) throws {
             let start = index
             let two = index + 1 < characters.count ? String(characters[index...index + 1]) : ""
-            if ["==", "!=", "<=", ">=", "<>", "&&", "||", "=<", "=>"].contains(two) {
+            if ["==", "!=", "<=", ">=", "<>", "&&", "||", "=<", "=>", "**"].contains(two) {
                 let normalized = ["<>": "!=", "=<": "<=", "=>": ">="][two] ?? two
                 tokens.append(Token(kind: .symbol(normalized), column: start + 1))
                 index += 2

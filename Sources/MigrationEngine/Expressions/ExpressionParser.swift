@@ -130,7 +130,7 @@ public struct ExpressionParser {
 
     /// `a * b / c …`, counted like ``additive()``.
     mutating func multiplicative() throws -> Expression {
-        var result = try unary()
+        var result = try power()
         var links = 0
         defer { depth -= links }
         while isSymbol("*") || isSymbol("/") {
@@ -139,7 +139,22 @@ public struct ExpressionParser {
             depth += 1
             guard depth < Self.maximumDepth else { throw tooDeep() }
             position += 1
-            result = .arithmetic(op, result, try unary())
+            result = .arithmetic(op, result, try power())
+        }
+        return result
+    }
+
+    /// `a ** b ** …` (`raise:toPower:`), binding tighter than `*`, counted like ``additive()``.
+    mutating func power() throws -> Expression {
+        var result = try unary()
+        var links = 0
+        defer { depth -= links }
+        while isSymbol("**") {
+            links += 1
+            depth += 1
+            guard depth < Self.maximumDepth else { throw tooDeep() }
+            position += 1
+            result = .arithmetic(.power, result, try unary())
         }
         return result
     }
@@ -332,19 +347,43 @@ public struct ExpressionParser {
         return .builtin("CAST", items)
     }
 
-    /// Built-ins are written `count:(x)` (Core Data's form) or `count(x)`; both become `count:`.
+    /// A built-in function by its selector (``BuiltinFunction``), written `sqrt(x)`, `now()`, Core
+    /// Data's `count:(x)`, or a selector of several parts, `multiply:by:(a, b)` (what an archived
+    /// mapping model holds, and what Chrysalis prints it as); the arithmetic ones become
+    /// ``Expression/arithmetic(_:_:_:)`` and `castObject:toType:` is `CAST`.
     mutating func builtin(_ name: String, at token: ExpressionLexer.Token) throws -> Expression {
-        if isSymbol(":") { position += 1 }
-        let selector = name + ":"
-        let items = try arguments()
-        let known = [
-            "count:", "sum:", "average:", "min:", "max:", "uppercase:", "lowercase:", "abs:", "now:", "length:",
-        ]
-        guard known.contains(selector) else {
-            throw error(
-                "unknown function '\(name)'; known: \(known.map { String($0.dropLast()) }.joined(separator: ", "))",
-                at: token)
+        var selector = BuiltinFunction.selector(forFunctionNamed: name)
+        if isSymbol(":") {
+            position += 1
+            selector = name + ":"
+            while case .identifier(let part) = current.kind, tokens.indices.contains(position + 1),
+                tokens[position + 1].kind == .symbol(":")
+            {
+                selector += part + ":"
+                position += 2
+            }
         }
-        return .builtin(selector == "now:" ? "now" : selector, items)
+        let items = try arguments()
+        if let reason = BuiltinFunction.refused[selector] {
+            throw error("\(selector) cannot be evaluated in a migration: \(reason)", at: token)
+        }
+        if selector == "castObject:toType:" {
+            guard items.count == 2, case .constant(.string) = items[1] else {
+                throw error("castObject:toType: needs a value and a type name", at: token)
+            }
+            return .builtin("CAST", items)
+        }
+        let count = BuiltinFunction.arithmetic[selector] != nil ? 2 : BuiltinFunction.arity[selector]
+        guard let count else {
+            let known = (Array(BuiltinFunction.arity.keys) + Array(BuiltinFunction.arithmetic.keys)).sorted()
+            throw error(
+                "unknown function '\(selector)'; NSExpression's are: \(known.joined(separator: ", "))", at: token)
+        }
+        guard items.count == count else {
+            throw error(
+                "\(selector) takes \(count) argument\(count == 1 ? "" : "s"), not \(items.count)", at: token)
+        }
+        if let op = BuiltinFunction.arithmetic[selector] { return .arithmetic(op, items[0], items[1]) }
+        return .builtin(selector, items)
     }
 }

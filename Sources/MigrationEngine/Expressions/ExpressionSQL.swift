@@ -41,13 +41,18 @@ struct ExpressionSQL {
             guard let a = compile(lhs), let b = compile(rhs), [Kind.integer, .real].contains(a.kind),
                 [Kind.integer, .real].contains(b.kind)
             else { return nil }
+            // `**` has no SQL: row by row. Division only by a constant other than zero; two
+            // integers divide as integers (SQLite's `/` on integers, toward zero, as Foundation's).
+            if op == .power { return nil }
             if op == .divide {
                 guard case .constant(let divisor) = rhs,
                     [StoreValue.integer(0), .double(0)].allSatisfy({ $0 != divisor })
                 else { return nil }
+                let whole = a.kind == .integer && b.kind == .integer
                 return checked(
                     Fragment(
-                        sql: "(CAST(\(a.sql) AS REAL) / \(b.sql))", arguments: a.arguments + b.arguments, kind: .real),
+                        sql: whole ? "(\(a.sql) / \(b.sql))" : "(CAST(\(a.sql) AS REAL) / \(b.sql))",
+                        arguments: a.arguments + b.arguments, kind: whole ? .integer : .real),
                     expression)
             }
             let kind: Kind = a.kind == .integer && b.kind == .integer ? .integer : .real

@@ -57,8 +57,34 @@ struct PredicateEvaluator {
         case .in:
             guard case .collection(let items) = rhs else { return false }
             return try items.contains { try compare(lhs, .equal, $0, folding) }
+        case .matches:
+            guard case .value(.string(let string)) = lhs, case .value(.string(let pattern)) = rhs else { return false }
+            return try Self.regex(pattern, caseInsensitive: folding).firstMatch(
+                in: string, options: [.anchored], range: NSRange(string.startIndex..., in: string)
+            )?.range.length == (string as NSString).length
         }
     }
+
+    /// `pattern` compiled once (a filter evaluates it per row), as ICU reads it: Foundation's
+    /// `MATCHES` is an ICU regular expression that must match the whole string.
+    static func regex(_ pattern: String, caseInsensitive: Bool) throws -> NSRegularExpression {
+        let key = (caseInsensitive ? "i" : "s") + pattern
+        if let cached = regexes.withLock({ $0[key] }) { return cached }
+        let compiled: NSRegularExpression
+        do {
+            compiled = try NSRegularExpression(
+                pattern: "(?:" + pattern + ")\\z", options: caseInsensitive ? [.caseInsensitive] : [])
+        } catch {
+            throw EvaluationError("MATCHES \"\(pattern)\" is not a regular expression ICU reads")
+        }
+        regexes.withLock { cache in
+            if cache.count > 64 { cache.removeAll() }
+            cache[key] = compiled
+        }
+        return compiled
+    }
+
+    private static let regexes = LockedRegexes()
 
     /// `LIKE` with `*` (any run) and `?` (one character), as in Core Data. A loop that walks
     /// the text once per `*` it retries, in constant memory: a recursive matcher used a stack
@@ -86,5 +112,17 @@ struct PredicateEvaluator {
         }
         while p < pattern.count, pattern[p] == "*" { p += 1 }
         return p == pattern.count
+    }
+}
+
+/// The compiled `MATCHES` patterns, shared by every evaluator in the process.
+final class LockedRegexes: @unchecked Sendable {
+    private var cache: [String: NSRegularExpression] = [:]
+    private let lock = NSLock()
+
+    func withLock<T>(_ body: (inout [String: NSRegularExpression]) -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&cache)
     }
 }

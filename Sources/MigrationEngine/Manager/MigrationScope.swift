@@ -45,6 +45,15 @@ struct MigrationScope: ExpressionContext {
         }
     }
 
+    func objectURI(_ object: ObjectRef) throws -> URL {
+        let layout = object.side == .source ? manager.stores.sourceLayout : manager.stores.destinationLayout
+        guard let entity = layout.numbering.name(of: object.id.entityNumber),
+            let uuid = manager.stores.storeUUID,
+            let url = URL(string: "x-coredata://\(uuid)/\(entity)/p\(object.id.primaryKey)")
+        else { throw EvaluationError("object \(object.id) has no URI") }
+        return url
+    }
+
     func call(_ receiver: ExpressionValue, _ selector: String, _ arguments: [ExpressionValue]) throws -> ExpressionValue
     {
         switch selector {

@@ -14,6 +14,9 @@ final class StepStores {
     let connection: StoreConnection
     /// The source store, for reading a row-by-row mapping's instances ahead on a second connection.
     let sourceStore: PersistentStore
+    /// The store's UUID (`Z_METADATA.Z_UUID`), which the new store keeps: what an object ID's URI
+    /// names (`x-coredata://<UUID>/<Entity>/p<Z_PK>`), read once.
+    lazy var storeUUID: String? = try? sourceStore.metadata().uuid
     let sourceLayout: StoreLayout
     let destinationLayout: StoreLayout
     let sourceReader: ObjectReader

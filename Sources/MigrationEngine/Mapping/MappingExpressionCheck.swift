@@ -141,8 +141,28 @@ struct MappingExpressionCheck {
         }
         var candidates = [sourceEntity]
         var attribute: (name: String, keys: [String])?
+        var objectID = false
         for (index, key) in path.enumerated() where !key.hasPrefix("@") {
             let owner = candidates.count == 1 ? candidates[0].name : "\(candidates[0].name) (or a subentity)"
+            // An object's `objectID.URIRepresentation` is a URI, whose keys follow.
+            if objectID {
+                guard key == "URIRepresentation" else {
+                    throw fail(
+                        "objectID is read for its URIRepresentation, not \"\(key)\"",
+                        at: column(of: path, upTo: index, base: base), fix: "write objectID.URIRepresentation")
+                }
+                (objectID, attribute) = (false, ("\(owner).objectID.URIRepresentation", ValueKeys.keys(of: .uri)))
+                continue
+            }
+            if attribute == nil, key == "objectID", index + 1 < path.count,
+                !candidates.contains(where: { entity in
+                    source.relationship(named: key, in: entity) != nil
+                        || source.allAttributes(of: entity).contains { $0.name == key }
+                })
+            {
+                objectID = true
+                continue
+            }
             if let found = attribute {
                 // A value's own key (a URI's absoluteString) ends the walk with a plain value.
                 if found.keys.contains(key) { attribute = (found.name + "." + key, []); continue }

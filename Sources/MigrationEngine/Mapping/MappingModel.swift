@@ -192,6 +192,10 @@ extension MappingModel {
     /// ``resolvingVersions(in:)`` names them: the archive holds entity hashes, not version names.
     public static let unresolvedVersion = ""
 
+    /// Whether the mapping was read from a compiled `.cdm`: its versions unnamed until
+    /// ``resolvingVersions(in:)`` names them, and what the compiler left unset is its verdict.
+    public var isCompiled: Bool { sourceVersion == Self.unresolvedVersion }
+
     /// The mapping with `sourceVersion` and `destinationVersion` set to the versions of `bundle`
     /// whose entity hashes fit the stored ones, or `nil` when none does (or several fit equally);
     /// a plan can then use a compiled mapping model like one that names its versions. A mapping

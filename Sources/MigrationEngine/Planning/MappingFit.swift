@@ -25,16 +25,20 @@ struct MappingFit {
     }
 
     /// Refuses mapping models that map the same thing twice: an entity mapping of one name, for
-    /// the same entities, in two mapping models of one pair of versions. Several mapping models
-    /// for a pair run as passes into one store, so the same file named twice, a link to it, or a
-    /// copy beside it would create every instance twice (100 books became 200, exit 0).
-    func refuseDuplicates() throws {
+    /// the same entities and the same source objects (its filter), in two mapping models of one
+    /// pair of versions. Several mapping models for a pair run as passes into one store, so the
+    /// same file named twice, a link to it, or a copy beside it would create every instance twice
+    /// (100 books became 200, exit 0). Passes that split one entity's objects between them by
+    /// their filters are Core Data's way with a large store (Apple's guide, "Multiple Passes";
+    /// billmoss's `Model4ToModel5-1`, `-2`, `-3`: `name MATCHES "[a-h].*"`, …).
+    static func refuseDuplicates(_ mappings: [MappingModel]) throws {
         var seen: [String: MappingModel] = [:]
-        for mapping in named {
+        for mapping in mappings {
             for entityMapping in mapping.entityMappings {
                 let key = [
                     mapping.sourceVersion, mapping.destinationVersion, entityMapping.name,
                     entityMapping.sourceEntity ?? "", entityMapping.destinationEntity ?? "",
+                    entityMapping.filter?.description ?? "",
                 ].joined(separator: "\u{1F}")
                 if let first = seen[key] {
                     let place = { (model: MappingModel) in "\(model.name)\(model.file.map { " (\($0))" } ?? "")" }

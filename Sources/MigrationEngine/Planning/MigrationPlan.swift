@@ -147,11 +147,12 @@ public struct MigrationPlan: Sendable {
         bundle: ModelBundle,
         fitting: MappingFit, strategy: MigrationStrategy
     ) throws -> [MigrationStrategy.Leg] {
-        try fitting.refuseDuplicates()
         let legs =
             compatible.isEmpty
             ? [OwnModelSource.leg(from: start, to: end, bundle: bundle)]
             : try strategy.legs(from: start, to: end, bundle: bundle, mappings: fitting.named)
+        // Only the mapping models a step runs can map one thing twice in it.
+        try MappingFit.refuseDuplicates(legs.flatMap(\.mappings))
         for version in [start] + legs.map(\.destination) {
             try version.requireStorable(
                 for: version.name == start.name ? "as the store's version" : "as a step of this plan")
