@@ -127,6 +127,26 @@ final class HistoryCheckFairnessTests: XCTestCase {
         XCTAssertEqual(outcomes.map(\.ok), [true, true], outcomes.compactMap(\.error).joined(separator: "\n"))
     }
 
+    /// A history that returns to an earlier model (V2 adds `notes`, V3 takes it out again, V4 adds
+    /// it back): a version is known by its hashes, so a store at V3 is read as V1 and one at V4 as
+    /// V2, their ways start there, and every step of every way is still checked, iterative and
+    /// progressive alike.
+    func testAHistoryThatReturnsToAnEarlierModelIsCheckedWhole() throws {
+        let plain = #"<entity name="Note"><attribute name="title" optional="YES" attributeType="String"/></entity>"#
+        let notes =
+            #"<entity name="Note"><attribute name="notes" optional="YES" attributeType="String"/><attribute name="title" optional="YES" attributeType="String"/></entity>"#
+        let bundle = try self.bundle([plain, notes, plain, notes, plain])
+        for strategy in [MigrationStrategy.iterative, .progressive] {
+            let outcomes = HistoryCheck(bundle: bundle, strategy: strategy, rows: 6).run(in: try scratchDirectory())
+            XCTAssertEqual(
+                outcomes.map(\.ok), Array(repeating: true, count: 5),
+                outcomes.compactMap(\.error).joined(separator: "\n"))
+            XCTAssertEqual(
+                outcomes.map(\.steps), "\(strategy)" == "iterative" ? [0, 3, 0, 3, 0] : [0, 1, 0, 1, 0],
+                "a store with the target's hashes is at the target")
+        }
+    }
+
     /// Attributes under a uniqueness constraint get values of their own row, however many rows.
     func testGeneratedRowsKeepUniquenessConstraints() throws {
         let model = try self.bundle([

@@ -441,26 +441,39 @@ final class ChangedDestinationTests: XCTestCase {
     }
 
     /// Links to objects that become another entity than the new destination: Core Data cannot
-    /// set them ("Unacceptable type of value for relationship"), so a store with such a link is
-    /// refused and a store without one migrates.
-    func testLinksToObjectsThatBecomeAnotherEntityAreChecked() throws {
+    /// infer the mapping, whatever the store holds (WordPress's own test: an empty store at 19 is
+    /// refused at 21), so the step needs a mapping model, for a store without links too.
+    func testLinksToObjectsThatBecomeAnotherEntityNeedAMappingModel() throws {
         let entities = String(format: value, "Old") + String(format: value, "Other")
         let v1 = try version("v1", String(format: revision, "Old", "Old") + entities)
         let v2 = try version("v2", String(format: revision, "Other", "Other") + entities)
-        XCTAssertTrue(InferredMapping(from: v1, to: v2).isInferable)
+        let inference = InferredMapping(from: v1, to: v2)
+        XCTAssertFalse(inference.isInferable)
+        XCTAssertEqual(
+            inference.blockers.map(\.description),
+            [
+                "Revision.diffs now points to Other instead of Old, whose objects become Old: Core Data cannot infer what its links become"
+            ])
         let bundle = ModelBundle(name: "Diffs", versions: [v1, v2], currentVersionName: "v2")
-        let linked = try store(v1) { writer in
-            let revision = try writer.insert("Revision", ["title": .string("r")])
-            try writer.insert("Old", ["text": .string("d")], toOne: ["revision": revision])
-        }
-        XCTAssertThrowsError(try MigrationPlan.make(store: linked, bundle: bundle)) { error in
-            XCTAssertTrue(
-                "\(error)".contains(
-                    "Revision.diffs now points to Other, but its links hold Old objects, which become Old"), "\(error)")
-            XCTAssertTrue("\(error)".contains("(1 row has a link)"), "\(error)")
-        }
         let unlinked = try store(v1) { writer in _ = try writer.insert("Revision", ["title": .string("r")]) }
-        XCTAssertNoThrow(try MigrationPlan.make(store: unlinked, bundle: bundle))
+        XCTAssertThrowsError(try MigrationPlan.make(store: unlinked, bundle: bundle, strategy: .automatic)) { error in
+            XCTAssertTrue("\(error)".contains("Can't find mapping model for migration"), "\(error)")
+        }
+    }
+
+    /// WordPress's `testMigrate19to21Failure`: an empty store at WordPress 19, opened with model 21
+    /// by Core Data's automatic migration, is refused (only a 20 → 21 mapping model exists).
+    func testAnEmptyStoreAtWordPress19IsRefusedAt21() throws {
+        let bundle = try ModelBundle.read(
+            at: Fixtures.root.appendingPathComponent("wordpress-ios/WordPress/Classes/WordPress.xcdatamodeld"))
+        let path = try scratchDirectory().appendingPathComponent("WordPress.sqlite").path
+        try PersistentStore.create(at: path, model: try version(bundle, "WordPress 19").model).close()
+        XCTAssertThrowsError(
+            try MigrationPlan.make(store: path, bundle: bundle, to: "WordPress 21", strategy: .automatic)
+        ) { error in
+            XCTAssertTrue(
+                "\(error)".contains("Comment.post now points to BasePost instead of AbstractPost"), "\(error)")
+        }
     }
 
     /// ProtonDrive 1.22 → 1.24: `Photo.children` (a join table, no inverse) becomes the inverse

@@ -15,9 +15,6 @@ public struct InferenceRequirement: Hashable, Sendable, CustomStringConvertible 
         case newValue
         /// The property existed but was optional: rows where it is empty lack it.
         case existingValue
-        /// The relationship's links, kept in the source property named here, would hold objects
-        /// of an entity its new destination is not: rows with a link break it.
-        case linkElsewhere(String)
         /// A uniqueness constraint the destination adds, over these source properties: the step
         /// builds its unique index, which rows sharing a value break (every row after the first
         /// of each value). The canonical reason for a staged migration's `willMigrate`.
@@ -43,8 +40,6 @@ public struct InferenceRequirement: Hashable, Sendable, CustomStringConvertible 
         case .existingValue:
             guard let from = inference.propertySources[entity]?[property] else { return 0 }
             return try reader.countLacking(from, of: source)
-        case .linkElsewhere(let from):
-            return try reader.count(of: source, includingSubentities: false) - reader.countLacking(from, of: source)
         case .unique(let from):
             return try reader.countSharingValues(from, of: source)
         }
@@ -96,9 +91,6 @@ extension InferredMapping {
     {
         let list = unmet.map { unmet -> String in
             switch unmet.requirement.kind {
-            case .linkElsewhere:
-                return
-                    "\(unmet.requirement.description) (\(unmet.rows) row\(unmet.rows == 1 ? " has" : "s have") a link)"
             case .unique:
                 return
                     "\(unmet.requirement.description) (\(unmet.rows) row\(unmet.rows == 1 ? " shares its" : "s share their") value with another)"
@@ -116,15 +108,12 @@ extension InferredMapping {
             error.step = "\(sourceVersion) → \(destinationVersion)"
             return error
         }
-        let missing = unmet.contains {
-            if case .linkElsewhere = $0.requirement.kind { return false } else { return true }
-        }
         var error = MigrationError(
             .wrongModel,
-            "\(sourceVersion) → \(destinationVersion) cannot migrate \(path): \(list); Core Data refuses such a store too\(missing ? " (error 134110)" : "")",
-            fix: missing
-                ? "give the attribute a default value in \(destinationVersion), make it optional, or write a mapping model that supplies the value"
-                : "write a mapping model for \(sourceVersion) → \(destinationVersion) that says what the links become")
+            "\(sourceVersion) → \(destinationVersion) cannot migrate \(path): \(list); Core Data refuses such a store too (error 134110)",
+            fix:
+                "give the attribute a default value in \(destinationVersion), make it optional, or write a mapping model that supplies the value"
+        )
         error.step = "\(sourceVersion) → \(destinationVersion)"
         return error
     }

@@ -45,20 +45,36 @@ extension HistoryCheck {
                 firsts.set(index - starts.count, firstStep(of: version, at: path))
             }
         }
-        var found = firsts.values.map { $0 ?? FirstStep(way: [], error: nil) }
+        let found = firsts.values.map { $0 ?? FirstStep(way: [], error: nil) }
         var byStep = Self.checkedSteps(found)
-        // Steps no version checked starts with (a run asked for some versions only): each is
-        // checked once, where it starts.
+        // Steps no version checked starts with: each is checked once, on a store made where it
+        // starts and walked until it is done. A run asked for some versions only leaves such steps;
+        // so does a history that returns to an earlier model (V3 undoes V2), whose store at V3 is
+        // read as V1, the first version with its hashes, and so starts its way there.
         let missing = Set(found.flatMap(\.way).filter { byStep[$0] == nil }).sorted()
-        let sources = missing.compactMap { bundle.version(named: $0.components(separatedBy: " → ")[0]) }
-        let more = Slots<FirstStep>(count: sources.count)
-        DispatchQueue.concurrentPerform(iterations: sources.count) { index in
+        var unchecked: [(step: String, source: ModelBundle.Version, end: String)] = []
+        for step in missing {
+            let ends = step.components(separatedBy: " → ")
+            if let source = bundle.version(named: ends[0]), let end = ends.last {
+                unchecked.append((step, source, end))
+            }
+        }
+        let steps = unchecked
+        let walked = Slots<FirstStep>(count: steps.count)
+        DispatchQueue.concurrentPerform(iterations: steps.count) { index in
             let path = directory.appendingPathComponent("step-\(index).sqlite").path
             defer { StoreFiles.remove(path) }
-            more.set(index, firstStep(of: sources[index], at: path))
+            do {
+                let plan = try plannedStore(steps[index].source, at: path)
+                try migrate(plan, until: steps[index].end, from: steps[index].source, at: path)
+                walked.set(index, FirstStep(way: [steps[index].step], error: nil))
+            } catch {
+                walked.set(index, FirstStep(way: [steps[index].step], error: error))
+            }
         }
-        found += more.values.compactMap { $0 }
-        byStep.merge(Self.checkedSteps(found)) { kept, _ in kept }
+        for (index, step) in steps.enumerated() {
+            byStep[step.step] = .some(walked.values[index]?.error)
+        }
         var outcomes = versions.indices.map { outcome(of: versions[$0], found[$0], byStep: byStep) }
         for (chain, start) in starts.enumerated() {
             if let walked = chains.values[chain], !walked.ok { outcomes[start] = walked }
@@ -95,8 +111,12 @@ extension HistoryCheck {
     /// The steps of `version`'s way to the target, as a plan takes them: from the first version
     /// with its hashes (as the store is read), through the mapping models that fit.
     private func legs(from version: ModelBundle.Version) throws -> [MigrationStrategy.Leg] {
-        let start = bundle.versions(matchingHashes: version.entityHashes).first ?? version
-        guard let end = bundle.version(named: target) else { return [] }
+        let matching = bundle.versions(matchingHashes: version.entityHashes)
+        // A store with the target's hashes is at the target, as a plan finds it: no way.
+        guard let end = bundle.version(named: target), !matching.contains(where: { $0.name == target }) else {
+            return []
+        }
+        let start = matching.first ?? version
         return try strategy.legs(
             from: start, to: end, bundle: bundle, mappings: MappingFit(mappings, bundle: bundle).named)
     }
