@@ -44,6 +44,9 @@ struct CheckHistoryCommand: ParsableCommand {
         completion: .file())
     var mappings: [String] = []
 
+    @Option(help: OrderOption.help)
+    var order: String?
+
     @Option(help: StrategyName.help)
     var strategy: StrategyName?
 
@@ -73,7 +76,7 @@ struct CheckHistoryCommand: ParsableCommand {
     }
 
     func run() throws {
-        let bundle = try ModelPath.load(self.bundle).requireBundle()
+        let bundle = try OrderOption.apply(order, to: try ModelPath.load(self.bundle).requireBundle())
         let (models, _) = try PlanOptions.loadMappings(mappings)
         let check = HistoryCheck(
             bundle: bundle, mappings: models, strategy: try StrategyName.strategy(strategy, stepwise: stepwise),
@@ -105,8 +108,16 @@ struct CheckHistoryCommand: ParsableCommand {
                     "free space there, or set TMPDIR to a folder with more room (each version's store needs about \(rows) rows per entity, twice over while it migrates)"
             )
         }
+        let order: String
+        switch bundle.versionOrder {
+        case .byName: order = "names"
+        case .stated(let source): order = source
+        }
+        let notes = MigrationPlan.orderNotes(
+            bundle, steps: 0, strategy: check.strategy, targetNamed: false, walked: bundle.versions.count > 2)
         let report = HistoryReport(
-            bundle: bundle.name, current: check.target, versions: outcomes, skipped: check.skipped)
+            bundle: bundle.name, current: check.target, versions: outcomes, skipped: check.skipped, order: order,
+            notes: notes)
         if let junit {
             try Data(report.junit(strategy: check.strategy.description).utf8).write(
                 to: URL(fileURLWithPath: junit), options: .atomic)

@@ -72,6 +72,8 @@ struct ConsoleCommand: ParsableCommand {
             }
             try PersistentStore.recoverInterruptedTransaction(at: options.store)
             let (bundle, plan) = try options.plan()
+            // The console migrates with `m`: to a target the user named, never to a guess.
+            try MigrateCommand.requireNamedTarget(bundle, options: options)
             let cancellation = CancellationToken()
             guard
                 let result = ConsoleApp.run(

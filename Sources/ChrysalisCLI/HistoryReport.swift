@@ -17,12 +17,21 @@ struct HistoryReport: Encodable {
 
     var bundle: String
     var current: String
+    /// Where the order of versions the check walked comes from: `names` (the bundle states none,
+    /// so it is the names' order), or the file or option that states it.
+    var order: String
+    /// What the check rests on that the bundle does not say (a guessed current version or order).
+    var notes: [String]
     var versions: [HistoryCheck.Outcome]
     var failingSteps: [FailingStep]
     var skipped: [HistoryCheck.Skipped]
 
-    init(bundle: String, current: String, versions: [HistoryCheck.Outcome], skipped: [HistoryCheck.Skipped]) {
+    init(
+        bundle: String, current: String, versions: [HistoryCheck.Outcome], skipped: [HistoryCheck.Skipped],
+        order: String = "names", notes: [String] = []
+    ) {
         (self.bundle, self.current, self.versions, self.skipped) = (bundle, current, versions, skipped)
+        (self.order, self.notes) = (order, notes)
         var groups: [FailingStep] = []
         for outcome in versions where !outcome.ok {
             let step = outcome.failingStep ?? "(before any step)"
@@ -58,6 +67,7 @@ struct HistoryReport: Encodable {
                     "  \(group.step): \(group.versions.count) version\(group.versions.count == 1 ? "" : "s") (\(Self.list(group.versions))) — \(group.error)"
                 }
         }
+        if !notes.isEmpty { lines += ["", "Notes:"] + notes.map { "  • \($0)" } }
         let failed = versions.filter { !$0.ok }.count
         let way = " (\(strategy))"
         lines.append("")

@@ -90,7 +90,8 @@ struct MigrateCommand: ParsableCommand {
             // A crashed writer's unfinished transaction is rolled back first (on the copy, for a
             // dry run): until then the store cannot even be read.
             try PersistentStore.recoverInterruptedTransaction(at: path)
-            let plan = try PlanOptions.plan(options, store: path).1
+            let (bundle, plan) = try PlanOptions.plan(options, store: path)
+            try Self.requireNamedTarget(bundle, options: options)
             var migration = Registration.current.options(cancellation: cancellation)
             migration.checksPages = checkPages
             let printer = ProgressPrinter(json: json, channel: migration.progressChannel)
@@ -143,6 +144,27 @@ struct MigrateCommand: ParsableCommand {
         Foundation.exit(cancelled ? 3 : 1)
     }
 
+}
+
+extension MigrateCommand {
+    /// A bundle that does not say which version is current gets no migration to a guess: the
+    /// user names the target (Fearless's empty `.xccurrentversion`: the guess was the app's first
+    /// version, and a store at its newest would have lost the rows of seven entities).
+    static func requireNamedTarget(_ bundle: ModelBundle, options: PlanOptions) throws {
+        guard bundle.currentIsGuessed, options.target == nil else { return }
+        let said = bundle.findings.first { $0.problem.message.contains("the current version is a guess") }
+        throw MigrationError(
+            .wrongModel,
+            """
+            \(bundle.name) does not say which version is current\(said.map { " (\($0.problem.message))" } ?? ""); \
+            Chrysalis migrates to a guess only when told: nothing was changed
+            """,
+            fix:
+                """
+                name the target with --to (\(bundle.currentVersionName) is the guess; `chrysalis model` lists the \
+                versions), or choose the current version in Xcode
+                """)
+    }
 }
 
 extension PlanOptions {

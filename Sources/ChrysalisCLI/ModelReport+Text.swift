@@ -27,7 +27,8 @@ extension ModelReport {
             }
         }
         let found =
-            findings.map { "\(bundle): \($0.sentence)" } + sentences.map { "\(runs(of: holders[$0] ?? [])): \($0)" }
+            // A bundle's own finding names the bundle already (`H: warning: …`).
+            findings.map(\.sentence) + sentences.map { "\(runs(of: holders[$0] ?? [])): \($0)" }
         if !found.isEmpty { lines += ["", "Findings:"] + found.map { "  " + $0 } }
         if versions.allSatisfy({ $0.identifiers == nil }) {
             lines += [

@@ -41,6 +41,9 @@ struct PlanOptions: ParsableArguments {
     @Option(help: StrategyName.help)
     var strategy: StrategyName?
 
+    @Option(help: OrderOption.help)
+    var order: String?
+
     @Flag(help: "Visit every version, one step per consecutive pair: --strategy iterative.")
     var stepwise = false
 
@@ -49,9 +52,9 @@ struct PlanOptions: ParsableArguments {
             "Refuse a relationship whose destination entity changes, where Core Data infers it.",
             discussion:
                 """
-                Core Data infers such a step: links to objects that become nothing (their entity removed) are \
-                dropped, and links to objects that become another entity stop the step for a store that has one. \
-                With this flag every such change needs a mapping model, stricter than Core Data.
+                Core Data infers such a step when links would point to objects that become nothing (their \
+                entity removed): the links are dropped. Links to objects that become another entity need a \
+                mapping model anyway. With this flag every such change needs one, stricter than Core Data.
                 """
         ))
     var strictDestinations = false
@@ -79,7 +82,7 @@ struct PlanOptions: ParsableArguments {
     /// The bundle and every mapping model named, folders expanded; also the names of the
     /// mappings named one by one (those must fit a step).
     func load() throws -> (ModelBundle, [MappingModel], [String]) {
-        let bundle = try ModelPath.load(model).requireBundle()
+        let bundle = try OrderOption.apply(order, to: try ModelPath.load(model).requireBundle())
         let (models, explicitNames) = try Self.loadMappings(mappings)
         return (bundle, models, explicitNames)
     }

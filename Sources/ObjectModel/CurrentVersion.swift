@@ -5,17 +5,28 @@ enum CurrentVersion {
     static let fileName = ".xccurrentversion"
     static let key = "_XCCurrentVersionName"
 
-    /// The current version's name, and what a person should know when the bundle does not name
-    /// one of its versions. Missing file or empty dict: the only version, else the one named like
-    /// the bundle, else the last in name order. A name the bundle lacks: the same fallback.
+    /// What a finding about a guessed current version starts with.
+    static let guessedPrefix = "the current version is a guess: "
+
+    /// The current version's name; what a person should know when the bundle does not name one
+    /// of its versions; and whether the name is a guess. A name `.xccurrentversion` gives, of a
+    /// version the bundle has, is the current version; so is a bundle's only version. Otherwise
+    /// (no file, an empty dict, a name the bundle lacks) no file says, and Chrysalis guesses the
+    /// last version by name, says so every time, and `migrate` goes to a guess only when `--to`
+    /// names it.
     ///
-    /// Evidence: bundles apps shipped name no current version (DashWallet: an empty dict, its
-    /// versions `BreadWallet` and `BreadWallet 2` named after the app it forked) or one the bundle
-    /// lacks (a version folder renamed after the plist was written); Xcode compiles both. Which
-    /// version Xcode then takes is not documented: Chrysalis takes the newest by name, says so,
-    /// and `--to` names another.
+    /// Evidence: Xcode keeps the current version in the project file (`XCVersionGroup`'s
+    /// `currentVersion`) and writes `.xccurrentversion` from it; what its model compiler takes
+    /// when the file names nothing is documented nowhere, and tools disagree (XcodeGen: the last
+    /// by name; CocoaPods' Xcodeproj: the last on disk; tuist: an error). The version named like
+    /// the bundle is no answer: Xcode's "Add Model Version" names new versions `Name 2`, `Name 3`,
+    /// so it is usually the first. Fearless's `UserDataModel.xcdatamodeld` (an empty dict) holds
+    /// `UserDataModel`, the app's first release, beside `MultiassetUserDataModel…_v11`, its newest;
+    /// taking the first made `migrate` drop the rows of seven entities "to the current version".
+    /// DashWallet's (an empty dict too) holds `BreadWallet` and `BreadWallet 2`, and the app's code
+    /// reads entities only `BreadWallet 2` has.
     static func resolve(in bundle: URL, bundleName: String, versionNames: [String]) throws -> (
-        name: String, finding: ModelFinding?
+        name: String, finding: ModelFinding?, guessed: Bool
     ) {
         let file = bundle.appendingPathComponent(fileName)
         let ordered = versionNames.sorted(by: VersionName.precedes)
@@ -31,23 +42,29 @@ enum CurrentVersion {
             }
             if let folder = dictionary[key] as? String {
                 let name = folder.hasSuffix(".xcdatamodel") ? String(folder.dropLast(".xcdatamodel".count)) : folder
-                if versionNames.contains(name) { return (name, nil) }
+                if versionNames.contains(name) { return (name, nil, false) }
                 named = name
             }
         }
-        if versionNames.count == 1 && named == nil { return (versionNames[0], nil) }
-        if versionNames.contains(bundleName) && named == nil { return (bundleName, nil) }
-        let chosen = versionNames.contains(bundleName) ? bundleName : ordered[ordered.count - 1]
+        if versionNames.count == 1 && named == nil { return (versionNames[0], nil, false) }
+        let chosen = ordered[ordered.count - 1]
         let problem =
-            named.map { "names current version \"\($0)\", which is not in the bundle (versions: \(listed))" }
-            ?? "does not say which version is current and none is named \"\(bundleName)\" (versions: \(listed))"
+            named.map { "\(fileName) names \"\($0)\", which is not in the bundle (versions: \(listed))" }
+            ?? (FileManager.default.fileExists(atPath: file.path)
+                ? "\(fileName) names no version (versions: \(listed))"
+                : "the bundle has no \(fileName) (versions: \(listed))")
         let finding = ModelFinding(
             ModelProblem(
-                entity: bundleName, message: "\(problem); Chrysalis takes \"\(chosen)\" as current",
-                fix: "choose the current version in Xcode (Model Version in the inspector), or name one with --to",
+                entity: bundleName,
+                message: "\(guessedPrefix)\(problem); Chrysalis takes \"\(chosen)\", the last by name",
+                fix:
+                    """
+                    choose the current version in Xcode (Model Version in the inspector), state the order of \
+                    versions in \(bundleName).xcdatamodeld.order beside the bundle, or name the target with --to
+                    """,
                 verdict: .warning),
-            file: named == nil && FileManager.default.fileExists(atPath: file.path) == false ? bundle.path : file.path)
-        return (chosen, finding)
+            file: FileManager.default.fileExists(atPath: file.path) ? file.path : bundle.path)
+        return (chosen, finding, versionNames.count > 1)
     }
 
     /// Writes the plist Xcode writes.

@@ -72,10 +72,16 @@ public struct ModelBundle: Hashable, Sendable {
 
     /// The bundle's name, without `.xcdatamodeld`.
     public var name: String
-    /// Every version, oldest first by name (numbers in names compare as numbers).
+    /// Every version, oldest first: by name (numbers in names compare as numbers), or in the order
+    /// the app states (``versionOrder``).
     public var versions: [Version]
     /// The version new stores use and migrations go to.
     public var currentVersionName: String
+    /// Whether no file names the current version and ``currentVersionName`` is Chrysalis's guess
+    /// (``CurrentVersion``): `migrate` then needs the target named.
+    public var currentIsGuessed = false
+    /// How ``versions`` are ordered: as the app states it, or by name.
+    public var versionOrder: VersionOrder = .byName
     /// What was found in the bundle itself (a current version it does not name), apart from
     /// its versions' own findings.
     public var findings: [ModelFinding] = []
@@ -155,6 +161,14 @@ public struct ModelBundle: Hashable, Sendable {
         let current = try CurrentVersion.resolve(in: url, bundleName: name, versionNames: versions.map(\.name))
         var bundle = ModelBundle(name: name, versions: versions, currentVersionName: current.name)
         bundle.findings = current.finding.map { [$0] } ?? []
+        bundle.currentIsGuessed = current.guessed
+        // The order the app states, in a file beside the bundle (Xcode owns the bundle's folder).
+        let order = VersionOrder.file(beside: url)
+        if let data = FileManager.default.contents(atPath: order.path) {
+            let text = String(decoding: data, as: UTF8.self)
+            let names = try VersionOrder.names(in: text, file: order.path, versions: Set(versions.map(\.name)))
+            bundle = bundle.ordered(by: names, source: order.path)
+        }
         return bundle
     }
 

@@ -116,6 +116,7 @@ public struct MigrationPlan: Sendable {
         let legs = try checkedLegs(
             from: start, to: end, compatible: compatible, bundle: bundle, fitting: fitting, strategy: strategy)
         var (unused, notes) = fitting.unused(by: legs, from: start, to: end)
+        notes += Self.orderNotes(bundle, steps: legs.count, strategy: strategy, targetNamed: target != nil)
         if pending != nil {
             notes.insert(
                 "an earlier run was interrupted mid-plan: the run puts the original back first, at \(start.name)", at: 0
@@ -137,6 +138,31 @@ public struct MigrationPlan: Sendable {
             storeVersion: start.name, targetVersion: end.name, steps: steps, unusedMappings: unused,
             beyondModel: BeyondTheModel.findings(extras, steps: steps), notes: notes,
             unfitMappings: fitting.unfit.map(\.name))
+    }
+
+    /// What a plan (or a history check, `walked`) rests on that the bundle does not say: a current
+    /// version guessed (the target not named), or an order of versions taken from their names
+    /// where the strategy walks them.
+    package static func orderNotes(
+        _ bundle: ModelBundle, steps: Int, strategy: MigrationStrategy, targetNamed: Bool, walked: Bool = false
+    ) -> [String] {
+        var notes: [String] = []
+        if bundle.currentIsGuessed && !targetNamed {
+            notes.append(
+                """
+                the target \(bundle.currentVersionName) is a guess: \(bundle.name) does not say which version is \
+                current (`migrate` needs it named with --to)
+                """)
+        }
+        if case .byName = bundle.versionOrder, steps > 1 || walked, strategy.walksVersions {
+            notes.append(
+                """
+                the order of versions is their names' (\(bundle.versions.map(\.name).joined(separator: " → "))): \
+                the bundle records none; state the app's in \(bundle.name).xcdatamodeld.order beside it, or with \
+                --order
+                """)
+        }
+        return notes
     }
 
     /// The plan's legs from `start` to `end` by `strategy`, refused now rather than when a step

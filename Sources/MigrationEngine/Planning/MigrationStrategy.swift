@@ -41,6 +41,15 @@ public enum MigrationStrategy: Sendable, CustomStringConvertible {
         }
     }
 
+    /// Whether the strategy's steps follow the order of versions (iterative and progressive walk
+    /// it; automatic goes straight, staged follows its stages).
+    var walksVersions: Bool {
+        switch self {
+        case .iterative, .progressive: return true
+        case .automatic, .staged: return false
+        }
+    }
+
     /// Whether the strategy infers straight from wherever the store is, so a store at no version
     /// of the bundle can start from its own archived model (``OwnModelSource``).
     var infersStraight: Bool {
@@ -76,10 +85,23 @@ public enum MigrationStrategy: Sendable, CustomStringConvertible {
             return startIndex == endIndex ? [] : [route.automaticLeg(startIndex)]
         }
         guard startIndex <= endIndex else {
+            let order: String
+            switch bundle.versionOrder {
+            case .byName: order = "by their names, the bundle stating no order"
+            case .stated(let source): order = "as \(source) states it"
+            }
             throw MigrationError(
                 .wrongModel,
-                "the store is at \(start.name), newer than \(end.name); Chrysalis does not migrate backwards",
-                fix: "choose a target after \(start.name) with --to")
+                """
+                the store is at \(start.name), which comes after \(end.name) in the order of versions (\(order)); \
+                \(self) migration does not go backwards
+                """,
+                fix:
+                    """
+                    choose a target after \(start.name) with --to, state the app's order of versions with --order \
+                    or \(bundle.name).xcdatamodeld.order, or migrate as Core Data's automatic migration does, \
+                    which knows no order (--strategy automatic)
+                    """)
         }
         let route = Route(versions: bundle.versions, mappings: mappings, end: endIndex)
         switch self {
