@@ -258,7 +258,12 @@ struct LightweightSQL {
                 methods[table.name] = .rebuilt
             }
         }
-        for join in destination.joinTables { methods[join.name] = joinsInPlace[join.name] == nil ? .rebuilt : .kept }
+        // A join table no source table holds links for is new: made empty, not a rewrite.
+        let links = JoinTableCopy(inference: inference, source: source, destination: destination)
+        for join in destination.joinTables {
+            methods[join.name] =
+                joinsInPlace[join.name] != nil ? .kept : links.fill(join.name, join: join) == nil ? .created : .rebuilt
+        }
         return methods
     }
 
