@@ -161,6 +161,86 @@ final class ModelCorpusTests: XCTestCase {
     }
 }
 
+extension ModelCorpusTests {
+    /// A store at any version of a bundle, and the bundle's current version: Core Data's automatic
+    /// migration takes it there whichever came first, so versions are a set here, never a list.
+    struct Upgrade: Sendable {
+        var url: URL
+        var bundle: ModelBundle
+        var mappings: [MappingModel]
+        var source: ModelBundle.Version
+        var name: String {
+            "\(url.path.dropFirst(Fixtures.root.path.count + 1)) \(source.name) → \(bundle.currentVersionName)"
+        }
+    }
+
+    /// Every version Core Data loads of every model in the fixtures, but the current one, with
+    /// the bundle (those whose path contains `CHRYSALIS_CORPUS_ONLY`, when it is set).
+    static func upgrades() -> [Upgrade] {
+        let only = ProcessInfo.processInfo.environment["CHRYSALIS_CORPUS_ONLY"]
+        return models.filter { only.map($0.path.contains) ?? true }.flatMap { url -> [Upgrade] in
+            guard let bundle = try? read(url), let current = bundle.version(named: bundle.currentVersionName),
+                current.refusal == nil
+            else { return [] }
+            let mappings = Self.mappings(near: url)
+            return bundle.versions.filter { $0.name != current.name && $0.refusal == nil }.map {
+                Upgrade(url: url, bundle: bundle, mappings: mappings, source: $0)
+            }
+        }
+    }
+
+    /// Every store of the corpus at a version other than the current one plans to the current
+    /// version, as Core Data's automatic migration would take it, or is refused naming each change
+    /// that needs a mapping model: never for the order of versions, never for anything else.
+    func testEveryVersionPlansToTheCurrentOneOrNamesWhatNeedsAMappingModel() throws {
+        let directory = try scratchDirectory()
+        let upgrades = Self.upgrades()
+        XCTAssertFalse(upgrades.isEmpty)
+        let outcomes = Outcomes(count: upgrades.count)
+        let targets = Outcomes(count: upgrades.count)
+        DispatchQueue.concurrentPerform(iterations: upgrades.count) { index in
+            let upgrade = upgrades[index]
+            let path = directory.appendingPathComponent("upgrade-\(index).sqlite").path
+            defer { StoreFiles.remove(path) }
+            do {
+                try PersistentStore.create(at: path, model: upgrade.source.model).close()
+                let plan = try MigrationPlan.make(
+                    store: path, bundle: upgrade.bundle, mappings: upgrade.mappings, strategy: .automatic)
+                targets.set(
+                    index,
+                    plan.targetVersion == upgrade.bundle.currentVersionName
+                        || upgrade.bundle.version(named: plan.targetVersion)?.entityHashes
+                            == upgrade.bundle.version(named: upgrade.bundle.currentVersionName)?.entityHashes
+                        ? nil : MigrationError(.verification, "planned to \(plan.targetVersion)"))
+            } catch {
+                outcomes.set(index, error)
+            }
+        }
+        var planned = 0, refused: [String] = []
+        for (index, upgrade) in upgrades.enumerated() {
+            if let wrong = targets.errors[index] { XCTFail("\(upgrade.name): \(wrong)") }
+            guard let error = outcomes.errors[index] else {
+                planned += 1
+                continue
+            }
+            // Core Data's verdict, naming each change that cannot be inferred and the fix: a
+            // mapping model for the pair.
+            if let error = error as? MigrationError, error.kind == .wrongModel,
+                error.fix?.hasPrefix("write a mapping model for ") == true,
+                let changes = error.message.components(separatedBy: "one cannot be inferred (").dropFirst().first?
+                    .components(separatedBy: "); Core Data says").first, !changes.isEmpty
+            {
+                refused.append("\(upgrade.name): \(changes)")
+            } else {
+                XCTFail("\(upgrade.name): \(error)")
+            }
+        }
+        print(
+            "Model corpus: \(upgrades.count) versions other than the current one, \(planned) planned to it, "
+                + "\(refused.count) needing a mapping model:\n" + refused.joined(separator: "\n"))
+    }
+}
+
 /// Errors of concurrent checks, by index.
 private final class Outcomes: @unchecked Sendable {
     private var slots: [Error?]
