@@ -27,12 +27,17 @@ final class DocsTruthTests: XCTestCase {
         // Entities and properties of the models the documents talk about (Core Data names, not Swift).
         "Book", "Books", "Author", "Authors", "Category", "Page", "Publication", "User", "Account", "Amount", "Unit",
         "Comment", "ReaderSiteTopic", "ReaderCard", "UserClient", "ProductVariation", "Order", "Group",
+        "BasePost", "AbstractPost", "Topic", "Member", "SyncableSettingsMetadata", "SyncFeatureEntity",
+        "ScheduledActivity",
+        // NSExpression's functions, as a value expression calls them.
+        "now",
         // Class names a mapping model gives (Objective-C, or an app's module that is not here).
         "MHWBookToBookPolicy", "MyApp", "MyAppPolicies", "MyAppMigrator",
         // Model bundles and versions named as such.
-        "BookStore", "Model1", "Model2", "Model3", "Recipes", "Groceries",
+        "BookStore", "Model1", "Model2", "Model3", "Recipes", "Groceries", "Model", "UserDataModel",
+        "MultiassetUserDataModel", "CyfaceModel", "SBBDataModel",
         // Apple's and the apps' own types the documents cite as evidence.
-        "SchemaMigrationPlan", "CoreDataIterativeMigrator",
+        "SchemaMigrationPlan", "CoreDataIterativeMigrator", "UserStorageVersion", "CoreDataMigrationVersion",
     ]
 
     /// Where a backquoted span sits.
@@ -93,7 +98,7 @@ final class DocsTruthTests: XCTestCase {
     static func symbol(_ text: String) -> (path: [String], labels: [String]?)? {
         let fileExtensions = [
             "swift", "sqlite", "plist", "md", "yaml", "txt", "xcdatamodeld", "xcdatamodel", "momd", "mom", "cdm",
-            "xcmappingmodel", "json", "xml", "wiredatabase", "docc", "index",
+            "xcmappingmodel", "json", "xml", "wiredatabase", "docc", "index", "order",
         ]
         let upper =
             #"^([A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*(?:[./][A-Za-z_][A-Za-z0-9_]*)*)(?:\(((?:[A-Za-z_][A-Za-z0-9_]*:)*)\))?$"#
