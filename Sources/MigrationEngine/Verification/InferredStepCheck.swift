@@ -77,12 +77,12 @@ struct InferredStepCheck {
             // a to-one keeps the first of several.
             // Links to objects of an entity the step removes go with them (Bridge SDK's
             // `ResourceList.items`, whose members may be `AppConfig`s, gone at `SBBDataModelV1`).
-            let kept = survivors(of: relationship)
+            let gone = removedTargets(of: relationship, from: from.map { (origin, $0) })
             let then =
                 (from.map { links(before, origin, $0, ordered: ordered) }
                 ?? inverseLinks(of: relationship).filter { old[$0.key] != nil }.mapValues {
                     relationship.isToMany ? $0.sorted() : [$0.min()!]
-                }).mapValues { $0.filter(kept.contains) }.filter { !$0.value.isEmpty }
+                }).mapValues { $0.filter { !gone.contains($0) } }.filter { !$0.value.isEmpty }
             if now != then {
                 let lost = then.filter { now[$0.key] != $0.value }.count
                 return
@@ -100,16 +100,23 @@ struct InferredStepCheck {
         (snapshot.links[entity]?[name] ?? [:]).mapValues { ordered ? $0 : $0.sorted() }
     }
 
-    /// The keys of the objects `relationship` may point to after the step: those the step carries
-    /// to its destination entity and the entities below it (abstract ones included: Threema's
-    /// `Message` becomes abstract at V2 and keeps its rows).
-    private func survivors(of relationship: RelationshipDescription) -> Set<Int64> {
-        let model = inference.destinationModel
-        guard let target = model.entity(named: relationship.destinationEntityName) else { return [] }
-        let family = [target] + model.entities.filter { model.ancestors(of: $0).contains { $0.name == target.name } }
+    /// The keys of the objects `relationship`'s links may have pointed to that the step removes:
+    /// those of a removed entity in the source hierarchy its links point into (`source`, the
+    /// relationship it comes from, or its destination's origin). A key that pointed to no object
+    /// stays as it was, as the step leaves it.
+    private func removedTargets(of relationship: RelationshipDescription, from source: (String, String)?) -> Set<Int64>
+    {
+        let model = inference.sourceModel
+        let pointedTo =
+            source.flatMap { entity, name in
+                model.entity(named: entity).flatMap { model.relationship(named: name, in: $0) }?.destinationEntityName
+            } ?? inference.entitySources[relationship.destinationEntityName]
+        guard let target = pointedTo.flatMap(model.entity(named:)) else { return [] }
+        let root = model.rootEntity(of: target).name
+        let carried = Set(inference.entitySources.values)
         return Set(
-            family.compactMap { inference.entitySources[$0.name] }.flatMap { before.objects[$0]?.keys.map { $0 } ?? [] }
-        )
+            model.entities.filter { model.rootEntity(of: $0).name == root && !carried.contains($0.name) }
+                .flatMap { before.objects[$0.name]?.keys.map { $0 } ?? [] })
     }
 
     /// The links a new relationship has from the start: its paired inverse's, seen from this side.
