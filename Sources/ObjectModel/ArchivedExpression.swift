@@ -176,7 +176,9 @@ public enum ArchivedExpression {
         }
         if type == 4, op.bool("NSNegate") == true { word = "!=" }
         let options = op.integer("NSOptions") ?? 0
-        let flags = (options & 1 != 0 ? "c" : "") + (options & 2 != 0 ? "d" : "")
+        // NSCaseInsensitivePredicateOption 1, NSDiacriticInsensitivePredicateOption 2,
+        // NSNormalizedPredicateOption 4 (which supersedes the other two).
+        let flags = (options & 1 != 0 ? "c" : "") + (options & 2 != 0 ? "d" : "") + (options & 4 != 0 ? "n" : "")
         if !flags.isEmpty { word += "[\(flags)]" }
         return
             "\(try format(left, depth: depth + 1, budget: &budget)) \(word) \(try format(right, depth: depth + 1, budget: &budget))"

@@ -125,4 +125,26 @@ import Testing
         #expect(try !holds("nil MATCHES '.*'"))
         #expect(throws: EvaluationError.self) { try holds("'a' MATCHES '('") }
     }
+
+    /// `[c]` folds case and `[d]` diacritics, beyond ASCII, as Foundation's comparisons do; `[n]`
+    /// compares the strings as they are (`NSNormalizedPredicateOption`: already folded).
+    @Test func comparisonOptionsFoldCaseAndDiacritics() throws {
+        let evaluator = ExpressionEvaluator(context: Constants())
+        func holds(_ text: String) throws -> Bool { try evaluator.matches(try ExpressionParser.predicate(text)) }
+        #expect(try holds("'Éclair' ==[c] 'éCLAIR'"))
+        #expect(try !holds("'Éclair' ==[c] 'eclair'"), "case folded, accents kept")
+        #expect(try holds("'Éclair' ==[d] 'Eclair'"))
+        #expect(try !holds("'Éclair' ==[d] 'eclair'"), "accents folded, case kept")
+        #expect(try holds("'Éclair' BEGINSWITH[cd] 'ecl'"))
+        #expect(try holds("'Crème brûlée' CONTAINS[d] 'brulee'"))
+        #expect(try holds("'Ångström' LIKE[cd] 'angs*'"))
+        #expect(try holds("'Zoë' IN[d] {'Anna', 'Zoe'}"))
+        #expect(try holds("'Ærøskøbing' MATCHES[cd] 'ærø.*'"))
+        #expect(try holds("'Zoë' MATCHES[d] 'Zoe'"))
+        #expect(try !holds("'Zoë' ==[n] 'Zoe'"), "[n] folds nothing")
+        #expect(try holds("'zoe' ==[n] 'zoe'"))
+        #expect(try !holds("'Zoë' ==[cdn] 'zoe'"), "[n] supersedes [c] and [d]")
+        let parsed = try ExpressionParser.predicate("name ==[cd] 'a'")
+        #expect(parsed.description == #"name ==[cd] "a""#)
+    }
 }

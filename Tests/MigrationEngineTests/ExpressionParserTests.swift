@@ -66,11 +66,11 @@ import Testing
         #expect(
             parts[0]
                 == .comparison(
-                    .keyPath(.evaluatedObject, ["price"]), .greater, .constant(.integer(10)), caseInsensitive: false))
+                    .keyPath(.evaluatedObject, ["price"]), .greater, .constant(.integer(10)), options: []))
         #expect(
             parts[2]
                 == .comparison(
-                    .keyPath(.evaluatedObject, ["author"]), .like, .constant(.string("J*")), caseInsensitive: true))
+                    .keyPath(.evaluatedObject, ["author"]), .like, .constant(.string("J*")), options: .caseInsensitive))
         #expect(try ExpressionParser.predicate("TRUEPREDICATE") == .truePredicate)
         #expect(throws: ExpressionError.self) { try ExpressionParser.predicate("price >") }
     }

@@ -31,7 +31,7 @@ import Testing
         #expect(
             try ExpressionParser.expression(#"TERNARY($source.name == nil, "unnamed", $source.name)"#)
                 == .conditional(
-                    .comparison(source, .equal, .constant(.null), caseInsensitive: false),
+                    .comparison(source, .equal, .constant(.null), options: []),
                     .constant(.string("unnamed")), source))
         #expect(
             try ExpressionParser.expression("$source.ternary") == .keyPath(.variable("source"), ["ternary"]),

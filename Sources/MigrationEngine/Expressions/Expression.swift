@@ -110,8 +110,8 @@ public indirect enum Predicate: Hashable, Sendable, CustomStringConvertible {
     case truePredicate
     /// `FALSEPREDICATE`: holds for none.
     case falsePredicate
-    /// `lhs OP[flags] rhs`; `caseInsensitive` is the `[c]` flag.
-    case comparison(Expression, ComparisonOperator, Expression, caseInsensitive: Bool)
+    /// `lhs OP[flags] rhs`, the flags `[c]` and `[d]` as `options`.
+    case comparison(Expression, ComparisonOperator, Expression, options: Options)
     /// `a AND b AND …` (also written `&&`).
     case and([Predicate])
     /// `a OR b OR …` (also written `||`).
@@ -127,13 +127,33 @@ public indirect enum Predicate: Hashable, Sendable, CustomStringConvertible {
         case matches = "MATCHES"
     }
 
+    /// A comparison's string options (`NSComparisonPredicateOptions`): `[c]` folds case, `[d]`
+    /// diacritics. `[n]` (`NSNormalizedPredicateOption`) says the strings are folded already, so it
+    /// compares them as they are, and supersedes the other two.
+    public struct Options: OptionSet, Hashable, Sendable {
+        /// The options' bits, as `NSComparisonPredicate.Options` numbers them.
+        public let rawValue: Int
+        /// The options whose bits are `rawValue`.
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        /// `[c]`, `NSCaseInsensitivePredicateOption`.
+        public static let caseInsensitive = Options(rawValue: 1)
+        /// `[d]`, `NSDiacriticInsensitivePredicateOption`.
+        public static let diacriticInsensitive = Options(rawValue: 2)
+
+        /// The options as a predicate writes them after its operator (`[cd]`), or nothing.
+        var flags: String {
+            let letters = (contains(.caseInsensitive) ? "c" : "") + (contains(.diacriticInsensitive) ? "d" : "")
+            return letters.isEmpty ? "" : "[\(letters)]"
+        }
+    }
+
     /// The predicate in Core Data's syntax.
     public var description: String {
         switch self {
         case .truePredicate: return "TRUEPREDICATE"
         case .falsePredicate: return "FALSEPREDICATE"
-        case let .comparison(lhs, op, rhs, caseInsensitive):
-            return "\(lhs) \(op.rawValue)\(caseInsensitive ? "[c]" : "") \(rhs)"
+        case let .comparison(lhs, op, rhs, options):
+            return "\(lhs) \(op.rawValue)\(options.flags) \(rhs)"
         case .and(let parts): return parts.map { "(\($0))" }.joined(separator: " AND ")
         case .or(let parts): return parts.map { "(\($0))" }.joined(separator: " OR ")
         case .not(let inner): return "NOT (\(inner))"

@@ -56,7 +56,7 @@ struct ExpressionEvaluator {
 
     /// Whether `predicate` holds here, by the same rules as an entity mapping's filter
     /// (``PredicateEvaluator``): `nil == nil`, ordering against `nil` is false, strings compare
-    /// case-sensitively unless `[c]`.
+    /// as they are unless `[c]` or `[d]` folds them.
     func matches(_ predicate: Predicate) throws -> Bool {
         try PredicateEvaluator(evaluator: self).matches(predicate)
     }
@@ -65,38 +65,10 @@ struct ExpressionEvaluator {
         guard let key = path.first else { return value }
         let rest = path.dropFirst()
         if key.hasPrefix("@") {
-            let items: [ExpressionValue]
             switch value {
-            case .collection(let members): items = members
-            case .value(.null): items = []
-            default: items = [value]
-            }
-            switch key {
-            case "@count": return .value(.integer(Int64(items.count)))
-            case "@sum", "@avg", "@min", "@max":
-                let numbers = try items.map { try walk($0, rest) }.filter { !$0.isNull }.compactMap(\.number)
-                guard !numbers.isEmpty else { return key == "@sum" ? .value(.integer(0)) : .null }
-                switch key {
-                case "@sum": return try Self.finite(numbers.reduce(0, +), "@sum")
-                case "@avg": return try Self.finite(numbers.reduce(0, +) / Double(numbers.count), "@avg")
-                case "@min": return .value(.double(numbers.min() ?? 0))
-                default: return .value(.double(numbers.max() ?? 0))
-                }
-            case "@unionOfObjects", "@unionOfArrays":
-                return .collection(try items.map { try walk($0, rest) })
-            default:  // distinct unions
-                var seen: Set<ExpressionValue> = []
-                var result: [ExpressionValue] = []
-                for item in try items.map({ try walk($0, rest) }) {
-                    let members: [ExpressionValue]
-                    if case .collection(let inner) = item, key != "@distinctUnionOfObjects" {
-                        members = inner
-                    } else {
-                        members = [item]
-                    }
-                    for member in members where seen.insert(member).inserted { result.append(member) }
-                }
-                return .collection(result)
+            case .collection(let members): return try collectionOperator(key, members, rest)
+            case .value(.null): return try collectionOperator(key, [], rest)
+            default: return try collectionOperator(key, [value], rest)
             }
         }
         switch value {
@@ -115,6 +87,40 @@ struct ExpressionEvaluator {
                 throw EvaluationError("cannot read key \"\(key)\" of the value \(plain)")
             }
             return try walk(.value(read), rest)
+        }
+    }
+
+    /// A key path's collection operator (`@count`, `@sum`, `@distinctUnionOfObjects`…) over
+    /// `items`, each read along `rest` first.
+    private func collectionOperator(_ key: String, _ items: [ExpressionValue], _ rest: ArraySlice<String>) throws
+        -> ExpressionValue
+    {
+        switch key {
+        case "@count": return .value(.integer(Int64(items.count)))
+        case "@sum", "@avg", "@min", "@max":
+            let numbers = try items.map { try walk($0, rest) }.filter { !$0.isNull }.compactMap(\.number)
+            guard !numbers.isEmpty else { return key == "@sum" ? .value(.integer(0)) : .null }
+            switch key {
+            case "@sum": return try Self.finite(numbers.reduce(0, +), "@sum")
+            case "@avg": return try Self.finite(numbers.reduce(0, +) / Double(numbers.count), "@avg")
+            case "@min": return .value(.double(numbers.min() ?? 0))
+            default: return .value(.double(numbers.max() ?? 0))
+            }
+        case "@unionOfObjects", "@unionOfArrays":
+            return .collection(try items.map { try walk($0, rest) })
+        default:  // distinct unions
+            var seen: Set<ExpressionValue> = []
+            var result: [ExpressionValue] = []
+            for item in try items.map({ try walk($0, rest) }) {
+                let members: [ExpressionValue]
+                if case .collection(let inner) = item, key != "@distinctUnionOfObjects" {
+                    members = inner
+                } else {
+                    members = [item]
+                }
+                for member in members where seen.insert(member).inserted { result.append(member) }
+            }
+            return .collection(result)
         }
     }
 

@@ -56,16 +56,19 @@ extension ExpressionParser {
                 "expected a comparison (==, !=, <, >, BEGINSWITH, CONTAINS, LIKE, IN…), found \(describe(token))")
         }
         position += 1
-        var caseInsensitive = false
+        var options: Predicate.Options = []
         if isSymbol("[") {
             position += 1
             guard case .identifier(let flags) = current.kind, flags.allSatisfy({ "cdn".contains($0) }) else {
                 throw error("expected comparison options such as [c] or [cd]")
             }
-            caseInsensitive = flags.contains("c")
+            // `[n]` supersedes `[c]` and `[d]` (`NSNormalizedPredicateOption`): the strings are
+            // folded already, and compared as they are.
+            if flags.contains("c"), !flags.contains("n") { options.insert(.caseInsensitive) }
+            if flags.contains("d"), !flags.contains("n") { options.insert(.diacriticInsensitive) }
             position += 1
             try expect("]")
         }
-        return .comparison(lhs, op, try additive(), caseInsensitive: caseInsensitive)
+        return .comparison(lhs, op, try additive(), options: options)
     }
 }

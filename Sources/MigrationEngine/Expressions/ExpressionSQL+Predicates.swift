@@ -27,9 +27,10 @@ extension ExpressionSQL {
         case .not(let inner):
             guard let compiled = compile(inner) else { return nil }
             return Self.condition("(NOT \(compiled.sql))", compiled.arguments)
-        case let .comparison(lhs, op, rhs, caseInsensitive):
-            // Case folding has no exact SQL form: SQLite's lower() and NOCASE fold ASCII only.
-            guard !caseInsensitive, let a = compile(lhs) else { return nil }
+        case let .comparison(lhs, op, rhs, options):
+            // Folding has no exact SQL form: SQLite's lower() and NOCASE fold ASCII only, and
+            // nothing folds diacritics.
+            guard options.isEmpty, let a = compile(lhs) else { return nil }
             if op == .in {
                 guard case .aggregate(let items) = rhs else { return nil }
                 return membership(a, items)

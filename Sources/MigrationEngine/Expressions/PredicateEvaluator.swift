@@ -12,18 +12,17 @@ struct PredicateEvaluator {
         case .and(let parts): return try parts.allSatisfy(matches)
         case .or(let parts): return try parts.contains(where: matches)
         case .not(let inner): return try !matches(inner)
-        case let .comparison(lhs, op, rhs, caseInsensitive):
-            return try compare(
-                try evaluator.evaluate(lhs).plain, op, try evaluator.evaluate(rhs).plain, caseInsensitive)
+        case let .comparison(lhs, op, rhs, options):
+            return try compare(try evaluator.evaluate(lhs).plain, op, try evaluator.evaluate(rhs).plain, options)
         }
     }
 
     private func compare(
-        _ lhs: ExpressionValue, _ op: Predicate.ComparisonOperator, _ rhs: ExpressionValue, _ folding: Bool
+        _ lhs: ExpressionValue, _ op: Predicate.ComparisonOperator, _ rhs: ExpressionValue, _ options: Predicate.Options
     ) throws -> Bool {
         func text(_ value: ExpressionValue) -> String? {
             guard case .value(.string(let string)) = value else { return nil }
-            return folding ? string.lowercased() : string
+            return Self.folded(string, options)
         }
         switch op {
         case .equal, .notEqual:
@@ -56,13 +55,27 @@ struct PredicateEvaluator {
             }
         case .in:
             guard case .collection(let items) = rhs else { return false }
-            return try items.contains { try compare(lhs, .equal, $0, folding) }
+            return try items.contains { try compare(lhs, .equal, $0, options) }
         case .matches:
-            guard case .value(.string(let string)) = lhs, case .value(.string(let pattern)) = rhs else { return false }
-            return try Self.regex(pattern, caseInsensitive: folding).firstMatch(
+            guard case .value(.string(let subject)) = lhs, case .value(.string(let pattern)) = rhs else { return false }
+            // ICU folds case itself; diacritics are folded out of the string and the pattern alike.
+            let diacritics: Predicate.Options = options.intersection(.diacriticInsensitive)
+            let string = Self.folded(subject, diacritics)
+            return try Self.regex(
+                Self.folded(pattern, diacritics), caseInsensitive: options.contains(.caseInsensitive)
+            ).firstMatch(
                 in: string, options: [.anchored], range: NSRange(string.startIndex..., in: string)
             )?.range.length == (string as NSString).length
         }
+    }
+
+    /// `string` folded as a comparison's options say: case (`[c]`) and diacritics (`[d]`), as
+    /// Foundation folds them, which is more than ASCII.
+    static func folded(_ string: String, _ options: Predicate.Options) -> String {
+        var folding: String.CompareOptions = []
+        if options.contains(.caseInsensitive) { folding.insert(.caseInsensitive) }
+        if options.contains(.diacriticInsensitive) { folding.insert(.diacriticInsensitive) }
+        return folding.isEmpty ? string : string.folding(options: folding, locale: nil)
     }
 
     /// `pattern` compiled once (a filter evaluates it per row), as ICU reads it: Foundation's
