@@ -82,15 +82,7 @@ struct CheckHistoryCommand: ParsableCommand {
             bundle: bundle, mappings: models, strategy: try StrategyName.strategy(strategy, stepwise: stepwise),
             options: Registration.current.options(), rows: rows)
         let temporary = FileManager.default.temporaryDirectory
-        let directory: URL
-        do {
-            directory = try ScratchFolder.make(prefix: "chrysalis-history-", in: temporary)
-        } catch {
-            throw MigrationError(
-                .notWritable,
-                "check-history makes its stores in the temporary folder \(temporary.path) (TMPDIR), which cannot be used: \(error.localizedDescription)",
-                fix: "set TMPDIR to a writable folder, e.g. TMPDIR=/var/tmp")
-        }
+        let directory = try Self.scratchFolder(in: temporary)
         defer { try? FileManager.default.removeItem(at: directory) }
         // Progress goes to standard error in every mode: a CI log shows the check moving.
         let progress = StatusLine(enabled: true)
@@ -108,16 +100,7 @@ struct CheckHistoryCommand: ParsableCommand {
                     "free space there, or set TMPDIR to a folder with more room (each version's store needs about \(rows) rows per entity, twice over while it migrates)"
             )
         }
-        let order: String
-        switch bundle.versionOrder {
-        case .byName: order = "names"
-        case .stated(let source): order = source
-        }
-        let notes = MigrationPlan.orderNotes(
-            bundle, steps: 0, strategy: check.strategy, targetNamed: false, walked: bundle.versions.count > 2)
-        let report = HistoryReport(
-            bundle: bundle.name, current: check.target, versions: outcomes, skipped: check.skipped, order: order,
-            notes: notes)
+        let report = HistoryReport(bundle, check: check, outcomes: outcomes)
         if let junit {
             try Data(report.junit(strategy: check.strategy.description).utf8).write(
                 to: URL(fileURLWithPath: junit), options: .atomic)
@@ -127,6 +110,18 @@ struct CheckHistoryCommand: ParsableCommand {
                 ? try JSONOutput.encode(report)
                 : TerminalText.visible(report.text(strategy: check.strategy.description)))
         if outcomes.contains(where: { !$0.ok }) { throw ExitCode(1) }
+    }
+
+    /// A new folder for the check's stores in `temporary`, or the error that names TMPDIR.
+    private static func scratchFolder(in temporary: URL) throws -> URL {
+        do {
+            return try ScratchFolder.make(prefix: "chrysalis-history-", in: temporary)
+        } catch {
+            throw MigrationError(
+                .notWritable,
+                "check-history makes its stores in the temporary folder \(temporary.path) (TMPDIR), which cannot be used: \(error.localizedDescription)",
+                fix: "set TMPDIR to a writable folder, e.g. TMPDIR=/var/tmp")
+        }
     }
 }
 

@@ -26,6 +26,21 @@ struct HistoryReport: Encodable {
     var failingSteps: [FailingStep]
     var skipped: [HistoryCheck.Skipped]
 
+    /// The report of `check` on `bundle`, with the order of versions it walked and what it rests
+    /// on that the bundle does not say.
+    init(_ bundle: ModelBundle, check: HistoryCheck, outcomes: [HistoryCheck.Outcome]) {
+        let order: String
+        switch bundle.versionOrder {
+        case .byName: order = "names"
+        case .stated(let source): order = source
+        }
+        let notes = MigrationPlan.orderNotes(
+            bundle, steps: 0, strategy: check.strategy, targetNamed: false, walked: bundle.versions.count > 2)
+        self.init(
+            bundle: bundle.name, current: check.target, versions: outcomes, skipped: check.skipped, order: order,
+            notes: notes)
+    }
+
     init(
         bundle: String, current: String, versions: [HistoryCheck.Outcome], skipped: [HistoryCheck.Skipped],
         order: String = "names", notes: [String] = []

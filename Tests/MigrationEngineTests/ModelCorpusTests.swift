@@ -29,12 +29,64 @@ final class ModelCorpusTests: XCTestCase {
     /// The mapping models of the repository `url` is in (its first folder under the fixtures, or
     /// `corpus/<owner+repo>`) that read; a step they fit is planned through them, as the app does.
     static func mappings(near url: URL) -> [MappingModel] {
-        let parts = url.path.dropFirst(Fixtures.root.path.count + 1).split(separator: "/")
-        let depth = parts.first == "corpus" ? 2 : 1
-        let repository = Fixtures.root.appendingPathComponent(parts.prefix(depth).joined(separator: "/"))
-        let enumerator = FileManager.default.enumerator(at: repository, includingPropertiesForKeys: nil)
+        let enumerator = FileManager.default.enumerator(at: repository(of: url), includingPropertiesForKeys: nil)
         return (enumerator?.compactMap { $0 as? URL } ?? []).filter { $0.pathExtension == "xcmappingmodel" }
             .sorted { $0.path < $1.path }.compactMap { try? XCMappingReader.read(at: $0) }
+    }
+
+    /// The repository a fixture file is in: its first folder under the fixtures, or
+    /// `corpus/<owner+repo>`.
+    static func repository(of url: URL) -> URL {
+        let parts = url.path.dropFirst(Fixtures.root.path.count + 1).split(separator: "/")
+        let depth = parts.first == "corpus" ? 2 : 1
+        return Fixtures.root.appendingPathComponent(parts.prefix(depth).joined(separator: "/"))
+    }
+
+    /// Every Xcode mapping model in the fixtures reads, and one that fits two versions of a bundle
+    /// of its repository, by the hashes of the models it keeps, resolves against them: every
+    /// entity, property and value expression it names. One that fits none was made before its
+    /// models changed (Core Data would not use it either) and is only counted.
+    func testEveryMappingModelReadsAndResolvesAgainstTheVersionsItFits() throws {
+        let files = Fixtures.files { $0.pathExtension == "xcmappingmodel" }
+        XCTAssertFalse(files.isEmpty)
+        var resolved = 0, unfit: [String] = [], appCode: [String] = [], bundles: [URL: [ModelBundle]] = [:]
+        for file in files {
+            let name = String(file.path.dropFirst(Fixtures.root.path.count + 1))
+            let mapping: MappingModel
+            do { mapping = try XCMappingReader.read(at: file) } catch {
+                XCTFail("\(name): \(error)")
+                continue
+            }
+            let repository = Self.repository(of: file)
+            let near =
+                bundles[repository]
+                ?? Self.models.filter { $0.path.hasPrefix(repository.path + "/") }.compactMap { try? Self.read($0) }
+            bundles[repository] = near
+            let fits = near.compactMap { bundle in mapping.resolvingVersions(in: bundle).map { (bundle, $0) } }
+            guard let (bundle, found) = fits.first,
+                let source = bundle.version(named: found.sourceVersion),
+                let destination = bundle.version(named: found.destinationVersion)
+            else {
+                unfit.append(name)
+                continue
+            }
+            do {
+                _ = try found.resolved(source: source.model, destination: destination.model)
+                resolved += 1
+            } catch {
+                // A value expression that calls the app's own Objective-C is the app's code, which
+                // a policy registered for its entity mapping stands in for.
+                if "\(error)".contains("a class method of the app's, which Chrysalis cannot run") {
+                    appCode.append(name)
+                } else {
+                    XCTFail("\(name): \(found.sourceVersion) → \(found.destinationVersion): \(error)")
+                }
+            }
+        }
+        print(
+            "Mapping models: \(files.count) read, \(resolved) resolved against the versions they fit, "
+                + "\(appCode.count) calling the app's own code: \(appCode.joined(separator: "; ")); "
+                + "\(unfit.count) fit no version of their repository's bundles: \(unfit.joined(separator: "; "))")
     }
 
     func testEveryModelReadsAndEveryVersionCoreDataLoadsMakesAStore() throws {

@@ -131,15 +131,7 @@ struct MappingExpressionCheck {
     /// any of its subentities, whose instances a relationship may hold), an attribute ends the
     /// walk (only collection operators may follow it), and anything else is an error.
     private func checkSourcePath(_ path: [String], base: Expression) throws {
-        guard let sourceEntity else {
-            let what =
-                base == .variable("source") ? "$source" : "the key \"\(path.first ?? "")\" (a key of the source object)"
-            throw fail(
-                "\(what) has nothing to read: \(mapping.name) has no source entity",
-                at: column(of: path, upTo: 0, base: base),
-                fix: "give \(mapping.name) a source entity, or use constants")
-        }
-        var candidates = [sourceEntity]
+        var candidates = [try requireSourceEntity(path, base: base)]
         var attribute: (name: String, keys: [String])?
         var objectID = false
         for (index, key) in path.enumerated() where !key.hasPrefix("@") {
@@ -181,18 +173,38 @@ struct MappingExpressionCheck {
             }).first {
                 attribute = ("\(owner).\(key)", ValueKeys.keys(of: found.attributeType))
             } else {
-                let keys = Set(
-                    candidates.flatMap {
-                        source.allAttributes(of: $0).map(\.name) + source.allRelationships(of: $0).map(\.name)
-                    }
-                ).sorted()
-                throw fail(
-                    "\(owner) has no key \"\(key)\" (keys: \(keys.joined(separator: ", ")))",
-                    at: column(of: path, upTo: index, base: base),
-                    fix: missingKeyFix(
-                        key, bare: base == .evaluatedObject && index == 0 && path.count == 1, owner: owner))
+                throw unknownKey(path, at: index, base: base, among: candidates, owner: owner)
             }
         }
+    }
+
+    /// The mapping's source entity, which a key path of the source reads from.
+    private func requireSourceEntity(_ path: [String], base: Expression) throws -> EntityDescription {
+        guard let sourceEntity else {
+            let what =
+                base == .variable("source") ? "$source" : "the key \"\(path.first ?? "")\" (a key of the source object)"
+            throw fail(
+                "\(what) has nothing to read: \(mapping.name) has no source entity",
+                at: column(of: path, upTo: 0, base: base),
+                fix: "give \(mapping.name) a source entity, or use constants")
+        }
+        return sourceEntity
+    }
+
+    /// The error for a key path's `index`th key, which none of `candidates` has: it lists their keys.
+    private func unknownKey(
+        _ path: [String], at index: Int, base: Expression, among candidates: [EntityDescription], owner: String
+    ) -> MappingError {
+        let key = path[index]
+        let keys = Set(
+            candidates.flatMap {
+                source.allAttributes(of: $0).map(\.name) + source.allRelationships(of: $0).map(\.name)
+            }
+        ).sorted()
+        return fail(
+            "\(owner) has no key \"\(key)\" (keys: \(keys.joined(separator: ", ")))",
+            at: column(of: path, upTo: index, base: base),
+            fix: missingKeyFix(key, bare: base == .evaluatedObject && index == 0 && path.count == 1, owner: owner))
     }
 
     /// A bare word in a value expression is a key path, and usually meant as text.

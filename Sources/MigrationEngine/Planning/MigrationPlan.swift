@@ -107,11 +107,7 @@ public struct MigrationPlan: Sendable {
             of: path, store: store, hashes: metadata.versionHashes, bundle: bundle,
             target: target ?? bundle.currentVersionName, strategy: strategy)
         MigrationLog.plan.debug(
-            """
-            \(path): hashes match \(compatible.map(\.name).joined(separator: ", ")); read as \
-            \(start.name)\(pending.map { " (from the original \($0), an interrupted plan pending)" } ?? "")
-            """
-        )
+            "\(path): hashes match \(compatible.map(\.name).joined(separator: ", ")); read as \(start.name)")
         let fitting = MappingFit(mappings, bundle: bundle)
         let legs = try checkedLegs(
             from: start, to: end, compatible: compatible, bundle: bundle, fitting: fitting, strategy: strategy)

@@ -84,25 +84,7 @@ public enum MigrationStrategy: Sendable, CustomStringConvertible {
             let route = Route(versions: bundle.versions, mappings: mappings, end: endIndex)
             return startIndex == endIndex ? [] : [route.automaticLeg(startIndex)]
         }
-        guard startIndex <= endIndex else {
-            let order: String
-            switch bundle.versionOrder {
-            case .byName: order = "by their names, the bundle stating no order"
-            case .stated(let source): order = "as \(source) states it"
-            }
-            throw MigrationError(
-                .wrongModel,
-                """
-                the store is at \(start.name), which comes after \(end.name) in the order of versions (\(order)); \
-                \(self) migration does not go backwards
-                """,
-                fix:
-                    """
-                    choose a target after \(start.name) with --to, state the app's order of versions with --order \
-                    or \(bundle.name).xcdatamodeld.order, or migrate as Core Data's automatic migration does, \
-                    which knows no order (--strategy automatic)
-                    """)
-        }
+        guard startIndex <= endIndex else { throw backwards(from: start, to: end, bundle: bundle) }
         let route = Route(versions: bundle.versions, mappings: mappings, end: endIndex)
         switch self {
         case .automatic:
@@ -128,6 +110,29 @@ public enum MigrationStrategy: Sendable, CustomStringConvertible {
             }
             return legs
         }
+    }
+
+    /// The error for a store after its target in the order of versions, which this strategy walks.
+    private func backwards(from start: ModelBundle.Version, to end: ModelBundle.Version, bundle: ModelBundle)
+        -> MigrationError
+    {
+        let order: String
+        switch bundle.versionOrder {
+        case .byName: order = "by their names, the bundle stating no order"
+        case .stated(let source): order = "as \(source) states it"
+        }
+        return MigrationError(
+            .wrongModel,
+            """
+            the store is at \(start.name), which comes after \(end.name) in the order of versions (\(order)); \
+            \(self) migration does not go backwards
+            """,
+            fix:
+                """
+                choose a target after \(start.name) with --to, state the app's order of versions with --order \
+                or \(bundle.name).xcdatamodeld.order, or migrate as Core Data's automatic migration does, \
+                which knows no order (--strategy automatic)
+                """)
     }
 
     /// The inferred step that leaves version `at`: straight to where the next mapping model

@@ -47,10 +47,19 @@ extension HistoryCheck {
         }
         let found = firsts.values.map { $0 ?? FirstStep(way: [], error: nil) }
         var byStep = Self.checkedSteps(found)
-        // Steps no version checked starts with: each is checked once, on a store made where it
-        // starts and walked until it is done. A run asked for some versions only leaves such steps;
-        // so does a history that returns to an earlier model (V3 undoes V2), whose store at V3 is
-        // read as V1, the first version with its hashes, and so starts its way there.
+        checkMissingSteps(found, byStep: &byStep, in: directory)
+        var outcomes = versions.indices.map { outcome(of: versions[$0], found[$0], byStep: byStep) }
+        for (chain, start) in starts.enumerated() {
+            if let walked = chains.values[chain], !walked.ok { outcomes[start] = walked }
+        }
+        return outcomes
+    }
+
+    /// Checks the steps of `found`'s ways that no version starts with, each once, on a store made
+    /// where it starts and walked until it is done. A run asked for some versions only leaves such
+    /// steps; so does a history that returns to an earlier model (V3 undoes V2), whose store at V3
+    /// is read as V1, the first version with its hashes, and so starts its way there.
+    private func checkMissingSteps(_ found: [FirstStep], byStep: inout [String: Error?], in directory: URL) {
         let missing = Set(found.flatMap(\.way).filter { byStep[$0] == nil }).sorted()
         var unchecked: [(step: String, source: ModelBundle.Version, end: String)] = []
         for step in missing {
@@ -75,11 +84,6 @@ extension HistoryCheck {
         for (index, step) in steps.enumerated() {
             byStep[step.step] = .some(walked.values[index]?.error)
         }
-        var outcomes = versions.indices.map { outcome(of: versions[$0], found[$0], byStep: byStep) }
-        for (chain, start) in starts.enumerated() {
-            if let walked = chains.values[chain], !walked.ok { outcomes[start] = walked }
-        }
-        return outcomes
     }
 
     /// Each step some version starts with, and what it came to there.

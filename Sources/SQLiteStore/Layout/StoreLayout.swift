@@ -113,17 +113,7 @@ package struct StoreLayout: Sendable {
         self.numbering = numbering
         let roots = numbering.entries.filter { $0.superNumber == 0 }.compactMap { model.entity(named: $0.name) }
         var tables = roots.map { Self.table(for: $0, model: model, numbering: numbering) }
-        var keyColumns: [String: (key: String, entity: String?)] = [:]
-        for column in tables.flatMap(\.columns) where column.role == .foreignKey {
-            keyColumns["\(column.entity).\(column.property)", default: (column.name, nil)].key = column.name
-        }
-        for column in tables.flatMap(\.columns) where column.role == .foreignEntity {
-            keyColumns["\(column.entity).\(column.property)", default: ("", nil)].entity = column.name
-        }
-        let walks = PropertyWalk.entities(of: model) { entity, relationship in
-            keyColumns["\(entity.name).\(relationship.name)"].map { ($0.key, $0.entity) }
-                ?? (ColumnNaming.column(for: relationship.name), nil)
-        }
+        let walks = Self.propertyWalks(of: model, tables: tables)
         Self.placeOrderColumns(in: &tables, model: model, walks: walks)
         var byProperty: [String: Column] = [:]
         for index in tables.indices {
@@ -160,6 +150,22 @@ package struct StoreLayout: Sendable {
         resolvedColumns = resolved
         attributeColumnsByEntity = attributeColumns
         indexEntities()
+    }
+
+    /// The order Core Data meets each entity's SQL properties in (``PropertyWalk``), each to-one
+    /// by the key and entity columns `tables` give it.
+    private static func propertyWalks(of model: ManagedObjectModel, tables: [Table]) -> [String: PropertyWalk.Entity] {
+        var keyColumns: [String: (key: String, entity: String?)] = [:]
+        for column in tables.flatMap(\.columns) where column.role == .foreignKey {
+            keyColumns["\(column.entity).\(column.property)", default: (column.name, nil)].key = column.name
+        }
+        for column in tables.flatMap(\.columns) where column.role == .foreignEntity {
+            keyColumns["\(column.entity).\(column.property)", default: ("", nil)].entity = column.name
+        }
+        return PropertyWalk.entities(of: model) { entity, relationship in
+            keyColumns["\(entity.name).\(relationship.name)"].map { ($0.key, $0.entity) }
+                ?? (ColumnNaming.column(for: relationship.name), nil)
+        }
     }
 
     /// Each entity's table, relationship storage and properties, looked up by name once here:
