@@ -101,8 +101,16 @@ public enum VersionHash {
     /// - Parameter model: The model.
     /// - Returns: The digest, base64.
     public static func versionHashesDigest(of model: ManagedObjectModel) -> String {
+        versionHashesDigest(ofHashes: entityHashes(of: model))
+    }
+
+    /// The version hashes digest of a model whose entities have `hashes`.
+    ///
+    /// - Parameter hashes: Entity name → 32-byte version hash.
+    /// - Returns: The digest, base64.
+    public static func versionHashesDigest(ofHashes hashes: [String: Data]) -> String {
         var bytes = HashInput()
-        for (name, hash) in sortedHashes(of: model) {
+        for (name, hash) in hashes.sorted(by: { precedesInUTF16($0.key, $1.key) }) {
             bytes.append(name)
             bytes.append(hash)
         }
@@ -137,10 +145,6 @@ public enum VersionHash {
     /// - Returns: Whether `lhs` sorts before `rhs`.
     public static func precedesInUTF16(_ lhs: String, _ rhs: String) -> Bool {
         lhs.utf16.lexicographicallyPrecedes(rhs.utf16)
-    }
-
-    private static func sortedHashes(of model: ManagedObjectModel) -> [(String, Data)] {
-        entityHashes(of: model).sorted { precedesInUTF16($0.key, $1.key) }.map { ($0.key, $0.value) }
     }
 }
 

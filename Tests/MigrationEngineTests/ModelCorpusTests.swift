@@ -28,11 +28,18 @@ final class ModelCorpusTests: XCTestCase {
 
     /// The mapping models of the repository `url` is in (its first folder under the fixtures, or
     /// `corpus/<owner+repo>`) that read; a step they fit is planned through them, as the app does.
+    /// Read once per repository: reading one decodes the two models Xcode keeps inside it, and a
+    /// repository may hold many bundles.
     static func mappings(near url: URL) -> [MappingModel] {
-        let enumerator = FileManager.default.enumerator(at: repository(of: url), includingPropertiesForKeys: nil)
-        return (enumerator?.compactMap { $0 as? URL } ?? []).filter { $0.pathExtension == "xcmappingmodel" }
-            .sorted { $0.path < $1.path }.compactMap { try? XCMappingReader.read(at: $0) }
+        let repository = repository(of: url)
+        return readMappings.value(repository) {
+            let enumerator = FileManager.default.enumerator(at: repository, includingPropertiesForKeys: nil)
+            return (enumerator?.compactMap { $0 as? URL } ?? []).filter { $0.pathExtension == "xcmappingmodel" }
+                .sorted { $0.path < $1.path }.compactMap { try? XCMappingReader.read(at: $0) }
+        }
     }
+
+    private static let readMappings = Memo<URL, [MappingModel]>()
 
     /// The repository a fixture file is in: its first folder under the fixtures, or
     /// `corpus/<owner+repo>`.
@@ -290,6 +297,18 @@ extension ModelCorpusTests {
         print(
             "Model corpus: \(upgrades.count) versions other than the current one, \(planned) planned to it, "
                 + "\(refused.count) needing a mapping model:\n" + refused.joined(separator: "\n"))
+    }
+}
+
+/// Values worked out once per key, from any thread.
+private final class Memo<Key: Hashable, Value>: @unchecked Sendable {
+    private var values: [Key: Value] = [:]
+    private let lock = NSLock()
+    func value(_ key: Key, _ make: () -> Value) -> Value {
+        if let found = lock.withLock({ values[key] }) { return found }
+        let made = make()
+        lock.withLock { values[key] = made }
+        return made
     }
 }
 

@@ -42,6 +42,9 @@ struct LightweightColumns {
     /// it applies to. Worked out once per step: finding them per column walked the whole model
     /// for every column, most of a step's time in a 60-entity model (WooCommerce).
     private let applicable: [String: [String]]
+    /// Each destination table's columns, worked out once: a step asks for a table's columns for
+    /// each of its statements and for every index the store has on it.
+    private var byTable: [String: [Column]] = [:]
 
     init(inference: InferredMapping, source: StoreLayout, destination: StoreLayout) {
         (self.inference, self.source, self.destination) = (inference, source, destination)
@@ -58,6 +61,7 @@ struct LightweightColumns {
         ).mapValues { $0.map(\.1) }
         func below(_ name: String) -> [String] { (children[name] ?? []).flatMap { [$0] + below($0) } }
         applicable = Dictionary(uniqueKeysWithValues: entities.map { ($0.name, [$0.name] + below($0.name)) })
+        for table in destination.tables { byTable[table.name] = plan(of: table) }
     }
 
     /// `CASE <expr> WHEN old THEN new … END`: an old `Z_ENT` value in the new numbering.
@@ -69,6 +73,10 @@ struct LightweightColumns {
 
     /// The destination table's columns, each with where its values come from.
     func columns(of table: StoreLayout.Table) -> [Column] {
+        byTable[table.name] ?? plan(of: table)
+    }
+
+    private func plan(of table: StoreLayout.Table) -> [Column] {
         table.columns.map { column in
             let applies = applicableEntities(column.entity)
             let numbers = applies.compactMap { destination.numbering.number(of: $0) }

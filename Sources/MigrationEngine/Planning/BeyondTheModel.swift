@@ -27,12 +27,12 @@ enum BeyondTheModel {
     private static func derivationsNotWritten(_ steps: [MigrationPlan.Step]) -> [String] {
         var said: Set<String> = [], lines: [String] = []
         for step in steps {
-            let destination = DerivedAttributeTriggers(layout: StoreLayout(model: step.destination.model))
+            let destination = DerivedAttributeTriggers(layout: step.predicted.destination)
             var kept: Set<DerivedAttributeTriggers.Unwritten> = []
             if case .lightweight = step.kind {
                 kept = Set(
                     destination.unchangedUnwritten(
-                        from: DerivedAttributeTriggers(layout: StoreLayout(model: step.source.model))))
+                        from: DerivedAttributeTriggers(layout: step.predicted.source)))
             }
             for derivation in destination.unwritten
             where !kept.contains(derivation) && said.insert(derivation.description).inserted {

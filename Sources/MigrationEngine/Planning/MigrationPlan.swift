@@ -40,6 +40,17 @@ public struct MigrationPlan: Sendable {
         public var reason: String = ""
         /// Every change between the two versions, structured (``PlannedChange``).
         public var changes: [PlannedChange] = []
+        /// Both versions laid out as Core Data would make them, predicted once for the plan's
+        /// estimates (cost, space, derived attributes), which need no store.
+        package var predicted: PredictedLayouts
+        /// An inferred step's SQL on the predicted layouts: what it rebuilds, rewrites and counts.
+        var predictedSQL: LightweightSQL?
+    }
+
+    /// A step's two versions' layouts, predicted from their models.
+    package struct PredictedLayouts: Sendable {
+        package var source: StoreLayout
+        package var destination: StoreLayout
     }
 
     /// The store's version.
@@ -109,7 +120,7 @@ public struct MigrationPlan: Sendable {
         MigrationLog.plan.debug(
             "\(path): hashes match \(compatible.map(\.name).joined(separator: ", ")); read as \(start.name)")
         let fitting = MappingFit(mappings, bundle: bundle)
-        let legs = try checkedLegs(
+        let (legs, predicted) = try checkedLegs(
             from: start, to: end, compatible: compatible, bundle: bundle, fitting: fitting, strategy: strategy)
         var (unused, notes) = fitting.unused(by: legs, from: start, to: end)
         notes += Self.orderNotes(bundle, steps: legs.count, strategy: strategy, targetNamed: target != nil)
@@ -124,7 +135,11 @@ public struct MigrationPlan: Sendable {
             path: path, store: store, version: start, compatible: compatible, layout: try store.layout(for: start.model)
         )
         let steps = try legs.enumerated().map { index, leg in
-            try step(leg, first: index == 0 ? first : nil, strategy: strategy, bundle: bundle, checks: checks)
+            try step(
+                leg, first: index == 0 ? first : nil, strategy: strategy, bundle: bundle, checks: checks,
+                predicted: PredictedLayouts(
+                    source: predicted[leg.source.name] ?? StoreLayout(model: leg.source.model),
+                    destination: predicted[leg.destination.name] ?? StoreLayout(model: leg.destination.model)))
         }
         if compatible.isEmpty, checks.contains(.foreignModel), let step = steps.first {
             try OwnModelSource.requireKinship(step, store: path, bundle: bundle)
@@ -164,27 +179,33 @@ public struct MigrationPlan: Sendable {
     /// The plan's legs from `start` to `end` by `strategy`, refused now rather than when a step
     /// comes: a version Core Data refuses, or one Chrysalis cannot lay out, stops the plan that
     /// passes through it (and no other), and every mapping must resolve against its two versions.
+    /// With the legs, each version's predicted layout, by name, worked out once for the plan.
     private static func checkedLegs(
         from start: ModelBundle.Version, to end: ModelBundle.Version, compatible: [ModelBundle.Version],
         bundle: ModelBundle,
         fitting: MappingFit, strategy: MigrationStrategy
-    ) throws -> [MigrationStrategy.Leg] {
+    ) throws -> (legs: [MigrationStrategy.Leg], predicted: [String: StoreLayout]) {
         let legs =
             compatible.isEmpty
             ? [OwnModelSource.leg(from: start, to: end, bundle: bundle)]
             : try strategy.legs(from: start, to: end, bundle: bundle, mappings: fitting.named)
         // Only the mapping models a step runs can map one thing twice in it.
         try MappingFit.refuseDuplicates(legs.flatMap(\.mappings))
-        for version in [start] + legs.map(\.destination) {
-            try version.requireStorable(
-                for: version.name == start.name ? "as the store's version" : "as a step of this plan")
+        var predicted: [String: StoreLayout] = [:]
+        for version in [start] + legs.map(\.destination) where predicted[version.name] == nil {
+            let purpose = version.name == start.name ? "as the store's version" : "as a step of this plan"
+            // A version Core Data refuses is not laid out.
+            try version.requireUsable(for: purpose)
+            let layout = StoreLayout(model: version.model)
+            try version.requireStorable(for: purpose, layout: layout)
+            predicted[version.name] = layout
         }
         for leg in legs {
             for mapping in leg.mappings {
                 _ = try mapping.resolved(source: leg.source.model, destination: leg.destination.model)
             }
         }
-        return legs
+        return (legs, predicted)
     }
 
     /// The version the store is read as, the target version, and every version with the store's
@@ -237,7 +258,7 @@ public struct MigrationPlan: Sendable {
     /// findings; for the first step, checked against the store's rows.
     private static func step(
         _ leg: MigrationStrategy.Leg, first: StartingStore?, strategy: MigrationStrategy, bundle: ModelBundle,
-        checks: InferenceChecks
+        checks: InferenceChecks, predicted: PredictedLayouts
     ) throws -> Step {
         if let handler = leg.handler {
             return Step(
@@ -248,7 +269,7 @@ public struct MigrationPlan: Sendable {
                     with the plan if anything after it fails
                     """
                 ],
-                reason: leg.reason)
+                reason: leg.reason, predicted: predicted)
         }
         let inference = InferredMapping(from: leg.source, to: leg.destination, checks: checks)
         let kind: Kind
@@ -272,11 +293,17 @@ public struct MigrationPlan: Sendable {
             notes += inference.requirements.map { $0.finding(checked: false) }
         }
         let changes = try PlannedChange.all(inference, kind: kind, store: first.map { ($0.store, $0.layout) })
-        let layout = first?.layout ?? StoreLayout(model: leg.source.model)
+        let layout = first?.layout ?? predicted.source
+        var predictedSQL: LightweightSQL?
+        if case .lightweight = kind {
+            predictedSQL = LightweightSQL(
+                inference: inference, source: predicted.source, destination: predicted.destination)
+        }
         return Step(
             source: leg.source, destination: leg.destination, kind: kind,
-            findings: notes + findings(inference, kind: kind, changes: changes, source: layout), reason: leg.reason,
-            changes: changes)
+            findings: notes
+                + findings(inference, kind: kind, changes: changes, source: layout, destination: predicted.destination),
+            reason: leg.reason, changes: changes, predicted: predicted, predictedSQL: predictedSQL)
     }
 
     /// A note when other versions share the store's hashes but pair properties differently.
@@ -303,7 +330,8 @@ public struct MigrationPlan: Sendable {
     /// The step's changes said for people, each with its prefix (`data dropped:`, `added:`…),
     /// then what the step rewrites and what it cannot infer.
     private static func findings(
-        _ inference: InferredMapping, kind: Kind, changes: [PlannedChange], source: StoreLayout
+        _ inference: InferredMapping, kind: Kind, changes: [PlannedChange], source: StoreLayout,
+        destination: StoreLayout
     ) -> [String] {
         var findings: [String] = []
         // Inferred steps drop what the destination lacks; with a mapping model, the mapping decides.
@@ -327,9 +355,7 @@ public struct MigrationPlan: Sendable {
             findings += changes.filter { kinds.contains($0.kind) }.map { prefix + $0.sentence }
         }
         if case .lightweight = kind {
-            let methods = LightweightSQL(
-                inference: inference, source: source, destination: StoreLayout(model: inference.destinationModel)
-            ).tableMethods()
+            let methods = LightweightSQL(inference: inference, source: source, destination: destination).tableMethods()
             let rebuilt = methods.filter { $0.value == .rebuilt }.keys.sorted()
             if !rebuilt.isEmpty {
                 findings.append("rewrites whole tables (their storage changes): \(rebuilt.joined(separator: ", "))")

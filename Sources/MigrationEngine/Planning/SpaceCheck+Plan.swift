@@ -12,9 +12,10 @@ extension SpaceCheck {
                     SpaceCheck(.newStore(rows: rows), store: store), "\(step.source.name) → \(step.destination.name)"
                 )
             case .lightweight(let inference):
-                let sql = LightweightSQL(
-                    inference: inference, source: StoreLayout(model: step.source.model),
-                    destination: StoreLayout(model: step.destination.model))
+                let sql =
+                    step.predictedSQL
+                    ?? LightweightSQL(
+                        inference: inference, source: step.predicted.source, destination: step.predicted.destination)
                 return (
                     SpaceCheck(
                         .alterInPlace(

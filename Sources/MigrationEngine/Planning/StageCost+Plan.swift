@@ -12,9 +12,10 @@ extension StageCost {
             switch step.kind {
             case .lightweight(let inference):
                 // Predicted layouts are enough to tell whether rows can change (and must be counted).
-                let sql = LightweightSQL(
-                    inference: inference, source: StoreLayout(model: step.source.model),
-                    destination: StoreLayout(model: step.destination.model))
+                let sql =
+                    step.predictedSQL
+                    ?? LightweightSQL(
+                        inference: inference, source: step.predicted.source, destination: step.predicted.destination)
                 return inferredStep(
                     rows: rows, bytes: storeBytes, backup: index == 0 && keepsBackup, rebuilds: sql.rebuildsTables(),
                     countsRows: !sql.preservesRows()

@@ -56,10 +56,12 @@ package struct StoreMetadata: Hashable, Sendable {
     /// Points the metadata at `model`: its hashes, identifiers, digest and checksum; every other
     /// key is left as it was.
     package mutating func setModel(_ model: ManagedObjectModel) {
-        values["NSStoreModelVersionHashes"] = .dictionary(VersionHash.entityHashes(of: model).mapValues { .data($0) })
+        // Hashed once: the digest and the checksum are taken over the same entity hashes.
+        let hashes = VersionHash.entityHashes(of: model)
+        values["NSStoreModelVersionHashes"] = .dictionary(hashes.mapValues { .data($0) })
         values["NSStoreModelVersionIdentifiers"] = .array(model.versionIdentifiers.map { .string($0) })
-        values["NSStoreModelVersionHashesDigest"] = .string(VersionHash.versionHashesDigest(of: model))
-        values["NSStoreModelVersionChecksumKey"] = .string(VersionHash.versionChecksum(of: model))
+        values["NSStoreModelVersionHashesDigest"] = .string(VersionHash.versionHashesDigest(ofHashes: hashes))
+        values["NSStoreModelVersionChecksumKey"] = .string(VersionHash.versionChecksum(ofHashes: hashes))
     }
 
     /// Reads a `Z_PLIST` blob; `path` names the store in errors.

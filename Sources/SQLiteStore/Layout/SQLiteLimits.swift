@@ -44,15 +44,23 @@ extension ModelBundle.Version {
     /// stops (its layout is not worked out).
     package var layoutFindings: [ModelFinding] {
         guard refusal == nil else { return [] }
-        return SQLiteLimits.problems(of: StoreLayout(model: model)).map {
-            ModelFinding($0, file: "\(name).xcdatamodel")
-        }
+        return layoutFindings(of: StoreLayout(model: model))
+    }
+
+    /// What SQLite cannot hold of `layout`, this version's predicted layout.
+    private func layoutFindings(of layout: StoreLayout) -> [ModelFinding] {
+        SQLiteLimits.problems(of: layout).map { ModelFinding($0, file: "\(name).xcdatamodel") }
     }
 
     /// Throws ``storeRefusal`` as an error that names the version and what it is needed for.
-    package func requireStorable(for purpose: String) throws {
+    ///
+    /// - Parameters:
+    ///   - purpose: What the version is needed for, said in the error.
+    ///   - layout: The version's predicted layout, when the caller has it already.
+    /// - Throws: A `ModelFileError` naming the version, when it cannot be used or laid out.
+    package func requireStorable(for purpose: String, layout: StoreLayout? = nil) throws {
         try requireUsable(for: purpose)
-        guard let finding = layoutFindings.first else { return }
+        guard let finding = layoutFindings(of: layout ?? StoreLayout(model: model)).first else { return }
         var error = finding.error
         error.problem = "version \"\(name)\" cannot be used \(purpose): " + error.problem
         throw error

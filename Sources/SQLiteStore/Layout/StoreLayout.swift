@@ -154,7 +154,21 @@ package struct StoreLayout: Sendable {
 
     /// The order Core Data meets each entity's SQL properties in (``PropertyWalk``), each to-one
     /// by the key and entity columns `tables` give it.
+    /// Empty for a model with no join table and no ordered to-many, where the order shows nowhere
+    /// and walking it would cost every layout a hash table per entity.
     private static func propertyWalks(of model: ManagedObjectModel, tables: [Table]) -> [String: PropertyWalk.Entity] {
+        let walkShows = model.entities.contains { entity in
+            entity.relationships.contains { relationship in
+                guard relationship.isToMany else { return false }
+                let inverse = relationship.inverseName.flatMap { name in
+                    model.entity(named: relationship.destinationEntityName).flatMap {
+                        model.relationship(named: name, in: $0)
+                    }
+                }
+                return relationship.isOrdered || inverse?.isToMany != false
+            }
+        }
+        guard walkShows else { return [:] }
         var keyColumns: [String: (key: String, entity: String?)] = [:]
         for column in tables.flatMap(\.columns) where column.role == .foreignKey {
             keyColumns["\(column.entity).\(column.property)", default: (column.name, nil)].key = column.name
