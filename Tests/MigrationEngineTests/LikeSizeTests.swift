@@ -53,7 +53,8 @@ import Testing
         #expect(try matches(body, "*") == true)
         #expect(try matches(body, "a*a*a*z") == false)
         #expect(try matches(body, "?*") == (bytes >= 1))
-        #expect(try holds(body, #"$source.body ==[cd] "Ä""#) == false)
+        // `[cd]` folds case and diacritics, so the one-letter text "a" equals "Ä".
+        #expect(try holds(body, #"$source.body ==[cd] "Ä""#) == (bytes == 1))
         #expect(try holds(body, #"$source.body LIKE[c] "*XY""#) == (bytes >= 2))
     }
 

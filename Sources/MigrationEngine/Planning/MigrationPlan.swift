@@ -129,8 +129,7 @@ public struct MigrationPlan: Sendable {
                 "an earlier run was interrupted mid-plan: the run puts the original back first, at \(start.name)", at: 0
             )
         }
-        for leg in legs { MigrationLog.plan.debug("step \(leg.source.name) → \(leg.destination.name): \(leg.reason)") }
-        for note in notes { MigrationLog.plan.debug("note: \(note)") }
+        log(legs, notes: notes)
         let first = StartingStore(
             path: path, store: store, version: start, compatible: compatible, layout: try store.layout(for: start.model)
         )
@@ -149,6 +148,12 @@ public struct MigrationPlan: Sendable {
             storeVersion: start.name, targetVersion: end.name, steps: steps, unusedMappings: unused,
             beyondModel: BeyondTheModel.findings(extras, steps: steps), notes: notes,
             unfitMappings: fitting.unfit.map(\.name))
+    }
+
+    /// Each chosen step with its reason, and each note, for `--verbose`.
+    private static func log(_ legs: [MigrationStrategy.Leg], notes: [String]) {
+        for leg in legs { MigrationLog.plan.debug("step \(leg.source.name) → \(leg.destination.name): \(leg.reason)") }
+        for note in notes { MigrationLog.plan.debug("note: \(note)") }
     }
 
     /// What a plan (or a history check, `walked`) rests on that the bundle does not say: a current
