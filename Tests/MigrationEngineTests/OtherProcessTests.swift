@@ -160,6 +160,52 @@ final class OtherProcessTests: XCTestCase {
             try rows(path, "SELECT count(*) FROM ZCATEGORY WHERE ZNAME = 'Written by the app'"), [[1.databaseValue]],
             "the app's row is there")
     }
+
+    /// An app not yet updated (still on the first model, with its entity numbers and its own
+    /// primary keys, as Core Data allocates them from `Z_PRIMARYKEY`) saves one Category between
+    /// two steps, in the same tick of the file clock (its times put back). Under the intermediate
+    /// model its entity number is another entity's, so a count per entity does not see it; the
+    /// next step's summary of the store does, before it copies a row, and the plan keeps the
+    /// row instead of putting its original back over it.
+    func testAnOldModelAppsRowCommittedBetweenAnyTwoStepsIsKept() throws {
+        for after in 1...3 {
+            let path = try bookStore1()
+            var options = MigrationOptions(
+                policies: DemoResources.policies, configureManager: { try BookStoreSynopsis.install(on: $0) })
+            options.afterStep = { completed in
+                guard completed.index == after else { return }
+                var before = stat()
+                XCTAssertEqual(stat(path, &before), 0)
+                var configuration = Configuration()
+                configuration.busyMode = .timeout(10)
+                let app = try DatabaseQueue(path: path, configuration: configuration)
+                // BookStore's first model numbers Category 2; Core Data takes the key from Z_PRIMARYKEY.
+                try app.write { db in
+                    try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + 1 WHERE Z_ENT = 2")
+                    try db.execute(
+                        sql: """
+                            INSERT INTO ZCATEGORY (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES \
+                            ((SELECT max(Z_MAX) FROM Z_PRIMARYKEY) + 1000, 2, 1, 'Written by the old app')
+                            """)
+                }
+                try app.close()
+                var times = [before.st_atim, before.st_mtim]
+                XCTAssertEqual(utimensat(AT_FDCWD, path, &times, 0), 0)
+            }
+            XCTAssertThrowsError(
+                try MigrationRunner.run(try plan(path), store: path, options: options, keepBackup: false),
+                "written after step \(after)"
+            ) { error in
+                XCTAssertEqual((error as? MigrationError)?.kind, .otherWriter, "after step \(after): \(error)")
+                XCTAssertTrue(
+                    "\(error)".contains("after \(after) of 4 steps, with the other process's changes, which are kept"),
+                    "after step \(after): \(error)")
+            }
+            XCTAssertEqual(
+                try rows(path, "SELECT count(*) FROM ZCATEGORY WHERE ZNAME = 'Written by the old app'"),
+                [[1.databaseValue]], "written after step \(after): the app's row is there")
+        }
+    }
 }
 
 /// Counts calls from the migration's thread.

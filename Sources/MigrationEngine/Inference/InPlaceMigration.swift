@@ -118,12 +118,12 @@ private struct InferredStep {
             options.keepsBackup
             ? try StoreSwap.copyAside(store: path, backup: options.backupPath) { progress.copied(bytes: $0) } : nil
         progress.changing()
-        let counts: (before: [String: Int], after: [String: Int])
+        let counts: Counts
         do {
             try options.cancellation.check()
             let store = try PersistentStore.open(at: path, mode: .readWrite)
             counts = try store.withConnection { connection in
-                var counts: (before: [String: Int], after: [String: Int]) = ([:], [:])
+                var counts = Counts()
                 try connection.inTransaction(.immediate) {
                     counts = try alterUnderLock(connection, store: store, progress: &progress)
                 }
@@ -137,23 +137,31 @@ private struct InferredStep {
         }
         unlink(StoreSwap.backupMarker(for: path))
         progress.finish()
-        return MigrationReport(
+        var report = MigrationReport(
             store: path, backup: backup, sourceVersion: source.name, destinationVersion: destination.name,
             passes: ["inferred, in place"], rowsBefore: counts.before, rowsAfter: counts.after,
             duration: Date().timeIntervalSince(started))
+        report.contents = counts.contents
+        return report
+    }
+
+    /// What the transaction counted: rows per entity before and after, and what it commits.
+    private struct Counts {
+        var before: [String: Int] = [:], after: [String: Int] = [:]
+        var contents: ContentSummary?
     }
 
     /// The step inside the write transaction: the store checked again, the rows to verify against
     /// counted, the statements run, the result verified. Returns the counts before and after.
     private func alterUnderLock(_ connection: StoreConnection, store: PersistentStore, progress: inout InPlaceProgress)
-        throws
-        -> (before: [String: Int], after: [String: Int])
+        throws -> Counts
     {
         // Read again under the write lock: nothing can have changed the store since.
         guard try connection.metadata().versionHashes == metadata.versionHashes else {
             throw MigrationError(
                 .wrongModel, "\(path) changed while the migration was starting", fix: "run the migration again")
         }
+        try OtherWriters.requireUnchanged(connection, since: options.contentsBefore, store: path)
         // The counts to verify against: the step before's, or counted on a second connection
         // while the statements run (a WAL store), or counted here first.
         var rowsBefore: [String: Int] = [:], rowsAfter: [String: Int] = [:]
@@ -189,6 +197,8 @@ private struct InferredStep {
         }
         try options.cancellation.check()  // the last moment to change one's mind
         progress.verified()
-        return (rowsBefore, rowsAfter)
+        return Counts(
+            before: rowsBefore, after: rowsAfter,
+            contents: options.summarizesContents ? try connection.contentSummary() : nil)
     }
 }

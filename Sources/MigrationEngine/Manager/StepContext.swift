@@ -1,3 +1,5 @@
+import SQLiteStore
+
 /// One step as a plan runner hands it to what runs it (a mapping pass, an in-place change):
 /// the caller's settings (``MigrationOptions``), and where the step stands in its plan. Kept
 /// apart from the options so that callers set only what is theirs to set.
@@ -24,4 +26,11 @@ struct StepContext: Sendable {
     var replacesSource = false
     /// The rows the step before verified (see ``VerifiedRowCounts``).
     var verifiedRows: VerifiedRowCounts?
+    /// What the step before left the store holding, in a plan: the step finds out first, before
+    /// it changes or copies anything, whether another process committed to the store since
+    /// (``OtherWriters/requireUnchanged(_:since:store:)``). Nil for a plan's first step.
+    var contentsBefore: ContentSummary?
+    /// Whether the step summarizes what it leaves (``MigrationReport/contents``): a plan asks
+    /// every step but its last, whose result no later failure compares against.
+    var summarizesContents = false
 }

@@ -42,6 +42,8 @@ package final class MappingMigration {
     private let rowsBefore: [String: Int]
     private let space: SpaceCheck
     private var reporter: ProgressReporter?
+    /// What the new store holds once verified, when the plan asks (``StepContext/summarizesContents``).
+    private var contents: ContentSummary?
 
     /// Prepares the step: the lock, leftovers of a crashed step undone, no other writer, the
     /// store checked to be at `source`, the mappings resolved, its layout read and its rows counted.
@@ -59,6 +61,11 @@ package final class MappingMigration {
         fingerprint = OtherWriters.Fingerprint(store: path)
         sourceStore = try PersistentStore.open(at: path)
         dataVersion = try sourceStore.dataVersion()
+        // Another process's commit since the step before would be copied under the wrong
+        // model, or missed: the plan stops here, with it kept.
+        try sourceStore.withReadConnection { connection in
+            try OtherWriters.requireUnchanged(connection, since: options.contentsBefore, store: path)
+        }
         let metadata = try sourceStore.metadata()
         self.metadata = metadata
         guard source.entityHashes == metadata.versionHashes else {
@@ -104,14 +111,16 @@ package final class MappingMigration {
             // Verification counted every entity's rows and found exactly what the passes inserted.
             let rowsAfter = Dictionary(
                 uniqueKeysWithValues: destination.model.entities.map { ($0.name, inserted[$0.name, default: 0]) })
-            return MigrationReport(
+            var report = MigrationReport(
                 store: path, backup: backup, sourceVersion: source.name, destinationVersion: destination.name,
                 passes: passes.map(\.name), rowsBefore: rowsBefore, rowsAfter: rowsAfter,
                 duration: Date().timeIntervalSince(started) - (options.progress.span.paused.seconds - pausedAtStart),
                 pagesChecked: options.checksPages)
+            report.contents = contents
+            return report
         } catch {
             // A count that no longer adds up because another process wrote is that write's doing.
-            let error = writtenByOthers() ? fingerprint.foreignWrite(store: path) : error
+            let error = writtenByOthers() ? OtherWriters.foreignWrite(store: path) : error
             try? newStore?.close()
             for file in [paths.newStore, paths.workStore] {
                 for path in StoreFiles.paths(of: file) { unlink(path) }
@@ -153,8 +162,10 @@ package final class MappingMigration {
     private func createNewStore(_ permissions: FilePermissions) throws -> PersistentStore {
         try permissions.createEmpty(paths.newStore)
         try permissions.createEmpty(paths.workStore)
+        // The source's page size and auto-vacuum mode, as an app may have tuned them.
         let created = try PersistentStore.create(
-            at: paths.newStore, model: destination.model, uuid: metadata.uuid, replacingEmptyFile: true)
+            at: paths.newStore, model: destination.model, uuid: metadata.uuid, replacingEmptyFile: true,
+            pages: try sourceStore.pageSettings())
         var carried = metadata
         carried.setModel(destination.model)
         try created.writeMetadata(carried)
@@ -208,6 +219,7 @@ package final class MappingMigration {
         try verify(connection, inserted: inserted)
         progress.advance(units: insertedRows, rows: insertedRows)
         try connection.checkpoint()
+        if options.summarizesContents { contents = try connection.contentSummary() }
         progress.begin(stage: .swap, mapping: nil, index: 0, count: 0, rowsTotal: 1, unit: .files)
         return inserted
     }
@@ -288,7 +300,7 @@ package final class MappingMigration {
         try StoreSwap.syncFile(paths.newStore)
         unlink(paths.workStore)
         try permissions.apply(to: paths.newStore)
-        if writtenByOthers() { throw fingerprint.foreignWrite(store: path) }
+        if writtenByOthers() { throw OtherWriters.foreignWrite(store: path) }
         try OpenHandles.requireNone(store: path, before: "the swap")
         if options.replacesSource {
             try StoreSwap.replace(paths)

@@ -42,6 +42,11 @@ public enum MigrationRunner {
         keepBackup: Bool = true, keepProgress: Bool = false
     ) throws -> Report {
         let unchanged = StoreState.unchanged(version: plan.storeVersion)
+        // Already at its target, with nothing an earlier run left to finish: nothing is written,
+        // so nothing is locked either (the store may be on a read-only volume).
+        if plan.steps.isEmpty, pendingRecovery(store: path) == nil {
+            return Report(steps: [], backup: nil, recovered: nil)
+        }
         let lock: StoreLock, recovered: String?
         do {
             lock = try StoreLock(store: path)
@@ -52,6 +57,9 @@ public enum MigrationRunner {
             if !plan.steps.isEmpty {
                 try OtherNames.requireNone(store: path)
                 try OpenHandles.requireNone(store: path, before: "the first write")
+                if plan.steps.contains(where: { if case .mapping = $0.kind { true } else { false } }) {
+                    try FilePermissions.requireSwappable(store: path)
+                }
                 try SpaceCheck.plan(plan, store: path, keepsOriginal: keepBackup || plan.steps.count > 1)
                     .require(
                         store: path,
@@ -115,34 +123,15 @@ public enum MigrationRunner {
         func runSteps() throws -> [MigrationReport] {
             var reports: [MigrationReport] = []
             var verifiedRows: VerifiedRowCounts?
+            var contents: ContentSummary?
             let storeBytes = StoreFiles.bytes(of: path)
             let spans = ProgressSpan.spans(
                 costs: StageCost.planCosts(
                     plan, storeBytes: storeBytes, keepsBackup: needsOriginal, policies: options.policies))
             for (index, step) in plan.steps.enumerated() {
-                let report: MigrationReport
-                do {
-                    MigrationLog.plan.debug(
-                        """
-                        running step \(index + 1)/\(plan.steps.count) \(step.source.name) → \
-                        \(step.destination.name) [\(step.kind.name)]
-                        """
-                    )
-                    report = try MigrationRunner.run(
-                        step, store: path, context: stepContext(index, span: spans[index], verifiedRows: verifiedRows))
-                    MigrationLog.plan.debug(
-                        """
-                        step \(index + 1) done in \(String(format: "%.3f", report.duration)) s: \
-                        \(report.passes.joined(separator: ", "))
-                        """
-                    )
-                } catch {
-                    let error =
-                        (error as? MigrationError)?.kind != .otherWriter
-                            && Self.writtenByOthers(path, since: verifiedRows, model: step.source.model)
-                        ? OtherWriters.Fingerprint(store: path).foreignWrite(store: path) : error
-                    throw try failure(at: index, by: error, of: step)
-                }
+                let report = try run(
+                    step, index: index,
+                    context: stepContext(index, span: spans[index], verifiedRows: verifiedRows, contents: contents))
                 do {
                     // A caller's afterStep may wait (step mode): that time is not the migration's.
                     try spans[index].paused.counting {
@@ -153,15 +142,47 @@ public enum MigrationRunner {
                 } catch {
                     // The step itself is done: the plan stops as if the next one had failed. What
                     // failed was said of this step (a check of what it did).
-                    throw try failure(at: index + 1, by: error, of: step)
+                    throw try failure(
+                        at: index + 1, by: Self.keepingOthers(error, path, since: report.contents), of: step)
                 }
                 if index > 0, let backup = report.backup {
                     for path in StoreFiles.paths(of: backup) { unlink(path) }
                 }
                 reports.append(report)
                 verifiedRows = VerifiedRowCounts(after: report, store: path)
+                contents = report.contents
             }
             return reports
+        }
+
+        /// Step `index`, logged; a failure stops the plan (``failure(at:by:of:)``), said as another
+        /// process's write when the store no longer holds what the step before left.
+        private func run(_ step: MigrationPlan.Step, index: Int, context: StepContext) throws -> MigrationReport {
+            do {
+                MigrationLog.plan.debug(
+                    """
+                    running step \(index + 1)/\(plan.steps.count) \(step.source.name) → \(step.destination.name) \
+                    [\(step.kind.name)]
+                    """
+                )
+                let report = try MigrationRunner.run(step, store: path, context: context)
+                MigrationLog.plan.debug(
+                    """
+                    step \(index + 1) done in \(String(format: "%.3f", report.duration)) s: \
+                    \(report.passes.joined(separator: ", "))
+                    """
+                )
+                return report
+            } catch {
+                throw try failure(
+                    at: index, by: Self.keepingOthers(error, path, since: context.contentsBefore), of: step)
+            }
+        }
+
+        /// `error`, or another process's write when the store no longer holds `contents`.
+        private static func keepingOthers(_ error: Error, _ path: String, since contents: ContentSummary?) -> Error {
+            (error as? MigrationError)?.kind != .otherWriter && writtenByOthers(path, since: contents)
+                ? OtherWriters.foreignWrite(store: path) : error
         }
 
         /// The plan stopped at step `index` by `error` (undone, or kept with keep-progress), said
@@ -174,21 +195,21 @@ public enum MigrationRunner {
             return failure
         }
 
-        /// Whether the store no longer holds the rows the last step verified: another process
-        /// wrote it between the steps (a row of an app still on the old model, say), which no
-        /// file time may show when it came in the same tick. Asked before a failed step's plan
-        /// puts anything back, so that such a write is kept, never erased with the steps done.
-        private static func writtenByOthers(
-            _ path: String, since verified: VerifiedRowCounts?, model: ManagedObjectModel
-        ) -> Bool {
-            guard let verified, let store = try? PersistentStore.open(at: path) else { return false }
+        /// Whether the store no longer holds what the last step left (its ``ContentSummary``):
+        /// another process wrote it since (a row of an app still on the old model, say, under an
+        /// entity number the new model gives another entity), which no file time may show when
+        /// it came in the same tick. Asked before a failed step's plan puts anything back, so
+        /// that such a write is kept, never erased with the steps done.
+        private static func writtenByOthers(_ path: String, since contents: ContentSummary?) -> Bool {
+            guard let contents, let store = try? PersistentStore.open(at: path) else { return false }
             defer { try? store.close() }
-            guard let now = try? store.tableRowCounts(model: model) else { return false }
-            return now.contains { entity, rows in verified.rows[entity].map { $0 != rows } ?? false }
+            return (try? store.contentSummary()).map { $0 != contents } ?? false
         }
 
         /// Step `index`, whose share of the plan's progress bar is `span`.
-        private func stepContext(_ index: Int, span: ProgressSpan, verifiedRows: VerifiedRowCounts?) -> StepContext {
+        private func stepContext(
+            _ index: Int, span: ProgressSpan, verifiedRows: VerifiedRowCounts?, contents: ContentSummary?
+        ) -> StepContext {
             var stepOptions = options.stepContext
             stepOptions.progress = ProgressTarget(
                 channel: options.progressChannel, span: span, step: index + 1, stepCount: plan.steps.count)
@@ -198,6 +219,9 @@ public enum MigrationRunner {
             // Later steps of a journaled plan replace the store: the original is kept already.
             stepOptions.replacesSource = index > 0 && journaled
             stepOptions.verifiedRows = verifiedRows
+            stepOptions.contentsBefore = contents
+            // A later step compares with it, and so does a caller's afterStep that fails.
+            stepOptions.summarizesContents = index + 1 < plan.steps.count || options.afterStep != nil
             return stepOptions
         }
 
@@ -295,6 +319,14 @@ public enum MigrationRunner {
         return MigrationError.from(error, state: .restored(version: plan.storeVersion))
     }
 
+    /// What the look for other processes holding the store, made before the first write, cannot
+    /// see: for a rollback-journal store, the apps of other users; said before the run, so a user
+    /// who runs unprivileged knows to quit them. Nil when every holder would be seen.
+    ///
+    /// - Parameter path: The store file.
+    /// - Returns: The sentence to show, or `nil`.
+    public static func unseenHolders(store path: String) -> String? { OpenHandles.blindSpot(store: path) }
+
     /// What an interrupted migration left of the store at `path` for the next run to finish or
     /// undo, said for people; nil when nothing. Reads only: `inspect` shows it so that a store a
     /// kill left between two versions is never taken for one that was migrated.
@@ -310,6 +342,13 @@ public enum MigrationRunner {
                 """
         }
         if let record = PlanJournal.record(for: path) {
+            if PlanJournal.stoppedBeforeAnyChange(store: path) == true {
+                return """
+                    a migration to \(record.targetVersion) was stopped before its first step changed the store, \
+                    which is as it was, at \(record.sourceVersion); `chrysalis recover` (or `migrate`) removes what \
+                    it left
+                    """
+            }
             return PlanJournal.pendingOriginal(store: path) == nil
                 ? """
                 a migration to \(record.targetVersion) was stopped after its last step; `chrysalis recover` (or \
@@ -343,6 +382,16 @@ public enum MigrationRunner {
     /// - Throws: A `StoreError` when a crashed writer's transaction cannot be rolled back; a
     ///   `MigrationError` when the store is locked or what was left cannot be put right.
     public static func recover(store path: String) throws -> [String] {
+        // A swap killed half way may have left no file at the store's name, but then its work
+        // files or journal are there: without any of them, the path is simply wrong.
+        var info = stat()
+        if lstat(path, &info) != 0, errno == ENOENT, pendingRecovery(store: path) == nil,
+            !FileManager.default.fileExists(atPath: StoreSwap.backupMarker(for: path))
+        {
+            throw StoreError(
+                .missing, path: path, "no such file, and nothing an interrupted migration left beside it",
+                fix: "check the path: give the store's own file")
+        }
         var done: [String] = []
         let journal = StoreFiles.journal(of: path)
         if ((try? FileManager.default.attributesOfItem(atPath: journal))?[.size] as? NSNumber)?.intValue ?? 0 > 0 {
@@ -374,6 +423,11 @@ public enum MigrationRunner {
                 + (backup.map { "; the original is kept as \(StoreFiles.named($0))" } ?? "")
         case .restored(let version)?:
             return "an earlier run was interrupted mid-plan; the original, at \(version), was put back first"
+        case .untouched(let version)?:
+            return """
+                an earlier run was stopped before its first step changed the store, which is as it was, at \
+                \(version); the journal it left was removed
+                """
         case nil:
             return nil
         }

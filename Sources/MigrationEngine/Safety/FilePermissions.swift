@@ -32,6 +32,28 @@ struct FilePermissions {
         attributes = Self.extendedAttributes(of: path)
     }
 
+    /// Throws when a step that swaps a new store in could not give it the store's owner: only
+    /// root may give a file away, so run by another user the new store would be that user's,
+    /// and `fs.protected_hardlinks` refuses the link that keeps the original, at the very end of
+    /// the step. Checked before the first write, naming the owner.
+    static func requireSwappable(store path: String) throws {
+        let me = geteuid()
+        let permissions = try FilePermissions(of: path)
+        guard me != 0, permissions.owner != me else { return }
+        let owner =
+            getpwuid(permissions.owner).map { String(cString: $0.pointee.pw_name) } ?? "uid \(permissions.owner)"
+        throw MigrationError(
+            .notWritable,
+            """
+            \(path) belongs to \(owner), not to this user (uid \(me)): a mapping step writes a new store and swaps \
+            it in, and only root can give the new file its owner back, so the swap would fail or take the store \
+            from \(owner)
+            """,
+            fix: permissions.owner == 0
+                ? "run the migration as root (sudo chrysalis migrate …)"
+                : "run the migration as \(owner) (sudo -u \(owner) chrysalis migrate …), or as root")
+    }
+
     /// Every extended attribute of the file at `path` (none where the file system keeps none).
     private static func extendedAttributes(of path: String) -> [(name: String, value: [UInt8])] {
         let size = listxattr(path, nil, 0)

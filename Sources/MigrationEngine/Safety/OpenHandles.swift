@@ -26,4 +26,20 @@ enum OpenHandles {
                 """
         )
     }
+
+    /// What the look before the first write cannot see, said before it: a store that keeps a
+    /// rollback journal (not WAL) is held by an idle connection without any lock, so an app of
+    /// another user, whose open files this process cannot read, would go unseen. Nil when every
+    /// holder would be seen.
+    static func blindSpot(store: String) -> String? {
+        guard StoreFiles.isWAL(store) == false, case let unseen = StoreHolders.unreadableProcesses(), unseen > 0 else {
+            return nil
+        }
+        return """
+            \(store) keeps a rollback journal, not a WAL: an app holding it open takes no lock until it writes, \
+            and the open files of \(unseen) process\(unseen == 1 ? "" : "es") of other users cannot be read \
+            without privileges, so an app among them would go unseen; quit every app using the store before \
+            migrating it (or run as root, which sees every process)
+            """
+    }
 }

@@ -87,23 +87,31 @@ enum OtherWriters {
             return Array(buffer.prefix(max(read, 0)))
         }
 
-        /// Throws ``foreignWrite(store:)`` when the store was written since this fingerprint was taken.
+        /// Throws ``OtherWriters/foreignWrite(store:)`` when the store was written since this fingerprint was taken.
         func requireUnchanged(store: String) throws {
-            if changed(store: store) { throw foreignWrite(store: store) }
+            if changed(store: store) { throw OtherWriters.foreignWrite(store: store) }
         }
+    }
 
-        /// Another process wrote to the store during a step. Its writes are committed (SQLite told
-        /// it so): the step is not swapped in over them, and a plan does not put its original back
-        /// over them either (``StoreState/keptOtherWrites(version:done:total:backup:)``).
-        func foreignWrite(store: String) -> MigrationError {
-            MigrationError(
-                .otherWriter,
-                """
-                \(store) was written by another process while it was being migrated; the migrated copy would miss \
-                those changes, so it was not swapped in
-                """,
-                fix: "quit every app using the store, then run the migration again")
-        }
+    /// Another process wrote to the store during a step. Its writes are committed (SQLite told
+    /// it so): the step is not swapped in over them, and a plan does not put its original back
+    /// over them either (``StoreState/keptOtherWrites(version:done:total:backup:)``).
+    static func foreignWrite(store: String) -> MigrationError {
+        MigrationError(
+            .otherWriter,
+            """
+            \(store) was written by another process while it was being migrated; the migrated copy would miss \
+            those changes, so it was not swapped in
+            """,
+            fix: "quit every app using the store, then run the migration again")
+    }
+
+    /// Throws ``foreignWrite(store:)`` when the store, read on `connection` (in the step's own
+    /// transaction, before its first change), no longer holds what the step before left: another
+    /// process committed between the two steps, and nothing is to be done over its write.
+    static func requireUnchanged(_ connection: StoreConnection, since summary: ContentSummary?, store: String) throws {
+        guard let summary, try connection.contentSummary() != summary else { return }
+        throw foreignWrite(store: store)
     }
 
     private static func lockHolder(_ path: String, offset: Int) -> pid_t? {

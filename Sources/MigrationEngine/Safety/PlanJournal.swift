@@ -58,6 +58,9 @@ struct PlanJournal {
         case finished(target: String, backup: String?)
         /// The plan had not finished: the original is back in place, at `version`.
         case restored(version: String)
+        /// The plan stopped before its first step changed the store: nothing was put back, the
+        /// store is as it was, at `version`.
+        case untouched(version: String)
     }
 
     /// `.Name.ext.chrysalis-plan` beside the store.
@@ -250,6 +253,16 @@ struct PlanJournal {
 
     /// The original's backup when a plan a crash interrupted will be undone by the next run (the
     /// store is not at the target): what that run will start from. Reads only.
+    /// Whether the store a journal names is still at the plan's source version: the plan stopped
+    /// before its first step changed it. Nil when there is no journal or it cannot be told.
+    static func stoppedBeforeAnyChange(store: String) -> Bool? {
+        guard let record = record(for: store),
+            let source = record.sourceHashes?.compactMapValues({ Data(base64Encoded: $0) }),
+            let current = try? PersistentStore.open(at: store).metadata().versionHashes
+        else { return nil }
+        return current == source
+    }
+
     static func pendingOriginal(store: String) -> String? {
         guard let record = record(for: store), FileManager.default.fileExists(atPath: record.original) else {
             return nil
@@ -306,7 +319,7 @@ struct PlanJournal {
             // Stopped before the first step changed the store: it is the original still, and
             // whatever is at the backup's name is not known to be the run's; left as it is.
             try end(store: store)
-            return .restored(version: record.sourceVersion)
+            return .untouched(version: record.sourceVersion)
         }
         try restore(store: store, record: record)
         try end(store: store)

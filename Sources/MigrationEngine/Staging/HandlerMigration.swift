@@ -48,15 +48,19 @@ enum HandlerMigration {
         }
         unlink(StoreSwap.backupMarker(for: path))
         reporter.finish()
-        return MigrationReport(
+        var report = MigrationReport(
             store: path, backup: backup, sourceVersion: step.version.name, destinationVersion: step.version.name,
             passes: [outcome.summary(step)], rowsBefore: [:], rowsAfter: [:],
             duration: Date().timeIntervalSince(started))
+        report.contents = outcome.contents
+        return report
     }
 
-    /// What the handler did: its saves, and the changes it left unsaved (discarded).
+    /// What the handler did: its saves, and the changes it left unsaved (discarded); and what
+    /// its transaction commits, when the plan asks.
     private struct Outcome {
         var saves = 0, discarded = 0
+        var contents: ContentSummary?
 
         func summary(_ step: StageHandlerStep) -> String {
             "\(step.name): \(saves) save\(saves == 1 ? "" : "s")"
@@ -96,6 +100,7 @@ enum HandlerMigration {
                         .wrongModel, "\(path) changed while the \(step.name) was starting",
                         fix: "run the migration again")
                 }
+                try OtherWriters.requireUnchanged(connection, since: context.contentsBefore, store: path)
                 let objects = try MigrationContext(
                     version: step.version.name, layout: layout, connection: connection, path: path)
                 objects.changeObserver = { [cancellation = context.cancellation] in
@@ -105,6 +110,7 @@ enum HandlerMigration {
                 try step.handler(objects)
                 outcome = Outcome(saves: objects.saves, discarded: try objects.discardUnsaved())
                 try context.cancellation.check()  // the last moment to change one's mind
+                if context.summarizesContents { outcome.contents = try connection.contentSummary() }
             }
         }
         return outcome

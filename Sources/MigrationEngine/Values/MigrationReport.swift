@@ -1,4 +1,5 @@
 import Foundation
+import SQLiteStore
 
 /// What a finished migration did, for the console's result screen and the command line.
 public struct MigrationReport: Sendable {
@@ -18,4 +19,8 @@ public struct MigrationReport: Sendable {
     /// Whether a mapping step read every page of the new store with SQLite's `quick_check`
     /// before the swap (``MigrationOptions/checksPages``); its rows are reconciled either way.
     public var pagesChecked = false
+    /// What the step left the store holding, read under its lock before it let go
+    /// (``StepContext/summarizesContents``): what a later step, or the plan putting its original
+    /// back, compares the store with to know whether another process wrote since.
+    package var contents: ContentSummary?
 }
