@@ -94,6 +94,7 @@ struct MigrateCommand: ParsableCommand {
             try Self.requireNamedTarget(bundle, options: options)
             var migration = Registration.current.options(cancellation: cancellation)
             migration.checksPages = checkPages
+            if !json, !dryRun, !plan.steps.isEmpty { Self.warnOfUnseenHolders(path) }
             let printer = ProgressPrinter(json: json, channel: migration.progressChannel)
             let report = try MigrationRunner.run(
                 plan, store: path, options: migration,
@@ -115,6 +116,13 @@ struct MigrateCommand: ParsableCommand {
         } catch {
             _ = cleanUp()
             fail(scratch?.describing(error) ?? error, json: json, store: options.store)
+        }
+    }
+
+    /// Says, before the first write, what the look for other processes holding the store cannot see.
+    private static func warnOfUnseenHolders(_ path: String) {
+        if let unseen = MigrationRunner.unseenHolders(store: path) {
+            StandardStreams.err("warning: \(TerminalText.visible(unseen))\n")
         }
     }
 

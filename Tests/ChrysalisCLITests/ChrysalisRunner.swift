@@ -27,12 +27,15 @@ struct ChrysalisRunner {
     /// Runs `chrysalis-demos` (see ``demos``).
     static func demos(_ arguments: [String]) throws -> Result { try run(arguments, executable: "chrysalis-demos") }
 
-    /// Runs `executable` (a product built beside the tests; `chrysalis` unless told otherwise).
+    /// Runs `executable` (a product built beside the tests, `chrysalis` unless told otherwise, or
+    /// a program at an absolute path).
     static func run(_ arguments: [String], executable: String = "chrysalis", environment: [String: String] = [:]) throws
         -> Result
     {
         let process = Process()
-        process.executableURL = Bundle.main.bundleURL.appendingPathComponent(executable)
+        process.executableURL =
+            executable.hasPrefix("/")
+            ? URL(fileURLWithPath: executable) : Bundle.main.bundleURL.appendingPathComponent(executable)
         process.arguments = arguments
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }

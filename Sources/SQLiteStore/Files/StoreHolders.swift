@@ -11,7 +11,8 @@ import ObjectModel
 /// container's view of a volume), and the path it sees is not ours. `stat` on a descriptor's link
 /// reaches the file without opening it (a probe that opened the store's files and closed them
 /// would drop this process's own SQLite locks on them, POSIX locks being per process). Processes
-/// of other users cannot be read without privileges and go unseen, as they would by `lsof`.
+/// of other users cannot be read there without privileges, as by `lsof`; one holding a WAL store
+/// open is still found by SQLite's own lock on the `-shm` file (``sharedMemoryHolder(of:)``).
 package enum StoreHolders {
     /// A process with one of the store's files open.
     package struct Holder: Equatable, Sendable {
@@ -53,7 +54,47 @@ package enum StoreHolders {
                 break
             }
         }
+        if let pid = sharedMemoryHolder(of: store), !found.contains(where: { $0.pid == pid }) {
+            found.append(
+                Holder(
+                    pid: pid, command: command(of: "\(pid)"),
+                    file: "\((StoreFiles.shm(of: store) as NSString).lastPathComponent) (SQLite's lock on it)"))
+        }
         return found.sorted { $0.pid < $1.pid }
+    }
+
+    /// A process with a connection to the WAL store open, whoever it runs as: every connection
+    /// holds a shared lock on the `-shm` file's "dead man switch" byte for as long as it is open
+    /// (sqlite3.c: `UNIX_SHM_DMS`, byte 128, after the eight lock bytes from 120), idle or not,
+    /// and `F_GETLK` shows any process's lock to whoever can open the file, where `/proc/<pid>/fd`
+    /// of another user's process cannot be read. Not probed while this process holds the store:
+    /// closing the probe's descriptor would drop this process's own locks on the file.
+    private static func sharedMemoryHolder(of store: String) -> pid_t? {
+        guard !thisProcessHolds(store) else { return nil }
+        let descriptor = open(StoreFiles.shm(of: store), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        var probe = flock()
+        probe.l_type = Int16(F_WRLCK)
+        probe.l_whence = Int16(SEEK_SET)
+        probe.l_start = 128
+        probe.l_len = 1
+        guard fcntl(descriptor, F_GETLK, &probe) == 0, probe.l_type != Int16(F_UNLCK), probe.l_pid > 0 else {
+            return nil
+        }
+        return probe.l_pid
+    }
+
+    /// How many other processes' open files this process cannot read (another user's, when it
+    /// runs unprivileged): a holder among them is seen only by a lock it holds.
+    package static func unreadableProcesses() -> Int {
+        let me = getpid()
+        return (entries(of: "/proc") ?? []).filter { entry in
+            guard let pid = Int32(entry), pid != me else { return false }
+            return access("/proc/\(entry)/fd", R_OK | X_OK) != 0
+        }.count
     }
 
     /// A file's device and inode.
