@@ -66,7 +66,10 @@ struct CheckHistoryCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Also write a JUnit XML report to this file, for CI systems: one test case per version.", valueName: "file"),
+            "Also write a JUnit XML report to this file, for CI systems: one test case per version.",
+            discussion:
+                "- writes it to standard output, and the text report to standard error. A terminal, pipe or character device (/dev/null) is written to as it is; a symbolic link is written through; a file of another user's is rewritten in place, keeping its owner; a folder or a block device is refused.",
+            valueName: "file"),
         completion: .file())
     var junit: String?
 
@@ -87,7 +90,7 @@ struct CheckHistoryCommand: ParsableCommand {
         // Progress goes to standard error in every mode: a CI log shows the check moving.
         let progress = StatusLine(enabled: true)
         let outcomes = check.run(in: directory) { started, count, version in
-            progress.show("checking \(started)/\(count): \(version)")
+            progress.show("checking \(started)/\(count): \(TerminalText.oneLine(version))")
         }
         progress.clear()
         // A full temporary folder says nothing of the model: said as what it is, not as failures.
@@ -101,14 +104,15 @@ struct CheckHistoryCommand: ParsableCommand {
             )
         }
         let report = HistoryReport(bundle, check: check, outcomes: outcomes)
-        if let junit {
-            try Data(report.junit(strategy: check.strategy.description).utf8).write(
-                to: URL(fileURLWithPath: junit), options: .atomic)
+        let junitFile = junit.map { OutputFile(path: $0, purpose: "the JUnit report") }
+        if let junitFile {
+            try junitFile.write(Data(report.junit(strategy: check.strategy.description).utf8))
         }
-        print(
+        let text =
             json
-                ? try JSONOutput.encode(report)
-                : TerminalText.visible(report.text(strategy: check.strategy.description)))
+            ? try JSONOutput.encode(report) : TerminalText.visible(report.text(strategy: check.strategy.description))
+        // With the JUnit report on standard output, the text goes to standard error.
+        if junitFile?.isStandardOutput == true { StandardStreams.err(text + "\n") } else { print(text) }
         if outcomes.contains(where: { !$0.ok }) { throw ExitCode(1) }
     }
 

@@ -1,0 +1,64 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// Messages that say what happened and nothing else: a store already at its version on a
+/// read-only volume has nothing to do, a store that is not there has nothing to recover, and a
+/// version's name never reaches the terminal raw from `check-history`'s progress line.
+final class TrueCausesTests: XCTestCase {
+    private let books = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Sources/Demo/Resources/Books")
+
+    private func run(_ arguments: [String]) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/" + arguments[0])
+        process.arguments = Array(arguments.dropFirst())
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// Needs root to mount the volume (CI runs as root); skipped otherwise.
+    func testAStoreAlreadyAtItsVersionOnAReadOnlyVolumeHasNothingToDo() throws {
+        let volume = FileManager.default.temporaryDirectory.appendingPathComponent("chrysalis-ro-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: volume, withIntermediateDirectories: true)
+        guard try run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", volume.path]) == 0 else {
+            try? FileManager.default.removeItem(at: volume)
+            throw XCTSkip("cannot mount a tmpfs here (needs root): \(volume.path)")
+        }
+        addTeardownBlock { [self] in
+            _ = try? run(["umount", volume.path])
+            try? FileManager.default.removeItem(at: volume)
+        }
+        let store = try Fixtures.copyStore(books.appendingPathComponent("Model1.sqlite"), into: volume)
+        XCTAssertEqual(try run(["mount", "-o", "remount,ro", volume.path]), 0)
+        let result = try ChrysalisRunner.run([
+            "migrate", store.path, "--model", books.appendingPathComponent("Model.xcdatamodeld").path, "--to", "Model1",
+        ])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdout, "\(store.path) is already at Model1: nothing to do.\n")
+    }
+
+    func testRecoverOnAPathWithNoStoreSaysSo() throws {
+        let missing = try scratchDirectory().appendingPathComponent("nosuch.sqlite").path
+        let result = try ChrysalisRunner.run(["recover", missing])
+        XCTAssertEqual(result.status, 1, result.stdout)
+        XCTAssertTrue(
+            result.stderr.contains("no such file, and nothing an interrupted migration left beside it"), result.stderr)
+        XCTAssertFalse(result.stdout.contains("nothing to recover"), result.stdout)
+    }
+
+    /// A version whose folder name holds an escape and a newline: the progress line on standard
+    /// error shows them as escapes, as `model` does.
+    func testCheckHistoryProgressShowsControlCharactersAsEscapes() throws {
+        let bundle = try scratchDirectory().appendingPathComponent("Model.xcdatamodeld")
+        try FileManager.default.copyItem(at: books.appendingPathComponent("Model.xcdatamodeld"), to: bundle)
+        try FileManager.default.moveItem(
+            at: bundle.appendingPathComponent("Model1.xcdatamodel"),
+            to: bundle.appendingPathComponent("Model0\u{1B}[2J\nfirst.xcdatamodel"))
+        let result = try ChrysalisRunner.run(["check-history", bundle.path, "--rows", "2"])
+        XCTAssertFalse(result.stderr.contains("\u{1B}[2J"), "no escape reaches the terminal")
+        XCTAssertTrue(result.stderr.contains(#"Model0\e[2J\nfirst"#), result.stderr)
+    }
+}
