@@ -83,7 +83,7 @@ public final class PersistentStore: Sendable {
     /// with the permissions the store must have); SQLite takes an empty file as an empty database.
     package static func create(
         at path: String, model: ManagedObjectModel, uuid: String = UUID().uuidString,
-        replacingEmptyFile: Bool = false
+        replacingEmptyFile: Bool = false, pages: PageSettings = .coreData
     ) throws -> PersistentStore {
         let existing = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber
         guard existing == nil || (replacingEmptyFile && existing?.intValue == 0) else {
@@ -101,7 +101,9 @@ public final class PersistentStore: Sendable {
         do {
             let queue = try DatabaseQueue(path: path, configuration: configuration(readOnly: false))
             try queue.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA auto_vacuum = 2; PRAGMA page_size = 4096")
+                // The page size first: setting auto-vacuum to full or incremental on an empty file
+                // fixes its page size at the default (sqlite3 shows it: 4096 after 1024 was asked).
+                try db.execute(sql: "PRAGMA page_size = \(pages.pageSize); PRAGMA auto_vacuum = \(pages.autoVacuum)")
                 _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
                 try db.inTransaction {
                     for statement in schema.statements { try db.execute(sql: statement) }
@@ -115,6 +117,15 @@ public final class PersistentStore: Sendable {
             if existing == nil { for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) } }
             if let error = error as? StoreError { throw error }
             throw StoreError.from(error, path: path)
+        }
+    }
+
+    /// The store's page size and auto-vacuum mode, which a store made from it keeps.
+    package func pageSettings() throws -> PageSettings {
+        try read { db in
+            PageSettings(
+                pageSize: try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 4096,
+                autoVacuum: try Int.fetchOne(db, sql: "PRAGMA auto_vacuum") ?? 2)
         }
     }
 
@@ -355,4 +366,20 @@ public final class PersistentStore: Sendable {
         }
         return configuration
     }
+}
+
+/// A store file's page size and auto-vacuum mode: set when the file is made, before its first
+/// table. A mapping step's new store takes its source's, so that a store an app tuned (a larger
+/// page, no auto-vacuum) stays as it was.
+package struct PageSettings: Equatable, Sendable {
+    package var pageSize: Int
+    /// SQLite's `auto_vacuum`: 0 none, 1 full, 2 incremental.
+    package var autoVacuum: Int
+
+    package init(pageSize: Int, autoVacuum: Int) {
+        (self.pageSize, self.autoVacuum) = (pageSize, autoVacuum)
+    }
+
+    /// What Core Data makes a new store with: 4096-byte pages, incremental auto-vacuum.
+    package static let coreData = PageSettings(pageSize: 4096, autoVacuum: 2)
 }
