@@ -45,12 +45,23 @@ final class InspectCommandTests: XCTestCase {
     func testEveryVerifiedStoreIsMatchedAndCountedRight() throws {
         let verified = try Fixtures.verification().filter { $0.contents != nil }
         XCTAssertFalse(verified.isEmpty)
+        // Each store's own process, two at a time (each reads a bundle of up to 90 versions):
+        // copied first, inspected concurrently, then checked in order.
+        let copies = try verified.map { try Fixtures.copyStore($0.store, into: try scratch()) }
+        let results = Results(count: verified.count)
+        let bundles = verified.map { $0.contents.map(Fixtures.bundle(of:))?.path ?? "" }
+        DispatchQueue.concurrentPerform(iterations: verified.count) { index in
+            let bundle = bundles[index]
+            results.set(
+                index, Result { try ChrysalisRunner.run(["inspect", copies[index].path, "--model", bundle, "--json"]) })
+        }
         var inspected = 0
-        for entry in verified {
-            let store = entry.store, contents = try XCTUnwrap(entry.contents)
-            let copy = try Fixtures.copyStore(store, into: try scratch())
-            let bundle = Fixtures.bundle(of: contents)
-            let json = try inspectJSON([copy.path, "--model", bundle.path])
+        for (index, entry) in verified.enumerated() {
+            let store = entry.store, copy = copies[index]
+            let result = try results.value(index).get()
+            XCTAssertEqual(result.status, 0, result.stderr)
+            let json = try XCTUnwrap(
+                try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], result.stdout)
             // Versions with the same hashes are one model to Core Data: any of them is the store's.
             let version = try XCTUnwrap(json["matchedVersion"] as? String, store.path)
             XCTAssertTrue(entry.acceptableVersions.contains(version), "\(store.path): \(version)")
@@ -122,5 +133,19 @@ final class InspectCommandTests: XCTestCase {
             result.stdout.contains("Model1 of Model (current is Model3; a migration is needed)"), result.stdout)
         XCTAssertTrue(
             result.stdout.contains("Book       4  QAj4tkrjwHQVGdiK0wEeqC4C3pQrvIhRCwPbCZIk7fU="), result.stdout)
+    }
+}
+
+/// Each store's inspect result, set from the threads that ran them.
+private final class Results: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [Result<ChrysalisRunner.Result, Error>?]
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    func set(_ index: Int, _ value: Result<ChrysalisRunner.Result, Error>) { lock.withLock { slots[index] = value } }
+
+    func value(_ index: Int) -> Result<ChrysalisRunner.Result, Error> {
+        lock.withLock { slots[index] } ?? .failure(CocoaError(.fileNoSuchFile))
     }
 }
