@@ -50,6 +50,7 @@ struct PlanCommand: ParsableCommand {
         do {
             let (_, plan) = try options.plan()
             try plan.requireOwnedRows(store: options.store)
+            try plan.requireViewsKept(store: options.store)
             var report = PlanReport(plan, store: options.store)
             if sql {
                 let statements = try plan.statements(store: options.store, options: Registration.current.options())

@@ -82,6 +82,26 @@ final class FixtureCommandTests: XCTestCase {
     /// A model SQLite cannot hold (one table over its 2000 columns): `model` says so for the
     /// version and `fixture` refuses first with the fix, leaving no file (before: SQLite's own
     /// "too many columns on ZWIDE" after a 4 KB file was written).
+    /// `--out` at a symbolic link, a dangling one included: SQLite would follow it and make the
+    /// store wherever it leads (as root, anywhere). Refused, nothing made at either end.
+    func testAnOutPathThatIsALinkIsRefusedAndNothingIsMade() throws {
+        let directory = try scratchDirectory()
+        let target = directory.appendingPathComponent("elsewhere/made.sqlite")
+        try FileManager.default.createDirectory(
+            at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let link = directory.appendingPathComponent("Shelf.sqlite")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: target.path)
+        let result = try ChrysalisRunner.run([
+            "fixture", resources.appendingPathComponent("BookStore.xcdatamodeld").path, "--rows", "2", "--out",
+            link.path,
+        ])
+        XCTAssertEqual(result.status, 1, result.stdout)
+        XCTAssertTrue(
+            result.stderr.contains("is a symbolic link; Chrysalis makes a store only at a free name"), result.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: target.path), "nothing made where the link leads")
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: link.path), target.path)
+    }
+
     func testATableWiderThanSQLiteHoldsIsSaidFirstAndLeavesNoFile() throws {
         let directory = try Fixtures.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

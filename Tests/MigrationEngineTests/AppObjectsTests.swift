@@ -11,11 +11,12 @@ import XCTest
 /// What an app put in the store besides its data (triggers on the tool's own bookkeeping tables,
 /// views) neither fires on the migration's own writes nor goes without a word.
 final class AppObjectsTests: XCTestCase {
-    private func bundle() throws -> ModelBundle {
-        let bodies = [
+    private func bundle(
+        _ bodies: [String] = [
             #"<entity name="Note"><attribute name="title" optional="YES" attributeType="String"/><attribute name="body" optional="YES" attributeType="String"/></entity>"#,
             #"<entity name="Note"><attribute name="title" optional="YES" attributeType="String"/></entity>"#,
         ]
+    ) throws -> ModelBundle {
         let versions = try bodies.enumerated().map { index, body in
             ModelBundle.Version(
                 name: "V\(index + 1)",
@@ -26,11 +27,11 @@ final class AppObjectsTests: XCTestCase {
                         <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" userDefinedModelVersionIdentifier="">\(body)</model>
                         """.utf8), file: "V\(index + 1)"))
         }
-        return ModelBundle(name: "Notes", versions: versions, currentVersionName: "V2")
+        return ModelBundle(name: "Notes", versions: versions, currentVersionName: "V\(bodies.count)")
     }
 
-    private func store(_ sql: String) throws -> (String, ModelBundle) {
-        let bundle = try bundle()
+    private func store(_ sql: String, bundle: ModelBundle? = nil) throws -> (String, ModelBundle) {
+        let bundle = try bundle ?? self.bundle()
         let path = try scratchDirectory().appendingPathComponent("Notes.sqlite").path
         let store = try PersistentStore.create(at: path, model: bundle.versions[0].model)
         try DataGenerator(model: bundle.versions[0].model, seed: 3).fill(store, rows: 50)
@@ -70,6 +71,13 @@ final class AppObjectsTests: XCTestCase {
         let plan = try MigrationPlan.make(store: path, bundle: bundle)
         XCTAssertTrue(
             plan.beyondModel.contains { $0.hasPrefix("view bodies (not Core Data's): kept") }, "\(plan.beyondModel)")
+        // `plan` foresees it, rehearsing the step on the store's schema without its rows.
+        XCTAssertThrowsError(try plan.requireViewsKept(store: path)) { error in
+            let text = "\(error)"
+            XCTAssertTrue(text.contains("the view bodies, not Core Data's, names what V1 → V2 removes"), text)
+            XCTAssertTrue(text.contains("the step would stop there and roll back"), text)
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before, "the rehearsal touches nothing")
         XCTAssertThrowsError(try MigrationRunner.run(plan, store: path)) { error in
             let text = "\(error)"
             XCTAssertTrue(text.contains("the view bodies, not Core Data's, names what V1 → V2 removes"), text)
@@ -83,9 +91,42 @@ final class AppObjectsTests: XCTestCase {
         try DatabaseQueue(path: path).write {
             try $0.execute(sql: "DROP VIEW bodies; CREATE VIEW titles AS SELECT ZTITLE FROM ZNOTE")
         }
+        XCTAssertNoThrow(try MigrationPlan.make(store: path, bundle: bundle).requireViewsKept(store: path))
         _ = try MigrationRunner.run(try MigrationPlan.make(store: path, bundle: bundle), store: path)
         XCTAssertEqual(
             try DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM titles") }, 50)
+    }
+
+    /// A view over a table a step renames (an entity renamed), and a view over what the second
+    /// step of two removes: each foreseen before the first write, and `migrate` refuses with the
+    /// store as it was (before, the first step ran and was undone, or the step stopped at run time).
+    func testAViewALaterStepOrARenameWouldBreakIsForeseenBeforeAnyStep() throws {
+        let title = #"<attribute name="title" optional="YES" attributeType="String"/>"#
+        let renamed = try bundle([
+            #"<entity name="Note">\#(title)</entity>"#,
+            #"<entity name="Memo" elementID="Note">\#(title)</entity>"#,
+        ])
+        let (path, bundle) = try store("CREATE VIEW titles AS SELECT ZTITLE FROM ZNOTE", bundle: renamed)
+        XCTAssertThrowsError(try MigrationPlan.make(store: path, bundle: bundle).requireViewsKept(store: path)) {
+            XCTAssertTrue(
+                "\($0)".contains("the view titles, not Core Data's, names what V1 → V2 removes or renames"), "\($0)")
+        }
+        let body = #"<attribute name="body" optional="YES" attributeType="String"/>"#
+        let twoSteps = try self.bundle([
+            #"<entity name="Note">\#(title)\#(body)</entity>"#,
+            #"<entity name="Note">\#(title)\#(body)<attribute name="tag" optional="YES" attributeType="String"/></entity>"#,
+            #"<entity name="Note">\#(title)<attribute name="tag" optional="YES" attributeType="String"/></entity>"#,
+        ])
+        let (second, secondBundle) = try store("CREATE VIEW bodies AS SELECT ZBODY FROM ZNOTE", bundle: twoSteps)
+        let before = try Data(contentsOf: URL(fileURLWithPath: second))
+        let plan = try MigrationPlan.make(store: second, bundle: secondBundle, strategy: .iterative)
+        XCTAssertEqual(plan.steps.count, 2)
+        XCTAssertThrowsError(try MigrationRunner.run(plan, store: second)) { error in
+            let text = "\(error)"
+            XCTAssertTrue(text.contains("names what V2 → V3 removes"), text)
+            XCTAssertTrue(text.contains("nothing was changed"), "no step ran to be undone: \(text)")
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: second)), before)
     }
 
     /// The two header fields SQLite keeps for an app (`user_version`, `application_id`), and an

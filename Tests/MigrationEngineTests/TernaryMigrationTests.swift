@@ -148,4 +148,44 @@ final class TernaryMigrationTests: XCTestCase {
             [["\"red\"", "\"r-tag\"", "1"], ["\"Rare\"", "\"tag\"", "0"], ["\"blue\"", "\"tag\"", "0"]],
             "[c] folds case (red begins with RE); IN reads the to-many key path items.name, case-sensitively")
     }
+
+    /// `TERNARY` nested 60 deep: SQLite's parser cannot take its SQL (`parser stack overflow`
+    /// once stopped the step that `plan` had accepted), so the mapping runs row by row, with the
+    /// evaluator's values.
+    func testATernaryNestedSixtyDeepRunsRowByRowWithItsValues() throws {
+        let (v1, v2) = try Self.versions()
+        let path = try scratchDirectory().appendingPathComponent("Shop.sqlite").path
+        let store = try PersistentStore.create(at: path, model: v1.model)
+        let statuses: [StoreValue] = [.integer(1), .integer(2), .integer(59), .null, .integer(60), .integer(61)]
+        try store.writeObjects(StoreLayout(model: v1.model)) { writer in
+            for status in statuses { _ = try writer.insert("Item", ["name": .string("item"), "status": status]) }
+        }
+        try store.close()
+        let nested = (1...60).reversed().reduce("0") { inner, level in
+            "TERNARY($source.status == \(level), \(level), \(inner))"
+        }
+        let yaml = """
+            source: Shop 1
+            destination: Shop 2
+            entityMappings:
+              - source: Item
+                destination: Item
+                attributes:
+                  tier: \(nested)
+            """
+        let parsed = try MappingYAMLReader.read(yaml, name: "Deep", file: "Deep.mapping.yaml")
+        let fast = FastMappings()
+        _ = try MappingMigration.run(
+            store: path, from: v1, to: v2, mappings: [parsed],
+            options: MigrationOptions(configureManager: { manager in
+                for (index, mapping) in manager.mappingModel.entityMappings.enumerated()
+                where InstanceInsertSQL.compile(manager: manager, mapping: mapping, index: index).isSetBased {
+                    fast.names.append(mapping.name)
+                }
+            }))
+        XCTAssertEqual(fast.names, [], "too deep for SQLite's parser: row by row")
+        XCTAssertEqual(
+            try rows(path, "SELECT ztier FROM zitem ORDER BY z_pk").map { $0.map(\.description) },
+            [["1"], ["2"], ["59"], ["0"], ["60"], ["0"]])
+    }
 }

@@ -21,6 +21,34 @@ struct ExpressionSQL {
     /// The alias of the source table in the query.
     let alias: String
 
+    /// The deepest nesting of parentheses a compiled fragment may have. SQLite's parser keeps
+    /// 100 entries on its stack (`YYSTACKDEPTH`), and a `CASE` nested in another's `THEN` takes
+    /// about six: 18 of them overflow it (`parser stack overflow`, found with the `sqlite3`
+    /// shell), where the evaluator takes any depth. Deeper fragments run row by row.
+    static let deepestNesting = 12
+
+    /// Whether SQLite's parser takes `fragment` within its stack (``deepestNesting``), counting
+    /// parentheses outside quoted names and text.
+    static func fitsParser(_ fragment: Fragment) -> Bool {
+        var depth = 0, deepest = 0
+        var quote: Character?
+        for character in fragment.sql {
+            if let open = quote {
+                if character == open { quote = nil }
+                continue
+            }
+            switch character {
+            case "\"", "'": quote = character
+            case "(":
+                depth += 1
+                deepest = max(deepest, depth)
+            case ")": depth -= 1
+            default: break
+            }
+        }
+        return deepest <= deepestNesting
+    }
+
     func compile(_ expression: Expression) -> Fragment? {
         switch expression {
         case .constant(let value):

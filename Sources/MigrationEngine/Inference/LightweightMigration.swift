@@ -20,6 +20,18 @@ struct LightweightMigration {
     /// rows each rebuilt table's copy inserted, by destination table.
     @discardableResult
     func run(metadata: StoreMetadata, done: (Double) -> Void = { _ in }) throws -> [String: Int] {
+        let (copied, broken) = try apply(metadata: metadata, done: done)
+        if let (object, reason) = broken.first { throw brokenObject(object, reason: reason, rolledBack: true) }
+        done(1)
+        return copied
+    }
+
+    /// The step's statements, run; returns the rows each rebuilt table's copy inserted, and the
+    /// app's objects that could not be made again after them, each with SQLite's reason (a
+    /// ``SchemaRehearsal`` runs the step this way to name them before the store is touched).
+    func apply(metadata: StoreMetadata, done: (Double) -> Void = { _ in }) throws
+        -> (copied: [String: Int], broken: [(object: SchemaObjects.Object, reason: String)])
+    {
         try requireValues()
         // Nothing of an app's fires on the step's own writes, nor stops an ALTER TABLE.
         let modelTables = Set((source.tables.map(\.name) + source.joinTables.map(\.name)).map { $0.uppercased() })
@@ -44,23 +56,25 @@ struct LightweightMigration {
         try connection.execute(statements.derived)
         try remake(derivedKept)
         try recordDestination(metadata)
-        if let (object, reason) = try connection.restore(setAside).first {
-            throw MigrationError(
-                .store,
+        return (copied, try connection.restore(setAside))
+    }
+
+    /// An app's trigger or view the step cannot make again: what stops the step (rolled back)
+    /// or, foreseen by `plan`, what would.
+    func brokenObject(_ object: SchemaObjects.Object, reason: String, rolledBack: Bool) -> MigrationError {
+        MigrationError(
+            .store,
+            """
+            \(path): the \(object.type) \(object.name), not Core Data's, names what \(inference.sourceVersion) \
+            → \(inference.destinationVersion) removes or renames (\(reason)), so it cannot be made again after the \
+            step; \(rolledBack ? "the step rolled back" : "the step would stop there and roll back")
+            """,
+            fix:
                 """
-                \(path): the \(object.type) \(object.name), not Core Data's, names what \(inference.sourceVersion) \
-                → \(inference.destinationVersion) removes (\(reason)), so it cannot be made again after the step; \
-                the step rolled back
-                """,
-                fix:
-                    """
-                    drop or change the \(object.type) (`DROP \(object.type.uppercased()) \(object.name)`), keeping \
-                    its SQL to make again for the new model, then run the migration again: \(object.sql)
-                    """
-            )
-        }
-        done(1)
-        return copied
+                drop or change the \(object.type) (`DROP \(object.type.uppercased()) \(object.name)`), keeping its \
+                SQL to make again for the new model, then run the migration again: \(object.sql)
+                """
+        )
     }
 
     /// The step's statements on the store as it is now, each with its expected microseconds

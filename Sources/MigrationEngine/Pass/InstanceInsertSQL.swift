@@ -70,6 +70,9 @@ struct InstanceInsertSQL {
             guard let compiled = compiler.compile(predicate) else {
                 return .rowByRow("its filter does not compile to SQL: \(predicate)")
             }
+            guard ExpressionSQL.fitsParser(compiled) else {
+                return .rowByRow("its filter nests deeper than SQLite's parser takes: \(predicate)")
+            }
             filter = compiled
         }
         let assignments: (columns: [String], values: [String], arguments: [SQLValue])
@@ -109,13 +112,21 @@ struct InstanceInsertSQL {
                 onAssociation[attribute.name]
                 ?? mapping.attributeMappings.first { $0.name == attribute.name }?.expression
             if let expression {
+                let origin =
+                    onAssociation[attribute.name] != nil ? "the value set on association" : "the value expression"
                 guard let fragment = compiler.compile(expression),
                     let sql = ExpressionSQL.stored(fragment, in: attribute)
                 else {
-                    let origin =
-                        onAssociation[attribute.name] != nil ? "the value set on association" : "the value expression"
                     return .failure(
                         Reason(text: "\(origin) of \(attribute.name) does not compile to SQL: \(expression)"))
+                }
+                guard ExpressionSQL.fitsParser(ExpressionSQL.Fragment(sql: sql, arguments: [], kind: fragment.kind))
+                else {
+                    return .failure(
+                        Reason(
+                            text:
+                                "\(origin) of \(attribute.name) nests deeper than SQLite's parser takes: \(expression)"
+                        ))
                 }
                 values.append(sql)
                 arguments += fragment.arguments

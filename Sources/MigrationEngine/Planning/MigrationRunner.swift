@@ -57,9 +57,14 @@ public enum MigrationRunner {
             if !plan.steps.isEmpty {
                 try OtherNames.requireNone(store: path)
                 try OpenHandles.requireNone(store: path, before: "the first write")
-                if plan.steps.contains(where: { if case .mapping = $0.kind { true } else { false } }) {
+                if let mapping = plan.steps.firstIndex(where: { if case .mapping = $0.kind { true } else { false } }) {
                     try FilePermissions.requireSwappable(store: path)
+                    // Rows no entity owns stop a mapping step: checked first when steps would
+                    // run (and be undone) before it, as `plan` checks. A first step that is the
+                    // mapping step meets them before it writes anything.
+                    if mapping > 0 { try plan.requireOwnedRows(store: path) }
                 }
+                try plan.requireViewsKept(store: path)
                 try SpaceCheck.plan(plan, store: path, keepsOriginal: keepBackup || plan.steps.count > 1)
                     .require(
                         store: path,

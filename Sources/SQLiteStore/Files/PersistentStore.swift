@@ -85,8 +85,17 @@ public final class PersistentStore: Sendable {
         at path: String, model: ManagedObjectModel, uuid: String = UUID().uuidString,
         replacingEmptyFile: Bool = false, pages: PageSettings = .coreData
     ) throws -> PersistentStore {
-        let existing = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber
-        guard existing == nil || (replacingEmptyFile && existing?.intValue == 0) else {
+        // Known by what is at the name, not by where a link leads: SQLite would follow a link
+        // (a dangling one too) and make the store wherever it points.
+        var info = stat()
+        let existing: Int? = lstat(path, &info) == 0 ? Int(info.st_size) : nil
+        if existing != nil, info.st_mode & S_IFMT != S_IFREG {
+            throw StoreError(
+                .sqlite, path: path,
+                "is \(info.st_mode & S_IFMT == S_IFLNK ? "a symbolic link" : "not a regular file"); Chrysalis makes a store only at a free name",
+                fix: "choose a new path")
+        }
+        guard existing == nil || (replacingEmptyFile && existing == 0) else {
             throw StoreError(
                 .sqlite, path: path, "already exists; Chrysalis never overwrites a store",
                 fix: "choose a new path or remove the file")
