@@ -55,26 +55,8 @@ public enum MigrationRunner {
             try requireStart(of: plan, store: path)
             try plan.requirePolicies(options.policies)
             if !plan.steps.isEmpty {
-                try OtherNames.requireNone(store: path)
-                try OpenHandles.requireNone(store: path, before: "the first write")
-                if let mapping = plan.steps.firstIndex(where: { if case .mapping = $0.kind { true } else { false } }) {
-                    try FilePermissions.requireSwappable(store: path)
-                    // Rows no entity owns stop a mapping step: checked first when steps would
-                    // run (and be undone) before it, as `plan` checks. A first step that is the
-                    // mapping step meets them before it writes anything.
-                    if mapping > 0 { try plan.requireOwnedRows(store: path) }
-                }
-                try plan.requireViewsKept(store: path)
-                try SpaceCheck.plan(plan, store: path, keepsOriginal: keepBackup || plan.steps.count > 1)
-                    .require(
-                        store: path,
-                        for:
-                            """
-                            the plan \(plan.storeVersion) → \(plan.targetVersion) (\(plan.steps.count) \
-                            step\(plan.steps.count == 1 ? "" : "s"))
-                            """
-                    )
-                if options.checksPages { try PersistentStore.requireSound(at: path) }
+                try requireRunnable(
+                    plan, store: path, options: options, keepsOriginal: keepBackup || plan.steps.count > 1)
             }
         } catch {
             throw MigrationError.from(error, state: unchanged)
@@ -85,6 +67,34 @@ public enum MigrationRunner {
         try run.beginJournal()
         let reports = try run.runSteps()
         return Report(steps: reports, backup: run.finish(reports), recovered: recovered)
+    }
+
+    /// What is checked under the lock before the first write: no other name or holder, the
+    /// owner a swap must keep, every page when asked, the rows and views a later step would stop
+    /// at (so no step runs only to be undone), and the space for the whole plan.
+    private static func requireRunnable(
+        _ plan: MigrationPlan, store path: String, options: MigrationOptions, keepsOriginal: Bool
+    ) throws {
+        try OtherNames.requireNone(store: path)
+        try OpenHandles.requireNone(store: path, before: "the first write")
+        if options.checksPages { try PersistentStore.requireSound(at: path) }
+        if let mapping = plan.steps.firstIndex(where: { if case .mapping = $0.kind { true } else { false } }) {
+            try FilePermissions.requireSwappable(store: path)
+            // Rows no entity owns stop a mapping step: checked first when steps would run (and
+            // be undone) before it, as `plan` checks. A first step that is the mapping step
+            // meets them before it writes anything.
+            if mapping > 0 { try plan.requireOwnedRows(store: path) }
+        }
+        try plan.requireViewsKept(store: path)
+        try SpaceCheck.plan(plan, store: path, keepsOriginal: keepsOriginal)
+            .require(
+                store: path,
+                for:
+                    """
+                    the plan \(plan.storeVersion) → \(plan.targetVersion) (\(plan.steps.count) \
+                    step\(plan.steps.count == 1 ? "" : "s"))
+                    """
+            )
     }
 
     /// One plan while it runs, under the lock: its journal, its steps, and what is kept at the end.

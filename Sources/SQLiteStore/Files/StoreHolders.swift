@@ -158,3 +158,18 @@ package enum StoreHolders {
         return shown.count > 60 ? String(shown.prefix(59)) + "…" : shown
     }
 }
+
+extension StoreFiles {
+    /// Whether the store is in WAL mode, by its header's read and write versions (bytes 18 and
+    /// 19 are 2 in WAL mode, 1 with a rollback journal); nil when the header cannot be read, or
+    /// while this process holds the store (closing a descriptor of it would drop its locks).
+    package static func isWAL(_ store: String) -> Bool? {
+        guard !StoreHolders.thisProcessHolds(store) else { return nil }
+        let descriptor = open(store, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var versions: [UInt8] = [0, 0]
+        guard pread(descriptor, &versions, 2, 18) == 2 else { return nil }
+        return versions == [2, 2]
+    }
+}
