@@ -64,23 +64,31 @@ struct ConsoleCommand: ParsableCommand {
             if let missing = Self.missingTerminal() {
                 StandardStreams.err(
                     """
-                    error: \(missing); the console draws on a terminal. Without one, `chrysalis migrate \
-                    \(TerminalText.visible(options.store)) --model …` runs the same plan and prints its progress\n
+                    error: \(missing); the console draws on a terminal. Without one, \
+                    `\(TerminalText.visible(Self.sameMigration(CommandLine.arguments)))` runs the same plan and \
+                    prints its progress\n
                     """
                 )
                 throw ExitCode(1)
             }
             try PersistentStore.recoverInterruptedTransaction(at: options.store)
-            let (bundle, plan) = try options.plan()
+            // A console is for looking first: it opens whatever the plan says, and refuses only `m`.
+            var (bundle, plan, blocked) = try options.browse()
             // The console migrates with `m`: to a target the user named, never to a guess.
-            try MigrateCommand.requireNamedTarget(bundle, options: options)
+            if blocked == nil,
+                case .failure(let guess) = Result(catching: {
+                    try MigrateCommand.requireNamedTarget(bundle, options: options)
+                })
+            {
+                blocked = Blocked(reason: "\(guess)")
+            }
             let cancellation = CancellationToken()
             guard
                 let result = ConsoleApp.run(
                     store: options.store, bundle: bundle, plan: plan,
                     options: Registration.current.options(cancellation: cancellation),
                     stepMode: step || autoAdvance != nil, startImmediately: start || step || autoAdvance != nil,
-                    autoAdvance: autoAdvance, showcase: { done, _ in try StepSamples.tables(done) })
+                    autoAdvance: autoAdvance, showcase: { done, _ in try StepSamples.tables(done) }, blocked: blocked)
             else {
                 throw MigrationError(
                     .notWritable,
@@ -126,5 +134,32 @@ extension ConsoleCommand {
         if term.isEmpty { return "TERM is not set" }
         if term == "dumb" { return "TERM is dumb: the terminal cannot place text" }
         return nil
+    }
+}
+
+extension ConsoleCommand {
+    /// The `chrysalis migrate` command line that runs the plan this console command would, to
+    /// paste: the same arguments, quoted for a shell, without the console's own flags.
+    static func sameMigration(_ arguments: [String]) -> String {
+        var words = ["chrysalis", "migrate"]
+        // The subcommand is the first word after the program.
+        var rest = arguments.dropFirst(arguments.dropFirst().first == "console" ? 2 : 1)[...]
+        while let word = rest.popFirst() {
+            switch word {
+            case "--step", "--start": continue
+            case "--auto": _ = rest.popFirst()
+            case _ where word.hasPrefix("--auto="): continue
+            default: words.append(shellQuoted(word))
+            }
+        }
+        return words.joined(separator: " ")
+    }
+
+    /// `word` as a shell reads it back: as it is when it holds nothing a shell treats specially.
+    private static func shellQuoted(_ word: String) -> String {
+        let plain = word.unicodeScalars.allSatisfy {
+            CharacterSet.alphanumerics.contains($0) || "-_./=:,+@%".unicodeScalars.contains($0)
+        }
+        return plain && !word.isEmpty ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }

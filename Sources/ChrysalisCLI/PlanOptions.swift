@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
+import MigrationConsole
 import MigrationEngine
 import ObjectModel
+import SQLiteStore
 
 /// The options `plan` and `migrate` share: which store, which bundle, which mapping models,
 /// which target version.
@@ -138,6 +140,41 @@ struct PlanOptions: ParsableArguments {
 
     func plan() throws -> (ModelBundle, MigrationPlan) {
         let (bundle, mappings, explicit) = try load()
+        let plan = try make(bundle, mappings)
+        if let error = plan.unusedError(explicit) { throw error }
+        try plan.requirePolicies(Registration.current.policies)
+        return (bundle, plan)
+    }
+
+    /// What the console opens on whatever the plan says: the plan, or, when none can be made, a
+    /// plan of no steps from the version the store's hashes name; and why it cannot run, when
+    /// it cannot (the error `migrate` would end with, and each step a policy this build lacks
+    /// stops). Throws only when the bundle, the mapping models or the store cannot be read.
+    func browse() throws -> (ModelBundle, MigrationPlan, Blocked?) {
+        let (bundle, mappings, explicit) = try load()
+        let target = self.target ?? bundle.currentVersionName
+        let plan: MigrationPlan
+        do {
+            plan = try make(bundle, mappings)
+        } catch {
+            let hashes = try PersistentStore.open(at: store).metadata().versionHashes
+            let version = bundle.versions.first { $0.entityHashes == hashes }?.name ?? "no version of \(bundle.name)"
+            return (bundle, .none(from: version, to: target), Blocked(reason: "\(error)"))
+        }
+        if let error = plan.unusedError(explicit) { return (bundle, plan, Blocked(reason: "\(error)")) }
+        let unregistered = plan.unregisteredPolicies(Registration.current.policies)
+        guard !unregistered.isEmpty else { return (bundle, plan, nil) }
+        var steps: [Int: String] = [:]
+        for (index, names) in unregistered {
+            steps[index] = "\(names.joined(separator: "; ")), a policy this build does not register"
+        }
+        let error = Result { try plan.requirePolicies(Registration.current.policies) }
+        guard case .failure(let failure) = error else { return (bundle, plan, nil) }
+        return (bundle, plan, Blocked(reason: "\(failure)", steps: steps))
+    }
+
+    /// The plan for `bundle` and `mappings` with these options, the mapping files read noted.
+    private func make(_ bundle: ModelBundle, _ mappings: [MappingModel]) throws -> MigrationPlan {
         var plan = try MigrationPlan.make(
             store: store, bundle: bundle, mappings: mappings, to: target,
             strategy: try StrategyName.strategy(strategy, stepwise: stepwise),
@@ -147,8 +184,6 @@ struct PlanOptions: ParsableArguments {
             // Which files --mappings read, so a folder's contents are never a surprise.
             plan.notes.append("mapping models read: " + mappings.map { $0.file ?? $0.name }.joined(separator: ", "))
         }
-        if let error = plan.unusedError(explicit) { throw error }
-        try plan.requirePolicies(Registration.current.policies)
-        return (bundle, plan)
+        return plan
     }
 }

@@ -213,17 +213,29 @@ extension ConsoleState {
         case .enter:
             if Panes.pane(self) != nil { paneFocused = true }
         case .character("m"), .character("s"):
-            guard mode == .browsing, !steps.isEmpty else { return [] }
-            stepMode = key == .character("s")
-            mode = .migrating
-            screen = .migrate
-            ignoredKeys = 0
-            results = []
-            return [.startMigration(stepMode: stepMode)]
+            return startMigration(stepMode: key == .character("s"))
         default:
             break
         }
         return []
+    }
+
+    /// `m` or `s`: the migration starts, unless the plan cannot run, whose reason is then shown
+    /// where it is said, the Plan screen's first line.
+    private mutating func startMigration(stepMode: Bool) -> [ConsoleEffect] {
+        guard mode == .browsing else { return [] }
+        guard blocked == nil else {
+            screen = .plan
+            selection[Screen.plan.rawValue] = 0
+            return []
+        }
+        guard !steps.isEmpty else { return [] }
+        self.stepMode = stepMode
+        mode = .migrating
+        screen = .migrate
+        ignoredKeys = 0
+        results = []
+        return [.startMigration(stepMode: stepMode)]
     }
 
     /// What is open takes the key first: the search being typed, the SQL view, the mouse, a

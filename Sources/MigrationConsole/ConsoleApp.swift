@@ -56,7 +56,8 @@ package final class ConsoleApp {
     /// then runs headless). Signal handlers and the wake-up pipe live exactly as long as the call.
     package static func run(
         store: String, bundle: ModelBundle, plan: MigrationPlan, options: MigrationOptions, stepMode: Bool = false,
-        startImmediately: Bool = false, autoAdvance: Double? = nil, showcase: Showcase? = nil
+        startImmediately: Bool = false, autoAdvance: Double? = nil, showcase: Showcase? = nil,
+        blocked: Blocked? = nil
     ) -> Outcome? {
         cs_unblock_signals()
         guard let terminal = TerminalAdapter() else { return nil }
@@ -82,6 +83,7 @@ package final class ConsoleApp {
             glyphs: terminal.unicode ? .unicode : .ascii)
         state.stepMode = stepMode
         state.autoAdvance = autoAdvance
+        if let blocked { state.block(blocked) }
         let app = ConsoleApp(
             state: state, terminal: terminal, wake: wake, store: store, plan: plan, options: options, showcase: showcase
         )

@@ -126,13 +126,36 @@ extension StepResult {
             tables: tables, dropped: dropped)
     }
 
-    /// What `step` drops, as its plan says: each removed entity with its rows (`rowsBefore`, the
-    /// step's own count, or the plan's), each removed property and link.
+    /// What `step` loses, as its plan says: each removed entity with its rows (`rowsBefore`, the
+    /// step's own count, or the plan's), each removed property and link; never what a mapping
+    /// reads and carries (``PlannedChange/isLoss``).
     package static func drops(of step: MigrationPlan.Step, rowsBefore: [String: Int]) -> [Drop] {
-        step.changes.filter(\.dropsData).map { change in
+        step.changes.filter(\.isLoss).map { change in
             change.kind == .entityRemoved
                 ? Drop(what: change.entity, rows: rowsBefore[change.entity] ?? change.rows, isEntity: true)
                 : Drop(what: change.description, rows: change.rows, isEntity: false)
+        }
+    }
+}
+
+/// Why a plan the console opens on cannot run: the whole of it (`reason`, the error a
+/// `migrate` would end with), and each step that cannot, by index, in one line.
+package struct Blocked: Sendable, Equatable {
+    package var reason: String
+    package var steps: [Int: String]
+
+    package init(reason: String, steps: [Int: String] = [:]) {
+        (self.reason, self.steps) = (reason, steps)
+    }
+}
+
+extension ConsoleState {
+    /// The console opened on a plan that cannot run: said on the Plan screen, first, and on each
+    /// step that cannot; `m` and `s` are refused.
+    package mutating func block(_ blocked: Blocked) {
+        self.blocked = blocked.reason
+        for (index, reason) in blocked.steps where steps.indices.contains(index) {
+            steps[index].findings.insert("cannot run: \(reason)", at: 0)
         }
     }
 }

@@ -30,6 +30,9 @@ extension ConsoleState {
     /// Every line of the Plan screen, in order, whatever the filter.
     package var allPlanLines: [PlanLine] {
         var lines: [PlanLine] = []
+        if let blocked {
+            lines.append(PlanLine(text: "Cannot migrate: \(blocked)", step: -1, isHeading: false, isDrop: true))
+        }
         for (index, step) in steps.enumerated() {
             lines.append(
                 PlanLine(
@@ -48,7 +51,8 @@ extension ConsoleState {
             for finding in step.findings {
                 lines.append(
                     PlanLine(
-                        text: "    \(finding)", step: index, isHeading: false, isDrop: finding.hasPrefix("data dropped")
+                        text: "    \(finding)", step: index, isHeading: false,
+                        isDrop: finding.hasPrefix("data dropped") || finding.hasPrefix("cannot run")
                     ))
             }
         }
@@ -63,6 +67,7 @@ extension ConsoleState {
     /// The step the Plan screen's selected line belongs to.
     var selectedPlanStep: Int? {
         let lines = planLines, selected = selection[Screen.plan.rawValue]
-        return lines.indices.contains(selected) ? lines[selected].step : nil
+        // The line saying why the plan cannot run belongs to no step (-1).
+        return lines.indices.contains(selected) && lines[selected].step >= 0 ? lines[selected].step : nil
     }
 }

@@ -164,6 +164,9 @@ package struct ConsoleState: Sendable, Equatable {
     package var bundleName: String
     /// The store's version: the target once a migration has finished.
     package var storeVersion: String
+    /// Why the plan cannot run, when it cannot (a step refused, a policy this build lacks): the
+    /// console opens all the same, to browse, and refuses only `m` and `s`, saying why.
+    package var blocked: String?
     /// The version the store was at before a finished migration.
     package var migratedFrom: String?
     package var targetVersion: String

@@ -111,6 +111,8 @@ package enum Screens {
         case .browsing where state.paneFocused: return " Reading the pane: Esc gives the keys back to the list "
         case .browsing where state.screen == .plan && state.sqlView != nil:
             return " Step \((state.sqlView?.step ?? 0) + 1)'s SQL, as chrysalis plan --sql prints it "
+        case .browsing where state.blocked != nil:
+            return " Cannot migrate: browse only (the Plan screen's first line says why; m and s are refused) "
         case .browsing:
             return state.steps.isEmpty
                 ? " The store is at the target version: nothing to migrate "

@@ -6,18 +6,11 @@ extension MigrationPlan {
     /// Every custom policy a mapping step names must be registered in `registry` (a bare name or
     /// a module-qualified one, as mapping models write them). Checked by `plan` and before a run.
     package func requirePolicies(_ registry: PolicyRegistry) throws {
-        var missing: [String] = [], firstStep: String?
-        for step in steps {
-            guard case .mapping(let models) = step.kind else { continue }
-            for model in models {
-                for mapping in model.entityMappings {
-                    guard let name = mapping.policyName, registry.policy(named: name) == nil else { continue }
-                    let pair = "\(step.source.name) → \(step.destination.name)"
-                    missing.append("\(model.name): \(mapping.name) names \(name) (step \(pair))")
-                    firstStep = firstStep ?? pair
-                }
-            }
+        let unregistered = unregisteredPolicies(registry)
+        let missing = unregistered.flatMap { index, names in
+            names.map { "\($0) (step \(steps[index].source.name) → \(steps[index].destination.name))" }
         }
+        let firstStep = unregistered.first.map { "\(steps[$0.step].source.name) → \(steps[$0.step].destination.name)" }
         guard !missing.isEmpty else { return }
         let registered =
             registry.names.isEmpty ? "none is registered" : "registered: \(registry.names.joined(separator: ", "))"
@@ -31,5 +24,20 @@ extension MigrationPlan {
         )
         error.step = firstStep
         throw error
+    }
+
+    /// For each step whose mapping models name a custom policy `registry` lacks, in order, what
+    /// names it (`Model21to22: PostToPost names PostMigrationPolicy`): the steps that cannot run.
+    package func unregisteredPolicies(_ registry: PolicyRegistry) -> [(step: Int, names: [String])] {
+        steps.enumerated().compactMap { index, step in
+            guard case .mapping(let models) = step.kind else { return nil }
+            let names = models.flatMap { model in
+                model.entityMappings.compactMap { mapping -> String? in
+                    guard let name = mapping.policyName, registry.policy(named: name) == nil else { return nil }
+                    return "\(model.name): \(mapping.name) names \(name)"
+                }
+            }
+            return names.isEmpty ? nil : (index, names)
+        }
     }
 }

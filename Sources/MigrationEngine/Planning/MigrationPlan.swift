@@ -70,6 +70,12 @@ public struct MigrationPlan: Sendable {
     /// it, or their entity hashes match none): a named one is an error, not a note.
     public var unfitMappings: [String] = []
 
+    /// A plan of no steps, from `storeVersion` to `targetVersion`: what the console browses when
+    /// no plan could be made, with the reason said beside it.
+    package static func none(from storeVersion: String, to targetVersion: String) -> MigrationPlan {
+        MigrationPlan(storeVersion: storeVersion, targetVersion: targetVersion, steps: [])
+    }
+
     /// The error for mappings someone named on purpose that fit no version of the bundle; one that
     /// fits versions the plan does not pass through (before the store, beyond `--to`) is a note.
     ///
@@ -339,17 +345,18 @@ public struct MigrationPlan: Sendable {
         destination: StoreLayout
     ) -> [String] {
         var findings: [String] = []
-        // Inferred steps drop what the destination lacks; with a mapping model, the mapping decides.
-        let dropped: String
-        if case .mapping = kind {
-            dropped = "not in \(inference.destinationVersion) (the mapping model decides what becomes of it)"
-        } else {
-            dropped = "data dropped"
-        }
-        // What is lost first, then the rest, each kind in the model's order.
+        // Inferred steps drop what the destination lacks; with a mapping model, only what no
+        // entity mapping reads is lost: what one reads is carried, and said so.
+        let mapped: Bool
+        if case .mapping = kind { mapped = true } else { mapped = false }
+        // What is lost first, then what is carried, then the rest, each kind in the model's order.
         // An entity removed with no rows loses nothing, and is not said.
-        for change in changes where change.dropsData && !(change.kind == .entityRemoved && change.rows == 0) {
-            findings.append("\(dropped): \(change.sentence)")
+        for change in changes where change.isLoss && !(change.kind == .entityRemoved && change.rows == 0) {
+            findings.append("data dropped: \(change.sentence)" + (mapped ? " (no entity mapping reads it)" : ""))
+        }
+        for change in changes where change.dropsData {
+            guard let carriedBy = change.carriedBy else { continue }
+            findings.append("carried: \(change.sentence), not in \(inference.destinationVersion): \(carriedBy)")
         }
         // Additions and other changes say what they are themselves (`Book.author added`).
         let prefixes: [(String, Set<InferredMapping.Change.Kind>)] = [

@@ -17,9 +17,16 @@ public struct PlannedChange: Sendable, Encodable {
     /// with a value of a property, the objects with links). `nil` when not counted (a later
     /// step, or a change that drops nothing).
     public var rows: Int?
+    /// For what a mapping step's destination lacks: what its mapping models do with it instead
+    /// (`OrderToOrder reads it, into statusKey`; `PublicationToPublication's policy … decides`).
+    /// Nil when no entity mapping reads it: then it is lost.
+    public var carriedBy: String?
 
-    /// Whether the change loses data the source holds.
+    /// Whether the destination lacks what the source holds here (an entity, a property, links).
     public var dropsData: Bool { [.entityRemoved, .removed, .linksDropped].contains(kind) }
+
+    /// Whether the step loses it: the destination lacks it and no mapping carries it.
+    public var isLoss: Bool { dropsData && carriedBy == nil }
 
     /// The description, with the rows when counted.
     public var sentence: String {
@@ -40,6 +47,15 @@ public struct PlannedChange: Sendable, Encodable {
     static func all(_ inference: InferredMapping, kind: MigrationPlan.Kind, store: (PersistentStore, StoreLayout)?)
         throws -> [PlannedChange]
     {
+        let changes = try counted(inference, kind: kind, store: store)
+        guard case .mapping(let mappings) = kind else { return changes }
+        return carried(changes, by: mappings, inference: inference)
+    }
+
+    /// Every change of `inference`, entities removed first, with what each drops counted (see ``all(_:kind:store:)``).
+    private static func counted(
+        _ inference: InferredMapping, kind: MigrationPlan.Kind, store: (PersistentStore, StoreLayout)?
+    ) throws -> [PlannedChange] {
         let entityRows = try store.flatMap { store in
             inference.removedEntities.isEmpty ? nil : try store.0.rowCounts(model: inference.sourceModel)
         }
@@ -68,6 +84,42 @@ public struct PlannedChange: Sendable, Encodable {
                 }
             }
             return planned
+        }
+    }
+}
+
+extension PlannedChange {
+    /// `changes` with what `mappings` carry of each marked (``carriedBy``): a source property an
+    /// entity mapping's expressions or filter read, a removed entity an entity mapping takes
+    /// somewhere, anything of an entity a custom policy migrates (the policy reads what it likes).
+    static func carried(
+        _ changes: [PlannedChange], by mappings: [MappingModel], inference: InferredMapping
+    ) -> [PlannedChange] {
+        let entityMappings = mappings.flatMap(\.entityMappings)
+        return changes.map { change in
+            guard change.dropsData else { return change }
+            var carried = change
+            let source =
+                change.kind == .entityRemoved ? change.entity : inference.entitySources[change.entity] ?? change.entity
+            let from = entityMappings.filter { $0.sourceEntity == source }
+            if let policy = from.first(where: { $0.policyName != nil }) {
+                carried.carriedBy = "\(policy.name)'s policy \(policy.policyName ?? "") decides what becomes of it"
+            } else if change.kind == .entityRemoved {
+                carried.carriedBy = from.first { $0.destinationEntity != nil }.map {
+                    "\($0.name) migrates its rows to \($0.destinationEntity ?? "")"
+                }
+            } else if let property = change.property {
+                let readers = from.compactMap { mapping -> String? in
+                    let into = (mapping.attributeMappings + mapping.relationshipMappings).filter {
+                        $0.expression.map { $0.sourceKeys.contains(property) || $0.sourceKeys.contains("*") } ?? false
+                    }.map(\.name)
+                    if !into.isEmpty { return "\(mapping.name) reads it, into \(into.joined(separator: ", "))" }
+                    return mapping.filter?.sourceKeys.contains(property) == true
+                        ? "\(mapping.name)'s filter reads it" : nil
+                }
+                carried.carriedBy = readers.isEmpty ? nil : readers.joined(separator: "; ")
+            }
+            return carried
         }
     }
 }
