@@ -72,16 +72,7 @@ struct ConsoleCommand: ParsableCommand {
                 throw ExitCode(1)
             }
             try PersistentStore.recoverInterruptedTransaction(at: options.store)
-            // A console is for looking first: it opens whatever the plan says, and refuses only `m`.
-            var (bundle, plan, blocked) = try options.browse()
-            // The console migrates with `m`: to a target the user named, never to a guess.
-            if blocked == nil,
-                case .failure(let guess) = Result(catching: {
-                    try MigrateCommand.requireNamedTarget(bundle, options: options)
-                })
-            {
-                blocked = Blocked(reason: "\(guess)")
-            }
+            let (bundle, plan, blocked) = try browse()
             let cancellation = CancellationToken()
             guard
                 let result = ConsoleApp.run(
@@ -138,6 +129,20 @@ extension ConsoleCommand {
 }
 
 extension ConsoleCommand {
+    /// The bundle and plan to open on, and why the plan cannot run, when it cannot: a console
+    /// is for looking first, so it opens whatever the plan says and refuses only `m`. It
+    /// migrates to a target the user named, never to a guess.
+    private func browse() throws -> (ModelBundle, MigrationPlan, Blocked?) {
+        let (bundle, plan, blocked) = try options.browse()
+        guard blocked == nil else { return (bundle, plan, blocked) }
+        do {
+            try MigrateCommand.requireNamedTarget(bundle, options: options)
+        } catch {
+            return (bundle, plan, Blocked(reason: "\(error)"))
+        }
+        return (bundle, plan, nil)
+    }
+
     /// The `chrysalis migrate` command line that runs the plan this console command would, to
     /// paste: the same arguments, quoted for a shell, without the console's own flags.
     static func sameMigration(_ arguments: [String]) -> String {

@@ -1,11 +1,16 @@
 /// The screens for looking around before migrating: versions, model, mappings, plan.
 enum BrowseScreens {
     /// The Versions list's width.
-    static func versionListWidth(_ body: Screens.Body) -> Int { min(34, body.width / 3) }
+    /// The Versions list's width: a third of the screen, widened (to two fifths at most) so that
+    /// the longest name leaves room for its glance (Wire's `zmessaging2.101.0` at 80 columns).
+    static func versionListWidth(_ body: Screens.Body, _ state: ConsoleState) -> Int {
+        let longest = state.versions.map { DisplayWidth.of($0.name) }.max() ?? 0
+        return min(34, max(body.width / 3, min(longest + 12, body.width * 2 / 5)))
+    }
 
     static func versions(_ state: ConsoleState, _ grid: inout Grid, _ body: Screens.Body) {
         let g = state.glyphs
-        let listWidth = versionListWidth(body)
+        let listWidth = versionListWidth(body, state)
         grid.put("Versions of \(state.bundleName)", x: body.x, y: body.y, style: .bold, limit: listWidth - 1)
         let selected = state.selection[ConsoleState.Screen.versions.rawValue]
         let window = ListWindow(selected: selected, count: state.versions.count, height: body.height - 3)
@@ -18,11 +23,12 @@ enum BrowseScreens {
             grid.put(
                 line, x: body.x, y: body.y + 2 + row, style: index == selected ? .reverse : .normal,
                 limit: listWidth - 1)
-            // What the version changed, in the room the name leaves (`+2 −1 entities`).
+            // What the version changed, in the room the name leaves (`+2 −1 ent`), shortened
+            // where it does not fit (`+2 −1`, `3p`) rather than left out.
             let used = DisplayWidth.of(line)
-            if !summary.isEmpty, used + DisplayWidth.of(summary) <= listWidth - 1 {
+            if let shown = glance(summary, room: listWidth - 1 - used) {
                 grid.put(
-                    summary, x: body.x + used, y: body.y + 2 + row, style: index == selected ? .reverse : .dim,
+                    shown, x: body.x + used, y: body.y + 2 + row, style: index == selected ? .reverse : .dim,
                     limit: listWidth - 1 - used)
             }
         }
@@ -30,6 +36,15 @@ enum BrowseScreens {
         guard let (area, lines) = Panes.pane(state) else { return }
         for row in 0..<body.height { grid.put(String(g.vertical), x: area.x - 2, y: body.y + row, style: .dim) }
         Panes.draw(lines, top: state.paneTop, focused: state.paneFocused, area, &grid, glyphs: g)
+    }
+
+    /// A version's glance (`  +1 −2 ent`, `  3 prop`) in `room` columns: whole, else without
+    /// its unit (`+1 −2`, `3p`), else with one space before it; nil when nothing fits.
+    static func glance(_ summary: String, room: Int) -> String? {
+        guard !summary.isEmpty else { return nil }
+        let short = summary.trimmingCharacters(in: .whitespaces)
+            .replacingOccurrences(of: " ent", with: "").replacingOccurrences(of: " prop", with: "p")
+        return [summary, "  " + short, " " + short].first { DisplayWidth.of($0) <= room }
     }
 
     /// The Versions pane: the version, its entities, and what it changed from the one before.

@@ -101,8 +101,9 @@ extension ConsoleState {
     private mutating func stepDone(_ result: StepResult, paused: Bool) {
         var result = result
         gatheringStep = nil
-        // The step's own clock ran through its pauses: they are said apart, not counted.
-        result.seconds = max(result.seconds - stepPausedSeconds, 0)
+        // The engine's time for the step leaves out its pauses already (and the pause after it
+        // comes after this result): taking them off again made every paused step 0.0 s. The
+        // pauses since the step before are kept beside it, said apart.
         result.pausedSeconds = stepPausedSeconds
         stepPausedSeconds = 0
         results.append(result)
@@ -194,8 +195,12 @@ extension ConsoleState {
             quit = true
             return [.quit]
         case .character("q"):
-            // `q` closes what is open (the SQL view) and quits only from the top.
+            // `q` closes what is open (the SQL view, a filter) and quits only from the top.
             if sqlView != nil, screen == .plan { sqlView = nil; return [] }
+            if (screen == .plan && planFilter != nil) || (screen == .model && modelFilter != nil) {
+                goBack()
+                return []
+            }
             quit = true
             return [.quit]
         case .escape:
@@ -241,7 +246,7 @@ extension ConsoleState {
     /// What is open takes the key first: the search being typed, the SQL view, the mouse, a
     /// focused pane. Whether one of them took it.
     private mutating func takenByWhatIsOpen(_ key: Key) -> Bool {
-        if search == nil { searchMissed = nil }
+        if search == nil { searchMissed = nil; searchNote = nil }
         if search != nil {
             typeSearch(key)
             return true
@@ -259,7 +264,8 @@ extension ConsoleState {
     private mutating func startFinding(_ key: Key) -> Bool {
         switch key {
         case .character("f") where screen == .plan || screen == .model:
-            search = (screen == .plan ? planFilter : modelFilter) ?? ""
+            // A new filter, as `/` starts a new search: what is typed is never added to the last one.
+            search = ""
             searchIsFilter = true
         case .character("/"):
             search = ""

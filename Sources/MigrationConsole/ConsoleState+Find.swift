@@ -50,11 +50,18 @@ extension ConsoleState {
             forward
             ? Array(lines.indices.dropFirst(start + 1)) + Array(lines.indices.prefix(start + 1))
             : Array(lines.indices.prefix(start).reversed()) + Array(lines.indices.dropFirst(start).reversed())
-        guard let found = after.first(where: { lines[$0].localizedCaseInsensitiveContains(text) }) else {
+        let matches = lines.indices.filter { lines[$0].localizedCaseInsensitiveContains(text) }
+        guard let found = after.first(where: matches.contains) else {
             searchMissed = text
             return
         }
         searchMissed = nil
+        // Where the match is among all of them, and that the search went round, as vim says it.
+        let wrapped = forward ? found <= start : found >= start
+        searchNote =
+            "\"\(text)\": match \((matches.firstIndex(of: found) ?? 0) + 1) of \(matches.count)"
+            + (wrapped
+                ? (forward ? ", search hit BOTTOM, continuing at TOP" : ", search hit TOP, continuing at BOTTOM") : "")
         if screen == .plan, let view = sqlView {
             sqlView = SQLView(step: view.step, top: min(found, SQLScreen.lastTop(self, step: view.step)), match: found)
         } else if paneFocused {

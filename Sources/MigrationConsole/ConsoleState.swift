@@ -191,6 +191,9 @@ package struct ConsoleState: Sendable, Equatable {
     package var modelFilter: String?
     /// The last search that found nothing, said on the status line until the next key.
     package var searchMissed: String?
+    /// Where the last match found is among all of them (`"Order": match 3 of 12`), and whether the
+    /// search went round the end: said until the next key.
+    package var searchNote: String?
     /// The last text found with `/`: `n` and `N` find it again, and it is highlighted.
     package var lastSearch: String?
     package var stepMode = false

@@ -24,6 +24,18 @@ enum DisplayWidth {
         text.reduce(0) { $0 + of($1) }
     }
 
+    /// The longest end of `text` that fits in `columns`: what a path keeps when cut, its file name.
+    static func suffix<Text: StringProtocol>(_ text: Text, columns: Int) -> Substring {
+        var used = 0
+        var start = text.endIndex
+        for index in text.indices.reversed() {
+            used += of(text[index])
+            if used > columns { break }
+            start = index
+        }
+        return Substring(text[start..<text.endIndex])
+    }
+
     /// The longest start of `text` that fits in `columns`.
     static func prefix<Text: StringProtocol>(_ text: Text, columns: Int) -> Substring {
         var used = 0

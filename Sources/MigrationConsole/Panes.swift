@@ -16,7 +16,7 @@ enum Panes {
         switch state.screen {
         case .versions:
             guard let version = state.selectedVersion else { return nil }
-            let listWidth = BrowseScreens.versionListWidth(body)
+            let listWidth = BrowseScreens.versionListWidth(body, state)
             let area = Screens.Body(
                 x: body.x + listWidth + 2, y: body.y, width: body.width - listWidth - 2, height: body.height)
             return (area, BrowseScreens.versionLines(version, state, width: area.width))

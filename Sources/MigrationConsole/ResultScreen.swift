@@ -4,6 +4,16 @@ import Foundation
 /// rows of the whole plan reconciled, and where the original is kept; or why it stopped and
 /// where the store stands.
 enum ResultScreen {
+    /// Where the original is kept, in `width` columns: a path too long for the row is cut at its
+    /// start, since its file name is what to find.
+    static func backupLine(_ backup: String, width: Int, _ g: Glyphs) -> String {
+        let lead = "The original is kept as "
+        let room = width - DisplayWidth.of(lead)
+        return lead
+            + (DisplayWidth.of(backup) <= room
+                ? backup : g.ellipsis + String(DisplayWidth.suffix(backup, columns: max(room - 1, 1))))
+    }
+
     static func finished(_ state: ConsoleState, _ grid: inout Grid, _ body: Screens.Body) {
         guard let outcome = state.outcome else { return }
         let g = state.glyphs
@@ -34,9 +44,7 @@ enum ResultScreen {
             }
         }
         if let backup = outcome.backup {
-            grid.put(
-                "The original is kept as \(backup)", x: body.x, y: body.y + body.height - 1, style: .dim,
-                limit: body.width)
+            grid.put(backupLine(backup, width: body.width, g), x: body.x, y: body.y + body.height - 1, style: .dim)
         }
         let half = body.width / 2
         let room = body.height - (top - body.y) - 3

@@ -108,6 +108,7 @@ package enum Screens {
             return
                 " Only lines holding \"\(state.planFilter ?? "")\": \(state.planLines.count) of \(state.allPlanLines.count) (f changes it, Esc shows all) "
         case .browsing where state.searchMissed != nil: return " No row holds \"\(state.searchMissed ?? "")\" "
+        case .browsing where state.searchNote != nil: return " \(state.searchNote ?? "") "
         case .browsing where state.paneFocused: return " Reading the pane: Esc gives the keys back to the list "
         case .browsing where state.screen == .plan && state.sqlView != nil:
             return " Step \((state.sqlView?.step ?? 0) + 1)'s SQL, as chrysalis plan --sql prints it "

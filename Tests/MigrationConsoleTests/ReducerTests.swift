@@ -115,6 +115,20 @@ import Testing
         #expect(state.mode == .migrating)
     }
 
+    /// A step's time is the engine's, which leaves its pauses out already: the console took them
+    /// off a second time, and every step that paused in step mode read 0.0 s.
+    @Test func aPausedStepKeepsTheEnginesWorkTime() {
+        var state = state()
+        _ = state.reduce(.key(.character("s")))
+        _ = state.reduce(.pauseTime(seconds: 4))
+        let result = StepResult(
+            index: 1, from: "v1", to: "v2", how: "mapping: V1ToV2", seconds: 0.4, verification: "reconciled",
+            rows: [], tables: [])
+        _ = state.reduce(.stepDone(result, paused: true))
+        #expect(state.results.first?.seconds == 0.4)
+        #expect(state.results.first?.pausedSeconds == 4, "the pauses, said apart")
+    }
+
     @Test func theClockMovesElapsedTimeAndTheETABetweenTwoProgressValues() {
         var state = state()
         _ = state.reduce(.key(.character("m")))
@@ -214,6 +228,57 @@ import Testing
         _ = state.reduce(.key(.character("/")))
         _ = state.reduce(.key(.escape))
         #expect(state.search == nil)
+    }
+
+    /// Where a match is among all of them, and a search that goes round the end says so, as vim
+    /// says "search hit BOTTOM"; a blocked plan's `m` goes to the line that says why.
+    @Test func findSaysWhichMatchAndWhenItWraps() {
+        var state = ConsoleState(
+            storeName: "Store.sqlite", bundleName: "Model", storeVersion: "v1", targetVersion: "v4",
+            versions: ["v1", "v2", "v3", "v4"].map {
+                .init(name: $0, isCurrent: $0 == "v4", isStore: $0 == "v1", entities: [], changes: [])
+            }, steps: [])
+        _ = state.reduce(.key(.character("/")))
+        _ = state.reduce(.key(.character("v")))
+        _ = state.reduce(.key(.enter))
+        #expect(state.selection[0] == 1)
+        #expect(Screens.render(state).text.contains("\"v\": match 2 of 4"))
+        for _ in 0..<3 { _ = state.reduce(.key(.character("n"))) }
+        #expect(state.selection[0] == 0)
+        #expect(Screens.render(state).text.contains("\"v\": match 1 of 4, search hit BOTTOM, continuing at TOP"))
+        _ = state.reduce(.key(.character("N")))
+        #expect(Screens.render(state).text.contains("match 4 of 4, search hit TOP, continuing at BOTTOM"))
+        _ = state.reduce(.key(.down))
+        #expect(!Screens.render(state).text.contains("match"), "said until the next key")
+    }
+
+    /// `q` on a filtered plan clears the filter, as Esc does, instead of quitting; `f` again
+    /// starts a new filter rather than adding to the last one's text.
+    @Test func qClearsAFilterAndFStartsAfresh() {
+        var state = state()
+        state.screen = .plan
+        _ = state.reduce(.key(.character("f")))
+        for character in "V1To" { _ = state.reduce(.key(.character(character))) }
+        _ = state.reduce(.key(.enter))
+        #expect(state.planFilter == "V1To")
+        _ = state.reduce(.key(.character("f")))
+        #expect(state.search == "")
+        _ = state.reduce(.key(.escape))
+        #expect(state.reduce(.key(.character("q"))).isEmpty, "q clears the filter, quitting nothing")
+        #expect(state.planFilter == nil)
+        #expect(state.reduce(.key(.character("q"))) == [.quit])
+    }
+
+    @Test func aBlockedPlanOpensToBrowseAndMigrateShowsWhy() {
+        var state = state()
+        state.block(Blocked(reason: "custom migration policies are not registered", steps: [0: "V1ToV2 names P"]))
+        #expect(state.reduce(.key(.character("m"))).isEmpty)
+        #expect(state.mode == .browsing)
+        #expect(state.screen == .plan)
+        let text = Screens.render(state).text
+        #expect(text.contains("Cannot migrate: custom migration policies are not registered"))
+        #expect(text.contains("cannot run: V1ToV2 names P"))
+        #expect(text.contains("Cannot migrate: browse only"))
     }
 
     @Test func helpOpensAndCloses() {

@@ -52,6 +52,30 @@ final class WireScaleScreenTests: XCTestCase {
         }
     }
 
+    /// At 80×24 Wire's long version names leave no room for a version's glance (`+1 ent`): it
+    /// was left out, and every row looked unchanged. It is shortened instead (`+1`, `3p`).
+    func testEveryVersionsGlanceShowsAtEightyColumns() throws {
+        var state = try wire(width: 80, height: 24)
+        _ = state.reduce(.key(.home))
+        var seen = 0
+        for index in state.versions.indices {
+            let version = state.versions[index]
+            let rendered = Screens.render(state).text
+            // The selected row, which the pointer marks (the pane's title names the version too).
+            let row = try XCTUnwrap(
+                rendered.split(separator: "\n").first { $0.contains("▶") && $0.contains(version.name) })
+            if !version.changeSummary.isEmpty {
+                let short = version.changeSummary.replacingOccurrences(of: " ent", with: "")
+                    .replacingOccurrences(of: " prop", with: "p")
+                XCTAssertTrue(
+                    row.contains(version.changeSummary) || row.contains(short), "\(version.name): \(row)")
+                seen += 1
+            }
+            _ = state.reduce(.key(.down))
+        }
+        XCTAssertGreaterThan(seen, 0, "the premise: versions that change something")
+    }
+
     /// The result of a long `--stepwise` run (every version from 2.3 on, 80-odd steps): the step
     /// list scrolls inside its half of the screen and never draws over the footer.
     func testALongPlansResultKeepsToItsArea() throws {

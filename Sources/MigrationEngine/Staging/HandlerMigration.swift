@@ -53,7 +53,19 @@ enum HandlerMigration {
             passes: [outcome.summary(step)], rowsBefore: [:], rowsAfter: [:],
             duration: Date().timeIntervalSince(started))
         report.contents = outcome.contents
+        (report.rowsBefore, report.rowsAfter) = (outcome.rowsBefore, outcome.rowsAfter)
         return report
+    }
+
+    /// Each concrete entity's own rows, counted in the handler's transaction: what the handler
+    /// changed, in numbers (the staged demo's merge: 2,006 authors before, 389 after).
+    private static func rows(_ connection: StoreConnection, layout: StoreLayout) throws -> [String: Int] {
+        let reader = ObjectReader(connection: connection, layout: layout, path: connection.path)
+        var rows: [String: Int] = [:]
+        for entity in layout.model.entities where !entity.isAbstract {
+            rows[entity.name] = try reader.count(of: entity.name, includingSubentities: false)
+        }
+        return rows
     }
 
     /// What the handler did: its saves, and the changes it left unsaved (discarded); and what
@@ -61,6 +73,8 @@ enum HandlerMigration {
     private struct Outcome {
         var saves = 0, discarded = 0
         var contents: ContentSummary?
+        /// Rows per entity before and after the handler, in its transaction.
+        var rowsBefore: [String: Int] = [:], rowsAfter: [String: Int] = [:]
 
         func summary(_ step: StageHandlerStep) -> String {
             "\(step.name): \(saves) save\(saves == 1 ? "" : "s")"
@@ -101,6 +115,7 @@ enum HandlerMigration {
                         fix: "run the migration again")
                 }
                 try OtherWriters.requireUnchanged(connection, since: context.contentsBefore, store: path)
+                let before = try rows(connection, layout: layout)
                 let objects = try MigrationContext(
                     version: step.version.name, layout: layout, connection: connection, path: path)
                 objects.changeObserver = { [cancellation = context.cancellation] in
@@ -109,6 +124,7 @@ enum HandlerMigration {
                 }
                 try step.handler(objects)
                 outcome = Outcome(saves: objects.saves, discarded: try objects.discardUnsaved())
+                (outcome.rowsBefore, outcome.rowsAfter) = (before, try rows(connection, layout: layout))
                 try context.cancellation.check()  // the last moment to change one's mind
                 if context.summarizesContents { outcome.contents = try connection.contentSummary() }
             }
