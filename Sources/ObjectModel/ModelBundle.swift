@@ -78,7 +78,7 @@ public struct ModelBundle: Hashable, Sendable {
     /// The version new stores use and migrations go to.
     public var currentVersionName: String
     /// Whether no file names the current version and ``currentVersionName`` is Chrysalis's guess
-    /// (``CurrentVersion``): `migrate` then needs the target named.
+    /// (`CurrentVersion`): `migrate` then needs the target named.
     public var currentIsGuessed = false
     /// How ``versions`` are ordered: as the app states it, or by name.
     public var versionOrder: VersionOrder = .byName

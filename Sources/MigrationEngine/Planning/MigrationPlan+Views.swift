@@ -5,7 +5,7 @@ extension MigrationPlan {
     /// Refuses a plan whose inferred steps would stop at an app's view: one over a column a step
     /// drops, or over a table it renames, cannot be made again after the step, which rolls back
     /// (after the steps before it ran). The plan's leading inferred steps are rehearsed with
-    /// their own statements on the store's schema without its rows (``SchemaRehearsal``), which
+    /// their own statements on the store's schema without its rows (`SchemaRehearsal`), which
     /// costs milliseconds at any size; a store with no view of an app's is not rehearsed.
     ///
     /// - Parameter path: The store the plan was made for.
