@@ -5,7 +5,7 @@ extension ConsoleState {
     /// A key while help is open: the scroll keys move it, `?`, Esc and `q` close it; returns
     /// false for any other key.
     mutating func readHelp(_ key: Key) -> Bool {
-        let last = max(0, Overlays.helpLines(self).count - Overlays.helpRows(self))
+        let last = Overlays.lastHelpTop(self)
         switch key {
         case .character("?"), .escape, .character("q"): showHelp = false
         case .down, .character("j"): helpTop = min(helpTop + 1, last)

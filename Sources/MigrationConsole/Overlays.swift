@@ -106,14 +106,22 @@ enum Overlays {
     /// Rows of help the box shows at once: the body's rows, less the box's edges.
     static func helpRows(_ state: ConsoleState) -> Int { max(Screens.body(state).height - 2, 1) }
 
+    /// The first line the help can scroll to: with more lines than rows, the box's last row says
+    /// where it stands, so one row fewer shows help and `G` must go one line further.
+    static func lastHelpTop(_ state: ConsoleState) -> Int {
+        let count = helpLines(state).count, rows = helpRows(state)
+        return count > rows ? count - max(rows - 1, 1) : 0
+    }
+
     /// Help over the body, never over the title, the status line or the key bar; it scrolls.
     static func help(_ state: ConsoleState, _ grid: inout Grid) {
         let lines = helpLines(state)
         let rows = helpRows(state)
-        let top = max(0, min(state.helpTop, lines.count - rows))
+        let top = max(0, min(state.helpTop, lastHelpTop(state)))
         var shown = Array(lines.dropFirst(top).prefix(rows))
         if lines.count > rows {
-            shown[shown.count - 1] = "lines \(top + 1)–\(top + rows - 1) of \(lines.count): j k PgUp PgDn scroll"
+            shown = Array(shown.prefix(max(rows - 1, 1)))
+            shown.append("lines \(top + 1)–\(top + shown.count) of \(lines.count): j k PgUp PgDn scroll")
         }
         box(shown, title: "Keys", state: state, grid: &grid, top: Screens.body(state).y)
     }

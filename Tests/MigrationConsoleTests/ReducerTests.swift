@@ -281,6 +281,22 @@ import Testing
         #expect(text.contains("Cannot migrate: browse only"))
     }
 
+    /// `G` in help shows its very last line: the box's last row says where it stands (`lines
+    /// 20–38 of 38`), and `G` once stopped one line short of the end.
+    @Test func helpsEndShowsItsLastLine() throws {
+        var state = state()
+        _ = state.reduce(.key(.character("?")))
+        let footer = #/lines (\d+)–(\d+) of (\d+): j k PgUp PgDn scroll/#
+        let first = try #require(Screens.render(state).text.firstMatch(of: footer), "help is longer than its box")
+        #expect(first.output.1 == "1")
+        _ = state.reduce(.key(.character("G")))
+        let end = try #require(Screens.render(state).text.firstMatch(of: footer))
+        #expect(end.output.2 == end.output.3, "the last line is in view: \(end.output.0)")
+        _ = state.reduce(.key(.character("k")))
+        let up = try #require(Screens.render(state).text.firstMatch(of: footer))
+        #expect(Int(up.output.2) == Int(end.output.3).map { $0 - 1 })
+    }
+
     @Test func helpOpensAndCloses() {
         var state = state()
         _ = state.reduce(.key(.character("?")))
