@@ -9,30 +9,11 @@ final class TrueCausesTests: XCTestCase {
     private let books = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Sources/Demo/Resources/Books")
 
-    private func run(_ arguments: [String]) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/" + arguments[0])
-        process.arguments = Array(arguments.dropFirst())
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
-    }
-
     /// Needs root to mount the volume (CI runs as root); skipped otherwise.
     func testAStoreAlreadyAtItsVersionOnAReadOnlyVolumeHasNothingToDo() throws {
-        let volume = FileManager.default.temporaryDirectory.appendingPathComponent("chrysalis-ro-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: volume, withIntermediateDirectories: true)
-        guard try run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", volume.path]) == 0 else {
-            try? FileManager.default.removeItem(at: volume)
-            throw XCTSkip("cannot mount a tmpfs here (needs root): \(volume.path)")
-        }
-        addTeardownBlock { [self] in
-            _ = try? run(["umount", volume.path])
-            try? FileManager.default.removeItem(at: volume)
-        }
-        let store = try Fixtures.copyStore(books.appendingPathComponent("Model1.sqlite"), into: volume)
-        XCTAssertEqual(try run(["mount", "-o", "remount,ro", volume.path]), 0)
+        let volume = try TinyVolume(megabytes: 4, test: self)
+        let store = try Fixtures.copyStore(books.appendingPathComponent("Model1.sqlite"), into: volume.root)
+        try volume.remountReadOnly()
         let result = try ChrysalisRunner.run([
             "migrate", store.path, "--model", books.appendingPathComponent("Model.xcdatamodeld").path, "--to", "Model1",
         ])

@@ -37,6 +37,16 @@ public struct TinyVolume: Sendable {
 
     public func path(_ name: String) -> String { root.appendingPathComponent(name).path }
 
+    /// Mounts the volume again read-only, as a read-only medium or mount is.
+    public func remountReadOnly() throws {
+        let remount = Process()
+        remount.executableURL = URL(fileURLWithPath: "/bin/mount")
+        remount.arguments = ["-o", "remount,ro", root.path]
+        try remount.run()
+        remount.waitUntilExit()
+        XCTAssertEqual(remount.terminationStatus, 0, "mount -o remount,ro \(root.path)")
+    }
+
     /// Writes a filler file until only `leaving` bytes are free.
     public func fill(leaving: Int) throws {
         let descriptor = open(path("filler"), O_WRONLY | O_CREAT | O_APPEND, 0o644)
