@@ -48,6 +48,24 @@ public struct DemoRunner: Sendable {
         directory.appendingPathComponent(example.storeName + ".sqlite").path
     }
 
+    /// Makes `--dir` and checks a store can be made in it, naming the system's reason when not (a
+    /// read-only volume, no permission) before anything is written.
+    private func makeFolder() throws {
+        var failure: Error?
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch { failure = error }
+        if let cause = OpenFailure.cannotCreate(in: directory.path) {
+            throw MigrationError(
+                .notFound, "\(storePath) \(cause.problem)", fix: cause.fix.replacingOccurrences(of: "give a folder", with: "give --dir a folder"))
+        }
+        if let failure {
+            throw MigrationError(
+                .notFound, "the demo's folder \(directory.path) cannot be made: \(failure.localizedDescription)",
+                fix: "give --dir a folder this user can write in")
+        }
+    }
+
     /// Creates the starting store: the text's rows, then `rows` generated ones. Shows the
     /// example's opening queries only when `showBefore` (the console shows its own screens).
     public func prepare(showBefore: Bool = true, _ report: (Event) -> Void) throws -> ModelBundle {
@@ -55,7 +73,7 @@ public struct DemoRunner: Sendable {
         guard let start = bundle.version(named: example.startVersion) else {
             throw MigrationError(.notFound, "the \(example.name) bundle has no version \(example.startVersion)")
         }
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try makeFolder()
         guard !FileManager.default.fileExists(atPath: storePath) else {
             throw MigrationError(
                 .notFound, "\(storePath) already exists; the demo never overwrites a store",

@@ -38,6 +38,9 @@ extension StoreError {
                 .busy, path: path, "is locked by another process (\(message))",
                 fix: "close the app or process using it and try again")
         case .SQLITE_CANTOPEN:
+            if let cause = OpenFailure.cause(path: path) {
+                return StoreError(.unreadable, path: path, cause.problem, fix: cause.fix)
+            }
             return StoreError(
                 .unreadable, path: path, "cannot be opened (\(message))",
                 fix: "check that the file and its directory are readable")
