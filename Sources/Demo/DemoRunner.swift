@@ -57,7 +57,8 @@ public struct DemoRunner: Sendable {
         } catch { failure = error }
         if let cause = OpenFailure.cannotCreate(in: directory.path) {
             throw MigrationError(
-                .notFound, "\(storePath) \(cause.problem)", fix: cause.fix.replacingOccurrences(of: "give a folder", with: "give --dir a folder"))
+                .notFound, "\(storePath) \(cause.problem)",
+                fix: cause.fix.replacingOccurrences(of: "give a folder", with: "give --dir a folder"))
         }
         if let failure {
             throw MigrationError(

@@ -53,7 +53,8 @@ final class TrueCausesTests: XCTestCase {
         let result = try ChrysalisRunner.run(["inspect", store.path])
         XCTAssertEqual(result.status, 1, result.stdout)
         XCTAssertTrue(result.stderr.contains("and SQLite accepts at most 511"), result.stderr)
-        XCTAssertTrue(result.stderr.contains("Fix: move the store, or link its folder, to a shorter path"), result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains("Fix: move the store, or link its folder, to a shorter path"), result.stderr)
     }
 
     /// `demo --dir` and `fixture --out` on a read-only volume, inside it, or in a folder that is
@@ -75,6 +76,7 @@ final class TrueCausesTests: XCTestCase {
         }
         let missing = try scratchDirectory().appendingPathComponent("nosuch/new.sqlite").path
         let result = try ChrysalisRunner.run(["fixture", bundle, "--rows", "1", "--out", missing])
-        XCTAssertTrue(result.stderr.contains("does not exist. Fix: create the folder, or check the path"), result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains("does not exist. Fix: create the folder, or check the path"), result.stderr)
     }
 }

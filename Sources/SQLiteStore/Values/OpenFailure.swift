@@ -1,7 +1,8 @@
+internal import GRDBSQLite
+
 #if canImport(Glibc)
     import Glibc
 #endif
-internal import GRDBSQLite
 
 /// Why SQLite could not open a file, found from the file system.
 ///
