@@ -211,4 +211,85 @@ final class RecoveryTruthTests: XCTestCase {
             FileManager.default.fileExists(atPath: backup), "the store is at BookStore 2, its backup at BookStore: kept"
         )
     }
+
+    /// A kill while step 1 copies the store aside: the journal is written, the backup not yet
+    /// noted, and the half-made copy is a work file. The store never changed: recover says so,
+    /// and never that the original was put back.
+    func testAKillWhileStepOneCopiesTheStoreAsideSaysNothingChanged() throws {
+        let (store, journal, backup) = try killedHalfWay()
+        for sidecar in StoreFiles.sidecars(of: store) { unlink(sidecar) }
+        XCTAssertEqual(rename(backup, store), 0, "the premise: the store is the original")
+        var record = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: journal))) as? [String: Any])
+        XCTAssertNotNil(record.removeValue(forKey: "originalFiles"), "the premise: a journal that noted its backup")
+        try (JSONSerialization.data(withJSONObject: record) + Data("\n".utf8)).write(to: URL(fileURLWithPath: journal))
+        XCTAssertEqual(
+            MigrationRunner.pendingRecovery(store: store),
+            """
+            a migration to BookStore 5 was stopped before its first step changed the store, which is as it was, at \
+            BookStore; `chrysalis recover` (or `migrate`) removes what it left
+            """)
+        let done = try MigrationRunner.recover(store: store)
+        XCTAssertEqual(
+            done,
+            [
+                """
+                an earlier run was stopped before its first step changed the store, which is as it was, at \
+                BookStore; the journal it left was removed
+                """
+            ])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: journal))
+    }
+
+    /// A one-step in-place plan killed before it committed: the store is as it was, and the copy
+    /// the step made is named by `inspect` and by `recover`, which removes it.
+    func testAnUncommittedInPlaceStepsCopyIsNamedWhenRemoved() throws {
+        let (directory, path) = try bookStore1(rows: 10)
+        let stale = directory.appendingPathComponent("BookStore~.sqlite").path
+        try FileManager.default.copyItem(atPath: path, toPath: stale)
+        try Data((stale + "\n").utf8).write(to: directory.appendingPathComponent(".BookStore.sqlite.chrysalis-backup"))
+        XCTAssertEqual(
+            MigrationRunner.pendingRecovery(store: path),
+            """
+            an in-place migration step was stopped before it committed, so the store is as it was; `chrysalis \
+            recover` (or `migrate`) removes the copy it had made, BookStore~.sqlite
+            """)
+        XCTAssertEqual(
+            try MigrationRunner.recover(store: path),
+            [
+                """
+                an in-place step was stopped before it committed, so the store is as it was; the copy it had made, \
+                \(stale), was removed
+                """
+            ])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), ["BookStore.sqlite"])
+    }
+
+    /// Step 1 of a plan, in place, killed before it committed: its copy is the plan's original,
+    /// the store never changed. Recover removes the copy and the journal and says nothing was
+    /// put back.
+    func testAKillInStepOneBeforeItCommittedSaysNothingWasPutBack() throws {
+        let (store, journal, backup) = try killedHalfWay()
+        for sidecar in StoreFiles.sidecars(of: store) { unlink(sidecar) }
+        unlink(store)
+        try FileManager.default.copyItem(atPath: backup, toPath: store)
+        let marker = URL(fileURLWithPath: store).deletingLastPathComponent()
+            .appendingPathComponent(".BookStore.sqlite.chrysalis-backup")
+        try Data((backup + "\n").utf8).write(to: marker)
+        XCTAssertEqual(
+            try MigrationRunner.recover(store: store),
+            [
+                """
+                an in-place step was stopped before it committed, so the store is as it was; the copy it had made, \
+                \(backup), was removed
+                """,
+                """
+                an earlier run was stopped before its first step changed the store, which is as it was, at \
+                BookStore; the journal it left was removed
+                """,
+            ])
+        for file in [journal, backup, marker.path] {
+            XCTAssertFalse(FileManager.default.fileExists(atPath: file), file)
+        }
+    }
 }

@@ -43,6 +43,13 @@ extension MigrationRunner {
                 """
         }
         let work = StoreSwap.Paths(store: path)
+        if let stale = StoreSwap.staleBackup(store: path) {
+            return
+                """
+                an in-place migration step was stopped before it committed, so the store is as it was; \
+                `chrysalis recover` (or `migrate`) removes the copy it had made, \((stale as NSString).lastPathComponent)
+                """
+        }
         if [work.newStore, work.workStore, work.journal].contains(where: { FileManager.default.fileExists(atPath: $0) })
         {
             return
@@ -88,8 +95,15 @@ extension MigrationRunner {
         let leftovers = [work.newStore, work.workStore, work.journal].filter {
             FileManager.default.fileExists(atPath: $0)
         }
-        try StoreSwap.recover(store: path)
+        let stale = try StoreSwap.recover(store: path)
         if !leftovers.isEmpty { done.append("an interrupted step's work files were removed") }
+        if let stale {
+            done.append(
+                """
+                an in-place step was stopped before it committed, so the store is as it was; the copy it had made, \
+                \(StoreFiles.named(stale)), was removed
+                """)
+        }
         if let plan = try recoverInterruptedPlan(store: path) { done.append(plan) }
         return done
     }

@@ -305,7 +305,14 @@ struct PlanJournal {
                 )
             }
             try end(store: store)
-            return .restored(version: record.sourceVersion)
+            // The store is the backup's very file only when a restore moved it back; else the
+            // plan stopped before step 1 changed the store (a kill while it copied the store
+            // aside, or an uncommitted in-place step whose stale copy was removed).
+            let restored = record.originalFiles?[""].map { noted in
+                FileStamp(of: store).map { $0.device == noted.device && $0.inode == noted.inode } ?? false
+            }
+            return restored == true
+                ? .restored(version: record.sourceVersion) : .untouched(version: record.sourceVersion)
         }
         if current == target {
             // Only the run's own backup is removed: a file someone else put at its name stays.

@@ -66,11 +66,12 @@ enum StoreSwap {
     }
 
     /// Removes what an interrupted migration left (never the store or a backup), undoing an
-    /// interrupted swap first.
+    /// interrupted swap first. Returns the stale copy of an uncommitted in-place step it removed.
     ///
     /// Finishing the swap instead would move the store to the next version under a caller that
     /// already planned from the old one: the step it then runs finds the wrong version and fails.
-    static func recover(store: String) throws {
+    @discardableResult
+    static func recover(store: String) throws -> String? {
         let paths = Paths(store: store)
         if OwnFiles.exists(paths.journal) {
             // A journal cut short (no final newline) was never synced: the swap had not begun.
@@ -87,7 +88,7 @@ enum StoreSwap {
         for file in [paths.newStore, paths.workStore] {
             for path in StoreFiles.paths(of: file) { unlink(path) }
         }
-        try removeStaleBackup(store: store)
+        return try removeStaleBackup(store: store)
     }
 
     /// `.Name.ext.chrysalis-backup`: names the backup an in-place step is copying or has copied,
@@ -101,19 +102,29 @@ enum StoreSwap {
     /// backup, which the next run would otherwise keep and pass over for `Name~2.ext`. The
     /// marker names it; it is removed only while the store still has the backup's hashes (the
     /// step never committed, so the backup is a copy of what the store is now), else kept.
-    private static func removeStaleBackup(store: String) throws {
+    private static func removeStaleBackup(store: String) throws -> String? {
         let marker = backupMarker(for: store)
-        guard OwnFiles.exists(marker) else { return }
-        let named = OwnFiles.contents(of: marker).map { String(decoding: $0, as: UTF8.self) } ?? ""
-        let backup = named.trimmingCharacters(in: .whitespacesAndNewlines)
-        if !backup.isEmpty, PlanJournal.isBeside(backup, store: store), FileManager.default.fileExists(atPath: backup),
-            let kept = try? PersistentStore.open(at: backup).metadata().versionHashes,
-            let now = try? PersistentStore.open(at: store).metadata().versionHashes, kept == now
-        {
-            for path in StoreFiles.paths(of: backup) { unlink(path) }
+        guard OwnFiles.exists(marker) else { return nil }
+        let stale = staleBackup(store: store)
+        if let stale {
+            for path in StoreFiles.paths(of: stale) { unlink(path) }
         }
         unlink(marker)
         try syncDirectory(of: store)
+        return stale
+    }
+
+    /// The copy the marker names when it is stale: beside the store, with the store's hashes
+    /// (the step that made it never committed). Reads only.
+    static func staleBackup(store: String) -> String? {
+        let named = OwnFiles.contents(of: backupMarker(for: store)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        let backup = named.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !backup.isEmpty, PlanJournal.isBeside(backup, store: store),
+            FileManager.default.fileExists(atPath: backup),
+            let kept = try? PersistentStore.open(at: backup).metadata().versionHashes,
+            let now = try? PersistentStore.open(at: store).metadata().versionHashes, kept == now
+        else { return nil }
+        return backup
     }
 
     /// Swaps `newStore` in for the store, keeping the store as `backup` (default: the first free
