@@ -64,12 +64,16 @@ struct PlanReport: Encodable {
     /// Why each unused mapping model is not used, and what a run does first (an interrupted
     /// plan undone).
     var notes: [String]
+    /// What later steps require of the rows, checked only when they run: while not empty, the
+    /// plan runs only if the rows allow it (and `plan` exits 4).
+    var checkedWhenRun: [String]
 
     init(_ plan: MigrationPlan, store: String) {
         self.store = store
         unusedMappings = plan.unusedMappings
         beyondModel = plan.beyondModel
         notes = plan.notes
+        checkedWhenRun = plan.requirementsCheckedWhenRun
         storeVersion = plan.storeVersion
         targetVersion = plan.targetVersion
         steps = plan.steps.map { step in
@@ -117,6 +121,13 @@ struct PlanReport: Encodable {
         }
         if !beyondModel.isEmpty { lines += ["", "Beyond the model:"] + beyondModel.map { "  • \($0)" } }
         if !notes.isEmpty { lines += ["", "Notes:"] + notes.map { "  • \($0)" } }
+        if !checkedWhenRun.isEmpty {
+            lines += ["", "Checked only when the step runs (the rows it needs are written by the steps before it):"]
+            lines += checkedWhenRun.map { "  • \($0)" }
+            lines.append(
+                "`migrate` refuses the plan at that step if a row breaks one, and puts the original back; "
+                    + "nothing is lost, but the plan is not known to run (exit status 4).")
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ObjectModel
 import TestSupport
 import XCTest
 
@@ -85,5 +86,47 @@ final class PlanCommandTests: XCTestCase {
         ])
         XCTAssertEqual(current.status, 0, current.stderr)
         XCTAssertTrue(current.stdout.contains("is already at Model1: nothing to do"), current.stdout)
+    }
+
+    /// V2 adds an optional `body`, V3 makes it required without a default: step 2's requirement
+    /// depends on rows step 1 writes, so `plan --stepwise` cannot know it now. It says so, with
+    /// the step, and exits 4; one step straight across is checked against the rows, and passes.
+    func testALaterStepsRowCheckIsSaidAndSetsTheExitStatus() throws {
+        let directory = try scratchDirectory()
+        let entities = [
+            #"<attribute name="title" optional="YES" attributeType="String"/>"#,
+            #"<attribute name="body" optional="YES" attributeType="String"/><attribute name="title" optional="YES" attributeType="String"/>"#,
+            #"<attribute name="body" attributeType="String"/><attribute name="title" optional="YES" attributeType="String"/>"#,
+        ]
+        let versions = try entities.enumerated().map { index, attributes in
+            ModelBundle.Version(
+                name: "V\(index + 1)",
+                model: try ModelXMLReader.read(
+                    Data(
+                        #"<?xml version="1.0" encoding="UTF-8"?><model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0"><entity name="Note">\#(attributes)</entity></model>"#
+                            .utf8), file: "V\(index + 1)"))
+        }
+        let bundle = directory.appendingPathComponent("App.xcdatamodeld")
+        try ModelBundle(name: "App", versions: versions, currentVersionName: "V3").write(to: bundle)
+        let store = directory.appendingPathComponent("App.sqlite").path
+        let made = try ChrysalisRunner.run(["fixture", bundle.path, "--version", "V1", "--rows", "0", "--out", store])
+        XCTAssertEqual(made.status, 0, made.stderr)
+
+        let stepwise = try ChrysalisRunner.run(["plan", store, "--model", bundle.path, "--stepwise"])
+        XCTAssertEqual(stepwise.status, 4, stepwise.stderr)
+        XCTAssertTrue(
+            stepwise.stdout.contains(
+                "Checked only when the step runs (the rows it needs are written by the steps before it):\n"
+                    + "  • step 2 (V2 → V3): Note.body becomes required and has no default value"), stepwise.stdout)
+        let json = try ChrysalisRunner.run(["plan", store, "--model", bundle.path, "--stepwise", "--json"])
+        XCTAssertEqual(json.status, 4, json.stderr)
+        let plan = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(
+            plan["checkedWhenRun"] as? [String],
+            ["step 2 (V2 → V3): Note.body becomes required and has no default value"])
+
+        let straight = try ChrysalisRunner.run(["plan", store, "--model", bundle.path])
+        XCTAssertEqual(straight.status, 0, straight.stdout + straight.stderr)
+        XCTAssertFalse(straight.stdout.contains("Checked only when"), straight.stdout)
     }
 }

@@ -41,3 +41,18 @@ extension MigrationPlan {
         }
     }
 }
+
+extension MigrationPlan {
+    /// What a later inferred step requires of rows earlier steps write (a new required value, a
+    /// new uniqueness), which can only be checked when that step runs: `migrate` then refuses the
+    /// plan if a row breaks it, and puts the original back. Empty when every requirement was
+    /// checked against the store now (the first step's are, before the plan is made).
+    public var requirementsCheckedWhenRun: [String] {
+        steps.enumerated().dropFirst().flatMap { index, step -> [String] in
+            guard case .lightweight(let inference) = step.kind else { return [] }
+            return inference.requirements.map {
+                "step \(index + 1) (\(step.source.name) → \(step.destination.name)): \($0.description)"
+            }
+        }
+    }
+}
