@@ -38,6 +38,26 @@ final class LimitsTests: XCTestCase {
         return (shell.terminationReason, shell.terminationStatus, said)
     }
 
+    /// A volume with bytes to spare and no inode left: "No space left on device" at the first
+    /// new file was reported as a full disk with 60 MB free. Refused before any work, naming
+    /// inodes; the store and its folder as they were.
+    func testAVolumeWithoutInodesIsNamedBeforeAnyWork() throws {
+        let volume = try TinyVolume(megabytes: 64, inodes: 5, test: self)
+        let store = volume.path("BookStore.sqlite")
+        XCTAssertEqual(
+            try ChrysalisRunner.run(["fixture", bundle, "--version", "BookStore", "--rows", "100", "--out", store])
+                .status, 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: store))
+        let listing = try FileManager.default.contentsOfDirectory(atPath: volume.root.path)
+        let run = try migrate(store, under: "-n 1024")
+        XCTAssertEqual(run.status, 1, run.stderr)
+        XCTAssertTrue(run.stderr.contains("not enough free inodes for the plan BookStore → BookStore 2"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("bytes are not what is short"), run.stderr)
+        XCTAssertFalse(run.stderr.contains("free space"), run.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store)), before)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: volume.root.path), listing)
+    }
+
     func testAFileSizeLimitBelowTheStoreIsNamedBeforeAnyWork() throws {
         let (folder, store) = try store(rows: 3000)
         let before = try Data(contentsOf: URL(fileURLWithPath: store))

@@ -10,13 +10,17 @@ import XCTest
 public struct TinyVolume: Sendable {
     public let root: URL
 
-    public init(megabytes: Int, test: XCTestCase) throws {
+    /// Mounts a tmpfs of `megabytes`, holding at most `inodes` files and folders when given.
+    public init(megabytes: Int, inodes: Int? = nil, test: XCTestCase) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "chrysalis-tiny-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let mount = Process()
         mount.executableURL = URL(fileURLWithPath: "/bin/mount")
-        mount.arguments = ["-t", "tmpfs", "-o", "size=\(megabytes)m", "tmpfs", directory.path]
+        mount.arguments = [
+            "-t", "tmpfs", "-o", "size=\(megabytes)m" + (inodes.map { ",nr_inodes=\($0)" } ?? ""), "tmpfs",
+            directory.path,
+        ]
         mount.standardError = FileHandle.nullDevice
         try mount.run()
         mount.waitUntilExit()

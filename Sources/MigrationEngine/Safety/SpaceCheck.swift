@@ -91,6 +91,7 @@ package struct SpaceCheck: Sendable {
     /// step A → B`, `the plan A → C (3 steps)`).
     func require(store: String, for what: String) throws {
         try Self.requireFileSizeLimit(store: store, for: what)
+        try Self.requireFreeInodes(store: store, for: what)
         guard let free = Self.freeBytes(near: store), free < needed else { return }
         throw MigrationError(
             .noSpace,
@@ -125,6 +126,34 @@ package struct SpaceCheck: Sendable {
             fix: "raise the limit (`ulimit -f unlimited`, or ask whoever set it), then run again")
     }
 
+    /// The most files a step has beside the store at once: the lock, the plan journal, the
+    /// backup marker, the backup and its `-wal`, the work store, the new store and their
+    /// journals, the swap journal.
+    static let filesAtOnce = 10
+
+    /// A volume with bytes free but no inode left (a tmpfs or an ext4 volume of many small
+    /// files) fails the step's first new file with "No space left on device": refused before
+    /// any work, naming inodes, not bytes.
+    static func requireFreeInodes(store: String, for what: String) throws {
+        guard let inodes = freeInodes(near: store), inodes < filesAtOnce else { return }
+        throw MigrationError(
+            .noSpace,
+            """
+            not enough free inodes for \(what): it makes up to \(filesAtOnce) files beside \(store), and its \
+            volume can hold only \(inodes) more (`df -i` shows its inodes; bytes are not what is short)
+            """,
+            fix: "remove files on that volume, or copy the store to another volume and migrate it there")
+    }
+
+    /// Inodes an unprivileged writer may still take on the volume holding `path`; nil when
+    /// unknown or when the volume has no fixed number of them (btrfs reports none).
+    static func freeInodes(near path: String) -> Int? {
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        var info = statvfs()
+        guard statvfs(directory, &info) == 0, info.f_files > 0 else { return nil }
+        return Int(clamping: info.f_favail)
+    }
+
     /// `error` as the step should report it: a full disk names what the step needed.
     func explain(_ error: Error, store: String, step: String) -> Error {
         Self.isFullDisk(error) ? fullDiskError(store: store, step: step, underlying: error) : error
@@ -132,6 +161,16 @@ package struct SpaceCheck: Sendable {
 
     /// The error for a disk that filled up during the step, naming what the step needed.
     private func fullDiskError(store: String, step: String, underlying: Error) -> MigrationError {
+        if let inodes = Self.freeInodes(near: store), inodes == 0 {
+            return MigrationError(
+                .noSpace,
+                """
+                the volume ran out of inodes during the step \(step): it cannot hold another file beside \(store), \
+                though bytes are free (`df -i` shows its inodes); the step rolled back and its partial files were \
+                removed (\(underlying))
+                """,
+                fix: "remove files on that volume, or copy the store to another volume and migrate it there")
+        }
         let free = Self.freeBytes(near: store).map { ", \(Self.format($0)) free now" } ?? ""
         return MigrationError(
             .noSpace,
