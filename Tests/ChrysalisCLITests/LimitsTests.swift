@@ -58,6 +58,30 @@ final class LimitsTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: volume.root.path), listing)
     }
 
+    /// SQLite sorts an index build that outgrows its memory in its temporary folder, often a
+    /// small `/tmp` of its own: when that fills, the message said the store's volume was full
+    /// with gigabytes free there. It names the folder, how it was chosen, and SQLITE_TMPDIR.
+    func testAFullTemporaryFolderIsNamedNotTheStoresVolume() throws {
+        let temporary = try TinyVolume(megabytes: 1, test: self)
+        let (_, store) = try self.store(rows: 0)
+        let three = URL(fileURLWithPath: store).deletingLastPathComponent().appendingPathComponent("Three.sqlite").path
+        XCTAssertEqual(
+            try ChrysalisRunner.run([
+                "fixture", bundle, "--version", "BookStore 3", "--rows", "200000", "--out", three,
+            ]).status, 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: three))
+        let mapping = ChrysalisRunner.demoResources.appendingPathComponent("Mappings/BookStore3To4.mapping.yaml").path
+        let run = try ChrysalisRunner.run(
+            ["migrate", three, "--model", bundle, "--mappings", mapping, "--to", "BookStore 4"],
+            executable: "chrysalis-demos", environment: ["SQLITE_TMPDIR": temporary.root.path])
+        XCTAssertEqual(run.status, 1, run.stderr)
+        XCTAssertTrue(
+            run.stderr.contains("SQLite's temporary folder \(temporary.root.path) (from SQLITE_TMPDIR)"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("point SQLITE_TMPDIR at a folder on a volume with about"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("the store is as it was, at BookStore 3"), run.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: three)), before)
+    }
+
     func testAFileSizeLimitBelowTheStoreIsNamedBeforeAnyWork() throws {
         let (folder, store) = try store(rows: 3000)
         let before = try Data(contentsOf: URL(fileURLWithPath: store))

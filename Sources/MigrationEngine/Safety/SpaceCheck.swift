@@ -171,6 +171,7 @@ package struct SpaceCheck: Sendable {
                 """,
                 fix: "remove files on that volume, or copy the store to another volume and migrate it there")
         }
+        if let temporary = temporaryFolderFilled(store: store) { return temporary.error(step: step, underlying) }
         let free = Self.freeBytes(near: store).map { ", \(Self.format($0)) free now" } ?? ""
         return MigrationError(
             .noSpace,
@@ -179,6 +180,43 @@ package struct SpaceCheck: Sendable {
             (\(reason))\(free); the step rolled back and its partial files were removed (\(underlying))
             """,
             fix: "free at least \(Self.format(needed)) on that volume and run the migration again")
+    }
+
+    /// SQLite's temporary folder, when it is on another volume than the store's and that volume
+    /// is the one short of space: the store's has room for the step, it has less than the store.
+    private func temporaryFolderFilled(store: String) -> TemporaryFolderFull? {
+        let folder = SQLiteTemporaryFolder.current()
+        var storeVolume = stat(), folderVolume = stat()
+        let directory = URL(fileURLWithPath: store).deletingLastPathComponent().path
+        guard stat(directory, &storeVolume) == 0, stat(folder.path, &folderVolume) == 0,
+            storeVolume.st_dev != folderVolume.st_dev,
+            let storeFree = Self.freeBytes(near: store), storeFree >= needed,
+            let folderFree = Self.freeBytes(near: folder.path + "/."),
+            folderFree < Int64(StoreFiles.bytes(of: store)) + (1 << 20)
+        else { return nil }
+        return TemporaryFolderFull(folder: folder.path, source: folder.source, free: folderFree, store: store)
+    }
+
+    /// SQLite's temporary folder filled during a step, while the store's volume had room.
+    private struct TemporaryFolderFull {
+        var folder: String, source: String, free: Int64, store: String
+
+        func error(step: String, _ underlying: Error) -> MigrationError {
+            MigrationError(
+                .noSpace,
+                """
+                SQLite's temporary folder \(folder) (\(source)), where it sorts what does not fit in memory (an index build), filled up \
+                during the step \(step): \(SpaceCheck.format(free)) free there, while the store's own volume has \
+                room; the step rolled back and its partial files were removed (\(underlying))
+                """,
+                fix:
+                    """
+                    free space there, or point SQLITE_TMPDIR at a folder on a volume with about \
+                    \(SpaceCheck.format(Int64(StoreFiles.bytes(of: store)))) free (the store's size), and run the \
+                    migration again
+                    """
+            )
+        }
     }
 
     /// Whether `error` says the disk (or SQLite's page limit) is full.
