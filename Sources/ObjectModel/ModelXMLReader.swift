@@ -35,12 +35,8 @@ public enum ModelXMLReader {
     /// - Throws: A `ModelFileError` pointing at the file and line when it cannot be read, is not a
     ///   model, or has an entity inheriting too deeply.
     public static func readFile(contentsOf url: URL) throws -> (model: ManagedObjectModel, findings: [ModelFinding]) {
-        let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw ModelFileError(
-                file: url.path, problem: "cannot be read (\(error.localizedDescription))",
-                fix: "check that the file exists and is readable")
-        }
+        let data = try InputFile.read(
+            url, what: "a model's contents file", fix: "check the model bundle: give its .xcdatamodeld")
         return try readFile(data, file: url.path)
     }
 

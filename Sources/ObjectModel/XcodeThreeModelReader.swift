@@ -24,12 +24,8 @@ public enum XcodeThreeModelReader {
     ///   holds what Chrysalis cannot place.
     public static func read(folder: URL) throws -> ManagedObjectModel {
         let url = folder.appendingPathComponent("elements")
-        let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw ModelFileError(
-                file: url.path, problem: "cannot be read (\(error.localizedDescription))",
-                fix: "check that the file exists and is readable")
-        }
+        let data = try InputFile.read(
+            url, what: "an Xcode 3 model's elements file", fix: "check the model bundle: give its .xcdatamodeld")
         return try read(data, file: url.path)
     }
 

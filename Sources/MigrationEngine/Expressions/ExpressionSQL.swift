@@ -105,7 +105,7 @@ struct ExpressionSQL {
     }
 
     /// `TERNARY(p, a, b)` as `CASE WHEN p THEN a ELSE b END`. The branches must be of one kind
-    /// (or one of them `nil`), so the destination conversion in ``stored(_:in:)`` is right for
+    /// (or one of them `nil`), so the destination conversion in ``stored(_:in:expression:)`` is right for
     /// whichever the row takes; the condition is never NULL (see ExpressionSQL+Predicates.swift).
     private func conditional(_ predicate: Predicate, _ whenTrue: Expression, _ whenFalse: Expression) -> Fragment? {
         guard let condition = compile(predicate), let a = compile(whenTrue), let b = compile(whenFalse) else {
@@ -173,18 +173,28 @@ struct ExpressionSQL {
         }
     }
 
-    /// The SQL that stores `fragment` in an attribute like `destination`, converting as the
-    /// evaluator would; `nil` when the kinds do not convert exactly.
-    static func stored(_ fragment: Fragment, in destination: AttributeDescription) -> String? {
-        guard let target = kind(of: destination) else { return nil }
+    /// The SQL that stores `fragment` (compiled from `expression`) in an attribute like
+    /// `destination`, converting as the evaluator would; `nil` when the kinds do not convert
+    /// exactly. A real stored in an integer attribute is truncated, and one past `Int64` stops
+    /// the statement as the evaluator stops (SQLite's `CAST` would store `Int64.max`).
+    func stored(_ fragment: Fragment, in destination: AttributeDescription, expression: Expression) -> Fragment? {
+        guard let target = Self.kind(of: destination) else { return nil }
+        func sql(_ text: String) -> Fragment { Fragment(sql: text, arguments: fragment.arguments, kind: target) }
         switch (fragment.kind, target) {
-        case (.null, _): return fragment.sql
-        case (.integer, .integer), (.boolean, .boolean), (.date, .date), (.text, .text): return fragment.sql
-        case (.real, .real), (.integer, .real), (.real, .date): return fragment.sql
-        case (.real, .integer), (.boolean, .integer): return "CAST(\(fragment.sql) AS INTEGER)"
-        case (.integer, .boolean), (.real, .boolean): return "(\(fragment.sql) != 0)"
-        case (.boolean, .real): return fragment.sql
-        case (.blob(let a), .blob(let b)) where a == b: return fragment.sql
+        case (.null, _): return fragment
+        case (.integer, .integer), (.boolean, .boolean), (.date, .date), (.text, .text): return fragment
+        case (.real, .real), (.integer, .real), (.real, .date): return fragment
+        case (.real, .integer):
+            let guarded = Fragment(
+                sql: CheckedArithmetic.guarded(fragment.sql, integer: true),
+                arguments: fragment.arguments + [
+                    CheckedArithmetic.label(expression: expression.description, entity: entity.name)
+                ], kind: .real)
+            return Fragment(sql: "CAST(\(guarded.sql) AS INTEGER)", arguments: guarded.arguments, kind: .integer)
+        case (.boolean, .integer): return sql("CAST(\(fragment.sql) AS INTEGER)")
+        case (.integer, .boolean), (.real, .boolean): return sql("(\(fragment.sql) != 0)")
+        case (.boolean, .real): return fragment
+        case (.blob(let a), .blob(let b)) where a == b: return fragment
         default: return nil
         }
     }

@@ -61,6 +61,12 @@ extension MappingModel {
                     "\(destinationName) has no relationship \(property.name)",
                     "map one of: \(relationships.map(\.name).joined(separator: ", "))", property: property.name)
             }
+            for property in mapping.attributeMappings {
+                guard let attribute = attributes.first(where: { $0.name == property.name }),
+                    let problem = Self.constantPastRange(property.expression, of: attribute)
+                else { continue }
+                throw fail(problem, "write a constant the attribute can hold", property: property.name)
+            }
             let updated = filledIn(
                 mapping, attributes: attributes, relationships: relationships, sourceEntity: sourceEntity,
                 source: source)
@@ -101,6 +107,20 @@ extension MappingModel {
             return PropertyMapping(name: relationship.name, expression: inferred, userInfo: given?.userInfo ?? [:])
         }
         return updated
+    }
+
+    /// Why a constant cannot be stored in `attribute`, an integer one: a number past `Int64`
+    /// (`99999999999999999999` reads as a real), which the evaluator refuses on the first row;
+    /// said when the plan is made instead. Nil for anything else.
+    static func constantPastRange(_ expression: Expression?, of attribute: AttributeDescription) -> String? {
+        guard case .constant(.double(let number))? = expression,
+            [.integer16, .integer32, .integer64].contains(attribute.attributeType),
+            !number.isFinite || abs(number) >= 9_223_372_036_854_775_808
+        else { return nil }
+        return """
+            the constant \(number) is past the range of a 64-bit integer, and \(attribute.name) is an \
+            \(attribute.attributeType.displayName) attribute
+            """
     }
 
     /// The entity mapping a relationship's destinations went through: the one from the source

@@ -1,4 +1,5 @@
 import Foundation
+import ObjectModel
 import Yams
 
 /// Reads Chrysalis's readable mapping format, `Name.mapping.yaml`:
@@ -29,9 +30,10 @@ public enum MappingYAMLReader {
     /// - Throws: A `MappingError` when the file cannot be read as UTF-8 text, or, with the line,
     ///   when it is not a mapping file.
     public static func read(at url: URL) throws -> MappingModel {
-        guard let data = FileManager.default.contents(atPath: url.path), let text = String(data: data, encoding: .utf8)
-        else {
-            throw MappingError(file: url.path, problem: "cannot be read as UTF-8 text", fix: "check the path")
+        let data = try InputFile.read(
+            url, what: "a mapping file", fix: "give the path of a Name.mapping.yaml file or a folder of them")
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw MappingError(file: url.path, problem: "is not UTF-8 text", fix: "save the mapping file as UTF-8")
         }
         var name = url.deletingPathExtension().lastPathComponent
         if name.hasSuffix(".mapping") { name = String(name.dropLast(".mapping".count)) }

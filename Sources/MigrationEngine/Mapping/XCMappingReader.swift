@@ -11,11 +11,17 @@ public enum XCMappingReader {
     /// - Returns: The mapping model.
     /// - Throws: A `MappingError` when `xcmapping.xml` cannot be read or is not a mapping model.
     public static func read(at url: URL) throws -> MappingModel {
-        let file = url.lastPathComponent == "xcmapping.xml" ? url : url.appendingPathComponent("xcmapping.xml")
-        guard let data = FileManager.default.contents(atPath: file.path) else {
+        var info = stat()
+        if url.lastPathComponent != "xcmapping.xml", stat(url.path, &info) == 0, info.st_mode & S_IFMT != S_IFDIR {
             throw MappingError(
-                file: file.path, problem: "cannot be read", fix: "give the path of an .xcmappingmodel folder")
+                file: url.path,
+                problem:
+                    "is \(InputFile.kind(of: info.st_mode) ?? "a file"), not an .xcmappingmodel folder or a mapping file",
+                fix: "give the path of an .xcmappingmodel folder or a Name.mapping.yaml file")
         }
+        let file = url.lastPathComponent == "xcmapping.xml" ? url : url.appendingPathComponent("xcmapping.xml")
+        let data = try InputFile.read(
+            file, what: "a mapping model's xcmapping.xml", fix: "give the path of an .xcmappingmodel folder")
         return try read(data, file: file)
     }
 

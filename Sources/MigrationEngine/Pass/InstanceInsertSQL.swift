@@ -114,21 +114,20 @@ struct InstanceInsertSQL {
             if let expression {
                 let origin =
                     onAssociation[attribute.name] != nil ? "the value set on association" : "the value expression"
-                guard let fragment = compiler.compile(expression),
-                    let sql = ExpressionSQL.stored(fragment, in: attribute)
+                guard let compiled = compiler.compile(expression),
+                    let fragment = compiler.stored(compiled, in: attribute, expression: expression)
                 else {
                     return .failure(
                         Reason(text: "\(origin) of \(attribute.name) does not compile to SQL: \(expression)"))
                 }
-                guard ExpressionSQL.fitsParser(ExpressionSQL.Fragment(sql: sql, arguments: [], kind: fragment.kind))
-                else {
+                guard ExpressionSQL.fitsParser(fragment) else {
                     return .failure(
                         Reason(
                             text:
                                 "\(origin) of \(attribute.name) nests deeper than SQLite's parser takes: \(expression)"
                         ))
                 }
-                values.append(sql)
+                values.append(fragment.sql)
                 arguments += fragment.arguments
             } else if let value = defaults[attribute.name]?.sqlValue(for: attribute) {
                 values.append("?")
