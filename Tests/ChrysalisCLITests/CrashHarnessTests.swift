@@ -18,13 +18,15 @@ final class CrashHarnessTests: XCTestCase {
         let environment = ProcessInfo.processInfo.environment
         let totalKills = Int(environment["CHRYSALIS_KILLS"] ?? "") ?? 16
         let totalCancels = Int(environment["CHRYSALIS_CANCELS"] ?? "") ?? 4
+        let totalFills = Int(environment["CHRYSALIS_FILLS"] ?? "") ?? 6
         // A fixed default seed, printed, so a failure in CI replays; set one to explore others.
         let seed = UInt64(environment["CHRYSALIS_CRASH_SEED"] ?? "") ?? 2031
         let only = Set((environment["CHRYSALIS_CRASH_KINDS"] ?? "").split(separator: ",").map(String.init))
         let kinds = CrashKind.all.filter { only.isEmpty || only.contains($0.name) }
         print(
             "crash harness: seed \(seed) (CHRYSALIS_CRASH_SEED), \(totalKills) kills (CHRYSALIS_KILLS) over \(kinds.map(\.name).joined(separator: ", ")), "
-                + "\(totalCancels) cancels (CHRYSALIS_CANCELS) over the multi-step plans")
+                + "\(totalCancels) cancels (CHRYSALIS_CANCELS) over the multi-step plans, "
+                + "\(totalFills) full volumes (CHRYSALIS_FILLS, bytes or inodes taken mid-run; needs root)")
         var random = SplitMix64(seed: seed)
         let root = try Fixtures.makeTemporaryDirectory()
         var keep = false
@@ -34,7 +36,8 @@ final class CrashHarnessTests: XCTestCase {
         var tallies: [CrashTally] = []
         for (index, kind) in kinds.enumerated() {
             let kills = totalKills / kinds.count + (index < totalKills % kinds.count ? 1 : 0)
-            guard kills > 0 else { continue }
+            let fills = totalFills / kinds.count + (index < totalFills % kinds.count ? 1 : 0)
+            guard kills + fills > 0 else { continue }
             let setupStarted = Date()
             let scene = try CrashScene(
                 kind: kind, directory: root.appendingPathComponent(kind.name), fixtures: fixtures)
@@ -45,6 +48,7 @@ final class CrashHarnessTests: XCTestCase {
             let cancelIndex = planKinds.firstIndex { $0.name == kind.name }
             let cancels =
                 cancelIndex.map { totalCancels / planKinds.count + ($0 < totalCancels % planKinds.count ? 1 : 0) } ?? 0
+            try fillVolumes(fills, scene: scene, random: &random, seed: seed, keep: &keep)
             for trialNumber in 0..<(kills + cancels) {
                 let isCancel = trialNumber >= kills
                 let delay = Double(random.next() % 1_000_001) / 1_000_000 * 1.1 * scene.runSeconds
@@ -69,6 +73,37 @@ final class CrashHarnessTests: XCTestCase {
             tallies.append(tally)
         }
         print(CrashTally.total(tallies))
+    }
+
+    /// `count` runs of `scene` on a volume of their own, each with its bytes or its inodes
+    /// taken at a random moment (``CrashScene/fill(_:after:on:trial:)``).
+    private func fillVolumes(
+        _ count: Int, scene: CrashScene, random: inout SplitMix64, seed: UInt64, keep: inout Bool
+    ) throws {
+        guard count > 0 else { return }
+        let sourceBytes = scene.sourceBytes.count
+        let volume: TinyVolume
+        do {
+            volume = try TinyVolume(megabytes: 8 * sourceBytes / 1_000_000 + 24, inodes: 400, test: self)
+        } catch is XCTSkip {
+            print("crash harness: no full volumes for \(scene.kind.name): mounting a tmpfs needs root")
+            return
+        }
+        for trial in 0..<count {
+            let resource = FilledResource.allCases[Int(random.next() % 2)]
+            let delay = Double(random.next() % 1_000_001) / 1_000_000 * 1.1 * scene.runSeconds
+            let outcome = try scene.fill(resource, after: delay, on: volume, trial: trial)
+            print(
+                "crash harness: \(scene.kind.name), \(resource) taken after \(String(format: "%.2f", delay)) s: "
+                    + (outcome.exitedBeforeKill ? "finished first" : "refused, the store as it was")
+                    + (outcome.failures.isEmpty ? "" : " — \(outcome.failures.count) failures"))
+            for failure in outcome.failures {
+                keep = true
+                XCTFail(
+                    "\(scene.kind.name) with its \(resource) taken after \(String(format: "%.3f", delay)) s (seed \(seed)): \(failure)"
+                )
+            }
+        }
     }
 }
 

@@ -23,7 +23,7 @@ struct CrashScene {
     /// One uninterrupted run to the target, from launch to exit, timed after the references
     /// (so on warm caches, like the runs that are killed).
     let runSeconds: Double
-    private let memo = StoreDigest.Memo()
+    let memo = StoreDigest.Memo()
 
     init(kind: CrashKind, directory: URL, fixtures: FixtureCache) throws {
         self.kind = kind
@@ -310,7 +310,7 @@ struct CrashScene {
         return outcome
     }
 
-    private func files(in directory: URL) throws -> [String] {
+    func files(in directory: URL) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
     }
 
@@ -319,7 +319,7 @@ struct CrashScene {
     }
 
     /// `BookStore~2.sqlite-wal` → `Name~2.sqlite-wal`, so leftovers add up across kinds.
-    private func normalized(_ name: String) -> String {
+    func normalized(_ name: String) -> String {
         let base = URL(fileURLWithPath: kind.storeName).deletingPathExtension().lastPathComponent
         return name.replacingOccurrences(of: base, with: "Name")
     }

@@ -137,6 +137,6 @@ struct FilePermissions {
         let reason = String(cString: strerror(code))
         return MigrationError(
             code == ENOSPC ? .noSpace : .swap, "could not \(action): \(reason)",
-            fix: "check the directory's permissions and free space")
+            fix: code == ENOSPC ? "free space on that volume" : "check the folder's permissions")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ObjectModel
+import SQLiteStore
 
 #if canImport(Glibc)
     import Glibc
@@ -112,9 +113,14 @@ enum OwnFiles {
 
     private static func failure(_ action: String, _ path: String) -> MigrationError {
         let code = errno
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        if code == ENOSPC || code == EDQUOT, let exhausted = OpenFailure.volumeExhausted(at: folder) {
+            return MigrationError(
+                .noSpace, "could not \(action) \(TerminalText.oneLine(path)): \(exhausted.problem)", fix: exhausted.fix)
+        }
         return MigrationError(
             code == ENOSPC ? .noSpace : .swap,
             "could not \(action) \(TerminalText.oneLine(path)): \(String(cString: strerror(code)))",
-            fix: "check the folder's permissions and free space")
+            fix: code == ENOSPC ? "free space on that volume and try again" : "check the folder's permissions")
     }
 }

@@ -172,14 +172,19 @@ package struct SpaceCheck: Sendable {
                 fix: "remove files on that volume, or copy the store to another volume and migrate it there")
         }
         if let temporary = temporaryFolderFilled(store: store) { return temporary.error(step: step, underlying) }
-        let free = Self.freeBytes(near: store).map { ", \(Self.format($0)) free now" } ?? ""
+        let free = Self.freeBytes(near: store)
+        let shown = free.map { ", and \(Self.format($0)) are free now that they are gone" } ?? ""
+        let more = free.map { needed - $0 } ?? needed
         return MigrationError(
             .noSpace,
             """
             the disk filled up during the step \(step): it needs about \(Self.format(needed)) beside \(store) \
-            (\(reason))\(free); the step rolled back and its partial files were removed (\(underlying))
+            (\(reason)); the step rolled back and its partial files were removed\(shown) (\(underlying))
             """,
-            fix: "free at least \(Self.format(needed)) on that volume and run the migration again")
+            fix: more > 0
+                ? "free at least \(Self.format(more)) more on that volume and run the migration again"
+                : "something else is writing to that volume: make room for \(Self.format(needed)) and run the migration again"
+        )
     }
 
     /// SQLite's temporary folder, when it is on another volume than the store's and that volume

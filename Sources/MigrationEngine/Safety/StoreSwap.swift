@@ -192,11 +192,17 @@ enum StoreSwap {
                 }
             }
         } catch {
+            // Nothing of the copy stays: its work files, and the marker that named it.
             for suffix in present { unlink(paths.workStore + suffix) }
+            unlink(backupMarker(for: store))
+            let full = SpaceCheck.isFullDisk(error)
+            let exhausted = full ? OpenFailure.volumeExhausted(at: (store as NSString).deletingLastPathComponent) : nil
             throw MigrationError(
-                SpaceCheck.isFullDisk(error) ? .noSpace : .swap,
-                "could not copy \(store) to its backup \(backup): \(error)",
-                fix: "free space on the volume (the backup needs the store's size), or run with --no-backup")
+                full ? .noSpace : .swap,
+                "could not copy \(store) to its backup \(backup): "
+                    + (exhausted.map { "\($0.problem) (\(error))" } ?? "\(error)"),
+                fix: (exhausted?.fix ?? "free space on the volume")
+                    + " (the backup needs the store's size), or run with --no-backup")
         }
         for suffix in present.reversed() {
             guard rename(paths.workStore + suffix, backup + suffix) == 0 else {

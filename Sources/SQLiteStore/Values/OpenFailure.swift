@@ -31,6 +31,10 @@ public enum OpenFailure {
         if info.st_mode & S_IFMT == S_IFDIR {
             return ("cannot be opened: it is a folder", "give the store's file, not its folder")
         }
+        // SQLite makes a `-journal`, or a `-wal` and `-shm`, beside a store it opens.
+        if let exhausted = volumeExhausted(at: folder) {
+            return ("cannot be opened: SQLite makes its files beside it, and " + exhausted.problem, exhausted.fix)
+        }
         if access(path, R_OK) != 0 {
             return (
                 "cannot be opened: the file's mode \(String(info.st_mode & 0o7777, radix: 8)) does not let this user (uid \(getuid())) read it",
@@ -54,8 +58,31 @@ public enum OpenFailure {
         return cannotCreate(inExisting: existing)
     }
 
+    /// Why no file can be made on the volume holding `folder` whatever its permissions: no
+    /// inode left (a volume of many small files, a tmpfs), or no byte. Nil when it has both.
+    ///
+    /// - Parameter folder: A folder on the volume.
+    /// - Returns: The problem (after "cannot be created: ") and its fix.
+    public static func volumeExhausted(at folder: String) -> (problem: String, fix: String)? {
+        var volume = statvfs()
+        guard statvfs(folder, &volume) == 0 else { return nil }
+        if volume.f_files > 0, volume.f_favail == 0 {
+            return (
+                "its volume has no inode left for another file (`df -i \(folder)`), though bytes may be free",
+                "remove files on that volume, or copy the store to another volume and work there"
+            )
+        }
+        if volume.f_bavail == 0 {
+            return ("its volume is full (`df \(folder)`)", "free space on that volume and try again")
+        }
+        return nil
+    }
+
     /// Why a file cannot be made in `folder`, which exists.
     private static func cannotCreate(inExisting folder: String) -> (problem: String, fix: String)? {
+        if let exhausted = volumeExhausted(at: folder) {
+            return ("cannot be created: " + exhausted.problem, exhausted.fix)
+        }
         var volume = statvfs()
         if statvfs(folder, &volume) == 0, volume.f_flag & UInt(ST_RDONLY) != 0 {
             return (
