@@ -23,6 +23,8 @@ package enum ConsoleAction: Sendable {
     /// What the showcase is doing after the verified step, in a few words that it updates (the
     /// demo counts the rows of its own work), so the screen never sits still under it.
     case gathering(String)
+    /// Every step's SQL, compiled after the first frame (or why it could not be).
+    case sqlCompiled([ConsoleState.StepSQL], problem: String?)
     /// A step of the plan is done (in step mode the engine then waits).
     case stepDone(StepResult, paused: Bool)
     /// The UI's clock: `seconds` have passed since the last progress value arrived.
@@ -80,6 +82,9 @@ extension ConsoleState {
             return []
         case .gathering(let note):
             gatheringNote = note
+            return []
+        case .sqlCompiled(let steps, let problem):
+            (sql, sqlProblem, sqlPending) = (steps, problem, false)
             return []
         case .stepDone(let result, let paused):
             stepDone(result, paused: paused)

@@ -33,6 +33,9 @@ package final class ConsoleApp {
     private let wake: WakePipe
     private let mailbox: EngineMailbox
     private var engineRunning = false
+    /// Left while the SQL compiles after the first frame; a run waits for it first (the
+    /// compile's read transaction must not meet the run's writes).
+    private let compiling = DispatchGroup()
     private var hungUp = false
     /// SIGTERM or SIGQUIT came during a run: the console exits once the rollback has ended.
     private var quitWhenStopped = false
@@ -80,13 +83,14 @@ package final class ConsoleApp {
         let size = terminal.size
         var state = ConsoleState(
             store: store, bundle: bundle, plan: plan, options: options, width: size.width, height: size.height,
-            glyphs: terminal.unicode ? .unicode : .ascii)
+            glyphs: terminal.unicode ? .unicode : .ascii, compilingSQL: false)
         state.stepMode = stepMode
         state.autoAdvance = autoAdvance
         if let blocked { state.block(blocked) }
         let app = ConsoleApp(
             state: state, terminal: terminal, wake: wake, store: store, plan: plan, options: options, showcase: showcase
         )
+        app.compileSQL()
         if startImmediately { app.perform(app.state.reduce(.key(.character(stepMode ? "s" : "m")))) }
         app.loop()
         return app.outcome
@@ -250,8 +254,22 @@ package final class ConsoleApp {
         }
     }
 
+    /// Compiles every step's SQL on a thread of its own, after the first frame is drawn.
+    private func compileSQL() {
+        let (plan, store, options, mailbox, compiling) = (plan, store, options, mailbox, compiling)
+        compiling.enter()
+        let thread = Thread {
+            let (steps, problem) = ConsoleState.compiledSQL(plan, store: store, options: options)
+            mailbox.post(event: .sqlCompiled(steps, problem: problem))
+            compiling.leave()
+        }
+        thread.name = "chrysalis.console.sql"
+        thread.start()
+    }
+
     private func start(stepMode: Bool) {
         guard !engineRunning else { return }
+        compiling.wait()
         engineRunning = true
         progressArrived = Date()
         var options = self.options

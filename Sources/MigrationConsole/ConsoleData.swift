@@ -7,9 +7,13 @@ extension ConsoleState {
     /// its entities and its changes from the previous one), every step's entity mappings, and
     /// every step's SQL, compiled here once with the `options` the migration will run with (its
     /// registered policies and manager hook decide what runs as SQL and what row by row).
+    ///
+    /// With `compilingSQL` false the SQL is left to the caller, who compiles it after the first
+    /// frame and sends ``ConsoleAction/sqlCompiled(_:problem:)``: an 84-step plan's SQL takes
+    /// seconds, which the first frame must not wait for.
     package init(
         store path: String, bundle: ModelBundle, plan: MigrationPlan, options: MigrationOptions, width: Int,
-        height: Int, glyphs: Glyphs
+        height: Int, glyphs: Glyphs, compilingSQL: Bool = true
     ) {
         let versions = bundle.versions.enumerated().map { index, version -> Version in
             let hashes = version.entityHashes
@@ -42,7 +46,11 @@ extension ConsoleState {
             storeVersion: plan.storeVersion,
             targetVersion: plan.targetVersion, versions: versions, steps: plan.steps.map(Step.init(planned:)),
             width: width, height: height, glyphs: glyphs)
-        (sql, sqlProblem) = Self.compiledSQL(plan, store: path, options: options)
+        if compilingSQL {
+            (sql, sqlProblem) = Self.compiledSQL(plan, store: path, options: options)
+        } else {
+            sqlPending = true
+        }
     }
 }
 

@@ -14,21 +14,29 @@ extension ConsoleState {
         package var isDrop: Bool
     }
 
-    /// The Plan screen's lines, in order: every line, or under a filter (`f`) the lines that hold
-    /// its text, each with its step's heading.
-    package var planLines: [PlanLine] {
+    /// Sets the Plan screen's lines: every line, or under a filter (`f`) the lines that hold its
+    /// text, each with its step's heading.
+    mutating func filterPlanLines() {
         let all = allPlanLines
-        guard let filter = planFilter, !filter.isEmpty else { return all }
+        guard let filter = planFilter, !filter.isEmpty else {
+            planLines = all
+            return
+        }
         let steps = Set(all.filter { !$0.isHeading && $0.text.localizedCaseInsensitiveContains(filter) }.map(\.step))
-        return all.filter { line in
+        planLines = all.filter { line in
             line.isHeading
                 ? steps.contains(line.step) || line.text.localizedCaseInsensitiveContains(filter)
                 : line.text.localizedCaseInsensitiveContains(filter)
         }
     }
 
-    /// Every line of the Plan screen, in order, whatever the filter.
-    package var allPlanLines: [PlanLine] {
+    /// Lays out every line of the Plan screen, in order, whatever the filter, then filters them.
+    mutating func layOutPlanLines() {
+        allPlanLines = Self.planLines(steps: steps, blocked: blocked, glyphs: glyphs)
+        filterPlanLines()
+    }
+
+    private static func planLines(steps: [Step], blocked: String?, glyphs: Glyphs) -> [PlanLine] {
         var lines: [PlanLine] = []
         if let blocked {
             lines.append(PlanLine(text: "Cannot migrate: \(blocked)", step: -1, isHeading: false, isDrop: true))

@@ -166,12 +166,12 @@ package struct ConsoleState: Sendable, Equatable {
     package var storeVersion: String
     /// Why the plan cannot run, when it cannot (a step refused, a policy this build lacks): the
     /// console opens all the same, to browse, and refuses only `m` and `s`, saying why.
-    package var blocked: String?
+    package var blocked: String? { didSet { layOutPlanLines() } }
     /// The version the store was at before a finished migration.
     package var migratedFrom: String?
     package var targetVersion: String
     package var versions: [Version]
-    package var steps: [Step]
+    package var steps: [Step] { didSet { layOutPlanLines() } }
     package var screen: Screen = .versions
     package var mode: Mode = .browsing
     /// The step-mode pause a cancel question interrupted, to go back to if the answer is no.
@@ -186,7 +186,7 @@ package struct ConsoleState: Sendable, Equatable {
     /// Whether the open prompt is the Plan screen's filter rather than a find.
     package var searchIsFilter = false
     /// The Plan screen's filter: only lines holding it are shown (nil: every line).
-    package var planFilter: String?
+    package var planFilter: String? { didSet { filterPlanLines() } }
     /// The Model screen's filter: only entities it matches are listed (nil: every entity).
     package var modelFilter: String?
     /// The last search that found nothing, said on the status line until the next key.
@@ -220,10 +220,12 @@ package struct ConsoleState: Sendable, Equatable {
     package var gatheringNote: String?
     package var outcome: Outcome?
     /// Every step's SQL, in plan order: the statements `chrysalis plan --sql` prints, compiled
-    /// once when the console opens (empty when they could not be; ``sqlProblem`` says why).
+    /// once as the console opens (empty when they could not be; ``sqlProblem`` says why).
     package var sql: [StepSQL] = []
     /// Why the plan's SQL could not be compiled, when it could not.
     package var sqlProblem: String?
+    /// The SQL is being compiled after the first frame: the SQL view says so until it comes.
+    package var sqlPending = false
     /// The Plan screen's SQL view (Enter opens it), or nil when it is closed.
     package var sqlView: SQLView?
     /// Whether the finished migration's pane shows every entity's rows (`r`) instead of the
@@ -234,7 +236,12 @@ package struct ConsoleState: Sendable, Equatable {
     /// The pane's first line in view.
     package var paneTop = 0
     package var width: Int, height: Int
-    package var glyphs: Glyphs
+    package var glyphs: Glyphs { didSet { layOutPlanLines() } }
+    /// Every line of the Plan screen, whatever the filter, and the lines the filter shows: laid
+    /// out when what they show changes, not at every key (a 267-line plan took 100–160 ms a key
+    /// when each look laid them out again).
+    package internal(set) var allPlanLines: [PlanLine] = []
+    package internal(set) var planLines: [PlanLine] = []
     package var quit = false
 
     /// The smallest terminal the layout fits.
@@ -256,6 +263,7 @@ package struct ConsoleState: Sendable, Equatable {
         self.height = height
         self.glyphs = glyphs
         selection[Screen.versions.rawValue] = versions.firstIndex { $0.isStore } ?? 0
+        layOutPlanLines()
     }
 
     /// Every entity mapping of the plan, in the order they run.

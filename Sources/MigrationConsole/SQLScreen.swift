@@ -46,6 +46,9 @@ enum SQLScreen {
         func wrapped(_ text: String, _ style: CellStyle, first: String = "", next: String) -> [Line] {
             wrap(g.plain(text), width: width, first: first, next: next).map { Line(text: $0, style: style) }
         }
+        if state.sqlPending {
+            return wrapped("Compiling the SQL (it reads the store's schema and writes nothing)…", .dim, next: "")
+        }
         guard state.sql.indices.contains(step) else {
             return wrapped(
                 "The SQL could not be compiled: \(state.sqlProblem ?? "no statements for this step").", .bad, next: "")
