@@ -54,6 +54,11 @@ struct BenchCheck {
             ))
     }
 
+    /// The console's latency: the worst key, or the slowest first frame, against `goal`.
+    mutating func add(_ result: ConsoleLatency.Result, goal: Scenario.Goal) {
+        lines.append((result.name, result.worst, nil, nil, goal, goal.isMet(chrysalis: result.worst, ratio: 0)))
+    }
+
     /// The table: each scenario's medians, ratio, goal and verdict, then the count that missed.
     func text(rows: Int) -> String {
         var text = "chrysalis-bench --check at \(rows) rows per root entity\n"

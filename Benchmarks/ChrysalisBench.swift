@@ -10,7 +10,7 @@ struct ChrysalisBench: ParsableCommand {
         commandName: "chrysalis-bench",
         abstract: "Time Chrysalis migrations against hand-written SQL, and the console's render.",
         discussion: """
-            Scenarios: \(Scenario.all.map { "\($0.name) (\($0.summary))" }.joined(separator: "; ")); \(WireUpgrade.name) (\(WireUpgrade.summary)); \(EstimateError.name) (\(EstimateError.summary)); \(HistoryCheckScenario.name) (\(HistoryCheckScenario.summary)); progress (scenario 3 with and without a progress observer, in at least \(ProgressOverhead.minimumPairs) pairs); render (the console's migrate screen at 120x40).
+            Scenarios: \(Scenario.all.map { "\($0.name) (\($0.summary))" }.joined(separator: "; ")); \(WireUpgrade.name) (\(WireUpgrade.summary)); \(EstimateError.name) (\(EstimateError.summary)); \(HistoryCheckScenario.name) (\(HistoryCheckScenario.summary)); progress (scenario 3 with and without a progress observer, in at least \(ProgressOverhead.minimumPairs) pairs); render (the console's migrate screen at 120x40); \(ConsoleLatency.keysName) (\(ConsoleLatency.keysSummary)); \(ConsoleLatency.firstFrameName) (\(ConsoleLatency.firstFrameSummary)).
 
             Build in release for meaningful numbers:
               swift run -c release chrysalis-bench --rows 1000000
@@ -69,6 +69,7 @@ struct ChrysalisBench: ParsableCommand {
         let known = Set(
             Scenario.all.map(\.name) + [
                 WireUpgrade.name, EstimateError.name, HistoryCheckScenario.name, "progress", "render",
+                ConsoleLatency.keysName, ConsoleLatency.firstFrameName,
             ])
         for name in scenario where !known.contains(name) {
             throw ValidationError("no scenario \(name); use one of: \(known.sorted().joined(separator: ", "))")
@@ -114,6 +115,7 @@ struct ChrysalisBench: ParsableCommand {
                 if stages && !json { emit(result.timeline) }
                 table.add(result)
             }
+            try console(rounds: rounds, folder: folder, selected: selected) { table.add($0, goal: $1) }
             emit(table.text(rows: rows))
             if !table.allMet { throw ExitCode(1) }
             return
@@ -140,12 +142,31 @@ struct ChrysalisBench: ParsableCommand {
             let result = try ProgressOverhead.measure(rows: rows, rounds: rounds, folder: folder)
             emit(json ? result.json : result.text)
         }
+        try console(rounds: rounds, folder: folder, selected: selected) { _, _ in }
         if selected("render") {
             let seconds = RenderBenchmark.run(frames: frames)
             emit(
                 json
                     ? #"{"scenario":"render","microsecondsPerFrame":\#(String(format: "%.1f", seconds * 1e6))}"#
                     : "render: console migrate screen 120x40: \(String(format: "%.1f", seconds * 1e6)) µs per frame")
+        }
+    }
+}
+
+extension ChrysalisBench {
+    /// The console's key latency and first frame, each printed and handed to `record` with its goal.
+    func console(
+        rounds: Int, folder: URL, selected: (String) -> Bool, record: (ConsoleLatency.Result, Scenario.Goal) -> Void
+    ) throws {
+        if selected(ConsoleLatency.keysName) {
+            let result = try ConsoleLatency.keys(600, folder: folder)
+            emit(json ? result.json : result.text)
+            record(result, ConsoleLatency.keysGoal)
+        }
+        if selected(ConsoleLatency.firstFrameName) {
+            let result = try ConsoleLatency.firstFrame(rounds: rounds, folder: folder)
+            emit(json ? result.json : result.text)
+            record(result, ConsoleLatency.firstFrameGoal)
         }
     }
 }
