@@ -225,8 +225,15 @@ enum MigrateScreen {
             lines.append(
                 PaneLine(text: (sample.source.map { "\($0) \(g.arrow) " } ?? "new ") + sample.destination, style: .bold)
             )
+            if !sample.sourceOnly.isEmpty {
+                let text = "from the source: " + sample.sourceOnly.joined(separator: ", ")
+                for (index, piece) in wrap(text, width: area.width - 4).enumerated() {
+                    lines.append(PaneLine(text: piece, style: .normal, indent: index == 0 ? 2 : 4))
+                }
+            }
             for value in sample.values where value.changed {
-                let text = "\(value.name): " + (value.before.map { "\($0) \(g.arrow) " } ?? "(new) ") + value.after
+                let before = value.read.map { "\($0) \(g.arrow) " } ?? value.before.map { "\($0) \(g.arrow) " }
+                let text = "\(value.name): " + (before ?? "(new) ") + value.after
                 for (index, piece) in wrap(text, width: area.width - 4).enumerated() {
                     lines.append(PaneLine(text: piece, style: .accent, indent: index == 0 ? 2 : 4))
                 }

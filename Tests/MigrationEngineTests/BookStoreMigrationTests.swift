@@ -84,6 +84,32 @@ final class BookStoreMigrationTests: XCTestCase {
         XCTAssertEqual(byName["firstName"], .init(name: "firstName", before: nil, after: "\"John\""))
         XCTAssertEqual(byName["firstName"]?.changed, true)
         XCTAssertEqual(byName["title"]?.changed, false, "copied as it was")
+        XCTAssertTrue(
+            first.sourceOnly.contains { $0.hasPrefix("author \"John") },
+            "the source's author, which the policy split, beside the names it made: \(first.sourceOnly)")
+        XCTAssertGreaterThan(report.samples.count, 3, "as many rows as a large pane holds")
+    }
+
+    /// A value expression that reads another key (Recipes' `totalCost: $source.amount`): the
+    /// sample shows what it read, so a presenter sees the source beside the destination.
+    func testAStepReportSampleShowsWhatAnExpressionRead() throws {
+        let path = try scratchDirectory().appendingPathComponent("Recipes.sqlite").path
+        let bundle = try ModelBundle.read(at: DemoResources.recipesBundle)
+        let model = try version(bundle, "Version 1.1").model
+        let store = try PersistentStore.create(at: path, model: model)
+        try DataGenerator(model: model).fill(store, rows: 5)
+        try store.close()
+        let reports = Mutex<[StepReport]>([])
+        var options = MigrationOptions(policies: DemoResources.policies)
+        options.pauseAfterEntityMapping = { report in reports.withLock { $0.append(report) } }
+        _ = try MappingMigration.run(
+            store: path, from: try version(bundle, "Version 1.1"), to: try version(bundle, "Version 2.0"),
+            mappings: [try DemoResources.mapping("Recipes1To2")], options: options)
+        let report = try XCTUnwrap(reports.withLock { $0 }.first { $0.entityMapping == "IngredientToIngredient" })
+        let value = try XCTUnwrap(report.samples.first?.values.first { $0.name == "totalCost" })
+        XCTAssertEqual(value.read?.hasPrefix("amount "), true, "what the expression read: \(value)")
+        XCTAssertTrue(value.changed)
+        XCTAssertFalse(report.samples.first?.sourceOnly.contains { $0.hasPrefix("amount ") } ?? true)
     }
 
     func testBookStore4To5FillsSynopsisFromTheAssociationHook() throws {

@@ -26,6 +26,9 @@ public struct StepReport: Sendable, Equatable {
         public var source: String?, destination: String
         /// Each destination value, with the source's value of the same name.
         public var values: [Value]
+        /// The source's values that no destination value of the same name shows (`author
+        /// "John Doe"` where a policy made `firstName` and `lastName` of it), as `name value`.
+        public var sourceOnly: [String] = []
 
         /// A value before and after.
         public struct Value: Sendable, Equatable {
@@ -35,8 +38,11 @@ public struct StepReport: Sendable, Equatable {
             public var before: String?
             /// The destination's value, as text.
             public var after: String
+            /// What the value expression read from the source, when it reads keys other than
+            /// the value's own name (`status "pending"` for `statusKey: $source.status`).
+            public var read: String?
             /// Whether the mapping changed it (or made it new).
-            public var changed: Bool { before != after }
+            public var changed: Bool { before != after || read != nil }
 
             /// A value before and after.
             ///
@@ -97,27 +103,52 @@ extension MigrationManager {
     func stepReport(_ mapping: EntityMapping, index: Int, stage: MigrationProgress.Stage, next: String?) throws
         -> StepReport
     {
-        let pairs = try stores.associations.page(mapping: index, after: 0, limit: 3)
+        // As many as a pane of a large terminal shows; a smaller one says how many more.
+        let pairs = try stores.associations.page(mapping: index, after: 0, limit: 8)
         var rows: [String] = [], samples: [StepReport.Sample] = []
+        let expressions = Dictionary(
+            mapping.attributeMappings.compactMap { property in property.expression.map { (property.name, $0) } },
+            uniquingKeysWith: { first, _ in first })
         for pair in pairs {
             guard let object = try stores.destinationReader.object(pair.destination) else { continue }
             let values = object.values.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.short($0.value))" }
             let links = object.toOne.sorted { $0.key < $1.key }.map { "\($0.key)→\($0.value.primaryKey)" }
             rows.append("\(object.entity) \(object.id.primaryKey): " + (values + links).joined(separator: ", "))
             let source = try pair.source.flatMap { try stores.sourceReader.object($0) }
-            samples.append(
-                StepReport.Sample(
-                    source: source.map { "\($0.entity) \($0.id.primaryKey)" },
-                    destination: "\(object.entity) \(object.id.primaryKey)",
-                    values: object.values.sorted { $0.key < $1.key }.map { key, value in
-                        .init(name: key, before: source?.values[key].map(Self.short), after: Self.short(value))
-                    }))
+            samples.append(Self.sample(of: object, from: source, expressions: expressions))
         }
         return StepReport(
             pass: mappingModel.name, entityMapping: mapping.name, index: index + 1,
             count: mappingModel.entityMappings.count,
             stage: stage, rowsCreated: try stores.associations.count(mapping: index), sampleRows: rows, next: next,
             samples: samples)
+    }
+
+    /// `object` beside `source`, value by value: each value with the source's of its name, and
+    /// what its expression read when that is another key; then the source's values no
+    /// destination value shows, which a policy or an expression turned into others.
+    private static func sample(of object: StoredObject, from source: StoredObject?, expressions: [String: Expression])
+        -> StepReport.Sample
+    {
+        var shown: Set<String> = []
+        let values = object.values.sorted { $0.key < $1.key }.map { key, value -> StepReport.Sample.Value in
+            var item = StepReport.Sample.Value(
+                name: key, before: source?.values[key].map(short), after: short(value))
+            shown.insert(key)
+            let keys = (expressions[key]?.sourceKeys ?? []).subtracting(["*", key]).sorted()
+            let read = keys.compactMap { name in source?.values[name].map { "\(name) \(short($0))" } }
+            if !read.isEmpty {
+                item.read = read.joined(separator: ", ")
+                shown.formUnion(keys)
+            }
+            return item
+        }
+        var sample = StepReport.Sample(
+            source: source.map { "\($0.entity) \($0.id.primaryKey)" },
+            destination: "\(object.entity) \(object.id.primaryKey)", values: values)
+        sample.sourceOnly = (source?.values ?? [:]).filter { !shown.contains($0.key) }.sorted { $0.key < $1.key }
+            .map { "\($0.key) \(short($0.value))" }
+        return sample
     }
 
     private static func short(_ value: StoreValue) -> String {
