@@ -13,9 +13,10 @@ enum ConsoleLatency {
     /// A key's frame within 16 ms, a 60 Hz display's frame (issue 59 §5), at the worst key.
     static let keysGoal = Scenario.Goal.seconds(0.016)
     static let firstFrameName = "console-first-frame"
-    static let firstFrameSummary = "WooCommerce Model 33 → Model 117 stepwise (84 steps): plan, state, first frame"
-    /// The plan is worked out before the first frame; its SQL comes after it.
-    static let firstFrameGoal = Scenario.Goal.seconds(2)
+    static let firstFrameSummary = "the first frame on WooCommerce Model 33 → Model 117 stepwise (84 steps)"
+    /// The first frame at once: drawn before the bundle is read and the plan worked out (which
+    /// fill it in after), within a 60 Hz display's frame.
+    static let firstFrameGoal = Scenario.Goal.seconds(0.016)
 
     private static var fixtures: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -66,24 +67,34 @@ enum ConsoleLatency {
         return Result(name: keysName, summary: keysSummary, samples: samples)
     }
 
-    /// `rounds` first frames: the plan made from the store, the console's state, one render.
+    /// `rounds` openings: the first frame, drawn before anything is read (the goal), then the
+    /// bundle read, the plan made from the store, and the Versions screen it fills in (said).
     static func firstFrame(rounds: Int, folder: URL) throws -> Result {
         let bundleURL = fixtures.appendingPathComponent(
             "woocommerce-ios/Storage/Storage/Model/WooCommerce.xcdatamodeld")
         let store = folder.appendingPathComponent("WooCommerce-first-frame.sqlite").path
         try? FileManager.default.removeItem(atPath: store)
         try Scenario.makeStore(at: store, bundle: bundleURL, version: "Model 33", rows: 30)
-        var samples: [Double] = []
+        var samples: [Double] = [], filled: [Double] = []
         for _ in 0..<rounds {
             let started = Date()
+            var opening = ConsoleState(
+                storeName: "WooCommerce-first-frame.sqlite", bundleName: "", storeVersion: "", targetVersion: "",
+                versions: [], steps: [], width: 120, height: 40)
+            opening.opening = "Reading the model bundle and working out the plan…"
+            precondition(Screens.render(opening).row(0).count == 120)
+            samples.append(Date().timeIntervalSince(started))
             let bundle = try ModelBundle.read(at: bundleURL)
             let plan = try MigrationPlan.make(store: store, bundle: bundle, strategy: .iterative)
             let state = ConsoleState(
                 store: store, bundle: bundle, plan: plan, options: MigrationOptions(), width: 120, height: 40,
                 glyphs: .unicode, compilingSQL: false)
             precondition(Screens.render(state).row(0).count == 120 && plan.steps.count == 84, "not the 84-step plan")
-            samples.append(Date().timeIntervalSince(started))
+            filled.append(Date().timeIntervalSince(started))
         }
-        return Result(name: firstFrameName, summary: firstFrameSummary, samples: samples)
+        return Result(
+            name: firstFrameName,
+            summary: firstFrameSummary + String(format: "; the plan fills it in after %.2f s (median)", median(filled)),
+            samples: samples)
     }
 }

@@ -72,14 +72,19 @@ struct ConsoleCommand: ParsableCommand {
                 throw ExitCode(1)
             }
             try PersistentStore.recoverInterruptedTransaction(at: options.store)
-            let (bundle, plan, blocked) = try browse()
             let cancellation = CancellationToken()
+            // The first frame is drawn at once; the bundle and the plan are worked out behind it.
+            let command = self
             guard
-                let result = ConsoleApp.run(
-                    store: options.store, bundle: bundle, plan: plan,
+                let result = try ConsoleApp.run(
+                    store: options.store,
+                    opening: {
+                        let (bundle, plan, blocked) = try command.browse()
+                        return ConsoleApp.Opening(bundle: bundle, plan: plan, blocked: blocked)
+                    },
                     options: Registration.current.options(cancellation: cancellation),
                     stepMode: step || autoAdvance != nil, startImmediately: start || step || autoAdvance != nil,
-                    autoAdvance: autoAdvance, showcase: { done, _ in try StepSamples.tables(done) }, blocked: blocked)
+                    autoAdvance: autoAdvance, showcase: { done, _ in try StepSamples.tables(done) })
             else {
                 throw MigrationError(
                     .notWritable,

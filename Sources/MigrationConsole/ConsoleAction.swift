@@ -55,19 +55,14 @@ extension ConsoleState {
                 view.top = min(view.top, SQLScreen.lastTop(self, step: view.step))
                 sqlView = view
             }
-            return []
         case .progress(let progress):
             self.progress = progress
             progressAge = 0
             if progress.step != gatheringStep { gatheringStep = nil }
-            return []
         case .tick(let seconds):
             progressAge = seconds
-            return []
         case .pauseTime(let seconds):
-            pausedSeconds += seconds
-            stepPausedSeconds += seconds
-            return []
+            (pausedSeconds, stepPausedSeconds) = (pausedSeconds + seconds, stepPausedSeconds + seconds)
         case .paused(let report):
             // A pause that comes while the user is asked to confirm a cancel waits behind the question.
             if mode == .confirmingCancel {
@@ -75,30 +70,23 @@ extension ConsoleState {
             } else if mode != .cancelling {
                 mode = .paused(report)
             }
-            return []
         case .stepVerified(let index):
             gatheringStep = index
             gatheringNote = nil
-            return []
         case .gathering(let note):
             gatheringNote = note
-            return []
-        case .sqlCompiled(let steps, let problem):
-            (sql, sqlProblem, sqlPending) = (steps, problem, false)
-            return []
+        case .sqlCompiled(let steps, let problem): (sql, sqlProblem, sqlPending) = (steps, problem, false)
         case .stepDone(let result, let paused):
             stepDone(result, paused: paused)
-            return []
         case .finished(let outcome):
             finish(outcome)
-            return []
         case .failed(let message):
             mode = .failed(message)
             screen = .migrate
-            return []
         case .key(let key):
             return press(key)
         }
+        return []
     }
 
     /// A step is done: its result kept, its pauses said apart from its time, and step mode's
@@ -134,7 +122,15 @@ extension ConsoleState {
         screen = .migrate
     }
 
+    /// Before the plan is there, a key can only quit.
+    private mutating func pressWhileOpening(_ key: Key) -> [ConsoleEffect] {
+        guard [.character("q"), .escape, .interrupt].contains(key) else { return [] }
+        quit = true
+        return [.quit]
+    }
+
     private mutating func press(_ key: Key) -> [ConsoleEffect] {
+        if opening != nil { return pressWhileOpening(key) }
         // The mouse looks around only: during a run it is not a key to be told is ignored.
         if case .mouse = key, isBusy || showHelp || search != nil { return [] }
         // Help opens anywhere, a migration going on under it, and scrolls; another key closes it

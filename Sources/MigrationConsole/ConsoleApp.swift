@@ -23,10 +23,24 @@ package final class ConsoleApp {
     /// the screen what it is doing through `note` (say, `the demo's own work: rows 20000/100000`).
     package typealias Showcase = @Sendable (CompletedStep, _ note: (String) -> Void) throws -> [StepResult.Table]
 
+    /// What the console opens on: the bundle, the plan, and why the plan cannot run, if it cannot.
+    package struct Opening: Sendable {
+        package var bundle: ModelBundle, plan: MigrationPlan, blocked: Blocked?
+
+        /// What the console opens on.
+        package init(bundle: ModelBundle, plan: MigrationPlan, blocked: Blocked?) {
+            (self.bundle, self.plan, self.blocked) = (bundle, plan, blocked)
+        }
+    }
+
     private var state: ConsoleState
     private let terminal: TerminalAdapter
     private let store: String
-    private let plan: MigrationPlan
+    private var plan: MigrationPlan
+    /// Set once the opening has been worked out: whether to start at once, in step mode.
+    private var startOnOpening: (start: Bool, stepMode: Bool) = (false, false)
+    /// Why the opening could not be worked out, to throw once the terminal is restored.
+    private var openingError: (any Error)?
     private let options: MigrationOptions
     private let showcase: Showcase?
     private let gate = StepGate()
@@ -55,6 +69,76 @@ package final class ConsoleApp {
         mailbox = EngineMailbox(wake: wake.write)
     }
 
+    /// Opens the console on `store` at once, drawing its first frame while `opening` reads the
+    /// bundle and works out the plan on a thread of its own (an 84-step plan takes seconds);
+    /// returns nil when there is no usable terminal. Throws what `opening` threw, once the
+    /// terminal is restored.
+    package static func run(
+        store: String, opening: @escaping @Sendable () throws -> Opening, options: MigrationOptions,
+        stepMode: Bool = false, startImmediately: Bool = false, autoAdvance: Double? = nil, showcase: Showcase? = nil
+    ) throws -> Outcome? {
+        cs_unblock_signals()
+        guard let terminal = TerminalAdapter() else { return nil }
+        defer { close(terminal) }
+        guard let wake = WakePipe() else { return .failed("cannot create the wake-up pipe") }
+        cs_install_signal_handlers(wake.write)
+        defer { cs_uninstall_signal_handlers(); wake.close() }
+        let size = terminal.size
+        var state = ConsoleState(
+            storeName: URL(fileURLWithPath: store).lastPathComponent, bundleName: "", storeVersion: "",
+            targetVersion: "", versions: [], steps: [], width: size.width, height: size.height,
+            glyphs: terminal.unicode ? .unicode : .ascii)
+        state.opening = "Reading the model bundle and working out the plan…"
+        state.stepMode = stepMode
+        state.autoAdvance = autoAdvance
+        let app = ConsoleApp(
+            state: state, terminal: terminal, wake: wake, store: store, plan: .none(from: "", to: ""),
+            options: options, showcase: showcase)
+        app.startOnOpening = (startImmediately, stepMode)
+        let mailbox = app.mailbox
+        let thread = Thread {
+            mailbox.post(opened: Result { try opening() })
+        }
+        thread.name = "chrysalis.console.opening"
+        thread.start()
+        app.loop()
+        if let error = app.openingError { throw error }
+        return app.outcome
+    }
+
+    /// Gives the terminal back, saying so when it drew with another type than TERM named.
+    private static func close(_ terminal: TerminalAdapter) {
+        terminal.close()
+        guard let fallback = terminal.fallback else { return }
+        FileHandle.standardError.write(
+            Data(
+                """
+                note: TERM=\(fallback.term) has no terminfo entry on this machine; the console drew as \
+                \(fallback.used)\n
+                """
+                .utf8))
+    }
+
+    /// The opening is worked out: the console's state for it, its SQL compiled after, and the
+    /// run started if it was asked for.
+    private func opened(_ result: Result<Opening, any Error>) {
+        switch result {
+        case .failure(let error):
+            openingError = error
+            state.quit = true
+        case .success(let opening):
+            plan = opening.plan
+            var next = ConsoleState(
+                store: store, bundle: opening.bundle, plan: opening.plan, options: options, width: state.width,
+                height: state.height, glyphs: state.glyphs, compilingSQL: false)
+            (next.stepMode, next.autoAdvance) = (state.stepMode, state.autoAdvance)
+            if let blocked = opening.blocked { next.block(blocked) }
+            state = next
+            compileSQL()
+            if startOnOpening.start { perform(state.reduce(.key(.character(startOnOpening.stepMode ? "s" : "m")))) }
+        }
+    }
+
     /// Opens the console on `store`; returns nil when there is no usable terminal (the caller
     /// then runs headless). Signal handlers and the wake-up pipe live exactly as long as the call.
     package static func run(
@@ -64,18 +148,7 @@ package final class ConsoleApp {
     ) -> Outcome? {
         cs_unblock_signals()
         guard let terminal = TerminalAdapter() else { return nil }
-        defer {
-            terminal.close()
-            if let fallback = terminal.fallback {
-                FileHandle.standardError.write(
-                    Data(
-                        """
-                        note: TERM=\(fallback.term) has no terminfo entry on this machine; the console drew as \
-                        \(fallback.used)\n
-                        """
-                        .utf8))
-            }
-        }
+        defer { close(terminal) }
         guard let wake = WakePipe() else { return .failed("cannot create the wake-up pipe") }
         cs_install_signal_handlers(wake.write)
         // Handlers first go, then the pipe they write to: Ctrl-C works again for the caller.
@@ -159,6 +232,7 @@ package final class ConsoleApp {
 
     private func drainMailbox() {
         let contents = mailbox.take()
+        if let opening = contents.opened { opened(opening) }
         if let progress = contents.progress {
             progressArrived = Date()
             _ = state.reduce(.progress(progress))

@@ -224,6 +224,9 @@ package struct ConsoleState: Sendable, Equatable {
     package var sql: [StepSQL] = []
     /// Why the plan's SQL could not be compiled, when it could not.
     package var sqlProblem: String?
+    /// What the console is doing before it has a plan to show (reading the bundle, working out
+    /// the plan), drawn as the first frame; nil once it has one.
+    package var opening: String?
     /// The SQL is being compiled after the first frame: the SQL view says so until it comes.
     package var sqlPending = false
     /// The Plan screen's SQL view (Enter opens it), or nil when it is closed.

@@ -13,6 +13,8 @@ final class EngineMailbox: Sendable {
         var done: ConsoleAction?
         /// Where a failed migration left the store, in the engine's words.
         var stoppedAt: StoreState?
+        /// The bundle and plan the console opens on, worked out after its first frame.
+        var opened: Result<ConsoleApp.Opening, any Error>?
     }
 
     private let contents = Mutex(Contents())
@@ -36,6 +38,12 @@ final class EngineMailbox: Sendable {
     /// The migration's end (and, when it failed, where it left the store).
     func post(done: ConsoleAction, stoppedAt: StoreState? = nil) {
         contents.withLock { ($0.done, $0.stoppedAt) = (done, stoppedAt) }
+        ring()
+    }
+
+    /// The opening, worked out (or why it could not be).
+    func post(opened: Result<ConsoleApp.Opening, any Error>) {
+        contents.withLock { $0.opened = opened }
         ring()
     }
 

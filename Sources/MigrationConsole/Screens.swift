@@ -12,6 +12,11 @@ package enum Screens {
             if state.glyphs == .ascii { small.makeASCII() }
             return small
         }
+        if let opening = state.opening {
+            var first = self.opening(state, grid, opening)
+            if state.glyphs == .ascii { first.makeASCII() }
+            return first
+        }
         frame(state, &grid)
         let body = body(state)
         switch state.screen {
@@ -47,13 +52,33 @@ package enum Screens {
         Body(x: 1, y: 3, width: state.width - 2, height: state.height - 5)
     }
 
+    /// The first frame, drawn before the bundle is read and the plan worked out (an 84-step
+    /// plan takes seconds): the store, what is being done, and that `q` quits.
+    private static func opening(_ state: ConsoleState, _ grid: Grid, _ message: String) -> Grid {
+        var grid = grid
+        grid.put(" Chrysalis ", x: 0, y: 0, style: .title)
+        grid.put(" " + state.storeName, x: 11, y: 0, limit: state.width - 11)
+        let lines = MigrateScreen.wrap(message, width: state.width - 4) + ["", "q quits"]
+        for (index, line) in lines.enumerated() {
+            grid.put(
+                line, x: max(1, (state.width - DisplayWidth.of(line)) / 2), y: max(2, state.height / 2 - 1 + index),
+                style: index == 0 ? .bold : .dim)
+        }
+        return grid
+    }
+
     private static func tooSmall(_ state: ConsoleState, _ grid: Grid) -> Grid {
         var grid = grid
-        let lines = [
-            "Terminal too small (\(state.width)×\(state.height)).",
-            "The console needs \(ConsoleState.minimumSize.width)×\(ConsoleState.minimumSize.height).",
-            state.isBusy ? "The migration goes on." : "Enlarge the window, or press q.",
-        ]
+        // A projector at a large font still shows how far the run is.
+        let running = state.progress.map {
+            "Step \($0.step)/\($0.stepCount) · \(Int(($0.fraction * 100).rounded(.down))) %"
+        }
+        let lines =
+            [
+                "Terminal too small (\(state.width)×\(state.height)).",
+                "The console needs \(ConsoleState.minimumSize.width)×\(ConsoleState.minimumSize.height).",
+                state.isBusy ? "The migration goes on." : "Enlarge the window, or press q.",
+            ] + (state.isBusy ? running.map { [$0] } ?? [] : [])
         for (index, line) in lines.enumerated() {
             let text = state.glyphs == .ascii ? line.replacingOccurrences(of: "×", with: "x") : line
             grid.put(

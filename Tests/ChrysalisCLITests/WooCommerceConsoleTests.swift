@@ -51,4 +51,26 @@ final class WooCommerceConsoleTests: XCTestCase {
         let end = try tmux.wait(for: "EXIT:0")
         XCTAssertTrue(end.replacingOccurrences(of: "\n", with: "").contains("to Model 10"), end)
     }
+
+    /// An 84-step plan takes seconds to work out: the console draws its first frame before it,
+    /// saying what it is doing, and keys typed then are neither echoed nor taken for commands.
+    func testTheFirstFrameComesBeforeTheLongPlan() throws {
+        let bundle = try XCTUnwrap(
+            Fixtures.files(where: { $0.lastPathComponent == "WooCommerce.xcdatamodeld" }).first
+        ).path
+        let store = try scratchDirectory().appendingPathComponent("WooCommerce.sqlite").path
+        let made = try ChrysalisRunner.run(["fixture", bundle, "--version", "Model 33", "--rows", "5", "--out", store])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let tmux = try TmuxSession(
+            "\(ChrysalisRunner.binary.path) console \(TmuxSession.quote(store)) --model \(TmuxSession.quote(bundle)) "
+                + "--stepwise", width: 80, height: 24)
+        let first = try tmux.wait(for: "Reading the model bundle and working out the plan", timeout: 5)
+        XCTAssertTrue(first.contains("Chrysalis  WooCommerce.sqlite"), first)
+        try tmux.send("-l", "mzz")
+        let opened = try tmux.wait(for: "Versions of WooCommerce", timeout: 120)
+        XCTAssertFalse(opened.contains("mzz"), "keys typed before the plan are not echoed:\n\(opened)")
+        XCTAssertFalse(opened.contains("Migrating"), "nor taken for m:\n\(opened)")
+        try tmux.send("q")
+        try tmux.wait(for: "EXIT:0")
+    }
 }

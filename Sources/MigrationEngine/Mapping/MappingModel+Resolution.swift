@@ -50,22 +50,9 @@ extension MappingModel {
             }
             let attributes = destination.allAttributes(of: destinationEntity).filter { !$0.isTransient }
             let relationships = destination.allRelationships(of: destinationEntity).filter { !$0.isTransient }
-            for property in mapping.attributeMappings where !attributes.contains(where: { $0.name == property.name }) {
-                throw fail(
-                    "\(destinationName) has no stored attribute \(property.name)",
-                    "map one of: \(attributes.map(\.name).joined(separator: ", "))", property: property.name)
-            }
-            for property in mapping.relationshipMappings
-            where !relationships.contains(where: { $0.name == property.name }) {
-                throw fail(
-                    "\(destinationName) has no relationship \(property.name)",
-                    "map one of: \(relationships.map(\.name).joined(separator: ", "))", property: property.name)
-            }
-            for property in mapping.attributeMappings {
-                guard let attribute = attributes.first(where: { $0.name == property.name }),
-                    let problem = Self.constantPastRange(property.expression, of: attribute)
-                else { continue }
-                throw fail(problem, "write a constant the attribute can hold", property: property.name)
+            if let (property, problem, fix) = Self.unfit(mapping, attributes: attributes, relationships: relationships)
+            {
+                throw fail(problem, fix, property: property)
             }
             let updated = filledIn(
                 mapping, attributes: attributes, relationships: relationships, sourceEntity: sourceEntity,
@@ -107,6 +94,45 @@ extension MappingModel {
             return PropertyMapping(name: relationship.name, expression: inferred, userInfo: given?.userInfo ?? [:])
         }
         return updated
+    }
+
+    /// The first property mapping of `mapping` the destination entity cannot take (it has no
+    /// such stored attribute or relationship, or the attribute cannot hold the constant), with
+    /// the problem and the fix.
+    static func unfit(
+        _ mapping: EntityMapping, attributes: [AttributeDescription], relationships: [RelationshipDescription]
+    ) -> (String, String, String)? {
+        let entity = mapping.destinationEntity ?? ""
+        for property in mapping.attributeMappings where !attributes.contains(where: { $0.name == property.name }) {
+            return (
+                property.name, "\(entity) has no stored attribute \(property.name)",
+                "map one of: \(attributes.map(\.name).joined(separator: ", "))"
+            )
+        }
+        for property in mapping.relationshipMappings where !relationships.contains(where: { $0.name == property.name })
+        {
+            return (
+                property.name, "\(entity) has no relationship \(property.name)",
+                "map one of: \(relationships.map(\.name).joined(separator: ", "))"
+            )
+        }
+        return constantPastRange(in: mapping, attributes: attributes).map {
+            ($0.0, $0.1, "write a constant the attribute can hold")
+        }
+    }
+
+    /// The first attribute mapping of `mapping` whose constant its attribute cannot hold, and why.
+    static func constantPastRange(in mapping: EntityMapping, attributes: [AttributeDescription]) -> (
+        String, String
+    )? {
+        for property in mapping.attributeMappings {
+            if let attribute = attributes.first(where: { $0.name == property.name }),
+                let problem = constantPastRange(property.expression, of: attribute)
+            {
+                return (property.name, problem)
+            }
+        }
+        return nil
     }
 
     /// Why a constant cannot be stored in `attribute`, an integer one: a number past `Int64`

@@ -283,36 +283,7 @@ struct PlanJournal {
         let target = record.targetHashes.compactMapValues { Data(base64Encoded: $0) }
         let current = currentHashes()
         if StoreFiles.paths(of: record.original).allSatisfy({ !FileManager.default.fileExists(atPath: $0) }) {
-            // No backup: a restore that finished (the store is the original again), the plan's
-            // end (the store at the target), or a backup someone deleted, which is said as it is.
-            if current == target {
-                try end(store: store)
-                return .finished(target: record.targetVersion, backup: nil)
-            }
-            if let source = record.sourceHashes?.compactMapValues({ Data(base64Encoded: $0) }), current != source {
-                throw MigrationError(
-                    .swap,
-                    """
-                    a migration from \(record.sourceVersion) to \(record.targetVersion) stopped half way and the \
-                    original's backup \(record.original) is gone: \(store) is between the two versions and cannot \
-                    be put back
-                    """,
-                    fix:
-                        """
-                        restore the store from a backup of your own, or delete \(path) and migrate the store from \
-                        the version it is at (`chrysalis inspect` names it)
-                        """
-                )
-            }
-            try end(store: store)
-            // The store is the backup's very file only when a restore moved it back; else the
-            // plan stopped before step 1 changed the store (a kill while it copied the store
-            // aside, or an uncommitted in-place step whose stale copy was removed).
-            let restored = record.originalFiles?[""].map { noted in
-                FileStamp(of: store).map { $0.device == noted.device && $0.inode == noted.inode } ?? false
-            }
-            return restored == true
-                ? .restored(version: record.sourceVersion) : .untouched(version: record.sourceVersion)
+            return try recoverWithoutBackup(record, store: store, current: current)
         }
         if current == target {
             // Only the run's own backup is removed: a file someone else put at its name stays.
@@ -331,6 +302,43 @@ struct PlanJournal {
         try restore(store: store, record: record)
         try end(store: store)
         return .restored(version: record.sourceVersion)
+    }
+
+    /// A plan journal whose backup is gone: a restore that finished (the store is the original
+    /// again), the plan's end (the store at the target), a plan stopped before step 1 changed the
+    /// store, or a backup someone deleted, which is said as it is.
+    private static func recoverWithoutBackup(_ record: Record, store: String, current: [String: Data]?) throws
+        -> Recovery
+    {
+        let target = record.targetHashes.compactMapValues { Data(base64Encoded: $0) }
+        if current == target {
+            try end(store: store)
+            return .finished(target: record.targetVersion, backup: nil)
+        }
+        if let source = record.sourceHashes?.compactMapValues({ Data(base64Encoded: $0) }), current != source {
+            throw MigrationError(
+                .swap,
+                """
+                a migration from \(record.sourceVersion) to \(record.targetVersion) stopped half way and the \
+                original's backup \(record.original) is gone: \(store) is between the two versions and cannot \
+                be put back
+                """,
+                fix:
+                    """
+                    restore the store from a backup of your own, or delete \(path(for: store)) and migrate the store from \
+                    the version it is at (`chrysalis inspect` names it)
+                    """
+            )
+        }
+        try end(store: store)
+        // The store is the backup's very file only when a restore moved it back; else the
+        // plan stopped before step 1 changed the store (a kill while it copied the store
+        // aside, or an uncommitted in-place step whose stale copy was removed).
+        let restored = record.originalFiles?[""].map { noted in
+            FileStamp(of: store).map { $0.device == noted.device && $0.inode == noted.inode } ?? false
+        }
+        return restored == true
+            ? .restored(version: record.sourceVersion) : .untouched(version: record.sourceVersion)
     }
 
     /// The backup's files, links never followed (a link at a name is removed, not its target).
