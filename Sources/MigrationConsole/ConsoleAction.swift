@@ -2,8 +2,10 @@ import MigrationEngine
 
 /// A key the console understands, decoded by the terminal adapter.
 package enum Key: Equatable, Sendable {
-    case up, down, left, right, pageUp, pageDown, home, end, tab, backTab, enter, escape, backspace, character(
-        Character), interrupt
+    /// `halfPageDown` and `halfPageUp` are Ctrl-D and Ctrl-U, as in less, vim and lazygit.
+    case up, down, left, right, pageUp, pageDown, halfPageUp, halfPageDown, home, end, tab, backTab, enter, escape,
+        backspace, character(
+            Character), interrupt
     /// The mouse at a cell: the wheel scrolls what is under it, a click selects a tab or a row.
     case mouse(MouseEvent, x: Int, y: Int)
 
@@ -307,8 +309,9 @@ extension ConsoleState {
         return true
     }
 
-    /// j/k and the arrows, PgUp/PgDn, g/G and Home/End move the screen's selection; whether
-    /// `key` was one of them.
+    /// j/k and the arrows, PgUp/PgDn, Ctrl-D/Ctrl-U, g/G and Home/End move the screen's
+    /// selection, and on the Plan screen `[`/`]` go to the previous (or this line's) and the next
+    /// step's heading; whether `key` was one of them.
     private mutating func moveSelection(_ key: Key) -> Bool {
         let last = max(rowCount - 1, 0), now = selection[screen.rawValue]
         switch key {
@@ -316,6 +319,15 @@ extension ConsoleState {
         case .up, .character("k"): selection[screen.rawValue] = max(now - 1, 0)
         case .pageDown: selection[screen.rawValue] = min(now + pageRows, last)
         case .pageUp: selection[screen.rawValue] = max(now - pageRows, 0)
+        case .halfPageDown: selection[screen.rawValue] = min(now + max(pageRows / 2, 1), last)
+        case .halfPageUp: selection[screen.rawValue] = max(now - max(pageRows / 2, 1), 0)
+        case .character("]") where screen == .plan && !steps.isEmpty:
+            let step = min((planLines.indices.contains(now) ? planLines[now].step : -1) + 1, steps.count - 1)
+            selection[screen.rawValue] = planLine(ofStep: step)
+        case .character("[") where screen == .plan && !steps.isEmpty:
+            let line = planLines.indices.contains(now) ? planLines[now] : nil
+            let step = max((line?.step ?? 0) - (line?.isHeading == false ? 0 : 1), 0)
+            selection[screen.rawValue] = planLine(ofStep: step)
         case .home, .character("g"): selection[screen.rawValue] = 0
         case .end, .character("G"): selection[screen.rawValue] = last
         default: return false

@@ -12,6 +12,8 @@ extension ConsoleState {
         case .up, .character("k"): helpTop = max(helpTop - 1, 0)
         case .pageDown, .character(" "): helpTop = min(helpTop + Overlays.helpRows(self) - 1, last)
         case .pageUp: helpTop = max(helpTop - Overlays.helpRows(self) + 1, 0)
+        case .halfPageDown: helpTop = min(helpTop + max(Overlays.helpRows(self) / 2, 1), last)
+        case .halfPageUp: helpTop = max(helpTop - max(Overlays.helpRows(self) / 2, 1), 0)
         case .home, .character("g"): helpTop = 0
         case .end, .character("G"): helpTop = last
         default: return false
@@ -30,6 +32,8 @@ extension ConsoleState {
         case .up, .character("k"): paneTop = max(paneTop - 1, 0)
         case .pageDown, .character(" "): paneTop = min(paneTop + page, last)
         case .pageUp: paneTop = max(paneTop - page, 0)
+        case .halfPageDown: paneTop = min(paneTop + max(page / 2, 1), last)
+        case .halfPageUp: paneTop = max(paneTop - max(page / 2, 1), 0)
         case .home, .character("g"): paneTop = 0
         case .end, .character("G"): paneTop = last
         default: return false
@@ -49,8 +53,8 @@ extension ConsoleState {
         case .escape, .character("q"):
             sqlView = nil
             return true
-        case .left, .character("h"), .right, .character("l"):
-            let step = view.step + (key == .left || key == .character("h") ? -1 : 1)
+        case .left, .character("h"), .right, .character("l"), .character("["), .character("]"):
+            let step = view.step + ([.left, .character("h"), .character("[")].contains(key) ? -1 : 1)
             guard steps.indices.contains(step) else { return true }
             sqlView = SQLView(step: step)
             selection[Screen.plan.rawValue] = planLine(ofStep: step)
@@ -59,6 +63,8 @@ extension ConsoleState {
         case .up, .character("k"): top -= 1
         case .pageDown, .character(" "): top += page
         case .pageUp: top -= page
+        case .halfPageDown: top += max(page / 2, 1)
+        case .halfPageUp: top -= max(page / 2, 1)
         case .home, .character("g"): top = 0
         case .end, .character("G"): top = SQLScreen.lastTop(self, step: view.step)
         case .character("/"), .character("n"), .character("N"), .tab, .backTab, .interrupt: return false

@@ -8,6 +8,7 @@ enum Overlays {
                 ("Tab ← → S-Tab", "next / previous screen"), ("1 … 5", "a screen by its number"),
                 ("↑ ↓ / j k", "move in the list; after migrating, each step's result (Migrate)"),
                 ("PgUp PgDn g G", "a page up / down; the first / last row (Home End)"),
+                ("Ctrl-U Ctrl-D", "half a page up / down (lists, panes, help, SQL)"),
                 (
                     "l / Enter",
                     "read the pane beside the list: j k PgUp PgDn g G scroll it, Esc or h gives the keys back"
@@ -22,7 +23,7 @@ enum Overlays {
         (
             "Plan",
             [
-                ("Enter", "the selected step's SQL"),
+                ("Enter", "the selected step's SQL"), ("[ ]", "the previous / next step (in its SQL too)"),
                 ("f", "show only the lines holding a text (`f dropped`: every loss), with their steps; Esc shows all"),
             ]
         ),

@@ -135,6 +135,8 @@ final class TerminalAdapter {
             case 27: keys.append(.escape)
             case 8, 127: keys.append(.backspace)
             case 3: keys.append(.interrupt)
+            case 4: keys.append(.halfPageDown)
+            case 21: keys.append(.halfPageUp)
             default:
                 if let scalar = Unicode.Scalar(UInt32(character)) { keys.append(.character(Character(scalar))) }
             }

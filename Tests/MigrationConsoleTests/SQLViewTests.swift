@@ -181,3 +181,36 @@ import Testing
                 == true)
     }
 }
+
+/// What lazygit, tig and less users reach for: half a page (Ctrl-D, Ctrl-U) and step to step
+/// (`[`, `]`) on the Plan screen and in a step's SQL.
+@Suite struct HalfPageAndStepKeysTests {
+    @Test func halfAPageMovesHalfAsFarAsAPage() throws {
+        var state = try SQLViewTests().plan()
+        #expect(state.rowCount > state.pageRows / 2 + 1, "the premise: more lines than half a page")
+        _ = state.reduce(.key(.halfPageDown))
+        let half = state.selection[ConsoleState.Screen.plan.rawValue]
+        #expect(half == max(state.pageRows / 2, 1), "page \(state.pageRows), half \(half)")
+        _ = state.reduce(.key(.halfPageUp))
+        #expect(state.selection[ConsoleState.Screen.plan.rawValue] == 0)
+    }
+
+    @Test func bracketsGoFromStepToStepOnThePlanAndInTheSQL() throws {
+        var state = try SQLViewTests().plan()
+        let plan = ConsoleState.Screen.plan.rawValue
+        _ = state.reduce(.key(.character("]")))
+        #expect(state.selection[plan] == state.planLine(ofStep: 1))
+        _ = state.reduce(.key(.character("]")))
+        #expect(state.selection[plan] == state.planLine(ofStep: 2))
+        _ = state.reduce(.key(.down))
+        _ = state.reduce(.key(.character("[")))
+        #expect(state.selection[plan] == state.planLine(ofStep: 2), "from inside a step, to its own heading")
+        _ = state.reduce(.key(.character("[")))
+        #expect(state.selection[plan] == state.planLine(ofStep: 1))
+        _ = state.reduce(.key(.enter))
+        _ = state.reduce(.key(.character("]")))
+        #expect(state.sqlView?.step == 2, "in the SQL, the next step's")
+        _ = state.reduce(.key(.halfPageDown))
+        #expect((state.sqlView?.top ?? 0) > 0, "and Ctrl-D scrolls it")
+    }
+}
