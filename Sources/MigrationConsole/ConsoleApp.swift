@@ -323,6 +323,7 @@ package final class ConsoleApp {
             case .cancelMigration:
                 options.cancellation.cancel()
                 gate.open(toEnd: true)
+            case .copy(let text): terminal.copy(text)
             case .quit: break
             }
         }

@@ -67,7 +67,8 @@ extension ConsoleState {
         case .halfPageUp: top -= max(page / 2, 1)
         case .home, .character("g"): top = 0
         case .end, .character("G"): top = SQLScreen.lastTop(self, step: view.step)
-        case .character("/"), .character("n"), .character("N"), .tab, .backTab, .interrupt: return false
+        case .character("/"), .character("n"), .character("N"), .character("y"), .tab, .backTab, .interrupt:
+            return false
         case .character(let digit) where ("1"..."5").contains(digit): return false
         // Anything else waits: `m` does not start a migration from inside the SQL.
         default: return true

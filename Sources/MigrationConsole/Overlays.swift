@@ -16,6 +16,7 @@ enum Overlays {
                 ("/", "find in the list, the focused pane or a step's SQL: names, changes, expressions"),
                 ("n / N", "the next / previous match of the last find (matches are lit)"),
                 ("Esc", "back: close a pane, a step's SQL, a version's model"), ("?", "this help (j k scroll it)"),
+                ("y", "copy the plan line, the step's SQL or the original's path (OSC 52: over SSH too)"),
                 ("q", "close what is open; quit from the top"),
             ]
         ),

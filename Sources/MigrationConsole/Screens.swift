@@ -123,6 +123,7 @@ package enum Screens {
         case .paused: return " Step mode: paused" + autoAdvance(state) + " "
         case .pausedAfterStep(let index):
             return " Step mode: step \(index) of \(state.steps.count) done" + autoAdvance(state) + " "
+        case .finished where state.searchNote != nil: return " \(state.searchNote ?? "") "
         case .finished: return " Migration finished "
         case .failed: return " Migration stopped "
         case .browsing where state.search != nil && state.searchIsFilter:

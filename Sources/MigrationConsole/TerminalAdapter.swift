@@ -144,6 +144,15 @@ final class TerminalAdapter {
         return keys
     }
 
+    /// Puts `text` on the clipboard of the terminal the user sits at, through OSC 52 (xterm's
+    /// selection sequence, which tmux, iTerm2, kitty and Windows Terminal pass on, over SSH too).
+    /// Written straight to the terminal: ncurses has no call for it, and it moves no cell.
+    func copy(_ text: String) {
+        fflush(nil)
+        let sequence = "\u{1B}]52;c;" + Data(text.utf8).base64EncodedString() + "\u{7}"
+        FileHandle.standardOutput.write(Data(sequence.utf8))
+    }
+
     /// Puts the terminal back as it was.
     func close() {
         endwin()

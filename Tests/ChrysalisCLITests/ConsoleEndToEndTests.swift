@@ -150,9 +150,20 @@ final class ConsoleEndToEndTests: XCTestCase {
         let before = try files()
         let tmux = try TmuxSession(console(path, "--stepwise"), width: 80, height: 24)
         try tmux.wait(for: "Versions of BookStore")
+        try tmux.allowClipboard()
         try tmux.send("Tab", "Tab", "Tab")
         try tmux.wait(for: "Plan: BookStore → BookStore 5, 4 steps", "Enter SQL")
+        // `]` goes to the next step, `y` copies its line through OSC 52 (tmux keeps it).
+        try tmux.send("]", "y")
+        try tmux.wait(for: "Copied the plan line")
+        XCTAssertEqual(try tmux.clipboard(), "2. BookStore 2 → BookStore 3  [lightweight]")
+        try tmux.send("[")
         try tmux.send("Enter")
+        try tmux.wait(for: "ALTER TABLE ZBOOK ADD COLUMN ZAUTHOR VARCHAR")
+        try tmux.send("y")
+        try tmux.wait(for: "Copied step 1's SQL")
+        let copied = try tmux.clipboard() ?? ""
+        XCTAssertTrue(copied.contains("ALTER TABLE ZBOOK ADD COLUMN ZAUTHOR VARCHAR;"), "the step's SQL: \(copied)")
         let sql = try tmux.wait(
             for: "SQL of step 1/4: BookStore → BookStore 2", "ALTER TABLE ZBOOK ADD COLUMN ZAUTHOR VARCHAR", "Esc back")
         XCTAssertTrue(sql.contains("Runs in place: one transaction on the store itself"), sql)

@@ -50,6 +50,13 @@ final class TmuxSession {
     /// Closes the session, as a dropped SSH connection does: the pane's processes get SIGHUP.
     func hangUp() throws { try tmux(["kill-session", "-t", "t"]) }
 
+    /// What the program put on the clipboard through OSC 52, as tmux keeps it (its newest paste
+    /// buffer, with `set-clipboard on`); nil when nothing is there.
+    func clipboard() throws -> String? { try? tmux(["show-buffer"]) }
+
+    /// Lets the program set the clipboard: tmux takes OSC 52 only with `set-clipboard on`.
+    func allowClipboard() throws { _ = try tmux(["set-option", "-s", "set-clipboard", "on"]) }
+
     /// Waits until the screen shows every one of `texts` (or `timeout` passes); returns the
     /// screen. Several texts of one frame wait out a capture taken while ncurses is mid-redraw.
     @discardableResult
