@@ -157,6 +157,29 @@ enum BrowseScreens {
     /// The Mappings list's width.
     static func mappingListWidth(_ body: Screens.Body) -> Int { min(46, body.width / 2) }
 
+    /// The Mappings list's lines: each pass's name, then its mappings (with their index).
+    static func mappingLines(_ state: ConsoleState) -> [(text: String, mapping: Int?)] {
+        var lines: [(text: String, mapping: Int?)] = []
+        var pass = ""
+        for (index, mapping) in state.allMappings.enumerated() {
+            if mapping.pass != pass {
+                pass = mapping.pass
+                lines.append((pass, nil))
+            }
+            lines.append(("\(index + 1). \(mapping.name) [\(mapping.kind)]", index))
+        }
+        return lines
+    }
+
+    /// The lines of the Mappings list in view: the window follows the selected mapping.
+    static func mappingWindow(_ state: ConsoleState, lines: [(text: String, mapping: Int?)], body: Screens.Body)
+        -> ListWindow
+    {
+        let selected = state.selection[ConsoleState.Screen.mappings.rawValue]
+        let selectedLine = lines.firstIndex { $0.mapping == selected } ?? 0
+        return ListWindow(selected: selectedLine, count: lines.count, height: body.height - 2)
+    }
+
     static func mappings(_ state: ConsoleState, _ grid: inout Grid, _ body: Screens.Body) {
         let g = state.glyphs
         let mappings = state.allMappings
@@ -170,18 +193,8 @@ enum BrowseScreens {
         grid.put("Entity mappings in execution order", x: body.x, y: body.y, style: .bold)
         let listWidth = mappingListWidth(body)
         let selected = state.selection[ConsoleState.Screen.mappings.rawValue]
-        // The list's lines: each pass's name, then its mappings; the window follows the selection.
-        var lines: [(text: String, mapping: Int?)] = []
-        var pass = ""
-        for (index, mapping) in mappings.enumerated() {
-            if mapping.pass != pass {
-                pass = mapping.pass
-                lines.append((pass, nil))
-            }
-            lines.append(("\(index + 1). \(mapping.name) [\(mapping.kind)]", index))
-        }
-        let selectedLine = lines.firstIndex { $0.mapping == selected } ?? 0
-        let window = ListWindow(selected: selectedLine, count: lines.count, height: body.height - 2)
+        let lines = mappingLines(state)
+        let window = mappingWindow(state, lines: lines, body: body)
         // The position counts mappings, shown whenever a line (a pass's name or a mapping) is out of view.
         if lines.count > window.height {
             let position = "\(selected + 1)/\(mappings.count)"

@@ -136,7 +136,11 @@ extension ConsoleState {
     private mutating func press(_ key: Key) -> [ConsoleEffect] {
         if opening != nil { return pressWhileOpening(key) }
         // The mouse looks around only: during a run it is not a key to be told is ignored.
-        if case .mouse = key, isBusy || showHelp || search != nil { return [] }
+        if case .mouse(let event, _, _) = key, isBusy || showHelp || search != nil {
+            // Over help the wheel scrolls it, as the arrows do.
+            if showHelp, event != .click { for _ in 0..<3 { _ = readHelp(event == .wheelUp ? .up : .down) } }
+            return []
+        }
         // Help opens anywhere, a migration going on under it, and scrolls; another key closes it
         // and does what it does.
         if showHelp {

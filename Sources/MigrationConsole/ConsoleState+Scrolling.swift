@@ -120,6 +120,12 @@ extension ConsoleState {
         case .versions: height = body.height - 3
         case .model: height = body.height - 2
         case .plan: height = body.height - 2
+        case .mappings:
+            // A pass's name is a line of the list but no mapping: a click there selects nothing.
+            let lines = BrowseScreens.mappingLines(self)
+            let window = BrowseScreens.mappingWindow(self, lines: lines, body: body)
+            let line = window.top + (y - body.y - 2)
+            return window.rows.contains(line) ? lines[line].mapping : nil
         default: return nil
         }
         let window = ListWindow(selected: selected, count: rowCount, height: height)
