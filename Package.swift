@@ -1,11 +1,11 @@
 // swift-tools-version:6.0
 // Chrysalis: Core Data model versioning and SQLite store migration for Linux.
 // Targets follow DESIGN.md §1; arrows point one way: console → engine → store → model.
+// Linux only: the code uses Linux's xattr calls, /proc and ncursesw (README: Prerequisites).
 import PackageDescription
 
 let package = Package(
     name: "Chrysalis",
-    platforms: [.macOS(.v13)],
     products: [
         .executable(name: "chrysalis", targets: ["chrysalis"]),
         // The command line as a library: an app's own build registers its policies (Examples/).

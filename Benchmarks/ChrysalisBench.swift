@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ObjectModel
 
 /// chrysalis-bench: speed is measured here, in a release build, never in tests. Each scenario
 /// times Chrysalis against hand-written SQL doing the same work on the same machine in the same
@@ -20,7 +21,8 @@ struct ChrysalisBench: ParsableCommand {
             runs every scenario with a goal at \(BenchCheck.defaultRows) rows per root entity, the size \
             their goals are set at (Wire's upgrade at \(WireUpgrade.checkRows), its ETA at \(EstimateError.checkRows)), about ten minutes, prints \
             each against its goal and exits 1 when one misses it.
-            """)
+            """,
+        version: ChrysalisVersion.current)
 
     @Option(help: "Rows per root entity in each source store (default: 1000000, for --check too).")
     var rows: Int?

@@ -39,6 +39,7 @@ public struct Chrysalis: ParsableCommand {
                   chrysalis console App.sqlite --model App.xcdatamodeld
                                                   the same, watched and driven in a console
                 """,
+            version: ChrysalisVersion.current,
             subcommands: leadingCommands + [
                 ConsoleCommand.self, ModelCommand.self, InspectCommand.self, MappingCommand.self, PlanCommand.self,
                 MigrateCommand.self, RecoverCommand.self, FixtureCommand.self, CheckHistoryCommand.self,
