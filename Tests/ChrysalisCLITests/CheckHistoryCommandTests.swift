@@ -1,4 +1,5 @@
 import Foundation
+import ObjectModel
 import TestSupport
 import XCTest
 
@@ -48,10 +49,11 @@ final class CheckHistoryCommandTests: XCTestCase {
         let count = try versions(of: bundle).count
         XCTAssertTrue(
             result.stdout.contains(
-                "\(count - 1) of \(count) versions of Moody do not migrate to Moody 6 (progressive), at 1 step."),
+                "\(count - 1) of \(count) versions of Moody do not migrate to Moody 6 (progressive), for 1 cause at 1 step."
+            ),
             result.stdout)
         XCTAssertTrue(
-            result.stdout.contains("Failing steps:\n  Moody 5 → Moody 6: \(count - 1) versions"),
+            result.stdout.contains("Failing steps, by cause:\n  Moody 5 → Moody 6: \(count - 1) versions"),
             "one problem, said once: \(result.stdout)")
         XCTAssertTrue(result.stderr.contains("checking 1/\(count): Moody"), "progress while it runs: \(result.stderr)")
     }
@@ -80,6 +82,46 @@ final class CheckHistoryCommandTests: XCTestCase {
         XCTAssertTrue(xml.contains(#"tests="\#(count)" failures="\#(count - 1)""#), xml)
         XCTAssertEqual(xml.components(separatedBy: "<testcase ").count - 1, count, xml)
         XCTAssertTrue(xml.contains(#"<failure message="Moody 5 → Moody 6: missingPolicy">"#), xml)
+        XCTAssertTrue(XMLParser(data: Data(xml.utf8)).parse(), "well-formed XML")
+    }
+
+    /// WooCommerce under the default strategy: nine versions each fail on their own straight step
+    /// to the current one, for one cause (`Order.statusKey` has no default). They are one group,
+    /// said once with its steps; the JUnit report gives each version's seconds.
+    func testFailuresOnStepsThatDifferOnlyInTheirStartAreOneCause() throws {
+        let bodies = [
+            #"<attribute name="title" optional="YES" attributeType="String"/>"#,
+            #"<attribute name="note" optional="YES" attributeType="String"/><attribute name="title" optional="YES" attributeType="String"/>"#,
+            #"<attribute name="note" optional="YES" attributeType="String"/><attribute name="status" attributeType="String"/><attribute name="title" optional="YES" attributeType="String"/>"#,
+        ]
+        let versions = try bodies.enumerated().map { index, attributes in
+            ModelBundle.Version(
+                name: "V\(index + 1)",
+                model: try ModelXMLReader.read(
+                    Data(
+                        #"<?xml version="1.0" encoding="UTF-8"?><model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0"><entity name="Order">\#(attributes)</entity></model>"#
+                            .utf8), file: "V\(index + 1)"))
+        }
+        let directory = try scratchDirectory()
+        let bundle = directory.appendingPathComponent("App.xcdatamodeld")
+        try ModelBundle(name: "App", versions: versions, currentVersionName: "V3").write(to: bundle)
+        let junit = directory.appendingPathComponent("history.xml")
+        let result = try ChrysalisRunner.run([
+            "check-history", bundle.path, "--rows", "2", "--junit", junit.path,
+        ])
+        XCTAssertEqual(result.status, 1, result.stderr)
+        XCTAssertTrue(
+            result.stdout.contains("Failing steps, by cause:\n  2 steps (V1 → V3 …): 2 versions (V1, V2)"),
+            result.stdout)
+        XCTAssertTrue(
+            result.stdout.contains(
+                "2 of 3 versions of App do not migrate to V3 (progressive), for 1 cause at 2 steps."),
+            result.stdout)
+        let xml = try String(contentsOf: junit, encoding: .utf8)
+        let times = xml.components(separatedBy: "<testcase ").dropFirst().filter { $0.contains(#" time=""#) }
+        XCTAssertEqual(times.count, 3, xml)
+        XCTAssertTrue(
+            xml.contains(#"<testsuite name="check-history App (progressive)""#) && xml.contains(" time=\""), xml)
         XCTAssertTrue(XMLParser(data: Data(xml.utf8)).parse(), "well-formed XML")
     }
 }

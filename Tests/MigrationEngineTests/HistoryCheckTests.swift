@@ -95,6 +95,7 @@ final class HistoryCheckTests: XCTestCase {
         XCTAssertTrue(
             error.contains("cannot migrate the store the check made:") && !error.contains(directory.path), error)
         XCTAssertTrue(error.contains("Fix: give the attribute a default value"), error)
+        XCTAssertEqual(outcomes.first?.failure, "unmetRequirement", "what it is: the rows lack a required value")
     }
 }
 
@@ -210,5 +211,21 @@ final class HistoryCheckFairnessTests: XCTestCase {
                 "\(error)".contains("validation failed in the store generated at V1: Book object"), "\(error)")
             XCTAssertTrue("\(error)".contains("so no step was tried"), "\(error)")
         }
+    }
+
+    /// WordPress 101 → 102's `PageTemplateCategory.blog`: a new required relationship the rows
+    /// lack. Its fix fits a relationship (which has no default value), and its kind says the rows
+    /// lack a required value, not that the model is wrong.
+    func testANewRequiredRelationshipGetsARelationshipsFix() throws {
+        let bundle = try self.bundle([
+            #"<entity name="Note"><attribute name="title" optional="YES" attributeType="String"/></entity><entity name="Blog"><attribute name="name" optional="YES" attributeType="String"/></entity>"#,
+            #"<entity name="Note"><attribute name="title" optional="YES" attributeType="String"/><relationship name="blog" maxCount="1" deletionRule="Nullify" destinationEntity="Blog"/></entity><entity name="Blog"><attribute name="name" optional="YES" attributeType="String"/></entity>"#,
+        ])
+        let outcomes = HistoryCheck(bundle: bundle, rows: 3).run(in: try scratchDirectory())
+        let error = try XCTUnwrap(outcomes.first?.error)
+        XCTAssertEqual(outcomes.first?.failure, "unmetRequirement", error)
+        XCTAssertTrue(error.contains("Note.blog is a new required relationship"), error)
+        XCTAssertTrue(error.contains("Fix: make the relationship optional in V2"), error)
+        XCTAssertFalse(error.contains("default value"), "a relationship has none: \(error)")
     }
 }

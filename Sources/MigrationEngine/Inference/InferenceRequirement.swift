@@ -29,6 +29,8 @@ public struct InferenceRequirement: Hashable, Sendable, CustomStringConvertible 
     public var kind: Kind
     /// The change, said for people (`Note.id is new and required but has no default value`).
     public var description: String
+    /// Whether the property is a relationship, which has no default value to give it.
+    public var isRelationship = false
 
     /// The rows of the store that lack the value: for each destination entity, how many of its
     /// source rows (that entity's own, not its subentities', which carry requirements of their own).
@@ -100,7 +102,7 @@ extension InferredMapping {
         }.joined(separator: "; ")
         if unmet.contains(where: { if case .unique = $0.requirement.kind { true } else { false } }) {
             var error = MigrationError(
-                .wrongModel,
+                .unmetRequirement,
                 "\(sourceVersion) → \(destinationVersion) cannot migrate \(path): \(list); its unique index cannot be built, and Core Data's migration fails on them too",
                 fix:
                     "merge the objects that share a value before this step: a staged migration's willMigrate does it (--strategy staged; `chrysalis demo staged` shows one), or a mapping model"
@@ -108,12 +110,17 @@ extension InferredMapping {
             error.step = "\(sourceVersion) → \(destinationVersion)"
             return error
         }
+        let relationships = unmet.filter(\.requirement.isRelationship).count
+        let fix =
+            relationships == 0
+            ? "give the attribute a default value in \(destinationVersion), make it optional, or write a mapping model that supplies the value"
+            : relationships == unmet.count
+                ? "make the relationship optional in \(destinationVersion), or write a mapping model that sets it for every object"
+                : "give each attribute a default value in \(destinationVersion) and make each relationship optional, or write a mapping model that supplies the values"
         var error = MigrationError(
-            .wrongModel,
+            .unmetRequirement,
             "\(sourceVersion) → \(destinationVersion) cannot migrate \(path): \(list); Core Data refuses such a store too (error 134110)",
-            fix:
-                "give the attribute a default value in \(destinationVersion), make it optional, or write a mapping model that supplies the value"
-        )
+            fix: fix)
         error.step = "\(sourceVersion) → \(destinationVersion)"
         return error
     }

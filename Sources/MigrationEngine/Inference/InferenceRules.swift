@@ -96,10 +96,13 @@ enum InferenceRules {
         mutating func block(_ text: String) {
             result.blockers.append(.init(entity: entity.name, description: "\(entity.name).\(text)"))
         }
-        mutating func require(_ property: String, _ kind: InferenceRequirement.Kind, _ what: String) {
-            result.requirements.append(
-                InferenceRequirement(
-                    entity: entity.name, property: property, kind: kind, description: "\(entity.name).\(what)"))
+        mutating func require(
+            _ property: String, _ kind: InferenceRequirement.Kind, _ what: String, relationship: Bool = false
+        ) {
+            var requirement = InferenceRequirement(
+                entity: entity.name, property: property, kind: kind, description: "\(entity.name).\(what)")
+            requirement.isRelationship = relationship
+            result.requirements.append(requirement)
         }
 
         /// R4: a source entity's properties need unique renaming identifiers (CD: "Each property
@@ -185,8 +188,8 @@ enum InferenceRules {
                 if mandatory {
                     require(
                         relationship.name, .newValue,
-                        "\(relationship.name) is a new required relationship; existing objects have nothing to point to"
-                    )
+                        "\(relationship.name) is a new required relationship; existing objects have nothing to point to",
+                        relationship: true)
                 }
                 return
             }
@@ -216,7 +219,8 @@ enum InferenceRules {
             if mandatory && !wasMandatory {
                 require(
                     relationship.name, .existingValue,
-                    "\(relationship.name) becomes required; existing objects may have nothing to point to")
+                    "\(relationship.name) becomes required; existing objects may have nothing to point to",
+                    relationship: true)
             }
         }
 
@@ -266,7 +270,8 @@ enum InferenceRules {
             if mandatory {
                 require(
                     relationship.name, .newValue,
-                    "\(relationship.name) is required and starts empty; existing objects have nothing to point to")
+                    "\(relationship.name) is required and starts empty; existing objects have nothing to point to",
+                    relationship: true)
             }
             return false
         }

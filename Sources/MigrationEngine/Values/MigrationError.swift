@@ -17,6 +17,10 @@ public struct MigrationError: Error, CustomStringConvertible, Equatable, Sendabl
         /// A store a history check generated breaks its own model's rules: what fails then says
         /// nothing of a step.
         case generatedData
+        /// The store's rows lack what an inferred step's destination requires (a new required
+        /// value without a default, a new uniqueness they break): Core Data refuses such a store
+        /// (error 134110), and another store of the same model may migrate.
+        case unmetRequirement
     }
 
     /// What kind.

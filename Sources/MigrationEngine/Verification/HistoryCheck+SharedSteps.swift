@@ -31,7 +31,10 @@ extension HistoryCheck {
         let firsts = Slots<FirstStep>(count: versions.count)
         let chains = Slots<Outcome>(count: starts.count)
         let count = starts.count + versions.count
+        let seconds = Slots<Double>(count: count)
         DispatchQueue.concurrentPerform(iterations: count) { index in
+            let started = Date()
+            defer { seconds.set(index, Date().timeIntervalSince(started)) }
             // The chained walks first: they are the longest.
             let chain = index < starts.count ? index : nil
             let version = versions[chain.map { starts[$0] } ?? index - starts.count]
@@ -52,6 +55,10 @@ extension HistoryCheck {
         for (chain, start) in starts.enumerated() {
             if let walked = chains.values[chain], !walked.ok { outcomes[start] = walked }
         }
+        for index in outcomes.indices {
+            outcomes[index].seconds = seconds.values[starts.count + index] ?? 0
+        }
+        for (chain, start) in starts.enumerated() { outcomes[start].seconds += seconds.values[chain] ?? 0 }
         return outcomes
     }
 

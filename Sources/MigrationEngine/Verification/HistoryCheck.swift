@@ -26,6 +26,9 @@ package struct HistoryCheck: Sendable {
         /// What kind of failure (``MigrationError/Kind``: `wrongModel` for a step Core Data
         /// refuses, `generatedData` for a store the check could not make valid, …).
         package var failure: String?
+        /// How long its check took: making its store and running and checking its way (or, when
+        /// the ways share their steps, its first step, and the walk that starts at it).
+        package var seconds: Double = 0
 
         init(version: String, steps: Int, error: Error? = nil) {
             self.version = version
@@ -131,11 +134,15 @@ package struct HistoryCheck: Sendable {
             results.started { progress($0, versions.count, version.name) }
             let path = directory.appendingPathComponent("version-\(index).sqlite").path
             defer { StoreFiles.remove(path) }
+            let started = Date()
+            var outcome: Outcome
             do {
-                results.set(index, Outcome(version: version.name, steps: try check(version, at: path)))
+                outcome = Outcome(version: version.name, steps: try check(version, at: path))
             } catch {
-                results.set(index, Outcome(version: version.name, steps: 0, error: error))
+                outcome = Outcome(version: version.name, steps: 0, error: error)
             }
+            outcome.seconds = Date().timeIntervalSince(started)
+            results.set(index, outcome)
         }
         return results.values.compactMap { $0 }
     }
