@@ -126,6 +126,13 @@ extension ConsoleState {
         screen = .migrate
     }
 
+    /// The mouse while a run, help or a prompt is over the screen: only help's wheel scrolls it,
+    /// as the arrows do; a run's screen is not a list to look around in.
+    private mutating func mouseOverlaid(_ event: Key.MouseEvent) -> [ConsoleEffect] {
+        if showHelp, event != .click { for _ in 0..<3 { _ = readHelp(event == .wheelUp ? .up : .down) } }
+        return []
+    }
+
     /// Before the plan is there, a key can only quit.
     private mutating func pressWhileOpening(_ key: Key) -> [ConsoleEffect] {
         guard [.character("q"), .escape, .interrupt].contains(key) else { return [] }
@@ -136,11 +143,7 @@ extension ConsoleState {
     private mutating func press(_ key: Key) -> [ConsoleEffect] {
         if opening != nil { return pressWhileOpening(key) }
         // The mouse looks around only: during a run it is not a key to be told is ignored.
-        if case .mouse(let event, _, _) = key, isBusy || showHelp || search != nil {
-            // Over help the wheel scrolls it, as the arrows do.
-            if showHelp, event != .click { for _ in 0..<3 { _ = readHelp(event == .wheelUp ? .up : .down) } }
-            return []
-        }
+        if case .mouse(let event, _, _) = key, isBusy || showHelp || search != nil { return mouseOverlaid(event) }
         // Help opens anywhere, a migration going on under it, and scrolls; another key closes it
         // and does what it does.
         if showHelp {

@@ -156,7 +156,8 @@ final class ModelCorpusTests: XCTestCase {
     /// What Core Data says of a store it will not migrate, or of a step that needs the app's own
     /// code: outcomes a history may rightly have. Anything else is Chrysalis's failure.
     static func isCoreDatasVerdict(_ error: Error) -> Bool {
-        guard let error = error as? MigrationError, [.wrongModel, .missingPolicy, .validation, .unmetRequirement].contains(error.kind)
+        guard let error = error as? MigrationError,
+            [.wrongModel, .missingPolicy, .validation, .unmetRequirement].contains(error.kind)
         else { return false }
         return error.message.contains("needs a mapping model")
             || error.message.contains("Core Data refuses such a store too")
