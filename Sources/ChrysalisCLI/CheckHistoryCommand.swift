@@ -30,6 +30,7 @@ struct CheckHistoryCommand: ParsableCommand {
             Run it in an app's CI on every model change, so a store that stops migrating is found \
             before users find it (progress goes to standard error):
               chrysalis check-history App/Model.xcdatamodeld --mappings App/Mappings --junit history.xml
+            (--github adds GitHub Actions annotations and a step summary; docs/CI.md has a whole job.)
 
             Stores are made in a temporary folder and removed; nothing else is written.
             """)
@@ -73,6 +74,14 @@ struct CheckHistoryCommand: ParsableCommand {
         completion: .file())
     var junit: String?
 
+    @Flag(
+        help: ArgumentHelp(
+            "Also print GitHub Actions annotations, one per cause of failure, and a summary.",
+            discussion:
+                "Each cause is an ::error annotation on standard error, on the `contents` of the first version that fails for it; with GITHUB_STEP_SUMMARY set, a table of the causes is appended to that file, shown on the run's page."
+        ))
+    var github = false
+
     func validate() throws {
         try StrategyName.validate(strategy, stepwise: stepwise)
         guard rows >= 1, rows <= 10_000 else { throw ValidationError("--rows must be between 1 and 10000") }
@@ -113,6 +122,14 @@ struct CheckHistoryCommand: ParsableCommand {
             ? try JSONOutput.encode(report) : TerminalText.visible(report.text(strategy: check.strategy.description))
         // With the JUnit report on standard output, the text goes to standard error.
         if junitFile?.isStandardOutput == true { StandardStreams.err(text + "\n") } else { print(text) }
+        if github {
+            let annotations = GitHubAnnotations(report: report, bundlePath: self.bundle)
+            StandardStreams.err(annotations.commands())
+            if let summary = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !summary.isEmpty {
+                try OutputFile(path: summary, purpose: "the GitHub step summary")
+                    .append(Data(annotations.summary(strategy: check.strategy.description).utf8))
+            }
+        }
         if outcomes.contains(where: { !$0.ok }) { throw ExitCode(1) }
     }
 

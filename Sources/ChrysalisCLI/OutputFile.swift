@@ -58,6 +58,21 @@ struct OutputFile {
         }
     }
 
+    /// Adds `bytes` at the end of the file (made when it is not there), as a CI system's summary
+    /// file asks: what others wrote there stays. A folder or a block device is refused.
+    func append(_ bytes: Data) throws {
+        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0o666)
+        guard descriptor >= 0 else { throw errno == EISDIR ? refusal("is a folder") : failure(errno) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw failure(errno) }
+        if info.st_mode & S_IFMT == S_IFBLK {
+            throw refusal("leads to a block device (a disk): a report written there would overwrite it")
+        }
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+        try writeAll(bytes, to: descriptor)
+    }
+
     /// A new file: written whole under a temporary name in the same folder, then linked to its
     /// name, which fails rather than replace whatever took the name meanwhile.
     private func writeNew(_ bytes: Data) throws {

@@ -124,4 +124,28 @@ final class CheckHistoryCommandTests: XCTestCase {
             xml.contains(#"<testsuite name="check-history App (progressive)""#) && xml.contains(" time=\""), xml)
         XCTAssertTrue(XMLParser(data: Data(xml.utf8)).parse(), "well-formed XML")
     }
+
+    /// In GitHub Actions: one `::error` annotation per cause, on the model file of the version its
+    /// step goes to, and a summary table appended to `$GITHUB_STEP_SUMMARY` (what was there stays).
+    func testGitHubAnnotationsAndSummary() throws {
+        let migrations = Fixtures.root.appendingPathComponent("objcio-core-data/Migrations/Migrations")
+        let bundle = migrations.appendingPathComponent("Moody.xcdatamodeld")
+        let summary = try scratchDirectory().appendingPathComponent("summary.md")
+        try Data("earlier step\n".utf8).write(to: summary)
+        let result = try ChrysalisRunner.run(
+            ["check-history", bundle.path, "--mappings", migrations.path, "--github"],
+            environment: ["GITHUB_STEP_SUMMARY": summary.path])
+        XCTAssertEqual(result.status, 1, result.stderr)
+        let annotations = result.stderr.split(separator: "\n").filter { $0.hasPrefix("::error ") }
+        XCTAssertEqual(annotations.count, 1, result.stderr)
+        XCTAssertTrue(
+            annotations.first?.hasPrefix(
+                "::error file=\(bundle.path)/Moody 6.xcdatamodel/contents,title=check-history%3A Moody 5 → Moody 6%2C missingPolicy::"
+            ) == true, result.stderr)
+        XCTAssertFalse(result.stdout.contains("::error"), "standard output keeps the report alone")
+        let text = try String(contentsOf: summary, encoding: .utf8)
+        XCTAssertTrue(text.hasPrefix("earlier step\n### check-history Moody (progressive)"), text)
+        XCTAssertTrue(
+            text.contains("| Moody 5 → Moody 6 | missingPolicy | \(try versions(of: bundle).count - 1) |"), text)
+    }
 }
