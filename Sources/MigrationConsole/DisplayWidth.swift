@@ -37,6 +37,25 @@ enum DisplayWidth {
     }
 
     /// The longest start of `text` that fits in `columns`.
+    /// The part of `word` (wider than `columns`) to put on a line of that many columns: up to
+    /// the last `:`, `,`, `(`, `.` or `_` that fits, else up to the last lower-to-upper case step
+    /// (`destinationInstances|For…`), else as much as fits. A key path or a selector is then
+    /// broken where a reader expects, never in the middle of a name (`sou` / `rceInstances:`).
+    static func piece<Text: StringProtocol>(of word: Text, columns: Int) -> Substring {
+        let fits = prefix(word, columns: columns)
+        guard fits.count > 1, fits.count < word.count else { return fits }
+        if let mark = fits.dropLast().lastIndex(where: { ":,(._".contains($0) }) {
+            return fits[...mark]
+        }
+        let characters = Array(fits)
+        if let step = (1..<characters.count).last(where: {
+            characters[$0].isUppercase && characters[$0 - 1].isLowercase
+        }) {
+            return fits.prefix(step)
+        }
+        return fits
+    }
+
     static func prefix<Text: StringProtocol>(_ text: Text, columns: Int) -> Substring {
         var used = 0
         var end = text.startIndex

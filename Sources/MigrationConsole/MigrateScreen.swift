@@ -253,7 +253,7 @@ enum MigrateScreen {
     }
 
     /// `text` in lines of at most `width` columns, broken between words; a word wider than a
-    /// line is broken where the line ends.
+    /// line is broken where ``DisplayWidth/piece(of:columns:)`` says.
     static func wrap(_ text: String, width: Int) -> [String] {
         var lines: [String] = [], line = ""
         let width = max(width, 1)
@@ -263,7 +263,7 @@ enum MigrateScreen {
                 lines.append(line); line = ""
             }
             while DisplayWidth.of(word) > width {
-                let piece = DisplayWidth.prefix(word, columns: width)
+                let piece = DisplayWidth.piece(of: word, columns: width)
                 guard !piece.isEmpty else { break }
                 lines.append(String(piece))
                 word = word.dropFirst(piece.count)

@@ -90,9 +90,9 @@ enum SQLScreen {
                     continue
                 }
                 // A word wider than a whole line: as much as fits, the rest on the next.
-                let room = max(width - line.count, 1)
-                lines.append(line + word.prefix(room))
-                word = String(word.dropFirst(room))
+                let piece = DisplayWidth.piece(of: word, columns: max(width - line.count, 1))
+                lines.append(line + piece)
+                word = String(word.dropFirst(piece.count))
                 (line, prefix) = (next, next)
             }
         }

@@ -1,5 +1,6 @@
-import MigrationConsole
 import Testing
+
+@testable import MigrationConsole
 
 /// What a screen puts in the grid reaches the terminal as text: a store named with escape
 /// sequences is shown, not obeyed.
@@ -32,5 +33,38 @@ import Testing
         over.put("店店", x: 0, y: 0)
         over.put("x", x: 1, y: 0)
         #expect(over.row(0).hasPrefix(" x店"), "\(over.row(0))")
+    }
+}
+
+/// A selector or key path wider than its pane breaks where a reader expects (after `:`, `,`,
+/// `(`, `.`, `_`, or between camel-case words), never inside a name: `sou` / `rceInstances:`.
+@Suite struct WordBreakTests {
+    static let expression =
+        #"FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "ChefToChef", $source.chef)"#
+
+    @Test(arguments: [16, 24, 30, 38, 50])
+    func longWordsBreakBetweenNames(width: Int) {
+        let lines = MigrateScreen.wrap(Self.expression, width: width)
+        #expect(
+            lines.joined(separator: " ").replacingOccurrences(of: " ", with: "")
+                == Self.expression.replacingOccurrences(of: " ", with: ""), "nothing lost")
+        for (line, next) in zip(lines, lines.dropFirst()) {
+            #expect(DisplayWidth.of(line) <= width)
+            let split = (line.last?.isLetter ?? false) && (next.first?.isLowercase ?? false)
+            #expect(!split, "\(width) columns: \"\(line)\" / \"\(next)\"")
+        }
+    }
+
+    @Test func theSQLViewBreaksAtUnderscoresAndDots() {
+        let text = "INSERT INTO main.ZCATEGORY_WITH_A_LONG_NAME_INDEED (Z_PK)"
+        let lines = SQLScreen.wrap(text, width: 20, first: "", next: "")
+        var rest = Substring(text)
+        for line in lines.dropLast() {
+            #expect(rest.hasPrefix(line), "\(line)")
+            rest = rest.dropFirst(line.count)
+            // A break inside a word comes after a mark a reader expects.
+            if rest.first != " " { #expect(line.last.map { ":,(._".contains($0) } ?? false, "\"\(line)\"") }
+            rest = rest.drop { $0 == " " }
+        }
     }
 }
