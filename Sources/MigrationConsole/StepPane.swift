@@ -53,7 +53,7 @@ enum StepPane {
         return lines
     }
 
-    /// A table's lines, columns padded to their widest cell and cut to fit `width`.
+    /// A table's lines, columns padded to their widest cell and cut to fit `width`, with `…`.
     static func layout(_ table: StepResult.Table, width: Int) -> [(text: String, header: Bool)] {
         let cells = [table.columns] + table.rows
         let widths = table.columns.indices.map { column in
@@ -66,7 +66,9 @@ enum StepPane {
                     ? String(cell.prefix(max(widths[index] - 1, 1))) + "…" : cell
                 return fitted.padding(toLength: widths[min(index, widths.count - 1)], withPad: " ", startingAt: 0)
             }.joined(separator: "  ")
-            return (String(text.prefix(width)), number == 0)
+            // A row wider than the pane ends in `…` at its last column, a header as much as a row.
+            let cut = DisplayWidth.of(text) > width ? String(DisplayWidth.prefix(text, columns: max(width - 1, 0))) + "…" : text
+            return (cut, number == 0)
         }
     }
 }

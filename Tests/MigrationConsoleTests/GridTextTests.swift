@@ -68,3 +68,21 @@ import Testing
         }
     }
 }
+
+/// A result pane's sample table wider than its pane: every row, the header too, ends in `…`
+/// where it is cut, so a reader knows there is more.
+@Suite struct SampleTableTests {
+    @Test func aCutRowEndsInAnEllipsis() {
+        let table = StepResult.Table(
+            title: "Sample rows", columns: ["title", "firstName", "lastName", "synopsis", "price"],
+            rows: [["A long title of a book", "Radia", "Hamilton", "The synopsis is the title", "12.5"]])
+        let lines = StepPane.layout(table, width: 40)
+        #expect(lines.count == 2)
+        for line in lines {
+            #expect(DisplayWidth.of(line.text) == 40, "\(line.text)")
+            #expect(line.text.hasSuffix("…"), "\(line.text)")
+        }
+        let narrow = StepPane.layout(table, width: 200)
+        #expect(narrow.allSatisfy { !$0.text.hasSuffix("…") }, "nothing cut when it fits")
+    }
+}

@@ -86,8 +86,7 @@ package struct StoreMetadata: Hashable, Sendable {
 
     /// The binary plist Core Data writes to `Z_PLIST`.
     package func encodedPlist() throws -> Data {
-        try PropertyListSerialization.data(
-            fromPropertyList: values.mapValues(\.foundationValue), format: .binary, options: 0)
+        try PropertyListValue.dictionary(values).binaryPlist()
     }
 
     private func string(_ key: String) -> String? {

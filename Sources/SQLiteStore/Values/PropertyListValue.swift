@@ -43,17 +43,30 @@ package indirect enum PropertyListValue: Hashable, Sendable {
         }
     }
 
-    /// The Foundation object `PropertyListSerialization` writes.
-    package var foundationValue: Any {
+    /// The value as a binary plist (what Core Data writes to `Z_PLIST`), by the Codable encoder:
+    /// `PropertyListSerialization` fails on any array in a binary that links Foundation
+    /// statically (`--static-swift-stdlib`: "property lists cannot contain objects of type 'Not
+    /// A Type'"), and the encoder does not go through CoreFoundation's bridging.
+    package func binaryPlist() throws -> Data {
+        let encoder = PropertyListEncoder()
+        encoder.outputFormat = .binary
+        return try encoder.encode(self)
+    }
+}
+
+extension PropertyListValue: Encodable {
+    /// Each value as the plist type it is, a dictionary's keys as its keys.
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
         switch self {
-        case .string(let text): return text
-        case .integer(let number): return number
-        case .real(let number): return number
-        case .bool(let flag): return flag
-        case .date(let date): return date
-        case .data(let data): return data
-        case .array(let items): return items.map(\.foundationValue)
-        case .dictionary(let items): return items.mapValues(\.foundationValue)
+        case .string(let text): try container.encode(text)
+        case .integer(let number): try container.encode(number)
+        case .real(let number): try container.encode(number)
+        case .bool(let flag): try container.encode(flag)
+        case .date(let date): try container.encode(date)
+        case .data(let data): try container.encode(data)
+        case .array(let items): try container.encode(items)
+        case .dictionary(let items): try container.encode(items)
         }
     }
 }
