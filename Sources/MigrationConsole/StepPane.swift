@@ -67,7 +67,9 @@ enum StepPane {
                 return fitted.padding(toLength: widths[min(index, widths.count - 1)], withPad: " ", startingAt: 0)
             }.joined(separator: "  ")
             // A row wider than the pane ends in `…` at its last column, a header as much as a row.
-            let cut = DisplayWidth.of(text) > width ? String(DisplayWidth.prefix(text, columns: max(width - 1, 0))) + "…" : text
+            let cut =
+                DisplayWidth.of(text) > width
+                ? String(DisplayWidth.prefix(text, columns: max(width - 1, 0))) + "…" : text
             return (cut, number == 0)
         }
     }
