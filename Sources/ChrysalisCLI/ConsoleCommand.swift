@@ -47,6 +47,12 @@ struct ConsoleCommand: ParsableCommand {
             valueName: "seconds"))
     var autoAdvance: Double?
 
+    @Flag(
+        help: ArgumentHelp(
+            "No dim text, for a projector (or set CHRYSALIS_HIGH_CONTRAST=1).",
+            discussion: "Positions, rules and hints are drawn as plain text, the title bar in reverse video."))
+    var highContrast = false
+
     func validate() throws {
         if let autoAdvance, !(autoAdvance > 0 && autoAdvance <= 3600) {
             throw ValidationError("--auto takes the seconds between steps, from more than 0 to 3600 (say --auto 3)")
@@ -54,6 +60,8 @@ struct ConsoleCommand: ParsableCommand {
     }
 
     func run() throws {
+        // Read by the terminal adapter as it opens, as NO_COLOR is.
+        if highContrast { setenv("CHRYSALIS_HIGH_CONTRAST", "1", 1) }
         let outcome: ConsoleApp.Outcome
         do {
             // Refuse before drawing anything: another process is migrating this store.

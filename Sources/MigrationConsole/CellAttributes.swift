@@ -19,7 +19,18 @@ package struct CellAttributes: Equatable, Sendable {
 extension CellStyle {
     /// The attributes for this style, in colour or (without colours, or under `NO_COLOR`) in
     /// bold and reverse alone, so nothing a colour marks is lost on a monochrome terminal.
-    package func attributes(colors: Bool) -> CellAttributes {
+    ///
+    /// `highContrast` (for a projector, where dim text is the first thing lost): no style is dim,
+    /// dim text is drawn as plain text, and the title bar in reverse video, which any projector
+    /// shows.
+    package func attributes(colors: Bool, highContrast: Bool = false) -> CellAttributes {
+        if highContrast {
+            switch self {
+            case .dim: return CellAttributes()
+            case .title: return CellAttributes(bold: true, reverse: true)
+            default: break
+            }
+        }
         switch self {
         case .normal: return CellAttributes()
         case .bold: return CellAttributes(bold: true)

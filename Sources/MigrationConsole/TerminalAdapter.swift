@@ -17,6 +17,14 @@ final class TerminalAdapter {
     /// foot over SSH to a machine without their terminfo) is drawn as: they all speak it.
     static let fallbackType = "xterm-256color"
 
+    /// `CHRYSALIS_HIGH_CONTRAST` set (what `--high-contrast` sets): no dim text, for a projector.
+    package static var highContrastRequested: Bool {
+        ProcessInfo.processInfo.environment["CHRYSALIS_HIGH_CONTRAST"].map { !$0.isEmpty && $0 != "0" } ?? false
+    }
+
+    /// Draws no dim text (``CellStyle/attributes(colors:highContrast:)``).
+    private let highContrast: Bool
+
     /// Opens the terminal, or returns nil when it cannot be driven (no tty, TERM unset or dumb).
     init?() {
         let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
@@ -44,6 +52,7 @@ final class TerminalAdapter {
         set_escdelay(25)
         _ = cs_enable_mouse()
         let noColor = ProcessInfo.processInfo.environment["NO_COLOR"].map { !$0.isEmpty } ?? false
+        highContrast = Self.highContrastRequested
         colors = has_colors() && !noColor
         if colors {
             start_color()
@@ -87,7 +96,7 @@ final class TerminalAdapter {
     }
 
     private func attributes(_ style: CellStyle) -> UInt32 {
-        let wanted = style.attributes(colors: colors)
+        let wanted = style.attributes(colors: colors, highContrast: highContrast)
         var bits = UInt32(cs_normal())
         if wanted.pair != 0 { bits |= UInt32(cs_pair(wanted.pair)) }
         if wanted.bold { bits |= UInt32(cs_bold()) }

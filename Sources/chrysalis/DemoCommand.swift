@@ -56,6 +56,12 @@ struct DemoCommand: ParsableCommand {
     )
     var autoAdvance: Double?
 
+    @Flag(
+        help: ArgumentHelp(
+            "No dim text, for a projector (or set CHRYSALIS_HIGH_CONTRAST=1).",
+            discussion: "Positions, rules and hints are drawn as plain text, the title bar in reverse video."))
+    var highContrast = false
+
     @Flag(help: "Print progress as JSON lines.")
     var json = false
 
@@ -71,6 +77,8 @@ struct DemoCommand: ParsableCommand {
     }
 
     func run() throws {
+        // Read by the terminal adapter as it opens, as NO_COLOR is.
+        if highContrast { setenv("CHRYSALIS_HIGH_CONTRAST", "1", 1) }
         if list {
             for example in DemoCatalog.all {
                 print("\(example.name.padding(toLength: 10, withPad: " ", startingAt: 0)) \(example.summary)")

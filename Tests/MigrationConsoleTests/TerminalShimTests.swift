@@ -51,4 +51,20 @@ import Testing
             Set(CellStyle.allCases.map(\.letter)).count == CellStyle.allCases.count,
             "each style has its own letter in the goldens")
     }
+
+    /// For a projector: nothing is dim, and every style that stands out without it still does.
+    @Test func highContrastHasNoDimText() {
+        for colors in [true, false] {
+            for style in CellStyle.allCases {
+                #expect(!style.attributes(colors: colors, highContrast: true).dim, "\(style)")
+            }
+            #expect(CellStyle.dim.attributes(colors: colors, highContrast: true) == CellAttributes())
+            #expect(
+                CellStyle.title.attributes(colors: colors, highContrast: true)
+                    == CellAttributes(bold: true, reverse: true))
+            #expect(
+                CellStyle.bad.attributes(colors: colors, highContrast: true) == CellStyle.bad.attributes(colors: colors)
+            )
+        }
+    }
 }
