@@ -103,8 +103,7 @@ public enum ShelfStages {
                 first[name] = author
                 continue
             }
-            try survivor.setObjects(
-                try survivor.objects(forKey: "books") + author.objects(forKey: "books"), forKey: "books")
+            try survivor.addObjects(try author.objects(forKey: "books"), forKey: "books")
             try context.delete(author)
         }
         try context.save()

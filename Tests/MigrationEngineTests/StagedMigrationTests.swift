@@ -340,6 +340,32 @@ final class StagedMigrationTests: XCTestCase {
             ])
     }
 
+    /// `addObjects(_:forKey:)`, as Core Data's `mutableSetValue(forKey:).addObjects`: the books
+    /// join their new author and leave their old one, those already there stay, nothing twice.
+    func testAddingToAToManyKeepsItsMembersAndMovesTheNewOnes() throws {
+        let expected = RecordedLines()
+        let (path, _) = try runWillMigrate { context in
+            let pratchett = try XCTUnwrap(try context.fetch("Author", where: "name == \"Pratchett\"").first)
+            let butler = try XCTUnwrap(try context.fetch("Author", where: "name == \"Butler\"").first)
+            let kindred = try butler.objects(forKey: "books")
+            XCTAssertEqual(kindred.count, 1, "the premise")
+            let own = try pratchett.objects(forKey: "books")
+            try pratchett.addObjects(kindred + own, forKey: "books")
+            expected.append("\(own.count + kindred.count)")
+            XCTAssertEqual(
+                Set(try pratchett.objects(forKey: "books").map(\.objectID)), Set((own + kindred).map(\.objectID)))
+            XCTAssertTrue(try butler.objects(forKey: "books").isEmpty, "Kindred left Butler")
+            XCTAssertThrowsError(try kindred[0].addObjects([pratchett], forKey: "author")) {
+                XCTAssertTrue("\($0)".contains("is to-one"), "\($0)")
+            }
+            try context.save()
+        }
+        XCTAssertEqual(
+            try rows(
+                path, "SELECT count(*) FROM ZBOOK b JOIN ZAUTHOR a ON b.ZAUTHOR = a.Z_PK WHERE a.ZNAME = 'Pratchett'"),
+            [expected.all])
+    }
+
     func testDeletesFollowTheDeleteRulesAndUnsavedChangesAreDiscarded() throws {
         let (path, report) = try runWillMigrate { context in
             let butler = try XCTUnwrap(try context.fetch("Author", where: "name == \"Butler\"").first)

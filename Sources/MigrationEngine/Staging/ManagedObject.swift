@@ -86,6 +86,43 @@ public final class ManagedObject {
         for id in Set(before).symmetricDifference(objects.map(\.objectID)) { try context.didChange(id) }
     }
 
+    /// Adds `objects` to the to-many relationship `key`, keeping those it has, as Core Data's
+    /// `mutableSetValue(forKey:).addObjects(_:)` does: the work grows with the objects added, not
+    /// with the relationship (merging duplicates stays linear in the rows, where setting the
+    /// whole relationship each time rewrote every member again). Objects already in it stay where
+    /// they are; one that another object had through a to-one inverse leaves that one.
+    ///
+    /// - Parameters:
+    ///   - objects: The destinations to add.
+    ///   - key: A to-many relationship of the object's entity.
+    /// - Throws: A ``MigrationError`` when the entity has no such to-many relationship or a
+    ///   destination is of another entity.
+    public func addObjects(_ objects: [ManagedObject], forKey key: String) throws {
+        let relationship = try relationship(key)
+        guard relationship.isToMany else {
+            throw MigrationError(
+                .validation, "\(entity).\(key) is to-one in \(context.version)", fix: "use setObject(_:forKey:)")
+        }
+        var added: [ObjectID] = [], former: [ObjectID] = []
+        if let inverse = relationship.inverseName,
+            case .relationship(let back, _)? = context.layout.property(inverse, of: relationship.destinationEntityName),
+            !back.isToMany
+        {
+            // A to-one inverse tells each object's owner: the members are known one by one.
+            for object in objects {
+                let owner = try context.reader.destinations(of: object.objectID, inverse)
+                if owner != [objectID] { added.append(object.objectID); former += owner }
+            }
+        } else {
+            let present = Set(try context.reader.destinations(of: objectID, key))
+            added = objects.map(\.objectID).filter { !present.contains($0) }
+        }
+        guard !added.isEmpty else { return }
+        try context.writer.add(objectID, relationship.name, added)
+        try context.didChange(objectID)
+        for id in Set(added + former) { try context.didChange(id) }
+    }
+
     private func requireAttribute(_ key: String) throws {
         guard case .attribute? = context.layout.property(key, of: entity) else { throw unknownKey(key, "attribute") }
     }
