@@ -73,6 +73,7 @@ extension ConsoleState {
                 pausedBeforeConfirming = .paused(report)
             } else if mode != .cancelling {
                 mode = .paused(report)
+                paneTop = 0
             }
         case .stepVerified(let index):
             gatheringStep = index
@@ -133,6 +134,43 @@ extension ConsoleState {
         return []
     }
 
+    /// A key in a step-mode pause: Enter or `n` goes on, `c` runs to the end, `x` asks to cancel,
+    /// the scroll keys move the pause's pane. Any key stops a demo's auto-advance; `a` starts it again.
+    private mutating func pressWhilePaused(_ key: Key) -> [ConsoleEffect] {
+        if autoAdvance != nil {
+            if key == .character("a") { autoAdvanceStopped.toggle(); return [] }
+            autoAdvanceStopped = true
+        }
+        if scrollPause(key) { return [] }
+        switch key {
+        case .enter, .character("n"): mode = .migrating; return [.resumeStep(toEnd: false)]
+        case .character("c"): mode = .migrating; stepMode = false; return [.resumeStep(toEnd: true)]
+        case .character("x"), .interrupt:
+            pausedBeforeConfirming = mode
+            mode = .confirmingCancel
+            return []
+        default: ignoredKeys += 1; return []
+        }
+    }
+
+    /// The scroll keys while a step-mode pause is shown: its pane moves, never past its last line.
+    private mutating func scrollPause(_ key: Key) -> Bool {
+        guard case .paused = mode else { return false }
+        let last = MigrateScreen.pauseLastTop(self), page = max(MigrateScreen.paneArea(self).height - 2, 1)
+        switch key {
+        case .down, .character("j"): paneTop = min(paneTop + 1, last)
+        case .up, .character("k"): paneTop = max(paneTop - 1, 0)
+        case .pageDown, .character(" "): paneTop = min(paneTop + page, last)
+        case .pageUp: paneTop = max(paneTop - page, 0)
+        case .halfPageDown: paneTop = min(paneTop + max(page / 2, 1), last)
+        case .halfPageUp: paneTop = max(paneTop - max(page / 2, 1), 0)
+        case .character("g"), .home: paneTop = 0
+        case .character("G"), .end: paneTop = last
+        default: return false
+        }
+        return true
+    }
+
     /// Before the plan is there, a key can only quit.
     private mutating func pressWhileOpening(_ key: Key) -> [ConsoleEffect] {
         guard [.character("q"), .escape, .interrupt].contains(key) else { return [] }
@@ -173,20 +211,7 @@ extension ConsoleState {
             ignoredKeys += 1
             return []
         case .paused, .pausedAfterStep:
-            // Any key stops a demo's auto-advance; `a` starts it again.
-            if autoAdvance != nil {
-                if key == .character("a") { autoAdvanceStopped.toggle(); return [] }
-                autoAdvanceStopped = true
-            }
-            switch key {
-            case .enter, .character("n"): mode = .migrating; return [.resumeStep(toEnd: false)]
-            case .character("c"): mode = .migrating; stepMode = false; return [.resumeStep(toEnd: true)]
-            case .character("x"), .interrupt:
-                pausedBeforeConfirming = mode
-                mode = .confirmingCancel
-                return []
-            default: ignoredKeys += 1; return []
-            }
+            return pressWhilePaused(key)
         case .browsing, .finished, .failed:
             return browse(key)
         }

@@ -75,8 +75,7 @@ enum MigrateScreen {
                 state, progress, &grid,
                 Screens.Body(x: body.x, y: body.y + 6 + listed, width: half - 1, height: body.height - 6 - listed))
         }
-        let pane = Screens.Body(
-            x: body.x + half + 2, y: body.y + 5, width: body.width - half - 2, height: body.height - 5)
+        let pane = paneArea(state)
         for row in 0..<pane.height { grid.put(String(g.vertical), x: pane.x - 2, y: pane.y + row, style: .dim) }
         if case .paused(let report) = state.mode {
             paused(report, state, &grid, pane)
@@ -209,9 +208,29 @@ enum MigrateScreen {
         }
     }
 
+    /// The right-hand pane of the Migrate screen: a pause, a result, or what the step will do.
+    static func paneArea(_ state: ConsoleState) -> Screens.Body {
+        let body = Screens.body(state), half = body.width / 2
+        return Screens.Body(x: body.x + half + 2, y: body.y + 5, width: body.width - half - 2, height: body.height - 5)
+    }
+
+    /// The furthest a pause's pane scrolls (j/k while paused): its last line on its last row.
+    static func pauseLastTop(_ state: ConsoleState) -> Int {
+        guard case .paused(let report) = state.mode else { return 0 }
+        let area = paneArea(state), lines = pausedLines(report, state, width: area.width)
+        return max(0, lines.count - Panes.visibleRows(area, lines: lines.count))
+    }
+
     /// A step-mode pause: what the entity mapping made so far, and a few rows before → after,
-    /// the values the mapping changed lit (new ones too), the rest named in one dim line.
+    /// the values the mapping changed lit (new ones too), the rest named in one dim line; the
+    /// pane scrolls (``ConsoleState/paneTop``) under j/k while paused.
     private static func paused(_ report: StepReport, _ state: ConsoleState, _ grid: inout Grid, _ area: Screens.Body) {
+        Panes.draw(
+            pausedLines(report, state, width: area.width), top: state.paneTop, focused: false, area, &grid,
+            glyphs: state.glyphs, canFocus: false, hint: ": j/k scroll")
+    }
+
+    private static func pausedLines(_ report: StepReport, _ state: ConsoleState, width: Int) -> [PaneLine] {
         let g = state.glyphs
         var lines: [PaneLine] = [
             PaneLine(text: "Paused after \(report.entityMapping)", style: .bold),
@@ -227,14 +246,14 @@ enum MigrateScreen {
             )
             if !sample.sourceOnly.isEmpty {
                 let text = "from the source: " + sample.sourceOnly.joined(separator: ", ")
-                for (index, piece) in wrap(text, width: area.width - 4).enumerated() {
+                for (index, piece) in wrap(text, width: width - 4).enumerated() {
                     lines.append(PaneLine(text: piece, style: .normal, indent: index == 0 ? 2 : 4))
                 }
             }
             for value in sample.values where value.changed {
                 let before = value.read.map { "\($0) \(g.arrow) " } ?? value.before.map { "\($0) \(g.arrow) " }
                 let text = "\(value.name): " + (before ?? "(new) ") + value.after
-                for (index, piece) in wrap(text, width: area.width - 4).enumerated() {
+                for (index, piece) in wrap(text, width: width - 4).enumerated() {
                     lines.append(PaneLine(text: piece, style: .accent, indent: index == 0 ? 2 : 4))
                 }
             }
@@ -243,7 +262,7 @@ enum MigrateScreen {
                 lines.append(PaneLine(text: "the same: " + same.joined(separator: ", "), style: .dim, indent: 2))
             }
         }
-        Panes.draw(lines, top: 0, focused: false, area, &grid, glyphs: g, canFocus: false)
+        return lines
     }
 
     static func backupName(_ store: String) -> String {

@@ -49,6 +49,13 @@ enum Overlays {
             ]
         ),
         (
+            "Paused (step mode)",
+            [
+                ("Enter / n", "the next entity mapping or step"), ("c", "run to the end"), ("x", "cancel"),
+                ("j k PgUp PgDn g G", "scroll the pause's rows, source beside destination"),
+            ]
+        ),
+        (
             "After migrating",
             [
                 ("↑ ↓ / j k", "each step's result"), ("l", "read the result: j k scroll it"),

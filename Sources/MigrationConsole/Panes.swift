@@ -67,7 +67,7 @@ enum Panes {
     /// it. A focused pane's separator (the column left of it) is lit.
     static func draw(
         _ lines: [PaneLine], top: Int, focused: Bool, _ area: Screens.Body, _ grid: inout Grid, glyphs g: Glyphs,
-        canFocus: Bool = true
+        canFocus: Bool = true, hint: String? = nil
     ) {
         guard area.height > 0 else { return }
         let rows = visibleRows(area, lines: lines.count)
@@ -88,7 +88,9 @@ enum Panes {
                 "lines \(top + 1)–\(top + rows) of \(lines.count)" + (below > 0 ? "  ↓ \(below) more" : "")
                 + "  j/k PgUp/PgDn g/G · Esc back"
         } else {
-            text = "\(g.ellipsis) \(below) more line\(below == 1 ? "" : "s")" + (canFocus ? ": l reads on" : "")
+            let position = top > 0 ? ["lines \(top + 1)–\(top + rows) of \(lines.count)"] : []
+            let more = below > 0 ? ["\(g.ellipsis) \(below) more line\(below == 1 ? "" : "s")"] : []
+            text = (position + more).joined(separator: "  ") + (hint ?? (canFocus ? ": l reads on" : ""))
         }
         grid.put(g.plain(text), x: area.x, y: area.y + rows, style: focused ? .accent : .dim, limit: area.width)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import MigrationEngine
 import Testing
 
 @testable import MigrationConsole
@@ -29,5 +30,42 @@ import Testing
         #expect(state.helpTop == 3)
         _ = state.reduce(.key(.mouse(.wheelUp, x: 10, y: 10)))
         #expect(state.helpTop == 0 && state.showHelp, "and back, help still open")
+    }
+}
+
+/// A step-mode pause holds more rows than its pane: j/k and the page keys scroll it, never past
+/// its last line, and a new pause starts at its top.
+@Suite struct PauseScrollTests {
+    @Test func thePausePaneScrollsAndANewPauseStartsAtItsTop() throws {
+        var state = try GoldenStates.base(width: 80, height: 24)
+        _ = state.reduce(.key(.character("s")))
+        let samples = (1...8).map { index in
+            StepReport.Sample(
+                source: "Publication \(index)", destination: "Publication \(index)",
+                values: [.init(name: "firstName", before: nil, after: "\"Name \(index)\"")])
+        }
+        let report = StepReport(
+            pass: "BookStore3To4", entityMapping: "PublicationToPublication", index: 2, count: 3,
+            stage: .createInstances, rowsCreated: 8, sampleRows: [], next: "PageToPage", samples: samples)
+        _ = state.reduce(
+            .progress(
+                GoldenStates.progress(
+                    step: 3, pass: "BookStore3To4", stage: .createInstances, mapping: ("PublicationToPublication", 2),
+                    done: 8, total: 8, fraction: 0.5, elapsed: 1, remaining: 1)))
+        _ = state.reduce(.paused(report))
+        let last = MigrateScreen.pauseLastTop(state)
+        #expect(last > 0, "the premise: more lines than the pane")
+        #expect(Screens.render(state).text.contains("more lines: j/k scroll"))
+        _ = state.reduce(.key(.character("j")))
+        #expect(state.paneTop == 1 && state.mode == .paused(report), "j scrolls, the pause stays")
+        _ = state.reduce(.key(.character("G")))
+        #expect(state.paneTop == last)
+        _ = state.reduce(.key(.character("j")))
+        #expect(state.paneTop == last, "never past the last line")
+        #expect(
+            Screens.render(state).text.contains(
+                "of \(last + Panes.visibleRows(MigrateScreen.paneArea(state), lines: 99))"))
+        _ = state.reduce(.paused(report))
+        #expect(state.paneTop == 0)
     }
 }
