@@ -155,19 +155,11 @@ extension ConsoleState {
 
     /// The scroll keys while a step-mode pause is shown: its pane moves, never past its last line.
     private mutating func scrollPause(_ key: Key) -> Bool {
-        guard case .paused = mode else { return false }
-        let last = MigrateScreen.pauseLastTop(self), page = max(MigrateScreen.paneArea(self).height - 2, 1)
-        switch key {
-        case .down, .character("j"): paneTop = min(paneTop + 1, last)
-        case .up, .character("k"): paneTop = max(paneTop - 1, 0)
-        case .pageDown, .character(" "): paneTop = min(paneTop + page, last)
-        case .pageUp: paneTop = max(paneTop - page, 0)
-        case .halfPageDown: paneTop = min(paneTop + max(page / 2, 1), last)
-        case .halfPageUp: paneTop = max(paneTop - max(page / 2, 1), 0)
-        case .character("g"), .home: paneTop = 0
-        case .character("G"), .end: paneTop = last
-        default: return false
-        }
+        guard case .paused = mode,
+            let top = Self.scrolled(
+                paneTop, by: key, last: MigrateScreen.pauseLastTop(self), page: MigrateScreen.paneArea(self).height - 2)
+        else { return false }
+        paneTop = top
         return true
     }
 

@@ -146,27 +146,10 @@ package final class ConsoleApp {
         startImmediately: Bool = false, autoAdvance: Double? = nil, showcase: Showcase? = nil,
         blocked: Blocked? = nil
     ) -> Outcome? {
-        cs_unblock_signals()
-        guard let terminal = TerminalAdapter() else { return nil }
-        defer { close(terminal) }
-        guard let wake = WakePipe() else { return .failed("cannot create the wake-up pipe") }
-        cs_install_signal_handlers(wake.write)
-        // Handlers first go, then the pipe they write to: Ctrl-C works again for the caller.
-        defer { cs_uninstall_signal_handlers(); wake.close() }
-        let size = terminal.size
-        var state = ConsoleState(
-            store: store, bundle: bundle, plan: plan, options: options, width: size.width, height: size.height,
-            glyphs: terminal.unicode ? .unicode : .ascii, compilingSQL: false)
-        state.stepMode = stepMode
-        state.autoAdvance = autoAdvance
-        if let blocked { state.block(blocked) }
-        let app = ConsoleApp(
-            state: state, terminal: terminal, wake: wake, store: store, plan: plan, options: options, showcase: showcase
-        )
-        app.compileSQL()
-        if startImmediately { app.perform(app.state.reduce(.key(.character(stepMode ? "s" : "m")))) }
-        app.loop()
-        return app.outcome
+        // The opening is at hand: the console that works one out, given it. (It cannot throw.)
+        try? run(
+            store: store, opening: { Opening(bundle: bundle, plan: plan, blocked: blocked) }, options: options,
+            stepMode: stepMode, startImmediately: startImmediately, autoAdvance: autoAdvance, showcase: showcase)
     }
 
     private func loop() {

@@ -5,39 +5,46 @@ extension ConsoleState {
     /// A key while help is open: the scroll keys move it, `?`, Esc and `q` close it; returns
     /// false for any other key.
     mutating func readHelp(_ key: Key) -> Bool {
-        let last = Overlays.lastHelpTop(self)
-        switch key {
-        case .character("?"), .escape, .character("q"): showHelp = false
-        case .down, .character("j"): helpTop = min(helpTop + 1, last)
-        case .up, .character("k"): helpTop = max(helpTop - 1, 0)
-        case .pageDown, .character(" "): helpTop = min(helpTop + Overlays.helpRows(self) - 1, last)
-        case .pageUp: helpTop = max(helpTop - Overlays.helpRows(self) + 1, 0)
-        case .halfPageDown: helpTop = min(helpTop + max(Overlays.helpRows(self) / 2, 1), last)
-        case .halfPageUp: helpTop = max(helpTop - max(Overlays.helpRows(self) / 2, 1), 0)
-        case .home, .character("g"): helpTop = 0
-        case .end, .character("G"): helpTop = last
-        default: return false
+        if [.character("?"), .escape, .character("q")].contains(key) {
+            showHelp = false
+            return true
         }
+        guard
+            let top = Self.scrolled(
+                helpTop, by: key, last: Overlays.lastHelpTop(self), page: Overlays.helpRows(self) - 1)
+        else { return false }
+        helpTop = top
         return true
+    }
+
+    /// Where a scroll key takes a view whose first line in view is `top`, its furthest `last`,
+    /// a page `page` lines: j/k and the arrows by a line, PgUp/PgDn (and Space) by a page,
+    /// Ctrl-U/Ctrl-D by half of one, g/G and Home/End to the ends. Nil for any other key.
+    static func scrolled(_ top: Int, by key: Key, last: Int, page: Int) -> Int? {
+        let page = max(page, 1)
+        switch key {
+        case .down, .character("j"): return min(top + 1, last)
+        case .up, .character("k"): return max(top - 1, 0)
+        case .pageDown, .character(" "): return min(top + page, last)
+        case .pageUp: return max(top - page, 0)
+        case .halfPageDown: return min(top + max(page / 2, 1), last)
+        case .halfPageUp: return max(top - max(page / 2, 1), 0)
+        case .home, .character("g"): return 0
+        case .end, .character("G"): return last
+        default: return nil
+        }
     }
 
     /// A key while the pane has the keys: the scroll keys move it, Esc, `h` and `q` give the keys
     /// back to the list; returns false for a key the pane leaves to the screen.
     mutating func scrollPane(_ key: Key) -> Bool {
-        let page = max((Panes.pane(self).map { Panes.visibleRows($0.area, lines: $0.lines.count) } ?? 1) - 1, 1)
-        let last = Panes.lastTop(self)
-        switch key {
-        case .escape, .character("h"), .character("q"): paneFocused = false
-        case .down, .character("j"): paneTop = min(paneTop + 1, last)
-        case .up, .character("k"): paneTop = max(paneTop - 1, 0)
-        case .pageDown, .character(" "): paneTop = min(paneTop + page, last)
-        case .pageUp: paneTop = max(paneTop - page, 0)
-        case .halfPageDown: paneTop = min(paneTop + max(page / 2, 1), last)
-        case .halfPageUp: paneTop = max(paneTop - max(page / 2, 1), 0)
-        case .home, .character("g"): paneTop = 0
-        case .end, .character("G"): paneTop = last
-        default: return false
+        if [.escape, .character("h"), .character("q")].contains(key) {
+            paneFocused = false
+            return true
         }
+        let page = max((Panes.pane(self).map { Panes.visibleRows($0.area, lines: $0.lines.count) } ?? 1) - 1, 1)
+        guard let top = Self.scrolled(paneTop, by: key, last: Panes.lastTop(self), page: page) else { return false }
+        paneTop = top
         return true
     }
 

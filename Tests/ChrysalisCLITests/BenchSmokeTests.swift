@@ -62,7 +62,7 @@ final class BenchSmokeTests: XCTestCase {
         XCTAssertNotEqual(result.status, 0)
         XCTAssertTrue(
             result.stderr.contains(
-                "no scenario add-atribute; use one of: add-attribute, add-attribute-many-to-many, check-history, compiled-transform, custom-policy, eta, policy-lookups, progress, rebuild-many-to-many, rebuild-ordered, rebuild-to-many, rebuild-type, relationships, rename-require, render, whole-chain, wire-upgrade"
+                "no scenario add-atribute; use one of: add-attribute, add-attribute-many-to-many, check-history, compiled-transform, console-first-frame, console-keys, custom-policy, eta, policy-lookups, progress, rebuild-many-to-many, rebuild-ordered, rebuild-to-many, rebuild-type, relationships, rename-require, render, whole-chain, wire-upgrade"
             ), result.stderr)
     }
 
