@@ -1,4 +1,5 @@
 import Foundation
+import ObjectModel
 
 #if canImport(Glibc)
     import Glibc
@@ -27,11 +28,7 @@ package struct StoreFileCheck: Sendable {
         guard stat(path, &info) == 0 else { return nil }
         switch info.st_mode & S_IFMT {
         case S_IFREG, S_IFDIR: return nil
-        case S_IFIFO: return "a named pipe (FIFO)"
-        case S_IFSOCK: return "a socket"
-        case S_IFCHR: return "a character device"
-        case S_IFBLK: return "a block device"
-        default: return "not a regular file"
+        default: return InputFile.kind(of: info.st_mode) ?? "not a regular file"
         }
     }
 
