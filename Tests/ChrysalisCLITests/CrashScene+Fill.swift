@@ -60,13 +60,7 @@ extension CrashScene {
         var outcome = CrashOutcome()
         let filled = DispatchSemaphore(value: 0)
         let started = DispatchTime.now()
-        let process = Process()
-        process.executableURL = ChrysalisRunner.demos
-        process.arguments = ["migrate", store] + kind.arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
+        let (process, output) = try startMigrate(store)
         DispatchQueue.global().asyncAfter(deadline: started + delay) {
             resource.fill(volume.root)
             filled.signal()

@@ -256,13 +256,7 @@ struct CrashScene {
         let store = directory.appendingPathComponent(kind.storeName).path
         try FileManager.default.copyItem(atPath: source, toPath: store)
         var outcome = CrashOutcome()
-        let process = Process()
-        process.executableURL = ChrysalisRunner.demos
-        process.arguments = ["migrate", store] + kind.arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
+        let (process, output) = try startMigrate(store)
         Thread.sleep(forTimeInterval: delay)
         kill(process.processIdentifier, SIGINT)
         let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -308,6 +302,19 @@ struct CrashScene {
                 "interrupted, the run exited \(process.terminationStatus): \(printed.suffix(300))")
         }
         return outcome
+    }
+
+    /// `chrysalis-demos migrate` of `store` with the kind's arguments, started, its standard
+    /// output and error in one pipe.
+    func startMigrate(_ store: String) throws -> (Process, Pipe) {
+        let process = Process()
+        process.executableURL = ChrysalisRunner.demos
+        process.arguments = ["migrate", store] + kind.arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        return (process, output)
     }
 
     func files(in directory: URL) throws -> [String] {
