@@ -33,6 +33,8 @@ struct CheckHistoryCommand: ParsableCommand {
             (--github adds GitHub Actions annotations and a step summary; docs/CI.md has a whole job.)
 
             Stores are made in a temporary folder and removed; nothing else is written.
+
+            \(ExitStatus.help("check-history"))
             """)
 
     @Argument(help: "The model bundle (.xcdatamodeld, or .momd with its .mom files).", completion: .directory)

@@ -118,7 +118,14 @@ public struct Chrysalis: ParsableCommand {
             if JSONOutput.requested { StandardStreams.out(JSONOutput.errorEvent("\(refusal)", status: 1)) }
             Foundation.exit(1)
         }
-        DebugLog.bootstrap()
+        do {
+            try DebugLog.bootstrap()
+        } catch {
+            // A usage error, said before any command runs.
+            StandardStreams.err("error: \(error)\n")
+            if JSONOutput.requested { StandardStreams.out(JSONOutput.errorEvent("\(error)", status: 2)) }
+            Foundation.exit(2)
+        }
         do {
             var command = try parseAsRoot()
             try command.run()

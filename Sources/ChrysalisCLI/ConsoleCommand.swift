@@ -16,13 +16,16 @@ struct ConsoleCommand: ParsableCommand {
             step of the plan (in-place lightweight steps and mapping steps alike) with a live progress \
             bar and each step's result, what it dropped first; s steps through it, pausing after each \
             entity mapping and each step; on the Plan screen, Enter shows the selected step's SQL as \
-            `chrysalis plan --sql` prints it (Esc or q goes back); ? lists every key. While a migration \
+            `chrysalis plan --sql` prints it (Esc or q goes back); with --verbose, v shows the live log \
+            (the engine's decisions and its SQL) over any screen; ? lists every key. While a migration \
             runs, keys are ignored except x (cancel, after a confirmation: the store stays as it was) \
             and ?. \
             If the terminal goes away (SSH dropped), the migration finishes or rolls back and writes \
             Name.sqlite.chrysalis-report.txt beside the store. Without a terminal, use `chrysalis migrate`.
 
             Set SWIFT_BACKTRACE=interactive=no when running over SSH.
+
+            \(ExitStatus.help("console"))
 
             Example:
               chrysalis console BookStore.sqlite --model BookStore.xcdatamodeld --mappings Mappings/
@@ -80,20 +83,7 @@ struct ConsoleCommand: ParsableCommand {
                 throw ExitCode(1)
             }
             try PersistentStore.recoverInterruptedTransaction(at: options.store)
-            let cancellation = CancellationToken()
-            // The first frame is drawn at once; the bundle and the plan are worked out behind it.
-            let command = self
-            guard
-                let result = try ConsoleApp.run(
-                    store: options.store,
-                    opening: {
-                        let (bundle, plan, blocked) = try command.browse()
-                        return ConsoleApp.Opening(bundle: bundle, plan: plan, blocked: blocked)
-                    },
-                    options: Registration.current.options(cancellation: cancellation),
-                    stepMode: step || autoAdvance != nil, startImmediately: start || step || autoAdvance != nil,
-                    autoAdvance: autoAdvance, showcase: { done, _ in try StepSamples.tables(done) })
-            else {
+            guard let result = try open() else {
                 throw MigrationError(
                     .notWritable,
                     "the terminal could not be opened (\(ProcessInfo.processInfo.environment["TERM"] ?? "no TERM"))",
@@ -130,6 +120,25 @@ extension ConsoleApp.Outcome {
 }
 
 extension ConsoleCommand {
+    /// Opens the console: its first frame at once, the bundle and the plan worked out behind
+    /// it; what --verbose logs goes to its live log (`v`), never over its screen. Nil when the
+    /// terminal could not be opened.
+    private func open() throws -> ConsoleApp.Outcome? {
+        let command = self, cancellation = CancellationToken()
+        let log = DebugLog.isOn ? ConsoleLogFeed() : nil
+        return try DebugLog.routed(to: log) {
+            try ConsoleApp.run(
+                store: options.store,
+                opening: {
+                    let (bundle, plan, blocked) = try command.browse()
+                    return ConsoleApp.Opening(bundle: bundle, plan: plan, blocked: blocked)
+                },
+                options: Registration.current.options(cancellation: cancellation),
+                stepMode: step || autoAdvance != nil, startImmediately: start || step || autoAdvance != nil,
+                autoAdvance: autoAdvance, showcase: { done, _ in try StepSamples.tables(done) }, log: log)
+        }
+    }
+
     /// What a terminal needs that this process lacks, said for people; nil when it has a terminal.
     static func missingTerminal() -> String? {
         if isatty(STDOUT_FILENO) != 1 { return "standard output is not a terminal (a pipe or a file)" }

@@ -14,6 +14,8 @@ struct FixtureCommand: ParsableCommand {
             NULLs and edge cases. The same --seed gives the same store. Rows are written in chunks, \
             so memory stays flat however many you ask for.
 
+            \(ExitStatus.help("fixture"))
+
             Example:
               chrysalis fixture BookStore.xcdatamodeld --version "BookStore 3" --rows 1000000 --out /tmp/big.sqlite
             """

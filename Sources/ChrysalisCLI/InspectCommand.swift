@@ -15,6 +15,8 @@ struct InspectCommand: ParsableCommand {
             when none matches, the model the store archived in Z_MODELCACHE is used instead, and the \
             nearest version and the entities that differ are shown.
 
+            \(ExitStatus.help("inspect"))
+
             Examples:
               chrysalis inspect Books.sqlite --model Books.xcdatamodeld
               chrysalis inspect Books.sqlite --json | jq '.entities[] | {name, rows}'

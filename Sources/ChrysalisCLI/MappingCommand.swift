@@ -16,6 +16,8 @@ struct MappingCommand: ParsableCommand {
             against the bundle's two versions and Core Data's inferred expressions are filled in; a \
             .cdm names no versions, so they are found by the entity hashes it stores.
 
+            \(ExitStatus.help("mapping"))
+
             Examples:
               chrysalis mapping Model1_to_Model2.xcmappingmodel
               chrysalis mapping V2toV3.cdm --model SampleModel.momd

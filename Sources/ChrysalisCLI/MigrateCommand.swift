@@ -28,7 +28,7 @@ struct MigrateCommand: ParsableCommand {
             registers none, an app's own build of the command line registers its own (see the \
             README's "Your own policies"); `plan` names any that are missing.
 
-            Exit status: 0 migrated (or nothing to do), 1 error, 2 usage, 3 cancelled.
+            \(ExitStatus.help("migrate"))
 
             Examples:
               chrysalis migrate App.sqlite --model App.xcdatamodeld

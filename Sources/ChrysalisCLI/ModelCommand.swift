@@ -14,6 +14,8 @@ struct ModelCommand: ParsableCommand {
             The hashes are the ones Core Data stores in a store's metadata \
             (NSStoreModelVersionHashes): a store is at a version when every entity hash matches.
 
+            \(ExitStatus.help("model"))
+
             Examples:
               chrysalis model Books.xcdatamodeld
               chrysalis model Books.xcdatamodeld --json | jq '.versions[].checksum'

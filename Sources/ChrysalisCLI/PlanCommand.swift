@@ -28,9 +28,7 @@ struct PlanCommand: ParsableCommand {
             without a gap, else renumbered), both are shown. Parts that run row by row in Swift say \
             so and why (a custom policy, an expression that does not compile to SQL).
 
-            Exit status: 0 the plan runs as shown; 1 refused, or an error; 2 usage; 4 the plan runs \
-            only if the rows meet what a later step requires of them (listed under "Checked only when \
-            the step runs"), which can be known only when that step runs.
+            \(ExitStatus.help("plan"))
 
             Examples:
               chrysalis plan App.sqlite --model App.xcdatamodeld

@@ -17,6 +17,8 @@ struct RecoverCommand: ParsableCommand {
             had reached its target, tidied. It says what it did; a store with nothing to recover is \
             left as it is.
 
+            \(ExitStatus.help("recover"))
+
             Example:
               chrysalis recover Books.sqlite
             """

@@ -254,14 +254,7 @@ enum BrowseScreens {
                 + (state.migratedFrom == nil ? "" : ", done"), x: body.x, y: body.y, style: .bold)
         let lines = state.planLines
         let selected = state.selection[ConsoleState.Screen.plan.rawValue]
-        // A selected line too long for its row is shown whole below the list, never only cut.
-        let whole =
-            lines.indices.contains(selected) && DisplayWidth.of(lines[selected].text) > body.width - 2
-            ? Array(
-                MigrateScreen.wrap(lines[selected].text.trimmingCharacters(in: .whitespaces), width: body.width - 2)
-                    .prefix(max(body.height / 3, 1))) : []
-        let window = ListWindow(
-            selected: selected, count: lines.count, height: body.height - 2 - (whole.isEmpty ? 0 : whole.count + 1))
+        let window = ListWindow(selected: selected, count: lines.count, height: planListHeight(state, body))
         position(window, selected, &grid, x: body.x, y: body.y, width: body.width)
         for (row, index) in window.rows.enumerated() {
             let line = lines[index]
@@ -271,10 +264,31 @@ enum BrowseScreens {
                 y: body.y + 2 + row, style: style,
                 limit: body.width)
         }
-        for (offset, text) in whole.enumerated() {
-            grid.put(
-                text, x: body.x + 2, y: body.y + body.height - whole.count + offset,
-                style: lines[selected].isDrop ? .bad : .accent, limit: body.width - 2)
+        if let strip = planStrip(state, body) {
+            Panes.draw(strip.lines, top: state.paneTop, focused: state.paneFocused, strip.area, &grid, glyphs: g)
         }
+    }
+
+    /// Rows the Plan screen's list has: what the body holds below the heading, less the strip.
+    static func planListHeight(_ state: ConsoleState, _ body: Screens.Body) -> Int {
+        body.height - 2 - (planStrip(state, body).map { $0.area.height + 1 } ?? 0)
+    }
+
+    /// The selected plan line in full, under the list, when it is too long for its row: never
+    /// only cut. It is the Plan screen's pane, so a line longer than the strip is read on with
+    /// `l`, as any pane is.
+    static func planStrip(_ state: ConsoleState, _ body: Screens.Body) -> (area: Screens.Body, lines: [PaneLine])? {
+        let lines = state.planLines, selected = state.selection[ConsoleState.Screen.plan.rawValue]
+        guard state.sqlView == nil, lines.indices.contains(selected),
+            DisplayWidth.of(lines[selected].text) > body.width - 2
+        else { return nil }
+        let style: CellStyle = lines[selected].isDrop ? .bad : .accent
+        let wrapped = MigrateScreen.wrap(
+            lines[selected].text.trimmingCharacters(in: .whitespaces), width: body.width - 2)
+        let height = min(wrapped.count, max(body.height / 3, 2))
+        return (
+            Screens.Body(x: body.x + 2, y: body.y + body.height - height, width: body.width - 2, height: height),
+            wrapped.map { PaneLine(text: $0, style: style) }
+        )
     }
 }

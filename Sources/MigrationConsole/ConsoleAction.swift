@@ -36,6 +36,8 @@ package enum ConsoleAction: Sendable {
     case pauseTime(seconds: Double)
     case finished(ConsoleState.Outcome)
     case failed(String)
+    /// Lines the process logged since the last wake-up, for the live log (`v`).
+    case logged([String])
 }
 
 /// What the reducer asks the app to do; the reducer itself never does anything.
@@ -65,6 +67,8 @@ extension ConsoleState {
             if progress.step != gatheringStep { gatheringStep = nil }
         case .tick(let seconds):
             progressAge = seconds
+        case .logged(let lines):
+            log.append(lines)
         case .pauseTime(let seconds):
             (pausedSeconds, stepPausedSeconds) = (pausedSeconds + seconds, stepPausedSeconds + seconds)
         case .paused(let report):
@@ -131,6 +135,7 @@ extension ConsoleState {
     /// as the arrows do; a run's screen is not a list to look around in.
     private mutating func mouseOverlaid(_ event: Key.MouseEvent) -> [ConsoleEffect] {
         if showHelp, event != .click { for _ in 0..<3 { _ = readHelp(event == .wheelUp ? .up : .down) } }
+        if log.isShown, !showHelp, event != .click { for _ in 0..<3 { _ = readLog(event == .wheelUp ? .up : .down) } }
         return []
     }
 
@@ -173,7 +178,9 @@ extension ConsoleState {
     private mutating func press(_ key: Key) -> [ConsoleEffect] {
         if opening != nil { return pressWhileOpening(key) }
         // The mouse looks around only: during a run it is not a key to be told is ignored.
-        if case .mouse(let event, _, _) = key, isBusy || showHelp || search != nil { return mouseOverlaid(event) }
+        if case .mouse(let event, _, _) = key, isBusy || showHelp || log.isShown || search != nil {
+            return mouseOverlaid(event)
+        }
         // Help opens anywhere, a migration going on under it, and scrolls; another key closes it
         // and does what it does.
         if showHelp {
@@ -182,6 +189,14 @@ extension ConsoleState {
         } else if key == .character("?"), mode != .confirmingCancel, search == nil {
             showHelp = true
             helpTop = 0
+            return []
+        }
+        // The log opens the same way, over any screen, a migration going on under it.
+        if log.isShown {
+            if readLog(key) { return [] }
+            log.isShown = false
+        } else if key == .character("v"), mode != .confirmingCancel, search == nil {
+            openLog()
             return []
         }
         switch mode {

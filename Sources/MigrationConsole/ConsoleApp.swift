@@ -46,6 +46,8 @@ package final class ConsoleApp {
     private let gate = StepGate()
     private let wake: WakePipe
     private let mailbox: EngineMailbox
+    /// The process's log lines while the console is open, for its live log (`v`).
+    private var logFeed: ConsoleLogFeed?
     private var engineRunning = false
     /// Left while the SQL compiles after the first frame; a run waits for it first (the
     /// compile's read transaction must not meet the run's writes).
@@ -72,17 +74,20 @@ package final class ConsoleApp {
     /// Opens the console on `store` at once, drawing its first frame while `opening` reads the
     /// bundle and works out the plan on a thread of its own (an 84-step plan takes seconds);
     /// returns nil when there is no usable terminal. Throws what `opening` threw, once the
-    /// terminal is restored.
+    /// terminal is restored. The lines given to `log` are its live log (`v`).
     package static func run(
         store: String, opening: @escaping @Sendable () throws -> Opening, options: MigrationOptions,
-        stepMode: Bool = false, startImmediately: Bool = false, autoAdvance: Double? = nil, showcase: Showcase? = nil
+        stepMode: Bool = false, startImmediately: Bool = false, autoAdvance: Double? = nil, showcase: Showcase? = nil,
+        log: ConsoleLogFeed? = nil
     ) throws -> Outcome? {
         cs_unblock_signals()
         guard let terminal = TerminalAdapter() else { return nil }
         defer { close(terminal) }
         guard let wake = WakePipe() else { return .failed("cannot create the wake-up pipe") }
         cs_install_signal_handlers(wake.write)
-        defer { cs_uninstall_signal_handlers(); wake.close() }
+        log?.wake(through: wake.write)
+        // Nothing writes to the pipe once it is closed (its descriptor may be reused).
+        defer { log?.wake(through: nil); cs_uninstall_signal_handlers(); wake.close() }
         let size = terminal.size
         var state = ConsoleState(
             storeName: URL(fileURLWithPath: store).lastPathComponent, bundleName: "", storeVersion: "",
@@ -91,10 +96,12 @@ package final class ConsoleApp {
         state.opening = "Reading the model bundle and working out the plan…"
         state.stepMode = stepMode
         state.autoAdvance = autoAdvance
+        state.log = LogView(isOn: log != nil)
         let app = ConsoleApp(
             state: state, terminal: terminal, wake: wake, store: store, plan: .none(from: "", to: ""),
             options: options, showcase: showcase)
         app.startOnOpening = (startImmediately, stepMode)
+        app.logFeed = log
         let mailbox = app.mailbox
         let thread = Thread {
             mailbox.post(opened: Result { try opening() })
@@ -131,7 +138,7 @@ package final class ConsoleApp {
             var next = ConsoleState(
                 store: store, bundle: opening.bundle, plan: opening.plan, options: options, width: state.width,
                 height: state.height, glyphs: state.glyphs, compilingSQL: false)
-            (next.stepMode, next.autoAdvance) = (state.stepMode, state.autoAdvance)
+            (next.stepMode, next.autoAdvance, next.log) = (state.stepMode, state.autoAdvance, state.log)
             if let blocked = opening.blocked { next.block(blocked) }
             state = next
             compileSQL()
@@ -215,6 +222,7 @@ package final class ConsoleApp {
 
     private func drainMailbox() {
         let contents = mailbox.take()
+        if let lines = logFeed?.take(), !lines.isEmpty { _ = state.reduce(.logged(lines)) }
         if let opening = contents.opened { opened(opening) }
         if let progress = contents.progress {
             progressArrived = Date()

@@ -17,6 +17,31 @@ extension ConsoleState {
         return true
     }
 
+    /// `v`: the live log, following its newest line; without one, the status line says how to
+    /// get it.
+    mutating func openLog() {
+        guard log.isOn else {
+            searchNote = "No log: open the console with --verbose (or CHRYSALIS_LOG=debug) to watch it here"
+            return
+        }
+        log.isShown = true
+        log.top = nil
+    }
+
+    /// A key while the log is open: the scroll keys move it (at its end it follows the newest
+    /// line again), `v`, Esc and `q` close it; returns false for any other key.
+    mutating func readLog(_ key: Key) -> Bool {
+        if [.character("v"), .escape, .character("q")].contains(key) {
+            log.isShown = false
+            return true
+        }
+        let last = Overlays.lastLogTop(self)
+        guard let top = Self.scrolled(log.top ?? last, by: key, last: last, page: Overlays.helpRows(self) - 1)
+        else { return false }
+        log.top = top >= last ? nil : top
+        return true
+    }
+
     /// Where a scroll key takes a view whose first line in view is `top`, its furthest `last`,
     /// a page `page` lines: j/k and the arrows by a line, PgUp/PgDn (and Space) by a page,
     /// Ctrl-U/Ctrl-D by half of one, g/G and Home/End to the ends. Nil for any other key.
@@ -101,7 +126,7 @@ extension ConsoleState {
             if event != .click { for _ in 0..<3 { _ = readSQL(event == .wheelUp ? .up : .down) } }
             return
         }
-        if let pane = Panes.pane(self), x >= pane.area.x - 1 {
+        if let pane = Panes.pane(self), x >= pane.area.x - 1, y >= pane.area.y, y < pane.area.y + pane.area.height {
             switch event {
             case .click: paneFocused = true
             case .wheelUp: paneTop = max(paneTop - 3, 0)
@@ -126,7 +151,7 @@ extension ConsoleState {
         switch screen {
         case .versions: height = body.height - 3
         case .model: height = body.height - 2
-        case .plan: height = body.height - 2
+        case .plan: height = BrowseScreens.planListHeight(self, body)
         case .mappings:
             // A pass's name is a line of the list but no mapping: a click there selects nothing.
             let lines = BrowseScreens.mappingLines(self)

@@ -181,6 +181,8 @@ package struct ConsoleState: Sendable, Equatable {
     package var showHelp = false
     /// Help's first line in view.
     package var helpTop = 0
+    /// The live log (`v`), when the console was opened with `--verbose` or `CHRYSALIS_LOG`.
+    package var log = LogView()
     /// What `/` is finding (or `f` filtering), while it is being typed (nil when no prompt is open).
     package var search: String?
     /// Whether the open prompt is the Plan screen's filter rather than a find.

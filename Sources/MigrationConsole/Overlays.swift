@@ -17,6 +17,7 @@ enum Overlays {
                 ("n / N", "the next / previous match of the last find (matches are lit)"),
                 ("Esc", "back: close a pane, a step's SQL, a version's model"), ("?", "this help (j k scroll it)"),
                 ("y", "copy the plan line, the step's SQL or the original's path (OSC 52: over SSH too)"),
+                ("v", "the live log of --verbose: the engine's decisions and its SQL, a migration going on under it"),
                 ("q", "close what is open; quit from the top"),
             ]
         ),
@@ -25,6 +26,7 @@ enum Overlays {
             "Plan",
             [
                 ("Enter", "the selected step's SQL"), ("[ ]", "the previous / next step (in its SQL too)"),
+                ("l", "read the selected line in full, under the list, when it is longer than its row"),
                 ("f", "show only the lines holding a text (`f dropped`: every loss), with their steps; Esc shows all"),
             ]
         ),
@@ -72,6 +74,7 @@ enum Overlays {
                 ("x / Ctrl-C", "cancel and roll back (asks first)"),
                 ("Enter / n", "step mode: run the next entity mapping or step"),
                 ("c", "step mode: run to the end"), ("?", "this help; the migration goes on"),
+                ("v", "the live log (with --verbose); the migration goes on"),
                 ("other keys", "ignored until the migration ends"),
             ]
         ),
@@ -133,6 +136,31 @@ enum Overlays {
             shown.append("lines \(top + 1)–\(top + shown.count) of \(lines.count): j k PgUp PgDn scroll")
         }
         box(shown, title: "Keys", state: state, grid: &grid, top: Screens.body(state).y)
+    }
+
+    /// The log's rows: each line wrapped to the box.
+    static func logRows(_ state: ConsoleState) -> [String] { state.log.rows(width: max(state.width - 8, 10)) }
+
+    /// The first row the log scrolls to: its newest line on the box's last row but one (the
+    /// last says where the log stands).
+    static func lastLogTop(_ state: ConsoleState) -> Int {
+        max(logRows(state).count - max(helpRows(state) - 1, 1), 0)
+    }
+
+    /// The live log over the body, as help is drawn: the newest lines unless it was scrolled.
+    static func log(_ state: ConsoleState, _ grid: inout Grid) {
+        let rows = logRows(state), room = max(helpRows(state) - 1, 1)
+        let top = min(state.log.top ?? lastLogTop(state), lastLogTop(state))
+        var shown = Array(rows.dropFirst(top).prefix(room))
+        shown += Array(repeating: "", count: room - shown.count)
+        let earlier = state.log.forgotten > 0 ? " (\(state.log.forgotten) older lines let go)" : ""
+        shown.append(
+            rows.isEmpty
+                ? "Nothing logged yet: the engine logs as it plans and runs steps"
+                : "rows \(top + 1)–\(top + min(room, rows.count - top)) of \(rows.count)\(earlier)"
+                    + (state.log.top == nil ? ", following the newest" : ": G follows the newest"))
+        let padded = shown.map { $0.padding(toLength: max(state.width - 8, 10), withPad: " ", startingAt: 0) }
+        box(padded, title: "Log", state: state, grid: &grid, top: Screens.body(state).y)
     }
 
     static func confirmCancel(_ state: ConsoleState, _ grid: inout Grid) {

@@ -47,7 +47,7 @@ enum Panes {
                     state.results[selected], state, width: area.width, heading: "Step \(state.results[selected].index)")
             )
         case .plan:
-            return nil
+            return BrowseScreens.planStrip(state, body)
         }
     }
 

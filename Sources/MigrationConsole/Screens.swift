@@ -36,6 +36,7 @@ package enum Screens {
                 grid.highlight(text, y: y, from: body.x, to: body.x + body.width, style: .accent)
             }
         }
+        if state.log.isShown { Overlays.log(state, &grid) }
         if state.showHelp { Overlays.help(state, &grid) }
         if state.mode == .confirmingCancel { Overlays.confirmCancel(state, &grid) }
         if state.glyphs == .ascii { grid.makeASCII() }
@@ -114,6 +115,10 @@ package enum Screens {
     /// The status line: what the console is doing, and why keys are ignored when they are.
     static func status(_ state: ConsoleState) -> String {
         if state.showHelp { return state.isBusy ? " Help: the migration goes on " : " Help " }
+        if state.log.isShown {
+            return " Log: the engine's decisions and its SQL, newest last"
+                + (state.isBusy ? "; the migration goes on " : " ")
+        }
         switch state.mode {
         case .migrating where state.ignoredKeys > 0:
             return " Migration in progress: keys are ignored until it ends (x cancels) "
@@ -157,6 +162,7 @@ package enum Screens {
     /// The keys that work now, from the same table as the help screen.
     static func keyBar(_ state: ConsoleState) -> String {
         if state.showHelp { return " ↑↓/jk PgUp/PgDn scroll  ? Esc q close help" }
+        if state.log.isShown { return " ↑↓/jk PgUp/PgDn scroll  G newest, followed  v Esc q close the log" }
         switch state.mode {
         case .migrating: return " x cancel  ? help"
         case .confirmingCancel: return " y cancel the migration  n keep going"

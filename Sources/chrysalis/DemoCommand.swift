@@ -20,6 +20,8 @@ struct DemoCommand: ParsableCommand {
             step does and why, and shows what the worked example shows. `chrysalis demo --list` \
             lists the demos.
 
+            \(ExitStatus.help("demo"))
+
             Examples:
               chrysalis demo
               chrysalis demo books --rows 50000 --dir /tmp/books-demo

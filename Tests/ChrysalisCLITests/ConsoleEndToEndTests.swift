@@ -131,6 +131,24 @@ final class ConsoleEndToEndTests: XCTestCase {
         XCTAssertEqual(json?["matchedVersion"] as? String, "BookStore 5", inspected.stdout)
     }
 
+    /// `--verbose` in the console: the engine's log goes to the live log (`v`), never over the
+    /// screen; the migration goes on under it, and another key closes it.
+    func testVerboseLogsIntoTheLiveLogNotOverTheScreen() throws {
+        let path = try bookStore3(rows: 50, in: try scratchDirectory())
+        let tmux = try TmuxSession(console(path, "--step --verbose"), width: 100, height: 30)
+        let paused = try tmux.wait(for: "Step mode: paused")
+        XCTAssertFalse(paused.contains("[MigrationEngine]"), "nothing is written over the screen:\n\(paused)")
+        try tmux.send("v")
+        let log = try tmux.wait(for: " Log ", "following the newest")
+        XCTAssertTrue(log.contains("trace sql: ") && log.contains(" ms "), "the SQL, with its time:\n\(log)")
+        try tmux.send("g")
+        try tmux.wait(for: "rows 1–", "G follows the newest", "debug migration: ")
+        try tmux.send("c")
+        try tmux.wait(for: "Migrated BookStore 3 → BookStore 5")
+        try tmux.send("q")
+        try tmux.wait(for: "EXIT:0")
+    }
+
     /// The Plan screen shows a step's SQL under Enter, at 80×24: the statements `plan --sql`
     /// prints, compiled when the console opened; PgDn and → move through them, Esc goes back to
     /// the plan, and looking writes nothing beside the store.

@@ -46,4 +46,20 @@ final class DebugLogTests: XCTestCase {
         XCTAssertTrue(text.contains("read as Model1"), text)
         XCTAssertFalse(text.contains("chrysalis.sql"), "debug shows decisions, not statements: \(text)")
     }
+
+    /// A `CHRYSALIS_LOG` naming no level is a usage error that lists the levels, before any
+    /// command runs: a typo must not silently log nothing, nor touch the store.
+    func testAnUnknownLevelIsRefusedNamingTheLevels() throws {
+        let path = try store()
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let run = try ChrysalisRunner.run(
+            ["migrate", path, "--model", model], environment: ["CHRYSALIS_LOG": "verbos"])
+        XCTAssertEqual(run.status, 2, run.stderr)
+        XCTAssertTrue(run.stderr.contains("CHRYSALIS_LOG=verbos is not a log level"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("trace, debug, info"), run.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before, "the store is untouched")
+        let upper = try ChrysalisRunner.run(["plan", path, "--model", model], environment: ["CHRYSALIS_LOG": "DEBUG"])
+        XCTAssertEqual(upper.status, 0, "a level in capitals is the level: \(upper.stderr)")
+        XCTAssertTrue(upper.stderr.contains("read as Model1"), upper.stderr)
+    }
 }

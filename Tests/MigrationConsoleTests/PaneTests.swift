@@ -258,4 +258,36 @@ final class PaneTests: XCTestCase {
         XCTAssertEqual(state.modelEntities.count, all, "Esc lists every entity again")
         XCTAssertEqual(state.screen, .model)
     }
+
+    /// A selected plan line longer than the strip below the list holds (a blocked step that
+    /// names every policy it lacks) is read in full with `l`, as any pane is: its end comes into
+    /// view, and Esc gives the keys back to the list.
+    func testAPlanLineLongerThanTheStripIsReadWithL() throws {
+        let policies = (1...60).map { "Policy\($0)" }.joined(separator: ", ")
+        var state = ConsoleState(
+            storeName: "Store.sqlite", bundleName: "Model", storeVersion: "v1", targetVersion: "v2",
+            versions: [
+                .init(name: "v1", isCurrent: false, isStore: true, entities: [], changes: []),
+                .init(name: "v2", isCurrent: true, isStore: false, entities: [], changes: []),
+            ],
+            steps: [
+                .init(
+                    from: "v1", to: "v2", kind: "mapping", mappings: [],
+                    findings: ["cannot run: custom policies are not registered: \(policies) TheEnd"])
+            ], width: 80, height: 24)
+        _ = state.reduce(.key(.character("4")))
+        let long = try XCTUnwrap(state.planLines.indices.first { state.planLines[$0].text.contains("Policy60") })
+        state.selection[ConsoleState.Screen.plan.rawValue] = long
+        XCTAssertFalse(Screens.render(state).text.contains("TheEnd"), "the premise: longer than the strip")
+        XCTAssertTrue(Screens.render(state).text.contains("more lines: l reads on"), Screens.render(state).text)
+        _ = state.reduce(.key(.character("l")))
+        XCTAssertTrue(state.paneFocused, "l gives the strip the keys")
+        _ = state.reduce(.key(.end))
+        XCTAssertTrue(
+            Screens.render(state).text.contains("TheEnd"), "End shows the line's end:\n\(Screens.render(state).text)")
+        _ = state.reduce(.key(.escape))
+        XCTAssertFalse(state.paneFocused, "Esc gives the keys back")
+        _ = state.reduce(.key(.up))
+        XCTAssertEqual(state.selection[ConsoleState.Screen.plan.rawValue], long - 1, "the list has the keys")
+    }
 }
