@@ -82,7 +82,7 @@ enum XcodeThreeProperties {
         }
         // The inverse is the `XDPMRelationship` itself; its `_owner` is the entity declaring it
         // (the destination in all 2,554 inverses of the fixtures).
-        let inverse = try settings.object("XD_PRK_inverseRelationship")
+        let inverse = settings.object("XD_PRK_inverseRelationship")
         let maxCount = try settings.integer("XD_PRK_maxCount")
         let isToMany = try settings.bool("XD_PRK_isToMany") ?? maxCount.map { $0 != 1 } ?? false
         // NSDeleteRule: 1 Nullify, 2 Cascade in the XML of the same versions; 0 No Action, 3 Deny.

@@ -164,7 +164,7 @@ final class AppObjectsTests: XCTestCase {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         let backups = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix("~.sqlite") }
         XCTAssertEqual(backups.count, 1, "the premise: a backup was kept")
-        for file in [path] + backups.map { folder + "/" + $0 } {
+        for file in [path] + backups.map({ folder + "/" + $0 }) {
             var value = [UInt8](repeating: 0, count: 64)
             let length = getxattr(file, "user.app.tag", &value, value.count)
             XCTAssertEqual(length >= 0 ? Array(value.prefix(length)) : [], tag, file)

@@ -3,6 +3,7 @@ import Foundation
 import MigrationEngine
 import ObjectModel
 import SQLiteStore
+import Synchronization
 import TestSupport
 import XCTest
 
@@ -43,9 +44,10 @@ final class WireAppTests: XCTestCase {
             $0.hasSuffix(".wiredatabase")
         }.sorted()
         XCTAssertFalse(files.isEmpty)
+        let paths = try files.map { try copyOfStore($0).path }
         var fromOwnModel: [String] = []
-        for file in files {
-            let plan = try migrateAndCheck(try copyOfStore(file).path, label: file)
+        for (file, migrated) in zip(files, try Self.migrated(paths)) {
+            let plan = try check(try migrated.get(), label: file)
             if plan?.steps.first?.reason.contains("Z_MODELCACHE") == true { fromOwnModel.append(file) }
         }
         let unmatched = try Fixtures.verification().filter {
@@ -61,40 +63,74 @@ final class WireAppTests: XCTestCase {
     func testAStoreAtEveryVersionMigratesStraightToTheCurrentVersion() throws {
         let bundle = try wire()
         XCTAssertEqual(bundle.versions.count, 90)
-        for source in bundle.versions where source.name != bundle.currentVersionName {
-            let path = try scratchDirectory().appendingPathComponent("\(source.name).wiredatabase").path
+        let sources = bundle.versions.filter { $0.name != bundle.currentVersionName }
+        let directory = try scratchDirectory()
+        let paths = sources.map { directory.appendingPathComponent("\($0.name).wiredatabase").path }
+        let made = Self.concurrently(Array(zip(sources, paths))) { source, path in
             let store = try PersistentStore.create(at: path, model: source.model)
             // 14 per root: two of each of Message's seven concrete entities.
             try DataGenerator(model: source.model, seed: 7).fill(store, rows: 14)
             try store.close()
-            try migrateAndCheck(path, label: source.name)
+        }
+        for result in made { try result.get() }
+        for (source, migrated) in zip(sources, try Self.migrated(paths)) {
+            try check(try migrated.get(), label: source.name)
         }
     }
 
     // MARK: - The check
 
-    /// Migrates the store at `path` as `migrate` with no options would, then compares it with
-    /// what it held before.
+    /// A store migrated as `migrate` with no options would: its plan, and what it held before
+    /// and after (nil where the plan has no step).
+    private struct Migrated: Sendable {
+        var plan: MigrationPlan
+        var before: ObjectSnapshot?, after: ObjectSnapshot?
+        var hashes: [String: Data] = [:]
+    }
+
+    /// `body` for each of `items`, as many at once as there are processors (each store is its
+    /// own); its outcomes in order, checked afterwards on the test's thread.
+    private static func concurrently<Item: Sendable, Value: Sendable>(
+        _ items: [Item], _ body: @Sendable (Item) throws -> Value
+    ) -> [Result<Value, Error>] {
+        let outcomes = Mutex([Result<Value, Error>?](repeating: nil, count: items.count))
+        DispatchQueue.concurrentPerform(iterations: items.count) { index in
+            let outcome = Result { try body(items[index]) }
+            outcomes.withLock { $0[index] = outcome }
+        }
+        return outcomes.withLock { $0.compactMap { $0 } }
+    }
+
+    /// Each store at `paths` migrated as `migrate` with no options would, concurrently.
+    private static func migrated(_ paths: [String]) throws -> [Result<Migrated, Error>] {
+        let bundle = try Self.bundle.get()
+        return concurrently(paths) { path in
+            let plan = try MigrationPlan.make(store: path, bundle: bundle)
+            guard let sourceVersion = plan.steps.first?.source else { return Migrated(plan: plan) }
+            let before = try ObjectSnapshot.read(path, model: sourceVersion.model)
+            _ = try MigrationRunner.run(plan, store: path, keepBackup: false)
+            return Migrated(
+                plan: plan, before: before, after: try ObjectSnapshot.read(path, model: bundle.current.model),
+                hashes: try PersistentStore.open(at: path).metadata().versionHashes)
+        }
+    }
+
+    /// Compares a migrated store with what it held before, by Core Data's pairing.
     @discardableResult
-    private func migrateAndCheck(_ path: String, label: String, file: StaticString = #filePath, line: UInt = #line)
+    private func check(_ migrated: Migrated, label: String, file: StaticString = #filePath, line: UInt = #line)
         throws -> MigrationPlan?
     {
-        let bundle = try wire()
-        let plan = try MigrationPlan.make(store: path, bundle: bundle)
+        let bundle = try wire(), plan = migrated.plan
         guard !plan.steps.isEmpty || plan.storeVersion == bundle.currentVersionName else {
             XCTFail("\(label): no step from \(plan.storeVersion)", file: file, line: line)
             return nil
         }
-        guard let sourceVersion = plan.steps.first?.source else { return plan }
+        guard let sourceVersion = plan.steps.first?.source, let before = migrated.before, let after = migrated.after
+        else { return plan }
         XCTAssertEqual(plan.steps.count, 1, "\(label): one inferred step", file: file, line: line)
         XCTAssertEqual(plan.steps.first?.kind.name, "lightweight", label, file: file, line: line)
-        let before = try ObjectSnapshot.read(path, model: sourceVersion.model)
-        _ = try MigrationRunner.run(plan, store: path, keepBackup: false)
         let current = bundle.current.model
-        XCTAssertEqual(
-            try PersistentStore.open(at: path).metadata().versionHashes, VersionHash.entityHashes(of: current), label,
-            file: file, line: line)
-        let after = try ObjectSnapshot.read(path, model: current)
+        XCTAssertEqual(migrated.hashes, VersionHash.entityHashes(of: current), label, file: file, line: line)
         let pairing = Pairing(old: sourceVersion.model, new: current)
         for entity in current.entities where !entity.isAbstract {
             let place = "\(label): \(entity.name)"

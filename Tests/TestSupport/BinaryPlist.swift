@@ -5,7 +5,7 @@ import Foundation
 /// Foundation on Linux cannot build keyed-archive UIDs from Swift, so the fuzzer reads real
 /// archives into this tree, damages them (bogus UIDs, cycles, huge integers, deep nesting) and
 /// writes them back with ``BinaryPlist/encode(_:)``.
-public indirect enum PlistNode {
+public indirect enum PlistNode: Sendable {
     case null
     case bool(Bool)
     case int(Int64)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// What one fuzz run found: how many inputs, how long, the slowest input, and every input that
 /// broke the rule (a reader must succeed or throw its own error type with a non-empty message,
@@ -62,8 +63,8 @@ public enum Fuzz {
     ///   - isExpected: whether a thrown error is the reader's own, documented error type.
     public static func run(
         _ reader: String, seeds: [[UInt8]], seed: UInt64, tokens: [String], count: Int,
-        mutate: (inout Mutator, Int, Int) -> [UInt8],
-        body: ([UInt8]) throws -> Void, isExpected: (Error) -> Bool
+        mutate: @escaping @Sendable (inout Mutator, Int, Int) -> [UInt8],
+        body: @escaping @Sendable ([UInt8]) throws -> Void, isExpected: @escaping @Sendable (Error) -> Bool
     ) -> FuzzReport {
         precondition(!seeds.isEmpty, "\(reader): no seeds")
         let environment = ProcessInfo.processInfo.environment
@@ -71,9 +72,10 @@ public enum Fuzz {
         let trace = environment["CHRYSALIS_FUZZ_TRACE"].map {
             URL(fileURLWithPath: $0).appendingPathComponent("\(reader).input")
         }
-        var report = FuzzReport(reader: reader)
+        let shared = Mutex(FuzzReport(reader: reader))
         let started = DispatchTime.now().uptimeNanoseconds
-        for index in 0..<(seeds.count + count) where only == nil || only == index {
+        let indices = (0..<(seeds.count + count)).filter { only == nil || only == $0 }
+        let one: @Sendable (Int) -> Void = { index in
             var mutator = Mutator(seed: seed &+ UInt64(index) &* 0x2545_F491_4F6C_DD1D, tokens: tokens)
             let input: [UInt8]
             if index < seeds.count {
@@ -83,39 +85,70 @@ public enum Fuzz {
                 input = mutate(&mutator, mutator.int(0..<seeds.count), mutator.int(0..<seeds.count))
             }
             if let trace { try? Data(input).write(to: trace) }
-            let start = DispatchTime.now().uptimeNanoseconds
-            var problem: String?
-            do {
-                try body(input)
-                report.accepted += 1
-            } catch {
-                report.rejected += 1
-                let message = String(describing: error)
-                if message.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-                    problem = "threw \(type(of: error)) with an empty description"
-                } else if !isExpected(error) {
-                    problem = "threw \(type(of: error)), not the reader's own error: \(message.prefix(300))"
-                }
+            let outcome = Self.outcome(of: input, body: body, isExpected: isExpected)
+            shared.withLock { report in
+                report.record(outcome, index: index, input: input, log: mutator.log, reader: reader)
             }
-            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-            report.readerSeconds += seconds
-            if seconds > hangSeconds {
-                problem = (problem.map { $0 + "; " } ?? "") + String(format: "took %.1f s (a hang)", seconds)
-            }
-            if seconds > report.slowest.seconds {
-                report.slowest = (index, seconds, input.count, mutator.log.joined(separator: " "))
-            }
-            if let problem {
-                try? FileManager.default.createDirectory(at: failureDirectory, withIntermediateDirectories: true)
-                let saved = failureDirectory.appendingPathComponent("\(reader)-\(index).input")
-                try? Data(input).write(to: saved)
-                report.failures.append(
-                    "#\(index) [\(mutator.log.joined(separator: " "))]: \(problem) (input saved to \(saved.path))")
-            }
-            report.inputs += 1
         }
+        // Input N's mutations come from the seed and N alone, so inputs run in any order, as
+        // many at once as there are processors; a trace of the last input runs them one by one.
+        if trace == nil {
+            DispatchQueue.concurrentPerform(iterations: indices.count) { one(indices[$0]) }
+        } else {
+            indices.forEach(one)
+        }
+        var report = shared.withLock { $0 }
         report.seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         print(report)
         return report
+    }
+}
+
+extension Fuzz {
+    /// What one input did: accepted, or the problem with how it was refused; and its time.
+    struct Outcome {
+        var accepted: Bool, problem: String?, seconds: Double
+    }
+
+    static func outcome(
+        of input: [UInt8], body: ([UInt8]) throws -> Void, isExpected: (Error) -> Bool
+    ) -> Outcome {
+        let start = DispatchTime.now().uptimeNanoseconds
+        var outcome = Outcome(accepted: true, problem: nil, seconds: 0)
+        do {
+            try body(input)
+        } catch {
+            outcome.accepted = false
+            let message = String(describing: error)
+            if message.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                outcome.problem = "threw \(type(of: error)) with an empty description"
+            } else if !isExpected(error) {
+                outcome.problem = "threw \(type(of: error)), not the reader's own error: \(message.prefix(300))"
+            }
+        }
+        outcome.seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        return outcome
+    }
+}
+
+extension FuzzReport {
+    /// Counts `outcome` of input `index`, saving the input where it broke a rule.
+    mutating func record(_ outcome: Fuzz.Outcome, index: Int, input: [UInt8], log: [String], reader: String) {
+        if outcome.accepted { accepted += 1 } else { rejected += 1 }
+        var problem = outcome.problem
+        readerSeconds += outcome.seconds
+        if outcome.seconds > Fuzz.hangSeconds {
+            problem = (problem.map { $0 + "; " } ?? "") + String(format: "took %.1f s (a hang)", outcome.seconds)
+        }
+        if outcome.seconds > slowest.seconds {
+            slowest = (index, outcome.seconds, input.count, log.joined(separator: " "))
+        }
+        if let problem {
+            try? FileManager.default.createDirectory(at: Fuzz.failureDirectory, withIntermediateDirectories: true)
+            let saved = Fuzz.failureDirectory.appendingPathComponent("\(reader)-\(index).input")
+            try? Data(input).write(to: saved)
+            failures.append("#\(index) [\(log.joined(separator: " "))]: \(problem) (input saved to \(saved.path))")
+        }
+        inputs += 1
     }
 }

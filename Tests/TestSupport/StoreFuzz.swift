@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 extension Fuzz {
     /// Runs `body` on every seed store, then on mutants of them (``Mutator/mutateStore(_:other:into:)``)
@@ -16,7 +17,7 @@ extension Fuzz {
     ///   the index) and returns the errors it threw, one per command run; none when all succeeded.
     public static func runStores(
         _ reader: String, seeds: [StoreSeed], seed: UInt64, count: Int,
-        body: (URL, Int) throws -> [Error], isExpected: (Error) -> Bool
+        body: @escaping @Sendable (URL, Int) throws -> [Error], isExpected: @escaping @Sendable (Error) -> Bool
     ) throws -> FuzzReport {
         precondition(!seeds.isEmpty, "\(reader): no seeds")
         let environment = ProcessInfo.processInfo.environment
@@ -27,14 +28,53 @@ extension Fuzz {
         let from = environment["CHRYSALIS_FUZZ_FROM"].flatMap(Int.init) ?? 0
         let scratch = try Fixtures.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }
-        var report = FuzzReport(reader: reader)
+        let shared = Mutex(FuzzReport(reader: reader))
         let started = DispatchTime.now().uptimeNanoseconds
-        for index in min(from, max(count, seeds.count))..<max(count, seeds.count) where only == nil || only == index {
+        let indices = (min(from, max(count, seeds.count))..<max(count, seeds.count)).filter {
+            only == nil || only == $0
+        }
+        let one: @Sendable (Int) -> Void = { index in
             var mutator = Mutator(seed: seed &+ UInt64(index) &* 0x2545_F491_4F6C_DD1D, tokens: [])
             let folder = scratch.appendingPathComponent("\(index)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: folder) }
-            let seedIndex = index < seeds.count ? index : mutator.int(0..<seeds.count)
+            let outcome = Self.storeOutcome(
+                index, seeds: seeds, mutator: &mutator, folder: folder, trace: trace, body: body, isExpected: isExpected
+            )
+            shared.withLock { report in
+                report.record(outcome, index: index, folder: folder, log: mutator.log, reader: reader)
+                // A long run says how far it got, so a crash (which ends the process) can be resumed.
+                if count >= 10_000, report.inputs % 5_000 == 0 {
+                    print("fuzz \(reader): \(report.inputs) inputs, at #\(index), \(report.failures.count) failures")
+                }
+            }
+        }
+        // Input N comes from the seed and N alone: inputs run as many at once as there are
+        // processors, each in its own folder; a trace of the last input runs them one by one.
+        if trace == nil {
+            DispatchQueue.concurrentPerform(iterations: indices.count) { one(indices[$0]) }
+        } else {
+            indices.forEach(one)
+        }
+        var report = shared.withLock { $0 }
+        report.seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        print(report)
+        return report
+    }
+
+    /// What one store did under `body`: whether it ran clean, the problems with how it was
+    /// refused, its size and time.
+    struct StoreOutcome {
+        var accepted: Bool, problems: [String], size: Int, seconds: Double
+    }
+
+    private static func storeOutcome(
+        _ index: Int, seeds: [StoreSeed], mutator: inout Mutator, folder: URL, trace: URL?,
+        body: (URL, Int) throws -> [Error], isExpected: (Error) -> Bool
+    ) -> StoreOutcome {
+        var outcome = StoreOutcome(accepted: false, problems: [], size: 0, seconds: 0)
+        let seedIndex = index < seeds.count ? index : mutator.int(0..<seeds.count)
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let store: URL
             if index < seeds.count {
                 store = try seeds[index].write(into: folder)
@@ -48,38 +88,16 @@ extension Fuzz {
                 copyFolder(folder, to: trace)
                 try? Data("\(index)\n".utf8).write(to: trace.appendingPathExtension("index"))
             }
-            let size = folderSize(folder)
+            outcome.size = folderSize(folder)
             let start = DispatchTime.now().uptimeNanoseconds
-            var problems: [String] = []
-            do {
-                let errors = try body(store, seedIndex)
-                if errors.isEmpty { report.accepted += 1 } else { report.rejected += 1 }
-                problems = errors.compactMap { problem(with: $0, isExpected: isExpected) }
-            } catch {
-                problems.append("the harness itself failed: \(error)")
-            }
-            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-            report.readerSeconds += seconds
-            if seconds > hangSeconds { problems.append(String(format: "took %.1f s (a hang)", seconds)) }
-            if seconds > report.slowest.seconds {
-                report.slowest = (index, seconds, size, mutator.log.joined(separator: " "))
-            }
-            if !problems.isEmpty {
-                let saved = failureDirectory.appendingPathComponent("\(reader)-\(index)")
-                copyFolder(folder, to: saved)
-                report.failures.append(
-                    "#\(index) [\(mutator.log.joined(separator: " "))]: \(problems.joined(separator: "; ")) (store saved in \(saved.path))"
-                )
-            }
-            report.inputs += 1
-            // A long run says how far it got, so a crash (which ends the process) can be resumed.
-            if count >= 10_000, report.inputs % 5_000 == 0 {
-                print("fuzz \(reader): \(report.inputs) inputs, at #\(index), \(report.failures.count) failures")
-            }
+            let errors = try body(store, seedIndex)
+            outcome.seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            outcome.accepted = errors.isEmpty
+            outcome.problems = errors.compactMap { problem(with: $0, isExpected: isExpected) }
+        } catch {
+            outcome.problems.append("the harness itself failed: \(error)")
         }
-        report.seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-        print(report)
-        return report
+        return outcome
     }
 
     /// What is wrong with `error` as a message for a person, if anything.
@@ -111,5 +129,31 @@ extension Fuzz {
                 + ((try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path)[.size])
                 as? NSNumber ?? 0).intValue
         }
+    }
+}
+
+extension FuzzReport {
+    /// Counts store `index`'s `outcome`, keeping its folder where it broke a rule.
+    mutating func record(_ outcome: Fuzz.StoreOutcome, index: Int, folder: URL, log: [String], reader: String) {
+        if outcome.accepted { accepted += 1 } else { rejected += 1 }
+        var problems = outcome.problems
+        readerSeconds += outcome.seconds
+        if outcome.seconds > Fuzz.hangSeconds {
+            problems.append(String(format: "took %.1f s (a hang)", outcome.seconds))
+        }
+        if outcome.seconds > slowest.seconds {
+            slowest = (index, outcome.seconds, outcome.size, log.joined(separator: " "))
+        }
+        if !problems.isEmpty {
+            let saved = Fuzz.failureDirectory.appendingPathComponent("\(reader)-\(index)")
+            try? FileManager.default.removeItem(at: saved)
+            try? FileManager.default.createDirectory(
+                at: saved.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try? FileManager.default.copyItem(at: folder, to: saved)
+            failures.append(
+                "#\(index) [\(log.joined(separator: " "))]: \(problems.joined(separator: "; ")) (store saved in \(saved.path))"
+            )
+        }
+        inputs += 1
     }
 }

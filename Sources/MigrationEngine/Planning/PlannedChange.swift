@@ -64,7 +64,7 @@ public struct PlannedChange: Sendable, Encodable {
         let ordered =
             inference.changes.filter { $0.kind == .entityRemoved }
             + inference.changes.filter { $0.kind != .entityRemoved }
-        return try ordered.map { change in
+        return ordered.map { change in
             var planned = PlannedChange(
                 kind: change.kind, entity: change.entity, property: change.property, description: change.description)
             guard change.dropsData, let store else { return planned }

@@ -139,11 +139,10 @@ package enum StoreHolders {
 
     /// Where the symbolic link at `path` points; nil when it is not one or is gone.
     private static func link(at path: String) -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
         let count = readlink(path, &buffer, Int(PATH_MAX))
         guard count >= 0 else { return nil }
-        buffer[count] = 0
-        return String(cString: buffer)
+        return String(decoding: buffer.prefix(count), as: UTF8.self)
     }
 
     /// A process's command line, shortened, for a message.

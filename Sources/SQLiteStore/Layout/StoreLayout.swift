@@ -107,7 +107,21 @@ package struct StoreLayout: Sendable {
     /// Lays out `model` as Core Data would for a new store, or as an existing store holds it:
     /// with `numbering` from its `Z_PRIMARYKEY` and the names its tables and columns have
     /// (`storeTables`, table → columns), which win over predicted ones wherever they differ.
+    ///
+    /// A layout is a pure function of these three, and a run asks for the same ones many times
+    /// (making a store, filling it, planning, each step, checking: a dozen times for one
+    /// `check-history` version), so the last ones laid out are kept (``LaidOut``).
     package init(model: ManagedObjectModel, numbering: EntityNumbering? = nil, storeTables: [String: [String]]? = nil) {
+        let key = LaidOut.Key(model: model, numbering: numbering, storeTables: storeTables)
+        if let laidOut = LaidOut.shared.layout(for: key) {
+            self = laidOut
+        } else {
+            self.init(layingOut: model, numbering: numbering, storeTables: storeTables)
+            LaidOut.shared.keep(self, for: key)
+        }
+    }
+
+    private init(layingOut model: ManagedObjectModel, numbering: EntityNumbering?, storeTables: [String: [String]]?) {
         let numbering = numbering ?? EntityNumbering(model: model)
         self.model = model
         self.numbering = numbering
