@@ -114,6 +114,7 @@ extension ConsoleState {
             pausedBeforeConfirming = .pausedAfterStep(result.index)
         } else if paused && mode != .cancelling {
             mode = .pausedAfterStep(result.index)
+            paneTop = 0
         }
     }
 
@@ -158,9 +159,10 @@ extension ConsoleState {
         }
     }
 
-    /// The scroll keys while a step-mode pause is shown: its pane moves, never past its last line.
+    /// The scroll keys while a step-mode pause is shown (after an entity mapping, or after a
+    /// step with its result): its pane moves, never past its last line.
     private mutating func scrollPause(_ key: Key) -> Bool {
-        guard case .paused = mode,
+        guard
             let top = Self.scrolled(
                 paneTop, by: key, last: MigrateScreen.pauseLastTop(self), page: MigrateScreen.paneArea(self).height - 2)
         else { return false }

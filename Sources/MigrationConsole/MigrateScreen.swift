@@ -215,9 +215,16 @@ enum MigrateScreen {
     }
 
     /// The furthest a pause's pane scrolls (j/k while paused): its last line on its last row.
+    /// After a step, the pane is the step's result; after an entity mapping, what it made.
     static func pauseLastTop(_ state: ConsoleState) -> Int {
-        guard case .paused(let report) = state.mode else { return 0 }
-        let area = paneArea(state), lines = pausedLines(report, state, width: area.width)
+        let area = paneArea(state), lines: [PaneLine]
+        switch state.mode {
+        case .paused(let report): lines = pausedLines(report, state, width: area.width)
+        case .pausedAfterStep:
+            guard let last = state.results.last else { return 0 }
+            lines = StepPane.lines(last, state, width: area.width, heading: "Step \(last.index)")
+        default: return 0
+        }
         return max(0, lines.count - Panes.visibleRows(area, lines: lines.count))
     }
 

@@ -1,13 +1,17 @@
 /// One finished step's result pane: how it was done and how long it took, how it was checked,
 /// rows before → after, and the tables of what it produced (the new column, sample rows).
 enum StepPane {
-    /// Draws the pane from its first line (the running screen's view of the last step done).
+    /// Draws the pane (the running screen's view of the last step done): from its first line,
+    /// or, in step mode's pause after the step, from where j/k scrolled it.
     static func render(
         _ result: StepResult, _ state: ConsoleState, _ grid: inout Grid, _ area: Screens.Body, heading: String
     ) {
+        let paused: Bool
+        if case .pausedAfterStep = state.mode { paused = true } else { paused = false }
         Panes.draw(
-            lines(result, state, width: area.width, heading: heading), top: 0, focused: false, area, &grid,
-            glyphs: state.glyphs, canFocus: !state.isBusy)
+            lines(result, state, width: area.width, heading: heading), top: paused ? state.paneTop : 0,
+            focused: false, area, &grid, glyphs: state.glyphs, canFocus: !state.isBusy,
+            hint: paused ? ": j/k scroll" : nil)
     }
 
     /// Every line of the pane: the loss first, then how it was checked, rows that changed, tables.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TestSupport
 import XCTest
 
@@ -16,8 +17,17 @@ final class MappingCommandTests: XCTestCase {
         let files = Fixtures.files { $0.pathExtension == "xcmappingmodel" }
         XCTAssertEqual(files.count, Fixtures.files { $0.lastPathComponent == "xcmapping.xml" }.count)
         XCTAssertFalse(files.isEmpty)
-        for file in files {
-            let mapping = try json([file.path])
+        // Each file's own process, as many at once as there are processors; checked in order.
+        let runs = Mutex([Result<ChrysalisRunner.Result, Error>?](repeating: nil, count: files.count))
+        DispatchQueue.concurrentPerform(iterations: files.count) { index in
+            let run = Result { try ChrysalisRunner.run(["mapping", files[index].path, "--json"]) }
+            runs.withLock { $0[index] = run }
+        }
+        for (file, run) in zip(files, runs.withLock { $0 }) {
+            let result = try XCTUnwrap(run).get()
+            XCTAssertEqual(result.status, 0, result.stderr)
+            let mapping = try XCTUnwrap(
+                try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], result.stdout)
             let entities = try XCTUnwrap(mapping["entityMappings"] as? [[String: Any]], file.path)
             XCTAssertFalse(entities.isEmpty, file.path)
             XCTAssertEqual(entities.compactMap { $0["order"] as? Int }, Array(1...entities.count), file.path)

@@ -15,7 +15,7 @@ final class OtherUsersTests: XCTestCase {
 
     /// A folder and a copy of the Books demo's first store, both `nobody`'s.
     private func nobodysStore() throws -> (folder: URL, store: URL) {
-        try XCTSkipUnless(
+        try EndToEnd.require(
             geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
             "needs root, to run the app and chrysalis as two users")
         let folder = try scratchDirectory()
@@ -51,7 +51,7 @@ final class OtherUsersTests: XCTestCase {
     /// the new store root's ownership, and the kernel refuses the link that keeps the original.
     /// Refused before any work, naming the owner, with nothing left beside the store.
     func testAStoreOfAnotherOwnerIsRefusedBeforeAMappingStep() throws {
-        try XCTSkipUnless(
+        try EndToEnd.require(
             geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
             "needs root, to run the app and chrysalis as two users")
         let resources = books.deletingLastPathComponent()

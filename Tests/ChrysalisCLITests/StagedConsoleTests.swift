@@ -8,7 +8,7 @@ import XCTest
 /// tables come once, after the stop's last step.
 final class StagedConsoleTests: XCTestCase {
     func testStepModeStopsAfterEachHandler() throws {
-        guard TmuxSession.available else { throw XCTSkip("tmux is not installed") }
+        try EndToEnd.require(TmuxSession.available, "tmux is not installed")
         let directory = try scratchDirectory()
         let binary = Bundle.main.bundleURL.appendingPathComponent("chrysalis").path
         let tmux = try TmuxSession(
@@ -41,7 +41,7 @@ final class StagedConsoleTests: XCTestCase {
     /// hashes but not its data: the plan journal and the noted backup must bring the original
     /// back, byte for byte. The console's step mode holds the plan right there, and the test kills it.
     func testAKillAfterAHandlerCommittedIsUndoneByRecovery() throws {
-        guard TmuxSession.available else { throw XCTSkip("tmux is not installed") }
+        try EndToEnd.require(TmuxSession.available, "tmux is not installed")
         let shelf = ExamplePackage.project.appendingPathComponent("Sources/Demo/Resources/Shelf.xcdatamodeld").path
         let store = try scratchDirectory().appendingPathComponent("Shelf.sqlite").path
         XCTAssertEqual(

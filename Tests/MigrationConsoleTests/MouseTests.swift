@@ -68,4 +68,24 @@ import Testing
         _ = state.reduce(.paused(report))
         #expect(state.paneTop == 0)
     }
+
+    /// Step mode's pause after a step shows the step's result; lines it cannot hold scroll
+    /// under j/k as a pause's rows do (they were a dead end), and the next pause starts at its top.
+    @Test func thePauseAfterAStepScrollsItsResult() throws {
+        let base = try GoldenStates.base(width: 80, height: 24)
+        var state = GoldenStates.migrating(base, at: GoldenStates.stages[2].1, stepMode: true)
+        let result = GoldenStates.results(2)[1]
+        _ = state.reduce(.stepDone(result, paused: true))
+        let last = MigrateScreen.pauseLastTop(state)
+        #expect(last > 0, "the premise: the result has more lines than the pane")
+        #expect(Screens.render(state).text.contains("more lines: j/k scroll"))
+        let lines = StepPane.lines(result, state, width: MigrateScreen.paneArea(state).width, heading: "Step 2")
+        let end = try #require(lines.last?.text.trimmingCharacters(in: .whitespaces))
+        #expect(!Screens.render(state).text.contains(end), "the premise: its last line is out of view")
+        _ = state.reduce(.key(.character("G")))
+        #expect(state.paneTop == last && state.mode == .pausedAfterStep(result.index), "G scrolls, the pause stays")
+        #expect(Screens.render(state).text.contains(end), "its last line is read")
+        _ = state.reduce(.stepDone(GoldenStates.results(3)[2], paused: true))
+        #expect(state.paneTop == 0, "the next pause starts at its top")
+    }
 }

@@ -94,7 +94,7 @@ final class ScreenGoldenTests: XCTestCase {
                                 .init(name: "lastName", before: nil, after: "\"Doe\""),
                                 .init(name: "price", before: "20.0", after: "20.0"),
                                 .init(name: "title", before: "\"The first book\"", after: "\"The first book\""),
-                            ]),
+                            ], sourceOnly: ["author \"John Doe\""]),
                         .init(
                             source: "Publication 2", destination: "Publication 2",
                             values: [

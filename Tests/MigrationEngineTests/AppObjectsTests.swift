@@ -144,7 +144,7 @@ final class AppObjectsTests: XCTestCase {
             try $0.execute(sql: "PRAGMA user_version = 42; PRAGMA application_id = 1234567")
         }
         let tag = Array("backed-up:2026".utf8)
-        try XCTSkipUnless(
+        try EndToEnd.require(
             setxattr(path, "user.app.tag", tag, tag.count, 0) == 0, "the file system keeps no extended attributes")
         let plan = try MigrationPlan.make(
             store: path, bundle: bundle,

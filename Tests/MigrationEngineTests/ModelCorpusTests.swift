@@ -27,7 +27,8 @@ final class ModelCorpusTests: XCTestCase {
     }
 
     /// The mapping models of the repository `url` is in (its first folder under the fixtures, or
-    /// `corpus/<owner+repo>`) that read; a step they fit is planned through them, as the app does.
+    /// `corpus/<owner+repo>`); one that does not read fails the test. A step they fit is planned
+    /// through them, as the app does.
     /// Read once per repository: reading one decodes the two models Xcode keeps inside it, and a
     /// repository may hold many bundles.
     static func mappings(near url: URL) -> [MappingModel] {
@@ -35,7 +36,13 @@ final class ModelCorpusTests: XCTestCase {
         return readMappings.value(repository) {
             let enumerator = FileManager.default.enumerator(at: repository, includingPropertiesForKeys: nil)
             return (enumerator?.compactMap { $0 as? URL } ?? []).filter { $0.pathExtension == "xcmappingmodel" }
-                .sorted { $0.path < $1.path }.compactMap { try? XCMappingReader.read(at: $0) }
+                .sorted { $0.path < $1.path }.compactMap { file in
+                    do { return try XCMappingReader.read(at: file) } catch {
+                        // Never dropped silently: a pair planned without it would test another plan.
+                        XCTFail("\(file.path): \(error)")
+                        return nil
+                    }
+                }
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import ObjectModel
+import Synchronization
 import TestSupport
 import XCTest
 
@@ -39,11 +40,22 @@ final class ModelBundleFixtureTests: XCTestCase {
 
     func testWriteThenReadGivesAnEqualBundleWithEqualHashes() throws {
         let directory = try Fixtures.temporaryDirectory(for: self)
-        for url in Fixtures.files(where: { $0.pathExtension == "xcdatamodeld" }) {
-            let original = try ModelBundle.read(at: url)
-            let copy = directory.appendingPathComponent(UUID().uuidString).appendingPathComponent(url.lastPathComponent)
-            try original.write(to: copy)
-            let reread = try ModelBundle.read(at: copy)
+        let urls = Fixtures.files(where: { $0.pathExtension == "xcdatamodeld" })
+        // Each bundle written and read back on its own, as many at once as there are
+        // processors; compared afterwards on the test's thread.
+        let read = Mutex([Result<(ModelBundle, ModelBundle), Error>?](repeating: nil, count: urls.count))
+        DispatchQueue.concurrentPerform(iterations: urls.count) { index in
+            let outcome = Result {
+                let original = try ModelBundle.read(at: urls[index])
+                let copy = directory.appendingPathComponent("\(index)").appendingPathComponent(
+                    urls[index].lastPathComponent)
+                try original.write(to: copy)
+                return (original, try ModelBundle.read(at: copy))
+            }
+            read.withLock { $0[index] = outcome }
+        }
+        for (url, outcome) in zip(urls, read.withLock { $0 }) {
+            let (original, reread) = try XCTUnwrap(outcome).get()
             XCTAssertEqual(reread, original, url.path)
             for (before, after) in zip(original.versions, reread.versions) {
                 XCTAssertEqual(VersionHash.entityHashes(of: after.model), VersionHash.entityHashes(of: before.model))

@@ -26,7 +26,7 @@ public struct TinyVolume: Sendable {
         mount.waitUntilExit()
         guard mount.terminationStatus == 0 else {
             try? FileManager.default.removeItem(at: directory)
-            throw XCTSkip("cannot mount a tmpfs here (needs root): \(directory.path)")
+            throw EndToEnd.unavailable("cannot mount a tmpfs here (needs root): \(directory.path)")
         }
         root = directory
         test.addTeardownBlock {

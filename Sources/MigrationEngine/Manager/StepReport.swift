@@ -63,8 +63,9 @@ public struct StepReport: Sendable, Equatable {
         ///     from none.
         ///   - destination: The destination object (`Publication 3`).
         ///   - values: Each destination value with the source's value of the same name.
-        public init(source: String?, destination: String, values: [Value]) {
-            (self.source, self.destination, self.values) = (source, destination, values)
+        ///   - sourceOnly: The source's values no destination value of the same name shows.
+        public init(source: String?, destination: String, values: [Value], sourceOnly: [String] = []) {
+            (self.source, self.destination, self.values, self.sourceOnly) = (source, destination, values, sourceOnly)
         }
     }
 

@@ -313,7 +313,9 @@ public struct MigrationPlan: Sendable {
         return Step(
             source: leg.source, destination: leg.destination, kind: kind,
             findings: notes
-                + findings(inference, kind: kind, changes: changes, source: layout, destination: predicted.destination),
+                + findings(
+                    inference, kind: kind, changes: changes, counted: first != nil, source: layout,
+                    destination: predicted.destination),
             reason: leg.reason, changes: changes, predicted: predicted, predictedSQL: predictedSQL)
     }
 
@@ -339,9 +341,11 @@ public struct MigrationPlan: Sendable {
     }
 
     /// The step's changes said for people, each with its prefix (`data dropped:`, `added:`…),
-    /// then what the step rewrites and what it cannot infer.
+    /// then what the step rewrites and what it cannot infer. A later step's losses (not
+    /// `counted`: the store holds their rows only once the steps before have run) say why they
+    /// have no count.
     private static func findings(
-        _ inference: InferredMapping, kind: Kind, changes: [PlannedChange], source: StoreLayout,
+        _ inference: InferredMapping, kind: Kind, changes: [PlannedChange], counted: Bool, source: StoreLayout,
         destination: StoreLayout
     ) -> [String] {
         var findings: [String] = []
@@ -352,7 +356,11 @@ public struct MigrationPlan: Sendable {
         // What is lost first, then what is carried, then the rest, each kind in the model's order.
         // An entity removed with no rows loses nothing, and is not said.
         for change in changes where change.isLoss && !(change.kind == .entityRemoved && change.rows == 0) {
-            findings.append("data dropped: \(change.sentence)" + (mapped ? " (no entity mapping reads it)" : ""))
+            let uncounted =
+                !counted && change.rows == nil
+                ? " (rows not counted: the store holds them only once the steps before have run)" : ""
+            findings.append(
+                "data dropped: \(change.sentence)" + (mapped ? " (no entity mapping reads it)" : "") + uncounted)
         }
         for change in changes where change.dropsData {
             guard let carriedBy = change.carriedBy else { continue }
