@@ -12,14 +12,17 @@ extension PersistentStore {
     /// Every table of the store with its columns, in table order: the names a store Core Data
     /// wrote really has, read rather than predicted.
     package func tableColumns() throws -> [String: [String]] {
+        // One statement for every table (a layout is asked for many times in a run): each
+        // table's columns in their order, as `pragma_table_info` gives them.
         try read { db in
             var tables: [String: [String]] = [:]
-            for table in try String.fetchAll(
-                db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
-            {
-                tables[table] = try String.fetchAll(
-                    db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [table])
-            }
+            let rows = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT m.name, p.name FROM sqlite_master AS m, pragma_table_info(m.name) AS p
+                    WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%' ORDER BY m.name, p.cid
+                    """)
+            while let row = try rows.next() { tables[row[0], default: []].append(row[1]) }
             return tables
         }
     }
