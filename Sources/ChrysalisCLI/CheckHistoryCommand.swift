@@ -32,6 +32,11 @@ struct CheckHistoryCommand: ParsableCommand {
               chrysalis check-history App/Model.xcdatamodeld --mappings App/Mappings --junit history.xml
             (--github adds GitHub Actions annotations and a step summary; docs/CI.md has a whole job.)
 
+            Every entity gets --rows rows, unless App.check-history.yaml beside App.xcdatamodeld sets \
+            its own: `rows:` then `  Entity: count` lines, per root entity (0 for a cache entity real \
+            stores never fill, where a step Core Data refuses only for rows would fail for data no \
+            user has).
+
             Stores are made in a temporary folder and removed; nothing else is written.
 
             \(ExitStatus.help("check-history"))
@@ -92,9 +97,10 @@ struct CheckHistoryCommand: ParsableCommand {
     func run() throws {
         let bundle = try OrderOption.apply(order, to: try ModelPath.load(self.bundle).requireBundle())
         let (models, _) = try PlanOptions.loadMappings(mappings)
-        let check = HistoryCheck(
+        var check = HistoryCheck(
             bundle: bundle, mappings: models, strategy: try StrategyName.strategy(strategy, stepwise: stepwise),
             options: Registration.current.options(), rows: rows)
+        check.entityRows = try entityRows(of: bundle)
         let temporary = FileManager.default.temporaryDirectory
         let directory = try Self.scratchFolder(in: temporary)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -162,5 +168,20 @@ private struct StatusLine {
 
     func clear() {
         if enabled && terminal { StandardStreams.err("\r\u{1B}[K") }
+    }
+}
+
+extension CheckHistoryCommand {
+    /// The rows the app's file beside the bundle sets per root entity (``HistoryRows``), said on
+    /// standard error when there is one.
+    fileprivate func entityRows(of bundle: ModelBundle) throws -> HistoryRows {
+        let read = try HistoryRows.read(beside: URL(fileURLWithPath: self.bundle), bundle: bundle)
+        if let file = read.file {
+            let set = read.byEntity.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+            StandardStreams.err(
+                "check-history: rows per entity from \(TerminalText.visible(file)): \(set.joined(separator: ", ")); "
+                    + "every other entity \(rows)\n")
+        }
+        return read
     }
 }

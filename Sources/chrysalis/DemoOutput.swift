@@ -92,7 +92,13 @@ final class DemoOutput: Sendable {
         let rows = report.rowsAfter.values.reduce(0, +)
         let checked: String
         if case .handler = done.step.kind {
-            checked = "what it saved validated"
+            // What the handler changed, in numbers: the entities whose rows it added or removed.
+            let changed = Set(report.rowsBefore.keys).union(report.rowsAfter.keys).sorted().compactMap {
+                entity -> String? in
+                let before = report.rowsBefore[entity] ?? 0, after = report.rowsAfter[entity] ?? 0
+                return before == after ? nil : "\(entity): \(before) → \(after) rows"
+            }
+            checked = "what it saved validated" + (changed.isEmpty ? "" : "; " + changed.joined(separator: ", "))
         } else {
             checked = report.rowsAfter.isEmpty ? "schema checked, no row touched" : "\(rows) rows verified"
         }

@@ -148,4 +148,42 @@ final class CheckHistoryCommandTests: XCTestCase {
         XCTAssertTrue(
             text.contains("| Moody 5 → Moody 6 | missingPolicy | \(try versions(of: bundle).count - 1) |"), text)
     }
+
+    /// A file beside the bundle gives a root entity its own rows: WordPress 101 → 102 adds a
+    /// required relationship to PageTemplateCategory, which Core Data refuses only for rows real
+    /// stores may never have; given none, the step migrates. A file naming what no version has,
+    /// or a subentity, is refused naming the file, the entry and the fix.
+    func testARowsFileBesideTheBundleGivesARootEntityItsOwnRows() throws {
+        let wordpress = try ModelBundle.read(
+            at: Fixtures.root.appendingPathComponent("wordpress-ios/WordPress/Classes/WordPress.xcdatamodeld"))
+        let versions = try ["WordPress 101", "WordPress 102"].map { try XCTUnwrap(wordpress.version(named: $0)) }
+        let folder = try scratchDirectory()
+        let url = folder.appendingPathComponent("WordPress.xcdatamodeld")
+        try ModelBundle(name: "WordPress", versions: versions, currentVersionName: "WordPress 102").write(to: url)
+        let refused = try ChrysalisRunner.run(["check-history", url.path])
+        XCTAssertEqual(refused.status, 1, "the premise: a step refused for rows:\n\(refused.stdout)")
+        XCTAssertTrue(refused.stdout.contains("PageTemplateCategory"), refused.stdout)
+        let file = folder.appendingPathComponent("WordPress.check-history.yaml")
+        try "rows:\n  PageTemplateCategory: 0\n".write(to: file, atomically: true, encoding: .utf8)
+        let checked = try ChrysalisRunner.run(["check-history", url.path])
+        XCTAssertEqual(checked.status, 0, checked.stdout + checked.stderr)
+        XCTAssertTrue(
+            checked.stderr.contains("rows per entity from \(file.path): PageTemplateCategory 0; every other entity 12"),
+            checked.stderr)
+        for (text, said) in [
+            ("rows:\n  NoSuchEntity: 3\n", "names NoSuchEntity, an entity no version of WordPress has"),
+            ("rows:\n  PageTemplateCategory: many\n", "gives PageTemplateCategory many rows"),
+            ("entities:\n  PageTemplateCategory: 0\n", "has no `rows:` mapping"),
+        ] {
+            try text.write(to: file, atomically: true, encoding: .utf8)
+            let run = try ChrysalisRunner.run(["check-history", url.path])
+            XCTAssertEqual(run.status, 1, text)
+            XCTAssertTrue(run.stderr.contains(file.path) && run.stderr.contains(said), run.stderr)
+        }
+        let subentity = try XCTUnwrap(
+            versions[1].model.entities.first { $0.parentName != nil }, "the premise: a subentity in WordPress 102")
+        try "rows:\n  \(subentity.name): 1\n".write(to: file, atomically: true, encoding: .utf8)
+        let sub = try ChrysalisRunner.run(["check-history", url.path])
+        XCTAssertTrue(sub.stderr.contains("a subentity of \(subentity.parentName ?? "")"), sub.stderr)
+    }
 }

@@ -59,6 +59,13 @@ final class DemoCommandTests: XCTestCase {
         XCTAssertTrue(output.contains("Step 3/4 done: at Shelf 2, didMigrate"), output)
         XCTAssertEqual(
             try query(store, "SELECT count(*) - count(DISTINCT ZNAME) FROM ZAUTHOR"), [["0"]], "one author per name")
+        // What the merge did, in numbers: the authors before it and the ones it left.
+        let authors = try XCTUnwrap(Int(try query(store, "SELECT count(*) FROM ZAUTHOR").first?.first ?? ""))
+        let merged = try XCTUnwrap(
+            output.range(of: #"validated; Author: (\d+) → "# + String(authors) + " rows", options: .regularExpression),
+            "step 1 says how many authors it merged into how many:\n\(output)")
+        XCTAssertGreaterThan(
+            Int(output[merged].split(separator: " ")[2]) ?? 0, authors, "more authors before the merge than after")
         XCTAssertEqual(
             try query(
                 store,

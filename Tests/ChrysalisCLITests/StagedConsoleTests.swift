@@ -21,6 +21,9 @@ final class StagedConsoleTests: XCTestCase {
         let first = try tmux.wait(
             for: "Step 1 done and verified. Enter runs step 2: Shelf 1 → Shelf 2.", "✓ Step 1: at Shelf 1")
         XCTAssertTrue(first.contains("Step 1/4  at Shelf 1 · the app's handler, in one transaction"), first)
+        XCTAssertNotNil(
+            first.range(of: #"Author: \d+ → \d+ rows"#, options: .regularExpression),
+            "the handler's result says what it changed, in numbers:\n\(first)")
         try tmux.send("Enter")
         let second = try tmux.wait(for: "Step 2 done and verified. Enter runs step 3: at Shelf 2.")
         XCTAssertFalse(second.contains("ZBOOKCOUNT"), "the stop's tables wait for its didMigrate:\n\(second)")

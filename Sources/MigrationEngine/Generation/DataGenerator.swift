@@ -21,6 +21,9 @@ package struct DataGenerator {
     /// hierarchy then has as many rows as one without subentities, so a required to-one, or a
     /// one-to-one, into a subentity finds a partner for each row. What a history check uses.
     package var rowsPerConcreteEntity = false
+    /// Rows for these root entities instead of `rows` (by name): a cache entity real stores
+    /// never fill gets none (``HistoryRows``).
+    package var rowsPerEntity: [String: Int] = [:]
 
     /// A generator for stores of `model`.
     package init(model: ManagedObjectModel, seed: UInt64 = 1) {
@@ -51,10 +54,11 @@ package struct DataGenerator {
         for root in roots {
             let concretes = concreteEntities(of: root)
             let base = try store.readObjects(layout) { try $0.highestKey(of: root.name) }
+            let count = rowsPerEntity[root.name] ?? rows
             hierarchies[root.name] = Hierarchy(
                 root: root, concretes: concretes,
                 numbers: concretes.compactMap { layout.numbering.number(of: $0.name) }, base: base,
-                rows: rowsPerConcreteEntity ? rows * concretes.count : rows)
+                rows: rowsPerConcreteEntity ? count * concretes.count : count)
         }
         var random = SeededRandom(seed: seed)
         var done = 0

@@ -70,6 +70,8 @@ package struct HistoryCheck: Sendable {
     package var options: MigrationOptions
     /// Rows per entity in each version's store (edge values first).
     package var rows: Int
+    /// Rows for the root entities the app's file beside its bundle names, instead of ``rows``.
+    package var entityRows = HistoryRows()
     /// The version every store is migrated to (default: the bundle's current version).
     package var target: String
     /// The versions to make stores at (default: every version up to the target).
@@ -163,6 +165,7 @@ package struct HistoryCheck: Sendable {
         var generator = DataGenerator(model: version.model, seed: 11)
         generator.edgeValues = true
         generator.rowsPerConcreteEntity = true
+        generator.rowsPerEntity = entityRows.byEntity
         try generator.fill(store, rows: rows)
         // A store the model forbids (a required to-many the generator could not fill) would fail
         // a step for the data's sake: said apart, never as the step's.
