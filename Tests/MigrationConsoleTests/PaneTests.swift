@@ -294,12 +294,14 @@ final class PaneTests: XCTestCase {
     /// A kept original's path too long for its row is cut at its start, never at its file name,
     /// which is what a user looks for; one that fits is shown whole.
     func testTheBackupPathKeepsItsFileNameWhenCut() {
-        let path = "/var/mobile/Containers/Data/Application/" + String(repeating: "0123456789", count: 8)
+        let path =
+            "/var/mobile/Containers/Data/Application/" + String(repeating: "0123456789", count: 8)
             + "/Library/Application Support/Books~.sqlite"
         let line = ResultScreen.backupLine(path, width: 78, .unicode)
         XCTAssertEqual(DisplayWidth.of(line), 78, line)
         XCTAssertTrue(line.hasSuffix("/Books~.sqlite") && line.contains("The original is kept as …"), line)
         XCTAssertEqual(
-            ResultScreen.backupLine("/tmp/Books~.sqlite", width: 78, .unicode), "The original is kept as /tmp/Books~.sqlite")
+            ResultScreen.backupLine("/tmp/Books~.sqlite", width: 78, .unicode),
+            "The original is kept as /tmp/Books~.sqlite")
     }
 }
