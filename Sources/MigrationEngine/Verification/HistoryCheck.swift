@@ -167,6 +167,13 @@ package struct HistoryCheck: Sendable {
         generator.rowsPerConcreteEntity = true
         generator.rowsPerEntity = entityRows.byEntity
         try generator.fill(store, rows: rows)
+        // A store made at a version carries that version's hashes, or no step from it means anything.
+        guard try store.metadata().versionHashes == version.entityHashes else {
+            try? store.close()
+            throw MigrationError(
+                .verification, "the store made at \(version.name) does not carry \(version.name)'s hashes",
+                fix: "report this: the store was made wrong")
+        }
         // A store the model forbids (a required to-many the generator could not fill) would fail
         // a step for the data's sake: said apart, never as the step's.
         do {
