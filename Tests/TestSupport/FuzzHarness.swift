@@ -87,7 +87,15 @@ public enum Fuzz {
             if let trace { try? Data(input).write(to: trace) }
             let outcome = Self.outcome(of: input, body: body, isExpected: isExpected)
             shared.withLock { report in
-                report.record(outcome, index: index, input: input, log: mutator.log, reader: reader)
+                report.record(
+                    accepted: outcome.accepted, problems: outcome.problem.map { [$0] } ?? [], seconds: outcome.seconds,
+                    size: input.count, index: index, log: mutator.log
+                ) {
+                    try? FileManager.default.createDirectory(at: failureDirectory, withIntermediateDirectories: true)
+                    let saved = failureDirectory.appendingPathComponent("\(reader)-\(index).input")
+                    try? Data(input).write(to: saved)
+                    return "input saved to \(saved.path)"
+                }
             }
         }
         // Input N's mutations come from the seed and N alone, so inputs run in any order, as
@@ -132,22 +140,20 @@ extension Fuzz {
 }
 
 extension FuzzReport {
-    /// Counts `outcome` of input `index`, saving the input where it broke a rule.
-    mutating func record(_ outcome: Fuzz.Outcome, index: Int, input: [UInt8], log: [String], reader: String) {
-        if outcome.accepted { accepted += 1 } else { rejected += 1 }
-        var problem = outcome.problem
-        readerSeconds += outcome.seconds
-        if outcome.seconds > Fuzz.hangSeconds {
-            problem = (problem.map { $0 + "; " } ?? "") + String(format: "took %.1f s (a hang)", outcome.seconds)
-        }
-        if outcome.seconds > slowest.seconds {
-            slowest = (index, outcome.seconds, input.count, log.joined(separator: " "))
-        }
-        if let problem {
-            try? FileManager.default.createDirectory(at: Fuzz.failureDirectory, withIntermediateDirectories: true)
-            let saved = Fuzz.failureDirectory.appendingPathComponent("\(reader)-\(index).input")
-            try? Data(input).write(to: saved)
-            failures.append("#\(index) [\(log.joined(separator: " "))]: \(problem) (input saved to \(saved.path))")
+    /// Counts input `index`: accepted or refused, its time (past the hang bound, a problem too)
+    /// and whether it is the slowest yet; where it broke a rule, `save` keeps it and says where.
+    mutating func record(
+        accepted: Bool, problems: [String], seconds: Double, size: Int, index: Int, log: [String],
+        save: () -> String
+    ) {
+        if accepted { self.accepted += 1 } else { rejected += 1 }
+        var problems = problems
+        readerSeconds += seconds
+        if seconds > Fuzz.hangSeconds { problems.append(String(format: "took %.1f s (a hang)", seconds)) }
+        if seconds > slowest.seconds { slowest = (index, seconds, size, log.joined(separator: " ")) }
+        if !problems.isEmpty {
+            failures.append(
+                "#\(index) [\(log.joined(separator: " "))]: \(problems.joined(separator: "; ")) (\(save()))")
         }
         inputs += 1
     }

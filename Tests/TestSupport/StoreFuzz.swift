@@ -41,7 +41,14 @@ extension Fuzz {
                 index, seeds: seeds, mutator: &mutator, folder: folder, trace: trace, body: body, isExpected: isExpected
             )
             shared.withLock { report in
-                report.record(outcome, index: index, folder: folder, log: mutator.log, reader: reader)
+                report.record(
+                    accepted: outcome.accepted, problems: outcome.problems, seconds: outcome.seconds,
+                    size: outcome.size, index: index, log: mutator.log
+                ) {
+                    let saved = failureDirectory.appendingPathComponent("\(reader)-\(index)")
+                    copyFolder(folder, to: saved)
+                    return "store saved in \(saved.path)"
+                }
                 // A long run says how far it got, so a crash (which ends the process) can be resumed.
                 if count >= 10_000, report.inputs % 5_000 == 0 {
                     print("fuzz \(reader): \(report.inputs) inputs, at #\(index), \(report.failures.count) failures")
@@ -129,31 +136,5 @@ extension Fuzz {
                 + ((try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path)[.size])
                 as? NSNumber ?? 0).intValue
         }
-    }
-}
-
-extension FuzzReport {
-    /// Counts store `index`'s `outcome`, keeping its folder where it broke a rule.
-    mutating func record(_ outcome: Fuzz.StoreOutcome, index: Int, folder: URL, log: [String], reader: String) {
-        if outcome.accepted { accepted += 1 } else { rejected += 1 }
-        var problems = outcome.problems
-        readerSeconds += outcome.seconds
-        if outcome.seconds > Fuzz.hangSeconds {
-            problems.append(String(format: "took %.1f s (a hang)", outcome.seconds))
-        }
-        if outcome.seconds > slowest.seconds {
-            slowest = (index, outcome.seconds, outcome.size, log.joined(separator: " "))
-        }
-        if !problems.isEmpty {
-            let saved = Fuzz.failureDirectory.appendingPathComponent("\(reader)-\(index)")
-            try? FileManager.default.removeItem(at: saved)
-            try? FileManager.default.createDirectory(
-                at: saved.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try? FileManager.default.copyItem(at: folder, to: saved)
-            failures.append(
-                "#\(index) [\(log.joined(separator: " "))]: \(problems.joined(separator: "; ")) (store saved in \(saved.path))"
-            )
-        }
-        inputs += 1
     }
 }
