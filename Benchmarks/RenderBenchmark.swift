@@ -21,7 +21,7 @@ enum RenderBenchmark {
             storeName: "BookStore.sqlite", bundleName: "BookStore", storeVersion: "BookStore 3",
             targetVersion: "BookStore 5",
             versions: [],
-            steps: [.init(from: "BookStore 3", to: "BookStore 5", kind: "mapping", mappings: mappings, findings: [])],
+            steps: [.init(from: "BookStore 3", to: "BookStore 5", kind: .mapping, mappings: mappings, findings: [])],
             width: 120, height: 40)
         _ = state.reduce(ConsoleAction.key(Key.character("m")))
         var checksum = 0

@@ -7,7 +7,7 @@ struct PlanReport: Encodable {
     struct Step: Encodable {
         var from: String
         var to: String
-        var kind: String
+        var kind: MigrationPlan.Kind.Name
         /// Why the plan takes this step (the route).
         var reason: String
         var mappings: [String]
@@ -85,7 +85,7 @@ struct PlanReport: Encodable {
             case .lightweight, .handler: break
             }
             return Step(
-                from: step.source.name, to: step.destination.name, kind: step.kind.name, reason: step.reason,
+                from: step.source.name, to: step.destination.name, kind: step.kind.id, reason: step.reason,
                 mappings: mappings,
                 entityMappings: entityMappings, findings: step.findings, changes: step.changes)
         }
@@ -112,7 +112,7 @@ struct PlanReport: Encodable {
         for (index, step) in steps.enumerated() {
             lines.append("")
             lines.append(
-                "\(index + 1). \(step.kind == "handler" ? "at \(step.from)" : "\(step.from) → \(step.to)")  [\(step.kind)]\(step.mappings.isEmpty ? "" : "  " + step.mappings.joined(separator: " then "))"
+                "\(index + 1). \(step.kind.versions(from: step.from, to: step.to))  [\(step.kind)]\(step.mappings.isEmpty ? "" : "  " + step.mappings.joined(separator: " then "))"
             )
             lines.append("     why: \(step.reason)")
             for mapping in step.entityMappings { lines.append("     \(mapping)") }

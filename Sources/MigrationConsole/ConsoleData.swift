@@ -90,7 +90,7 @@ extension ConsoleState.Step {
             changes = ["the app's \(handler.name) runs on the store at \(handler.version.name)"]
         }
         self.init(
-            from: step.source.name, to: step.destination.name, kind: step.kind.name, mappings: mappings,
+            from: step.source.name, to: step.destination.name, kind: step.kind.id, mappings: mappings,
             findings: step.findings,
             changes: changes, reason: step.reason)
     }
@@ -102,11 +102,10 @@ extension StepResult {
         let report = done.report
         let entities = Set(report.rowsBefore.keys).union(report.rowsAfter.keys).sorted()
         let dropped = Self.drops(of: done.step, rowsBefore: report.rowsBefore)
-        let how: String
+        let how = done.step.kind.id.how(passes: report.passes)
         let verification: String
         switch done.step.kind {
         case .lightweight:
-            how = "lightweight, in place"
             verification =
                 report.rowsAfter.isEmpty
                 ? "schema checked against the destination model; no row was touched"
@@ -117,12 +116,10 @@ extension StepResult {
                     is listed above
                     """
         case .mapping:
-            how = "mapping: " + report.passes.joined(separator: " then ")
             verification =
                 (report.pagesChecked ? "SQLite quick check ok; " : "")
                 + "every entity's rows reconciled with what the passes created"
         case .handler:
-            how = report.passes.joined(separator: "; ")
             verification =
                 "every object the handler changed validated when it saved, as Core Data validates a context's save"
         }

@@ -69,7 +69,7 @@ package struct ConsoleState: Sendable, Equatable {
 
     /// One step of the plan.
     package struct Step: Sendable, Equatable {
-        package var from: String, to: String, kind: String
+        package var from: String, to: String, kind: MigrationPlan.Kind.Name
         package var mappings: [Mapping]
         package var findings: [String]
         /// What an inferred step changes (empty for a mapping step: its mappings say).
@@ -79,7 +79,8 @@ package struct ConsoleState: Sendable, Equatable {
 
         /// One step of the plan.
         package init(
-            from: String, to: String, kind: String, mappings: [Mapping], findings: [String], changes: [String] = [],
+            from: String, to: String, kind: MigrationPlan.Kind.Name, mappings: [Mapping], findings: [String],
+            changes: [String] = [],
             reason: String = ""
         ) {
             (self.from, self.to, self.kind, self.mappings, self.findings) = (from, to, kind, mappings, findings)
@@ -87,7 +88,7 @@ package struct ConsoleState: Sendable, Equatable {
         }
 
         /// `A → B`, or `at A` for a staged migration's handler, which leaves the store at its version.
-        package func versions(arrow: String) -> String { kind == "handler" ? "at \(from)" : "\(from) \(arrow) \(to)" }
+        package func versions(arrow: String) -> String { kind.versions(from: from, to: to, arrow: arrow) }
     }
 
     /// One entity mapping, in execution order.

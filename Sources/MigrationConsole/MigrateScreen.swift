@@ -70,7 +70,7 @@ enum MigrateScreen {
         let listed = planList(
             state, &grid, x: body.x, y: body.y + 5, width: half - 1, rows: min(state.steps.count + 1, 7),
             running: progress.step)
-        if step?.kind == "mapping" {
+        if step?.kind == .mapping {
             mappingOrder(
                 state, progress, &grid,
                 Screens.Body(x: body.x, y: body.y + 6 + listed, width: half - 1, height: body.height - 6 - listed))
@@ -88,8 +88,8 @@ enum MigrateScreen {
 
     /// `lightweight, in place`, `mapping: A` or `handler`: the same words the plan, the headless printer and the result use.
     private static func how(_ step: ConsoleState.Step) -> String {
-        if step.kind == "handler" { return "the app's handler, in one transaction" }
-        if step.kind == "mapping" {
+        if step.kind == .handler { return "the app's handler, in one transaction" }
+        if step.kind == .mapping {
             return "mapping: "
                 + step.mappings.map(\.pass).reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }.joined(
                     separator: " then ")

@@ -65,7 +65,7 @@ final class DemoOutput: Sendable {
                 indent: "")
         }
         for (index, step) in plan.steps.enumerated() {
-            print("\n  \(index + 1). \(Self.versions(of: step)) [\(step.kind.name)]")
+            print("\n  \(index + 1). \(step.versions) [\(step.kind.name)]")
             paragraph("why: " + why(step), indent: "     ")
             var changes: [String] = []
             if case .lightweight(let inference) = step.kind { changes = inference.changes.map(\.description) }
@@ -83,12 +83,7 @@ final class DemoOutput: Sendable {
     /// A step's end: how it was done (the words its progress line used) and how it was checked.
     func showStep(_ done: CompletedStep) {
         let report = done.report
-        let how: String
-        switch done.step.kind {
-        case .lightweight: how = "lightweight, in place"
-        case .mapping: how = "mapping: " + report.passes.joined(separator: " then ")
-        case .handler: how = report.passes.joined(separator: "; ")
-        }
+        let how = done.step.kind.id.how(passes: report.passes)
         let rows = report.rowsAfter.values.reduce(0, +)
         let checked: String
         if case .handler = done.step.kind {
@@ -103,14 +98,8 @@ final class DemoOutput: Sendable {
             checked = report.rowsAfter.isEmpty ? "schema checked, no row touched" : "\(rows) rows verified"
         }
         print(
-            "\nStep \(done.index)/\(done.count) done: \(Self.versions(of: done.step)), \(how), "
+            "\nStep \(done.index)/\(done.count) done: \(done.step.versions), \(how), "
                 + "\(String(format: "%.2f", report.duration)) s, \(checked).")
-    }
-
-    /// `A → B`, or `at A` for a handler, which leaves the store at its version.
-    private static func versions(of step: MigrationPlan.Step) -> String {
-        if case .handler = step.kind { return "at \(step.source.name)" }
-        return "\(step.source.name) → \(step.destination.name)"
     }
 
     private func why(_ step: MigrationPlan.Step) -> String {

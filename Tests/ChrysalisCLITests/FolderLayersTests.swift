@@ -14,7 +14,8 @@ final class FolderLayersTests: XCTestCase {
     static let stacks: [String: [String]] = [
         "SQLiteStore": ["Values", "Statements", "Layout", "Bookkeeping", "Reading", "Writing", "Files"],
         "MigrationEngine": [
-            "Values", "Expressions", "Mapping", "Generation", "Progress", "Safety", "Manager", "Pass", "Inference",
+            "Values", "Expressions", "Mapping", "Generation", "Progress", "Safety", "Manager", "Step", "Pass",
+            "Inference",
             "Staging",
             "Planning", "Verification",
         ],

@@ -11,7 +11,7 @@ import Testing
             versions: [
                 .init(name: "v1", isCurrent: false, isStore: true, entities: [], changes: []),
                 .init(name: "v2", isCurrent: true, isStore: false, entities: [], changes: []),
-            ], steps: [.init(from: "v1", to: "v2", kind: "lightweight", mappings: [], findings: [])])
+            ], steps: [.init(from: "v1", to: "v2", kind: .lightweight, mappings: [], findings: [])])
         state.log = LogView(isOn: log)
         return state
     }

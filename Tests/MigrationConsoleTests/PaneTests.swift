@@ -92,7 +92,7 @@ final class PaneTests: XCTestCase {
     /// (before: the list stopped at #10 and the running mapping left the screen at #11).
     func testTheRunningMappingStaysInViewWithItsPositionAndStage() throws {
         var state = try wooCommerce(width: 80, height: 24)
-        let step = try XCTUnwrap(state.steps.firstIndex { $0.kind == "mapping" })
+        let step = try XCTUnwrap(state.steps.firstIndex { $0.kind == .mapping })
         let pass = try XCTUnwrap(state.steps[step].mappings.first?.pass)
         let order = state.allMappings.filter { $0.pass == pass }
         XCTAssertGreaterThan(order.count, 12, "the premise: more mappings than the area holds")
@@ -272,7 +272,7 @@ final class PaneTests: XCTestCase {
             ],
             steps: [
                 .init(
-                    from: "v1", to: "v2", kind: "mapping", mappings: [],
+                    from: "v1", to: "v2", kind: .mapping, mappings: [],
                     findings: ["cannot run: custom policies are not registered: \(policies) TheEnd"])
             ], width: 80, height: 24)
         _ = state.reduce(.key(.character("4")))

@@ -13,7 +13,7 @@ import Testing
             ],
             steps: [
                 .init(
-                    from: "v1", to: "v2", kind: "mapping",
+                    from: "v1", to: "v2", kind: .mapping,
                     mappings: [
                         .init(
                             pass: "V1ToV2", name: "NoteToNote", kind: "copy", source: "Note", destination: "Note",

@@ -19,7 +19,8 @@ package enum InPlaceMigration {
         store path: String, from source: ModelBundle.Version, to destination: ModelBundle.Version,
         context: StepContext
     ) throws -> MigrationReport {
-        try InferredStep(store: path, from: source, to: destination, options: context).alterInPlace()
+        let step = try InferredStep(store: path, from: source, to: destination, context: context)
+        return try step.start.holdingLock { try step.alterInPlace() }
     }
 }
 
@@ -28,10 +29,10 @@ package enum InPlaceMigration {
 private struct InferredStep {
     let path: String
     let source: ModelBundle.Version, destination: ModelBundle.Version
-    let options: StepContext
+    let context: StepContext
     let started = Date()
-    /// Held for the step unless the plan holds it.
-    let lock: StoreLock?
+    /// The lock, the version check, the room, the backup and the failure's words.
+    let start: StepStart
     let inference: InferredMapping
     let layouts: (source: StoreLayout, destination: StoreLayout)
     let metadata: StoreMetadata
@@ -62,23 +63,18 @@ private struct InferredStep {
     /// Prepares the step: the lock, a crashed step's leftovers undone, the inference, the store's
     /// version checked, its layout read.
     init(
-        store path: String, from source: ModelBundle.Version, to destination: ModelBundle.Version, options: StepContext
+        store path: String, from source: ModelBundle.Version, to destination: ModelBundle.Version, context: StepContext
     ) throws {
-        (self.path, self.source, self.destination, self.options) = (path, source, destination, options)
-        lock = options.lockHeld ? nil : try StoreLock(store: path)
-        if lock != nil { try StoreSwap.recover(store: path) }
+        (self.path, self.source, self.destination, self.context) = (path, source, destination, context)
+        start = try StepStart(store: path, step: "\(source.name) → \(destination.name)", context: context)
         inference = InferredMapping(from: source, to: destination)
         guard inference.isInferable else { throw inference.notInferableError }
         // Before this process opens the store: the counts the step before verified still hold
         // only if nothing has touched the store's files since.
-        verifiedRows = options.verifiedRows?.rows(matching: OtherWriters.Fingerprint(store: path), model: source.model)
+        verifiedRows = context.verifiedRows?.rows(matching: OtherWriters.Fingerprint(store: path), model: source.model)
         original = try PersistentStore.open(at: path)
         metadata = try original.metadata()
-        guard source.entityHashes == metadata.versionHashes else {
-            throw MigrationError(
-                .wrongModel, "\(path) is not at version \(source.name)",
-                fix: "run `chrysalis inspect` to see which version it is at")
-        }
+        try start.requireVersion(source, metadata: metadata)
         layouts = (try original.layout(for: source.model), StoreLayout(model: destination.model))
         let sql = LightweightSQL(inference: inference, source: layouts.source, destination: layouts.destination)
         let methods = sql.tableMethods()
@@ -107,22 +103,22 @@ private struct InferredStep {
         var progress = InPlaceProgress(
             rows: rows, bytes: StoreFiles.bytes(of: path), countsRows: countsRows, change: expected.total,
             tables: tables,
-            keepsBackup: options.keepsBackup, target: options.progress, pass: "\(name) (lightweight, in place)")
+            keepsBackup: context.keepsBackup, target: context.progress, pass: "\(name) (lightweight, in place)")
         let space = SpaceCheck(
-            .alterInPlace(backup: options.keepsBackup, rewritesRows: rewritesRows, rebuilds: !altersOnly), store: path)
-        try space.require(store: path, step: name)
+            .alterInPlace(backup: context.keepsBackup, rewritesRows: rewritesRows, rebuilds: !altersOnly), store: path)
         // Name another writer now, rather than time out inside the transaction below.
-        try OtherWriters.waitUntilNone(store: path)
-        progress.copying()
-        let backup =
-            options.keepsBackup
-            ? try StoreSwap.copyAside(store: path, backup: options.backupPath) { progress.copied(bytes: $0) } : nil
-        progress.changing()
-        let counts: Counts
-        do {
-            try options.cancellation.check()
+        try start.requireRoom(space)
+        let (counts, backup) = try start.inPlace(space) {
+            progress.copying()
+            let backup =
+                context.keepsBackup
+                ? try StoreSwap.copyAside(store: path, backup: context.backupPath) { progress.copied(bytes: $0) } : nil
+            progress.changing()
+            return backup
+        } change: {
+            try context.cancellation.check()
             let store = try PersistentStore.open(at: path, mode: .readWrite)
-            counts = try store.withConnection { connection in
+            let counts = try store.withConnection { connection in
                 var counts = Counts()
                 try connection.inTransaction(.immediate) {
                     counts = try alterUnderLock(connection, store: store, progress: &progress)
@@ -130,12 +126,8 @@ private struct InferredStep {
                 return counts
             }
             try store.close()
-        } catch {
-            if let backup { for path in StoreFiles.paths(of: backup) { unlink(path) } }
-            unlink(StoreSwap.backupMarker(for: path))
-            throw StoreSwap.Paths(store: path).describing(space.explain(error, store: path, step: name))
+            return counts
         }
-        unlink(StoreSwap.backupMarker(for: path))
         progress.finish()
         var report = MigrationReport(
             store: path, backup: backup, sourceVersion: source.name, destinationVersion: destination.name,
@@ -161,7 +153,7 @@ private struct InferredStep {
             throw MigrationError(
                 .wrongModel, "\(path) changed while the migration was starting", fix: "run the migration again")
         }
-        try OtherWriters.requireUnchanged(connection, since: options.contentsBefore, store: path)
+        try OtherWriters.requireUnchanged(connection, since: context.contentsBefore, store: path)
         // The counts to verify against: the step before's, or counted on a second connection
         // while the statements run (a WAL store), or counted here first.
         var rowsBefore: [String: Int] = [:], rowsAfter: [String: Int] = [:]
@@ -186,7 +178,7 @@ private struct InferredStep {
         )
         .run(metadata: metadata) { progress.changed(share: $0) }
         if let counting { rowsBefore = try counting.wait() }
-        try options.cancellation.check()
+        try context.cancellation.check()
         progress.verifying(rows: rowsBefore.values.reduce(0, +))
         try InferredStepChecks.verifySchema(connection, layout: layouts.destination, path: path)
         if countsRows {
@@ -195,10 +187,10 @@ private struct InferredStep {
                 tablesKeepingRows: tablesKeepingRows,
                 rowsCopied: copied.filter { tablesCopiedWhole.contains($0.key) })
         }
-        try options.cancellation.check()  // the last moment to change one's mind
+        try context.cancellation.check()  // the last moment to change one's mind
         progress.verified()
         return Counts(
             before: rowsBefore, after: rowsAfter,
-            contents: options.summarizesContents ? try connection.contentSummary() : nil)
+            contents: context.summarizesContents ? try connection.contentSummary() : nil)
     }
 }

@@ -15,18 +15,20 @@ package final class MappingMigration {
         store path: String, from source: ModelBundle.Version, to destination: ModelBundle.Version,
         mappings: [MappingModel], context: StepContext
     ) throws -> MigrationReport {
-        try MappingMigration(store: path, from: source, to: destination, mappings: mappings, options: context).run()
+        let step = try MappingMigration(
+            store: path, from: source, to: destination, mappings: mappings, context: context)
+        return try step.start.holdingLock { try step.run() }
     }
 
     private let path: String
     private let source: ModelBundle.Version, destination: ModelBundle.Version
-    private let options: StepContext
+    private let context: StepContext
     private let started = Date()
     /// The plan's paused seconds when this step started: a pause is not the step's time.
     private let pausedAtStart: Double
     private let paths: StoreSwap.Paths
-    private var stepName: String { "\(source.name) → \(destination.name)" }
-    private let lock: StoreLock?
+    /// The lock, the version check, the room and the failure's words.
+    private let start: StepStart
     /// Taken before this process opens the store (see OtherWriters: the probe must not share it).
     private let fingerprint: OtherWriters.Fingerprint
     private let sourceStore: PersistentStore
@@ -50,12 +52,11 @@ package final class MappingMigration {
     private init(
         store path: String, from source: ModelBundle.Version, to destination: ModelBundle.Version,
         mappings: [MappingModel],
-        options: StepContext
+        context: StepContext
     ) throws {
-        pausedAtStart = options.progress.span.paused.seconds
-        (self.path, self.source, self.destination, self.options) = (path, source, destination, options)
-        lock = options.lockHeld ? nil : try StoreLock(store: path)
-        if lock != nil { try StoreSwap.recover(store: path) }
+        pausedAtStart = context.progress.span.paused.seconds
+        (self.path, self.source, self.destination, self.context) = (path, source, destination, context)
+        start = try StepStart(store: path, step: "\(source.name) → \(destination.name)", context: context)
         paths = StoreSwap.Paths(store: path)
         try OtherWriters.waitUntilNone(store: path)
         fingerprint = OtherWriters.Fingerprint(store: path)
@@ -64,40 +65,24 @@ package final class MappingMigration {
         // Another process's commit since the step before would be copied under the wrong
         // model, or missed: the plan stops here, with it kept.
         try sourceStore.withReadConnection { connection in
-            try OtherWriters.requireUnchanged(connection, since: options.contentsBefore, store: path)
+            try OtherWriters.requireUnchanged(connection, since: context.contentsBefore, store: path)
         }
         let metadata = try sourceStore.metadata()
         self.metadata = metadata
-        guard source.entityHashes == metadata.versionHashes else {
-            let differing = Set(metadata.versionHashes.keys).union(source.entityHashes.keys)
-                .filter { metadata.versionHashes[$0] != source.entityHashes[$0] }.sorted()
-            throw MigrationError(
-                .wrongModel,
-                """
-                \(path) is not at version \(source.name): its entity hashes differ for \
-                \(differing.joined(separator: ", "))
-                """,
-                fix:
-                    """
-                    run `chrysalis inspect \(path) --model …` to see which version it is at, and use that \
-                    version's mapping
-                    """
-            )
-        }
+        try start.requireVersion(source, metadata: metadata)
         passes = try Self.resolve(mappings, from: source, to: destination)
         sourceLayout = try sourceStore.layout(for: source.model)
         destinationLayout = StoreLayout(model: destination.model)
         // The verification counts what the new store holds against what the passes inserted.
         rowsBefore =
-            try options.verifiedRows?.rows(matching: fingerprint, model: source.model)
+            try context.verifiedRows?.rows(matching: fingerprint, model: source.model)
             ?? sourceStore.tableRowCounts(model: source.model)
         space = SpaceCheck(.newStore(rows: rowsBefore.values.reduce(0, +)), store: path)
     }
 
     /// The step's stages, in order.
     private func run() throws -> MigrationReport {
-        defer { withExtendedLifetime(lock) {} }
-        try space.require(store: path, step: stepName)
+        try space.require(store: path, step: start.name)
         let permissions = try FilePermissions(of: path)
         var newStore: PersistentStore?
         do {
@@ -114,8 +99,8 @@ package final class MappingMigration {
             var report = MigrationReport(
                 store: path, backup: backup, sourceVersion: source.name, destinationVersion: destination.name,
                 passes: passes.map(\.name), rowsBefore: rowsBefore, rowsAfter: rowsAfter,
-                duration: Date().timeIntervalSince(started) - (options.progress.span.paused.seconds - pausedAtStart),
-                pagesChecked: options.checksPages)
+                duration: Date().timeIntervalSince(started) - (context.progress.span.paused.seconds - pausedAtStart),
+                pagesChecked: context.checksPages)
             report.contents = contents
             return report
         } catch {
@@ -125,7 +110,7 @@ package final class MappingMigration {
             for file in [paths.newStore, paths.workStore] {
                 for path in StoreFiles.paths(of: file) { unlink(path) }
             }
-            throw paths.describing(space.explain(error, store: path, step: stepName))
+            throw start.failed(error, space: space)
         }
     }
 
@@ -192,21 +177,21 @@ package final class MappingMigration {
         let progress = ProgressReporter(
             budget: StageCost.mappingStep(
                 passes, sourceRows: try sourceRows(connection),
-                createsOwnRelationships: options.policies.createsOwnRelationships),
-            target: options.progress)
+                createsOwnRelationships: context.policies.createsOwnRelationships),
+            target: context.progress)
         reporter = progress
         var inserted: [String: Int] = [:]
         for mapping in passes {
             let pass = makePass(connection, mapping: mapping, progress: progress)
-            try options.configureManager?(pass.manager)
-            if let pause = options.pauseAfterEntityMapping {
-                let paused = options.progress.span.paused
+            try context.configureManager?(pass.manager)
+            if let pause = context.pauseAfterEntityMapping {
+                let paused = context.progress.span.paused
                 pass.pauseAfterEntityMapping = { @Sendable (report: StepReport) -> Void in
                     paused.counting { pause(report) }
                 }
             }
             pass.deferredIndexes = deferred
-            try pass.run(step: options.progress.step)
+            try pass.run(step: context.progress.step)
             inserted.merge(pass.stores.writer.insertedCounts, uniquingKeysWith: +)
         }
         try deferred.create(on: connection)
@@ -219,7 +204,7 @@ package final class MappingMigration {
         try verify(connection, inserted: inserted)
         progress.advance(units: insertedRows, rows: insertedRows)
         try connection.checkpoint()
-        if options.summarizesContents { contents = try connection.contentSummary() }
+        if context.summarizesContents { contents = try connection.contentSummary() }
         progress.begin(stage: .swap, mapping: nil, index: 0, count: 0, rowsTotal: 1, unit: .files)
         return inserted
     }
@@ -231,9 +216,9 @@ package final class MappingMigration {
         let manager = MigrationManager(
             connection: connection, sourceStore: sourceStore, sourceLayout: sourceLayout,
             destinationLayout: destinationLayout,
-            destinationPath: paths.newStore, mappingModel: mapping, policies: options.policies,
-            cancellation: options.cancellation, run: options.runState)
-        let pass = MappingPass(manager: manager, progress: progress, chunkSize: options.chunkSize)
+            destinationPath: paths.newStore, mappingModel: mapping, policies: context.policies,
+            cancellation: context.cancellation, run: context.runState)
+        let pass = MappingPass(manager: manager, progress: progress, chunkSize: context.chunkSize)
         pass.sourceRowCounts = rowsBefore
         return pass
     }
@@ -260,7 +245,7 @@ package final class MappingMigration {
     /// that is thrown away, so a file SQLite just wrote without error is whole. Core Data checks
     /// neither.
     private func verify(_ connection: StoreConnection, inserted: [String: Int]) throws {
-        if options.checksPages, case let integrity = try connection.quickCheck(), integrity != ["ok"] {
+        if context.checksPages, case let integrity = try connection.quickCheck(), integrity != ["ok"] {
             throw MigrationError(
                 .verification,
                 "the migrated store failed SQLite's quick check: \(integrity.prefix(3).joined(separator: "; "))",
@@ -302,10 +287,10 @@ package final class MappingMigration {
         try permissions.apply(to: paths.newStore)
         if writtenByOthers() { throw OtherWriters.foreignWrite(store: path) }
         try OpenHandles.requireNone(store: path, before: "the swap")
-        if options.replacesSource {
+        if context.replacesSource {
             try StoreSwap.replace(paths)
             return nil
         }
-        return try StoreSwap.swap(paths, backup: options.backupPath)
+        return try StoreSwap.swap(paths, backup: context.backupPath)
     }
 }

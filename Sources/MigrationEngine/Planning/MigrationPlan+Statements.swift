@@ -29,33 +29,9 @@ extension MigrationPlan {
                 let source =
                     index == 0 ? first ?? StoreLayout(model: step.source.model) : StoreLayout(model: step.source.model)
                 let destination = StoreLayout(model: step.destination.model)
-                switch step.kind {
-                case .lightweight(let inference):
-                    let schema = index == 0 ? try connection.schemaObjects() : SchemaObjects(predictedFor: source)
-                    return LightweightSQL(inference: inference, source: source, destination: destination).described(
-                        step, schema: schema)
-                case .mapping(let mappings):
-                    return try MappingStepSQL(
-                        connection: connection, store: store, step: step, layouts: (source, destination),
-                        options: options
-                    )
-                    .described(mappings)
-                case .handler(let handler):
-                    return StepStatements(
-                        source: step.source.name, destination: step.destination.name,
-                        summary:
-                            "the app's \(handler.name), in one transaction on the store at \(handler.version.name)",
-                        parts: [
-                            StepStatements.Part(
-                                title: "handler",
-                                notes: [
-                                    """
-                                    Swift code of the app: its statements are the objects it fetches, changes and \
-                                    saves
-                                    """
-                                ])
-                        ])
-                }
+                return try step.kind.work.statements(
+                    step, first: index == 0, on: connection, store: store, layouts: (source, destination),
+                    options: options)
             }
         }
     }

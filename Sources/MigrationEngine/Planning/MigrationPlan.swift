@@ -17,11 +17,14 @@ public struct MigrationPlan: Sendable {
         case handler(StageHandlerStep)
 
         /// `lightweight`, `mapping` or `handler`.
-        public var name: String {
+        public var name: String { id.rawValue }
+
+        /// The kind without what it carries: what a report or a screen shows and compares.
+        public var id: Name {
             switch self {
-            case .lightweight: return "lightweight"
-            case .mapping: return "mapping"
-            case .handler: return "handler"
+            case .lightweight: return .lightweight
+            case .mapping: return .mapping
+            case .handler: return .handler
             }
         }
     }

@@ -256,15 +256,7 @@ public enum MigrationRunner {
     private static func run(_ step: MigrationPlan.Step, store path: String, context: StepContext) throws
         -> MigrationReport
     {
-        switch step.kind {
-        case .lightweight:
-            return try InPlaceMigration.run(store: path, from: step.source, to: step.destination, context: context)
-        case .mapping(let mappings):
-            return try MappingMigration.run(
-                store: path, from: step.source, to: step.destination, mappings: mappings, context: context)
-        case .handler(let handler):
-            return try HandlerMigration.run(handler, store: path, context: context)
-        }
+        try step.kind.work.run(step, store: path, context: context)
     }
 
     /// The error for a plan stopped in step `index`, after undoing the steps before it (or, with

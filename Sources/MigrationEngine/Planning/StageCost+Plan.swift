@@ -9,27 +9,8 @@ extension StageCost {
     {
         let rows = max(storeBytes / bytesPerRow, 1)
         return plan.steps.enumerated().map { index, step in
-            switch step.kind {
-            case .lightweight(let inference):
-                // Predicted layouts are enough to tell whether rows can change (and must be counted).
-                let sql =
-                    step.predictedSQL
-                    ?? LightweightSQL(
-                        inference: inference, source: step.predicted.source, destination: step.predicted.destination)
-                return inferredStep(
-                    rows: rows, bytes: storeBytes, backup: index == 0 && keepsBackup, rebuilds: sql.rebuildsTables(),
-                    countsRows: !sql.preservesRows()
-                ).totalCost
-            case .mapping(let models):
-                let entities = step.source.model.entities.map(\.name)
-                let each = rows / max(entities.count, 1)
-                return mappingStep(
-                    models, sourceRows: Dictionary(entities.map { ($0, each) }, uniquingKeysWith: { a, _ in a }),
-                    createsOwnRelationships: policies.createsOwnRelationships
-                ).totalCost
-            case .handler:
-                return handlerStep(rows: rows, bytes: storeBytes, backup: index == 0 && keepsBackup).totalCost
-            }
+            step.kind.work.planCost(
+                step, rows: rows, bytes: storeBytes, backup: index == 0 && keepsBackup, policies: policies)
         }
     }
 }

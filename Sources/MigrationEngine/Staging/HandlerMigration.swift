@@ -9,52 +9,47 @@ import SQLiteStore
 enum HandlerMigration {
     static func run(_ step: StageHandlerStep, store path: String, context: StepContext) throws -> MigrationReport {
         let started = Date()
-        let lock = context.lockHeld ? nil : try StoreLock(store: path)
-        defer { withExtendedLifetime(lock) {} }
-        if lock != nil { try StoreSwap.recover(store: path) }
-        let layout = try storeLayout(step, store: path)
-        let bytes = StoreFiles.bytes(of: path)
-        let reporter = ProgressReporter(
-            budget: StageCost.handlerStep(
-                rows: bytes / StageCost.bytesPerRow, bytes: bytes, backup: context.keepsBackup),
-            target: context.progress)
-        let space = SpaceCheck(.alterInPlace(backup: context.keepsBackup, rewritesRows: true), store: path)
-        try space.require(store: path, step: step.name)
-        try OtherWriters.waitUntilNone(store: path)
-        var backup: String?
-        var outcome = Outcome()
-        do {
-            if context.keepsBackup {
+        let start = try StepStart(store: path, step: step.name, context: context)
+        return try start.holdingLock {
+            let layout = try storeLayout(step, start: start)
+            let bytes = StoreFiles.bytes(of: path)
+            let reporter = ProgressReporter(
+                budget: StageCost.handlerStep(
+                    rows: bytes / StageCost.bytesPerRow, bytes: bytes, backup: context.keepsBackup),
+                target: context.progress)
+            let space = SpaceCheck(.alterInPlace(backup: context.keepsBackup, rewritesRows: true), store: path)
+            try start.requireRoom(space)
+            let (outcome, backup) = try start.inPlace(space) {
+                guard context.keepsBackup else { return nil }
                 var megabytes = CopiedMegabytes(bytes: bytes, reporter: reporter)
                 reporter.begin(
                     stage: .backup, pass: step.name, mapping: nil, index: 0, count: 0, rowsTotal: megabytes.total,
                     unit: .megabytes)
-                backup = try StoreSwap.copyAside(store: path, backup: context.backupPath) { megabytes.copied($0) }
+                let backup = try StoreSwap.copyAside(store: path, backup: context.backupPath) { megabytes.copied($0) }
                 megabytes.complete()
                 // The backup is whole (and noted in the plan's journal). Its marker goes now, not
                 // after the handler as an in-place step's does: recovery takes a marked backup
                 // whose hashes are the store's for a step that never committed, and a handler
                 // keeps the store's hashes whether it committed or not.
                 unlink(StoreSwap.backupMarker(for: path))
+                return backup
+            } change: {
+                reporter.begin(stage: .handler, pass: step.name, mapping: nil, index: 0, count: 0, rowsTotal: 0)
+                try context.cancellation.check()
+                do {
+                    return try runHandler(step, layout: layout, store: path, context: context, reporter: reporter)
+                } catch {
+                    throw Self.named(error, step)
+                }
             }
-            reporter.begin(stage: .handler, pass: step.name, mapping: nil, index: 0, count: 0, rowsTotal: 0)
-            try context.cancellation.check()
-            outcome = try runHandler(step, layout: layout, store: path, context: context, reporter: reporter)
-        } catch {
-            if let backup { for path in StoreFiles.paths(of: backup) { unlink(path) } }
-            unlink(StoreSwap.backupMarker(for: path))
-            throw StoreSwap.Paths(store: path).describing(
-                space.explain(Self.named(error, step), store: path, step: step.name))
+            reporter.finish()
+            var report = MigrationReport(
+                store: path, backup: backup, sourceVersion: step.version.name, destinationVersion: step.version.name,
+                passes: [outcome.summary(step)], rowsBefore: outcome.rowsBefore, rowsAfter: outcome.rowsAfter,
+                duration: Date().timeIntervalSince(started))
+            report.contents = outcome.contents
+            return report
         }
-        unlink(StoreSwap.backupMarker(for: path))
-        reporter.finish()
-        var report = MigrationReport(
-            store: path, backup: backup, sourceVersion: step.version.name, destinationVersion: step.version.name,
-            passes: [outcome.summary(step)], rowsBefore: [:], rowsAfter: [:],
-            duration: Date().timeIntervalSince(started))
-        report.contents = outcome.contents
-        (report.rowsBefore, report.rowsAfter) = (outcome.rowsBefore, outcome.rowsAfter)
-        return report
     }
 
     /// Each concrete entity's own rows, counted in the handler's transaction: what the handler
@@ -88,14 +83,10 @@ enum HandlerMigration {
     }
 
     /// The store's layout at the step's version, which it must be at.
-    private static func storeLayout(_ step: StageHandlerStep, store path: String) throws -> StoreLayout {
-        let store = try PersistentStore.open(at: path)
+    private static func storeLayout(_ step: StageHandlerStep, start: StepStart) throws -> StoreLayout {
+        let store = try PersistentStore.open(at: start.path)
         defer { try? store.close() }
-        guard try store.metadata().versionHashes == step.version.entityHashes else {
-            throw MigrationError(
-                .wrongModel, "\(path) is not at version \(step.version.name), where the \(step.name) runs",
-                fix: "run `chrysalis inspect` to see which version it is at")
-        }
+        try start.requireVersion(step.version, metadata: try store.metadata(), why: ", where the \(step.name) runs")
         return try store.layout(for: step.version.model)
     }
 
