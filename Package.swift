@@ -22,7 +22,7 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
         // Debug logging (--verbose, CHRYSALIS_LOG): the plan's decisions and every SQL statement.
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        // `swift package generate-documentation`: the DocC catalog in Sources/MigrationEngine.
+        // `swift package generate-documentation`: the DocC catalogs of MigrationEngine and ChrysalisCLI.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
@@ -109,6 +109,9 @@ let package = Package(
             name: "MigrationConsoleTests",
             dependencies: ["MigrationConsole", "MigrationEngine", "Demo", "ObjectModel", "TestSupport", "CTerminalShim"]
         ),
+        // The repository's own checks (layers, lengths, seams, documents): no dependency, and a
+        // package of their own in Checks/ to run alone in seconds.
+        .testTarget(name: "RepositoryChecks", path: "Checks/Tests/RepositoryChecks"),
         .testTarget(
             name: "ChrysalisCLITests",
             dependencies: [

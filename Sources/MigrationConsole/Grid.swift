@@ -77,12 +77,6 @@ package struct Grid: Equatable, Sendable {
         styles[index] = style
     }
 
-    /// Styles `length` cells of row `y` from column `x`.
-    package mutating func paint(x: Int, y: Int, length: Int, style: CellStyle) {
-        guard y >= 0, y < height else { return }
-        for column in max(x, 0)..<min(width, x + length) { styles[y * width + column] = style }
-    }
-
     /// Paints every place `text` occurs in row `y` between columns `from` and `to` (ignoring
     /// case) in `style`, except cells drawn reversed (the selection stays readable): a search's
     /// matches, lit wherever they are on the screen.

@@ -78,7 +78,4 @@ package struct StepResult: Sendable, Equatable {
         (self.index, self.from, self.to, self.how, self.seconds) = (index, from, to, how, seconds)
         (self.verification, self.rows, self.tables, self.dropped) = (verification, rows, tables, dropped)
     }
-
-    /// The rows of the entities it dropped, where counted.
-    package var droppedRows: Int { dropped.filter(\.isEntity).compactMap(\.rows).reduce(0, +) }
 }

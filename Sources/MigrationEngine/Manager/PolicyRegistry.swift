@@ -7,12 +7,15 @@ public struct PolicyRegistry: Sendable {
     /// An empty registry.
     public init() {}
 
-    /// Registers `make` under `name`.
+    /// Registers `make` under `name`. A name registered twice is a programming error and stops
+    /// with a message, as registering two policies for one mapping would leave one of them unused
+    /// without a word.
     ///
     /// - Parameters:
     ///   - name: The policy's name as mapping models write it, bare or module-qualified.
     ///   - make: Makes a new policy each time one is asked for.
     public mutating func register(_ name: String, _ make: @escaping @Sendable () -> EntityMigrationPolicy) {
+        precondition(factories[name] == nil, "a policy is registered twice under \(name): register each name once")
         factories[name] = make
     }
 

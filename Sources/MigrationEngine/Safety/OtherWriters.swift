@@ -86,11 +86,6 @@ enum OtherWriters {
             let read = pread(descriptor, &buffer, count, off_t(offset))
             return Array(buffer.prefix(max(read, 0)))
         }
-
-        /// Throws ``OtherWriters/foreignWrite(store:)`` when the store was written since this fingerprint was taken.
-        func requireUnchanged(store: String) throws {
-            if changed(store: store) { throw OtherWriters.foreignWrite(store: store) }
-        }
     }
 
     /// Another process wrote to the store during a step. Its writes are committed (SQLite told

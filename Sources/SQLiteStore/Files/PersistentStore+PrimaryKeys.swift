@@ -5,9 +5,4 @@ extension PersistentStore {
     package func recordedNumbering() throws -> EntityNumbering {
         try read { db in try PrimaryKeyTable.read(db, path: path).numbering }
     }
-
-    /// The store's `Z_PRIMARYKEY`, every value checked.
-    package func primaryKeyTable() throws -> PrimaryKeyTable {
-        try read { db in try PrimaryKeyTable.read(db, path: path) }
-    }
 }

@@ -6,9 +6,7 @@ import XCTest
 /// review, because long functions came back each time they were split by hand.
 final class FunctionLengthTests: XCTestCase {
     static let longest = 50
-    private let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-        .appendingPathComponent("Sources")
+    private let sources = Repository.sources
 
     func testNoFunctionIsLongerThanFiftyLines() throws {
         var long: [String] = []

@@ -13,8 +13,7 @@ import XCTest
 /// from elsewhere: Swift and Foundation, Core Data, and the entities of the models the documents
 /// talk about.
 final class DocsTruthTests: XCTestCase {
-    private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    private static let root = Repository.root
 
     /// Names that are not this package's Swift, each for a reason.
     private static let elsewhere: Set<String> = [
@@ -166,7 +165,7 @@ final class DocsTruthTests: XCTestCase {
                 #"(?m)^\s*(?:@[A-Za-z_]+(?:\([^)\n]*\))?\s+)*(?:[a-z]+(?:\((?:set|unsafe)\))?\s+)*(?:var|let)\s+([A-Za-z_][A-Za-z0-9_]*)([^\n]*)"#
         )
         let casePattern = try NSRegularExpression(pattern: #"(?m)^\s*(?:indirect\s+)?case\s+([A-Za-z_][^\n]*)"#)
-        for folder in ["Sources", "Examples", "Tests", "Benchmarks"] {
+        for folder in ["Sources", "Examples", "Tests", "Benchmarks", "Checks"] {
             let base = root.appendingPathComponent(folder)
             let enumerator = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil)
             while let url = enumerator?.nextObject() as? URL {

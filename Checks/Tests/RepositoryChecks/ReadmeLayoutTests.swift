@@ -5,8 +5,7 @@ import XCTest
 /// Every module folder has a row, every file or folder a row names exists under its path, and
 /// every benchmark scenario is named.
 final class ReadmeLayoutTests: XCTestCase {
-    private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    private let root = Repository.root
 
     /// The table's rows: each path and what the row says about it.
     private func rows() throws -> [(path: String, what: String)] {

@@ -5,9 +5,7 @@ import XCTest
 /// each: extended attributes in `FilePermissions.swift`, `/proc` in `StoreHolders.swift`. A file
 /// outside its seam that names one fails here, with its name.
 final class PlatformSeamTests: XCTestCase {
-    private let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-        .appendingPathComponent("Sources")
+    private let sources = Repository.sources
 
     /// Each Linux-only concern: what names it in code, and the one file allowed to.
     static let seams: [(concern: String, patterns: [String], file: String)] = [

@@ -6,9 +6,7 @@ import XCTest
 /// SwiftPM's targets; this keeps the insides one-way too, so a newcomer can tell from a file's
 /// folder what it may use, and a type put in the wrong folder fails here with its name.
 final class FolderLayersTests: XCTestCase {
-    private let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-        .appendingPathComponent("Sources")
+    private let sources = Repository.sources
 
     /// Each module's folders, bottom first.
     static let stacks: [String: [String]] = [
