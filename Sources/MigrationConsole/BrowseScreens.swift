@@ -35,7 +35,7 @@ enum BrowseScreens {
         grid.put("\(g.current) current   \(g.store) the store", x: body.x, y: body.y + body.height - 1, style: .dim)
         guard let (area, lines) = Panes.pane(state) else { return }
         for row in 0..<body.height { grid.put(String(g.vertical), x: area.x - 2, y: body.y + row, style: .dim) }
-        Panes.draw(lines, top: state.paneTop, focused: state.paneFocused, area, &grid, glyphs: g)
+        Panes.draw(lines, top: state.pane.top, focused: state.pane.focused, area, &grid, glyphs: g)
     }
 
     /// A version's glance (`  +1 −2 ent`, `  3 prop`) in `room` columns: whole, else without
@@ -106,7 +106,7 @@ enum BrowseScreens {
         let listHeight = body.height - 2
         let listWidth = modelListWidth(body)
         let entities = state.modelEntities
-        if let filter = state.modelFilter {
+        if let filter = state.find.modelFilter {
             grid.put(
                 "  only \"\(filter)\": \(entities.count) of \(version.entities.count)",
                 x: body.x + DisplayWidth.of("Model \(version.name)"), y: body.y,
@@ -123,7 +123,7 @@ enum BrowseScreens {
         }
         guard let (area, lines) = Panes.pane(state) else { return }
         for row in 0..<area.height { grid.put(String(g.vertical), x: area.x - 2, y: area.y + row, style: .dim) }
-        Panes.draw(lines, top: state.paneTop, focused: state.paneFocused, area, &grid, glyphs: g)
+        Panes.draw(lines, top: state.pane.top, focused: state.pane.focused, area, &grid, glyphs: g)
     }
 
     /// The Model pane: an entity and every property.
@@ -215,7 +215,7 @@ enum BrowseScreens {
         }
         guard let (area, paneLines) = Panes.pane(state) else { return }
         for row in 0..<body.height { grid.put(String(g.vertical), x: area.x - 2, y: body.y + row, style: .dim) }
-        Panes.draw(paneLines, top: state.paneTop, focused: state.paneFocused, area, &grid, glyphs: g)
+        Panes.draw(paneLines, top: state.pane.top, focused: state.pane.focused, area, &grid, glyphs: g)
     }
 
     /// The Mappings pane: a mapping, its policy and every property's expression, wrapped between
@@ -265,7 +265,7 @@ enum BrowseScreens {
                 limit: body.width)
         }
         if let strip = planStrip(state, body) {
-            Panes.draw(strip.lines, top: state.paneTop, focused: state.paneFocused, strip.area, &grid, glyphs: g)
+            Panes.draw(strip.lines, top: state.pane.top, focused: state.pane.focused, strip.area, &grid, glyphs: g)
         }
     }
 
@@ -279,7 +279,7 @@ enum BrowseScreens {
     /// `l`, as any pane is.
     static func planStrip(_ state: ConsoleState, _ body: Screens.Body) -> (area: Screens.Body, lines: [PaneLine])? {
         let lines = state.planLines, selected = state.selection[ConsoleState.Screen.plan.rawValue]
-        guard state.sqlView == nil, lines.indices.contains(selected),
+        guard state.overlays.sql == nil, lines.indices.contains(selected),
             DisplayWidth.of(lines[selected].text) > body.width - 2
         else { return nil }
         let style: CellStyle = lines[selected].isDrop ? .bad : .accent

@@ -57,33 +57,22 @@ extension ConsoleState {
         case .resize(let width, let height):
             self.width = width
             self.height = height
-            if var view = sqlView {
+            if var view = overlays.sql {
                 view.top = min(view.top, SQLScreen.lastTop(self, step: view.step))
-                sqlView = view
+                overlays.sql = view
             }
-        case .progress(let progress):
-            self.progress = progress
-            progressAge = 0
-            if progress.step != gatheringStep { gatheringStep = nil }
-        case .tick(let seconds):
-            progressAge = seconds
+        case .progress, .tick, .pauseTime, .stepVerified, .gathering:
+            run.reduce(action)
         case .logged(let lines):
-            log.append(lines)
-        case .pauseTime(let seconds):
-            (pausedSeconds, stepPausedSeconds) = (pausedSeconds + seconds, stepPausedSeconds + seconds)
+            overlays.log.append(lines)
         case .paused(let report):
             // A pause that comes while the user is asked to confirm a cancel waits behind the question.
             if mode == .confirmingCancel {
                 pausedBeforeConfirming = .paused(report)
             } else if mode != .cancelling {
                 mode = .paused(report)
-                paneTop = 0
+                pane.top = 0
             }
-        case .stepVerified(let index):
-            gatheringStep = index
-            gatheringNote = nil
-        case .gathering(let note):
-            gatheringNote = note
         case .sqlCompiled(let steps, let problem): (sql, sqlProblem, sqlPending) = (steps, problem, false)
         case .stepDone(let result, let paused):
             stepDone(result, paused: paused)
@@ -101,30 +90,20 @@ extension ConsoleState {
     /// A step is done: its result kept, its pauses said apart from its time, and step mode's
     /// pause after it shown (behind a cancel being confirmed, if one is).
     private mutating func stepDone(_ result: StepResult, paused: Bool) {
-        var result = result
-        gatheringStep = nil
-        // The engine's time for the step leaves out its pauses already (and the pause after it
-        // comes after this result): taking them off again made every paused step 0.0 s. The
-        // pauses since the step before are kept beside it, said apart.
-        result.pausedSeconds = stepPausedSeconds
-        stepPausedSeconds = 0
-        results.append(result)
-        selection[Screen.migrate.rawValue] = results.count - 1
+        run.keep(result)
+        selection[Screen.migrate.rawValue] = run.results.count - 1
         if paused && mode == .confirmingCancel {
             pausedBeforeConfirming = .pausedAfterStep(result.index)
         } else if paused && mode != .cancelling {
             mode = .pausedAfterStep(result.index)
-            paneTop = 0
+            pane.top = 0
         }
     }
 
     /// The plan is done: the outcome without its pauses, and the store at the target now (the
     /// Versions screen and the title say so).
     private mutating func finish(_ outcome: Outcome) {
-        var outcome = outcome
-        outcome.seconds = max(outcome.seconds - pausedSeconds, 0)
-        outcome.pausedSeconds = pausedSeconds
-        self.outcome = outcome
+        run.finish(outcome)
         for index in versions.indices { versions[index].isStore = versions[index].name == outcome.to }
         migratedFrom = storeVersion
         storeVersion = outcome.to
@@ -135,27 +114,29 @@ extension ConsoleState {
     /// The mouse while a run, help or a prompt is over the screen: only help's wheel scrolls it,
     /// as the arrows do; a run's screen is not a list to look around in.
     private mutating func mouseOverlaid(_ event: Key.MouseEvent) -> [ConsoleEffect] {
-        if showHelp, event != .click { for _ in 0..<3 { _ = readHelp(event == .wheelUp ? .up : .down) } }
-        if log.isShown, !showHelp, event != .click { for _ in 0..<3 { _ = readLog(event == .wheelUp ? .up : .down) } }
+        if overlays.help, event != .click { for _ in 0..<3 { _ = readHelp(event == .wheelUp ? .up : .down) } }
+        if overlays.log.isShown, !overlays.help, event != .click {
+            for _ in 0..<3 { _ = readLog(event == .wheelUp ? .up : .down) }
+        }
         return []
     }
 
     /// A key in a step-mode pause: Enter or `n` goes on, `c` runs to the end, `x` asks to cancel,
     /// the scroll keys move the pause's pane. Any key stops a demo's auto-advance; `a` starts it again.
     private mutating func pressWhilePaused(_ key: Key) -> [ConsoleEffect] {
-        if autoAdvance != nil {
-            if key == .character("a") { autoAdvanceStopped.toggle(); return [] }
-            autoAdvanceStopped = true
+        if run.autoAdvance != nil {
+            if key == .character("a") { run.autoAdvanceStopped.toggle(); return [] }
+            run.autoAdvanceStopped = true
         }
         if scrollPause(key) { return [] }
         switch key {
         case .enter, .character("n"): mode = .migrating; return [.resumeStep(toEnd: false)]
-        case .character("c"): mode = .migrating; stepMode = false; return [.resumeStep(toEnd: true)]
+        case .character("c"): mode = .migrating; run.stepMode = false; return [.resumeStep(toEnd: true)]
         case .character("x"), .interrupt:
             pausedBeforeConfirming = mode
             mode = .confirmingCancel
             return []
-        default: ignoredKeys += 1; return []
+        default: run.ignoredKeys += 1; return []
         }
     }
 
@@ -164,9 +145,10 @@ extension ConsoleState {
     private mutating func scrollPause(_ key: Key) -> Bool {
         guard
             let top = Self.scrolled(
-                paneTop, by: key, last: MigrateScreen.pauseLastTop(self), page: MigrateScreen.paneArea(self).height - 2)
+                pane.top, by: key, last: MigrateScreen.pauseLastTop(self), page: MigrateScreen.paneArea(self).height - 2
+            )
         else { return false }
-        paneTop = top
+        pane.top = top
         return true
     }
 
@@ -180,24 +162,24 @@ extension ConsoleState {
     private mutating func press(_ key: Key) -> [ConsoleEffect] {
         if opening != nil { return pressWhileOpening(key) }
         // The mouse looks around only: during a run it is not a key to be told is ignored.
-        if case .mouse(let event, _, _) = key, isBusy || showHelp || log.isShown || search != nil {
+        if case .mouse(let event, _, _) = key, isBusy || overlays.help || overlays.log.isShown || find.prompt != nil {
             return mouseOverlaid(event)
         }
         // Help opens anywhere, a migration going on under it, and scrolls; another key closes it
         // and does what it does.
-        if showHelp {
+        if overlays.help {
             if readHelp(key) { return [] }
-            showHelp = false
-        } else if key == .character("?"), mode != .confirmingCancel, search == nil {
-            showHelp = true
-            helpTop = 0
+            overlays.help = false
+        } else if key == .character("?"), mode != .confirmingCancel, find.prompt == nil {
+            overlays.help = true
+            overlays.helpTop = 0
             return []
         }
         // The log opens the same way, over any screen, a migration going on under it.
-        if log.isShown {
+        if overlays.log.isShown {
             if readLog(key) { return [] }
-            log.isShown = false
-        } else if key == .character("v"), mode != .confirmingCancel, search == nil {
+            overlays.log.isShown = false
+        } else if key == .character("v"), mode != .confirmingCancel, find.prompt == nil {
             openLog()
             return []
         }
@@ -206,7 +188,7 @@ extension ConsoleState {
             if key == .interrupt || key == .character("x") {
                 mode = .confirmingCancel
             } else {
-                ignoredKeys += 1
+                run.ignoredKeys += 1
             }
             return []
         case .confirmingCancel:
@@ -217,7 +199,7 @@ extension ConsoleState {
             }
             return []
         case .cancelling:
-            ignoredKeys += 1
+            run.ignoredKeys += 1
             return []
         case .paused, .pausedAfterStep:
             return pressWhilePaused(key)
@@ -232,8 +214,8 @@ extension ConsoleState {
         defer {
             // A pane shows the selected row's details from their start, and gives the keys back
             // when its screen is left.
-            if before.0 != screen { paneFocused = false }
-            if before != (screen, selection[screen.rawValue]) { paneTop = 0 }
+            if before.0 != screen { pane.focused = false }
+            if before != (screen, selection[screen.rawValue]) { pane.top = 0 }
         }
         if switchScreen(key) || moveSelection(key) || startFinding(key) { return [] }
         switch key {
@@ -242,8 +224,8 @@ extension ConsoleState {
             return [.quit]
         case .character("q"):
             // `q` closes what is open (the SQL view, a filter) and quits only from the top.
-            if sqlView != nil, screen == .plan { sqlView = nil; return [] }
-            if (screen == .plan && planFilter != nil) || (screen == .model && modelFilter != nil) {
+            if overlays.sql != nil, screen == .plan { overlays.sql = nil; return [] }
+            if (screen == .plan && find.planFilter != nil) || (screen == .model && find.modelFilter != nil) {
                 goBack()
                 return []
             }
@@ -252,17 +234,17 @@ extension ConsoleState {
         case .escape:
             goBack()
         case .character("l"):
-            if Panes.pane(self) != nil { paneFocused = true }
+            if Panes.pane(self) != nil { pane.focused = true }
         case .character("r") where screen == .migrate && mode == .finished:
-            showsAllRows.toggle()
-            paneTop = 0
+            pane.showsAllRows.toggle()
+            pane.top = 0
         case .enter where screen == .versions:
             screen = .model
             selection[Screen.model.rawValue] = 0
         case .enter where screen == .plan:
-            if let step = selectedPlanStep { sqlView = SQLView(step: step) }
+            if let step = selectedPlanStep { overlays.sql = SQLView(step: step) }
         case .enter:
-            if Panes.pane(self) != nil { paneFocused = true }
+            if Panes.pane(self) != nil { pane.focused = true }
         case .character("m"), .character("s"):
             return startMigration(stepMode: key == .character("s"))
         case .character("y"):
@@ -283,28 +265,28 @@ extension ConsoleState {
             return []
         }
         guard !steps.isEmpty else { return [] }
-        self.stepMode = stepMode
+        run.stepMode = stepMode
         mode = .migrating
         screen = .migrate
-        ignoredKeys = 0
-        results = []
+        run.ignoredKeys = 0
+        run.results = []
         return [.startMigration(stepMode: stepMode)]
     }
 
     /// What is open takes the key first: the search being typed, the SQL view, the mouse, a
     /// focused pane. Whether one of them took it.
     private mutating func takenByWhatIsOpen(_ key: Key) -> Bool {
-        if search == nil { searchMissed = nil; searchNote = nil }
-        if search != nil {
+        if find.prompt == nil { find.missed = nil; find.note = nil }
+        if find.prompt != nil {
             typeSearch(key)
             return true
         }
-        if screen == .plan, sqlView != nil, readSQL(key) { return true }
+        if screen == .plan, overlays.sql != nil, readSQL(key) { return true }
         if case .mouse(let event, let x, let y) = key {
             mouse(event, x: x, y: y)
             return true
         }
-        return paneFocused && scrollPane(key)
+        return pane.focused && scrollPane(key)
     }
 
     /// `/` starts a search, `f` a filter (on Plan and Model), `n`/`N` find the last search's
@@ -313,13 +295,13 @@ extension ConsoleState {
         switch key {
         case .character("f") where screen == .plan || screen == .model:
             // A new filter, as `/` starts a new search: what is typed is never added to the last one.
-            search = ""
-            searchIsFilter = true
+            find.prompt = ""
+            find.isFilter = true
         case .character("/"):
-            search = ""
-            searchIsFilter = false
-        case .character("n") where lastSearch != nil, .character("N") where lastSearch != nil:
-            find(lastSearch ?? "", forward: key == .character("n"))
+            find.prompt = ""
+            find.isFilter = false
+        case .character("n") where find.last != nil, .character("N") where find.last != nil:
+            find(find.last ?? "", forward: key == .character("n"))
         default: return false
         }
         return true
@@ -328,13 +310,13 @@ extension ConsoleState {
     /// Esc goes back: from the SQL view to the plan, from a filtered plan to the whole plan,
     /// from a filtered model to the whole model, from a version's model to the versions.
     private mutating func goBack() {
-        if sqlView != nil, screen == .plan {
-            sqlView = nil
-        } else if screen == .plan, planFilter != nil {
-            planFilter = nil
+        if overlays.sql != nil, screen == .plan {
+            overlays.sql = nil
+        } else if screen == .plan, find.planFilter != nil {
+            find.planFilter = nil
             selection[screen.rawValue] = 0
-        } else if screen == .model, modelFilter != nil {
-            modelFilter = nil
+        } else if screen == .model, find.modelFilter != nil {
+            find.modelFilter = nil
             selection[screen.rawValue] = 0
         } else if screen == .model {
             screen = .versions

@@ -94,9 +94,9 @@ package final class ConsoleApp {
             targetVersion: "", versions: [], steps: [], width: size.width, height: size.height,
             glyphs: terminal.unicode ? .unicode : .ascii)
         state.opening = "Reading the model bundle and working out the plan…"
-        state.stepMode = stepMode
-        state.autoAdvance = autoAdvance
-        state.log = LogView(isOn: log != nil)
+        state.run.stepMode = stepMode
+        state.run.autoAdvance = autoAdvance
+        state.overlays.log = LogView(isOn: log != nil)
         let app = ConsoleApp(
             state: state, terminal: terminal, wake: wake, store: store, plan: .none(from: "", to: ""),
             options: options, showcase: showcase)
@@ -138,7 +138,9 @@ package final class ConsoleApp {
             var next = ConsoleState(
                 store: store, bundle: opening.bundle, plan: opening.plan, options: options, width: state.width,
                 height: state.height, glyphs: state.glyphs, compilingSQL: false)
-            (next.stepMode, next.autoAdvance, next.log) = (state.stepMode, state.autoAdvance, state.log)
+            (next.run.stepMode, next.run.autoAdvance, next.overlays.log) = (
+                state.run.stepMode, state.run.autoAdvance, state.overlays.log
+            )
             if let blocked = opening.blocked { next.block(blocked) }
             state = next
             compileSQL()
@@ -235,9 +237,9 @@ package final class ConsoleApp {
         switch done {
         case .finished(let done):
             let backup = done.backup.map { "; the original is kept as \($0)" } ?? ""
-            let drops = state.results.flatMap(\.dropped)
+            let drops = state.run.results.flatMap(\.dropped)
             let lost = drops.isEmpty ? "" : " " + Self.lossLine(drops)
-            let seconds = state.outcome?.seconds ?? done.seconds, paused = state.outcome?.pausedSeconds ?? 0
+            let seconds = state.run.outcome?.seconds ?? done.seconds, paused = state.run.outcome?.pausedSeconds ?? 0
             let pauses = paused >= 0.5 ? " (paused \(Int(paused.rounded())) s apart)" : ""
             outcome =
                 hungUp
@@ -252,7 +254,7 @@ package final class ConsoleApp {
             outcome = hungUp ? .hungUp : (options.cancellation.isCancelled ? .cancelled : .failed(message))
         default: break
         }
-        if hungUp { HangUpReport(store: store, results: state.results).write(done, stoppedAt: contents.stoppedAt) }
+        if hungUp { HangUpReport(store: store, results: state.run.results).write(done, stoppedAt: contents.stoppedAt) }
         if quitWhenStopped { state.quit = true }
     }
 
@@ -266,21 +268,21 @@ package final class ConsoleApp {
         case .paused, .pausedAfterStep: paused = true;
         default: paused = false
         }
-        guard let seconds = state.autoAdvance, paused, !state.autoAdvanceStopped, !state.showHelp else {
+        guard let seconds = state.run.autoAdvance, paused, !state.run.autoAdvanceStopped, !state.overlays.help else {
             // A stopped countdown starts afresh when `a` starts it again.
             pauseBegan = paused ? now : nil
-            state.autoAdvanceIn = nil
+            state.run.autoAdvanceIn = nil
             return
         }
         let began = pauseBegan ?? now
         pauseBegan = began
         let left = seconds - now.timeIntervalSince(began)
-        state.autoAdvanceIn = max(left, 0)
+        state.run.autoAdvanceIn = max(left, 0)
         if left <= 0 {
             pauseBegan = nil
-            state.autoAdvanceIn = nil
+            state.run.autoAdvanceIn = nil
             perform(state.reduce(.key(.enter)))
-            state.autoAdvanceStopped = false
+            state.run.autoAdvanceStopped = false
         }
     }
 

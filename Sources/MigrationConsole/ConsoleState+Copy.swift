@@ -4,21 +4,21 @@ extension ConsoleState {
     /// statements, one a line), the selected plan line, the kept original's path after a run.
     mutating func copySelected() -> [ConsoleEffect] {
         var text: String?, what = ""
-        if screen == .plan, let view = sqlView, sql.indices.contains(view.step) {
+        if screen == .plan, let view = overlays.sql, sql.indices.contains(view.step) {
             text = sql[view.step].parts.flatMap(\.statements).map { $0 + ";" }.joined(separator: "\n")
             what = "step \(view.step + 1)'s SQL"
         } else if screen == .plan, planLines.indices.contains(selection[Screen.plan.rawValue]) {
             text = planLines[selection[Screen.plan.rawValue]].text.trimmingCharacters(in: .whitespaces)
             what = "the plan line"
-        } else if screen == .migrate, let backup = outcome?.backup {
+        } else if screen == .migrate, let backup = run.outcome?.backup {
             text = backup
             what = "the original's path"
         }
         guard let text, !text.isEmpty else {
-            searchNote = "Nothing to copy here: y copies a plan line, a step's SQL, or the original's path"
+            find.note = "Nothing to copy here: y copies a plan line, a step's SQL, or the original's path"
             return []
         }
-        searchNote = "Copied \(what) (\(text.count) characters) to the terminal's clipboard"
+        find.note = "Copied \(what) (\(text.count) characters) to the terminal's clipboard"
         return [.copy(text)]
     }
 }

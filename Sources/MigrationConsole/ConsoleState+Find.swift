@@ -5,28 +5,28 @@ extension ConsoleState {
     /// match after where the view is (wrapping round), ignoring case, and keeps the text for
     /// `n` and `N`; Esc gives up.
     mutating func typeSearch(_ key: Key) {
-        guard let text = search else { return }
+        guard let text = find.prompt else { return }
         switch key {
-        case .escape: search = nil
-        case .backspace: search = String(text.dropLast())
-        case .character(let character): search = text + String(character)
+        case .escape: find.prompt = nil
+        case .backspace: find.prompt = String(text.dropLast())
+        case .character(let character): find.prompt = text + String(character)
         case .enter:
-            search = nil
-            if searchIsFilter, screen == .model {
-                modelFilter = text.isEmpty ? nil : text
+            find.prompt = nil
+            if find.isFilter, screen == .model {
+                find.modelFilter = text.isEmpty ? nil : text
                 selection[Screen.model.rawValue] = 0
-                paneTop = 0
-                if modelEntities.isEmpty { searchMissed = text; modelFilter = nil }
+                pane.top = 0
+                if modelEntities.isEmpty { find.missed = text; find.modelFilter = nil }
                 return
             }
-            if searchIsFilter {
-                planFilter = text.isEmpty ? nil : text
+            if find.isFilter {
+                find.planFilter = text.isEmpty ? nil : text
                 selection[Screen.plan.rawValue] = 0
-                if planLines.isEmpty { searchMissed = text; planFilter = nil }
+                if planLines.isEmpty { find.missed = text; find.planFilter = nil }
                 return
             }
             guard !text.isEmpty else { return }
-            lastSearch = text
+            find.last = text
             find(text, forward: true)
         default: break
         }
@@ -36,12 +36,12 @@ extension ConsoleState {
     /// SQL, in a focused pane, or in the screen's list.
     mutating func find(_ text: String, forward: Bool) {
         let lines: [String], start: Int
-        if screen == .plan, let view = sqlView {
+        if screen == .plan, let view = overlays.sql {
             lines = SQLScreen.lines(self, step: view.step).map(\.text)
             start = view.match ?? view.top
-        } else if paneFocused, let pane = Panes.pane(self) {
-            lines = pane.lines.map(\.text)
-            start = paneTop
+        } else if pane.focused, let shown = Panes.pane(self) {
+            lines = shown.lines.map(\.text)
+            start = pane.top
         } else {
             lines = rowNames
             start = selection[screen.rawValue]
@@ -52,23 +52,24 @@ extension ConsoleState {
             : Array(lines.indices.prefix(start).reversed()) + Array(lines.indices.dropFirst(start).reversed())
         let matches = lines.indices.filter { lines[$0].localizedCaseInsensitiveContains(text) }
         guard let found = after.first(where: matches.contains) else {
-            searchMissed = text
+            find.missed = text
             return
         }
-        searchMissed = nil
+        find.missed = nil
         // Where the match is among all of them, and that the search went round, as vim says it.
         let wrapped = forward ? found <= start : found >= start
-        searchNote =
+        find.note =
             "\"\(text)\": match \((matches.firstIndex(of: found) ?? 0) + 1) of \(matches.count)"
             + (wrapped
                 ? (forward ? ", search hit BOTTOM, continuing at TOP" : ", search hit TOP, continuing at BOTTOM") : "")
-        if screen == .plan, let view = sqlView {
-            sqlView = SQLView(step: view.step, top: min(found, SQLScreen.lastTop(self, step: view.step)), match: found)
-        } else if paneFocused {
-            paneTop = min(found, Panes.lastTop(self))
+        if screen == .plan, let view = overlays.sql {
+            overlays.sql = SQLView(
+                step: view.step, top: min(found, SQLScreen.lastTop(self, step: view.step)), match: found)
+        } else if pane.focused {
+            pane.top = min(found, Panes.lastTop(self))
         } else {
             selection[screen.rawValue] = found
-            paneTop = 0
+            pane.top = 0
         }
     }
 
@@ -86,7 +87,7 @@ extension ConsoleState {
                     + $0.properties.map { "\($0.name) = \($0.expression)" }).joined(separator: "\n")
             }
         case .plan: return planLines.map(\.text)
-        case .migrate: return results.map { "\($0.from) \($0.to)" }
+        case .migrate: return run.results.map { "\($0.from) \($0.to)" }
         }
     }
 }

@@ -18,7 +18,7 @@ extension ConsoleState {
     /// text, each with its step's heading.
     mutating func filterPlanLines() {
         let all = allPlanLines
-        guard let filter = planFilter, !filter.isEmpty else {
+        guard let filter = find.planFilter, !filter.isEmpty else {
             planLines = all
             return
         }

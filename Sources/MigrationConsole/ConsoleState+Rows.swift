@@ -8,7 +8,7 @@ extension ConsoleState {
         case .model: return modelEntities.count
         case .mappings: return allMappings.count
         case .plan: return planLines.count
-        case .migrate: return results.count
+        case .migrate: return run.results.count
         }
     }
 
@@ -20,7 +20,7 @@ extension ConsoleState {
     /// names and holds it (`f added`: the entities that gained something; `f renamed`, `f removed`).
     var modelEntities: [Entity] {
         guard let version = selectedVersion else { return [] }
-        guard let filter = modelFilter, !filter.isEmpty else { return version.entities }
+        guard let filter = find.modelFilter, !filter.isEmpty else { return version.entities }
         let changes = version.changes.filter { $0.localizedCaseInsensitiveContains(filter) }
         return version.entities.filter { entity in
             entity.name.localizedCaseInsensitiveContains(filter)

@@ -6,39 +6,39 @@ extension ConsoleState {
     /// false for any other key.
     mutating func readHelp(_ key: Key) -> Bool {
         if [.character("?"), .escape, .character("q")].contains(key) {
-            showHelp = false
+            overlays.help = false
             return true
         }
         guard
             let top = Self.scrolled(
-                helpTop, by: key, last: Overlays.lastHelpTop(self), page: Overlays.helpRows(self) - 1)
+                overlays.helpTop, by: key, last: Overlays.lastHelpTop(self), page: Overlays.helpRows(self) - 1)
         else { return false }
-        helpTop = top
+        overlays.helpTop = top
         return true
     }
 
     /// `v`: the live log, following its newest line; without one, the status line says how to
     /// get it.
     mutating func openLog() {
-        guard log.isOn else {
-            searchNote = "No log: open the console with --verbose (or CHRYSALIS_LOG=debug) to watch it here"
+        guard overlays.log.isOn else {
+            find.note = "No log: open the console with --verbose (or CHRYSALIS_LOG=debug) to watch it here"
             return
         }
-        log.isShown = true
-        log.top = nil
+        overlays.log.isShown = true
+        overlays.log.top = nil
     }
 
     /// A key while the log is open: the scroll keys move it (at its end it follows the newest
     /// line again), `v`, Esc and `q` close it; returns false for any other key.
     mutating func readLog(_ key: Key) -> Bool {
         if [.character("v"), .escape, .character("q")].contains(key) {
-            log.isShown = false
+            overlays.log.isShown = false
             return true
         }
         let last = Overlays.lastLogTop(self)
-        guard let top = Self.scrolled(log.top ?? last, by: key, last: last, page: Overlays.helpRows(self) - 1)
+        guard let top = Self.scrolled(overlays.log.top ?? last, by: key, last: last, page: Overlays.helpRows(self) - 1)
         else { return false }
-        log.top = top >= last ? nil : top
+        overlays.log.top = top >= last ? nil : top
         return true
     }
 
@@ -64,12 +64,12 @@ extension ConsoleState {
     /// back to the list; returns false for a key the pane leaves to the screen.
     mutating func scrollPane(_ key: Key) -> Bool {
         if [.escape, .character("h"), .character("q")].contains(key) {
-            paneFocused = false
+            pane.focused = false
             return true
         }
         let page = max((Panes.pane(self).map { Panes.visibleRows($0.area, lines: $0.lines.count) } ?? 1) - 1, 1)
-        guard let top = Self.scrolled(paneTop, by: key, last: Panes.lastTop(self), page: page) else { return false }
-        paneTop = top
+        guard let top = Self.scrolled(pane.top, by: key, last: Panes.lastTop(self), page: page) else { return false }
+        pane.top = top
         return true
     }
 
@@ -78,17 +78,17 @@ extension ConsoleState {
     /// on the plan), Esc and `q` go back to the plan. Returns false for a key the view leaves to
     /// the screen (`/`, `n`, `N`, Tab, Shift-Tab, the number keys, Ctrl-C); other keys wait.
     mutating func readSQL(_ key: Key) -> Bool {
-        guard let view = sqlView else { return false }
+        guard let view = overlays.sql else { return false }
         let page = max(SQLScreen.visibleRows(self) - 1, 1)
         var top = view.top
         switch key {
         case .escape, .character("q"):
-            sqlView = nil
+            overlays.sql = nil
             return true
         case .left, .character("h"), .right, .character("l"), .character("["), .character("]"):
             let step = view.step + ([.left, .character("h"), .character("[")].contains(key) ? -1 : 1)
             guard steps.indices.contains(step) else { return true }
-            sqlView = SQLView(step: step)
+            overlays.sql = SQLView(step: step)
             selection[Screen.plan.rawValue] = planLine(ofStep: step)
             return true
         case .down, .character("j"): top += 1
@@ -105,7 +105,7 @@ extension ConsoleState {
         // Anything else waits: `m` does not start a migration from inside the SQL.
         default: return true
         }
-        sqlView = SQLView(step: view.step, top: max(0, min(top, SQLScreen.lastTop(self, step: view.step))))
+        overlays.sql = SQLView(step: view.step, top: max(0, min(top, SQLScreen.lastTop(self, step: view.step))))
         return true
     }
 
@@ -117,20 +117,21 @@ extension ConsoleState {
             var left = 1
             for tab in Screen.allCases {
                 let width = tab.title.count + 2
-                if x >= left && x < left + width { screen = tab; paneFocused = false; return }
+                if x >= left && x < left + width { screen = tab; pane.focused = false; return }
                 left += width + 1
             }
             return
         }
-        if screen == .plan, sqlView != nil {
+        if screen == .plan, overlays.sql != nil {
             if event != .click { for _ in 0..<3 { _ = readSQL(event == .wheelUp ? .up : .down) } }
             return
         }
-        if let pane = Panes.pane(self), x >= pane.area.x - 1, y >= pane.area.y, y < pane.area.y + pane.area.height {
+        if let shown = Panes.pane(self), x >= shown.area.x - 1, y >= shown.area.y, y < shown.area.y + shown.area.height
+        {
             switch event {
-            case .click: paneFocused = true
-            case .wheelUp: paneTop = max(paneTop - 3, 0)
-            case .wheelDown: paneTop = min(paneTop + 3, Panes.lastTop(self))
+            case .click: pane.focused = true
+            case .wheelUp: pane.top = max(pane.top - 3, 0)
+            case .wheelDown: pane.top = min(pane.top + 3, Panes.lastTop(self))
             }
             return
         }
@@ -139,9 +140,9 @@ extension ConsoleState {
         case .wheelUp: selection[screen.rawValue] = max(before - 3, 0)
         case .wheelDown: selection[screen.rawValue] = min(before + 3, max(rowCount - 1, 0))
         case .click:
-            if let row = rowAt(y: y) { selection[screen.rawValue] = row; paneFocused = false }
+            if let row = rowAt(y: y) { selection[screen.rawValue] = row; pane.focused = false }
         }
-        if selection[screen.rawValue] != before { paneTop = 0 }
+        if selection[screen.rawValue] != before { pane.top = 0 }
     }
 
     /// The list row drawn at screen row `y`, for the lists whose rows start two below the body's top.

@@ -179,49 +179,13 @@ package struct ConsoleState: Sendable, Equatable {
     package var pausedBeforeConfirming: Mode?
     /// The selected row per screen.
     package var selection: [Int] = Array(repeating: 0, count: Screen.allCases.count)
-    package var showHelp = false
-    /// Help's first line in view.
-    package var helpTop = 0
-    /// The live log (`v`), when the console was opened with `--verbose` or `CHRYSALIS_LOG`.
-    package var log = LogView()
-    /// What `/` is finding (or `f` filtering), while it is being typed (nil when no prompt is open).
-    package var search: String?
-    /// Whether the open prompt is the Plan screen's filter rather than a find.
-    package var searchIsFilter = false
-    /// The Plan screen's filter: only lines holding it are shown (nil: every line).
-    package var planFilter: String? { didSet { filterPlanLines() } }
-    /// The Model screen's filter: only entities it matches are listed (nil: every entity).
-    package var modelFilter: String?
-    /// The last search that found nothing, said on the status line until the next key.
-    package var searchMissed: String?
-    /// Where the last match found is among all of them (`"Order": match 3 of 12`), and whether the
-    /// search went round the end: said until the next key.
-    package var searchNote: String?
-    /// The last text found with `/`: `n` and `N` find it again, and it is highlighted.
-    package var lastSearch: String?
-    package var stepMode = false
-    /// Step mode's auto-advance for demos: a pause goes on by itself after this many seconds
-    /// (nil: it waits for Enter). Any key stops it; `a` starts it again.
-    package var autoAdvance: Double?
-    /// Whether a key has stopped the auto-advance.
-    package var autoAdvanceStopped = false
-    /// Seconds until the pause goes on by itself, while one counts down.
-    package var autoAdvanceIn: Double?
-    /// Set when a key was swallowed during a migration, so the screen says why.
-    package var ignoredKeys = 0
-    package var progress: MigrationProgress?
-    /// Seconds since ``progress`` arrived, counted by the UI's clock: elapsed time and the ETA
-    /// keep moving through a long statement that posts nothing.
-    package var progressAge: Double = 0
-    /// Seconds the plan has waited on a person or been stopped, and those of the running step.
-    package var pausedSeconds: Double = 0, stepPausedSeconds: Double = 0
-    /// The result of every step done so far, in order.
-    package var results: [StepResult] = []
-    /// The step done and verified whose result is being gathered, if any.
-    package var gatheringStep: Int?
-    /// What the showcase says it is doing there, if it says.
-    package var gatheringNote: String?
-    package var outcome: Outcome?
+    /// What is open over the screen: help, the live log, the Plan screen's SQL view.
+    package var overlays = OverlayState()
+    /// Find (`/`, `n`, `N`) and the filters (`f` on Plan and Model).
+    package var find = FindState() { didSet { if find.planFilter != oldValue.planFilter { filterPlanLines() } } }
+    /// The run: step mode and its auto-advance, the progress and its clocks, each step's result
+    /// and the outcome.
+    package var run = RunState()
     /// Every step's SQL, in plan order: the statements `chrysalis plan --sql` prints, compiled
     /// once as the console opens (empty when they could not be; ``sqlProblem`` says why).
     package var sql: [StepSQL] = []
@@ -232,15 +196,8 @@ package struct ConsoleState: Sendable, Equatable {
     package var opening: String?
     /// The SQL is being compiled after the first frame: the SQL view says so until it comes.
     package var sqlPending = false
-    /// The Plan screen's SQL view (Enter opens it), or nil when it is closed.
-    package var sqlView: SQLView?
-    /// Whether the finished migration's pane shows every entity's rows (`r`) instead of the
-    /// selected step's result.
-    package var showsAllRows = false
-    /// Whether the pane beside the current screen's list has the keys (`Panes`).
-    package var paneFocused = false
-    /// The pane's first line in view.
-    package var paneTop = 0
+    /// The pane beside the current screen's list: whether it has the keys, where it is scrolled.
+    package var pane = PaneState()
     package var width: Int, height: Int
     package var glyphs: Glyphs { didSet { layOutPlanLines() } }
     /// Every line of the Plan screen, whatever the filter, and the lines the filter shows: laid

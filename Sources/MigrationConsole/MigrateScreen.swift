@@ -9,7 +9,7 @@ enum MigrateScreen {
         switch state.mode {
         case .finished: ResultScreen.finished(state, &grid, body)
         case .failed(let message): ResultScreen.stopped(message, state, &grid, body)
-        case .browsing where state.progress == nil: ready(state, &grid, body)
+        case .browsing where state.run.progress == nil: ready(state, &grid, body)
         default: running(state, &grid, body)
         }
     }
@@ -36,7 +36,7 @@ enum MigrateScreen {
     }
 
     private static func running(_ state: ConsoleState, _ grid: inout Grid, _ body: Screens.Body) {
-        guard let progress = state.progress else {
+        guard let progress = state.run.progress else {
             grid.put("Starting…", x: body.x, y: body.y, style: .bold)
             return
         }
@@ -56,14 +56,15 @@ enum MigrateScreen {
             grid.put(
                 "Step \(done) done and verified. Enter runs step \(done + 1)\(next).", x: body.x, y: body.y + 3,
                 style: .accent, limit: body.width)
-        } else if let done = state.gatheringStep {
-            let doing = state.gatheringNote ?? "gathering what it shows\(g.ellipsis)"
+        } else if let done = state.run.gatheringStep {
+            let doing = state.run.gatheringNote ?? "gathering what it shows\(g.ellipsis)"
             grid.put(
-                "Step \(done) done and verified; \(doing) (\(Int(progress.elapsed + state.progressAge)) s)",
+                "Step \(done) done and verified; \(doing) (\(Int(progress.elapsed + state.run.progressAge)) s)",
                 x: body.x, y: body.y + 3, style: .accent, limit: body.width)
         } else {
             grid.put(
-                facts(progress, age: state.progressAge, glyphs: g, width: body.width, paused: state.pausedSeconds),
+                facts(
+                    progress, age: state.run.progressAge, glyphs: g, width: body.width, paused: state.run.pausedSeconds),
                 x: body.x, y: body.y + 3, limit: body.width)
         }
         let half = body.width / 2
@@ -79,7 +80,7 @@ enum MigrateScreen {
         for row in 0..<pane.height { grid.put(String(g.vertical), x: pane.x - 2, y: pane.y + row, style: .dim) }
         if case .paused(let report) = state.mode {
             paused(report, state, &grid, pane)
-        } else if let last = state.results.last {
+        } else if let last = state.run.results.last {
             StepPane.render(last, state, &grid, pane, heading: "Step \(last.index)")
         } else if let step {
             planned(step, &grid, pane)
@@ -142,7 +143,7 @@ enum MigrateScreen {
         for (offset, index) in (first..<state.steps.count).prefix(rows - 1 - (more > 0 ? 1 : 0)).enumerated() {
             let step = state.steps[index]
             let lit = index == current && running != nil
-            let mark = index < state.results.count ? g.check : (lit ? g.pointer : " ")
+            let mark = index < state.run.results.count ? g.check : (lit ? g.pointer : " ")
             let name = "\(mark) \(index + 1). \(step.versions(arrow: g.arrow))"
             let kind = "[\(step.kind)]"
             let text = name.count + kind.count + 2 <= width ? name + "  " + kind : name
@@ -221,7 +222,7 @@ enum MigrateScreen {
         switch state.mode {
         case .paused(let report): lines = pausedLines(report, state, width: area.width)
         case .pausedAfterStep:
-            guard let last = state.results.last else { return 0 }
+            guard let last = state.run.results.last else { return 0 }
             lines = StepPane.lines(last, state, width: area.width, heading: "Step \(last.index)")
         default: return 0
         }
@@ -233,7 +234,7 @@ enum MigrateScreen {
     /// pane scrolls (``ConsoleState/paneTop``) under j/k while paused.
     private static func paused(_ report: StepReport, _ state: ConsoleState, _ grid: inout Grid, _ area: Screens.Body) {
         Panes.draw(
-            pausedLines(report, state, width: area.width), top: state.paneTop, focused: false, area, &grid,
+            pausedLines(report, state, width: area.width), top: state.pane.top, focused: false, area, &grid,
             glyphs: state.glyphs, canFocus: false, hint: ": j/k scroll")
     }
 

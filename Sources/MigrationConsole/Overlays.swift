@@ -86,7 +86,7 @@ enum Overlays {
         let first: String
         if state.isBusy {
             first = "While migrating"
-        } else if state.screen == .plan && state.sqlView != nil {
+        } else if state.screen == .plan && state.overlays.sql != nil {
             first = "A step's SQL (Enter on Plan)"
         } else if state.screen == .versions {
             first = "Versions"
@@ -129,7 +129,7 @@ enum Overlays {
     static func help(_ state: ConsoleState, _ grid: inout Grid) {
         let lines = helpLines(state)
         let rows = helpRows(state)
-        let top = max(0, min(state.helpTop, lastHelpTop(state)))
+        let top = max(0, min(state.overlays.helpTop, lastHelpTop(state)))
         var shown = Array(lines.dropFirst(top).prefix(rows))
         if lines.count > rows {
             shown = Array(shown.prefix(max(rows - 1, 1)))
@@ -139,7 +139,7 @@ enum Overlays {
     }
 
     /// The log's rows: each line wrapped to the box.
-    static func logRows(_ state: ConsoleState) -> [String] { state.log.rows(width: max(state.width - 8, 10)) }
+    static func logRows(_ state: ConsoleState) -> [String] { state.overlays.log.rows(width: max(state.width - 8, 10)) }
 
     /// The first row the log scrolls to: its newest line on the box's last row but one (the
     /// last says where the log stands).
@@ -150,15 +150,15 @@ enum Overlays {
     /// The live log over the body, as help is drawn: the newest lines unless it was scrolled.
     static func log(_ state: ConsoleState, _ grid: inout Grid) {
         let rows = logRows(state), room = max(helpRows(state) - 1, 1)
-        let top = min(state.log.top ?? lastLogTop(state), lastLogTop(state))
+        let top = min(state.overlays.log.top ?? lastLogTop(state), lastLogTop(state))
         var shown = Array(rows.dropFirst(top).prefix(room))
         shown += Array(repeating: "", count: room - shown.count)
-        let earlier = state.log.forgotten > 0 ? " (\(state.log.forgotten) older lines let go)" : ""
+        let earlier = state.overlays.log.forgotten > 0 ? " (\(state.overlays.log.forgotten) older lines let go)" : ""
         shown.append(
             rows.isEmpty
                 ? "Nothing logged yet: the engine logs as it plans and runs steps"
                 : "rows \(top + 1)–\(top + min(room, rows.count - top)) of \(rows.count)\(earlier)"
-                    + (state.log.top == nil ? ", following the newest" : ": G follows the newest"))
+                    + (state.overlays.log.top == nil ? ", following the newest" : ": G follows the newest"))
         let padded = shown.map { $0.padding(toLength: max(state.width - 8, 10), withPad: " ", startingAt: 0) }
         box(padded, title: "Log", state: state, grid: &grid, top: Screens.body(state).y)
     }

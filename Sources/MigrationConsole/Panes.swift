@@ -38,13 +38,16 @@ enum Panes {
             return (area, BrowseScreens.mappingLines(mappings[selected], state, width: area.width))
         case .migrate:
             let selected = state.selection[ConsoleState.Screen.migrate.rawValue]
-            guard state.mode == .finished, state.results.indices.contains(selected) else { return nil }
+            guard state.mode == .finished, state.run.results.indices.contains(selected) else { return nil }
             let area = ResultScreen.paneArea(state, body)
-            if state.showsAllRows, let outcome = state.outcome { return (area, ResultScreen.rowLines(outcome, state)) }
+            if state.pane.showsAllRows, let outcome = state.run.outcome {
+                return (area, ResultScreen.rowLines(outcome, state))
+            }
             return (
                 area,
                 StepPane.lines(
-                    state.results[selected], state, width: area.width, heading: "Step \(state.results[selected].index)")
+                    state.run.results[selected], state, width: area.width,
+                    heading: "Step \(state.run.results[selected].index)")
             )
         case .plan:
             return BrowseScreens.planStrip(state, body)

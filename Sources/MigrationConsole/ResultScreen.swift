@@ -15,9 +15,9 @@ enum ResultScreen {
     }
 
     static func finished(_ state: ConsoleState, _ grid: inout Grid, _ body: Screens.Body) {
-        guard let outcome = state.outcome else { return }
+        guard let outcome = state.run.outcome else { return }
         let g = state.glyphs
-        let steps = state.results.count == 1 ? "1 step" : "\(state.results.count) steps"
+        let steps = state.run.results.count == 1 ? "1 step" : "\(state.run.results.count) steps"
         let paused = outcome.pausedSeconds >= 0.5 ? " (paused \(Int(outcome.pausedSeconds.rounded())) s apart)" : ""
         grid.put(
             """
@@ -32,7 +32,7 @@ enum ResultScreen {
             limit: body.width)
         // What the plan dropped, said again now that it is gone, each entity with its rows.
         var top = body.y + 2
-        let summary = dropSummary(state.results.flatMap(\.dropped))
+        let summary = dropSummary(state.run.results.flatMap(\.dropped))
         if let summary {
             let lines = MigrateScreen.wrap(summary, width: body.width)
             for (index, line) in lines.prefix(2).enumerated() {
@@ -50,22 +50,24 @@ enum ResultScreen {
         let room = body.height - (top - body.y) - 3
         // The steps take at most half the room (an 80-step plan scrolls with its selection);
         // the rows table, the rest above the backup line.
-        let listHeight = min(state.results.count + 1, max(room / 2, 3))
+        let listHeight = min(state.run.results.count + 1, max(room / 2, 3))
         let listed = stepList(state, &grid, Screens.Body(x: body.x, y: top + 1, width: half - 1, height: listHeight))
-        let droppedEntities = Set(state.results.flatMap(\.dropped).filter(\.isEntity).map(\.what))
+        let droppedEntities = Set(state.run.results.flatMap(\.dropped).filter(\.isEntity).map(\.what))
         rowTable(
             outcome, dropped: droppedEntities, &grid,
             Screens.Body(x: body.x, y: top + 2 + listed, width: half - 1, height: room - listed), glyphs: g)
         let selected = state.selection[ConsoleState.Screen.migrate.rawValue]
-        guard state.results.indices.contains(selected) else { return }
+        guard state.run.results.indices.contains(selected) else { return }
         guard let (pane, lines) = Panes.pane(state) else { return }
         for row in 0..<pane.height { grid.put(String(g.vertical), x: pane.x - 2, y: pane.y + row, style: .dim) }
-        Panes.draw(lines, top: state.paneTop, focused: state.paneFocused, pane, &grid, glyphs: g)
+        Panes.draw(lines, top: state.pane.top, focused: state.pane.focused, pane, &grid, glyphs: g)
     }
 
     /// Rows the drop summary takes at the top (at most two).
     private static func summaryRows(_ state: ConsoleState, _ body: Screens.Body) -> Int {
-        dropSummary(state.results.flatMap(\.dropped)).map { min(MigrateScreen.wrap($0, width: body.width).count, 2) }
+        dropSummary(state.run.results.flatMap(\.dropped)).map {
+            min(MigrateScreen.wrap($0, width: body.width).count, 2)
+        }
             ?? 0
     }
 
@@ -80,14 +82,14 @@ enum ResultScreen {
     private static func stepList(_ state: ConsoleState, _ grid: inout Grid, _ area: Screens.Body) -> Int {
         let g = state.glyphs
         let selected = state.selection[ConsoleState.Screen.migrate.rawValue]
-        let window = ListWindow(selected: selected, count: state.results.count, height: area.height - 1)
-        let heading = "Steps" + (state.results.count > 1 ? " (↑↓ shows each)" : "")
+        let window = ListWindow(selected: selected, count: state.run.results.count, height: area.height - 1)
+        let heading = "Steps" + (state.run.results.count > 1 ? " (↑↓ shows each)" : "")
         grid.put(heading, x: area.x, y: area.y, style: .bold, limit: area.width)
         if let position = window.position(selected: selected) {
             grid.put(position, x: area.x + area.width - position.count, y: area.y, style: .dim)
         }
         for (row, index) in window.rows.enumerated() {
-            let result = state.results[index]
+            let result = state.run.results[index]
             let time = String(format: "%.1f s", result.seconds)
             let name = BrowseScreens.fitted(
                 "\(index == selected ? g.pointer : g.check) \(result.index). \(result.versions(arrow: g.arrow))",
@@ -154,7 +156,7 @@ enum ResultScreen {
 
     /// Every entity's rows before the plan and after it, for the pane (`r`): none left out.
     static func rowLines(_ outcome: ConsoleState.Outcome, _ state: ConsoleState) -> [PaneLine] {
-        let dropped = Set(state.results.flatMap(\.dropped).filter(\.isEntity).map(\.what))
+        let dropped = Set(state.run.results.flatMap(\.dropped).filter(\.isEntity).map(\.what))
         let nameWidth = max(6, outcome.rows.map { DisplayWidth.of($0.entity) }.max() ?? 0) + 2
         func columns(_ a: String, _ b: String, _ c: String) -> String {
             a + String(repeating: " ", count: max(nameWidth - DisplayWidth.of(a), 1))
@@ -180,10 +182,10 @@ enum ResultScreen {
         for (index, line) in MigrateScreen.wrap(message, width: body.width).enumerated() where index < body.height - 3 {
             grid.put(line, x: body.x, y: body.y + 2 + index)
         }
-        if !state.results.isEmpty {
+        if !state.run.results.isEmpty {
             grid.put(
                 """
-                \(state.results.count) of \(state.steps.count) steps had finished; the message says where the \
+                \(state.run.results.count) of \(state.steps.count) steps had finished; the message says where the \
                 store stands.
                 """,
                 x: body.x, y: body.y + body.height - 1, style: .dim, limit: body.width)

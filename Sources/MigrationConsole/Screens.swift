@@ -24,20 +24,20 @@ package enum Screens {
         case .model: BrowseScreens.model(state, &grid, body)
         case .mappings: BrowseScreens.mappings(state, &grid, body)
         case .plan:
-            if let view = state.sqlView {
+            if let view = state.overlays.sql {
                 SQLScreen.render(state, view, &grid, body)
             } else {
                 BrowseScreens.plan(state, &grid, body)
             }
         case .migrate: MigrateScreen.render(state, &grid, body)
         }
-        if let text = state.lastSearch {
+        if let text = state.find.last {
             for y in body.y..<(body.y + body.height) {
                 grid.highlight(text, y: y, from: body.x, to: body.x + body.width, style: .accent)
             }
         }
-        if state.log.isShown { Overlays.log(state, &grid) }
-        if state.showHelp { Overlays.help(state, &grid) }
+        if state.overlays.log.isShown { Overlays.log(state, &grid) }
+        if state.overlays.help { Overlays.help(state, &grid) }
         if state.mode == .confirmingCancel { Overlays.confirmCancel(state, &grid) }
         if state.glyphs == .ascii { grid.makeASCII() }
         return grid
@@ -71,7 +71,7 @@ package enum Screens {
     private static func tooSmall(_ state: ConsoleState, _ grid: Grid) -> Grid {
         var grid = grid
         // A projector at a large font still shows how far the run is.
-        let running = state.progress.map {
+        let running = state.run.progress.map {
             "Step \($0.step)/\($0.stepCount) · \(Int(($0.fraction * 100).rounded(.down))) %"
         }
         let lines =
@@ -114,13 +114,13 @@ package enum Screens {
 
     /// The status line: what the console is doing, and why keys are ignored when they are.
     static func status(_ state: ConsoleState) -> String {
-        if state.showHelp { return state.isBusy ? " Help: the migration goes on " : " Help " }
-        if state.log.isShown {
+        if state.overlays.help { return state.isBusy ? " Help: the migration goes on " : " Help " }
+        if state.overlays.log.isShown {
             return " Log: the engine's decisions and its SQL, newest last"
                 + (state.isBusy ? "; the migration goes on " : " ")
         }
         switch state.mode {
-        case .migrating where state.ignoredKeys > 0:
+        case .migrating where state.run.ignoredKeys > 0:
             return " Migration in progress: keys are ignored until it ends (x cancels) "
         case .migrating: return " Migration in progress "
         case .confirmingCancel: return " Cancel? "
@@ -128,21 +128,21 @@ package enum Screens {
         case .paused: return " Step mode: paused" + autoAdvance(state) + " "
         case .pausedAfterStep(let index):
             return " Step mode: step \(index) of \(state.steps.count) done" + autoAdvance(state) + " "
-        case .finished where state.searchNote != nil: return " \(state.searchNote ?? "") "
+        case .finished where state.find.note != nil: return " \(state.find.note ?? "") "
         case .finished: return " Migration finished "
         case .failed: return " Migration stopped "
-        case .browsing where state.search != nil && state.searchIsFilter:
-            return " Show only those holding: \(state.search ?? "")_  (Enter shows them, Esc cancels) "
-        case .browsing where state.search != nil:
-            return " Find: \(state.search ?? "")_  (Enter finds the next, Esc cancels) "
-        case .browsing where state.screen == .plan && state.sqlView == nil && state.planFilter != nil:
+        case .browsing where state.find.prompt != nil && state.find.isFilter:
+            return " Show only those holding: \(state.find.prompt ?? "")_  (Enter shows them, Esc cancels) "
+        case .browsing where state.find.prompt != nil:
+            return " Find: \(state.find.prompt ?? "")_  (Enter finds the next, Esc cancels) "
+        case .browsing where state.screen == .plan && state.overlays.sql == nil && state.find.planFilter != nil:
             return
-                " Only lines holding \"\(state.planFilter ?? "")\": \(state.planLines.count) of \(state.allPlanLines.count) (f changes it, Esc shows all) "
-        case .browsing where state.searchMissed != nil: return " No row holds \"\(state.searchMissed ?? "")\" "
-        case .browsing where state.searchNote != nil: return " \(state.searchNote ?? "") "
-        case .browsing where state.paneFocused: return " Reading the pane: Esc gives the keys back to the list "
-        case .browsing where state.screen == .plan && state.sqlView != nil:
-            return " Step \((state.sqlView?.step ?? 0) + 1)'s SQL, as chrysalis plan --sql prints it "
+                " Only lines holding \"\(state.find.planFilter ?? "")\": \(state.planLines.count) of \(state.allPlanLines.count) (f changes it, Esc shows all) "
+        case .browsing where state.find.missed != nil: return " No row holds \"\(state.find.missed ?? "")\" "
+        case .browsing where state.find.note != nil: return " \(state.find.note ?? "") "
+        case .browsing where state.pane.focused: return " Reading the pane: Esc gives the keys back to the list "
+        case .browsing where state.screen == .plan && state.overlays.sql != nil:
+            return " Step \((state.overlays.sql?.step ?? 0) + 1)'s SQL, as chrysalis plan --sql prints it "
         case .browsing where state.blocked != nil:
             return " Cannot migrate: browse only (the Plan screen's first line says why; m and s are refused) "
         case .browsing:
@@ -154,39 +154,40 @@ package enum Screens {
 
     /// `; next in 3 s (any key stops this)` while a demo's auto-advance counts down.
     private static func autoAdvance(_ state: ConsoleState) -> String {
-        guard state.autoAdvance != nil else { return "" }
-        if state.autoAdvanceStopped { return "; auto-advance stopped (a starts it)" }
-        return state.autoAdvanceIn.map { "; goes on in \(Int($0.rounded(.up))) s (any key stops this)" } ?? ""
+        guard state.run.autoAdvance != nil else { return "" }
+        if state.run.autoAdvanceStopped { return "; auto-advance stopped (a starts it)" }
+        return state.run.autoAdvanceIn.map { "; goes on in \(Int($0.rounded(.up))) s (any key stops this)" } ?? ""
     }
 
     /// The keys that work now, from the same table as the help screen.
     static func keyBar(_ state: ConsoleState) -> String {
-        if state.showHelp { return " ↑↓/jk PgUp/PgDn scroll  ? Esc q close help" }
-        if state.log.isShown { return " ↑↓/jk PgUp/PgDn scroll  G newest, followed  v Esc q close the log" }
+        if state.overlays.help { return " ↑↓/jk PgUp/PgDn scroll  ? Esc q close help" }
+        if state.overlays.log.isShown { return " ↑↓/jk PgUp/PgDn scroll  G newest, followed  v Esc q close the log" }
         switch state.mode {
         case .migrating: return " x cancel  ? help"
         case .confirmingCancel: return " y cancel the migration  n keep going"
         case .cancelling: return " (keys are ignored until the rollback ends)"
         case .paused:
-            return " Enter/n next mapping  c run to the end  x cancel" + (state.autoAdvance == nil ? "" : "  a auto")
+            return " Enter/n next mapping  c run to the end  x cancel"
+                + (state.run.autoAdvance == nil ? "" : "  a auto")
                 + "  ? help"
         case .pausedAfterStep:
-            return " Enter/n next step  c run to the end  x cancel" + (state.autoAdvance == nil ? "" : "  a auto")
+            return " Enter/n next step  c run to the end  x cancel" + (state.run.autoAdvance == nil ? "" : "  a auto")
                 + "  ? help"
         case .browsing, .finished, .failed:
-            if state.search != nil { return " type to find  Enter find  Esc cancel" }
-            if state.screen == .plan && state.sqlView != nil {
+            if state.find.prompt != nil { return " type to find  Enter find  Esc cancel" }
+            if state.screen == .plan && state.overlays.sql != nil {
                 return " ↑↓/jk scroll  PgUp/PgDn  g/G ends  ←→ step  / find  Esc back  ? help"
             }
-            if state.paneFocused { return " ↑↓/jk scroll  PgUp/PgDn page  g/G ends  / find  Esc back  ? help" }
-            let results = state.mode == .finished && state.screen == .migrate && state.results.count > 1
+            if state.pane.focused { return " ↑↓/jk scroll  PgUp/PgDn page  g/G ends  / find  Esc back  ? help" }
+            let results = state.mode == .finished && state.screen == .migrate && state.run.results.count > 1
             var keys = [results ? " ↑↓/jk each step" : " ↑↓/jk move", "Tab screens"]
             if state.mode == .finished && state.screen == .migrate {
-                keys.append(state.showsAllRows ? "r step result" : "r all rows")
+                keys.append(state.pane.showsAllRows ? "r step result" : "r all rows")
             }
             if Panes.pane(state) != nil { keys.append("l details") }
             keys.append("/ find")
-            if state.lastSearch != nil { keys.append("n next") }
+            if state.find.last != nil { keys.append("n next") }
             if state.screen == .versions { keys.append("Enter model") }
             if state.screen == .model { keys.append("f filter") }
             if state.screen == .plan && !state.steps.isEmpty { keys += ["Enter SQL", "f filter"] }

@@ -9,7 +9,7 @@ enum StepPane {
         let paused: Bool
         if case .pausedAfterStep = state.mode { paused = true } else { paused = false }
         Panes.draw(
-            lines(result, state, width: area.width, heading: heading), top: paused ? state.paneTop : 0,
+            lines(result, state, width: area.width, heading: heading), top: paused ? state.pane.top : 0,
             focused: false, area, &grid, glyphs: state.glyphs, canFocus: !state.isBusy,
             hint: paused ? ": j/k scroll" : nil)
     }

@@ -12,14 +12,14 @@ import Testing
                 .init(name: "v1", isCurrent: false, isStore: true, entities: [], changes: []),
                 .init(name: "v2", isCurrent: true, isStore: false, entities: [], changes: []),
             ], steps: [.init(from: "v1", to: "v2", kind: .lightweight, mappings: [], findings: [])])
-        state.log = LogView(isOn: log)
+        state.overlays.log = LogView(isOn: log)
         return state
     }
 
     @Test func withoutALogVSaysHowToGetOne() {
         var state = state(log: false)
         _ = state.reduce(.key(.character("v")))
-        #expect(!state.log.isShown)
+        #expect(!state.overlays.log.isShown)
         #expect(Screens.render(state).text.contains("No log: open the console with --verbose"))
     }
 
@@ -27,7 +27,7 @@ import Testing
         var state = state(log: true)
         _ = state.reduce(.logged((1...100).map { "debug migration: line \($0)" }))
         _ = state.reduce(.key(.character("v")))
-        #expect(state.log.isShown)
+        #expect(state.overlays.log.isShown)
         var text = Screens.render(state).text
         #expect(text.contains("line 100") && !text.contains("line 1 "), "the newest lines: \(text)")
         #expect(text.contains("following the newest"))
@@ -41,9 +41,9 @@ import Testing
         #expect(!Screens.render(state).text.contains("line 102"), "a scrolled log stays where it is")
         _ = state.reduce(.key(.character("G")))
         #expect(Screens.render(state).text.contains("line 102"))
-        #expect(state.log.top == nil, "G follows again")
+        #expect(state.overlays.log.top == nil, "G follows again")
         _ = state.reduce(.key(.escape))
-        #expect(!state.log.isShown)
+        #expect(!state.overlays.log.isShown)
     }
 
     @Test func aLongLineIsWrappedWholeAndOldLinesAreLetGo() {
@@ -54,7 +54,7 @@ import Testing
         let text = Screens.render(state).text
         #expect(text.contains("column1,") && text.contains("column40"), "the whole statement: \(text)")
         _ = state.reduce(.logged((1...6000).map { "line \($0)" }))
-        #expect(state.log.lines.count == 5000 && state.log.lines.last == "line 6000")
+        #expect(state.overlays.log.lines.count == 5000 && state.overlays.log.lines.last == "line 6000")
         #expect(Screens.render(state).text.contains("1001 older lines let go"))
     }
 
@@ -62,7 +62,7 @@ import Testing
         var state = state(log: true)
         _ = state.reduce(.key(.character("v")))
         _ = state.reduce(.key(.tab))
-        #expect(!state.log.isShown)
+        #expect(!state.overlays.log.isShown)
         #expect(state.screen == .model)
     }
 }

@@ -25,11 +25,11 @@ import Testing
     @Test func theWheelScrollsHelp() throws {
         var state = try GoldenStates.base(width: 80, height: 24)
         _ = state.reduce(.key(.character("?")))
-        #expect(state.showHelp && state.helpTop == 0)
+        #expect(state.overlays.help && state.overlays.helpTop == 0)
         _ = state.reduce(.key(.mouse(.wheelDown, x: 10, y: 10)))
-        #expect(state.helpTop == 3)
+        #expect(state.overlays.helpTop == 3)
         _ = state.reduce(.key(.mouse(.wheelUp, x: 10, y: 10)))
-        #expect(state.helpTop == 0 && state.showHelp, "and back, help still open")
+        #expect(state.overlays.helpTop == 0 && state.overlays.help, "and back, help still open")
     }
 }
 
@@ -57,16 +57,16 @@ import Testing
         #expect(last > 0, "the premise: more lines than the pane")
         #expect(Screens.render(state).text.contains("more lines: j/k scroll"))
         _ = state.reduce(.key(.character("j")))
-        #expect(state.paneTop == 1 && state.mode == .paused(report), "j scrolls, the pause stays")
+        #expect(state.pane.top == 1 && state.mode == .paused(report), "j scrolls, the pause stays")
         _ = state.reduce(.key(.character("G")))
-        #expect(state.paneTop == last)
+        #expect(state.pane.top == last)
         _ = state.reduce(.key(.character("j")))
-        #expect(state.paneTop == last, "never past the last line")
+        #expect(state.pane.top == last, "never past the last line")
         #expect(
             Screens.render(state).text.contains(
                 "of \(last + Panes.visibleRows(MigrateScreen.paneArea(state), lines: 99))"))
         _ = state.reduce(.paused(report))
-        #expect(state.paneTop == 0)
+        #expect(state.pane.top == 0)
     }
 
     /// Step mode's pause after a step shows the step's result; lines it cannot hold scroll
@@ -83,9 +83,9 @@ import Testing
         let end = try #require(lines.last?.text.trimmingCharacters(in: .whitespaces))
         #expect(!Screens.render(state).text.contains(end), "the premise: its last line is out of view")
         _ = state.reduce(.key(.character("G")))
-        #expect(state.paneTop == last && state.mode == .pausedAfterStep(result.index), "G scrolls, the pause stays")
+        #expect(state.pane.top == last && state.mode == .pausedAfterStep(result.index), "G scrolls, the pause stays")
         #expect(Screens.render(state).text.contains(end), "its last line is read")
         _ = state.reduce(.stepDone(GoldenStates.results(3)[2], paused: true))
-        #expect(state.paneTop == 0, "the next pause starts at its top")
+        #expect(state.pane.top == 0, "the next pause starts at its top")
     }
 }

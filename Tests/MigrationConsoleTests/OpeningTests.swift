@@ -27,7 +27,7 @@ import Testing
         for key in [Key.tab, .character("m"), .character("s"), .enter, .character("/"), .down] {
             #expect(state.reduce(.key(key)).isEmpty, "\(key)")
         }
-        #expect(state.opening != nil && !state.quit && state.screen == .versions && state.search == nil)
+        #expect(state.opening != nil && !state.quit && state.screen == .versions && state.find.prompt == nil)
         #expect(state.reduce(.key(.character("q"))) == [.quit])
         #expect(state.quit)
     }

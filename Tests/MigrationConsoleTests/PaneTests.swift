@@ -40,7 +40,7 @@ final class PaneTests: XCTestCase {
                 "the premise: a mapping sets statusKey")
             for _ in 0..<index { _ = state.reduce(.key(.down)) }
             _ = state.reduce(.key(.character("l")))
-            XCTAssertTrue(state.paneFocused)
+            XCTAssertTrue(state.pane.focused)
             var seen = Screens.render(state).text
             for _ in 0..<200 where !seen.contains("statusKey = $source.status") {
                 _ = state.reduce(.key(.down))
@@ -50,11 +50,11 @@ final class PaneTests: XCTestCase {
                 seen.contains("statusKey = $source.status"),
                 "\(width)x\(height): reached by scrolling the pane:\n\(seen)")
             _ = state.reduce(.key(.end))
-            XCTAssertEqual(state.paneTop, Panes.lastTop(state))
+            XCTAssertEqual(state.pane.top, Panes.lastTop(state))
             let last = try XCTUnwrap(Panes.pane(state)?.lines.last?.text)
             XCTAssertTrue(Screens.render(state).text.contains(last), "End shows the last line")
             _ = state.reduce(.key(.escape))
-            XCTAssertFalse(state.paneFocused, "Esc gives the keys back")
+            XCTAssertFalse(state.pane.focused, "Esc gives the keys back")
             XCTAssertEqual(state.reduce(.key(.character("q"))), [.quit], "q quits from the top")
         }
     }
@@ -84,7 +84,7 @@ final class PaneTests: XCTestCase {
         )
         _ = state.reduce(.key(.backTab))
         XCTAssertEqual(state.screen, .migrate, "Shift-Tab goes back round")
-        XCTAssertFalse(state.paneFocused)
+        XCTAssertFalse(state.pane.focused)
     }
 
     /// A presenter's step mode: at 80×24 the mapping order of WooCommerce 9 → 10 is longer than
@@ -147,10 +147,10 @@ final class PaneTests: XCTestCase {
                     tables: []), paused: false))
         // The engine's step time leaves its pauses out already (`MigrationReport.duration`): kept
         // as it is, the pause said apart (taken off again, every paused step once read 0.0 s).
-        XCTAssertEqual(try XCTUnwrap(state.results.last?.seconds), 0.1, accuracy: 0.001)
-        XCTAssertEqual(try XCTUnwrap(state.results.last?.pausedSeconds), 40, accuracy: 0.001)
+        XCTAssertEqual(try XCTUnwrap(state.run.results.last?.seconds), 0.1, accuracy: 0.001)
+        XCTAssertEqual(try XCTUnwrap(state.run.results.last?.pausedSeconds), 40, accuracy: 0.001)
         _ = state.reduce(.finished(.init(from: step.from, to: step.to, rows: [], backup: nil, seconds: 40.3)))
-        XCTAssertEqual(try XCTUnwrap(state.outcome?.seconds), 0.3, accuracy: 0.001)
+        XCTAssertEqual(try XCTUnwrap(state.run.outcome?.seconds), 0.3, accuracy: 0.001)
         XCTAssertTrue(Screens.render(state).text.contains("in 0.3 s (paused 40 s apart)"), Screens.render(state).text)
     }
 
@@ -195,9 +195,9 @@ final class PaneTests: XCTestCase {
         let pane = try XCTUnwrap(Panes.pane(state))
         XCTAssertGreaterThan(Panes.lastTop(state), 0, "the premise: the pane is longer than its area")
         _ = state.reduce(.key(.mouse(.wheelDown, x: pane.area.x + 2, y: pane.area.y + 2)))
-        XCTAssertEqual(state.paneTop, min(3, Panes.lastTop(state)))
+        XCTAssertEqual(state.pane.top, min(3, Panes.lastTop(state)))
         _ = state.reduce(.key(.mouse(.wheelUp, x: pane.area.x + 2, y: pane.area.y + 2)))
-        XCTAssertEqual(state.paneTop, 0)
+        XCTAssertEqual(state.pane.top, 0)
         _ = state.reduce(.key(.mouse(.wheelDown, x: 2, y: 6)))
         XCTAssertEqual(
             state.selection[ConsoleState.Screen.mappings.rawValue], min(longest + 3, state.allMappings.count - 1),
@@ -281,12 +281,12 @@ final class PaneTests: XCTestCase {
         XCTAssertFalse(Screens.render(state).text.contains("TheEnd"), "the premise: longer than the strip")
         XCTAssertTrue(Screens.render(state).text.contains("more lines: l reads on"), Screens.render(state).text)
         _ = state.reduce(.key(.character("l")))
-        XCTAssertTrue(state.paneFocused, "l gives the strip the keys")
+        XCTAssertTrue(state.pane.focused, "l gives the strip the keys")
         _ = state.reduce(.key(.end))
         XCTAssertTrue(
             Screens.render(state).text.contains("TheEnd"), "End shows the line's end:\n\(Screens.render(state).text)")
         _ = state.reduce(.key(.escape))
-        XCTAssertFalse(state.paneFocused, "Esc gives the keys back")
+        XCTAssertFalse(state.pane.focused, "Esc gives the keys back")
         _ = state.reduce(.key(.up))
         XCTAssertEqual(state.selection[ConsoleState.Screen.plan.rawValue], long - 1, "the list has the keys")
     }

@@ -44,7 +44,7 @@ import Testing
         #expect(state.isBusy)
         #expect(state.reduce(.key(.character("q"))).isEmpty)
         #expect(!state.quit)
-        #expect(state.ignoredKeys == 1)
+        #expect(state.run.ignoredKeys == 1)
         #expect(state.reduce(.key(.character("x"))).isEmpty)
         #expect(state.mode == .confirmingCancel)
         #expect(state.reduce(.key(.character("n"))).isEmpty)
@@ -64,7 +64,7 @@ import Testing
         #expect(state.reduce(.key(.enter)) == [.resumeStep(toEnd: false)])
         _ = state.reduce(.paused(report))
         #expect(state.reduce(.key(.character("c"))) == [.resumeStep(toEnd: true)])
-        #expect(!state.stepMode)
+        #expect(!state.run.stepMode)
     }
 
     @Test func finishingUnlocksAndQuitWorksAgain() {
@@ -109,7 +109,7 @@ import Testing
             rows: [],
             tables: [.init(title: "ZNOTE's columns", columns: ["column"], rows: [["ZTEXT"]])])
         _ = state.reduce(.stepDone(result, paused: true))
-        #expect(state.results == [result])
+        #expect(state.run.results == [result])
         #expect(state.mode == .pausedAfterStep(1))
         #expect(state.reduce(.key(.enter)) == [.resumeStep(toEnd: false)])
         #expect(state.mode == .migrating)
@@ -125,8 +125,8 @@ import Testing
             index: 1, from: "v1", to: "v2", how: "mapping: V1ToV2", seconds: 0.4, verification: "reconciled",
             rows: [], tables: [])
         _ = state.reduce(.stepDone(result, paused: true))
-        #expect(state.results.first?.seconds == 0.4)
-        #expect(state.results.first?.pausedSeconds == 4, "the pauses, said apart")
+        #expect(state.run.results.first?.seconds == 0.4)
+        #expect(state.run.results.first?.pausedSeconds == 4, "the pauses, said apart")
     }
 
     @Test func theClockMovesElapsedTimeAndTheETABetweenTwoProgressValues() {
@@ -212,10 +212,10 @@ import Testing
         _ = state.reduce(.key(.character("/")))
         for character in "2.9X" { _ = state.reduce(.key(.character(character))) }
         _ = state.reduce(.key(.backspace))
-        #expect(state.search == "2.9")
+        #expect(state.find.prompt == "2.9")
         _ = state.reduce(.key(.enter))
         #expect(state.selection[0] == 2)
-        #expect(state.search == nil)
+        #expect(state.find.prompt == nil)
         _ = state.reduce(.key(.character("/")))
         for character in "1.2" { _ = state.reduce(.key(.character(character))) }
         _ = state.reduce(.key(.enter))
@@ -227,7 +227,7 @@ import Testing
         #expect(Screens.render(state).text.contains("No row holds \"nothing\""))
         _ = state.reduce(.key(.character("/")))
         _ = state.reduce(.key(.escape))
-        #expect(state.search == nil)
+        #expect(state.find.prompt == nil)
     }
 
     /// Where a match is among all of them, and a search that goes round the end says so, as vim
@@ -260,12 +260,12 @@ import Testing
         _ = state.reduce(.key(.character("f")))
         for character in "V1To" { _ = state.reduce(.key(.character(character))) }
         _ = state.reduce(.key(.enter))
-        #expect(state.planFilter == "V1To")
+        #expect(state.find.planFilter == "V1To")
         _ = state.reduce(.key(.character("f")))
-        #expect(state.search == "")
+        #expect(state.find.prompt == "")
         _ = state.reduce(.key(.escape))
         #expect(state.reduce(.key(.character("q"))).isEmpty, "q clears the filter, quitting nothing")
-        #expect(state.planFilter == nil)
+        #expect(state.find.planFilter == nil)
         #expect(state.reduce(.key(.character("q"))) == [.quit])
     }
 
@@ -300,8 +300,8 @@ import Testing
     @Test func helpOpensAndCloses() {
         var state = state()
         _ = state.reduce(.key(.character("?")))
-        #expect(state.showHelp)
+        #expect(state.overlays.help)
         #expect(state.reduce(.key(.character("q"))).isEmpty, "q closes help instead of quitting")
-        #expect(!state.showHelp)
+        #expect(!state.overlays.help)
     }
 }

@@ -28,13 +28,13 @@ import Testing
         var state = try plan()
         state.selection[ConsoleState.Screen.plan.rawValue] = state.planLine(ofStep: 1)
         #expect(state.reduce(.key(.enter)).isEmpty)
-        #expect(state.sqlView == ConsoleState.SQLView(step: 1))
+        #expect(state.overlays.sql == ConsoleState.SQLView(step: 1))
         let screen = Screens.render(state).text
         #expect(screen.contains("SQL of step 2/4: BookStore 2 → BookStore 3  [lightweight]"), "\(screen)")
         #expect(screen.contains("ALTER TABLE _chrysalis_move_ZPUBLICATION RENAME TO ZPUBLICATION;"), "\(screen)")
         #expect(Screens.render(state).row(23).contains("Esc back"), "the key bar says how to leave")
         _ = state.reduce(.key(.escape))
-        #expect(state.sqlView == nil)
+        #expect(state.overlays.sql == nil)
         #expect(state.screen == .plan)
         #expect(
             state.selection[ConsoleState.Screen.plan.rawValue] == state.planLine(ofStep: 1),
@@ -69,16 +69,16 @@ import Testing
         _ = state.reduce(.key(.enter))
         _ = state.reduce(.key(.pageDown))
         _ = state.reduce(.key(.left))
-        #expect(state.sqlView == ConsoleState.SQLView(step: 0, top: 0), "no step before the first: nothing moves")
+        #expect(state.overlays.sql == ConsoleState.SQLView(step: 0, top: 0), "no step before the first: nothing moves")
         _ = state.reduce(.key(.right))
         _ = state.reduce(.key(.character("l")))
-        #expect(state.sqlView == ConsoleState.SQLView(step: 2), "each step's SQL starts at its top")
+        #expect(state.overlays.sql == ConsoleState.SQLView(step: 2), "each step's SQL starts at its top")
         #expect(state.selection[ConsoleState.Screen.plan.rawValue] == state.planLine(ofStep: 2))
         _ = state.reduce(.key(.character("l")))
         _ = state.reduce(.key(.right))
-        #expect(state.sqlView?.step == 3, "no step after the last")
+        #expect(state.overlays.sql?.step == 3, "no step after the last")
         _ = state.reduce(.key(.character("h")))
-        #expect(state.sqlView?.step == 2)
+        #expect(state.overlays.sql?.step == 2)
     }
 
     /// Inside the SQL, `m` waits, help opens over it, Tab leaves for another screen and comes
@@ -90,17 +90,17 @@ import Testing
         #expect(state.screen == .plan)
         #expect(state.mode == .browsing)
         _ = state.reduce(.key(.character("?")))
-        #expect(state.showHelp)
+        #expect(state.overlays.help)
         #expect(Screens.render(state).text.contains("A step's SQL (Enter on Plan)"))
         _ = state.reduce(.key(.escape))
-        #expect(!state.showHelp)
-        #expect(state.sqlView != nil, "Esc closes the help first, then the SQL")
+        #expect(!state.overlays.help)
+        #expect(state.overlays.sql != nil, "Esc closes the help first, then the SQL")
         _ = state.reduce(.key(.tab))
         #expect(state.screen == .migrate)
         _ = state.reduce(.key(.backTab))
-        #expect(state.screen == .plan && state.sqlView != nil, "Shift-Tab comes back to the SQL as it was")
+        #expect(state.screen == .plan && state.overlays.sql != nil, "Shift-Tab comes back to the SQL as it was")
         #expect(state.reduce(.key(.character("q"))).isEmpty, "q closes the SQL")
-        #expect(state.sqlView == nil)
+        #expect(state.overlays.sql == nil)
         #expect(state.reduce(.key(.character("q"))) == [.quit], "and quits from the top")
     }
 
@@ -118,15 +118,15 @@ import Testing
         let lines = SQLScreen.lines(state, step: 2)
         let matches = lines.indices.filter { lines[$0].text.localizedCaseInsensitiveContains("create index") }
         #expect(matches.count >= 2, "the premise: the step builds several indexes")
-        #expect(state.sqlView?.match == matches[0], "the first match")
+        #expect(state.overlays.sql?.match == matches[0], "the first match")
         let screen = Screens.render(state)
         #expect(
             (4..<22).contains { y in (0..<screen.width).contains { screen.style(x: $0, y: y) == .accent } },
             "the match is lit:\n\(screen.text)")
         _ = state.reduce(.key(.character("n")))
-        #expect(state.sqlView?.match == matches[1], "n goes on to the next match")
+        #expect(state.overlays.sql?.match == matches[1], "n goes on to the next match")
         _ = state.reduce(.key(.character("N")))
-        #expect(state.sqlView?.match == matches[0], "N goes back")
+        #expect(state.overlays.sql?.match == matches[0], "N goes back")
     }
 
     @Test func resizingKeepsTheViewWithinItsLines() throws {
@@ -209,8 +209,8 @@ import Testing
         #expect(state.selection[plan] == state.planLine(ofStep: 1))
         _ = state.reduce(.key(.enter))
         _ = state.reduce(.key(.character("]")))
-        #expect(state.sqlView?.step == 2, "in the SQL, the next step's")
+        #expect(state.overlays.sql?.step == 2, "in the SQL, the next step's")
         _ = state.reduce(.key(.halfPageDown))
-        #expect((state.sqlView?.top ?? 0) > 0, "and Ctrl-D scrolls it")
+        #expect((state.overlays.sql?.top ?? 0) > 0, "and Ctrl-D scrolls it")
     }
 }
