@@ -78,11 +78,9 @@ struct PlanReport: Encodable {
         targetVersion = plan.targetVersion
         steps = plan.steps.map { step in
             var mappings: [String] = [], entityMappings: [String] = []
-            switch step.kind {
-            case .mapping(let models):
+            if case .mapping(let models) = step.kind {
                 mappings = models.map(\.name)
                 entityMappings = models.flatMap { model in model.entityMappings.map { "\(model.name): \($0.name)" } }
-            case .lightweight, .handler: break
             }
             return Step(
                 from: step.source.name, to: step.destination.name, kind: step.kind.id, reason: step.reason,

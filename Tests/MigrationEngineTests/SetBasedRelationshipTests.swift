@@ -105,7 +105,12 @@ final class SetBasedRelationshipTests: XCTestCase {
         }
         for linkedInStageOne in [false, true] {
             var policies = DemoResources.policies
-            if linkedInStageOne { policies.register("MHWBookToBookPolicy") { LinkingBookPolicy() } }
+            if linkedInStageOne {
+                // A name is registered once: the linking policy takes the book mapping's name in a registry of its own.
+                policies = PolicyRegistry()
+                policies.register("MHWBookToBookPolicy") { LinkingBookPolicy() }
+                policies.register("MHWUserToUserPolicy") { UserToUserPolicy() }
+            }
             let fast = directory.appendingPathComponent("Fast\(linkedInStageOne).sqlite").path,
                 slow = directory.appendingPathComponent("Slow\(linkedInStageOne).sqlite").path
             for (path, setBased) in [(fast, true), (slow, false)] {

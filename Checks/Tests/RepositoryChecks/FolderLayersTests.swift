@@ -39,6 +39,21 @@ final class FolderLayersTests: XCTestCase {
         }
     }
 
+    /// The ladder is also a graph, and DESIGN §1 draws the part a newcomer relies on: the engine's
+    /// three kinds of step (`Pass` for mapping steps, `Inference` for in-place ones, `Staging` for
+    /// handlers) share only what lies below them (`Step`, `Manager`, `Safety`…), so a change to
+    /// one kind cannot reach another, and a fourth kind is a folder beside them.
+    func testTheEngineKindsOfStepAreIndependentOfEachOther() throws {
+        let layers = try ModuleLayers(module: sources.appendingPathComponent("MigrationEngine"))
+        let kinds: Set = ["Pass", "Inference", "Staging"]
+        let crossings = layers.uses.filter { kinds.contains($0.folder) && kinds.contains($0.usedFolder) }
+        XCTAssertTrue(
+            crossings.isEmpty,
+            "a kind of step uses another:\n"
+                + crossings.map { "  \($0.folder)/\($0.file) uses \($0.symbol) (\($0.usedFolder))" }.joined(
+                    separator: "\n"))
+    }
+
     /// The checker sees what it must: a type of another folder used in code, and not one named
     /// in a comment or a string.
     func testTheCheckerFindsAUseInCodeAndNotInCommentsOrStrings() {

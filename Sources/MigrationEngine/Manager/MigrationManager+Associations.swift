@@ -44,9 +44,9 @@ extension MigrationManager {
         try stores.associations.add(mapping: number, source: source, destination: destination)
         // A pair that ends a fold makes the writer write to its instance (``FoldedToOnes/associated``),
         // which it does after the rows it has queued.
-        if !stores.foldedToOnes.isEmpty {
-            if stores.foldedToOnes.values.contains(where: \.hasPending) { try stores.queuePendingInsert() }
-            for fold in stores.foldedToOnes.values {
+        if !passState.foldedToOnes.isEmpty {
+            if passState.foldedToOnes.values.contains(where: \.hasPending) { try passState.queuePendingInsert() }
+            for fold in passState.foldedToOnes.values {
                 try fold.associated(source: source, destination: destination, mapping: number, writer: stores.writer)
             }
         }

@@ -26,7 +26,7 @@ extension MigrationManager {
     /// - Throws: A `StoreError` when the instance has no such relationship, or the source cannot be
     ///   read.
     public func sourceDestinations(of id: ObjectID, _ relationship: String) throws -> [ObjectID] {
-        if let members = stores.readAheadMembers(of: id, relationship) { return members.map(\.id) }
+        if let members = passState.readAheadMembers(of: id, relationship) { return members.map(\.id) }
         return try stores.sourceReader.destinations(of: id, relationship)
     }
 
@@ -89,7 +89,7 @@ extension MigrationManager {
     ///   or the destination cannot be read or written.
     public func destinationObjectIDs(_ entity: String, where key: String, equals value: StoreValue) throws -> [ObjectID]
     {
-        try stores.writePendingInsert(before: entity)
+        try passState.writePendingInsert(before: entity)
         return try stores.destinationReader.matchingObjectIDs(of: entity, where: key, equals: value)
     }
 
@@ -106,7 +106,7 @@ extension MigrationManager {
     public func firstDestinationObjectID(_ entity: String, where key: String, equals value: StoreValue) throws
         -> ObjectID?
     {
-        try stores.writePendingInsert(before: entity)
+        try passState.writePendingInsert(before: entity)
         return try stores.destinationReader.matchingObjectIDs(
             of: entity, where: key, equals: value, from: .first, limit: 1
         ).first
@@ -125,7 +125,7 @@ extension MigrationManager {
     public func lastDestinationObjectID(_ entity: String, where key: String, equals value: StoreValue) throws
         -> ObjectID?
     {
-        try stores.writePendingInsert(before: entity)
+        try passState.writePendingInsert(before: entity)
         return try stores.destinationReader.matchingObjectIDs(
             of: entity, where: key, equals: value, from: .last, limit: 1
         ).first

@@ -19,13 +19,13 @@ extension MigrationManager {
             }
             return policy
         }
-        stores.policiesByMapping = Dictionary(
+        passState.policiesByMapping = Dictionary(
             zip(mappingModel.entityMappings.map(\.name), resolved), uniquingKeysWith: { first, _ in first })
         return resolved
     }
 
     /// Whether `mapping`'s policy leaves relationships to Core Data's default.
     func usesDefaultRelationships(_ mapping: EntityMapping) -> Bool {
-        stores.policiesByMapping[mapping.name]?.usesDefaultRelationships ?? (mapping.policyName == nil)
+        passState.policiesByMapping[mapping.name]?.usesDefaultRelationships ?? (mapping.policyName == nil)
     }
 }

@@ -42,10 +42,14 @@ public final class MigrationManager {
     let policies: PolicyRegistry
     /// Whether eligible entity mappings move with set-based SQL (off only to compare the paths).
     package var useSetBasedSQL = true
-    /// What the manager reads and writes through: the stores, their readers and writer, the
-    /// association table, the look-up indexes, the resolved policies, the held-back insert and
-    /// the object cache. Policies reach them only through the methods below.
+    /// What the manager reads and writes through for the whole step: the stores, their readers
+    /// and writer, the association table, the look-up indexes. Policies reach them only through
+    /// the methods below.
     let stores: StepStores
+    /// What the running pass has set up and changes as it runs (the resolved policies, the
+    /// held-back insert, the object cache…): the pass's own value, which it hands the manager
+    /// as it starts (``MappingPass``); before any pass, an empty one.
+    var passState: PassState
 
     /// The run's state (``runState(_:_:)``), shared with the other steps of the plan.
     let run: MigrationRunState
@@ -65,6 +69,7 @@ public final class MigrationManager {
             connection: connection, sourceStore: sourceStore, sourceLayout: sourceLayout,
             destinationLayout: destinationLayout,
             destinationPath: destinationPath, cancellation: cancellation)
+        passState = PassState(stores: stores)
     }
 
     // MARK: Reading the source
@@ -74,7 +79,7 @@ public final class MigrationManager {
     /// - Returns: The instance as the source store holds it.
     /// - Throws: A `MigrationError` of kind `.evaluation` when there is no such instance; a `StoreError` when it cannot be read.
     public func sourceObject(_ id: ObjectID) throws -> StoredObject {
-        guard let object = try stores.cachedObject(ObjectRef(side: .source, id: id)) else {
+        guard let object = try passState.cachedObject(ObjectRef(side: .source, id: id)) else {
             throw MigrationError(.evaluation, "source object \(id) does not exist")
         }
         return object
@@ -113,19 +118,19 @@ public final class MigrationManager {
     /// - Throws: A `StoreError` when the entity or an attribute does not exist, a value does not fit, or the destination cannot be written.
     @discardableResult
     public func insertDestination(_ entity: String, _ values: [String: StoreValue] = [:]) throws -> ObjectID {
-        try stores.queuePendingInsert()
-        if let fold = stores.activeFold,
-            try fold.foldsInsert(of: entity, visiting: stores.visitingSource != nil, writer: stores.writer),
-            let source = stores.visitingSource?.id, let toOne = stores.visitingSource?.toOne
+        try passState.queuePendingInsert()
+        if let fold = passState.activeFold,
+            try fold.foldsInsert(of: entity, visiting: passState.visitingSource != nil, writer: stores.writer),
+            let source = passState.visitingSource?.id, let toOne = passState.visitingSource?.toOne
         {
             var pending = try stores.writer.prepareInsert(entity, values)
             try fold.setToOnes(of: &pending, from: toOne, writer: stores.writer)
             fold.inserted(pending.id, for: source)
-            stores.pendingInsert = pending
+            passState.pendingInsert = pending
             return pending.id
         }
         let pending = try stores.writer.prepareInsert(entity, values)
-        stores.pendingInsert = pending
+        passState.pendingInsert = pending
         return pending.id
     }
 
@@ -135,13 +140,13 @@ public final class MigrationManager {
     ///   - values: The new attribute values by name; others are kept.
     /// - Throws: A `StoreError` when an attribute does not exist, a value does not fit, or the destination cannot be written.
     public func setDestinationValues(_ id: ObjectID, _ values: [String: StoreValue]) throws {
-        stores.forgetCachedObjects()
-        if var pending = stores.pendingInsert, pending.id == id {
+        passState.forgetCachedObjects()
+        if var pending = passState.pendingInsert, pending.id == id {
             try stores.writer.set(values, in: &pending)
-            stores.pendingInsert = pending
+            passState.pendingInsert = pending
             return
         }
-        try stores.writePendingInsert()
+        try passState.writePendingInsert()
         // The object is being created by this migration (Core Data saves it once): no new version.
         try stores.writer.update(id, values, countsChange: false)
     }
@@ -155,15 +160,15 @@ public final class MigrationManager {
     ///   - destinations: Its new destinations (at most one for a to-one; none clears it).
     /// - Throws: A `StoreError` when the relationship does not exist, a destination is of the wrong entity, or the destination cannot be written.
     public func relateDestination(_ id: ObjectID, _ relationship: String, to destinations: [ObjectID]) throws {
-        stores.forgetCachedObjects()
+        passState.forgetCachedObjects()
         try stopFolding()
-        if var pending = stores.pendingInsert, pending.id == id,
+        if var pending = passState.pendingInsert, pending.id == id,
             try stores.writer.relate(&pending, relationship, to: destinations)
         {
-            stores.pendingInsert = pending
+            passState.pendingInsert = pending
             return
         }
-        try stores.writePendingInsert()
+        try passState.writePendingInsert()
         try prepareMemberLookups(of: id, relationship)
         try stores.writer.relate(id, relationship, to: destinations)
     }
@@ -175,11 +180,11 @@ public final class MigrationManager {
     ///   - destinations: The instances to add to it.
     /// - Throws: A `StoreError` when the relationship does not exist, a destination is of the wrong entity, or the destination cannot be written.
     public func addDestination(_ id: ObjectID, _ relationship: String, _ destinations: [ObjectID]) throws {
-        stores.forgetCachedObjects()
+        passState.forgetCachedObjects()
         try stopFolding()
         // Queued, not written: the writer writes its queues before it reads or updates anything,
         // and an unordered many-to-many's new links join the queue (QueuedInserts.swift).
-        try stores.queuePendingInsert()
+        try passState.queuePendingInsert()
         try prepareMemberLookups(of: id, relationship, adding: true)
         try stores.writer.add(id, relationship, destinations)
     }
@@ -188,8 +193,8 @@ public final class MigrationManager {
     /// write, so stage 2 writes them (see ``FoldedToOnes``). Ending a fold may write to its
     /// instance, so that instance's row is written first.
     private func stopFolding() throws {
-        if stores.foldedToOnes.values.contains(where: \.hasPending) { try stores.writePendingInsert() }
-        for fold in stores.foldedToOnes.values { try fold.stop(stores.writer) }
+        if passState.foldedToOnes.values.contains(where: \.hasPending) { try passState.writePendingInsert() }
+        for fold in passState.foldedToOnes.values { try fold.stop(stores.writer) }
     }
 
     /// A destination instance as written so far.
@@ -197,7 +202,7 @@ public final class MigrationManager {
     /// - Returns: The instance, or `nil` when there is none.
     /// - Throws: A `StoreError` when the destination cannot be read or written.
     public func destinationObject(_ id: ObjectID) throws -> StoredObject? {
-        try stores.writePendingInsert()
+        try passState.writePendingInsert()
         return try stores.destinationReader.object(id)
     }
 
@@ -216,7 +221,7 @@ public final class MigrationManager {
                 .evaluation, "the destination model has no entity \(entity)",
                 fix: "use one of: \(destinationModel.entities.map(\.name).joined(separator: ", "))")
         }
-        try stores.writePendingInsert()
+        try passState.writePendingInsert()
         var found: [ObjectID] = []
         try stores.destinationReader.forEachObject(of: entity, includingSubentities: includingSubentities) {
             found.append($0.id)
@@ -246,13 +251,13 @@ public final class MigrationManager {
 
     /// `mapping`'s attribute assignments to an instance of `entity`, worked out on first use in the pass.
     private func attributeAssignments(of mapping: EntityMapping, entity: String) -> AttributeAssignments {
-        if let known = stores.attributeAssignmentsByMapping[mapping.name], known.entity == entity {
+        if let known = passState.attributeAssignmentsByMapping[mapping.name], known.entity == entity {
             return known.assignments
         }
         let made = AttributeAssignments(
             mapping: mapping, entity: entity, sourceLayout: stores.sourceLayout,
             destinationLayout: stores.destinationLayout)
-        stores.attributeAssignmentsByMapping[mapping.name] = (entity, made)
+        passState.attributeAssignmentsByMapping[mapping.name] = (entity, made)
         return made
     }
 
@@ -264,7 +269,7 @@ public final class MigrationManager {
         var values: [String: StoreValue] = [:]
         values.reserveCapacity(plan.assignments.count)
         let copiedFrom = source.flatMap { $0.entityNumber == plan.sourceEntityNumber ? $0 : nil }
-        let sourceRow = try copiedFrom.flatMap { try stores.cachedObject(ObjectRef(side: .source, id: $0)) }
+        let sourceRow = try copiedFrom.flatMap { try passState.cachedObject(ObjectRef(side: .source, id: $0)) }
         for assignment in plan.assignments {
             let value: ExpressionValue
             if let key = assignment.copiedKey, let sourceRow {

@@ -27,7 +27,7 @@ struct MigrationScope: ExpressionContext {
     func value(of object: ObjectRef, key: String) throws -> ExpressionValue {
         let layout = object.side == .source ? manager.stores.sourceLayout : manager.stores.destinationLayout
         let reader = object.side == .source ? manager.stores.sourceReader : manager.stores.destinationReader
-        if object.side == .destination { try manager.stores.writePendingInsert() }
+        if object.side == .destination { try manager.passState.writePendingInsert() }
         guard let entityName = layout.numbering.name(of: object.id.entityNumber), layout.hasEntity(entityName) else {
             throw EvaluationError("object \(object.id) has no entity")
         }
@@ -38,7 +38,7 @@ struct MigrationScope: ExpressionContext {
             }
             return relationship.isToMany ? .collection(targets) : (targets.first ?? .null)
         case .attribute?:
-            guard let stored = try manager.stores.cachedObject(object) else { return .null }
+            guard let stored = try manager.passState.cachedObject(object) else { return .null }
             return .value(stored.values[key] ?? .null)
         case nil:
             throw EvaluationError("\(entityName) has no key \"\(key)\"")
@@ -87,7 +87,7 @@ struct MigrationScope: ExpressionContext {
 
     /// `FUNCTION($entityPolicy, selector, …)`: the running entity mapping's policy answers it.
     private func policyFunction(_ selector: String, _ arguments: [ExpressionValue]) throws -> ExpressionValue {
-        guard let mapping, let policy = manager.stores.policiesByMapping[mapping.name] else {
+        guard let mapping, let policy = manager.passState.policiesByMapping[mapping.name] else {
             throw EvaluationError(
                 """
                 FUNCTION($entityPolicy, \"\(selector)\", …) needs the entity mapping's custom policy, and none is \

@@ -23,10 +23,14 @@ final class MappingPass {
 
     /// The stores, readers, writer and association table the manager works through.
     var stores: StepStores { manager.stores }
+    /// What this pass sets up and changes as it runs, handed to its manager as it starts.
+    let state: PassState
     private var mappingModel: MappingModel { manager.mappingModel }
 
     init(manager: MigrationManager, progress: ProgressReporter, chunkSize: Int) {
         (self.manager, self.progress, self.chunkSize) = (manager, progress, chunkSize)
+        state = PassState(stores: manager.stores)
+        manager.passState = state
     }
 
     /// Source instances each entity mapping will visit (exact entity, no subentities).
@@ -46,8 +50,6 @@ final class MappingPass {
         let mappings = mappingModel.entityMappings
         let counts = try sourceCounts()
         try stores.associations.reset()
-        stores.foldedToOnes = [:]
-        stores.attributeAssignmentsByMapping = [:]
         let policies = try manager.resolvePolicies()
         for (mapping, policy) in zip(mappings, policies) {
             try manager.transaction { try policy.begin(mapping, manager: manager) }
@@ -82,10 +84,10 @@ final class MappingPass {
         if sourceCount == 0 { progress.advance(units: 1) }
         try manager.transaction {
             try policy.endInstanceCreation(for: mapping, manager: manager)
-            try stores.writePendingInsert()
-            try stores.activeFold?.finish(stores.writer)
+            try state.writePendingInsert()
+            try state.activeFold?.finish(stores.writer)
         }
-        stores.activeFold = nil
+        state.activeFold = nil
         try pause(
             after: mapping, index: index, stage: .createInstances,
             next: index + 1 < mappings.count ? mappings[index + 1].name : mappings.first?.name)
@@ -131,15 +133,15 @@ final class MappingPass {
     private func visitRowByRow(_ mapping: EntityMapping, entity: String, index: Int, policy: EntityMigrationPolicy)
         throws
     {
-        stores.activeFold = FoldedToOnes.plan(self, mapping: mapping, index: index, policy: policy)
-        stores.foldedToOnes[index] = stores.activeFold
+        state.activeFold = FoldedToOnes.plan(self, mapping: mapping, index: index, policy: policy)
+        state.foldedToOnes[index] = state.activeFold
         let filter = mapping.filter
         let creates = mapping.kind != .remove && (mapping.destinationEntity != nil || mapping.policyName != nil)
         let prefetch = ObjectPrefetch(
             store: stores.sourceStore, layout: stores.sourceLayout, entity: entity, includingSubentities: false,
             batchSize: min(chunkSize, Self.prefetchBatch))
-        defer { prefetch.stop(); stores.endReadAhead() }
-        stores.beginReadAhead(prefetch)
+        defer { prefetch.stop(); state.endReadAhead() }
+        state.beginReadAhead(prefetch)
         var more = true
         while more {
             try manager.checkCancelled()
@@ -148,22 +150,22 @@ final class MappingPass {
                 while seen < chunkSize {
                     guard let batch = try prefetch.next() else { more = false; break }
                     seen += batch.objects.count
-                    stores.readAhead(batch.related)
+                    state.readAhead(batch.related)
                     for object in batch.objects {
-                        stores.remember(sourceObject: object)  // the policy and expressions read it again
+                        state.remember(sourceObject: object)  // the policy and expressions read it again
                         if let filter, try !matches(filter, source: object.id, mapping: mapping) { continue }
                         if creates {
                             try policy.createDestinationInstances(forSource: object.id, in: mapping, manager: manager)
-                            try stores.queuePendingInsert()
+                            try state.queuePendingInsert()
                         }
                     }
                     prefetch.recycle(consume batch)  // freed by the reading thread, which made it
                 }
-                try stores.writePendingInsert()  // the chunk's queued rows, before it commits
+                try state.writePendingInsert()  // the chunk's queued rows, before it commits
             }
             progress.advance(units: seen, rows: seen)
         }
-        stores.remember(sourceObject: nil)
+        state.remember(sourceObject: nil)
     }
 
     // MARK: Stage 2
@@ -216,7 +218,7 @@ final class MappingPass {
                             forDestination: pair.destination, in: mapping, skipping: handled)
                     } else {
                         try policy.createRelationships(forDestination: pair.destination, in: mapping, manager: manager)
-                        try stores.writePendingInsert()
+                        try state.writePendingInsert()
                     }
                 }
             }

@@ -121,7 +121,7 @@ struct SetBasedRelationships {
             manager.useSetBasedSQL
             ? InstanceInsertSQL.compile(manager: manager, mapping: mapping, index: index).foldedRelationships : []
         let foldedRowByRow =
-            try pass.stores.foldedToOnes[index].map { $0.done(associations: try associations.count(mapping: index)) }
+            try pass.state.foldedToOnes[index].map { $0.done(associations: try associations.count(mapping: index)) }
             ?? []
         var statements: [SQLStatement] = []
         for property in mapping.relationshipMappings

@@ -168,7 +168,7 @@ struct MappingStepSQL {
         -> [Part]
     {
         let policy =
-            manager.stores.policiesByMapping[mapping.name]
+            manager.passState.policiesByMapping[mapping.name]
             ?? (mapping.policyName == nil ? DefaultEntityMigrationPolicy() : nil)
         guard let policy, policy.usesDefaultRelationships else {
             return [
