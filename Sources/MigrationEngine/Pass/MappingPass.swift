@@ -23,14 +23,15 @@ final class MappingPass {
 
     /// The stores, readers, writer and association table the manager works through.
     var stores: StepStores { manager.stores }
-    /// What this pass sets up and changes as it runs, handed to its manager as it starts.
-    let state: PassState
+    /// What this pass sets up and changes as it runs: made new when the pass starts running
+    /// (``run(step:)``) and handed to its manager; until then, the manager's (what `plan --sql`
+    /// compiles against, with no pass running).
+    private(set) var state: PassState
     private var mappingModel: MappingModel { manager.mappingModel }
 
     init(manager: MigrationManager, progress: ProgressReporter, chunkSize: Int) {
         (self.manager, self.progress, self.chunkSize) = (manager, progress, chunkSize)
-        state = PassState(stores: manager.stores)
-        manager.passState = state
+        state = manager.passState
     }
 
     /// Source instances each entity mapping will visit (exact entity, no subentities).
@@ -50,6 +51,8 @@ final class MappingPass {
         let mappings = mappingModel.entityMappings
         let counts = try sourceCounts()
         try stores.associations.reset()
+        state = PassState(stores: stores)
+        manager.passState = state
         let policies = try manager.resolvePolicies()
         for (mapping, policy) in zip(mappings, policies) {
             try manager.transaction { try policy.begin(mapping, manager: manager) }
