@@ -40,19 +40,16 @@ public struct Chrysalis: ParsableCommand {
                                                   the same, watched and driven in a console
                 """,
             version: ChrysalisVersion.current,
-            subcommands: leadingCommands + [
+            subcommands: Invocation.current.leadingCommands + [
                 ConsoleCommand.self, ModelCommand.self, InspectCommand.self, MappingCommand.self, PlanCommand.self,
                 MigrateCommand.self, RecoverCommand.self, FixtureCommand.self, CheckHistoryCommand.self,
             ]
         )
     }
 
-    /// Commands listed first, set once before parsing: `chrysalis` adds its `demo` here.
-    nonisolated(unsafe) private static var leadingCommands: [any ParsableCommand.Type] = []
-
     /// The help's first suggestion, when a `demo` command is there to suggest.
     private static var demoLine: String {
-        leadingCommands.contains { $0.configuration.commandName == "demo" }
+        Invocation.current.leadingCommands.contains { $0.configuration.commandName == "demo" }
             ? "  chrysalis demo                  a worked example, migrated live\n" : ""
     }
 
@@ -65,16 +62,20 @@ public struct Chrysalis: ParsableCommand {
     /// run with them. The demos' own policies are only ever used by `chrysalis demo`.
     ///
     /// - Parameters:
+    ///   - arguments: The arguments to parse, without the executable's name; the process's own
+    ///     when nil.
     ///   - policies: The app's entity migration policies.
     ///   - configureManager: Customises each mapping pass's manager, as a custom `NSMigrationManager` would.
     ///   - stages: The app's staged migration (its stages and their handlers), which `--strategy staged` runs.
     public static func main(
+        _ arguments: [String]? = nil,
         policies: PolicyRegistry = PolicyRegistry(),
         configureManager: (@Sendable (MigrationManager) throws -> Void)? = nil,
         stages: StagedMigration? = nil
     ) {
-        Registration.current = Registration(policies: policies, configureManager: configureManager, stages: stages)
-        main()
+        run(
+            arguments,
+            Registration(policies: policies, configureManager: configureManager, stages: stages), leading: [])
     }
 
     /// A path is bytes, and Swift reads a command line as text, putting U+FFFD where bytes are
@@ -104,22 +105,33 @@ public struct Chrysalis: ParsableCommand {
     /// Runs the command line with nothing registered and `commands` listed before the others:
     /// the `chrysalis` executable's `demo`.
     package static func main(leadingCommands commands: [any ParsableCommand.Type]) {
-        leadingCommands = commands
-        main()
+        run(nil, Registration(policies: PolicyRegistry(), configureManager: nil, stages: nil), leading: commands)
     }
 
-    /// Runs the command line with nothing registered. Like ArgumentParser's own, but a usage error
-    /// exits with status 2, as Unix tools do.
-    public static func main() {
+    /// Runs the command line with nothing registered, on the process's arguments.
+    public static func main() { main(nil) }
+
+    /// Runs the command line on `arguments` (the process's own when nil) with `registration` and
+    /// `leading` commands. Like ArgumentParser's own, but a usage error exits with status 2, as
+    /// Unix tools do.
+    private static func run(
+        _ arguments: [String]?, _ registration: Registration, leading: [any ParsableCommand.Type]
+    ) {
         StandardStreams.keepRunningOnFailedWrites()
-        requireTextArguments()
+        // A path is bytes: the process's own arguments are checked as bytes before Swift reads them as text.
+        if arguments == nil { requireTextArguments() }
+        Invocation.start(
+            Invocation.State(
+                arguments: arguments ?? Array(CommandLine.arguments.dropFirst()),
+                executable: URL(fileURLWithPath: CommandLine.arguments.first ?? "chrysalis").lastPathComponent,
+                registration: registration, leadingCommands: leading))
         if let refusal = OpenFileLimit.ensure() ?? AddressSpaceLimit.ensure() {
             StandardStreams.err("error: \(refusal)\n")
             if JSONOutput.requested { StandardStreams.out(JSONOutput.errorEvent("\(refusal)", status: 1)) }
             Foundation.exit(1)
         }
         do {
-            try DebugLog.bootstrap()
+            try DebugLog.bootstrap(arguments: Invocation.current.arguments)
         } catch {
             // A usage error, said before any command runs.
             StandardStreams.err("error: \(error)\n")
@@ -127,7 +139,7 @@ public struct Chrysalis: ParsableCommand {
             Foundation.exit(2)
         }
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(Invocation.current.arguments)
             try command.run()
         } catch {
             let code = exitCode(for: error)

@@ -34,7 +34,7 @@ enum DebugLog {
 
     /// Chooses the level before any logger is made, from the arguments and the environment.
     static func bootstrap(
-        arguments: [String] = CommandLine.arguments, environment: [String: String] = ProcessInfo.processInfo.environment
+        arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws {
         let level = try level(arguments: arguments, environment: environment)
         LoggingSystem.bootstrap { label in RoutedLogHandler(label: label, level: level) }

@@ -21,7 +21,7 @@ extension JSONOutput {
     /// Whether the command line asks for JSON: known before it is parsed, so that a usage error
     /// ends the output as JSON too. Arguments after `--` are names, not options.
     static var requested: Bool {
-        CommandLine.arguments.dropFirst().prefix { $0 != "--" }.contains("--json")
+        Invocation.current.arguments.prefix { $0 != "--" }.contains("--json")
     }
 
     /// The object a command given `--json` ends with when it fails: what went wrong, where the

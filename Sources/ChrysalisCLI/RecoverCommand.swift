@@ -29,7 +29,7 @@ struct RecoverCommand: ParsableCommand {
 
     func run() throws {
         do {
-            let done = try MigrationRunner.recover(store: StorePath.resolved(store))
+            let done = try MigrationRunner.recover(store: StorePath.resolved(store), lockHolder: Invocation.commandLine)
             print(
                 TerminalText.visible(
                     done.isEmpty

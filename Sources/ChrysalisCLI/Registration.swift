@@ -12,13 +12,15 @@ struct Registration {
     /// The app's staged migration, which `--strategy staged` runs.
     var stages: StagedMigration?
 
-    /// The registration of this process, set once before the command line is parsed: nothing,
-    /// unless an app's build of the command line registered its own (``Chrysalis/main(policies:configureManager:)``).
-    nonisolated(unsafe) static var current = Registration(
-        policies: PolicyRegistry(), configureManager: nil, stages: nil)
+    /// The registration of this run, set before the command line is parsed (``Invocation``):
+    /// nothing, unless an app's build of the command line registered its own.
+    static var current: Registration { Invocation.current.registration }
 
     /// Migration options with these policies and hook, and `cancellation`.
     func options(cancellation: CancellationToken = CancellationToken()) -> MigrationOptions {
-        MigrationOptions(policies: policies, cancellation: cancellation, configureManager: configureManager)
+        var options = MigrationOptions(
+            policies: policies, cancellation: cancellation, configureManager: configureManager)
+        options.lockHolder = Invocation.commandLine
+        return options
     }
 }

@@ -28,6 +28,9 @@ public struct MigrationOptions: Sendable {
     /// Without it a damaged page is met when a step reads it, and the plan is undone; a page no
     /// step reads stays as it was; a new store is checked by its row counts.
     public var checksPages = false
+    /// How the store's lock file names this process to another that finds the store locked
+    /// (`chrysalis` gives its command line); the process's name by default.
+    public var lockHolder = ProcessInfo.processInfo.processName
     /// Options with Core Data's defaults.
     ///
     /// - Parameters:
@@ -56,6 +59,6 @@ extension MigrationOptions {
             policies: policies, cancellation: cancellation, chunkSize: chunkSize, runState: runState,
             configureManager: configureManager,
             pauseAfterEntityMapping: pauseAfterEntityMapping, checksPages: checksPages,
-            progress: ProgressTarget(channel: progressChannel))
+            progress: ProgressTarget(channel: progressChannel), lockHolder: lockHolder)
     }
 }

@@ -66,11 +66,15 @@ extension MigrationRunner {
     /// a plan stopped half way undone (the original put back) or, when it had reached its target,
     /// tidied. Returns what it did, one line each; empty when there was nothing to do.
     ///
-    /// - Parameter path: The store file.
+    /// - Parameters:
+    ///   - path: The store file.
+    ///   - lockHolder: How the lock file names this process while it recovers.
     /// - Returns: What was done, one line each; empty when there was nothing to do.
     /// - Throws: A `StoreError` when a crashed writer's transaction cannot be rolled back; a
     ///   `MigrationError` when the store is locked or what was left cannot be put right.
-    public static func recover(store path: String) throws -> [String] {
+    public static func recover(store path: String, lockHolder: String = ProcessInfo.processInfo.processName) throws
+        -> [String]
+    {
         // A swap killed half way may have left no file at the store's name, but then its work
         // files or journal are there: without any of them, the path is simply wrong.
         var info = stat()
@@ -89,7 +93,7 @@ extension MigrationRunner {
                 done.append("a crashed writer's unfinished transaction was rolled back")
             }
         }
-        let lock = try StoreLock(store: path)
+        let lock = try StoreLock(store: path, holder: lockHolder)
         defer { withExtendedLifetime(lock) {} }
         let work = StoreSwap.Paths(store: path)
         let leftovers = [work.newStore, work.workStore, work.journal].filter {

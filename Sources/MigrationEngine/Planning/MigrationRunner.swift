@@ -49,7 +49,7 @@ public enum MigrationRunner {
         }
         let lock: StoreLock, recovered: String?
         do {
-            lock = try StoreLock(store: path)
+            lock = try StoreLock(store: path, holder: options.lockHolder)
             try StoreSwap.recover(store: path)
             recovered = try recoverInterruptedPlan(store: path)
             try requireStart(of: plan, store: path)

@@ -8,12 +8,14 @@ import ObjectModel
 /// An advisory lock beside a store (`Name.sqlite.chrysalis-lock`) that keeps a second
 /// migration (from `chrysalis migrate` or a console) off it. The kernel drops the lock when the
 /// process dies, so a crash never leaves the store locked; the file records who holds it (pid,
-/// command line, since when), so a refusal can name the other process.
+/// the holder as the caller names it, since when), so a refusal can name the other process.
 package final class StoreLock {
     private let descriptor: Int32
     let path: String
 
-    init(store: String) throws {
+    /// Locks `store` for `holder`: how the lock file names this process to another that finds
+    /// the store locked (the command line, as `chrysalis` gives it; the process's name by default).
+    init(store: String, holder: String = ProcessInfo.processInfo.processName) throws {
         try Self.requireRoomForOwnNames(store)
         path = Self.path(of: store)
         try Self.requireWritableDirectory(of: store)
@@ -33,7 +35,8 @@ package final class StoreLock {
             }
             close(descriptor)
         }
-        let note = "pid \(getpid()) (\(Self.commandLine())) since \(Self.utcTimestamp())\n"
+        let shown = holder.count > 160 ? String(holder.prefix(157)) + "…" : holder
+        let note = "pid \(getpid()) (\(shown)) since \(Self.utcTimestamp())\n"
         _ = ftruncate(descriptor, 0)
         _ = note.withCString { write(descriptor, $0, strlen($0)) }
     }
@@ -154,14 +157,5 @@ package final class StoreLock {
         var open = stat(), named = stat()
         guard fstat(descriptor, &open) == 0, lstat(path, &named) == 0 else { return false }
         return open.st_dev == named.st_dev && open.st_ino == named.st_ino
-    }
-
-    /// This process's command line, shortened, for the lock file.
-    private static func commandLine() -> String {
-        let words = CommandLine.arguments.enumerated().map {
-            $0.offset == 0 ? URL(fileURLWithPath: $0.element).lastPathComponent : $0.element
-        }
-        let line = words.joined(separator: " ")
-        return line.count > 160 ? String(line.prefix(157)) + "…" : line
     }
 }

@@ -14,6 +14,8 @@ struct StepContext: Sendable {
     var checksPages: Bool
     /// Where the step's progress goes.
     var progress: ProgressTarget
+    /// How the lock file names this process (``MigrationOptions/lockHolder``).
+    var lockHolder: String
     /// Set by a plan runner that already holds the store's lock.
     var lockHeld = false
     /// Whether the step must leave the store it started from as `Name~.ext`. A plan runner asks

@@ -18,7 +18,7 @@ struct StepStart {
     /// what a crashed step left: a step starts from the store as its last commit left it.
     init(store path: String, step name: String, context: StepContext) throws {
         (self.path, self.name) = (path, name)
-        lock = context.lockHeld ? nil : try StoreLock(store: path)
+        lock = context.lockHeld ? nil : try StoreLock(store: path, holder: context.lockHolder)
         if lock != nil { try StoreSwap.recover(store: path) }
     }
 
