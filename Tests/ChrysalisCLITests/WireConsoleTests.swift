@@ -92,7 +92,8 @@ final class WireConsoleTests: XCTestCase {
         try tmux.mouse(button: 3, x: column, y: 1)
         try tmux.wait(for: "no entity mappings to run")
         try tmux.send("?")
-        let help = try tmux.wait(for: "┌─ Keys")
+        // The whole frame, not its first rows: ncurses paints top down, and a capture can land mid-paint.
+        let help = try tmux.wait(for: "┌─ Keys", "close help")
         let rows = help.split(separator: "\n", omittingEmptySubsequences: false)
         XCTAssertTrue(
             rows.count >= 24 && rows[23].contains("close help") && rows[22].hasPrefix("─ Help"),
