@@ -29,8 +29,9 @@ enum Invocation {
     /// The run's invocation.
     static var current: State { state.withLock { $0 } }
 
-    /// The command line as a person typed it (`chrysalis migrate App.sqlite --model …`), cut
-    /// to a line: how the store's lock file names this process to another that finds it locked.
+    /// The command line as a person typed it (`chrysalis migrate App.sqlite --model …`): how the
+    /// store's lock file names this process to another that finds it locked (the lock cuts it
+    /// to a line).
     static var commandLine: String {
         let run = current
         return ([run.executable] + run.arguments).joined(separator: " ")

@@ -58,8 +58,6 @@ private struct InferredStep {
     /// The store opened to read, until the step starts changing it.
     private let original: PersistentStore
 
-    var name: String { "\(source.name) → \(destination.name)" }
-
     /// Prepares the step: the lock, a crashed step's leftovers undone, the inference, the store's
     /// version checked, its layout read.
     init(
@@ -103,7 +101,7 @@ private struct InferredStep {
         var progress = InPlaceProgress(
             rows: rows, bytes: StoreFiles.bytes(of: path), countsRows: countsRows, change: expected.total,
             tables: tables,
-            keepsBackup: context.keepsBackup, target: context.progress, pass: "\(name) (lightweight, in place)")
+            keepsBackup: context.keepsBackup, target: context.progress, pass: "\(start.name) (lightweight, in place)")
         let space = SpaceCheck(
             .alterInPlace(backup: context.keepsBackup, rewritesRows: rewritesRows, rebuilds: !altersOnly), store: path)
         // Name another writer now, rather than time out inside the transaction below.

@@ -30,7 +30,7 @@ public struct MigrationOptions: Sendable {
     public var checksPages = false
     /// How the store's lock file names this process to another that finds the store locked
     /// (`chrysalis` gives its command line); the process's name by default.
-    public var lockHolder = ProcessInfo.processInfo.processName
+    public var lockHolder = StoreLock.thisProcess
     /// Options with Core Data's defaults.
     ///
     /// - Parameters:

@@ -56,7 +56,7 @@ struct LightweightWork: StepWork {
         let sql = predictedSQL(step)
         let work = SpaceCheck.Work.alterInPlace(
             backup: backup, rewritesRows: sql.rewritesRows(methods: sql.tableMethods()), rebuilds: sql.rebuildsTables())
-        return (SpaceCheck(work, store: store), "\(step.source.name) → \(step.destination.name)")
+        return (SpaceCheck(work, store: store), step.versions)
     }
 
     func statements(
@@ -88,7 +88,7 @@ struct MappingWork: StepWork {
     }
 
     func space(_ step: MigrationPlan.Step, rows: Int, store: String, backup: Bool) -> (work: SpaceCheck, name: String) {
-        (SpaceCheck(.newStore(rows: rows), store: store), "\(step.source.name) → \(step.destination.name)")
+        (SpaceCheck(.newStore(rows: rows), store: store), step.versions)
     }
 
     func statements(

@@ -13,9 +13,12 @@ package final class StoreLock {
     private let descriptor: Int32
     let path: String
 
+    /// How the lock file names a process whose caller gives no better name: the process's own.
+    static let thisProcess = ProcessInfo.processInfo.processName
+
     /// Locks `store` for `holder`: how the lock file names this process to another that finds
-    /// the store locked (the command line, as `chrysalis` gives it; the process's name by default).
-    init(store: String, holder: String = ProcessInfo.processInfo.processName) throws {
+    /// the store locked (the command line, as `chrysalis` gives it).
+    init(store: String, holder: String) throws {
         try Self.requireRoomForOwnNames(store)
         path = Self.path(of: store)
         try Self.requireWritableDirectory(of: store)

@@ -64,7 +64,7 @@ struct StepStart {
             unlink(StoreSwap.backupMarker(for: path))
             return (result, backup)
         } catch {
-            if let backup { for path in StoreFiles.paths(of: backup) { unlink(path) } }
+            if let backup { PlanJournal.removeBackup(backup) }
             unlink(StoreSwap.backupMarker(for: path))
             throw failed(error, space: space)
         }
