@@ -9,7 +9,7 @@ import XCTest
 
 /// `chrysalis check-history` through the binary: a real app's whole history proved migratable,
 /// and a history that is not, named version by version with the failing step and its fix.
-final class CheckHistoryCommandTests: XCTestCase {
+final class CheckHistoryCommandTests: FixtureTestCase {
     private func versions(of bundle: URL) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: bundle.path).filter { $0.hasSuffix(".xcdatamodel") }
     }

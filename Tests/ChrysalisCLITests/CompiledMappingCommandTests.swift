@@ -5,7 +5,7 @@ import XCTest
 /// `chrysalis mapping` on a compiled mapping model (`.cdm`): the same report as its
 /// `.xcmappingmodel`, versions named by entity hashes when a bundle is given, and a damaged
 /// file refused in one line.
-final class CompiledMappingCommandTests: XCTestCase {
+final class CompiledMappingCommandTests: FixtureTestCase {
     static let sample = Fixtures.root.appendingPathComponent("CoreDataPlus/Tests/Resources/SampleModel")
     static let compiled = sample.appendingPathComponent("Fixtures/V2toV3.cdm").path
 

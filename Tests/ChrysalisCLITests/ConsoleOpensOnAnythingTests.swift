@@ -6,7 +6,7 @@ import XCTest
 /// custom policies the plain binary lacks, `chrysalis console` printed a 22-line error and exited
 /// 1; with a step Core Data cannot infer, the same. It opens now, shows the versions and the plan
 /// with the step that cannot run marked, says why on the Plan screen, and refuses only `m`.
-final class ConsoleOpensOnAnythingTests: XCTestCase {
+final class ConsoleOpensOnAnythingTests: FixtureTestCase {
     private let folder = Fixtures.root.appendingPathComponent("wordpress-ios/WordPress/Classes")
 
     private func store(at version: String) throws -> String {

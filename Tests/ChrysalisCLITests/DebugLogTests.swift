@@ -4,7 +4,7 @@ import XCTest
 
 /// `--verbose` and `CHRYSALIS_LOG` show the plan's decisions and every SQL statement with its
 /// time on standard error, as Core Data's MigrationDebug and SQLDebug do; without them, nothing.
-final class DebugLogTests: XCTestCase {
+final class DebugLogTests: FixtureTestCase {
     private let model = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
         .appendingPathComponent("Sources/Demo/Resources/Books/Model.xcdatamodeld").path

@@ -5,7 +5,7 @@ import XCTest
 /// `--model` naming another app's bundle is one typo on a command line: a store at no version of
 /// it whose plan would drop most of its entities is refused, each loss named with its rows, until
 /// the user says the loss is meant; then `migrate` names every loss it made, as `plan` did.
-final class ForeignBundleTests: XCTestCase {
+final class ForeignBundleTests: FixtureTestCase {
     func testAnotherAppsBundleIsRefusedUntilTheLossIsAcceptedInSoManyWords() throws {
         let folder = try scratchDirectory()
         let wire = try Fixtures.copyStore(

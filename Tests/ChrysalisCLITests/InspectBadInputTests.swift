@@ -6,15 +6,12 @@ import XCTest
 
 /// Bad input to `chrysalis inspect`: one clear line on stderr, a non-zero exit, and the file
 /// exactly as it was.
-final class InspectBadInputTests: XCTestCase {
+final class InspectBadInputTests: FixtureTestCase {
     private var directory: URL!
 
     override func setUpWithError() throws {
-        directory = try Fixtures.makeTemporaryDirectory()
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: directory)
+        try super.setUpWithError()
+        directory = try scratchDirectory()
     }
 
     private func digest(_ path: String) throws -> String {

@@ -5,7 +5,7 @@ import TestSupport
 import XCTest
 
 /// `chrysalis inspect`, run as a process on copies of every real store.
-final class InspectCommandTests: XCTestCase {
+final class InspectCommandTests: FixtureTestCase {
     private func scratch() throws -> URL {
         let directory = try Fixtures.makeTemporaryDirectory()
         addTeardownBlock { try? FileManager.default.removeItem(at: directory) }

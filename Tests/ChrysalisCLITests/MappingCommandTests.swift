@@ -4,7 +4,7 @@ import TestSupport
 import XCTest
 
 /// `chrysalis mapping` on every real Xcode mapping model and on the demos' YAML files.
-final class MappingCommandTests: XCTestCase {
+final class MappingCommandTests: FixtureTestCase {
     private func json(_ arguments: [String]) throws -> [String: Any] {
         let result = try ChrysalisRunner.run(["mapping"] + arguments + ["--json"])
         XCTAssertEqual(result.status, 0, result.stderr)

@@ -5,7 +5,7 @@ import XCTest
 /// A shipped app's compiled mapping models are found as Core Data finds them: by the entity
 /// hashes a `.cdm` stores, anywhere in an app bundle, and one that fits no step of this plan is
 /// listed as unused, never refused.
-final class MappingSelectionTests: XCTestCase {
+final class MappingSelectionTests: FixtureTestCase {
     private let sample = Fixtures.root.appendingPathComponent("CoreDataPlus/Tests/Resources/SampleModel")
     private var bundle: String { sample.appendingPathComponent("SampleModel.xcdatamodeld").path }
 

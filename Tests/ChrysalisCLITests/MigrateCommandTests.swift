@@ -5,7 +5,7 @@ import TestSupport
 import XCTest
 
 /// `chrysalis migrate` runs the objc.io example from the command line with the real mapping models.
-final class MigrateCommandTests: XCTestCase {
+final class MigrateCommandTests: FixtureTestCase {
     private let books = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
         .appendingPathComponent("Sources/Demo/Resources/Books")

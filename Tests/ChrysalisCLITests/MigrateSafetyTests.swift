@@ -5,7 +5,7 @@ import XCTest
 /// `migrate` as a careful user meets it: every error says where the store stands, `--json` ends
 /// with an error event, a store behind a symbolic link is migrated where it lives, and a dry run
 /// works on a read-only store and leaves nothing behind, whether it succeeds or fails.
-final class MigrateSafetyTests: XCTestCase {
+final class MigrateSafetyTests: FixtureTestCase {
     private let sample = Fixtures.root.appendingPathComponent("CoreDataPlus/Tests/Resources/SampleModel")
     private let books = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()

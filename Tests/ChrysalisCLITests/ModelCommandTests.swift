@@ -1,8 +1,9 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// `chrysalis model`, run as a process on real Xcode files.
-final class ModelCommandTests: XCTestCase {
+final class ModelCommandTests: FixtureTestCase {
     private let sampleModel = ChrysalisRunner.fixtures.appendingPathComponent(
         "CoreDataPlus/Tests/Resources/SampleModel")
 

@@ -6,7 +6,7 @@ import XCTest
 /// `/proc/<pid>/fd`, and an idle connection holds no lock on the database file, yet a connection
 /// to a WAL store holds SQLite's lock on its `-shm` for as long as it is open, which any process
 /// that can open that file sees. The app is named before the first write, and nothing changes.
-final class OtherUsersTests: XCTestCase {
+final class OtherUsersTests: FixtureTestCase {
     private let books = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
         .appendingPathComponent("Sources/Demo/Resources/Books")

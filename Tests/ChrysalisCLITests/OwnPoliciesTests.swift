@@ -7,7 +7,7 @@ import XCTest
 /// `plan`, and a user's model with `Publication.synopsis` gets no demo hook. An app brings its
 /// own policies through the command-line library: the package in `Examples/BooksMigrator` is
 /// built from its own manifest and migrates the objc.io store with the Books policies.
-final class OwnPoliciesTests: XCTestCase {
+final class OwnPoliciesTests: FixtureTestCase {
     private var resources: URL { ExamplePackage.project.appendingPathComponent("Sources/Demo/Resources") }
 
     func testChrysalisRegistersNoDemoPolicyOrHook() throws {

@@ -5,7 +5,7 @@ import TestSupport
 import XCTest
 
 /// `chrysalis plan` and `migrate --dry-run` on the real objc.io store: they touch nothing.
-final class PlanCommandTests: XCTestCase {
+final class PlanCommandTests: FixtureTestCase {
     private let books = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
         .appendingPathComponent("Sources/Demo/Resources/Books")

@@ -5,7 +5,7 @@ import XCTest
 /// `chrysalis plan --sql` prints the statements each step runs, from the compilers the migration
 /// runs: the statements it prints are found, byte for byte but for the values bound per chunk, in
 /// the SQL log of the migration that follows. It writes nothing.
-final class PlanSQLCommandTests: XCTestCase {
+final class PlanSQLCommandTests: FixtureTestCase {
     private let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
         .appendingPathComponent("Sources/Demo/Resources")

@@ -5,7 +5,7 @@ import XCTest
 
 /// After a crash, running the same command again must finish the job: the states a killed
 /// migration leaves (found by the crash harness) each get a test of their own here.
-final class RerunAfterCrashTests: XCTestCase {
+final class RerunAfterCrashTests: FixtureTestCase {
     private let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
         .appendingPathComponent("Sources/Demo/Resources")

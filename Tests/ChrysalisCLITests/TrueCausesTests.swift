@@ -5,7 +5,7 @@ import XCTest
 /// Messages that say what happened and nothing else: a store already at its version on a
 /// read-only volume has nothing to do, a store that is not there has nothing to recover, and a
 /// version's name never reaches the terminal raw from `check-history`'s progress line.
-final class TrueCausesTests: XCTestCase {
+final class TrueCausesTests: FixtureTestCase {
     private let books = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Sources/Demo/Resources/Books")
 

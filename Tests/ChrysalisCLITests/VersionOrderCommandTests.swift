@@ -6,7 +6,7 @@ import XCTest
 /// Fearless's `UserDataModel.xcdatamodeld` ships (an empty `.xccurrentversion`; versions
 /// `UserDataModel`, the app's first release, then `MultiassetUserDataModel`, `…_v2` … `_v11`,
 /// an order its code states and names do not give).
-final class VersionOrderCommandTests: XCTestCase {
+final class VersionOrderCommandTests: FixtureTestCase {
     /// A copy of Fearless's bundle, and a store made at its newest version.
     private func fearless() throws -> (bundle: URL, store: String, versions: [String]) {
         let original = try XCTUnwrap(

@@ -4,7 +4,7 @@ import XCTest
 
 /// A shipped app's real stores, upgraded from the command line with no options, as the app's
 /// Core Data upgrades them: `plan` shows one inferred step and why, `migrate` carries it out.
-final class WireCommandTests: XCTestCase {
+final class WireCommandTests: FixtureTestCase {
     private let bundle = Fixtures.root.appendingPathComponent("wire-ios-data-model/Resources/zmessaging.xcdatamodeld")
         .path
 

@@ -4,8 +4,9 @@ import XCTest
 
 /// The console on a real app's store in a real terminal (issue 31): a copy of Wire's `store2-3`
 /// against Wire's 90 versions at 80×24, driven with keys in tmux.
-final class WireConsoleTests: XCTestCase {
+final class WireConsoleTests: FixtureTestCase {
     override func setUpWithError() throws {
+        try super.setUpWithError()
         try EndToEnd.require(TmuxSession.available, "tmux is not installed")
     }
 

@@ -4,8 +4,9 @@ import XCTest
 
 /// The console on a second real app in a real terminal: WooCommerce's store at Model 9 through
 /// its own mapping model to Model 10 in step mode at 80×24, as a presenter steps through it.
-final class WooCommerceConsoleTests: XCTestCase {
+final class WooCommerceConsoleTests: FixtureTestCase {
     override func setUpWithError() throws {
+        try super.setUpWithError()
         try EndToEnd.require(TmuxSession.available, "tmux is not installed")
     }
 

@@ -11,7 +11,7 @@ import XCTest
 /// not the app's) gives every account its identifier in `end`, once all are migrated: it lists
 /// every destination account, Core Data's fetch with no predicate, and keeps what it assigned
 /// for the rest of the run.
-final class WordPressPoliciesTests: XCTestCase {
+final class WordPressPoliciesTests: FixtureTestCase {
     static let folder = Fixtures.root.appendingPathComponent("wordpress-ios/WordPress/Classes")
 
     /// Accounts and the identifiers the policy gave them, kept for the whole run.

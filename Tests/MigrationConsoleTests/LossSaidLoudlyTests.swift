@@ -11,7 +11,7 @@ import XCTest
 /// dropped entity with its rows and each dropped property, in the error colour, at the top; the
 /// result's row table lists the entity as dropped; no step that dropped data is said to have the
 /// same rows before and after. Wire's 2.3 → current drops `PersonalInvitation` with every row.
-final class LossSaidLoudlyTests: XCTestCase {
+final class LossSaidLoudlyTests: FixtureTestCase {
     func testAStepThatDropsAnEntityNamesItWithItsRows() throws {
         let bundle = try ModelBundle.read(
             at: try XCTUnwrap(Fixtures.files(where: { $0.lastPathComponent == "zmessaging.xcdatamodeld" }).first))

@@ -11,7 +11,7 @@ import XCTest
 /// gives them back, `q` quits only from the top, and the number keys and Shift-Tab reach the
 /// screens. WooCommerce 9 → 10's mapping model has an expression (`statusKey = $source.status`)
 /// no key reached at 80×24 or 120×40.
-final class PaneTests: XCTestCase {
+final class PaneTests: FixtureTestCase {
     private func wooCommerce(width: Int, height: Int) throws -> ConsoleState {
         let folder = try XCTUnwrap(
             Fixtures.files(where: { $0.lastPathComponent == "WooCommerceModelV9toV10.xcmappingmodel" }).first

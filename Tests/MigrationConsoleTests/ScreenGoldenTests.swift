@@ -7,10 +7,6 @@ import XCTest
 /// `Screens/*.txt`: the characters, then every cell's style, so a lost highlight fails too.
 /// `RECORD_SCREENS=1 swift test --filter ScreenGoldenTests` re-records them.
 final class ScreenGoldenTests: XCTestCase {
-    static let screensFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-        .appendingPathComponent("Screens")
-
     private func browsing(_ base: ConsoleState) -> [(String, ConsoleState)] {
         var result: [(String, ConsoleState)] = [("versions", base)]
         var state = base
@@ -131,23 +127,7 @@ final class ScreenGoldenTests: XCTestCase {
     }
 
     private func check(_ grid: Grid, named name: String, file: StaticString = #filePath, line: UInt = #line) throws {
-        let url = Self.screensFolder.appendingPathComponent("\(name).txt")
-        let record = ProcessInfo.processInfo.environment["RECORD_SCREENS"] == "1"
-        guard !record, let expected = try? String(contentsOf: url, encoding: .utf8) else {
-            try FileManager.default.createDirectory(at: Self.screensFolder, withIntermediateDirectories: true)
-            try grid.golden.write(to: url, atomically: true, encoding: .utf8)
-            if !record { XCTFail("recorded \(name).txt; look at it, then run again", file: file, line: line) }
-            return
-        }
-        if grid.golden != expected {
-            let got = grid.golden.split(separator: "\n", omittingEmptySubsequences: false),
-                want = expected.split(separator: "\n", omittingEmptySubsequences: false)
-            let first =
-                zip(got, want).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(got.count, want.count)
-            XCTFail(
-                "\(name).txt differs at line \(first + 1):\n  got:  \(first < got.count ? got[first] : "")\n  want: \(first < want.count ? want[first] : "")",
-                file: file, line: line)
-        }
+        try ScreenGolden.check(grid, named: name, file: file, line: line)
     }
 
     func testEveryScreenAtBothSizes() throws {
@@ -187,7 +167,7 @@ final class ScreenGoldenTests: XCTestCase {
     /// The goldens are the console's documentation: every screen README and docs/Console.md show
     /// is one of them, as it is.
     func testTheREADMEShowsGoldenScreens() throws {
-        let root = Self.screensFolder.deletingLastPathComponent()
+        let root = ScreenGolden.folder.deletingLastPathComponent()
         let shown = [
             "README.md": ["versions.80x24"],
             "docs/Console.md": [
@@ -198,7 +178,7 @@ final class ScreenGoldenTests: XCTestCase {
             let document = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
             for name in names {
                 let golden = try String(
-                    contentsOf: Self.screensFolder.appendingPathComponent("\(name).txt"), encoding: .utf8)
+                    contentsOf: ScreenGolden.folder.appendingPathComponent("\(name).txt"), encoding: .utf8)
                 let legend = try XCTUnwrap(golden.range(of: "── styles:"))
                 let text = String(golden[..<legend.lowerBound])
                 XCTAssertTrue(document.contains("```\n" + text + "```"), "\(file) shows \(name) as its golden has it")

@@ -8,9 +8,9 @@ import XCTest
 
 /// The console at a real app's scale (issue 31): Wire's 90 versions with the store at 2.3 and
 /// its plan of many findings, rendered at 80×24 and 120×40 and compared with goldens in
-/// `Screens/` (`RECORD_SCREENS=1` re-records, as for ``ScreenGoldenTests``); then the promises
+/// `Screens/` (``ScreenGolden``'s rule: `RECORD_SCREENS=1` re-records); then the promises
 /// the goldens cannot state alone: every row reachable, the selection always in view.
-final class WireScaleScreenTests: XCTestCase {
+final class WireScaleScreenTests: FixtureTestCase {
     /// A copy of Wire's `store2-3`, planned straight to the current version.
     private func wire(width: Int, height: Int) throws -> ConsoleState {
         let store = try XCTUnwrap(
@@ -25,15 +25,8 @@ final class WireScaleScreenTests: XCTestCase {
             glyphs: .unicode)
     }
 
-    private func check(_ state: ConsoleState, _ name: String) throws {
-        let grid = Screens.render(state)
-        let url = ScreenGoldenTests.screensFolder.appendingPathComponent("\(name).txt")
-        if ProcessInfo.processInfo.environment["RECORD_SCREENS"] != nil {
-            try grid.golden.write(to: url, atomically: true, encoding: .utf8)
-            return
-        }
-        let expected = try String(contentsOf: url, encoding: .utf8)
-        XCTAssertEqual(grid.golden, expected, "\(name) differs; RECORD_SCREENS=1 re-records it")
+    private func check(_ state: ConsoleState, _ name: String, line: UInt = #line) throws {
+        try ScreenGolden.check(Screens.render(state), named: name, line: line)
     }
 
     func testWireScreensAtBothSizes() throws {

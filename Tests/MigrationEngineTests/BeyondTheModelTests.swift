@@ -13,7 +13,7 @@ import XCTest
 /// changes, not carried by a mapping step; derived-attribute triggers made for the destination
 /// after every step; an app's table kept in place and named where a mapping step leaves it; an
 /// app's index named as dropped. Every one of them is in the plan's words.
-final class BeyondTheModelTests: XCTestCase {
+final class BeyondTheModelTests: FixtureTestCase {
     private struct Subject {
         let path: String
         let bundle: ModelBundle

@@ -10,7 +10,7 @@ import XCTest
 /// The real objc.io `Model1.sqlite` migrated Model1 → Model2 → Model3 with the real Xcode mapping
 /// models (two passes for 2 → 3, `Model2_to_Model3_User` first) and the Swift policies registered
 /// under the names those files use; then every check of coredata-formats.md §e1, in plain SQL.
-final class BooksMigrationTests: XCTestCase {
+final class BooksMigrationTests: FixtureTestCase {
     func testRealStoreMigratesToModel3() throws {
         let store = try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent == "Model1.sqlite" })
         let path = try Fixtures.copyStore(store, into: try scratchDirectory()).path

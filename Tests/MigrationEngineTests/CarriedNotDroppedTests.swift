@@ -9,7 +9,7 @@ import XCTest
 /// reads is carried, and said so (WooCommerce 9 → 10 copies `$source.status` into `statusKey`;
 /// the console once showed "Dropped, as planned: Order.status removed" in red). A custom policy
 /// decides what becomes of its entity's properties; only what no entity mapping reads is lost.
-final class CarriedNotDroppedTests: XCTestCase {
+final class CarriedNotDroppedTests: FixtureTestCase {
     private let model = Fixtures.root.appendingPathComponent("woocommerce-ios/Storage/Storage/Model")
 
     func testAPropertyAMappingReadsIsCarriedNotDropped() throws {

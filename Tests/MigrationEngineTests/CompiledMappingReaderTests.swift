@@ -6,7 +6,7 @@ import XCTest
 
 /// The compiled mapping model `V2toV3.cdm` against the `.xcmappingmodel` it was compiled from,
 /// its versions found by entity hashes, and damaged `.cdm` files refused with a `MappingError`.
-final class CompiledMappingReaderTests: XCTestCase {
+final class CompiledMappingReaderTests: FixtureTestCase {
     static let sample = Fixtures.root.appendingPathComponent("CoreDataPlus/Tests/Resources/SampleModel")
     static let compiled = sample.appendingPathComponent("Fixtures/V2toV3.cdm")
     static let source = sample.appendingPathComponent("MappingModels/V2toV3.xcmappingmodel")

@@ -12,7 +12,7 @@ import XCTest
 /// at V1 … V5. The app upgrades with Core Data's automatic migration, straight to the current
 /// version; every store must come out with each folder's favorites and children in the order it
 /// had them, read here with plain SQL from the store Core Data wrote.
-final class DuckDuckGoBookmarksTests: XCTestCase {
+final class DuckDuckGoBookmarksTests: FixtureTestCase {
     static let folder = Fixtures.root.appendingPathComponent("duckduckgo-BrowserServicesKit")
 
     /// The stores of the bookmarks model, with the bundle their version is in.

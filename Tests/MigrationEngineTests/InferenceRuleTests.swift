@@ -372,7 +372,7 @@ final class InferenceRuleTests: XCTestCase {
 
 /// P10 and P11: a relationship whose destination entity changes, and a to-many that becomes the
 /// inverse of a to-one. Core Data infers both; what the links become is said in the plan.
-final class ChangedDestinationTests: XCTestCase {
+final class ChangedDestinationTests: FixtureTestCase {
     private func version(_ name: String, _ body: String) throws -> ModelBundle.Version { try modelVersion(name, body) }
 
     private let revision =

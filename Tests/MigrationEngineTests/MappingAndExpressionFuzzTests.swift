@@ -12,7 +12,7 @@ import XCTest
 /// that parse are also printed and evaluated on hostile values (`Int64.min`, infinities, NaN).
 ///
 /// `CHRYSALIS_FUZZ_INPUTS=100000 swift test --filter MappingAndExpressionFuzzTests` is the full run.
-final class MappingAndExpressionFuzzTests: XCTestCase {
+final class MappingAndExpressionFuzzTests: FixtureTestCase {
     static let yamlFiles = FuzzSeeds.files { $0.path.hasSuffix(".mapping.yaml") }
     static let xcmappingFiles = FuzzSeeds.files { $0.lastPathComponent == "xcmapping.xml" }
 

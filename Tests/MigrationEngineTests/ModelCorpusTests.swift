@@ -11,7 +11,7 @@ import XCTest
 /// made at every version Core Data loads, and every pair of consecutive versions is planned and
 /// its inferred steps migrated and checked row by row, or refused with Core Data's own reason.
 /// A bundle dropped into the fixtures is tested here without a code change.
-final class ModelCorpusTests: XCTestCase {
+final class ModelCorpusTests: FixtureTestCase {
     /// Every model in the fixtures: each `.xcdatamodeld`, and each `.xcdatamodel` outside one.
     static let models: [URL] = Fixtures.files { url in
         url.pathExtension == "xcdatamodeld"
@@ -20,6 +20,22 @@ final class ModelCorpusTests: XCTestCase {
 
     /// The bundle at `url`, a lone version read as a bundle of one.
     static func read(_ url: URL) throws -> ModelBundle {
+        guard let read = bundles[url] else { return try readFile(url) }
+        return try read.get()
+    }
+
+    /// Every model of ``models``, read once for the four tests (as many at once as there are
+    /// processors): each reads every bundle, and the corpus holds hundreds.
+    private static let bundles: [URL: Result<ModelBundle, Error>] = {
+        let models = ModelCorpusTests.models
+        let read = Slots<Result<ModelBundle, Error>>(count: models.count)
+        DispatchQueue.concurrentPerform(iterations: models.count) { index in
+            read.set(index, Result { try readFile(models[index]) })
+        }
+        return Dictionary(uniqueKeysWithValues: zip(models, read.values.map { $0! }))
+    }()
+
+    private static func readFile(_ url: URL) throws -> ModelBundle {
         guard url.pathExtension == "xcdatamodel" else { return try ModelBundle.read(at: url) }
         let name = url.deletingPathExtension().lastPathComponent
         return ModelBundle(
@@ -63,44 +79,57 @@ final class ModelCorpusTests: XCTestCase {
     func testEveryMappingModelReadsAndResolvesAgainstTheVersionsItFits() throws {
         let files = Fixtures.files { $0.pathExtension == "xcmappingmodel" }
         XCTAssertFalse(files.isEmpty)
-        var resolved = 0, unfit: [String] = [], appCode: [String] = [], bundles: [URL: [ModelBundle]] = [:]
-        for file in files {
+        let verdicts = Slots<MappingVerdict>(count: files.count)
+        // Each file on its own: as many at once as there are processors.
+        DispatchQueue.concurrentPerform(iterations: files.count) { index in
+            verdicts.set(index, Self.verdict(on: files[index]))
+        }
+        var resolved = 0, unfit: [String] = [], appCode: [String] = []
+        for (file, verdict) in zip(files, verdicts.values) {
             let name = String(file.path.dropFirst(Fixtures.root.path.count + 1))
-            let mapping: MappingModel
-            do { mapping = try XCMappingReader.read(at: file) } catch {
-                XCTFail("\(name): \(error)")
-                continue
-            }
-            let repository = Self.repository(of: file)
-            let near =
-                bundles[repository]
-                ?? Self.models.filter { $0.path.hasPrefix(repository.path + "/") }.compactMap { try? Self.read($0) }
-            bundles[repository] = near
-            let fits = near.compactMap { bundle in mapping.resolvingVersions(in: bundle).map { (bundle, $0) } }
-            guard let (bundle, found) = fits.first,
-                let source = bundle.version(named: found.sourceVersion),
-                let destination = bundle.version(named: found.destinationVersion)
-            else {
-                unfit.append(name)
-                continue
-            }
-            do {
-                _ = try found.resolved(source: source.model, destination: destination.model)
-                resolved += 1
-            } catch {
-                // A value expression that calls the app's own Objective-C is the app's code, which
-                // a policy registered for its entity mapping stands in for.
-                if "\(error)".contains("a class method of the app's, which Chrysalis cannot run") {
-                    appCode.append(name)
-                } else {
-                    XCTFail("\(name): \(found.sourceVersion) → \(found.destinationVersion): \(error)")
-                }
+            switch verdict {
+            case .resolved?: resolved += 1
+            case .fitsNoVersion?: unfit.append(name)
+            case .callsTheAppsCode?: appCode.append(name)
+            case .failed(let error)?: XCTFail("\(name): \(error)")
+            case nil: XCTFail("\(name): not checked")
             }
         }
         print(
             "Mapping models: \(files.count) read, \(resolved) resolved against the versions they fit, "
                 + "\(appCode.count) calling the app's own code: \(appCode.joined(separator: "; ")); "
                 + "\(unfit.count) fit no version of their repository's bundles: \(unfit.joined(separator: "; "))")
+    }
+
+    /// What became of one mapping model.
+    enum MappingVerdict {
+        case resolved, fitsNoVersion, callsTheAppsCode
+        case failed(String)
+    }
+
+    /// The mapping model `file` read, and resolved against the first two versions of a bundle of
+    /// its repository it fits.
+    static func verdict(on file: URL) -> MappingVerdict {
+        let mapping: MappingModel
+        do { mapping = try XCMappingReader.read(at: file) } catch { return .failed("\(error)") }
+        let repository = repository(of: file)
+        let near = models.filter { $0.path.hasPrefix(repository.path + "/") }.compactMap { try? read($0) }
+        let fits = near.compactMap { bundle in mapping.resolvingVersions(in: bundle).map { (bundle, $0) } }
+        guard let (bundle, found) = fits.first,
+            let source = bundle.version(named: found.sourceVersion),
+            let destination = bundle.version(named: found.destinationVersion)
+        else { return .fitsNoVersion }
+        do {
+            _ = try found.resolved(source: source.model, destination: destination.model)
+            return .resolved
+        } catch {
+            // A value expression that calls the app's own Objective-C is the app's code, which
+            // a policy registered for its entity mapping stands in for.
+            guard "\(error)".contains("a class method of the app's, which Chrysalis cannot run") else {
+                return .failed("\(found.sourceVersion) → \(found.destinationVersion): \(error)")
+            }
+            return .callsTheAppsCode
+        }
     }
 
     /// Every model reads, and every version Core Data loads makes a store carrying its hashes:
@@ -327,11 +356,18 @@ private final class Memo<Key: Hashable, Value>: @unchecked Sendable {
     }
 }
 
-/// Errors of concurrent checks, by index.
-private final class Outcomes: @unchecked Sendable {
-    private var slots: [Error?]
+/// What concurrent work made, by index.
+private final class Slots<Value>: @unchecked Sendable {
+    private var slots: [Value?]
     private let lock = NSLock()
     init(count: Int) { slots = Array(repeating: nil, count: count) }
-    func set(_ index: Int, _ error: Error?) { lock.withLock { slots[index] = error } }
-    var errors: [Error?] { lock.withLock { slots } }
+    func set(_ index: Int, _ value: Value?) { lock.withLock { slots[index] = value } }
+    var values: [Value?] { lock.withLock { slots } }
+}
+
+/// Errors of concurrent checks, by index.
+private typealias Outcomes = Slots<Error>
+
+extension Slots where Value == Error {
+    var errors: [Error?] { values }
 }

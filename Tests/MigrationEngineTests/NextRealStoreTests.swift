@@ -11,7 +11,7 @@ import XCTest
 /// comparing with them, not reading the result through Chrysalis, is what finds a layout Chrysalis
 /// forgives itself. The app's releases are in its stores' names (`store2-48-0`, `Bookmarks_V4`),
 /// which order each folder's stores; a store dropped into the fixtures is tried without a code change.
-final class NextRealStoreTests: XCTestCase {
+final class NextRealStoreTests: FixtureTestCase {
     /// One real store and the bundle version it is at (nil: no version has its hashes).
     struct RealStore {
         var url: URL
@@ -41,35 +41,75 @@ final class NextRealStoreTests: XCTestCase {
     static func mappings(near url: URL) -> [MappingModel] { ModelCorpusTests.mappings(near: url) }
 
     func testEveryRealStoreMigratedToTheNextStoresVersionIsThatStore() throws {
+        let steps = try Self.steps(), directory = try scratchDirectory()
+        // Each migration on copies of its own, as many at once as there are processors; compared
+        // afterwards on the test's thread.
+        let outcomes = Array(steps.enumerated()).concurrentMap { index, step in
+            try step.migrated(in: directory.appendingPathComponent("\(index)"))
+        }
         var compared: [String] = [], verdicts: [String] = []
-        for history in try Self.histories() {
-            // A folder's stores share the bundle of those a version matches.
-            guard let bundleURL = history.compactMap(\.bundle).first else { continue }
-            let bundle = try ModelBundle.read(at: bundleURL)
-            let mappings = Self.mappings(near: bundleURL)
-            for (store, next) in zip(history, history.dropFirst()) {
-                guard let target = next.version, store.version != target else { continue }
-                let label = "\(store.url.lastPathComponent) → \(target) (\(next.url.lastPathComponent))"
-                let path = try Fixtures.copyStore(store.url, into: try scratchDirectory()).path
-                do {
-                    let plan = try MigrationPlan.make(
-                        store: path, bundle: bundle, mappings: mappings, to: target, strategy: .automatic)
-                    _ = try MigrationRunner.run(plan, store: path)
-                } catch let error as MigrationError where ModelCorpusTests.isCoreDatasVerdict(error) {
-                    verdicts.append("\(label): \(error)")
-                    continue
-                }
-                let real = try SchemaSnapshot.read(try Fixtures.copyStore(next.url, into: try scratchDirectory()).path)
-                let before = try SchemaSnapshot.read(
-                    try Fixtures.copyStore(store.url, into: try scratchDirectory()).path)
-                compare(try SchemaSnapshot.read(path), real, label, before: before)
-                compared.append(label)
+        for (step, outcome) in zip(steps, outcomes) {
+            switch try outcome.get() {
+            case .refused(let verdict):
+                verdicts.append("\(step.label): \(verdict)")
+            case .migrated(let ours, let real, let before):
+                compare(ours, real, step.label, before: before)
+                compared.append(step.label)
             }
         }
         XCTAssertFalse(compared.isEmpty)
         print(
             "Next real store: \(compared.count) migrations compared with the store Core Data wrote, "
                 + "\(verdicts.count) refused as Core Data refuses them:\n" + verdicts.joined(separator: "\n"))
+    }
+
+    /// One real store, to be migrated to the version of the folder's next one.
+    struct Step: Sendable {
+        var bundle: ModelBundle
+        var mappings: [MappingModel]
+        var store: URL, next: URL
+        var target: String
+        var label: String { "\(store.lastPathComponent) → \(target) (\(next.lastPathComponent))" }
+
+        enum Outcome: Sendable {
+            case refused(String)
+            case migrated(ours: SchemaSnapshot, real: SchemaSnapshot, before: SchemaSnapshot)
+        }
+
+        /// The store, copied into `directory` and migrated as Core Data's automatic migration
+        /// does, with its schema before and the next real store's.
+        func migrated(in directory: URL) throws -> Outcome {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let path = try Fixtures.copyStore(store, into: directory).path
+            do {
+                let plan = try MigrationPlan.make(
+                    store: path, bundle: bundle, mappings: mappings, to: target, strategy: .automatic)
+                _ = try MigrationRunner.run(plan, store: path)
+            } catch let error as MigrationError where ModelCorpusTests.isCoreDatasVerdict(error) {
+                return .refused("\(error)")
+            }
+            let copies = directory.appendingPathComponent("copies")
+            try FileManager.default.createDirectory(at: copies, withIntermediateDirectories: true)
+            let real = try SchemaSnapshot.read(try Fixtures.copyStore(next, into: copies).path)
+            let originals = directory.appendingPathComponent("originals")
+            try FileManager.default.createDirectory(at: originals, withIntermediateDirectories: true)
+            let before = try SchemaSnapshot.read(try Fixtures.copyStore(store, into: originals).path)
+            return .migrated(ours: try SchemaSnapshot.read(path), real: real, before: before)
+        }
+    }
+
+    /// Each real store but a folder's last, with the version of the one after it.
+    static func steps() throws -> [Step] {
+        try histories().flatMap { history -> [Step] in
+            // A folder's stores share the bundle of those a version matches.
+            guard let bundleURL = history.compactMap(\.bundle).first else { return [] }
+            let bundle = try ModelBundle.read(at: bundleURL)
+            let mappings = Self.mappings(near: bundleURL)
+            return zip(history, history.dropFirst()).compactMap { store, next in
+                guard let target = next.version, store.version != target else { return nil }
+                return Step(bundle: bundle, mappings: mappings, store: store.url, next: next.url, target: target)
+            }
+        }
     }
 
     /// Ours has Core Data's tables and each one's columns, and every index Core Data's store has,

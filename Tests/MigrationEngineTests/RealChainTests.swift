@@ -9,7 +9,7 @@ import XCTest
 /// Every lightweight chain in the fixtures: a copy of the older real store, migrated in place,
 /// must look like the newer real store — tables, columns, indexes, Z_PRIMARYKEY, hashes — with
 /// every row kept.
-final class RealChainTests: XCTestCase {
+final class RealChainTests: FixtureTestCase {
     /// Differences a Chrysalis-migrated store is expected to have, with the reason.
     static let justified: Set<String> = [
         "Z_MODELCACHE"  // dropped: it would describe the old model (see the issue note)

@@ -16,7 +16,7 @@ import XCTest
 /// inferred step of a dry run must keep every row, value and link (``InferredStepRecorder``).
 ///
 /// `CHRYSALIS_FUZZ_INPUTS=100000 swift test --filter StoreFileFuzzTests` is the full run.
-final class StoreFileFuzzTests: XCTestCase {
+final class StoreFileFuzzTests: FixtureTestCase {
     /// A store to mutate with what the commands need beside it.
     struct Subject {
         var seed: StoreSeed

@@ -9,7 +9,7 @@ import XCTest
 /// mapping models: what Core Data's automatic migration does and refuses, and what an app's
 /// iterative migrator does (WordPress's and WooCommerce's `CoreDataIterativeMigrator`). The
 /// expectations are derived from the fixtures: every mapping model the apps ship is tried.
-final class StrategyTests: XCTestCase {
+final class StrategyTests: FixtureTestCase {
     private struct App {
         let bundle: ModelBundle
         let mappings: [MappingModel]

@@ -8,7 +8,7 @@ import XCTest
 
 /// The wibosco example chains, each step from the older real store, with the real mapping models
 /// where the project had them, compared with the newer real store Core Data wrote.
-final class WiboscoChainTests: XCTestCase {
+final class WiboscoChainTests: FixtureTestCase {
     /// The original project's `Post2ToPost3MigrationPolicy` (its code is not in the fixtures; this
     /// does what its stores show): every post gets a Color holding its old hex string.
     struct ColorPolicy: EntityMigrationPolicy {

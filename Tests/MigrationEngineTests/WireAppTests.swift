@@ -17,7 +17,7 @@ import XCTest
 /// are equal, and an attribute never pairs with a relationship. A paired attribute keeps its
 /// values (numbers compared as numbers: Boolean → Integer 32 keeps 1), a new one holds its
 /// model default, a paired relationship keeps its links.
-final class WireAppTests: XCTestCase {
+final class WireAppTests: FixtureTestCase {
     static let bundleURL = Fixtures.root.appendingPathComponent("wire-ios-data-model/Resources/zmessaging.xcdatamodeld")
     static let storesURL = Fixtures.root.appendingPathComponent("wire-ios-data-model/Tests/Resources")
     private static let bundle = Result { try ModelBundle.read(at: bundleURL) }

@@ -8,7 +8,7 @@ import XCTest
 /// A second shipped app's whole history (WooCommerce iOS: every version of its model and its
 /// mapping model for 9 → 10), migrated the way the app does it: one step per consecutive
 /// version, the app's mapping model where it matches by hashes, an inferred mapping elsewhere.
-final class WooCommerceAppTests: XCTestCase {
+final class WooCommerceAppTests: FixtureTestCase {
     static let folder = Fixtures.root.appendingPathComponent("woocommerce-ios/Storage/Storage/Model")
     private static let bundle = Result {
         try ModelBundle.read(at: folder.appendingPathComponent("WooCommerce.xcdatamodeld"))

@@ -189,7 +189,7 @@ final class SharedContainerTests: XCTestCase {
 
 /// A compiled model whose entity is its own superentity: the XML form was refused, the compiled
 /// form read without complaint (issue 29 §4). Both are refused now, naming the entity.
-final class ArchivedHierarchyTests: XCTestCase {
+final class ArchivedHierarchyTests: FixtureTestCase {
     func testAnEntityThatIsItsOwnSuperentityIsRefusedInACompiledModel() throws {
         let mom = Fixtures.root.appendingPathComponent(
             "CoreDataPlus/Tests/Resources/SampleModel/Fixtures/SampleModel.momd/SampleModel.mom")

@@ -1,25 +1,27 @@
 import Foundation
 import ObjectModel
-import Synchronization
 import TestSupport
 import XCTest
 
 /// Every real model file in the fixtures loads, and survives a write → read round trip.
-final class ModelBundleFixtureTests: XCTestCase {
+final class ModelBundleFixtureTests: FixtureTestCase {
     func testEveryContentsFileLoads() throws {
         let files = Fixtures.files { $0.lastPathComponent == "contents" && $0.path.contains(".xcdatamodel/") }
         XCTAssertGreaterThanOrEqual(files.count, 28)
-        for file in files {
-            XCTAssertNoThrow(try ModelXMLReader.read(contentsOf: file), file.path)
+        for (file, read) in zip(files, files.concurrentMap { try ModelXMLReader.read(contentsOf: $0) }) {
+            XCTAssertNoThrow(try read.get(), file.path)
         }
     }
 
     func testEveryBundleLoadsWithItsCurrentVersion() throws {
         let bundles = Fixtures.files { $0.pathExtension == "xcdatamodeld" }
         XCTAssertGreaterThanOrEqual(bundles.count, 7)
-        for url in bundles {
+        let current = bundles.concurrentMap { url in
             let bundle = try ModelBundle.read(at: url)
-            XCTAssertNotNil(bundle.version(named: bundle.currentVersionName), url.path)
+            return bundle.version(named: bundle.currentVersionName) != nil
+        }
+        for (url, found) in zip(bundles, current) {
+            XCTAssertTrue(try found.get(), url.path)
         }
         let objcio = try ModelBundle.read(
             at: Fixtures.root.appendingPathComponent(
@@ -41,27 +43,27 @@ final class ModelBundleFixtureTests: XCTestCase {
     func testWriteThenReadGivesAnEqualBundleWithEqualHashes() throws {
         let directory = try Fixtures.temporaryDirectory(for: self)
         let urls = Fixtures.files(where: { $0.pathExtension == "xcdatamodeld" })
-        // Each bundle written and read back on its own, as many at once as there are
-        // processors; compared afterwards on the test's thread.
-        let read = Mutex([Result<(ModelBundle, ModelBundle), Error>?](repeating: nil, count: urls.count))
-        DispatchQueue.concurrentPerform(iterations: urls.count) { index in
-            let outcome = Result {
-                let original = try ModelBundle.read(at: urls[index])
-                let copy = directory.appendingPathComponent("\(index)").appendingPathComponent(
-                    urls[index].lastPathComponent)
-                try original.write(to: copy)
-                return (original, try ModelBundle.read(at: copy))
-            }
-            read.withLock { $0[index] = outcome }
-        }
-        for (url, outcome) in zip(urls, read.withLock { $0 }) {
-            let (original, reread) = try XCTUnwrap(outcome).get()
-            XCTAssertEqual(reread, original, url.path)
+        // Each bundle written, read back and compared on its own, as many at once as there are
+        // processors; what differs is asserted afterwards on the test's thread.
+        let differences = Array(urls.indices).concurrentMap { index -> [String] in
+            let original = try ModelBundle.read(at: urls[index])
+            let copy = directory.appendingPathComponent("\(index)").appendingPathComponent(
+                urls[index].lastPathComponent)
+            try original.write(to: copy)
+            let reread = try ModelBundle.read(at: copy)
+            var differences = reread == original ? [] : ["the bundle read back is not the bundle written"]
             for (before, after) in zip(original.versions, reread.versions) {
-                XCTAssertEqual(VersionHash.entityHashes(of: after.model), VersionHash.entityHashes(of: before.model))
-                XCTAssertEqual(
-                    VersionHash.versionChecksum(of: after.model), VersionHash.versionChecksum(of: before.model))
+                if VersionHash.entityHashes(of: after.model) != VersionHash.entityHashes(of: before.model) {
+                    differences.append("\(before.name): entity hashes differ")
+                }
+                if VersionHash.versionChecksum(of: after.model) != VersionHash.versionChecksum(of: before.model) {
+                    differences.append("\(before.name): version checksum differs")
+                }
             }
+            return differences
+        }
+        for (url, found) in zip(urls, differences) {
+            XCTAssertEqual(try found.get(), [], url.path)
         }
     }
 

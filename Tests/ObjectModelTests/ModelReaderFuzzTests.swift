@@ -8,7 +8,7 @@ import XCTest
 ///
 /// `CHRYSALIS_FUZZ_INPUTS=100000 swift test --filter ModelReaderFuzzTests` is the full run; the
 /// default is small enough for every `swift test`.
-final class ModelReaderFuzzTests: XCTestCase {
+final class ModelReaderFuzzTests: FixtureTestCase {
     static let xmlTokens = [
         "<", ">", "</", "/>", "\"", "'", "&", "&amp;", "&#0;", "&#x10FFFF;", "&undefined;", "<![CDATA[", "]]>", "<!--",
         "-->",

@@ -4,7 +4,7 @@ import TestSupport
 import XCTest
 
 /// Version hashes recomputed from real Xcode models must equal what real Core Data wrote.
-final class VersionHashFixtureTests: XCTestCase {
+final class VersionHashFixtureTests: FixtureTestCase {
     func testEveryVerifiedStoreHasTheHashesItsModelComputes() throws {
         let pairs = try Fixtures.verifiedPairs()
         XCTAssertGreaterThanOrEqual(pairs.count, 15, "VERIFICATION.txt pairs fewer stores than expected")

@@ -9,7 +9,7 @@ import XCTest
 /// Entities "with the same properties" are compared: same parents, and the same stored
 /// properties by name, kind and optionality. Their hashes must be equal; any other pair is a real
 /// edit between the two files and must hash differently (so no comparison is vacuous).
-final class XcodeThreeModelTests: XCTestCase {
+final class XcodeThreeModelTests: FixtureTestCase {
     /// Every Xcode 3 version folder in the fixtures: `elements` and no `contents`.
     static let folders: [URL] = Fixtures.files { url in
         let folder = url.deletingLastPathComponent()

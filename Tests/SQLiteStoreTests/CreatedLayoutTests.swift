@@ -7,7 +7,7 @@ import XCTest
 
 /// A new empty store made by Chrysalis has the layout Core Data gave the real store of the same
 /// model version: the same tables, columns (names and declared types), indexes and entity rows.
-final class CreatedLayoutTests: XCTestCase {
+final class CreatedLayoutTests: FixtureTestCase {
     /// Differences that are expected, each with its reason.
     private let justified: [String: String] = [
         // Core Data archives the model it saved with; Chrysalis records the model by its hashes

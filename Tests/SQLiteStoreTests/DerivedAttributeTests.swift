@@ -8,7 +8,7 @@ import XCTest
 /// Core Data's derived-attribute triggers, predicted from a model and compared text for text
 /// with every store in the fixtures that has any (CoreDataPlus `SampleModel2_V*`, whose model
 /// exists only in its `Z_MODELCACHE`).
-final class DerivedAttributeTests: XCTestCase {
+final class DerivedAttributeTests: FixtureTestCase {
     /// Every fixture store with a `Z_DA_` trigger, found by reading them all.
     private func storesWithTriggers() throws -> [URL] {
         try Fixtures.stores.filter { store in

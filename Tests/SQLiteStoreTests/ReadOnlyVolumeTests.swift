@@ -6,7 +6,7 @@ import XCTest
 /// A WAL store whose rows are all in its `-wal`, without a `-shm`, on a read-only volume: SQLite
 /// can create no `-shm` there, so the store is read through a private copy — every row, nothing
 /// written where it lies. Needs root to mount the volume (CI runs as root); skipped otherwise.
-final class ReadOnlyVolumeTests: XCTestCase {
+final class ReadOnlyVolumeTests: FixtureTestCase {
     func testAWALStoreWithoutItsShmOnAReadOnlyVolumeIsReadWhole() throws {
         let tiny = try TinyVolume(megabytes: 4, test: self)
         let volume = tiny.root

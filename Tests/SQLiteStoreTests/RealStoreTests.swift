@@ -6,7 +6,7 @@ import TestSupport
 import XCTest
 
 /// Every real store in the fixtures opens, reports its metadata, and is recognised.
-final class RealStoreTests: XCTestCase {
+final class RealStoreTests: FixtureTestCase {
     func testEveryStoreOpensAndItsCachedModelReproducesItsHashes() throws {
         let stores = Fixtures.stores, verified = try Fixtures.verification()
         XCTAssertEqual(stores.map(\.path), verified.map(\.store.path), "every store the fixtures hold has its verdicts")

@@ -12,7 +12,7 @@ import XCTest
 /// crash or hang. The seeds are read with plain SQL from copies of the real stores.
 ///
 /// `CHRYSALIS_FUZZ_INPUTS=100000 swift test --filter StoreDecoderFuzzTests` is the full run.
-final class StoreDecoderFuzzTests: XCTestCase {
+final class StoreDecoderFuzzTests: FixtureTestCase {
     /// Each real store's metadata plist and model cache blob.
     static let blobs: (plists: [[UInt8]], caches: [[UInt8]]) = {
         var plists: [[UInt8]] = [], caches: [[UInt8]] = []

@@ -6,7 +6,7 @@ import TestSupport
 import XCTest
 
 /// Stores are written only when asked, and never in a way that loses what was there.
-final class StoreSafetyTests: XCTestCase {
+final class StoreSafetyTests: FixtureTestCase {
     private func digest(_ path: String) throws -> Data {
         Data(SHA256.hash(data: try Data(contentsOf: URL(fileURLWithPath: path))))
     }
@@ -48,7 +48,7 @@ final class StoreSafetyTests: XCTestCase {
 
 /// Core Data's derived-attribute triggers call SQL functions plain SQLite lacks; Chrysalis
 /// registers them, so writes to such stores work (and the triggers do their job).
-final class DerivedAttributeTriggerTests: XCTestCase {
+final class DerivedAttributeTriggerTests: FixtureTestCase {
     func testWritesFiringDerivedAttributeTriggersSucceed() throws {
         let copy = try copyOfFixture(
             try XCTUnwrap(Fixtures.stores.first { $0.lastPathComponent == "SampleModel2_V1.sqlite" }))

@@ -5,10 +5,32 @@ import ObjectModel
 /// The real Xcode and Core Data files in `../shared/fixtures/coredata`, beside the project root,
 /// and scratch space to copy them into (fixtures are never opened in place).
 public enum Fixtures {
-    /// The fixtures folder.
-    public static let root = URL(fileURLWithPath: #filePath)
+    /// The fixtures folder: `CHRYSALIS_FIXTURES`, when set, else `../shared/fixtures/coredata`.
+    public static let root =
+        ProcessInfo.processInfo.environment["CHRYSALIS_FIXTURES"].map { URL(fileURLWithPath: $0) }
+        ?? URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("shared/fixtures/coredata")
+
+    /// Whether the fixtures are there: their index, `VERIFICATION.txt`, is a file.
+    public static var present: Bool {
+        var isFolder: ObjCBool = false
+        return FileManager.default.fileExists(
+            atPath: root.appendingPathComponent("VERIFICATION.txt").path, isDirectory: &isFolder)
+            && !isFolder.boolValue
+    }
+
+    /// What a test that needs the fixtures says where they are missing: one sentence, the fix in it.
+    public static var missing: String {
+        """
+        the Core Data fixtures are not at \(root.path): these tests read real files written by Xcode and \
+        Core Data from ../shared/fixtures/coredata, beside the project root (README, "Prerequisites"); \
+        put them there, or set CHRYSALIS_FIXTURES to where they are
+        """
+    }
+
+    /// Skips the test (or, in CI, fails it) unless the fixtures are there.
+    public static func require() throws { try EndToEnd.require(present, missing) }
 
     /// Every file under the fixtures whose path satisfies `predicate`, sorted.
     public static func files(where predicate: (URL) -> Bool) -> [URL] {

@@ -3,8 +3,8 @@ import GRDB
 
 /// A store's schema as plain values, read with SQL, for comparing a store Chrysalis created with
 /// one Core Data created.
-public struct SchemaSnapshot: Equatable {
-    public struct Index: Hashable, CustomStringConvertible {
+public struct SchemaSnapshot: Equatable, Sendable {
+    public struct Index: Hashable, Sendable, CustomStringConvertible {
         public init(name: String, table: String, columns: [String], isUnique: Bool) {
             self.name = name
             self.table = table
