@@ -2,11 +2,15 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// A package under `Examples/`, built as a user would build it (its own manifest, its own build
-/// folder), and its executable run.
+/// A package under `Examples/`, built as a user would build it (its own manifest), and its
+/// executable run.
 struct ExamplePackage {
     static let project = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
+    /// The examples' one build folder: each builds Chrysalis and its dependencies from scratch
+    /// (about 100 s on two cores), so they share it, and the second example reuses what the
+    /// first compiled (seconds). A user's own build of one example uses its own `.build`.
+    static let scratch = project.appendingPathComponent("Examples/.build")
 
     /// The package's folder.
     let folder: URL
@@ -28,7 +32,9 @@ struct ExamplePackage {
         }
         let build = Process()
         build.executableURL = URL(fileURLWithPath: swift)
-        build.arguments = ["build", "--package-path", folder.path, "--product", product]
+        build.arguments = [
+            "build", "--package-path", folder.path, "--scratch-path", Self.scratch.path, "--product", product,
+        ]
         let log = directory.appendingPathComponent("build.log")
         XCTAssertTrue(FileManager.default.createFile(atPath: log.path, contents: nil))
         build.standardOutput = try FileHandle(forWritingTo: log)
@@ -38,7 +44,7 @@ struct ExamplePackage {
         guard build.terminationStatus == 0 else {
             throw BuildFailed(log: (try? String(contentsOf: log, encoding: .utf8).suffix(2000).description) ?? "")
         }
-        return folder.appendingPathComponent(".build/debug/\(product)")
+        return Self.scratch.appendingPathComponent("debug/\(product)")
     }
 
     /// Runs the built `binary` with `arguments`; its status and everything it printed.
