@@ -137,7 +137,7 @@ struct InspectReport: Encodable {
                 : "current is \(currentVersion ?? "?"); a migration is needed"
             return "\(matchedVersion) of \(bundleName ?? "the bundle") (\(state))"
         }
-        let own = modelSource == "modelcache" ? "the store's own model (Z_MODELCACHE)" : "no model"
+        let own = modelSource == "modelcache" ? PersistentStore.cachedModelName : "no model"
         let reproduced = cachedModelReproducesHashes == false ? ", which does NOT reproduce its hashes" : ""
         guard let bundleName else { return "\(own)\(reproduced); give --model to match it against a bundle" }
         return

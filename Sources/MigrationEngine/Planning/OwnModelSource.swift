@@ -14,7 +14,7 @@ import SQLiteStore
 /// archived model's names and renaming identifiers, as Core Data's does.
 enum OwnModelSource {
     /// The name the plan, the journal and every message give the store's own model.
-    static let name = "the store's own model (Z_MODELCACHE)"
+    static let name = PersistentStore.cachedModelName
 
     /// The store's own model as the plan's source version, or `nil` when it has none that
     /// reproduces its hashes. A strategy that walks the bundle's versions from the store's
@@ -30,8 +30,8 @@ enum OwnModelSource {
                 "\(path) is at no version of \(bundle.name), so the \(strategy) strategy has no version to start from",
                 fix:
                     """
-                    use --strategy automatic: Core Data's automatic migration infers straight from the store's own \
-                    model (Z_MODELCACHE) to the target
+                    use --strategy automatic: Core Data's automatic migration infers straight from \(name) to the \
+                    target
                     """
             )
         }
@@ -51,8 +51,8 @@ enum OwnModelSource {
             source: start, destination: end, mappings: [],
             reason:
                 """
-                no version of \(bundle.name) has the store's hashes\(near): inferred straight from the store's own \
-                model (Z_MODELCACHE) to \(end.name), as Core Data does
+                no version of \(bundle.name) has the store's hashes\(near): inferred straight from \(name) to \
+                \(end.name), as Core Data does
                 """
         )
     }

@@ -174,6 +174,10 @@ public final class PersistentStore: Sendable {
         try write { db in try StoreBookkeeping.writeMetadata(db, metadata, uuid: true) }
     }
 
+    /// What every report calls the model ``cachedModel()`` reads, where it stands for a version:
+    /// one name, so that the plan, the journal, `inspect` and the console agree on it.
+    package static let cachedModelName = "the store's own model (Z_MODELCACHE)"
+
     /// The model the store was last saved with, from `Z_MODELCACHE`; `nil` when the store has
     /// none (stores from before 2015).
     package func cachedModel() throws -> ManagedObjectModel? {
