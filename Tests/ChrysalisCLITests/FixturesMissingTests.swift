@@ -12,7 +12,7 @@ final class FixturesMissingTests: XCTestCase {
     static let cases = [
         "ChrysalisCLITests.MappingCommandTests", "MigrationEngineTests.ModelCorpusTests",
         "SQLiteStoreTests.RealStoreTests", "ObjectModelTests.ModelBundleFixtureTests",
-        "MigrationConsoleTests.WireScaleScreenTests",
+        "SQLiteStoreTests.CreatedLayoutTests",
     ]
 
     func testWithoutTheFixturesEachTestSaysWhereTheyBelongAndIsSkipped() throws {
@@ -42,10 +42,24 @@ final class FixturesMissingTests: XCTestCase {
         XCTAssertFalse(run.output.contains("Index out of range"), run.output)
     }
 
-    private func runWithoutFixtures(ci: Bool) throws -> (status: Int32, output: String) {
+    /// Swift Testing's suites that read the fixtures carry the `.fixtures` trait: skipped with
+    /// the same sentence, run (and failed) under `CI=true`.
+    func testASwiftTestingSuiteIsSkippedTheSameWayAndFailsUnderCI() throws {
+        let arguments = ["--testing-library", "swift-testing", "--filter", "WireScaleScreenTests"]
+        let skipped = try runWithoutFixtures(ci: false, arguments: arguments)
+        XCTAssertEqual(skipped.status, 0, skipped.output)
+        XCTAssertTrue(
+            skipped.output.contains("Suite WireScaleScreenTests skipped: \"the Core Data fixtures are not at"),
+            skipped.output)
+        let failed = try runWithoutFixtures(ci: true, arguments: arguments)
+        XCTAssertNotEqual(failed.status, 0, failed.output)
+        XCTAssertFalse(failed.output.contains("skipped"), failed.output)
+    }
+
+    private func runWithoutFixtures(ci: Bool, arguments: [String]? = nil) throws -> (status: Int32, output: String) {
         let bundle = try XCTUnwrap(Bundle.main.executablePath, "the test bundle's own executable")
         let run = try ChrysalisRunner.run(
-            [Self.cases.joined(separator: ",")], executable: bundle,
+            arguments ?? [Self.cases.joined(separator: ",")], executable: bundle,
             environment: ["CHRYSALIS_FIXTURES": try scratchDirectory().path, "CI": ci ? "true" : "false"])
         return (run.status, run.stdout + run.stderr)
     }

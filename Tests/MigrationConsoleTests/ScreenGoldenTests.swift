@@ -127,7 +127,9 @@ final class ScreenGoldenTests: XCTestCase {
     }
 
     private func check(_ grid: Grid, named name: String, file: StaticString = #filePath, line: UInt = #line) throws {
-        try ScreenGolden.check(grid, named: name, file: file, line: line)
+        if let difference = try ScreenGolden.difference(grid, named: name) {
+            XCTFail(difference, file: file, line: line)
+        }
     }
 
     func testEveryScreenAtBothSizes() throws {
