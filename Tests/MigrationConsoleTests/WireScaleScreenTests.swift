@@ -11,19 +11,13 @@ import Testing
 /// `Screens/` (``ScreenGolden``'s rule: `RECORD_SCREENS=1` re-records); then the promises
 /// the goldens cannot state alone: every row reachable, the selection always in view. Swift
 /// Testing runs its tests at once, beside the other suites: each renders on one core.
-@Suite(.fixtures) final class WireScaleScreenTests {
+@Suite(.fixtures) struct WireScaleScreenTests {
     /// This suite's copies of the store, removed when it ends.
-    private let directory: URL
+    private let scratch: ScratchFolders
 
-    init() throws { directory = try Fixtures.makeTemporaryDirectory() }
-    deinit { try? FileManager.default.removeItem(at: directory) }
+    init() throws { scratch = try ScratchFolders() }
 
-    /// A new folder of this suite's.
-    private func scratchDirectory() throws -> URL {
-        let folder = directory.appendingPathComponent(UUID().uuidString)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
-    }
+    private func scratchDirectory() throws -> URL { try scratch.make() }
 
     /// A copy of Wire's `store2-3`, planned straight to the current version.
     private func wire(width: Int, height: Int) throws -> ConsoleState {
