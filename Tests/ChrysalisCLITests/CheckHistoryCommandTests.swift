@@ -43,7 +43,9 @@ final class CheckHistoryCommandTests: FixtureTestCase {
         XCTAssertEqual(failures.count, try versions(of: bundle).count - 1, result.stdout)
         XCTAssertTrue(
             failures.allSatisfy {
-                $0.contains("Country5ToCountry6Policy (step Moody 5 → Moody 6)") && $0.contains("Fix: register them")
+                $0.contains("Country5ToCountry6Policy (step Moody 5 → Moody 6)")
+                    && $0.contains(
+                        "Fix: build a command line of your own that registers them, Chrysalis.main(policies:)")
             }, result.stdout)
         XCTAssertTrue(lines.contains { $0.hasPrefix("ok    Moody 6") }, result.stdout)
         let count = try versions(of: bundle).count

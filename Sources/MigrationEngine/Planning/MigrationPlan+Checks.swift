@@ -18,8 +18,8 @@ extension MigrationPlan {
             .missingPolicy, "custom migration policies are not registered: \(missing.joined(separator: "; "))",
             fix:
                 """
-                register them through the Chrysalis library (see Examples/ and the README's \"your own \
-                policies\"); \(registered)
+                build a command line of your own that registers them, Chrysalis.main(policies:) (Examples/\
+                BooksMigrator, README's \"Your own policies\"); \(registered)
                 """
         )
         error.step = firstStep
