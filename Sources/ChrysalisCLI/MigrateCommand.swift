@@ -132,7 +132,7 @@ struct MigrateCommand: ParsableCommand {
         // An error without a state stopped the command before the runner began: nothing changed.
         let cancelled = (error as? MigrationError)?.kind == .cancelled
         let state = (error as? MigrationError)?.state
-        let line = state == nil ? "\(error); the store was not changed" : "\(error)"
+        let line = state == nil ? unchangedStore(error) : "\(error)"
         if json {
             var event: [String: Any] = ["event": "error", "store": store, "message": line, "cancelled": cancelled]
             if let state {

@@ -40,12 +40,20 @@ enum ModelPath {
 /// Prints a failure as one line on standard error and exits with status 1. `touchingNothing`:
 /// the command read a store and never writes one, and says so.
 package func fail(_ error: Error, touchingNothing: Bool = false) -> Never {
-    let state = (error as? MigrationError)?.state == nil && touchingNothing ? "; the store was not changed" : ""
-    StandardStreams.err("error: \(TerminalText.visible("\(error)"))\(state)\n")
+    let line = (error as? MigrationError)?.state == nil && touchingNothing ? unchangedStore(error) : "\(error)"
+    StandardStreams.err("error: \(TerminalText.visible(line))\n")
     if JSONOutput.requested {
         StandardStreams.out(
-            JSONOutput.errorEvent(
-                "\(error)\(state)", state: (error as? MigrationError)?.state?.name ?? "unchanged", status: 1))
+            JSONOutput.errorEvent(line, state: (error as? MigrationError)?.state?.name ?? "unchanged", status: 1))
     }
     exit(1)
+}
+
+/// `error` said with "the store was not changed" where a state goes, before its fix
+/// (`…; the store was not changed. Fix: …`), as a migration error words its state: the fix is
+/// the last thing a reader acts on, not a sentence the state runs into.
+package func unchangedStore(_ error: Error) -> String {
+    let text = "\(error)", said = "; the store was not changed"
+    guard let fix = text.range(of: ". Fix: ") else { return text + said }
+    return text[..<fix.lowerBound] + said + text[fix.lowerBound...]
 }
