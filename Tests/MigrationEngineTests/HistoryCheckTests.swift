@@ -228,4 +228,17 @@ final class HistoryCheckFairnessTests: XCTestCase {
         XCTAssertTrue(error.contains("Fix: make the relationship optional in V2"), error)
         XCTAssertFalse(error.contains("default value"), "a relationship has none: \(error)")
     }
+
+    /// A failure is of the kind every command reports it with, whichever way the check took: a
+    /// store's error is `store` and a model file's `modelFile` (the check that walks each way
+    /// alone called them `error`, the one that shares steps `verification`).
+    func testAFailureIsOfTheKindEveryCommandReportsItWith() {
+        let store = StoreError(.corrupt, path: "/tmp/a.sqlite", "database disk image is malformed")
+        XCTAssertEqual(HistoryCheck.Outcome(version: "V1", steps: 1, error: store).failure, "store")
+        let model = ModelFileError(file: "V1.xcdatamodel/contents", problem: "is not XML")
+        XCTAssertEqual(HistoryCheck.Outcome(version: "V1", steps: 1, error: model).failure, "modelFile")
+        XCTAssertEqual(
+            HistoryCheck.Outcome(version: "V1", steps: 1, error: MigrationError(.validation, "no")).failure,
+            "validation")
+    }
 }

@@ -59,20 +59,25 @@ extension MigrationError {
     /// `error` as a migration error that says where the store stands: a plan runner's errors all
     /// carry the store's state, whichever module raised them.
     static func from(_ error: Error, state: StoreState) -> MigrationError {
-        var result: MigrationError
+        var result = converting(error)
+        result.state = state
+        return result
+    }
+
+    /// `error` as a migration error of the kind every command reports it with: a store's error
+    /// as `store`, a model file's as `modelFile`.
+    static func converting(_ error: Error) -> MigrationError {
         switch error {
         case let error as MigrationError:
-            result = error
+            return error
         case let error as StoreError:
-            result = MigrationError(.store, "\(error.path): \(error.problem)", fix: error.fix)
+            return MigrationError(.store, "\(error.path): \(error.problem)", fix: error.fix)
         case let error as ModelFileError:
             var located = error
             located.fix = nil
-            result = MigrationError(.modelFile, located.description, fix: error.fix)
+            return MigrationError(.modelFile, located.description, fix: error.fix)
         default:
-            result = MigrationError(.store, "\(error)")
+            return MigrationError(.store, "\(error)")
         }
-        result.state = state
-        return result
     }
 }

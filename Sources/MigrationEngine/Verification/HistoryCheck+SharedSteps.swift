@@ -168,7 +168,7 @@ extension HistoryCheck {
                         fix: "report this: every step of a way is checked where it starts"))
             }
             if let error = result {
-                var failure = error as? MigrationError ?? MigrationError(.verification, "\(error)")
+                var failure = MigrationError.converting(error)
                 failure.step = failure.step ?? step
                 // Said of the step, checked once on a store made where it starts: that store's state is no user's.
                 failure.message =

@@ -39,7 +39,7 @@ package struct HistoryCheck: Sendable {
             // A full disk is the environment's failure, whatever step it stopped.
             failure = error.map {
                 SpaceCheck.isFullDisk($0)
-                    ? MigrationError.Kind.noSpace.rawValue : ($0 as? MigrationError)?.kind.rawValue ?? "error"
+                    ? MigrationError.Kind.noSpace.rawValue : MigrationError.converting($0).kind.rawValue
             }
         }
 
@@ -206,7 +206,7 @@ package struct HistoryCheck: Sendable {
         let hashes = try PersistentStore.open(at: path).metadata().versionHashes
         guard let end = bundle.version(named: plan.targetVersion), hashes == end.entityHashes else {
             throw MigrationError(
-                .validation, "the migrated store does not carry \(plan.targetVersion)'s hashes",
+                .verification, "the migrated store does not carry \(plan.targetVersion)'s hashes",
                 fix: "report this: the plan ended elsewhere")
         }
     }

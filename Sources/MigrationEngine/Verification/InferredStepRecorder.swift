@@ -18,7 +18,7 @@ final class InferredStepRecorder: @unchecked Sendable {
                 let difference = InferredStepCheck(inference: inference, before: before, after: after).firstDifference()
             {
                 throw MigrationError(
-                    .validation,
+                    .verification,
                     "\(step.source.name) → \(step.destination.name) did not keep what Core Data keeps: \(difference)",
                     fix: "report this with the model bundle: Chrysalis's inferred step lost data")
             }
