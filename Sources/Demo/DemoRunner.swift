@@ -57,12 +57,12 @@ public struct DemoRunner: Sendable {
         } catch { failure = error }
         if let cause = OpenFailure.cannotCreate(in: directory.path) {
             throw MigrationError(
-                .notFound, "\(storePath) \(cause.problem)",
+                .notWritable, "\(storePath) \(cause.problem)",
                 fix: cause.fix.replacingOccurrences(of: "give a folder", with: "give --dir a folder"))
         }
         if let failure {
             throw MigrationError(
-                .notFound, "the demo's folder \(directory.path) cannot be made: \(failure.localizedDescription)",
+                .notWritable, "the demo's folder \(directory.path) cannot be made: \(failure.localizedDescription)",
                 fix: "give --dir a folder this user can write in")
         }
     }
@@ -77,7 +77,7 @@ public struct DemoRunner: Sendable {
         try makeFolder()
         guard !FileManager.default.fileExists(atPath: storePath) else {
             throw MigrationError(
-                .notFound, "\(storePath) already exists; the demo never overwrites a store",
+                .notWritable, "\(storePath) already exists; the demo never overwrites a store",
                 fix: "give an empty --dir, or remove the file")
         }
         try example.makeStore(storePath, start)
