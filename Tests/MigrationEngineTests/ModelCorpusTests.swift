@@ -28,11 +28,7 @@ final class ModelCorpusTests: FixtureTestCase {
     /// processors): each reads every bundle, and the corpus holds hundreds.
     private static let bundles: [URL: Result<ModelBundle, Error>] = {
         let models = ModelCorpusTests.models
-        let read = Slots<Result<ModelBundle, Error>>(count: models.count)
-        DispatchQueue.concurrentPerform(iterations: models.count) { index in
-            read.set(index, Result { try readFile(models[index]) })
-        }
-        return Dictionary(uniqueKeysWithValues: zip(models, read.values.map { $0! }))
+        return Dictionary(uniqueKeysWithValues: zip(models, models.concurrentMap(readFile)))
     }()
 
     private static func readFile(_ url: URL) throws -> ModelBundle {
@@ -79,20 +75,16 @@ final class ModelCorpusTests: FixtureTestCase {
     func testEveryMappingModelReadsAndResolvesAgainstTheVersionsItFits() throws {
         let files = Fixtures.files { $0.pathExtension == "xcmappingmodel" }
         XCTAssertFalse(files.isEmpty)
-        let verdicts = Slots<MappingVerdict>(count: files.count)
         // Each file on its own: as many at once as there are processors.
-        DispatchQueue.concurrentPerform(iterations: files.count) { index in
-            verdicts.set(index, Self.verdict(on: files[index]))
-        }
+        let verdicts = files.concurrentMap(Self.verdict(on:))
         var resolved = 0, unfit: [String] = [], appCode: [String] = []
-        for (file, verdict) in zip(files, verdicts.values) {
+        for (file, verdict) in zip(files, verdicts) {
             let name = String(file.path.dropFirst(Fixtures.root.path.count + 1))
-            switch verdict {
-            case .resolved?: resolved += 1
-            case .fitsNoVersion?: unfit.append(name)
-            case .callsTheAppsCode?: appCode.append(name)
-            case .failed(let error)?: XCTFail("\(name): \(error)")
-            case nil: XCTFail("\(name): not checked")
+            switch try verdict.get() {
+            case .resolved: resolved += 1
+            case .fitsNoVersion: unfit.append(name)
+            case .callsTheAppsCode: appCode.append(name)
+            case .failed(let error): XCTFail("\(name): \(error)")
             }
         }
         print(
@@ -102,7 +94,7 @@ final class ModelCorpusTests: FixtureTestCase {
     }
 
     /// What became of one mapping model.
-    enum MappingVerdict {
+    enum MappingVerdict: Sendable {
         case resolved, fitsNoVersion, callsTheAppsCode
         case failed(String)
     }
@@ -356,18 +348,11 @@ private final class Memo<Key: Hashable, Value>: @unchecked Sendable {
     }
 }
 
-/// What concurrent work made, by index.
-private final class Slots<Value>: @unchecked Sendable {
-    private var slots: [Value?]
+/// Errors of concurrent checks, by index.
+private final class Outcomes: @unchecked Sendable {
+    private var slots: [Error?]
     private let lock = NSLock()
     init(count: Int) { slots = Array(repeating: nil, count: count) }
-    func set(_ index: Int, _ value: Value?) { lock.withLock { slots[index] = value } }
-    var values: [Value?] { lock.withLock { slots } }
-}
-
-/// Errors of concurrent checks, by index.
-private typealias Outcomes = Slots<Error>
-
-extension Slots where Value == Error {
-    var errors: [Error?] { values }
+    func set(_ index: Int, _ error: Error?) { lock.withLock { slots[index] = error } }
+    var errors: [Error?] { lock.withLock { slots } }
 }
